@@ -1,0 +1,13 @@
+/* wb-trace-private.h — internals of WbTrace shared inside compiler/ (builders for passes)
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-arena.h"
+#include "wb-trace.h"
+
+G_BEGIN_DECLS
+
+/* _wb_trace_get_arena: the arena that owns @trace's nodes (transfer none). */
+WbArena *_wb_trace_get_arena (const WbTrace *trace);
+
+G_END_DECLS

@@ -1,0 +1,285 @@
+/* wb-trace-set.c — the traces of one case, from a file or a directory like traces/<case>/
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb-compiler.h"
+
+struct _WbTraceSet
+{
+  GArray *entries; /* WbTraceEntry */
+  GStringChunk *strings;
+};
+
+const char *
+wb_trace_kind_to_string (WbTraceKind kind)
+{
+  switch (kind)
+    {
+    case WB_TRACE_KIND_PROLOGUE: return "prologue";
+    case WB_TRACE_KIND_FORWARD: return "forward";
+    case WB_TRACE_KIND_BACKWARD: return "backward";
+    case WB_TRACE_KIND_EPILOGUE: return "epilogue";
+    case WB_TRACE_KIND_STAGE: return "stage";
+    case WB_TRACE_KIND_UNKNOWN:
+    default: return "trace";
+    }
+}
+
+static void
+entry_clear (gpointer data)
+{
+  WbTraceEntry *e = data;
+  wb_trace_unref (e->trace);
+}
+
+WbTraceSet *
+wb_trace_set_new (void)
+{
+  WbTraceSet *set = g_new0 (WbTraceSet, 1);
+  set->entries = g_array_new (FALSE, TRUE, sizeof (WbTraceEntry));
+  g_array_set_clear_func (set->entries, entry_clear);
+  set->strings = g_string_chunk_new (1024);
+  return set;
+}
+
+void
+wb_trace_set_free (WbTraceSet *set)
+{
+  if (set == NULL)
+    return;
+  g_array_free (set->entries, TRUE);
+  g_string_chunk_free (set->strings);
+  g_free (set);
+}
+
+void
+wb_trace_set_add (WbTraceSet *set, WbTrace *trace, WbTraceKind kind, int index, const char *subset,
+                  const char *label, const char *path)
+{
+  WbTraceEntry e = { 0 };
+  g_return_if_fail (set != NULL && trace != NULL);
+  e.trace = wb_trace_ref (trace);
+  e.kind = kind;
+  e.index = index;
+  e.subset = g_string_chunk_insert_const (set->strings, subset ? subset : "");
+  e.label = label ? g_string_chunk_insert_const (set->strings, label) : NULL;
+  e.path = path ? g_string_chunk_insert_const (set->strings, path) : NULL;
+  g_array_append_val (set->entries, e);
+}
+
+guint
+wb_trace_set_get_n_entries (const WbTraceSet *set)
+{
+  g_return_val_if_fail (set != NULL, 0);
+  return set->entries->len;
+}
+
+const WbTraceEntry *
+wb_trace_set_get_entry (const WbTraceSet *set, guint i)
+{
+  g_return_val_if_fail (set != NULL, NULL);
+  g_return_val_if_fail (i < set->entries->len, NULL);
+  return &g_array_index (set->entries, WbTraceEntry, i);
+}
+
+static WbTraceKind
+kind_from_function (const WbTrace *t)
+{
+  const char *f = t->function_name ? t->function_name : "";
+  if (strcmp (f, "prologue") == 0)
+    return WB_TRACE_KIND_PROLOGUE;
+  if (strcmp (f, "epilogue") == 0)
+    return WB_TRACE_KIND_EPILOGUE;
+  if (strcmp (f, "backward_fn") == 0 || strcmp (f, "backward") == 0)
+    return WB_TRACE_KIND_BACKWARD;
+  return WB_TRACE_KIND_FORWARD;
+}
+
+/* "forward_03.py" -> FORWARD, 3 */
+static gboolean
+kind_from_filename (const char *name, WbTraceKind *kind, int *index)
+{
+  static const struct
+  {
+    const char *prefix;
+    WbTraceKind kind;
+  } prefixes[] = {
+    { "prologue_", WB_TRACE_KIND_PROLOGUE },
+    { "forward_", WB_TRACE_KIND_FORWARD },
+    { "backward_", WB_TRACE_KIND_BACKWARD },
+    { "epilogue_", WB_TRACE_KIND_EPILOGUE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (name, prefixes[i].prefix))
+      {
+        const char *num = name + strlen (prefixes[i].prefix);
+        char *end;
+        long v = strtol (num, &end, 10);
+        if (end != num && strcmp (end, ".py") == 0)
+          {
+            *kind = prefixes[i].kind;
+            *index = (int) v;
+            return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+static gboolean
+add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_stages, GError **error)
+{
+  g_autoptr (GPtrArray) traces = wb_trace_parse_file (path, error);
+  g_autofree char *base = g_path_get_basename (path);
+  WbTraceKind kind = WB_TRACE_KIND_UNKNOWN;
+  int index = -1;
+  const char *label = NULL;
+  g_autofree char *label_buf = NULL;
+  if (traces == NULL)
+    return FALSE;
+  if (in_stages)
+    {
+      char *end;
+      long v = strtol (base, &end, 10);
+      kind = WB_TRACE_KIND_STAGE;
+      if (end != base)
+        {
+          index = (int) v;
+          if (*end == '_')
+            end++;
+          label_buf = g_strdup (end);
+          if (g_str_has_suffix (label_buf, ".py"))
+            label_buf[strlen (label_buf) - 3] = '\0';
+          label = label_buf;
+        }
+    }
+  else if (!kind_from_filename (base, &kind, &index))
+    kind = WB_TRACE_KIND_UNKNOWN;
+  for (guint i = 0; i < traces->len; i++)
+    {
+      WbTrace *t = traces->pdata[i];
+      WbTraceKind k = kind != WB_TRACE_KIND_UNKNOWN ? kind : kind_from_function (t);
+      int idx = traces->len > 1 ? (int) i : (index >= 0 ? index : (int) i);
+      wb_trace_set_add (set, t, k, idx, subset, label, path);
+    }
+  return TRUE;
+}
+
+static int
+cmp_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char **) a, *(const char **) b);
+}
+
+static GPtrArray *
+sorted_dir (const char *dir, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GDir) d = g_dir_open (dir, 0, &local);
+  GPtrArray *names;
+  const char *name;
+  if (d == NULL)
+    {
+      g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s:1:1: cannot read directory: %s", dir, local->message);
+      return NULL;
+    }
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, cmp_names);
+  return names;
+}
+
+static gboolean
+add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stages, int depth, GError **error)
+{
+  g_autoptr (GPtrArray) names = sorted_dir (dir, error);
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = names->pdata[i];
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (depth > 2)
+            continue;
+          if (strcmp (name, "stages") == 0)
+            {
+              if (!add_dir (set, path, subset, TRUE, depth + 1, error))
+                return FALSE;
+            }
+          else if (*subset == '\0' && !in_stages)
+            {
+              if (!add_dir (set, path, name, FALSE, depth + 1, error))
+                return FALSE;
+            }
+        }
+      else if (g_str_has_suffix (name, ".py"))
+        {
+          if (!add_file (set, path, subset, in_stages, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static int
+subset_rank (const char *s)
+{
+  return *s == '\0' ? 0 : 1;
+}
+
+static int
+kind_rank (WbTraceKind k)
+{
+  switch (k)
+    {
+    case WB_TRACE_KIND_PROLOGUE: return 0;
+    case WB_TRACE_KIND_FORWARD: return 1;
+    case WB_TRACE_KIND_BACKWARD: return 2;
+    case WB_TRACE_KIND_EPILOGUE: return 3;
+    case WB_TRACE_KIND_STAGE: return 4;
+    default: return 5;
+    }
+}
+
+static int
+cmp_entries (gconstpointer pa, gconstpointer pb)
+{
+  const WbTraceEntry *a = pa, *b = pb;
+  int c = subset_rank (a->subset) - subset_rank (b->subset);
+  if (c)
+    return c;
+  if ((c = strcmp (a->subset, b->subset)))
+    return c;
+  if ((c = kind_rank (a->kind) - kind_rank (b->kind)))
+    return c;
+  if (a->index != b->index)
+    return a->index < b->index ? -1 : 1;
+  return g_strcmp0 (a->path, b->path);
+}
+
+WbTraceSet *
+wb_trace_set_load (const char *path, GError **error)
+{
+  g_autoptr (WbTraceSet) set = wb_trace_set_new ();
+  g_return_val_if_fail (path != NULL, NULL);
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      if (!add_dir (set, path, "", FALSE, 0, error))
+        return NULL;
+      if (set->entries->len == 0)
+        {
+          g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY, "%s:1:1: no trace files (*.py) in this directory", path);
+          return NULL;
+        }
+      /* stable sort: GArray's sort is not stable, but keys are unique per file and index */
+      g_array_sort (set->entries, cmp_entries);
+    }
+  else if (!add_file (set, path, "", FALSE, error))
+    return NULL;
+  return g_steal_pointer (&set);
+}

@@ -1,0 +1,78 @@
+/* wb-trace.c — WbTrace lifetime and queries
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-compiler.h"
+#include "wb-trace-private.h"
+
+G_DEFINE_QUARK (wb-trace-error-quark, wb_trace_error)
+
+WbTrace *
+wb_trace_ref (WbTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_atomic_int_inc (&trace->ref_count);
+  return trace;
+}
+
+void
+wb_trace_unref (WbTrace *trace)
+{
+  if (trace == NULL)
+    return;
+  if (g_atomic_int_dec_and_test (&trace->ref_count))
+    {
+      wb_arena_free (trace->arena);
+      g_free (trace);
+    }
+}
+
+WbArena *
+_wb_trace_get_arena (const WbTrace *trace)
+{
+  return trace->arena;
+}
+
+guint
+wb_trace_count_bsyms (const WbTrace *trace)
+{
+  guint n = 0;
+  g_return_val_if_fail (trace != NULL, 0);
+  for (guint i = 0; i < trace->n_body; i++)
+    {
+      WbBsymKind k = trace->body[i]->kind;
+      if (k == WB_BSYM_CALL || k == WB_BSYM_ASSIGN || k == WB_BSYM_UNPACK)
+        n++;
+    }
+  return n;
+}
+
+static void
+foreach_name (const WbValue *v, void (*func) (const WbValue *, gpointer), gpointer data)
+{
+  if (v == NULL)
+    return;
+  if (v->kind == WB_VALUE_NAME)
+    {
+      if (strcmp (v->text, "_") != 0)
+        func (v, data);
+    }
+  else if (v->kind == WB_VALUE_TUPLE || v->kind == WB_VALUE_LIST)
+    for (guint i = 0; i < v->n_items; i++)
+      foreach_name (v->items[i], func, data);
+}
+
+void
+wb_bsym_foreach_output (const WbBsym *bsym, void (*func) (const WbValue *name, gpointer data), gpointer data)
+{
+  g_return_if_fail (bsym != NULL);
+  foreach_name (bsym->outputs, func, data);
+}
+
+gboolean
+wb_bsym_is_fusion (const WbBsym *bsym)
+{
+  return bsym != NULL && bsym->kind == WB_BSYM_CALL && wb_symbol_is_fusion (bsym->symbol);
+}

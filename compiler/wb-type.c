@@ -1,0 +1,323 @@
+/* wb-type.c — proxy types as printed in type comments
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The format is Thunder's `type_string` (thunder/core/proxies.py): "<device> <dtype shortname>[d0, d1]"
+ * for tensors, "<kind> <value>" for numbers, a bare class word for the rest. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb-compiler.h"
+
+static gboolean
+word_is (const char *s, gsize len, const char *word)
+{
+  gsize n = strlen (word);
+  return len == n && memcmp (s, word, n) == 0;
+}
+
+static gboolean
+parse_tensor (const char *s, gsize len, gsize start, WbType *out, gsize *err)
+{
+  gsize i = start, dev_start = start, dt_start;
+  /* device */
+  while (i < len && s[i] != ' ')
+    i++;
+  if (i >= len || !wb_device_parse (s + dev_start, i - dev_start, &out->device))
+    {
+      *err = dev_start;
+      return FALSE;
+    }
+  i++;
+  dt_start = i;
+  while (i < len && s[i] != '[')
+    i++;
+  if (i >= len)
+    {
+      *err = i;
+      return FALSE;
+    }
+  out->dtype = wb_dtype_from_shortname (s + dt_start, i - dt_start);
+  if (out->dtype == WB_DTYPE_UNKNOWN)
+    {
+      *err = dt_start;
+      return FALSE;
+    }
+  i++; /* '[' */
+  out->rank = 0;
+  if (i < len && s[i] == ']')
+    i++;
+  else
+    for (;;)
+      {
+        gint64 v = 0;
+        gsize d0 = i;
+        gboolean neg = FALSE;
+        if (i < len && s[i] == '-')
+          neg = TRUE, i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+          {
+            if (v > G_MAXINT64 / 16)
+              {
+                *err = d0;
+                return FALSE;
+              }
+            v = v * 10 + (s[i] - '0');
+            i++;
+          }
+        if (i == d0 || (neg && i == d0 + 1) || out->rank >= WB_MAX_RANK)
+          {
+            *err = d0;
+            return FALSE;
+          }
+        out->shape[out->rank++] = neg ? -v : v;
+        if (i < len && s[i] == ']')
+          {
+            i++;
+            break;
+          }
+        if (i + 1 < len && s[i] == ',' && s[i + 1] == ' ')
+          i += 2;
+        else
+          {
+            *err = i;
+            return FALSE;
+          }
+      }
+  if (i != len)
+    {
+      *err = i;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
+{
+  gsize sp, dummy;
+  memset (out, 0, sizeof *out);
+  if (error_offset == NULL)
+    error_offset = &dummy;
+  *error_offset = 0;
+  out->text = NULL;
+
+  for (sp = 0; sp < len && s[sp] != ' '; sp++)
+    ;
+  if (sp == len)
+    {
+      static const struct
+      {
+        const char *word;
+        WbTypeKind  kind;
+      } words[] = {
+        { "Any", WB_TYPE_ANY },   { "Collection", WB_TYPE_COLLECTION }, { "str", WB_TYPE_STR },
+        { "tuple", WB_TYPE_TUPLE }, { "list", WB_TYPE_LIST },           { "dict", WB_TYPE_DICT },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+        if (word_is (s, len, words[i].word))
+          {
+            out->kind = words[i].kind;
+            return TRUE;
+          }
+      if (len == 0)
+        return FALSE;
+      out->kind = WB_TYPE_OTHER;
+      out->text = s;
+      return TRUE;
+    }
+
+  if (word_is (s, sp, "int") || word_is (s, sp, "bool") || word_is (s, sp, "float") || word_is (s, sp, "complex"))
+    {
+      const char *v = s + sp + 1;
+      gsize vlen = len - sp - 1;
+      out->kind = s[0] == 'i' ? WB_TYPE_INT : s[0] == 'b' ? WB_TYPE_BOOL : s[0] == 'f' ? WB_TYPE_FLOAT : WB_TYPE_COMPLEX;
+      out->text = v;
+      if (vlen == 0)
+        {
+          *error_offset = sp + 1;
+          return FALSE;
+        }
+      if (vlen == 1 && v[0] == '?')
+        return TRUE;
+      out->has_value = TRUE;
+      if (out->kind == WB_TYPE_BOOL)
+        {
+          if (word_is (v, vlen, "True"))
+            out->int_value = 1;
+          else if (word_is (v, vlen, "False"))
+            out->int_value = 0;
+          else
+            {
+              *error_offset = sp + 1;
+              return FALSE;
+            }
+        }
+      else if (out->kind == WB_TYPE_INT)
+        {
+          char buf[32], *end;
+          if (vlen >= sizeof buf)
+            {
+              *error_offset = sp + 1;
+              return FALSE;
+            }
+          memcpy (buf, v, vlen);
+          buf[vlen] = 0;
+          out->int_value = g_ascii_strtoll (buf, &end, 10);
+          if (*end != 0)
+            {
+              *error_offset = sp + 1 + (end - buf);
+              return FALSE;
+            }
+        }
+      else if (out->kind == WB_TYPE_FLOAT)
+        {
+          char buf[64], *end;
+          if (vlen >= sizeof buf)
+            {
+              *error_offset = sp + 1;
+              return FALSE;
+            }
+          memcpy (buf, v, vlen);
+          buf[vlen] = 0;
+          out->float_value = g_ascii_strtod (buf, &end);
+          if (*end != 0)
+            {
+              *error_offset = sp + 1 + (end - buf);
+              return FALSE;
+            }
+        }
+      return TRUE;
+    }
+
+  if (word_is (s, sp, "FUTURE"))
+    {
+      out->kind = WB_TYPE_FUTURE_TENSOR;
+      return parse_tensor (s, len, sp + 1, out, error_offset);
+    }
+  if (word_is (s, sp, "cpu") || (sp >= 4 && (memcmp (s, "cuda", 4) == 0 || memcmp (s, "meta", 4) == 0)))
+    {
+      out->kind = WB_TYPE_TENSOR;
+      return parse_tensor (s, len, 0, out, error_offset);
+    }
+  /* "<class 'torch.dtype'>" and other AnyProxy type strings */
+  out->kind = WB_TYPE_OTHER;
+  out->text = s;
+  return TRUE;
+}
+
+void
+wb_type_append (const WbType *type, GString *out)
+{
+  char dev[24];
+  switch (type->kind)
+    {
+    case WB_TYPE_FUTURE_TENSOR:
+      g_string_append (out, "FUTURE ");
+      G_GNUC_FALLTHROUGH;
+    case WB_TYPE_TENSOR:
+      g_string_append (out, wb_device_to_string (&type->device, dev));
+      g_string_append_c (out, ' ');
+      g_string_append (out, wb_dtype_shortname (type->dtype));
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < type->rank; i++)
+        {
+          if (i)
+            g_string_append (out, ", ");
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, type->shape[i]);
+        }
+      g_string_append_c (out, ']');
+      break;
+    case WB_TYPE_INT:
+    case WB_TYPE_BOOL:
+    case WB_TYPE_FLOAT:
+    case WB_TYPE_COMPLEX:
+      g_string_append (out, type->kind == WB_TYPE_INT ? "int " : type->kind == WB_TYPE_BOOL ? "bool " : type->kind == WB_TYPE_FLOAT ? "float " : "complex ");
+      if (type->text)
+        g_string_append (out, type->text);
+      else if (!type->has_value)
+        g_string_append_c (out, '?');
+      else if (type->kind == WB_TYPE_BOOL)
+        g_string_append (out, type->int_value ? "True" : "False");
+      else if (type->kind == WB_TYPE_INT)
+        g_string_append_printf (out, "%" G_GINT64_FORMAT, type->int_value);
+      else
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          g_string_append (out, g_ascii_dtostr (buf, sizeof buf, type->float_value));
+        }
+      break;
+    case WB_TYPE_STR: g_string_append (out, "str"); break;
+    case WB_TYPE_COLLECTION: g_string_append (out, "Collection"); break;
+    case WB_TYPE_TUPLE: g_string_append (out, "tuple"); break;
+    case WB_TYPE_LIST: g_string_append (out, "list"); break;
+    case WB_TYPE_DICT: g_string_append (out, "dict"); break;
+    case WB_TYPE_ANY: g_string_append (out, "Any"); break;
+    case WB_TYPE_OTHER: g_string_append (out, type->text ? type->text : "?"); break;
+    case WB_TYPE_UNKNOWN:
+    default: g_string_append (out, "?"); break;
+    }
+}
+
+char *
+wb_type_to_string (const WbType *type)
+{
+  GString *s = g_string_new (NULL);
+  wb_type_append (type, s);
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+wb_type_equal (const WbType *a, const WbType *b)
+{
+  if (a->kind != b->kind)
+    return FALSE;
+  switch (a->kind)
+    {
+    case WB_TYPE_TENSOR:
+    case WB_TYPE_FUTURE_TENSOR:
+      return a->dtype == b->dtype && wb_device_equal (&a->device, &b->device) && a->rank == b->rank
+             && memcmp (a->shape, b->shape, sizeof (gint64) * a->rank) == 0;
+    case WB_TYPE_INT:
+    case WB_TYPE_BOOL:
+      return !a->has_value || !b->has_value || a->int_value == b->int_value;
+    case WB_TYPE_FLOAT:
+      return !a->has_value || !b->has_value || a->float_value == b->float_value
+             || (a->float_value != a->float_value && b->float_value != b->float_value);
+    case WB_TYPE_OTHER:
+      return g_strcmp0 (a->text, b->text) == 0;
+    default:
+      return TRUE;
+    }
+}
+
+gint64
+wb_type_numel (const WbType *type)
+{
+  gint64 n = 1;
+  for (guint i = 0; i < type->rank; i++)
+    n *= type->shape[i];
+  return n;
+}
+
+gint64
+wb_type_nbytes (const WbType *type)
+{
+  if (type->kind != WB_TYPE_TENSOR && type->kind != WB_TYPE_FUTURE_TENSOR)
+    return 0;
+  return wb_type_numel (type) * (gint64) wb_dtype_size (type->dtype);
+}
+
+void
+wb_type_init_tensor (WbType *out, WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape)
+{
+  memset (out, 0, sizeof *out);
+  g_return_if_fail (rank <= WB_MAX_RANK);
+  out->kind = WB_TYPE_TENSOR;
+  out->dtype = dtype;
+  out->device = *device;
+  out->rank = rank;
+  if (rank)
+    memcpy (out->shape, shape, sizeof (gint64) * rank);
+}
