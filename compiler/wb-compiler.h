@@ -17,4 +17,7 @@
 #include "wb-symbol.h"
 #include "wb-trace-set.h"
 #include "wb-verifier.h"
+#include "wb-trace-builder.h"
+#include "wb-executor-info.h"
+#include "wb-pipeline.h"
 #undef WB_COMPILER_INSIDE

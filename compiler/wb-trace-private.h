@@ -10,4 +10,8 @@ G_BEGIN_DECLS
 /* _wb_trace_get_arena: the arena that owns @trace's nodes (transfer none). */
 WbArena *_wb_trace_get_arena (const WbTrace *trace);
 
+/* _wb_trace_set_provenance: sets a computed trace's provenance and its "# Constructed by" line (only
+ * while the trace is private to the pipeline that made it). */
+void     _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms);
+
 G_END_DECLS

@@ -25,6 +25,8 @@ wb_trace_unref (WbTrace *trace)
   if (g_atomic_int_dec_and_test (&trace->ref_count))
     {
       wb_arena_free (trace->arena);
+      g_clear_pointer (&trace->deps, g_ptr_array_unref);
+      g_clear_pointer (&trace->lines, g_hash_table_unref);
       g_free (trace);
     }
 }
@@ -33,6 +35,15 @@ WbArena *
 _wb_trace_get_arena (const WbTrace *trace)
 {
   return trace->arena;
+}
+
+guint
+wb_trace_get_bsym_line (const WbTrace *trace, const WbBsym *bsym)
+{
+  g_return_val_if_fail (trace != NULL && bsym != NULL, 0);
+  if (trace->lines != NULL)
+    return GPOINTER_TO_UINT (g_hash_table_lookup (trace->lines, bsym));
+  return bsym->line;
 }
 
 guint

@@ -95,6 +95,8 @@ struct _WbTrace
   /*< private >*/
   gint           ref_count;
   gpointer       arena;
+  GPtrArray     *deps;          /* traces whose nodes this one shares (kept alive) */
+  GHashTable    *lines;         /* computed traces: WbBsym* -> its line in this trace's printed text */
   /*< public >*/
   const char    *filename;      /* for diagnostics; "<string>" when parsed from memory */
   guint32        first_line;    /* line of the trace's first line in @filename */
@@ -137,6 +139,11 @@ void          wb_trace_print          (const WbTrace *trace, GString *out);
 char         *wb_trace_to_string      (const WbTrace *trace);
 /* wb_bsym_print: appends one bound symbol at @depth with its subsymbols (each line ends in "\n"). */
 void          wb_bsym_print           (const WbBsym *bsym, guint depth, GString *out);
+
+/* wb_trace_get_bsym_line: the 1-based line of @bsym in @trace's printed text: the parsed line for a
+ * parsed trace, the line in the printed stage for a computed one (nodes are shared between stages, so
+ * the line belongs to the trace, not the node); 0 when @bsym is not in @trace. */
+guint         wb_trace_get_bsym_line  (const WbTrace *trace, const WbBsym *bsym);
 
 /* wb_trace_count_bsyms: number of top-level bound symbols that are CALL, ASSIGN or UNPACK (what
  * `stages` reports as "bsyms"). */

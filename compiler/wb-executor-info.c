@@ -1,0 +1,389 @@
+/* wb-executor-info.c — what each executor claims, for planning before any executor runs
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Claim rules follow Thunder's executors (thunder/extend/__init__.py can_execute/can_fuse,
+ * thunder/executors/torch_compile.py, sdpaex.py, nvfuserex_impl.py) for Thunder's names, and the
+ * capabilities of this project's executors (executors/) for ours. Every rejection carries a reason. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-compiler.h"
+
+struct _WbExecutorInfo
+{
+  WbExecutorId   id;
+  const char    *name;
+  WbExecutorKind kind;
+  gboolean       thunder;
+  const char    *region_prefix;
+  const char    *description;
+};
+
+static const WbExecutorInfo executors[] = {
+  { WB_EXECUTOR_ID_NONE, "none", WB_EXECUTOR_KIND_OPERATOR, FALSE, NULL, "" },
+#define WB_EXECUTOR_INFO(id, name, kind, thunder, prefix, desc) \
+  { WB_EXECUTOR_ID_##id, name, WB_EXECUTOR_KIND_##kind, thunder, prefix, desc },
+#include "wb-executor-info.def"
+#undef WB_EXECUTOR_INFO
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (executors) == WB_N_EXECUTOR_IDS);
+
+const WbExecutorInfo *
+wb_executor_info_lookup (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 1; i < G_N_ELEMENTS (executors); i++)
+    if (strcmp (executors[i].name, name) == 0)
+      return &executors[i];
+  return NULL;
+}
+
+const WbExecutorInfo *
+wb_executor_info_get (WbExecutorId id)
+{
+  g_return_val_if_fail (id > 0 && id < WB_N_EXECUTOR_IDS, NULL);
+  return &executors[id];
+}
+
+WbExecutorId
+wb_executor_info_get_id (const WbExecutorInfo *info)
+{
+  return info->id;
+}
+
+const char *
+wb_executor_info_get_name (const WbExecutorInfo *info)
+{
+  return info->name;
+}
+
+const char *
+wb_executor_info_get_description (const WbExecutorInfo *info)
+{
+  return info->description;
+}
+
+WbExecutorKind
+wb_executor_info_get_kind (const WbExecutorInfo *info)
+{
+  return info->kind;
+}
+
+gboolean
+wb_executor_info_is_thunder (const WbExecutorInfo *info)
+{
+  return info->thunder;
+}
+
+const char *
+wb_executor_info_get_region_prefix (const WbExecutorInfo *info)
+{
+  return info->region_prefix;
+}
+
+const WbExecutorInfo *
+wb_executor_info_for_region (const char *region_name)
+{
+  for (guint i = 1; i < G_N_ELEMENTS (executors); i++)
+    {
+      const char *p = executors[i].region_prefix;
+      gsize n;
+      if (p == NULL)
+        continue;
+      n = strlen (p);
+      if (strncmp (region_name, p, n) == 0 && region_name[n] >= '0' && region_name[n] <= '9')
+        return &executors[i];
+    }
+  return NULL;
+}
+
+gboolean
+wb_executor_info_is_utility (const WbBsym *bsym)
+{
+  WbSymbolCategory cat;
+  if (bsym->kind != WB_BSYM_CALL)
+    return TRUE;
+  if (bsym->symbol == NULL)
+    return FALSE;
+  if (wb_symbol_is_fusion (bsym->symbol))
+    return FALSE;
+  cat = wb_symbol_get_category (bsym->symbol);
+  return cat == WB_SYMBOL_CATEGORY_UTILITY || cat == WB_SYMBOL_CATEGORY_PROLOGUE;
+}
+
+/* The symbol an alias stands for, followed to the end (torch.add -> ltorch.add). */
+static const WbSymbol *
+resolve (const WbSymbol *sym)
+{
+  for (int i = 0; i < 4 && sym != NULL && wb_symbol_get_like (sym) != NULL; i++)
+    sym = wb_symbol_get_like (sym);
+  return sym;
+}
+
+static gboolean
+name_in (const char *name, const char * const *names)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    if (strcmp (name, names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  WbTypeLookupFunc lookup;
+  gpointer         data;
+  GArray          *types;
+} Collect;
+
+static void
+collect_value (Collect *c, const WbValue *v)
+{
+  WbType t;
+  if (v == NULL)
+    return;
+  switch (v->kind)
+    {
+    case WB_VALUE_NAME:
+      if (c->lookup (v->text, &t, c->data) && (t.kind == WB_TYPE_TENSOR || t.kind == WB_TYPE_FUTURE_TENSOR))
+        g_array_append_val (c->types, t);
+      break;
+    case WB_VALUE_TUPLE:
+    case WB_VALUE_LIST:
+      for (guint i = 0; i < v->n_items; i++)
+        collect_value (c, v->items[i]);
+      break;
+    default:
+      break;
+    }
+}
+
+/* The tensor types among @bsym's inputs (and its annotated output). */
+static GArray *
+tensor_types (const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data)
+{
+  Collect c = { lookup, data, g_array_new (FALSE, FALSE, sizeof (WbType)) };
+  for (guint i = 0; i < bsym->n_args; i++)
+    collect_value (&c, bsym->args[i]);
+  for (guint i = 0; i < bsym->n_kwargs; i++)
+    collect_value (&c, bsym->kwargs[i].value);
+  if (bsym->has_type && bsym->type.kind == WB_TYPE_TENSOR)
+    g_array_append_val (c.types, bsym->type);
+  return c.types;
+}
+
+static gboolean
+reject (char **why_not, const WbExecutorInfo *info, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+reject (char **why_not, const WbExecutorInfo *info, const char *fmt, ...)
+{
+  if (why_not != NULL)
+    {
+      va_list ap;
+      g_autofree char *msg = NULL;
+      va_start (ap, fmt);
+      msg = g_strdup_vprintf (fmt, ap);
+      va_end (ap);
+      *why_not = g_strdup_printf ("%s: %s", info->name, msg);
+    }
+  return FALSE;
+}
+
+/* Checks every tensor type against allowed dtypes and a CUDA device. */
+static gboolean
+check_tensors (const WbExecutorInfo *info, GArray *types, const WbDtype *allowed, const char *allowed_text,
+               gboolean need_cuda, char **why_not)
+{
+  for (guint i = 0; i < types->len; i++)
+    {
+      const WbType *t = &g_array_index (types, WbType, i);
+      if (allowed != NULL)
+        {
+          gboolean ok = FALSE;
+          for (guint k = 0; allowed[k] != WB_DTYPE_UNKNOWN; k++)
+            ok |= allowed[k] == t->dtype;
+          if (!ok)
+            return reject (why_not, info, "dtype %s is not supported (%s only)", wb_dtype_shortname (t->dtype), allowed_text);
+        }
+      if (need_cuda && t->device.type != WB_DEVICE_CUDA)
+        {
+          char dev[24];
+          return reject (why_not, info, "device %s is not supported (CUDA devices only)", wb_device_to_string (&t->device, dev));
+        }
+    }
+  return TRUE;
+}
+
+static const WbDtype float_dtypes[] = { WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_UNKNOWN };
+static const WbDtype half_dtypes[] = { WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_UNKNOWN };
+static const WbDtype kernel_dtypes[] = { WB_DTYPE_FLOAT64, WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16,
+                                         WB_DTYPE_INT64, WB_DTYPE_INT32, WB_DTYPE_INT16, WB_DTYPE_INT8,
+                                         WB_DTYPE_UINT8, WB_DTYPE_BOOL8, WB_DTYPE_UNKNOWN };
+#define KERNEL_DTYPES_TEXT "f64, f32, bf16, f16, i64, i32, i16, i8, ui8, b8"
+
+static const char * const matmul_symbols[] = { "prims.matmul", "prims.linear", "ltorch.matmul", "ltorch.linear", NULL };
+static const char * const attention_symbols[] = { "ltorch.scaled_dot_product_attention", NULL };
+static const char * const convolution_symbols[] = { "prims.convolution", "ltorch.convolution", "ltorch.conv1d", "ltorch.conv2d", "ltorch.conv3d", NULL };
+static const char * const xentropy_symbols[] = { "ltorch.cross_entropy", "ltorch.log_softmax", "ltorch.log_softmax_backward", "ltorch.nll_loss",
+                                                 "ltorch.nll_loss_backward", "ltorch.logsumexp", "ltorch.take_along_dim", NULL };
+/* prims nvrtc generates no code for (they need a library or a sort) */
+static const char * const nvrtc_excluded[] = { "prims.topk", "prims.sort", "prims.argmax", "prims.argmin", "prims.scatter", "prims.scatter_add",
+                                               "prims.index_add", "prims.index_copy", "prims.index_put", "prims.multinomial", "prims.item",
+                                               "prims.embedding_backward", "prims.copy_", "prims.empty", "prims.tensor_from_sequence",
+                                               "prims.numpy_array_to_torch_tensor", "prims.device_put", "prims.exogenous_like", NULL };
+
+static gboolean
+is_attention_op (const WbSymbol *sym)
+{
+  const char *name = wb_symbol_get_name (sym);
+  const char *ex = wb_symbol_get_executor (sym);
+  return name_in (name, attention_symbols) || (ex != NULL && strcmp (ex, "sdpa") == 0);
+}
+
+static gboolean
+can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbol *sym, GArray *types, char **why_not)
+{
+  const WbSymbol *base = resolve (sym);
+  const char *name = wb_symbol_get_name (base);
+  WbSymbolModule module = wb_symbol_get_module (base);
+  WbSymbolCategory cat = wb_symbol_get_category (base);
+
+  switch (info->id)
+    {
+    case WB_EXECUTOR_ID_CPU:
+      if (module == WB_SYMBOL_MODULE_LTORCH && bsym->n_subsymbols > 0)
+        return reject (why_not, info, "runs %s through its decomposition", name);
+      return check_tensors (info, types, kernel_dtypes, KERNEL_DTYPES_TEXT, FALSE, why_not);
+    case WB_EXECUTOR_ID_CUDA:
+      if (module != WB_SYMBOL_MODULE_PRIMS && !(module == WB_SYMBOL_MODULE_EXECUTOR && cat != WB_SYMBOL_CATEGORY_NN))
+        return reject (why_not, info, "runs prims only; %s is a composite", name);
+      if (cat == WB_SYMBOL_CATEGORY_NN)
+        return reject (why_not, info, "%s is left to cublas/cudnn (no hand-written GEMM or convolution)", name);
+      return check_tensors (info, types, kernel_dtypes, KERNEL_DTYPES_TEXT, TRUE, why_not);
+    case WB_EXECUTOR_ID_CUBLAS:
+      if (!name_in (name, matmul_symbols))
+        return reject (why_not, info, "takes matmul and linear only, not %s", name);
+      return check_tensors (info, types, float_dtypes, "f32, bf16, f16", TRUE, why_not);
+    case WB_EXECUTOR_ID_CUDNN:
+      if (is_attention_op (base))
+        {
+          if (!check_tensors (info, types, half_dtypes, "bf16, f16", TRUE, why_not))
+            return FALSE;
+          for (guint i = 0; i < types->len; i++)
+            {
+              const WbType *t = &g_array_index (types, WbType, i);
+              if (t->rank == 4 && (t->shape[3] % 8 != 0 || t->shape[3] > 256))
+                return reject (why_not, info, "head dimension %" G_GINT64_FORMAT " is not a multiple of 8 up to 256", t->shape[3]);
+            }
+          return TRUE;
+        }
+      if (name_in (name, convolution_symbols))
+        return check_tensors (info, types, float_dtypes, "f32, bf16, f16", TRUE, why_not);
+      return reject (why_not, info, "takes convolution and scaled dot-product attention only, not %s", name);
+    case WB_EXECUTOR_ID_SDPA:
+      if (!is_attention_op (base))
+        return reject (why_not, info, "takes scaled_dot_product_attention only, not %s", name);
+      return check_tensors (info, types, float_dtypes, "f32, bf16, f16", FALSE, why_not);
+    case WB_EXECUTOR_ID_TORCH:
+      return TRUE;
+    case WB_EXECUTOR_ID_PYTHON:
+      return reject (why_not, info, "takes utility ops only, not %s", name);
+    default:
+      return reject (why_not, info, "is not an operator executor");
+    }
+}
+
+static gboolean can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth);
+
+static gboolean
+can_fuse_subsymbols (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth)
+{
+  if (bsym->n_subsymbols == 0)
+    return reject (why_not, info, "cannot fuse %s (no decomposition to fuse)", bsym->name);
+  for (guint i = 0; i < bsym->n_subsymbols; i++)
+    if (!can_fuse (info, bsym->subsymbols[i], lookup, data, why_not, depth + 1))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth)
+{
+  const WbSymbol *sym = bsym->symbol, *base;
+  const char *name;
+  WbSymbolModule module;
+  WbSymbolCategory cat;
+  g_autoptr (GArray) types = NULL;
+
+  if (bsym->kind != WB_BSYM_CALL || sym == NULL)
+    return reject (why_not, info, "cannot fuse a %s", bsym->kind == WB_BSYM_CALL ? "call of an unknown symbol" : "statement");
+  if (wb_symbol_is_fusion (sym))
+    return reject (why_not, info, "%s is already a fusion region", bsym->name);
+  if (depth > 16)
+    return reject (why_not, info, "decomposition of %s is too deep", bsym->name);
+  base = resolve (sym);
+  name = wb_symbol_get_name (base);
+  module = wb_symbol_get_module (base);
+  cat = wb_symbol_get_category (base);
+  if (cat == WB_SYMBOL_CATEGORY_UTILITY || cat == WB_SYMBOL_CATEGORY_PROLOGUE)
+    return reject (why_not, info, "%s is a utility op", name);
+  types = tensor_types (bsym, lookup, data);
+
+  switch (info->id)
+    {
+    case WB_EXECUTOR_ID_NVRTC:
+    case WB_EXECUTOR_ID_NVFUSER:
+      if (module != WB_SYMBOL_MODULE_PRIMS)
+        return can_fuse_subsymbols (info, bsym, lookup, data, why_not, depth);
+      if (cat == WB_SYMBOL_CATEGORY_NN)
+        return reject (why_not, info, "%s is a library op (matmul, convolution, attention): left to an operator executor", name);
+      if (name_in (name, nvrtc_excluded))
+        return reject (why_not, info, "generates no code for %s", name);
+      for (guint i = 0; i < types->len; i++)
+        {
+          const WbType *t = &g_array_index (types, WbType, i);
+          if (wb_dtype_is_complex (t->dtype) || wb_dtype_bits (t->dtype) < 8 || (wb_dtype_is_float (t->dtype) && wb_dtype_bits (t->dtype) == 8))
+            return reject (why_not, info, "dtype %s is not supported", wb_dtype_shortname (t->dtype));
+          if (t->device.type != WB_DEVICE_CUDA)
+            {
+              char dev[24];
+              return reject (why_not, info, "device %s is not supported (CUDA devices only)", wb_device_to_string (&t->device, dev));
+            }
+        }
+      return TRUE;
+    case WB_EXECUTOR_ID_TORCHCOMPILE:
+      if (module == WB_SYMBOL_MODULE_EXECUTOR && cat == WB_SYMBOL_CATEGORY_NN)
+        return reject (why_not, info, "%s belongs to the %s executor", name, wb_symbol_get_executor (base));
+      return TRUE;
+    case WB_EXECUTOR_ID_TORCHCOMPILE_XENTROPY:
+      if (depth == 0 && !name_in (name, xentropy_symbols))
+        return reject (why_not, info, "takes cross-entropy ops only, not %s", name);
+      return TRUE;
+    default:
+      return reject (why_not, info, "is not a fusion executor");
+    }
+}
+
+gboolean
+wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer user_data, char **why_not)
+{
+  g_autoptr (GArray) types = NULL;
+  g_return_val_if_fail (info != NULL && bsym != NULL && lookup != NULL, FALSE);
+  if (why_not)
+    *why_not = NULL;
+  if (info->kind == WB_EXECUTOR_KIND_FUSION)
+    return can_fuse (info, bsym, lookup, user_data, why_not, 0);
+  if (bsym->kind != WB_BSYM_CALL || bsym->symbol == NULL)
+    return info->id == WB_EXECUTOR_ID_PYTHON ? TRUE : reject (why_not, info, "takes calls only");
+  if (wb_executor_info_is_utility (bsym))
+    return info->id == WB_EXECUTOR_ID_PYTHON || info->id == WB_EXECUTOR_ID_CPU || info->id == WB_EXECUTOR_ID_TORCH
+             ? TRUE
+             : reject (why_not, info, "%s is a utility op (python keeps it)", bsym->name);
+  if (wb_symbol_is_fusion (bsym->symbol))
+    return reject (why_not, info, "%s is a fusion region", bsym->name);
+  types = tensor_types (bsym, lookup, user_data);
+  return can_take_operator (info, bsym, bsym->symbol, types, why_not);
+}

@@ -1,0 +1,389 @@
+/* wb-pipeline.c — runs the passes as data and records every stage with its provenance
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The order is Thunder's transform_for_execution (thunder/executors/passes.py) on the joint trace, then
+ * the split and del_last_used of thunder/__init__.py: DCE, claim (operator executors by priority, fusion
+ * executors mark what they can fuse, unclaimed composites are flattened), DCE, fusion, rematerialization,
+ * CSE, then split forward/backward (training) and delete-last-used on each (inference: delete-last-used
+ * and unwrap the return value). Each pass output is a stage named like Thunder's provenance lines. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-pipeline-private.h"
+
+G_DEFINE_QUARK (wb-pipeline-error-quark, wb_pipeline_error)
+
+struct _WbPipeline
+{
+  GPtrArray    *stages;   /* WbStage */
+  WbPassShared  shared;
+  GPtrArray    *regions;  /* WbRegion */
+  double        total_ms;
+};
+
+typedef struct
+{
+  const char *name;       /* the provenance line's text */
+  WbPassFunc  func;
+} PassInfo;
+
+/* The passes that map one trace to one trace, in order. */
+static const PassInfo pre_split_passes[] = {
+  { "Dead Code Elimination", _wb_pass_dce },
+  { "Transform for operator executor execution", _wb_pass_claim },
+  { "Dead Code Elimination", _wb_pass_dce },
+  { "Fusion", _wb_pass_fusion },
+  { "Rematerialization", _wb_pass_rematerialize },
+  { "Common Subexpression Elimination", _wb_pass_cse },
+};
+
+static void
+stage_free (WbStage *s)
+{
+  wb_trace_unref (s->trace);
+  g_free (s->pass);
+  g_hash_table_unref (s->sources);
+  g_clear_pointer (&s->members, g_hash_table_unref);
+  g_free (s);
+}
+
+static void
+remark_free (WbRemark *r)
+{
+  g_free (r->executor);
+  g_free (r->symbol);
+  g_free (r->reason);
+  g_free (r);
+}
+
+static void
+region_free (WbRegion *r)
+{
+  g_free (r->name);
+  g_free (r->executor);
+  g_free (r);
+}
+
+const char *
+wb_stage_list_to_string (WbStageList list)
+{
+  switch (list)
+    {
+    case WB_STAGE_JOINT: return "joint";
+    case WB_STAGE_COMPUTATION: return "computation";
+    case WB_STAGE_FORWARD: return "forward";
+    case WB_STAGE_BACKWARD: return "backward";
+    default: return "?";
+    }
+}
+
+static GHashTable *
+new_sources (void)
+{
+  return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static WbStage *
+add_stage (WbPipeline *p, WbTrace *trace, const char *pass, WbStageList list, double ms, int previous, GHashTable *sources)
+{
+  WbStage *s = g_new0 (WbStage, 1);
+  s->trace = trace;
+  s->pass = g_strdup (pass);
+  s->list = list;
+  s->ms = ms;
+  s->previous = previous;
+  s->sources = sources ? g_hash_table_ref (sources) : new_sources ();
+  g_ptr_array_add (p->stages, s);
+  return s;
+}
+
+/* Runs @info on stage @prev and appends the result. */
+static int
+run_pass (WbPipeline *p, int prev, const char *name, WbPassFunc func, GError **error)
+{
+  WbStage *in = p->stages->pdata[prev];
+  WbPassContext ctx = { &p->shared, in->trace, _wb_type_env_new (in->trace), new_sources () };
+  gint64 t0 = g_get_monotonic_time ();
+  WbTrace *out = func (&ctx, error);
+  double ms = (g_get_monotonic_time () - t0) / 1000.0;
+  int idx = -1;
+  if (out != NULL)
+    {
+      /* the provenance line carries the pass's time, as Thunder prints it */
+      _wb_trace_set_provenance (out, name, ms);
+      add_stage (p, out, name, in->list, ms, prev, ctx.sources);
+      idx = p->stages->len - 1;
+      p->total_ms += ms;
+    }
+  g_hash_table_unref (ctx.types);
+  g_hash_table_unref (ctx.sources);
+  return idx;
+}
+
+static gboolean
+parse_assignment (WbPassShared *sh, const char *assignment, GError **error)
+{
+  g_auto (GStrv) parts = NULL;
+  if (assignment == NULL || *assignment == '\0')
+    return TRUE;
+  sh->overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  parts = g_strsplit (assignment, ",", -1);
+  for (guint i = 0; parts[i]; i++)
+    {
+      char *eq = strchr (parts[i], '=');
+      g_autofree char *region = NULL, *exec = NULL;
+      if (*g_strstrip (parts[i]) == '\0')
+        continue;
+      if (eq == NULL || eq == parts[i] || eq[1] == '\0')
+        {
+          g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "'%s': expected REGION=EXECUTOR or REGION=unfuse", parts[i]);
+          return FALSE;
+        }
+      region = g_strndup (parts[i], eq - parts[i]);
+      exec = g_strdup (eq + 1);
+      g_strstrip (region);
+      g_strstrip (exec);
+      if (strcmp (exec, "unfuse") != 0 && wb_executor_info_lookup (exec) == NULL)
+        {
+          g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_UNKNOWN_EXECUTOR, "%s=%s: no executor is called '%s'", region, exec, exec);
+          return FALSE;
+        }
+      g_hash_table_insert (sh->overrides, g_steal_pointer (&region), g_steal_pointer (&exec));
+    }
+  return TRUE;
+}
+
+static gboolean
+trace_on_cuda (const WbTrace *t)
+{
+  for (guint i = 0; i < t->n_body; i++)
+    if (t->body[i]->kind == WB_BSYM_ANNOTATION && t->body[i]->type.kind == WB_TYPE_TENSOR)
+      return t->body[i]->type.device.type == WB_DEVICE_CUDA;
+  return TRUE;
+}
+
+static void
+collect_regions (WbPipeline *p, const WbStage *s)
+{
+  for (guint i = 0; i < s->trace->n_body; i++)
+    {
+      const WbBsym *b = s->trace->body[i];
+      WbRegion *r;
+      const WbExecutorInfo *ex;
+      if (!wb_bsym_is_fusion (b))
+        continue;
+      ex = g_hash_table_lookup (p->shared.region_exec, b->name);
+      if (ex == NULL)
+        ex = wb_executor_info_for_region (b->name);
+      r = g_new0 (WbRegion, 1);
+      r->name = g_strdup (b->name);
+      r->executor = g_strdup (ex ? wb_executor_info_get_name (ex) : "?");
+      r->list = s->list;
+      r->bsym = b;
+      r->n_ops = b->n_subsymbols;
+      g_ptr_array_add (p->regions, r);
+    }
+}
+
+WbPipeline *
+wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **error)
+{
+  static const char *const cuda_default[] = { "cudnn", "cublas", "nvrtc", "cuda", NULL };
+  static const char *const cpu_default[] = { "cpu", NULL };
+  WbPipelineOptions defaults = { 0 };
+  g_autoptr (WbPipeline) p = g_new0 (WbPipeline, 1);
+  const char *const *names;
+  guint n = 0;
+  int cur = 0;
+  gboolean joint;
+
+  g_return_val_if_fail (input != NULL, NULL);
+  if (options == NULL)
+    options = &defaults;
+  names = options->executors ? options->executors : (trace_on_cuda (input) ? cuda_default : cpu_default);
+  p->stages = g_ptr_array_new_with_free_func ((GDestroyNotify) stage_free);
+  p->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) region_free);
+  p->shared.claims = g_hash_table_new (g_direct_hash, g_direct_equal);
+  p->shared.region_exec = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->shared.remarks = g_ptr_array_new_with_free_func ((GDestroyNotify) remark_free);
+  p->shared.counters = g_hash_table_new (g_str_hash, g_str_equal);
+  p->shared.fusion_type = options->fusion_type;
+  while (names[n])
+    n++;
+  p->shared.executors = g_new0 (const WbExecutorInfo *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      const WbExecutorInfo *ex = wb_executor_info_lookup (names[i]);
+      if (ex == NULL)
+        {
+          g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_UNKNOWN_EXECUTOR, "no executor is called '%s'", names[i]);
+          return NULL;
+        }
+      p->shared.executors[p->shared.n_executors++] = ex;
+    }
+  if (!parse_assignment (&p->shared, options->assignment, error))
+    return NULL;
+
+  joint = _wb_trace_is_joint (input);
+  add_stage (p, wb_trace_ref (input), input->provenance ? input->provenance : "input", joint ? WB_STAGE_JOINT : WB_STAGE_COMPUTATION, 0, -1, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (pre_split_passes); i++)
+    if ((cur = run_pass (p, cur, pre_split_passes[i].name, pre_split_passes[i].func, error)) < 0)
+      return NULL;
+
+  if (joint)
+    {
+      WbStage *in = p->stages->pdata[cur];
+      WbPassContext ctx = { &p->shared, in->trace, _wb_type_env_new (in->trace), new_sources () };
+      WbTrace *bw = NULL, *fw;
+      gint64 t0 = g_get_monotonic_time ();
+      int fw_idx, bw_idx;
+      double ms;
+      fw = _wb_pass_split (&ctx, &bw, error);
+      ms = (g_get_monotonic_time () - t0) / 1000.0;
+      g_hash_table_unref (ctx.types);
+      if (fw == NULL)
+        {
+          g_hash_table_unref (ctx.sources);
+          return NULL;
+        }
+      p->total_ms += ms;
+      _wb_trace_set_provenance (fw, "Split forward", ms);
+      _wb_trace_set_provenance (bw, "Split backward", -1);
+      add_stage (p, fw, "Split forward", WB_STAGE_FORWARD, ms, cur, ctx.sources);
+      fw_idx = p->stages->len - 1;
+      add_stage (p, bw, "Split backward", WB_STAGE_BACKWARD, 0, cur, ctx.sources);
+      bw_idx = p->stages->len - 1;
+      g_hash_table_unref (ctx.sources);
+      if ((fw_idx = run_pass (p, fw_idx, "Delete Last Used", _wb_pass_delete_last_used, error)) < 0)
+        return NULL;
+      if ((bw_idx = run_pass (p, bw_idx, "Delete Last Used", _wb_pass_delete_last_used, error)) < 0)
+        return NULL;
+      collect_regions (p, p->stages->pdata[fw_idx]);
+      collect_regions (p, p->stages->pdata[bw_idx]);
+    }
+  else
+    {
+      if ((cur = run_pass (p, cur, "Delete Last Used", _wb_pass_delete_last_used, error)) < 0)
+        return NULL;
+      if ((cur = run_pass (p, cur, "Unwrap the actual return value", _wb_pass_unwrap_return, error)) < 0)
+        return NULL;
+      collect_regions (p, p->stages->pdata[cur]);
+    }
+  return g_steal_pointer (&p);
+}
+
+void
+wb_pipeline_free (WbPipeline *p)
+{
+  if (p == NULL)
+    return;
+  g_clear_pointer (&p->stages, g_ptr_array_unref);
+  g_clear_pointer (&p->regions, g_ptr_array_unref);
+  g_clear_pointer (&p->shared.claims, g_hash_table_unref);
+  g_clear_pointer (&p->shared.region_exec, g_hash_table_unref);
+  g_clear_pointer (&p->shared.remarks, g_ptr_array_unref);
+  g_clear_pointer (&p->shared.counters, g_hash_table_unref);
+  g_clear_pointer (&p->shared.overrides, g_hash_table_unref);
+  g_free (p->shared.executors);
+  g_free (p);
+}
+
+const WbTraceEntry *
+wb_pipeline_find_input (const WbTraceSet *set)
+{
+  const WbTraceEntry *best = NULL;
+  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
+      const char *prov = e->trace->provenance;
+      if (*e->subset != '\0' || e->kind != WB_TRACE_KIND_FORWARD)
+        continue;
+      if (prov != NULL && g_str_has_prefix (prov, "Grad transform pass"))
+        return e;
+      if (prov != NULL && g_str_has_prefix (prov, "Delete Last Used"))
+        break;
+      best = e;
+    }
+  return best;
+}
+
+guint
+wb_pipeline_get_n_stages (const WbPipeline *p)
+{
+  return p->stages->len;
+}
+
+const WbStage *
+wb_pipeline_get_stage (const WbPipeline *p, guint i)
+{
+  g_return_val_if_fail (i < p->stages->len, NULL);
+  return p->stages->pdata[i];
+}
+
+GPtrArray *
+wb_pipeline_get_remarks (const WbPipeline *p)
+{
+  return p->shared.remarks;
+}
+
+GPtrArray *
+wb_pipeline_get_regions (const WbPipeline *p)
+{
+  return p->regions;
+}
+
+double
+wb_pipeline_get_total_ms (const WbPipeline *p)
+{
+  return p->total_ms;
+}
+
+WbTrace *
+wb_stage_get_trace (const WbStage *s)
+{
+  return s->trace;
+}
+
+const char *
+wb_stage_get_pass (const WbStage *s)
+{
+  return s->pass;
+}
+
+WbStageList
+wb_stage_get_list (const WbStage *s)
+{
+  return s->list;
+}
+
+double
+wb_stage_get_ms (const WbStage *s)
+{
+  return s->ms;
+}
+
+int
+wb_stage_get_previous (const WbStage *s)
+{
+  return s->previous;
+}
+
+GPtrArray *
+wb_stage_get_sources (const WbStage *s, const WbBsym *bsym)
+{
+  GPtrArray *list = g_hash_table_lookup (s->sources, bsym);
+  if (list != NULL)
+    return list;
+  if (s->members == NULL)
+    {
+      ((WbStage *) s)->members = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0; i < s->trace->n_body; i++)
+        {
+          GPtrArray *self = g_ptr_array_new ();
+          g_ptr_array_add (self, s->trace->body[i]);
+          g_hash_table_insert (s->members, s->trace->body[i], self);
+        }
+    }
+  return g_hash_table_lookup (s->members, bsym);
+}
