@@ -258,10 +258,11 @@ can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbo
         return reject (why_not, info, "runs %s through its decomposition", name);
       return check_tensors (info, types, kernel_dtypes, KERNEL_DTYPES_TEXT, FALSE, why_not);
     case WB_EXECUTOR_ID_CUDA:
-      if (module != WB_SYMBOL_MODULE_PRIMS && !(module == WB_SYMBOL_MODULE_EXECUTOR && cat != WB_SYMBOL_CATEGORY_NN))
+      /* prims, and composites Thunder printed no decomposition for (nll_loss_backward, ...) */
+      if (module != WB_SYMBOL_MODULE_PRIMS && bsym->n_subsymbols > 0)
         return reject (why_not, info, "runs prims only; %s is a composite", name);
-      if (cat == WB_SYMBOL_CATEGORY_NN)
-        return reject (why_not, info, "%s is left to cublas/cudnn (no hand-written GEMM or convolution)", name);
+      if (name_in (name, matmul_symbols) || name_in (name, convolution_symbols) || is_attention_op (base))
+        return reject (why_not, info, "%s is left to cublas/cudnn (no hand-written GEMM, convolution or attention)", name);
       return check_tensors (info, types, kernel_dtypes, KERNEL_DTYPES_TEXT, TRUE, why_not);
     case WB_EXECUTOR_ID_CUBLAS:
       if (!name_in (name, matmul_symbols))
@@ -270,7 +271,12 @@ can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbo
     case WB_EXECUTOR_ID_CUDNN:
       if (is_attention_op (base))
         {
-          if (!check_tensors (info, types, half_dtypes, "bf16, f16", TRUE, why_not))
+          /* q, k, v, the output and its gradient are 4-d; the f32 log-sum-exp and seeds are not */
+          g_autoptr (GArray) qkv = g_array_new (FALSE, FALSE, sizeof (WbType));
+          for (guint i = 0; i < types->len; i++)
+            if (g_array_index (types, WbType, i).rank == 4)
+              g_array_append_val (qkv, g_array_index (types, WbType, i));
+          if (!check_tensors (info, qkv, half_dtypes, "bf16, f16", TRUE, why_not))
             return FALSE;
           for (guint i = 0; i < types->len; i++)
             {

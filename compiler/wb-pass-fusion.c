@@ -129,40 +129,53 @@ typedef struct
   GError        **error;
 } Fusion;
 
-/* Emits the members of a group one by one, claimed by operator executor @only (or the first that takes). */
+/* Emits @b claimed by operator executor @only (or the first that takes it), decomposing composites
+ * nobody takes whole, as the claim pass does. */
+static gboolean
+emit_operator (Fusion *f, const char *region, const WbBsym *b, const WbExecutorInfo *only, int depth)
+{
+  WbPassShared *sh = f->ctx->shared;
+  g_autoptr (GString) reasons = g_string_new (NULL);
+  const WbExecutorInfo *taker = NULL;
+  for (guint e = 0; e < sh->n_executors && taker == NULL; e++)
+    {
+      const WbExecutorInfo *ex = only ? only : sh->executors[e];
+      g_autofree char *why = NULL;
+      if (wb_executor_info_get_kind (ex) != WB_EXECUTOR_KIND_OPERATOR)
+        continue;
+      if (wb_executor_info_can_take (ex, b, _wb_type_env_lookup, f->ctx->types, &why))
+        taker = ex;
+      else if (why)
+        g_string_append_printf (reasons, "%s%s", reasons->len ? "; " : "", why);
+      if (only)
+        break;
+    }
+  if (taker == NULL && b->n_subsymbols > 0 && depth < 16)
+    {
+      for (guint i = 0; i < b->n_subsymbols; i++)
+        if (!emit_operator (f, region, b->subsymbols[i], only, depth + 1))
+          return FALSE;
+      return TRUE;
+    }
+  if (taker == NULL)
+    {
+      g_set_error (f->error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "%s: cannot unfuse: %s has no operator executor%s%s",
+                   region, b->name, reasons->len ? ": " : "", reasons->str);
+      return FALSE;
+    }
+  g_hash_table_insert (sh->claims, (gpointer) b, (gpointer) taker);
+  _wb_remark_add (sh, wb_executor_info_get_name (taker), b, wb_trace_get_bsym_line (f->ctx->in, b), TRUE, "claimed (region unfused by the assignment)");
+  wb_trace_builder_append (f->builder, b);
+  return TRUE;
+}
+
+/* Emits the members of a group one by one, claimed by operator executors. */
 static gboolean
 emit_unfused (Fusion *f, const char *region, const guint *members, guint n, const WbExecutorInfo *only)
 {
-  WbPassShared *sh = f->ctx->shared;
   for (guint i = 0; i < n; i++)
-    {
-      const WbBsym *b = f->nodes[members[i]].bsym;
-      g_autoptr (GString) reasons = g_string_new (NULL);
-      const WbExecutorInfo *taker = NULL;
-      for (guint e = 0; e < sh->n_executors && taker == NULL; e++)
-        {
-          const WbExecutorInfo *ex = only ? only : sh->executors[e];
-          g_autofree char *why = NULL;
-          if (wb_executor_info_get_kind (ex) != WB_EXECUTOR_KIND_OPERATOR)
-            continue;
-          if (wb_executor_info_can_take (ex, b, _wb_type_env_lookup, f->ctx->types, &why))
-            taker = ex;
-          else if (why)
-            g_string_append_printf (reasons, "%s%s", reasons->len ? "; " : "", why);
-          if (only)
-            break;
-        }
-      if (taker == NULL)
-        {
-          g_set_error (f->error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT,
-                       "%s: cannot unfuse: %s (line %u) has no operator executor%s%s", region, b->name,
-                       wb_trace_get_bsym_line (f->ctx->in, b), reasons->len ? ": " : "", reasons->str);
-          return FALSE;
-        }
-      g_hash_table_insert (sh->claims, (gpointer) b, (gpointer) taker);
-      _wb_remark_add (sh, wb_executor_info_get_name (taker), b, wb_trace_get_bsym_line (f->ctx->in, b), TRUE, "claimed (region unfused by the assignment)");
-      wb_trace_builder_append (f->builder, b);
-    }
+    if (!emit_operator (f, region, f->nodes[members[i]].bsym, only, 0))
+      return FALSE;
   return TRUE;
 }
 
@@ -171,7 +184,7 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
 {
   WbPassShared *sh = f->ctx->shared;
   g_autofree char *name = next_region_name (sh, ex);
-  const char *choice = sh->overrides ? g_hash_table_lookup (sh->overrides, name) : NULL;
+  g_autofree char *choice = sh->overrides ? g_strdup (g_hash_table_lookup (sh->overrides, name)) : NULL;
   g_autoptr (GHashTable) inside = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen_in = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) ins = g_ptr_array_new (), outs = g_ptr_array_new (), tmp = g_ptr_array_new ();

@@ -112,6 +112,10 @@ run_pass (WbPipeline *p, int prev, const char *name, WbPassFunc func, GError **e
     {
       /* the provenance line carries the pass's time, as Thunder prints it */
       _wb_trace_set_provenance (out, name, ms);
+      {
+        g_autofree char *fname = g_strdup_printf ("<stage %u: %s>", p->stages->len, name);
+        _wb_trace_set_filename (out, fname);
+      }
       add_stage (p, out, name, in->list, ms, prev, ctx.sources);
       idx = p->stages->len - 1;
       p->total_ms += ms;
@@ -250,6 +254,12 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
       p->total_ms += ms;
       _wb_trace_set_provenance (fw, "Split forward", ms);
       _wb_trace_set_provenance (bw, "Split backward", -1);
+      {
+        g_autofree char *f1 = g_strdup_printf ("<stage %u: Split forward>", p->stages->len);
+        g_autofree char *f2 = g_strdup_printf ("<stage %u: Split backward>", p->stages->len + 1);
+        _wb_trace_set_filename (fw, f1);
+        _wb_trace_set_filename (bw, f2);
+      }
       add_stage (p, fw, "Split forward", WB_STAGE_FORWARD, ms, cur, ctx.sources);
       fw_idx = p->stages->len - 1;
       add_stage (p, bw, "Split backward", WB_STAGE_BACKWARD, 0, cur, ctx.sources);

@@ -292,3 +292,9 @@ _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms)
         return;
       }
 }
+
+void
+_wb_trace_set_filename (WbTrace *trace, const char *filename)
+{
+  trace->filename = wb_arena_strdup (trace->arena, filename);
+}

@@ -47,4 +47,21 @@ GPtrArray *wb_trace_verify     (const WbTrace *trace, WbVerifyFlags flags);
 /* wb_diagnostics_count_errors: number of WB_DIAGNOSTIC_ERROR entries of @diagnostics. */
 guint      wb_diagnostics_count_errors (GPtrArray *diagnostics);
 
+/* WbVerifyStats: what a verification covered. */
+typedef struct
+{
+  guint       n_calls;          /* CALL bound symbols seen, at every depth */
+  guint       n_derived;        /* calls whose output types came from a meta function or a region body */
+  guint       n_compared;       /* type annotations compared with a derived type */
+  guint       n_trusted;        /* calls typed from their annotation: no meta, or an input type unknown */
+  guint       n_no_meta;        /* of those, calls of symbols that have no meta function */
+  GHashTable *no_meta_symbols;  /* (nullable) printed name -> count, for calls of symbols without meta */
+} WbVerifyStats;
+
+/* wb_trace_verify_with_stats: wb_trace_verify() that also fills @stats (may be NULL). When
+ * stats->no_meta_symbols is a GHashTable (g_str_hash; keys and values owned by the caller's table: create
+ * it with g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL)), names of symbols without meta are
+ * counted in it (GUINT_TO_POINTER counts). Counters are added to, so one stats can cover many traces. */
+GPtrArray *wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyStats *stats);
+
 G_END_DECLS
