@@ -93,6 +93,8 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
   g_autoptr (GHashTable) backward = _wb_trace_find_backward (in);
   g_autoptr (GHashTable) producer_region = g_hash_table_new (g_str_hash, g_str_equal); /* name -> fw region */
   g_autoptr (GHashTable) replaced = g_hash_table_new (g_direct_hash, g_direct_equal);  /* old bw region -> new */
+  g_autoptr (GHashTable) top_names = g_hash_table_new (g_str_hash, g_str_equal);
+  guint next_name = 0;
   g_autoptr (GHashTable) chains = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (WbTraceBuilder) b = wb_trace_builder_new (in);
@@ -114,6 +116,31 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
       for (guint k = 0; k < names->len; k++)
         g_hash_table_insert (r.readers, names->pdata[k], GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (r.readers, names->pdata[k])) + 1));
     }
+
+  /* every top-level name, and the next free Thunder-style name tN */
+  for (guint i = 0; i < in->n_body; i++)
+    {
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_outputs (in->body[i], names);
+      for (guint k = 0; k < names->len; k++)
+        g_hash_table_add (top_names, names->pdata[k]);
+    }
+  {
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init (&it, ctx->types);
+    while (g_hash_table_iter_next (&it, &key, NULL))
+      {
+        const char *n = key;
+        if (n[0] == 't' && g_ascii_isdigit (n[1]))
+          {
+            char *end;
+            guint64 v = g_ascii_strtoull (n + 1, &end, 10);
+            if (*end == '\0' && v > next_name && v < G_MAXUINT / 2)
+              next_name = (guint) v;
+          }
+      }
+  }
 
   /* decide: which forward region outputs every backward reader recomputes */
   {
@@ -222,6 +249,25 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
                   g_ptr_array_add (subs, in->body[j]->subsymbols[s]);
           for (guint s = 0; s < region->n_subsymbols; s++)
             g_ptr_array_add (subs, region->subsymbols[s]);
+          {
+            /* A recomputed value that is still a top-level name (the forward reads it too) gets a fresh
+             * name inside this region: names stay unique in the joint trace. */
+            g_autoptr (GHashTable) renames = g_hash_table_new (g_str_hash, g_str_equal);
+            guint n_chain = subs->len - region->n_subsymbols;
+            for (guint s = 0; s < n_chain; s++)
+              {
+                g_ptr_array_set_size (names, 0);
+                _wb_bsym_add_outputs (subs->pdata[s], names);
+                for (guint k = 0; k < names->len; k++)
+                  if (g_hash_table_contains (top_names, names->pdata[k]) && !g_hash_table_contains (renames, names->pdata[k]))
+                    {
+                      g_autofree char *fresh = g_strdup_printf ("t%u", ++next_name);
+                      g_hash_table_insert (renames, names->pdata[k], wb_trace_builder_name (b, fresh));
+                    }
+              }
+            for (guint s = 0; s < subs->len; s++)
+              subs->pdata[s] = (gpointer) _wb_bsym_rename (b, subs->pdata[s], renames);
+          }
           for (guint s = 0; s < subs->len; s++)
             {
               const WbBsym *sb = subs->pdata[s];

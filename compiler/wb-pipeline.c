@@ -397,3 +397,15 @@ wb_stage_get_sources (const WbStage *s, const WbBsym *bsym)
     }
   return g_hash_table_lookup (s->members, bsym);
 }
+
+void
+wb_pipeline_append_stages (const WbPipeline *p, WbTraceSet *set)
+{
+  g_return_if_fail (p != NULL && set != NULL);
+  for (guint i = 1; i < p->stages->len; i++)
+    {
+      const WbStage *s = p->stages->pdata[i];
+      wb_trace_set_add (set, s->trace, s->list == WB_STAGE_BACKWARD ? WB_TRACE_KIND_BACKWARD : WB_TRACE_KIND_FORWARD, (int) i,
+                        "workbench", s->pass, s->trace->filename);
+    }
+}

@@ -104,6 +104,11 @@ int             wb_stage_get_previous        (const WbStage *stage);
  * when @bsym is not in this stage. */
 GPtrArray      *wb_stage_get_sources         (const WbStage *stage, const WbBsym *bsym);
 
+/* wb_pipeline_append_stages: adds every computed stage (not the input) to @set as entries of the
+ * sub-set "workbench": kind forward (joint, computation and forward stages) or backward, index = the
+ * stage number, label = the pass. The set keeps references to the traces. */
+void            wb_pipeline_append_stages    (const WbPipeline *pipeline, WbTraceSet *set);
+
 /* wb_stage_list_to_string: "joint", "computation", "forward", "backward". */
 const char     *wb_stage_list_to_string      (WbStageList list);
 
