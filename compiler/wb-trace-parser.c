@@ -733,6 +733,25 @@ is_name_pattern (const WbValue *v)
   return FALSE;
 }
 
+/* A piece of the source for a message: at most 80 bytes, anything but printable ASCII as \xNN, so
+ * messages stay valid UTF-8 whatever the input holds. (transfer full) */
+static char *
+quote_snippet (const char *s, gsize n)
+{
+  GString *out = g_string_new (NULL);
+  for (gsize i = 0; i < n && i < 80; i++)
+    {
+      guchar c = (guchar) s[i];
+      if (c >= 0x20 && c < 0x7f)
+        g_string_append_c (out, (char) c);
+      else
+        g_string_append_printf (out, "\\x%02x", c);
+    }
+  if (n > 80)
+    g_string_append (out, "...");
+  return g_string_free (out, FALSE);
+}
+
 /* Parses `"TYPE"` at p->pos into @type. */
 static gboolean
 parse_type_string (Parser *p, WbType *type)
@@ -751,14 +770,13 @@ parse_type_string (Parser *p, WbType *type)
   end = p->pos++;
   if (!wb_type_parse (p->s + start, end - start, type, &err))
     {
-      const char *what = "malformed type annotation";
+      g_autofree char *quoted = quote_snippet (p->s + start, end - start);
       if (type->kind == WB_TYPE_TENSOR && type->dtype == WB_DTYPE_UNKNOWN && err > 0)
         {
-          fail_at (p, start + err, WB_TRACE_ERROR_UNKNOWN_DTYPE, "unknown dtype in type annotation \"%.*s\"",
-                   (int) MIN (end - start, 80), p->s + start);
+          fail_at (p, start + err, WB_TRACE_ERROR_UNKNOWN_DTYPE, "unknown dtype in type annotation \"%s\"", quoted);
           return FALSE;
         }
-      fail_at (p, start + err, WB_TRACE_ERROR_BAD_TYPE, "%s \"%.*s\"", what, (int) MIN (end - start, 80), p->s + start);
+      fail_at (p, start + err, WB_TRACE_ERROR_BAD_TYPE, "malformed type annotation \"%s\"", quoted);
       return FALSE;
     }
   if (type->text != NULL)
