@@ -1,0 +1,83 @@
+/* wb-compare.h — two runs side by side: per region and for the whole iteration, with a noise verdict
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#if !defined(WB_DATA_INSIDE) && !defined(WB_DATA_COMPILATION)
+#error "Only <wb-data.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+#include "wb-profiler.h"
+
+G_BEGIN_DECLS
+
+/* The noise rule (also printed under the Markdown table and in the JSON as "noise_rule"):
+ *
+ *   noise(run) = the interquartile range (Q3 - Q1) of the run's per-iteration times when it has at least
+ *                WB_COMPARE_MIN_IQR_ITERATIONS iterations, else their range (max - min);
+ *   threshold  = max(noise(A), noise(B));
+ *   B differs from A when |median(B) - median(A)| > threshold: "slower" or "faster"; else "within noise".
+ *
+ * With fewer than 2 iterations in either run there is no noise estimate and the verdict is "unknown".
+ * Regions are matched by name; a region in one run only is "only in A" / "only in B". */
+#define WB_COMPARE_MIN_IQR_ITERATIONS 4
+
+typedef enum
+{
+  WB_COMPARE_WITHIN_NOISE = 1,
+  WB_COMPARE_SLOWER,  /* B is slower than A beyond the noise */
+  WB_COMPARE_FASTER,  /* B is faster than A beyond the noise */
+  WB_COMPARE_UNKNOWN, /* too few iterations to tell */
+  WB_COMPARE_ONLY_A,  /* the region is in run A only */
+  WB_COMPARE_ONLY_B,  /* the region is in run B only */
+} WbCompareVerdict;
+
+/* wb_compare_verdict_to_string: "within noise", "slower", "faster", "unknown", "only in A", "only in B". */
+const char *wb_compare_verdict_to_string (WbCompareVerdict verdict);
+
+/* One line of a comparison: a region, or the whole iteration (name NULL). */
+typedef struct
+{
+  char            *name;       /* region name; NULL for the whole iteration */
+  char            *executor_a; /* executor in run A (NULL: none or absent) */
+  char            *executor_b;
+  gint64           median_a_ns; /* medians over the timed iterations, ns (0 when absent) */
+  gint64           median_b_ns;
+  guint            n_a; /* iterations the medians are of */
+  guint            n_b;
+  gint64           noise_a_ns; /* noise of each run by the rule above, ns */
+  gint64           noise_b_ns;
+  gint64           threshold_ns; /* max(noise_a_ns, noise_b_ns) */
+  gint64           diff_ns;      /* median_b_ns - median_a_ns */
+  double           diff_pct;     /* 100 * diff / median_a (NAN when median_a is 0) */
+  WbCompareVerdict verdict;
+} WbCompareRow;
+
+typedef struct
+{
+  WbRun        *a; /* (owned) copies of the two runs, regions included */
+  WbRun        *b;
+  WbCompareRow *iteration; /* (owned) the whole iteration */
+  GPtrArray    *regions;   /* (element-type WbCompareRow) (owned) A's regions in order, then B's extra ones */
+  GPtrArray    *notes;     /* (element-type utf8) warnings: different devices, failed runs, … */
+} WbComparison;
+
+/* wb_comparison_new: compares @b against @a (transfer none: both are copied). */
+WbComparison *wb_comparison_new (const WbRun *a,
+                                 const WbRun *b);
+void          wb_comparison_free (WbComparison *comparison);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbComparison, wb_comparison_free)
+
+/* wb_comparison_to_markdown: (transfer full) a heading, a table (times in ms) and the noise rule. @title
+ * (nullable) names the session. */
+char *wb_comparison_to_markdown (const WbComparison *comparison,
+                                 const char         *title);
+/* wb_comparison_to_json: (transfer full) a JSON object, schema "thunder-wb/compare" version 1: run_a,
+ * run_b (id, label, device, started_at_us, status, iterations), iteration and regions (each: name,
+ * executor_a, executor_b, median_a_ms, median_b_ms, diff_ms, diff_pct, noise_ms, n_a, n_b, verdict,
+ * exceeds_noise), noise_rule, notes. Times in ms. */
+char *wb_comparison_to_json (const WbComparison *comparison,
+                             const char         *title);
+
+G_END_DECLS

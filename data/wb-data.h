@@ -1,0 +1,19 @@
+/* wb-data.h — the data module: session files (SQLite), trace import, run storage, comparisons
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Owns: WbSession (a .wbsession file: texts, trace sets, computed stages, regions, assignments, runs,
+ * region statistics, kernel records, device ceilings; schema migrations; the checks that make a file
+ * from elsewhere safe to open), WbComparison (two runs side by side, Markdown and JSON), and later the
+ * profile reports.
+ * Depends on: compiler (traces), profiler (the run data types), SQLite, json-glib. Never GTK.
+ * Threads: one WbSession per thread (a connection is not shared); several processes may open the same
+ * file at once: SQLite's WAL and locks keep them consistent, writers wait (busy timeout). */
+#pragma once
+
+#include "wb-compiler.h"
+#include "wb-profiler.h"
+
+#define WB_DATA_INSIDE
+#include "wb-compare.h"
+#include "wb-session.h"
+#undef WB_DATA_INSIDE

@@ -1,0 +1,146 @@
+/* wb-profile.h — profiling a program: warm-up, timed iterations, per-region times and kernel records (WbProfile)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What is timed (cpu). Every top-level CALL of the program's traces runs between two marks on
+ * CLOCK_MONOTONIC: the executors' call_started hook (WbRunOptions, before its arguments are evaluated)
+ * and the run observer (after it ran and bound its outputs). Builds whose executors lack the hook
+ * (WB_RUN_OPTIONS_HAS_CALL_STARTED undefined) start each call at the end of the previous top-level call
+ * instead, which moves the interpreter's bookkeeping between calls from the gap into the next call.
+ *
+ * Entries (the rows of a report, WbRegionStats of the run): every fusion region call (wb_bsym_is_fusion)
+ * under its printed name ("TorchCompile0"), and every other top-level CALL that is not utility
+ * (wb_executor_info_is_utility: unpacking, collections, del, return) under its printed name, with "#2",
+ * "#3", ... for later calls of the same name in the program (forward first, then backward). Utility calls
+ * are not entries: their time is part of the gap.
+ *
+ * Per timed iteration: each entry's time; the whole iteration, which is the wall time of one
+ * wb_program_run (forward and backward); gap = iteration - the sum of the entries' times in it (the
+ * interpreter between calls, utility calls, releasing tensors, the hooks themselves). The entries' times
+ * are disjoint intervals inside the iteration, so the gap is never negative.
+ *
+ * Kernel records (cpu): one per execution of an entry in a timed iteration: name = the printed call name,
+ * region = the entry, trace_line = its stage line, stream 0, start/end in ns since the first timed
+ * iteration began, iteration = 0-based timed iteration.
+ *
+ * Stage lines: the stage is the forward trace as printed followed by the backward trace (training); a line
+ * of the backward counts on from the forward's last line. wb_profile_dup_stage_text() is that text.
+ *
+ * Static figures per entry (WbRegionStats.bytes_moved, flops): wb-cost.h on the entry's call.
+ *
+ * Cotangents (training): drawn from the seed by the first run (warm-up, or the first timed iteration
+ * when --warmup is 0) unless given, then reused, so later iterations do not time drawing them.
+ *
+ * Test-only knob: the environment variable WB_TEST_SLOW_REGION=NAME:MS makes every execution of entry NAME
+ * take MS milliseconds longer (a sleep inside its timed interval). The regression-gate tests use it to
+ * force one region slower; it is not for anything else.
+ *
+ * Threads: a WbProfile is used from one thread. */
+#pragma once
+
+#if !defined(WB_PROFILER_INSIDE) && !defined(WB_PROFILER_COMPILATION)
+#error "Only <wb-profiler.h> can be included directly."
+#endif
+
+#include "wb-executors.h"
+#include "wb-run.h"
+
+G_BEGIN_DECLS
+
+#define WB_PROFILE_ERROR (wb_profile_error_quark ())
+GQuark wb_profile_error_quark (void);
+
+/* Errors of WB_PROFILE_ERROR. */
+typedef enum
+{
+  WB_PROFILE_ERROR_UNKNOWN_REGION = 1, /* --executors names no region or top-level call of the program */
+  WB_PROFILE_ERROR_UNKNOWN_EXECUTOR,   /* an executor name that does not exist, or one of Thunder's */
+  WB_PROFILE_ERROR_UNAVAILABLE,        /* an executor or device this build or machine cannot run (CUDA) */
+  WB_PROFILE_ERROR_BAD_OPTION,         /* an option that does not parse or is out of range */
+} WbProfileError;
+
+/* The environment variable of the test-only slow-down knob (see above). */
+#define WB_TEST_SLOW_REGION_ENV "WB_TEST_SLOW_REGION"
+
+typedef enum
+{
+  WB_PROFILE_PHASE_WARMUP = 1,
+  WB_PROFILE_PHASE_TIMED,
+} WbProfilePhase;
+
+/* WbProfileProgressFunc: called after each iteration: @done of @total in @phase; @iteration_ns its time. */
+typedef void (*WbProfileProgressFunc) (WbProfilePhase phase,
+                                       guint          done,
+                                       guint          total,
+                                       gint64         iteration_ns,
+                                       gpointer       user_data);
+
+typedef struct
+{
+  guint                 iters;         /* timed iterations (>= 1; default 20) */
+  guint                 warmup;        /* untimed iterations before them (default 3) */
+  guint64               seed;          /* Philox seed of the run (random ops, drawn cotangents) */
+  gboolean              check_shapes;  /* check every annotated output (slower; off by default) */
+  WbParameterLookup     parameters;    /* (nullable) for prologue programs */
+  gpointer              parameters_data;
+  WbProfileProgressFunc progress;      /* (nullable) */
+  gpointer              progress_data;
+} WbProfileOptions;
+
+/* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks. */
+void        wb_profile_options_init       (WbProfileOptions *options);
+
+/* wb_cuda_is_available: whether `--device cuda` can run here; FALSE with the reason in *@why (transfer
+ * full, nullable) — for now always FALSE: the GPU runner (thunder-wb-runner) is not built yet. */
+gboolean    wb_cuda_is_available          (char **why);
+
+typedef struct _WbProfile WbProfile;
+
+/* wb_profile_new: (transfer full) a profiler of @program (referenced), whose stage is called @stage_name
+ * ("forward_06+backward_00"; nullable). Finds the entries and counts their static figures. */
+WbProfile  *wb_profile_new                (WbProgram        *program,
+                                           const char       *stage_name);
+void        wb_profile_free               (WbProfile        *profile);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProfile, wb_profile_free)
+
+/* wb_profile_set_executors: applies "NAME=EXECUTOR,..." (the --executors option): NAME is a region or the
+ * printed name of top-level calls ("TorchCompile0", "prims.linear"). Errors: BAD_OPTION (does not parse),
+ * UNKNOWN_REGION, UNKNOWN_EXECUTOR, UNAVAILABLE (a CUDA executor); each names the offending word. */
+gboolean    wb_profile_set_executors      (WbProfile        *profile,
+                                           const char       *spec,
+                                           GError          **error);
+
+/* The entries, in execution order. (transfer none) */
+guint       wb_profile_get_n_entries      (const WbProfile  *profile);
+const char *wb_profile_get_entry_name     (const WbProfile  *profile,
+                                           guint             i);
+/* wb_profile_get_entry_is_region: TRUE for a fusion region, FALSE for any other call. */
+gboolean    wb_profile_get_entry_is_region (const WbProfile *profile,
+                                           guint             i);
+/* wb_profile_get_stage_name: (transfer none) (nullable) */
+const char *wb_profile_get_stage_name     (const WbProfile  *profile);
+/* wb_profile_dup_stage_text: (transfer full) the forward trace printed, then the backward (see above). */
+char       *wb_profile_dup_stage_text     (const WbProfile  *profile);
+
+/* wb_profile_run: runs @args (element-type WbRtValue; wb_case_make_args) @options->warmup times untimed
+ * and @options->iters times timed, on the cpu. @cotangents (nullable) as for wb_program_run().
+ * Returns (transfer full) the run: device, options, per-iteration times, one WbRegionStats per entry and
+ * the kernel records. When an iteration fails, returns NULL with the executor's error (WB_EXECUTOR_ERROR,
+ * naming FILE:LINE) set and, when @failed_run is not NULL, stores there (transfer full) a run with status
+ * FAILED holding what was measured before and the message. */
+WbRun      *wb_profile_run                (WbProfile              *profile,
+                                           GPtrArray              *args,
+                                           GPtrArray              *cotangents,
+                                           const WbProfileOptions *options,
+                                           WbRun                 **failed_run,
+                                           GError                **error);
+
+/* wb_profile_time_unprofiled: the same warm-up and iterations with no hook, observer or record: appends
+ * each timed iteration's wall time (ns) to @iteration_ns (element-type gint64). For the overhead benchmark. */
+gboolean    wb_profile_time_unprofiled    (WbProfile              *profile,
+                                           GPtrArray              *args,
+                                           GPtrArray              *cotangents,
+                                           const WbProfileOptions *options,
+                                           GArray                 *iteration_ns,
+                                           GError                **error);
+
+G_END_DECLS

@@ -1,0 +1,179 @@
+/* wb-run.h — a profiling run as plain data: WbRun, WbRegionStats, WbKernelRecord, WbDeviceCeilings
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The profiler fills these; data/ stores them in a session file and reads them back unchanged.
+ * Units: every time is in nanoseconds (ns) unless the name says otherwise; sizes in bytes; bandwidth in
+ * GB/s (10^9 bytes per second); compute in TFLOP/s. Wall-clock dates are Unix time in microseconds
+ * (what g_get_real_time() returns). Strings are UTF-8 and owned by the struct that holds them. */
+#pragma once
+
+#if !defined(WB_PROFILER_INSIDE) && !defined(WB_PROFILER_COMPILATION)
+#error "Only <wb-profiler.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Whether a run finished. A failed run keeps what was measured before the failure and says why. */
+typedef enum
+{
+  WB_RUN_STATUS_OK = 1,
+  WB_RUN_STATUS_FAILED,
+} WbRunStatus;
+
+/* wb_run_status_to_string: "ok" or "failed" (transfer none). */
+const char *wb_run_status_to_string (WbRunStatus status);
+/* wb_run_status_from_string: parses "ok"/"failed"; FALSE for anything else. */
+gboolean wb_run_status_from_string (const char  *text,
+                                    WbRunStatus *status);
+
+/* WbKernelRecord: one kernel launch seen on the device (CUPTI activity record), or one timed op on cpu. */
+typedef struct
+{
+  char   *name;           /* kernel name as the driver reports it (demangled when available) */
+  char   *region;         /* region it is attributed to, or NULL when it could not be attributed */
+  guint32 trace_line;     /* 1-based line of the stage the kernel belongs to; 0 when unknown */
+  guint32 stream;         /* CUDA stream id (0 on cpu) */
+  guint32 grid[3];        /* grid x, y, z (blocks) */
+  guint32 block[3];       /* block x, y, z (threads) */
+  guint32 registers;      /* registers per thread */
+  guint32 shared_bytes;   /* shared memory per block, static + dynamic, bytes */
+  gint64  start_ns;       /* start on the run's monotonic clock, ns */
+  gint64  end_ns;         /* end on the same clock, ns (>= start_ns) */
+  guint32 iteration;      /* 0-based timed iteration the kernel ran in */
+  guint64 correlation_id; /* CUPTI correlation id (0 when none) */
+} WbKernelRecord;
+
+/* wb_kernel_record_new: (transfer full) a zeroed record with a copy of @name and @region (nullable). */
+WbKernelRecord *wb_kernel_record_new (const char *name,
+                                      const char *region);
+/* wb_kernel_record_copy: (transfer full) a deep copy. */
+WbKernelRecord *wb_kernel_record_copy (const WbKernelRecord *record);
+void            wb_kernel_record_free (WbKernelRecord *record);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbKernelRecord, wb_kernel_record_free)
+
+/* WbRegionStats: one region's figures over the timed iterations of a run. */
+typedef struct
+{
+  char   *name;         /* region name as in the stage ("TorchCompile0", "nvFusion1") */
+  char   *executor;     /* executor that ran it in this run ("torchcompile", "cublas", "cpu") */
+  guint32 stage_line;   /* 1-based line of the region's call in the stage; 0 when unknown */
+  gint64  median_ns;    /* median over iterations, ns */
+  gint64  min_ns;       /* fastest iteration, ns */
+  gint64  max_ns;       /* slowest iteration, ns */
+  GArray *times_ns;     /* (element-type gint64) the region's time in each timed iteration, ns */
+  guint32 kernel_count; /* kernels launched per iteration */
+  guint64 bytes_moved;  /* bytes read + written per iteration, counted statically from the ops */
+  guint64 flops;        /* floating-point operations per iteration, counted statically */
+  double  share;        /* median_ns / the run's iteration median (0..1; 0 when unknown) */
+} WbRegionStats;
+
+/* wb_region_stats_new: (transfer full) stats for @name on @executor (nullable) with no times yet. */
+WbRegionStats *wb_region_stats_new (const char *name,
+                                    const char *executor);
+/* wb_region_stats_copy: (transfer full) a deep copy. */
+WbRegionStats *wb_region_stats_copy (const WbRegionStats *stats);
+void           wb_region_stats_free (WbRegionStats *stats);
+/* wb_region_stats_add_time: appends one iteration's time (ns). */
+void wb_region_stats_add_time (WbRegionStats *stats,
+                               gint64         time_ns);
+/* wb_region_stats_update: sets median_ns, min_ns and max_ns from times_ns (all 0 when empty). */
+void wb_region_stats_update (WbRegionStats *stats);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRegionStats, wb_region_stats_free)
+
+/* WbRun: one profiling run of one stage under one assignment on one device. */
+typedef struct
+{
+  gint64      id;                /* row id in the session it was read from or stored in; 0 before */
+  char       *label;             /* the user's note for the run, or NULL */
+  char       *device_name;       /* "cuda:0", "cpu" */
+  char       *device_model;      /* "NVIDIA H100 80GB HBM3", or the CPU model */
+  char       *driver_version;    /* CUDA driver version ("580.95.05"), or NULL on cpu */
+  GPtrArray  *executor_versions; /* (element-type utf8) "name=version" strings, e.g. "cublaslt=13.1" */
+  guint32     iters;             /* timed iterations asked for (--iters) */
+  guint32     warmup;            /* warm-up iterations (--warmup) */
+  gboolean    cuda_graphs;       /* --cuda-graphs */
+  char       *executors;         /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
+  char       *assignment;        /* name of the assignment (region -> executor set) it ran, or NULL */
+  char       *stage;             /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
+  WbRunStatus status;
+  char       *error;           /* why it failed (status FAILED), or NULL */
+  gint64      start_time_us;   /* when the run started, Unix time in microseconds */
+  GArray     *iteration_ns;    /* (element-type gint64) wall time of each timed iteration, ns */
+  guint64     dropped_records; /* activity records the profiler lost (buffer overflow), 0 normally */
+  GPtrArray  *regions;         /* (element-type WbRegionStats) (owned) in execution order */
+  GPtrArray  *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
+} WbRun;
+
+/* wb_run_new: (transfer full) an empty run: status OK, start time now, no iterations. */
+WbRun *wb_run_new (void);
+/* wb_run_copy: (transfer full) a deep copy (regions and kernels included). */
+WbRun *wb_run_copy (const WbRun *run);
+void   wb_run_free (WbRun *run);
+/* wb_run_add_iteration: appends one timed iteration's wall time (ns). */
+void wb_run_add_iteration (WbRun *run,
+                           gint64 time_ns);
+/* wb_run_add_region: appends @stats (transfer full). */
+void wb_run_add_region (WbRun         *run,
+                        WbRegionStats *stats);
+/* wb_run_add_kernel: appends @record (transfer full). */
+void wb_run_add_kernel (WbRun          *run,
+                        WbKernelRecord *record);
+/* wb_run_add_executor_version: appends "name=version". */
+void wb_run_add_executor_version (WbRun      *run,
+                                  const char *name,
+                                  const char *version);
+/* wb_run_find_region: (transfer none) the region named @name, or NULL. */
+WbRegionStats *wb_run_find_region (const WbRun *run,
+                                   const char  *name);
+/* wb_run_get_iteration_median_ns: median of iteration_ns (ns); 0 when there is none. */
+gint64 wb_run_get_iteration_median_ns (const WbRun *run);
+/* What a checksum covers: the run with its regions (everything but @id and the kernels), or the kernels. */
+typedef enum
+{
+  WB_RUN_CHECKSUM_SUMMARY = 1,
+  WB_RUN_CHECKSUM_KERNELS,
+} WbRunChecksumPart;
+
+/* wb_run_compute_checksum: (transfer full) lowercase hex SHA-256 over @part of @run's fields in a fixed
+ * order; runs with equal content have equal checksums. The session stores both parts and checks them when
+ * it reads the run back (the summary alone when the kernels are not read). */
+char *wb_run_compute_checksum (const WbRun      *run,
+                               WbRunChecksumPart part);
+/* wb_run_equal: TRUE when @a and @b hold the same content (every field but @id). */
+gboolean wb_run_equal (const WbRun *a,
+                       const WbRun *b);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRun, wb_run_free)
+
+/* WbDeviceCeilings: what one device model can do at best, measured once and cached in the session. */
+typedef struct
+{
+  char  *device_model;   /* "NVIDIA H100 80GB HBM3" */
+  double copy_gbps;      /* device-to-device copy bandwidth, GB/s (10^9 bytes/s) */
+  double bf16_tflops;    /* large bf16 matmul rate, TFLOP/s */
+  gint64 measured_at_us; /* when, Unix time in microseconds */
+} WbDeviceCeilings;
+
+/* wb_device_ceilings_new: (transfer full) ceilings of @device_model measured now. */
+WbDeviceCeilings *wb_device_ceilings_new (const char *device_model,
+                                          double      copy_gbps,
+                                          double      bf16_tflops);
+WbDeviceCeilings *wb_device_ceilings_copy (const WbDeviceCeilings *ceilings);
+void              wb_device_ceilings_free (WbDeviceCeilings *ceilings);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbDeviceCeilings, wb_device_ceilings_free)
+
+/* Order statistics over per-iteration times (ns). @times need not be sorted; they are not modified. */
+
+/* wb_times_median_ns: the median (the mean of the two middle values, rounded down, for an even count);
+ * 0 when @n is 0. */
+gint64 wb_times_median_ns (const gint64 *times,
+                           gsize         n);
+/* wb_times_quartiles_ns: first and third quartiles by linear interpolation between closest ranks
+ * (numpy's default), ns. Both 0 when @n is 0. */
+void wb_times_quartiles_ns (const gint64 *times,
+                            gsize         n,
+                            gint64       *q1,
+                            gint64       *q3);
+
+G_END_DECLS
