@@ -446,9 +446,16 @@ parse_atom (Parser *p)
     return FAIL (p, p->pos, WB_TRACE_ERROR_SYNTAX, "expected a value, found end of line");
   if (is_ident_start (c))
     {
+      static const char *const keywords[] = { "and", "as", "assert", "async", "await", "break", "class", "continue",
+                                              "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+                                              "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
+                                              "raise", "return", "try", "while", "with", "yield", NULL };
       WbValue *v;
       while (p->pos < p->n && is_ident_char (p->s[p->pos]))
         p->pos++;
+      for (guint k = 0; keywords[k]; k++)
+        if (strlen (keywords[k]) == p->pos - start && memcmp (keywords[k], p->s + start, p->pos - start) == 0)
+          return FAIL (p, start, WB_TRACE_ERROR_SYNTAX, "unexpected keyword '%s'", keywords[k]);
       v = intern (p, WB_VALUE_NAME, p->s + start, p->pos - start, &is_new);
       if (is_new)
         {
@@ -768,6 +775,17 @@ parse_type_string (Parser *p, WbType *type)
       return FALSE;
     }
   end = p->pos++;
+  for (gsize i = start; i < end; i++)
+    if ((guchar) p->s[i] < 0x20 || (guchar) p->s[i] == 0x7f)
+      {
+        fail_at (p, i, WB_TRACE_ERROR_BAD_TYPE, "control character in a type annotation");
+        return FALSE;
+      }
+  if (!g_utf8_validate_len (p->s + start, end - start, NULL))
+    {
+      fail_at (p, start, WB_TRACE_ERROR_BAD_TYPE, "type annotation is not valid UTF-8");
+      return FALSE;
+    }
   if (!wb_type_parse (p->s + start, end - start, type, &err))
     {
       g_autofree char *quoted = quote_snippet (p->s + start, end - start);
@@ -953,7 +971,7 @@ parse_statement (Parser *p, WbBsym *bsym)
       if (sym == NULL)
         {
           gsize col = 0;
-          const char *at = bsym->outputs ? strstr (p->s, " = ") : NULL;
+          const char *at = bsym->outputs ? g_strstr_len (p->s, p->n, " = ") : NULL;
           col = at ? (gsize) (at - p->s) + 3 : 0;
           fail_at (p, col, WB_TRACE_ERROR_UNKNOWN_SYMBOL, "unknown symbol '%s'", name->str);
           g_string_free (name, TRUE);
@@ -1068,7 +1086,7 @@ validate_import (Parser *p, const char *s, gsize n, guint32 line)
           return FALSE;
         }
     }
-  if (s[n - 1] == ' ' || s[n - 1] == '.' || s[n - 1] == ',' || (s[0] == 'f' && strstr (s, " import ") == NULL))
+  if (s[n - 1] == ' ' || s[n - 1] == '.' || s[n - 1] == ',' || (s[0] == 'f' && g_strstr_len (s, n, " import ") == NULL))
     {
       set_single_segment (p, line, 1);
       fail_at (p, n, WB_TRACE_ERROR_SYNTAX, "incomplete import");

@@ -121,9 +121,9 @@ wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
             out->kind = words[i].kind;
             return TRUE;
           }
-      if (len == 0)
+      if (len == 0 || s[0] != '<' || s[len - 1] != '>')
         return FALSE;
-      out->kind = WB_TYPE_OTHER;
+      out->kind = WB_TYPE_OTHER; /* AnyProxy: str(type), "<class 'torch.dtype'>" */
       out->text = s;
       return TRUE;
     }
@@ -202,6 +202,8 @@ wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
       return parse_tensor (s, len, 0, out, error_offset);
     }
   /* "<class 'torch.dtype'>" and other AnyProxy type strings */
+  if (s[0] != '<' || s[len - 1] != '>')
+    return FALSE;
   out->kind = WB_TYPE_OTHER;
   out->text = s;
   return TRUE;

@@ -582,7 +582,7 @@ add_globals (Verifier *v)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builtins); i++)
-    g_hash_table_add (v->globals, (gpointer) builtins[i]);
+    g_hash_table_add (v->globals, g_strdup (builtins[i]));
   for (guint i = 0; i < v->trace->n_header; i++)
     {
       const WbHeaderLine *h = &v->trace->header[i];
@@ -606,7 +606,8 @@ add_globals (Verifier *v)
           dot = strchr (w, '.');
           if (dot != NULL)
             *dot = '\0';
-          g_hash_table_add (v->globals, (gpointer) g_intern_string (w));
+          if (!g_hash_table_contains (v->globals, w))
+            g_hash_table_add (v->globals, g_strdup (w));
         }
     }
 }
@@ -623,7 +624,7 @@ wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyS
   v.flags = flags;
   v.diags = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_diagnostic_free);
   v.stats = stats;
-  v.globals = g_hash_table_new (g_str_hash, g_str_equal);
+  v.globals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   v.regions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   add_globals (&v);
 

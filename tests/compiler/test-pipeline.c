@@ -112,7 +112,8 @@ check_python_ast (GPtrArray *texts)
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) proc = NULL;
-  if (g_find_program_in_path ("python3") == NULL)
+  g_autofree char *python = g_find_program_in_path ("python3");
+  if (python == NULL)
     {
       g_test_message ("python3 not found: the ast check is skipped");
       return;

@@ -1,0 +1,257 @@
+/* test-bad-input.c — 600 broken variants of real traces: each is rejected with FILE:LINE:COL, never a crash
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The variants come from tests/compiler/wb-bad-input-gen.h (seeded, so every run sees the same texts;
+ * WB_BAD_INPUT_SEED=N tries others): truncated anywhere, a deleted bracket, an unknown dtype or symbol,
+ * a bad indent, random bytes (a whole file, or spliced into a trace), 10 MB lines, empty files.
+ * Each must fail to parse with a WB_TRACE_ERROR whose message starts "<name>:<line>:<col>: " with the
+ * line and column inside the text; a truncation that is still a valid trace must print back byte for
+ * byte. Run under -Db_sanitize=address,undefined this is the "never a crash" proof.
+ * Dump the variants for a closer look: WB_BAD_INPUT_DUMP=DIR. */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "wb-compiler.h"
+#include "wb-test-common.h"
+#include "wb-bad-input-gen.h"
+
+static GPtrArray *bases; /* WbBadBase */
+
+typedef struct
+{
+  guint rejected;
+  guint valid_truncations;
+  guint failures;
+  guint codes[WB_TRACE_ERROR_EMPTY + 1];
+} Stats;
+
+static void G_GNUC_PRINTF (3, 4)
+report (Stats *st, const WbBadVariant *v, const char *fmt, ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  st->failures++;
+  if (st->failures <= 25)
+    g_test_message ("FAIL %s (%s): %s", v->name, v->origin, msg);
+}
+
+static void
+dump_variant (const WbBadVariant *v)
+{
+  const char *dir = g_getenv ("WB_BAD_INPUT_DUMP");
+  g_autofree char *path = NULL;
+  if (dir == NULL || *dir == '\0')
+    return;
+  g_mkdir_with_parents (dir, 0755);
+  path = g_build_filename (dir, v->name, NULL);
+  g_file_set_contents (path, v->text, (gssize) v->len, NULL);
+}
+
+static void
+check_variant (const WbBadVariant *v, Stats *st)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) traces = wb_trace_parse_many (v->text, (gssize) v->len, v->name, &error);
+  guint64 line = 0, col = 0;
+
+  dump_variant (v);
+  if (traces != NULL)
+    {
+      g_autoptr (GString) out = g_string_sized_new (v->len + 1);
+      if (error != NULL)
+        {
+          report (st, v, "parsed and set an error: %s", error->message);
+          return;
+        }
+      if (!v->may_parse)
+        {
+          report (st, v, "was accepted (%u traces)", traces->len);
+          return;
+        }
+      for (guint i = 0; i < traces->len; i++)
+        wb_trace_print (traces->pdata[i], out);
+      if (out->len != v->len || memcmp (out->str, v->text, v->len) != 0)
+        {
+          report (st, v, "a valid truncation does not print back byte for byte (%" G_GSIZE_FORMAT " vs %" G_GSIZE_FORMAT " bytes)",
+                  out->len, v->len);
+          return;
+        }
+      st->valid_truncations++;
+      return;
+    }
+
+  if (error == NULL)
+    {
+      report (st, v, "returned NULL without an error");
+      return;
+    }
+  if (error->domain != WB_TRACE_ERROR)
+    {
+      report (st, v, "error of domain %s, not WB_TRACE_ERROR: %s", g_quark_to_string (error->domain), error->message);
+      return;
+    }
+  if (error->code >= WB_TRACE_ERROR_SYNTAX && error->code <= WB_TRACE_ERROR_EMPTY)
+    st->codes[error->code]++;
+  if (error->code == WB_TRACE_ERROR_IO)
+    report (st, v, "an I/O error for text in memory: %s", error->message);
+  if (!g_utf8_validate (error->message, -1, NULL))
+    {
+      /* GError messages are UTF-8; raw input bytes quoted in one make g_printerr print
+       * "[Invalid UTF-8] " before it, and the FILE:LINE:COL is no longer at the start of the line */
+      g_autofree char *escaped = g_strescape (error->message, NULL);
+      report (st, v, "the message is not valid UTF-8: %.300s", escaped);
+      return;
+    }
+  if (!wb_bad_parse_location (error->message, v->name, &line, &col))
+    {
+      report (st, v, "message does not start with '%s:LINE:COL: ': %s", v->name, error->message);
+      return;
+    }
+  if (!wb_bad_location_in_bounds (v->text, v->len, line, col))
+    {
+      report (st, v, "location %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT " is outside the text: %.200s", line, col, error->message);
+      return;
+    }
+  if (v->target_line != 0 && line != v->target_line && line != v->target_line_alt)
+    {
+      report (st, v, "error on line %" G_GUINT64_FORMAT ", expected line %u: %.200s", line, v->target_line, error->message);
+      return;
+    }
+  if (v->category == WB_BAD_DTYPE && error->code != WB_TRACE_ERROR_UNKNOWN_DTYPE)
+    report (st, v, "expected WB_TRACE_ERROR_UNKNOWN_DTYPE: %.200s", error->message);
+  else if (v->category == WB_BAD_SYMBOL && error->code != WB_TRACE_ERROR_UNKNOWN_SYMBOL)
+    report (st, v, "expected WB_TRACE_ERROR_UNKNOWN_SYMBOL: %.200s", error->message);
+  else if (v->category == WB_BAD_EMPTY && v->len == 0 && error->code != WB_TRACE_ERROR_EMPTY)
+    report (st, v, "expected WB_TRACE_ERROR_EMPTY for an empty text: %.200s", error->message);
+  st->rejected++;
+  if (g_test_verbose () && st->rejected <= 3)
+    g_test_message ("  %s (%s): %.160s", v->name, v->origin, error->message);
+}
+
+/* The symbol table is a stub that accepts every name until the real one lands. */
+static gboolean
+symbol_table_rejects_unknown (void)
+{
+  static const char bogus[] = "prims.no_such_symbol_wb";
+  return wb_symbol_lookup (bogus, sizeof bogus - 1) == NULL;
+}
+
+static void
+test_category (gconstpointer data)
+{
+  WbBadCategory cat = GPOINTER_TO_UINT (data);
+  g_autoptr (GPtrArray) variants = NULL;
+  Stats st = { 0 };
+
+  if (cat == WB_BAD_SYMBOL && !symbol_table_rejects_unknown ())
+    {
+      g_test_skip ("the symbol table accepts unknown names (still the stub)");
+      return;
+    }
+  variants = wb_bad_generate (cat, wb_bad_category_counts[cat], wb_bad_seed (), bases);
+  for (guint i = 0; i < variants->len; i++)
+    check_variant (variants->pdata[i], &st);
+  g_test_message ("%s: %u variants, %u rejected, %u valid truncations, %u failures "
+                  "(codes: syntax %u, unknown symbol %u, unknown dtype %u, bad type %u, unsupported %u, empty %u)",
+                  wb_bad_category_names[cat], variants->len, st.rejected, st.valid_truncations, st.failures,
+                  st.codes[WB_TRACE_ERROR_SYNTAX], st.codes[WB_TRACE_ERROR_UNKNOWN_SYMBOL],
+                  st.codes[WB_TRACE_ERROR_UNKNOWN_DTYPE], st.codes[WB_TRACE_ERROR_BAD_TYPE],
+                  st.codes[WB_TRACE_ERROR_UNSUPPORTED], st.codes[WB_TRACE_ERROR_EMPTY]);
+  if (st.failures > 0)
+    {
+      /* the other categories still run (the first 25 failures are listed above) */
+      g_test_fail_printf ("%s: %u of %u variants failed", wb_bad_category_names[cat], st.failures, variants->len);
+      return;
+    }
+  g_assert_cmpuint (st.rejected + st.valid_truncations, ==, variants->len);
+  if (cat == WB_BAD_TRUNCATED)
+    g_assert_cmpuint (st.rejected, >, variants->len / 2);
+}
+
+static void
+test_count (void)
+{
+  guint total = 0;
+  for (guint c = 0; c < WB_BAD_N_CATEGORIES; c++)
+    {
+      g_assert_cmpuint (wb_bad_category_counts[c], >, 0);
+      total += wb_bad_category_counts[c];
+    }
+  g_assert_cmpuint (total, >=, 500);
+}
+
+static void
+test_deterministic (void)
+{
+  /* the same seed gives the same texts (so a failure can be reproduced by name) */
+  g_autoptr (GPtrArray) a = wb_bad_generate (WB_BAD_INDENT, 20, wb_bad_seed (), bases);
+  g_autoptr (GPtrArray) b = wb_bad_generate (WB_BAD_INDENT, 20, wb_bad_seed (), bases);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const WbBadVariant *x = a->pdata[i], *y = b->pdata[i];
+      g_assert_cmpstr (x->origin, ==, y->origin);
+      g_assert_cmpmem (x->text, x->len, y->text, y->len);
+    }
+}
+
+static void
+test_file_errors (void)
+{
+  /* through wb_trace_parse_file too: the message names the path; a missing file is an I/O error */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("wb-bad-input-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.py", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.py", NULL);
+  g_autofree char *prefix = g_strconcat (empty, ":1:1: ", NULL);
+  g_autoptr (GPtrArray) t = NULL;
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  t = wb_trace_parse_file (empty, &error);
+  g_assert_null (t);
+  g_assert_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY);
+  if (!g_str_has_prefix (error->message, prefix))
+    g_error ("expected '%s...', got: %s", prefix, error->message);
+  g_clear_error (&error);
+
+  t = wb_trace_parse_file (missing, &error);
+  g_assert_null (t);
+  g_assert_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO);
+  g_clear_error (&error);
+
+  g_remove (empty);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *dir;
+  int rc;
+
+  /* every category runs even when one fails (GLib stops at the first failed test otherwise) */
+  static char **args; /* static: still reachable for the leak checker at exit */
+  args = g_new0 (char *, argc + 2);
+  memcpy (args, argv, sizeof (char *) * (gsize) argc);
+  args[argc++] = (char *) "--keep-going";
+  argv = args;
+  g_test_init (&argc, &argv, NULL);
+  dir = wb_test_traces_dir ();
+  bases = wb_bad_load_bases (dir ? dir : wb_test_samples_dir ());
+  if (bases->len == 0)
+    g_error ("no trace files under %s", dir ? dir : wb_test_samples_dir ());
+
+  g_test_add_func ("/compiler/bad-input/count", test_count);
+  g_test_add_func ("/compiler/bad-input/deterministic", test_deterministic);
+  g_test_add_func ("/compiler/bad-input/file", test_file_errors);
+  for (guint c = 0; c < WB_BAD_N_CATEGORIES; c++)
+    {
+      g_autofree char *path = g_strdup_printf ("/compiler/bad-input/%s", wb_bad_category_names[c]);
+      g_test_add_data_func (path, GUINT_TO_POINTER (c), test_category);
+    }
+  rc = g_test_run ();
+  g_ptr_array_unref (bases);
+  return rc;
+}
