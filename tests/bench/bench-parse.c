@@ -597,6 +597,72 @@ print_table (Row *rows, guint n_rows)
     }
 }
 
+/* Recomputing every stage (the pipeline) from a joint trace: llama_layer's own and the N-layer one.
+ * Issue targets: llama_layer within 1/100 of Thunder's first call (10.4 s in its meta.json, so
+ * 104 ms) and the 32-layer joint trace within 1 s. */
+static double
+pipeline_ms (WbTrace *joint, const char *const *executors, guint *n_stages, guint *n_regions)
+{
+  double best[5];
+  WbPipelineOptions opts = { executors, WB_FUSION_DATAFLOW, NULL };
+  for (guint r = 0; r < G_N_ELEMENTS (best); r++)
+    {
+      g_autoptr (GError) error = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr (WbPipeline) p = wb_pipeline_run (joint, &opts, &error);
+      best[r] = (g_get_monotonic_time () - t0) / 1000.0;
+      if (p == NULL)
+        {
+          fprintf (stderr, "bench-parse: pipeline failed: %s\n", error->message);
+          return -1;
+        }
+      *n_stages = wb_pipeline_get_n_stages (p);
+      *n_regions = wb_pipeline_get_regions (p)->len;
+    }
+  qsort (best, G_N_ELEMENTS (best), sizeof (double), cmp_double);
+  return best[G_N_ELEMENTS (best) / 2];
+}
+
+static void
+bench_pipeline (const char *joint_name, GString *joint_text)
+{
+  static const char *const thunder[] = { "sdpa", "torchcompile", "torch", "python", NULL };
+  g_autofree char *path = g_build_filename (traces_dir, "llama_layer", "forward_04.py", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) one = wb_trace_parse_file (path, &error);
+  g_autoptr (GPtrArray) many = NULL;
+  struct
+  {
+    const char *input;
+    WbTrace    *trace;
+  } inputs[2];
+  if (one == NULL)
+    {
+      fprintf (stderr, "bench-parse: %s\n", error->message);
+      return;
+    }
+  many = wb_trace_parse_many (joint_text->str, (gssize) joint_text->len, joint_name, &error);
+  if (many == NULL)
+    {
+      fprintf (stderr, "bench-parse: %s\n", error->message);
+      return;
+    }
+  inputs[0].input = "llama_layer";
+  inputs[0].trace = one->pdata[0];
+  inputs[1].input = joint_name;
+  inputs[1].trace = many->pdata[0];
+  printf ("\npipeline: every stage recomputed from the joint trace (median of 5 runs, wall clock)\n");
+  printf ("%-12s %-28s %7s %8s %10s\n", "input", "executors", "stages", "regions", "ms");
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    for (guint e = 0; e < 2; e++)
+      {
+        guint n_stages = 0, n_regions = 0;
+        double ms = pipeline_ms (inputs[i].trace, e ? thunder : NULL, &n_stages, &n_regions);
+        printf ("%-12s %-28s %7u %8u %10.1f\n", inputs[i].input, e ? "sdpa,torchcompile,torch,python" : "cudnn,cublas,nvrtc,cuda",
+                n_stages, n_regions, ms);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -662,6 +728,7 @@ main (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     run_row (&rows[i]);
   print_table (rows, G_N_ELEMENTS (rows));
+  bench_pipeline (rows[1].name, rows[1].text);
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     g_string_free (rows[i].text, TRUE);
   g_free ((char *) rows[1].name);
