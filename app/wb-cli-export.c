@@ -9,6 +9,7 @@
 
 #include "wb-cli.h"
 #include "wb-export.h"
+#include "wb-cli-cuda.h"
 
 /* default_stage: the entry a bare `export PATH` takes: the final forward of the top-level sub-set (the
  * program Thunder runs), else the last forward, else entry 0. */
@@ -41,6 +42,7 @@ wb_cli_command_export (int    argc,
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
   g_autofree char *as = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *region = NULL;
   g_autofree char *text = NULL;
   g_autofree char *source = NULL;
   int              stage = -1;
@@ -53,6 +55,7 @@ wb_cli_command_export (int    argc,
       N_ ("Entry K of `stages PATH` (default: the final forward)"), "K" },
     { "as", 0, 0, G_OPTION_ARG_STRING, &as, N_ ("Format: python, torch, dot or svg"), "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Write to FILE instead of standard output"), "FILE" },
+    { "region", 0, 0, G_OPTION_ARG_STRING, &region, N_ ("cuda: the fusion region whose generated CUDA C to print"), "R" },
     { "no-backward", 0, 0, G_OPTION_ARG_NONE, &no_backward,
       N_ ("torch: export the stage alone, without its matching forward or backward"), NULL },
     { NULL }
@@ -83,6 +86,8 @@ wb_cli_command_export (int    argc,
   path = args[1];
   if (as == NULL)
     return wb_cli_usage_error (_ ("export needs --as python, torch, dot or svg"));
+  if (g_strcmp0 (as, "cuda") == 0) /* the nvrtc executor's code for --region R (wb-cli-cuda.c) */
+    return wb_cli_export_cuda (path, stage, region, output);
   if (!wb_export_format_from_string (as, &format))
     return wb_cli_usage_error (_ ("unknown --as “%s” (python, torch, dot or svg)"), as);
 

@@ -16,4 +16,6 @@
 #define WB_DATA_INSIDE
 #include "wb-compare.h"
 #include "wb-session.h"
+#include "wb-gate.h"
+#include "wb-report.h"
 #undef WB_DATA_INSIDE

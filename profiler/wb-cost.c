@@ -9,7 +9,7 @@
 struct _WbCostModel
 {
   WbTrace    *trace;
-  GHashTable *types;   /* name (borrowed from the trace) -> WbType* (owned copy) */
+  GHashTable *types; /* name (borrowed from the trace) -> WbType* (owned copy) */
 };
 
 typedef struct
@@ -25,7 +25,14 @@ static const CostRow cost_rows[] = {
 };
 
 static const char *const rule_names[] = {
-  "default", "none", "elementwise", "reduction", "matmul", "linear", "convolution", "attention",
+  "default",
+  "none",
+  "elementwise",
+  "reduction",
+  "matmul",
+  "linear",
+  "convolution",
+  "attention",
   "attention_backward",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (rule_names) == WB_COST_RULE_ATTENTION_BACKWARD + 1);
@@ -336,11 +343,11 @@ bound_arg (const WbBsym *b, const char *param)
 static double
 attention_flops (const WbCostModel *m, const WbBsym *b)
 {
-  const WbType *q = tensor_type (m, bound_arg (b, "query"));
-  const WbType *k = tensor_type (m, bound_arg (b, "key"));
-  const WbType *v = tensor_type (m, bound_arg (b, "value"));
+  const WbType  *q = tensor_type (m, bound_arg (b, "query"));
+  const WbType  *k = tensor_type (m, bound_arg (b, "key"));
+  const WbType  *v = tensor_type (m, bound_arg (b, "value"));
   const WbValue *causal = bound_arg (b, "is_causal");
-  double        bh, l, s, e, ev, flops;
+  double         bh, l, s, e, ev, flops;
 
   if (q == NULL || k == NULL || v == NULL || q->rank < 2 || k->rank < 2 || v->rank < 1)
     return 0;

@@ -9,13 +9,13 @@
 
 #include "wb-profiler.h"
 
-G_DEFINE_QUARK (wb-profile-error-quark, wb_profile_error)
+G_DEFINE_QUARK (wb - profile - error - quark, wb_profile_error)
 
 typedef struct
 {
-  char          *name;       /* entry name: "TorchCompile0", "sdpafx_...#2" */
-  char          *call_name;  /* the printed call name (what --executors and kernel records use) */
-  const WbTrace *trace;      /* forward or backward */
+  char          *name;      /* entry name: "TorchCompile0", "sdpafx_...#2" */
+  char          *call_name; /* the printed call name (what --executors and kernel records use) */
+  const WbTrace *trace;     /* forward or backward */
   const WbBsym  *bsym;
   guint32        stage_line;
   gboolean       is_region;
@@ -27,11 +27,11 @@ struct _WbProfile
 {
   WbProgram  *program;
   char       *stage_name;
-  GPtrArray  *entries;     /* (element-type Entry) in execution order */
-  GHashTable *by_bsym;     /* const WbBsym* -> GUINT_TO_POINTER (index + 1) */
-  GHashTable *call_names;  /* printed names of the top-level calls (utility ones included) */
-  GHashTable *assignment;  /* printed name -> executor name (both owned) */
-  GString    *executors;   /* the --executors specs applied, comma separated */
+  GPtrArray  *entries;    /* (element-type Entry) in execution order */
+  GHashTable *by_bsym;    /* const WbBsym* -> GUINT_TO_POINTER (index + 1) */
+  GHashTable *call_names; /* printed names of the top-level calls (utility ones included) */
+  GHashTable *assignment; /* printed name -> executor name (both owned) */
+  GString    *executors;  /* the --executors specs applied, comma separated */
   guint32     backward_offset;
 };
 
@@ -351,14 +351,14 @@ typedef struct
 typedef struct
 {
   WbProfile *profile;
-  gboolean   timing;      /* a timed iteration is running */
+  gboolean   timing; /* a timed iteration is running */
   guint      iteration;
-  gint64     origin;      /* start of the first timed iteration */
+  gint64     origin; /* start of the first timed iteration */
   gint64     call_start;
   gint64     last_end;
-  gint64    *acc;         /* per entry: its time in the current iteration */
-  GArray    *records;     /* (element-type Record) */
-  int        slow_entry;  /* -1: none */
+  gint64    *acc;        /* per entry: its time in the current iteration */
+  GArray    *records;    /* (element-type Record) */
+  int        slow_entry; /* -1: none */
   gulong     slow_us;
 } Timing;
 
@@ -373,8 +373,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer user_data)
 #endif
 
 static void
-on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, guint n_args, WbRtValue *result,
-              gpointer user_data)
+on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, guint n_args, WbRtValue *result, gpointer user_data)
 {
   Timing *t = user_data;
   guint   index = GPOINTER_TO_UINT (g_hash_table_lookup (t->profile->by_bsym, bsym));
@@ -434,7 +433,7 @@ entry_executor (const WbProfile *p, const Entry *e)
 static WbRun *
 new_run (WbProfile *p, const WbProfileOptions *options)
 {
-  WbRun           *run = wb_run_new ();
+  WbRun *run = wb_run_new ();
   g_autoptr (GHashTable) executors = g_hash_table_new (g_str_hash, g_str_equal);
 
   run->device_name = g_strdup ("cpu");
@@ -534,10 +533,10 @@ wb_profile_run (WbProfile              *profile,
   g_autoptr (GPtrArray) cots = NULL;
   g_autoptr (GArray) per_entry = NULL;
   g_autofree gint64 *acc = NULL;
-  WbRunOptions ro;
-  Timing       t = { 0 };
-  guint        n_entries;
-  guint        total;
+  WbRunOptions       ro;
+  Timing             t = { 0 };
+  guint              n_entries;
+  guint              total;
 
   g_return_val_if_fail (profile != NULL && args != NULL && options != NULL, NULL);
   g_return_val_if_fail (options->iters >= 1, NULL);

@@ -76,50 +76,50 @@ typedef void (*WbProfileProgressFunc) (WbProfilePhase phase,
 
 typedef struct
 {
-  guint                 iters;         /* timed iterations (>= 1; default 20) */
-  guint                 warmup;        /* untimed iterations before them (default 3) */
-  guint64               seed;          /* Philox seed of the run (random ops, drawn cotangents) */
-  gboolean              check_shapes;  /* check every annotated output (slower; off by default) */
-  WbParameterLookup     parameters;    /* (nullable) for prologue programs */
+  guint                 iters;        /* timed iterations (>= 1; default 20) */
+  guint                 warmup;       /* untimed iterations before them (default 3) */
+  guint64               seed;         /* Philox seed of the run (random ops, drawn cotangents) */
+  gboolean              check_shapes; /* check every annotated output (slower; off by default) */
+  WbParameterLookup     parameters;   /* (nullable) for prologue programs */
   gpointer              parameters_data;
-  WbProfileProgressFunc progress;      /* (nullable) */
+  WbProfileProgressFunc progress; /* (nullable) */
   gpointer              progress_data;
 } WbProfileOptions;
 
 /* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks. */
-void        wb_profile_options_init       (WbProfileOptions *options);
+void wb_profile_options_init (WbProfileOptions *options);
 
 /* wb_cuda_is_available: whether `--device cuda` can run here; FALSE with the reason in *@why (transfer
  * full, nullable) — for now always FALSE: the GPU runner (thunder-wb-runner) is not built yet. */
-gboolean    wb_cuda_is_available          (char **why);
+gboolean wb_cuda_is_available (char **why);
 
 typedef struct _WbProfile WbProfile;
 
 /* wb_profile_new: (transfer full) a profiler of @program (referenced), whose stage is called @stage_name
  * ("forward_06+backward_00"; nullable). Finds the entries and counts their static figures. */
-WbProfile  *wb_profile_new                (WbProgram        *program,
-                                           const char       *stage_name);
-void        wb_profile_free               (WbProfile        *profile);
+WbProfile *wb_profile_new (WbProgram  *program,
+                           const char *stage_name);
+void       wb_profile_free (WbProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProfile, wb_profile_free)
 
 /* wb_profile_set_executors: applies "NAME=EXECUTOR,..." (the --executors option): NAME is a region or the
  * printed name of top-level calls ("TorchCompile0", "prims.linear"). Errors: BAD_OPTION (does not parse),
  * UNKNOWN_REGION, UNKNOWN_EXECUTOR, UNAVAILABLE (a CUDA executor); each names the offending word. */
-gboolean    wb_profile_set_executors      (WbProfile        *profile,
-                                           const char       *spec,
-                                           GError          **error);
+gboolean wb_profile_set_executors (WbProfile  *profile,
+                                   const char *spec,
+                                   GError    **error);
 
 /* The entries, in execution order. (transfer none) */
-guint       wb_profile_get_n_entries      (const WbProfile  *profile);
-const char *wb_profile_get_entry_name     (const WbProfile  *profile,
-                                           guint             i);
+guint       wb_profile_get_n_entries (const WbProfile *profile);
+const char *wb_profile_get_entry_name (const WbProfile *profile,
+                                       guint            i);
 /* wb_profile_get_entry_is_region: TRUE for a fusion region, FALSE for any other call. */
-gboolean    wb_profile_get_entry_is_region (const WbProfile *profile,
-                                           guint             i);
+gboolean wb_profile_get_entry_is_region (const WbProfile *profile,
+                                         guint            i);
 /* wb_profile_get_stage_name: (transfer none) (nullable) */
-const char *wb_profile_get_stage_name     (const WbProfile  *profile);
+const char *wb_profile_get_stage_name (const WbProfile *profile);
 /* wb_profile_dup_stage_text: (transfer full) the forward trace printed, then the backward (see above). */
-char       *wb_profile_dup_stage_text     (const WbProfile  *profile);
+char *wb_profile_dup_stage_text (const WbProfile *profile);
 
 /* wb_profile_run: runs @args (element-type WbRtValue; wb_case_make_args) @options->warmup times untimed
  * and @options->iters times timed, on the cpu. @cotangents (nullable) as for wb_program_run().
@@ -127,20 +127,20 @@ char       *wb_profile_dup_stage_text     (const WbProfile  *profile);
  * the kernel records. When an iteration fails, returns NULL with the executor's error (WB_EXECUTOR_ERROR,
  * naming FILE:LINE) set and, when @failed_run is not NULL, stores there (transfer full) a run with status
  * FAILED holding what was measured before and the message. */
-WbRun      *wb_profile_run                (WbProfile              *profile,
-                                           GPtrArray              *args,
-                                           GPtrArray              *cotangents,
-                                           const WbProfileOptions *options,
-                                           WbRun                 **failed_run,
-                                           GError                **error);
+WbRun *wb_profile_run (WbProfile              *profile,
+                       GPtrArray              *args,
+                       GPtrArray              *cotangents,
+                       const WbProfileOptions *options,
+                       WbRun                 **failed_run,
+                       GError                **error);
 
 /* wb_profile_time_unprofiled: the same warm-up and iterations with no hook, observer or record: appends
  * each timed iteration's wall time (ns) to @iteration_ns (element-type gint64). For the overhead benchmark. */
-gboolean    wb_profile_time_unprofiled    (WbProfile              *profile,
-                                           GPtrArray              *args,
-                                           GPtrArray              *cotangents,
-                                           const WbProfileOptions *options,
-                                           GArray                 *iteration_ns,
-                                           GError                **error);
+gboolean wb_profile_time_unprofiled (WbProfile              *profile,
+                                     GPtrArray              *args,
+                                     GPtrArray              *cotangents,
+                                     const WbProfileOptions *options,
+                                     GArray                 *iteration_ns,
+                                     GError                **error);
 
 G_END_DECLS

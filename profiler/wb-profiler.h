@@ -13,8 +13,8 @@
 #pragma once
 
 #define WB_PROFILER_INSIDE
-#include "wb-run.h"
-#include "wb-cost.h"
 #include "wb-ceilings.h"
+#include "wb-cost.h"
 #include "wb-profile.h"
+#include "wb-run.h"
 #undef WB_PROFILER_INSIDE

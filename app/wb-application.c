@@ -1,0 +1,141 @@
+/* wb-application.c — the GTK application (AdwApplication): windows, app actions, shortcuts
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "wb-application.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "wb-cli.h"
+#include "wb-window.h"
+
+struct _WbApplication
+{
+  AdwApplication parent_instance;
+
+  char *path; /* opened in the first window, then cleared */
+};
+
+G_DEFINE_FINAL_TYPE (WbApplication, wb_application, ADW_TYPE_APPLICATION)
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  GtkApplication *application = GTK_APPLICATION (user_data);
+  GtkWidget      *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", gtk_application_get_active_window (application),
+                        "application-name", _ ("Thunder Workbench"),
+                        "application-icon", APPLICATION_ID,
+                        "version", PACKAGE_VERSION,
+                        "comments", _ ("Look inside Lightning Thunder's traces: every stage, region and executor"),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_action },
+  { "about", about_action },
+};
+
+static void
+wb_application_startup (GApplication *application)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+
+  G_APPLICATION_CLASS (wb_application_parent_class)->startup (application);
+
+  gtk_source_init ();
+  g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions, G_N_ELEMENTS (app_actions), application);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
+}
+
+static void
+wb_application_activate (GApplication *application)
+{
+  WbApplication *self = WB_APPLICATION (application);
+  GtkWindow     *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (wb_window_new (GTK_APPLICATION (self)));
+  if (self->path != NULL)
+    {
+      wb_window_open (WB_WINDOW (window), self->path);
+      g_clear_pointer (&self->path, g_free);
+    }
+  gtk_window_present (window);
+}
+
+static void
+wb_application_finalize (GObject *object)
+{
+  WbApplication *self = WB_APPLICATION (object);
+
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (wb_application_parent_class)->finalize (object);
+}
+
+static void
+wb_application_class_init (WbApplicationClass *klass)
+{
+  GObjectClass      *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = wb_application_finalize;
+  application_class->startup = wb_application_startup;
+  application_class->activate = wb_application_activate;
+}
+
+static void
+wb_application_init (WbApplication *self)
+{
+}
+
+WbApplication *
+wb_application_new (const char *path)
+{
+  WbApplication *self;
+
+  /* NON_UNIQUE: every `thunder-wb PATH` is its own process with its own window; the command line
+   * was parsed by wb-cli.c, so GApplication sees none of it. */
+  self = g_object_new (WB_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/dev/thunderwb/Workbench",
+                       NULL);
+  self->path = g_strdup (path);
+  return self;
+}
+
+int
+wb_application_run (const char *path)
+{
+  g_autoptr (WbApplication) application = NULL;
+  char *args[] = { (char *) "thunder-wb", NULL };
+
+  /* GtkApplication exits with status 1 when it cannot open a display; check first and say why. */
+  if (!gtk_init_check ())
+    {
+      g_printerr ("thunder-wb: %s\n",
+                  _ ("cannot open a display for the GUI (is DISPLAY or WAYLAND_DISPLAY set?); "
+                     "the --headless commands need none"));
+      return WB_EXIT_ENVIRONMENT;
+    }
+
+  application = wb_application_new (path);
+  return g_application_run (G_APPLICATION (application), 1, args);
+}

@@ -1,0 +1,32 @@
+/* wb-cli-cuda.h — the CUDA parts of the headless commands (wb-cli-cuda.c): run --device cuda, export --as cuda
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-cli.h"
+#include "wb-executors.h"
+
+G_BEGIN_DECLS
+
+/* wb_cli_run_stage_on_cuda: runs @stage of @c in the GPU runner (as wb_case_run_stage does on the cpu:
+ * the same inputs, cotangents and result names), printing the device and what ran where. @iters timed
+ * runs after the checked one (0: none). (transfer full) or NULL with @error and the command's exit code
+ * in *@exit_code (3 without a runner, a GPU or a driver, or when the runner died: the message names the
+ * region; 1/2 for the runner's check and input errors). */
+WbCaseRun *wb_cli_run_stage_on_cuda (WbCase             *c,
+                                     const WbCaseStage  *stage,
+                                     GHashTable         *inputs,
+                                     WbSafetensors      *tensors,
+                                     const WbRunOptions *options,
+                                     guint               iters,
+                                     int                *exit_code,
+                                     GError            **error);
+
+/* wb_cli_export_cuda: `export PATH [--stage K] --region R --as cuda [-o FILE]`: the CUDA C the nvrtc
+ * executor generates for region R (the workbench's regions of PATH, else a fusion region of its traces;
+ * with --stage K, of that entry), with a description of its kernels. Returns the exit code. */
+int        wb_cli_export_cuda       (const char *path,
+                                     int         stage,
+                                     const char *region,
+                                     const char *output);
+
+G_END_DECLS

@@ -1,0 +1,324 @@
+/* wb-cli-run.c — `thunder-wb --headless run PATH`: execute a stage on an executor and compare results
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * thunder-wb --headless run PATH [--stage K] [--device cpu] [--inputs F.safetensors] [--seed N]
+ *     [--save-outputs F.safetensors] [--compare F.safetensors [--rtol R --atol A]] [--check-shapes]
+ *     [--threads N] [--stats] [--recompile]
+ * For a directory the default stage is the final forward (last forward_NN.py) with backward_00.py for
+ * training cases; inputs are named as in tensors.safetensors (input.x, param.0.weight: executors/wb-case.h).
+ * Prints one line per output and gradient: dtype, shape and, with --compare, the max abs and relative
+ * error (relative = max abs / max |reference|) and whether every element is within atol + rtol * |ref|.
+ * Exit: 0 ok; 1 a comparison or a --check-shapes/input check failed; 2 bad input or usage;
+ * 3 an op the executor cannot run (the message names the symbol and FILE:LINE) or no such device. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "wb-cli.h"
+#include "wb-cli-cuda.h"
+#include "wb-executors.h"
+
+static int
+executor_exit_code (const GError *error)
+{
+  if (error->domain != WB_EXECUTOR_ERROR)
+    return wb_cli_report_error (error);
+  g_printerr ("%s\n", error->message);
+  switch (error->code)
+    {
+    case WB_EXECUTOR_ERROR_TYPE_MISMATCH:
+    case WB_EXECUTOR_ERROR_CHECK_FAILED:
+      return WB_EXIT_CHECK_FAILED;
+    case WB_EXECUTOR_ERROR_BAD_ARGUMENT:
+    case WB_EXECUTOR_ERROR_UNDEFINED_NAME:
+    case WB_EXECUTOR_ERROR_IO:
+      return WB_EXIT_BAD_INPUT;
+    default:
+      return WB_EXIT_ENVIRONMENT;
+    }
+}
+
+static const WbCaseStage *
+pick_stage (WbCase *c, const char *stage)
+{
+  char *end = NULL;
+  gint64 k;
+
+  if (stage == NULL)
+    return wb_case_get_default_stage (c);
+  k = g_ascii_strtoll (stage, &end, 10);
+  if (end != stage && *end == '\0')
+    return k >= 0 ? wb_case_find_stage (c, (int) k, NULL) : NULL;
+  return wb_case_find_stage (c, -1, stage);
+}
+
+static void
+print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt, double atol_opt,
+                  gboolean have_tol, gboolean *all_ok, guint *compared)
+{
+  g_autofree char *shape = NULL;
+  WbCompareResult  r;
+  g_autoptr (GError) error = NULL;
+  double           rtol, atol;
+
+  if (v == NULL || v->kind != WB_RT_TENSOR)
+    {
+      g_autofree char *d = wb_rt_value_describe (v);
+      g_print ("%-28s %-5s %-18s %s\n", name, "-", "-", d);
+      return;
+    }
+  shape = wb_tensor_shape_to_string (v->tensor);
+  if (ref == NULL)
+    {
+      g_print ("%-28s %-5s %-18s %s\n", name, wb_dtype_shortname (v->tensor->dtype), shape,
+               _ ("(no reference)"));
+      return;
+    }
+  wb_dtype_default_tolerance (ref->dtype, &rtol, &atol);
+  if (have_tol)
+    rtol = rtol_opt, atol = atol_opt;
+  if (!wb_tensor_compare (v->tensor, ref, rtol, atol, TRUE, &r, &error))
+    {
+      g_print ("%-28s %-5s %-18s %s\n", name, wb_dtype_shortname (v->tensor->dtype), shape, error->message);
+      *all_ok = FALSE;
+      return;
+    }
+  (*compared)++;
+  if (r.mismatches > 0)
+    *all_ok = FALSE;
+  g_print ("%-28s %-5s %-18s %11.3e %11.3e  %s%s\n", name, wb_dtype_shortname (v->tensor->dtype), shape,
+           r.max_abs, r.rel, r.mismatches ? "FAIL" : "ok", r.head ? _ (" (leading elements)") : "");
+  if (r.mismatches)
+    g_print ("%-28s %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside atol %g + rtol %g * |ref| (first: #%" G_GINT64_FORMAT ")\n",
+             "", r.mismatches, r.n, atol, rtol, r.first_mismatch);
+}
+
+/* The reference tensor for @name: exact, else "NAME.head" (a partial sample). */
+static WbTensor *
+find_reference (WbSafetensors *ref, const char *name)
+{
+  g_autofree char *head = NULL;
+  WbTensor        *t;
+
+  if (ref == NULL)
+    return NULL;
+  if ((t = wb_safetensors_lookup (ref, name)) != NULL)
+    return t;
+  head = g_strdup_printf ("%s.head", name);
+  return wb_safetensors_lookup (ref, head);
+}
+
+int
+wb_cli_command_run (int    argc,
+                    char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) args = g_new0 (char *, argc + 1);
+  g_autofree char *stage_arg = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *inputs_path = NULL;
+  g_autofree char *save_path = NULL;
+  g_autofree char *compare_path = NULL;
+  g_autofree char *rtol_s = NULL;
+  g_autofree char *atol_s = NULL;
+  gint64           seed = 0;
+  gint             threads = 0;
+  gboolean         check_shapes = FALSE, stats = FALSE, recompile = FALSE;
+  const GOptionEntry entries[] = {
+    { "stage", 0, 0, G_OPTION_ARG_STRING, &stage_arg,
+      N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_ ("Device: cpu (default) or cuda"), "DEVICE" },
+    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs_path, N_ ("Take inputs (and grad_output) from a safetensors file"), "F" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_ ("Seed of the drawn inputs, cotangents and random ops (default 0)"), "N" },
+    { "save-outputs", 0, 0, G_OPTION_ARG_FILENAME, &save_path, N_ ("Write inputs, outputs and gradients to a safetensors file"), "F" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare_path, N_ ("Compare outputs and gradients with a safetensors file"), "F" },
+    { "rtol", 0, 0, G_OPTION_ARG_STRING, &rtol_s, N_ ("Relative tolerance of --compare (default per dtype)"), "R" },
+    { "atol", 0, 0, G_OPTION_ARG_STRING, &atol_s, N_ ("Absolute tolerance of --compare (default per dtype)"), "A" },
+    { "check-shapes", 0, 0, G_OPTION_ARG_NONE, &check_shapes,
+      N_ ("Check every executed bound symbol's output against its annotation"), NULL },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_ ("Threads for kernels and OpenBLAS (default: all processors)"), "N" },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_ ("Print the time spent per kernel"), NULL },
+    { "recompile", 0, 0, G_OPTION_ARG_NONE, &recompile,
+      N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
+    { NULL }
+  };
+  g_autoptr (WbCase) c = NULL;
+  g_autoptr (WbSafetensors) input_file = NULL;
+  g_autoptr (WbSafetensors) compare_file = NULL;
+  g_autoptr (GHashTable) inputs = NULL;
+  g_autoptr (WbCaseRun) run = NULL;
+  const WbCaseStage *stage;
+  WbRunOptions       options;
+  double             rtol = 0, atol = 0;
+  gboolean           have_tol = FALSE, all_ok = TRUE, on_cuda = FALSE;
+  guint              compared = 0;
+  const char        *path;
+
+  for (int i = 0; i < argc; i++)
+    args[i] = g_strdup (argv[i]);
+  g_set_prgname ("thunder-wb --headless run");
+  context = g_option_context_new ("PATH");
+  g_option_context_set_summary (context, _ ("Runs a stage of PATH on an executor (cpu) and prints its outputs and gradients;\n"
+                                            "with --compare, their errors against reference tensors."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse_strv (context, &args, &error))
+    {
+      g_set_prgname ("thunder-wb");
+      return wb_cli_usage_error ("%s", error->message);
+    }
+  g_set_prgname ("thunder-wb");
+  if (g_strv_length (args) != 2)
+    return wb_cli_usage_error (_ ("“%s” takes one PATH"), "run");
+  path = args[1];
+  if (rtol_s || atol_s)
+    {
+      char *end = NULL;
+      rtol = rtol_s ? g_ascii_strtod (rtol_s, &end) : 0;
+      if (rtol_s && (*end != '\0' || rtol < 0))
+        return wb_cli_usage_error (_ ("--rtol takes a number >= 0, not “%s”"), rtol_s);
+      atol = atol_s ? g_ascii_strtod (atol_s, &end) : 0;
+      if (atol_s && (*end != '\0' || atol < 0))
+        return wb_cli_usage_error (_ ("--atol takes a number >= 0, not “%s”"), atol_s);
+      have_tol = TRUE;
+    }
+  if (device != NULL && g_strcmp0 (device, "cpu") != 0)
+    {
+      if (g_strcmp0 (device, "cuda") == 0 || g_str_has_prefix (device, "cuda:"))
+        on_cuda = TRUE; /* runs in the GPU runner (wb-cli-cuda.c) */
+      else
+        return wb_cli_usage_error (_ ("unknown device “%s” (known: cpu, cuda)"), device);
+    }
+  if (threads < 0)
+    return wb_cli_usage_error (_ ("--threads takes a number >= 1"));
+  if (threads > 0)
+    wb_cpu_executor_set_num_threads ((guint) threads);
+
+  if (!wb_cli_check_path (path, &error) || (c = wb_case_load (path, &error)) == NULL)
+    return wb_cli_report_error (error);
+  if (recompile && !wb_case_add_workbench_stages (c, &error))
+    return executor_exit_code (error);
+  stage = pick_stage (c, stage_arg);
+  if (stage == NULL)
+    {
+      if (stage_arg)
+        return wb_cli_usage_error (_ ("no stage “%s” in %s (see “thunder-wb --headless stages %s”)"), stage_arg, path, path);
+      g_printerr ("thunder-wb: %s: %s\n", path, _ ("no computation trace to run"));
+      return WB_EXIT_BAD_INPUT;
+    }
+  if (inputs_path && (input_file = wb_safetensors_load (inputs_path, &error)) == NULL)
+    return executor_exit_code (error);
+  if (compare_path && (compare_file = wb_safetensors_load (compare_path, &error)) == NULL)
+    return executor_exit_code (error);
+  inputs = wb_case_make_inputs (c, input_file, (guint64) seed, &error);
+  if (inputs == NULL)
+    return executor_exit_code (error);
+
+  wb_run_options_init (&options);
+  options.seed = (guint64) seed;
+  options.check_shapes = check_shapes;
+  options.collect_stats = stats;
+  if (on_cuda)
+    {
+      int code = WB_EXIT_ENVIRONMENT;
+      run = wb_cli_run_stage_on_cuda (c, stage, inputs, input_file, &options,
+                                      (guint) g_ascii_strtoull (g_getenv ("WB_CUDA_ITERS") ? g_getenv ("WB_CUDA_ITERS") : "0", NULL, 10),
+                                      &code, &error);
+      if (run == NULL)
+        {
+          g_printerr ("thunder-wb: %s\n", error->message);
+          return code;
+        }
+    }
+  else
+    run = wb_case_run_stage (c, stage, inputs, input_file, &options, &error);
+  if (run == NULL)
+    return executor_exit_code (error);
+
+  {
+    guint n_from_file = 0;
+    for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
+      if (input_file && wb_safetensors_lookup (input_file, wb_case_get_input (c, i)->name))
+        n_from_file++;
+    if (!on_cuda)
+      g_print (_ ("case %s, stage %s (%s) on cpu; traced device mapped to cpu\n"), wb_case_get_name (c), stage->label,
+               wb_program_kind_to_string (stage->kind));
+    if (input_file)
+      g_print (_ ("inputs: %u of %u from %s, the rest drawn with seed %" G_GINT64_FORMAT "\n"), n_from_file,
+               wb_case_get_n_inputs (c), inputs_path, seed);
+    else
+      g_print (_ ("inputs: %u drawn with seed %" G_GINT64_FORMAT "\n"), wb_case_get_n_inputs (c), seed);
+    if (run->note)
+      g_print ("%s\n", run->note);
+    g_print (_ ("time: forward %.3f ms, backward %.3f ms\n"), run->result->forward_ns / 1e6, run->result->backward_ns / 1e6);
+  }
+  if (compare_file)
+    g_print ("%-28s %-5s %-18s %11s %11s  %s\n", "name", "dtype", "shape", "max abs", "rel", "status");
+  else
+    g_print ("%-28s %-5s %-18s\n", "name", "dtype", "shape");
+  for (guint i = 0; i < run->names->len; i++)
+    print_value_line (run->names->pdata[i], run->values->pdata[i],
+                      find_reference (compare_file, run->names->pdata[i]), rtol, atol, have_tol, &all_ok, &compared);
+  if (run->reference)
+    for (guint i = 0; i < run->reference->len && i < run->result->outputs->len; i++)
+      {
+        WbRtValue       *want = run->reference->pdata[i], *got = run->result->outputs->pdata[i];
+        g_autofree char *name = g_strdup_printf ("output.%u vs reference", i);
+        if (want->kind == WB_RT_TENSOR)
+          print_value_line (name, got, want->tensor, 0, 0, TRUE, &all_ok, &compared);
+      }
+  if (stats && run->result->stats)
+    {
+      GHashTableIter it;
+      gpointer       k, v;
+      gint64         total = 0;
+      g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+      g_hash_table_iter_init (&it, run->result->stats);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        g_ptr_array_add (keys, k), total += ((WbKernelStat *) v)->ns;
+      g_print ("\n%-60s %7s %12s %6s\n", "kernel", "calls", "ms", "share");
+      for (guint i = 0; i < keys->len; i++)
+        {
+          WbKernelStat *s = g_hash_table_lookup (run->result->stats, keys->pdata[i]);
+          g_print ("%-60s %7u %12.3f %5.1f%%\n", (char *) keys->pdata[i], s->count, s->ns / 1e6,
+                   total ? 100.0 * s->ns / total : 0);
+        }
+    }
+  if (save_path)
+    {
+      g_autoptr (WbSafetensors) out = wb_safetensors_new ();
+      for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
+        {
+          const char *n = wb_case_get_input (c, i)->name;
+          wb_safetensors_add (out, n, g_hash_table_lookup (inputs, n));
+        }
+      for (guint i = 0; i < run->result->cotangents->len; i++)
+        {
+          WbRtValue       *v = run->result->cotangents->pdata[i];
+          g_autofree char *n = run->result->cotangents->len == 1 ? g_strdup ("grad_output") : g_strdup_printf ("grad_output.%u", i);
+          if (v->kind == WB_RT_TENSOR)
+            wb_safetensors_add (out, n, v->tensor);
+        }
+      for (guint i = 0; i < run->names->len; i++)
+        {
+          WbRtValue *v = run->values->pdata[i];
+          if (v->kind == WB_RT_TENSOR)
+            wb_safetensors_add (out, run->names->pdata[i], v->tensor);
+        }
+      wb_safetensors_set_metadata (out, "producer", "thunder-wb run");
+      wb_safetensors_set_metadata (out, "stage", stage->label);
+      if (!wb_safetensors_save (out, save_path, &error))
+        return executor_exit_code (error);
+      g_print (_ ("saved %u tensors to %s\n"), wb_safetensors_get_n (out), save_path);
+    }
+  if (compare_file)
+    {
+      g_print (_ ("%u compared: %s\n"), compared, all_ok ? _ ("all within tolerance") : _ ("MISMATCH"));
+      if (compared == 0)
+        g_print (_ ("note: %s holds none of these names\n"), compare_path);
+    }
+  return all_ok ? WB_EXIT_OK : WB_EXIT_CHECK_FAILED;
+}

@@ -1,0 +1,227 @@
+/* wb-cli.c — the command line: global options, dispatch to --headless commands or the GUI
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "wb-cli.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#if HAVE_GUI
+#include "wb-application.h"
+#endif
+
+typedef struct
+{
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *usage;   /* the command's arguments, as in DESIGN.md */
+  const char *summary; /* translated with _() when shown */
+} WbCliCommand;
+
+/* The --headless commands that exist now. DESIGN.md lists the planned ones (run, profile, compare,
+ * export, record); they are named in --help's description so nobody thinks they are forgotten. */
+static const WbCliCommand commands[] = {
+  { "stages", wb_cli_command_stages, "PATH [--show K] [--format text|json]", N_ ("List the traces of PATH; --show K prints entry K") },
+  { "print", wb_cli_command_print, "PATH", N_ ("Parse PATH and print it back (byte-identical)") },
+  { "check", wb_cli_command_check, "PATH [--no-types]", N_ ("Verify every trace of PATH (types re-derived, names, regions)") },
+  { "export", wb_cli_command_export, "PATH [--stage K] --as python|torch|dot|svg [-o FILE]", N_ ("Export entry K of PATH as Python, a standalone PyTorch script, DOT or SVG") },
+  { "import", wb_cli_command_import, "PATH --session F", N_ ("Import the traces of PATH into session file F (idempotent)") },
+  { "sessions", wb_cli_command_sessions, "SESSION [--format text|json] [--check]", N_ ("List the trace sets, runs and assignments of a session file") },
+  { "compare", wb_cli_command_compare, "SESSION [RUN_A RUN_B] [--format md|json]", N_ ("Compare two runs per region and for the whole iteration (default: the latest two)") },
+  { "run", wb_cli_command_run, "PATH [--stage K] [--inputs F] [--seed N] [--compare F] [--save-outputs F] [--check-shapes]", N_ ("Run a stage of PATH on the cpu executor; print (and --compare) outputs and gradients") },
+  { "profile", wb_cli_command_profile, "PATH [--device cpu|cuda] [--executors REGION=EXEC,...] [--iters N] [--warmup N] [--session F] [--report F.md|.json|.html] [--chrome-trace F.json] [--baseline SESSION[:RUN] --fail-above PCT]", N_ ("Profile a stage of PATH: per-region times, GB/s, TFLOP/s, reports, regression gate") },
+  { "executors", wb_cli_command_executors, "[--format text|json]", N_ ("List the executors and which symbols (with dtypes) each runs") },
+};
+
+int
+wb_cli_usage_error (const char *format,
+                    ...)
+{
+  g_autofree char *message = NULL;
+  va_list          args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_printerr ("thunder-wb: %s\n", message);
+  g_printerr (_ ("Run “thunder-wb --help” for usage.\n"));
+  return WB_EXIT_BAD_INPUT;
+}
+
+int
+wb_cli_report_error (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, WB_EXIT_ENVIRONMENT);
+
+  g_printerr ("%s\n", error->message);
+  if (error->domain == WB_TRACE_ERROR || error->domain == G_OPTION_ERROR ||
+      error->domain == G_FILE_ERROR || error->domain == WB_PIPELINE_ERROR)
+    return WB_EXIT_BAD_INPUT;
+  return WB_EXIT_ENVIRONMENT;
+}
+
+gboolean
+wb_cli_check_path (const char *path,
+                   GError    **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s: %s", path, g_strerror (ENOENT));
+  return FALSE;
+}
+
+WbTraceSet *
+wb_cli_load (const char *path,
+             GError    **error)
+{
+  if (!wb_cli_check_path (path, error))
+    return NULL;
+  return wb_trace_set_load (path, error);
+}
+
+void
+wb_cli_write (const char *data,
+              gsize       len)
+{
+  if (len > 0 && fwrite (data, 1, len, stdout) != len)
+    g_printerr ("thunder-wb: %s: %s\n", _ ("writing to standard output failed"), g_strerror (errno));
+}
+
+static const WbCliCommand *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_strcmp0 (commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+/* command_names: "stages, print, check, ..." from the table (transfer full). */
+static char *
+command_names (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (s, "%s%s", i > 0 ? ", " : "", commands[i].name);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+describe_commands (void)
+{
+  GString *s = g_string_new (_ ("Commands (with --headless):"));
+
+  g_string_append_c (s, '\n');
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (s, "  %s %s\n      %s\n", commands[i].name, commands[i].usage,
+                            _ (commands[i].summary));
+  g_string_append (s, _ ("Planned: record (see DESIGN.md).\n"));
+  g_string_append_c (s, '\n');
+  g_string_append (s, _ ("PATH is a printed trace file (one trace or several one after another) or a\n"
+                         "directory laid out like traces/<case>/ (prologue_NN.py, forward_NN.py, stages/,\n"
+                         "default_execs/, fallback/).\n"));
+  g_string_append_c (s, '\n');
+  g_string_append (s, _ ("Exit status: 0 ok, 1 the check failed, 2 bad input (the message names\n"
+                         "file:line:col), 3 environment (no GUI built, no display)."));
+  return g_string_free (s, FALSE);
+}
+
+static int
+run_gui (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (path != NULL && !wb_cli_check_path (path, &error))
+    return wb_cli_report_error (error);
+#if HAVE_GUI
+  return wb_application_run (path);
+#else
+  g_printerr ("thunder-wb: %s\n",
+              _ ("the GUI was not built (this build has -Dgui=false); use “thunder-wb --headless COMMAND PATH”"));
+  return WB_EXIT_ENVIRONMENT;
+#endif
+}
+
+int
+wb_cli_run (int    argc,
+            char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) args = NULL;
+  g_autofree char   *description = NULL;
+  gboolean           headless = FALSE;
+  gboolean           version = FALSE;
+  const GOptionEntry entries[] = {
+    { "headless", 0, 0, G_OPTION_ARG_NONE, &headless, N_ ("Run COMMAND without the GUI"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_ ("Print the version and exit"), NULL },
+    { NULL }
+  };
+  const WbCliCommand *command;
+  guint               n_args;
+
+  g_set_prgname ("thunder-wb");
+  args = g_new0 (char *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    args[i] = g_strdup (argv[i]);
+
+  context = g_option_context_new (_ ("[PATH] | --headless COMMAND PATH [OPTION…]"));
+  g_option_context_set_summary (context,
+                                _ ("A workbench for Lightning Thunder's traces. Without --headless it opens\n"
+                                   "PATH in the GUI."));
+  description = describe_commands ();
+  g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  /* Stop at the first non-option: what follows belongs to the command, which parses its own options. */
+  g_option_context_set_strict_posix (context, TRUE);
+
+  if (!g_option_context_parse_strv (context, &args, &error))
+    return wb_cli_usage_error ("%s", error->message);
+
+  if (version)
+    {
+      g_print ("thunder-wb %s\n", PACKAGE_VERSION);
+      return WB_EXIT_OK;
+    }
+
+  n_args = g_strv_length (args);
+
+  if (!headless)
+    {
+      if (n_args >= 2 && find_command (args[1]) != NULL &&
+          !g_file_test (args[1], G_FILE_TEST_EXISTS))
+        return wb_cli_usage_error (_ ("“%s” is a command: did you mean “thunder-wb --headless %s”?"),
+                                   args[1], args[1]);
+      if (n_args > 2)
+        return wb_cli_usage_error (_ ("the GUI opens one PATH; got %u arguments"), n_args - 1);
+      return run_gui (n_args == 2 ? args[1] : NULL);
+    }
+
+  if (n_args < 2)
+    {
+      g_autofree char *names = command_names ();
+
+      return wb_cli_usage_error (_ ("--headless needs a COMMAND (%s)"), names);
+    }
+
+  command = find_command (args[1]);
+  if (command == NULL)
+    {
+      g_autofree char *names = command_names ();
+
+      return wb_cli_usage_error (_ ("unknown command “%s” (known: %s)"), args[1], names);
+    }
+
+  /* The command sees "thunder-wb" as argv[0] and its own arguments after it. */
+  g_free (args[1]);
+  memmove (&args[1], &args[2], (n_args - 1) * sizeof (char *));
+  return command->run (n_args - 1, args);
+}

@@ -1,0 +1,112 @@
+/* wb-cli.h — the command line: global options, the --headless commands, exit codes
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "wb-compiler.h"
+
+G_BEGIN_DECLS
+
+/* Exit codes of thunder-wb (DESIGN.md, "Command line"). Scripts and tests rely on them. */
+typedef enum
+{
+  WB_EXIT_OK = 0,
+  WB_EXIT_CHECK_FAILED = 1, /* the check or a gate failed */
+  WB_EXIT_BAD_INPUT = 2,    /* bad input or usage: the message names file:line:col or the option */
+  WB_EXIT_ENVIRONMENT = 3,  /* no GUI built, no display, no GPU, a missing library: the message says which */
+} WbExitCode;
+
+/* wb_cli_run: parses @argv (global options, then a --headless command or a PATH for the GUI),
+ * runs it and returns its WbExitCode. @argv is not modified. */
+int wb_cli_run (int    argc,
+                char **argv);
+
+/* Commands of `thunder-wb --headless` (wb-cli-commands.c). Each gets its arguments after the command
+ * name, with @argv[0] set to the program name, and returns a WbExitCode. */
+int wb_cli_command_stages (int    argc,
+                           char **argv);
+int wb_cli_command_print (int    argc,
+                          char **argv);
+int wb_cli_command_check (int    argc,
+                          char **argv);
+/* wb_cli_command_export: `export PATH --stage K --as python|torch|dot|svg [-o FILE]` (wb-cli-export.c). */
+int wb_cli_command_export (int    argc,
+                           char **argv);
+/* Session commands (wb-cli-sessions.c, wb-cli-compare.c): `sessions SESSION [--format text|json]`,
+ * `import PATH --session F`, `compare SESSION [RUN_A RUN_B] [--format md|json]`. */
+int wb_cli_command_sessions (int    argc,
+                             char **argv);
+int wb_cli_command_import (int    argc,
+                           char **argv);
+int wb_cli_command_compare (int    argc,
+                            char **argv);
+/* wb_cli_command_profile: `profile PATH [--device] [--executors] [--iters] [--warmup] [--session] [--report]
+ * [--chrome-trace] [--baseline SESSION[:RUN] --fail-above PCT] [--stage] [--seed] [--inputs]` (wb-cli-profile.c). */
+int wb_cli_command_profile (int    argc,
+                            char **argv);
+/* wb_cli_report_session_error: prints @error's message (it names the session file) and returns its exit
+ * code: WB_EXIT_BAD_INPUT for a bad, untrusted, newer or missing session file or run, WB_EXIT_ENVIRONMENT
+ * for a lock held too long or another SQLite failure; other domains as wb_cli_report_error(). */
+int wb_cli_report_session_error (const GError *error);
+/* wb_cli_parse_session_command: parses the options of command @name (@parameters and @summary for
+ * --help) and returns its positional arguments in *@positional (transfer full); FALSE with *@exit_code
+ * set after printing the problem. */
+gboolean wb_cli_parse_session_command (const char         *name,
+                                       const char         *parameters,
+                                       const char         *summary,
+                                       const GOptionEntry *entries,
+                                       int                 argc,
+                                       char              **argv,
+                                       char             ***positional,
+                                       int                *exit_code);
+
+/* wb_cli_command_run: `run PATH [--stage K] [--inputs F] [--compare F] ...` (wb-cli-run.c). */
+int wb_cli_command_run (int    argc,
+                        char **argv);
+/* wb_cli_command_executors: `executors [--format text|json]` (wb-cli-executors.c). */
+int wb_cli_command_executors (int    argc,
+                              char **argv);
+
+/* wb_cli_usage_error: prints "thunder-wb: MESSAGE" and a hint to run --help to stderr and returns
+ * WB_EXIT_BAD_INPUT. */
+int wb_cli_usage_error (const char *format,
+                        ...) G_GNUC_PRINTF (1, 2);
+/* wb_cli_report_error: prints @error's message to stderr (it already starts with "FILE:LINE:COL: "
+ * for parse errors) and returns the exit code for it: WB_EXIT_BAD_INPUT for WB_TRACE_ERROR and
+ * G_OPTION_ERROR, WB_EXIT_ENVIRONMENT otherwise. */
+int wb_cli_report_error (const GError *error);
+/* wb_cli_check_path: TRUE if @path exists; otherwise FALSE with WB_TRACE_ERROR_IO "PATH: No such file
+ * or directory" set. */
+gboolean wb_cli_check_path (const char *path,
+                            GError    **error);
+/* wb_cli_load: loads the trace set at @path (a file or a directory). Returns (transfer full) the set
+ * or NULL with @error set; a path that does not exist is WB_TRACE_ERROR_IO naming the path. */
+WbTraceSet *wb_cli_load (const char *path,
+                         GError    **error);
+/* wb_cli_write: writes @len bytes of @data to stdout unchanged (no newline translation). */
+void wb_cli_write (const char *data,
+                   gsize       len);
+
+/* Options shared by the commands that recompute stages (wb-cli-pipeline.c). */
+typedef struct
+{
+  gboolean  recompile;   /* --recompile */
+  char     *assignment;  /* --executors REGION=EXECUTOR,... (REGION=unfuse) */
+  char     *plan_with;   /* --plan-with EXECUTOR,... (priority order) */
+  char     *fusion;      /* --fusion dataflow|consecutive */
+  gboolean  remarks;     /* --remarks */
+} WbCliPipelineOptions;
+
+/* wb_cli_pipeline_entries: GOptionEntry rows for @options (transfer full; free with g_free). */
+GOptionEntry *wb_cli_pipeline_entries (WbCliPipelineOptions *options);
+/* wb_cli_pipeline_run: runs the pipeline from @set's joint or computation trace with @options and adds
+ * the computed stages to @set (sub-set "workbench"). Returns (transfer full) the pipeline, or NULL with
+ * @error set (WB_PIPELINE_ERROR). */
+WbPipeline   *wb_cli_pipeline_run     (WbTraceSet *set, const WbCliPipelineOptions *options, GError **error);
+/* wb_cli_pipeline_print_regions: the region table (and the claim remarks with @remarks) to stdout. */
+void          wb_cli_pipeline_print_regions (const WbPipeline *pipeline, gboolean remarks);
+void          wb_cli_pipeline_options_clear (WbCliPipelineOptions *options);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WbCliPipelineOptions, wb_cli_pipeline_options_clear)
+
+G_END_DECLS

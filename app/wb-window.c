@@ -1,0 +1,310 @@
+/* wb-window.c — the main window: sidebar of stages and runs; stage panes, regions, graph and timeline
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "wb-window.h"
+
+#include <glib/gi18n.h>
+
+#include "wb-views.h"
+
+struct _WbWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  GCancellable *cancellable; /* of the load in flight */
+  WbDocument   *document;
+  gboolean      loading;
+
+  /* template children */
+  AdwToastOverlay      *toasts;
+  AdwViewSwitcherTitle *window_title;
+  GtkStack             *stack;
+  AdwStatusPage        *status;
+  GtkSpinner           *spinner;
+  AdwViewStack         *views;
+  WbSidebar            *sidebar;
+  WbStageView          *stage_view;
+  WbRegionTable        *region_table;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GtkToggleButton      *search_button;
+};
+
+G_DEFINE_FINAL_TYPE (WbWindow, wb_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+show_error (WbWindow *self, const GError *error)
+{
+  g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+
+  adw_status_page_set_icon_name (self->status, "dialog-error-symbolic");
+  adw_status_page_set_title (self->status, _ ("Could Not Open the Traces"));
+  adw_status_page_set_description (self->status, escaped);
+  gtk_stack_set_visible_child_name (self->stack, "status");
+}
+
+static void
+load_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  WbWindow *self = user_data;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = wb_document_load_finish (WB_DOCUMENT (object), result, &error);
+
+  self->loading = FALSE;
+  gtk_spinner_stop (self->spinner);
+  if (!ok)
+    show_error (self, error);
+  else
+    {
+      const char *note = wb_document_get_pipeline_error (self->document);
+
+      gtk_stack_set_visible_child_name (self->stack, "stages");
+      if (note != NULL)
+        {
+          g_autofree char *text = g_strdup_printf (_ ("No workbench stages: %s"), note);
+
+          adw_toast_overlay_add_toast (self->toasts, adw_toast_new (text));
+        }
+      {
+        GtkRecentManager *recent = gtk_recent_manager_get_default ();
+        g_autoptr (GFile) file = g_file_new_for_path (wb_document_get_path (self->document));
+        g_autofree char *uri = g_file_get_uri (file);
+
+        gtk_recent_manager_add_item (recent, uri);
+      }
+    }
+  g_object_unref (self);
+}
+
+void
+wb_window_open (WbWindow *self, const char *path)
+{
+  g_autofree char *basename = NULL;
+
+  g_return_if_fail (WB_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  basename = g_path_get_basename (path);
+  adw_view_switcher_title_set_subtitle (self->window_title, basename);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), path);
+  gtk_spinner_start (self->spinner);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  self->loading = TRUE;
+  wb_document_load_async (self->document, path, self->cancellable, load_done, g_object_ref (self));
+}
+
+gboolean
+wb_window_is_loading (WbWindow *self)
+{
+  return self->loading;
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog, int response, WbWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        wb_window_open (self, path);
+      else
+        adw_toast_overlay_add_toast (self->toasts, adw_toast_new (_ ("Only local files can be opened")));
+    }
+  g_object_unref (dialog);
+}
+
+static void
+choose (WbWindow *self, GtkFileChooserAction action, const char *title)
+{
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, _ ("_Open"), _ ("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  choose (WB_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("Open a Trace Folder"));
+}
+
+static void
+open_file_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  choose (WB_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN, _ ("Open a Trace File"));
+}
+
+static void
+profile_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WbWindow *self = WB_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->views, "regions");
+  wb_region_table_profile (self->region_table, NULL);
+}
+
+static void
+step_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WbWindow *self = WB_WINDOW (widget);
+
+  wb_sidebar_step (self->sidebar, g_str_equal (action_name, "win.next-stage") ? 1 : -1);
+}
+
+static void
+search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WbWindow *self = WB_WINDOW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Search: a region name selects the region, anything else the next matching line of the right pane. */
+static void
+search_activate_cb (WbWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (text == NULL || text[0] == '\0')
+    return;
+  if (wb_document_lookup_region (self->document, text) != NULL)
+    {
+      wb_document_select_region (self->document, text);
+      return;
+    }
+  if (!wb_stage_view_search (self->stage_view, text))
+    gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target, const GValue *value, double x, double y, WbWindow *self)
+{
+  GSList          *files = g_value_get_boxed (value);
+  g_autofree char *path = files ? g_file_get_path (files->data) : NULL;
+
+  if (path == NULL)
+    return FALSE;
+  wb_window_open (self, path);
+  return TRUE;
+}
+
+WbDocument *
+wb_window_get_document (WbWindow *self)
+{
+  return self->document;
+}
+
+GtkWidget *
+wb_window_get_stage_view (WbWindow *self)
+{
+  return GTK_WIDGET (self->stage_view);
+}
+
+GtkWidget *
+wb_window_get_sidebar (WbWindow *self)
+{
+  return GTK_WIDGET (self->sidebar);
+}
+
+GtkWidget *
+wb_window_get_region_table (WbWindow *self)
+{
+  return GTK_WIDGET (self->region_table);
+}
+
+void
+wb_window_show_view (WbWindow *self, const char *name)
+{
+  adw_view_stack_set_visible_child_name (self->views, name);
+}
+
+WbWindow *
+wb_window_new (GtkApplication *application)
+{
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+
+  return g_object_new (WB_TYPE_WINDOW, "application", application, NULL);
+}
+
+static void
+wb_window_dispose (GObject *object)
+{
+  WbWindow *self = WB_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), WB_TYPE_WINDOW);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (wb_window_parent_class)->dispose (object);
+}
+
+static void
+wb_window_class_init (WbWindowClass *klass)
+{
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = wb_window_dispose;
+
+  g_type_ensure (WB_TYPE_STAGE_VIEW);
+  g_type_ensure (WB_TYPE_SIDEBAR);
+  g_type_ensure (WB_TYPE_REGION_TABLE);
+  gtk_widget_class_set_template_from_resource (widget_class, "/dev/thunderwb/Workbench/ui/wb-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, status);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, views);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, stage_view);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, region_table);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, search_button);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.open-file", NULL, open_file_action);
+  gtk_widget_class_install_action (widget_class, "win.profile", NULL, profile_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-stage", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "win.next-stage", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-folder", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.open-file", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.previous-stage", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "win.next-stage", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.profile", NULL);
+}
+
+static void
+wb_window_init (WbWindow *self)
+{
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->document = wb_document_new ();
+  wb_sidebar_set_document (self->sidebar, self->document);
+  wb_stage_view_set_document (self->stage_view, self->document);
+  wb_region_table_set_document (self->region_table, self->document);
+  g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled", G_BINDING_BIDIRECTIONAL);
+  gtk_search_bar_set_key_capture_widget (self->search_bar, NULL);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+}

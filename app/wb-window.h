@@ -1,0 +1,29 @@
+/* wb-window.h — the main window: a header bar and the stage view of one trace set
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define WB_TYPE_WINDOW (wb_window_get_type ())
+G_DECLARE_FINAL_TYPE (WbWindow, wb_window, WB, WINDOW, AdwApplicationWindow)
+
+/* wb_window_new: (transfer none) a new window of @application (the application holds it). */
+WbWindow *wb_window_new (GtkApplication *application);
+/* wb_window_open: loads @path (a trace file or a directory of them) on a worker thread and shows it;
+ * a load error is shown in the window with its file:line:col. */
+void wb_window_open (WbWindow   *self,
+                     const char *path);
+
+/* For tests and benchmarks: (transfer none) the window's parts. */
+struct _WbDocument    *wb_window_get_document     (WbWindow *self);
+GtkWidget             *wb_window_get_stage_view   (WbWindow *self);
+GtkWidget             *wb_window_get_sidebar      (WbWindow *self);
+GtkWidget             *wb_window_get_region_table (WbWindow *self);
+/* wb_window_show_view: "stages", "regions", "graph", "timeline". */
+void                   wb_window_show_view        (WbWindow *self, const char *name);
+/* wb_window_is_loading: TRUE while a load is in flight. */
+gboolean               wb_window_is_loading       (WbWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,305 @@
+/* wb-report-json.c — the profile report as JSON, schema "thunder-wb/profile-report" (docs/report-schema.md)
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+
+#include "wb-report-private.h"
+
+static void
+add_string (JsonBuilder *b, const char *name, const char *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_double (JsonBuilder *b, const char *name, double value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, value);
+}
+
+/* a figure that may be unknown (< 0): null then */
+static void
+add_optional (JsonBuilder *b, const char *name, double value)
+{
+  json_builder_set_member_name (b, name);
+  if (value >= 0)
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_ms (JsonBuilder *b, const char *name, gint64 ns)
+{
+  add_double (b, name, _wb_report_ms (ns));
+}
+
+static void
+add_times (JsonBuilder *b, const char *name, const GArray *times)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; times != NULL && i < times->len; i++)
+    json_builder_add_double_value (b, _wb_report_ms (g_array_index (times, gint64, i)));
+  json_builder_end_array (b);
+}
+
+static void
+add_run (JsonBuilder *b, const WbReport *r)
+{
+  const WbRun *run = r->run;
+
+  json_builder_set_member_name (b, "run");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  if (run->id > 0)
+    json_builder_add_int_value (b, run->id);
+  else
+    json_builder_add_null_value (b);
+  add_string (b, "label", run->label);
+  add_string (b, "stage", run->stage);
+  add_string (b, "status", wb_run_status_to_string (run->status));
+  add_string (b, "error", run->error);
+  add_int (b, "started_at_us", run->start_time_us);
+  add_int (b, "iters", run->iters);
+  add_int (b, "warmup", run->warmup);
+  json_builder_set_member_name (b, "cuda_graphs");
+  json_builder_add_boolean_value (b, run->cuda_graphs);
+  add_string (b, "executors", run->executors);
+  add_string (b, "assignment", run->assignment);
+  json_builder_set_member_name (b, "executor_versions");
+  json_builder_begin_array (b);
+  for (guint i = 0; run->executor_versions && i < run->executor_versions->len; i++)
+    json_builder_add_string_value (b, run->executor_versions->pdata[i]);
+  json_builder_end_array (b);
+  add_int (b, "dropped_records", (gint64) run->dropped_records);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "device");
+  json_builder_begin_object (b);
+  add_string (b, "name", run->device_name);
+  add_string (b, "model", run->device_model);
+  add_string (b, "driver", run->driver_version);
+  json_builder_end_object (b);
+}
+
+static void
+add_ceilings (JsonBuilder *b, const WbReport *r)
+{
+  json_builder_set_member_name (b, "ceilings");
+  if (r->ceilings == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string (b, "device_model", r->ceilings->device_model);
+  add_double (b, "copy_gbps", r->ceilings->copy_gbps);
+  add_double (b, "matmul_tflops", r->ceilings->bf16_tflops);
+  add_string (b, "matmul_kind", _wb_report_matmul_label (r));
+  add_int (b, "measured_at_us", r->ceilings->measured_at_us);
+  json_builder_end_object (b);
+}
+
+static void
+add_iteration (JsonBuilder *b, const WbReport *r)
+{
+  json_builder_set_member_name (b, "iteration");
+  json_builder_begin_object (b);
+  add_int (b, "count", r->n_iters);
+  add_ms (b, "median_ms", r->iter_median_ns);
+  add_ms (b, "min_ms", r->iter_min_ns);
+  add_ms (b, "max_ms", r->iter_max_ns);
+  add_times (b, "times_ms", r->run->iteration_ns);
+  add_ms (b, "regions_sum_ms", r->sum_median_ns);
+  add_ms (b, "gap_ms", r->gap_median_ns);
+  add_ms (b, "gap_min_ms", r->gap_min_ns);
+  add_ms (b, "gap_max_ms", r->gap_max_ns);
+  add_times (b, "gap_times_ms", r->gap_ns);
+  json_builder_end_object (b);
+}
+
+static void
+add_regions (JsonBuilder *b, const WbReport *r)
+{
+  json_builder_set_member_name (b, "regions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->regions->len; i++)
+    {
+      const WbReportRegion *x = &g_array_index (r->regions, WbReportRegion, i);
+      const WbRegionStats  *s = x->stats;
+
+      json_builder_begin_object (b);
+      add_string (b, "name", s->name);
+      add_string (b, "kind", x->is_region ? "region" : "op");
+      add_string (b, "executor", s->executor);
+      json_builder_set_member_name (b, "line");
+      if (s->stage_line > 0)
+        json_builder_add_int_value (b, s->stage_line);
+      else
+        json_builder_add_null_value (b);
+      add_ms (b, "median_ms", s->median_ns);
+      add_ms (b, "min_ms", s->min_ns);
+      add_ms (b, "max_ms", s->max_ns);
+      add_times (b, "times_ms", s->times_ns);
+      add_double (b, "share", s->share);
+      add_int (b, "kernel_count", s->kernel_count);
+      add_int (b, "bytes", (gint64) s->bytes_moved);
+      add_int (b, "flops", (gint64) s->flops);
+      add_double (b, "gbps", x->gbps);
+      add_double (b, "tflops", x->tflops);
+      add_optional (b, "pct_of_copy", x->pct_of_copy);
+      add_optional (b, "pct_of_matmul", x->pct_of_matmul);
+      add_optional (b, "pct_of_ceiling", x->pct_of_ceiling);
+      add_string (b, "bound", x->bound);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_kernels (JsonBuilder *b, const WbReport *r)
+{
+  json_builder_set_member_name (b, "kernels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->kernels->len; i++)
+    {
+      const WbReportKernel *k = r->kernels->pdata[i];
+
+      json_builder_begin_object (b);
+      add_string (b, "name", k->name);
+      add_string (b, "region", k->region);
+      json_builder_set_member_name (b, "line");
+      if (k->line > 0)
+        json_builder_add_int_value (b, k->line);
+      else
+        json_builder_add_null_value (b);
+      add_int (b, "stream", k->stream);
+      add_double (b, "calls_per_iteration", k->calls);
+      add_ms (b, "median_ms", k->median_ns);
+      add_ms (b, "min_ms", k->min_ns);
+      add_ms (b, "max_ms", k->max_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "lines");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->lines->len; i++)
+    {
+      const WbReportLine *l = &g_array_index (r->lines, WbReportLine, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "line", l->line);
+      add_ms (b, "median_ms", l->median_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_gate_row (JsonBuilder *b, const WbGateRow *row)
+{
+  json_builder_begin_object (b);
+  add_string (b, "name", row->name);
+  add_ms (b, "baseline_ms", row->baseline_ns);
+  add_ms (b, "median_ms", row->new_ns);
+  add_double (b, "diff_pct", row->diff_pct);
+  add_ms (b, "noise_ms", row->noise_ns);
+  add_ms (b, "limit_ms", row->limit_ns);
+  json_builder_set_member_name (b, "failed");
+  json_builder_add_boolean_value (b, row->failed);
+  json_builder_end_object (b);
+}
+
+static void
+add_gate (JsonBuilder *b, const WbReport *r)
+{
+  const WbGate *g = r->gate;
+
+  json_builder_set_member_name (b, "gate");
+  if (g == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string (b, "baseline", g->baseline_label);
+  json_builder_set_member_name (b, "baseline_run_id");
+  if (g->baseline_run_id > 0)
+    json_builder_add_int_value (b, g->baseline_run_id);
+  else
+    json_builder_add_null_value (b);
+  add_double (b, "fail_above_pct", g->fail_above_pct);
+  add_string (b, "rule", wb_gate_get_rule ());
+  json_builder_set_member_name (b, "failed");
+  json_builder_add_boolean_value (b, g->failed);
+  json_builder_set_member_name (b, "iteration");
+  add_gate_row (b, g->iteration);
+  json_builder_set_member_name (b, "regions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g->regions->len; i++)
+    add_gate_row (b, g->regions->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g->notes->len; i++)
+    json_builder_add_string_value (b, g->notes->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+char *
+wb_report_to_json (const WbReport *report)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *figures = NULL;
+  char            *text;
+
+  g_return_val_if_fail (report != NULL, NULL);
+  figures = _wb_report_figures_line (report);
+  json_builder_begin_object (b);
+  add_string (b, "schema", WB_REPORT_SCHEMA);
+  add_int (b, "schema_version", WB_REPORT_SCHEMA_VERSION);
+  add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
+  add_string (b, "title", report->title);
+  add_string (b, "figures", figures);
+  add_run (b, report);
+  add_ceilings (b, report);
+  add_iteration (b, report);
+  add_regions (b, report);
+  add_kernels (b, report);
+  add_gate (b, report);
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < report->notes->len; i++)
+    json_builder_add_string_value (b, report->notes->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  {
+    char *with_newline = g_strconcat (text, "\n", NULL);
+
+    g_free (text);
+    return with_newline;
+  }
+}

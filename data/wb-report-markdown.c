@@ -1,0 +1,190 @@
+/* wb-report-markdown.c — the profile report as Markdown, readable in a terminal
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-report-private.h"
+
+#define TOP_KERNELS 10
+
+/* Markdown table cells must not hold "|" or newlines. */
+static void
+append_cell (GString *s, const char *text)
+{
+  for (const char *p = text ? text : "-"; *p; p++)
+    {
+      if (*p == '|')
+        g_string_append (s, "\\|");
+      else if (*p == '\n' || *p == '\r')
+        g_string_append_c (s, ' ');
+      else
+        g_string_append_c (s, *p);
+    }
+}
+
+static void
+append_pct (GString *s, double pct)
+{
+  if (pct < 0)
+    g_string_append (s, "-");
+  else
+    g_string_append_printf (s, "%.1f%%", pct);
+}
+
+static void
+append_summary (GString *s, const WbReport *r)
+{
+  const WbRun     *run = r->run;
+  g_autofree char *figures = _wb_report_figures_line (r);
+
+  g_string_append_printf (s, "# thunder-wb profile: %s\n\n", r->title ? r->title : (run->stage ? run->stage : "run"));
+  if (run->stage != NULL)
+    g_string_append_printf (s, "- stage: %s\n", run->stage);
+  g_string_append_printf (s, "- device: %s — %s\n", run->device_name ? run->device_name : "?",
+                          run->device_model ? run->device_model : "?");
+  if (run->driver_version != NULL)
+    g_string_append_printf (s, "- driver: %s\n", run->driver_version);
+  g_string_append_printf (s, "- executors: %s\n", run->executors ? run->executors : "default (every region on cpu)");
+  g_string_append_printf (s, "- figures: %s; kernel times are totals per iteration\n", figures);
+  if (r->ceilings != NULL)
+    g_string_append_printf (s, "- ceilings: copy %.1f GB/s, %s %.3f TFLOP/s\n", r->ceilings->copy_gbps,
+                            _wb_report_matmul_label (r), r->ceilings->bf16_tflops);
+  else
+    g_string_append (s, "- ceilings: not measured (no GB/s or TFLOP/s percentages)\n");
+  if (run->id > 0)
+    g_string_append_printf (s, "- run: #%" G_GINT64_FORMAT " in the session\n", run->id);
+  if (run->status != WB_RUN_STATUS_OK)
+    g_string_append_printf (s, "- status: %s: %s\n", wb_run_status_to_string (run->status), run->error ? run->error : "");
+  if (run->dropped_records > 0)
+    g_string_append_printf (s, "- dropped kernel records: %" G_GUINT64_FORMAT "\n", run->dropped_records);
+  g_string_append_c (s, '\n');
+}
+
+static void
+append_iteration (GString *s, const WbReport *r)
+{
+  g_string_append (s, "## Iteration\n\n");
+  g_string_append (s, "| | median ms | min ms | max ms |\n|---|---:|---:|---:|\n");
+  g_string_append_printf (s, "| iteration | %.3f | %.3f | %.3f |\n", _wb_report_ms (r->iter_median_ns),
+                          _wb_report_ms (r->iter_min_ns), _wb_report_ms (r->iter_max_ns));
+  g_string_append_printf (s, "| regions (sum) | %.3f | | |\n", _wb_report_ms (r->sum_median_ns));
+  g_string_append_printf (s, "| gap | %.3f | %.3f | %.3f |\n\n", _wb_report_ms (r->gap_median_ns),
+                          _wb_report_ms (r->gap_min_ns), _wb_report_ms (r->gap_max_ns));
+  g_string_append (s, "Gap: the iteration minus the sum of its regions' times (the interpreter between calls, "
+                      "utility calls, releasing tensors), per iteration.\n\n");
+}
+
+static void
+append_regions (GString *s, const WbReport *r)
+{
+  g_string_append (s, "## Regions (by time)\n\n");
+  g_string_append (s, "| region | kind | executor | line | time ms | min ms | max ms | share | GB/s | TFLOP/s | % of ceiling |\n"
+                      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (guint i = 0; i < r->by_time->len; i++)
+    {
+      const WbReportRegion *x = r->by_time->pdata[i];
+      const WbRegionStats  *st = x->stats;
+      g_autofree char      *gbps = _wb_report_format_rate (x->gbps);
+      g_autofree char      *tflops = _wb_report_format_rate (x->tflops);
+
+      g_string_append (s, "| ");
+      append_cell (s, st->name);
+      g_string_append_printf (s, " | %s | ", x->is_region ? "region" : "op");
+      append_cell (s, st->executor);
+      g_string_append (s, " | ");
+      if (st->stage_line > 0)
+        g_string_append_printf (s, "%u", st->stage_line);
+      else
+        g_string_append (s, "-");
+      g_string_append_printf (s, " | %.3f | %.3f | %.3f | %.1f%% | %s | %s | ", _wb_report_ms (st->median_ns),
+                              _wb_report_ms (st->min_ns), _wb_report_ms (st->max_ns), 100.0 * st->share, gbps, tflops);
+      append_pct (s, x->pct_of_ceiling);
+      if (x->bound != NULL && x->pct_of_ceiling >= 0)
+        g_string_append_printf (s, " (%s)", x->bound);
+      g_string_append (s, " |\n");
+    }
+  if (r->by_time->len == 0)
+    g_string_append (s, "| (none) | | | | | | | | | | |\n");
+  g_string_append (s, "\nGB/s and TFLOP/s: bytes moved (inputs read + outputs written) and FLOPs counted from the "
+                      "region's ops and shapes, over its median time. % of ceiling: the time at the device's "
+                      "ceilings (bytes at the copy bandwidth or FLOPs at the matmul rate, whichever is longer) "
+                      "as a share of the median time; the copy ceiling is main-memory bandwidth, so data that stays in "
+                      "the CPU caches can exceed 100%.\n\n");
+}
+
+static void
+append_kernels (GString *s, const WbReport *r)
+{
+  guint n = MIN (r->kernels->len, TOP_KERNELS);
+
+  g_string_append_printf (s, "## Top kernels (%u of %u)\n\n", n, r->kernels->len);
+  if (g_strcmp0 (r->run->device_name, "cpu") == 0)
+    g_string_append (s, "On cpu a kernel is one executed top-level call.\n\n");
+  g_string_append (s, "| kernel | region | line | stream | calls/iter | time ms | min ms | max ms | share |\n"
+                      "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (guint i = 0; i < n; i++)
+    {
+      const WbReportKernel *k = r->kernels->pdata[i];
+
+      g_string_append (s, "| ");
+      append_cell (s, k->name);
+      g_string_append (s, " | ");
+      append_cell (s, k->region ? k->region : "(unattributed)");
+      g_string_append_printf (s, " | %u | %u | %g | %.3f | %.3f | %.3f | %.1f%% |\n", k->line, k->stream, k->calls,
+                              _wb_report_ms (k->median_ns), _wb_report_ms (k->min_ns), _wb_report_ms (k->max_ns),
+                              r->iter_median_ns > 0 ? 100.0 * (double) k->median_ns / (double) r->iter_median_ns : 0);
+    }
+  g_string_append_c (s, '\n');
+}
+
+static void
+append_gate (GString *s, const WbReport *r)
+{
+  const WbGate *g = r->gate;
+
+  if (g == NULL)
+    return;
+  g_string_append_printf (s, "## Baseline gate: %s\n\n", g->failed ? "FAILED" : "passed");
+  if (g->baseline_label != NULL)
+    g_string_append_printf (s, "Baseline: %s. ", g->baseline_label);
+  g_string_append_printf (s, "Threshold: +%g%%. Rule: %s.\n\n", g->fail_above_pct, wb_gate_get_rule ());
+  g_string_append (s, "| region | baseline ms | ms | Δ % | noise ms | limit ms | verdict |\n|---|---:|---:|---:|---:|---:|---|\n");
+  for (guint i = 0; i <= g->regions->len; i++)
+    {
+      const WbGateRow *row = i < g->regions->len ? g->regions->pdata[i] : g->iteration;
+
+      g_string_append (s, "| ");
+      append_cell (s, row->name ? row->name : "(iteration)");
+      g_string_append_printf (s, " | %.3f | %.3f | %+.1f%% | %.3f | %.3f | %s |\n", _wb_report_ms (row->baseline_ns),
+                              _wb_report_ms (row->new_ns), row->diff_pct, _wb_report_ms (row->noise_ns),
+                              _wb_report_ms (row->limit_ns), row->failed ? "**slower**" : "ok");
+    }
+  for (guint i = 0; i < g->notes->len; i++)
+    g_string_append_printf (s, "%s- %s\n", i == 0 ? "\n" : "", (const char *) g->notes->pdata[i]);
+  g_string_append_c (s, '\n');
+}
+
+char *
+wb_report_to_markdown (const WbReport *report)
+{
+  GString *s;
+
+  g_return_val_if_fail (report != NULL, NULL);
+  s = g_string_new (NULL);
+  append_summary (s, report);
+  append_iteration (s, report);
+  append_regions (s, report);
+  append_kernels (s, report);
+  append_gate (s, report);
+  if (report->notes->len > 0)
+    {
+      g_string_append (s, "## Notes\n\n");
+      for (guint i = 0; i < report->notes->len; i++)
+        g_string_append_printf (s, "- %s\n", (const char *) report->notes->pdata[i]);
+    }
+  /* one trailing newline */
+  while (s->len > 1 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')
+    g_string_truncate (s, s->len - 1);
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,80 @@
+/* wb-report-private.h — WbReport's derived figures, shared by the four writers
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-data.h"
+
+G_BEGIN_DECLS
+
+/* One region (WbRegionStats) with its derived figures. */
+typedef struct
+{
+  const WbRegionStats *stats;          /* (borrowed from report->run) */
+  gboolean             is_region;      /* fusion region; FALSE: another top-level call */
+  double               gbps;           /* bytes_moved / median, GB/s; 0 when unknown */
+  double               tflops;         /* flops / median, TFLOP/s */
+  double               pct_of_copy;    /* 100 * gbps / copy ceiling; < 0 without ceilings */
+  double               pct_of_matmul;  /* 100 * tflops / matmul ceiling; < 0 without ceilings */
+  double               pct_of_ceiling; /* the roofline figure of wb-report.h; < 0 without ceilings or counts */
+  const char          *bound;          /* "memory", "compute", or NULL */
+} WbReportRegion;
+
+/* Kernel records of one (name, region, line), per iteration. */
+typedef struct
+{
+  char   *name;
+  char   *region;
+  guint32 line;
+  guint32 stream;
+  double  calls;     /* per iteration */
+  gint64  median_ns; /* median over iterations of the kernel's total time in the iteration */
+  gint64  min_ns;
+  gint64  max_ns;
+} WbReportKernel;
+
+/* Per-line time: the median over iterations of the kernel time on that stage line. */
+typedef struct
+{
+  guint32 line;
+  gint64  median_ns;
+} WbReportLine;
+
+struct _WbReport
+{
+  WbRun            *run;      /* (owned copy) */
+  WbDeviceCeilings *ceilings; /* (owned copy) (nullable) */
+  char             *title;
+  char             *stage_text;
+  GHashTable       *kinds; /* region name -> GINT_TO_POINTER (1 region, 2 other call) */
+  GPtrArray        *notes; /* (element-type utf8) */
+  const WbGate     *gate;  /* (borrowed) (nullable) */
+
+  /* derived (wb_report_derive) */
+  guint      n_iters;
+  gint64     iter_median_ns, iter_min_ns, iter_max_ns;
+  gint64     sum_median_ns; /* median over iterations of the sum of the regions' times */
+  gint64     gap_median_ns, gap_min_ns, gap_max_ns;
+  GArray    *gap_ns;           /* (element-type gint64) per iteration */
+  GArray    *regions;          /* (element-type WbReportRegion) in run order */
+  GPtrArray *by_time;          /* (element-type WbReportRegion*) pointers into @regions, slowest first */
+  GPtrArray *kernels;          /* (element-type WbReportKernel) slowest first */
+  GArray    *lines;            /* (element-type WbReportLine) by line */
+  guint      median_iteration; /* the timed iteration whose time is closest to the median */
+};
+
+/* _wb_report_derive: (re)computes the derived figures. */
+void _wb_report_derive (WbReport *report);
+/* _wb_report_matmul_label: "f32 sgemm (OpenBLAS)" on cpu, "bf16 matmul" elsewhere (transfer none). */
+const char *_wb_report_matmul_label (const WbReport *report);
+/* _wb_report_format_rate: 3 significant digits without an exponent, "-" for values <= 0 (transfer full). */
+char *_wb_report_format_rate (double value);
+/* _wb_report_ms: ns -> ms. */
+static inline double
+_wb_report_ms (gint64 ns)
+{
+  return (double) ns / 1e6;
+}
+/* _wb_report_figures_line: "median over N timed iterations after W warm-up" (transfer full). */
+char *_wb_report_figures_line (const WbReport *report);
+
+G_END_DECLS

@@ -1,0 +1,392 @@
+/* wb-cpu-matmul.c — prims.matmul and prims.linear through OpenBLAS
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * matmul(a, b) follows torch.matmul: 1-D operands get a unit dim that is dropped again, batch dims
+ * broadcast, and every batch runs one GEMM (a loop; a batched a with a 2-D b folds into one GEMM when
+ * a's rows are evenly strided). linear(a, w[N, K], bias[N]) is a @ w^T + bias with a's leading dims
+ * folded into M. f32 operands are used in place when their last two dims have a unit stride (either
+ * one: the other becomes a transposed GEMM operand); bf16/f16 operands are converted to f32 once, the
+ * GEMM accumulates in f32 and the result is rounded to nearest even on store, as cuBLAS does with f32
+ * accumulation. f64 uses dgemm. OpenBLAS's thread count is the executor's (wb-cpu-executor.h). */
+#include "config.h"
+
+#include <cblas.h>
+#include <string.h>
+
+#include "wb-cpu-private.h"
+
+void
+_wb_cpu_sgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, float alpha,
+               const float *a, gint64 lda, const float *b, gint64 ldb, float beta, float *c, gint64 ldc)
+{
+  if (m == 0 || n == 0)
+    return;
+  if (k == 0)
+    {
+      for (gint64 i = 0; i < m; i++)
+        for (gint64 j = 0; j < n; j++)
+          c[i * ldc + j] = beta == 0 ? 0 : beta * c[i * ldc + j];
+      return;
+    }
+  cblas_sgemm (CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+               (blasint) m, (blasint) n, (blasint) k, alpha, a, (blasint) lda, b, (blasint) ldb, beta, c, (blasint) ldc);
+}
+
+void
+_wb_cpu_dgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, double alpha,
+               const double *a, gint64 lda, const double *b, gint64 ldb, double beta, double *c, gint64 ldc)
+{
+  if (m == 0 || n == 0)
+    return;
+  if (k == 0)
+    {
+      for (gint64 i = 0; i < m; i++)
+        for (gint64 j = 0; j < n; j++)
+          c[i * ldc + j] = beta == 0 ? 0 : beta * c[i * ldc + j];
+      return;
+    }
+  cblas_dgemm (CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+               (blasint) m, (blasint) n, (blasint) k, alpha, a, (blasint) lda, b, (blasint) ldb, beta, c, (blasint) ldc);
+}
+
+void
+_wb_cpu_blas_set_threads (guint n)
+{
+  openblas_set_num_threads ((int) MAX (n, 1u));
+}
+
+const char *
+_wb_cpu_blas_config (void)
+{
+  return openblas_get_config ();
+}
+
+/* A GEMM operand: the matrix (last two dims) of a tensor in the compute dtype. */
+typedef struct
+{
+  WbTensor *t;       /* (owned) f32 or f64 tensor, possibly a strided view */
+  gboolean  trans;
+  gint64    ld;
+} GemmOperand;
+
+/* Prepares @t (already in the compute dtype) so that its last two dims form a BLAS matrix. */
+static gboolean
+gemm_operand (WbTensor *t0, WbDtype cdt, GemmOperand *op, GError **error)
+{
+  g_autoptr (WbTensor) t = t0->dtype == cdt ? wb_tensor_ref (t0) : _wb_tensor_convert_dense (t0, cdt, error);
+  guint  r = t0->rank;
+  gint64 rows = t0->shape[r - 2], cols = t0->shape[r - 1];
+  gint64 sr, sc;
+
+  if (t == NULL)
+    return FALSE;
+  sr = t->strides[r - 2], sc = t->strides[r - 1];
+
+  if (t->dtype == cdt && (sc == 1 || cols == 1) && sr >= MAX (cols, 1))
+    {
+      op->t = wb_tensor_ref (t);
+      op->trans = FALSE;
+      op->ld = rows == 1 ? MAX (cols, 1) : sr;
+      return TRUE;
+    }
+  if (t->dtype == cdt && (sr == 1 || rows == 1) && sc >= MAX (rows, 1))
+    {
+      op->t = wb_tensor_ref (t);
+      op->trans = TRUE;
+      op->ld = cols == 1 ? MAX (rows, 1) : sc;
+      return TRUE;
+    }
+  op->t = wb_tensor_to_dtype (t, cdt, error);
+  if (op->t == NULL)
+    return FALSE;
+  op->trans = FALSE;
+  op->ld = MAX (cols, 1);
+  return TRUE;
+}
+
+static void
+gemm (WbDtype cdt, const GemmOperand *a, gint64 aoff, const GemmOperand *b, gint64 boff,
+      gint64 m, gint64 n, gint64 k, gpointer c, gint64 ldc, gboolean accumulate)
+{
+  if (cdt == WB_DTYPE_FLOAT64)
+    _wb_cpu_dgemm (a->trans, b->trans, m, n, k, 1.0, (const double *) _wb_elem_ptr (a->t, aoff), a->ld,
+                   (const double *) _wb_elem_ptr (b->t, boff), b->ld, accumulate ? 1.0 : 0.0, c, ldc);
+  else
+    _wb_cpu_sgemm (a->trans, b->trans, m, n, k, 1.0f, (const float *) _wb_elem_ptr (a->t, aoff), a->ld,
+                   (const float *) _wb_elem_ptr (b->t, boff), b->ld, accumulate ? 1.0f : 0.0f, c, ldc);
+}
+
+/* Makes the result tensor from the compute-dtype buffer @acc (transfer full) in @dtype. */
+static gboolean
+finish (WbKernelCall *call, WbTensor *acc, WbDtype dtype, guint rank, const gint64 *shape, GError **error)
+{
+  g_autoptr (WbTensor) view = wb_tensor_try_view (acc, rank, shape);
+  WbTensor *out;
+
+  wb_tensor_unref (acc);
+  g_assert (view != NULL);
+  if (view->dtype == dtype)
+    return _wb_cpu_set_result (call, g_steal_pointer (&view));
+  out = wb_tensor_to_dtype (view, dtype, error);
+  if (out == NULL)
+    return FALSE;
+  return _wb_cpu_set_result (call, out);
+}
+
+static gboolean
+run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
+{
+  WbDtype  dtype = a0->dtype, cdt = dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
+  gint64   ashape[WB_MAX_RANK], astr[WB_MAX_RANK], bshape[WB_MAX_RANK], bstr[WB_MAX_RANK];
+  guint    ar = a0->rank, br = b0->rank, batch_rank;
+  gint64   bshape_out[WB_MAX_RANK], out_shape[WB_MAX_RANK];
+  guint    out_rank = 0;
+  gint64   m, n, k, nbatch = 1;
+  g_autoptr (WbTensor) a = NULL;
+  g_autoptr (WbTensor) b = NULL;
+  GemmOperand ga = { 0 }, gb = { 0 };
+  WbTensor   *acc;
+  gboolean    ok = FALSE;
+
+  if (ar == 0 || br == 0 || a0->dtype != b0->dtype)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                   "matmul needs two tensors of rank >= 1 and one dtype, got %s[%u] and %s[%u]",
+                   wb_dtype_shortname (a0->dtype), ar, wb_dtype_shortname (b0->dtype), br);
+      return FALSE;
+    }
+  /* 1-D operands get a unit dim */
+  if (ar == 1)
+    {
+      ashape[0] = 1, astr[0] = a0->shape[0] * a0->strides[0];
+      ashape[1] = a0->shape[0], astr[1] = a0->strides[0];
+      ar = 2;
+    }
+  else
+    memcpy (ashape, a0->shape, ar * sizeof (gint64)), memcpy (astr, a0->strides, ar * sizeof (gint64));
+  if (br == 1)
+    {
+      bshape[0] = b0->shape[0], bstr[0] = b0->strides[0];
+      bshape[1] = 1, bstr[1] = 1;
+      br = 2;
+    }
+  else
+    memcpy (bshape, b0->shape, br * sizeof (gint64)), memcpy (bstr, b0->strides, br * sizeof (gint64));
+  m = ashape[ar - 2], k = ashape[ar - 1], n = bshape[br - 1];
+  if (bshape[br - 2] != k)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                   "matmul: inner dims differ (%" G_GINT64_FORMAT " and %" G_GINT64_FORMAT ")", k, bshape[br - 2]);
+      return FALSE;
+    }
+  /* broadcast batch dims */
+  batch_rank = MAX (ar, br) - 2;
+  for (guint d = 0; d < batch_rank; d++)
+    {
+      int    da = (int) d - (int) (batch_rank - (ar - 2)), db = (int) d - (int) (batch_rank - (br - 2));
+      gint64 sa = da >= 0 ? ashape[da] : 1, sb = db >= 0 ? bshape[db] : 1;
+      if (sa != sb && sa != 1 && sb != 1)
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                       "matmul: batch dims do not broadcast (%" G_GINT64_FORMAT " and %" G_GINT64_FORMAT ")", sa, sb);
+          return FALSE;
+        }
+      bshape_out[d] = MAX (sa, sb);
+      nbatch *= bshape_out[d];
+    }
+  /* operand views in the compute dtype with broadcast batch dims (stride 0) */
+  {
+    gint64 s_a[WB_MAX_RANK], s_b[WB_MAX_RANK], sh_a[WB_MAX_RANK], sh_b[WB_MAX_RANK];
+    g_autoptr (WbTensor) va = NULL;
+    g_autoptr (WbTensor) vb = NULL;
+    g_autoptr (WbTensor) ca = NULL;
+    g_autoptr (WbTensor) cb = NULL;
+
+    if (a0->dtype != cdt)
+      {
+        if ((ca = _wb_tensor_convert_dense (a0, cdt, error)) == NULL)
+          return FALSE;
+        for (guint d = 0; d < a0->rank; d++)
+          astr[ar - a0->rank + d] = ca->strides[d];
+        if (a0->rank == 1)
+          astr[0] = a0->shape[0];
+      }
+    if (b0->dtype != cdt)
+      {
+        if ((cb = _wb_tensor_convert_dense (b0, cdt, error)) == NULL)
+          return FALSE;
+        for (guint d = 0; d < b0->rank; d++)
+          bstr[d] = cb->strides[d];
+        if (b0->rank == 1)
+          bstr[1] = 1;
+      }
+    for (guint d = 0; d < batch_rank; d++)
+      {
+        int da = (int) d - (int) (batch_rank - (ar - 2)), db = (int) d - (int) (batch_rank - (br - 2));
+        sh_a[d] = sh_b[d] = bshape_out[d];
+        s_a[d] = (da >= 0 && ashape[da] != 1) ? astr[da] : 0;
+        s_b[d] = (db >= 0 && bshape[db] != 1) ? bstr[db] : 0;
+      }
+    sh_a[batch_rank] = m, sh_a[batch_rank + 1] = k;
+    s_a[batch_rank] = astr[ar - 2], s_a[batch_rank + 1] = astr[ar - 1];
+    sh_b[batch_rank] = k, sh_b[batch_rank + 1] = n;
+    s_b[batch_rank] = bstr[br - 2], s_b[batch_rank + 1] = bstr[br - 1];
+    va = wb_tensor_new_view (ca ? ca : a0, cdt, batch_rank + 2, sh_a, s_a, (ca ? ca : a0)->offset);
+    vb = wb_tensor_new_view (cb ? cb : b0, cdt, batch_rank + 2, sh_b, s_b, (cb ? cb : b0)->offset);
+    a = g_steal_pointer (&va);
+    b = g_steal_pointer (&vb);
+  }
+
+  /* fold a's batch into M when b has no batch and a's rows are evenly strided */
+  {
+    gboolean b_batched = FALSE, fold = batch_rank > 0;
+    gint64   row_stride = a->strides[batch_rank];
+    for (guint d = 0; d < batch_rank; d++)
+      if (b->strides[d] != 0)
+        b_batched = TRUE;
+    if (fold && !b_batched && a->strides[batch_rank + 1] == 1)
+      {
+        gint64 expect = row_stride * m;
+        for (int d = (int) batch_rank - 1; d >= 0; d--)
+          {
+            if (a->strides[d] != expect)
+              fold = FALSE;
+            expect *= a->shape[d];
+          }
+      }
+    else
+      fold = FALSE;
+
+    acc = wb_tensor_new (cdt, 2, (gint64[]) { nbatch * m, n }, error);
+    if (acc == NULL)
+      return FALSE;
+    if (fold)
+      {
+        gint64 fshape[2] = { nbatch * m, k }, fstr[2] = { row_stride, 1 };
+        g_autoptr (WbTensor) fa = wb_tensor_new_view (a, cdt, 2, fshape, fstr, a->offset);
+        g_autoptr (WbTensor) vb2 = wb_tensor_new_view (b, cdt, 2, (gint64[]) { k, n },
+                                                       (gint64[]) { b->strides[batch_rank], b->strides[batch_rank + 1] }, b->offset);
+        if (!gemm_operand (fa, cdt, &ga, error) || !gemm_operand (vb2, cdt, &gb, error))
+          goto out;
+        gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, nbatch * m, n, k, wb_tensor_get_data (acc), n, FALSE);
+      }
+    else
+      {
+        gint64 sa2[2] = { a->strides[batch_rank], a->strides[batch_rank + 1] };
+        gint64 sb2[2] = { b->strides[batch_rank], b->strides[batch_rank + 1] };
+        for (gint64 bi = 0; bi < nbatch; bi++)
+          {
+            gint64 ao = a->offset, bo = b->offset, rem = bi;
+            for (int d = (int) batch_rank - 1; d >= 0; d--)
+              {
+                gint64 i = rem % bshape_out[d];
+                rem /= bshape_out[d];
+                ao += i * a->strides[d];
+                bo += i * b->strides[d];
+              }
+            {
+              g_autoptr (WbTensor) ma = wb_tensor_new_view (a, cdt, 2, (gint64[]) { m, k }, sa2, ao);
+              g_autoptr (WbTensor) mb = wb_tensor_new_view (b, cdt, 2, (gint64[]) { k, n }, sb2, bo);
+              GemmOperand       pa = { 0 }, pb = { 0 };
+              gboolean          okb = gemm_operand (ma, cdt, &pa, error) && gemm_operand (mb, cdt, &pb, error);
+              if (okb)
+                gemm (cdt, &pa, pa.t->offset, &pb, pb.t->offset, m, n, k,
+                      _wb_elem_ptr (acc, bi * m * n), n, FALSE);
+              g_clear_pointer (&pa.t, wb_tensor_unref);
+              g_clear_pointer (&pb.t, wb_tensor_unref);
+              if (!okb)
+                goto out;
+            }
+          }
+      }
+  }
+  /* output shape */
+  for (guint d = 0; d < batch_rank; d++)
+    out_shape[out_rank++] = bshape_out[d];
+  if (a0->rank > 1)
+    out_shape[out_rank++] = m;
+  if (b0->rank > 1)
+    out_shape[out_rank++] = n;
+  ok = finish (call, g_steal_pointer (&acc), dtype, out_rank, out_shape, error);
+out:
+  g_clear_pointer (&acc, wb_tensor_unref);
+  g_clear_pointer (&ga.t, wb_tensor_unref);
+  g_clear_pointer (&gb.t, wb_tensor_unref);
+  return ok;
+}
+
+static gboolean
+run_linear (WbKernelCall *call, WbTensor *a, WbTensor *w, WbTensor *bias, GError **error)
+{
+  WbDtype     dtype = a->dtype, cdt = dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
+  gint64      k, n, m, out_shape[WB_MAX_RANK];
+  GemmOperand ga = { 0 }, gb = { 0 };
+  WbTensor   *acc = NULL;
+  gboolean    ok = FALSE;
+  g_autoptr (WbTensor) a2 = NULL;
+
+  if (a->rank < 1 || w->rank != 2 || w->dtype != dtype || (bias && (bias->rank != 1 || bias->dtype != dtype)))
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                   "linear needs a[..., K], w[N, K] and bias[N] (or None) of one dtype");
+      return FALSE;
+    }
+  k = a->shape[a->rank - 1];
+  n = w->shape[0];
+  if (w->shape[1] != k || (bias && bias->shape[0] != n))
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                   "linear: a has %" G_GINT64_FORMAT " features, w is [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]",
+                   k, w->shape[0], w->shape[1]);
+      return FALSE;
+    }
+  m = wb_tensor_numel (a) / MAX (k, 1);
+  if (k == 0)
+    m = _wb_cpu_numel (a->rank - 1, a->shape);
+  a2 = wb_tensor_reshape (a, 2, (gint64[]) { m, k }, error);
+  if (a2 == NULL)
+    return FALSE;
+  {
+    g_autoptr (WbTensor) wt = wb_tensor_permute (w, (gint64[]) { 1, 0 }, error); /* [K, N] */
+    if (wt == NULL || !gemm_operand (a2, cdt, &ga, error) || !gemm_operand (wt, cdt, &gb, error))
+      goto out;
+  }
+  acc = wb_tensor_new (cdt, 2, (gint64[]) { m, n }, error);
+  if (acc == NULL)
+    goto out;
+  if (bias != NULL)
+    {
+      /* C starts as the bias in every row; the GEMM accumulates onto it */
+      g_autoptr (WbTensor) bview = wb_tensor_broadcast_in_dim (bias, 2, (gint64[]) { m, n }, (gint64[]) { 1 }, error);
+      if (bview == NULL || !wb_tensor_copy_into (acc, bview, error))
+        goto out;
+    }
+  gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, m, n, k, wb_tensor_get_data (acc), n, bias != NULL);
+  memcpy (out_shape, a->shape, a->rank * sizeof (gint64));
+  out_shape[a->rank - 1] = n;
+  ok = finish (call, g_steal_pointer (&acc), dtype, a->rank, out_shape, error);
+out:
+  g_clear_pointer (&acc, wb_tensor_unref);
+  g_clear_pointer (&ga.t, wb_tensor_unref);
+  g_clear_pointer (&gb.t, wb_tensor_unref);
+  return ok;
+}
+
+gboolean
+_wb_cpu_matmul (WbKernelCall *call, int op, GError **error)
+{
+  WbTensor *a, *b, *bias = NULL;
+
+  if (op == WB_MM_MATMUL)
+    {
+      if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_tensor (call, 1, "b", &b, error) ||
+          !_wb_cpu_check_dtype (call, a->dtype, WB_DT_FLOATS, error))
+        return FALSE;
+      return run_matmul (call, a, b, error);
+    }
+  if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_tensor (call, 1, "w", &b, error) ||
+      !_wb_cpu_arg_tensor_opt (call, 2, "bias", &bias, error) ||
+      !_wb_cpu_check_dtype (call, a->dtype, WB_DT_FLOATS, error))
+    return FALSE;
+  return run_linear (call, a, b, bias, error);
+}

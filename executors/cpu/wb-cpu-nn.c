@@ -1,0 +1,309 @@
+/* wb-cpu-nn.c — convolution (im2col + GEMM, and its transpose by col2im) and nll_loss_backward
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * convolution(a[N, Cin, *S], weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+ * for 1 to 3 spatial dims S. Not transposed: weight [Cout, Cin/groups, *K]; each (batch, group) unfolds
+ * its input into columns [Cin/g * prod(K), prod(out)] and multiplies W_g by them with sgemm/dgemm.
+ * Transposed: weight [Cin, Cout/groups, *K]; columns = W_g^T x_g, then scattered back (col2im).
+ * bf16/f16 compute in f32 and round once; bias is added in the compute dtype.
+ *
+ * nll_loss_backward(grad_output, input[N, C, ...] or [C], target, weight, reduction, ignore_index,
+ * total_weight): zeros except grad[i, target_i] = -w[target_i] * g / total_weight ('mean'),
+ * -w[target_i] * g ('sum') or -w[target_i] * g_i ('none'); ignored targets give 0. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-cpu-private.h"
+
+typedef struct
+{
+  gint64 in[3], k[3], out[3], stride[3], pad[3], dil[3];
+} ConvGeom;
+
+/* columns[c * K + kk, o] = x[c, o * stride - pad + kk * dil] (0 outside) */
+static void
+im2col (const float *x, gint64 channels, const ConvGeom *g, float *col)
+{
+  gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];
+
+  for (gint64 c = 0; c < channels; c++)
+    for (gint64 kd = 0; kd < g->k[0]; kd++)
+      for (gint64 kh = 0; kh < g->k[1]; kh++)
+        for (gint64 kw = 0; kw < g->k[2]; kw++)
+          {
+            float *row = col + (c * ksize + (kd * g->k[1] + kh) * g->k[2] + kw) * osize;
+            for (gint64 od = 0; od < g->out[0]; od++)
+              {
+                gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];
+                for (gint64 oh = 0; oh < g->out[1]; oh++)
+                  {
+                    gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];
+                    float *r = row + (od * g->out[1] + oh) * g->out[2];
+                    if (id < 0 || id >= g->in[0] || ih < 0 || ih >= g->in[1])
+                      {
+                        memset (r, 0, (gsize) g->out[2] * sizeof (float));
+                        continue;
+                      }
+                    for (gint64 ow = 0; ow < g->out[2]; ow++)
+                      {
+                        gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];
+                        r[ow] = (iw < 0 || iw >= g->in[2]) ? 0.0f
+                                                            : x[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw];
+                      }
+                  }
+              }
+          }
+}
+
+/* the adjoint of im2col: y[c, o * stride - pad + kk * dil] += columns[c * K + kk, o] */
+static void
+col2im (const float *col, gint64 channels, const ConvGeom *g, float *y)
+{
+  gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];
+
+  for (gint64 c = 0; c < channels; c++)
+    for (gint64 kd = 0; kd < g->k[0]; kd++)
+      for (gint64 kh = 0; kh < g->k[1]; kh++)
+        for (gint64 kw = 0; kw < g->k[2]; kw++)
+          {
+            const float *row = col + (c * ksize + (kd * g->k[1] + kh) * g->k[2] + kw) * osize;
+            for (gint64 od = 0; od < g->out[0]; od++)
+              {
+                gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];
+                if (id < 0 || id >= g->in[0])
+                  continue;
+                for (gint64 oh = 0; oh < g->out[1]; oh++)
+                  {
+                    gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];
+                    if (ih < 0 || ih >= g->in[1])
+                      continue;
+                    for (gint64 ow = 0; ow < g->out[2]; ow++)
+                      {
+                        gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];
+                        if (iw >= 0 && iw < g->in[2])
+                          y[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw] += row[(od * g->out[1] + oh) * g->out[2] + ow];
+                      }
+                  }
+              }
+          }
+}
+
+static gboolean
+spatial_arg (WbKernelCall *call, guint pos, const char *name, guint s, gint64 def, gint64 *out, GError **error)
+{
+  gint64 v[3];
+  guint  n = 0;
+  WbRtValue *x = _wb_cpu_arg (call, pos, name);
+
+  for (guint i = 0; i < 3; i++)
+    out[i] = def;
+  if (x == NULL || x->kind == WB_RT_NONE)
+    return TRUE;
+  if (!_wb_cpu_arg_ints (call, pos, name, TRUE, v, 3, &n, error))
+    return FALSE;
+  if (n != 1 && n != s)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "%s has %u entries for %u spatial dims", name, n, s);
+      return FALSE;
+    }
+  for (guint i = 0; i < s; i++)
+    out[3 - s + i] = n == 1 ? v[0] : v[i];
+  return TRUE;
+}
+
+static gboolean
+op_convolution (WbKernelCall *call, GError **error)
+{
+  WbTensor *a, *w, *bias;
+  gboolean  transposed;
+  gint64    groups, n, cin, cout, cin_g, cout_g, out_pad[3], shape[WB_MAX_RANK];
+  guint     s;
+  ConvGeom  g;
+  g_autoptr (WbTensor) x32 = NULL;
+  g_autoptr (WbTensor) w32 = NULL;
+  g_autoptr (WbTensor) acc = NULL;
+  g_autofree float *col = NULL;
+  gint64    ksize, isize, osize;
+  WbTensor *out;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_tensor (call, 1, "weight", &w, error) ||
+      !_wb_cpu_arg_tensor_opt (call, 2, "bias", &bias, error) ||
+      !_wb_cpu_arg_bool (call, 6, "transposed", TRUE, FALSE, &transposed, error) ||
+      !_wb_cpu_arg_int (call, 8, "groups", TRUE, 1, &groups, error))
+    return FALSE;
+  if (a->rank < 3 || a->rank > 5 || w->rank != a->rank || groups < 1)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                   "convolution supports [N, C, *spatial] inputs with 1-3 spatial dims (got rank %u)", a->rank);
+      return FALSE;
+    }
+  if (a->dtype == WB_DTYPE_FLOAT64)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "f64 convolution is not supported (f32, bf16, f16)");
+      return FALSE;
+    }
+  s = a->rank - 2;
+  if (!spatial_arg (call, 3, "stride", s, 1, g.stride, error) || !spatial_arg (call, 4, "padding", s, 0, g.pad, error) ||
+      !spatial_arg (call, 5, "dilation", s, 1, g.dil, error) || !spatial_arg (call, 7, "output_padding", s, 0, out_pad, error))
+    return FALSE;
+  n = a->shape[0];
+  cin = a->shape[1];
+  cin_g = cin / groups;
+  cout_g = transposed ? w->shape[1] : w->shape[0] / groups;
+  cout = cout_g * groups;
+  if (cin % groups != 0 || (transposed ? w->shape[0] != cin : w->shape[1] != cin_g) || (bias && bias->shape[0] != cout))
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "convolution: channels, groups and weight do not fit");
+      return FALSE;
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      guint d = i + s - 3;
+      gboolean real = i >= 3 - s;
+      g.in[i] = real ? a->shape[2 + d] : 1;
+      g.k[i] = real ? w->shape[2 + d] : 1;
+      if (!transposed)
+        g.out[i] = (g.in[i] + 2 * g.pad[i] - g.dil[i] * (g.k[i] - 1) - 1) / g.stride[i] + 1;
+      else
+        g.out[i] = (g.in[i] - 1) * g.stride[i] - 2 * g.pad[i] + g.dil[i] * (g.k[i] - 1) + out_pad[i] + 1;
+      if (g.out[i] <= 0 || g.stride[i] < 1 || g.dil[i] < 1)
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "convolution: empty or invalid output size");
+          return FALSE;
+        }
+    }
+  shape[0] = n;
+  shape[1] = cout;
+  for (guint i = 0; i < s; i++)
+    shape[2 + i] = g.out[3 - s + i];
+  if ((x32 = _wb_cpu_to_f32 (a, error)) == NULL || (w32 = _wb_cpu_to_f32 (w, error)) == NULL ||
+      (acc = wb_tensor_new_zeros (WB_DTYPE_FLOAT32, a->rank, shape, error)) == NULL)
+    return FALSE;
+  ksize = g.k[0] * g.k[1] * g.k[2];
+  isize = g.in[0] * g.in[1] * g.in[2];
+  osize = g.out[0] * g.out[1] * g.out[2];
+  if (!transposed)
+    {
+      col = g_new (float, MAX (cin_g * ksize * osize, 1));
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 gr = 0; gr < groups; gr++)
+          {
+            const float *x = (const float *) wb_tensor_get_data (x32) + (b * cin + gr * cin_g) * isize;
+            const float *wg = (const float *) wb_tensor_get_data (w32) + gr * cout_g * cin_g * ksize;
+            float       *y = (float *) wb_tensor_get_data (acc) + (b * cout + gr * cout_g) * osize;
+            im2col (x, cin_g, &g, col);
+            _wb_cpu_sgemm (FALSE, FALSE, cout_g, osize, cin_g * ksize, 1.0f, wg, cin_g * ksize, col, osize, 0.0f, y, osize);
+          }
+    }
+  else
+    {
+      /* the geometry of the forward convolution whose input gradient this is: in <-> out swapped */
+      ConvGeom t = g;
+      memcpy (t.in, g.out, sizeof t.in);
+      memcpy (t.out, g.in, sizeof t.out);
+      col = g_new (float, MAX (cout_g * ksize * isize, 1));
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 gr = 0; gr < groups; gr++)
+          {
+            const float *x = (const float *) wb_tensor_get_data (x32) + (b * cin + gr * cin_g) * isize;
+            const float *wg = (const float *) wb_tensor_get_data (w32) + gr * cin_g * cout_g * ksize;
+            float       *y = (float *) wb_tensor_get_data (acc) + (b * cout + gr * cout_g) * osize;
+            /* col[cout_g * K, isize] = W_g^T [cout_g * K, cin_g] x_g [cin_g, isize] */
+            _wb_cpu_sgemm (TRUE, FALSE, cout_g * ksize, isize, cin_g, 1.0f, wg, cout_g * ksize, x, isize, 0.0f, col, isize);
+            col2im (col, cout_g, &t, y);
+          }
+    }
+  if (bias != NULL)
+    {
+      g_autoptr (WbTensor) b32 = _wb_cpu_to_f32 (bias, error);
+      if (b32 == NULL)
+        return FALSE;
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 c = 0; c < cout; c++)
+          {
+            float *y = (float *) wb_tensor_get_data (acc) + (b * cout + c) * osize;
+            float  bv = ((const float *) wb_tensor_get_data (b32))[c];
+            for (gint64 o = 0; o < osize; o++)
+              y[o] += bv;
+          }
+    }
+  if (a->dtype == WB_DTYPE_FLOAT32)
+    return _wb_cpu_set_result (call, g_steal_pointer (&acc));
+  out = wb_tensor_to_dtype (acc, a->dtype, error);
+  return out != NULL && _wb_cpu_set_result (call, out);
+}
+
+static gboolean
+op_nll_loss_backward (WbKernelCall *call, GError **error)
+{
+  WbTensor   *go, *input, *target, *weight;
+  WbRtValue  *red = _wb_cpu_arg (call, 4, "reduction");
+  gint64      ignore, nb, nc, nr;
+  double      total;
+  const char *reduction = red && red->kind == WB_RT_STRING ? red->s : "mean";
+  g_autoptr (WbTensor) tc = NULL;
+  g_autoptr (WbTensor) g64 = NULL;
+  g_autoptr (WbTensor) w64 = NULL;
+  g_autoptr (WbTensor) acc = NULL;
+  WbTensor *out;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "grad_output", &go, error) || !_wb_cpu_arg_tensor (call, 1, "input", &input, error) ||
+      !_wb_cpu_arg_tensor (call, 2, "target", &target, error) || !_wb_cpu_arg_tensor_opt (call, 3, "weight", &weight, error) ||
+      !_wb_cpu_arg_int (call, 5, "ignore_index", TRUE, -100, &ignore, error) ||
+      !_wb_cpu_arg_number (call, 6, "total_weight", TRUE, 1.0, &total, error))
+    return FALSE;
+  if (input->rank == 1)
+    nb = 1, nc = input->shape[0], nr = 1;
+  else
+    nb = input->shape[0], nc = input->shape[1], nr = _wb_cpu_numel (input->rank - 2, input->shape + 2);
+  if (wb_tensor_numel (target) != nb * nr || (weight && wb_tensor_numel (weight) != nc))
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "nll_loss_backward: target or weight does not fit the input");
+      return FALSE;
+    }
+  if ((tc = wb_tensor_to_dtype (target, WB_DTYPE_INT64, error)) == NULL ||
+      (g64 = wb_tensor_to_dtype (go, WB_DTYPE_FLOAT64, error)) == NULL ||
+      (weight && (w64 = wb_tensor_to_dtype (weight, WB_DTYPE_FLOAT64, error)) == NULL) ||
+      (acc = wb_tensor_new_zeros (WB_DTYPE_FLOAT64, input->rank, input->shape, error)) == NULL)
+    return FALSE;
+  for (gint64 b = 0; b < nb; b++)
+    for (gint64 r = 0; r < nr; r++)
+      {
+        gint64 t = ((const gint64 *) wb_tensor_get_data (tc))[b * nr + r];
+        double wt, gv;
+        if (t == ignore)
+          continue;
+        if (t < 0 || t >= nc)
+          {
+            g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                         "nll_loss_backward: target %" G_GINT64_FORMAT " is out of range for %" G_GINT64_FORMAT " classes", t, nc);
+            return FALSE;
+          }
+        wt = w64 ? ((const double *) wb_tensor_get_data (w64))[t] : 1.0;
+        if (g_strcmp0 (reduction, "none") == 0)
+          gv = ((const double *) wb_tensor_get_data (g64))[b * nr + r];
+        else
+          gv = ((const double *) wb_tensor_get_data (g64))[0];
+        if (g_strcmp0 (reduction, "mean") == 0)
+          gv /= total;
+        ((double *) wb_tensor_get_data (acc))[(b * nc + t) * nr + r] = -wt * gv;
+      }
+  out = wb_tensor_to_dtype (acc, input->dtype, error);
+  return out != NULL && _wb_cpu_set_result (call, out);
+}
+
+gboolean
+_wb_cpu_nn (WbKernelCall *call, int op, GError **error)
+{
+  switch (op)
+    {
+    case WB_NN_CONVOLUTION:
+      return op_convolution (call, error);
+    case WB_NN_NLL_LOSS_BACKWARD:
+      return op_nll_loss_backward (call, error);
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}

@@ -1,0 +1,311 @@
+/* wb-cublaslt.c — prims.matmul and prims.linear through cuBLASLt (docs/gpu-apis.md §3)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * cuBLASLt is column-major; a row-major matrix X[R, C] is the column-major matrix X^T. So the row-major
+ * Y[M, N] = A[M, K] B[K, N] is computed as Y^T = B^T A^T: cuBLASLt's first operand is B^T (N x K) and its
+ * second A^T (K x M), D is Y^T (N x M, ld N). An operand whose memory is row-major is passed as is (op N);
+ * one whose memory is column-major (a transposed view) is passed with op T, so transposes from the trace
+ * cost no copy. Anything else is made contiguous first. Leading dims of A fold into M when A's memory
+ * allows (prims.linear on [B, T, K]); equal batch dims on both sides run as a strided batch. The bias of
+ * linear is the BIAS epilogue (length N = rows of D). f32 uses CUBLAS_COMPUTE_32F (no TF32), bf16 and
+ * f16 accumulate in f32. The algorithm of each (shapes, layouts, alignments) is chosen once. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-executors-private.h"
+#include "wb-cuda-executors.h"
+
+#define WORKSPACE_BYTES (32u << 20)
+
+static cublasLtHandle_t lt_handle;
+static WbTensor        *workspace;
+static GHashTable      *algo_cache; /* key -> cublasLtMatmulAlgo_t* */
+
+static gboolean
+lt_check (const WbLtApi *lt, cublasStatus_t st, const char *what, GError **error)
+{
+  if (st == CUBLAS_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %s (%d)", what, lt->cublasLtGetStatusString (st), (int) st);
+  return FALSE;
+}
+
+/* The column-major description of X^T for a logical row-major X[R, C] with strides (sr, sc). */
+static gboolean
+as_transposed (gint64 R, gint64 C, gint64 sr, gint64 sc, cublasOperation_t *op, guint64 *rows, guint64 *cols, gint64 *ld)
+{
+  if ((sc == 1 || C == 1) && (R == 1 || sr >= MAX (C, 1)))
+    {
+      *op = CUBLAS_OP_N;
+      *rows = (guint64) C, *cols = (guint64) R;
+      *ld = R == 1 ? MAX (C, 1) : sr;
+      return TRUE;
+    }
+  if ((sr == 1 || R == 1) && (C == 1 || sc >= MAX (R, 1)))
+    {
+      *op = CUBLAS_OP_T;
+      *rows = (guint64) R, *cols = (guint64) C;
+      *ld = C == 1 ? MAX (R, 1) : sc;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static cudaDataType_t
+data_type (WbDtype dt)
+{
+  return dt == WB_DTYPE_BFLOAT16 ? CUDA_R_16BF : dt == WB_DTYPE_FLOAT16 ? CUDA_R_16F : CUDA_R_32F;
+}
+
+static guint32
+alignment_of (CUdeviceptr p)
+{
+  guint32 a = 256;
+
+  while (a > 1 && (p % a) != 0)
+    a /= 2;
+  return a;
+}
+
+/* A 3-D view [batch, R, C] of @t (rank >= 2) folding its leading dims, or NULL. */
+static WbTensor *
+batch_view (WbTensor *t)
+{
+  gint64 shape[3];
+  gint64 batch = 1;
+
+  for (guint d = 0; d + 2 < t->rank; d++)
+    batch *= t->shape[d];
+  shape[0] = batch;
+  shape[1] = t->shape[t->rank - 2];
+  shape[2] = t->shape[t->rank - 1];
+  if (t->rank == 3)
+    return wb_tensor_ref (t);
+  return wb_tensor_try_view (t, 3, shape);
+}
+
+gboolean
+wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bias_in, gboolean linear, WbTensor **out,
+                GError **error)
+{
+  const WbLtApi *lt = wb_cuda_load_cublaslt (error);
+  g_autoptr (WbTensor) a = NULL;
+  g_autoptr (WbTensor) b = NULL;
+  g_autoptr (WbTensor) bias = NULL;
+  g_autoptr (WbTensor) y = NULL;
+  gint64         M, N, K, batch = 1, a_bstride = 0, b_bstride = 0;
+  gint64         b_sr, b_sc, a_sr, a_sc;
+  gint64         out_shape[WB_MAX_RANK];
+  guint          out_rank;
+  WbDtype        dt = a_in->dtype;
+  cublasOperation_t opa, opb;
+  guint64        ar, ac, br, bc;
+  gint64         lda, ldb;
+  cublasLtMatmulDesc_t   desc = NULL;
+  cublasLtMatrixLayout_t la = NULL, lb = NULL, ld = NULL;
+  cublasLtMatmulPreference_t pref = NULL;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  cudaDataType_t      scale_type = CUDA_R_32F, cdt = data_type (dt);
+  cublasLtEpilogue_t  epi = CUBLASLT_EPILOGUE_DEFAULT;
+  float               alpha = 1.0f, beta = 0.0f;
+  gboolean            ok = FALSE;
+  g_autofree char    *key = NULL;
+  const cublasLtMatmulAlgo_t *algo;
+  CUdeviceptr         pa, pb, pd, pbias = 0;
+
+  if (lt == NULL)
+    return FALSE;
+  if ((dt != WB_DTYPE_FLOAT32 && dt != WB_DTYPE_BFLOAT16 && dt != WB_DTYPE_FLOAT16) || b_in->dtype != dt ||
+      (bias_in != NULL && bias_in->dtype != dt))
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: dtypes %s, %s are not handled (f32, bf16, f16, all equal)",
+                   wb_dtype_shortname (a_in->dtype), wb_dtype_shortname (b_in->dtype));
+      return FALSE;
+    }
+  if (a_in->rank < 2 || b_in->rank < 2 || (linear && b_in->rank != 2))
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: ranks %u and %u are not handled", a_in->rank, b_in->rank);
+      return FALSE;
+    }
+  if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
+    return FALSE;
+  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]) { WORKSPACE_BYTES }, error)) == NULL)
+    return FALSE;
+
+  K = a_in->shape[a_in->rank - 1];
+  N = linear ? b_in->shape[0] : b_in->shape[b_in->rank - 1];
+  if ((linear ? b_in->shape[1] : b_in->shape[b_in->rank - 2]) != K)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: inner dims %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT " differ", K,
+                   linear ? b_in->shape[1] : b_in->shape[b_in->rank - 2]);
+      return FALSE;
+    }
+  out_rank = a_in->rank;
+  memcpy (out_shape, a_in->shape, sizeof (gint64) * a_in->rank);
+  out_shape[out_rank - 1] = N;
+
+  if (b_in->rank == 2)
+    {
+      /* fold every leading dim of a into M */
+      gint64 rows = 1;
+      for (guint d = 0; d + 1 < a_in->rank; d++)
+        rows *= a_in->shape[d];
+      a = wb_tensor_try_view (a_in, 2, (gint64[]) { rows, K });
+      if (a == NULL)
+        {
+          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
+          if (c == NULL)
+            return FALSE;
+          a = wb_tensor_try_view (c, 2, (gint64[]) { rows, K });
+        }
+      M = rows;
+      b = wb_tensor_ref (b_in);
+      if (linear)
+        b_sr = b->strides[1], b_sc = b->strides[0];   /* B = W^T: B[k, n] = W[n, k] */
+      else
+        b_sr = b->strides[0], b_sc = b->strides[1];
+      a_sr = a->strides[0], a_sc = a->strides[1];
+    }
+  else
+    {
+      if (a_in->rank != b_in->rank || memcmp (a_in->shape, b_in->shape, sizeof (gint64) * (a_in->rank - 2)) != 0)
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: batch dims that broadcast are not handled");
+          return FALSE;
+        }
+      a = batch_view (a_in);
+      if (a == NULL)
+        {
+          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
+          if (c == NULL || (a = batch_view (c)) == NULL)
+            return FALSE;
+        }
+      b = batch_view (b_in);
+      if (b == NULL)
+        {
+          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, b_in, error);
+          if (c == NULL || (b = batch_view (c)) == NULL)
+            return FALSE;
+        }
+      batch = a->shape[0];
+      M = a->shape[1];
+      a_bstride = a->shape[0] > 1 ? a->strides[0] : 0;
+      b_bstride = b->shape[0] > 1 ? b->strides[0] : 0;
+      a_sr = a->strides[1], a_sc = a->strides[2];
+      b_sr = b->strides[1], b_sc = b->strides[2];
+    }
+  /* operands cuBLASLt cannot describe are copied to row-major */
+  if (!as_transposed (K, N, b_sr, b_sc, &opa, &ar, &ac, &lda))
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: operand b has strides (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", b_sr, b_sc);
+      return FALSE;
+    }
+  if (!as_transposed (M, K, a_sr, a_sc, &opb, &br, &bc, &ldb))
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: operand a has strides (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", a_sr, a_sc);
+      return FALSE;
+    }
+  if ((y = wb_cuda_tensor_new (rt, dt, out_rank, out_shape, error)) == NULL)
+    return FALSE;
+  if (M == 0 || N == 0)
+    {
+      *out = g_steal_pointer (&y);
+      return TRUE;
+    }
+  if (K == 0)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: K = 0 is not handled");
+      return FALSE;
+    }
+  if (bias_in != NULL)
+    {
+      if (bias_in->rank != 1 || bias_in->shape[0] != N || (bias = wb_cuda_contiguous (rt, bias_in, error)) == NULL)
+        {
+          if (error && *error == NULL)
+            g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: bias of shape other than [N]");
+          return FALSE;
+        }
+      epi = CUBLASLT_EPILOGUE_BIAS;
+      pbias = wb_cuda_tensor_ptr (bias);
+    }
+  pa = wb_cuda_tensor_ptr (b);   /* cuBLASLt's A is our B^T */
+  pb = wb_cuda_tensor_ptr (a);
+  pd = wb_cuda_tensor_ptr (y);
+
+  if (!lt_check (lt, lt->cublasLtMatmulDescCreate (&desc, compute, scale_type), "cublasLtMatmulDescCreate", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa), "TRANSA", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb), "TRANSB", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi), "EPILOGUE", error))
+    goto out;
+  if (pbias && (!lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &pbias, sizeof pbias), "BIAS_POINTER", error) ||
+                !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &cdt, sizeof cdt), "BIAS_DATA_TYPE", error)))
+    goto out;
+  if (!lt_check (lt, lt->cublasLtMatrixLayoutCreate (&la, cdt, ar, ac, lda), "layout A", error) ||
+      !lt_check (lt, lt->cublasLtMatrixLayoutCreate (&lb, cdt, br, bc, ldb), "layout B", error) ||
+      !lt_check (lt, lt->cublasLtMatrixLayoutCreate (&ld, cdt, (guint64) N, (guint64) M, N), "layout D", error))
+    goto out;
+  if (batch > 1)
+    {
+      gint32 bc32 = (gint32) batch;
+      gint64 sa = b_bstride, sb = a_bstride, sd = M * N;
+      if (!lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (la, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc32, sizeof bc32), "batch A", error) ||
+          !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (la, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sa, sizeof sa), "batch A", error) ||
+          !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (lb, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc32, sizeof bc32), "batch B", error) ||
+          !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (lb, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sb, sizeof sb), "batch B", error) ||
+          !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (ld, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc32, sizeof bc32), "batch D", error) ||
+          !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (ld, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sd, sizeof sd), "batch D", error))
+        goto out;
+    }
+
+  key = g_strdup_printf ("%d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                         " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u %u %d",
+                         (int) cdt, (int) opa, (int) opb, M, N, K, batch, lda, ldb, a_bstride, b_bstride, alignment_of (pa),
+                         alignment_of (pb), alignment_of (pd), pbias ? alignment_of (pbias) : 0, (int) epi);
+  if (algo_cache == NULL)
+    algo_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  algo = g_hash_table_lookup (algo_cache, key);
+  if (algo == NULL)
+    {
+      cublasLtMatmulHeuristicResult_t heur;
+      int      found = 0;
+      guint64  ws = WORKSPACE_BYTES;
+      guint32  al[4] = { alignment_of (pa), alignment_of (pb), alignment_of (pd), alignment_of (pd) };
+      if (!lt_check (lt, lt->cublasLtMatmulPreferenceCreate (&pref), "cublasLtMatmulPreferenceCreate", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], sizeof al[0]), "align", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al[1], sizeof al[1]), "align", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al[2], sizeof al[2]), "align", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al[3], sizeof al[3]), "align", error))
+        goto out;
+      if (!lt_check (lt, lt->cublasLtMatmulAlgoGetHeuristic (lt_handle, desc, la, lb, ld, ld, pref, 1, &heur, &found), "cublasLtMatmulAlgoGetHeuristic", error))
+        goto out;
+      if (found == 0)
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: no algorithm for M=%" G_GINT64_FORMAT " N=%" G_GINT64_FORMAT " K=%" G_GINT64_FORMAT, M, N, K);
+          goto out;
+        }
+      algo = g_memdup2 (&heur.algo, sizeof heur.algo);
+      g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
+    }
+  if (!lt_check (lt, lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta,
+                                         (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo,
+                                         (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES,
+                                         (cudaStream_t) wb_cuda_runtime_get_stream (rt)),
+                 "cublasLtMatmul", error))
+    goto out;
+  *out = g_steal_pointer (&y);
+  ok = TRUE;
+out:
+  if (pref)
+    lt->cublasLtMatmulPreferenceDestroy (pref);
+  if (la)
+    lt->cublasLtMatrixLayoutDestroy (la);
+  if (lb)
+    lt->cublasLtMatrixLayoutDestroy (lb);
+  if (ld)
+    lt->cublasLtMatrixLayoutDestroy (ld);
+  if (desc)
+    lt->cublasLtMatmulDescDestroy (desc);
+  return ok;
+}

@@ -1,0 +1,148 @@
+/* wb-cuda-codegen.h — CUDA C for a fusion region or one op: a plan of kernels, buffers and outputs (WbCudaPlan)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The `nvrtc` fusion executor and the per-op `cuda` executor generate their kernels here. Plain C, GLib
+ * and the compiler: no CUDA header or library is needed, so the code generation builds and is tested on
+ * machines without the toolkit and `export --region R --as cuda` prints it.
+ *
+ * What a plan does. The body (a region's subsymbols, composites flattened to prims) is a dataflow graph
+ * whose values are functions of a multi-index. Elementwise prims compose; views (broadcast_in_dim,
+ * reshape, transpose, squeeze, slice, flip, shallow_copy, stride_order) and index ops (take, gather,
+ * take_along_axis, pad, cat, iota, full) are folded into the indexing of their operand, so nothing in
+ * between is written to memory. Every reduction (sum, prod, amax, amin, var, var_mean) ends a kernel: it
+ * gets one kernel whose input expression is inlined, and writes a buffer that later kernels load.
+ * Outputs that remain are computed by one pointwise kernel per output shape (outputs of one shape share
+ * common subexpressions); an output that is a view of an input or of a reduction's buffer is returned as
+ * that view without a kernel. Shapes, strides and literal numbers are baked into the source; value
+ * names are not, so regions that differ only in names (the repeated blocks of a deep model) produce the
+ * same source and compile once.
+ *
+ * Numerics follow the cpu executor: f32, bf16 and f16 compute in float and every op rounds its result
+ * to its dtype (bf16/f16 round to nearest even), f64 in double, integers and b8 in int64 wrapped to the
+ * dtype; reductions accumulate in float (f32 class), double or int64.
+ * Threads: plans are immutable once built; building one touches no global state. */
+#pragma once
+
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda.h> or <wb-executors.h> can be included directly."
+#endif
+
+#include "wb-compiler.h"
+
+G_BEGIN_DECLS
+
+#define WB_CUDA_CODEGEN_ERROR (wb_cuda_codegen_error_quark ())
+GQuark wb_cuda_codegen_error_quark (void);
+
+typedef enum
+{
+  WB_CUDA_CODEGEN_ERROR_UNSUPPORTED = 1, /* an op, dtype or argument form the generator does not handle: says which */
+  WB_CUDA_CODEGEN_ERROR_BAD_REGION,      /* names or types that do not fit (an undefined name, a meta failure) */
+} WbCudaCodegenError;
+
+/* Threads per block of every generated kernel. */
+#define WB_CUDA_BLOCK 256
+
+typedef enum
+{
+  WB_CUDA_ARG_TENSOR = 1,
+  WB_CUDA_ARG_NUMBER,
+  WB_CUDA_ARG_OTHER,      /* anything else (a dtype, a device, None): not usable as an operand */
+} WbCudaArgKind;
+
+/* WbCudaArg: what the generator knows of one input: its dtype, shape and strides (elements; 0 for
+ * broadcast dims; the storage offset is folded into the pointer the kernel receives), or its value. */
+typedef struct
+{
+  WbCudaArgKind kind;
+  WbDtype       dtype;                 /* tensors; numbers: b8, i64 or f64 for bool, int and float */
+  guint         rank;
+  gint64        shape[WB_MAX_RANK];
+  gint64        strides[WB_MAX_RANK];
+  double        f;                     /* numbers */
+  gint64        i;
+} WbCudaArg;
+
+/* wb_cuda_arg_init_contiguous: a tensor argument of @type (a WB_TYPE_TENSOR) with row-major strides. */
+void wb_cuda_arg_init_contiguous (WbCudaArg *arg, const WbType *type);
+
+/* WbCudaKernel: one kernel of a plan. Its parameters are slot pointers in the order of @params: slot
+ * s < n_inputs is input s (a tensor), otherwise buffer s - n_inputs. Launch: @grid blocks of
+ * WB_CUDA_BLOCK threads, no dynamic shared memory. */
+typedef struct
+{
+  char   *entry;      /* "wb_k0" */
+  char   *what;       /* "pointwise f32[32, 512] -> 2 outputs", "sum over (1,) of bf16[8, 1024, 768]" */
+  guint   grid;
+  guint  *params;
+  guint   n_params;
+  gint64  elements;   /* elements the kernel reads from its reduction input or writes (for reports) */
+} WbCudaKernel;
+
+/* WbCudaBuffer: memory a plan's kernels write: an output or a reduction result, contiguous. */
+typedef struct
+{
+  WbDtype dtype;
+  guint   rank;
+  gint64  shape[WB_MAX_RANK];
+  gint64  numel;
+} WbCudaBuffer;
+
+/* WbCudaOutput: output i of the plan is a view of a slot (an input passed through or viewed, or a
+ * buffer) with this layout (elements, relative to the slot's first element). */
+typedef struct
+{
+  guint   slot;
+  WbDtype dtype;
+  guint   rank;
+  gint64  shape[WB_MAX_RANK];
+  gint64  strides[WB_MAX_RANK];
+  gint64  offset;
+} WbCudaOutput;
+
+typedef struct
+{
+  char         *source;      /* the CUDA C of every kernel (extern "C" __global__), no #include */
+  WbCudaKernel *kernels;
+  guint         n_kernels;
+  WbCudaBuffer *buffers;
+  guint         n_buffers;
+  WbCudaOutput *outputs;
+  guint         n_outputs;
+  guint         n_inputs;
+  guint         n_ops;       /* prims in the flattened body */
+} WbCudaPlan;
+
+void wb_cuda_plan_free (WbCudaPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCudaPlan, wb_cuda_plan_free)
+
+/* wb_cuda_plan_new_region: the plan of fusion region @region (a CALL whose subsymbols are its body)
+ * with @args[i] describing the value of @region->args[i] (n_args == region->n_args). Outputs are the
+ * region's output names in order. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
+WbCudaPlan *wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, GError **error);
+
+/* wb_cuda_plan_new: the plan of the bound symbols @body (prims, or composites through their
+ * subsymbols) reading the values @input_names[i] described by @inputs[i] and returning the values
+ * @output_names in order (one bound symbol of the per-op executor: @body = that symbol, its argument
+ * names as inputs and its outputs). (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
+WbCudaPlan *wb_cuda_plan_new        (const WbBsym *const *body, guint n_body,
+                                     const char *const *input_names, const WbCudaArg *inputs, guint n_inputs,
+                                     const char *const *output_names, guint n_outputs, GError **error);
+
+/* wb_cuda_plan_new_annotated: the plan of @region, a fusion call in @trace, with its inputs described by
+ * @trace's type annotations (tensors contiguous, numbers with their annotated values): what a run with
+ * contiguous inputs compiles (export --as cuda, the code generation tests). (transfer full) or NULL. */
+WbCudaPlan *wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, GError **error);
+
+/* wb_cuda_codegen_can_fuse: a structural check of @bsym (no shapes): TRUE when every prim its
+ * decomposition reaches has a generator, else FALSE and why (transfer full) in @why_not. */
+gboolean    wb_cuda_codegen_can_fuse (const WbBsym *bsym, char **why_not);
+
+/* wb_cuda_codegen_prelude: (transfer none) the device helpers every source starts with (conversions,
+ * rounding, NaN-propagating min/max); part of the compiled text but not of WbCudaPlan.source. */
+const char *wb_cuda_codegen_prelude (void);
+
+/* wb_cuda_plan_describe: (transfer full) a comment block: kernels, launch sizes, buffers and outputs. */
+char       *wb_cuda_plan_describe   (const WbCudaPlan *plan);
+
+G_END_DECLS

@@ -1,0 +1,55 @@
+/* wb-cuda-executors.h — the nvrtc, cublas and cuda executors over device tensors, and cuBLASLt matmul
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each executor is a WbExecutor (executors/wb-executor.h) that runs in the runner process on device
+ * tensors. They share one dispatch: a call the executor was chosen for goes to its own kernels when it
+ * has them, and otherwise down a fixed chain so that a whole program always runs on the GPU where it can:
+ *   nvrtc   a fusion region (or composite) whose every prim has a generator: one plan, its kernels
+ *           (wb-cuda-codegen.h); a region it cannot take whole is split by the interpreter into its
+ *           subsymbols, each dispatched as below
+ *   cublas  prims.matmul and prims.linear (also reached through ltorch.matmul/linear): cuBLASLt
+ *   cuda    any other prim with a generator: one kernel per op (the eager baseline); prims.copy_
+ *           writes into its destination on the device
+ *   cpu     anything else (library ops without a decomposition such as sdpa, random ops, sort): the
+ *           arguments are downloaded, the cpu executor runs it, the results are uploaded. Counted and
+ *           reported per symbol ("fallbacks").
+ * The executor assigned decides where the chain starts: nvrtc fuses regions; cuda runs regions op by op;
+ * cublas and the others take the same chain as nvrtc for what is not theirs.
+ * Arguments that are still host tensors (cotangents drawn by the interpreter, constants) are uploaded
+ * on first use and the copy is kept for the rest of the run (wb_cuda_executors_begin_run ... end_run). */
+#pragma once
+
+#include "wb-cuda-runtime.h"
+
+G_BEGIN_DECLS
+
+/* wb_cuda_executor_get: (transfer none) the runner's executor named @name: "nvrtc", "cuda", "cublas", or
+ * "cpu" (the cpu executor through transfers); NULL for another name or when CUDA is unavailable (@error). */
+WbExecutor *wb_cuda_executor_get (const char *name, GError **error);
+
+/* WbCudaDispatchStats: what ran where since begin_run. */
+typedef struct
+{
+  guint       regions_fused;   /* calls run as one nvrtc plan */
+  guint       plan_kernels;    /* kernels those plans launched */
+  guint       ops_generated;   /* prims run as one-op plans (cuda) */
+  guint       matmuls;         /* cuBLASLt calls */
+  guint       fallbacks;       /* calls run on the cpu with transfers */
+  GHashTable *fallback_symbols;/* (element-type utf8 guint) name -> count (owned by the executors) */
+  GHashTable *fallback_reasons;/* (element-type utf8 utf8) name -> first reason */
+} WbCudaDispatchStats;
+
+/* wb_cuda_executors_begin_run / end_run: a run's scope for uploaded host tensors and statistics. */
+void        wb_cuda_executors_begin_run (void);
+void        wb_cuda_executors_end_run   (void);
+/* wb_cuda_executors_get_stats: (transfer none) the statistics of the current or last run. */
+const WbCudaDispatchStats *wb_cuda_executors_get_stats (void);
+
+/* wb_cuda_matmul: @out = @a @ @b (prims.matmul: [..., M, K] x [K, N] or batched [B..., M, K] x [B..., K, N])
+ * or, with @linear, @a @ @b^T + @bias (prims.linear: b is [N, K], bias [N] or NULL), through cuBLASLt with
+ * f32 accumulation (no TF32) for f32, bf16 and f16. FALSE with WB_CUDA_ERROR_CALL and a reason when the
+ * shapes or dtypes are not handled (the caller falls back). (transfer full) @out. */
+gboolean    wb_cuda_matmul              (WbCudaRuntime *rt, WbTensor *a, WbTensor *b, WbTensor *bias, gboolean linear,
+                                         WbTensor **out, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,85 @@
+// wb-cuda-prelude.cuh — device helpers every generated source starts with (embedded by wb-cuda-codegen.c)
+// SPDX-License-Identifier: GPL-3.0-or-later
+// No #include: NVRTC needs no header path. bf16 and f16 are stored as unsigned short and converted with
+// the rounding of executors/wb-half.h (nearest even; NaN -> 0x7FC0 / 0x7E00; f64 goes through f32).
+#define WB_INF_F (__int_as_float (0x7f800000))
+#define WB_NAN_F (__int_as_float (0x7fc00000))
+#define WB_INF_D (__longlong_as_double (0x7ff0000000000000LL))
+#define WB_NAN_D (__longlong_as_double (0x7ff8000000000000LL))
+#define WB_I64_MIN (-9223372036854775807LL - 1LL)
+#define WB_I64_MAX 9223372036854775807LL
+
+static __device__ __forceinline__ float wb_bf16_to_f (unsigned short h) { return __uint_as_float ((unsigned int) h << 16); }
+static __device__ __forceinline__ unsigned short wb_f_to_bf16 (float f)
+{
+  unsigned int u = __float_as_uint (f);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return 0x7fc0;
+  return (unsigned short) ((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+static __device__ __forceinline__ float wb_f16_to_f (unsigned short h)
+{
+  float f;
+  asm ("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+}
+static __device__ __forceinline__ unsigned short wb_f_to_f16 (float f)
+{
+  unsigned short h;
+  if (f != f)
+    return 0x7e00;
+  asm ("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+}
+// round a float to the nearest bf16 / f16 value, kept as float
+static __device__ __forceinline__ float wb_round_bf16 (float f) { return wb_bf16_to_f (wb_f_to_bf16 (f)); }
+static __device__ __forceinline__ float wb_round_f16 (float f) { return wb_f16_to_f (wb_f_to_f16 (f)); }
+// float -> int64 truncating toward zero, NaN -> 0 (the cpu executor's rule)
+static __device__ __forceinline__ long long wb_f_to_i (double x) { return x != x ? 0LL : (long long) x; }
+
+// NaN-propagating max/min (torch.maximum, amax)
+static __device__ __forceinline__ float wb_max_f (float a, float b) { return (a != a || b != b) ? WB_NAN_F : (a > b ? a : b); }
+static __device__ __forceinline__ float wb_min_f (float a, float b) { return (a != a || b != b) ? WB_NAN_F : (a < b ? a : b); }
+static __device__ __forceinline__ double wb_max_d (double a, double b) { return (a != a || b != b) ? WB_NAN_D : (a > b ? a : b); }
+static __device__ __forceinline__ double wb_min_d (double a, double b) { return (a != a || b != b) ? WB_NAN_D : (a < b ? a : b); }
+static __device__ __forceinline__ long long wb_max_i (long long a, long long b) { return a > b ? a : b; }
+static __device__ __forceinline__ long long wb_min_i (long long a, long long b) { return a < b ? a : b; }
+
+// integer helpers with the cpu executor's semantics (x / 0 == 0, wrap-around, shifts past the width)
+static __device__ __forceinline__ long long wb_neg_i (long long x) { return (long long) (0ULL - (unsigned long long) x); }
+static __device__ __forceinline__ long long wb_div_i (long long x, long long y) { return y == 0 ? 0 : (y == -1 ? wb_neg_i (x) : x / y); }
+static __device__ __forceinline__ long long wb_floordiv_i (long long x, long long y)
+{
+  if (y == 0) return 0;
+  if (y == -1) return wb_neg_i (x);
+  long long q = x / y;
+  if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
+  return q;
+}
+static __device__ __forceinline__ long long wb_fmod_i (long long x, long long y) { return (y == 0 || y == -1) ? 0 : x % y; }
+static __device__ __forceinline__ long long wb_rem_i (long long x, long long y)
+{
+  if (y == 0 || y == -1) return 0;
+  long long r = x % y;
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+static __device__ __forceinline__ double wb_rem_d (double x, double y)
+{
+  double r = fmod (x, y);
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+static __device__ __forceinline__ long long wb_shl_i (long long x, long long y) { return (y < 0 || y >= 64) ? 0 : (long long) ((unsigned long long) x << y); }
+static __device__ __forceinline__ long long wb_shr_i (long long x, long long y) { return (y < 0 || y >= 64) ? (x < 0 ? -1 : 0) : x >> y; }
+static __device__ __forceinline__ long long wb_pow_i (long long x, long long y)
+{
+  unsigned long long r = 1, b = (unsigned long long) x;
+  if (y < 0) return x == 1 ? 1 : (x == -1 ? ((y & 1) ? -1 : 1) : 0);
+  while (y > 0) { if (y & 1) r *= b; b *= b; y >>= 1; }
+  return (long long) r;
+}
+static __device__ __forceinline__ float wb_lerp_f (float x, float y, float z) { return fabsf (z) < 0.5f ? x + z * (y - x) : y - (y - x) * (1.0f - z); }
+static __device__ __forceinline__ double wb_lerp_d (double x, double y, double z) { return fabs (z) < 0.5 ? x + z * (y - x) : y - (y - x) * (1.0 - z); }
+static __device__ __forceinline__ float wb_sign_f (float x) { return (float) ((x > 0) - (x < 0)); }
+static __device__ __forceinline__ double wb_sign_d (double x) { return (double) ((x > 0) - (x < 0)); }

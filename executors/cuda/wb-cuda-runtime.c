@@ -1,0 +1,549 @@
+/* wb-cuda-runtime.c — device, context, stream, pool, device tensors, modules, launches
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-executors-private.h"
+#include "wb-cuda-runtime.h"
+
+struct _WbCudaRuntime
+{
+  const WbCuApi     *cu;
+  CUdevice           dev;
+  CUcontext          ctx;
+  CUstream           stream;
+  CUmemoryPool       pool;
+  WbCudaDeviceInfo   info;
+  GHashTable        *modules;    /* image key -> CUmodule */
+  GHashTable        *functions;  /* "key/entry" -> CUfunction */
+  GHashTable        *sources;    /* source text -> image key (no re-hash per launch) */
+  WbCudaRuntimeStats stats;
+  gboolean           sync;
+  gboolean           broken;     /* a sticky error happened: every call fails */
+};
+
+static WbCudaRuntime *the_runtime;
+static GError        *the_error;
+
+static gboolean
+check (WbCudaRuntime *rt, CUresult rc, const char *what, GError **error)
+{
+  if (rc == CUDA_SUCCESS)
+    return TRUE;
+  if (wb_cuda_result_is_sticky (rc) && rt != NULL)
+    rt->broken = TRUE;
+  return wb_cuda_check (rc, what, error);
+}
+
+static WbCudaRuntime *
+runtime_new (GError **error)
+{
+  const WbCuApi  *cu = wb_cuda_load_driver (error);
+  WbCudaRuntime  *rt;
+  CUresult        rc;
+  int             n = 0;
+  size_t          total = 0;
+  cuuint64_t      threshold = G_MAXUINT64;
+
+  if (cu == NULL)
+    return NULL;
+  rc = cu->cuInit (0);
+  if (rc == CUDA_ERROR_NO_DEVICE)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_NO_DEVICE, "the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE; CUDA_VISIBLE_DEVICES=%s)",
+                   g_getenv ("CUDA_VISIBLE_DEVICES") ? g_getenv ("CUDA_VISIBLE_DEVICES") : "(unset)");
+      return NULL;
+    }
+  if (rc != CUDA_SUCCESS)
+    {
+      g_autoptr (GError) local = NULL;
+      wb_cuda_check (rc, "cuInit", &local);
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_NO_DRIVER, "the NVIDIA driver cannot be initialised: %s", local->message);
+      return NULL;
+    }
+  if (!wb_cuda_check (cu->cuDeviceGetCount (&n), "cuDeviceGetCount", error))
+    return NULL;
+  if (n == 0)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_NO_DEVICE, "the NVIDIA driver sees no GPU");
+      return NULL;
+    }
+  rt = g_new0 (WbCudaRuntime, 1);
+  rt->cu = cu;
+  cu->cuDriverGetVersion (&rt->info.driver_version);
+  if (rt->info.driver_version < CUDA_VERSION)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_DRIVER_TOO_OLD, "the driver supports CUDA %d.%d; this build needs %d.%d or newer",
+                   rt->info.driver_version / 1000, rt->info.driver_version % 1000 / 10, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+      g_free (rt);
+      return NULL;
+    }
+  if (!wb_cuda_check (cu->cuDeviceGet (&rt->dev, 0), "cuDeviceGet", error) ||
+      !wb_cuda_check (cu->cuDeviceGetName (rt->info.name, sizeof rt->info.name, rt->dev), "cuDeviceGetName", error) ||
+      !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, rt->dev), "cuDeviceGetAttribute", error) ||
+      !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, rt->dev), "cuDeviceGetAttribute", error) ||
+      !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, rt->dev), "cuDeviceGetAttribute", error) ||
+      !wb_cuda_check (cu->cuDeviceTotalMem (&total, rt->dev), "cuDeviceTotalMem", error))
+    {
+      g_free (rt);
+      return NULL;
+    }
+  rt->info.total_bytes = (gint64) total;
+  if (wb_cuda_load_nvrtc (error) == NULL)
+    {
+      g_free (rt);
+      return NULL;
+    }
+  if (wb_nvrtc_supports_arch (rt->info.cc_major, rt->info.cc_minor))
+    g_snprintf (rt->info.arch, sizeof rt->info.arch, "sm_%d%d", rt->info.cc_major, rt->info.cc_minor);
+  else
+    g_snprintf (rt->info.arch, sizeof rt->info.arch, "compute_%d%d", MIN (rt->info.cc_major, 12), rt->info.cc_minor);
+  if (!wb_cuda_check (cu->cuDevicePrimaryCtxRetain (&rt->ctx, rt->dev), "cuDevicePrimaryCtxRetain", error) ||
+      !wb_cuda_check (cu->cuCtxSetCurrent (rt->ctx), "cuCtxSetCurrent", error) ||
+      !wb_cuda_check (cu->cuStreamCreate (&rt->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error) ||
+      !wb_cuda_check (cu->cuDeviceGetDefaultMemPool (&rt->pool, rt->dev), "cuDeviceGetDefaultMemPool", error) ||
+      !wb_cuda_check (cu->cuMemPoolSetAttribute (rt->pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
+                      "cuMemPoolSetAttribute", error))
+    {
+      g_free (rt);
+      return NULL;
+    }
+  rt->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  rt->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  rt->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  rt->sync = g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0;
+  return rt;
+}
+
+WbCudaRuntime *
+wb_cuda_runtime_get (GError **error)
+{
+  if (the_runtime == NULL && the_error == NULL)
+    {
+      GError *local = NULL;
+      the_runtime = runtime_new (&local);
+      if (the_runtime == NULL)
+        the_error = local;
+    }
+  if (the_runtime == NULL)
+    {
+      g_propagate_error (error, g_error_copy (the_error));
+      return NULL;
+    }
+  return the_runtime;
+}
+
+const WbCudaDeviceInfo *
+wb_cuda_runtime_get_info (WbCudaRuntime *rt)
+{
+  return &rt->info;
+}
+
+CUstream
+wb_cuda_runtime_get_stream (WbCudaRuntime *rt)
+{
+  return rt->stream;
+}
+
+const WbCuApi *
+wb_cuda_runtime_get_api (WbCudaRuntime *rt)
+{
+  return rt->cu;
+}
+
+void
+wb_cuda_runtime_get_stats (WbCudaRuntime *rt, WbCudaRuntimeStats *out)
+{
+  *out = rt->stats;
+}
+
+void
+wb_cuda_runtime_set_sync (WbCudaRuntime *rt, gboolean sync)
+{
+  rt->sync = sync;
+}
+
+gboolean
+wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error)
+{
+  if (rt->broken)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
+      return FALSE;
+    }
+  return check (rt, rt->cu->cuStreamSynchronize (rt->stream), "cuStreamSynchronize", error);
+}
+
+/* -- device tensors ---------------------------------------------------------------------------- */
+
+typedef struct
+{
+  WbCudaRuntime *rt;
+  CUdeviceptr    ptr;
+} DeviceBlock;
+
+static void
+device_block_free (gpointer data)
+{
+  DeviceBlock *b = data;
+
+  if (b->ptr != 0 && !b->rt->broken)
+    b->rt->cu->cuMemFreeAsync (b->ptr, b->rt->stream);
+  g_free (b);
+}
+
+gboolean
+wb_cuda_tensor_is_device (const WbTensor *t)
+{
+  return t != NULL && t->device.type == WB_DEVICE_CUDA;
+}
+
+CUdeviceptr
+wb_cuda_tensor_ptr (const WbTensor *t)
+{
+  return (CUdeviceptr) (guintptr) wb_tensor_get_data (t);
+}
+
+WbTensor *
+wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *shape, GError **error)
+{
+  gint64       numel = 1;
+  gsize        nbytes;
+  DeviceBlock *b;
+  WbDevice     dev = { WB_DEVICE_CUDA, 0 };
+
+  for (guint d = 0; d < rank; d++)
+    numel *= shape[d];
+  nbytes = (gsize) numel * wb_dtype_size (dtype);
+  if (rt->broken)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
+      return NULL;
+    }
+  b = g_new0 (DeviceBlock, 1);
+  b->rt = rt;
+  if (nbytes > 0 && !check (rt, rt->cu->cuMemAllocAsync (&b->ptr, nbytes, rt->stream), "cuMemAllocAsync", error))
+    {
+      g_free (b);
+      return NULL;
+    }
+  return wb_tensor_new_external (dtype, &dev, rank, shape, (gpointer) (guintptr) b->ptr, nbytes, device_block_free, b);
+}
+
+WbTensor *
+wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error)
+{
+  g_autoptr (WbTensor) host = NULL;
+  WbTensor *d;
+  gsize     nbytes;
+
+  if (wb_cuda_tensor_is_device (t))
+    return wb_tensor_ref (t);
+  if ((host = wb_tensor_contiguous (t, error)) == NULL)
+    return NULL;
+  if ((d = wb_cuda_tensor_new (rt, t->dtype, t->rank, t->shape, error)) == NULL)
+    return NULL;
+  nbytes = (gsize) wb_tensor_nbytes (host);
+  /* pageable source: the call returns once the data is staged, so @host may go right after */
+  if (nbytes > 0 && !check (rt, rt->cu->cuMemcpyHtoDAsync (wb_cuda_tensor_ptr (d), wb_tensor_get_data (host), nbytes, rt->stream),
+                            "cuMemcpyHtoDAsync", error))
+    {
+      wb_tensor_unref (d);
+      return NULL;
+    }
+  rt->stats.bytes_uploaded += nbytes;
+  return d;
+}
+
+WbTensor *
+wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error)
+{
+  g_autoptr (WbTensor) dense = NULL;
+  WbTensor *h;
+  gsize     nbytes;
+
+  if (!wb_cuda_tensor_is_device (t))
+    return wb_tensor_ref (t);
+  if ((dense = wb_cuda_contiguous (rt, t, error)) == NULL)
+    return NULL;
+  if ((h = wb_tensor_new (t->dtype, t->rank, t->shape, error)) == NULL)
+    return NULL;
+  nbytes = (gsize) wb_tensor_nbytes (h);
+  if (nbytes > 0 && (!check (rt, rt->cu->cuMemcpyDtoHAsync (wb_tensor_get_data (h), wb_cuda_tensor_ptr (dense), nbytes, rt->stream),
+                             "cuMemcpyDtoHAsync", error) ||
+                     !wb_cuda_runtime_synchronize (rt, error)))
+    {
+      wb_tensor_unref (h);
+      return NULL;
+    }
+  rt->stats.bytes_downloaded += nbytes;
+  return h;
+}
+
+/* -- modules and launches ---------------------------------------------------------------------- */
+
+CUfunction
+wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error)
+{
+  const char      *key = g_hash_table_lookup (rt->sources, source);
+  g_autofree char *fkey = NULL;
+  CUfunction       fn;
+  CUmodule         mod;
+
+  if (key == NULL)
+    {
+      g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (source, rt->info.arch, NULL, error);
+      char       jit_log[4096] = "";
+      CUjit_option jo[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+      void        *jv[] = { jit_log, (void *) (guintptr) sizeof jit_log };
+      CUresult     rc;
+
+      if (img == NULL)
+        return NULL;
+      if (!g_hash_table_contains (rt->modules, img->key))
+        {
+          rc = rt->cu->cuModuleLoadDataEx (&mod, g_bytes_get_data (img->image, NULL), 2, jo, jv);
+          if (rc != CUDA_SUCCESS)
+            {
+              g_autoptr (GError) local = NULL;
+              check (rt, rc, "cuModuleLoadDataEx", &local);
+              g_set_error (error, WB_CUDA_ERROR, local->code, "%s %s", local->message, jit_log);
+              return NULL;
+            }
+          g_hash_table_insert (rt->modules, g_strdup (img->key), mod);
+          rt->stats.modules_loaded++;
+        }
+      g_hash_table_insert (rt->sources, g_strdup (source), g_strdup (img->key));
+      key = g_hash_table_lookup (rt->sources, source);
+    }
+  fkey = g_strdup_printf ("%s/%s", key, entry);
+  fn = g_hash_table_lookup (rt->functions, fkey);
+  if (fn != NULL)
+    return fn;
+  mod = g_hash_table_lookup (rt->modules, key);
+  if (!check (rt, rt->cu->cuModuleGetFunction (&fn, mod, entry), entry, error))
+    return NULL;
+  g_hash_table_insert (rt->functions, g_steal_pointer (&fkey), fn);
+  return fn;
+}
+
+gboolean
+wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args, const char *what, GError **error)
+{
+  if (grid == 0)
+    return TRUE;
+  if (rt->broken)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
+      return FALSE;
+    }
+  rt->stats.launches++;
+  if (!check (rt, rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL), "cuLaunchKernel", error))
+    return FALSE;
+  if (rt->sync && !wb_cuda_runtime_synchronize (rt, error))
+    {
+      g_prefix_error (error, "%s: ", what);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error)
+{
+  guint        n_slots = plan->n_inputs + plan->n_buffers;
+  g_autofree CUdeviceptr *ptrs = g_new0 (CUdeviceptr, MAX (n_slots, 1));
+  g_autofree WbTensor   **buffers = g_new0 (WbTensor *, MAX (plan->n_buffers, 1));
+  void        *args[64];
+  gboolean     ok = FALSE;
+
+  for (guint i = 0; i < plan->n_inputs; i++)
+    ptrs[i] = inputs[i] ? wb_cuda_tensor_ptr (inputs[i]) : 0;
+  for (guint i = 0; i < plan->n_buffers; i++)
+    {
+      const WbCudaBuffer *b = &plan->buffers[i];
+      if ((buffers[i] = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
+        goto out;
+      ptrs[plan->n_inputs + i] = wb_cuda_tensor_ptr (buffers[i]);
+    }
+  for (guint k = 0; k < plan->n_kernels; k++)
+    {
+      const WbCudaKernel *kr = &plan->kernels[k];
+      CUfunction          fn;
+      if (kr->n_params > G_N_ELEMENTS (args))
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %u parameters", kr->entry, kr->n_params);
+          goto out;
+        }
+      if ((fn = wb_cuda_runtime_get_function (rt, plan->source, kr->entry, error)) == NULL)
+        goto out;
+      for (guint j = 0; j < kr->n_params; j++)
+        args[j] = &ptrs[kr->params[j]];
+      if (!wb_cuda_runtime_launch (rt, fn, kr->grid, args, kr->what, error))
+        goto out;
+    }
+  for (guint i = 0; i < plan->n_outputs; i++)
+    {
+      const WbCudaOutput *o = &plan->outputs[i];
+      WbTensor           *base = o->slot < plan->n_inputs ? inputs[o->slot] : buffers[o->slot - plan->n_inputs];
+      outputs[i] = wb_tensor_new_view (base, o->dtype, o->rank, o->shape, o->strides, base->offset + o->offset);
+    }
+  ok = TRUE;
+out:
+  for (guint i = 0; i < plan->n_buffers; i++)
+    g_clear_pointer (&buffers[i], wb_tensor_unref);
+  return ok;
+}
+
+/* -- strided copies ---------------------------------------------------------------------------- */
+
+static const char *
+ctype_of (WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_FLOAT64: return "double";
+    case WB_DTYPE_FLOAT32: return "float";
+    case WB_DTYPE_BFLOAT16:
+    case WB_DTYPE_FLOAT16: return "unsigned short";
+    case WB_DTYPE_INT64: return "long long";
+    case WB_DTYPE_INT32: return "int";
+    case WB_DTYPE_INT16: return "short";
+    case WB_DTYPE_INT8: return "signed char";
+    case WB_DTYPE_UINT8:
+    case WB_DTYPE_BOOL8: return "unsigned char";
+    default: return NULL;
+    }
+}
+
+/* The copy kernel's source: element-wise dst = convert(src) over a shape with both strides baked in. It is
+ * generated by the code generator as a one-op plan would be, but writes into an existing tensor. */
+static char *
+copy_source (const WbTensor *dst, const WbTensor *src)
+{
+  GString *s = g_string_new (NULL);
+  gint64   numel = wb_tensor_numel (dst);
+  gint64   cs[WB_MAX_RANK];
+  gint64   acc = 1;
+  gboolean wide = numel >= (G_GINT64_CONSTANT (1) << 30);
+  const char *ity = wide ? "long long" : "int";
+  const char *load, *store_pre, *store_post;
+
+  for (int d = (int) dst->rank - 1; d >= 0; d--)
+    {
+      cs[d] = acc;
+      acc *= MAX (dst->shape[d], 1);
+    }
+  switch (src->dtype)
+    {
+    case WB_DTYPE_BFLOAT16: load = "wb_bf16_to_f (src[so])"; break;
+    case WB_DTYPE_FLOAT16: load = "wb_f16_to_f (src[so])"; break;
+    case WB_DTYPE_FLOAT32:
+    case WB_DTYPE_FLOAT64: load = "src[so]"; break;
+    default: load = "(long long) src[so]"; break;
+    }
+  store_post = ")";
+  switch (dst->dtype)
+    {
+    case WB_DTYPE_BFLOAT16: store_pre = "wb_f_to_bf16 ((float) "; break;
+    case WB_DTYPE_FLOAT16: store_pre = "wb_f_to_f16 ((float) "; break;
+    case WB_DTYPE_BOOL8: store_pre = "(unsigned char) (0 != "; break;
+    case WB_DTYPE_FLOAT32: store_pre = "(float) ("; break;
+    case WB_DTYPE_FLOAT64: store_pre = "(double) ("; break;
+    default:
+      store_pre = wb_dtype_is_float (src->dtype) ? "wb_f_to_i (" : "(long long) (";
+      break;
+    }
+  g_string_append_printf (s, "extern \"C\" __global__ void __launch_bounds__ (%d)\nwb_copy (const %s *__restrict__ src, %s *__restrict__ dst)\n{\n",
+                          WB_CUDA_BLOCK, ctype_of (src->dtype), ctype_of (dst->dtype));
+  g_string_append_printf (s, "  for (%s L = (%s) blockIdx.x * %d + threadIdx.x; L < %" G_GINT64_FORMAT "; L += (%s) gridDim.x * %d)\n  {\n",
+                          ity, ity, WB_CUDA_BLOCK, numel, ity, WB_CUDA_BLOCK);
+  g_string_append_printf (s, "    %s so = 0, dof = 0;\n", ity);
+  for (guint d = 0; d < dst->rank; d++)
+    {
+      if (dst->shape[d] == 1)
+        continue;
+      g_string_append_printf (s, "    { const %s i = (L / %" G_GINT64_FORMAT ") %% %" G_GINT64_FORMAT "; so += i * %" G_GINT64_FORMAT
+                                 "; dof += i * %" G_GINT64_FORMAT "; }\n",
+                              ity, cs[d], dst->shape[d], src->strides[d], dst->strides[d]);
+    }
+  if (dst->dtype == src->dtype)
+    g_string_append (s, "    dst[dof] = src[so];\n");
+  else if (wb_dtype_is_integer (dst->dtype) || dst->dtype == WB_DTYPE_BOOL8)
+    g_string_append_printf (s, "    dst[dof] = (%s) %s%s%s;\n", ctype_of (dst->dtype), store_pre, load, store_post);
+  else
+    g_string_append_printf (s, "    dst[dof] = %s%s%s;\n", store_pre, load, store_post);
+  g_string_append (s, "  }\n}\n");
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+wb_cuda_copy_into (WbCudaRuntime *rt, WbTensor *dst, const WbTensor *src, GError **error)
+{
+  g_autofree char *source = NULL;
+  CUfunction       fn;
+  CUdeviceptr      ps, pd;
+  void            *args[2];
+  gint64           numel = wb_tensor_numel (dst);
+
+  g_return_val_if_fail (dst->rank == src->rank, FALSE);
+  if (numel == 0)
+    return TRUE;
+  if (ctype_of (dst->dtype) == NULL || ctype_of (src->dtype) == NULL)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "copy of %s to %s is not supported", wb_dtype_shortname (src->dtype),
+                   wb_dtype_shortname (dst->dtype));
+      return FALSE;
+    }
+  source = copy_source (dst, src);
+  if ((fn = wb_cuda_runtime_get_function (rt, source, "wb_copy", error)) == NULL)
+    return FALSE;
+  ps = wb_cuda_tensor_ptr (src);
+  pd = wb_cuda_tensor_ptr (dst);
+  args[0] = &ps;
+  args[1] = &pd;
+  return wb_cuda_runtime_launch (rt, fn, (guint) CLAMP ((numel + WB_CUDA_BLOCK - 1) / WB_CUDA_BLOCK, 1, 65536), args, "copy", error);
+}
+
+WbTensor *
+wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error)
+{
+  WbTensor *c;
+
+  if (wb_tensor_is_contiguous (t))
+    return wb_tensor_ref (t);
+  if ((c = wb_cuda_tensor_new (rt, t->dtype, t->rank, t->shape, error)) == NULL)
+    return NULL;
+  if (!wb_cuda_copy_into (rt, c, t, error))
+    {
+      wb_tensor_unref (c);
+      return NULL;
+    }
+  return c;
+}
+
+/* -- probe ------------------------------------------------------------------------------------- */
+
+char *
+wb_cuda_probe (GError **error)
+{
+  WbCudaRuntime    *rt = wb_cuda_runtime_get (error);
+  g_autofree char  *nvrtc = NULL;
+  const WbLtApi    *lt;
+  GString          *s;
+
+  if (rt == NULL)
+    return NULL;
+  nvrtc = wb_nvrtc_version ();
+  s = g_string_new (NULL);
+  g_string_append_printf (s, "device 0: %s, compute capability %d.%d, %d SMs, %.1f GiB; driver CUDA %d.%d; kernels for %s; NVRTC %s",
+                          rt->info.name, rt->info.cc_major, rt->info.cc_minor, rt->info.sm_count, rt->info.total_bytes / 1073741824.0,
+                          rt->info.driver_version / 1000, rt->info.driver_version % 1000 / 10, rt->info.arch, nvrtc ? nvrtc : "?");
+  lt = wb_cuda_load_cublaslt (NULL);
+  if (lt != NULL)
+    g_string_append_printf (s, "; cuBLASLt %zu", lt->cublasLtGetVersion ());
+  else
+    g_string_append (s, "; cuBLASLt not found (matmul falls back to cpu)");
+  return g_string_free (s, FALSE);
+}

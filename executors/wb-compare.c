@@ -1,0 +1,83 @@
+/* wb-compare.c — tensor comparison (see wb-compare.h for the definitions)
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "wb-executors-private.h"
+
+void
+wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol)
+{
+  switch (dtype)
+    {
+    case WB_DTYPE_FLOAT64: *rtol = 1e-7, *atol = 1e-7; break;
+    case WB_DTYPE_FLOAT32: *rtol = 1e-4, *atol = 1e-5; break;
+    case WB_DTYPE_FLOAT16: *rtol = 1e-2, *atol = 1e-3; break;
+    case WB_DTYPE_BFLOAT16: *rtol = 3e-2, *atol = 1e-2; break;
+    default: *rtol = 0, *atol = 0; break;
+    }
+}
+
+gboolean
+wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double rtol, double atol,
+                   gboolean allow_head, WbCompareResult *r, GError **error)
+{
+  gint64 nc = wb_tensor_numel (computed), nr = wb_tensor_numel (reference);
+  gboolean same_shape = computed->rank == reference->rank;
+  g_autoptr (WbTensor) c64 = NULL;
+  g_autoptr (WbTensor) r64 = NULL;
+  const double *c, *ref;
+
+  for (guint d = 0; same_shape && d < computed->rank; d++)
+    same_shape = computed->shape[d] == reference->shape[d];
+  memset (r, 0, sizeof *r);
+  r->first_mismatch = -1;
+  if (!same_shape && !(allow_head && nr <= nc))
+    {
+      g_autofree char *a = wb_tensor_shape_to_string (computed);
+      g_autofree char *b = wb_tensor_shape_to_string (reference);
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                   "shapes differ: computed %s, reference %s", a, b);
+      return FALSE;
+    }
+  r->head = !same_shape;
+  r->n = MIN (nc, nr);
+  c64 = wb_tensor_to_dtype ((WbTensor *) computed, WB_DTYPE_FLOAT64, error);
+  r64 = c64 ? wb_tensor_to_dtype ((WbTensor *) reference, WB_DTYPE_FLOAT64, error) : NULL;
+  if (r64 == NULL)
+    return FALSE;
+  c = wb_tensor_get_data (c64);
+  ref = wb_tensor_get_data (r64);
+  for (gint64 i = 0; i < r->n; i++)
+    {
+      double a = c[i], b = ref[i], d;
+      gboolean bad;
+      if (isnan (a) || isnan (b))
+        {
+          bad = !(isnan (a) && isnan (b));
+          d = bad ? INFINITY : 0;
+        }
+      else if (isinf (a) || isinf (b))
+        {
+          bad = a != b;
+          d = bad ? INFINITY : 0;
+        }
+      else
+        {
+          d = fabs (a - b);
+          bad = d > atol + rtol * fabs (b);
+          r->max_ref = MAX (r->max_ref, fabs (b));
+        }
+      r->max_abs = MAX (r->max_abs, d);
+      if (bad)
+        {
+          if (r->mismatches == 0)
+            r->first_mismatch = i;
+          r->mismatches++;
+        }
+    }
+  r->rel = r->max_ref > 0 ? r->max_abs / r->max_ref : (r->max_abs > 0 ? INFINITY : 0);
+  return TRUE;
+}

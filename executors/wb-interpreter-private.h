@@ -1,0 +1,39 @@
+/* wb-interpreter-private.h — running one trace's bound symbols (used by wb-program.c)
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-executors-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct _WbInterp WbInterp;
+
+/* WbCotangentFunc: the cotangent for forward output @index (like @output) for prims.get_grad; (transfer
+ * full) or NULL with @error set. */
+typedef WbRtValue *(*WbCotangentFunc) (guint index, WbRtValue *output, gpointer data, GError **error);
+
+struct _WbInterp
+{
+  WbRunState          state;
+  const WbRunOptions *options;
+  GHashTable         *assignment;      /* name -> WbExecutor* (borrowed) */
+  WbExecutor         *default_executor;
+  GHashTable         *grad_index;      /* JOINT: fw_flat_out name -> index + 1 */
+  WbCotangentFunc     cotangent;
+  gpointer            cotangent_data;
+  GHashTable         *stats;           /* name -> WbKernelStat* */
+  const WbTrace      *trace;           /* the trace being run */
+};
+
+/* _wb_interp_run_trace: binds @args to @trace's parameters and runs its body. Returns the RETURN value
+ * (transfer full; NONE when the trace returns nothing) or NULL with @error set. */
+WbRtValue *_wb_interp_run_trace (WbInterp *in, const WbTrace *trace, GPtrArray *args, GError **error);
+
+/* _wb_find_return: (transfer none) the RETURN bound symbol of @trace, or NULL. */
+const WbBsym *_wb_find_return (const WbTrace *trace);
+/* _wb_value_dict_get: (transfer none) the value of string key @key in a printed dict, or NULL. */
+const WbValue *_wb_value_dict_get (const WbValue *dict, const char *key);
+/* _wb_param_name: a parameter's name (the base name of *args / **kwargs) (transfer none). */
+const char *_wb_param_name (const WbValue *param);
+
+G_END_DECLS

@@ -1,0 +1,136 @@
+/* wb-program.h — a program: a stage (forward trace, and backward trace for training) plus an assignment
+ * of executors, and running it (WbProgram, WbRunOptions, WbRunResult)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Running walks the trace's bound symbols with an environment name -> WbRtValue. UNPACK, ASSIGN, DEL,
+ * RETURN and the `# name: "type"` annotations are handled by the runtime; every CALL goes to the
+ * executor assigned to it (a top-level call by its printed name, e.g. a region "TorchCompile0"; its
+ * subsymbols inherit it; default "cpu"). A call the executor has no kernel for runs its subsymbols (that
+ * is how ltorch.*, torch.* and fusion regions run); one with neither is WB_EXECUTOR_ERROR_UNSUPPORTED
+ * naming the symbol and FILE:LINE. Names are released after their last use in each body.
+ *
+ * Checks: every tensor bound by a parameter annotation (`# x: "cuda:0 f32[2, 8]"`, before the body
+ * runs) or an unpack annotation is checked against it; with check_shapes every annotated output of
+ * every executed bound symbol is too. Dtype and shape must match; the device is reported but a trace
+ * recorded on cuda:N runs on the cpu (every device maps to the run's). A mismatch is
+ * WB_EXECUTOR_ERROR_TYPE_MISMATCH: "FILE:LINE: NAME: annotated T1, computed T2".
+ *
+ * Kinds of traces and what a run returns:
+ *   INFERENCE  computation returning (outs) or {'output': (outs), 'flat_args': [...]}: outputs
+ *   JOINT      the "Grad transform pass" trace: {'output': grads, 'flat_args', 'fw_flat_out': outs};
+ *              prims.get_grad(t) yields the cotangent of forward output t: outputs and grads
+ *   TRAINING   final forward returning ({'output', 'flat_args', 'flat_output'}, (C0, C1)) followed by
+ *              backward_fn(saved_for_backward, cotangents): outputs, then grads (one per flat arg)
+ *   BACKWARD   backward_fn alone: runs only as the second half of TRAINING
+ *   PROLOGUE   prologue(*args, **kwargs): returns ((computation args), (epilogue args)); outputs are the
+ *              computation args
+ *   EPILOGUE   epilogue(outputs...): outputs
+ *   REGION     to_be_compiled(region inputs): a fusion region's own trace: outputs */
+#pragma once
+
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-executors.h> can be included directly."
+#endif
+
+#include "wb-executor.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  WB_PROGRAM_INFERENCE = 1,
+  WB_PROGRAM_JOINT,
+  WB_PROGRAM_TRAINING,
+  WB_PROGRAM_BACKWARD,
+  WB_PROGRAM_PROLOGUE,
+  WB_PROGRAM_EPILOGUE,
+  WB_PROGRAM_REGION,
+} WbProgramKind;
+
+/* wb_program_kind_to_string: "inference", "joint", "training", ... (transfer none). */
+const char    *wb_program_kind_to_string (WbProgramKind kind);
+/* wb_program_classify_trace: what kind of program @trace is by itself (a final forward is TRAINING). */
+WbProgramKind  wb_program_classify_trace (const WbTrace *trace);
+
+typedef struct _WbProgram WbProgram;
+
+/* wb_program_new: a program of @forward and, for TRAINING, @backward (else NULL). Takes references.
+ * Fails with WB_EXECUTOR_ERROR_BAD_ARGUMENT when a final forward comes without a backward or the kinds
+ * do not pair. (transfer full) */
+WbProgram     *wb_program_new          (WbTrace *forward, WbTrace *backward, GError **error);
+WbProgram     *wb_program_ref          (WbProgram *program);
+void           wb_program_unref        (WbProgram *program);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProgram, wb_program_unref)
+
+WbProgramKind  wb_program_get_kind     (const WbProgram *program);
+/* (transfer none) the traces; backward may be NULL. */
+WbTrace       *wb_program_get_forward  (const WbProgram *program);
+WbTrace       *wb_program_get_backward (const WbProgram *program);
+/* wb_program_assign: runs top-level calls printed @name (a region such as "TorchCompile0", or a symbol
+ * such as "prims.linear") on @executor. NULL @name sets the default (initially cpu). */
+void           wb_program_assign       (WbProgram *program, const char *name, WbExecutor *executor);
+/* wb_program_get_param_names: (transfer none) the forward's parameter names in order (STAR/STARSTAR
+ * parameters by their base name). */
+GPtrArray     *wb_program_get_param_names (const WbProgram *program);
+
+/* WbRunObserver: called after every top-level CALL with its evaluated arguments and result (for a
+ * composite or region: a TUPLE of its outputs in printed order). */
+typedef void (*WbRunObserver) (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, guint n_args,
+                               WbRtValue *result, gpointer user_data);
+/* WbCallHook: called before every top-level CALL runs (before its arguments are evaluated), with the
+ * options' observer_data; the profiler's start mark (profiler/wb-profile.c). */
+typedef void (*WbCallHook) (const WbTrace *trace, const WbBsym *bsym, gpointer user_data);
+#define WB_RUN_OPTIONS_HAS_CALL_STARTED 1
+/* WbParameterLookup: a module parameter by its dotted name ("0.weight") for prologue runs, or NULL. */
+typedef WbRtValue *(*WbParameterLookup) (const char *name, gpointer user_data);
+
+typedef struct
+{
+  guint64            seed;            /* Philox seed of random ops and generated cotangents */
+  gboolean           check_shapes;    /* check every annotated output of every executed bsym */
+  gboolean           collect_stats;   /* time every kernel (WbRunResult.stats) */
+  WbRunObserver      observer;        /* (nullable) */
+  gpointer           observer_data;
+  WbParameterLookup  parameters;      /* (nullable) prologue: module.get_parameter */
+  gpointer           parameters_data;
+  WbCallHook         call_started;    /* (nullable) before every top-level CALL, with observer_data */
+} WbRunOptions;
+
+/* wb_run_options_init: seed 0, no checks, no stats, no hooks. */
+void           wb_run_options_init     (WbRunOptions *options);
+
+/* WbKernelStat: time spent in one kernel name over a run. */
+typedef struct
+{
+  guint   count;
+  gint64  ns;
+} WbKernelStat;
+
+typedef struct
+{
+  WbProgramKind kind;
+  GPtrArray    *outputs;     /* (element-type WbRtValue) forward outputs, flattened one level */
+  GPtrArray    *grads;       /* (element-type WbRtValue) one per flat arg (NONE where no grad); empty if none */
+  GPtrArray    *flat_args;   /* (element-type utf8) names of the flat args (the params when not printed) */
+  GPtrArray    *cotangents;  /* (element-type WbRtValue) the cotangents used (JOINT, TRAINING) */
+  WbRtValue    *value;       /* the forward trace's return value as is */
+  GHashTable   *stats;       /* (element-type utf8 WbKernelStat) per kernel name when collect_stats */
+  gint64        forward_ns;  /* wall time of the forward trace, ns */
+  gint64        backward_ns; /* wall time of backward_fn (TRAINING), ns */
+} WbRunResult;
+
+void           wb_run_result_free      (WbRunResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunResult, wb_run_result_free)
+
+/* wb_program_run: runs @program on @args (element-type WbRtValue, one per forward parameter; a
+ * prologue takes the args tuple and the kwargs dict). @cotangents (nullable, element-type WbRtValue)
+ * gives the cotangent of each forward output for JOINT and TRAINING; missing or NONE entries are drawn
+ * from the seed (N(0, 1) in the output's dtype, 1 for a 0-d output; Philox stream "cotangent.<i>").
+ * Returns (transfer full) the result, or NULL with WB_EXECUTOR_ERROR set (messages name FILE:LINE). */
+WbRunResult   *wb_program_run          (WbProgram          *program,
+                                        const WbRunOptions *options,
+                                        GPtrArray          *args,
+                                        GPtrArray          *cotangents,
+                                        GError            **error);
+
+G_END_DECLS

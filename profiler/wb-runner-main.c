@@ -1,0 +1,423 @@
+/* wb-runner-main.c — thunder-wb-runner: the process that runs programs on the GPU
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Started by the app and the headless commands (wb-runner.h); speaks wb-runner-protocol.h on stdin and the
+ * original stdout, which it keeps for the protocol alone (file descriptor 1 is pointed at stderr so
+ * nothing printed by a library can corrupt a message). A run: parse the program's traces, assign the
+ * runner's executors (executors/cuda/wb-cuda-executors.h), upload the arguments once, run it once checked
+ * (synchronising after every kernel and announcing every top-level call, so a fault names its region),
+ * then warm-up and timed runs (each synchronised at its end), and return the checked run's outputs,
+ * gradients and cotangents with the timings and what ran where. A kernel fault loses the CUDA context for
+ * good: the runner reports it (fatal) and exits with status 3; the caller starts a fresh runner.
+ * Exit: 0 after QUIT or end of input, 3 after a fault, 2 on a protocol error. */
+#include "config.h"
+
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wb-cuda-executors.h"
+#include "wb-runner-protocol.h"
+
+typedef struct
+{
+  GOutputStream *out;
+  gboolean       announce;
+  char          *last_region;
+} Runner;
+
+static gint64
+now_ns (void)
+{
+  return g_get_monotonic_time () * 1000;
+}
+
+static void
+send_error (Runner *r, const GError *error, int exit_code, gboolean fatal)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (error->message));
+  g_variant_builder_add (&b, "{sv}", "domain", g_variant_new_string (g_quark_to_string (error->domain)));
+  g_variant_builder_add (&b, "{sv}", "code", g_variant_new_int32 (error->code));
+  g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (exit_code));
+  g_variant_builder_add (&b, "{sv}", "fatal", g_variant_new_boolean (fatal));
+  if (r->last_region)
+    g_variant_builder_add (&b, "{sv}", "region", g_variant_new_string (r->last_region));
+  wb_runner_write_message (r->out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
+}
+
+static void
+send_no_gpu (Runner *r, const GError *error)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (error->message));
+  g_variant_builder_add (&b, "{sv}", "domain", g_variant_new_string ("no-gpu"));
+  g_variant_builder_add (&b, "{sv}", "code", g_variant_new_int32 (error->code));
+  g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (3));
+  wb_runner_write_message (r->out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
+}
+
+static void
+on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
+{
+  Runner         *r = data;
+  GVariantBuilder b;
+  guint           line;
+
+  if (!r->announce)
+    return;
+  line = wb_trace_get_bsym_line (trace, bsym);
+  g_free (r->last_region);
+  r->last_region = line ? g_strdup_printf ("%s:%u: %s", trace->filename ? trace->filename : "<trace>", line, bsym->name)
+                        : g_strdup (bsym->name);
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "region", g_variant_new_string (bsym->name));
+  g_variant_builder_add (&b, "{sv}", "line", g_variant_new_uint32 (line));
+  g_variant_builder_add (&b, "{sv}", "trace", g_variant_new_string (trace->filename ? trace->filename : "<trace>"));
+  wb_runner_write_message (r->out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), NULL);
+}
+
+static int
+exit_code_for (const GError *error)
+{
+  if (error->domain == WB_EXECUTOR_ERROR)
+    switch (error->code)
+      {
+      case WB_EXECUTOR_ERROR_TYPE_MISMATCH:
+      case WB_EXECUTOR_ERROR_CHECK_FAILED:
+        return 1;
+      case WB_EXECUTOR_ERROR_BAD_ARGUMENT:
+      case WB_EXECUTOR_ERROR_UNDEFINED_NAME:
+      case WB_EXECUTOR_ERROR_IO:
+        return 2;
+      default:
+        return 3;
+      }
+  if (error->domain == WB_TRACE_ERROR)
+    return 2;
+  return 3;
+}
+
+/* Device copies of @values (uploaded once for every run). */
+static GPtrArray *
+upload_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      WbRtValue *v = values->pdata[i];
+      if (v->kind == WB_RT_TENSOR)
+        {
+          WbTensor *d = wb_cuda_upload (rt, v->tensor, error);
+          if (d == NULL)
+            {
+              g_ptr_array_unref (out);
+              return NULL;
+            }
+          g_ptr_array_add (out, wb_rt_value_take_tensor (d));
+        }
+      else
+        g_ptr_array_add (out, wb_rt_value_ref (v));
+    }
+  return out;
+}
+
+static GVariant *
+download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
+{
+  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      WbRtValue *v = values->pdata[i];
+      if (v->kind == WB_RT_TENSOR)
+        {
+          WbTensor *h = wb_cuda_download (rt, v->tensor, error);
+          if (h == NULL)
+            return NULL;
+          g_ptr_array_add (host, wb_rt_value_take_tensor (h));
+        }
+      else
+        g_ptr_array_add (host, wb_rt_value_ref (v));
+    }
+  return wb_runner_values_to_variant (host);
+}
+
+static GVariant *
+stats_variant (guint retries)
+{
+  const WbCudaDispatchStats *s = wb_cuda_executors_get_stats ();
+  WbNvrtcStats    ns;
+  GVariantBuilder b, fb, rb;
+  GHashTableIter  it;
+  gpointer        k, v;
+
+  wb_nvrtc_get_stats (&ns);
+  g_variant_builder_init (&fb, G_VARIANT_TYPE ("a{su}"));
+  g_hash_table_iter_init (&it, s->fallback_symbols);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    g_variant_builder_add (&fb, "{su}", (const char *) k, GPOINTER_TO_UINT (v));
+  g_variant_builder_init (&rb, G_VARIANT_TYPE ("a{ss}"));
+  g_hash_table_iter_init (&it, s->fallback_reasons);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    g_variant_builder_add (&rb, "{ss}", (const char *) k, (const char *) v);
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "regions_fused", g_variant_new_uint32 (s->regions_fused));
+  g_variant_builder_add (&b, "{sv}", "plan_kernels", g_variant_new_uint32 (s->plan_kernels));
+  g_variant_builder_add (&b, "{sv}", "ops_generated", g_variant_new_uint32 (s->ops_generated));
+  g_variant_builder_add (&b, "{sv}", "matmuls", g_variant_new_uint32 (s->matmuls));
+  g_variant_builder_add (&b, "{sv}", "fallbacks", g_variant_new_uint32 (s->fallbacks));
+  g_variant_builder_add (&b, "{sv}", "fallback_symbols", g_variant_builder_end (&fb));
+  g_variant_builder_add (&b, "{sv}", "fallback_reasons", g_variant_builder_end (&rb));
+  g_variant_builder_add (&b, "{sv}", "nvrtc_compiles", g_variant_new_uint32 (ns.compiles));
+  g_variant_builder_add (&b, "{sv}", "nvrtc_hits", g_variant_new_uint32 (ns.hits));
+  g_variant_builder_add (&b, "{sv}", "compile_ms", g_variant_new_double (ns.compile_ms));
+  g_variant_builder_add (&b, "{sv}", "retries", g_variant_new_uint32 (retries));
+  return g_variant_builder_end (&b);
+}
+
+static void
+handle_run (Runner *r, GVariant *req)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) fw = NULL;
+  g_autoptr (WbTrace) bw = NULL;
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (GPtrArray) host_args = NULL;
+  g_autoptr (GPtrArray) host_cots = NULL;
+  g_autoptr (GPtrArray) args = NULL;
+  g_autoptr (GPtrArray) cots = NULL;
+  g_autoptr (GVariant) assign = NULL;
+  g_autoptr (GVariant) av = NULL;
+  g_autoptr (WbRunResult) result = NULL;
+  const char     *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = "nvrtc";
+  guint64         seed = 0;
+  guint32         warmup = 1, iters = 0;
+  gboolean        check_shapes = FALSE;
+  WbCudaRuntime  *rt;
+  WbExecutor     *def_exec;
+  WbRunOptions    options;
+  guint           retries = 0;
+  GArray         *iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  GVariantBuilder b;
+  GVariant       *outs, *grads, *cotv;
+
+  g_variant_lookup (req, "forward", "&s", &text);
+  g_variant_lookup (req, "filename", "&s", &fname);
+  g_variant_lookup (req, "backward", "&s", &btext);
+  g_variant_lookup (req, "backward_filename", "&s", &bname);
+  g_variant_lookup (req, "default", "&s", &def);
+  g_variant_lookup (req, "seed", "t", &seed);
+  g_variant_lookup (req, "warmup", "u", &warmup);
+  g_variant_lookup (req, "iters", "u", &iters);
+  g_variant_lookup (req, "check_shapes", "b", &check_shapes);
+  g_clear_pointer (&r->last_region, g_free);
+
+  if ((rt = wb_cuda_runtime_get (&error)) == NULL)
+    {
+      send_no_gpu (r, error);
+      g_array_unref (iter_ms);
+      return;
+    }
+  if (text == NULL || (fw = wb_trace_parse (text, -1, fname, &error)) == NULL ||
+      (btext != NULL && (bw = wb_trace_parse (btext, -1, bname, &error)) == NULL) ||
+      (program = wb_program_new (fw, bw, &error)) == NULL)
+    {
+      if (error == NULL)
+        g_set_error (&error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "the request has no forward trace");
+      send_error (r, error, 2, FALSE);
+      g_array_unref (iter_ms);
+      return;
+    }
+  if ((def_exec = wb_cuda_executor_get (def, &error)) == NULL)
+    goto fail;
+  wb_program_assign (program, NULL, def_exec);
+  assign = g_variant_lookup_value (req, "assign", G_VARIANT_TYPE ("a{ss}"));
+  if (assign)
+    {
+      GVariantIter it;
+      const char  *name, *exec;
+      g_variant_iter_init (&it, assign);
+      while (g_variant_iter_next (&it, "{&s&s}", &name, &exec))
+        {
+          WbExecutor *e = wb_cuda_executor_get (exec, &error);
+          if (e == NULL)
+            goto fail;
+          wb_program_assign (program, name, e);
+        }
+    }
+  av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
+  if ((host_args = wb_runner_values_from_variant (av, &error)) == NULL)
+    goto fail;
+  g_clear_pointer (&av, g_variant_unref);
+  av = g_variant_lookup_value (req, "cotangents", G_VARIANT_TYPE ("av"));
+  if (av && (host_cots = wb_runner_values_from_variant (av, &error)) == NULL)
+    goto fail;
+  if ((args = upload_all (rt, host_args, &error)) == NULL || (host_cots && (cots = upload_all (rt, host_cots, &error)) == NULL))
+    goto fail;
+  g_clear_pointer (&host_args, g_ptr_array_unref);
+
+  wb_run_options_init (&options);
+  options.seed = seed;
+  options.check_shapes = check_shapes;
+  options.call_started = on_call_started;
+  options.observer_data = r;
+
+  /* the checked run: every kernel synchronised, every top-level call announced */
+  wb_cuda_executors_begin_run ();
+  wb_nvrtc_reset_stats ();
+  wb_cuda_runtime_set_sync (rt, TRUE);
+  r->announce = TRUE;
+  for (;;)
+    {
+      g_clear_error (&error);
+      result = wb_program_run (program, &options, args, cots, &error);
+      if (result != NULL || retries >= 16 || error == NULL || strstr (error->message, "(retry: it will be split)") == NULL)
+        break;
+      retries++;
+      wb_cuda_executors_begin_run ();
+    }
+  r->announce = FALSE;
+  if (result == NULL || !wb_cuda_runtime_synchronize (rt, &error))
+    goto fail;
+  wb_cuda_runtime_set_sync (rt, g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0);
+
+  /* warm-up and timed runs reuse the checked run's cotangents (already on the device) */
+  {
+    g_autoptr (GPtrArray) fixed = result->cotangents && result->cotangents->len ? upload_all (rt, result->cotangents, &error) : NULL;
+    guint total = (warmup > 0 ? warmup - 1 : 0) + iters;
+    for (guint i = 0; i < total; i++)
+      {
+        g_autoptr (WbRunResult) again = NULL;
+        gint64 t0 = now_ns ();
+        again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
+        if (again == NULL || !wb_cuda_runtime_synchronize (rt, &error))
+          goto fail;
+        if (i + iters >= total)
+          {
+            double ms = (now_ns () - t0) / 1e6;
+            g_array_append_val (iter_ms, ms);
+          }
+      }
+  }
+
+  if ((outs = download_all (rt, result->outputs, &error)) == NULL)
+    goto fail;
+  g_variant_ref_sink (outs);
+  if ((grads = download_all (rt, result->grads, &error)) == NULL)
+    {
+      g_variant_unref (outs);
+      goto fail;
+    }
+  g_variant_ref_sink (grads);
+  if ((cotv = download_all (rt, result->cotangents, &error)) == NULL)
+    {
+      g_variant_unref (outs);
+      g_variant_unref (grads);
+      goto fail;
+    }
+  g_variant_ref_sink (cotv);
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 (result->kind));
+  g_variant_builder_add (&b, "{sv}", "outputs", outs);
+  g_variant_builder_add (&b, "{sv}", "grads", grads);
+  g_variant_builder_add (&b, "{sv}", "cotangents", cotv);
+  g_variant_builder_add (&b, "{sv}", "flat_args", g_variant_new_strv ((const char *const *) result->flat_args->pdata, result->flat_args->len));
+  g_variant_builder_add (&b, "{sv}", "forward_ns", g_variant_new_int64 (result->forward_ns));
+  g_variant_builder_add (&b, "{sv}", "backward_ns", g_variant_new_int64 (result->backward_ns));
+  g_variant_builder_add (&b, "{sv}", "iter_ms", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, iter_ms->data, iter_ms->len, sizeof (double)));
+  {
+    const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (rt);
+    g_autofree char *dev = g_strdup_printf ("%s, %s", info->name, info->arch);
+    g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
+  }
+  g_variant_builder_add (&b, "{sv}", "stats", stats_variant (retries));
+  g_variant_unref (outs);
+  g_variant_unref (grads);
+  g_variant_unref (cotv);
+  wb_runner_write_message (r->out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
+  wb_cuda_executors_end_run ();
+  g_array_unref (iter_ms);
+  return;
+
+fail:
+  g_array_unref (iter_ms);
+  if (error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT)
+    {
+      /* the context is gone: say where and end the process without touching CUDA again */
+      send_error (r, error, 3, TRUE);
+      g_output_stream_flush (r->out, NULL, NULL);
+      _exit (3);
+    }
+  send_error (r, error, exit_code_for (error), FALSE);
+  wb_cuda_executors_end_run ();
+}
+
+int
+main (int argc, char **argv)
+{
+  Runner          r = { 0 };
+  g_autoptr (GInputStream) in = NULL;
+  GVariantBuilder b;
+  int             chan;
+
+  /* the protocol owns the original stdout; anything printed goes to stderr */
+  chan = dup (STDOUT_FILENO);
+  if (chan < 0 || dup2 (STDERR_FILENO, STDOUT_FILENO) < 0)
+    return 2;
+  r.out = g_unix_output_stream_new (chan, TRUE);
+  in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int32 (WB_RUNNER_PROTOCOL_VERSION));
+  g_variant_builder_add (&b, "{sv}", "pid", g_variant_new_int32 ((gint32) getpid ()));
+  if (!wb_runner_write_message (r.out, WB_RUNNER_MSG_HELLO, g_variant_builder_end (&b), NULL))
+    return 2;
+
+  for (;;)
+    {
+      g_autoptr (GVariant) msg = NULL;
+      g_autoptr (GError) error = NULL;
+      WbRunnerMsgType type;
+
+      if (!wb_runner_read_message (in, &type, &msg, &error))
+        {
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CLOSED))
+            break;
+          g_printerr ("thunder-wb-runner: %s\n", error->message);
+          return 2;
+        }
+      switch (type)
+        {
+        case WB_RUNNER_MSG_PROBE:
+          {
+            g_autoptr (GError) perr = NULL;
+            g_autofree char *desc = wb_cuda_probe (&perr);
+            g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+            g_variant_builder_add (&b, "{sv}", "ok", g_variant_new_boolean (desc != NULL));
+            g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (desc ? desc : perr->message));
+            g_variant_builder_add (&b, "{sv}", "code", g_variant_new_int32 (desc ? 0 : perr->code));
+            wb_runner_write_message (r.out, WB_RUNNER_MSG_PROBE_REPLY, g_variant_builder_end (&b), NULL);
+            break;
+          }
+        case WB_RUNNER_MSG_RUN:
+          handle_run (&r, msg);
+          break;
+        case WB_RUNNER_MSG_QUIT:
+          g_object_unref (r.out);
+          return 0;
+        default:
+          g_printerr ("thunder-wb-runner: unexpected message %d\n", type);
+          return 2;
+        }
+    }
+  g_object_unref (r.out);
+  g_free (r.last_region);
+  return 0;
+}

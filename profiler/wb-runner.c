@@ -1,0 +1,365 @@
+/* wb-runner.c — starting and talking to thunder-wb-runner
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-runner.h"
+
+G_DEFINE_QUARK (wb-runner-error-quark, wb_runner_error)
+
+#ifndef WB_LIBEXECDIR
+#define WB_LIBEXECDIR "/usr/local/libexec"
+#endif
+
+struct _WbRunner
+{
+  GSubprocess   *proc;
+  GOutputStream *to;
+  GInputStream  *from;
+  char          *last_region;
+  gboolean       dead;
+};
+
+char *
+wb_runner_find_program (void)
+{
+  const char      *env = g_getenv ("WB_RUNNER");
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe ? g_path_get_dirname (exe) : NULL;
+  char            *candidates[4] = { NULL };
+  char            *found = NULL;
+
+  if (env != NULL && env[0] != '\0')
+    return g_file_test (env, G_FILE_TEST_IS_EXECUTABLE) ? g_strdup (env) : NULL;
+  if (dir != NULL)
+    {
+      candidates[0] = g_build_filename (dir, "thunder-wb-runner", NULL);
+      candidates[1] = g_build_filename (dir, "..", "profiler", "thunder-wb-runner", NULL);
+      candidates[2] = g_build_filename (dir, "..", "..", "profiler", "thunder-wb-runner", NULL);
+    }
+  candidates[3] = g_build_filename (WB_LIBEXECDIR, "thunder-wb-runner", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      if (found == NULL && candidates[i] && g_file_test (candidates[i], G_FILE_TEST_IS_EXECUTABLE))
+        found = g_strdup (candidates[i]);
+      g_free (candidates[i]);
+    }
+  return found;
+}
+
+void
+wb_runner_free (WbRunner *runner)
+{
+  if (runner == NULL)
+    return;
+  if (!runner->dead && runner->to)
+    {
+      wb_runner_write_message (runner->to, WB_RUNNER_MSG_QUIT, NULL, NULL);
+      g_output_stream_close (runner->to, NULL, NULL);
+      g_subprocess_wait (runner->proc, NULL, NULL);
+    }
+  g_clear_object (&runner->proc);
+  g_free (runner->last_region);
+  g_free (runner);
+}
+
+gboolean
+wb_runner_is_alive (WbRunner *runner)
+{
+  return !runner->dead;
+}
+
+const char *
+wb_runner_get_last_region (WbRunner *runner)
+{
+  return runner->last_region;
+}
+
+/* The runner ended: how, and what it was running. */
+static void
+set_crashed (WbRunner *r, const GError *io, GError **error)
+{
+  g_autofree char *how = NULL;
+
+  r->dead = TRUE;
+  g_subprocess_wait (r->proc, NULL, NULL);
+  if (g_subprocess_get_if_signaled (r->proc))
+    how = g_strdup_printf ("was killed by signal %d (%s)", g_subprocess_get_term_sig (r->proc), g_strsignal (g_subprocess_get_term_sig (r->proc)));
+  else if (g_subprocess_get_if_exited (r->proc))
+    how = g_strdup_printf ("exited with status %d", g_subprocess_get_exit_status (r->proc));
+  else
+    how = g_strdup_printf ("stopped answering (%s)", io ? io->message : "?");
+  g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "the GPU runner %s while running %s; the next run starts a fresh runner",
+               how, r->last_region ? r->last_region : "(no region yet)");
+}
+
+static gboolean
+read_msg (WbRunner *r, WbRunnerMsgType *type, GVariant **payload, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (r->dead)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "the GPU runner is no longer running");
+      return FALSE;
+    }
+  if (!wb_runner_read_message (r->from, type, payload, &local))
+    {
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+        {
+          g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "%s", local->message);
+          return FALSE;
+        }
+      set_crashed (r, local, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_msg (WbRunner *r, WbRunnerMsgType type, GVariant *payload, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (r->dead)
+    {
+      if (payload)
+        g_variant_unref (g_variant_ref_sink (payload));
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "the GPU runner is no longer running");
+      return FALSE;
+    }
+  if (!wb_runner_write_message (r->to, type, payload, &local))
+    {
+      set_crashed (r, local, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+WbRunner *
+wb_runner_new (GError **error)
+{
+  g_autofree char *path = wb_runner_find_program ();
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GVariant) hello = NULL;
+  WbRunner        *r;
+  WbRunnerMsgType  type;
+  gint32           version = 0;
+
+  if (path == NULL)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_NOT_FOUND,
+                   "this build has no GPU runner (thunder-wb-runner): configure with -Dcuda=enabled and a CUDA toolkit");
+      return NULL;
+    }
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  r = g_new0 (WbRunner, 1);
+  r->proc = g_subprocess_launcher_spawn (launcher, error, path, NULL);
+  if (r->proc == NULL)
+    {
+      g_prefix_error (error, "cannot start %s: ", path);
+      g_free (r);
+      return NULL;
+    }
+  r->to = g_subprocess_get_stdin_pipe (r->proc);
+  r->from = g_subprocess_get_stdout_pipe (r->proc);
+  if (!read_msg (r, &type, &hello, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      wb_runner_free (r);
+      return NULL;
+    }
+  g_variant_lookup (hello, "version", "i", &version);
+  if (type != WB_RUNNER_MSG_HELLO || version != WB_RUNNER_PROTOCOL_VERSION)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "%s speaks protocol %d, not %d", path, version, WB_RUNNER_PROTOCOL_VERSION);
+      wb_runner_free (r);
+      return NULL;
+    }
+  return r;
+}
+
+gboolean
+wb_runner_probe (WbRunner *r, char **device, GError **error)
+{
+  g_autoptr (GVariant) reply = NULL;
+  WbRunnerMsgType type;
+  gboolean        ok = FALSE;
+  const char     *msg = "";
+
+  if (!write_msg (r, WB_RUNNER_MSG_PROBE, NULL, error) || !read_msg (r, &type, &reply, error))
+    return FALSE;
+  if (type != WB_RUNNER_MSG_PROBE_REPLY)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "unexpected message %d to a probe", type);
+      return FALSE;
+    }
+  g_variant_lookup (reply, "ok", "b", &ok);
+  g_variant_lookup (reply, "message", "&s", &msg);
+  if (!ok)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_NO_GPU, "CUDA is not available: %s", msg);
+      return FALSE;
+    }
+  if (device)
+    *device = g_strdup (msg);
+  return TRUE;
+}
+
+void
+wb_runner_result_free (WbRunnerResult *result)
+{
+  if (result == NULL)
+    return;
+  g_clear_pointer (&result->result, wb_run_result_free);
+  g_clear_pointer (&result->iter_ms, g_array_unref);
+  g_clear_pointer (&result->stats, g_variant_unref);
+  g_free (result->device);
+  g_free (result);
+}
+
+static GPtrArray *
+lookup_values (GVariant *dict, const char *key, GError **error)
+{
+  g_autoptr (GVariant) av = g_variant_lookup_value (dict, key, G_VARIANT_TYPE ("av"));
+
+  if (av == NULL)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  return wb_runner_values_from_variant (av, error);
+}
+
+WbRunnerResult *
+wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError **error)
+{
+  GVariantBuilder  b, assign;
+  g_autofree char *fw = wb_trace_to_string (req->forward);
+  g_autofree char *bw = req->backward ? wb_trace_to_string (req->backward) : NULL;
+  int              dummy;
+
+  if (exit_code == NULL)
+    exit_code = &dummy;
+  *exit_code = 3;
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "forward", g_variant_new_string (fw));
+  g_variant_builder_add (&b, "{sv}", "filename", g_variant_new_string (req->forward->filename ? req->forward->filename : "<trace>"));
+  if (bw)
+    {
+      g_variant_builder_add (&b, "{sv}", "backward", g_variant_new_string (bw));
+      g_variant_builder_add (&b, "{sv}", "backward_filename",
+                             g_variant_new_string (req->backward->filename ? req->backward->filename : "<trace>"));
+    }
+  g_variant_builder_init (&assign, G_VARIANT_TYPE ("a{ss}"));
+  if (req->assignment)
+    {
+      GHashTableIter it;
+      gpointer       k, v;
+      g_hash_table_iter_init (&it, req->assignment);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        g_variant_builder_add (&assign, "{ss}", (const char *) k, (const char *) v);
+    }
+  g_variant_builder_add (&b, "{sv}", "assign", g_variant_builder_end (&assign));
+  g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : "nvrtc"));
+  g_variant_builder_add (&b, "{sv}", "seed", g_variant_new_uint64 (req->seed));
+  g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));
+  g_variant_builder_add (&b, "{sv}", "iters", g_variant_new_uint32 (req->iters));
+  g_variant_builder_add (&b, "{sv}", "check_shapes", g_variant_new_boolean (req->check_shapes));
+  g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
+  if (req->cotangents)
+    g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));
+  g_clear_pointer (&r->last_region, g_free);
+  if (!write_msg (r, WB_RUNNER_MSG_RUN, g_variant_builder_end (&b), error))
+    return NULL;
+
+  for (;;)
+    {
+      g_autoptr (GVariant) msg = NULL;
+      WbRunnerMsgType type;
+
+      if (!read_msg (r, &type, &msg, error))
+        return NULL;
+      if (type == WB_RUNNER_MSG_PROGRESS)
+        {
+          const char *region = NULL;
+          guint32     line = 0;
+          if (g_variant_lookup (msg, "region", "&s", &region))
+            {
+              g_variant_lookup (msg, "line", "u", &line);
+              g_free (r->last_region);
+              r->last_region = line ? g_strdup_printf ("%s (line %u)", region, line) : g_strdup (region);
+            }
+          continue;
+        }
+      if (type == WB_RUNNER_MSG_ERROR)
+        {
+          const char *message = "?", *domain = "", *region = NULL;
+          gint32      code = 0, code_exit = 3;
+          gboolean    fatal = FALSE;
+          g_variant_lookup (msg, "message", "&s", &message);
+          g_variant_lookup (msg, "domain", "&s", &domain);
+          g_variant_lookup (msg, "code", "i", &code);
+          g_variant_lookup (msg, "exit", "i", &code_exit);
+          g_variant_lookup (msg, "region", "&s", &region);
+          g_variant_lookup (msg, "fatal", "b", &fatal);
+          *exit_code = code_exit;
+          if (fatal)
+            {
+              /* the runner lost its context and is exiting: wait for it and say where */
+              g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "%s%s%s; the GPU runner exited, the next run starts a fresh one",
+                           region ? region : "", region ? ": " : "", message);
+              r->dead = TRUE;
+              g_subprocess_wait (r->proc, NULL, NULL);
+            }
+          else if (g_strcmp0 (domain, "no-gpu") == 0)
+            g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_NO_GPU, "CUDA is not available: %s", message);
+          else
+            g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_FAILED, "%s", message);
+          return NULL;
+        }
+      if (type == WB_RUNNER_MSG_RESULT)
+        {
+          WbRunnerResult *res = g_new0 (WbRunnerResult, 1);
+          g_autoptr (GVariant) ms = g_variant_lookup_value (msg, "iter_ms", G_VARIANT_TYPE ("ad"));
+          g_autoptr (GVariant) flat = g_variant_lookup_value (msg, "flat_args", G_VARIANT_TYPE ("as"));
+          const char *device = "";
+          gint32      kind = 0;
+          res->result = g_new0 (WbRunResult, 1);
+          if ((res->result->outputs = lookup_values (msg, "outputs", error)) == NULL ||
+              (res->result->grads = lookup_values (msg, "grads", error)) == NULL ||
+              (res->result->cotangents = lookup_values (msg, "cotangents", error)) == NULL)
+            {
+              wb_runner_result_free (res);
+              return NULL;
+            }
+          res->result->flat_args = g_ptr_array_new_with_free_func (g_free);
+          if (flat)
+            {
+              gsize n = 0;
+              g_autofree const char **names = g_variant_get_strv (flat, &n);
+              for (gsize i = 0; i < n; i++)
+                g_ptr_array_add (res->result->flat_args, g_strdup (names[i]));
+            }
+          g_variant_lookup (msg, "kind", "i", &kind);
+          res->result->kind = (WbProgramKind) kind;
+          g_variant_lookup (msg, "forward_ns", "x", &res->result->forward_ns);
+          g_variant_lookup (msg, "backward_ns", "x", &res->result->backward_ns);
+          res->result->value = wb_rt_value_new_none ();
+          res->iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
+          if (ms)
+            {
+              gsize         n = 0;
+              const double *v = g_variant_get_fixed_array (ms, &n, sizeof (double));
+              g_array_append_vals (res->iter_ms, v, n);
+            }
+          g_variant_lookup (msg, "device", "&s", &device);
+          res->device = g_strdup (device);
+          res->stats = g_variant_lookup_value (msg, "stats", G_VARIANT_TYPE ("a{sv}"));
+          if (res->stats == NULL)
+            res->stats = g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
+          *exit_code = 0;
+          return res;
+        }
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "unexpected message %d during a run", type);
+      return NULL;
+    }
+}

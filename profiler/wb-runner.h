@@ -1,0 +1,82 @@
+/* wb-runner.h — the caller's side of the GPU runner process: start it, probe, run a program (WbRunner)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CUDA work never happens in the app or headless commands: they start `thunder-wb-runner` with
+ * GSubprocess and talk to it over its stdin/stdout (wb-runner-protocol.h); its stderr passes through.
+ * The runner is found at $WB_RUNNER, beside the running program, in the build tree
+ * (../profiler/thunder-wb-runner from app/) or in the installed libexecdir. A runner that dies (a kernel
+ * fault ends it on purpose: the CUDA context is lost for good) makes the call fail with
+ * WB_RUNNER_ERROR_CRASHED naming the region that was running; the WbRunner is then dead and the next
+ * wb_runner_new starts a fresh process.
+ * Threads: a WbRunner is used from one thread; calls block until the runner answers. */
+#pragma once
+
+#include "wb-runner-protocol.h"
+
+G_BEGIN_DECLS
+
+#define WB_RUNNER_ERROR (wb_runner_error_quark ())
+GQuark wb_runner_error_quark (void);
+
+typedef enum
+{
+  WB_RUNNER_ERROR_NOT_FOUND = 1, /* no runner program (a build without CUDA): exit 3 */
+  WB_RUNNER_ERROR_NO_GPU,        /* the runner started but CUDA is unusable (no driver, no GPU, no NVRTC): exit 3 */
+  WB_RUNNER_ERROR_CRASHED,       /* the runner died or lost its CUDA context; the message names the region: exit 3 */
+  WB_RUNNER_ERROR_PROTOCOL,      /* an unexpected or malformed message */
+  WB_RUNNER_ERROR_FAILED,        /* the runner reported an error (remote_domain/remote_code in the result) */
+} WbRunnerError;
+
+typedef struct _WbRunner WbRunner;
+
+/* wb_runner_find_program: (transfer full) the runner's path, or NULL when none is installed or built. */
+char          *wb_runner_find_program (void);
+/* wb_runner_new: starts a runner and reads its greeting. (transfer full) or NULL with WB_RUNNER_ERROR. */
+WbRunner      *wb_runner_new          (GError **error);
+void           wb_runner_free         (WbRunner *runner);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunner, wb_runner_free)
+
+/* wb_runner_probe: whether CUDA works in the runner. TRUE with a description of the device in @device
+ * (transfer full), or FALSE with WB_RUNNER_ERROR_NO_GPU and the reason. */
+gboolean       wb_runner_probe        (WbRunner *runner, char **device, GError **error);
+
+typedef struct
+{
+  WbTrace     *forward;        /* the program's traces (printed and parsed again in the runner) */
+  WbTrace     *backward;       /* (nullable) */
+  GHashTable  *assignment;     /* (nullable) (element-type utf8 utf8) region or symbol name -> executor name */
+  const char  *default_executor; /* NULL: "nvrtc" */
+  GPtrArray   *args;           /* (element-type WbRtValue) host values, one per forward parameter */
+  GPtrArray   *cotangents;     /* (nullable) (element-type WbRtValue) */
+  guint64      seed;
+  guint        warmup;         /* runs before the timed ones (the first one is checked and returns the results) */
+  guint        iters;          /* timed runs */
+  gboolean     check_shapes;
+} WbRunnerRequest;
+
+typedef struct
+{
+  WbRunResult *result;         /* outputs, grads, flat_args, cotangents (host tensors) of the checked run */
+  GArray      *iter_ms;        /* (element-type double) wall time of each timed run, synchronised */
+  char        *device;         /* "NVIDIA H100 80GB HBM3, sm_90" */
+  GVariant    *stats;          /* a{sv}: regions_fused, plan_kernels, ops_generated, matmuls, fallbacks,
+                                  fallback_symbols a{su}, nvrtc_compiles, nvrtc_hits, compile_ms, retries */
+} WbRunnerResult;
+
+void           wb_runner_result_free  (WbRunnerResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunnerResult, wb_runner_result_free)
+
+/* wb_runner_run: runs @request in the runner. (transfer full) or NULL: WB_RUNNER_ERROR_CRASHED when the
+ * runner died (the message says which region was running), WB_RUNNER_ERROR_NO_GPU, or the runner's own
+ * error (its WB_EXECUTOR_ERROR message with FILE:LINE is kept; domain FAILED) with *@exit_code the exit
+ * code the command should use (1, 2 or 3). @on_progress (nullable) sees every progress message. */
+WbRunnerResult *wb_runner_run         (WbRunner              *runner,
+                                       const WbRunnerRequest *request,
+                                       int                   *exit_code,
+                                       GError               **error);
+/* wb_runner_get_last_region: (transfer none) the last region or symbol the runner announced, or NULL. */
+const char    *wb_runner_get_last_region (WbRunner *runner);
+/* wb_runner_is_alive: FALSE once the process ended. */
+gboolean       wb_runner_is_alive     (WbRunner *runner);
+
+G_END_DECLS

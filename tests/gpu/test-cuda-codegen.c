@@ -1,0 +1,228 @@
+/* test-cuda-codegen.c — NVRTC code generation for the regions of real traces, compiled to sm_90 without a
+ * GPU, and the disk cache (suite executors)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * For mlp_small, gpt2_block and llama_layer (../shared/traces, else the bundled samples), the compiler's
+ * pipeline plans nvrtc regions; each region's CUDA C is generated from the trace's annotations and
+ * compiled by NVRTC to an sm_90 CUBIN (NVRTC needs no driver). A second compile of the same source is a
+ * disk-cache hit. Run with --print to see the code of every region. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "wb-cuda.h"
+#include "wb-cuda-loader.h"
+#include "wb-nvrtc.h"
+#include "wb-test-common.h"
+
+static gboolean print_code;
+static char    *cache_dir;
+
+typedef struct
+{
+  const WbTrace *trace;
+  const WbBsym  *region;
+  char          *name;
+} Found;
+
+/* Every fusion region of the pipeline's final stages of @case_name, with the trace holding it. */
+static GPtrArray *
+regions_of (const char *case_name)
+{
+  const char *dir = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTraceSet) set = NULL;
+  const WbTraceEntry *input;
+  WbPipeline *pipeline;
+  GPtrArray *out = g_ptr_array_new ();
+  GPtrArray *regions;
+
+  if (dir == NULL)
+    return out;
+  path = g_build_filename (dir, case_name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return out;
+  set = wb_trace_set_load (path, &error);
+  g_assert_no_error (error);
+  input = wb_pipeline_find_input (set);
+  g_assert_nonnull (input);
+  pipeline = wb_pipeline_run (input->trace, NULL, &error);
+  g_assert_no_error (error);
+  regions = wb_pipeline_get_regions (pipeline);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const WbRegion *r = regions->pdata[i];
+      Found          *f;
+      if (g_strcmp0 (r->executor, "nvrtc") != 0)
+        continue;
+      f = g_new0 (Found, 1);
+      for (guint s = wb_pipeline_get_n_stages (pipeline); s > 0 && f->trace == NULL; s--)
+        {
+          WbTrace *t = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, s - 1));
+          for (guint b = 0; b < t->n_body; b++)
+            if (t->body[b] == r->bsym)
+              f->trace = wb_trace_ref (t);
+        }
+      g_assert_nonnull (f->trace);
+      f->region = r->bsym;
+      f->name = g_strdup_printf ("%s/%s", case_name, r->name);
+      g_ptr_array_add (out, f);
+    }
+  wb_pipeline_free (pipeline);
+  return out;
+}
+
+static void
+test_case (gconstpointer data)
+{
+  const char *case_name = data;
+  g_autoptr (GPtrArray) found = regions_of (case_name);
+  guint kernels = 0;
+
+  if (found->len == 0)
+    {
+      g_test_skip ("no traces of this case (WB_TRACES_DIR)");
+      return;
+    }
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  for (guint i = 0; i < found->len; i++)
+    {
+      Found *f = found->pdata[i];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_autoptr (WbNvrtcImage) img = NULL;
+      g_autoptr (WbNvrtcImage) again = NULL;
+
+      if (plan == NULL)
+        g_error ("%s: %s", f->name, error->message);
+      if (print_code)
+        {
+          g_autofree char *d = wb_cuda_plan_describe (plan);
+          g_print ("// ===== %s\n%s%s\n", f->name, d, plan->source);
+        }
+      g_assert_cmpuint (plan->n_outputs, >, 0);
+      img = wb_nvrtc_compile (plan->source, "sm_90", cache_dir, &error);
+      if (img == NULL)
+        g_error ("%s: %s\n%s", f->name, error->message, plan->source);
+      g_assert_true (img->is_cubin);
+      g_assert_cmpuint (g_bytes_get_size (img->image), >, 4);
+      g_assert_cmpint (memcmp (g_bytes_get_data (img->image, NULL), "\177ELF", 4), ==, 0);
+      again = wb_nvrtc_compile (plan->source, "sm_90", cache_dir, &error);
+      g_assert_no_error (error);
+      g_assert_true (again->cache_hit);
+      g_assert_cmpstr (again->key, ==, img->key);
+      g_assert_true (g_bytes_equal (again->image, img->image));
+      kernels += plan->n_kernels;
+      g_test_message ("%s: %u prims, %u kernels, %zu bytes of cubin%s", f->name, plan->n_ops, plan->n_kernels,
+                      g_bytes_get_size (img->image), img->cache_hit ? " (cached)" : "");
+    }
+  g_test_message ("%s: %u regions, %u kernels", case_name, found->len, kernels);
+}
+
+/* The same source compiled twice: the second is a hit and compiles nothing; a changed arch misses. */
+static void
+test_cache (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *src = "extern \"C\" __global__ void wb_k0 (float *p) { p[threadIdx.x] = 1.0f; }\n";
+  g_autoptr (WbNvrtcImage) a = NULL;
+  g_autoptr (WbNvrtcImage) b = NULL;
+  g_autoptr (WbNvrtcImage) c = NULL;
+  g_autofree char *dir = g_build_filename (cache_dir, "cache-test", NULL);
+  WbNvrtcStats s0, s1;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  wb_nvrtc_get_stats (&s0);
+  a = wb_nvrtc_compile (src, "sm_90", dir, &error);
+  g_assert_no_error (error);
+  g_assert_false (a->cache_hit);
+  b = wb_nvrtc_compile (src, "sm_90", dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (b->cache_hit);
+  c = wb_nvrtc_compile (src, "compute_90", dir, &error);
+  g_assert_no_error (error);
+  g_assert_false (c->cache_hit);
+  g_assert_false (c->is_cubin);
+  wb_nvrtc_get_stats (&s1);
+  g_assert_cmpuint (s1.compiles - s0.compiles, ==, 2);
+  g_assert_cmpuint (s1.hits - s0.hits, ==, 1);
+  /* a corrupt entry is compiled again */
+  {
+    g_autofree char *p = g_strdup_printf ("%s/%s.cubin", dir, a->key);
+    g_autoptr (WbNvrtcImage) d = NULL;
+    g_assert_true (g_file_set_contents (p, "junk", 4, NULL));
+    d = wb_nvrtc_compile (src, "sm_90", dir, &error);
+    g_assert_no_error (error);
+    g_assert_false (d->cache_hit);
+  }
+}
+
+/* A compile error comes back with NVRTC's log. */
+static void
+test_compile_error (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbNvrtcImage) img = NULL;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  img = wb_nvrtc_compile ("extern \"C\" __global__ void f () { undefined_thing (); }\n", "sm_90", "", &error);
+  g_assert_null (img);
+  g_assert_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_COMPILE);
+  g_assert_nonnull (strstr (error->message, "undefined_thing"));
+}
+
+static void
+remove_tree (const char *path)
+{
+  GDir       *d = g_dir_open (path, 0, NULL);
+  const char *n;
+
+  while (d && (n = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (path, n, NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--print") == 0)
+      print_code = TRUE;
+  g_test_init (&argc, &argv, NULL);
+  cache_dir = g_dir_make_tmp ("wb-codegen-XXXXXX", NULL);
+  g_test_add_data_func ("/cuda/codegen/mlp_small", "mlp_small", test_case);
+  g_test_add_data_func ("/cuda/codegen/elementwise_chain_small", "elementwise_chain_small", test_case);
+  g_test_add_data_func ("/cuda/codegen/gpt2_block", "gpt2_block", test_case);
+  g_test_add_data_func ("/cuda/codegen/llama_layer", "llama_layer", test_case);
+  g_test_add_data_func ("/cuda/codegen/ce_loss", "ce_loss", test_case);
+  g_test_add_func ("/cuda/nvrtc/cache", test_cache);
+  g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
+  rc = g_test_run ();
+  remove_tree (cache_dir);
+  g_free (cache_dir);
+  return rc;
+}

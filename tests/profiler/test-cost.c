@@ -1,0 +1,157 @@
+/* test-cost.c — the static cost model: the rule table, bytes and FLOPs of real regions and ops
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-profiler.h"
+#include "wb-test-common.h"
+
+typedef struct
+{
+  const char *name;
+  WbCostRule  rule;
+} Row;
+
+static const Row rows[] = {
+#define WB_COST(name, rule) { name, WB_COST_RULE_##rule },
+#include "wb-cost.def"
+#undef WB_COST
+};
+
+/* every row of wb-cost.def names a symbol of the table, and that symbol gets the row's rule */
+static void
+test_table (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const WbSymbol *s = wb_symbol_lookup (rows[i].name, strlen (rows[i].name));
+
+      g_test_message ("%s -> %s", rows[i].name, wb_cost_rule_to_string (rows[i].rule));
+      g_assert_nonnull (s);
+      g_assert_cmpint (wb_cost_rule_for_symbol (s), ==, rows[i].rule);
+    }
+  /* aliases follow their target: torch.matmul -> ltorch.matmul */
+  g_assert_cmpint (wb_cost_rule_for_symbol (wb_symbol_lookup ("torch.matmul", strlen ("torch.matmul"))), ==,
+                   WB_COST_RULE_MATMUL);
+  g_assert_cmpint (wb_cost_rule_for_symbol (wb_symbol_lookup ("prims.add", strlen ("prims.add"))), ==,
+                   WB_COST_RULE_DEFAULT);
+}
+
+static WbTrace *
+load_trace (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) traces = wb_trace_parse_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (traces->len, ==, 1);
+  return wb_trace_ref (traces->pdata[0]);
+}
+
+static const WbBsym *
+find_call (const WbTrace *trace, const char *name)
+{
+  for (guint i = 0; i < trace->n_body; i++)
+    if (trace->body[i]->kind == WB_BSYM_CALL && g_strcmp0 (trace->body[i]->name, name) == 0)
+      return trace->body[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* mlp_small: Linear(128, 512) -> GELU(tanh) -> Linear(512, 128) at batch 32, f32 */
+static void
+test_mlp_small (void)
+{
+  g_autofree char *fw_path = g_build_filename (wb_test_samples_dir (), "mlp_small", "forward_06.py", NULL);
+  g_autofree char *bw_path = g_build_filename (wb_test_samples_dir (), "mlp_small", "backward_00.py", NULL);
+  g_autoptr (WbTrace) fw = load_trace (fw_path);
+  g_autoptr (WbTrace) bw = load_trace (bw_path);
+  g_autoptr (WbCostModel) fm = wb_cost_model_new (fw);
+  g_autoptr (WbCostModel) bm = wb_cost_model_new (bw);
+  guint64 bytes = 0, flops = 0;
+  WbType  t;
+
+  wb_cost_model_count (fm, find_call (fw, "TorchCompile0"), &bytes, &flops);
+  /* in: input 32x128, w0 512x128, b0 512, w2 128x512, b2 128; out: t18 32x512, t63 32x128 (f32) */
+  g_assert_cmpuint (bytes, ==, 4 * (32 * 128 + 512 * 128 + 512 + 128 * 512 + 128 + 32 * 512 + 32 * 128));
+  /* two linears (2MNK + bias) and 9 elementwise ops over 32x512 */
+  g_assert_cmpuint (flops, ==, (2ull * 32 * 512 * 128 + 32 * 512) + 9ull * 32 * 512 + (2ull * 32 * 128 * 512 + 32 * 128));
+
+  g_assert_true (wb_cost_model_lookup_type (bm, "t64", &t)); /* an unpack annotation */
+  g_assert_cmpint (t.rank, ==, 2);
+  wb_cost_model_count (bm, find_call (bw, "TorchCompile1"), &bytes, &flops);
+  g_test_message ("TorchCompile1: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " FLOPs", bytes, flops);
+  /* three GEMMs of 32 x 128 x 512 at least (input grad of linear 2, both weight grads) */
+  g_assert_cmpuint (flops, >=, 3ull * 2 * 32 * 128 * 512);
+  g_assert_cmpuint (flops, <, 6ull * 2 * 32 * 128 * 512);
+  g_assert_cmpuint (bytes, >, 0);
+}
+
+static void
+test_elementwise_chain (void)
+{
+  const char      *traces = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (WbTrace) fw = NULL;
+  g_autoptr (WbCostModel) m = NULL;
+  guint64 bytes = 0, flops = 0;
+
+  if (traces == NULL)
+    {
+      g_test_skip ("WB_TRACES_DIR (../shared/traces) is absent");
+      return;
+    }
+  path = g_build_filename (traces, "elementwise_chain_small", "forward_06.py", NULL);
+  fw = load_trace (path);
+  m = wb_cost_model_new (fw);
+  wb_cost_model_count (m, find_call (fw, "TorchCompile0"), &bytes, &flops);
+  g_assert_cmpuint (bytes, ==, 3 * 4096 * 4); /* x, y in; t5 out */
+  g_assert_cmpuint (flops, ==, 6 * 4096);     /* sin, exp, mul, mul, tanh, add */
+}
+
+/* llama_layer: causal flash attention forward at B=1, H=32, T=2048, E=128; its outputs have no annotation
+ * (the meta function derives them) */
+static void
+test_attention (void)
+{
+  const char      *traces = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (WbTrace) fw = NULL;
+  g_autoptr (WbCostModel) m = NULL;
+  const char *op = "sdpafx_grad_forward_scaled_dot_product_efficient_attention";
+  guint64     bytes = 0, flops = 0;
+  WbType      t;
+
+  if (traces == NULL)
+    {
+      g_test_skip ("WB_TRACES_DIR (../shared/traces) is absent");
+      return;
+    }
+  path = g_build_filename (traces, "llama_layer", "forward_06.py", NULL);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("llama_layer is absent");
+      return;
+    }
+  fw = load_trace (path);
+  m = wb_cost_model_new (fw);
+  wb_cost_model_count (m, find_call (fw, op), &bytes, &flops);
+  /* (2 L S E + 2 L S Ev) B H, halved for is_causal=True */
+  g_assert_cmpuint (flops, ==, 2ull * 32 * 2048 * 2048 * 128);
+  g_assert_true (wb_cost_model_lookup_type (m, "t404", &t));
+  g_assert_cmpint (t.rank, ==, 4);
+  /* q, k, v and the output are bf16 [1, 32, 2048, 128]: at least those four */
+  g_assert_cmpuint (bytes, >=, 4ull * 32 * 2048 * 128 * 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profiler/cost/table", test_table);
+  g_test_add_func ("/profiler/cost/mlp_small", test_mlp_small);
+  g_test_add_func ("/profiler/cost/elementwise_chain_small", test_elementwise_chain);
+  g_test_add_func ("/profiler/cost/attention", test_attention);
+  return g_test_run ();
+}

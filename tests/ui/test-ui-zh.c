@@ -1,0 +1,38 @@
+/* test-ui-zh.c — the window in zh_CN (LANGUAGE=zh_CN): its labels come from po/zh_CN.po
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "wb-ui-common.h"
+
+static void
+test_zh (void)
+{
+  g_autofree char *path = wb_ui_case_path ("gpt2_block");
+  WbWindow        *window;
+
+  if (g_strcmp0 (_ ("Stages"), "Stages") == 0)
+    {
+      g_test_skip ("no zh_CN catalogue in the build tree (po/zh_CN/LC_MESSAGES/thunder-wb.mo)");
+      return;
+    }
+  window = wb_ui_open (path);
+  g_assert_cmpstr (_ ("Stages"), ==, "阶段");
+  g_assert_cmpstr (_ ("Regions"), ==, "区域");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, _ ("Thunder Workbench"));
+  g_assert_cmpstr (_ ("Thunder Workbench"), !=, "Thunder Workbench");
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "06-zh_CN"));
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!wb_ui_init (&argc, &argv))
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 77;
+    }
+  g_test_add_func ("/ui/zh_CN/labels", test_zh);
+  return g_test_run ();
+}

@@ -1,0 +1,75 @@
+/* wb-document.h — what one window shows: a case's trace set, the workbench's stages, runs and the selection
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#if !defined(WB_VIEWS_INSIDE) && !defined(WB_VIEWS_COMPILATION)
+#error "Only <wb-views.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "wb-profiler.h"
+
+G_BEGIN_DECLS
+
+#define WB_TYPE_DOCUMENT (wb_document_get_type ())
+G_DECLARE_FINAL_TYPE (WbDocument, wb_document, WB, DOCUMENT, GObject)
+
+/* Signals: "changed" (a new set, pipeline or assignment), "selection-changed" (stage, bound symbol or
+ * region), "runs-changed". Traces are immutable; everything here is touched on the main thread only. */
+
+WbDocument       *wb_document_new                (void);
+/* wb_document_load_async: loads @path (directory, file) on a worker thread, runs the pipeline. */
+void              wb_document_load_async         (WbDocument *self, const char *path, GCancellable *cancellable,
+                                                  GAsyncReadyCallback callback, gpointer user_data);
+gboolean          wb_document_load_finish        (WbDocument *self, GAsyncResult *result, GError **error);
+const char       *wb_document_get_path           (WbDocument *self);
+/* wb_document_get_pipeline_error: (nullable) why the workbench's stages could not be computed. */
+const char       *wb_document_get_pipeline_error (WbDocument *self);
+
+const WbTraceSet *wb_document_get_trace_set      (WbDocument *self);
+const WbPipeline *wb_document_get_pipeline       (WbDocument *self);
+/* wb_document_get_stage: (nullable) the workbench stage that entry @entry is. */
+const WbStage    *wb_document_get_stage          (WbDocument *self, guint entry);
+/* wb_document_get_previous: the entry that @entry was computed from (what the left pane shows), or -1. */
+int               wb_document_get_previous       (WbDocument *self, guint entry);
+/* wb_document_get_assignment: (nullable) the REGION=EXECUTOR choices of the current pipeline. */
+const char       *wb_document_get_assignment     (WbDocument *self);
+
+/* Selection. The entry is the stage shown on the right; the bound symbol belongs to that stage's trace
+ * (or to the left one when picked there); the region is a name of the pipeline's regions. */
+guint             wb_document_get_entry          (WbDocument *self);
+void              wb_document_set_entry          (WbDocument *self, guint entry);
+const WbBsym     *wb_document_get_bsym           (WbDocument *self);
+void              wb_document_select_bsym        (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
+WbTrace          *wb_document_get_bsym_trace     (WbDocument *self);
+const char       *wb_document_get_region         (WbDocument *self);
+void              wb_document_select_region      (WbDocument *self, const char *region);
+/* wb_document_find_region: (nullable) the region @bsym of @trace ends up in (the workbench's provenance). */
+const WbRegion   *wb_document_find_region        (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
+const WbRegion   *wb_document_lookup_region      (WbDocument *self, const char *name);
+/* wb_document_find_region_bsym: (nullable) a bound symbol of entry @entry's trace that is part of @region. */
+const WbBsym     *wb_document_find_region_bsym   (WbDocument *self, guint entry, const char *region);
+
+/* Runs: (element-type WbRun) (transfer none) in the order they were made. */
+GPtrArray        *wb_document_get_runs           (WbDocument *self);
+const WbRun      *wb_document_get_run            (WbDocument *self); /* the latest, or NULL */
+const WbRun      *wb_document_get_previous_run   (WbDocument *self); /* the one before, or NULL */
+/* wb_document_get_run_entry: the entry of the stage runs time (the workbench's final forward), or -1 */
+int               wb_document_get_run_entry      (WbDocument *self);
+
+/* wb_document_profile_async: with @assignment ("REGION=EXECUTOR,...", nullable) re-runs the pipeline,
+ * then profiles its final forward and backward on the cpu (@iters timed, @warmup untimed) on a worker
+ * thread. @progress (nullable) is called on the main thread with a fraction 0..1. On success the new
+ * pipeline replaces the old one and the run is appended. */
+void              wb_document_profile_async      (WbDocument *self, const char *assignment, guint iters, guint warmup,
+                                                  GCancellable *cancellable, void (*progress) (double, gpointer),
+                                                  gpointer progress_data, GAsyncReadyCallback callback,
+                                                  gpointer user_data);
+gboolean          wb_document_profile_finish     (WbDocument *self, GAsyncResult *result, GError **error);
+gboolean          wb_document_is_busy            (WbDocument *self);
+
+/* wb_document_get_line_ms: median ms of the run's entry called on line @bsym, or -1. */
+double            wb_document_get_bsym_ms        (WbDocument *self, const WbBsym *bsym);
+
+G_END_DECLS

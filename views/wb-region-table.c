@@ -1,0 +1,618 @@
+/* wb-region-table.c — the regions with their executor choice and run figures, and the selected region's page
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "wb-views.h"
+
+struct _WbRegionTable
+{
+  GtkWidget parent_instance;
+
+  WbDocument   *document;
+  GCancellable *cancellable;
+  guint         iters, warmup;
+  gboolean      binding;
+
+  GtkWidget         *box;
+  GtkWidget         *progress_box;
+  GtkProgressBar    *progress;
+  GtkLabel          *status;
+  GtkColumnView     *view;
+  GtkStringList     *names;
+  GtkSingleSelection *selection;
+  GtkLabel          *page;
+};
+
+G_DEFINE_FINAL_TYPE (WbRegionTable, wb_region_table, GTK_TYPE_WIDGET)
+
+static const char *const choices[] = { "nvrtc", "unfuse", "cpu", "cuda", "cublas", "cudnn", NULL };
+
+enum { COL_REGION, COL_EXECUTOR, COL_OPS, COL_BYTES, COL_TIME, COL_DELTA, COL_SHARE, COL_GBPS, COL_TFLOPS, N_COLS };
+
+/* -- data by name --------------------------------------------------------------------------------- */
+
+static const WbRegionStats *
+stats_of (WbRegionTable *self, const char *name, gboolean previous)
+{
+  const WbRun *run = previous ? wb_document_get_previous_run (self->document) : wb_document_get_run (self->document);
+
+  return run ? wb_run_find_region (run, name) : NULL;
+}
+
+static gboolean
+lookup_type (const char *name, WbType *out, gpointer user_data)
+{
+  const WbType *type = g_hash_table_lookup (user_data, name);
+
+  if (type == NULL)
+    return FALSE;
+  *out = *type;
+  return TRUE;
+}
+
+static void
+collect (GHashTable *types, WbBsym *const *body, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const WbBsym *b = body[i];
+
+      if (b->has_type && b->outputs != NULL && b->outputs->kind == WB_VALUE_NAME)
+        g_hash_table_insert (types, (gpointer) b->outputs->text, (gpointer) &b->type);
+      collect (types, b->subsymbols, b->n_subsymbols);
+    }
+}
+
+/* whether @executor can take every bound symbol of @region; the first reason when not */
+static gboolean
+can_take (WbRegionTable *self, const WbRegion *region, const char *executor, char **why_not)
+{
+  const WbExecutorInfo *info;
+  g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
+  const WbPipeline *pipeline = wb_document_get_pipeline (self->document);
+
+  if (strcmp (executor, "unfuse") == 0 || strcmp (executor, region->executor) == 0)
+    return TRUE;
+  if ((info = wb_executor_info_lookup (executor)) == NULL)
+    {
+      *why_not = g_strdup_printf (_ ("%s: no such executor"), executor);
+      return FALSE;
+    }
+  for (guint i = 0; i < wb_pipeline_get_n_stages (pipeline); i++)
+    {
+      WbTrace *t = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, i));
+
+      if (wb_trace_get_bsym_line (t, region->bsym) != 0)
+        collect (types, t->body, t->n_body);
+    }
+  collect (types, region->bsym->subsymbols, region->bsym->n_subsymbols);
+  if (wb_executor_info_get_kind (info) == WB_EXECUTOR_KIND_OPERATOR && region->n_ops > 1)
+    {
+      /* TRANSLATORS: an operator executor cannot run a fused region of several ops */
+      *why_not = g_strdup_printf (_ ("%s: runs one op at a time; this region fuses %u (unfuse it first)"), executor, region->n_ops);
+      return FALSE;
+    }
+  for (guint i = 0; i < region->bsym->n_subsymbols; i++)
+    {
+      const WbBsym *b = region->bsym->subsymbols[i];
+
+      if (b->kind != WB_BSYM_CALL || wb_executor_info_is_utility (b))
+        continue;
+      if (!wb_executor_info_can_take (info, b, lookup_type, types, why_not))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+format_bytes (guint64 bytes)
+{
+  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+static char *
+cell_text (WbRegionTable *self, const char *name, int column)
+{
+  const WbRegion      *region = wb_document_lookup_region (self->document, name);
+  const WbRegionStats *s = stats_of (self, name, FALSE);
+  const WbRegionStats *p = stats_of (self, name, TRUE);
+
+  switch (column)
+    {
+    case COL_REGION:
+      return g_strdup (name);
+    case COL_OPS:
+      return region ? g_strdup_printf ("%u", region->n_ops) : g_strdup ("");
+    case COL_BYTES:
+      return s ? format_bytes (s->bytes_moved) : g_strdup ("–");
+    case COL_TIME:
+      return s ? g_strdup_printf ("%.3f", s->median_ns / 1e6) : g_strdup ("–");
+    case COL_DELTA:
+      if (s == NULL || p == NULL || p->median_ns == 0)
+        return g_strdup ("");
+      return g_strdup_printf ("%+.1f%%", 100.0 * (s->median_ns - p->median_ns) / p->median_ns);
+    case COL_SHARE:
+      return s ? g_strdup_printf ("%.1f%%", 100.0 * s->share) : g_strdup ("–");
+    case COL_GBPS:
+      return s && s->median_ns > 0 ? g_strdup_printf ("%.3g", s->bytes_moved / (double) s->median_ns) : g_strdup ("–");
+    case COL_TFLOPS:
+      return s && s->median_ns > 0 ? g_strdup_printf ("%.3g", s->flops / (double) s->median_ns / 1e3) : g_strdup ("–");
+    default:
+      return g_strdup ("");
+    }
+}
+
+static double
+cell_number (WbRegionTable *self, const char *name, int column)
+{
+  const WbRegion      *region = wb_document_lookup_region (self->document, name);
+  const WbRegionStats *s = stats_of (self, name, FALSE);
+
+  switch (column)
+    {
+    case COL_OPS:
+      return region ? region->n_ops : 0;
+    case COL_BYTES:
+      return s ? s->bytes_moved : 0;
+    case COL_TIME:
+    case COL_DELTA:
+      return s ? s->median_ns : 0;
+    case COL_SHARE:
+      return s ? s->share : 0;
+    case COL_GBPS:
+      return s && s->median_ns ? s->bytes_moved / (double) s->median_ns : 0;
+    case COL_TFLOPS:
+      return s && s->median_ns ? s->flops / (double) s->median_ns : 0;
+    default:
+      return 0;
+    }
+}
+
+/* -- columns -------------------------------------------------------------------------------------- */
+
+static void
+setup_label (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) == COL_REGION ? 0.0 : 1.0);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_label (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  WbRegionTable   *self = g_object_get_data (G_OBJECT (factory), "table");
+  const char      *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
+  g_autofree char *text = cell_text (self, name, GPOINTER_TO_INT (data));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self);
+
+static void
+setup_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
+{
+  GtkWidget *drop = gtk_drop_down_new_from_strings ((const char *const *) choices);
+
+  gtk_widget_add_css_class (drop, "flat");
+  g_signal_connect (drop, "notify::selected", G_CALLBACK (executor_selected_cb), self);
+  gtk_list_item_set_child (item, drop);
+}
+
+static void
+bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
+{
+  GtkWidget      *drop = gtk_list_item_get_child (item);
+  const char     *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
+  const WbRegion *region = wb_document_lookup_region (self->document, name);
+  g_autoptr (GString) tip = g_string_new (NULL);
+
+  self->binding = TRUE;
+  g_object_set_data_full (G_OBJECT (drop), "region", g_strdup (name), g_free);
+  for (guint i = 0; choices[i] != NULL; i++)
+    {
+      g_autofree char *why = NULL;
+
+      if (region != NULL && strcmp (choices[i], region->executor) == 0)
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), i);
+      if (region != NULL && !can_take (self, region, choices[i], &why) && why != NULL)
+        g_string_append_printf (tip, "%s%s", tip->len ? "\n" : "", why);
+    }
+  gtk_widget_set_tooltip_text (drop, tip->len ? tip->str : NULL);
+  self->binding = FALSE;
+}
+
+static void
+show_message (WbRegionTable *self, const char *message)
+{
+  gtk_label_set_text (self->status, message);
+  gtk_widget_set_visible (GTK_WIDGET (self->status), message != NULL);
+}
+
+static void
+executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self)
+{
+  const char      *region = g_object_get_data (G_OBJECT (drop), "region");
+  g_autofree char *why = NULL;
+  guint            i = gtk_drop_down_get_selected (drop);
+
+  if (self->binding || region == NULL || i >= G_N_ELEMENTS (choices) - 1)
+    return;
+  if (!wb_region_table_set_executor (self, region, choices[i], &why))
+    {
+      const WbRegion *r = wb_document_lookup_region (self->document, region);
+
+      show_message (self, why);
+      self->binding = TRUE;
+      for (guint k = 0; r != NULL && choices[k] != NULL; k++)
+        if (strcmp (choices[k], r->executor) == 0)
+          gtk_drop_down_set_selected (drop, k);
+      self->binding = FALSE;
+    }
+}
+
+static int
+compare_cb (gconstpointer a, gconstpointer b, gpointer data)
+{
+  GtkColumnViewColumn *column = data;
+  WbRegionTable       *self = g_object_get_data (G_OBJECT (column), "table");
+  int                  col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "col"));
+  const char          *na = gtk_string_object_get_string ((GtkStringObject *) a);
+  const char          *nb = gtk_string_object_get_string ((GtkStringObject *) b);
+  double               x, y;
+
+  if (col == COL_REGION)
+    return g_utf8_collate (na, nb);
+  if (col == COL_EXECUTOR)
+    {
+      const WbRegion *ra = wb_document_lookup_region (self->document, na);
+      const WbRegion *rb = wb_document_lookup_region (self->document, nb);
+
+      return g_strcmp0 (ra ? ra->executor : NULL, rb ? rb->executor : NULL);
+    }
+  x = cell_number (self, na, col);
+  y = cell_number (self, nb, col);
+  return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
+add_column (WbRegionTable *self, const char *title, int col)
+{
+  GtkListItemFactory  *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+  GtkSorter           *sorter;
+
+  g_object_set_data (G_OBJECT (factory), "table", self);
+  if (col == COL_EXECUTOR)
+    {
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_executor), self);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_executor), self);
+    }
+  else
+    {
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_label), GINT_TO_POINTER (col));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_label), GINT_TO_POINTER (col));
+    }
+  column = gtk_column_view_column_new (title, factory);
+  g_object_set_data (G_OBJECT (column), "table", self);
+  g_object_set_data (G_OBJECT (column), "col", GINT_TO_POINTER (col));
+  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_cb, column, NULL));
+  gtk_column_view_column_set_sorter (column, sorter);
+  g_object_unref (sorter);
+  gtk_column_view_column_set_expand (column, col == COL_REGION);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_append_column (self->view, column);
+  g_object_unref (column);
+}
+
+/* -- the page ------------------------------------------------------------------------------------- */
+
+char *
+wb_region_table_get_page_text (WbRegionTable *self)
+{
+  return g_strdup (gtk_label_get_text (self->page));
+}
+
+static void
+update_page (WbRegionTable *self)
+{
+  const char      *name = wb_document_get_region (self->document);
+  const WbRegion  *region = wb_document_lookup_region (self->document, name);
+  g_autoptr (GString) s = g_string_new (NULL);
+  GPtrArray       *remarks;
+  const WbRegionStats *stats;
+
+  if (region == NULL)
+    {
+      gtk_label_set_text (self->page, _ ("Select a region to see its bound symbols, every executor's claim and what runs it."));
+      return;
+    }
+  g_string_append_printf (s, _ ("Region %s · %s · %s · %u ops\n\n"), region->name, region->executor,
+                          wb_stage_list_to_string (region->list), region->n_ops);
+  g_string_append (s, _ ("Bound symbols\n"));
+  for (guint i = 0; i < region->bsym->n_subsymbols; i++)
+    {
+      GString *line = g_string_new ("  ");
+
+      wb_bsym_print (region->bsym->subsymbols[i], 0, line);
+      g_string_append (s, line->str);
+      g_string_free (line, TRUE);
+    }
+  g_string_append (s, _ ("\nWhat each executor says\n"));
+  for (guint i = 0; choices[i] != NULL; i++)
+    {
+      g_autofree char *why = NULL;
+
+      if (strcmp (choices[i], "unfuse") == 0)
+        continue;
+      if (can_take (self, region, choices[i], &why))
+        g_string_append_printf (s, "  ✓ %s: %s\n", choices[i], strcmp (choices[i], region->executor) == 0 ? _ ("claimed") : _ ("can take it"));
+      else
+        g_string_append_printf (s, "  ✗ %s\n", why ? why : choices[i]);
+    }
+  remarks = wb_pipeline_get_remarks (wb_document_get_pipeline (self->document));
+  for (guint i = 0, shown = 0; i < remarks->len && shown < 12; i++)
+    {
+      const WbRemark *r = remarks->pdata[i];
+
+      for (guint k = 0; k < region->bsym->n_subsymbols; k++)
+        if (region->bsym->subsymbols[k]->kind == WB_BSYM_CALL && g_strcmp0 (region->bsym->subsymbols[k]->name, r->symbol) == 0)
+          {
+            g_string_append_printf (s, "  %s %s (line %u): %s\n", r->accepted ? "✓" : "✗", r->symbol, r->line, r->reason);
+            shown++;
+            break;
+          }
+    }
+  g_string_append (s, _ ("\nWhat runs it\n"));
+  if ((stats = stats_of (self, region->name, FALSE)) != NULL)
+    g_string_append_printf (s, _ ("  %s ran it in the latest run: %.3f ms median, %u kernel(s) per iteration\n"),
+                            stats->executor, stats->median_ns / 1e6, stats->kernel_count);
+  else
+    g_string_append_printf (s, _ ("  planned for %s; no run yet (the cpu executor runs its bound symbols one by one)\n"), region->executor);
+  gtk_label_set_text (self->page, s->str);
+}
+
+static void
+selection_changed_cb (WbRegionTable *self)
+{
+  const char *name = wb_document_get_region (self->document);
+
+  update_page (self);
+  for (guint i = 0; name != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (self->selection)); i++)
+    {
+      g_autoptr (GtkStringObject) item = g_list_model_get_item (G_LIST_MODEL (self->selection), i);
+
+      if (strcmp (gtk_string_object_get_string (item), name) == 0)
+        {
+          if (gtk_single_selection_get_selected (self->selection) != i)
+            gtk_single_selection_set_selected (self->selection, i);
+          break;
+        }
+    }
+}
+
+static void
+row_selected_cb (WbRegionTable *self)
+{
+  GtkStringObject *item = gtk_single_selection_get_selected_item (self->selection);
+
+  if (item != NULL && !self->binding)
+    wb_document_select_region (self->document, gtk_string_object_get_string (item));
+}
+
+static void
+reload (WbRegionTable *self)
+{
+  const WbPipeline *pipeline = wb_document_get_pipeline (self->document);
+  GPtrArray        *regions = pipeline ? wb_pipeline_get_regions (pipeline) : NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; regions != NULL && i < regions->len; i++)
+    g_ptr_array_add (names, ((WbRegion *) regions->pdata[i])->name);
+  g_ptr_array_add (names, NULL);
+  self->binding = TRUE;
+  gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)), (const char *const *) names->pdata);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->binding = FALSE;
+  selection_changed_cb (self);
+}
+
+/* -- profiling ------------------------------------------------------------------------------------ */
+
+static void
+progress_cb (double fraction, gpointer data)
+{
+  WbRegionTable *self = data;
+
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+}
+
+static void
+profile_done (GObject *object, GAsyncResult *result, gpointer data)
+{
+  WbRegionTable *self = data;
+  g_autoptr (GError) error = NULL;
+
+  gtk_widget_set_visible (self->progress_box, FALSE);
+  if (!wb_document_profile_finish (WB_DOCUMENT (object), result, &error))
+    show_message (self, error->message);
+  else
+    show_message (self, NULL);
+  g_object_unref (self);
+}
+
+void
+wb_region_table_profile (WbRegionTable *self, const char *assignment)
+{
+  g_return_if_fail (WB_IS_REGION_TABLE (self));
+
+  if (self->document == NULL || wb_document_is_busy (self->document))
+    return;
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  gtk_progress_bar_set_fraction (self->progress, 0.05);
+  gtk_widget_set_visible (self->progress_box, TRUE);
+  show_message (self, NULL);
+  wb_document_profile_async (self->document, assignment ? assignment : wb_document_get_assignment (self->document),
+                             self->iters, self->warmup, self->cancellable, progress_cb, self, profile_done, g_object_ref (self));
+}
+
+gboolean
+wb_region_table_set_executor (WbRegionTable *self, const char *name, const char *executor, char **why_not)
+{
+  const WbRegion  *region = wb_document_lookup_region (self->document, name);
+  const char      *old = wb_document_get_assignment (self->document);
+  g_autofree char *assignment = NULL;
+
+  if (region == NULL)
+    {
+      if (why_not != NULL)
+        *why_not = g_strdup_printf (_ ("%s: no such region"), name);
+      return FALSE;
+    }
+  if (strcmp (executor, region->executor) == 0)
+    return TRUE;
+  if (!can_take (self, region, executor, why_not))
+    return FALSE;
+  assignment = old ? g_strdup_printf ("%s,%s=%s", old, name, executor) : g_strdup_printf ("%s=%s", name, executor);
+  wb_region_table_profile (self, assignment);
+  return TRUE;
+}
+
+void
+wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint warmup)
+{
+  self->iters = iters;
+  self->warmup = warmup;
+}
+
+const char *
+wb_region_table_get_selected (WbRegionTable *self)
+{
+  GtkStringObject *item = gtk_single_selection_get_selected_item (self->selection);
+
+  return item ? gtk_string_object_get_string (item) : NULL;
+}
+
+static void
+cancel_clicked_cb (WbRegionTable *self)
+{
+  g_cancellable_cancel (self->cancellable);
+}
+
+void
+wb_region_table_set_document (WbRegionTable *self, WbDocument *document)
+{
+  g_set_object (&self->document, document);
+  g_signal_connect_object (document, "changed", G_CALLBACK (reload), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "runs-changed", G_CALLBACK (reload), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "selection-changed", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+wb_region_table_new (void)
+{
+  return g_object_new (WB_TYPE_REGION_TABLE, NULL);
+}
+
+static void
+wb_region_table_dispose (GObject *object)
+{
+  WbRegionTable *self = WB_REGION_TABLE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (wb_region_table_parent_class)->dispose (object);
+}
+
+static void
+wb_region_table_class_init (WbRegionTableClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = wb_region_table_dispose;
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+wb_region_table_init (WbRegionTable *self)
+{
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *scroll = gtk_scrolled_window_new ();
+  GtkWidget *page_scroll = gtk_scrolled_window_new ();
+  GtkWidget *cancel = gtk_button_new_with_mnemonic (_ ("_Cancel"));
+  GtkSortListModel *sorted;
+
+  self->iters = 3;
+  self->warmup = 1;
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  self->progress_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_progress_bar_set_text (self->progress, _ ("Re-running the pipeline and profiling on the cpu…"));
+  gtk_progress_bar_set_show_text (self->progress, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->progress), TRUE);
+  gtk_widget_set_valign (GTK_WIDGET (self->progress), GTK_ALIGN_CENTER);
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), self);
+  gtk_box_append (GTK_BOX (self->progress_box), GTK_WIDGET (self->progress));
+  gtk_box_append (GTK_BOX (self->progress_box), cancel);
+  gtk_widget_set_margin_start (self->progress_box, 8);
+  gtk_widget_set_margin_end (self->progress_box, 8);
+  gtk_widget_set_margin_top (self->progress_box, 4);
+  gtk_widget_set_visible (self->progress_box, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->progress_box);
+
+  self->status = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->status, TRUE);
+  gtk_label_set_xalign (self->status, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 8);
+  gtk_widget_set_visible (GTK_WIDGET (self->status), FALSE);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
+
+  self->names = gtk_string_list_new (NULL);
+  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (self->names), g_object_ref (gtk_column_view_get_sorter (self->view)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (row_selected_cb), self);
+  gtk_column_view_set_show_column_separators (self->view, TRUE);
+  add_column (self, _ ("Region"), COL_REGION);
+  add_column (self, _ ("Executor"), COL_EXECUTOR);
+  add_column (self, _ ("Ops"), COL_OPS);
+  add_column (self, _ ("Bytes"), COL_BYTES);
+  add_column (self, _ ("Time (ms)"), COL_TIME);
+  /* TRANSLATORS: column: change of time against the run before */
+  add_column (self, _ ("Δ previous"), COL_DELTA);
+  add_column (self, _ ("Share"), COL_SHARE);
+  add_column (self, _ ("GB/s"), COL_GBPS);
+  add_column (self, _ ("TFLOP/s"), COL_TFLOPS);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->view));
+  gtk_widget_set_vexpand (scroll, TRUE);
+
+  self->page = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_selectable (self->page, TRUE);
+  gtk_label_set_xalign (self->page, 0);
+  gtk_label_set_yalign (self->page, 0);
+  gtk_label_set_wrap (self->page, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->page), "monospace");
+  gtk_widget_set_margin_start (GTK_WIDGET (self->page), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->page), 8);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (page_scroll), GTK_WIDGET (self->page));
+
+  gtk_paned_set_start_child (GTK_PANED (paned), scroll);
+  gtk_paned_set_end_child (GTK_PANED (paned), page_scroll);
+  gtk_paned_set_position (GTK_PANED (paned), 320);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_box_append (GTK_BOX (self->box), paned);
+}

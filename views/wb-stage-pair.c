@@ -1,0 +1,479 @@
+/* wb-stage-pair.c — two stages side by side: a line diff (Myers) and the pairing of their bound symbols
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-views.h"
+
+/* -- Myers' diff --------------------------------------------------------------------------------- */
+
+guint
+wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b,
+              guint8 *a_changed, guint8 *b_changed, guint *a_to_b)
+{
+  guint   pre = 0, suf = 0, n, m, edits = 0;
+  int     max, off, d, k, x, y;
+  GArray *trace;
+  int    *v;
+  guint  *ha, *hb;
+
+  memset (a_changed, 0, n_a);
+  memset (b_changed, 0, n_b);
+  if (a_to_b != NULL)
+    for (guint i = 0; i < n_a; i++)
+      a_to_b[i] = G_MAXUINT;
+  while (pre < n_a && pre < n_b && strcmp (a[pre], b[pre]) == 0)
+    {
+      if (a_to_b != NULL)
+        a_to_b[pre] = pre;
+      pre++;
+    }
+  while (suf < n_a - pre && suf < n_b - pre && strcmp (a[n_a - 1 - suf], b[n_b - 1 - suf]) == 0)
+    {
+      if (a_to_b != NULL)
+        a_to_b[n_a - 1 - suf] = n_b - 1 - suf;
+      suf++;
+    }
+  n = n_a - pre - suf;
+  m = n_b - pre - suf;
+  if (n == 0 || m == 0)
+    {
+      memset (a_changed + pre, 1, n);
+      memset (b_changed + pre, 1, m);
+      return n + m;
+    }
+
+  /* hashes first: most comparisons are then one integer compare */
+  ha = g_new (guint, n);
+  hb = g_new (guint, m);
+  for (guint i = 0; i < n; i++)
+    ha[i] = g_str_hash (a[pre + i]);
+  for (guint j = 0; j < m; j++)
+    hb[j] = g_str_hash (b[pre + j]);
+#define EQ(i, j) (ha[i] == hb[j] && strcmp (a[pre + (i)], b[pre + (j)]) == 0)
+
+  max = (int) (n + m);
+  off = max + 1;
+  v = g_new0 (int, 2 * max + 3);
+  trace = g_array_new (FALSE, FALSE, sizeof (int)); /* for each d: v[-d..d] */
+  for (d = 0; d <= max; d++)
+    {
+      gboolean done = FALSE;
+
+      for (k = -d; k <= d; k += 2)
+        {
+          if (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
+            x = v[off + k + 1];
+          else
+            x = v[off + k - 1] + 1;
+          y = x - k;
+          while (x < (int) n && y < (int) m && EQ (x, y))
+            x++, y++;
+          v[off + k] = x;
+          if (x >= (int) n && y >= (int) m)
+            done = TRUE;
+        }
+      g_array_append_vals (trace, v + off - d, 2 * d + 1);
+      if (done)
+        break;
+    }
+
+  /* walk back through the saved frontiers */
+  x = (int) n;
+  y = (int) m;
+  for (; d > 0; d--)
+    {
+      int     *vp = &g_array_index (trace, int, (gsize) (d - 1) * (d - 1)) + (d - 1); /* frontier d-1 */
+      gboolean insert;
+      int      pk, mx, my;
+
+      k = x - y;
+      insert = k == -d || (k != d && vp[k - 1] < vp[k + 1]);
+      pk = insert ? k + 1 : k - 1;
+      mx = vp[pk] + (insert ? 0 : 1);
+      my = mx - k;
+      while (x > mx && y > my)
+        {
+          x--, y--;
+          if (a_to_b != NULL)
+            a_to_b[pre + x] = pre + y;
+        }
+      if (insert)
+        b_changed[pre + --y] = 1;
+      else
+        a_changed[pre + --x] = 1;
+      edits++;
+    }
+  while (x > 0 && y > 0)
+    {
+      x--, y--;
+      if (a_to_b != NULL)
+        a_to_b[pre + x] = pre + y;
+    }
+#undef EQ
+  g_array_free (trace, TRUE);
+  g_free (v);
+  g_free (ha);
+  g_free (hb);
+  return edits;
+}
+
+/* -- structural keys ----------------------------------------------------------------------------- */
+
+static void
+append_value_shape (GString *s, const WbValue *value, GHashTable *types)
+{
+  const WbType *type;
+
+  if (value == NULL)
+    {
+      g_string_append (s, "None");
+      return;
+    }
+  switch (value->kind)
+    {
+    case WB_VALUE_NAME:
+      if (types != NULL && (type = g_hash_table_lookup (types, value->text)) != NULL)
+        {
+          g_string_append_c (s, '<');
+          wb_type_append (type, s);
+          g_string_append_c (s, '>');
+        }
+      else
+        g_string_append (s, "<?>");
+      break;
+    case WB_VALUE_TUPLE:
+    case WB_VALUE_LIST:
+      g_string_append_c (s, value->kind == WB_VALUE_LIST ? '[' : '(');
+      for (guint i = 0; i < value->n_items; i++)
+        {
+          append_value_shape (s, value->items[i], types);
+          g_string_append_c (s, ',');
+        }
+      g_string_append_c (s, value->kind == WB_VALUE_LIST ? ']' : ')');
+      break;
+    default:
+      wb_value_append (value, s);
+      break;
+    }
+}
+
+static void
+add_output_type (const WbValue *name, gpointer data)
+{
+  GString *s = data;
+
+  g_string_append_c (s, ' ');
+  g_string_append (s, name->text[0] == '_' ? "_" : "o");
+}
+
+char *
+wb_bsym_structural_key (const WbBsym *bsym, GHashTable *types)
+{
+  GString        *s = g_string_new (NULL);
+  const WbSymbol *symbol;
+
+  g_return_val_if_fail (bsym != NULL, NULL);
+
+  switch (bsym->kind)
+    {
+    case WB_BSYM_CALL:
+      symbol = bsym->symbol;
+      if (symbol != NULL && wb_symbol_get_like (symbol) != NULL)
+        symbol = wb_symbol_get_like (symbol);
+      g_string_append (s, symbol != NULL ? wb_symbol_get_name (symbol) : bsym->name);
+      g_string_append_c (s, '(');
+      for (guint i = 0; i < bsym->n_args; i++)
+        {
+          append_value_shape (s, bsym->args[i], types);
+          g_string_append_c (s, ',');
+        }
+      for (guint i = 0; i < bsym->n_kwargs; i++)
+        {
+          g_string_append_printf (s, "%s=", bsym->kwargs[i].name);
+          append_value_shape (s, bsym->kwargs[i].value, types);
+          g_string_append_c (s, ',');
+        }
+      g_string_append_c (s, ')');
+      if (bsym->has_type)
+        {
+          g_string_append (s, "->");
+          wb_type_append (&bsym->type, s);
+        }
+      wb_bsym_foreach_output (bsym, add_output_type, s);
+      break;
+    case WB_BSYM_RETURN:
+      g_string_append (s, "return ");
+      append_value_shape (s, bsym->value, types);
+      break;
+    case WB_BSYM_DEL:
+      g_string_append_printf (s, "del %u", bsym->n_args);
+      break;
+    default:
+      {
+        g_autofree char *text = NULL;
+        GString         *line = g_string_new (NULL);
+
+        wb_bsym_print (bsym, 0, line);
+        text = g_string_free (line, FALSE);
+        g_string_append_printf (s, "%d:%s", bsym->kind, text);
+      }
+      break;
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* -- the pair ------------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  WbTrace    *trace;
+  char       *text;
+  char      **lines;
+  guint       n_lines;
+  guint8     *changed;
+  GArray     *starts;  /* (element-type guint) 1-based first line of each top-level bsym, in order */
+  GPtrArray  *bsyms;   /* parallel to starts */
+  GHashTable *line_of; /* bsym -> line */
+  GHashTable *other;   /* bsym -> GPtrArray of counterparts */
+} Side;
+
+struct _WbStagePair
+{
+  Side     side[2];
+  guint    n_changes;
+  gboolean exact;
+};
+
+static void
+side_init (Side *side, WbTrace *trace)
+{
+  side->trace = trace ? wb_trace_ref (trace) : NULL;
+  side->text = trace ? wb_trace_to_string (trace) : g_strdup ("");
+  side->lines = g_strsplit (side->text, "\n", -1);
+  side->n_lines = g_strv_length (side->lines);
+  if (side->n_lines > 0 && side->lines[side->n_lines - 1][0] == '\0')
+    side->n_lines--; /* the text ends in a newline */
+  side->changed = g_new0 (guint8, side->n_lines + 1);
+  side->starts = g_array_new (FALSE, FALSE, sizeof (guint));
+  side->bsyms = g_ptr_array_new ();
+  side->line_of = g_hash_table_new (NULL, NULL);
+  side->other = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  if (trace == NULL)
+    return;
+  for (guint i = 0; i < trace->n_body; i++)
+    {
+      const WbBsym *b = trace->body[i];
+      guint         line = wb_trace_get_bsym_line (trace, b);
+
+      if (line == 0)
+        continue;
+      if (side->starts->len > 0 && line <= g_array_index (side->starts, guint, side->starts->len - 1))
+        continue;
+      g_array_append_val (side->starts, line);
+      g_ptr_array_add (side->bsyms, (gpointer) b);
+      g_hash_table_insert (side->line_of, (gpointer) b, GUINT_TO_POINTER (line));
+    }
+}
+
+static void
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->trace, wb_trace_unref);
+  g_free (side->text);
+  g_strfreev (side->lines);
+  g_free (side->changed);
+  g_array_unref (side->starts);
+  g_ptr_array_unref (side->bsyms);
+  g_hash_table_unref (side->line_of);
+  g_hash_table_unref (side->other);
+}
+
+static void
+link_bsyms (WbStagePair *pair, const WbBsym *l, const WbBsym *r)
+{
+  GPtrArray *a;
+
+  if ((a = g_hash_table_lookup (pair->side[0].other, l)) == NULL)
+    g_hash_table_insert (pair->side[0].other, (gpointer) l, (a = g_ptr_array_new ()));
+  g_ptr_array_add (a, (gpointer) r);
+  if ((a = g_hash_table_lookup (pair->side[1].other, r)) == NULL)
+    g_hash_table_insert (pair->side[1].other, (gpointer) r, (a = g_ptr_array_new ()));
+  g_ptr_array_add (a, (gpointer) l);
+}
+
+/* name -> type of every annotated single output of @trace */
+static GHashTable *
+collect_types (const WbTrace *trace)
+{
+  GHashTable *types = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < trace->n_body; i++)
+    {
+      const WbBsym *b = trace->body[i];
+
+      if (b->has_type && b->outputs != NULL && b->outputs->kind == WB_VALUE_NAME)
+        g_hash_table_insert (types, (gpointer) b->outputs->text, (gpointer) &b->type);
+      else if (b->kind == WB_BSYM_ANNOTATION && b->has_type && b->name != NULL)
+        g_hash_table_insert (types, (gpointer) b->name, (gpointer) &b->type);
+    }
+  for (guint i = 0; i < trace->n_params; i++)
+    (void) 0;
+  return types;
+}
+
+static void
+pair_structurally (WbStagePair *pair)
+{
+  Side *l = &pair->side[0], *r = &pair->side[1];
+  g_autoptr (GHashTable) lt = collect_types (l->trace);
+  g_autoptr (GHashTable) rt = collect_types (r->trace);
+  g_autoptr (GPtrArray) lkeys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) rkeys = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint8 *lc = g_new0 (guint8, l->bsyms->len + 1);
+  g_autofree guint8 *rc = g_new0 (guint8, r->bsyms->len + 1);
+  g_autofree guint *map = g_new (guint, l->bsyms->len + 1);
+  g_autoptr (GHashTable) unmatched = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_queue_free);
+
+  for (guint i = 0; i < l->bsyms->len; i++)
+    g_ptr_array_add (lkeys, wb_bsym_structural_key (l->bsyms->pdata[i], lt));
+  for (guint j = 0; j < r->bsyms->len; j++)
+    g_ptr_array_add (rkeys, wb_bsym_structural_key (r->bsyms->pdata[j], rt));
+
+  /* order-preserving matches first (an LCS of the keys), then equal keys anywhere (moved lines) */
+  wb_line_diff ((const char *const *) lkeys->pdata, lkeys->len, (const char *const *) rkeys->pdata, rkeys->len, lc, rc, map);
+  for (guint i = 0; i < l->bsyms->len; i++)
+    if (map[i] != G_MAXUINT)
+      link_bsyms (pair, l->bsyms->pdata[i], r->bsyms->pdata[map[i]]);
+  for (guint j = 0; j < r->bsyms->len; j++)
+    if (rc[j])
+      {
+        GQueue *q = g_hash_table_lookup (unmatched, rkeys->pdata[j]);
+
+        if (q == NULL)
+          g_hash_table_insert (unmatched, rkeys->pdata[j], (q = g_queue_new ()));
+        g_queue_push_tail (q, r->bsyms->pdata[j]);
+      }
+  for (guint i = 0; i < l->bsyms->len; i++)
+    if (lc[i])
+      {
+        GQueue *q = g_hash_table_lookup (unmatched, lkeys->pdata[i]);
+
+        if (q != NULL && !g_queue_is_empty (q))
+          link_bsyms (pair, l->bsyms->pdata[i], g_queue_pop_head (q));
+      }
+}
+
+static void
+pair_by_provenance (WbStagePair *pair, const WbStage *stage)
+{
+  Side *r = &pair->side[1];
+
+  for (guint j = 0; j < r->bsyms->len; j++)
+    {
+      GPtrArray *sources = wb_stage_get_sources (stage, r->bsyms->pdata[j]);
+
+      for (guint k = 0; sources != NULL && k < sources->len; k++)
+        if (g_hash_table_contains (pair->side[0].line_of, sources->pdata[k]))
+          link_bsyms (pair, sources->pdata[k], r->bsyms->pdata[j]);
+    }
+}
+
+WbStagePair *
+wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage)
+{
+  WbStagePair *pair = g_new0 (WbStagePair, 1);
+
+  side_init (&pair->side[0], left);
+  side_init (&pair->side[1], right);
+  pair->n_changes = wb_line_diff ((const char *const *) pair->side[0].lines, pair->side[0].n_lines,
+                                  (const char *const *) pair->side[1].lines, pair->side[1].n_lines,
+                                  pair->side[0].changed, pair->side[1].changed, NULL);
+  if (left == NULL || right == NULL)
+    return pair;
+  pair->exact = stage != NULL;
+  if (stage != NULL)
+    pair_by_provenance (pair, stage);
+  else
+    pair_structurally (pair);
+  return pair;
+}
+
+void
+wb_stage_pair_free (WbStagePair *pair)
+{
+  if (pair == NULL)
+    return;
+  side_clear (&pair->side[0]);
+  side_clear (&pair->side[1]);
+  g_free (pair);
+}
+
+const char *
+wb_stage_pair_get_text (const WbStagePair *pair, gboolean right)
+{
+  return pair->side[right ? 1 : 0].text;
+}
+
+guint
+wb_stage_pair_get_n_lines (const WbStagePair *pair, gboolean right)
+{
+  return pair->side[right ? 1 : 0].n_lines;
+}
+
+gboolean
+wb_stage_pair_line_changed (const WbStagePair *pair, gboolean right, guint line)
+{
+  const Side *s = &pair->side[right ? 1 : 0];
+
+  return line < s->n_lines && s->changed[line];
+}
+
+guint
+wb_stage_pair_get_n_changes (const WbStagePair *pair)
+{
+  return pair->n_changes;
+}
+
+gboolean
+wb_stage_pair_is_exact (const WbStagePair *pair)
+{
+  return pair->exact;
+}
+
+const WbBsym *
+wb_stage_pair_get_bsym_at_line (const WbStagePair *pair, gboolean right, guint line)
+{
+  const Side *s = &pair->side[right ? 1 : 0];
+  guint       lo = 0, hi = s->starts->len;
+
+  /* the last start <= line */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (s->starts, guint, mid) <= line)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  /* lines after the function's last statement (nothing) and before the first are headers */
+  if (lo == s->starts->len && line > s->n_lines)
+    return NULL;
+  return s->bsyms->pdata[lo - 1];
+}
+
+guint
+wb_stage_pair_get_line (const WbStagePair *pair, gboolean right, const WbBsym *bsym)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (pair->side[right ? 1 : 0].line_of, bsym));
+}
+
+GPtrArray *
+wb_stage_pair_get_counterparts (const WbStagePair *pair, gboolean right, const WbBsym *bsym)
+{
+  return g_hash_table_lookup (pair->side[right ? 1 : 0].other, bsym);
+}

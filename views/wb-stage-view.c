@@ -1,0 +1,418 @@
+/* wb-stage-view.c — two stage panes side by side: line diff, paired bound symbols, per-line times
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "wb-views.h"
+
+struct _WbStageView
+{
+  GtkWidget parent_instance;
+
+  WbDocument  *document;
+  WbStagePair *pair;
+  int          left_entry;
+  int          right_entry;
+  gboolean     updating;
+
+  /* template children */
+  GtkPaned          *paned;
+  GtkLabel          *left_title;
+  GtkLabel          *right_title;
+  GtkScrolledWindow *left_scroll;
+  GtkScrolledWindow *right_scroll;
+  GtkSourceView     *left;
+  GtkSourceView     *right;
+
+  GtkSourceGutterRenderer *times;
+};
+
+G_DEFINE_FINAL_TYPE (WbStageView, wb_stage_view, GTK_TYPE_WIDGET)
+
+static GtkTextBuffer *
+pane_buffer (WbStageView *self, gboolean right)
+{
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (right ? self->right : self->left));
+}
+
+static WbTrace *
+pane_trace (WbStageView *self, gboolean right)
+{
+  int entry = right ? self->right_entry : self->left_entry;
+
+  if (entry < 0 || self->document == NULL)
+    return NULL;
+  return wb_trace_set_get_entry (wb_document_get_trace_set (self->document), entry)->trace;
+}
+
+/* "forward 4 · Grad transform pass", "workbench 5 · Fusion (computed)" */
+static char *
+entry_title (WbDocument *document, int entry)
+{
+  const WbTraceEntry *e;
+  const char         *what;
+
+  if (entry < 0)
+    return g_strdup (_ ("No earlier stage"));
+  e = wb_trace_set_get_entry (wb_document_get_trace_set (document), entry);
+  what = e->label ? e->label : e->trace->provenance ? e->trace->provenance : "";
+  if (wb_document_get_stage (document, entry) != NULL)
+    /* TRANSLATORS: a stage the workbench computed: its number and pass */
+    return g_strdup_printf (_ ("Workbench stage %d · %s"), e->index, what);
+  return g_strdup_printf ("%s%s%s %d · %s", e->subset && e->subset[0] ? e->subset : "", e->subset && e->subset[0] ? "/" : "",
+                          wb_trace_kind_to_string (e->kind), e->index, what);
+}
+
+static void
+apply_line_tag (GtkTextBuffer *buffer, const char *tag, guint line)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &start, (int) line);
+  end = start;
+  gtk_text_iter_forward_line (&end);
+  gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
+}
+
+static void
+fill_pane (WbStageView *self, gboolean right)
+{
+  GtkTextBuffer *buffer = pane_buffer (self, right);
+  guint          n = wb_stage_pair_get_n_lines (self->pair, right);
+
+  gtk_text_buffer_set_text (buffer, wb_stage_pair_get_text (self->pair, right), -1);
+  for (guint i = 0; i < n; i++)
+    if (wb_stage_pair_line_changed (self->pair, right, i))
+      apply_line_tag (buffer, right ? "added" : "removed", i);
+}
+
+/* Marks the selected bound symbol's lines (and its counterparts' on the other side); scrolls to them. */
+static void
+show_selection (WbStageView *self)
+{
+  const WbBsym *bsym = wb_document_get_bsym (self->document);
+  WbTrace      *trace = wb_document_get_bsym_trace (self->document);
+
+  for (int side = 0; side < 2; side++)
+    {
+      GtkTextBuffer *buffer = pane_buffer (self, side);
+      GtkTextIter    start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      gtk_text_buffer_remove_tag_by_name (buffer, "selected", &start, &end);
+    }
+  if (bsym == NULL || self->pair == NULL)
+    return;
+  for (int side = 0; side < 2; side++)
+    {
+      gboolean   own = trace == pane_trace (self, side) || (trace != pane_trace (self, !side) && wb_stage_pair_get_line (self->pair, side, bsym) != 0);
+      GPtrArray *others;
+      guint      line;
+
+      if (!own)
+        continue;
+      if ((line = wb_stage_pair_get_line (self->pair, side, bsym)) != 0)
+        {
+          GtkTextIter iter;
+
+          apply_line_tag (pane_buffer (self, side), "selected", line - 1);
+          gtk_text_buffer_get_iter_at_line (pane_buffer (self, side), &iter, (int) line - 1);
+          gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (side ? self->right : self->left), &iter, 0.1, FALSE, 0, 0);
+        }
+      others = wb_stage_pair_get_counterparts (self->pair, side, bsym);
+      for (guint i = 0; others != NULL && i < others->len; i++)
+        if ((line = wb_stage_pair_get_line (self->pair, !side, others->pdata[i])) != 0)
+          {
+            GtkTextIter iter;
+
+            apply_line_tag (pane_buffer (self, !side), "selected", line - 1);
+            if (i == 0)
+              {
+                gtk_text_buffer_get_iter_at_line (pane_buffer (self, !side), &iter, (int) line - 1);
+                gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (!side ? self->right : self->left), &iter, 0.1, FALSE, 0, 0);
+              }
+          }
+      break;
+    }
+}
+
+static void
+update_pair (WbStageView *self)
+{
+  guint          entry = wb_document_get_entry (self->document);
+  int            prev = wb_document_get_previous (self->document, entry);
+  const WbStage *stage = wb_document_get_stage (self->document, entry);
+  g_autofree char *lt = NULL;
+  g_autofree char *rt = NULL;
+
+  if (wb_document_get_trace_set (self->document) == NULL)
+    return;
+  if (self->pair != NULL && self->right_entry == (int) entry && self->left_entry == prev)
+    return;
+  self->left_entry = prev;
+  self->right_entry = (int) entry;
+  g_clear_pointer (&self->pair, wb_stage_pair_free);
+  self->pair = wb_stage_pair_new (pane_trace (self, FALSE), pane_trace (self, TRUE),
+                                  prev >= 0 && stage != NULL && wb_stage_get_previous (stage) >= 0 ? stage : NULL);
+  self->updating = TRUE;
+  fill_pane (self, FALSE);
+  fill_pane (self, TRUE);
+  self->updating = FALSE;
+  lt = entry_title (self->document, prev);
+  rt = entry_title (self->document, (int) entry);
+  gtk_label_set_text (self->left_title, lt);
+  gtk_label_set_text (self->right_title, rt);
+  gtk_widget_queue_draw (GTK_WIDGET (self->times));
+}
+
+static void
+selection_changed_cb (WbStageView *self)
+{
+  update_pair (self);
+  self->updating = TRUE;
+  show_selection (self);
+  self->updating = FALSE;
+}
+
+static void
+document_changed_cb (WbStageView *self)
+{
+  g_clear_pointer (&self->pair, wb_stage_pair_free);
+  self->left_entry = self->right_entry = -1;
+  selection_changed_cb (self);
+}
+
+void
+wb_stage_view_select_line (WbStageView *self, gboolean right, guint line)
+{
+  const WbBsym *bsym;
+
+  g_return_if_fail (WB_IS_STAGE_VIEW (self));
+
+  if (self->pair == NULL || self->document == NULL)
+    return;
+  bsym = wb_stage_pair_get_bsym_at_line (self->pair, right, line);
+  wb_document_select_bsym (self->document, pane_trace (self, right), bsym);
+}
+
+static void
+pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, WbStageView *self)
+{
+  GtkWidget  *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkTextIter iter;
+  int         bx, by;
+
+  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (view), GTK_TEXT_WINDOW_WIDGET, (int) x, (int) y, &bx, &by);
+  gtk_text_view_get_iter_at_location (GTK_TEXT_VIEW (view), &iter, bx, by);
+  wb_stage_view_select_line (self, view == GTK_WIDGET (self->right), gtk_text_iter_get_line (&iter) + 1);
+}
+
+GArray *
+wb_stage_view_get_selected_lines (WbStageView *self, gboolean right)
+{
+  GArray        *lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  GtkTextBuffer *buffer = pane_buffer (self, right);
+  GtkTextTag    *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "selected");
+  GtkTextIter    iter;
+
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  do
+    {
+      if (gtk_text_iter_has_tag (&iter, tag))
+        {
+          guint line = gtk_text_iter_get_line (&iter) + 1;
+
+          g_array_append_val (lines, line);
+        }
+    }
+  while (gtk_text_iter_forward_line (&iter));
+  return lines;
+}
+
+guint
+wb_stage_view_get_n_changes (WbStageView *self)
+{
+  return self->pair ? wb_stage_pair_get_n_changes (self->pair) : 0;
+}
+
+gboolean
+wb_stage_view_search (WbStageView *self, const char *text)
+{
+  GtkTextBuffer *buffer = pane_buffer (self, TRUE);
+  GtkTextIter    start, match, end, cursor;
+
+  if (text == NULL || text[0] == '\0')
+    return FALSE;
+  gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+  start = cursor;
+  gtk_text_iter_forward_line (&start);
+  if (!gtk_text_iter_forward_search (&start, text, GTK_TEXT_SEARCH_CASE_INSENSITIVE, &match, &end, NULL))
+    {
+      gtk_text_buffer_get_start_iter (buffer, &start);
+      if (!gtk_text_iter_forward_search (&start, text, GTK_TEXT_SEARCH_CASE_INSENSITIVE, &match, &end, NULL))
+        return FALSE;
+    }
+  gtk_text_buffer_place_cursor (buffer, &match);
+  wb_stage_view_select_line (self, TRUE, gtk_text_iter_get_line (&match) + 1);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->right), &match, 0.1, FALSE, 0, 0);
+  return TRUE;
+}
+
+/* The gutter: each line's median time in the latest run. */
+static void
+times_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, guint line, WbStageView *self)
+{
+  const WbBsym    *bsym;
+  double           ms;
+  g_autofree char *text = NULL;
+
+  if (self->pair == NULL || wb_document_get_run (self->document) == NULL
+      || (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) == NULL
+      || wb_stage_pair_get_line (self->pair, TRUE, bsym) != line + 1
+      || (ms = wb_document_get_bsym_ms (self->document, bsym)) < 0)
+    {
+      gtk_source_gutter_renderer_text_set_text (renderer, "", -1);
+      return;
+    }
+  /* TRANSLATORS: a line's time in the gutter, milliseconds */
+  text = g_strdup_printf (_ ("%.1f ms"), ms);
+  gtk_source_gutter_renderer_text_set_text (renderer, text, -1);
+}
+
+static void
+update_style_scheme (WbStageView *self)
+{
+  AdwStyleManager      *manager = adw_style_manager_get_default ();
+  GtkSourceStyleScheme *scheme;
+  gboolean              dark = adw_style_manager_get_dark (manager);
+
+  scheme = gtk_source_style_scheme_manager_get_scheme (gtk_source_style_scheme_manager_get_default (), dark ? "Adwaita-dark" : "Adwaita");
+  for (int side = 0; side < 2; side++)
+    {
+      GtkTextBuffer *buffer = pane_buffer (self, side);
+      GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
+      GdkRGBA added, removed, selected;
+
+      gtk_source_buffer_set_style_scheme (GTK_SOURCE_BUFFER (buffer), scheme);
+      gdk_rgba_parse (&added, dark ? "rgba(38,162,105,0.30)" : "rgba(46,194,126,0.22)");
+      gdk_rgba_parse (&removed, dark ? "rgba(224,27,36,0.30)" : "rgba(237,51,59,0.18)");
+      gdk_rgba_parse (&selected, dark ? "rgba(53,132,228,0.45)" : "rgba(53,132,228,0.30)");
+      g_object_set (gtk_text_tag_table_lookup (table, "added"), "paragraph-background-rgba", &added, NULL);
+      g_object_set (gtk_text_tag_table_lookup (table, "removed"), "paragraph-background-rgba", &removed, NULL);
+      g_object_set (gtk_text_tag_table_lookup (table, "selected"), "paragraph-background-rgba", &selected, NULL);
+    }
+}
+
+void
+wb_stage_view_set_document (WbStageView *self, WbDocument *document)
+{
+  g_return_if_fail (WB_IS_STAGE_VIEW (self));
+
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+  g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_connect_swapped (document, "selection-changed", G_CALLBACK (selection_changed_cb), self);
+  g_signal_connect_swapped (document, "runs-changed", G_CALLBACK (gtk_widget_queue_draw), self->times);
+}
+
+GtkWidget *
+wb_stage_view_new (void)
+{
+  return g_object_new (WB_TYPE_STAGE_VIEW, NULL);
+}
+
+static void
+wb_stage_view_dispose (GObject *object)
+{
+  WbStageView *self = WB_STAGE_VIEW (object);
+
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  if (self->document != NULL && self->times != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self->times);
+  g_clear_object (&self->document);
+  gtk_widget_dispose_template (GTK_WIDGET (self), WB_TYPE_STAGE_VIEW);
+  g_clear_pointer (&self->pair, wb_stage_pair_free);
+
+  G_OBJECT_CLASS (wb_stage_view_parent_class)->dispose (object);
+}
+
+static void
+size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  WbStageView *self = WB_STAGE_VIEW (widget);
+
+  gtk_widget_allocate (GTK_WIDGET (self->paned), width, height, baseline, NULL);
+  if (gtk_paned_get_position (self->paned) <= 0 && width > 0)
+    gtk_paned_set_position (self->paned, width / 2);
+}
+
+static void
+wb_stage_view_class_init (WbStageViewClass *klass)
+{
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = wb_stage_view_dispose;
+
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/dev/thunderwb/Workbench/views/wb-stage-view.ui");
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, paned);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, left_title);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, right_title);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, left_scroll);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, right_scroll);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, left);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, right);
+  (void) size_allocate;
+}
+
+static void
+wb_stage_view_init (WbStageView *self)
+{
+  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+  GtkSourceLanguage        *python = gtk_source_language_manager_get_language (languages, "python3");
+  GtkSourceGutter          *gutter;
+  int                       w, h;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->left_entry = self->right_entry = -1;
+
+  for (int side = 0; side < 2; side++)
+    {
+      GtkSourceView   *view = side ? self->right : self->left;
+      GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+      GtkGesture      *click = gtk_gesture_click_new ();
+
+      gtk_source_buffer_set_language (buffer, python);
+      gtk_source_buffer_set_highlight_syntax (buffer, TRUE);
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "added", NULL);
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "removed", NULL);
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected", "weight", PANGO_WEIGHT_BOLD, NULL);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+      g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
+      gtk_widget_add_controller (GTK_WIDGET (view), GTK_EVENT_CONTROLLER (click));
+    }
+
+  /* scrolling kept in step: equal lines have equal heights, so the same offset shows the same lines */
+  g_object_bind_property (gtk_scrolled_window_get_vadjustment (self->left_scroll), "value",
+                          gtk_scrolled_window_get_vadjustment (self->right_scroll), "value",
+                          G_BINDING_BIDIRECTIONAL);
+
+  self->times = GTK_SOURCE_GUTTER_RENDERER (gtk_source_gutter_renderer_text_new ());
+  gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (self->times), "0000.0 ms", &w, &h);
+  gtk_widget_set_size_request (GTK_WIDGET (self->times), w + 8, -1);
+  gtk_source_gutter_renderer_set_xalign (self->times, 1.0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->times), "dim-label");
+  g_signal_connect (self->times, "query-data", G_CALLBACK (times_query_data_cb), self);
+  gutter = gtk_source_view_get_gutter (self->right, GTK_TEXT_WINDOW_LEFT);
+  gtk_source_gutter_insert (gutter, self->times, -10);
+
+  update_style_scheme (self);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (update_style_scheme), self, G_CONNECT_SWAPPED);
+}
