@@ -6,7 +6,8 @@
  * order that keeps choosing ready nodes of the current group (dataflow), so producers and consumers merge
  * without forming cycles. Forward and backward never share a region. A region's inputs are the names its
  * body reads but does not produce and its outputs the names it produces that are read after it, both in
- * first-appearance order (thunder/executors/utils.py Region). Regions are numbered per executor across the
+ * first-appearance order (thunder/executors/utils.py Region). A ready node joins the open group only as a
+ * consumer of it or when that hoists it over nothing of another kind (see may_join). Regions are numbered per executor across the
  * whole trace, so backward numbers continue the forward's (TorchCompile0/1 forward, 2/3 backward). */
 #include "config.h"
 
@@ -20,6 +21,8 @@ typedef struct
   const WbExecutorInfo *fusion;   /* NULL: not fusible */
   gboolean              backward;
   GArray               *users;    /* guint node indices reading this node's outputs */
+  GArray               *producers;/* guint node indices whose outputs this node reads */
+  guint                 group;    /* schedule group it joined (1-based), 0 while unscheduled */
   guint                 waiting;  /* producers not scheduled yet */
   gboolean              scheduled;
 } Node;
@@ -39,6 +42,24 @@ cmp_uint (gconstpointer a, gconstpointer b, gpointer data)
   return x < y ? -1 : x > y;
 }
 
+/* Whether ready node @i may join the open group @group of its kind: when it reads an output of the group
+ * (a producer-consumer merge), or when no node of another kind comes before it in the trace and is still
+ * unscheduled (so nothing is hoisted over an op it does not depend on, which would only stretch live
+ * ranges: parameter broadcasts stay next to their consumers). */
+static gboolean
+may_join (Node *nodes, guint n, guint i, guint group, int key, guint *first_unscheduled)
+{
+  for (guint p = 0; p < nodes[i].producers->len; p++)
+    if (nodes[g_array_index (nodes[i].producers, guint, p)].group == group)
+      return TRUE;
+  while (*first_unscheduled < n && nodes[*first_unscheduled].scheduled)
+    (*first_unscheduled)++;
+  for (guint k = *first_unscheduled; k < i; k++)
+    if (!nodes[k].scheduled && key_of (&nodes[k]) != key)
+      return FALSE;
+  return TRUE;
+}
+
 /* A schedule of node indices: consecutive or dataflow grouping. */
 static GArray *
 schedule (Node *nodes, guint n, WbFusionType type)
@@ -46,6 +67,7 @@ schedule (Node *nodes, guint n, WbFusionType type)
   GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
   GHashTable *ready;  /* key -> GSequence of node indices */
   int current = -1;
+  guint group = 0, first_unscheduled = 0;
   if (type == WB_FUSION_CONSECUTIVE)
     {
       for (guint i = 0; i < n; i++)
@@ -65,9 +87,13 @@ schedule (Node *nodes, guint n, WbFusionType type)
   while (order->len < n)
     {
       GSequence *seq = current > 0 ? g_hash_table_lookup (ready, GINT_TO_POINTER (current)) : NULL;
-      GSequenceIter *it;
+      GSequenceIter *it = NULL;
       guint pick;
-      if (seq == NULL || g_sequence_is_empty (seq))
+      if (seq != NULL)
+        for (it = g_sequence_get_begin_iter (seq); !g_sequence_iter_is_end (it); it = g_sequence_iter_next (it))
+          if (may_join (nodes, n, GPOINTER_TO_UINT (g_sequence_get (it)), group, current, &first_unscheduled))
+            break;
+      if (seq == NULL || it == NULL || g_sequence_iter_is_end (it))
         {
           /* close the group: take the earliest ready node of any kind */
           GHashTableIter hi;
@@ -85,11 +111,13 @@ schedule (Node *nodes, guint n, WbFusionType type)
           g_assert (best != G_MAXUINT); /* a cycle is impossible in a trace */
           seq = g_hash_table_lookup (ready, GINT_TO_POINTER (best_key));
           current = best_key;
+          group++;
+          it = g_sequence_get_begin_iter (seq);
         }
-      it = g_sequence_get_begin_iter (seq);
       pick = GPOINTER_TO_UINT (g_sequence_get (it));
       g_sequence_remove (it);
       nodes[pick].scheduled = TRUE;
+      nodes[pick].group = group;
       g_array_append_val (order, pick);
       for (guint u = 0; u < nodes[pick].users->len; u++)
         {
@@ -320,6 +348,7 @@ _wb_pass_fusion (WbPassContext *ctx, GError **error)
         }
       f.nodes[n].bsym = b;
       f.nodes[n].users = g_array_new (FALSE, FALSE, sizeof (guint));
+      f.nodes[n].producers = g_array_new (FALSE, FALSE, sizeof (guint));
       f.nodes[n].backward = g_hash_table_contains (backward, b);
       {
         const WbExecutorInfo *ex = g_hash_table_lookup (sh->claims, b);
@@ -342,6 +371,7 @@ _wb_pass_fusion (WbPassContext *ctx, GError **error)
               guint src = GPOINTER_TO_UINT (p);
               g_hash_table_add (deps, p);
               g_array_append_val (f.nodes[src].users, i);
+              g_array_append_val (f.nodes[i].producers, src);
               f.nodes[i].waiting++;
             }
         }
@@ -395,7 +425,10 @@ _wb_pass_fusion (WbPassContext *ctx, GError **error)
     out = wb_trace_builder_end (g_steal_pointer (&f.builder));
   g_clear_pointer (&f.builder, wb_trace_builder_free);
   for (guint i = 0; i < n; i++)
-    g_array_free (f.nodes[i].users, TRUE);
+    {
+      g_array_free (f.nodes[i].users, TRUE);
+      g_array_free (f.nodes[i].producers, TRUE);
+    }
   g_free (f.nodes);
   g_hash_table_unref (f.position);
   g_hash_table_unref (f.defined);
