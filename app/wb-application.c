@@ -8,13 +8,15 @@
 #include <gtksourceview/gtksource.h>
 
 #include "wb-cli.h"
+#include "wb-preferences.h"
 #include "wb-window.h"
 
 struct _WbApplication
 {
   AdwApplication parent_instance;
 
-  char *path; /* opened in the first window, then cleared */
+  char      *path;     /* opened in the first window, then cleared */
+  GSettings *settings; /* (nullable) NULL when the schema is not installed: defaults then */
 };
 
 G_DEFINE_FINAL_TYPE (WbApplication, wb_application, ADW_TYPE_APPLICATION)
@@ -46,21 +48,74 @@ about_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (about));
 }
 
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  WbApplication *self = WB_APPLICATION (user_data);
+  GtkWindow     *window;
+
+  if (self->settings == NULL)
+    return;
+  window = wb_preferences_new (self->settings, gtk_application_get_active_window (GTK_APPLICATION (self)));
+  gtk_window_present (window);
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "about", about_action },
+  { "preferences", preferences_action },
 };
+
+/* the "style" setting -> AdwStyleManager */
+static void
+style_changed_cb (GSettings *settings, const char *key, gpointer user_data)
+{
+  g_autofree char *style = g_settings_get_string (settings, "style");
+  AdwColorScheme   scheme = ADW_COLOR_SCHEME_DEFAULT;
+
+  if (g_str_equal (style, "light"))
+    scheme = ADW_COLOR_SCHEME_FORCE_LIGHT;
+  else if (g_str_equal (style, "dark"))
+    scheme = ADW_COLOR_SCHEME_FORCE_DARK;
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), scheme);
+}
+
+GSettings *
+wb_application_get_settings (WbApplication *self)
+{
+  g_return_val_if_fail (WB_IS_APPLICATION (self), NULL);
+
+  return self->settings;
+}
 
 static void
 wb_application_startup (GApplication *application)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
+  WbApplication      *self = WB_APPLICATION (application);
+  GSettingsSchema    *schema;
 
   G_APPLICATION_CLASS (wb_application_parent_class)->startup (application);
 
   gtk_source_init ();
   g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions, G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences", preferences_accels);
+
+  /* a build that is run uninstalled has no schema: no preferences then, rather than an abort */
+  schema = g_settings_schema_source_lookup (g_settings_schema_source_get_default (), "dev.thunderwb.Workbench", TRUE);
+  if (schema != NULL)
+    {
+      self->settings = g_settings_new_full (schema, NULL, NULL);
+      g_settings_schema_unref (schema);
+      g_signal_connect (self->settings, "changed::style", G_CALLBACK (style_changed_cb), self);
+      style_changed_cb (self->settings, "style", self);
+    }
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (application), "preferences")),
+                               self->settings != NULL);
 }
 
 static void
@@ -85,6 +140,7 @@ wb_application_finalize (GObject *object)
   WbApplication *self = WB_APPLICATION (object);
 
   g_clear_pointer (&self->path, g_free);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (wb_application_parent_class)->finalize (object);
 }

@@ -6,10 +6,11 @@
  * generates text (executors/cuda/wb-cuda-codegen.h). */
 #include "config.h"
 
+#include "wb-cli-cuda.h"
+
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "wb-cli-cuda.h"
 #include "wb-cuda.h"
 #include "wb-runner.h"
 
@@ -79,8 +80,7 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms)
 }
 
 WbCaseRun *
-wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors,
-                          const WbRunOptions *options, guint iters, int *exit_code, GError **error)
+wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, int *exit_code, GError **error)
 {
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (GPtrArray) args = NULL;
@@ -181,9 +181,9 @@ export_region (WbTraceSet *set, int stage, const char *region, const char *sourc
   g_autoptr (WbCudaPlan) plan = NULL;
   g_autoptr (WbPipeline) pipeline = NULL;
   g_autofree char *desc = NULL;
-  const WbTrace *trace = NULL;
-  const WbBsym  *bsym = NULL;
-  const char    *where = NULL;
+  const WbTrace   *trace = NULL;
+  const WbBsym    *bsym = NULL;
+  const char      *where = NULL;
 
   if (region == NULL)
     return wb_cli_usage_error (_ ("--as cuda needs --region R (a fusion region such as nvrtcFusion0 or TorchCompile0)"));
@@ -251,7 +251,7 @@ wb_cli_export_cuda (const char *path, int stage, const char *region, const char 
   g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autofree char *base = g_path_get_basename (path);
-  int code;
+  int              code;
 
   if (!(set = wb_cli_load (path, &error)))
     return wb_cli_report_error (error);

@@ -24,9 +24,9 @@ WbCaseRun *wb_cli_run_stage_on_cuda (WbCase             *c,
 /* wb_cli_export_cuda: `export PATH [--stage K] --region R --as cuda [-o FILE]`: the CUDA C the nvrtc
  * executor generates for region R (the workbench's regions of PATH, else a fusion region of its traces;
  * with --stage K, of that entry), with a description of its kernels. Returns the exit code. */
-int        wb_cli_export_cuda       (const char *path,
-                                     int         stage,
-                                     const char *region,
-                                     const char *output);
+int wb_cli_export_cuda (const char *path,
+                        int         stage,
+                        const char *region,
+                        const char *output);
 
 G_END_DECLS

@@ -253,7 +253,8 @@ wb_cli_command_run (int    argc,
       g_print (_ ("inputs: %u drawn with seed %" G_GINT64_FORMAT "\n"), wb_case_get_n_inputs (c), seed);
     if (run->note)
       g_print ("%s\n", run->note);
-    g_print (_ ("time: forward %.3f ms, backward %.3f ms\n"), run->result->forward_ns / 1e6, run->result->backward_ns / 1e6);
+    if (!on_cuda) /* the runner prints synchronised timings (wb-cli-cuda.c) */
+      g_print (_ ("time: forward %.3f ms, backward %.3f ms\n"), run->result->forward_ns / 1e6, run->result->backward_ns / 1e6);
   }
   if (compare_file)
     g_print ("%-28s %-5s %-18s %11s %11s  %s\n", "name", "dtype", "shape", "max abs", "rel", "status");

@@ -34,6 +34,7 @@ static const WbCliCommand commands[] = {
   { "run", wb_cli_command_run, "PATH [--stage K] [--inputs F] [--seed N] [--compare F] [--save-outputs F] [--check-shapes]", N_ ("Run a stage of PATH on the cpu executor; print (and --compare) outputs and gradients") },
   { "profile", wb_cli_command_profile, "PATH [--device cpu|cuda] [--executors REGION=EXEC,...] [--iters N] [--warmup N] [--session F] [--report F.md|.json|.html] [--chrome-trace F.json] [--baseline SESSION[:RUN] --fail-above PCT]", N_ ("Profile a stage of PATH: per-region times, GB/s, TFLOP/s, reports, regression gate") },
   { "executors", wb_cli_command_executors, "[--format text|json]", N_ ("List the executors and which symbols (with dtypes) each runs") },
+  { "record", wb_cli_command_record, "[--session F | --out DIR] [--save-inputs] [--profile] -- COMMAND…", N_ ("Run a Thunder program and capture every trace it compiles (also without --headless)") },
 };
 
 int
@@ -80,9 +81,13 @@ WbTraceSet *
 wb_cli_load (const char *path,
              GError    **error)
 {
+  gboolean is_session = FALSE;
+  WbTraceSet *set;
+
   if (!wb_cli_check_path (path, error))
     return NULL;
-  return wb_trace_set_load (path, error);
+  set = wb_cli_load_session (path, &is_session, error); /* a .wbsession: its latest trace set */
+  return is_session ? set : wb_trace_set_load (path, error);
 }
 
 void
@@ -122,7 +127,6 @@ describe_commands (void)
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     g_string_append_printf (s, "  %s %s\n      %s\n", commands[i].name, commands[i].usage,
                             _ (commands[i].summary));
-  g_string_append (s, _ ("Planned: record (see DESIGN.md).\n"));
   g_string_append_c (s, '\n');
   g_string_append (s, _ ("PATH is a printed trace file (one trace or several one after another) or a\n"
                          "directory laid out like traces/<case>/ (prologue_NN.py, forward_NN.py, stages/,\n"
@@ -194,6 +198,8 @@ wb_cli_run (int    argc,
 
   n_args = g_strv_length (args);
 
+  if (!headless && n_args >= 2 && strcmp (args[1], "record") == 0)
+    headless = TRUE; /* `thunder-wb record -- COMMAND` needs no GUI (DESIGN.md) */
   if (!headless)
     {
       if (n_args >= 2 && find_command (args[1]) != NULL &&

@@ -64,6 +64,10 @@ gboolean wb_cli_parse_session_command (const char         *name,
 /* wb_cli_command_run: `run PATH [--stage K] [--inputs F] [--compare F] ...` (wb-cli-run.c). */
 int wb_cli_command_run (int    argc,
                         char **argv);
+/* wb_cli_command_record: `record [--session F | --out DIR] [--save-inputs] [--profile] -- COMMAND...`
+ * (wb-cli-record.c); also runs without --headless, as DESIGN.md writes it. */
+int wb_cli_command_record (int    argc,
+                           char **argv);
 /* wb_cli_command_executors: `executors [--format text|json]` (wb-cli-executors.c). */
 int wb_cli_command_executors (int    argc,
                               char **argv);
@@ -80,10 +84,16 @@ int wb_cli_report_error (const GError *error);
  * or directory" set. */
 gboolean wb_cli_check_path (const char *path,
                             GError    **error);
-/* wb_cli_load: loads the trace set at @path (a file or a directory). Returns (transfer full) the set
+/* wb_cli_load: loads the trace set at @path (a file, a directory or a session file). Returns (transfer full) the set
  * or NULL with @error set; a path that does not exist is WB_TRACE_ERROR_IO naming the path. */
 WbTraceSet *wb_cli_load (const char *path,
                          GError    **error);
+/* wb_cli_load_session: when @path is a session file (*@is_session set TRUE), its latest trace set
+ * (transfer full), or NULL with @error set (WB_TRACE_ERROR_IO naming the file); otherwise NULL with
+ * *@is_session FALSE and no error (wb-cli-record.c). */
+WbTraceSet *wb_cli_load_session (const char *path,
+                                 gboolean   *is_session,
+                                 GError    **error);
 /* wb_cli_write: writes @len bytes of @data to stdout unchanged (no newline translation). */
 void wb_cli_write (const char *data,
                    gsize       len);

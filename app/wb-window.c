@@ -6,6 +6,8 @@
 
 #include <glib/gi18n.h>
 
+#include "wb-application.h"
+
 #include "wb-views.h"
 
 struct _WbWindow
@@ -26,10 +28,19 @@ struct _WbWindow
   WbSidebar            *sidebar;
   WbStageView          *stage_view;
   WbRegionTable        *region_table;
+  WbGraphView          *graph_view;
+  WbTimeline           *timeline;
+  WbKernelTable        *kernel_table;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkToggleButton      *search_button;
+  GMenu                *primary_menu;
+
+  GMenu                *recent_menu; /* the recent trace sets (GtkRecentManager) */
+  GSettings            *settings;    /* (nullable) the application's */
 };
+
+#define MAX_RECENT 8
 
 G_DEFINE_FINAL_TYPE (WbWindow, wb_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -143,6 +154,85 @@ open_file_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   choose (WB_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN, _ ("Open a Trace File"));
 }
 
+/* The recent menu: what this application opened (GtkRecentManager), newest first, still there. */
+static int
+recent_newer (gconstpointer a, gconstpointer b)
+{
+  GDateTime *x = gtk_recent_info_get_modified (*(GtkRecentInfo **) a);
+  GDateTime *y = gtk_recent_info_get_modified (*(GtkRecentInfo **) b);
+
+  return g_date_time_compare (y, x);
+}
+
+static void
+update_recent (WbWindow *self)
+{
+  GList       *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  g_autoptr (GPtrArray) mine = g_ptr_array_new ();
+  const char  *app = g_get_application_name ();
+
+  g_menu_remove_all (self->recent_menu);
+  for (GList *l = items; l != NULL; l = l->next)
+    if (app == NULL || gtk_recent_info_has_application (l->data, app))
+      g_ptr_array_add (mine, l->data);
+  g_ptr_array_sort (mine, recent_newer);
+  for (guint i = 0, n = 0; i < mine->len && n < MAX_RECENT; i++)
+    {
+      g_autoptr (GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (mine->pdata[i]));
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *label = NULL;
+      g_autoptr (GMenuItem) item = NULL;
+
+      if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      label = g_path_get_basename (path);
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", path);
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+static void
+open_recent_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  wb_window_open (WB_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+GMenuModel *
+wb_window_get_recent_menu (WbWindow *self)
+{
+  return G_MENU_MODEL (self->recent_menu);
+}
+
+/* the run defaults of the preferences */
+static void
+settings_changed_cb (WbWindow *self)
+{
+  wb_region_table_set_iterations (self->region_table, g_settings_get_uint (self->settings, "iterations"),
+                                  g_settings_get_uint (self->settings, "warmup"));
+}
+
+static void
+application_cb (WbWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  GSettings      *settings = WB_IS_APPLICATION (application) ? wb_application_get_settings (WB_APPLICATION (application)) : NULL;
+
+  if (settings == self->settings)
+    return;
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_set_object (&self->settings, settings);
+  if (settings != NULL)
+    {
+      g_signal_connect_swapped (settings, "changed::iterations", G_CALLBACK (settings_changed_cb), self);
+      g_signal_connect_swapped (settings, "changed::warmup", G_CALLBACK (settings_changed_cb), self);
+      settings_changed_cb (self);
+    }
+}
+
 static void
 profile_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -224,6 +314,24 @@ wb_window_get_region_table (WbWindow *self)
   return GTK_WIDGET (self->region_table);
 }
 
+GtkWidget *
+wb_window_get_graph_view (WbWindow *self)
+{
+  return GTK_WIDGET (self->graph_view);
+}
+
+GtkWidget *
+wb_window_get_timeline (WbWindow *self)
+{
+  return GTK_WIDGET (self->timeline);
+}
+
+GtkWidget *
+wb_window_get_kernel_table (WbWindow *self)
+{
+  return GTK_WIDGET (self->kernel_table);
+}
+
 void
 wb_window_show_view (WbWindow *self, const char *name)
 {
@@ -245,8 +353,13 @@ wb_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
+  g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), WB_TYPE_WINDOW);
   g_clear_object (&self->document);
+  g_clear_object (&self->recent_menu);
 
   G_OBJECT_CLASS (wb_window_parent_class)->dispose (object);
 }
@@ -262,6 +375,9 @@ wb_window_class_init (WbWindowClass *klass)
   g_type_ensure (WB_TYPE_STAGE_VIEW);
   g_type_ensure (WB_TYPE_SIDEBAR);
   g_type_ensure (WB_TYPE_REGION_TABLE);
+  g_type_ensure (WB_TYPE_GRAPH_VIEW);
+  g_type_ensure (WB_TYPE_TIMELINE);
+  g_type_ensure (WB_TYPE_KERNEL_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class, "/dev/thunderwb/Workbench/ui/wb-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WbWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, window_title);
@@ -272,13 +388,18 @@ wb_window_class_init (WbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WbWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, stage_view);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, region_table);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, graph_view);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, kernel_table);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, primary_menu);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
 
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.open-file", NULL, open_file_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.profile", NULL, profile_action);
   gtk_widget_class_install_action (widget_class, "win.previous-stage", NULL, step_action);
   gtk_widget_class_install_action (widget_class, "win.next-stage", NULL, step_action);
@@ -301,8 +422,22 @@ wb_window_init (WbWindow *self)
   wb_sidebar_set_document (self->sidebar, self->document);
   wb_stage_view_set_document (self->stage_view, self->document);
   wb_region_table_set_document (self->region_table, self->document);
+  wb_graph_view_set_document (self->graph_view, self->document);
+  wb_timeline_set_document (self->timeline, self->document);
+  wb_kernel_table_set_document (self->kernel_table, self->document);
   g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled", G_BINDING_BIDIRECTIONAL);
   gtk_search_bar_set_key_capture_widget (self->search_bar, NULL);
+
+  self->recent_menu = g_menu_new ();
+  {
+    GMenuModel *files = g_menu_model_get_item_link (G_MENU_MODEL (self->primary_menu), 0, G_MENU_LINK_SECTION);
+
+    g_menu_append_submenu (G_MENU (files), _ ("Open _Recent"), G_MENU_MODEL (self->recent_menu));
+    g_object_unref (files);
+  }
+  update_recent (self);
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_cb), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);

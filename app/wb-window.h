@@ -21,6 +21,11 @@ struct _WbDocument    *wb_window_get_document     (WbWindow *self);
 GtkWidget             *wb_window_get_stage_view   (WbWindow *self);
 GtkWidget             *wb_window_get_sidebar      (WbWindow *self);
 GtkWidget             *wb_window_get_region_table (WbWindow *self);
+GtkWidget             *wb_window_get_graph_view   (WbWindow *self);
+/* wb_window_get_recent_menu: (transfer none) the "Open Recent" submenu (GtkRecentManager's items). */
+GMenuModel            *wb_window_get_recent_menu  (WbWindow *self);
+GtkWidget             *wb_window_get_timeline     (WbWindow *self);
+GtkWidget             *wb_window_get_kernel_table (WbWindow *self);
 /* wb_window_show_view: "stages", "regions", "graph", "timeline". */
 void                   wb_window_show_view        (WbWindow *self, const char *name);
 /* wb_window_is_loading: TRUE while a load is in flight. */

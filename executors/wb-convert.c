@@ -77,7 +77,7 @@ f64_to_i64 (double x)
     }                                                           \
   while (0)
 
-void
+WB_CLONES void
 _wb_load_f32 (float *dst, const void *src, WbDtype dtype, gint64 stride, gsize n)
 {
   switch (dtype)
@@ -101,7 +101,7 @@ _wb_load_f32 (float *dst, const void *src, WbDtype dtype, gint64 stride, gsize n
     }
 }
 
-void
+WB_CLONES void
 _wb_load_f64 (double *dst, const void *src, WbDtype dtype, gint64 stride, gsize n)
 {
   switch (dtype)
@@ -125,7 +125,7 @@ _wb_load_f64 (double *dst, const void *src, WbDtype dtype, gint64 stride, gsize 
     }
 }
 
-void
+WB_CLONES void
 _wb_load_i64 (gint64 *dst, const void *src, WbDtype dtype, gint64 stride, gsize n)
 {
   switch (dtype)
@@ -168,7 +168,7 @@ _wb_load_i64 (gint64 *dst, const void *src, WbDtype dtype, gint64 stride, gsize 
     }                                                           \
   while (0)
 
-void
+WB_CLONES void
 _wb_store_f32 (void *dst, WbDtype dtype, gint64 stride, const float *src, gsize n)
 {
   switch (dtype)
@@ -192,7 +192,7 @@ _wb_store_f32 (void *dst, WbDtype dtype, gint64 stride, const float *src, gsize 
     }
 }
 
-void
+WB_CLONES void
 _wb_store_f64 (void *dst, WbDtype dtype, gint64 stride, const double *src, gsize n)
 {
   switch (dtype)
@@ -216,7 +216,7 @@ _wb_store_f64 (void *dst, WbDtype dtype, gint64 stride, const double *src, gsize
     }
 }
 
-void
+WB_CLONES void
 _wb_store_i64 (void *dst, WbDtype dtype, gint64 stride, const gint64 *src, gsize n)
 {
   switch (dtype)

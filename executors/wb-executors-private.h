@@ -7,6 +7,14 @@
 
 G_BEGIN_DECLS
 
+/* WB_CLONES: hot loops are compiled for x86-64-v4 (AVX-512), x86-64-v3 (AVX2) and the baseline, and the
+ * loader picks one at start (GCC target_clones, an ifunc). -DWB_NO_CLONES turns it off. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12 && !defined(WB_NO_CLONES)
+#define WB_CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define WB_CLONES
+#endif
+
 /* The dtypes the runtime stores and computes: f64 f32 bf16 f16 i64 i32 i16 i8 ui8 b8. */
 gboolean _wb_dtype_is_supported (WbDtype dtype);
 

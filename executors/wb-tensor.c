@@ -174,7 +174,8 @@ tensor_alloc (WbDtype dtype, guint rank, const gint64 *shape, gboolean zero, GEr
   t->device.type = WB_DEVICE_CPU;
   t->device.index = -1;
   t->rank = rank;
-  memcpy (t->shape, shape, rank * sizeof (gint64));
+  if (rank > 0)
+    memcpy (t->shape, shape, rank * sizeof (gint64));
   _wb_contiguous_strides (rank, shape, t->strides);
   t->offset = 0;
   return t;
@@ -227,7 +228,8 @@ wb_tensor_new_external (WbDtype dtype, const WbDevice *device, guint rank, const
   t->dtype = dtype;
   t->device = *device;
   t->rank = rank;
-  memcpy (t->shape, shape, rank * sizeof (gint64));
+  if (rank > 0)
+    memcpy (t->shape, shape, rank * sizeof (gint64));
   _wb_contiguous_strides (rank, shape, t->strides);
   return t;
 }
@@ -247,8 +249,11 @@ wb_tensor_new_view (const WbTensor *base, WbDtype dtype, guint rank, const gint6
   t->dtype = dtype;
   t->device = base->device;
   t->rank = rank;
-  memcpy (t->shape, shape, rank * sizeof (gint64));
-  memcpy (t->strides, strides, rank * sizeof (gint64));
+  if (rank > 0)
+    {
+      memcpy (t->shape, shape, rank * sizeof (gint64));
+      memcpy (t->strides, strides, rank * sizeof (gint64));
+    }
   t->offset = offset;
   return t;
 }
@@ -533,11 +538,16 @@ wb_tensor_reshape (WbTensor *tensor, guint rank, const gint64 *shape, GError **e
 
 /* -- copies ----------------------------------------------------------------------------------- */
 
+/* Rows are cut into chunks of COPY_CHUNK elements so that one long row (a contiguous tensor coalesces
+ * into a single row) still spreads over the threads. */
+#define COPY_CHUNK 32768
+
 typedef struct
 {
   WbStridedIter   it;
   WbTensor       *dst;
   const WbTensor *src;
+  gint64          chunks_per_row;
 } CopyJob;
 
 static void
@@ -545,14 +555,15 @@ copy_rows (gint64 begin, gint64 end, gpointer data)
 {
   CopyJob *job = data;
   gint64   off[2];
+  gint64   ds = job->it.strides[0][job->it.rank - 1], ss = job->it.strides[1][job->it.rank - 1];
 
-  for (gint64 r = begin; r < end; r++)
+  for (gint64 item = begin; item < end; item++)
     {
+      gint64 r = item / job->chunks_per_row, start = (item % job->chunks_per_row) * COPY_CHUNK;
+      gint64 n = MIN (COPY_CHUNK, job->it.row_len - start);
       _wb_strided_iter_offsets (&job->it, r, off);
-      _wb_convert_row (_wb_elem_ptr (job->dst, job->dst->offset + off[0]), job->dst->dtype,
-                       job->it.strides[0][job->it.rank - 1],
-                       _wb_elem_ptr (job->src, job->src->offset + off[1]), job->src->dtype,
-                       job->it.strides[1][job->it.rank - 1], job->it.row_len);
+      _wb_convert_row (_wb_elem_ptr (job->dst, job->dst->offset + off[0] + start * ds), job->dst->dtype, ds,
+                       _wb_elem_ptr (job->src, job->src->offset + off[1] + start * ss), job->src->dtype, ss, (gsize) n);
     }
 }
 
@@ -590,7 +601,9 @@ wb_tensor_copy_into (WbTensor *dst, const WbTensor *src, GError **error)
   _wb_strided_iter_init (&job.it, dst->rank, dst->shape, 2, strides);
   job.dst = dst;
   job.src = src;
-  _wb_parallel_for (job.it.n_rows, MAX (1, 65536 / MAX (job.it.row_len, 1)), copy_rows, &job);
+  job.chunks_per_row = MAX (1, (job.it.row_len + COPY_CHUNK - 1) / COPY_CHUNK);
+  _wb_parallel_for (job.it.n_rows * job.chunks_per_row, MAX (1, 65536 / MAX (MIN (job.it.row_len, COPY_CHUNK), 1)),
+                    copy_rows, &job);
   return TRUE;
 
 mismatch:

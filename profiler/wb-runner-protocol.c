@@ -2,19 +2,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <string.h>
-
 #include "wb-runner-protocol.h"
+
+#include <string.h>
 
 static const char magic[4] = { 'W', 'B', 'R', '1' };
 
 gboolean
 wb_runner_write_message (GOutputStream *out, WbRunnerMsgType type, GVariant *payload, GError **error)
 {
-  guint8    header[16];
-  guint32   t = GUINT32_TO_LE ((guint32) type);
-  guint64   len;
-  gboolean  ok;
+  guint8   header[16];
+  guint32  t = GUINT32_TO_LE ((guint32) type);
+  guint64  len;
+  gboolean ok;
   g_autoptr (GVariant) p = payload ? g_variant_ref_sink (payload) : g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
   g_autoptr (GVariant) norm = g_variant_get_normal_form (p);
   g_autoptr (GBytes) bytes = NULL;
@@ -39,12 +39,12 @@ wb_runner_write_message (GOutputStream *out, WbRunnerMsgType type, GVariant *pay
 gboolean
 wb_runner_read_message (GInputStream *in, WbRunnerMsgType *type, GVariant **payload, GError **error)
 {
-  guint8  header[16];
-  gsize   got = 0;
-  guint32 t;
-  guint64 len;
-  guint8 *data;
-  GBytes *bytes;
+  guint8    header[16];
+  gsize     got = 0;
+  guint32   t;
+  guint64   len;
+  guint8   *data;
+  GBytes   *bytes;
   GVariant *v;
 
   if (!g_input_stream_read_all (in, header, sizeof header, &got, NULL, error))
@@ -129,7 +129,7 @@ wb_runner_value_to_variant (WbRtValue *v)
         g_autoptr (WbTensor) c = wb_tensor_contiguous (v->tensor, NULL);
         GVariant *shape = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v->tensor->shape, v->tensor->rank, sizeof (gint64));
         GVariant *data = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, c ? wb_tensor_get_data (c) : "", c ? (gsize) wb_tensor_nbytes (c) : 0, 1);
-        return tagged ('t', g_variant_new ("(s@at@ay)", wb_dtype_shortname (v->tensor->dtype), shape, data));
+        return tagged ('t', g_variant_new ("(s@ax@ay)", wb_dtype_shortname (v->tensor->dtype), shape, data));
       }
     case WB_RT_TUPLE:
     case WB_RT_LIST:
@@ -140,7 +140,9 @@ wb_runner_value_to_variant (WbRtValue *v)
         g_variant_builder_init (&b, G_VARIANT_TYPE ("av"));
         for (guint i = 0; i < v->items->len; i++)
           g_variant_builder_add (&b, "v", wb_runner_value_to_variant (v->items->pdata[i]));
-        return tagged (v->kind == WB_RT_TUPLE ? 'T' : v->kind == WB_RT_LIST ? 'L' : v->kind == WB_RT_DICT ? 'D' : 'S',
+        return tagged (v->kind == WB_RT_TUPLE ? 'T' : v->kind == WB_RT_LIST ? 'L'
+                                                  : v->kind == WB_RT_DICT   ? 'D'
+                                                                            : 'S',
                        g_variant_builder_end (&b));
       }
     case WB_RT_DTYPE:
@@ -162,7 +164,7 @@ bad (GError **error, const char *what)
 WbRtValue *
 wb_runner_value_from_variant (GVariant *variant, GError **error)
 {
-  guchar    tag;
+  guchar tag;
   g_autoptr (GVariant) p = NULL;
 
   if (!g_variant_is_of_type (variant, G_VARIANT_TYPE ("(yv)")))
@@ -204,7 +206,7 @@ wb_runner_value_from_variant (GVariant *variant, GError **error)
       }
     case 't':
       {
-        const char   *dtn;
+        const char *dtn;
         g_autoptr (GVariant) shape_v = NULL;
         g_autoptr (GVariant) data_v = NULL;
         const gint64 *shape;
@@ -213,9 +215,9 @@ wb_runner_value_from_variant (GVariant *variant, GError **error)
         WbDtype       dt;
         gint64        numel = 1;
         WbTensor     *t;
-        if (!g_variant_is_of_type (p, G_VARIANT_TYPE ("(satay)")))
+        if (!g_variant_is_of_type (p, G_VARIANT_TYPE ("(saxay)")))
           return bad (error, "tensor");
-        g_variant_get (p, "(&s@at@ay)", &dtn, &shape_v, &data_v);
+        g_variant_get (p, "(&s@ax@ay)", &dtn, &shape_v, &data_v);
         dt = wb_dtype_from_shortname (dtn, -1);
         shape = g_variant_get_fixed_array (shape_v, &rank, sizeof (gint64));
         data = g_variant_get_fixed_array (data_v, &nbytes, 1);
@@ -246,7 +248,9 @@ wb_runner_value_from_variant (GVariant *variant, GError **error)
           return bad (error, "sequence");
         if ((items = wb_runner_values_from_variant (p, error)) == NULL)
           return NULL;
-        seq = wb_rt_value_new_sequence (tag == 'T' ? WB_RT_TUPLE : tag == 'L' ? WB_RT_LIST : tag == 'D' ? WB_RT_DICT : WB_RT_SLICE);
+        seq = wb_rt_value_new_sequence (tag == 'T' ? WB_RT_TUPLE : tag == 'L' ? WB_RT_LIST
+                                                               : tag == 'D'   ? WB_RT_DICT
+                                                                              : WB_RT_SLICE);
         for (guint i = 0; i < items->len; i++)
           wb_rt_value_append (seq, wb_rt_value_ref (items->pdata[i]));
         g_ptr_array_unref (items);

@@ -6,7 +6,7 @@
  * payload: one serialized GVariant of type a{sv} (normal form, little endian). docs/ARCHITECTURE.md
  * ("The GPU runner") lists every message and key. Values (arguments, outputs, gradients) are encoded
  * as (yv): a tag and a payload — 'n' None "()", 'b' bool, 'i' int64, 'f' double, 's' string, 't' tensor
- * (s dtype shortname, at shape, ay row-major data), 'T' tuple / 'L' list (av of (yv)), 'D' dict (the same,
+ * (s dtype shortname, ax shape, ay row-major data), 'T' tuple / 'L' list (av of (yv)), 'D' dict (the same,
  * keys and values alternating), 'y' dtype (s), 'd' device (s), 'o' opaque (s). Reading checks the magic,
  * the type, a length limit and that every tensor's data matches its dtype and shape.
  * Threads: the functions keep no state; one channel is used by one thread at a time. */
@@ -35,17 +35,17 @@ typedef enum
 } WbRunnerMsgType;
 
 /* wb_runner_write_message: writes one message; @payload (nullable: an empty a{sv}) is sunk if floating. */
-gboolean   wb_runner_write_message (GOutputStream *out, WbRunnerMsgType type, GVariant *payload, GError **error);
+gboolean wb_runner_write_message (GOutputStream *out, WbRunnerMsgType type, GVariant *payload, GError **error);
 /* wb_runner_read_message: reads one message into @type and @payload (transfer full, a{sv}). At a clean end
  * of stream before any byte of a header: FALSE with G_IO_ERROR_CLOSED. */
-gboolean   wb_runner_read_message  (GInputStream *in, WbRunnerMsgType *type, GVariant **payload, GError **error);
+gboolean wb_runner_read_message (GInputStream *in, WbRunnerMsgType *type, GVariant **payload, GError **error);
 
 /* wb_runner_value_to_variant: (transfer floating) the (yv) encoding of @value; host tensors only. */
-GVariant  *wb_runner_value_to_variant   (WbRtValue *value);
+GVariant *wb_runner_value_to_variant (WbRtValue *value);
 /* wb_runner_value_from_variant: (transfer full) the value, or NULL with WB_EXECUTOR_ERROR_IO when malformed. */
 WbRtValue *wb_runner_value_from_variant (GVariant *variant, GError **error);
 /* wb_runner_values_to_variant: (transfer floating) av of the values of @values (element-type WbRtValue). */
-GVariant  *wb_runner_values_to_variant  (GPtrArray *values);
+GVariant *wb_runner_values_to_variant (GPtrArray *values);
 /* wb_runner_values_from_variant: (transfer full) (element-type WbRtValue), or NULL with an error. */
 GPtrArray *wb_runner_values_from_variant (GVariant *av, GError **error);
 

@@ -2,11 +2,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <string.h>
-
 #include "wb-runner.h"
 
-G_DEFINE_QUARK (wb-runner-error-quark, wb_runner_error)
+#include <string.h>
+
+G_DEFINE_QUARK (wb - runner - error - quark, wb_runner_error)
 
 #ifndef WB_LIBEXECDIR
 #define WB_LIBEXECDIR "/usr/local/libexec"
@@ -143,9 +143,9 @@ wb_runner_new (GError **error)
   g_autofree char *path = wb_runner_find_program ();
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GVariant) hello = NULL;
-  WbRunner        *r;
-  WbRunnerMsgType  type;
-  gint32           version = 0;
+  WbRunner       *r;
+  WbRunnerMsgType type;
+  gint32          version = 0;
 
   if (path == NULL)
     {
@@ -305,8 +305,9 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
           if (fatal)
             {
               /* the runner lost its context and is exiting: wait for it and say where */
+              gboolean named = region && g_str_has_prefix (message, region);
               g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "%s%s%s; the GPU runner exited, the next run starts a fresh one",
-                           region ? region : "", region ? ": " : "", message);
+                           region && !named ? region : "", region && !named ? ": " : "", message);
               r->dead = TRUE;
               g_subprocess_wait (r->proc, NULL, NULL);
             }
@@ -334,7 +335,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
           res->result->flat_args = g_ptr_array_new_with_free_func (g_free);
           if (flat)
             {
-              gsize n = 0;
+              gsize                   n = 0;
               g_autofree const char **names = g_variant_get_strv (flat, &n);
               for (gsize i = 0; i < n; i++)
                 g_ptr_array_add (res->result->flat_args, g_strdup (names[i]));

@@ -30,53 +30,53 @@ typedef enum
 typedef struct _WbRunner WbRunner;
 
 /* wb_runner_find_program: (transfer full) the runner's path, or NULL when none is installed or built. */
-char          *wb_runner_find_program (void);
+char *wb_runner_find_program (void);
 /* wb_runner_new: starts a runner and reads its greeting. (transfer full) or NULL with WB_RUNNER_ERROR. */
-WbRunner      *wb_runner_new          (GError **error);
-void           wb_runner_free         (WbRunner *runner);
+WbRunner *wb_runner_new (GError **error);
+void      wb_runner_free (WbRunner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunner, wb_runner_free)
 
 /* wb_runner_probe: whether CUDA works in the runner. TRUE with a description of the device in @device
  * (transfer full), or FALSE with WB_RUNNER_ERROR_NO_GPU and the reason. */
-gboolean       wb_runner_probe        (WbRunner *runner, char **device, GError **error);
+gboolean wb_runner_probe (WbRunner *runner, char **device, GError **error);
 
 typedef struct
 {
-  WbTrace     *forward;        /* the program's traces (printed and parsed again in the runner) */
-  WbTrace     *backward;       /* (nullable) */
-  GHashTable  *assignment;     /* (nullable) (element-type utf8 utf8) region or symbol name -> executor name */
-  const char  *default_executor; /* NULL: "nvrtc" */
-  GPtrArray   *args;           /* (element-type WbRtValue) host values, one per forward parameter */
-  GPtrArray   *cotangents;     /* (nullable) (element-type WbRtValue) */
-  guint64      seed;
-  guint        warmup;         /* runs before the timed ones (the first one is checked and returns the results) */
-  guint        iters;          /* timed runs */
-  gboolean     check_shapes;
+  WbTrace    *forward;          /* the program's traces (printed and parsed again in the runner) */
+  WbTrace    *backward;         /* (nullable) */
+  GHashTable *assignment;       /* (nullable) (element-type utf8 utf8) region or symbol name -> executor name */
+  const char *default_executor; /* NULL: "nvrtc" */
+  GPtrArray  *args;             /* (element-type WbRtValue) host values, one per forward parameter */
+  GPtrArray  *cotangents;       /* (nullable) (element-type WbRtValue) */
+  guint64     seed;
+  guint       warmup; /* runs before the timed ones (the first one is checked and returns the results) */
+  guint       iters;  /* timed runs */
+  gboolean    check_shapes;
 } WbRunnerRequest;
 
 typedef struct
 {
-  WbRunResult *result;         /* outputs, grads, flat_args, cotangents (host tensors) of the checked run */
-  GArray      *iter_ms;        /* (element-type double) wall time of each timed run, synchronised */
-  char        *device;         /* "NVIDIA H100 80GB HBM3, sm_90" */
-  GVariant    *stats;          /* a{sv}: regions_fused, plan_kernels, ops_generated, matmuls, fallbacks,
-                                  fallback_symbols a{su}, nvrtc_compiles, nvrtc_hits, compile_ms, retries */
+  WbRunResult *result;  /* outputs, grads, flat_args, cotangents (host tensors) of the checked run */
+  GArray      *iter_ms; /* (element-type double) wall time of each timed run, synchronised */
+  char        *device;  /* "NVIDIA H100 80GB HBM3, sm_90" */
+  GVariant    *stats;   /* a{sv}: regions_fused, plan_kernels, ops_generated, matmuls, fallbacks,
+                           fallback_symbols a{su}, nvrtc_compiles, nvrtc_hits, compile_ms, retries */
 } WbRunnerResult;
 
-void           wb_runner_result_free  (WbRunnerResult *result);
+void wb_runner_result_free (WbRunnerResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunnerResult, wb_runner_result_free)
 
 /* wb_runner_run: runs @request in the runner. (transfer full) or NULL: WB_RUNNER_ERROR_CRASHED when the
  * runner died (the message says which region was running), WB_RUNNER_ERROR_NO_GPU, or the runner's own
  * error (its WB_EXECUTOR_ERROR message with FILE:LINE is kept; domain FAILED) with *@exit_code the exit
  * code the command should use (1, 2 or 3). @on_progress (nullable) sees every progress message. */
-WbRunnerResult *wb_runner_run         (WbRunner              *runner,
-                                       const WbRunnerRequest *request,
-                                       int                   *exit_code,
-                                       GError               **error);
+WbRunnerResult *wb_runner_run (WbRunner              *runner,
+                               const WbRunnerRequest *request,
+                               int                   *exit_code,
+                               GError               **error);
 /* wb_runner_get_last_region: (transfer none) the last region or symbol the runner announced, or NULL. */
-const char    *wb_runner_get_last_region (WbRunner *runner);
+const char *wb_runner_get_last_region (WbRunner *runner);
 /* wb_runner_is_alive: FALSE once the process ended. */
-gboolean       wb_runner_is_alive     (WbRunner *runner);
+gboolean wb_runner_is_alive (WbRunner *runner);
 
 G_END_DECLS

@@ -25,6 +25,8 @@ struct _WbDocument
   WbTrace      *bsym_trace;
   const WbBsym *bsym;
   char         *region;
+
+  GHashTable   *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
 };
 
 G_DEFINE_FINAL_TYPE (WbDocument, wb_document, G_TYPE_OBJECT)
@@ -189,6 +191,7 @@ install (WbDocument *self, Job *job)
   g_free (self->assignment);
   self->assignment = g_strdup (job->assignment);
   index_entries (self);
+  g_clear_pointer (&self->region_map, g_hash_table_unref);
   self->bsym = NULL;
   g_clear_pointer (&self->bsym_trace, wb_trace_unref);
   n = wb_trace_set_get_n_entries (self->set);
@@ -714,6 +717,112 @@ wb_document_get_bsym_ms (WbDocument *self, const WbBsym *bsym)
   return stats->median_ns / 1e6;
 }
 
+static void
+map_body (GHashTable *map, const WbBsym *bsym, const WbRegion *region)
+{
+  for (guint i = 0; i < bsym->n_subsymbols; i++)
+    if (!g_hash_table_contains (map, bsym->subsymbols[i]))
+      g_hash_table_insert (map, (gpointer) bsym->subsymbols[i], (gpointer) region);
+}
+
+/* One pass over the pipeline, last stage first: a region's call and body, then back through the sources
+ * of every mapped bound symbol (each stage's previous comes before it). */
+const WbRegion *
+wb_document_region_of (WbDocument *self, const WbBsym *bsym)
+{
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), NULL);
+
+  if (bsym == NULL || self->pipeline == NULL)
+    return NULL;
+  if (self->region_map == NULL)
+    {
+      GPtrArray *regions = wb_pipeline_get_regions (self->pipeline);
+
+      self->region_map = g_hash_table_new (NULL, NULL);
+      for (guint r = 0; r < regions->len; r++)
+        {
+          const WbRegion *region = regions->pdata[r];
+
+          g_hash_table_insert (self->region_map, (gpointer) region->bsym, (gpointer) region);
+          map_body (self->region_map, region->bsym, region);
+        }
+      for (int t = (int) wb_pipeline_get_n_stages (self->pipeline) - 1; t >= 0; t--)
+        {
+          const WbStage *stage = wb_pipeline_get_stage (self->pipeline, t);
+          WbTrace       *tt = wb_stage_get_trace (stage);
+
+          if (wb_stage_get_previous (stage) < 0)
+            continue;
+          for (guint i = 0; i < tt->n_body; i++)
+            {
+              const WbRegion *region = g_hash_table_lookup (self->region_map, tt->body[i]);
+              GPtrArray      *sources;
+
+              if (region == NULL || (sources = wb_stage_get_sources (stage, tt->body[i])) == NULL)
+                continue;
+              for (guint k = 0; k < sources->len; k++)
+                if (!g_hash_table_contains (self->region_map, sources->pdata[k]))
+                  g_hash_table_insert (self->region_map, sources->pdata[k], (gpointer) region);
+            }
+        }
+    }
+  {
+    const WbRegion *region = g_hash_table_lookup (self->region_map, bsym);
+
+    if (region == NULL && bsym->kind == WB_BSYM_CALL && wb_bsym_is_fusion (bsym))
+      region = wb_document_lookup_region (self, bsym->name);
+    return region;
+  }
+}
+
+/* wb_document_get_region_share: the share (0..1) of the latest run's iteration that @region took; -1 without one. */
+double
+wb_document_get_region_share (WbDocument *self, const char *region)
+{
+  const WbRun   *run = wb_document_get_run (self);
+  WbRegionStats *stats;
+
+  if (run == NULL || region == NULL || (stats = wb_run_find_region (run, region)) == NULL)
+    return -1;
+  return stats->share;
+}
+
+void
+wb_document_select_kernel (WbDocument *self, const WbKernelRecord *kernel)
+{
+  int           entry;
+  WbTrace      *trace;
+  const WbBsym *bsym = NULL;
+
+  g_return_if_fail (WB_IS_DOCUMENT (self));
+
+  if (kernel == NULL)
+    return;
+  entry = wb_document_get_run_entry (self);
+  if (entry >= 0 && kernel->trace_line != 0)
+    {
+      trace = wb_trace_set_get_entry (self->set, entry)->trace;
+      for (guint i = 0; i < trace->n_body && bsym == NULL; i++)
+        if (wb_trace_get_bsym_line (trace, trace->body[i]) == kernel->trace_line)
+          bsym = trace->body[i];
+      if (bsym != NULL)
+        {
+          wb_document_set_entry (self, entry);
+          wb_document_select_bsym (self, trace, bsym);
+          if (kernel->region != NULL && g_strcmp0 (self->region, kernel->region) != 0)
+            {
+              g_free (self->region);
+              self->region = g_strdup (kernel->region);
+              g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+            }
+          return;
+        }
+    }
+  if (entry >= 0)
+    wb_document_set_entry (self, entry);
+  wb_document_select_region (self, kernel->region);
+}
+
 /* -- GObject -------------------------------------------------------------------------------------- */
 
 WbDocument *
@@ -737,6 +846,7 @@ wb_document_finalize (GObject *object)
   g_ptr_array_unref (self->runs);
   g_clear_pointer (&self->bsym_trace, wb_trace_unref);
   g_free (self->region);
+  g_clear_pointer (&self->region_map, g_hash_table_unref);
 
   G_OBJECT_CLASS (wb_document_parent_class)->finalize (object);
 }

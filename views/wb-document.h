@@ -72,4 +72,13 @@ gboolean          wb_document_is_busy            (WbDocument *self);
 /* wb_document_get_line_ms: median ms of the run's entry called on line @bsym, or -1. */
 double            wb_document_get_bsym_ms        (WbDocument *self, const WbBsym *bsym);
 
+/* wb_document_region_of: (nullable) the region that @bsym (top level or a region's body, of any stage of
+ * the pipeline) ends up in; one cached map over the pipeline's provenance, rebuilt when it changes. */
+const WbRegion   *wb_document_region_of          (WbDocument *self, const WbBsym *bsym);
+/* wb_document_get_region_share: 0..1 of the latest run's iteration spent in @region, or -1. */
+double            wb_document_get_region_share   (WbDocument *self, const char *region);
+
+/* wb_document_select_kernel: selects the run's stage, the bound symbol on @kernel's line and its region. */
+void              wb_document_select_kernel      (WbDocument *self, const WbKernelRecord *kernel);
+
 G_END_DECLS

@@ -13,7 +13,9 @@ struct _WbStageView
   GtkWidget parent_instance;
 
   WbDocument  *document;
-  WbStagePair *pair;
+  WbStagePair *pair;       /* borrowed from @pairs */
+  GHashTable  *pairs;      /* right entry + 1 -> WbStagePair: the pairs already computed (stepping back and forth) */
+  guint        prefetch_id;
   int          left_entry;
   int          right_entry;
   gboolean     updating;
@@ -31,6 +33,48 @@ struct _WbStageView
 };
 
 G_DEFINE_FINAL_TYPE (WbStageView, wb_stage_view, GTK_TYPE_WIDGET)
+
+/* WbTimeGutter: the time column. GtkSourceGutterRendererText measures whatever text it holds at that
+ * moment (the last line's, often ""), and a size request does not reach the gutter's layout, so the
+ * column was as narrow as its last text and the times were drawn over the line numbers: measure the
+ * widest time instead. */
+#define WB_TYPE_TIME_GUTTER (wb_time_gutter_get_type ())
+G_DECLARE_FINAL_TYPE (WbTimeGutter, wb_time_gutter, WB, TIME_GUTTER, GtkSourceGutterRendererText)
+
+struct _WbTimeGutter
+{
+  GtkSourceGutterRendererText parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (WbTimeGutter, wb_time_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER_TEXT)
+
+static void
+wb_time_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+                        int *minimum_baseline, int *natural_baseline)
+{
+  GTK_WIDGET_CLASS (wb_time_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural,
+                                                            minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int w = 0, h = 0;
+
+      /* TRANSLATORS: the widest text of the time gutter (keep the width of "%.1f ms") */
+      gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (widget), _ ("0000.0 ms"), &w, &h);
+      *minimum = *natural = MAX (*natural, w + 2 * gtk_source_gutter_renderer_get_xpad (GTK_SOURCE_GUTTER_RENDERER (widget)) + 6);
+    }
+}
+
+static void
+wb_time_gutter_class_init (WbTimeGutterClass *klass)
+{
+  GTK_WIDGET_CLASS (klass)->measure = wb_time_gutter_measure;
+}
+
+static void
+wb_time_gutter_init (WbTimeGutter *self)
+{
+  gtk_source_gutter_renderer_set_xpad (GTK_SOURCE_GUTTER_RENDERER (self), 4);
+}
 
 static GtkTextBuffer *
 pane_buffer (WbStageView *self, gboolean right)
@@ -139,6 +183,46 @@ show_selection (WbStageView *self)
     }
 }
 
+static WbStagePair *
+get_pair (WbStageView *self, guint entry)
+{
+  WbStagePair   *pair = g_hash_table_lookup (self->pairs, GUINT_TO_POINTER (entry + 1));
+  int            prev = wb_document_get_previous (self->document, entry);
+  const WbStage *stage = wb_document_get_stage (self->document, entry);
+  const WbTraceSet *set = wb_document_get_trace_set (self->document);
+
+  if (pair != NULL)
+    return pair;
+  pair = wb_stage_pair_new (prev >= 0 ? wb_trace_set_get_entry (set, prev)->trace : NULL,
+                            wb_trace_set_get_entry (set, entry)->trace,
+                            prev >= 0 && stage != NULL && wb_stage_get_previous (stage) >= 0 ? stage : NULL);
+  g_hash_table_insert (self->pairs, GUINT_TO_POINTER (entry + 1), pair);
+  return pair;
+}
+
+/* While idle, pair the stages next to the one shown, so that stepping finds them ready. */
+static gboolean
+prefetch_idle (gpointer data)
+{
+  WbStageView      *self = data;
+  const WbTraceSet *set = self->document ? wb_document_get_trace_set (self->document) : NULL;
+  guint             n = set ? wb_trace_set_get_n_entries (set) : 0;
+
+  for (int d = 1; set != NULL && d <= 2; d++)
+    for (int sign = 1; sign >= -1; sign -= 2)
+      {
+        int e = self->right_entry + sign * d;
+
+        if (e >= 0 && e < (int) n && !g_hash_table_contains (self->pairs, GUINT_TO_POINTER (e + 1)))
+          {
+            get_pair (self, e);
+            return G_SOURCE_CONTINUE;
+          }
+      }
+  self->prefetch_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 update_pair (WbStageView *self)
 {
@@ -154,13 +238,15 @@ update_pair (WbStageView *self)
     return;
   self->left_entry = prev;
   self->right_entry = (int) entry;
-  g_clear_pointer (&self->pair, wb_stage_pair_free);
-  self->pair = wb_stage_pair_new (pane_trace (self, FALSE), pane_trace (self, TRUE),
-                                  prev >= 0 && stage != NULL && wb_stage_get_previous (stage) >= 0 ? stage : NULL);
+  (void) stage;
+  self->pair = get_pair (self, entry);
+  if (self->prefetch_id == 0)
+    self->prefetch_id = g_idle_add_full (G_PRIORITY_LOW, prefetch_idle, self, NULL);
   self->updating = TRUE;
   fill_pane (self, FALSE);
   fill_pane (self, TRUE);
   self->updating = FALSE;
+
   lt = entry_title (self->document, prev);
   rt = entry_title (self->document, (int) entry);
   gtk_label_set_text (self->left_title, lt);
@@ -180,7 +266,8 @@ selection_changed_cb (WbStageView *self)
 static void
 document_changed_cb (WbStageView *self)
 {
-  g_clear_pointer (&self->pair, wb_stage_pair_free);
+  self->pair = NULL;
+  g_hash_table_remove_all (self->pairs);
   self->left_entry = self->right_entry = -1;
   selection_changed_cb (self);
 }
@@ -336,7 +423,9 @@ wb_stage_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self->times);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), WB_TYPE_STAGE_VIEW);
-  g_clear_pointer (&self->pair, wb_stage_pair_free);
+  g_clear_handle_id (&self->prefetch_id, g_source_remove);
+  self->pair = NULL;
+  g_clear_pointer (&self->pairs, g_hash_table_unref);
 
   G_OBJECT_CLASS (wb_stage_view_parent_class)->dispose (object);
 }
@@ -378,10 +467,10 @@ wb_stage_view_init (WbStageView *self)
   GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
   GtkSourceLanguage        *python = gtk_source_language_manager_get_language (languages, "python3");
   GtkSourceGutter          *gutter;
-  int                       w, h;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->left_entry = self->right_entry = -1;
+  self->pairs = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) wb_stage_pair_free);
 
   for (int side = 0; side < 2; side++)
     {
@@ -404,9 +493,7 @@ wb_stage_view_init (WbStageView *self)
                           gtk_scrolled_window_get_vadjustment (self->right_scroll), "value",
                           G_BINDING_BIDIRECTIONAL);
 
-  self->times = GTK_SOURCE_GUTTER_RENDERER (gtk_source_gutter_renderer_text_new ());
-  gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (self->times), "0000.0 ms", &w, &h);
-  gtk_widget_set_size_request (GTK_WIDGET (self->times), w + 8, -1);
+  self->times = g_object_new (WB_TYPE_TIME_GUTTER, NULL);
   gtk_source_gutter_renderer_set_xalign (self->times, 1.0);
   gtk_widget_add_css_class (GTK_WIDGET (self->times), "dim-label");
   g_signal_connect (self->times, "query-data", G_CALLBACK (times_query_data_cb), self);

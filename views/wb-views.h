@@ -16,4 +16,7 @@
 #include "wb-sidebar.h"
 #include "wb-stage-view.h"
 #include "wb-region-table.h"
+#include "wb-graph-view.h"
+#include "wb-timeline.h"
+#include "wb-kernel-table.h"
 #undef WB_VIEWS_INSIDE

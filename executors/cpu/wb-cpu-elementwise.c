@@ -238,7 +238,7 @@ ew_zeta (double x, double q)
 /* -- per-op block loops ----------------------------------------------------------------------- */
 
 #define EW_FN(T, SUFFIX, ID, EXPR)                                                               \
-  static void ew_##ID##_##SUFFIX (T *o, const T *a, const T *b, const T *c, gsize n)            \
+  WB_CLONES static void ew_##ID##_##SUFFIX (T *o, const T *a, const T *b, const T *c, gsize n)  \
   {                                                                                              \
     (void) a; (void) b; (void) c;                                                                \
     for (gsize i = 0; i < n; i++)                                                                \

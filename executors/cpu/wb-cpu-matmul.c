@@ -116,6 +116,59 @@ gemm (WbDtype cdt, const GemmOperand *a, gint64 aoff, const GemmOperand *b, gint
                    (const float *) _wb_elem_ptr (b->t, boff), b->ld, accumulate ? 1.0f : 0.0f, c, ldc);
 }
 
+/* A bf16/f16 result: GEMM panels of rows into an f32 scratch that stays in cache, each rounded into
+ * the output right away (no full-size f32 product goes through memory). @bias: f32 [n] or NULL. */
+#define PANEL_ELEMENTS (2 << 20)
+
+typedef struct
+{
+  const float *src;
+  guint8      *dst;
+  WbDtype      dtype;
+  gint64       n;
+} StoreJob;
+
+static void
+store_chunks (gint64 begin, gint64 end, gpointer data)
+{
+  StoreJob *job = data;
+  gint64    es = (gint64) wb_dtype_size (job->dtype);
+
+  for (gint64 c = begin; c < end; c++)
+    {
+      gint64 start = c * 16384, n = MIN (16384, job->n - start);
+      _wb_store_f32 (job->dst + start * es, job->dtype, 1, job->src + start, (gsize) n);
+    }
+}
+
+static WbTensor *
+gemm_rounded (const GemmOperand *a, const GemmOperand *b, gint64 m, gint64 n, gint64 k, const float *bias,
+              WbDtype dtype, GError **error)
+{
+  gint64    panel = MAX (64, PANEL_ELEMENTS / MAX (n, 1));
+  WbTensor *out = wb_tensor_new (dtype, 2, (gint64[]) { m, n }, error);
+  float    *scratch;
+
+  if (out == NULL)
+    return NULL;
+  panel = MIN (panel, MAX (m, 1));
+  scratch = g_new (float, MAX (panel * n, 1));
+  for (gint64 r0 = 0; r0 < m; r0 += panel)
+    {
+      gint64       rows = MIN (panel, m - r0);
+      const float *ap = (const float *) _wb_elem_ptr (a->t, a->t->offset) + (a->trans ? r0 : r0 * a->ld);
+      StoreJob     job = { scratch, (guint8 *) wb_tensor_get_data (out) + r0 * n * (gint64) wb_dtype_size (dtype), dtype, rows * n };
+      if (bias != NULL)
+        for (gint64 r = 0; r < rows; r++)
+          memcpy (scratch + r * n, bias, (gsize) n * sizeof (float));
+      _wb_cpu_sgemm (a->trans, b->trans, rows, n, k, 1.0f, ap, a->ld, (const float *) _wb_elem_ptr (b->t, b->t->offset),
+                     b->ld, bias ? 1.0f : 0.0f, scratch, n);
+      _wb_parallel_for ((job.n + 16383) / 16384, 4, store_chunks, &job);
+    }
+  g_free (scratch);
+  return out;
+}
+
 /* Makes the result tensor from the compute-dtype buffer @acc (transfer full) in @dtype. */
 static gboolean
 finish (WbKernelCall *call, WbTensor *acc, WbDtype dtype, guint rank, const gint64 *shape, GError **error)
@@ -146,6 +199,7 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
   g_autoptr (WbTensor) b = NULL;
   GemmOperand ga = { 0 }, gb = { 0 };
   WbTensor   *acc;
+  WbTensor   *rounded = NULL;
   gboolean    ok = FALSE;
 
   if (ar == 0 || br == 0 || a0->dtype != b0->dtype)
@@ -239,7 +293,7 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
 
   /* fold a's batch into M when b has no batch and a's rows are evenly strided */
   {
-    gboolean b_batched = FALSE, fold = batch_rank > 0;
+    gboolean b_batched = FALSE, fold = TRUE;
     gint64   row_stride = a->strides[batch_rank];
     for (guint d = 0; d < batch_rank; d++)
       if (b->strides[d] != 0)
@@ -257,7 +311,7 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
     else
       fold = FALSE;
 
-    acc = wb_tensor_new (cdt, 2, (gint64[]) { nbatch * m, n }, error);
+    acc = wb_tensor_new (cdt, 2, (gint64[]) { fold && dtype != cdt && cdt == WB_DTYPE_FLOAT32 ? 0 : nbatch * m, n }, error);
     if (acc == NULL)
       return FALSE;
     if (fold)
@@ -268,7 +322,14 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
                                                        (gint64[]) { b->strides[batch_rank], b->strides[batch_rank + 1] }, b->offset);
         if (!gemm_operand (fa, cdt, &ga, error) || !gemm_operand (vb2, cdt, &gb, error))
           goto out;
-        gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, nbatch * m, n, k, wb_tensor_get_data (acc), n, FALSE);
+        if (dtype != cdt && cdt == WB_DTYPE_FLOAT32)
+          {
+            rounded = gemm_rounded (&ga, &gb, nbatch * m, n, k, NULL, dtype, error);
+            if (rounded == NULL)
+              goto out;
+          }
+        else
+          gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, nbatch * m, n, k, wb_tensor_get_data (acc), n, FALSE);
       }
     else
       {
@@ -307,9 +368,16 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
     out_shape[out_rank++] = m;
   if (b0->rank > 1)
     out_shape[out_rank++] = n;
-  ok = finish (call, g_steal_pointer (&acc), dtype, out_rank, out_shape, error);
+  if (rounded != NULL)
+    {
+      g_autoptr (WbTensor) v = wb_tensor_try_view (rounded, out_rank, out_shape);
+      ok = _wb_cpu_set_result (call, g_steal_pointer (&v));
+    }
+  else
+    ok = finish (call, g_steal_pointer (&acc), dtype, out_rank, out_shape, error);
 out:
   g_clear_pointer (&acc, wb_tensor_unref);
+  g_clear_pointer (&rounded, wb_tensor_unref);
   g_clear_pointer (&ga.t, wb_tensor_unref);
   g_clear_pointer (&gb.t, wb_tensor_unref);
   return ok;
@@ -351,6 +419,24 @@ run_linear (WbKernelCall *call, WbTensor *a, WbTensor *w, WbTensor *bias, GError
     if (wt == NULL || !gemm_operand (a2, cdt, &ga, error) || !gemm_operand (wt, cdt, &gb, error))
       goto out;
   }
+  memcpy (out_shape, a->shape, a->rank * sizeof (gint64));
+  out_shape[a->rank - 1] = n;
+  if (dtype != cdt && cdt == WB_DTYPE_FLOAT32)
+    {
+      g_autoptr (WbTensor) b32 = bias ? _wb_cpu_to_f32 (bias, error) : NULL;
+      WbTensor            *r;
+      if (bias != NULL && b32 == NULL)
+        goto out;
+      r = gemm_rounded (&ga, &gb, m, n, k, b32 ? wb_tensor_get_data (b32) : NULL, dtype, error);
+      if (r == NULL)
+        goto out;
+      {
+        g_autoptr (WbTensor) v = wb_tensor_try_view (r, a->rank, out_shape);
+        wb_tensor_unref (r);
+        ok = _wb_cpu_set_result (call, g_steal_pointer (&v));
+      }
+      goto out;
+    }
   acc = wb_tensor_new (cdt, 2, (gint64[]) { m, n }, error);
   if (acc == NULL)
     goto out;
@@ -362,8 +448,6 @@ run_linear (WbKernelCall *call, WbTensor *a, WbTensor *w, WbTensor *bias, GError
         goto out;
     }
   gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, m, n, k, wb_tensor_get_data (acc), n, bias != NULL);
-  memcpy (out_shape, a->shape, a->rank * sizeof (gint64));
-  out_shape[a->rank - 1] = n;
   ok = finish (call, g_steal_pointer (&acc), dtype, a->rank, out_shape, error);
 out:
   g_clear_pointer (&acc, wb_tensor_unref);

@@ -13,8 +13,8 @@
 
 #include <string.h>
 
-#include "wb-executors-private.h"
 #include "wb-cuda-executors.h"
+#include "wb-executors-private.h"
 
 #define WORKSPACE_BYTES (32u << 20)
 
@@ -55,7 +55,8 @@ as_transposed (gint64 R, gint64 C, gint64 sr, gint64 sc, cublasOperation_t *op, 
 static cudaDataType_t
 data_type (WbDtype dt)
 {
-  return dt == WB_DTYPE_BFLOAT16 ? CUDA_R_16BF : dt == WB_DTYPE_FLOAT16 ? CUDA_R_16F : CUDA_R_32F;
+  return dt == WB_DTYPE_BFLOAT16 ? CUDA_R_16BF : dt == WB_DTYPE_FLOAT16 ? CUDA_R_16F
+                                                                        : CUDA_R_32F;
 }
 
 static guint32
@@ -86,33 +87,32 @@ batch_view (WbTensor *t)
 }
 
 gboolean
-wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bias_in, gboolean linear, WbTensor **out,
-                GError **error)
+wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bias_in, gboolean linear, WbTensor **out, GError **error)
 {
   const WbLtApi *lt = wb_cuda_load_cublaslt (error);
   g_autoptr (WbTensor) a = NULL;
   g_autoptr (WbTensor) b = NULL;
   g_autoptr (WbTensor) bias = NULL;
   g_autoptr (WbTensor) y = NULL;
-  gint64         M, N, K, batch = 1, a_bstride = 0, b_bstride = 0;
-  gint64         b_sr, b_sc, a_sr, a_sc;
-  gint64         out_shape[WB_MAX_RANK];
-  guint          out_rank;
-  WbDtype        dt = a_in->dtype;
-  cublasOperation_t opa, opb;
-  guint64        ar, ac, br, bc;
-  gint64         lda, ldb;
-  cublasLtMatmulDesc_t   desc = NULL;
-  cublasLtMatrixLayout_t la = NULL, lb = NULL, ld = NULL;
-  cublasLtMatmulPreference_t pref = NULL;
-  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  cudaDataType_t      scale_type = CUDA_R_32F, cdt = data_type (dt);
-  cublasLtEpilogue_t  epi = CUBLASLT_EPILOGUE_DEFAULT;
-  float               alpha = 1.0f, beta = 0.0f;
-  gboolean            ok = FALSE;
-  g_autofree char    *key = NULL;
+  gint64                      M, N, K, batch = 1, a_bstride = 0, b_bstride = 0;
+  gint64                      b_sr, b_sc, a_sr, a_sc;
+  gint64                      out_shape[WB_MAX_RANK];
+  guint                       out_rank;
+  WbDtype                     dt = a_in->dtype;
+  cublasOperation_t           opa, opb;
+  guint64                     ar, ac, br, bc;
+  gint64                      lda, ldb;
+  cublasLtMatmulDesc_t        desc = NULL;
+  cublasLtMatrixLayout_t      la = NULL, lb = NULL, ld = NULL;
+  cublasLtMatmulPreference_t  pref = NULL;
+  cublasComputeType_t         compute = CUBLAS_COMPUTE_32F;
+  cudaDataType_t              scale_type = CUDA_R_32F, cdt = data_type (dt);
+  cublasLtEpilogue_t          epi = CUBLASLT_EPILOGUE_DEFAULT;
+  float                       alpha = 1.0f, beta = 0.0f;
+  gboolean                    ok = FALSE;
+  g_autofree char            *key = NULL;
   const cublasLtMatmulAlgo_t *algo;
-  CUdeviceptr         pa, pb, pd, pbias = 0;
+  CUdeviceptr                 pa, pb, pd, pbias = 0;
 
   if (lt == NULL)
     return FALSE;
@@ -130,7 +130,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
     }
   if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
     return FALSE;
-  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]) { WORKSPACE_BYTES }, error)) == NULL)
+  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL)
     return FALSE;
 
   K = a_in->shape[a_in->rank - 1];
@@ -151,18 +151,18 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
       gint64 rows = 1;
       for (guint d = 0; d + 1 < a_in->rank; d++)
         rows *= a_in->shape[d];
-      a = wb_tensor_try_view (a_in, 2, (gint64[]) { rows, K });
+      a = wb_tensor_try_view (a_in, 2, (gint64[]){ rows, K });
       if (a == NULL)
         {
           g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
           if (c == NULL)
             return FALSE;
-          a = wb_tensor_try_view (c, 2, (gint64[]) { rows, K });
+          a = wb_tensor_try_view (c, 2, (gint64[]){ rows, K });
         }
       M = rows;
       b = wb_tensor_ref (b_in);
       if (linear)
-        b_sr = b->strides[1], b_sc = b->strides[0];   /* B = W^T: B[k, n] = W[n, k] */
+        b_sr = b->strides[1], b_sc = b->strides[0]; /* B = W^T: B[k, n] = W[n, k] */
       else
         b_sr = b->strides[0], b_sc = b->strides[1];
       a_sr = a->strides[0], a_sc = a->strides[1];
@@ -229,7 +229,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
       epi = CUBLASLT_EPILOGUE_BIAS;
       pbias = wb_cuda_tensor_ptr (bias);
     }
-  pa = wb_cuda_tensor_ptr (b);   /* cuBLASLt's A is our B^T */
+  pa = wb_cuda_tensor_ptr (b); /* cuBLASLt's A is our B^T */
   pb = wb_cuda_tensor_ptr (a);
   pd = wb_cuda_tensor_ptr (y);
 
@@ -268,9 +268,9 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
   if (algo == NULL)
     {
       cublasLtMatmulHeuristicResult_t heur;
-      int      found = 0;
-      guint64  ws = WORKSPACE_BYTES;
-      guint32  al[4] = { alignment_of (pa), alignment_of (pb), alignment_of (pd), alignment_of (pd) };
+      int                             found = 0;
+      guint64                         ws = WORKSPACE_BYTES;
+      guint32                         al[4] = { alignment_of (pa), alignment_of (pb), alignment_of (pd), alignment_of (pd) };
       if (!lt_check (lt, lt->cublasLtMatmulPreferenceCreate (&pref), "cublasLtMatmulPreferenceCreate", error) ||
           !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace", error) ||
           !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], sizeof al[0]), "align", error) ||
@@ -288,10 +288,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
       algo = g_memdup2 (&heur.algo, sizeof heur.algo);
       g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
     }
-  if (!lt_check (lt, lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta,
-                                         (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo,
-                                         (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES,
-                                         (cudaStream_t) wb_cuda_runtime_get_stream (rt)),
+  if (!lt_check (lt, lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta, (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt)),
                  "cublasLtMatmul", error))
     goto out;
   *out = g_steal_pointer (&y);

@@ -18,7 +18,7 @@
 #include "wb-cuda-codegen.h"
 #include "wb-cuda-prelude.h"
 
-G_DEFINE_QUARK (wb-cuda-codegen-error-quark, wb_cuda_codegen_error)
+G_DEFINE_QUARK (wb - cuda - codegen - error - quark, wb_cuda_codegen_error)
 
 #define MAX_NODE_ARGS 8
 
@@ -39,47 +39,47 @@ typedef struct
   guint       rank;
   gint64      shape[WB_MAX_RANK];
   /* numbers */
-  gboolean    is_float;
-  double      f;
-  gint64      i;
+  gboolean is_float;
+  double   f;
+  gint64   i;
   /* definition: an input slot, or output @def_out of @def */
-  int         input;
-  gint64      strides[WB_MAX_RANK];   /* inputs */
-  Node       *def;
-  guint       def_out;
+  int    input;
+  gint64 strides[WB_MAX_RANK]; /* inputs */
+  Node  *def;
+  guint  def_out;
   /* planning */
-  int         buffer;                 /* >= 0: written to buffer k by its kernel (reductions) */
-  gboolean    needed;
-  guint       id;
+  int      buffer; /* >= 0: written to buffer k by its kernel (reductions) */
+  gboolean needed;
+  guint    id;
 } Val;
 
 struct _Node
 {
   const WbBsym  *b;
-  const char    *op;                      /* prim name without "prims." */
-  const WbValue *arg[MAX_NODE_ARGS];      /* bound by the symbol's signature; NULL when absent */
+  const char    *op;                 /* prim name without "prims." */
+  const WbValue *arg[MAX_NODE_ARGS]; /* bound by the symbol's signature; NULL when absent */
   guint          n_arg;
   Val           *out[2];
   guint          n_out;
   gboolean       is_reduction;
-  gboolean       done;                    /* reduction kernel emitted */
+  gboolean       done; /* reduction kernel emitted */
 };
 
 typedef struct
 {
   guint       rank;
   const char *e[WB_MAX_RANK];
-  const char *lin;    /* row-major linear index of the shape the index belongs to, or NULL */
+  const char *lin; /* row-major linear index of the shape the index belongs to, or NULL */
 } Idx;
 
 typedef struct
 {
-  GPtrArray    *nodes;      /* Node* */
-  GHashTable   *env;        /* name -> Val* */
-  GPtrArray    *vals;       /* every Val (owned) */
+  GPtrArray    *nodes; /* Node* */
+  GHashTable   *env;   /* name -> Val* */
+  GPtrArray    *vals;  /* every Val (owned) */
   GStringChunk *strings;
-  GArray       *buffers;    /* WbCudaBuffer */
-  GArray       *kernels;    /* WbCudaKernel */
+  GArray       *buffers; /* WbCudaBuffer */
+  GArray       *kernels; /* WbCudaKernel */
   GString      *source;
   guint         n_inputs;
   guint         n_ops;
@@ -91,10 +91,10 @@ typedef struct
   Gen        *g;
   GString    *body;
   int         indent;
-  GPtrArray  *memo;      /* stack of GHashTable* (key -> expression) */
+  GPtrArray  *memo; /* stack of GHashTable* (key -> expression) */
   guint       next_var;
-  GArray     *params;    /* guint slots, in parameter order */
-  const char *ity;       /* index type: "int" or "long long" */
+  GArray     *params; /* guint slots, in parameter order */
+  const char *ity;    /* index type: "int" or "long long" */
 } Kern;
 
 /* -- small helpers -------------------------------------------------------------------------- */
@@ -196,7 +196,8 @@ dtype_supported (WbDtype dt)
 static const char *
 cls_ctype (Cls c)
 {
-  return c == CLS_F ? "float" : c == CLS_D ? "double" : "long long";
+  return c == CLS_F ? "float" : c == CLS_D ? "double"
+                                           : "long long";
 }
 
 /* storage C type of a dtype in kernel parameters */
@@ -205,17 +206,26 @@ storage_ctype (WbDtype dt)
 {
   switch (dt)
     {
-    case WB_DTYPE_FLOAT64: return "double";
-    case WB_DTYPE_FLOAT32: return "float";
+    case WB_DTYPE_FLOAT64:
+      return "double";
+    case WB_DTYPE_FLOAT32:
+      return "float";
     case WB_DTYPE_BFLOAT16:
-    case WB_DTYPE_FLOAT16: return "unsigned short";
-    case WB_DTYPE_INT64: return "long long";
-    case WB_DTYPE_INT32: return "int";
-    case WB_DTYPE_INT16: return "short";
-    case WB_DTYPE_INT8: return "signed char";
+    case WB_DTYPE_FLOAT16:
+      return "unsigned short";
+    case WB_DTYPE_INT64:
+      return "long long";
+    case WB_DTYPE_INT32:
+      return "int";
+    case WB_DTYPE_INT16:
+      return "short";
+    case WB_DTYPE_INT8:
+      return "signed char";
     case WB_DTYPE_UINT8:
-    case WB_DTYPE_BOOL8: return "unsigned char";
-    default: return NULL;
+    case WB_DTYPE_BOOL8:
+      return "unsigned char";
+    default:
+      return NULL;
     }
 }
 
@@ -236,14 +246,22 @@ normalize (Gen *g, const char *x, WbDtype dt)
 {
   switch (dt)
     {
-    case WB_DTYPE_BFLOAT16: return gstr (g, "wb_round_bf16 (%s)", x);
-    case WB_DTYPE_FLOAT16: return gstr (g, "wb_round_f16 (%s)", x);
-    case WB_DTYPE_INT32: return gstr (g, "(long long) (int) (%s)", x);
-    case WB_DTYPE_INT16: return gstr (g, "(long long) (short) (%s)", x);
-    case WB_DTYPE_INT8: return gstr (g, "(long long) (signed char) (%s)", x);
-    case WB_DTYPE_UINT8: return gstr (g, "(long long) (unsigned char) (%s)", x);
-    case WB_DTYPE_BOOL8: return gstr (g, "(long long) ((%s) != 0)", x);
-    default: return x;
+    case WB_DTYPE_BFLOAT16:
+      return gstr (g, "wb_round_bf16 (%s)", x);
+    case WB_DTYPE_FLOAT16:
+      return gstr (g, "wb_round_f16 (%s)", x);
+    case WB_DTYPE_INT32:
+      return gstr (g, "(long long) (int) (%s)", x);
+    case WB_DTYPE_INT16:
+      return gstr (g, "(long long) (short) (%s)", x);
+    case WB_DTYPE_INT8:
+      return gstr (g, "(long long) (signed char) (%s)", x);
+    case WB_DTYPE_UINT8:
+      return gstr (g, "(long long) (unsigned char) (%s)", x);
+    case WB_DTYPE_BOOL8:
+      return gstr (g, "(long long) ((%s) != 0)", x);
+    default:
+      return x;
     }
 }
 
@@ -256,7 +274,7 @@ convert (Gen *g, const char *x, WbDtype from, WbDtype to)
   if (to == WB_DTYPE_BOOL8)
     return gstr (g, "(long long) ((%s) != 0)", x);
   if ((to == WB_DTYPE_BFLOAT16 || to == WB_DTYPE_FLOAT16) && cf != CLS_F)
-    x = gstr (g, "(float) (%s)", x), cf = CLS_F;   /* wider sources go through f32 (wb-half.h) */
+    x = gstr (g, "(float) (%s)", x), cf = CLS_F; /* wider sources go through f32 (wb-half.h) */
   return normalize (g, cast_cls (g, x, cf, ct), to);
 }
 
@@ -266,11 +284,15 @@ load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
 {
   switch (dt)
     {
-    case WB_DTYPE_BFLOAT16: return gstr (g, "wb_bf16_to_f (%s[%s])", p, off);
-    case WB_DTYPE_FLOAT16: return gstr (g, "wb_f16_to_f (%s[%s])", p, off);
+    case WB_DTYPE_BFLOAT16:
+      return gstr (g, "wb_bf16_to_f (%s[%s])", p, off);
+    case WB_DTYPE_FLOAT16:
+      return gstr (g, "wb_f16_to_f (%s[%s])", p, off);
     case WB_DTYPE_FLOAT32:
-    case WB_DTYPE_FLOAT64: return gstr (g, "%s[%s]", p, off);
-    default: return gstr (g, "(long long) %s[%s]", p, off);
+    case WB_DTYPE_FLOAT64:
+      return gstr (g, "%s[%s]", p, off);
+    default:
+      return gstr (g, "(long long) %s[%s]", p, off);
     }
 }
 
@@ -280,9 +302,12 @@ store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt)
 {
   switch (dt)
     {
-    case WB_DTYPE_BFLOAT16: return gstr (g, "%s[%s] = wb_f_to_bf16 (%s);", p, off, x);
-    case WB_DTYPE_FLOAT16: return gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
-    default: return gstr (g, "%s[%s] = (%s) (%s);", p, off, storage_ctype (dt), x);
+    case WB_DTYPE_BFLOAT16:
+      return gstr (g, "%s[%s] = wb_f_to_bf16 (%s);", p, off, x);
+    case WB_DTYPE_FLOAT16:
+      return gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
+    default:
+      return gstr (g, "%s[%s] = (%s) (%s);", p, off, storage_ctype (dt), x);
     }
 }
 
@@ -318,7 +343,7 @@ typedef struct
   const char *name;
   guint       arity;
   gboolean    res_bool;
-  const char *f;    /* float expression of $0 $1 $2; NULL: not for this class */
+  const char *f; /* float expression of $0 $1 $2; NULL: not for this class */
   const char *d;
   const char *i;
 } EwOp;
@@ -403,7 +428,7 @@ ew_lookup (const char *op)
 static const char *
 ew_expand (Gen *g, const char *tmpl, const char *const *ops)
 {
-  GString *s = g_string_new (NULL);
+  GString    *s = g_string_new (NULL);
   const char *r;
 
   for (const char *p = tmpl; *p; p++)
@@ -460,8 +485,8 @@ val_new (Gen *g, const char *name)
 static gboolean
 lookup_type (const char *name, WbType *out, gpointer data)
 {
-  Gen *g = data;
-  Val *v = g_hash_table_lookup (g->env, name);
+  Gen     *g = data;
+  Val     *v = g_hash_table_lookup (g->env, name);
   WbDevice dev = { WB_DEVICE_CUDA, 0 };
 
   if (v == NULL)
@@ -526,7 +551,8 @@ number_of (Gen *g, const WbValue *v)
     case WB_VALUE_FLOAT:
       x = val_new (g, gstr (g, "_lit%u", g->n_literal++));
       x->is_float = v->kind == WB_VALUE_FLOAT;
-      x->dtype = v->kind == WB_VALUE_FLOAT ? WB_DTYPE_FLOAT64 : v->kind == WB_VALUE_BOOL ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+      x->dtype = v->kind == WB_VALUE_FLOAT ? WB_DTYPE_FLOAT64 : v->kind == WB_VALUE_BOOL ? WB_DTYPE_BOOL8
+                                                                                         : WB_DTYPE_INT64;
       if (v->kind == WB_VALUE_FLOAT)
         x->f = v->v.f;
       else
@@ -585,17 +611,28 @@ fold_numbers (Gen *g, Node *n, const EwOp *op, Val **ops, Val *out, GError **err
   if (all_int && strcmp (op->name, "div") != 0)
     {
       gint64 x = (gint64) a[0], y = (gint64) a[1], r;
-      if (strcmp (op->name, "add") == 0) r = x + y;
-      else if (strcmp (op->name, "sub") == 0) r = x - y;
-      else if (strcmp (op->name, "mul") == 0) r = x * y;
-      else if (strcmp (op->name, "neg") == 0) r = -x;
-      else if (strcmp (op->name, "abs") == 0 || strcmp (op->name, "py_abs") == 0) r = x < 0 ? -x : x;
-      else if (strcmp (op->name, "eq") == 0) r = x == y;
-      else if (strcmp (op->name, "ne") == 0) r = x != y;
-      else if (strcmp (op->name, "lt") == 0) r = x < y;
-      else if (strcmp (op->name, "le") == 0) r = x <= y;
-      else if (strcmp (op->name, "gt") == 0) r = x > y;
-      else if (strcmp (op->name, "ge") == 0) r = x >= y;
+      if (strcmp (op->name, "add") == 0)
+        r = x + y;
+      else if (strcmp (op->name, "sub") == 0)
+        r = x - y;
+      else if (strcmp (op->name, "mul") == 0)
+        r = x * y;
+      else if (strcmp (op->name, "neg") == 0)
+        r = -x;
+      else if (strcmp (op->name, "abs") == 0 || strcmp (op->name, "py_abs") == 0)
+        r = x < 0 ? -x : x;
+      else if (strcmp (op->name, "eq") == 0)
+        r = x == y;
+      else if (strcmp (op->name, "ne") == 0)
+        r = x != y;
+      else if (strcmp (op->name, "lt") == 0)
+        r = x < y;
+      else if (strcmp (op->name, "le") == 0)
+        r = x <= y;
+      else if (strcmp (op->name, "gt") == 0)
+        r = x > y;
+      else if (strcmp (op->name, "ge") == 0)
+        r = x >= y;
       else
         return fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of numbers only is not generated", op->name);
       out->i = r;
@@ -605,14 +642,22 @@ fold_numbers (Gen *g, Node *n, const EwOp *op, Val **ops, Val *out, GError **err
   else
     {
       double x = a[0], y = a[1], r;
-      if (strcmp (op->name, "add") == 0) r = x + y;
-      else if (strcmp (op->name, "sub") == 0) r = x - y;
-      else if (strcmp (op->name, "mul") == 0) r = x * y;
-      else if (strcmp (op->name, "div") == 0) r = x / y;
-      else if (strcmp (op->name, "neg") == 0) r = -x;
-      else if (strcmp (op->name, "sqrt") == 0) r = sqrt (x);
-      else if (strcmp (op->name, "pow") == 0) r = pow (x, y);
-      else if (strcmp (op->name, "reciprocal") == 0) r = 1.0 / x;
+      if (strcmp (op->name, "add") == 0)
+        r = x + y;
+      else if (strcmp (op->name, "sub") == 0)
+        r = x - y;
+      else if (strcmp (op->name, "mul") == 0)
+        r = x * y;
+      else if (strcmp (op->name, "div") == 0)
+        r = x / y;
+      else if (strcmp (op->name, "neg") == 0)
+        r = -x;
+      else if (strcmp (op->name, "sqrt") == 0)
+        r = sqrt (x);
+      else if (strcmp (op->name, "pow") == 0)
+        r = pow (x, y);
+      else if (strcmp (op->name, "reciprocal") == 0)
+        r = 1.0 / x;
       else
         return fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of numbers only is not generated", op->name);
       (void) n;
@@ -675,13 +720,14 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
   }
   if (strcmp (n->op, "convert_element_type") == 0 && outs->len == 1 && g_array_index (types, WbType, 0).kind != WB_TYPE_TENSOR)
     {
-      Val *x = number_of (g, n->arg[0]), *out;
-      WbDtype dt;
+      Val     *x = number_of (g, n->arg[0]), *out;
+      WbDtype  dt;
       gboolean weak;
       if (x == NULL || !wb_value_get_dtype (n->arg[1], &dt, &weak))
         return fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s of a number", full);
       out = val_new (g, outs->pdata[0]);
-      out->dtype = wb_dtype_is_float (dt) ? WB_DTYPE_FLOAT64 : dt == WB_DTYPE_BOOL8 ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+      out->dtype = wb_dtype_is_float (dt) ? WB_DTYPE_FLOAT64 : dt == WB_DTYPE_BOOL8 ? WB_DTYPE_BOOL8
+                                                                                    : WB_DTYPE_INT64;
       out->is_float = wb_dtype_is_float (dt);
       out->f = x->is_float ? x->f : (double) x->i;
       out->i = x->is_float ? (gint64) x->f : x->i;
@@ -893,8 +939,8 @@ idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out
 static const char *
 idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape)
 {
-  gint64   cs[WB_MAX_RANK];
-  GString *s;
+  gint64      cs[WB_MAX_RANK];
+  GString    *s;
   const char *r;
 
   if (ix->lin)
@@ -1027,7 +1073,8 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
   if (value_dtype == WB_DTYPE_UNKNOWN)
     for (guint i = is_where ? 1 : 0; i < op->arity; i++)
       {
-        WbDtype nd = ops[i]->is_float ? WB_DTYPE_FLOAT32 : ops[i]->dtype == WB_DTYPE_BOOL8 ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+        WbDtype nd = ops[i]->is_float ? WB_DTYPE_FLOAT32 : ops[i]->dtype == WB_DTYPE_BOOL8 ? WB_DTYPE_BOOL8
+                                                                                           : WB_DTYPE_INT64;
         value_dtype = value_dtype == WB_DTYPE_UNKNOWN ? nd : wb_dtype_promote (value_dtype, nd);
       }
   if (op->res_bool)
@@ -1038,7 +1085,8 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
     }
   else
     cls = dtype_cls (value_dtype);
-  tmpl = cls == CLS_F ? op->f : cls == CLS_D ? op->d : op->i;
+  tmpl = cls == CLS_F ? op->f : cls == CLS_D ? op->d
+                                             : op->i;
   if (tmpl == NULL)
     {
       fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of %s is not supported", op->name, wb_dtype_shortname (value_dtype));
@@ -1105,8 +1153,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.iota: start and step must be numbers");
           return NULL;
         }
-      return new_var (k, cls_ctype (c), normalize (g, gstr (g, "%s + (%s) %s * %s", literal (g, start, c), cls_ctype (c),
-                                                            ix->e[0], literal (g, step, c)), v->dtype));
+      return new_var (k, cls_ctype (c), normalize (g, gstr (g, "%s + (%s) %s * %s", literal (g, start, c), cls_ctype (c), ix->e[0], literal (g, step, c)), v->dtype));
     }
 
   if (strcmp (op, "cat") == 0)
@@ -1188,7 +1235,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
     }
   if (strcmp (op, "squeeze") == 0)
     {
-      guint o = 0;
+      guint    o = 0;
       gboolean sq[WB_MAX_RANK] = { FALSE };
       if (!get_ints (n->arg[1], ints, WB_MAX_RANK, &ni))
         goto bad_args;
@@ -1291,12 +1338,12 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
     }
   if (strcmp (op, "pad") == 0)
     {
-      Val        *padv = number_of (g, n->arg[1]);
+      Val           *padv = number_of (g, n->arg[1]);
       const WbValue *cfg = n->arg[2];
-      GString    *cond = g_string_new (NULL);
-      const char *r = gstr (g, "v%u", k->next_var++);
-      const char *ctype = cls_ctype (dtype_cls (v->dtype));
-      const char *x;
+      GString       *cond = g_string_new (NULL);
+      const char    *r = gstr (g, "v%u", k->next_var++);
+      const char    *ctype = cls_ctype (dtype_cls (v->dtype));
+      const char    *x;
       if (padv == NULL || cfg == NULL || !wb_value_is_sequence (cfg) || cfg->n_items != a->rank)
         {
           g_string_free (cond, TRUE);
@@ -1388,8 +1435,7 @@ grid_for (gint64 items, gint64 per_block)
 
 /* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
 static void
-finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes,
-               const char *prologue)
+finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
 {
   WbCudaKernel kr = { 0 };
   guint        idx = g->kernels->len;
@@ -1449,7 +1495,8 @@ add_buffer (Gen *g, Val *v)
 static const char *
 combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b)
 {
-  const char *sfx = c == CLS_F ? "f" : c == CLS_D ? "d" : "i";
+  const char *sfx = c == CLS_F ? "f" : c == CLS_D ? "d"
+                                                  : "i";
 
   if (strcmp (op, "amax") == 0)
     return gstr (g, "wb_max_%s (%s, %s)", sfx, a, b);
@@ -1464,12 +1511,16 @@ static const char *
 init_expr (const char *op, Cls c)
 {
   if (strcmp (op, "amax") == 0)
-    return c == CLS_F ? "(-WB_INF_F)" : c == CLS_D ? "(-WB_INF_D)" : "WB_I64_MIN";
+    return c == CLS_F ? "(-WB_INF_F)" : c == CLS_D ? "(-WB_INF_D)"
+                                                   : "WB_I64_MIN";
   if (strcmp (op, "amin") == 0)
-    return c == CLS_F ? "WB_INF_F" : c == CLS_D ? "WB_INF_D" : "WB_I64_MAX";
+    return c == CLS_F ? "WB_INF_F" : c == CLS_D ? "WB_INF_D"
+                                                : "WB_I64_MAX";
   if (strcmp (op, "prod") == 0)
-    return c == CLS_F ? "1.0f" : c == CLS_D ? "1.0" : "1LL";
-  return c == CLS_F ? "0.0f" : c == CLS_D ? "0.0" : "0LL";
+    return c == CLS_F ? "1.0f" : c == CLS_D ? "1.0"
+                                            : "1LL";
+  return c == CLS_F ? "0.0f" : c == CLS_D ? "0.0"
+                                          : "0LL";
 }
 
 /* Reduces @acc across the T threads of an output group (every thread of the block calls this). */
@@ -1499,8 +1550,7 @@ group_reduce (Kern *k, const char *acc, const char *ctype, const char *combine_o
 
 /* One loop over the reduced index space accumulating f(x) into @acc; @sq_mean: accumulate (x - mean)^2. */
 static gboolean
-reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape,
-                guint n_red, int T, const char *acc, const char *op, Cls c, const char *sq_mean, GError **error)
+reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, const char *acc, const char *op, Cls c, const char *sq_mean, GError **error)
 {
   Idx         kx = { 0 }, rx = { 0 }, ax = { 0 };
   const char *x;
@@ -1519,7 +1569,7 @@ reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, 
     ax.e[d] = red[d] ? rx.e[ri++] : kx.e[ki++];
   ax.lin = NULL;
   if (n_kept == 0 || numel_of (n_kept, kept_shape) == 1)
-    ax.lin = rx.lin;   /* everything reduced: r walks a in order */
+    ax.lin = rx.lin; /* everything reduced: r walks a in order */
   x = emit (k, a, &ax, error);
   if (x == NULL)
     return FALSE;
@@ -1541,23 +1591,23 @@ reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, 
 static gboolean
 emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
 {
-  Val        *a = operand (g, n->arg[0]);
-  gint64      dims[WB_MAX_RANK];
-  guint       nd = 0;
-  gboolean    red[WB_MAX_RANK] = { FALSE };
-  gint64      kept_shape[WB_MAX_RANK], red_shape[WB_MAX_RANK];
-  guint       n_kept = 0, n_red = 0;
-  gint64      NO, K;
-  int         T = 1;
-  Cls         c;
-  const char *ctype;
-  Kern       *k;
-  gboolean    is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
-  double      correction = 0;
-  guint       writes[2];
+  Val             *a = operand (g, n->arg[0]);
+  gint64           dims[WB_MAX_RANK];
+  guint            nd = 0;
+  gboolean         red[WB_MAX_RANK] = { FALSE };
+  gint64           kept_shape[WB_MAX_RANK], red_shape[WB_MAX_RANK];
+  guint            n_kept = 0, n_red = 0;
+  gint64           NO, K;
+  int              T = 1;
+  Cls              c;
+  const char      *ctype;
+  Kern            *k;
+  gboolean         is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
+  double           correction = 0;
+  guint            writes[2];
   g_autofree char *what = NULL;
   g_autofree char *prologue = NULL;
-  const char *combine_op = is_var ? "sum" : n->op;
+  const char      *combine_op = is_var ? "sum" : n->op;
 
   if (a == NULL || !a->is_tensor || !get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
     return fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
@@ -1658,13 +1708,13 @@ fail:
 static gboolean
 emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
 {
-  Val        *first = outs->pdata[0];
-  gint64      N = numel_of (first->rank, first->shape);
-  Kern       *k = kern_new (g, ity);
-  Idx         ix = { 0 };
-  guint      *writes = g_new (guint, outs->len);
-  GString    *what = g_string_new (NULL);
-  char       *shape = NULL;
+  Val     *first = outs->pdata[0];
+  gint64   N = numel_of (first->rank, first->shape);
+  Kern    *k = kern_new (g, ity);
+  Idx      ix = { 0 };
+  guint   *writes = g_new (guint, outs->len);
+  GString *what = g_string_new (NULL);
+  char    *shape = NULL;
 
   for (guint i = 0; i < outs->len; i++)
     {
@@ -1717,11 +1767,11 @@ emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
 
 typedef struct
 {
-  guint   slot;
-  guint   rank;
-  gint64  shape[WB_MAX_RANK];
-  gint64  strides[WB_MAX_RANK];
-  gint64  offset;
+  guint  slot;
+  guint  rank;
+  gint64 shape[WB_MAX_RANK];
+  gint64 strides[WB_MAX_RANK];
+  gint64 offset;
 } Layout;
 
 /* PyTorch's computeStride: strides for viewing (@rank, @shape, @strides) as @nrank/@nshape, or FALSE. */
@@ -1930,7 +1980,8 @@ wb_cuda_arg_init_contiguous (WbCudaArg *arg, const WbType *type)
   else if ((type->kind == WB_TYPE_INT || type->kind == WB_TYPE_BOOL || type->kind == WB_TYPE_FLOAT) && type->has_value)
     {
       arg->kind = WB_CUDA_ARG_NUMBER;
-      arg->dtype = type->kind == WB_TYPE_FLOAT ? WB_DTYPE_FLOAT64 : type->kind == WB_TYPE_BOOL ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+      arg->dtype = type->kind == WB_TYPE_FLOAT ? WB_DTYPE_FLOAT64 : type->kind == WB_TYPE_BOOL ? WB_DTYPE_BOOL8
+                                                                                               : WB_DTYPE_INT64;
       arg->f = type->kind == WB_TYPE_FLOAT ? type->float_value : (double) type->int_value;
       arg->i = type->int_value;
     }
@@ -1945,8 +1996,7 @@ wb_cuda_codegen_prelude (void)
 }
 
 WbCudaPlan *
-wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs,
-                  guint n_inputs, const char *const *output_names, guint n_outputs, GError **error)
+wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, GError **error)
 {
   Gen         g = { 0 };
   WbCudaPlan *plan = NULL;
@@ -2263,7 +2313,7 @@ collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPtrArray 
         {
           g_autoptr (GArray) out = g_array_new (FALSE, TRUE, sizeof (WbType));
           const WbValue *o = b->outputs;
-          guint n_names = o->kind == WB_VALUE_NAME ? 1 : o->n_items;
+          guint          n_names = o->kind == WB_VALUE_NAME ? 1 : o->n_items;
           if (!wb_symbol_infer (b->symbol, b->args, b->n_args, b->kwargs, b->n_kwargs, annotated_type, types, out, NULL))
             continue;
           for (guint k = 0; k < n_names && k < out->len; k++)

@@ -47,7 +47,7 @@ typedef enum
 {
   WB_CUDA_ARG_TENSOR = 1,
   WB_CUDA_ARG_NUMBER,
-  WB_CUDA_ARG_OTHER,      /* anything else (a dtype, a device, None): not usable as an operand */
+  WB_CUDA_ARG_OTHER, /* anything else (a dtype, a device, None): not usable as an operand */
 } WbCudaArgKind;
 
 /* WbCudaArg: what the generator knows of one input: its dtype, shape and strides (elements; 0 for
@@ -55,11 +55,11 @@ typedef enum
 typedef struct
 {
   WbCudaArgKind kind;
-  WbDtype       dtype;                 /* tensors; numbers: b8, i64 or f64 for bool, int and float */
+  WbDtype       dtype; /* tensors; numbers: b8, i64 or f64 for bool, int and float */
   guint         rank;
   gint64        shape[WB_MAX_RANK];
   gint64        strides[WB_MAX_RANK];
-  double        f;                     /* numbers */
+  double        f; /* numbers */
   gint64        i;
 } WbCudaArg;
 
@@ -71,12 +71,12 @@ void wb_cuda_arg_init_contiguous (WbCudaArg *arg, const WbType *type);
  * WB_CUDA_BLOCK threads, no dynamic shared memory. */
 typedef struct
 {
-  char   *entry;      /* "wb_k0" */
-  char   *what;       /* "pointwise f32[32, 512] -> 2 outputs", "sum over (1,) of bf16[8, 1024, 768]" */
-  guint   grid;
-  guint  *params;
-  guint   n_params;
-  gint64  elements;   /* elements the kernel reads from its reduction input or writes (for reports) */
+  char  *entry; /* "wb_k0" */
+  char  *what;  /* "pointwise f32[32, 512] -> 2 outputs", "sum over (1,) of bf16[8, 1024, 768]" */
+  guint  grid;
+  guint *params;
+  guint  n_params;
+  gint64 elements; /* elements the kernel reads from its reduction input or writes (for reports) */
 } WbCudaKernel;
 
 /* WbCudaBuffer: memory a plan's kernels write: an output or a reduction result, contiguous. */
@@ -102,7 +102,7 @@ typedef struct
 
 typedef struct
 {
-  char         *source;      /* the CUDA C of every kernel (extern "C" __global__), no #include */
+  char         *source; /* the CUDA C of every kernel (extern "C" __global__), no #include */
   WbCudaKernel *kernels;
   guint         n_kernels;
   WbCudaBuffer *buffers;
@@ -110,7 +110,7 @@ typedef struct
   WbCudaOutput *outputs;
   guint         n_outputs;
   guint         n_inputs;
-  guint         n_ops;       /* prims in the flattened body */
+  guint         n_ops; /* prims in the flattened body */
 } WbCudaPlan;
 
 void wb_cuda_plan_free (WbCudaPlan *plan);
@@ -125,9 +125,7 @@ WbCudaPlan *wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args
  * subsymbols) reading the values @input_names[i] described by @inputs[i] and returning the values
  * @output_names in order (one bound symbol of the per-op executor: @body = that symbol, its argument
  * names as inputs and its outputs). (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
-WbCudaPlan *wb_cuda_plan_new        (const WbBsym *const *body, guint n_body,
-                                     const char *const *input_names, const WbCudaArg *inputs, guint n_inputs,
-                                     const char *const *output_names, guint n_outputs, GError **error);
+WbCudaPlan *wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, GError **error);
 
 /* wb_cuda_plan_new_annotated: the plan of @region, a fusion call in @trace, with its inputs described by
  * @trace's type annotations (tensors contiguous, numbers with their annotated values): what a run with
@@ -136,13 +134,13 @@ WbCudaPlan *wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *regi
 
 /* wb_cuda_codegen_can_fuse: a structural check of @bsym (no shapes): TRUE when every prim its
  * decomposition reaches has a generator, else FALSE and why (transfer full) in @why_not. */
-gboolean    wb_cuda_codegen_can_fuse (const WbBsym *bsym, char **why_not);
+gboolean wb_cuda_codegen_can_fuse (const WbBsym *bsym, char **why_not);
 
 /* wb_cuda_codegen_prelude: (transfer none) the device helpers every source starts with (conversions,
  * rounding, NaN-propagating min/max); part of the compiled text but not of WbCudaPlan.source. */
 const char *wb_cuda_codegen_prelude (void);
 
 /* wb_cuda_plan_describe: (transfer full) a comment block: kernels, launch sizes, buffers and outputs. */
-char       *wb_cuda_plan_describe   (const WbCudaPlan *plan);
+char *wb_cuda_plan_describe (const WbCudaPlan *plan);
 
 G_END_DECLS

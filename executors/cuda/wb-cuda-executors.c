@@ -2,10 +2,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "wb-cuda-executors.h"
+
 #include <string.h>
 
 #include "wb-executors-private.h"
-#include "wb-cuda-executors.h"
 
 typedef enum
 {
@@ -27,9 +28,10 @@ typedef struct
   WbCudaPlan *plan;
 } PlanEntry;
 
-static GHashTable         *uploaded;   /* host WbTensor* -> device WbTensor* (a run's uploads) */
-static GHashTable         *plans;      /* key -> WbCudaPlan* */
-static GHashTable         *unfusable;  /* WbBsym* whose plan failed: decomposed from now on */
+static GHashTable         *uploaded;  /* host WbTensor* -> device WbTensor* (a run's uploads) */
+static GHashTable         *plans;     /* printed call + argument layouts -> WbCudaPlan* (content keys: always valid) */
+static GHashTable         *texts;     /* WbBsym* -> its printed text, for the current program only */
+static GHashTable         *unfusable; /* printed calls whose plan failed: decomposed from now on */
 static WbCudaDispatchStats stats;
 
 static void
@@ -38,16 +40,43 @@ ensure_tables (void)
   if (plans == NULL)
     {
       plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_cuda_plan_free);
-      unfusable = g_hash_table_new (NULL, NULL);
+      texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      unfusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_reasons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
     }
+}
+
+/* The printed form of @b (with its subsymbols): what a plan is cached under. Bound symbols are only
+ * valid while their trace lives, so the text, not the pointer, is the key; the pointer -> text memo is
+ * cleared with every run (wb_cuda_executors_begin_run). */
+static const char *
+text_of (const WbBsym *b)
+{
+  char *t = g_hash_table_lookup (texts, b);
+
+  if (t == NULL)
+    {
+      GString *s = g_string_new (NULL);
+      wb_bsym_print (b, 0, s);
+      t = g_string_free (s, FALSE);
+      g_hash_table_insert (texts, (gpointer) b, t);
+    }
+  return t;
+}
+
+void
+wb_cuda_executors_forget_program (void)
+{
+  ensure_tables ();
+  g_hash_table_remove_all (texts);
 }
 
 void
 wb_cuda_executors_begin_run (void)
 {
   ensure_tables ();
+  g_hash_table_remove_all (texts);
   g_clear_pointer (&uploaded, g_hash_table_unref);
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
   stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = 0;
@@ -59,6 +88,8 @@ void
 wb_cuda_executors_end_run (void)
 {
   g_clear_pointer (&uploaded, g_hash_table_unref);
+  if (texts)
+    g_hash_table_remove_all (texts);
 }
 
 const WbCudaDispatchStats *
@@ -195,7 +226,7 @@ is_generated_op (const WbBsym *b)
 static gboolean
 is_fusible_group (const WbBsym *b)
 {
-  return b->n_subsymbols > 0 && outputs_named (b) && !g_hash_table_contains (unfusable, b) && wb_cuda_codegen_can_fuse (b, NULL);
+  return b->n_subsymbols > 0 && outputs_named (b) && !g_hash_table_contains (unfusable, text_of (b)) && wb_cuda_codegen_can_fuse (b, NULL);
 }
 
 /* -- results -------------------------------------------------------------------------------------- */
@@ -235,7 +266,8 @@ arg_describe (WbCudaArg *a, WbRtValue *v)
   else if (v != NULL && (v->kind == WB_RT_INT || v->kind == WB_RT_BOOL || v->kind == WB_RT_FLOAT))
     {
       a->kind = WB_CUDA_ARG_NUMBER;
-      a->dtype = v->kind == WB_RT_FLOAT ? WB_DTYPE_FLOAT64 : v->kind == WB_RT_BOOL ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+      a->dtype = v->kind == WB_RT_FLOAT ? WB_DTYPE_FLOAT64 : v->kind == WB_RT_BOOL ? WB_DTYPE_BOOL8
+                                                                                   : WB_DTYPE_INT64;
       a->f = v->kind == WB_RT_FLOAT ? v->f : (double) v->i;
       a->i = v->kind == WB_RT_BOOL ? v->b : v->i;
       if (v->kind == WB_RT_BOOL)
@@ -293,8 +325,8 @@ run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error)
   g_autofree WbCudaArg *args = NULL;
   g_autofree WbTensor **inputs = NULL;
   g_autofree WbTensor **results = NULL;
-  GString    *key = g_string_new (NULL);
-  WbCudaPlan *plan;
+  GString              *key = g_string_new (NULL);
+  WbCudaPlan           *plan;
 
   if (whole)
     {
@@ -313,7 +345,7 @@ run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error)
     }
   args = g_new0 (WbCudaArg, MAX (values->len, 1));
   inputs = g_new0 (WbTensor *, MAX (values->len, 1));
-  g_string_append_printf (key, "%p", (gpointer) b);
+  g_string_append (key, text_of (b));
   for (guint i = 0; i < values->len; i++)
     {
       WbRtValue *v = to_device (rt, values->pdata[i], error);
@@ -373,23 +405,28 @@ arg_tensor (WbKernelCall *call, guint i, const char *kw)
 static gboolean
 run_matmul (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 {
-  gboolean   linear = strcmp (prim_name (call->bsym), "prims.linear") == 0;
-  WbTensor  *a = arg_tensor (call, 0, "a"), *b = arg_tensor (call, 1, linear ? "w" : "b");
-  WbTensor  *bias = linear ? arg_tensor (call, 2, "bias") : NULL;
+  gboolean  linear = strcmp (prim_name (call->bsym), "prims.linear") == 0;
+  WbTensor *a = arg_tensor (call, 0, "a"), *b = arg_tensor (call, 1, linear ? "w" : "b");
+  WbTensor *bias = linear ? arg_tensor (call, 2, "bias") : NULL;
   g_autoptr (WbRtValue) da = NULL;
   g_autoptr (WbRtValue) db = NULL;
   g_autoptr (WbRtValue) dbias = NULL;
-  WbTensor  *out = NULL;
+  WbTensor *out = NULL;
 
   if (a == NULL || b == NULL)
     {
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: operands are not tensors");
       return FALSE;
     }
-  if ((da = to_device (rt, call->args[0], error)) == NULL || (db = to_device (rt, call->args[1], error)) == NULL)
-    return FALSE;
-  if (bias && (dbias = to_device (rt, call->args[2], error)) == NULL)
-    return FALSE;
+  {
+    g_autoptr (WbRtValue) va = wb_rt_value_new_tensor (a);
+    g_autoptr (WbRtValue) vb = wb_rt_value_new_tensor (b);
+    g_autoptr (WbRtValue) vbias = bias ? wb_rt_value_new_tensor (bias) : NULL;
+    if ((da = to_device (rt, va, error)) == NULL || (db = to_device (rt, vb, error)) == NULL)
+      return FALSE;
+    if (vbias && (dbias = to_device (rt, vbias, error)) == NULL)
+      return FALSE;
+  }
   if (!wb_cuda_matmul (rt, da->tensor, db->tensor, dbias ? dbias->tensor : NULL, linear, &out, error))
     return FALSE;
   stats.matmuls++;
@@ -432,7 +469,7 @@ run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   WbKernelCall hc = *call;
   g_autoptr (GPtrArray) hargs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
   g_autoptr (GPtrArray) hkwargs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-  gpointer     count;
+  gpointer count;
 
   for (guint i = 0; i < call->n_args; i++)
     {
@@ -463,17 +500,250 @@ run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   return TRUE;
 }
 
+/* -- fusion regions split around library calls -------------------------------------------------- */
+
+/* The matmul or linear prim a unit of a region stands for (itself, or the single leaf of ltorch.matmul /
+ * ltorch.linear), or NULL. */
+static const WbBsym *
+matmul_leaf (const WbBsym *u)
+{
+  while (u != NULL && u->kind == WB_BSYM_CALL)
+    {
+      if (is_matmul (u) && u->n_subsymbols == 0)
+        return u;
+      if (u->n_subsymbols != 1)
+        return NULL;
+      u = u->subsymbols[0];
+    }
+  return NULL;
+}
+
+static void
+add_name_set (const WbValue *name, gpointer set)
+{
+  g_hash_table_add (set, (gpointer) name->text);
+}
+
+static void
+collect_uses (const WbValue *v, GHashTable *set)
+{
+  if (v == NULL)
+    return;
+  if (v->kind == WB_VALUE_NAME)
+    g_hash_table_add (set, (gpointer) v->text);
+  for (guint i = 0; i < v->n_items; i++)
+    collect_uses (v->items[i], set);
+  if (v->base)
+    collect_uses (v->base, set);
+}
+
+static void
+unit_uses (const WbBsym *u, GHashTable *set)
+{
+  for (guint i = 0; i < u->n_args; i++)
+    collect_uses (u->args[i], set);
+  for (guint i = 0; i < u->n_kwargs; i++)
+    collect_uses (u->kwargs[i].value, set);
+}
+
+/* Whether @b (a fusion region the generator cannot take whole) splits into fusible runs and cuBLASLt
+ * calls whose operands are names (or None). */
+static gboolean
+can_split (const WbBsym *b)
+{
+  guint n_lib = 0;
+
+  if (!wb_bsym_is_fusion (b) || !outputs_named (b))
+    return FALSE;
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    {
+      const WbBsym *u = b->subsymbols[i], *leaf;
+      if (u->kind != WB_BSYM_CALL)
+        continue;
+      if (wb_cuda_codegen_can_fuse (u, NULL) && outputs_named (u))
+        continue;
+      if ((leaf = matmul_leaf (u)) == NULL || leaf->outputs == NULL || leaf->outputs->kind != WB_VALUE_NAME)
+        return FALSE;
+      for (guint k = 0; k < leaf->n_args; k++)
+        if (leaf->args[k]->kind != WB_VALUE_NAME && leaf->args[k]->kind != WB_VALUE_NONE)
+          return FALSE;
+      if (leaf->n_kwargs > 0)
+        return FALSE;
+      n_lib++;
+    }
+  return n_lib > 0;
+}
+
+static int
+cmp_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gboolean
+run_segment (WbCudaRuntime *rt, const WbBsym *const *units, guint n, GHashTable *env, GHashTable *later, GError **error)
+{
+  g_autoptr (GHashTable) defined = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) used = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) in_names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) out_names = g_ptr_array_new ();
+  g_autofree WbCudaArg *args = NULL;
+  g_autofree WbTensor **inputs = NULL;
+  g_autofree WbTensor **results = NULL;
+  GString              *key = g_string_new ("segment\n");
+  WbCudaPlan           *plan;
+  GHashTableIter        it;
+  gpointer              k;
+
+  for (guint i = 0; i < n; i++)
+    {
+      unit_uses (units[i], used);
+      wb_bsym_foreach_output (units[i], add_name_set, defined);
+      g_string_append (key, text_of (units[i]));
+    }
+  g_hash_table_iter_init (&it, used);
+  while (g_hash_table_iter_next (&it, &k, NULL))
+    if (!g_hash_table_contains (defined, k) && g_hash_table_contains (env, k))
+      g_ptr_array_add (in_names, k);
+  g_ptr_array_sort (in_names, cmp_names);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+      wb_bsym_foreach_output (units[i], collect_outputs, outs);
+      for (guint j = 0; j < outs->len; j++)
+        if (g_hash_table_contains (later, outs->pdata[j]))
+          g_ptr_array_add (out_names, outs->pdata[j]);
+    }
+  args = g_new0 (WbCudaArg, MAX (in_names->len, 1));
+  inputs = g_new0 (WbTensor *, MAX (in_names->len, 1));
+  for (guint i = 0; i < in_names->len; i++)
+    {
+      WbRtValue *v = g_hash_table_lookup (env, in_names->pdata[i]);
+      arg_describe (&args[i], v);
+      inputs[i] = v->kind == WB_RT_TENSOR ? v->tensor : NULL;
+      g_string_append_printf (key, "|%s", (const char *) in_names->pdata[i]);
+      key_append_arg (key, &args[i]);
+    }
+  for (guint i = 0; i < out_names->len; i++)
+    g_string_append_printf (key, ">%s", (const char *) out_names->pdata[i]);
+  plan = g_hash_table_lookup (plans, key->str);
+  if (plan == NULL)
+    {
+      plan = wb_cuda_plan_new (units, n, (const char *const *) in_names->pdata, args, in_names->len,
+                               (const char *const *) out_names->pdata, out_names->len, error);
+      if (plan == NULL)
+        {
+          g_string_free (key, TRUE);
+          return FALSE;
+        }
+      g_hash_table_insert (plans, g_string_free (key, FALSE), plan);
+    }
+  else
+    g_string_free (key, TRUE);
+  results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
+  if (!wb_cuda_plan_launch (rt, plan, inputs, results, error))
+    return FALSE;
+  stats.plan_kernels += plan->n_kernels;
+  for (guint i = 0; i < plan->n_outputs; i++)
+    g_hash_table_replace (env, out_names->pdata[i], wb_rt_value_take_tensor (results[i]));
+  return TRUE;
+}
+
+/* Runs fusion region @call->bsym as fusible runs of its subsymbols (one plan each) between its matmul and
+ * linear calls (cuBLASLt). */
+static gboolean
+run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  const WbBsym *b = call->bsym;
+  g_autoptr (GHashTable) env = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (GPtrArray) units = g_ptr_array_new ();
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+  g_autofree WbTensor **results = NULL;
+  guint                 start;
+
+  for (guint i = 0; i < b->n_args && i < call->n_args; i++)
+    if (b->args[i]->kind == WB_VALUE_NAME)
+      {
+        WbRtValue *v = to_device (rt, call->args[i], error);
+        if (v == NULL)
+          return FALSE;
+        g_hash_table_replace (env, (gpointer) b->args[i]->text, v);
+      }
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    if (b->subsymbols[i]->kind == WB_BSYM_CALL)
+      g_ptr_array_add (units, b->subsymbols[i]);
+  wb_bsym_foreach_output (b, collect_outputs, outs);
+  start = 0;
+  for (guint i = 0; i <= units->len; i++)
+    {
+      const WbBsym *u = i < units->len ? units->pdata[i] : NULL;
+      const WbBsym *leaf = u && !(wb_cuda_codegen_can_fuse (u, NULL) && outputs_named (u)) ? matmul_leaf (u) : NULL;
+      if (u != NULL && leaf == NULL)
+        continue;
+      if (i > start)
+        {
+          /* names the run defines that later units or the region's outputs read */
+          g_autoptr (GHashTable) later = g_hash_table_new (g_str_hash, g_str_equal);
+          for (guint j = i; j < units->len; j++)
+            unit_uses (units->pdata[j], later);
+          for (guint j = 0; j < outs->len; j++)
+            g_hash_table_add (later, outs->pdata[j]);
+          if (!run_segment (rt, (const WbBsym *const *) units->pdata + start, i - start, env, later, error))
+            return FALSE;
+        }
+      if (leaf != NULL)
+        {
+          WbKernelCall mc = { 0 };
+          GPtrArray   *margs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+          gboolean     ok;
+          for (guint k = 0; k < leaf->n_args; k++)
+            {
+              WbRtValue *v = leaf->args[k]->kind == WB_VALUE_NAME ? g_hash_table_lookup (env, leaf->args[k]->text) : NULL;
+              g_ptr_array_add (margs, v ? wb_rt_value_ref (v) : wb_rt_value_new_none ());
+            }
+          mc.bsym = leaf;
+          mc.args = (WbRtValue **) margs->pdata;
+          mc.n_args = margs->len;
+          mc.state = call->state;
+          ok = run_matmul (rt, &mc, error);
+          g_ptr_array_unref (margs);
+          if (!ok)
+            return FALSE;
+          g_hash_table_replace (env, (gpointer) leaf->outputs->text, mc.result);
+        }
+      start = i + 1;
+    }
+  results = g_new0 (WbTensor *, MAX (outs->len, 1));
+  for (guint i = 0; i < outs->len; i++)
+    {
+      WbRtValue *v = g_hash_table_lookup (env, outs->pdata[i]);
+      if (v == NULL || v->kind != WB_RT_TENSOR)
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNDEFINED_NAME, "%s: output %s is not defined", b->name,
+                       (const char *) outs->pdata[i]);
+          for (guint j = 0; j < i; j++)
+            wb_tensor_unref (results[j]);
+          return FALSE;
+        }
+      results[i] = wb_tensor_ref (v->tensor);
+    }
+  stats.regions_fused++;
+  call->result = make_result (b, results, outs->len);
+  return TRUE;
+}
+
 /* -- the vtable ----------------------------------------------------------------------------------- */
 
 typedef enum
 {
-  PATH_NONE = 0,   /* decompose (the interpreter runs the subsymbols) */
-  PATH_FUSE,       /* one plan for the whole call */
-  PATH_OP,         /* one plan for one prim */
+  PATH_NONE = 0, /* decompose (the interpreter runs the subsymbols) */
+  PATH_FUSE,     /* one plan for the whole call */
+  PATH_OP,       /* one plan for one prim */
   PATH_MATMUL,
   PATH_COPY,
   PATH_CPU,
-  PATH_DIRECT,     /* a utility op (checks, unpacking, collections): the cpu executor on the values as they are */
+  PATH_DIRECT, /* a utility op (checks, unpacking, collections): the cpu executor on the values as they are */
+  PATH_SPLIT,  /* a fusion region around matmul/linear: fusible runs as plans, the rest through cuBLASLt */
 } Path;
 
 static Path
@@ -493,7 +763,9 @@ choose_path (CudaExec *self, const WbBsym *b, char **why_not)
     return PATH_COPY;
   if (self->flavor != FLAVOR_CUDA && is_fusible_group (b))
     return PATH_FUSE;
-  if (is_generated_op (b) && !g_hash_table_contains (unfusable, b))
+  if (self->flavor != FLAVOR_CUDA && !g_hash_table_contains (unfusable, text_of (b)) && can_split (b))
+    return PATH_SPLIT;
+  if (is_generated_op (b) && !g_hash_table_contains (unfusable, text_of (b)))
     return PATH_OP;
   if (b->n_subsymbols > 0)
     return PATH_NONE;
@@ -527,8 +799,8 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
   CudaExec      *self = (CudaExec *) e;
   WbCudaRuntime *rt = wb_cuda_runtime_get (error);
   g_autoptr (GError) local = NULL;
-  Path           path;
-  gboolean       ok;
+  Path     path;
+  gboolean ok;
 
   if (rt == NULL)
     return FALSE;
@@ -543,7 +815,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
         {
           /* the generator refused this call's arguments: remember it and let the runner run again; the
            * interpreter then decomposes it (or it falls back) */
-          g_hash_table_add (unfusable, (gpointer) call->bsym);
+          g_hash_table_add (unfusable, g_strdup (text_of (call->bsym)));
           if (!g_hash_table_contains (stats.fallback_reasons, call->bsym->name))
             g_hash_table_insert (stats.fallback_reasons, g_strdup (call->bsym->name), g_strdup (local->message));
           if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (wb_executor_lookup ("cpu"), call->bsym, NULL))
@@ -563,6 +835,17 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
       break;
     case PATH_COPY:
       ok = run_copy_ (rt, call, &local);
+      break;
+    case PATH_SPLIT:
+      ok = run_split (rt, call, &local);
+      if (!ok && local->domain == WB_CUDA_CODEGEN_ERROR)
+        {
+          g_hash_table_add (unfusable, g_strdup (text_of (call->bsym)));
+          if (!g_hash_table_contains (stats.fallback_reasons, call->bsym->name))
+            g_hash_table_insert (stats.fallback_reasons, g_strdup (call->bsym->name), g_strdup (local->message));
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "nvrtc: %s (retry: it will be split)", local->message);
+          return FALSE;
+        }
       break;
     case PATH_CPU:
       ok = run_on_cpu (rt, call, &local);
@@ -620,4 +903,45 @@ wb_cuda_executor_get (const char *name, GError **error)
       return &executors[i].base;
   g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_NO_DEVICE, "no CUDA executor named %s (nvrtc, cuda, cublas, cpu)", name);
   return NULL;
+}
+
+static const char *const path_names[] = { "split", "nvrtc", "cuda", "cublas", "cuda (copy_)", "cpu fallback", "cpu (utility)",
+                                          "nvrtc runs + cublas" };
+
+static guint
+explain_body (CudaExec *self, const WbBsym *const *body, guint n, guint depth, GString *out)
+{
+  guint fallbacks = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WbBsym    *b = body[i];
+      g_autofree char *why = NULL;
+      Path             path;
+      if (b->kind != WB_BSYM_CALL)
+        continue;
+      path = choose_path (self, b, &why);
+      g_string_append_printf (out, "%*s%s: %s%s%s\n", (int) depth * 2, "", b->name, path_names[path],
+                              path == PATH_NONE && b->n_subsymbols == 0 ? " -> error: " : "",
+                              path == PATH_NONE && b->n_subsymbols == 0 ? (why ? why : "no kernel") : "");
+      if (path == PATH_CPU || (path == PATH_NONE && b->n_subsymbols == 0))
+        fallbacks++;
+      if (path == PATH_NONE && b->n_subsymbols > 0)
+        fallbacks += explain_body (self, (const WbBsym *const *) b->subsymbols, b->n_subsymbols, depth + 1, out);
+    }
+  return fallbacks;
+}
+
+guint
+wb_cuda_executors_explain (const WbTrace *trace, const char *executor, GString *out)
+{
+  CudaExec *self = NULL;
+
+  ensure_tables ();
+  g_hash_table_remove_all (texts);
+  for (guint i = 0; i < G_N_ELEMENTS (executors); i++)
+    if (g_strcmp0 (executors[i].name, executor) == 0)
+      self = &executors[i];
+  g_return_val_if_fail (self != NULL, 0);
+  return explain_body (self, (const WbBsym *const *) trace->body, trace->n_body, 0, out);
 }

@@ -30,26 +30,35 @@ WbExecutor *wb_cuda_executor_get (const char *name, GError **error);
 /* WbCudaDispatchStats: what ran where since begin_run. */
 typedef struct
 {
-  guint       regions_fused;   /* calls run as one nvrtc plan */
-  guint       plan_kernels;    /* kernels those plans launched */
-  guint       ops_generated;   /* prims run as one-op plans (cuda) */
-  guint       matmuls;         /* cuBLASLt calls */
-  guint       fallbacks;       /* calls run on the cpu with transfers */
-  GHashTable *fallback_symbols;/* (element-type utf8 guint) name -> count (owned by the executors) */
-  GHashTable *fallback_reasons;/* (element-type utf8 utf8) name -> first reason */
+  guint       regions_fused;    /* calls run as one nvrtc plan */
+  guint       plan_kernels;     /* kernels those plans launched */
+  guint       ops_generated;    /* prims run as one-op plans (cuda) */
+  guint       matmuls;          /* cuBLASLt calls */
+  guint       fallbacks;        /* calls run on the cpu with transfers */
+  GHashTable *fallback_symbols; /* (element-type utf8 guint) name -> count (owned by the executors) */
+  GHashTable *fallback_reasons; /* (element-type utf8 utf8) name -> first reason */
 } WbCudaDispatchStats;
 
-/* wb_cuda_executors_begin_run / end_run: a run's scope for uploaded host tensors and statistics. */
-void        wb_cuda_executors_begin_run (void);
-void        wb_cuda_executors_end_run   (void);
+/* wb_cuda_executors_begin_run / end_run: a run's scope for uploaded host tensors and statistics; every
+ * program must start with begin_run (plans are cached under the printed call; the memo from bound
+ * symbols to their text is only valid for one program). */
+void wb_cuda_executors_begin_run (void);
+void wb_cuda_executors_end_run (void);
+/* wb_cuda_executors_forget_program: drops what is tied to the bound symbols of the current program. */
+void wb_cuda_executors_forget_program (void);
 /* wb_cuda_executors_get_stats: (transfer none) the statistics of the current or last run. */
 const WbCudaDispatchStats *wb_cuda_executors_get_stats (void);
+
+/* wb_cuda_executors_explain: appends to @out where each call of @trace would run with @executor as the
+ * default (a tree: "TorchCompile0: split", "  prims.linear: cublas", ...) from the structure alone (no GPU
+ * needed; a region whose plan fails for its actual arguments is split at run time). Returns the number of
+ * calls that would fall back to the cpu or fail. */
+guint wb_cuda_executors_explain (const WbTrace *trace, const char *executor, GString *out);
 
 /* wb_cuda_matmul: @out = @a @ @b (prims.matmul: [..., M, K] x [K, N] or batched [B..., M, K] x [B..., K, N])
  * or, with @linear, @a @ @b^T + @bias (prims.linear: b is [N, K], bias [N] or NULL), through cuBLASLt with
  * f32 accumulation (no TF32) for f32, bf16 and f16. FALSE with WB_CUDA_ERROR_CALL and a reason when the
  * shapes or dtypes are not handled (the caller falls back). (transfer full) @out. */
-gboolean    wb_cuda_matmul              (WbCudaRuntime *rt, WbTensor *a, WbTensor *b, WbTensor *bias, gboolean linear,
-                                         WbTensor **out, GError **error);
+gboolean wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a, WbTensor *b, WbTensor *bias, gboolean linear, WbTensor **out, GError **error);
 
 G_END_DECLS

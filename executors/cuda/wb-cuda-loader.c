@@ -2,12 +2,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "wb-cuda-loader.h"
+
 #include <dlfcn.h>
 #include <string.h>
 
-#include "wb-cuda-loader.h"
-
-G_DEFINE_QUARK (wb-cuda-error-quark, wb_cuda_error)
+G_DEFINE_QUARK (wb - cuda - error - quark, wb_cuda_error)
 
 #ifndef WB_CUDA_TOOLKIT
 #define WB_CUDA_TOOLKIT "/usr/local/cuda"
@@ -24,7 +24,7 @@ typedef struct
   char    *error;
 } Lib;
 
-static Lib     lib_cuda, lib_nvrtc, lib_lt;
+static Lib        lib_cuda, lib_nvrtc, lib_lt;
 static WbCuApi    cu_api;
 static WbNvrtcApi nvrtc_api;
 static WbLtApi    lt_api;
@@ -189,10 +189,10 @@ wb_cuda_check (CUresult rc, const char *what, GError **error)
       cu_api.cuGetErrorName (rc, &name);
       cu_api.cuGetErrorString (rc, &text);
     }
-  code = wb_cuda_result_is_sticky (rc) ? WB_CUDA_ERROR_FAULT
+  code = wb_cuda_result_is_sticky (rc)    ? WB_CUDA_ERROR_FAULT
          : rc == CUDA_ERROR_OUT_OF_MEMORY ? WB_CUDA_ERROR_OUT_OF_MEMORY
-         : rc == CUDA_ERROR_NO_DEVICE ? WB_CUDA_ERROR_NO_DEVICE
-                                      : WB_CUDA_ERROR_CALL;
+         : rc == CUDA_ERROR_NO_DEVICE     ? WB_CUDA_ERROR_NO_DEVICE
+                                          : WB_CUDA_ERROR_CALL;
   g_set_error (error, WB_CUDA_ERROR, code, "%s: %s (%d): %s", what, name ? name : "CUDA_ERROR", (int) rc,
                text ? text : "unknown error");
   return FALSE;

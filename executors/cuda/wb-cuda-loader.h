@@ -11,11 +11,10 @@
  * Threads: loading is once and thread-safe; the tables are read-only afterwards. */
 #pragma once
 
-#include <cuda.h>
-#include <nvrtc.h>
 #include <cublasLt.h>
-
+#include <cuda.h>
 #include <glib.h>
+#include <nvrtc.h>
 
 G_BEGIN_DECLS
 
@@ -38,50 +37,62 @@ typedef enum
 #define WB_CUDA_STR_(x) #x
 #define WB_CUDA_SYMBOL(x) WB_CUDA_STR_ (x)
 
-#define WB_CU_FUNCTIONS(X) \
-  X (cuInit) X (cuDriverGetVersion) X (cuDeviceGetCount) X (cuDeviceGet) X (cuDeviceGetName) \
-  X (cuDeviceGetAttribute) X (cuDeviceTotalMem) X (cuDevicePrimaryCtxRetain) X (cuDevicePrimaryCtxRelease) \
-  X (cuCtxSetCurrent) X (cuCtxSynchronize) X (cuStreamCreate) X (cuStreamDestroy) X (cuStreamSynchronize) \
-  X (cuMemAllocAsync) X (cuMemFreeAsync) X (cuDeviceGetDefaultMemPool) X (cuMemPoolSetAttribute) \
-  X (cuMemPoolTrimTo) X (cuMemcpyHtoDAsync) X (cuMemcpyDtoHAsync) X (cuMemcpyDtoDAsync) X (cuMemsetD8Async) \
-  X (cuMemAllocHost) X (cuMemFreeHost) X (cuMemGetInfo) \
-  X (cuModuleLoadDataEx) X (cuModuleUnload) X (cuModuleGetFunction) X (cuLaunchKernel) \
-  X (cuGetErrorName) X (cuGetErrorString) X (cuEventCreate) X (cuEventRecord) X (cuEventSynchronize) \
-  X (cuEventElapsedTime) X (cuEventDestroy)
+#define WB_CU_FUNCTIONS(X)                                                                                                       \
+  X (cuInit)                                                                                                                     \
+  X (cuDriverGetVersion) X (cuDeviceGetCount) X (cuDeviceGet) X (cuDeviceGetName)                                                \
+      X (cuDeviceGetAttribute) X (cuDeviceTotalMem) X (cuDevicePrimaryCtxRetain) X (cuDevicePrimaryCtxRelease)                   \
+          X (cuCtxSetCurrent) X (cuCtxSynchronize) X (cuStreamCreate) X (cuStreamDestroy) X (cuStreamSynchronize)                \
+              X (cuMemAllocAsync) X (cuMemFreeAsync) X (cuDeviceGetDefaultMemPool) X (cuMemPoolSetAttribute)                     \
+                  X (cuMemPoolTrimTo) X (cuMemcpyHtoDAsync) X (cuMemcpyDtoHAsync) X (cuMemcpyDtoDAsync) X (cuMemsetD8Async)      \
+                      X (cuMemAllocHost) X (cuMemFreeHost) X (cuMemGetInfo)                                                      \
+                          X (cuModuleLoadDataEx) X (cuModuleUnload) X (cuModuleGetFunction) X (cuLaunchKernel)                   \
+                              X (cuGetErrorName) X (cuGetErrorString) X (cuEventCreate) X (cuEventRecord) X (cuEventSynchronize) \
+                                  X (cuEventElapsedTime) X (cuEventDestroy)
 
-#define WB_NVRTC_FUNCTIONS(X) \
-  X (nvrtcVersion) X (nvrtcGetNumSupportedArchs) X (nvrtcGetSupportedArchs) X (nvrtcCreateProgram) \
-  X (nvrtcCompileProgram) X (nvrtcDestroyProgram) X (nvrtcGetProgramLogSize) X (nvrtcGetProgramLog) \
-  X (nvrtcGetCUBINSize) X (nvrtcGetCUBIN) X (nvrtcGetPTXSize) X (nvrtcGetPTX) X (nvrtcGetErrorString)
+#define WB_NVRTC_FUNCTIONS(X)                                                                           \
+  X (nvrtcVersion)                                                                                      \
+  X (nvrtcGetNumSupportedArchs) X (nvrtcGetSupportedArchs) X (nvrtcCreateProgram)                       \
+      X (nvrtcCompileProgram) X (nvrtcDestroyProgram) X (nvrtcGetProgramLogSize) X (nvrtcGetProgramLog) \
+          X (nvrtcGetCUBINSize) X (nvrtcGetCUBIN) X (nvrtcGetPTXSize) X (nvrtcGetPTX) X (nvrtcGetErrorString)
 
-#define WB_LT_FUNCTIONS(X) \
-  X (cublasLtCreate) X (cublasLtDestroy) X (cublasLtGetVersion) X (cublasLtGetStatusString) \
-  X (cublasLtMatmulDescCreate) X (cublasLtMatmulDescDestroy) X (cublasLtMatmulDescSetAttribute) \
-  X (cublasLtMatrixLayoutCreate) X (cublasLtMatrixLayoutDestroy) X (cublasLtMatrixLayoutSetAttribute) \
-  X (cublasLtMatmulPreferenceCreate) X (cublasLtMatmulPreferenceDestroy) X (cublasLtMatmulPreferenceSetAttribute) \
-  X (cublasLtMatmulAlgoGetHeuristic) X (cublasLtMatmul)
+#define WB_LT_FUNCTIONS(X)                                                                                                    \
+  X (cublasLtCreate)                                                                                                          \
+  X (cublasLtDestroy) X (cublasLtGetVersion) X (cublasLtGetStatusString)                                                      \
+      X (cublasLtMatmulDescCreate) X (cublasLtMatmulDescDestroy) X (cublasLtMatmulDescSetAttribute)                           \
+          X (cublasLtMatrixLayoutCreate) X (cublasLtMatrixLayoutDestroy) X (cublasLtMatrixLayoutSetAttribute)                 \
+              X (cublasLtMatmulPreferenceCreate) X (cublasLtMatmulPreferenceDestroy) X (cublasLtMatmulPreferenceSetAttribute) \
+                  X (cublasLtMatmulAlgoGetHeuristic) X (cublasLtMatmul)
 
 #define WB_CUDA_MEMBER(f) __typeof__ (&f) f;
 
-typedef struct { WB_CU_FUNCTIONS (WB_CUDA_MEMBER) } WbCuApi;
-typedef struct { WB_NVRTC_FUNCTIONS (WB_CUDA_MEMBER) } WbNvrtcApi;
-typedef struct { WB_LT_FUNCTIONS (WB_CUDA_MEMBER) } WbLtApi;
+typedef struct
+{
+  WB_CU_FUNCTIONS (WB_CUDA_MEMBER)
+} WbCuApi;
+typedef struct
+{
+  WB_NVRTC_FUNCTIONS (WB_CUDA_MEMBER)
+} WbNvrtcApi;
+typedef struct
+{
+  WB_LT_FUNCTIONS (WB_CUDA_MEMBER)
+} WbLtApi;
 
 /* wb_cuda_load_driver: opens libcuda.so.1 (once). (transfer none) the table, or NULL with
  * WB_CUDA_ERROR_NO_DRIVER ("no NVIDIA driver: libcuda.so.1: cannot open shared object file ..."). */
-const WbCuApi    *wb_cuda_load_driver  (GError **error);
+const WbCuApi *wb_cuda_load_driver (GError **error);
 /* wb_cuda_load_nvrtc: opens libnvrtc (once); NULL with WB_CUDA_ERROR_LIBRARY. */
-const WbNvrtcApi *wb_cuda_load_nvrtc   (GError **error);
+const WbNvrtcApi *wb_cuda_load_nvrtc (GError **error);
 /* wb_cuda_load_cublaslt: opens libcublasLt (once); NULL with WB_CUDA_ERROR_LIBRARY. */
-const WbLtApi    *wb_cuda_load_cublaslt (GError **error);
+const WbLtApi *wb_cuda_load_cublaslt (GError **error);
 /* wb_cuda_get_library_path: (transfer none) the file a loaded library came from ("nvrtc", "cublasLt",
  * "cuda"), or NULL. */
-const char       *wb_cuda_get_library_path (const char *which);
+const char *wb_cuda_get_library_path (const char *which);
 
 /* wb_cuda_check: TRUE for CUDA_SUCCESS; otherwise sets @error ("@what: CUDA_ERROR_X: text"; code CALL,
  * FAULT for errors that poison the context, OUT_OF_MEMORY) and returns FALSE. */
-gboolean          wb_cuda_check        (CUresult rc, const char *what, GError **error);
+gboolean wb_cuda_check (CUresult rc, const char *what, GError **error);
 /* wb_cuda_result_is_sticky: errors after which the context is unusable (illegal address, launch failure...). */
-gboolean          wb_cuda_result_is_sticky (CUresult rc);
+gboolean wb_cuda_result_is_sticky (CUresult rc);
 
 G_END_DECLS

@@ -2,10 +2,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "wb-cuda-runtime.h"
+
 #include <string.h>
 
 #include "wb-executors-private.h"
-#include "wb-cuda-runtime.h"
 
 struct _WbCudaRuntime
 {
@@ -15,12 +16,12 @@ struct _WbCudaRuntime
   CUstream           stream;
   CUmemoryPool       pool;
   WbCudaDeviceInfo   info;
-  GHashTable        *modules;    /* image key -> CUmodule */
-  GHashTable        *functions;  /* "key/entry" -> CUfunction */
-  GHashTable        *sources;    /* source text -> image key (no re-hash per launch) */
+  GHashTable        *modules;   /* image key -> CUmodule */
+  GHashTable        *functions; /* "key/entry" -> CUfunction */
+  GHashTable        *sources;   /* source text -> image key (no re-hash per launch) */
   WbCudaRuntimeStats stats;
   gboolean           sync;
-  gboolean           broken;     /* a sticky error happened: every call fails */
+  gboolean           broken; /* a sticky error happened: every call fails */
 };
 
 static WbCudaRuntime *the_runtime;
@@ -39,12 +40,12 @@ check (WbCudaRuntime *rt, CUresult rc, const char *what, GError **error)
 static WbCudaRuntime *
 runtime_new (GError **error)
 {
-  const WbCuApi  *cu = wb_cuda_load_driver (error);
-  WbCudaRuntime  *rt;
-  CUresult        rc;
-  int             n = 0;
-  size_t          total = 0;
-  cuuint64_t      threshold = G_MAXUINT64;
+  const WbCuApi *cu = wb_cuda_load_driver (error);
+  WbCudaRuntime *rt;
+  CUresult       rc;
+  int            n = 0;
+  size_t         total = 0;
+  cuuint64_t     threshold = G_MAXUINT64;
 
   if (cu == NULL)
     return NULL;
@@ -294,7 +295,7 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
   if (key == NULL)
     {
       g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (source, rt->info.arch, NULL, error);
-      char       jit_log[4096] = "";
+      char         jit_log[4096] = "";
       CUjit_option jo[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
       void        *jv[] = { jit_log, (void *) (guintptr) sizeof jit_log };
       CUresult     rc;
@@ -352,11 +353,11 @@ wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **arg
 gboolean
 wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error)
 {
-  guint        n_slots = plan->n_inputs + plan->n_buffers;
+  guint                   n_slots = plan->n_inputs + plan->n_buffers;
   g_autofree CUdeviceptr *ptrs = g_new0 (CUdeviceptr, MAX (n_slots, 1));
   g_autofree WbTensor   **buffers = g_new0 (WbTensor *, MAX (plan->n_buffers, 1));
-  void        *args[64];
-  gboolean     ok = FALSE;
+  void                   *args[64];
+  gboolean                ok = FALSE;
 
   for (guint i = 0; i < plan->n_inputs; i++)
     ptrs[i] = inputs[i] ? wb_cuda_tensor_ptr (inputs[i]) : 0;
@@ -403,17 +404,26 @@ ctype_of (WbDtype dt)
 {
   switch (dt)
     {
-    case WB_DTYPE_FLOAT64: return "double";
-    case WB_DTYPE_FLOAT32: return "float";
+    case WB_DTYPE_FLOAT64:
+      return "double";
+    case WB_DTYPE_FLOAT32:
+      return "float";
     case WB_DTYPE_BFLOAT16:
-    case WB_DTYPE_FLOAT16: return "unsigned short";
-    case WB_DTYPE_INT64: return "long long";
-    case WB_DTYPE_INT32: return "int";
-    case WB_DTYPE_INT16: return "short";
-    case WB_DTYPE_INT8: return "signed char";
+    case WB_DTYPE_FLOAT16:
+      return "unsigned short";
+    case WB_DTYPE_INT64:
+      return "long long";
+    case WB_DTYPE_INT32:
+      return "int";
+    case WB_DTYPE_INT16:
+      return "short";
+    case WB_DTYPE_INT8:
+      return "signed char";
     case WB_DTYPE_UINT8:
-    case WB_DTYPE_BOOL8: return "unsigned char";
-    default: return NULL;
+    case WB_DTYPE_BOOL8:
+      return "unsigned char";
+    default:
+      return NULL;
     }
 }
 
@@ -422,11 +432,11 @@ ctype_of (WbDtype dt)
 static char *
 copy_source (const WbTensor *dst, const WbTensor *src)
 {
-  GString *s = g_string_new (NULL);
-  gint64   numel = wb_tensor_numel (dst);
-  gint64   cs[WB_MAX_RANK];
-  gint64   acc = 1;
-  gboolean wide = numel >= (G_GINT64_CONSTANT (1) << 30);
+  GString    *s = g_string_new (NULL);
+  gint64      numel = wb_tensor_numel (dst);
+  gint64      cs[WB_MAX_RANK];
+  gint64      acc = 1;
+  gboolean    wide = numel >= (G_GINT64_CONSTANT (1) << 30);
   const char *ity = wide ? "long long" : "int";
   const char *load, *store_pre, *store_post;
 
@@ -437,20 +447,38 @@ copy_source (const WbTensor *dst, const WbTensor *src)
     }
   switch (src->dtype)
     {
-    case WB_DTYPE_BFLOAT16: load = "wb_bf16_to_f (src[so])"; break;
-    case WB_DTYPE_FLOAT16: load = "wb_f16_to_f (src[so])"; break;
+    case WB_DTYPE_BFLOAT16:
+      load = "wb_bf16_to_f (src[so])";
+      break;
+    case WB_DTYPE_FLOAT16:
+      load = "wb_f16_to_f (src[so])";
+      break;
     case WB_DTYPE_FLOAT32:
-    case WB_DTYPE_FLOAT64: load = "src[so]"; break;
-    default: load = "(long long) src[so]"; break;
+    case WB_DTYPE_FLOAT64:
+      load = "src[so]";
+      break;
+    default:
+      load = "(long long) src[so]";
+      break;
     }
   store_post = ")";
   switch (dst->dtype)
     {
-    case WB_DTYPE_BFLOAT16: store_pre = "wb_f_to_bf16 ((float) "; break;
-    case WB_DTYPE_FLOAT16: store_pre = "wb_f_to_f16 ((float) "; break;
-    case WB_DTYPE_BOOL8: store_pre = "(unsigned char) (0 != "; break;
-    case WB_DTYPE_FLOAT32: store_pre = "(float) ("; break;
-    case WB_DTYPE_FLOAT64: store_pre = "(double) ("; break;
+    case WB_DTYPE_BFLOAT16:
+      store_pre = "wb_f_to_bf16 ((float) ";
+      break;
+    case WB_DTYPE_FLOAT16:
+      store_pre = "wb_f_to_f16 ((float) ";
+      break;
+    case WB_DTYPE_BOOL8:
+      store_pre = "(unsigned char) (0 != ";
+      break;
+    case WB_DTYPE_FLOAT32:
+      store_pre = "(float) (";
+      break;
+    case WB_DTYPE_FLOAT64:
+      store_pre = "(double) (";
+      break;
     default:
       store_pre = wb_dtype_is_float (src->dtype) ? "wb_f_to_i (" : "(long long) (";
       break;
@@ -464,8 +492,7 @@ copy_source (const WbTensor *dst, const WbTensor *src)
     {
       if (dst->shape[d] == 1)
         continue;
-      g_string_append_printf (s, "    { const %s i = (L / %" G_GINT64_FORMAT ") %% %" G_GINT64_FORMAT "; so += i * %" G_GINT64_FORMAT
-                                 "; dof += i * %" G_GINT64_FORMAT "; }\n",
+      g_string_append_printf (s, "    { const %s i = (L / %" G_GINT64_FORMAT ") %% %" G_GINT64_FORMAT "; so += i * %" G_GINT64_FORMAT "; dof += i * %" G_GINT64_FORMAT "; }\n",
                               ity, cs[d], dst->shape[d], src->strides[d], dst->strides[d]);
     }
   if (dst->dtype == src->dtype)
@@ -528,10 +555,10 @@ wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error)
 char *
 wb_cuda_probe (GError **error)
 {
-  WbCudaRuntime    *rt = wb_cuda_runtime_get (error);
-  g_autofree char  *nvrtc = NULL;
-  const WbLtApi    *lt;
-  GString          *s;
+  WbCudaRuntime   *rt = wb_cuda_runtime_get (error);
+  g_autofree char *nvrtc = NULL;
+  const WbLtApi   *lt;
+  GString         *s;
 
   if (rt == NULL)
     return NULL;

@@ -13,8 +13,8 @@
  * Threads: one runtime per process, used from the thread that created it. */
 #pragma once
 
-#include "wb-cuda.h"
 #include "wb-cuda-loader.h"
+#include "wb-cuda.h"
 #include "wb-nvrtc.h"
 
 G_BEGIN_DECLS
@@ -23,70 +23,67 @@ typedef struct _WbCudaRuntime WbCudaRuntime;
 
 typedef struct
 {
-  char   name[256];        /* "NVIDIA H100 80GB HBM3" */
+  char   name[256]; /* "NVIDIA H100 80GB HBM3" */
   int    cc_major, cc_minor;
-  int    driver_version;   /* 13000 = 13.0 */
+  int    driver_version; /* 13000 = 13.0 */
   int    sm_count;
   gint64 total_bytes;
-  char   arch[16];         /* what kernels are compiled for: "sm_90" */
+  char   arch[16]; /* what kernels are compiled for: "sm_90" */
 } WbCudaDeviceInfo;
 
 typedef struct
 {
-  guint   launches;        /* kernels launched by plans and copies */
-  guint   plans_built;     /* code generated (a plan-cache miss) */
-  guint   plan_hits;
-  guint   modules_loaded;
-  gint64  bytes_uploaded;
-  gint64  bytes_downloaded;
+  guint  launches;    /* kernels launched by plans and copies */
+  guint  plans_built; /* code generated (a plan-cache miss) */
+  guint  plan_hits;
+  guint  modules_loaded;
+  gint64 bytes_uploaded;
+  gint64 bytes_downloaded;
 } WbCudaRuntimeStats;
 
 /* wb_cuda_runtime_get: the process's runtime, created on first use (probe, context, stream, pool).
  * (transfer none) or NULL with WB_CUDA_ERROR (NO_DRIVER, NO_DEVICE, DRIVER_TOO_OLD, LIBRARY, CALL). The
  * failure is remembered: later calls return the same error without retrying. */
-WbCudaRuntime          *wb_cuda_runtime_get          (GError **error);
-const WbCudaDeviceInfo *wb_cuda_runtime_get_info     (WbCudaRuntime *rt);
-CUstream                wb_cuda_runtime_get_stream   (WbCudaRuntime *rt);
-const WbCuApi          *wb_cuda_runtime_get_api      (WbCudaRuntime *rt);
-void                    wb_cuda_runtime_get_stats    (WbCudaRuntime *rt, WbCudaRuntimeStats *out);
+WbCudaRuntime          *wb_cuda_runtime_get (GError **error);
+const WbCudaDeviceInfo *wb_cuda_runtime_get_info (WbCudaRuntime *rt);
+CUstream                wb_cuda_runtime_get_stream (WbCudaRuntime *rt);
+const WbCuApi          *wb_cuda_runtime_get_api (WbCudaRuntime *rt);
+void                    wb_cuda_runtime_get_stats (WbCudaRuntime *rt, WbCudaRuntimeStats *out);
 /* wb_cuda_runtime_synchronize: waits for the stream; a kernel fault comes back as WB_CUDA_ERROR_FAULT. */
-gboolean                wb_cuda_runtime_synchronize  (WbCudaRuntime *rt, GError **error);
+gboolean wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error);
 /* wb_cuda_runtime_set_sync: synchronise after every launch (faults point at the kernel that caused them). */
-void                    wb_cuda_runtime_set_sync     (WbCudaRuntime *rt, gboolean sync);
+void wb_cuda_runtime_set_sync (WbCudaRuntime *rt, gboolean sync);
 
 /* Device tensors. */
 /* wb_cuda_tensor_new: (transfer full) a contiguous, uninitialised device tensor, freed in stream order. */
-WbTensor               *wb_cuda_tensor_new           (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *shape,
-                                                      GError **error);
+WbTensor *wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *shape, GError **error);
 /* wb_cuda_tensor_is_device: TRUE when @t lives on the GPU. */
-gboolean                wb_cuda_tensor_is_device     (const WbTensor *t);
+gboolean wb_cuda_tensor_is_device (const WbTensor *t);
 /* wb_cuda_tensor_ptr: the device address of @t's element (0, ..., 0). */
-CUdeviceptr             wb_cuda_tensor_ptr           (const WbTensor *t);
+CUdeviceptr wb_cuda_tensor_ptr (const WbTensor *t);
 /* wb_cuda_upload: (transfer full) a contiguous device copy of host tensor @t (a new reference to @t when it
  * already is a device tensor). */
-WbTensor               *wb_cuda_upload               (WbCudaRuntime *rt, WbTensor *t, GError **error);
+WbTensor *wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error);
 /* wb_cuda_download: (transfer full) a contiguous host copy of device tensor @t (waits for the stream). */
-WbTensor               *wb_cuda_download             (WbCudaRuntime *rt, WbTensor *t, GError **error);
+WbTensor *wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error);
 /* wb_cuda_copy_into: element-wise @dst = @src converted to dst's dtype, any strides (both on the device,
  * same shape; @src may broadcast with stride 0). */
-gboolean                wb_cuda_copy_into            (WbCudaRuntime *rt, WbTensor *dst, const WbTensor *src, GError **error);
+gboolean wb_cuda_copy_into (WbCudaRuntime *rt, WbTensor *dst, const WbTensor *src, GError **error);
 /* wb_cuda_contiguous: @t itself (a new reference) when contiguous, else a contiguous device copy. */
-WbTensor               *wb_cuda_contiguous           (WbCudaRuntime *rt, WbTensor *t, GError **error);
+WbTensor *wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error);
 
 /* Modules and plans. */
 /* wb_cuda_runtime_get_function: the kernel @entry of @source compiled for the device (NVRTC disk cache,
  * module cache). (transfer none) or NULL with WB_CUDA_ERROR_COMPILE / _CALL. */
-CUfunction              wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error);
+CUfunction wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error);
 /* wb_cuda_runtime_launch: launches @fn with @grid blocks of WB_CUDA_BLOCK threads on the stream. */
-gboolean                wb_cuda_runtime_launch       (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args,
-                                                      const char *what, GError **error);
+gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args, const char *what, GError **error);
 /* wb_cuda_plan_launch: runs @plan on @inputs (one per input slot: a device tensor, or NULL for a non-tensor)
  * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. */
-gboolean                wb_cuda_plan_launch          (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs,
-                                                      WbTensor **outputs, GError **error);
+gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
 
 /* wb_cuda_probe: a description of the CUDA stack ("device ..., driver ..., NVRTC ..., cuBLASLt ...") or
  * NULL with the reason CUDA cannot be used (transfer full). */
-char                   *wb_cuda_probe                (GError **error);
+char *wb_cuda_probe (GError **error);
 
 G_END_DECLS

@@ -109,17 +109,17 @@ wb_nvrtc_compile (const char *source, const char *arch, const char *cache_dir, G
   g_autofree char  *log_path = NULL;
   g_autofree char  *text = NULL;
   g_autoptr (GChecksum) sum = NULL;
-  const char       *opts[6];
-  guint             n_opts = 0;
-  nvrtcProgram      prog = NULL;
-  nvrtcResult       rc;
-  int               vmaj = 0, vmin = 0;
-  gboolean          cubin;
-  WbNvrtcImage     *img;
-  gint64            t0;
-  size_t            log_len = 0, len = 0;
-  char             *log;
-  guint8           *bytes;
+  const char   *opts[6];
+  guint         n_opts = 0;
+  nvrtcProgram  prog = NULL;
+  nvrtcResult   rc;
+  int           vmaj = 0, vmin = 0;
+  gboolean      cubin;
+  WbNvrtcImage *img;
+  gint64        t0;
+  size_t        log_len = 0, len = 0;
+  char         *log;
+  guint8       *bytes;
 
   g_return_val_if_fail (source != NULL && arch != NULL, NULL);
   if ((api = wb_cuda_load_nvrtc (error)) == NULL)

@@ -8,11 +8,13 @@
  * disk-cache hit. Run with --print to see the code of every region. */
 #include "config.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "wb-cuda.h"
+#include "wb-cuda-executors.h"
 #include "wb-cuda-loader.h"
+#include "wb-cuda.h"
 #include "wb-nvrtc.h"
 #include "wb-test-common.h"
 
@@ -30,14 +32,14 @@ typedef struct
 static GPtrArray *
 regions_of (const char *case_name)
 {
-  const char *dir = wb_test_traces_dir ();
+  const char      *dir = wb_test_traces_dir ();
   g_autofree char *path = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (WbTraceSet) set = NULL;
   const WbTraceEntry *input;
-  WbPipeline *pipeline;
-  GPtrArray *out = g_ptr_array_new ();
-  GPtrArray *regions;
+  WbPipeline         *pipeline;
+  GPtrArray          *out = g_ptr_array_new ();
+  GPtrArray          *regions;
 
   if (dir == NULL)
     return out;
@@ -135,7 +137,7 @@ test_cache (void)
   g_autoptr (WbNvrtcImage) b = NULL;
   g_autoptr (WbNvrtcImage) c = NULL;
   g_autofree char *dir = g_build_filename (cache_dir, "cache-test", NULL);
-  WbNvrtcStats s0, s1;
+  WbNvrtcStats     s0, s1;
 
   if (wb_cuda_load_nvrtc (NULL) == NULL)
     {
@@ -185,6 +187,104 @@ test_compile_error (void)
   g_assert_nonnull (strstr (error->message, "undefined_thing"));
 }
 
+/* Where every call of a case's default program and of the workbench's final stages would run: nothing of
+ * mlp_small and elementwise_chain_small may need the cpu. */
+static void
+test_dispatch (gconstpointer data)
+{
+  const char      *case_name = data;
+  const char      *dir = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = NULL;
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (WbTraceSet) set = NULL;
+  g_autoptr (WbPipeline) pipeline = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  guint fallbacks = 0;
+
+  if (dir == NULL || !g_file_test ((path = g_build_filename (dir, case_name, NULL)), G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no traces of this case (WB_TRACES_DIR)");
+      return;
+    }
+  c = wb_case_load (path, &error);
+  g_assert_no_error (error);
+  program = wb_case_make_program (c, wb_case_get_default_stage (c), &error);
+  g_assert_no_error (error);
+  g_string_append (out, "== Thunder's final stage\n");
+  fallbacks += wb_cuda_executors_explain (wb_program_get_forward (program), "nvrtc", out);
+  if (wb_program_get_backward (program))
+    fallbacks += wb_cuda_executors_explain (wb_program_get_backward (program), "nvrtc", out);
+  set = wb_trace_set_load (path, &error);
+  g_assert_no_error (error);
+  pipeline = wb_pipeline_run (wb_pipeline_find_input (set)->trace, NULL, &error);
+  g_assert_no_error (error);
+  for (int list = WB_STAGE_COMPUTATION; list <= WB_STAGE_BACKWARD; list++)
+    for (guint s = wb_pipeline_get_n_stages (pipeline); s > 0; s--)
+      {
+        const WbStage *st = wb_pipeline_get_stage (pipeline, s - 1);
+        if ((int) wb_stage_get_list (st) != list)
+          continue;
+        g_string_append_printf (out, "== workbench %s: %s\n", wb_stage_list_to_string (list), wb_stage_get_pass (st));
+        fallbacks += wb_cuda_executors_explain (wb_stage_get_trace (st), "nvrtc", out);
+        break;
+      }
+  g_test_message ("%s", out->str);
+  if (print_code)
+    g_print ("%s", out->str);
+  g_assert_cmpuint (fallbacks, ==, 0);
+}
+
+/* `export PATH --region R --as cuda` prints a compile unit NVRTC accepts as is. */
+static void
+test_export (void)
+{
+  const char      *root = g_getenv ("WB_BUILD_ROOT");
+  const char      *dir = wb_test_traces_dir ();
+  g_autofree char *exe = g_build_filename (root ? root : ".", "app", "thunder-wb", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbNvrtcImage) img = NULL;
+
+  if (dir == NULL || !g_file_test ((path = g_build_filename (dir, "mlp_small", NULL)), G_FILE_TEST_IS_DIR) ||
+      !g_file_test (exe, G_FILE_TEST_IS_EXECUTABLE) || wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("needs mlp_small, the built thunder-wb (WB_BUILD_ROOT) and NVRTC");
+      return;
+    }
+  /* the first region with a kernel (some regions are views only) */
+  for (int r = 0; r < 8 && (out == NULL || strstr (out, "__global__") == NULL); r++)
+    {
+      g_autofree char *name = g_strdup_printf ("nvrtcFusion%d", r);
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_clear_object (&p);
+      p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error, exe, "--headless", "export", path,
+                            "--region", name, "--as", "cuda", NULL);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (p, NULL, NULL, &out, &err, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 0);
+      g_assert_nonnull (strstr (out, name));
+    }
+  g_assert_nonnull (strstr (out, "extern \"C\" __global__"));
+  /* the printed kernels (after the prelude, which wb_nvrtc_compile adds itself) compile */
+  img = wb_nvrtc_compile (strstr (out, "// sum") ? strstr (out, "// sum") : strstr (out, "// pointwise"), "sm_90", cache_dir, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (img);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_object (&p);
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error, exe, "--headless", "export", path,
+                        "--region", "noSuchRegion7", "--as", "cuda", NULL);
+  g_subprocess_communicate_utf8 (p, NULL, NULL, &out, &err, &error);
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 2);
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -219,7 +319,12 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cuda/codegen/gpt2_block", "gpt2_block", test_case);
   g_test_add_data_func ("/cuda/codegen/llama_layer", "llama_layer", test_case);
   g_test_add_data_func ("/cuda/codegen/ce_loss", "ce_loss", test_case);
+  g_test_add_data_func ("/cuda/dispatch/mlp_small", "mlp_small", test_dispatch);
+  g_test_add_data_func ("/cuda/dispatch/elementwise_chain_small", "elementwise_chain_small", test_dispatch);
+  if (g_getenv ("WB_EXPLAIN_CASE"))
+    g_test_add_data_func ("/cuda/dispatch/explain", g_getenv ("WB_EXPLAIN_CASE"), test_dispatch);
   g_test_add_func ("/cuda/nvrtc/cache", test_cache);
+  g_test_add_func ("/cuda/export", test_export);
   g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
   rc = g_test_run ();
   remove_tree (cache_dir);

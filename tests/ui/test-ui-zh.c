@@ -20,9 +20,19 @@ test_zh (void)
   window = wb_ui_open (path);
   g_assert_cmpstr (_ ("Stages"), ==, "阶段");
   g_assert_cmpstr (_ ("Regions"), ==, "区域");
+  g_assert_cmpstr (_ ("Graph"), ==, "图");
+  g_assert_cmpstr (_ ("Timeline"), ==, "时间线");
+  g_assert_cmpstr (_ ("Kernel"), ==, "内核");
+  g_assert_cmpstr (_ ("Export the Graph"), ==, "导出图");
+  g_assert_cmpstr (_ ("Preferences"), ==, "首选项");
+  g_assert_cmpstr (_ ("Open _Recent"), ==, "最近打开(_R)");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, _ ("Thunder Workbench"));
   g_assert_cmpstr (_ ("Thunder Workbench"), !=, "Thunder Workbench");
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "06-zh_CN"));
+  /* the graph page in zh_CN: its toolbar's status line is translated */
+  wb_window_show_view (window, "graph");
+  wb_ui_spin (1.5);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "06b-zh_CN-graph"));
 }
 
 int

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "wb-ui-common.h"
 
 static WbWindow *window;
@@ -73,7 +75,8 @@ test_step_all (void)
     }
   g_assert_cmpuint (steps, ==, n_entries () - 1);
   g_assert_cmpuint (wb_document_get_entry (doc), ==, n_entries () - 1);
-  g_test_message ("bench: stepped %u stages: mean %.1f ms, worst %.1f ms", steps, total / 1e3 / MAX (steps, 1), worst / 1e3);
+  g_test_message ("bench: stepped %u stages (GSK_RENDERER=%s): mean %.1f ms, worst %.1f ms", steps,
+                  g_getenv ("GSK_RENDERER") ? g_getenv ("GSK_RENDERER") : "default", total / 1e3 / MAX (steps, 1), worst / 1e3);
   /* and back with the keyboard action */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.previous-stage", NULL);
   g_assert_cmpuint (wb_document_get_entry (doc), ==, n_entries () - 2);
@@ -203,6 +206,317 @@ test_switch_executor (void)
   }
 }
 
+static gboolean
+graph_ready (gpointer data)
+{
+  return !wb_graph_view_is_busy (data);
+}
+
+/* the graph of the fusion stage: the selected line's node is selected; clicking a node selects its bsym */
+static void
+test_graph (void)
+{
+  WbDocument   *doc = wb_window_get_document (window);
+  WbStageView  *view = WB_STAGE_VIEW (wb_window_get_stage_view (window));
+  WbGraphView  *graph = WB_GRAPH_VIEW (wb_window_get_graph_view (window));
+  int           entry = find_workbench_stage ("Fusion");
+  WbTrace      *trace;
+  const WbBsym *target = NULL, *other = NULL;
+  g_autofree char *dir = g_build_filename (g_getenv ("WB_BUILD_ROOT") ? g_getenv ("WB_BUILD_ROOT") : ".", "tests", "ui", "screenshots", NULL);
+
+  g_assert_cmpint (entry, >=, 0);
+  wb_window_show_view (window, "stages");
+  wb_document_set_entry (doc, entry);
+  trace = wb_trace_set_get_entry (wb_document_get_trace_set (doc), entry)->trace;
+  for (guint i = 0; i < trace->n_body; i++)
+    if (trace->body[i]->kind == WB_BSYM_CALL && wb_bsym_is_fusion (trace->body[i]))
+      {
+        if (target == NULL)
+          target = trace->body[i];
+        else if (other == NULL)
+          other = trace->body[i];
+      }
+  g_assert_nonnull (target);
+  wb_stage_view_select_line (view, TRUE, wb_trace_get_bsym_line (trace, target));
+  wb_window_show_view (window, "graph");
+  g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+  wb_ui_spin (0.2);
+  g_test_message ("bench: graph of %s: %u nodes, %u regions expanded, layout %.1f ms", wb_stage_get_pass (wb_document_get_stage (doc, entry)),
+                  wb_graph_view_get_n_nodes (graph), wb_graph_view_get_n_expanded (graph), wb_graph_view_get_layout_ms (graph));
+  g_assert_cmpuint (wb_graph_view_get_n_nodes (graph), >, 3);
+  g_assert_true (wb_graph_view_get_selected (graph) == target);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "07-graph"));
+
+  /* a click on another node selects its bound symbol everywhere */
+  if (other != NULL)
+    {
+      g_assert_true (wb_graph_view_click_bsym (graph, other));
+      g_assert_true (wb_document_get_bsym (doc) == other);
+      g_assert_true (wb_graph_view_get_selected (graph) == other);
+      {
+        g_autoptr (GArray) right = wb_stage_view_get_selected_lines (view, TRUE);
+
+        g_assert_cmpuint (right->len, ==, 1);
+        g_assert_cmpuint (g_array_index (right, guint, 0), ==, wb_trace_get_bsym_line (trace, other));
+      }
+    }
+  /* collapse everything, then expand one region: only its body and the top level are laid out again */
+  {
+    guint collapsed_nodes;
+
+    gtk_widget_activate_action (GTK_WIDGET (graph), "graph.collapse-all", NULL);
+    g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+    g_assert_cmpuint (wb_graph_view_get_n_expanded (graph), ==, 0);
+    collapsed_nodes = wb_graph_view_get_n_nodes (graph);
+    wb_graph_view_set_expanded (graph, target, TRUE);
+    g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+    g_assert_cmpuint (wb_graph_view_get_n_expanded (graph), ==, 1);
+    g_assert_cmpuint (wb_graph_view_get_n_nodes (graph), >, collapsed_nodes);
+    g_test_message ("bench: expanding %s: %u -> %u nodes, layout %.1f ms", target->name, collapsed_nodes,
+                    wb_graph_view_get_n_nodes (graph), wb_graph_view_get_layout_ms (graph));
+    g_free (wb_ui_screenshot (GTK_WIDGET (window), "07b-graph-expanded"));
+  }
+  /* exports */
+  for (int f = WB_GRAPH_EXPORT_PNG; f <= WB_GRAPH_EXPORT_DOT; f++)
+    {
+      static const char *ext[] = { NULL, "png", "svg", "dot" };
+      g_autofree char *path = g_strdup_printf ("%s/graph-export.%s", dir, ext[f]);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      g_mkdir_with_parents (dir, 0755);
+      g_assert_true (wb_graph_view_export (graph, path, f, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      g_assert_cmpuint (len, >, 100);
+      if (f == WB_GRAPH_EXPORT_DOT)
+        g_assert_true (g_str_has_prefix (contents, "digraph"));
+      g_test_message ("graph export: %s (%" G_GSIZE_FORMAT " bytes)", path, len);
+    }
+  wb_window_show_view (window, "stages");
+}
+
+/* after the runs: the timeline and the kernel table show the latest run's kernels */
+static void
+test_timeline (void)
+{
+  WbDocument    *doc = wb_window_get_document (window);
+  WbTimeline    *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  WbKernelTable *table = WB_KERNEL_TABLE (wb_window_get_kernel_table (window));
+  const WbRun   *run = wb_document_get_run (doc);
+  g_autofree char *tip = NULL;
+  guint          pick = 0;
+
+  g_assert_nonnull (run);
+  g_assert_cmpuint (run->kernels->len, >, 0);
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_kernels (timeline), ==, run->kernels->len);
+  g_assert_cmpuint (wb_timeline_get_n_streams (timeline), >=, 1);
+  g_assert_cmpuint (wb_kernel_table_get_n_rows (table), ==, run->kernels->len);
+  g_test_message ("timeline: %u kernels on %u streams", wb_timeline_get_n_kernels (timeline), wb_timeline_get_n_streams (timeline));
+
+  /* sortable by every column; duration descending puts the longest first */
+  for (int c = 0; c < WB_KERNEL_N_COLUMNS; c++)
+    wb_kernel_table_sort (table, c, FALSE);
+  wb_kernel_table_sort (table, WB_KERNEL_COLUMN_DURATION, TRUE);
+  if (wb_kernel_table_get_n_rows (table) > 1)
+    {
+      const WbKernelRecord *a = wb_kernel_table_get_row (table, 0), *b = wb_kernel_table_get_row (table, 1);
+
+      g_assert_cmpint (a->end_ns - a->start_ns, >=, b->end_ns - b->start_ns);
+    }
+  wb_kernel_table_sort (table, WB_KERNEL_COLUMN_NAME, FALSE);
+  g_assert_cmpstr (wb_kernel_table_get_row (table, 0)->name, <=, wb_kernel_table_get_row (table, wb_kernel_table_get_n_rows (table) - 1)->name);
+
+  /* hover text and click: the kernel's region and line are selected */
+  for (guint i = 0; i < wb_timeline_get_n_kernels (timeline); i++)
+    if (wb_timeline_get_kernel (timeline, i)->region != NULL && wb_timeline_get_kernel (timeline, i)->trace_line != 0)
+      {
+        pick = i;
+        break;
+      }
+  tip = wb_timeline_get_tooltip (timeline, pick);
+  g_assert_nonnull (strstr (tip, wb_timeline_get_kernel (timeline, pick)->name));
+  wb_timeline_click_kernel (timeline, pick);
+  wb_ui_spin (0.2);
+  if (wb_timeline_get_kernel (timeline, pick)->region != NULL)
+    g_assert_cmpstr (wb_document_get_region (doc), ==, wb_timeline_get_kernel (timeline, pick)->region);
+  if (wb_timeline_get_kernel (timeline, pick)->trace_line != 0)
+    {
+      g_assert_nonnull (wb_document_get_bsym (doc));
+      g_assert_cmpint (wb_document_get_entry (doc), ==, wb_document_get_run_entry (doc));
+    }
+  g_test_message ("clicked kernel %s: region %s", wb_timeline_get_kernel (timeline, pick)->name, wb_document_get_region (doc));
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "08-timeline"));
+  wb_window_show_view (window, "graph");
+  g_assert_true (wb_ui_wait (graph_ready, wb_window_get_graph_view (window), 60));
+  wb_ui_spin (0.2);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "09-graph-after-run"));
+}
+
+static gboolean
+has_recent (gpointer data)
+{
+  return g_menu_model_get_n_items (wb_window_get_recent_menu (window)) > 0;
+}
+
+/* preferences (GSettings), the style, the shortcuts window and the recent files */
+static void
+test_preferences (void)
+{
+  GtkApplication  *app = gtk_window_get_application (GTK_WINDOW (window));
+  GSettings       *settings = wb_application_get_settings (WB_APPLICATION (app));
+  GListModel      *toplevels = gtk_window_get_toplevels ();
+  guint            before = g_list_model_get_n_items (toplevels);
+  gboolean         found = FALSE;
+
+  g_assert_nonnull (settings);
+  g_settings_set_string (settings, "style", "dark");
+  g_assert_true (adw_style_manager_get_color_scheme (adw_style_manager_get_default ()) == ADW_COLOR_SCHEME_FORCE_DARK);
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "11-dark"));
+  g_settings_set_string (settings, "style", "system");
+  g_assert_true (adw_style_manager_get_color_scheme (adw_style_manager_get_default ()) == ADW_COLOR_SCHEME_DEFAULT);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  wb_ui_spin (0.3);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_PREFERENCES_WINDOW (w))
+        {
+          found = TRUE;
+          g_free (wb_ui_screenshot (GTK_WIDGET (w), "12-preferences"));
+          gtk_window_destroy (w);
+          break;
+        }
+    }
+  g_assert_true (found);
+  (void) before;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  wb_ui_spin (0.3);
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)))));
+  gtk_widget_set_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))), FALSE);
+
+  /* what was opened is in the recent menu */
+  g_assert_true (wb_ui_wait (has_recent, NULL, 10));
+  g_test_message ("recent menu: %d items", g_menu_model_get_n_items (wb_window_get_recent_menu (window)));
+}
+
+/* llama_layer: first paint, stepping (cold and with the pairs cached), the joint trace's graph layout
+ * and the longest main-loop iteration while it ran (numbers printed, not asserted) */
+static WbWindow *bench_window;
+static gboolean  bench_painted;
+
+static void
+bench_paint_cb (GdkFrameClock *clock, gpointer data)
+{
+  if (!wb_window_is_loading (bench_window))
+    bench_painted = TRUE;
+}
+
+static gboolean
+bench_ready (gpointer data)
+{
+  return bench_painted;
+}
+
+static void
+step_through (WbSidebar *sidebar, WbDocument *doc, int dir, const char *what)
+{
+  gint64 worst = 0, total = 0;
+  guint  steps = 0;
+
+  for (;;)
+    {
+      gint64 t0 = g_get_monotonic_time (), dt;
+
+      painted = FALSE;
+      if (!wb_sidebar_step (sidebar, dir))
+        break;
+      gtk_widget_queue_draw (GTK_WIDGET (bench_window));
+      g_assert_true (wb_ui_wait (was_painted, NULL, 10));
+      dt = g_get_monotonic_time () - t0;
+      worst = MAX (worst, dt);
+      total += dt;
+      steps++;
+    }
+  g_test_message ("bench: llama_layer stepping %s (%u steps): mean %.1f ms, worst %.1f ms", what, steps,
+                  total / 1e3 / MAX (steps, 1), worst / 1e3);
+}
+
+static void
+test_bench_llama (void)
+{
+  g_autofree char *path = wb_ui_case_path ("llama_layer");
+  GtkApplication  *app = gtk_window_get_application (GTK_WINDOW (window));
+  WbDocument      *doc;
+  WbSidebar       *sidebar;
+  WbGraphView     *graph;
+  gint64           t0;
+  const WbTraceEntry *input;
+  int              joint = -1;
+
+  bench_window = wb_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (bench_window), 1500, 900);
+  gtk_window_present (GTK_WINDOW (bench_window));
+  wb_ui_spin (0.3);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (bench_window)), "after-paint", G_CALLBACK (bench_paint_cb), NULL);
+  t0 = g_get_monotonic_time ();
+  wb_window_open (bench_window, path);
+  g_assert_true (wb_ui_wait (bench_ready, NULL, 60));
+  doc = wb_window_get_document (bench_window);
+  g_test_message ("bench: %s (%u stages) open to first paint: %.1f ms", path,
+                  wb_trace_set_get_n_entries (wb_document_get_trace_set (doc)), (g_get_monotonic_time () - t0) / 1e3);
+
+  sidebar = WB_SIDEBAR (wb_window_get_sidebar (bench_window));
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (bench_window)), "after-paint", G_CALLBACK (after_paint_cb), NULL);
+  wb_document_set_entry (doc, 0);
+  wb_ui_spin (0.1);
+  step_through (sidebar, doc, 1, "forward, first visit");
+  step_through (sidebar, doc, -1, "back, pairs cached");
+
+  /* the joint trace's graph */
+  input = wb_pipeline_find_input (wb_document_get_trace_set (doc));
+  for (guint i = 0; input && i < wb_trace_set_get_n_entries (wb_document_get_trace_set (doc)); i++)
+    if (wb_trace_set_get_entry (wb_document_get_trace_set (doc), i)->trace == input->trace)
+      joint = (int) i;
+  if (joint < 0)
+    {
+      g_test_message ("bench: no joint trace in %s", path);
+      return;
+    }
+  graph = WB_GRAPH_VIEW (wb_window_get_graph_view (bench_window));
+  wb_document_set_entry (doc, joint);
+  wb_window_show_view (bench_window, "graph");
+  {
+    gint64 start = g_get_monotonic_time (), stall = 0, iterations = 0;
+
+    while (wb_graph_view_is_busy (graph) && g_get_monotonic_time () - start < 120 * G_USEC_PER_SEC)
+      {
+        gint64 a = g_get_monotonic_time ();
+
+        g_main_context_iteration (NULL, FALSE);
+        stall = MAX (stall, g_get_monotonic_time () - a);
+        iterations++;
+        g_usleep (1000);
+      }
+    g_assert_false (wb_graph_view_is_busy (graph));
+    g_test_message ("bench: joint trace graph (%u nodes): layout %.1f ms on the worker, %.1f ms to shown; "
+                    "longest main-loop iteration meanwhile %.1f ms over %" G_GINT64_FORMAT " iterations",
+                    wb_graph_view_get_n_nodes (graph), wb_graph_view_get_layout_ms (graph),
+                    (g_get_monotonic_time () - start) / 1e3, stall / 1e3, iterations);
+  }
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (bench_window), "10-llama-joint-graph"));
+  gtk_window_destroy (GTK_WINDOW (bench_window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -215,6 +529,10 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/open", test_open);
   g_test_add_func ("/ui/window/step-all", test_step_all);
   g_test_add_func ("/ui/window/select-line", test_select_line);
+  g_test_add_func ("/ui/window/graph", test_graph);
+  g_test_add_func ("/ui/window/preferences", test_preferences);
   g_test_add_func ("/ui/window/switch-executor", test_switch_executor);
+  g_test_add_func ("/ui/window/timeline", test_timeline);
+  g_test_add_func ("/ui/bench/llama-layer", test_bench_llama);
   return g_test_run ();
 }

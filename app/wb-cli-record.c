@@ -1,0 +1,830 @@
+/* wb-cli-record.c — `thunder-wb record [--session F | --out DIR] [--save-inputs] [--profile] -- COMMAND...`:
+ * run a live Thunder program with the recorder (python/thunder_wb_record) and import what it captured
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Steps:
+ *   1. find the recorder's Python package (find_package_dir: $THUNDER_WB_PYTHONDIR, the build tree, the
+ *      installed $datadir/thunder-wb/python, the source tree);
+ *   2. check that the command's Python imports torch and thunder (`PY -c "import torch; import thunder"`;
+ *      PY is COMMAND[0] when its name starts with "python", else --python or python3): exit 3 with a clear
+ *      message when it cannot;
+ *   3. run COMMAND (GSubprocess, standard input, output and error passed through live) with PYTHONPATH
+ *      starting with the package's folder and its _site/ (a sitecustomize.py that installs the import
+ *      hook), THUNDER_WB_RECORD_DIR = the capture directory and the options as THUNDER_WB_RECORD_*;
+ *      Ctrl-C reaches the command; thunder-wb waits for it and imports what was captured before it;
+ *   4. read the capture's record.json; import every case folder into the session (wb_session_import_path)
+ *      and turn each profile.json into a stored run whose regions carry the executor Thunder used;
+ *   5. print a summary: traces per jitted function, the session, the trace sets and run ids.
+ * Exit: 0 ok; 1 the command failed or nothing was captured; 2 bad usage or a capture that does not
+ * import; 3 environment: no PyTorch/Thunder for the command's Python, the recorder package missing. */
+#include "config.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wb-cli.h"
+#include "wb-data.h"
+
+#define RECORD_MANIFEST "record.json"
+#define RECORD_PROFILE_SCHEMA "thunder-wb/record-profile"
+
+typedef struct
+{
+  char    *session;
+  char    *out;
+  char    *python;
+  gboolean save_inputs;
+  gboolean profile;
+  int      iters;
+  int      warmup;
+  int      profiled_iters;
+  gboolean no_stages;
+  char    *label;
+} RecordOptions;
+
+static void
+record_options_clear (RecordOptions *o)
+{
+  g_free (o->session);
+  g_free (o->out);
+  g_free (o->python);
+  g_free (o->label);
+}
+
+/* -- the recorder package ------------------------------------------------------------------------ */
+
+static gboolean
+is_package_dir (const char *dir)
+{
+  g_autofree char *init = g_build_filename (dir, "thunder_wb_record", "__init__.py", NULL);
+  g_autofree char *site = g_build_filename (dir, "thunder_wb_record", "_site", "sitecustomize.py", NULL);
+
+  return g_file_test (init, G_FILE_TEST_IS_REGULAR) && g_file_test (site, G_FILE_TEST_IS_REGULAR);
+}
+
+/* The folder holding thunder_wb_record/ (transfer full), or NULL with *@tried listing where it looked. */
+static char *
+find_package_dir (GString *tried)
+{
+  g_autoptr (GPtrArray) candidates = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  const char      *env = g_getenv ("THUNDER_WB_PYTHONDIR");
+
+  if (env != NULL && env[0] != '\0')
+    g_ptr_array_add (candidates, g_strdup (env));
+  if (exe != NULL)
+    {
+      g_autofree char *bindir = g_path_get_dirname (exe);
+
+      /* build tree: build/app/thunder-wb -> build/python (a copy made by python/meson.build), then the
+       * source tree beside the build folder; installed: $prefix/bin -> $prefix/share/thunder-wb/python */
+      g_ptr_array_add (candidates, g_build_filename (bindir, "..", "python", NULL));
+      g_ptr_array_add (candidates, g_build_filename (bindir, "..", "share", "thunder-wb", "python", NULL));
+      g_ptr_array_add (candidates, g_build_filename (bindir, "..", "..", "python", NULL));
+    }
+  g_ptr_array_add (candidates, g_build_filename (PKGDATADIR, "python", NULL));
+#ifdef WB_RECORD_SOURCE_PYTHONDIR
+  g_ptr_array_add (candidates, g_strdup (WB_RECORD_SOURCE_PYTHONDIR));
+#endif
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const char *dir = candidates->pdata[i];
+
+      if (is_package_dir (dir))
+        return g_canonicalize_filename (dir, NULL);
+      g_string_append_printf (tried, "%s%s", tried->len ? ", " : "", dir);
+    }
+  return NULL;
+}
+
+/* -- the Python check ---------------------------------------------------------------------------- */
+
+static const char check_script[] =
+  "import sys\n"
+  "bad = []\n"
+  "for n in ('torch', 'thunder'):\n"
+  "    try:\n"
+  "        if not hasattr(__import__(n), 'jit'):\n"
+  "            raise ImportError('%s is not the one needed: it has no %s.jit' % (n, n))\n"
+  "    except BaseException as e:\n"
+  "        m = str(e).splitlines()\n"
+  "        bad.append('%s (%s%s)' % (n, type(e).__name__, ': ' + m[0] if m else ''))\n"
+  "sys.stdout.write('; '.join(bad))\n"
+  "sys.exit(3 if bad else 0)\n";
+
+static gboolean
+looks_like_python (const char *program)
+{
+  g_autofree char *base = g_path_get_basename (program);
+
+  return g_str_has_prefix (base, "python");
+}
+
+static void
+print_needs_thunder (const char *python, const char *why)
+{
+  g_printerr (_ ("thunder-wb: record needs PyTorch and Lightning Thunder, importable by the command’s Python (%s): %s\n"
+                 "Install them into that Python (pip install torch lightning-thunder), or name the Python that has "
+                 "them with --python or as the command.\n"),
+              python, why);
+}
+
+/* Returns WB_EXIT_OK when @python imports torch and thunder; otherwise prints why and returns 3. */
+static int
+check_python (const char *python)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char      *argv[] = { python, "-c", check_script, NULL };
+  int              status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error))
+    {
+      g_autofree char *why = g_strdup_printf (_ ("cannot run it: %s"), error->message);
+
+      print_needs_thunder (python, why);
+      return WB_EXIT_ENVIRONMENT;
+    }
+  if (g_spawn_check_wait_status (status, NULL))
+    return WB_EXIT_OK;
+  g_strstrip (out);
+  if (out[0] == '\0')
+    {
+      g_autofree char *why = g_strdup_printf (_ ("it failed: %s"), g_strstrip (err));
+
+      print_needs_thunder (python, why);
+    }
+  else
+    print_needs_thunder (python, out);
+  return WB_EXIT_ENVIRONMENT;
+}
+
+/* -- reading the capture --------------------------------------------------------------------------- */
+
+static JsonNode *
+load_json (const char *path, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_file (parser, path, error))
+    return NULL;
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static const char *
+obj_string (JsonObject *o, const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING ? json_node_get_string (n) : NULL;
+}
+
+static gint64
+obj_int (JsonObject *o, const char *name, gint64 fallback)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return fallback;
+  if (json_node_get_value_type (n) == G_TYPE_INT64)
+    return json_node_get_int (n);
+  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
+    return (gint64) json_node_get_double (n);
+  return fallback;
+}
+
+static JsonArray *
+obj_array (JsonObject *o, const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+static JsonObject *
+obj_object (JsonObject *o, const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static gint64
+array_int (JsonArray *a, guint i)
+{
+  JsonNode *n = json_array_get_element (a, i);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return 0;
+  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
+    return (gint64) json_node_get_double (n);
+  return json_node_get_value_type (n) == G_TYPE_INT64 ? json_node_get_int (n) : 0;
+}
+
+/* A case folder name from the manifest is untrusted: one plain path component. */
+static gboolean
+safe_component (const char *name)
+{
+  return name != NULL && name[0] != '\0' && name[0] != '.' && strchr (name, '/') == NULL && strchr (name, '\\') == NULL;
+}
+
+/* The workbench's entry names of the case's default stage (what `profile` reports), or NULL. */
+static GHashTable *
+workbench_entries (const char *case_dir, char **stage_label)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = wb_case_load (case_dir, &error);
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (WbProfile) profile = NULL;
+  const WbCaseStage *stage;
+  GHashTable        *names;
+
+  if (c == NULL || (stage = wb_case_get_default_stage (c)) == NULL ||
+      (program = wb_case_make_program (c, stage, &error)) == NULL)
+    return NULL;
+  profile = wb_profile_new (program, stage->label);
+  names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < wb_profile_get_n_entries (profile); i++)
+    g_hash_table_add (names, g_strdup (wb_profile_get_entry_name (profile, i)));
+  *stage_label = g_strdup (stage->label);
+  return names;
+}
+
+/* Turns profile.json into a run (transfer full). Entries the workbench does not time (utility calls) are
+ * left out, so `compare` pairs Thunder's regions with the workbench's by name. */
+static WbRun *
+run_from_profile (const char *path, const char *case_dir, const char *label, GPtrArray *notes, GError **error)
+{
+  g_autoptr (JsonNode) root = load_json (path, error);
+  g_autoptr (WbRun) run = NULL;
+  g_autoptr (GHashTable) keep = NULL;
+  g_autoptr (GHashTable) regions = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *wb_stage = NULL;
+  JsonObject      *o;
+  JsonObject      *versions;
+  JsonArray       *a;
+  gint64           iteration_median;
+  guint            dropped = 0;
+
+  if (root == NULL)
+    return NULL;
+  o = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  if (g_strcmp0 (obj_string (o, "schema"), RECORD_PROFILE_SCHEMA) != 0 || obj_int (o, "version", 0) != 1)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not a %s version 1 file", path, RECORD_PROFILE_SCHEMA);
+      return NULL;
+    }
+
+  run = wb_run_new ();
+  run->label = g_strdup (label);
+  run->device_name = g_strdup (obj_string (o, "device") ? obj_string (o, "device") : "cpu");
+  run->device_model = g_strdup (obj_string (o, "device_model"));
+  run->driver_version = g_strdup (obj_string (o, "driver_version"));
+  run->iters = (guint32) obj_int (o, "iters", 0);
+  run->warmup = (guint32) obj_int (o, "warmup", 0);
+  run->assignment = g_strdup ("thunder");
+  run->stage = g_strdup (obj_string (o, "stage"));
+  run->start_time_us = obj_int (o, "start_time_us", run->start_time_us);
+  if ((versions = obj_object (o, "versions")) != NULL)
+    {
+      g_autoptr (GList) members = json_object_get_members (versions);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        if (obj_string (versions, l->data) != NULL)
+          wb_run_add_executor_version (run, l->data, obj_string (versions, l->data));
+    }
+  if ((a = obj_array (o, "iteration_ns")) != NULL)
+    for (guint i = 0; i < json_array_get_length (a); i++)
+      wb_run_add_iteration (run, array_int (a, i));
+  iteration_median = wb_run_get_iteration_median_ns (run);
+
+  keep = workbench_entries (case_dir, &wb_stage);
+  if (keep == NULL)
+    g_ptr_array_add (notes, g_strdup ("the workbench cannot build this case's program: every timed call is kept"));
+  else if (run->stage != NULL && g_strcmp0 (wb_stage, run->stage) != 0)
+    g_ptr_array_add (notes, g_strdup_printf ("Thunder ran %s, the workbench's default stage is %s", run->stage, wb_stage));
+
+  if ((a = obj_array (o, "entries")) != NULL)
+    for (guint i = 0; i < json_array_get_length (a); i++)
+      {
+        JsonObject    *e = json_array_get_object_element (a, i);
+        const char    *name = obj_string (e, "name");
+        JsonArray     *times = obj_array (e, "times_ns");
+        WbRegionStats *stats;
+
+        if (name == NULL || g_hash_table_contains (regions, name))
+          continue;
+        if (keep != NULL && !g_hash_table_contains (keep, name))
+          {
+            dropped++;
+            continue;
+          }
+        stats = wb_region_stats_new (name, obj_string (e, "executor"));
+        for (guint k = 0; times != NULL && k < json_array_get_length (times); k++)
+          wb_region_stats_add_time (stats, array_int (times, k));
+        wb_region_stats_update (stats);
+        stats->kernel_count = (guint32) obj_int (e, "kernel_count", 0);
+        stats->share = iteration_median > 0 ? (double) stats->median_ns / (double) iteration_median : 0;
+        g_hash_table_add (regions, stats->name);
+        wb_run_add_region (run, stats);
+      }
+  if (dropped > 0)
+    g_ptr_array_add (notes, g_strdup_printf ("%u utility calls left out (the workbench does not time them either)", dropped));
+
+  if ((a = obj_array (o, "kernels")) != NULL)
+    for (guint i = 0; i < json_array_get_length (a); i++)
+      {
+        JsonObject     *k = json_array_get_object_element (a, i);
+        const char     *region = obj_string (k, "region");
+        WbKernelRecord *r;
+        JsonArray      *dims;
+
+        if (k == NULL || obj_string (k, "name") == NULL)
+          continue;
+        r = wb_kernel_record_new (obj_string (k, "name"), region && g_hash_table_contains (regions, region) ? region : NULL);
+        r->stream = (guint32) obj_int (k, "stream", 0);
+        r->start_ns = obj_int (k, "start_ns", 0);
+        r->end_ns = MAX (r->start_ns, obj_int (k, "end_ns", 0));
+        r->iteration = (guint32) obj_int (k, "iteration", 0);
+        r->registers = (guint32) obj_int (k, "registers", 0);
+        r->shared_bytes = (guint32) obj_int (k, "shared_bytes", 0);
+        r->correlation_id = (guint64) obj_int (k, "correlation_id", 0);
+        if ((dims = obj_array (k, "grid")) != NULL)
+          for (guint d = 0; d < 3 && d < json_array_get_length (dims); d++)
+            r->grid[d] = (guint32) array_int (dims, d);
+        if ((dims = obj_array (k, "block")) != NULL)
+          for (guint d = 0; d < 3 && d < json_array_get_length (dims); d++)
+            r->block[d] = (guint32) array_int (dims, d);
+        wb_run_add_kernel (run, r);
+      }
+  if ((a = obj_array (o, "notes")) != NULL)
+    for (guint i = 0; i < json_array_get_length (a); i++)
+      {
+        JsonNode *n = json_array_get_element (a, i);
+
+        if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+          g_ptr_array_add (notes, g_strdup (json_node_get_string (n)));
+      }
+  if (run->iteration_ns->len == 0)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: no timed iteration", path);
+      return NULL;
+    }
+  return g_steal_pointer (&run);
+}
+
+/* Why nothing was captured, from the env-<pid>.json files the package writes (transfer full), or NULL. */
+static char *
+environment_problem (const char *capture)
+{
+  g_autoptr (GDir) dir = g_dir_open (capture, 0, NULL);
+  GString    *why = NULL;
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autoptr (JsonNode) root = NULL;
+      JsonObject *o;
+      JsonArray  *missing;
+      JsonObject *failed;
+
+      if (!g_str_has_prefix (name, "env-") || !g_str_has_suffix (name, ".json"))
+        continue;
+      path = g_build_filename (capture, name, NULL);
+      if ((root = load_json (path, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        continue;
+      o = json_node_get_object (root);
+      missing = obj_array (o, "missing");
+      failed = obj_object (o, "failed");
+      for (guint i = 0; missing != NULL && i < json_array_get_length (missing); i++)
+        {
+          const char *m = json_array_get_string_element (missing, i);
+
+          if (why == NULL)
+            why = g_string_new (NULL);
+          else if (strstr (why->str, m) != NULL)
+            continue;
+          g_string_append_printf (why, "%s%s (not found by %s)", why->len ? "; " : "", m,
+                                  obj_string (o, "python") ? obj_string (o, "python") : "python");
+        }
+      if (failed != NULL && obj_string (failed, "thunder") != NULL)
+        {
+          if (why == NULL)
+            why = g_string_new (NULL);
+          g_string_append_printf (why, "%sthunder (%s)", why->len ? "; " : "", obj_string (failed, "thunder"));
+        }
+    }
+  return why ? g_string_free (why, FALSE) : NULL;
+}
+
+static void
+remove_tree (const char *path)
+{
+  GDir       *dir;
+  const char *name;
+
+  if (path == NULL)
+    return;
+  if ((dir = g_dir_open (path, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_unlink (child);
+        }
+      g_dir_close (dir);
+    }
+  g_rmdir (path);
+}
+
+static gboolean
+dir_is_empty (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+
+  return dir != NULL && g_dir_read_name (dir) == NULL;
+}
+
+/* -- running the command -------------------------------------------------------------------------- */
+
+static char **
+record_environment (const RecordOptions *o, const char *package_dir, const char *capture)
+{
+  char           **env = g_get_environ ();
+  g_autofree char *site = g_build_filename (package_dir, "thunder_wb_record", "_site", NULL);
+  const char      *old = g_environ_getenv (env, "PYTHONPATH");
+  g_autofree char *path = old && old[0] ? g_strjoin (":", package_dir, site, old, NULL) : g_strjoin (":", package_dir, site, NULL);
+  g_autofree char *iters = g_strdup_printf ("%d", o->iters);
+  g_autofree char *warmup = g_strdup_printf ("%d", o->warmup);
+  g_autofree char *profiled = g_strdup_printf ("%d", o->profiled_iters);
+
+  env = g_environ_setenv (env, "PYTHONPATH", path, TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_DIR", capture, TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_SAVE_INPUTS", o->save_inputs ? "1" : "0", TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_PROFILE", o->profile ? "1" : "0", TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_ITERS", iters, TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_WARMUP", warmup, TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_PROFILED_ITERS", profiled, TRUE);
+  env = g_environ_setenv (env, "THUNDER_WB_RECORD_STAGES", o->no_stages ? "0" : "1", TRUE);
+  return env;
+}
+
+/* Runs @argv with @env, output passed through; returns its wait status in *@status. */
+static gboolean
+run_command (char **argv, char **env, int *status, GError **error)
+{
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr (GSubprocess) child = NULL;
+  void (*old_int) (int);
+  gboolean ok;
+
+  g_subprocess_launcher_set_environ (launcher, env);
+  child = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
+  if (child == NULL)
+    return FALSE;
+  /* Ctrl-C goes to the whole foreground group: the command decides; we wait and import what it left. */
+  old_int = signal (SIGINT, SIG_IGN);
+  ok = g_subprocess_wait (child, NULL, error);
+  signal (SIGINT, old_int);
+  if (ok)
+    *status = g_subprocess_get_status (child);
+  return ok;
+}
+
+/* -- the command --------------------------------------------------------------------------------- */
+
+static char *
+describe_counts (JsonObject *counts)
+{
+  static const char *const kinds[] = { "prologue", "forward", "backward", "epilogue", "stages" };
+  GString                 *s = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    g_string_append_printf (s, "%s%s %" G_GINT64_FORMAT, i ? ", " : "", kinds[i], obj_int (counts, kinds[i], 0));
+  return g_string_free (s, FALSE);
+}
+
+static int
+record_main (RecordOptions *o, char **command)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) tried = g_string_new (NULL);
+  g_autoptr (WbSession) session = NULL;
+  g_autoptr (JsonNode) manifest = NULL;
+  g_auto (GStrv) env = NULL;
+  g_autofree char *package_dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *manifest_path = NULL;
+  const char      *python;
+  gboolean         temporary = FALSE;
+  gboolean         keep_capture = FALSE;
+  JsonArray       *cases;
+  int              status = 0;
+  int              exit_code = WB_EXIT_OK;
+  guint            n_cases = 0;
+
+  /* 1. the package */
+  if ((package_dir = find_package_dir (tried)) == NULL)
+    {
+      g_printerr (_ ("thunder-wb: record: the recorder’s Python package (thunder_wb_record) is not installed; "
+                     "looked in %s (set THUNDER_WB_PYTHONDIR to the folder that holds it)\n"),
+                  tried->str);
+      return WB_EXIT_ENVIRONMENT;
+    }
+
+  /* 2. PyTorch and Thunder */
+  python = o->python ? o->python : looks_like_python (command[0]) ? command[0] : "python3";
+  if ((exit_code = check_python (python)) != WB_EXIT_OK)
+    return exit_code;
+
+  /* 3. the capture directory and the session */
+  if (o->out != NULL)
+    {
+      if (g_file_test (o->out, G_FILE_TEST_EXISTS) && !(g_file_test (o->out, G_FILE_TEST_IS_DIR) && dir_is_empty (o->out)))
+        return wb_cli_usage_error (_ ("--out %s: the folder must not exist yet or be empty"), o->out);
+      if (g_mkdir_with_parents (o->out, 0755) != 0)
+        {
+          g_printerr ("thunder-wb: --out %s: %s\n", o->out, g_strerror (errno));
+          return WB_EXIT_ENVIRONMENT;
+        }
+      capture = g_canonicalize_filename (o->out, NULL);
+    }
+  else if (o->session != NULL)
+    {
+      if ((capture = g_dir_make_tmp ("thunder-wb-record-XXXXXX", &error)) == NULL)
+        return wb_cli_report_error (error);
+      temporary = TRUE;
+    }
+  else
+    {
+      g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+      g_autofree char *stamp = g_date_time_format (now, "thunder-wb-record-%Y%m%d-%H%M%S");
+
+      if (g_mkdir (stamp, 0755) != 0)
+        {
+          g_printerr ("thunder-wb: record: %s: %s\n", stamp, g_strerror (errno));
+          return WB_EXIT_ENVIRONMENT;
+        }
+      capture = g_canonicalize_filename (stamp, NULL);
+    }
+  if (o->session != NULL && (session = wb_session_open (o->session, WB_SESSION_OPEN_CREATE, &error)) == NULL)
+    {
+      if (temporary)
+        remove_tree (capture);
+      return wb_cli_report_session_error (error);
+    }
+
+  /* 4. the command */
+  env = record_environment (o, package_dir, capture);
+  if (!run_command (command, env, &status, &error))
+    {
+      g_printerr ("thunder-wb: record: %s: %s\n", command[0], error->message);
+      if (temporary)
+        remove_tree (capture);
+      return WB_EXIT_ENVIRONMENT;
+    }
+
+  /* 5. what it captured */
+  manifest_path = g_build_filename (capture, RECORD_MANIFEST, NULL);
+  if (g_file_test (manifest_path, G_FILE_TEST_EXISTS))
+    {
+      g_clear_error (&error);
+      if ((manifest = load_json (manifest_path, &error)) == NULL || !JSON_NODE_HOLDS_OBJECT (manifest))
+        {
+          g_printerr ("thunder-wb: record: %s: %s\n", manifest_path, error ? error->message : "not a JSON object");
+          g_printerr (_ ("thunder-wb: record: the capture is kept in %s\n"), capture);
+          return WB_EXIT_BAD_INPUT;
+        }
+    }
+  cases = manifest ? obj_array (json_node_get_object (manifest), "cases") : NULL;
+
+  g_print ("\n");
+  if (g_spawn_check_wait_status (status, NULL))
+    g_print ("record: %s exited with status 0\n", command[0]);
+  else
+    {
+      g_autoptr (GError) st = NULL;
+
+      g_spawn_check_wait_status (status, &st);
+      g_print ("record: %s failed: %s\n", command[0], st->message);
+      exit_code = WB_EXIT_CHECK_FAILED;
+    }
+
+  for (guint i = 0; cases != NULL && i < json_array_get_length (cases); i++)
+    {
+      JsonObject      *c = json_array_get_object_element (cases, i);
+      const char      *dir = obj_string (c, "dir");
+      const char      *profile = obj_string (c, "profile");
+      JsonArray       *errors = obj_array (c, "errors");
+      g_autofree char *case_dir = NULL;
+      g_autofree char *counts = NULL;
+      WbSessionImport  imported = { 0 };
+
+      if (!safe_component (dir))
+        continue;
+      case_dir = g_build_filename (capture, dir, NULL);
+      if (!g_file_test (case_dir, G_FILE_TEST_IS_DIR))
+        continue;
+      n_cases++;
+      counts = describe_counts (obj_object (c, "counts"));
+      g_print ("  %s (thunder.jit of %s): %s\n", dir, obj_string (c, "function") ? obj_string (c, "function") : "?", counts);
+      for (guint k = 0; errors != NULL && k < json_array_get_length (errors); k++)
+        g_print ("    problem: %s\n", json_array_get_string_element (errors, k));
+
+      if (session != NULL)
+        {
+          g_clear_error (&error);
+          if (!wb_session_import_path (session, case_dir, &imported, &error))
+            {
+              exit_code = MAX (exit_code, wb_cli_report_session_error (error)); /* prints it */
+              keep_capture = TRUE;
+              continue;
+            }
+          g_print ("    trace set %" G_GINT64_FORMAT " in %s%s\n", imported.trace_set_id, wb_session_get_path (session),
+                   imported.new_trace_set ? "" : " (already there)");
+        }
+      if (profile != NULL && safe_component (profile))
+        {
+          g_autofree char *profile_path = g_build_filename (case_dir, profile, NULL);
+          g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+          g_autofree char *label = o->label ? g_strdup (o->label) : g_strdup_printf ("thunder: %s (recorded)", dir);
+          g_autoptr (WbRun) run = NULL;
+
+          g_clear_error (&error);
+          run = run_from_profile (profile_path, case_dir, label, notes, &error);
+          if (run == NULL)
+            {
+              g_printerr ("thunder-wb: record: %s\n", error->message);
+              exit_code = MAX (exit_code, WB_EXIT_BAD_INPUT);
+              keep_capture = TRUE;
+              continue;
+            }
+          g_print ("    Thunder's own run: %s %s, median %.4f ms of %u iterations, %u regions, %u kernel records\n",
+                   run->device_name, run->device_model ? run->device_model : "", wb_run_get_iteration_median_ns (run) / 1e6,
+                   run->iteration_ns->len, run->regions->len, run->kernels->len);
+          for (guint k = 0; k < notes->len; k++)
+            g_print ("    note: %s\n", (const char *) notes->pdata[k]);
+          if (session != NULL)
+            {
+              g_clear_error (&error);
+              if (wb_session_store_run (session, run, imported.trace_set_id, &error) == 0)
+                {
+                  exit_code = MAX (exit_code, wb_cli_report_session_error (error));
+                  keep_capture = TRUE;
+                  continue;
+                }
+              g_print ("    stored as run #%" G_GINT64_FORMAT "\n", run->id);
+            }
+          else
+            g_print ("    profile: %s\n", profile_path);
+        }
+    }
+
+  if (n_cases == 0)
+    {
+      g_autofree char *why = environment_problem (capture);
+
+      if (why != NULL)
+        {
+          print_needs_thunder (python, why);
+          exit_code = WB_EXIT_ENVIRONMENT;
+        }
+      else
+        {
+          g_print ("record: nothing was captured: the command made no call of a thunder.jit-compiled function\n");
+          exit_code = MAX (exit_code, WB_EXIT_CHECK_FAILED);
+        }
+    }
+  else
+    g_print ("record: captured %u compiled %s\n", n_cases, n_cases == 1 ? "entry" : "entries");
+  if (session != NULL)
+    g_print ("session: %s\n", wb_session_get_path (session));
+  if (!temporary || keep_capture)
+    g_print ("traces: %s\n", capture);
+  if (temporary && !keep_capture)
+    remove_tree (capture);
+  return exit_code;
+}
+
+int
+wb_cli_command_record (int    argc,
+                       char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) args = g_new0 (char *, argc + 1);
+  RecordOptions      o = { .iters = 20, .warmup = 3, .profiled_iters = 5 };
+  const GOptionEntry entries[] = {
+    { "session", 0, 0, G_OPTION_ARG_FILENAME, &o.session, N_ ("Import the traces (and runs) into session file F"), "F.wbsession" },
+    { "out", 0, 0, G_OPTION_ARG_FILENAME, &o.out, N_ ("Keep the captured trace folders in DIR (new or empty)"), "DIR" },
+    { "save-inputs", 0, 0, G_OPTION_ARG_NONE, &o.save_inputs, N_ ("Also write each call's inputs and parameters (tensors.safetensors)"), NULL },
+    { "profile", 0, 0, G_OPTION_ARG_NONE, &o.profile, N_ ("Also time Thunder's own program per region under torch.profiler"), NULL },
+    { "iters", 0, 0, G_OPTION_ARG_INT, &o.iters, N_ ("With --profile: timed iterations (default 20)"), "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &o.warmup, N_ ("With --profile: untimed iterations first (default 3)"), "N" },
+    { "profiled-iters", 0, 0, G_OPTION_ARG_INT, &o.profiled_iters, N_ ("With --profile: iterations under torch.profiler (default 5)"), "N" },
+    { "python", 0, 0, G_OPTION_ARG_FILENAME, &o.python, N_ ("The Python to check for PyTorch and Thunder (default: COMMAND when it is a python, else python3)"), "PY" },
+    { "no-stages", 0, 0, G_OPTION_ARG_NONE, &o.no_stages, N_ ("Do not capture Thunder's hidden intermediate stages"), NULL },
+    { "label", 0, 0, G_OPTION_ARG_STRING, &o.label, N_ ("A note stored with Thunder's run"), "TEXT" },
+    { NULL }
+  };
+  GOptionGroup *group;
+  int           result;
+
+  for (int i = 0; i < argc; i++)
+    args[i] = g_strdup (argv[i]);
+
+  g_set_prgname ("thunder-wb record");
+  context = g_option_context_new ("[--] COMMAND [ARG…]");
+  g_option_context_set_summary (context,
+                                _ ("Runs COMMAND (a Python program that uses thunder.jit) with thunder-wb’s recorder and\n"
+                                   "imports every prologue, computation, backward and epilogue trace it compiled, with\n"
+                                   "Thunder’s hidden stages. --profile also stores Thunder’s own per-region kernel times as\n"
+                                   "a run, for `compare`. Without --session or --out the traces go to a new folder\n"
+                                   "thunder-wb-record-DATE-TIME here.\n"
+                                   "Exit status: 0 ok, 1 the command failed or captured nothing, 2 bad usage or input,\n"
+                                   "3 environment (PyTorch or Thunder missing for the command’s Python)."));
+  group = g_option_group_new ("record", "", "", &o, NULL);
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, group);
+  /* options end at "--" or at the first word of COMMAND: the command's own options are its own */
+  g_option_context_set_strict_posix (context, TRUE);
+  if (!g_option_context_parse_strv (context, &args, &error))
+    {
+      g_set_prgname ("thunder-wb");
+      record_options_clear (&o);
+      return wb_cli_usage_error ("%s", error->message);
+    }
+  g_set_prgname ("thunder-wb");
+
+  {
+    char **command = args + 1;
+
+    if (command[0] != NULL && strcmp (command[0], "--") == 0)
+      command++;
+    if (command[0] == NULL)
+      result = wb_cli_usage_error (_ ("“record” needs a COMMAND to run: thunder-wb record [--session F] -- python3 script.py"));
+    else if (o.iters < 1 || o.profiled_iters < 1)
+      result = wb_cli_usage_error (_ ("--iters and --profiled-iters must be at least 1"));
+    else if (o.warmup < 0)
+      result = wb_cli_usage_error (_ ("--warmup must be 0 or more"));
+    else
+      result = record_main (&o, command);
+  }
+  record_options_clear (&o);
+  return result;
+}
+
+/* -- sessions as PATH (check, stages, print, export) --------------------------------------------- */
+
+WbTraceSet *
+wb_cli_load_session (const char *path,
+                     gboolean   *is_session,
+                     GError    **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autoptr (WbSession) session = NULL;
+  g_autoptr (GPtrArray) sets = NULL;
+  char   header[16] = { 0 };
+  FILE  *f;
+  size_t n = 0;
+  WbTraceSet *set = NULL;
+
+  *is_session = FALSE;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (f = g_fopen (path, "rb")) == NULL)
+    return NULL;
+  n = fread (header, 1, sizeof header, f);
+  fclose (f);
+  if (n != sizeof header || memcmp (header, "SQLite format 3", 16) != 0)
+    return NULL;
+  *is_session = TRUE;
+  if ((session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, &local)) != NULL &&
+      (sets = wb_session_list_trace_sets (session, &local)) != NULL)
+    {
+      if (sets->len == 0)
+        g_set_error (&local, WB_SESSION_ERROR, WB_SESSION_ERROR_NOT_FOUND,
+                     "%s: the session holds no traces (import some with “import PATH --session F”)", path);
+      else
+        set = wb_session_load_trace_set (session, ((const WbSessionTraceSet *) sets->pdata[sets->len - 1])->id, &local);
+    }
+  if (set == NULL)
+    {
+      if (local->domain == WB_TRACE_ERROR)
+        g_propagate_error (error, g_steal_pointer (&local));
+      else
+        g_set_error_literal (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, local->message);
+    }
+  return set;
+}

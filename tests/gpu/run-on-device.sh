@@ -1,0 +1,98 @@
+#!/bin/sh
+# run-on-device.sh — the gpu suite on the GPU machine from a bundle made by tools/gpu-bundle.sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# usage: tests/gpu/run-on-device.sh BUNDLE.tar.gz [OUTDIR]
+# Unpacks the bundle, points LD_LIBRARY_PATH at its libraries and the machine's CUDA, and runs
+# test-cuda-codegen, test-cuda-conformance and test-cuda-runner. A conformance case that faults ends its
+# process on purpose (the CUDA context is lost); the run resumes after it. Prints a summary table and the
+# failures; the full TAP logs go to OUTDIR.
+set -u
+bundle=$1
+out=${2:-/tmp/wb-gpu-out}
+root=/tmp/wb-bundle
+mkdir -p "$root" "$out"
+tar -C "$root" -xzf "$bundle"
+export LD_LIBRARY_PATH="$root/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export WB_BUILD_ROOT="$root" WB_TRACES_DIR="$root/traces" WB_KERNEL_CACHE_DIR="$root/kcache"
+export G_DEBUG=gc-friendly MALLOC_CHECK_=2
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
+python3 - "$root" "$out" <<'PY'
+import re, subprocess, sys, time
+root, out = sys.argv[1], sys.argv[2]
+summary = []
+def run(name, args, timeout):
+    skip, log, t0, crashes = [], open(f"{out}/{name}.log", "w"), time.time(), []
+    results = {}
+    while True:
+        cmd = [f"{root}/tests/gpu/{name}", "--tap", "--keep-going"] + args
+        for s in skip:
+            cmd += ["-s", s]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            text, rc = p.stdout + p.stderr, p.returncode
+        except subprocess.TimeoutExpired as e:
+            text, rc = (e.stdout or b"").decode(errors="replace") + "\nTIMEOUT\n", -999
+        log.write(f"$ {' '.join(cmd[:3])} (+{len(skip)} skipped)\n{text}\n")
+        for m in re.finditer(r"^(ok|not ok) \d+ (\S+)(.*)$", text, re.M):
+            if "by request" in m.group(3) and m.group(2) in results:
+                continue
+            results[m.group(2)] = ("skip" if "# SKIP" in m.group(3) else m.group(1))
+        if rc in (0, 1):
+            break
+        # crashed (a fault ends the process on purpose): find the case that was running, resume after it
+        listed = subprocess.run([f"{root}/tests/gpu/{name}", "-l"] + args, capture_output=True, text=True).stdout.split()
+        pending = [t for t in listed if t.startswith("/") and t not in results and t not in skip]
+        if not pending or rc == -999:
+            break
+        crashes.append(pending[0])
+        results[pending[0]] = "not ok"
+        skip = [t for t in listed if t in results]
+        tail = "\n".join(text.strip().splitlines()[-6:])
+        print(f"{name}: {pending[0]} ended the process (status {rc}):\n{tail}\n")
+    n = {k: sum(1 for v in results.values() if v == k) for k in ("ok", "not ok", "skip")}
+    summary.append((name, n["ok"], n["not ok"], n["skip"], len(crashes), time.time() - t0))
+    fails = [k for k, v in results.items() if v == "not ok"]
+    if fails:
+        print(f"{name}: FAILED {len(fails)}: " + " ".join(fails[:60]))
+        lines = open(f"{out}/{name}.log").read().splitlines()
+        shown = 0
+        for i, l in enumerate(lines):
+            m = re.match(r"^not ok \d+ (\S+)", l)
+            if m and shown < 14:
+                shown += 1
+                msg = [x for x in lines[max(0, i - 12):i] if x.startswith("#") and not x.startswith("# Start") and not x.startswith("# End")]
+                print(f"--- {m.group(1)}\n" + "\n".join(x[:400] for x in msg[-8:]))
+run("test-cuda-codegen", [], 300)
+run("test-cuda-conformance", [], 500)
+run("test-cuda-runner", [], 300)
+print(f"\n{'test':<24}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")
+for row in summary:
+    print(f"{row[0]:<24}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
+PY
+
+# the acceptance runs, printed in full: Thunder's final stages and the workbench's recomputed ones
+for c in mlp_small elementwise_chain_small; do
+  t="$root/traces/$c/tensors.safetensors"
+  [ -f "$t" ] || continue
+  echo; echo "== run $c --device cuda --compare tensors.safetensors"
+  WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "$t" --compare "$t" 2>&1 | tail -14
+  echo "exit $?"
+  echo "== run $c with every op on the per-op cuda executor (WB_CUDA_DEFAULT_EXECUTOR=cuda)"
+  WB_CUDA_DEFAULT_EXECUTOR=cuda WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "$t" --compare "$t" 2>&1 | grep -E "executed|NVRTC|time: median|compared"
+  k=$("$root/app/thunder-wb" --headless stages "$root/traces/$c" --recompile | awk '/workbench/ && /Delete Last Used/ && ($2 == "forward" || $2 == "computation") { k = $1 } END { print k }')
+  echo "== run $c --recompile --stage $k (nvrtc regions) --device cuda --compare"
+  WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --recompile --stage "$k" --device cuda --inputs "$t" --compare "$t" 2>&1 | tail -14
+done
+
+# larger cases, when bundled: the cpu executor's results on the same inputs are the reference
+for c in gpt2_block llama_layer; do
+  [ -d "$root/traces/$c" ] || continue
+  echo; echo "== $c: cpu reference, then --device cuda --compare"
+  s=$(date +%s)
+  "$root/app/thunder-wb" --headless run "$root/traces/$c" --save-outputs "/tmp/$c-cpu.safetensors" > /tmp/$c-cpu.log 2>&1 || { tail -5 /tmp/$c-cpu.log; continue; }
+  echo "cpu run: $(( $(date +%s) - s )) s"
+  s=$(date +%s)
+  timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "/tmp/$c-cpu.safetensors" --compare "/tmp/$c-cpu.safetensors" 2>&1 | grep -v "^inputs:" | tail -40
+  echo "exit $? after $(( $(date +%s) - s )) s"
+done

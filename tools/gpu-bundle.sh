@@ -1,0 +1,41 @@
+#!/bin/sh
+# gpu-bundle.sh — packs what the GPU machine needs to run the gpu suite (docs/ARCHITECTURE.md, "The GPU runner")
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# usage: tools/gpu-bundle.sh BUILD_DIR OUT.tar.gz [CASE...]
+# The GPU machine has CUDA but no GLib, json-glib, SQLite, OpenBLAS or Graphviz, so the bundle carries the
+# headless app, the runner, the gpu tests, every shared library they need that is not part of glibc, gcc's
+# runtime or CUDA (libcuda, NVRTC and cuBLASLt are opened from the machine's own /usr/local/cuda), the
+# given trace cases (default mlp_small elementwise_chain_small) and a kernel cache pre-filled here by
+# the conformance test's --compile-only pass (NVRTC needs no GPU). tests/gpu/run-on-device.sh unpacks it.
+set -eu
+build=$(cd "$1" && pwd)
+out=$2
+shift 2
+cases=${*:-mlp_small elementwise_chain_small}
+src=$(cd "$(dirname "$0")/.." && pwd)
+traces=${WB_TRACES_DIR:-$src/../shared/traces}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/lib" "$stage/traces" "$stage/kcache"
+cp "$build/app/thunder-wb" "$stage/app/"
+cp "$build/profiler/thunder-wb-runner" "$stage/profiler/"
+for t in test-cuda-conformance test-cuda-runner test-cuda-codegen; do
+  cp "$build/tests/gpu/$t" "$stage/tests/gpu/"
+done
+for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/*; do
+  ldd "$f" | awk '/=> \// { print $3 }'
+done | sort -u | while read -r lib; do
+  case $(basename "$lib") in
+    libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*|libcuda*|libnvrtc*|libcublas*) ;;
+    *) cp -L "$lib" "$stage/lib/" ;;
+  esac
+done
+strip --strip-unneeded "$stage"/lib/*.so* 2>/dev/null || true
+for c in $cases; do
+  cp -r "$traces/$c" "$stage/traces/"
+done
+WB_KERNEL_CACHE_DIR="$stage/kcache" "$build/tests/gpu/test-cuda-conformance" --compile-only >/dev/null 2>&1 || true
+tar -C "$stage" -czf "$out" .
+echo "$out: $(du -h "$out" | cut -f1), $(ls "$stage/lib" | wc -l) libraries, $(ls "$stage/kcache" | wc -l) cache files, cases: $cases"

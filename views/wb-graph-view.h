@@ -1,0 +1,44 @@
+/* wb-graph-view.h — the selected stage's dataflow laid out by Graphviz: regions as collapsible clusters
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#if !defined(WB_VIEWS_INSIDE) && !defined(WB_VIEWS_COMPILATION)
+#error "Only <wb-views.h> can be included directly."
+#endif
+
+#include <gtk/gtk.h>
+
+#include "wb-document.h"
+
+G_BEGIN_DECLS
+
+#define WB_TYPE_GRAPH_VIEW (wb_graph_view_get_type ())
+G_DECLARE_FINAL_TYPE (WbGraphView, wb_graph_view, WB, GRAPH_VIEW, GtkWidget)
+
+typedef enum
+{
+  WB_GRAPH_EXPORT_PNG = 1,
+  WB_GRAPH_EXPORT_SVG,
+  WB_GRAPH_EXPORT_DOT,
+} WbGraphExport;
+
+GtkWidget    *wb_graph_view_new              (void);
+void          wb_graph_view_set_document     (WbGraphView *self, WbDocument *document);
+/* wb_graph_view_is_busy: a layout is in flight (or due: the view lays out only while it is shown). */
+gboolean      wb_graph_view_is_busy          (WbGraphView *self);
+/* wb_graph_view_get_selected: (nullable) (transfer none) the bound symbol whose node is drawn selected. */
+const WbBsym *wb_graph_view_get_selected     (WbGraphView *self);
+/* wb_graph_view_get_n_nodes: nodes drawn (a collapsed region counts one, an expanded one its body). */
+guint         wb_graph_view_get_n_nodes      (WbGraphView *self);
+/* wb_graph_view_get_layout_ms: wall time of the last layout (worker thread), or -1. */
+double        wb_graph_view_get_layout_ms    (WbGraphView *self);
+/* wb_graph_view_set_expanded: expands or collapses the region whose call is @region (a top-level bsym). */
+void          wb_graph_view_set_expanded     (WbGraphView *self, const WbBsym *region, gboolean expanded);
+/* wb_graph_view_get_n_expanded: regions drawn expanded. */
+guint         wb_graph_view_get_n_expanded   (WbGraphView *self);
+/* wb_graph_view_click: what a click at graph coordinates does (tests); FALSE when nothing is there. */
+gboolean      wb_graph_view_click_bsym       (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_export: the graph as shown (PNG, SVG) or the stage as DOT, written to @path. */
+gboolean      wb_graph_view_export           (WbGraphView *self, const char *path, WbGraphExport format, GError **error);
+
+G_END_DECLS
