@@ -8,7 +8,7 @@
  *   2. check that the command's Python imports torch and thunder (`PY -c "import torch; import thunder"`;
  *      PY is COMMAND[0] when its name starts with "python", else --python or python3): exit 3 with a clear
  *      message when it cannot;
- *   3. run COMMAND (GSubprocess, standard input, output and error passed through live) with PYTHONPATH
+ *   3. run COMMAND (GSubprocess; standard input, output and error are the terminal's) with PYTHONPATH
  *      starting with the package's folder and its _site/ (a sitecustomize.py that installs the import
  *      hook), THUNDER_WB_RECORD_DIR = the capture directory and the options as THUNDER_WB_RECORD_*;
  *      Ctrl-C reaches the command; thunder-wb waits for it and imports what was captured before it;
@@ -408,6 +408,8 @@ environment_problem (const char *capture)
         {
           const char *m = json_array_get_string_element (missing, i);
 
+          if (m == NULL)
+            continue;
           if (why == NULL)
             why = g_string_new (NULL);
           else if (strstr (why->str, m) != NULL)
@@ -485,7 +487,7 @@ record_environment (const RecordOptions *o, const char *package_dir, const char 
 static gboolean
 run_command (char **argv, char **env, int *status, GError **error)
 {
-  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_INHERIT);
   g_autoptr (GSubprocess) child = NULL;
   void (*old_int) (int);
   gboolean ok;
@@ -535,6 +537,11 @@ record_main (RecordOptions *o, char **command)
   int              exit_code = WB_EXIT_OK;
   guint            n_cases = 0;
 
+  /* 0. usage: --out must be new or empty (checked before anything runs) */
+  if (o->out != NULL && g_file_test (o->out, G_FILE_TEST_EXISTS) &&
+      !(g_file_test (o->out, G_FILE_TEST_IS_DIR) && dir_is_empty (o->out)))
+    return wb_cli_usage_error (_ ("--out %s: the folder must not exist yet or be empty"), o->out);
+
   /* 1. the package */
   if ((package_dir = find_package_dir (tried)) == NULL)
     {
@@ -552,8 +559,6 @@ record_main (RecordOptions *o, char **command)
   /* 3. the capture directory and the session */
   if (o->out != NULL)
     {
-      if (g_file_test (o->out, G_FILE_TEST_EXISTS) && !(g_file_test (o->out, G_FILE_TEST_IS_DIR) && dir_is_empty (o->out)))
-        return wb_cli_usage_error (_ ("--out %s: the folder must not exist yet or be empty"), o->out);
       if (g_mkdir_with_parents (o->out, 0755) != 0)
         {
           g_printerr ("thunder-wb: --out %s: %s\n", o->out, g_strerror (errno));

@@ -54,6 +54,8 @@ pick_stage (WbCase *c, const char *stage)
   return wb_case_find_stage (c, -1, stage);
 }
 
+static gboolean have_reference_file;
+
 static void
 print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt, double atol_opt,
                   gboolean have_tol, gboolean *all_ok, guint *compared)
@@ -72,8 +74,9 @@ print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt
   shape = wb_tensor_shape_to_string (v->tensor);
   if (ref == NULL)
     {
+      /* with --compare, a name the file lacks says so; without, the line is just the value's type */
       g_print ("%-28s %-5s %-18s %s\n", name, wb_dtype_shortname (v->tensor->dtype), shape,
-               _ ("(no reference)"));
+               have_reference_file ? _ ("(not in the reference file)") : "");
       return;
     }
   wb_dtype_default_tolerance (ref->dtype, &rtol, &atol);
@@ -256,6 +259,7 @@ wb_cli_command_run (int    argc,
     if (!on_cuda) /* the runner prints synchronised timings (wb-cli-cuda.c) */
       g_print (_ ("time: forward %.3f ms, backward %.3f ms\n"), run->result->forward_ns / 1e6, run->result->backward_ns / 1e6);
   }
+  have_reference_file = compare_file != NULL;
   if (compare_file)
     g_print ("%-28s %-5s %-18s %11s %11s  %s\n", "name", "dtype", "shape", "max abs", "rel", "status");
   else

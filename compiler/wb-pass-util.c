@@ -274,6 +274,7 @@ _wb_remark_add (WbPassShared *shared, const char *executor, const WbBsym *bsym, 
   r->executor = g_strdup (executor);
   r->symbol = g_strdup (bsym->name ? bsym->name : "?");
   r->line = line;
+  r->bsym = bsym;
   r->accepted = accepted;
   r->reason = g_strdup (reason ? reason : (accepted ? "claimed" : "rejected"));
   g_ptr_array_add (shared->remarks, r);

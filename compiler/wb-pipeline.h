@@ -58,6 +58,8 @@ typedef struct
   guint    line;        /* line in the stage the claim pass read */
   gboolean accepted;
   char    *reason;      /* "cublas: dtype i64 is not supported (f32, bf16, f16 only)", or "claimed" */
+  const WbBsym *bsym;   /* the bound symbol decided on (a node of the stage the claim pass read, or of a
+                           composite it flattened); (transfer none) owned by the pipeline's traces */
 } WbRemark;
 
 /* WbRegion: a fusion region of the final stages. */

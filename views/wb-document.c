@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "wb-data.h"
 #include "wb-views.h"
 
 struct _WbDocument
@@ -20,6 +22,8 @@ struct _WbDocument
   int        *previous; /* per entry */
   GPtrArray  *runs;     /* (element-type WbRun) */
   gboolean    busy;
+  char       *session_path;  /* (nullable) the .wbsession this came from: new runs are stored there */
+  gint64      trace_set_id;  /* the session's trace set shown */
 
   guint         entry;
   WbTrace      *bsym_trace;
@@ -46,6 +50,10 @@ typedef struct
   WbPipeline *pipeline;
   char       *pipeline_error;
   WbRun      *run;
+  GPtrArray  *session_runs;   /* (element-type WbRun) runs read from a session */
+  char       *session_path;   /* a session: store the run there */
+  gint64      trace_set_id;
+  char       *store_error;    /* the run was made but not stored in the session */
   guint       iters, warmup;
   void      (*progress) (double, gpointer);
   gpointer    progress_data;
@@ -63,6 +71,9 @@ job_free (Job *job)
   g_clear_pointer (&job->pipeline, wb_pipeline_free);
   g_free (job->pipeline_error);
   g_clear_pointer (&job->run, wb_run_free);
+  g_clear_pointer (&job->session_runs, g_ptr_array_unref);
+  g_free (job->session_path);
+  g_free (job->store_error);
   g_clear_object (&job->cancellable);
   g_free (job);
 }
@@ -105,6 +116,68 @@ job_build_set (Job *job, const WbTraceSet *base, GError **error)
   return TRUE;
 }
 
+gboolean
+wb_document_is_session_file (const char *path)
+{
+  char   header[16] = { 0 };
+  FILE  *f;
+  size_t n;
+
+  if (g_str_has_suffix (path, ".wbsession"))
+    return TRUE;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (f = g_fopen (path, "rb")) == NULL)
+    return FALSE;
+  n = fread (header, 1, sizeof header, f);
+  fclose (f);
+  return n == sizeof header && memcmp (header, "SQLite format 3", 16) == 0;
+}
+
+/* A session: its latest trace set and every run (the latest with its kernel records). When the folder
+ * the set was imported from is still a case, it is loaded too so that the window can profile. */
+static WbTraceSet *
+load_session (Job *job, GError **error)
+{
+  g_autoptr (WbSession) session = wb_session_open (job->path, WB_SESSION_OPEN_READ_ONLY, error);
+  g_autoptr (GPtrArray) sets = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  const WbSessionTraceSet *last;
+  WbTraceSet *set;
+
+  if (session == NULL || (sets = wb_session_list_trace_sets (session, error)) == NULL)
+    return NULL;
+  if (sets->len == 0)
+    {
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_NOT_FOUND, _ ("%s: the session holds no traces"), job->path);
+      return NULL;
+    }
+  last = sets->pdata[sets->len - 1];
+  if ((set = wb_session_load_trace_set (session, last->id, error)) == NULL)
+    return NULL;
+  job->session_path = g_strdup (job->path);
+  job->trace_set_id = last->id;
+  if (last->origin != NULL && g_file_test (last->origin, G_FILE_TEST_EXISTS))
+    job->wcase = wb_case_load (last->origin, NULL);
+  job->session_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
+  if ((listed = wb_session_list_runs (session, error)) == NULL)
+    {
+      wb_trace_set_free (set);
+      return NULL;
+    }
+  for (guint i = 0; i < listed->len; i++)
+    {
+      const WbRun *r = listed->pdata[i];
+      WbRun *run = wb_session_get_run (session, r->id, i + 1 == listed->len ? WB_SESSION_READ_KERNELS : WB_SESSION_READ_SUMMARY, error);
+
+      if (run == NULL)
+        {
+          wb_trace_set_free (set);
+          return NULL;
+        }
+      g_ptr_array_add (job->session_runs, run);
+    }
+  return set;
+}
+
 static void
 load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
@@ -113,9 +186,17 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   g_autoptr (WbTraceSet) plain = NULL;
   const WbTraceSet *base;
 
-  job->wcase = wb_case_load (job->path, NULL);
   job->own_case = TRUE;
-  if (job->wcase != NULL)
+  if (wb_document_is_session_file (job->path))
+    {
+      if ((plain = load_session (job, &error)) == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      base = plain;
+    }
+  else if ((job->wcase = wb_case_load (job->path, NULL)) != NULL)
     base = wb_case_get_trace_set (job->wcase);
   else if ((plain = wb_trace_set_load (job->path, &error)) != NULL)
     base = plain;
@@ -230,6 +311,14 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   g_free (self->path);
   self->path = g_strdup (job->path);
   g_ptr_array_set_size (self->runs, 0);
+  for (guint i = 0; job->session_runs != NULL && i < job->session_runs->len; i++)
+    g_ptr_array_add (self->runs, g_steal_pointer (&job->session_runs->pdata[i]));
+  g_clear_pointer (&job->session_runs, g_ptr_array_unref);
+  g_free (self->session_path);
+  self->session_path = g_steal_pointer (&job->session_path);
+  self->trace_set_id = job->trace_set_id;
+  if (job->wcase == NULL)
+    g_clear_pointer (&self->wcase, wb_case_free);
   self->entry = 0;
   install (self, job);
   g_signal_emit (self, signals[RUNS_CHANGED], 0);
@@ -343,6 +432,16 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     }
   g_free (job->run->assignment);
   job->run->assignment = g_strdup (job->assignment);
+  if (job->session_path != NULL)
+    {
+      g_autoptr (WbSession) session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, &error);
+
+      if (session == NULL || wb_session_store_run (session, job->run, job->trace_set_id, &error) == 0)
+        {
+          job->store_error = g_strdup (error->message);
+          g_clear_error (&error);
+        }
+    }
   g_task_return_boolean (task, TRUE);
 }
 
@@ -372,6 +471,8 @@ wb_document_profile_async (WbDocument *self, const char *assignment, guint iters
   job->warmup = warmup;
   job->progress = progress;
   job->progress_data = progress_data;
+  job->session_path = g_strdup (self->session_path);
+  job->trace_set_id = self->trace_set_id;
   self->busy = TRUE;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, profile_thread);
@@ -387,6 +488,8 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
   if (!g_task_propagate_boolean (G_TASK (result), error))
     return FALSE;
   job = g_task_get_task_data (G_TASK (result));
+  if (job->store_error != NULL)
+    g_warning ("the run was not stored in the session: %s", job->store_error);
   g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
   install (self, job);
   g_signal_emit (self, signals[RUNS_CHANGED], 0);
@@ -405,6 +508,26 @@ const char *
 wb_document_get_path (WbDocument *self)
 {
   return self->path;
+}
+
+const char *
+wb_document_get_session_path (WbDocument *self)
+{
+  return self->session_path;
+}
+
+char *
+wb_document_dup_run_label (WbDocument *self, guint i)
+{
+  const WbRun *run;
+
+  if (i >= self->runs->len)
+    return NULL;
+  run = self->runs->pdata[i];
+  if (run->id > 0)
+    /* TRANSLATORS: a run in a list: its number in the window, its id in the session file, the device */
+    return g_strdup_printf (_ ("Run %u (#%lld) · %s"), i + 1, (long long) run->id, run->device_name ? run->device_name : "");
+  return g_strdup_printf (_ ("Run %u · %s"), i + 1, run->device_name ? run->device_name : "");
 }
 
 const char *
@@ -837,6 +960,7 @@ wb_document_finalize (GObject *object)
   WbDocument *self = WB_DOCUMENT (object);
 
   g_free (self->path);
+  g_free (self->session_path);
   g_clear_pointer (&self->wcase, wb_case_free);
   g_clear_pointer (&self->set, wb_trace_set_free);
   g_clear_pointer (&self->pipeline, wb_pipeline_free);

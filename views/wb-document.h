@@ -24,6 +24,11 @@ void              wb_document_load_async         (WbDocument *self, const char *
                                                   GAsyncReadyCallback callback, gpointer user_data);
 gboolean          wb_document_load_finish        (WbDocument *self, GAsyncResult *result, GError **error);
 const char       *wb_document_get_path           (WbDocument *self);
+/* wb_document_is_session_file: whether @path is a .wbsession (by name or SQLite header); such a path
+ * loads the session's latest trace set and its runs, and the runs made later are stored in it. */
+gboolean          wb_document_is_session_file    (const char *path);
+/* wb_document_get_session_path: (nullable) the session the document was loaded from. */
+const char       *wb_document_get_session_path   (WbDocument *self);
 /* wb_document_get_pipeline_error: (nullable) why the workbench's stages could not be computed. */
 const char       *wb_document_get_pipeline_error (WbDocument *self);
 
@@ -55,6 +60,8 @@ const WbBsym     *wb_document_find_region_bsym   (WbDocument *self, guint entry,
 GPtrArray        *wb_document_get_runs           (WbDocument *self);
 const WbRun      *wb_document_get_run            (WbDocument *self); /* the latest, or NULL */
 const WbRun      *wb_document_get_previous_run   (WbDocument *self); /* the one before, or NULL */
+/* wb_document_dup_run_label: (transfer full) "Run 2 (#7) · cpu" for run @i, or NULL. */
+char             *wb_document_dup_run_label      (WbDocument *self, guint i);
 /* wb_document_get_run_entry: the entry of the stage runs time (the workbench's final forward), or -1 */
 int               wb_document_get_run_entry      (WbDocument *self);
 

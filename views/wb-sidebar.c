@@ -151,7 +151,7 @@ runs_changed_cb (WbSidebar *self)
     {
       const WbRun     *run = runs->pdata[i];
       GtkWidget       *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      g_autofree char *title = g_strdup_printf (_ ("Run %u · %s"), i + 1, run->device_name ? run->device_name : "");
+      g_autofree char *title = wb_document_dup_run_label (self->document, i);
       g_autofree char *details = g_strdup_printf (_ ("%.1f ms per iteration · %s"), wb_run_get_iteration_median_ns (run) / 1e6,
                                                   run->assignment ? run->assignment : _ ("default executors"));
 

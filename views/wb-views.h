@@ -19,4 +19,5 @@
 #include "wb-graph-view.h"
 #include "wb-timeline.h"
 #include "wb-kernel-table.h"
+#include "wb-compare-view.h"
 #undef WB_VIEWS_INSIDE
