@@ -69,7 +69,7 @@ print_symbol_table (const char *const *names, gboolean all)
   guint n_kernel = 0, n_sub = 0, n_runtime = 0, n_none = 0;
   g_autoptr (GPtrArray) none = g_ptr_array_new_with_free_func (g_free);
 
-  g_print ("\n%-62s %-8s %-22s %-42s %s\n", "symbol", "executor", "how", "dtypes", "note");
+  g_print ("\n%-62s %-8s %-40s %-42s %s\n", "symbol", "executor", "how", "dtypes", "note");
   for (guint e = 0; names[e]; e++)
     {
       g_autoptr (GArray) rows = wb_executor_list_support (wb_executor_lookup (names[e]));
@@ -113,7 +113,7 @@ print_symbol_table (const char *const *names, gboolean all)
             continue;
           how_s = like ? g_strdup_printf ("kernel as %s", like) : g_strdup (h ? h : "-");
           dt = row ? wb_dtype_mask_to_string (row->dtypes) : g_strdup ("-");
-          g_print ("%-62s %-8s %-22s %-42s %s\n", name, h ? names[e] : "-", how_s, dt,
+          g_print ("%-62s %-8s %-40s %-42s %s\n", name, h ? names[e] : "-", how_s, dt,
                    row && row->note ? row->note : "");
         }
     }

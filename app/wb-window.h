@@ -11,7 +11,7 @@ G_DECLARE_FINAL_TYPE (WbWindow, wb_window, WB, WINDOW, AdwApplicationWindow)
 
 /* wb_window_new: (transfer none) a new window of @application (the application holds it). */
 WbWindow *wb_window_new (GtkApplication *application);
-/* wb_window_open: loads @path (a trace file or a directory of them) on a worker thread and shows it;
+/* wb_window_open: loads @path (a trace file, a directory of them, or a .wbsession: its latest trace set and runs) on a worker thread and shows it;
  * a load error is shown in the window with its file:line:col. */
 void wb_window_open (WbWindow   *self,
                      const char *path);
@@ -26,7 +26,10 @@ GtkWidget             *wb_window_get_graph_view   (WbWindow *self);
 GMenuModel            *wb_window_get_recent_menu  (WbWindow *self);
 GtkWidget             *wb_window_get_timeline     (WbWindow *self);
 GtkWidget             *wb_window_get_kernel_table (WbWindow *self);
-/* wb_window_show_view: "stages", "regions", "graph", "timeline". */
+GtkWidget             *wb_window_get_compare_view (WbWindow *self);
+/* wb_window_can_record: whether a thunder-wb that records was found (else the Record action is hidden). */
+gboolean               wb_window_can_record       (WbWindow *self);
+/* wb_window_show_view: "stages", "regions", "graph", "compare", "timeline". */
 void                   wb_window_show_view        (WbWindow *self, const char *name);
 /* wb_window_is_loading: TRUE while a load is in flight. */
 gboolean               wb_window_is_loading       (WbWindow *self);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "wb-profiler.h"
+#include "wb-runner.h"
 
 G_DEFINE_QUARK (wb - profile - error - quark, wb_profile_error)
 
@@ -33,6 +34,8 @@ struct _WbProfile
   GHashTable *assignment; /* printed name -> executor name (both owned) */
   GString    *executors;  /* the --executors specs applied, comma separated */
   guint32     backward_offset;
+  gboolean    cuda;             /* runs in the GPU runner (wb_profile_set_device_cuda) */
+  char       *default_executor; /* cuda: the executor of unassigned entries */
 };
 
 static gint64
@@ -56,13 +59,23 @@ wb_profile_options_init (WbProfileOptions *options)
 gboolean
 wb_cuda_is_available (char **why)
 {
+  g_autofree char *runner = wb_runner_find_program ();
+  gboolean         gpu = g_file_test ("/dev/nvidiactl", G_FILE_TEST_EXISTS);
+
+  if (runner != NULL && gpu)
+    {
+      if (why != NULL)
+        *why = NULL;
+      return TRUE;
+    }
   if (why != NULL)
     {
-      gboolean gpu = g_file_test ("/dev/nvidiactl", G_FILE_TEST_EXISTS);
-
-      *why = g_strdup_printf ("CUDA executors are not available in this build: the GPU runner (thunder-wb-runner) "
-                              "is not built yet%s",
-                              gpu ? "" : "; no NVIDIA GPU was found on this machine either (/dev/nvidiactl is missing)");
+      if (runner == NULL)
+        *why = g_strdup_printf ("CUDA executors are not available in this build: no GPU runner (thunder-wb-runner; "
+                                "configure with -Dcuda=enabled)%s",
+                                gpu ? "" : "; no NVIDIA GPU was found on this machine either (/dev/nvidiactl is missing)");
+      else
+        *why = g_strdup ("no NVIDIA GPU was found on this machine (/dev/nvidiactl is missing)");
     }
   return FALSE;
 }
@@ -167,6 +180,7 @@ wb_profile_free (WbProfile *profile)
   g_hash_table_unref (profile->assignment);
   g_string_free (profile->executors, TRUE);
   g_free (profile->stage_name);
+  g_free (profile->default_executor);
   wb_program_unref (profile->program);
   g_free (profile);
 }
@@ -190,6 +204,31 @@ list_regions (const WbProfile *p)
   if (s->len == 0)
     g_string_append (s, "none");
   return g_string_free (s, FALSE);
+}
+
+static const char *const cuda_executors[] = { "nvrtc", "cuda", "cublas", "cpu", NULL };
+
+void
+wb_profile_set_device_cuda (WbProfile *profile, const char *default_executor)
+{
+  g_return_if_fail (profile != NULL);
+  profile->cuda = TRUE;
+  g_free (profile->default_executor);
+  profile->default_executor = g_strdup (default_executor ? default_executor : "nvrtc");
+}
+
+GHashTable *
+wb_profile_get_assignment (const WbProfile *profile)
+{
+  g_return_val_if_fail (profile != NULL, NULL);
+  return profile->assignment;
+}
+
+int
+wb_profile_find_entry (const WbProfile *profile, const WbBsym *bsym)
+{
+  g_return_val_if_fail (profile != NULL, -1);
+  return (int) GPOINTER_TO_UINT (g_hash_table_lookup (profile->by_bsym, bsym)) - 1;
 }
 
 static WbExecutor *
@@ -264,7 +303,16 @@ wb_profile_set_executors (WbProfile  *profile,
                        profile->stage_name ? profile->stage_name : "the program", regions);
           return FALSE;
         }
-      if (find_executor (executor, error) == NULL)
+      if (profile->cuda)
+        {
+          if (!g_strv_contains (cuda_executors, executor))
+            {
+              g_set_error (error, WB_PROFILE_ERROR, WB_PROFILE_ERROR_UNKNOWN_EXECUTOR,
+                           "--executors: unknown executor “%s” on --device cuda (the GPU runner has: nvrtc, cuda, cublas, cpu)", executor);
+              return FALSE;
+            }
+        }
+      else if (find_executor (executor, error) == NULL)
         return FALSE;
     }
   for (guint i = 0; items[i] != NULL; i++)
@@ -277,7 +325,8 @@ wb_profile_set_executors (WbProfile  *profile,
         continue;
       region = g_strstrip (g_strndup (item, eq - item));
       executor = g_strstrip (g_strdup (eq + 1));
-      wb_program_assign (profile->program, region, find_executor (executor, NULL));
+      if (!profile->cuda)
+        wb_program_assign (profile->program, region, find_executor (executor, NULL));
       g_hash_table_replace (profile->assignment, region, executor);
     }
   if (profile->executors->len > 0)
@@ -427,7 +476,7 @@ entry_executor (const WbProfile *p, const Entry *e)
 {
   const char *name = g_hash_table_lookup (p->assignment, e->call_name);
 
-  return name != NULL ? name : "cpu";
+  return name != NULL ? name : p->cuda ? p->default_executor : "cpu";
 }
 
 static WbRun *
@@ -443,7 +492,7 @@ new_run (WbProfile *p, const WbProfileOptions *options)
   run->cuda_graphs = FALSE;
   run->executors = p->executors->len > 0 ? g_strdup (p->executors->str) : NULL;
   run->stage = g_strdup (p->stage_name);
-  g_hash_table_add (executors, "cpu");
+  g_hash_table_add (executors, p->cuda ? p->default_executor : "cpu");
   for (guint i = 0; i < p->entries->len; i++)
     g_hash_table_add (executors, (gpointer) entry_executor (p, p->entries->pdata[i]));
   {
@@ -501,6 +550,51 @@ finish_run (WbProfile *p, WbRun *run, Timing *t, GArray *per_entry, guint n_iter
       kr->iteration = r->iteration;
       wb_run_add_kernel (run, kr);
     }
+}
+
+WbRun *
+wb_profile_build_run (WbProfile *profile, const WbProfileOptions *options, const WbProfileDeviceTimes *times)
+{
+  WbRun *run;
+  gint64 iteration_median;
+
+  g_return_val_if_fail (profile != NULL && options != NULL && times != NULL, NULL);
+  run = new_run (profile, options);
+  g_free (run->device_name);
+  g_free (run->device_model);
+  run->device_name = g_strdup (times->device_name ? times->device_name : "cuda:0");
+  run->device_model = g_strdup (times->device_model ? times->device_model : "unknown GPU");
+  run->driver_version = g_strdup (times->driver_version);
+  run->cuda_graphs = times->cuda_graphs;
+  run->dropped_records = times->dropped_records;
+  for (guint k = 0; k < times->n_iters; k++)
+    wb_run_add_iteration (run, times->iteration_ns[k]);
+  iteration_median = wb_run_get_iteration_median_ns (run);
+  for (guint i = 0; i < profile->entries->len; i++)
+    {
+      const Entry   *e = profile->entries->pdata[i];
+      WbRegionStats *s = wb_region_stats_new (e->name, entry_executor (profile, e));
+      guint          n_kernels = 0;
+
+      s->stage_line = e->stage_line;
+      for (guint k = 0; k < times->n_iters; k++)
+        wb_region_stats_add_time (s, times->entry_ns[(gsize) k * profile->entries->len + i]);
+      wb_region_stats_update (s);
+      for (guint k = 0; times->kernels && k < times->kernels->len; k++)
+        {
+          const WbKernelRecord *kr = times->kernels->pdata[k];
+
+          n_kernels += g_strcmp0 (kr->region, e->name) == 0;
+        }
+      s->kernel_count = times->n_iters > 0 ? (n_kernels + times->n_iters - 1) / times->n_iters : 0;
+      s->bytes_moved = e->bytes;
+      s->flops = e->flops;
+      s->share = iteration_median > 0 ? (double) s->median_ns / (double) iteration_median : 0;
+      wb_run_add_region (run, s);
+    }
+  for (guint k = 0; times->kernels && k < times->kernels->len; k++)
+    wb_run_add_kernel (run, wb_kernel_record_copy (times->kernels->pdata[k]));
+  return run;
 }
 
 static void

@@ -89,8 +89,9 @@ typedef struct
 /* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks. */
 void wb_profile_options_init (WbProfileOptions *options);
 
-/* wb_cuda_is_available: whether `--device cuda` can run here; FALSE with the reason in *@why (transfer
- * full, nullable) — for now always FALSE: the GPU runner (thunder-wb-runner) is not built yet. */
+/* wb_cuda_is_available: whether `--device cuda` may run here: this build has the GPU runner
+ * (thunder-wb-runner, wb-runner.h) and the machine has an NVIDIA driver node (/dev/nvidiactl); FALSE with
+ * the reason in *@why (transfer full, nullable). Whether CUDA really works is the runner's probe. */
 gboolean wb_cuda_is_available (char **why);
 
 typedef struct _WbProfile WbProfile;
@@ -108,6 +109,37 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProfile, wb_profile_free)
 gboolean wb_profile_set_executors (WbProfile  *profile,
                                    const char *spec,
                                    GError    **error);
+
+/* wb_profile_set_device_cuda: the program runs in the GPU runner, not here: --executors accepts the
+ * runner's executors (nvrtc, cuda, cublas, cpu) and only records them (wb_profile_get_assignment), and a
+ * region without an assignment runs on @default_executor (NULL: "nvrtc"). Call before set_executors. */
+void wb_profile_set_device_cuda (WbProfile  *profile,
+                                 const char *default_executor);
+/* wb_profile_get_assignment: (transfer none) (element-type utf8 utf8) printed call name -> executor. */
+GHashTable *wb_profile_get_assignment (const WbProfile *profile);
+/* wb_profile_find_entry: the index of the entry @bsym (a top-level call of the profile's program) is, or -1. */
+int wb_profile_find_entry (const WbProfile *profile,
+                           const WbBsym    *bsym);
+
+/* WbProfileDeviceTimes: what the GPU runner measured (CUDA events) for wb_profile_build_run. */
+typedef struct
+{
+  const char   *device_name;    /* "cuda:0" */
+  const char   *device_model;   /* "NVIDIA H100 80GB HBM3" */
+  const char   *driver_version; /* (nullable) "13.0" */
+  gboolean      cuda_graphs;
+  const gint64 *iteration_ns; /* [n_iters] */
+  guint         n_iters;
+  const gint64 *entry_ns;        /* [n_iters * n_entries], one row per iteration, entries in profile order */
+  GPtrArray    *kernels;         /* (element-type WbKernelRecord) (transfer none, copied): region = entry name */
+  guint64       dropped_records; /* activity records lost (CUPTI), 0 without */
+} WbProfileDeviceTimes;
+
+/* wb_profile_build_run: (transfer full) the WbRun the cpu profiler would build from these times: one
+ * WbRegionStats per entry (kernel_count = the entry's kernels per iteration), the kernels, the iterations. */
+WbRun *wb_profile_build_run (WbProfile                  *profile,
+                             const WbProfileOptions     *options,
+                             const WbProfileDeviceTimes *times);
 
 /* The entries, in execution order. (transfer none) */
 guint       wb_profile_get_n_entries (const WbProfile *profile);

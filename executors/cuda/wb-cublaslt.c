@@ -288,9 +288,21 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
       algo = g_memdup2 (&heur.algo, sizeof heur.algo);
       g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
     }
+  {
+    const guint zero[3] = { 0, 0, 0 };
+    wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", NULL, zero, zero);
+  }
   if (!lt_check (lt, lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta, (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt)),
                  "cublasLtMatmul", error))
-    goto out;
+    {
+      const guint zero[3] = { 0, 0, 0 };
+      wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", NULL, zero, zero);
+      goto out;
+    }
+  {
+    const guint zero[3] = { 0, 0, 0 };
+    wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", NULL, zero, zero);
+  }
   *out = g_steal_pointer (&y);
   ok = TRUE;
 out:

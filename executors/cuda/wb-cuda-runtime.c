@@ -22,6 +22,9 @@ struct _WbCudaRuntime
   WbCudaRuntimeStats stats;
   gboolean           sync;
   gboolean           broken; /* a sticky error happened: every call fails */
+  WbCudaLaunchHook   hook;
+  gpointer           hook_data;
+  const char        *entry; /* the plan kernel being launched (for the hook), or NULL */
 };
 
 static WbCudaRuntime *the_runtime;
@@ -340,7 +343,19 @@ wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **arg
       return FALSE;
     }
   rt->stats.launches++;
-  if (!check (rt, rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL), "cuLaunchKernel", error))
+  if (rt->hook)
+    {
+      const guint g[3] = { grid, 1, 1 }, b[3] = { WB_CUDA_BLOCK, 1, 1 };
+      CUresult    rc;
+      const char *name = rt->entry ? rt->entry : "wb_copy";
+
+      rt->hook (FALSE, name, what, g, b, rt->hook_data);
+      rc = rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL);
+      rt->hook (TRUE, name, what, g, b, rt->hook_data);
+      if (!check (rt, rc, "cuLaunchKernel", error))
+        return FALSE;
+    }
+  else if (!check (rt, rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL), "cuLaunchKernel", error))
     return FALSE;
   if (rt->sync && !wb_cuda_runtime_synchronize (rt, error))
     {
@@ -381,8 +396,13 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const 
         goto out;
       for (guint j = 0; j < kr->n_params; j++)
         args[j] = &ptrs[kr->params[j]];
+      rt->entry = kr->entry;
       if (!wb_cuda_runtime_launch (rt, fn, kr->grid, args, kr->what, error))
-        goto out;
+        {
+          rt->entry = NULL;
+          goto out;
+        }
+      rt->entry = NULL;
     }
   for (guint i = 0; i < plan->n_outputs; i++)
     {
@@ -395,6 +415,20 @@ out:
   for (guint i = 0; i < plan->n_buffers; i++)
     g_clear_pointer (&buffers[i], wb_tensor_unref);
   return ok;
+}
+
+void
+wb_cuda_runtime_set_launch_hook (WbCudaRuntime *rt, WbCudaLaunchHook hook, gpointer data)
+{
+  rt->hook = hook;
+  rt->hook_data = data;
+}
+
+void
+wb_cuda_runtime_notify_launch (WbCudaRuntime *rt, gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3])
+{
+  if (rt->hook)
+    rt->hook (after, name, what, grid, block, rt->hook_data);
 }
 
 /* -- strided copies ---------------------------------------------------------------------------- */

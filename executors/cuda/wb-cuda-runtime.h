@@ -82,6 +82,15 @@ gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, v
  * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. */
 gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
 
+/* Launch observation (the profiler in the runner). @hook sees every kernel launch on the stream twice:
+ * before it is enqueued (@after FALSE) and right after (@after TRUE), with a name (the generated kernel's
+ * entry, "wb_copy", or "cublasLt matmul" for a cuBLASLt call), a description (nullable) and the launch's
+ * grid and block (zeros when a library chooses them). NULL removes the hook. */
+typedef void (*WbCudaLaunchHook) (gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3], gpointer data);
+void wb_cuda_runtime_set_launch_hook (WbCudaRuntime *rt, WbCudaLaunchHook hook, gpointer data);
+/* wb_cuda_runtime_notify_launch: calls the hook (if any) for a launch made outside the runtime (cuBLASLt). */
+void wb_cuda_runtime_notify_launch (WbCudaRuntime *rt, gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3]);
+
 /* wb_cuda_probe: a description of the CUDA stack ("device ..., driver ..., NVRTC ..., cuBLASLt ...") or
  * NULL with the reason CUDA cannot be used (transfer full). */
 char *wb_cuda_probe (GError **error);
