@@ -163,6 +163,186 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
   return run;
 }
 
+/* -- profile --device cuda ------------------------------------------------------------------------ */
+
+struct _WbCliCudaProfile
+{
+  WbRunner *runner;
+  char     *device;
+};
+
+WbCliCudaProfile *
+wb_cli_cuda_profile_open (GError **error)
+{
+  g_autoptr (WbRunner) runner = NULL;
+  g_autofree char  *device = NULL;
+  WbCliCudaProfile *cp;
+
+  if ((runner = wb_runner_new (error)) == NULL || !wb_runner_probe (runner, &device, error))
+    return NULL;
+  cp = g_new0 (WbCliCudaProfile, 1);
+  cp->runner = g_steal_pointer (&runner);
+  cp->device = g_steal_pointer (&device);
+  return cp;
+}
+
+void
+wb_cli_cuda_profile_free (WbCliCudaProfile *cp)
+{
+  if (cp == NULL)
+    return;
+  g_clear_pointer (&cp->runner, wb_runner_free);
+  g_free (cp->device);
+  g_free (cp);
+}
+
+const char *
+wb_cli_cuda_profile_get_model (WbCliCudaProfile *cp)
+{
+  const char *model = wb_runner_get_model (cp->runner);
+
+  return model ? model : "unknown GPU";
+}
+
+static const gint64 *
+fixed_int64 (GVariant *dict, const char *key, gsize *n, GVariant **holder)
+{
+  *holder = g_variant_lookup_value (dict, key, G_VARIANT_TYPE ("ax"));
+  if (*holder == NULL)
+    {
+      *n = 0;
+      return NULL;
+    }
+  return g_variant_get_fixed_array (*holder, n, sizeof (gint64));
+}
+
+WbRun *
+wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents,
+                         const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, int *exit_code,
+                         GError **error)
+{
+  g_autoptr (WbRunnerResult) res = NULL;
+  g_autoptr (GVariant) names = NULL;
+  g_autoptr (GVariant) iter_v = NULL;
+  g_autoptr (GVariant) start_v = NULL;
+  g_autoptr (GVariant) entry_v = NULL;
+  g_autoptr (GVariant) kernels_v = NULL;
+  g_autoptr (GPtrArray) kernels = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_kernel_record_free);
+  g_autofree char     *device_name = NULL;
+  WbRunnerRequest      req = { 0 };
+  WbProfileDeviceTimes times = { 0 };
+  WbProgramKind        kind = wb_program_get_kind (program);
+  const gint64        *iter_ns, *start_ns, *entry_ns;
+  gsize                n_iter = 0, n_start = 0, n_entry = 0, n_names = 0;
+  guint                n_entries = wb_profile_get_n_entries (profile);
+  guint64              dropped = 0;
+  GVariantIter         it;
+  const char          *kname;
+  gint32               kentry;
+  guint32              g[3], bl[3], kit;
+  gint64               ks, ke;
+
+  *exit_code = WB_EXIT_ENVIRONMENT;
+  if (kind != WB_PROGRAM_INFERENCE && kind != WB_PROGRAM_JOINT && kind != WB_PROGRAM_TRAINING)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                   "the stage is a %s trace: --device cuda profiles computation stages (inference, joint, training); use --device cpu",
+                   wb_program_kind_to_string (kind));
+      return NULL;
+    }
+  req.forward = wb_program_get_forward (program);
+  req.backward = wb_program_get_backward (program);
+  req.assignment = wb_profile_get_assignment (profile);
+  req.default_executor = g_getenv ("WB_CUDA_DEFAULT_EXECUTOR");
+  req.args = args;
+  req.cotangents = cotangents;
+  req.seed = options->seed;
+  req.warmup = MAX (options->warmup, 1); /* the checked run counts as the first */
+  req.iters = options->iters;
+  req.check_shapes = options->check_shapes;
+  req.profile = TRUE;
+  req.ceilings = measure_ceilings;
+  if ((res = wb_runner_run (cp->runner, &req, exit_code, error)) == NULL)
+    return NULL;
+  *exit_code = WB_EXIT_ENVIRONMENT;
+  if (res->profile == NULL)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "the GPU runner sent no profile");
+      return NULL;
+    }
+  names = g_variant_lookup_value (res->profile, "entries", G_VARIANT_TYPE ("as"));
+  if (names != NULL)
+    n_names = g_variant_n_children (names);
+  iter_ns = fixed_int64 (res->profile, "iter_ns", &n_iter, &iter_v);
+  start_ns = fixed_int64 (res->profile, "iter_start_ns", &n_start, &start_v);
+  entry_ns = fixed_int64 (res->profile, "entry_ns", &n_entry, &entry_v);
+  g_variant_lookup (res->profile, "dropped_records", "t", &dropped);
+  if (n_names != n_entries || n_iter != options->iters || n_start != n_iter || n_entry != n_iter * n_entries)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL,
+                   "the GPU runner's profile does not match the program (%" G_GSIZE_FORMAT " entries, %" G_GSIZE_FORMAT " iterations; expected %u and %u)",
+                   n_names, n_iter, n_entries, options->iters);
+      return NULL;
+    }
+  for (guint i = 0; i < n_entries; i++)
+    {
+      const char *name = NULL;
+
+      g_variant_get_child (names, i, "&s", &name);
+      if (g_strcmp0 (name, wb_profile_get_entry_name (profile, i)) != 0)
+        {
+          g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "the GPU runner's entry %u is %s, not %s", i, name,
+                       wb_profile_get_entry_name (profile, i));
+          return NULL;
+        }
+    }
+  kernels_v = g_variant_lookup_value (res->profile, "kernels", G_VARIANT_TYPE ("a(siuuuuuuxxu)"));
+  if (kernels_v != NULL)
+    {
+      g_variant_iter_init (&it, kernels_v);
+      while (g_variant_iter_next (&it, "(&siuuuuuuxxu)", &kname, &kentry, &g[0], &g[1], &g[2], &bl[0], &bl[1], &bl[2], &ks, &ke, &kit))
+        {
+          WbKernelRecord *kr;
+          const char     *region = kentry >= 0 && (guint) kentry < n_entries ? wb_profile_get_entry_name (profile, (guint) kentry) : NULL;
+
+          if (kit >= n_iter)
+            continue;
+          kr = wb_kernel_record_new (kname, region);
+          memcpy (kr->grid, g, sizeof g);
+          memcpy (kr->block, bl, sizeof bl);
+          kr->start_ns = start_ns[kit] + ks;
+          kr->end_ns = start_ns[kit] + MAX (ke, ks);
+          kr->iteration = kit;
+          g_ptr_array_add (kernels, kr);
+        }
+    }
+  device_name = g_strdup ("cuda:0");
+  times.device_name = device_name;
+  times.device_model = res->model ? res->model : wb_cli_cuda_profile_get_model (cp);
+  times.driver_version = res->driver;
+  times.iteration_ns = iter_ns;
+  times.n_iters = (guint) n_iter;
+  times.entry_ns = entry_ns;
+  times.kernels = kernels;
+  times.dropped_records = dropped;
+  {
+    WbRun *run = wb_profile_build_run (profile, options, &times);
+
+    /* trace lines: the entry's stage line */
+    for (guint k = 0; k < run->kernels->len; k++)
+      {
+        WbKernelRecord *kr = run->kernels->pdata[k];
+        WbRegionStats  *rs = kr->region ? wb_run_find_region (run, kr->region) : NULL;
+
+        kr->trace_line = rs ? rs->stage_line : 0;
+      }
+    if (measure_ceilings && ceilings != NULL && res->copy_gbps > 0 && res->bf16_tflops > 0)
+      *ceilings = wb_device_ceilings_new (times.device_model, res->copy_gbps, res->bf16_tflops);
+    *exit_code = WB_EXIT_OK;
+    return run;
+  }
+}
+
 /* -- export --as cuda ----------------------------------------------------------------------------- */
 
 static const WbBsym *

@@ -13,6 +13,30 @@
 
 #include "wb-cli.h"
 #include "wb-executors.h"
+#include "wb-profiler.h"
+#include "wb-runner.h"
+
+/* The GPU runner's executors (executors/cuda/, in thunder-wb-runner): listed when this build has the
+ * runner; they run in that process, so their symbols are not in the table below. */
+static const char *const cuda_executor_rows[][2] = {
+  { "nvrtc", "fusion regions as generated CUDA C (elementwise, reductions, views folded into indexing), compiled with NVRTC for the device, cached on disk" },
+  { "cublas", "prims.matmul and prims.linear through cuBLASLt (f32 without TF32, bf16, f16; bias epilogue; batched)" },
+  { "cuda", "one generated kernel per op (the eager baseline)" },
+};
+
+/* (transfer full) "in thunder-wb-runner (PATH); GPU: ..." or NULL when the build has no runner. */
+static char *
+cuda_availability (void)
+{
+  g_autofree char *runner = wb_runner_find_program ();
+  g_autofree char *why = NULL;
+
+  if (runner == NULL)
+    return NULL;
+  if (wb_cuda_is_available (&why))
+    return g_strdup_printf ("GPU runner %s", runner);
+  return g_strdup_printf ("GPU runner %s; not usable here: %s", runner, why);
+}
 
 static int
 compare_strings (const char **a, const char **b)
@@ -186,6 +210,22 @@ wb_cli_command_executors (int    argc,
           json_builder_add_string_value (b, d);
           json_builder_end_object (b);
         }
+      {
+        g_autofree char *avail = cuda_availability ();
+
+        for (guint e = 0; avail != NULL && e < G_N_ELEMENTS (cuda_executor_rows); e++)
+          {
+            g_autofree char *d = g_strdup_printf ("%s: %s (%s)", cuda_executor_rows[e][0], cuda_executor_rows[e][1], avail);
+            json_builder_begin_object (b);
+            json_builder_set_member_name (b, "name");
+            json_builder_add_string_value (b, cuda_executor_rows[e][0]);
+            json_builder_set_member_name (b, "description");
+            json_builder_add_string_value (b, d);
+            json_builder_set_member_name (b, "device");
+            json_builder_add_string_value (b, "cuda");
+            json_builder_end_object (b);
+          }
+      }
       json_builder_end_array (b);
       json_builder_set_member_name (b, "symbols");
       json_builder_begin_array (b);
@@ -228,6 +268,12 @@ wb_cli_command_executors (int    argc,
       g_autofree char *d = wb_executor_describe (wb_executor_lookup (names[e]));
       g_print ("%s\n", d);
     }
+  {
+    g_autofree char *avail = cuda_availability ();
+
+    for (guint e = 0; avail != NULL && e < G_N_ELEMENTS (cuda_executor_rows); e++)
+      g_print ("%s: %s (%s)\n", cuda_executor_rows[e][0], cuda_executor_rows[e][1], avail);
+  }
   print_symbol_table (names, all);
   return WB_EXIT_OK;
 }

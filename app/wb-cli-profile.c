@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "wb-cli-cuda.h"
 #include "wb-cli.h"
 #include "wb-data.h"
 
@@ -292,6 +293,34 @@ get_ceilings (WbSession *session, gboolean quiet)
   return c;
 }
 
+/* The GPU's ceilings from the session or the cache; NULL when they must be measured (by the runner). */
+static WbDeviceCeilings *
+lookup_gpu_ceilings (WbSession *session, const char *model)
+{
+  g_autoptr (GError) error = NULL;
+  WbDeviceCeilings *c = NULL;
+
+  if (session != NULL && (c = wb_session_lookup_ceilings (session, model, &error)) != NULL)
+    return c;
+  if ((c = wb_ceilings_cache_lookup (model)) != NULL && session != NULL && !wb_session_store_ceilings (session, c, &error))
+    g_printerr ("profile: cannot store the ceilings in the session: %s\n", error->message);
+  return c;
+}
+
+static void
+store_gpu_ceilings (WbSession *session, const WbDeviceCeilings *c)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!wb_ceilings_cache_store (c, &error))
+    {
+      g_printerr ("profile: cannot cache the ceilings: %s\n", error->message);
+      g_clear_error (&error);
+    }
+  if (session != NULL && !wb_session_store_ceilings (session, c, &error))
+    g_printerr ("profile: cannot store the ceilings in the session: %s\n", error->message);
+}
+
 /* -- baseline ------------------------------------------------------------------------------------ */
 
 /* SESSION[:RUN] -> the run (summary). */
@@ -368,6 +397,7 @@ profile_main (ProfileOptions *o, const char *path)
   g_autoptr (WbReport) report = NULL;
   g_autoptr (WbGate) gate = NULL;
   g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (WbCliCudaProfile) gpu = NULL;
   g_autofree char   *case_path = NULL;
   g_autofree char   *tmpdir = NULL;
   g_autofree char   *set_name = NULL;
@@ -387,11 +417,30 @@ profile_main (ProfileOptions *o, const char *path)
   {
     g_autofree char *why = NULL;
     gboolean         cuda = wb_cuda_is_available (&why);
+    gboolean         asked = o->device != NULL && strcmp (o->device, "cpu") != 0;
 
-    if (o->device != NULL && strcmp (o->device, "cpu") != 0 && !cuda)
+    if (asked && !cuda)
       {
         g_printerr ("thunder-wb: --device %s: %s\n", o->device, why);
         return WB_EXIT_ENVIRONMENT;
+      }
+    if ((asked || o->device == NULL) && cuda)
+      {
+        g_autoptr (GError) gpu_error = NULL;
+
+        /* the GPU runner: started and probed once; it runs the program (wb-cli-cuda.c) */
+        gpu = wb_cli_cuda_profile_open (&gpu_error);
+        if (gpu == NULL && asked)
+          {
+            g_printerr ("thunder-wb: --device %s: %s\n", o->device, gpu_error->message);
+            return WB_EXIT_ENVIRONMENT;
+          }
+        if (gpu == NULL)
+          {
+            g_clear_pointer (&why, g_free);
+            why = g_strdup (gpu_error->message);
+            cuda = FALSE;
+          }
       }
     if (o->device == NULL && !cuda)
       {
@@ -404,7 +453,8 @@ profile_main (ProfileOptions *o, const char *path)
     {
       if (o->device != NULL && strcmp (o->device, "cpu") == 0)
         return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
-      g_ptr_array_add (notes, g_strdup ("--cuda-graphs was ignored: the run is on cpu"));
+      g_ptr_array_add (notes, g_strdup (gpu ? "--cuda-graphs was ignored: the GPU runner does not capture graphs yet"
+                                            : "--cuda-graphs was ignored: the run is on cpu"));
     }
 
   /* the case and its stage */
@@ -464,6 +514,8 @@ profile_main (ProfileOptions *o, const char *path)
     }
   profile = wb_profile_new (program, stage->label);
   stage_text = wb_profile_dup_stage_text (profile);
+  if (gpu != NULL)
+    wb_profile_set_device_cuda (profile, g_getenv ("WB_CUDA_DEFAULT_EXECUTOR"));
   if (!wb_profile_set_executors (profile, o->executors, &error))
     {
       g_printerr ("thunder-wb: %s\n", error->message);
@@ -507,7 +559,15 @@ profile_main (ProfileOptions *o, const char *path)
           return wb_cli_report_session_error (error);
         }
     }
-  ceilings = get_ceilings (session, o->quiet);
+  if (gpu != NULL)
+    {
+      ceilings = lookup_gpu_ceilings (session, wb_cli_cuda_profile_get_model (gpu));
+      if (ceilings == NULL && !o->quiet)
+        g_printerr ("profile: measuring the ceilings of %s (once per GPU model; cached in %s)\n", wb_cli_cuda_profile_get_model (gpu),
+                    session ? wb_session_get_path (session) : "$XDG_CACHE_HOME/thunder-wb");
+    }
+  else
+    ceilings = get_ceilings (session, o->quiet);
 
   /* run */
   wb_profile_options_init (&po);
@@ -521,8 +581,31 @@ profile_main (ProfileOptions *o, const char *path)
   po.progress_data = &progress;
   progress.start_us = g_get_monotonic_time ();
   progress.quiet = o->quiet;
-  run = wb_profile_run (profile, args, cotangents, &po, &failed, &error);
-  remove_tree (tmpdir);
+  if (gpu != NULL)
+    {
+      g_autoptr (WbDeviceCeilings) measured = NULL;
+      int gpu_exit = WB_EXIT_ENVIRONMENT;
+
+      if (!o->quiet)
+        g_printerr ("profile: running on %s through thunder-wb-runner (%d warm-up, %d timed iterations)\n",
+                    wb_cli_cuda_profile_get_model (gpu), o->warmup, o->iters);
+      run = wb_cli_cuda_profile_run (gpu, profile, program, args, cotangents, &po, ceilings == NULL, &measured, &gpu_exit, &error);
+      remove_tree (tmpdir);
+      if (run == NULL)
+        {
+          g_printerr ("thunder-wb: profile: %s\n", error->message);
+          return gpu_exit != WB_EXIT_OK ? gpu_exit : WB_EXIT_ENVIRONMENT;
+        }
+      if (measured != NULL)
+        {
+          store_gpu_ceilings (session, measured);
+          ceilings = g_steal_pointer (&measured);
+        }
+    }
+  else
+    run = wb_profile_run (profile, args, cotangents, &po, &failed, &error);
+  if (gpu == NULL)
+    remove_tree (tmpdir);
   if (run == NULL)
     {
       g_printerr ("thunder-wb: profile: %s\n", error->message);

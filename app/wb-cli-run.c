@@ -250,10 +250,10 @@ wb_cli_command_run (int    argc,
       g_print (_ ("case %s, stage %s (%s) on cpu; traced device mapped to cpu\n"), wb_case_get_name (c), stage->label,
                wb_program_kind_to_string (stage->kind));
     if (input_file)
-      g_print (_ ("inputs: %u of %u from %s, the rest drawn with seed %" G_GINT64_FORMAT "\n"), n_from_file,
-               wb_case_get_n_inputs (c), inputs_path, seed);
+      g_print (_ ("inputs: %u of %u from %s, the rest drawn with seed %lld\n"), n_from_file,
+               wb_case_get_n_inputs (c), inputs_path, (long long) seed);
     else
-      g_print (_ ("inputs: %u drawn with seed %" G_GINT64_FORMAT "\n"), wb_case_get_n_inputs (c), seed);
+      g_print (_ ("inputs: %u drawn with seed %lld\n"), wb_case_get_n_inputs (c), (long long) seed);
     if (run->note)
       g_print ("%s\n", run->note);
     if (!on_cuda) /* the runner prints synchronised timings (wb-cli-cuda.c) */

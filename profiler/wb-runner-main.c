@@ -18,13 +18,306 @@
 #include <unistd.h>
 
 #include "wb-cuda-executors.h"
+#include "wb-profiler.h"
 #include "wb-runner-protocol.h"
+
+/* -- profiling with CUDA events (RUN with `profile`) ---------------------------------------------
+ * In a profiled timed iteration every event is recorded on the run's stream: one at the iteration's start
+ * and end, one before and after every top-level call that is a profile entry (wb-profile.h's rules, on the
+ * runner's own copy of the program), one before and after every kernel launch (the runtime's launch hook;
+ * cuBLASLt calls count as one "cublasLt matmul"). After the iteration's synchronisation the events are read
+ * relative to the iteration's start event and reused. */
+
+typedef struct
+{
+  const char *name; /* interned */
+  int         entry;
+  guint       grid[3], block[3];
+  guint       ev_start, ev_end; /* indexes into the event pool */
+} Launch;
+
+typedef struct
+{
+  WbCudaRuntime *rt;
+  const WbCuApi *cu;
+  WbProfile     *profile; /* entries of the runner's program */
+  gboolean       on;      /* recording this iteration */
+  GArray        *events;  /* (element-type CUevent) the pool */
+  guint          used;
+  guint          ev_iter_start, ev_iter_end;
+  int            entry;      /* the entry running now, or -1 */
+  guint          entry_ev;   /* its start event */
+  GArray        *entry_evs;  /* (element-type guint) pairs: entry, start, end ... as triples */
+  GArray        *launches;   /* (element-type Launch) this iteration */
+  gboolean       failed;
+  /* results over the timed iterations */
+  GArray        *iter_ns;    /* gint64 */
+  GArray        *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
+  GArray        *entry_ns;   /* gint64 [iters * n_entries] */
+  GVariantBuilder kernels;
+  gint64         origin_us;
+} Prof;
+
+static guint
+prof_record (Prof *p)
+{
+  CUevent ev;
+
+  if (p->used == p->events->len)
+    {
+      if (p->cu->cuEventCreate (&ev, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+        {
+          p->failed = TRUE;
+          return 0;
+        }
+      g_array_append_val (p->events, ev);
+    }
+  ev = g_array_index (p->events, CUevent, p->used);
+  if (p->cu->cuEventRecord (ev, wb_cuda_runtime_get_stream (p->rt)) != CUDA_SUCCESS)
+    p->failed = TRUE;
+  return p->used++;
+}
+
+static void
+prof_launch_hook (gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3], gpointer data)
+{
+  Prof  *p = data;
+  Launch l = { 0 };
+
+  if (!p->on)
+    return;
+  if (!after)
+    {
+      l.name = g_intern_string (name);
+      l.entry = p->entry;
+      memcpy (l.grid, grid, sizeof l.grid);
+      memcpy (l.block, block, sizeof l.block);
+      l.ev_start = prof_record (p);
+      g_array_append_val (p->launches, l);
+    }
+  else if (p->launches->len > 0)
+    g_array_index (p->launches, Launch, p->launches->len - 1).ev_end = prof_record (p);
+}
+
+static void
+prof_begin_iteration (Prof *p)
+{
+  p->used = 0;
+  g_array_set_size (p->launches, 0);
+  g_array_set_size (p->entry_evs, 0);
+  p->entry = -1;
+  p->on = TRUE;
+  if (p->iter_ns->len == 0)
+    p->origin_us = g_get_monotonic_time ();
+  {
+    gint64 start = (g_get_monotonic_time () - p->origin_us) * 1000;
+    g_array_append_val (p->iter_start, start);
+  }
+  p->ev_iter_start = prof_record (p);
+}
+
+static gint64
+prof_elapsed_ns (Prof *p, guint a, guint b)
+{
+  float ms = 0;
+
+  if (p->cu->cuEventElapsedTime (&ms, g_array_index (p->events, CUevent, a), g_array_index (p->events, CUevent, b)) != CUDA_SUCCESS)
+    p->failed = TRUE;
+  return (gint64) ((double) ms * 1e6 + 0.5);
+}
+
+/* after the stream was synchronised */
+static void
+prof_end_iteration (Prof *p)
+{
+  guint  n = wb_profile_get_n_entries (p->profile);
+  guint  it = p->iter_ns->len;
+  gint64 total;
+
+  p->on = FALSE;
+  total = prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
+  g_array_append_val (p->iter_ns, total);
+  g_array_set_size (p->entry_ns, (gsize) (it + 1) * n);
+  for (guint k = 0; k + 2 < p->entry_evs->len; k += 3)
+    {
+      guint e = g_array_index (p->entry_evs, guint, k);
+      g_array_index (p->entry_ns, gint64, (gsize) it * n + e) +=
+        prof_elapsed_ns (p, g_array_index (p->entry_evs, guint, k + 1), g_array_index (p->entry_evs, guint, k + 2));
+    }
+  for (guint k = 0; k < p->launches->len; k++)
+    {
+      const Launch *l = &g_array_index (p->launches, Launch, k);
+      gint64        s = prof_elapsed_ns (p, p->ev_iter_start, l->ev_start);
+      gint64        e = l->ev_end ? prof_elapsed_ns (p, p->ev_iter_start, l->ev_end) : s;
+
+      g_variant_builder_add (&p->kernels, "(siuuuuuuxxu)", l->name, (gint32) l->entry, l->grid[0], l->grid[1], l->grid[2],
+                             l->block[0], l->block[1], l->block[2], s, MAX (e, s), (guint32) it);
+    }
+}
+
+static void
+prof_call_started (Prof *p, const WbBsym *bsym)
+{
+  int e;
+
+  if (!p->on)
+    return;
+  e = wb_profile_find_entry (p->profile, bsym);
+  if (e < 0)
+    return;
+  p->entry = e;
+  p->entry_ev = prof_record (p);
+}
+
+static void
+prof_call_done (Prof *p, const WbBsym *bsym)
+{
+  guint triple[3];
+
+  if (!p->on || p->entry < 0 || wb_profile_find_entry (p->profile, bsym) != p->entry)
+    return;
+  triple[0] = (guint) p->entry;
+  triple[1] = p->entry_ev;
+  triple[2] = prof_record (p);
+  g_array_append_vals (p->entry_evs, triple, 3);
+  p->entry = -1;
+}
+
+static Prof *
+prof_new (WbCudaRuntime *rt, WbProgram *program)
+{
+  Prof *p = g_new0 (Prof, 1);
+
+  p->rt = rt;
+  p->cu = wb_cuda_runtime_get_api (rt);
+  p->profile = wb_profile_new (program, NULL);
+  p->events = g_array_new (FALSE, FALSE, sizeof (CUevent));
+  p->entry_evs = g_array_new (FALSE, FALSE, sizeof (guint));
+  p->launches = g_array_new (FALSE, FALSE, sizeof (Launch));
+  p->iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  p->iter_start = g_array_new (FALSE, FALSE, sizeof (gint64));
+  p->entry_ns = g_array_new (FALSE, TRUE, sizeof (gint64));
+  p->entry = -1;
+  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE ("a(siuuuuuuxxu)"));
+  wb_cuda_runtime_set_launch_hook (rt, prof_launch_hook, p);
+  return p;
+}
+
+static void
+prof_free (Prof *p)
+{
+  if (p == NULL)
+    return;
+  wb_cuda_runtime_set_launch_hook (p->rt, NULL, NULL);
+  for (guint i = 0; i < p->events->len; i++)
+    p->cu->cuEventDestroy (g_array_index (p->events, CUevent, i));
+  g_array_unref (p->events);
+  g_array_unref (p->entry_evs);
+  g_array_unref (p->launches);
+  g_array_unref (p->iter_ns);
+  g_array_unref (p->iter_start);
+  g_array_unref (p->entry_ns);
+  g_variant_builder_clear (&p->kernels);
+  wb_profile_free (p->profile);
+  g_free (p);
+}
+
+/* profile a{sv}: entries as, iter_ns ax, iter_start_ns ax, entry_ns ax, kernels a(siuuuuuuxxu), dropped_records t */
+static GVariant *
+prof_variant (Prof *p)
+{
+  GVariantBuilder b, names;
+
+  g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
+  for (guint i = 0; i < wb_profile_get_n_entries (p->profile); i++)
+    g_variant_builder_add (&names, "s", wb_profile_get_entry_name (p->profile, i));
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "entries", g_variant_builder_end (&names));
+  g_variant_builder_add (&b, "{sv}", "iter_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_ns->data, p->iter_ns->len, sizeof (gint64)));
+  g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
+  g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
+  g_variant_builder_add (&b, "{sv}", "kernels", g_variant_builder_end (&p->kernels));
+  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE ("a(siuuuuuuxxu)"));
+  g_variant_builder_add (&b, "{sv}", "dropped_records", g_variant_new_uint64 (0));
+  return g_variant_builder_end (&b);
+}
+
+/* -- the device's ceilings (RUN with `ceilings`) ------------------------------------------------- */
+
+#define CEIL_COPY_BYTES ((size_t) 1 << 30)
+#define CEIL_GEMM_N 8192
+
+static gboolean
+measure_ceilings (WbCudaRuntime *rt, double *copy_gbps, double *tflops, GError **error)
+{
+  const WbCuApi *cu = wb_cuda_runtime_get_api (rt);
+  CUstream       st = wb_cuda_runtime_get_stream (rt);
+  CUevent        e0 = NULL, e1 = NULL;
+  CUdeviceptr    src = 0, dst = 0;
+  gboolean       ok = FALSE;
+  float          best = 0, ms = 0;
+  gint64         shape[2] = { CEIL_GEMM_N, CEIL_GEMM_N };
+  g_autoptr (WbTensor) a = NULL;
+  g_autoptr (WbTensor) b = NULL;
+
+  if (!wb_cuda_check (cu->cuEventCreate (&e0, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
+      !wb_cuda_check (cu->cuEventCreate (&e1, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
+      !wb_cuda_check (cu->cuMemAllocAsync (&src, CEIL_COPY_BYTES, st), "cuMemAllocAsync", error) ||
+      !wb_cuda_check (cu->cuMemAllocAsync (&dst, CEIL_COPY_BYTES, st), "cuMemAllocAsync", error) ||
+      !wb_cuda_check (cu->cuMemsetD8Async (src, 1, CEIL_COPY_BYTES, st), "cuMemsetD8Async", error))
+    goto out;
+  /* copy: bytes read + written over the fastest of 20 copies (after 3 untimed) */
+  for (int i = 0; i < 23; i++)
+    {
+      if (!wb_cuda_check (cu->cuEventRecord (e0, st), "cuEventRecord", error) ||
+          !wb_cuda_check (cu->cuMemcpyDtoDAsync (dst, src, CEIL_COPY_BYTES, st), "cuMemcpyDtoDAsync", error) ||
+          !wb_cuda_check (cu->cuEventRecord (e1, st), "cuEventRecord", error) ||
+          !wb_cuda_check (cu->cuEventSynchronize (e1), "cuEventSynchronize", error) ||
+          !wb_cuda_check (cu->cuEventElapsedTime (&ms, e0, e1), "cuEventElapsedTime", error))
+        goto out;
+      if (i >= 3 && (best == 0 || ms < best))
+        best = ms;
+    }
+  *copy_gbps = 2.0 * (double) CEIL_COPY_BYTES / (best * 1e-3) / 1e9;
+  /* bf16 matmul N x N x N through cuBLASLt (the cublas executor's path), fastest of 10 after 3 */
+  if ((a = wb_cuda_tensor_new (rt, WB_DTYPE_BFLOAT16, 2, shape, error)) == NULL ||
+      (b = wb_cuda_tensor_new (rt, WB_DTYPE_BFLOAT16, 2, shape, error)) == NULL ||
+      !wb_cuda_check (cu->cuMemsetD8Async (wb_cuda_tensor_ptr (a), 0x3c, (size_t) CEIL_GEMM_N * CEIL_GEMM_N * 2, st), "cuMemsetD8Async", error) ||
+      !wb_cuda_check (cu->cuMemsetD8Async (wb_cuda_tensor_ptr (b), 0x3b, (size_t) CEIL_GEMM_N * CEIL_GEMM_N * 2, st), "cuMemsetD8Async", error))
+    goto out;
+  best = 0;
+  for (int i = 0; i < 13; i++)
+    {
+      g_autoptr (WbTensor) c = NULL;
+      if (!wb_cuda_check (cu->cuEventRecord (e0, st), "cuEventRecord", error) ||
+          !wb_cuda_matmul (rt, a, b, NULL, FALSE, &c, error) ||
+          !wb_cuda_check (cu->cuEventRecord (e1, st), "cuEventRecord", error) ||
+          !wb_cuda_check (cu->cuEventSynchronize (e1), "cuEventSynchronize", error) ||
+          !wb_cuda_check (cu->cuEventElapsedTime (&ms, e0, e1), "cuEventElapsedTime", error))
+        goto out;
+      if (i >= 3 && (best == 0 || ms < best))
+        best = ms;
+    }
+  *tflops = 2.0 * CEIL_GEMM_N * (double) CEIL_GEMM_N * CEIL_GEMM_N / (best * 1e-3) / 1e12;
+  ok = TRUE;
+out:
+  if (src)
+    cu->cuMemFreeAsync (src, st);
+  if (dst)
+    cu->cuMemFreeAsync (dst, st);
+  if (e0)
+    cu->cuEventDestroy (e0);
+  if (e1)
+    cu->cuEventDestroy (e1);
+  return ok && wb_cuda_runtime_synchronize (rt, error);
+}
 
 typedef struct
 {
   GOutputStream *out;
   gboolean       announce;
   char          *last_region;
+  Prof          *prof; /* (nullable) a profiled run */
 } Runner;
 
 static gint64
@@ -69,6 +362,8 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   GVariantBuilder b;
   guint           line;
 
+  if (r->prof)
+    prof_call_started (r->prof, bsym);
   if (!r->announce)
     return;
   line = wb_trace_get_bsym_line (trace, bsym);
@@ -80,6 +375,15 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   g_variant_builder_add (&b, "{sv}", "line", g_variant_new_uint32 (line));
   g_variant_builder_add (&b, "{sv}", "trace", g_variant_new_string (trace->filename ? trace->filename : "<trace>"));
   wb_runner_write_message (r->out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), NULL);
+}
+
+static void
+on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, guint n_args, WbRtValue *result, gpointer data)
+{
+  Runner *r = data;
+
+  if (r->prof)
+    prof_call_done (r->prof, bsym);
 }
 
 static int
@@ -199,7 +503,8 @@ handle_run (Runner *r, GVariant *req)
   const char     *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = "nvrtc";
   guint64         seed = 0;
   guint32         warmup = 1, iters = 0;
-  gboolean        check_shapes = FALSE;
+  gboolean        check_shapes = FALSE, profile = FALSE, ceilings = FALSE;
+  double          copy_gbps = 0, bf16_tflops = 0;
   WbCudaRuntime  *rt;
   WbExecutor     *def_exec;
   WbRunOptions    options;
@@ -218,6 +523,8 @@ handle_run (Runner *r, GVariant *req)
   g_variant_lookup (req, "warmup", "u", &warmup);
   g_variant_lookup (req, "iters", "u", &iters);
   g_variant_lookup (req, "check_shapes", "b", &check_shapes);
+  g_variant_lookup (req, "profile", "b", &profile);
+  g_variant_lookup (req, "ceilings", "b", &ceilings);
   g_clear_pointer (&r->last_region, g_free);
 
   if ((rt = wb_cuda_runtime_get (&error)) == NULL)
@@ -268,7 +575,12 @@ handle_run (Runner *r, GVariant *req)
   options.seed = seed;
   options.check_shapes = check_shapes;
   options.call_started = on_call_started;
+  options.observer = on_call_done;
   options.observer_data = r;
+  if (ceilings && !measure_ceilings (rt, &copy_gbps, &bf16_tflops, &error))
+    goto fail;
+  if (profile)
+    r->prof = prof_new (rt, program);
 
   /* the checked run: every kernel synchronised, every top-level call announced */
   wb_cuda_executors_begin_run ();
@@ -298,11 +610,25 @@ handle_run (Runner *r, GVariant *req)
     for (guint i = 0; i < total; i++)
       {
         g_autoptr (WbRunResult) again = NULL;
+        gboolean timed = i + iters >= total;
         gint64 t0 = now_ns ();
+        if (timed && r->prof)
+          prof_begin_iteration (r->prof);
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
+        if (timed && r->prof && again != NULL)
+          r->prof->ev_iter_end = prof_record (r->prof);
         if (again == NULL || !wb_cuda_runtime_synchronize (rt, &error))
           goto fail;
-        if (i + iters >= total)
+        if (timed && r->prof)
+          {
+            prof_end_iteration (r->prof);
+            if (r->prof->failed)
+              {
+                g_set_error (&error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling: a CUDA event call failed");
+                goto fail;
+              }
+          }
+        if (timed)
           {
             double ms = (now_ns () - t0) / 1e6;
             g_array_append_val (iter_ms, ms);
@@ -341,6 +667,22 @@ handle_run (Runner *r, GVariant *req)
     g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
   }
   g_variant_builder_add (&b, "{sv}", "stats", stats);
+  {
+    const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (rt);
+    g_autofree char        *drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);
+    g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
+    g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
+  }
+  if (ceilings)
+    {
+      g_variant_builder_add (&b, "{sv}", "copy_gbps", g_variant_new_double (copy_gbps));
+      g_variant_builder_add (&b, "{sv}", "bf16_tflops", g_variant_new_double (bf16_tflops));
+    }
+  if (r->prof)
+    {
+      g_variant_builder_add (&b, "{sv}", "profile", prof_variant (r->prof));
+      g_clear_pointer (&r->prof, prof_free);
+    }
   g_variant_unref (outs);
   g_variant_unref (grads);
   g_variant_unref (cotv);
@@ -351,6 +693,12 @@ handle_run (Runner *r, GVariant *req)
 
 fail:
   g_array_unref (iter_ms);
+  if (r->prof)
+    {
+      r->prof->on = FALSE;
+      if (!(error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT))
+        g_clear_pointer (&r->prof, prof_free);
+    }
   if (error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT)
     {
       /* the context is gone: say where and end the process without touching CUDA again */
@@ -406,6 +754,12 @@ main (int argc, char **argv)
             g_variant_builder_add (&b, "{sv}", "ok", g_variant_new_boolean (desc != NULL));
             g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (desc ? desc : perr->message));
             g_variant_builder_add (&b, "{sv}", "code", g_variant_new_int32 (desc ? 0 : perr->code));
+            if (desc != NULL)
+              {
+                WbCudaRuntime *prt = wb_cuda_runtime_get (NULL);
+                if (prt != NULL)
+                  g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (wb_cuda_runtime_get_info (prt)->name));
+              }
             wb_runner_write_message (r.out, WB_RUNNER_MSG_PROBE_REPLY, g_variant_builder_end (&b), NULL);
             break;
           }

@@ -18,6 +18,7 @@ struct _WbRunner
   GOutputStream *to;
   GInputStream  *from;
   char          *last_region;
+  char          *model;
   gboolean       dead;
 };
 
@@ -61,6 +62,7 @@ wb_runner_free (WbRunner *runner)
     }
   g_clear_object (&runner->proc);
   g_free (runner->last_region);
+  g_free (runner->model);
   g_free (runner);
 }
 
@@ -204,7 +206,21 @@ wb_runner_probe (WbRunner *r, char **device, GError **error)
     }
   if (device)
     *device = g_strdup (msg);
+  {
+    const char *model = NULL;
+    if (g_variant_lookup (reply, "model", "&s", &model))
+      {
+        g_free (r->model);
+        r->model = g_strdup (model);
+      }
+  }
   return TRUE;
+}
+
+const char *
+wb_runner_get_model (WbRunner *r)
+{
+  return r->model;
 }
 
 void
@@ -216,6 +232,9 @@ wb_runner_result_free (WbRunnerResult *result)
   g_clear_pointer (&result->iter_ms, g_array_unref);
   g_clear_pointer (&result->stats, g_variant_unref);
   g_free (result->device);
+  g_free (result->model);
+  g_free (result->driver);
+  g_clear_pointer (&result->profile, g_variant_unref);
   g_free (result);
 }
 
@@ -264,6 +283,10 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
   g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));
   g_variant_builder_add (&b, "{sv}", "iters", g_variant_new_uint32 (req->iters));
   g_variant_builder_add (&b, "{sv}", "check_shapes", g_variant_new_boolean (req->check_shapes));
+  if (req->profile)
+    g_variant_builder_add (&b, "{sv}", "profile", g_variant_new_boolean (TRUE));
+  if (req->ceilings)
+    g_variant_builder_add (&b, "{sv}", "ceilings", g_variant_new_boolean (TRUE));
   g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
   if (req->cotangents)
     g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));
@@ -357,6 +380,16 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
           res->stats = g_variant_lookup_value (msg, "stats", G_VARIANT_TYPE ("a{sv}"));
           if (res->stats == NULL)
             res->stats = g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
+          {
+            const char *model = NULL, *driver = NULL;
+            if (g_variant_lookup (msg, "model", "&s", &model))
+              res->model = g_strdup (model);
+            if (g_variant_lookup (msg, "driver", "&s", &driver))
+              res->driver = g_strdup (driver);
+            g_variant_lookup (msg, "copy_gbps", "d", &res->copy_gbps);
+            g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
+            res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));
+          }
           *exit_code = 0;
           return res;
         }

@@ -39,6 +39,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunner, wb_runner_free)
 /* wb_runner_probe: whether CUDA works in the runner. TRUE with a description of the device in @device
  * (transfer full), or FALSE with WB_RUNNER_ERROR_NO_GPU and the reason. */
 gboolean wb_runner_probe (WbRunner *runner, char **device, GError **error);
+/* wb_runner_get_model: (transfer none) (nullable) the GPU's name from the last successful probe. */
+const char *wb_runner_get_model (WbRunner *runner);
 
 typedef struct
 {
@@ -52,6 +54,8 @@ typedef struct
   guint       warmup; /* runs before the timed ones (the first one is checked and returns the results) */
   guint       iters;  /* timed runs */
   gboolean    check_shapes;
+  gboolean    profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
+  gboolean    ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
 } WbRunnerRequest;
 
 typedef struct
@@ -61,6 +65,16 @@ typedef struct
   char        *device;  /* "NVIDIA H100 80GB HBM3, sm_90" */
   GVariant    *stats;   /* a{sv}: regions_fused, plan_kernels, ops_generated, matmuls, fallbacks,
                            fallback_symbols a{su}, nvrtc_compiles, nvrtc_hits, compile_ms, retries */
+  char       *model;       /* "NVIDIA H100 80GB HBM3" */
+  char       *driver;      /* CUDA driver version "13.0" */
+  double      copy_gbps;   /* with request.ceilings: device-to-device copy, bytes read + written, GB/s */
+  double      bf16_tflops; /* with request.ceilings: 8192^3 bf16 cuBLASLt matmul, TFLOP/s */
+  GVariant   *profile;     /* (nullable) with request.profile, a{sv}: entries as (wb-profile.h's entries of the
+                              runner's program, in order), iter_ns ax (CUDA events around each timed run),
+                              iter_start_ns ax (each run's start after the first, host clock), entry_ns ax
+                              (iters x entries, events around each entry's call), kernels a(siuuuuuuxxu) (name,
+                              entry index or -1, grid xyz, block xyz, start and end ns after the iteration's
+                              start event, iteration), dropped_records t */
 } WbRunnerResult;
 
 void wb_runner_result_free (WbRunnerResult *result);

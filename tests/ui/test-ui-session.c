@@ -1,0 +1,176 @@
+/* test-ui-session.c — a session made by `thunder-wb --headless profile data/samples/mlp_small --session F`
+ * twice: opened in the window, its runs in the sidebar, the two runs compared (executors, times,
+ * difference, noise verdict); the region page's claim remarks are the region's own
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "wb-ui-common.h"
+
+static WbWindow *window;
+static char     *session;
+
+static void
+make_session (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  const char      *source = g_getenv ("WB_SOURCE_ROOT");
+  g_autofree char *exe = g_build_filename (build ? build : ".", "app", "thunder-wb", NULL);
+  g_autofree char *sample = g_build_filename (source ? source : ".", "data", "samples", "mlp_small", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wb-ui-session-XXXXXX", NULL);
+
+  g_assert_nonnull (dir);
+  session = g_build_filename (dir, "two-runs.wbsession", NULL);
+  for (int i = 0; i < 2; i++)
+    {
+      const char *argv[] = { exe, "--headless", "profile", sample, "--session", session, "--iters", "5", NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      int status = 0;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+      if (!g_spawn_check_wait_status (status, NULL))
+        g_test_message ("profile: %s%s", out, err);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+    }
+}
+
+static void
+test_open_session (void)
+{
+  WbDocument *doc;
+
+  make_session ();
+  window = wb_ui_open (session);
+  doc = wb_window_get_document (window);
+  g_assert_nonnull (wb_document_get_trace_set (doc));
+  g_assert_nonnull (wb_document_get_pipeline (doc));
+  g_assert_cmpstr (wb_document_get_session_path (doc), ==, session);
+  g_assert_cmpuint (wb_document_get_runs (doc)->len, ==, 2);
+  g_assert_cmpint (((WbRun *) wb_document_get_runs (doc)->pdata[0])->id, >, 0);
+  {
+    g_autofree char *label = wb_document_dup_run_label (doc, 1);
+
+    g_assert_true (strstr (label, "Run 2") != NULL);
+  }
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "20-session-open"));
+}
+
+static void
+test_compare (void)
+{
+  WbDocument      *doc = wb_window_get_document (window);
+  WbCompareView   *view = WB_COMPARE_VIEW (wb_window_get_compare_view (window));
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint a = 9, b = 9, n_regions = 0;
+  const WbRun *run_a, *run_b;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-runs", NULL);
+  wb_ui_spin (0.3);
+  g_assert_true (wb_compare_view_get_runs (view, &a, &b));
+  g_assert_cmpuint (a, ==, 0);
+  g_assert_cmpuint (b, ==, 1);
+  run_a = wb_document_get_runs (doc)->pdata[0];
+  run_b = wb_document_get_runs (doc)->pdata[1];
+  text = wb_compare_view_get_text (view);
+  g_assert_nonnull (text);
+  g_test_message ("comparison:\n%s", text);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "Region\tExecutor A\tExecutor B\tA (ms)\tB (ms)"));
+  g_assert_true (g_str_has_prefix (lines[1], "Whole iteration\t"));
+  /* every region of run A is a row with its executors, both medians, the difference and a verdict */
+  for (guint i = 0; i < run_a->regions->len; i++)
+    {
+      const WbRegionStats *sa = run_a->regions->pdata[i];
+      const WbRegionStats *sb = wb_run_find_region (run_b, sa->name);
+      g_auto (GStrv) cells = g_strsplit (lines[i + 2], "\t", -1);
+      g_autofree char *ma = g_strdup_printf ("%.3f", sa->median_ns / 1e6);
+      g_autofree char *mb = NULL;
+      g_autofree char *diff = NULL;
+
+      g_assert_nonnull (sb);
+      mb = g_strdup_printf ("%.3f", sb->median_ns / 1e6);
+      diff = g_strdup_printf ("%+.3f", (sb->median_ns - sa->median_ns) / 1e6);
+      g_assert_cmpuint (g_strv_length (cells), ==, 9);
+      g_assert_cmpstr (cells[0], ==, sa->name);
+      g_assert_cmpstr (cells[1], ==, sa->executor);
+      g_assert_cmpstr (cells[2], ==, sb->executor);
+      g_assert_cmpstr (cells[3], ==, ma);
+      g_assert_cmpstr (cells[4], ==, mb);
+      g_assert_cmpstr (cells[5], ==, diff);
+      g_assert_true (g_str_has_prefix (cells[7], "±"));
+      g_assert_true (strcmp (cells[8], "within noise") == 0 || strcmp (cells[8], "slower") == 0 || strcmp (cells[8], "faster") == 0);
+      n_regions++;
+    }
+  g_assert_cmpuint (n_regions, >, 0);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "21-compare-two-runs"));
+
+  /* swapped: B against A */
+  wb_compare_view_set_runs (view, 1, 0);
+  g_assert_true (wb_compare_view_get_runs (view, &a, &b));
+  g_assert_cmpuint (a, ==, 1);
+  g_assert_cmpuint (b, ==, 0);
+}
+
+/* the region page lists the claim remarks of the region's bound symbols, not every same-named op */
+static void
+test_region_page (void)
+{
+  WbDocument      *doc = wb_window_get_document (window);
+  WbRegionTable   *table = WB_REGION_TABLE (wb_window_get_region_table (window));
+  GPtrArray       *regions = wb_pipeline_get_regions (wb_document_get_pipeline (doc));
+  GPtrArray       *remarks = wb_pipeline_get_remarks (wb_document_get_pipeline (doc));
+  const WbRegion  *region = regions->pdata[0];
+  g_autofree char *page = NULL;
+  guint            total = 0;
+
+  wb_window_show_view (window, "regions");
+  wb_document_select_region (doc, region->name);
+  wb_ui_spin (0.2);
+  page = wb_region_table_get_page_text (table);
+  g_test_message ("page:\n%s", page);
+  g_assert_true (strstr (page, "Claim remarks") != NULL);
+  g_assert_true (strstr (page, "What runs it") != NULL);
+  for (guint i = 0; i < remarks->len; i++)
+    {
+      const WbRemark *r = remarks->pdata[i];
+      g_autofree char *line = g_strdup_printf ("%s %s (line %u)", r->executor, r->symbol, r->line);
+
+      g_assert_nonnull (r->bsym);
+      if (strstr (page, line) != NULL)
+        total++;
+    }
+  g_assert_cmpuint (total, >, 0);
+  g_assert_cmpuint (total, <, remarks->len);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "22-session-region-page"));
+}
+
+int
+main (int argc, char **argv)
+{
+  int result;
+
+  if (!wb_ui_init (&argc, &argv))
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 77;
+    }
+  g_test_add_func ("/ui/session/open", test_open_session);
+  g_test_add_func ("/ui/session/compare", test_compare);
+  g_test_add_func ("/ui/session/region-page", test_region_page);
+  result = g_test_run ();
+  if (session != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (session);
+      g_autofree char *wal = g_strconcat (session, "-wal", NULL);
+      g_autofree char *shm = g_strconcat (session, "-shm", NULL);
+
+      g_unlink (session);
+      g_unlink (wal);
+      g_unlink (shm);
+      g_rmdir (dir);
+    }
+  return result;
+}
