@@ -12,6 +12,9 @@
  * Each is repeated at least 3 times and for at least 0.3 s (at most 20 times) and the best kept: on a
  * busy machine the best is the closest to what the hardware can do.
  * Both depend on the CPU model and the thread count, so the device model is "MODEL (N threads)".
+ * On cuda the GPU runner measures them (thunder-wb-runner, RUN with `ceilings`): copy_gbps from a 1 GiB
+ * cuMemcpyDtoDAsync (bytes read + written, fastest of 20), bf16_tflops from an 8192^3 bf16 cuBLASLt matmul
+ * (fastest of 10); the device model is the GPU's name. The same cache keeps both kinds.
  *
  * Cache: measured once per device model and kept in the session when there is one (data/), else in
  * $XDG_CACHE_HOME/thunder-wb/ceilings.json: {"version": 1, "ceilings": [{"device_model", "copy_gbps",

@@ -75,7 +75,7 @@ wb_cuda_is_available (char **why)
                                 "configure with -Dcuda=enabled)%s",
                                 gpu ? "" : "; no NVIDIA GPU was found on this machine either (/dev/nvidiactl is missing)");
       else
-        *why = g_strdup ("no NVIDIA GPU was found on this machine (/dev/nvidiactl is missing)");
+        *why = g_strdup ("CUDA executors are not available here: no NVIDIA GPU was found on this machine (/dev/nvidiactl is missing)");
     }
   return FALSE;
 }
