@@ -840,6 +840,93 @@ wb_document_get_bsym_ms (WbDocument *self, const WbBsym *bsym)
   return stats->median_ns / 1e6;
 }
 
+gboolean
+wb_document_run_is_planned (WbDocument *self, const WbRun *run)
+{
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), TRUE);
+
+  if (run == NULL || run->stage == NULL || run->stage[0] == '\0')
+    return TRUE;
+  /* the window's runs are named "workbench"; `profile --stage workbench/NN_…` runs a workbench stage */
+  return strcmp (run->stage, "workbench") == 0 || g_str_has_prefix (run->stage, "workbench/");
+}
+
+/* whether entry @e is the trace that stage label part @part ("forward_06", "default_execs/forward_06",
+ * "stages/17_split_forward") names: its path without ".py", relative to the case; @exact: the subset
+ * folder must match too, else any path that ends in "/PART" */
+static gboolean
+entry_is_part (const WbTraceEntry *e, const char *part, gboolean exact)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *stem = NULL;
+  g_autofree char *rel = NULL;
+  gsize            n;
+
+  if (e->path == NULL || g_strcmp0 (e->subset, "workbench") == 0)
+    return FALSE;
+  stem = g_str_has_suffix (e->path, ".py") ? g_strndup (e->path, strlen (e->path) - 3) : g_strdup (e->path);
+  if (exact)
+    {
+      base = g_path_get_basename (stem);
+      rel = e->subset && e->subset[0] ? g_strdup_printf ("%s/%s", e->subset, base) : g_strdup (base);
+      return strcmp (rel, part) == 0;
+    }
+  n = strlen (part);
+  return strcmp (stem, part) == 0
+         || (strlen (stem) > n && g_str_has_suffix (stem, part) && stem[strlen (stem) - n - 1] == G_DIR_SEPARATOR);
+}
+
+static WbTrace *
+trace_of_part (WbDocument *self, const char *part)
+{
+  for (int exact = 1; exact >= 0; exact--)
+    for (guint i = 0; i < wb_trace_set_get_n_entries (self->set); i++)
+      {
+        const WbTraceEntry *e = wb_trace_set_get_entry (self->set, i);
+
+        if (entry_is_part (e, part, exact))
+          return e->trace;
+      }
+  return NULL;
+}
+
+const WbBsym *
+wb_document_find_run_call (WbDocument *self, const WbRun *run, const char *name, WbTrace **trace)
+{
+  g_auto (GStrv) parts = NULL;
+  g_autofree char *call = NULL;
+  guint            nth = 1, seen = 0;
+  char            *hash;
+
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), NULL);
+
+  if (trace != NULL)
+    *trace = NULL;
+  if (self->set == NULL || run == NULL || run->stage == NULL || name == NULL)
+    return NULL;
+  /* the profiler names the n-th call of one name "NAME#n" */
+  call = g_strdup (name);
+  if ((hash = strrchr (call, '#')) != NULL && hash[1] != '\0')
+    {
+      nth = (guint) MAX (1, g_ascii_strtoull (hash + 1, NULL, 10));
+      *hash = '\0';
+    }
+  parts = g_strsplit (run->stage, "+", -1);
+  for (guint p = 0; parts[p] != NULL; p++)
+    {
+      WbTrace *t = trace_of_part (self, parts[p]);
+
+      for (guint i = 0; t != NULL && i < t->n_body; i++)
+        if (t->body[i]->kind == WB_BSYM_CALL && g_strcmp0 (t->body[i]->name, call) == 0 && ++seen == nth)
+          {
+            if (trace != NULL)
+              *trace = t;
+            return t->body[i];
+          }
+    }
+  return NULL;
+}
+
 static void
 map_body (GHashTable *map, const WbBsym *bsym, const WbRegion *region)
 {

@@ -65,6 +65,15 @@ char             *wb_document_dup_run_label      (WbDocument *self, guint i);
 /* wb_document_get_run_entry: the entry of the stage runs time (the workbench's final forward), or -1 */
 int               wb_document_get_run_entry      (WbDocument *self);
 
+/* wb_document_run_is_planned: whether @run timed the workbench's own stage (stage "workbench", or none
+ * recorded), whose regions are the pipeline's; FALSE for a run of another stage (Thunder's final stage
+ * from `profile`, "forward_06+backward_00"), whose regions (TorchCompile0, …) are its own. */
+gboolean          wb_document_run_is_planned     (WbDocument *self, const WbRun *run);
+/* wb_document_find_run_call: (nullable) the call of region @name (WbRegionStats.name) in the document's
+ * trace of the stage @run ran (found by the run's stage label among the trace set's entries); its
+ * trace in @trace (nullable). NULL when the document has no such trace. */
+const WbBsym     *wb_document_find_run_call      (WbDocument *self, const WbRun *run, const char *name, WbTrace **trace);
+
 /* wb_document_profile_async: with @assignment ("REGION=EXECUTOR,...", nullable) re-runs the pipeline,
  * then profiles its final forward and backward on the cpu (@iters timed, @warmup untimed) on a worker
  * thread. @progress (nullable) is called on the main thread with a fraction 0..1. On success the new

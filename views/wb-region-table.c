@@ -16,6 +16,7 @@ struct _WbRegionTable
   GCancellable *cancellable;
   guint         iters, warmup;
   gboolean      binding;
+  gboolean      run_regions; /* the rows are the latest run's own regions (a run of another stage) */
 
   GtkWidget         *box;
   GtkWidget         *progress_box;
@@ -41,6 +42,43 @@ stats_of (WbRegionTable *self, const char *name, gboolean previous)
   const WbRun *run = previous ? wb_document_get_previous_run (self->document) : wb_document_get_run (self->document);
 
   return run ? wb_run_find_region (run, name) : NULL;
+}
+
+/* (nullable) the latest run when the rows are its own regions, not the pipeline's */
+static const WbRun *
+own_run (WbRegionTable *self)
+{
+  return self->run_regions ? wb_document_get_run (self->document) : NULL;
+}
+
+/* the executor shown for @name: the pipeline's choice, or what ran it in a run of another stage */
+static const char *
+executor_of (WbRegionTable *self, const char *name)
+{
+  const WbRegion      *region = wb_document_lookup_region (self->document, name);
+  const WbRegionStats *s;
+
+  if (own_run (self) != NULL)
+    return (s = stats_of (self, name, FALSE)) != NULL ? s->executor : NULL;
+  return region ? region->executor : NULL;
+}
+
+/* ops of @name: the pipeline region's, or those of the call that ran it in the run's stage; -1 unknown */
+static int
+ops_of (WbRegionTable *self, const char *name)
+{
+  const WbRun    *run = own_run (self);
+  const WbRegion *region;
+  const WbBsym   *call;
+  int             n = 0;
+
+  if (run == NULL)
+    return (region = wb_document_lookup_region (self->document, name)) != NULL ? (int) region->n_ops : -1;
+  if ((call = wb_document_find_run_call (self->document, run, name, NULL)) == NULL)
+    return -1;
+  for (guint i = 0; i < call->n_subsymbols; i++)
+    n += call->subsymbols[i]->kind == WB_BSYM_CALL;
+  return n;
 }
 
 static gboolean
@@ -117,7 +155,7 @@ format_bytes (guint64 bytes)
 static char *
 cell_text (WbRegionTable *self, const char *name, int column)
 {
-  const WbRegion      *region = wb_document_lookup_region (self->document, name);
+  int                  ops = column == COL_OPS ? ops_of (self, name) : -1;
   const WbRegionStats *s = stats_of (self, name, FALSE);
   const WbRegionStats *p = stats_of (self, name, TRUE);
 
@@ -125,8 +163,10 @@ cell_text (WbRegionTable *self, const char *name, int column)
     {
     case COL_REGION:
       return g_strdup (name);
+    case COL_EXECUTOR:
+      return g_strdup (executor_of (self, name) ? executor_of (self, name) : "");
     case COL_OPS:
-      return region ? g_strdup_printf ("%u", region->n_ops) : g_strdup ("");
+      return ops >= 0 ? g_strdup_printf ("%d", ops) : g_strdup ("");
     case COL_BYTES:
       return s ? format_bytes (s->bytes_moved) : g_strdup ("–");
     case COL_TIME:
@@ -149,13 +189,12 @@ cell_text (WbRegionTable *self, const char *name, int column)
 static double
 cell_number (WbRegionTable *self, const char *name, int column)
 {
-  const WbRegion      *region = wb_document_lookup_region (self->document, name);
   const WbRegionStats *s = stats_of (self, name, FALSE);
 
   switch (column)
     {
     case COL_OPS:
-      return region ? region->n_ops : 0;
+      return MAX (ops_of (self, name), 0);
     case COL_BYTES:
       return s ? s->bytes_moved : 0;
     case COL_TIME:
@@ -196,24 +235,47 @@ bind_label (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 
 static void executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self);
 
+/* the cell: a drop-down of the choices for the pipeline's regions; a label (what ran it, not a choice)
+ * for the regions of a run of another stage */
 static void
 setup_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
 {
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *drop = gtk_drop_down_new_from_strings ((const char *const *) choices);
+  GtkWidget *label = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (drop, "flat");
   g_signal_connect (drop, "notify::selected", G_CALLBACK (executor_selected_cb), self);
-  gtk_list_item_set_child (item, drop);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_widget_set_visible (label, FALSE);
+  gtk_box_append (GTK_BOX (box), drop);
+  gtk_box_append (GTK_BOX (box), label);
+  g_object_set_data (G_OBJECT (box), "drop", drop);
+  g_object_set_data (G_OBJECT (box), "label", label);
+  gtk_list_item_set_child (item, box);
 }
 
 static void
 bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
 {
-  GtkWidget      *drop = gtk_list_item_get_child (item);
+  GtkWidget      *box = gtk_list_item_get_child (item);
+  GtkWidget      *drop = g_object_get_data (G_OBJECT (box), "drop");
+  GtkWidget      *label = g_object_get_data (G_OBJECT (box), "label");
   const char     *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
   const WbRegion *region = wb_document_lookup_region (self->document, name);
   g_autoptr (GString) tip = g_string_new (NULL);
 
+  gtk_widget_set_visible (drop, own_run (self) == NULL);
+  gtk_widget_set_visible (label, own_run (self) != NULL);
+  if (own_run (self) != NULL)
+    {
+      const char *executor = executor_of (self, name);
+
+      gtk_label_set_text (GTK_LABEL (label), executor ? executor : "");
+      gtk_widget_set_tooltip_text (label, _ ("What ran it in this run of another stage; choose executors in a run of the workbench's stage"));
+      g_object_set_data (G_OBJECT (drop), "region", NULL);
+      return;
+    }
   self->binding = TRUE;
   g_object_set_data_full (G_OBJECT (drop), "region", g_strdup (name), g_free);
   for (guint i = 0; choices[i] != NULL; i++)
@@ -271,12 +333,7 @@ compare_cb (gconstpointer a, gconstpointer b, gpointer data)
   if (col == COL_REGION)
     return g_utf8_collate (na, nb);
   if (col == COL_EXECUTOR)
-    {
-      const WbRegion *ra = wb_document_lookup_region (self->document, na);
-      const WbRegion *rb = wb_document_lookup_region (self->document, nb);
-
-      return g_strcmp0 (ra ? ra->executor : NULL, rb ? rb->executor : NULL);
-    }
+    return g_strcmp0 (executor_of (self, na), executor_of (self, nb));
   x = cell_number (self, na, col);
   y = cell_number (self, nb, col);
   return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
@@ -537,9 +594,70 @@ append_runner (WbRegionTable *self, const WbRegion *region, GString *s)
 }
 
 char *
+wb_region_table_dup_text (WbRegionTable *self)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  GListModel *columns = gtk_column_view_get_columns (self->view);
+  GString    *s = g_string_new (NULL);
+
+  for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+      g_string_append_printf (s, "%s%s", c ? "\t" : "", gtk_column_view_column_get_title (column));
+    }
+  g_string_append_c (s, '\n');
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (GtkStringObject) item = g_list_model_get_item (model, i);
+
+      for (int c = 0; c < N_COLS; c++)
+        {
+          g_autofree char *text = cell_text (self, gtk_string_object_get_string (item), c);
+
+          g_string_append_printf (s, "%s%s", c ? "\t" : "", text);
+        }
+      g_string_append_c (s, '\n');
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
 wb_region_table_get_page_text (WbRegionTable *self)
 {
   return g_strdup (gtk_label_get_text (self->page));
+}
+
+/* The page of a region of a run of another stage: its figures, and its call in that stage when the
+ * document has the trace. */
+static void
+update_run_page (WbRegionTable *self, const WbRun *run, const char *name)
+{
+  const WbRegionStats *stats = name ? wb_run_find_region (run, name) : NULL;
+  const WbBsym        *call;
+  g_autoptr (GString) s = g_string_new (NULL);
+  WbTrace             *trace = NULL;
+
+  if (stats == NULL)
+    {
+      gtk_label_set_text (self->page, _ ("Select a region to see its figures in the run and its call in the stage it ran."));
+      return;
+    }
+  /* TRANSLATORS: region page of a run of another stage: region, executor, stage label, line */
+  g_string_append_printf (s, _ ("Region %s · %s · stage %s, line %u\n\n"), stats->name, stats->executor ? stats->executor : "?",
+                          run->stage ? run->stage : "?", stats->stage_line);
+  g_string_append_printf (s, _ ("In the latest run: %.3f ms median (%.3f–%.3f), %.1f%% of the iteration, %u kernel(s) per iteration\n"),
+                          stats->median_ns / 1e6, stats->min_ns / 1e6, stats->max_ns / 1e6, 100.0 * stats->share, stats->kernel_count);
+  g_string_append (s, _ ("These are the regions of the stage the run timed, not the workbench's plan: choose executors in a run of the workbench's stage.\n"));
+  if ((call = wb_document_find_run_call (self->document, run, stats->name, &trace)) != NULL)
+    {
+      g_string_append (s, _ ("\nIts call in the stage\n"));
+      g_string_append (s, "  ");
+      wb_bsym_print (call, 0, s);
+    }
+  else
+    g_string_append (s, _ ("\nThe stage it ran is not among the loaded traces.\n"));
+  gtk_label_set_text (self->page, s->str);
 }
 
 static void
@@ -550,6 +668,12 @@ update_page (WbRegionTable *self)
   g_autoptr (GString) s = g_string_new (NULL);
   const WbRegionStats *stats;
 
+  /* a region of the run's own stage; a region of the plan (picked in the graph) keeps its page */
+  if (own_run (self) != NULL && (region == NULL || (name != NULL && wb_run_find_region (own_run (self), name) != NULL)))
+    {
+      update_run_page (self, own_run (self), name);
+      return;
+    }
   if (region == NULL)
     {
       gtk_label_set_text (self->page, _ ("Select a region to see its bound symbols, every executor's claim and what runs it."));
@@ -622,9 +746,15 @@ reload (WbRegionTable *self)
 {
   const WbPipeline *pipeline = wb_document_get_pipeline (self->document);
   GPtrArray        *regions = pipeline ? wb_pipeline_get_regions (pipeline) : NULL;
+  const WbRun      *run = wb_document_get_run (self->document);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
 
-  for (guint i = 0; regions != NULL && i < regions->len; i++)
+  /* a run of another stage (Thunder's final stage, from `profile`) timed its own regions: list those */
+  self->run_regions = run != NULL && !wb_document_run_is_planned (self->document, run);
+  if (self->run_regions)
+    for (guint i = 0; i < run->regions->len; i++)
+      g_ptr_array_add (names, ((WbRegionStats *) run->regions->pdata[i])->name);
+  for (guint i = 0; !self->run_regions && regions != NULL && i < regions->len; i++)
     g_ptr_array_add (names, ((WbRegion *) regions->pdata[i])->name);
   g_ptr_array_add (names, NULL);
   self->binding = TRUE;

@@ -26,6 +26,9 @@ gboolean    wb_region_table_set_executor   (WbRegionTable *self, const char *reg
 void        wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint warmup);
 /* wb_region_table_get_selected: (nullable) the region selected in the table. */
 const char *wb_region_table_get_selected   (WbRegionTable *self);
+/* wb_region_table_dup_text: (transfer full) the table as shown, tab-separated: the column titles, then
+ * one line per row in the view's order (Region, Executor, Ops, Bytes, Time (ms), Δ, Share, GB/s, TFLOP/s). */
+char       *wb_region_table_dup_text       (WbRegionTable *self);
 /* wb_region_table_get_page_text: (transfer full) the region page's text. */
 char       *wb_region_table_get_page_text  (WbRegionTable *self);
 

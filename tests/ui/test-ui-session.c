@@ -1,6 +1,7 @@
 /* test-ui-session.c — a session made by `thunder-wb --headless profile data/samples/mlp_small --session F`
  * twice: opened in the window, its runs in the sidebar, the two runs compared (executors, times,
- * difference, noise verdict); the region page's claim remarks are the region's own
+ * difference, noise verdict); the region page's claim remarks are the region's own; the Regions table
+ * lists the regions of the stage the runs timed (TorchCompile0/1) with their medians
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -147,6 +148,73 @@ test_region_page (void)
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "22-session-region-page"));
 }
 
+/* the runs of `profile` timed Thunder's final stage: the Regions table lists that stage's regions
+ * (TorchCompile0, TorchCompile1) with the latest run's medians, not "–" for the plan's nvrtcFusionN */
+static void
+test_run_regions (void)
+{
+  WbDocument      *doc = wb_window_get_document (window);
+  WbRegionTable   *table = WB_REGION_TABLE (wb_window_get_region_table (window));
+  const WbRun     *run = wb_document_get_run (doc);
+  const WbRun     *previous = wb_document_get_previous_run (doc);
+  g_autofree char *text = NULL;
+  g_autofree char *page = NULL;
+  g_auto (GStrv) lines = NULL;
+  const char *const names[] = { "TorchCompile0", "TorchCompile1" };
+
+  g_assert_nonnull (run);
+  g_assert_nonnull (run->stage);
+  g_assert_false (wb_document_run_is_planned (doc, run));
+  wb_window_show_view (window, "regions");
+  wb_ui_spin (0.2);
+  text = wb_region_table_dup_text (table);
+  g_test_message ("regions table:\n%s", text);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "Region\tExecutor\tOps\tBytes\tTime (ms)\t"));
+  g_assert_cmpuint (g_strv_length (lines) - 2, ==, run->regions->len); /* titles, rows, the empty last */
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      const WbRegionStats *s = wb_run_find_region (run, names[n]);
+      const WbRegionStats *p = previous ? wb_run_find_region (previous, names[n]) : NULL;
+      g_autofree char *median = NULL;
+      g_autofree char *share = NULL;
+      gboolean found = FALSE;
+
+      g_assert_nonnull (s);
+      median = g_strdup_printf ("%.3f", s->median_ns / 1e6);
+      share = g_strdup_printf ("%.1f%%", 100.0 * s->share);
+      for (guint i = 1; lines[i] != NULL && !found; i++)
+        {
+          g_auto (GStrv) cells = g_strsplit (lines[i], "\t", -1);
+
+          if (g_strcmp0 (cells[0], names[n]) != 0)
+            continue;
+          found = TRUE;
+          g_assert_cmpuint (g_strv_length (cells), ==, 9);
+          g_assert_cmpstr (cells[1], ==, s->executor);
+          g_assert_cmpstr (cells[2], !=, "");           /* ops of its call in forward_NN / backward_NN */
+          g_assert_cmpstr (cells[4], !=, "–");
+          g_assert_cmpstr (cells[4], ==, median);
+          g_assert_cmpstr (cells[6], ==, share);
+          g_assert_cmpstr (cells[7], !=, "–");
+          if (p != NULL && p->median_ns > 0)
+            g_assert_cmpstr (cells[5], !=, "");
+        }
+      g_assert_true (found);
+    }
+
+  /* its page: the run's figures and its call in the stage it ran */
+  wb_document_select_region (doc, "TorchCompile0");
+  wb_ui_spin (0.2);
+  g_assert_cmpstr (wb_region_table_get_selected (table), ==, "TorchCompile0");
+  page = wb_region_table_get_page_text (table);
+  g_test_message ("page:\n%s", page);
+  g_assert_true (strstr (page, "Region TorchCompile0") != NULL);
+  g_assert_true (strstr (page, run->stage) != NULL);
+  g_assert_true (strstr (page, "Its call in the stage") != NULL);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "23-session-run-regions"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -160,6 +228,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/session/open", test_open_session);
   g_test_add_func ("/ui/session/compare", test_compare);
   g_test_add_func ("/ui/session/region-page", test_region_page);
+  g_test_add_func ("/ui/session/run-regions", test_run_regions);
   result = g_test_run ();
   if (session != NULL)
     {
