@@ -622,3 +622,28 @@ _wb_meta_reduction_dims (const WbMetaCall *call, guint i, guint rank, gboolean *
     }
   return TRUE;
 }
+
+gboolean
+_wb_meta_out_shape (WbMetaCall *call, const WbType *like, WbDtype dtype, const gint64 *shape, guint rank, GError **error)
+{
+  WbType t = *like;
+
+  if (rank > WB_MAX_RANK)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "rank %u exceeds %d", rank, WB_MAX_RANK);
+  for (guint i = 0; i < rank; i++)
+    if (shape[i] < 0)
+      return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "negative dimension %" G_GINT64_FORMAT, shape[i]);
+  t.kind = WB_TYPE_TENSOR;
+  t.text = NULL;
+  if (dtype != WB_DTYPE_UNKNOWN && dtype != t.dtype)
+    {
+      t.dtype = dtype;
+      t.weak = FALSE;
+    }
+  t.rank = rank;
+  memset (t.shape, 0, sizeof t.shape);
+  if (rank > 0)
+    memcpy (t.shape, shape, sizeof (gint64) * rank);
+  _wb_meta_out (call, &t);
+  return TRUE;
+}

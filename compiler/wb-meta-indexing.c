@@ -13,26 +13,6 @@
 
 #define MAXD (WB_MAX_RANK + 1)
 
-static gboolean
-out_shape (WbMetaCall *call, const WbType *like, WbDtype dtype, const gint64 *shape, guint rank, GError **error)
-{
-  WbType t = *like;
-
-  if (rank > WB_MAX_RANK)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "rank %u exceeds %d", rank, WB_MAX_RANK);
-  t.kind = WB_TYPE_TENSOR;
-  t.text = NULL;
-  if (dtype != WB_DTYPE_UNKNOWN && dtype != t.dtype)
-    {
-      t.dtype = dtype;
-      t.weak = FALSE;
-    }
-  t.rank = rank;
-  memset (t.shape, 0, sizeof t.shape);
-  memcpy (t.shape, shape, sizeof (gint64) * rank);
-  _wb_meta_out (call, &t);
-  return TRUE;
-}
 
 static gboolean
 check_index_dtype (WbMetaCall *call, const WbType *index, GError **error)
@@ -61,7 +41,7 @@ _wb_meta_prim_take (WbMetaCall *call, GError **error)
   d = (guint) dim;
   memcpy (shape, a.shape, sizeof (gint64) * a.rank);
   shape[d] = index.rank == 1 ? index.shape[0] : 1;
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 /* take_along_axis (meta_arg 0): index matches a except at dim; gather (meta_arg 1): index no larger. */
@@ -83,7 +63,7 @@ _wb_meta_prim_take_along_axis (WbMetaCall *call, GError **error)
       return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call,
                             "index length %" G_GINT64_FORMAT " does not fit input length %" G_GINT64_FORMAT " at dim %u",
                             index.shape[i], a.shape[i], i);
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, index.shape, index.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, index.shape, index.rank, error);
 }
 
 gboolean
@@ -113,7 +93,7 @@ topk_like (WbMetaCall *call, const WbType *a, gint64 k, gint64 dim, GError **err
                               k, a->shape[d]);
       shape[d] = k;
     }
-  return out_shape (call, a, WB_DTYPE_UNKNOWN, shape, a->rank, error) && out_shape (call, a, WB_DTYPE_INT64, shape, a->rank, error);
+  return _wb_meta_out_shape (call, a, WB_DTYPE_UNKNOWN, shape, a->rank, error) && _wb_meta_out_shape (call, a, WB_DTYPE_INT64, shape, a->rank, error);
 }
 
 gboolean
@@ -170,7 +150,7 @@ _wb_meta_take_along_dim (WbMetaCall *call, GError **error)
   if (!check_index_dtype (call, &index, error))
     return FALSE;
   if (!_wb_meta_arg_present (call, 2))
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ wb_type_numel (&index) }, 1, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ wb_type_numel (&index) }, 1, error);
   if (!_wb_meta_arg_int (call, 2, &dim, error) || !_wb_meta_canonical_dim (call, dim, a.rank, &d, error))
     return FALSE;
   if (index.rank != a.rank)
@@ -186,7 +166,7 @@ _wb_meta_take_along_dim (WbMetaCall *call, GError **error)
       else
         return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "input and indices do not broadcast at dim %u", i);
     }
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -202,7 +182,7 @@ _wb_meta_gather (WbMetaCall *call, GError **error)
     return FALSE;
   if (index.rank != a.rank && !(a.rank == 0 && index.rank <= 1))
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "input and index need the same rank");
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, index.shape, index.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, index.shape, index.rank, error);
 }
 
 gboolean
@@ -219,10 +199,10 @@ _wb_meta_index_select (WbMetaCall *call, GError **error)
   if (index.rank > 1)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "index must be 0-d or 1-d");
   if (a.rank == 0)
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, a.shape, 0, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, a.shape, 0, error);
   memcpy (shape, a.shape, sizeof (gint64) * a.rank);
   shape[d] = wb_type_numel (&index);
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -243,18 +223,18 @@ _wb_meta_repeat_interleave (WbMetaCall *call, GError **error)
   if (!_wb_meta_arg_present (call, 2))
     {
       shape[0] = wb_type_numel (&a) * repeats;
-      return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 1, error);
+      return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 1, error);
     }
   if (!_wb_meta_arg_int (call, 2, &dim, error) || !_wb_meta_canonical_dim (call, dim, a.rank, &d, error))
     return FALSE;
   if (a.rank == 0)
     {
       shape[0] = repeats;
-      return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 1, error);
+      return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 1, error);
     }
   memcpy (shape, a.shape, sizeof (gint64) * a.rank);
   shape[d] *= repeats;
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -451,7 +431,7 @@ _wb_meta_getitem (WbMetaCall *call, GError **error)
       adv_types[n_adv++] = k->index;
     }
   if (n_adv == 0)
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
   if (!_wb_meta_broadcast (call, adv_types, n_adv, &adv_shape, error))
     return FALSE;
   {
@@ -465,6 +445,6 @@ _wb_meta_getitem (WbMetaCall *call, GError **error)
         if (i < r)
           result[rr++] = shape[i];
       }
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, result, rr, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, result, rr, error);
   }
 }

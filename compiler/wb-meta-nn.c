@@ -12,27 +12,6 @@
 
 #define MAXD (WB_MAX_RANK + 1)
 
-static gboolean
-out_shape (WbMetaCall *call, const WbType *like, WbDtype dtype, const gint64 *shape, guint rank, GError **error)
-{
-  WbType t = *like;
-
-  if (rank > WB_MAX_RANK)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "rank %u exceeds %d", rank, WB_MAX_RANK);
-  t.kind = WB_TYPE_TENSOR;
-  t.text = NULL;
-  if (dtype != WB_DTYPE_UNKNOWN && dtype != t.dtype)
-    {
-      t.dtype = dtype;
-      t.weak = FALSE;
-    }
-  t.rank = rank;
-  memset (t.shape, 0, sizeof t.shape);
-  if (rank > 0)
-    memcpy (t.shape, shape, sizeof (gint64) * rank);
-  _wb_meta_out (call, &t);
-  return TRUE;
-}
 
 static gboolean
 same_dtype (WbMetaCall *call, const WbType *a, const WbType *b, const char *what, GError **error)
@@ -76,9 +55,9 @@ linear_common (WbMetaCall *call, gboolean allow_1d_weight, GError **error)
     }
   memcpy (shape, a.shape, sizeof (gint64) * (a.rank - 1));
   if (out_len < 0)
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank - 1, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank - 1, error);
   shape[a.rank - 1] = out_len;
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -111,7 +90,7 @@ matmul_common (WbMetaCall *call, gboolean broadcast, GError **error)
     {
       if (a.shape[0] != b.shape[0])
         return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "vector lengths differ");
-      return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 0, error);
+      return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 0, error);
     }
   {
     gint64 k_a = a.shape[a.rank - 1];
@@ -135,7 +114,7 @@ matmul_common (WbMetaCall *call, gboolean broadcast, GError **error)
     if (b.rank >= 2)
       shape[r++] = b.shape[b.rank - 1];
   }
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
 }
 
 gboolean
@@ -161,7 +140,7 @@ _wb_meta_bmm (WbMetaCall *call, GError **error)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expects [b, n, m] @ [b, m, p]");
   if (!same_dtype (call, &a, &b, "operand", error))
     return FALSE;
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[0], a.shape[1], b.shape[2] }, 3, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[0], a.shape[1], b.shape[2] }, 3, error);
 }
 
 gboolean
@@ -173,7 +152,7 @@ _wb_meta_baddbmm (WbMetaCall *call, GError **error)
     return FALSE;
   if (b1.rank != 3 || b2.rank != 3 || b1.shape[0] != b2.shape[0] || b1.shape[2] != b2.shape[1])
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expects [b, n, m] @ [b, m, p]");
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ b1.shape[0], b1.shape[1], b2.shape[2] }, 3, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ b1.shape[0], b1.shape[1], b2.shape[2] }, 3, error);
 }
 
 gboolean
@@ -185,7 +164,7 @@ _wb_meta_outer (WbMetaCall *call, GError **error)
     return FALSE;
   if (a.rank != 1 || b.rank != 1)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expects two vectors");
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[0], b.shape[0] }, 2, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[0], b.shape[0] }, 2, error);
 }
 
 gboolean
@@ -198,11 +177,11 @@ _wb_meta_prim_grouped_mm (WbMetaCall *call, GError **error)
   if (!same_dtype (call, &a, &b, "operand", error))
     return FALSE;
   if (a.rank == 2 && b.rank == 2 && offsets.rank >= 1)
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ offsets.shape[0], a.shape[0], b.shape[1] }, 3, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ offsets.shape[0], a.shape[0], b.shape[1] }, 3, error);
   if (a.rank == 3 && b.rank == 2)
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[1], b.shape[1] }, 2, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[1], b.shape[1] }, 2, error);
   if (a.rank == 2 && b.rank == 3)
-    return out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[0], b.shape[2] }, 2, error);
+    return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, (gint64[]){ a.shape[0], b.shape[2] }, 2, error);
   return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "unsupported ranks %u and %u", a.rank, b.rank);
 }
 
@@ -258,7 +237,7 @@ _wb_meta_prim_convolution (WbMetaCall *call, GError **error)
         return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "kernel larger than the padded input at dim %u", i + 2);
       shape[i + 2] = (pf - dk) / stride[i] + 1 + opad[i];
     }
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 static gboolean
@@ -276,7 +255,7 @@ embedding_common (WbMetaCall *call, gboolean need_i64, GError **error)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "weight must be a matrix");
   memcpy (shape, a.shape, sizeof (gint64) * a.rank);
   shape[a.rank] = w.shape[1];
-  return out_shape (call, &w, WB_DTYPE_UNKNOWN, shape, a.rank + 1, error);
+  return _wb_meta_out_shape (call, &w, WB_DTYPE_UNKNOWN, shape, a.rank + 1, error);
 }
 
 gboolean
@@ -301,7 +280,7 @@ _wb_meta_prim_embedding_backward (WbMetaCall *call, GError **error)
     return FALSE;
   if (g.rank < 1)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "grad needs rank 1 or more");
-  return out_shape (call, &g, WB_DTYPE_UNKNOWN, (gint64[]){ num, g.shape[g.rank - 1] }, 2, error);
+  return _wb_meta_out_shape (call, &g, WB_DTYPE_UNKNOWN, (gint64[]){ num, g.shape[g.rank - 1] }, 2, error);
 }
 
 /* ---- norms and losses --------------------------------------------------------------------------- */
@@ -375,7 +354,7 @@ _wb_meta_loss (WbMetaCall *call, GError **error)
           return TRUE;
         }
       if (wb_dtype_is_integer (target.dtype))
-        return out_shape (call, &a, WB_DTYPE_UNKNOWN, target.shape, target.rank, error);
+        return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, target.shape, target.rank, error);
       {
         /* class probabilities: the input's shape without its class dim */
         gint64 shape[MAXD];
@@ -383,12 +362,12 @@ _wb_meta_loss (WbMetaCall *call, GError **error)
         for (guint i = 0; i < a.rank; i++)
           if (i != (a.rank == 1 ? 0u : 1u))
             shape[r++] = a.shape[i];
-        return out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
+        return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
       }
     }
   if (strcmp (reduction, "mean") != 0 && strcmp (reduction, "sum") != 0)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "unknown reduction '%s'", reduction);
-  return out_shape (call, &a, WB_DTYPE_UNKNOWN, NULL, 0, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, NULL, 0, error);
 }
 
 gboolean
@@ -455,7 +434,7 @@ _wb_meta_sdpa (WbMetaCall *call, GError **error)
     return FALSE;
   memcpy (shape, q.shape, sizeof (gint64) * q.rank);
   shape[q.rank - 1] = v.shape[v.rank - 1];
-  return out_shape (call, &q, WB_DTYPE_UNKNOWN, shape, q.rank, error);
+  return _wb_meta_out_shape (call, &q, WB_DTYPE_UNKNOWN, shape, q.rank, error);
 }
 
 static gboolean
@@ -478,7 +457,7 @@ _wb_meta_sdpa_efficient_forward (WbMetaCall *call, GError **error)
   if (q.rank != 4)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expects [batch, heads, length, dim] inputs");
   B = q.shape[0], H = q.shape[1], L = q.shape[2], Ev = v.shape[3];
-  return out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, L, Ev }, 4, error) && out_shape (call, &q, WB_DTYPE_FLOAT32, (gint64[]){ B, H, (L + 31) / 32 * 32 }, 3, error) && out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error) && out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error);
+  return _wb_meta_out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, L, Ev }, 4, error) && _wb_meta_out_shape (call, &q, WB_DTYPE_FLOAT32, (gint64[]){ B, H, (L + 31) / 32 * 32 }, 3, error) && _wb_meta_out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error) && _wb_meta_out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error);
 }
 
 /* aten._scaled_dot_product_flash_attention: (out, logsumexp f32 [B, H, ceil(L/16)*16], cum_seq_q [B+1],
@@ -494,11 +473,11 @@ _wb_meta_sdpa_flash_forward (WbMetaCall *call, GError **error)
   if (q.rank != 4)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expects [batch, heads, length, dim] inputs");
   B = q.shape[0], H = q.shape[1], L = q.shape[2], E = q.shape[3];
-  if (!out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, L, E }, 4, error) || !out_shape (call, &q, WB_DTYPE_FLOAT32, (gint64[]){ B, H, (L + 15) / 16 * 16 }, 3, error) || !out_shape (call, &q, WB_DTYPE_INT64, (gint64[]){ B + 1 }, 1, error) || !out_shape (call, &q, WB_DTYPE_INT64, (gint64[]){ B + 1 }, 1, error))
+  if (!_wb_meta_out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, L, E }, 4, error) || !_wb_meta_out_shape (call, &q, WB_DTYPE_FLOAT32, (gint64[]){ B, H, (L + 15) / 16 * 16 }, 3, error) || !_wb_meta_out_shape (call, &q, WB_DTYPE_INT64, (gint64[]){ B + 1 }, 1, error) || !_wb_meta_out_shape (call, &q, WB_DTYPE_INT64, (gint64[]){ B + 1 }, 1, error))
     return FALSE;
   _wb_meta_out_int (call, TRUE, L);
   _wb_meta_out_int (call, TRUE, k.shape[2]);
-  return out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error) && out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error) && out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error);
+  return _wb_meta_out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error) && _wb_meta_out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error) && _wb_meta_out_shape (call, &q, WB_DTYPE_INT64, NULL, 0, error);
 }
 
 /* The saved forward results a backward takes: grad_out and out [B, H, L, Ev], logsumexp f32
@@ -567,5 +546,5 @@ _wb_meta_sdpa_flash_backward (WbMetaCall *call, GError **error)
   if (!check_saved (call, &q, &v, &g, &out, &lse, 16, error))
     return FALSE;
   B = q.shape[0], H = q.shape[1], E = q.shape[3];
-  return out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_q, E }, 4, error) && out_shape (call, &k, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_k, E }, 4, error) && out_shape (call, &v, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_k, E }, 4, error);
+  return _wb_meta_out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_q, E }, 4, error) && _wb_meta_out_shape (call, &k, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_k, E }, 4, error) && _wb_meta_out_shape (call, &v, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_k, E }, 4, error);
 }

@@ -37,24 +37,6 @@ numel (const gint64 *shape, guint rank)
   return n;
 }
 
-static gboolean
-out_shape (WbMetaCall *call, const WbType *like, const gint64 *shape, guint rank, GError **error)
-{
-  WbType t = *like;
-
-  if (rank > WB_MAX_RANK)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "rank %u exceeds %d", rank, WB_MAX_RANK);
-  for (guint i = 0; i < rank; i++)
-    if (shape[i] < 0)
-      return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "negative dimension %" G_GINT64_FORMAT, shape[i]);
-  t.kind = WB_TYPE_TENSOR;
-  t.text = NULL;
-  t.rank = rank;
-  memset (t.shape, 0, sizeof t.shape);
-  memcpy (t.shape, shape, sizeof (gint64) * rank);
-  _wb_meta_out (call, &t);
-  return TRUE;
-}
 
 static gboolean
 check_permutation (WbMetaCall *call, const gint64 *perm, guint n, guint rank, GError **error)
@@ -97,7 +79,7 @@ _wb_meta_prim_broadcast_in_dim (WbMetaCall *call, GError **error)
                               "input dim %u of length %" G_GINT64_FORMAT " cannot broadcast to length %" G_GINT64_FORMAT,
                               k, a.shape[k], shape[idx]);
     }
-  return out_shape (call, &a, shape, ns, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, ns, error);
 }
 
 static gboolean
@@ -218,7 +200,7 @@ _wb_meta_prim_pad (WbMetaCall *call, GError **error)
         return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "padding config %u is not (lo, hi, interior)", i);
       shape[i] = a.shape[i] + MAX (0, a.shape[i] - 1) * c[2] + c[0] + c[1];
     }
-  return out_shape (call, &a, shape, n, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, n, error);
 }
 
 gboolean
@@ -235,7 +217,7 @@ _wb_meta_prim_reshape (WbMetaCall *call, GError **error)
       g_autofree char *x = shape_str (a.shape, a.rank), *y = shape_str (shape, n);
       return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "cannot reshape %s to %s", x, y);
     }
-  return out_shape (call, &a, shape, n, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, n, error);
 }
 
 gboolean
@@ -269,7 +251,7 @@ _wb_meta_prim_slice (WbMetaCall *call, GError **error)
                               start[i], end[i], strides[i], i, a.shape[i]);
       shape[i] = (end[i] - start[i] + strides[i] - 1) / strides[i];
     }
-  return out_shape (call, &a, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -294,7 +276,7 @@ _wb_meta_prim_squeeze (WbMetaCall *call, GError **error)
   for (guint i = 0; i < a.rank; i++)
     if (!drop[i])
       shape[r++] = a.shape[i];
-  return out_shape (call, &a, shape, r, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
 }
 
 gboolean
@@ -310,7 +292,7 @@ _wb_meta_prim_transpose (WbMetaCall *call, GError **error)
     return FALSE;
   for (guint i = 0; i < n; i++)
     shape[i] = a.shape[perm[i]];
-  return out_shape (call, &a, shape, n, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, n, error);
 }
 
 gboolean
@@ -331,11 +313,11 @@ _wb_meta_prim_unfold (WbMetaCall *call, GError **error)
   if (a.rank == 0)
     {
       shape[0] = size;
-      return out_shape (call, &a, shape, 1, error);
+      return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 1, error);
     }
   shape[d] = (shape[d] - size) / step + 1;
   shape[a.rank] = size;
-  return out_shape (call, &a, shape, a.rank + 1, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank + 1, error);
 }
 
 /* ---- ltorch ------------------------------------------------------------------------------------- */
@@ -386,7 +368,7 @@ _wb_meta_reshape (WbMetaCall *call, GError **error)
     return FALSE;
   if (!infer_shape (call, shape, n, wb_type_numel (&a), error))
     return FALSE;
-  return out_shape (call, &a, shape, n, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, n, error);
 }
 
 gboolean
@@ -400,7 +382,7 @@ _wb_meta_view_as (WbMetaCall *call, GError **error)
   memcpy (shape, b.shape, sizeof (gint64) * b.rank);
   if (!infer_shape (call, shape, b.rank, wb_type_numel (&a), error))
     return FALSE;
-  return out_shape (call, &a, shape, b.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, b.rank, error);
 }
 
 static gboolean
@@ -426,7 +408,7 @@ expand_to (WbMetaCall *call, const WbType *a, gint64 *shape, guint n, GError **e
           return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "cannot expand %s to %s", x, y);
         }
     }
-  return out_shape (call, a, shape, n, error);
+  return _wb_meta_out_shape (call, a, WB_DTYPE_UNKNOWN, shape, n, error);
 }
 
 gboolean
@@ -471,7 +453,7 @@ _wb_meta_unsqueeze (WbMetaCall *call, GError **error)
       if (i < a.rank)
         shape[r++] = a.shape[i];
     }
-  return out_shape (call, &a, shape, a.rank + 1, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank + 1, error);
 }
 
 gboolean
@@ -487,7 +469,7 @@ _wb_meta_squeeze (WbMetaCall *call, GError **error)
   for (guint i = 0; i < a.rank; i++)
     if (!(mask[i] && a.shape[i] == 1))
       shape[r++] = a.shape[i];
-  return out_shape (call, &a, shape, r, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
 }
 
 gboolean
@@ -510,7 +492,7 @@ _wb_meta_permute (WbMetaCall *call, GError **error)
     return FALSE;
   for (guint i = 0; i < n; i++)
     shape[i] = a.shape[perm[i]];
-  return out_shape (call, &a, shape, n, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, n, error);
 }
 
 gboolean
@@ -531,7 +513,7 @@ _wb_meta_transpose (WbMetaCall *call, GError **error)
       shape[x] = shape[y];
       shape[y] = tmp;
     }
-  return out_shape (call, &a, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -566,7 +548,7 @@ _wb_meta_movedim (WbMetaCall *call, GError **error)
       }
   for (guint d = 0; d < a.rank; d++)
     shape[d] = a.shape[order[d]];
-  return out_shape (call, &a, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 gboolean
@@ -581,7 +563,7 @@ _wb_meta_flatten (WbMetaCall *call, GError **error)
   if (a.rank == 0)
     {
       shape[0] = 1;
-      return out_shape (call, &a, shape, 1, error);
+      return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, 1, error);
     }
   if (!_wb_meta_canonical_dim (call, s, a.rank, &x, error) || !_wb_meta_canonical_dim (call, e, a.rank, &y, error))
     return FALSE;
@@ -592,7 +574,7 @@ _wb_meta_flatten (WbMetaCall *call, GError **error)
   shape[r++] = numel (a.shape + x, y - x + 1);
   for (guint i = y + 1; i < a.rank; i++)
     shape[r++] = a.shape[i];
-  return out_shape (call, &a, shape, r, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
 }
 
 gboolean
@@ -654,7 +636,7 @@ _wb_meta_stack (WbMetaCall *call, GError **error)
       if (i < first.rank)
         shape[r++] = first.shape[i];
     }
-  return out_shape (call, &first, shape, first.rank + 1, error);
+  return _wb_meta_out_shape (call, &first, WB_DTYPE_UNKNOWN, shape, first.rank + 1, error);
 }
 
 /* Splits dim @d of @a into pieces of @sizes (list output). */
@@ -667,7 +649,7 @@ out_pieces (WbMetaCall *call, const WbType *a, guint d, const gint64 *sizes, gui
   for (guint i = 0; i < n; i++)
     {
       shape[d] = sizes[i];
-      if (!out_shape (call, a, shape, a->rank, error))
+      if (!_wb_meta_out_shape (call, a, WB_DTYPE_UNKNOWN, shape, a->rank, error))
         return FALSE;
     }
   return TRUE;
@@ -750,5 +732,5 @@ _wb_meta_pad (WbMetaCall *call, GError **error)
   memcpy (shape, a.shape, sizeof (gint64) * a.rank);
   for (guint i = 0; i < n / 2; i++)
     shape[a.rank - 1 - i] += pad[2 * i] + pad[2 * i + 1];
-  return out_shape (call, &a, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
