@@ -201,8 +201,8 @@ cls_ctype (Cls c)
 }
 
 /* storage C type of a dtype in kernel parameters */
-static const char *
-storage_ctype (WbDtype dt)
+const char *
+wb_cuda_storage_ctype (WbDtype dt)
 {
   switch (dt)
     {
@@ -307,7 +307,7 @@ store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt)
     case WB_DTYPE_FLOAT16:
       return gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
     default:
-      return gstr (g, "%s[%s] = (%s) (%s);", p, off, storage_ctype (dt), x);
+      return gstr (g, "%s[%s] = (%s) (%s);", p, off, wb_cuda_storage_ctype (dt), x);
     }
 }
 
@@ -1469,7 +1469,7 @@ finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, c
         }
       else
         dt = g_array_index (g->buffers, WbCudaBuffer, slot - g->n_inputs).dtype;
-      g_string_append_printf (g->source, "%s%s%s *__restrict__ p%u", i ? ", " : "", w ? "" : "const ", storage_ctype (dt), slot);
+      g_string_append_printf (g->source, "%s%s%s *__restrict__ p%u", i ? ", " : "", w ? "" : "const ", wb_cuda_storage_ctype (dt), slot);
     }
   g_string_append (g->source, ")\n{\n");
   if (prologue)

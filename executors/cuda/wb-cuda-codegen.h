@@ -143,4 +143,8 @@ const char *wb_cuda_codegen_prelude (void);
 /* wb_cuda_plan_describe: (transfer full) a comment block: kernels, launch sizes, buffers and outputs. */
 char *wb_cuda_plan_describe (const WbCudaPlan *plan);
 
+/* wb_cuda_storage_ctype: the C type a tensor of @dtype is stored as in generated kernels ("float",
+ * "unsigned short" for bf16/f16, ...); NULL for a dtype the kernels do not handle. (transfer none) */
+const char *wb_cuda_storage_ctype (WbDtype dtype);
+
 G_END_DECLS
