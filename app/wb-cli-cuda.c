@@ -14,12 +14,6 @@
 #include "wb-cuda.h"
 #include "wb-runner.h"
 
-static GPtrArray *
-value_array (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-}
-
 static int
 cmp_double (gconstpointer a, gconstpointer b)
 {
@@ -146,7 +140,7 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
   run = g_new0 (WbCaseRun, 1);
   run->stage = stage;
   run->names = g_ptr_array_new_with_free_func (g_free);
-  run->values = value_array ();
+  run->values = wb_rt_value_array_new ();
   run->result = g_steal_pointer (&res->result);
   for (guint i = 0; i < run->result->outputs->len; i++)
     {
@@ -217,9 +211,7 @@ fixed_int64 (GVariant *dict, const char *key, gsize *n, GVariant **holder)
 }
 
 WbRun *
-wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents,
-                         const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, int *exit_code,
-                         GError **error)
+wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, int *exit_code, GError **error)
 {
   g_autoptr (WbRunnerResult) res = NULL;
   g_autoptr (GVariant) names = NULL;

@@ -13,7 +13,6 @@
 
 #define MAXD (WB_MAX_RANK + 1)
 
-
 static gboolean
 check_index_dtype (WbMetaCall *call, const WbType *index, GError **error)
 {

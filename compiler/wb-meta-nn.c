@@ -12,7 +12,6 @@
 
 #define MAXD (WB_MAX_RANK + 1)
 
-
 static gboolean
 same_dtype (WbMetaCall *call, const WbType *a, const WbType *b, const char *what, GError **error)
 {

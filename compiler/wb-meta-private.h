@@ -136,12 +136,11 @@ gboolean _wb_meta_canonical_dim (const WbMetaCall *call, gint64 dim, guint rank,
 void _wb_meta_out (WbMetaCall *call, const WbType *type);
 /* _wb_meta_out_shape: appends a tensor output like @like (device, dtype) with @rank dims of @shape and,
  * unless WB_DTYPE_UNKNOWN, @dtype (strong); fails on a rank above WB_MAX_RANK or a negative dim. */
-gboolean _wb_meta_out_shape (WbMetaCall *call, const WbType *like, WbDtype dtype, const gint64 *shape, guint rank,
-                             GError **error);
-void _wb_meta_out_tensor (WbMetaCall *call, WbDtype dtype, gboolean weak, const WbDevice *device, guint rank, const gint64 *shape);
-void _wb_meta_out_like (WbMetaCall *call, const WbType *like, WbDtype dtype);
-void _wb_meta_out_kind (WbMetaCall *call, WbTypeKind kind);
-void _wb_meta_out_int (WbMetaCall *call, gboolean has_value, gint64 value);
+gboolean _wb_meta_out_shape (WbMetaCall *call, const WbType *like, WbDtype dtype, const gint64 *shape, guint rank, GError **error);
+void     _wb_meta_out_tensor (WbMetaCall *call, WbDtype dtype, gboolean weak, const WbDevice *device, guint rank, const gint64 *shape);
+void     _wb_meta_out_like (WbMetaCall *call, const WbType *like, WbDtype dtype);
+void     _wb_meta_out_kind (WbMetaCall *call, WbTypeKind kind);
+void     _wb_meta_out_int (WbMetaCall *call, gboolean has_value, gint64 value);
 
 /* ---- dtype rules ---------------------------------------------------------------------------------- */
 

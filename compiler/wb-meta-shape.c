@@ -37,7 +37,6 @@ numel (const gint64 *shape, guint rank)
   return n;
 }
 
-
 static gboolean
 check_permutation (WbMetaCall *call, const gint64 *perm, guint n, guint rank, GError **error)
 {

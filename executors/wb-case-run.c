@@ -29,21 +29,6 @@ wb_case_run_lookup (const WbCaseRun *run, const char *name)
   return NULL;
 }
 
-static gint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static GPtrArray *
-value_array (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-}
-
 static WbCaseRun *
 run_new (const WbCaseStage *stage)
 {
@@ -51,7 +36,7 @@ run_new (const WbCaseStage *stage)
 
   run->stage = stage;
   run->names = g_ptr_array_new_with_free_func (g_free);
-  run->values = value_array ();
+  run->values = wb_rt_value_array_new ();
   return run;
 }
 
@@ -77,14 +62,14 @@ name_results (WbCase *c, WbCaseRun *run)
 
 typedef struct
 {
-  const WbBsym *target;      /* the fusion call whose args are the region's inputs, or NULL */
-  GPtrArray    *want;        /* names to capture (NULL-free) when there is no target */
-  GPtrArray    *args;        /* captured */
+  const WbBsym *target; /* the fusion call whose args are the region's inputs, or NULL */
+  GPtrArray    *want;   /* names to capture (NULL-free) when there is no target */
+  GPtrArray    *args;   /* captured */
   WbRtValue    *result;
-  GHashTable   *named;       /* name -> value (capture by name) */
-  GPtrArray    *all;         /* (element-type WbRtValue) every top-level tensor bound, for matching by value */
-  GPtrArray    *all_names;   /* (element-type utf8) (not owned: the host trace's names) */
-  gint64        budget;      /* bytes still allowed in @all */
+  GHashTable   *named;     /* name -> value (capture by name) */
+  GPtrArray    *all;       /* (element-type WbRtValue) every top-level tensor bound, for matching by value */
+  GPtrArray    *all_names; /* (element-type utf8) (not owned: the host trace's names) */
+  gint64        budget;    /* bytes still allowed in @all */
 } Capture;
 
 static void
@@ -106,8 +91,7 @@ capture_all (Capture *cap, const char *name, WbRtValue *v)
 }
 
 static void
-capture_observer (const WbTrace *trace, const WbBsym *b, WbRtValue *const *args, guint n_args, WbRtValue *result,
-                  gpointer data)
+capture_observer (const WbTrace *trace, const WbBsym *b, WbRtValue *const *args, guint n_args, WbRtValue *result, gpointer data)
 {
   Capture *cap = data;
 
@@ -115,7 +99,7 @@ capture_observer (const WbTrace *trace, const WbBsym *b, WbRtValue *const *args,
     {
       if (b == cap->target && cap->args == NULL)
         {
-          cap->args = value_array ();
+          cap->args = wb_rt_value_array_new ();
           for (guint i = 0; i < n_args; i++)
             g_ptr_array_add (cap->args, wb_rt_value_ref (args[i]));
           cap->result = wb_rt_value_ref (result);
@@ -128,7 +112,8 @@ capture_observer (const WbTrace *trace, const WbBsym *b, WbRtValue *const *args,
   if (b->outputs->kind == WB_VALUE_NAME)
     {
       WbRtValue *v = wb_rt_value_is_sequence (result) && b->n_subsymbols && result->items->len == 1
-                       ? result->items->pdata[0] : result;
+                         ? result->items->pdata[0]
+                         : result;
       for (guint i = 0; i < cap->want->len; i++)
         if (strcmp (cap->want->pdata[i], b->outputs->text) == 0 && !g_hash_table_contains (cap->named, b->outputs->text))
           g_hash_table_insert (cap->named, (gpointer) b->outputs->text, wb_rt_value_ref (v));
@@ -205,17 +190,17 @@ static void
 match_by_value (WbCaseRun *run, Capture *cap, const char *host_label)
 {
   GPtrArray *outs = run->result->outputs;
-  g_autoptr (GPtrArray) ref = value_array ();
+  g_autoptr (GPtrArray) ref = wb_rt_value_array_new ();
   g_autoptr (GString) names = g_string_new (NULL);
   guint matched = 0;
   char *note;
 
   for (guint k = 0; k < outs->len; k++)
     {
-      WbRtValue *o = outs->pdata[k];
-      WbRtValue *best = NULL;
+      WbRtValue  *o = outs->pdata[k];
+      WbRtValue  *best = NULL;
       const char *best_name = NULL;
-      double     best_rel = G_MAXDOUBLE;
+      double      best_rel = G_MAXDOUBLE;
       for (guint i = 0; o->kind == WB_RT_TENSOR && i < cap->all->len; i++)
         {
           WbRtValue      *v = cap->all->pdata[i];
@@ -252,13 +237,12 @@ match_by_value (WbCaseRun *run, Capture *cap, const char *host_label)
 }
 
 static WbCaseRun *
-run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors,
-            const WbRunOptions *options, GError **error)
+run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, GError **error)
 {
-  WbTraceSet        *set = wb_case_get_trace_set (c);
-  WbTrace           *region = wb_trace_set_get_entry (set, (guint) stage->entry)->trace;
-  const WbBsym      *ret = _wb_find_return (region);
-  guint              n_out = ret && ret->value && ret->value->n_items ? ret->value->n_items : 1;
+  WbTraceSet   *set = wb_case_get_trace_set (c);
+  WbTrace      *region = wb_trace_set_get_entry (set, (guint) stage->entry)->trace;
+  const WbBsym *ret = _wb_find_return (region);
+  guint         n_out = ret && ret->value && ret->value->n_items ? ret->value->n_items : 1;
   g_autoptr (GPtrArray) params = g_ptr_array_new ();
   GPtrArray         *stages = wb_case_get_stages (c);
   const WbCaseStage *host = NULL;
@@ -269,7 +253,7 @@ run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetenso
   g_autoptr (WbCaseRun) host_run = NULL;
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (WbCaseRun) run = NULL;
-  gint64             t0;
+  gint64 t0;
 
   for (guint i = 0; i < region->n_params; i++)
     g_ptr_array_add (params, (gpointer) _wb_param_name (region->params[i]));
@@ -283,9 +267,9 @@ run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetenso
     for (guint j = 0; j < stages->len && host == NULL; j++)
       {
         /* the nearest stage before the region first (the trace its fusion pass worked on), then after */
-        guint i = j <= self_index ? self_index - j : j;
+        guint              i = j <= self_index ? self_index - j : j;
         const WbCaseStage *h = stages->pdata[i];
-        WbTrace *fw, *bw;
+        WbTrace           *fw, *bw;
         if (g_strcmp0 (h->subset, stage->subset) != 0 ||
             (h->kind != WB_PROGRAM_INFERENCE && h->kind != WB_PROGRAM_JOINT && h->kind != WB_PROGRAM_TRAINING))
           continue;
@@ -314,7 +298,7 @@ run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetenso
   if (target == NULL)
     {
       const char *env = g_getenv ("WB_REGION_MATCH_MB");
-      cap.all = value_array ();
+      cap.all = wb_rt_value_array_new ();
       cap.all_names = g_ptr_array_new ();
       cap.budget = (env ? g_ascii_strtoll (env, NULL, 10) : 1024) << 20;
     }
@@ -329,7 +313,7 @@ run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetenso
   if (cap.args == NULL)
     {
       /* by name: from the captured outputs, or the case's inputs for the host's parameters */
-      cap.args = value_array ();
+      cap.args = wb_rt_value_array_new ();
       for (guint i = 0; i < params->len; i++)
         {
           WbRtValue         *v = g_hash_table_lookup (cap.named, params->pdata[i]);
@@ -353,7 +337,7 @@ run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetenso
       run->note = g_strdup_printf ("inputs and reference from %s:%u (%s)", host->label, target->line, target->name);
       if (wb_rt_value_get_n_items (cap.result) == n_out)
         {
-          run->reference = value_array ();
+          run->reference = wb_rt_value_array_new ();
           for (guint i = 0; i < n_out; i++)
             g_ptr_array_add (run->reference, wb_rt_value_ref (cap.result->items->pdata[i]));
         }
@@ -369,9 +353,9 @@ run_region (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetenso
   if (program == NULL)
     goto fail;
   o = *options;
-  t0 = now_ns ();
+  t0 = wb_run_clock_ns ();
   run->result = wb_program_run (program, &o, cap.args, NULL, error);
-  run->ns = now_ns () - t0;
+  run->ns = wb_run_clock_ns () - t0;
   if (run->result == NULL)
     goto fail;
   name_results (c, run);
@@ -394,8 +378,7 @@ fail:
 }
 
 WbCaseRun *
-wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors,
-                   const WbRunOptions *options, GError **error)
+wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, GError **error)
 {
   g_autoptr (WbCaseRun) run = NULL;
   g_autoptr (WbProgram) program = NULL;
@@ -433,7 +416,7 @@ wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSa
         program = wb_case_make_program (c, stage, error);
         if (program == NULL)
           return NULL;
-        args = value_array ();
+        args = wb_rt_value_array_new ();
         for (guint i = 0; i < fw->result->outputs->len; i++)
           g_ptr_array_add (args, wb_rt_value_ref (fw->result->outputs->pdata[i]));
         run = run_new (stage);
@@ -452,7 +435,7 @@ wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSa
       run = run_new (stage);
       if (stage->kind == WB_PROGRAM_PROLOGUE)
         {
-          run->reference = value_array ();
+          run->reference = wb_rt_value_array_new ();
           for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
             g_ptr_array_add (run->reference, wb_rt_value_new_tensor (g_hash_table_lookup (inputs, wb_case_get_input (c, i)->name)));
         }
@@ -460,9 +443,9 @@ wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSa
         cots = wb_case_make_cotangents (c, tensors, 1);
       break;
     }
-  t0 = now_ns ();
+  t0 = wb_run_clock_ns ();
   run->result = wb_program_run (program, &o, args, cots, error);
-  run->ns = now_ns () - t0;
+  run->ns = wb_run_clock_ns () - t0;
   if (run->result == NULL)
     return NULL;
   /* more than one output: look up grad_output.<i> now that their number is known */
@@ -475,9 +458,9 @@ wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSa
       if (any)
         {
           g_clear_pointer (&run->result, wb_run_result_free);
-          t0 = now_ns ();
+          t0 = wb_run_clock_ns ();
           run->result = wb_program_run (program, &o, args, more, error);
-          run->ns = now_ns () - t0;
+          run->ns = wb_run_clock_ns () - t0;
           if (run->result == NULL)
             return NULL;
         }

@@ -11,7 +11,7 @@
 typedef struct _Scope Scope;
 struct _Scope
 {
-  GHashTable *vars;   /* name -> WbRtValue (owned) */
+  GHashTable *vars; /* name -> WbRtValue (owned) */
   Scope      *parent;
 };
 
@@ -45,15 +45,6 @@ static void
 scope_set (Scope *s, const char *name, WbRtValue *value)
 {
   g_hash_table_replace (s->vars, (gpointer) name, value);
-}
-
-static gint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* The line of @b in the trace being run: the parsed line, or for a stage the workbench computed (whose
@@ -341,9 +332,9 @@ collect_bsym_uses (const WbBsym *b, GHashTable *set)
 static GPtrArray **
 compute_last_uses (const WbBsym *const *body, guint n)
 {
-  GHashTable  *last = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray  **out = g_new0 (GPtrArray *, n);
-  GHashTable  *set = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *last = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray **out = g_new0 (GPtrArray *, n);
+  GHashTable *set = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < n; i++)
     {
@@ -374,8 +365,7 @@ compute_last_uses (const WbBsym *const *body, guint n)
 
 /* -- execution ---------------------------------------------------------------------------------- */
 
-static gboolean run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor *executor,
-                          GHashTable *keep, GError **error);
+static gboolean run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor *executor, GHashTable *keep, GError **error);
 
 static WbRtValue *
 get_output_value (Scope *s, const WbBsym *b)
@@ -497,14 +487,14 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
       call.kwargs = (WbRtValue **) kwargs->pdata;
       call.n_kwargs = kwargs->len;
       call.state = &in->state;
-      t0 = in->stats ? now_ns () : 0;
+      t0 = in->stats ? wb_run_clock_ns () : 0;
       if (!wb_executor_run (executor, &call, error))
         {
           g_prefix_error (error, "%s:%u: %s: ", trace_file (in), bsym_line (in, b), b->name);
           goto done;
         }
       if (in->stats)
-        add_stat (in, b->name, now_ns () - t0);
+        add_stat (in, b->name, wb_run_clock_ns () - t0);
       if (b->outputs != NULL && !bind (in, s, b, b->outputs, call.result, error))
         goto done;
       if (top && in->options->observer)
@@ -519,7 +509,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
 
   if (b->n_subsymbols > 0)
     {
-      Scope      child;
+      Scope       child;
       GHashTable *keep = g_hash_table_new (g_str_hash, g_str_equal);
       GPtrArray  *outs = g_ptr_array_new ();
       gboolean    ok;
@@ -565,8 +555,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
 }
 
 static gboolean
-run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor *executor, GHashTable *keep,
-          GError **error)
+run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor *executor, GHashTable *keep, GError **error)
 {
   GPtrArray **last = compute_last_uses (body, n);
   gboolean    ok = TRUE;

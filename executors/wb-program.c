@@ -9,13 +9,13 @@
 
 struct _WbProgram
 {
-  gint           ref_count;
-  WbTrace       *forward;
-  WbTrace       *backward;
-  WbProgramKind  kind;
-  GHashTable    *assignment;   /* name (owned) -> WbExecutor* */
-  WbExecutor    *default_executor;
-  GPtrArray     *param_names;
+  gint          ref_count;
+  WbTrace      *forward;
+  WbTrace      *backward;
+  WbProgramKind kind;
+  GHashTable   *assignment; /* name (owned) -> WbExecutor* */
+  WbExecutor   *default_executor;
+  GPtrArray    *param_names;
 };
 
 const char *
@@ -23,14 +23,22 @@ wb_program_kind_to_string (WbProgramKind kind)
 {
   switch (kind)
     {
-    case WB_PROGRAM_INFERENCE: return "inference";
-    case WB_PROGRAM_JOINT: return "joint";
-    case WB_PROGRAM_TRAINING: return "training";
-    case WB_PROGRAM_BACKWARD: return "backward";
-    case WB_PROGRAM_PROLOGUE: return "prologue";
-    case WB_PROGRAM_EPILOGUE: return "epilogue";
-    case WB_PROGRAM_REGION: return "region";
-    default: return "?";
+    case WB_PROGRAM_INFERENCE:
+      return "inference";
+    case WB_PROGRAM_JOINT:
+      return "joint";
+    case WB_PROGRAM_TRAINING:
+      return "training";
+    case WB_PROGRAM_BACKWARD:
+      return "backward";
+    case WB_PROGRAM_PROLOGUE:
+      return "prologue";
+    case WB_PROGRAM_EPILOGUE:
+      return "epilogue";
+    case WB_PROGRAM_REGION:
+      return "region";
+    default:
+      return "?";
     }
 }
 
@@ -175,19 +183,13 @@ wb_run_result_free (WbRunResult *result)
   g_free (result);
 }
 
-static gint64
-now_ns (void)
+gint64
+wb_run_clock_ns (void)
 {
   struct timespec ts;
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static GPtrArray *
-value_array (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
 }
 
 /* Appends the items of a TUPLE/LIST (or the value itself) to @out. */
@@ -222,8 +224,8 @@ names_of (const WbValue *v, GPtrArray *out)
 typedef struct
 {
   const WbRunOptions *options;
-  GPtrArray          *given;    /* (nullable) */
-  GPtrArray          *used;     /* what was handed out, by index (NULL slots allowed) */
+  GPtrArray          *given; /* (nullable) */
+  GPtrArray          *used;  /* what was handed out, by index (NULL slots allowed) */
 } CotangentSource;
 
 static WbRtValue *
@@ -278,20 +280,19 @@ interp_init (WbInterp *in, WbProgram *p, const WbRunOptions *options, GHashTable
 }
 
 WbRunResult *
-wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args, GPtrArray *cotangents,
-                GError **error)
+wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args, GPtrArray *cotangents, GError **error)
 {
   g_autoptr (WbRunResult) r = g_new0 (WbRunResult, 1);
-  WbInterp         in;
-  CotangentSource  cot = { options, cotangents, NULL };
-  const WbBsym    *ret = _wb_find_return (program->forward);
-  gint64           t0;
+  WbInterp        in;
+  CotangentSource cot = { options, cotangents, NULL };
+  const WbBsym   *ret = _wb_find_return (program->forward);
+  gint64          t0;
 
   g_return_val_if_fail (program != NULL && options != NULL && args != NULL, NULL);
   r->kind = program->kind;
-  r->outputs = value_array ();
-  r->grads = value_array ();
-  r->cotangents = value_array ();
+  r->outputs = wb_rt_value_array_new ();
+  r->grads = wb_rt_value_array_new ();
+  r->cotangents = wb_rt_value_array_new ();
   r->flat_args = g_ptr_array_new_with_free_func (g_free);
   if (options->collect_stats)
     r->stats = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -305,8 +306,9 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
   {
     const WbValue *dict = NULL;
     if (ret && ret->value)
-      dict = ret->value->kind == WB_VALUE_DICT ? ret->value
-             : (ret->value->kind == WB_VALUE_TUPLE && ret->value->n_items == 2) ? ret->value->items[0] : NULL;
+      dict = ret->value->kind == WB_VALUE_DICT                                  ? ret->value
+             : (ret->value->kind == WB_VALUE_TUPLE && ret->value->n_items == 2) ? ret->value->items[0]
+                                                                                : NULL;
     if (dict && _wb_value_dict_get (dict, "flat_args"))
       names_of (_wb_value_dict_get (dict, "flat_args"), r->flat_args);
     else
@@ -322,9 +324,9 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
       }
   }
 
-  t0 = now_ns ();
+  t0 = wb_run_clock_ns ();
   r->value = _wb_interp_run_trace (&in, program->forward, args, error);
-  r->forward_ns = now_ns () - t0;
+  r->forward_ns = wb_run_clock_ns () - t0;
   g_clear_pointer (&in.grad_index, g_hash_table_unref);
   if (r->value == NULL)
     {
@@ -358,7 +360,7 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
         WbRtValue *dict = r->value->items->pdata[0];
         WbRtValue *saved = r->value->items->pdata[1];
         WbRtValue *outs = wb_rt_value_dict_lookup (dict, "flat_output");
-        g_autoptr (GPtrArray) bargs = value_array ();
+        g_autoptr (GPtrArray) bargs = wb_rt_value_array_new ();
         g_autoptr (WbRtValue) bret = NULL;
         WbRtValue *saved_list, *cots;
         WbInterp   bin;
@@ -390,9 +392,9 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
         g_ptr_array_add (bargs, saved_list);
         g_ptr_array_add (bargs, cots);
         interp_init (&bin, program, options, r->stats);
-        t0 = now_ns ();
+        t0 = wb_run_clock_ns ();
         bret = _wb_interp_run_trace (&bin, program->backward, bargs, error);
-        r->backward_ns = now_ns () - t0;
+        r->backward_ns = wb_run_clock_ns () - t0;
         if (bret == NULL)
           {
             g_ptr_array_unref (cot.used);

@@ -48,35 +48,34 @@ typedef enum
 } WbProgramKind;
 
 /* wb_program_kind_to_string: "inference", "joint", "training", ... (transfer none). */
-const char    *wb_program_kind_to_string (WbProgramKind kind);
+const char *wb_program_kind_to_string (WbProgramKind kind);
 /* wb_program_classify_trace: what kind of program @trace is by itself (a final forward is TRAINING). */
-WbProgramKind  wb_program_classify_trace (const WbTrace *trace);
+WbProgramKind wb_program_classify_trace (const WbTrace *trace);
 
 typedef struct _WbProgram WbProgram;
 
 /* wb_program_new: a program of @forward and, for TRAINING, @backward (else NULL). Takes references.
  * Fails with WB_EXECUTOR_ERROR_BAD_ARGUMENT when a final forward comes without a backward or the kinds
  * do not pair. (transfer full) */
-WbProgram     *wb_program_new          (WbTrace *forward, WbTrace *backward, GError **error);
-WbProgram     *wb_program_ref          (WbProgram *program);
-void           wb_program_unref        (WbProgram *program);
+WbProgram *wb_program_new (WbTrace *forward, WbTrace *backward, GError **error);
+WbProgram *wb_program_ref (WbProgram *program);
+void       wb_program_unref (WbProgram *program);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProgram, wb_program_unref)
 
-WbProgramKind  wb_program_get_kind     (const WbProgram *program);
+WbProgramKind wb_program_get_kind (const WbProgram *program);
 /* (transfer none) the traces; backward may be NULL. */
-WbTrace       *wb_program_get_forward  (const WbProgram *program);
-WbTrace       *wb_program_get_backward (const WbProgram *program);
+WbTrace *wb_program_get_forward (const WbProgram *program);
+WbTrace *wb_program_get_backward (const WbProgram *program);
 /* wb_program_assign: runs top-level calls printed @name (a region such as "TorchCompile0", or a symbol
  * such as "prims.linear") on @executor. NULL @name sets the default (initially cpu). */
-void           wb_program_assign       (WbProgram *program, const char *name, WbExecutor *executor);
+void wb_program_assign (WbProgram *program, const char *name, WbExecutor *executor);
 /* wb_program_get_param_names: (transfer none) the forward's parameter names in order (STAR/STARSTAR
  * parameters by their base name). */
-GPtrArray     *wb_program_get_param_names (const WbProgram *program);
+GPtrArray *wb_program_get_param_names (const WbProgram *program);
 
 /* WbRunObserver: called after every top-level CALL with its evaluated arguments and result (for a
  * composite or region: a TUPLE of its outputs in printed order). */
-typedef void (*WbRunObserver) (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, guint n_args,
-                               WbRtValue *result, gpointer user_data);
+typedef void (*WbRunObserver) (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, guint n_args, WbRtValue *result, gpointer user_data);
 /* WbCallHook: called before every top-level CALL runs (before its arguments are evaluated), with the
  * options' observer_data; the profiler's start mark (profiler/wb-profile.c). */
 typedef void (*WbCallHook) (const WbTrace *trace, const WbBsym *bsym, gpointer user_data);
@@ -86,24 +85,24 @@ typedef WbRtValue *(*WbParameterLookup) (const char *name, gpointer user_data);
 
 typedef struct
 {
-  guint64            seed;            /* Philox seed of random ops and generated cotangents */
-  gboolean           check_shapes;    /* check every annotated output of every executed bsym */
-  gboolean           collect_stats;   /* time every kernel (WbRunResult.stats) */
-  WbRunObserver      observer;        /* (nullable) */
-  gpointer           observer_data;
-  WbParameterLookup  parameters;      /* (nullable) prologue: module.get_parameter */
-  gpointer           parameters_data;
-  WbCallHook         call_started;    /* (nullable) before every top-level CALL, with observer_data */
+  guint64           seed;          /* Philox seed of random ops and generated cotangents */
+  gboolean          check_shapes;  /* check every annotated output of every executed bsym */
+  gboolean          collect_stats; /* time every kernel (WbRunResult.stats) */
+  WbRunObserver     observer;      /* (nullable) */
+  gpointer          observer_data;
+  WbParameterLookup parameters; /* (nullable) prologue: module.get_parameter */
+  gpointer          parameters_data;
+  WbCallHook        call_started; /* (nullable) before every top-level CALL, with observer_data */
 } WbRunOptions;
 
 /* wb_run_options_init: seed 0, no checks, no stats, no hooks. */
-void           wb_run_options_init     (WbRunOptions *options);
+void wb_run_options_init (WbRunOptions *options);
 
 /* WbKernelStat: time spent in one kernel name over a run. */
 typedef struct
 {
-  guint   count;
-  gint64  ns;
+  guint  count;
+  gint64 ns;
 } WbKernelStat;
 
 typedef struct
@@ -119,7 +118,7 @@ typedef struct
   gint64        backward_ns; /* wall time of backward_fn (TRAINING), ns */
 } WbRunResult;
 
-void           wb_run_result_free      (WbRunResult *result);
+void wb_run_result_free (WbRunResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunResult, wb_run_result_free)
 
 /* wb_program_run: runs @program on @args (element-type WbRtValue, one per forward parameter; a
@@ -127,10 +126,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunResult, wb_run_result_free)
  * gives the cotangent of each forward output for JOINT and TRAINING; missing or NONE entries are drawn
  * from the seed (N(0, 1) in the output's dtype, 1 for a 0-d output; Philox stream "cotangent.<i>").
  * Returns (transfer full) the result, or NULL with WB_EXECUTOR_ERROR set (messages name FILE:LINE). */
-WbRunResult   *wb_program_run          (WbProgram          *program,
-                                        const WbRunOptions *options,
-                                        GPtrArray          *args,
-                                        GPtrArray          *cotangents,
-                                        GError            **error);
+WbRunResult *wb_program_run (WbProgram          *program,
+                             const WbRunOptions *options,
+                             GPtrArray          *args,
+                             GPtrArray          *cotangents,
+                             GError            **error);
+
+/* wb_run_clock_ns: the monotonic clock (CLOCK_MONOTONIC) runs and profiles are timed with, in ns. */
+gint64 wb_run_clock_ns (void);
 
 G_END_DECLS

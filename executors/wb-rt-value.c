@@ -219,21 +219,36 @@ wb_rt_value_kind_to_string (WbRtKind kind)
 {
   switch (kind)
     {
-    case WB_RT_NONE: return "None";
-    case WB_RT_BOOL: return "bool";
-    case WB_RT_INT: return "int";
-    case WB_RT_FLOAT: return "float";
-    case WB_RT_STRING: return "str";
-    case WB_RT_TENSOR: return "tensor";
-    case WB_RT_TUPLE: return "tuple";
-    case WB_RT_LIST: return "list";
-    case WB_RT_DICT: return "dict";
-    case WB_RT_DTYPE: return "dtype";
-    case WB_RT_DEVICE: return "device";
-    case WB_RT_SLICE: return "slice";
-    case WB_RT_ELLIPSIS: return "Ellipsis";
-    case WB_RT_OPAQUE: return "object";
-    default: return "?";
+    case WB_RT_NONE:
+      return "None";
+    case WB_RT_BOOL:
+      return "bool";
+    case WB_RT_INT:
+      return "int";
+    case WB_RT_FLOAT:
+      return "float";
+    case WB_RT_STRING:
+      return "str";
+    case WB_RT_TENSOR:
+      return "tensor";
+    case WB_RT_TUPLE:
+      return "tuple";
+    case WB_RT_LIST:
+      return "list";
+    case WB_RT_DICT:
+      return "dict";
+    case WB_RT_DTYPE:
+      return "dtype";
+    case WB_RT_DEVICE:
+      return "device";
+    case WB_RT_SLICE:
+      return "slice";
+    case WB_RT_ELLIPSIS:
+      return "Ellipsis";
+    case WB_RT_OPAQUE:
+      return "object";
+    default:
+      return "?";
     }
 }
 
@@ -269,4 +284,10 @@ wb_rt_value_describe (const WbRtValue *value)
     default:
       return g_strdup (wb_rt_value_kind_to_string (value->kind));
     }
+}
+
+GPtrArray *
+wb_rt_value_array_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
 }

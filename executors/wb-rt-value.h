@@ -19,19 +19,19 @@ G_BEGIN_DECLS
 typedef enum
 {
   WB_RT_NONE = 1,
-  WB_RT_BOOL,      /* b */
-  WB_RT_INT,       /* i */
-  WB_RT_FLOAT,     /* f */
-  WB_RT_STRING,    /* s (owned) */
-  WB_RT_TENSOR,    /* tensor (owned reference) */
-  WB_RT_TUPLE,     /* items */
-  WB_RT_LIST,      /* items (mutable) */
-  WB_RT_DICT,      /* items: key0, value0, key1, value1, ... */
-  WB_RT_DTYPE,     /* dtype (weak in b) */
-  WB_RT_DEVICE,    /* device */
-  WB_RT_SLICE,     /* items: start, stop, step (NONE or INT) */
+  WB_RT_BOOL,   /* b */
+  WB_RT_INT,    /* i */
+  WB_RT_FLOAT,  /* f */
+  WB_RT_STRING, /* s (owned) */
+  WB_RT_TENSOR, /* tensor (owned reference) */
+  WB_RT_TUPLE,  /* items */
+  WB_RT_LIST,   /* items (mutable) */
+  WB_RT_DICT,   /* items: key0, value0, key1, value1, ... */
+  WB_RT_DTYPE,  /* dtype (weak in b) */
+  WB_RT_DEVICE, /* device */
+  WB_RT_SLICE,  /* items: start, stop, step (NONE or INT) */
   WB_RT_ELLIPSIS,
-  WB_RT_OPAQUE,    /* s: a description ("module", "torch.strided") */
+  WB_RT_OPAQUE, /* s: a description ("module", "torch.strided") */
 } WbRtKind;
 
 typedef struct _WbRtValue WbRtValue;
@@ -39,7 +39,7 @@ typedef struct _WbRtValue WbRtValue;
 struct _WbRtValue
 {
   /*< private >*/
-  gint       ref_count;
+  gint ref_count;
   /*< public >*/
   WbRtKind   kind;
   gboolean   b;
@@ -47,50 +47,53 @@ struct _WbRtValue
   double     f;
   char      *s;
   WbTensor  *tensor;
-  GPtrArray *items;   /* (element-type WbRtValue) (owned) */
+  GPtrArray *items; /* (element-type WbRtValue) (owned) */
   WbDtype    dtype;
   WbDevice   device;
 };
 
-WbRtValue   *wb_rt_value_ref           (WbRtValue *value);
-void         wb_rt_value_unref         (WbRtValue *value);
+WbRtValue *wb_rt_value_ref (WbRtValue *value);
+void       wb_rt_value_unref (WbRtValue *value);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRtValue, wb_rt_value_unref)
 
 /* Constructors: (transfer full). wb_rt_value_new_tensor takes a new reference to @tensor. */
-WbRtValue   *wb_rt_value_new_none      (void);
-WbRtValue   *wb_rt_value_new_bool      (gboolean value);
-WbRtValue   *wb_rt_value_new_int       (gint64 value);
-WbRtValue   *wb_rt_value_new_float     (double value);
-WbRtValue   *wb_rt_value_new_string    (const char *value);
-WbRtValue   *wb_rt_value_new_tensor    (WbTensor *tensor);
+WbRtValue *wb_rt_value_new_none (void);
+WbRtValue *wb_rt_value_new_bool (gboolean value);
+WbRtValue *wb_rt_value_new_int (gint64 value);
+WbRtValue *wb_rt_value_new_float (double value);
+WbRtValue *wb_rt_value_new_string (const char *value);
+WbRtValue *wb_rt_value_new_tensor (WbTensor *tensor);
 /* wb_rt_value_take_tensor: wraps @tensor, taking ownership of the caller's reference. */
-WbRtValue   *wb_rt_value_take_tensor   (WbTensor *tensor);
-WbRtValue   *wb_rt_value_new_dtype     (WbDtype dtype, gboolean weak);
-WbRtValue   *wb_rt_value_new_device    (const WbDevice *device);
-WbRtValue   *wb_rt_value_new_opaque    (const char *description);
-WbRtValue   *wb_rt_value_new_ellipsis  (void);
+WbRtValue *wb_rt_value_take_tensor (WbTensor *tensor);
+WbRtValue *wb_rt_value_new_dtype (WbDtype dtype, gboolean weak);
+WbRtValue *wb_rt_value_new_device (const WbDevice *device);
+WbRtValue *wb_rt_value_new_opaque (const char *description);
+WbRtValue *wb_rt_value_new_ellipsis (void);
 /* wb_rt_value_new_sequence: an empty TUPLE, LIST, DICT or SLICE; append with wb_rt_value_append. */
-WbRtValue   *wb_rt_value_new_sequence  (WbRtKind kind);
+WbRtValue *wb_rt_value_new_sequence (WbRtKind kind);
 /* wb_rt_value_append: appends @item (transfer full) to a sequence. */
-void         wb_rt_value_append        (WbRtValue *seq, WbRtValue *item);
+void wb_rt_value_append (WbRtValue *seq, WbRtValue *item);
 
 /* wb_rt_value_is_sequence: TUPLE or LIST. */
-gboolean     wb_rt_value_is_sequence   (const WbRtValue *value);
+gboolean wb_rt_value_is_sequence (const WbRtValue *value);
 /* wb_rt_value_is_number: BOOL, INT or FLOAT. */
-gboolean     wb_rt_value_is_number     (const WbRtValue *value);
+gboolean wb_rt_value_is_number (const WbRtValue *value);
 /* wb_rt_value_get_number: a number as a double (BOOL as 0/1); FALSE for anything else. */
-gboolean     wb_rt_value_get_number    (const WbRtValue *value, double *out);
+gboolean wb_rt_value_get_number (const WbRtValue *value, double *out);
 /* wb_rt_value_get_int: INT or BOOL; FALSE for anything else (a FLOAT with an integral value too). */
-gboolean     wb_rt_value_get_int       (const WbRtValue *value, gint64 *out);
+gboolean wb_rt_value_get_int (const WbRtValue *value, gint64 *out);
 /* wb_rt_value_get_n_items / get_item: sequence length and (transfer none) element @i. */
-guint        wb_rt_value_get_n_items   (const WbRtValue *value);
-WbRtValue   *wb_rt_value_get_item      (const WbRtValue *value, guint i);
+guint      wb_rt_value_get_n_items (const WbRtValue *value);
+WbRtValue *wb_rt_value_get_item (const WbRtValue *value, guint i);
 /* wb_rt_value_dict_lookup: (transfer none) the value of STRING key @key in a DICT, or NULL. */
-WbRtValue   *wb_rt_value_dict_lookup   (const WbRtValue *dict, const char *key);
+WbRtValue *wb_rt_value_dict_lookup (const WbRtValue *dict, const char *key);
 /* wb_rt_value_kind_to_string: "tensor", "int", "tuple", ... (transfer none). */
-const char  *wb_rt_value_kind_to_string (WbRtKind kind);
+const char *wb_rt_value_kind_to_string (WbRtKind kind);
 /* wb_rt_value_describe: a short description for messages: "cpu f32[2, 3]", "int 4", "tuple of 3"
  * (transfer full). */
-char        *wb_rt_value_describe      (const WbRtValue *value);
+char *wb_rt_value_describe (const WbRtValue *value);
+
+/* wb_rt_value_array_new: an empty array that owns its values (element-type WbRtValue) (transfer full). */
+GPtrArray *wb_rt_value_array_new (void);
 
 G_END_DECLS

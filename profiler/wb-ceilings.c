@@ -19,15 +19,6 @@
 #define MAX_REPEATS 20
 #define MIN_NS G_GINT64_CONSTANT (300000000)
 
-static gint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 char *
 wb_cpu_get_model_name (void)
 {
@@ -91,7 +82,7 @@ parallel_copy (char *dst, const char *src, gsize len, guint n_threads)
   g_autofree CopyPart *parts = g_new0 (CopyPart, n_threads);
   g_autofree GThread **threads = g_new0 (GThread *, n_threads);
   gsize                chunk = (len / n_threads + 4095) & ~(gsize) 4095;
-  gint64               t0 = now_ns ();
+  gint64               t0 = wb_run_clock_ns ();
 
   for (guint i = 0; i < n_threads; i++)
     {
@@ -104,7 +95,7 @@ parallel_copy (char *dst, const char *src, gsize len, guint n_threads)
   copy_part (&parts[0]);
   for (guint i = 1; i < n_threads; i++)
     g_thread_join (threads[i]);
-  return now_ns () - t0;
+  return wb_run_clock_ns () - t0;
 }
 
 WbDeviceCeilings *
@@ -168,12 +159,12 @@ wb_ceilings_measure_cpu (GError **error)
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, GEMM_N, GEMM_N, GEMM_N, 1.0f, a, GEMM_N, b, GEMM_N, 0.0f, c, GEMM_N);
   for (guint r = 0; r < MAX_REPEATS; r++)
     {
-      gint64 t0 = now_ns ();
+      gint64 t0 = wb_run_clock_ns ();
       gint64 ns;
 
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, GEMM_N, GEMM_N, GEMM_N, 1.0f, a, GEMM_N, b, GEMM_N, 0.0f, c,
                    GEMM_N);
-      ns = now_ns () - t0;
+      ns = wb_run_clock_ns () - t0;
       best_gemm = MIN (best_gemm, ns);
       spent_gemm += ns;
       if (r + 1 >= MIN_REPEATS && spent_gemm >= MIN_NS)

@@ -38,15 +38,6 @@ struct _WbProfile
   char       *default_executor; /* cuda: the executor of unassigned entries */
 };
 
-static gint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void
 wb_profile_options_init (WbProfileOptions *options)
 {
@@ -417,7 +408,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer user_data)
 {
   Timing *t = user_data;
 
-  t->call_start = now_ns ();
+  t->call_start = wb_run_clock_ns ();
 }
 #endif
 
@@ -430,7 +421,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
 
   if (index > 0 && (int) index - 1 == t->slow_entry)
     g_usleep (t->slow_us);
-  end = now_ns ();
+  end = wb_run_clock_ns ();
 #ifndef WB_RUN_OPTIONS_HAS_CALL_STARTED
   t->call_start = t->last_end;
 #endif
@@ -441,7 +432,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
       t->acc[index - 1] += end - t->call_start;
       g_array_append_val (t->records, r);
     }
-  t->last_end = now_ns ();
+  t->last_end = wb_run_clock_ns ();
 }
 
 /* WB_TEST_SLOW_REGION=NAME:MS */
@@ -476,7 +467,8 @@ entry_executor (const WbProfile *p, const Entry *e)
 {
   const char *name = g_hash_table_lookup (p->assignment, e->call_name);
 
-  return name != NULL ? name : p->cuda ? p->default_executor : "cpu";
+  return name != NULL ? name : p->cuda ? p->default_executor
+                                       : "cpu";
 }
 
 static WbRun *
@@ -665,12 +657,12 @@ wb_profile_run (WbProfile              *profile,
           memset (acc, 0, sizeof (gint64) * MAX (n_entries, 1));
         }
       t.timing = timed;
-      t0 = now_ns ();
+      t0 = wb_run_clock_ns ();
       if (timed && t.iteration == 0)
         t.origin = t0;
       t.last_end = t0;
       result = wb_program_run (profile->program, &ro, args, cots, error);
-      t1 = now_ns ();
+      t1 = wb_run_clock_ns ();
       if (result == NULL)
         {
           if (failed_run != NULL)
@@ -722,11 +714,11 @@ wb_profile_time_unprofiled (WbProfile              *profile,
   for (guint it = 0; it < total; it++)
     {
       g_autoptr (WbRunResult) result = NULL;
-      gint64 t0 = now_ns ();
+      gint64 t0 = wb_run_clock_ns ();
       gint64 t1;
 
       result = wb_program_run (profile->program, &ro, args, cots, error);
-      t1 = now_ns ();
+      t1 = wb_run_clock_ns ();
       if (result == NULL)
         return FALSE;
       if (cots == NULL && needs_cotangents (profile->program) && result->cotangents != NULL)
