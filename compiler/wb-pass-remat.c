@@ -57,7 +57,6 @@ typedef struct
 {
   WbPassContext *ctx;
   GHashTable    *available;   /* names a backward region may read: top-level definitions */
-  GHashTable    *readers;     /* name -> number of top-level bound symbols reading it */
 } Remat;
 
 /* Collects into @chain (producer order unknown yet) the cheap bsyms computing @name inside the producer
@@ -91,39 +90,24 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
 {
   WbTrace *in = ctx->in;
   g_autoptr (GHashTable) backward = _wb_trace_find_backward (in);
-  g_autoptr (GHashTable) producer_region = g_hash_table_new (g_str_hash, g_str_equal); /* name -> fw region */
   g_autoptr (GHashTable) replaced = g_hash_table_new (g_direct_hash, g_direct_equal);  /* old bw region -> new */
   g_autoptr (GHashTable) top_names = g_hash_table_new (g_str_hash, g_str_equal);
   guint next_name = 0;
   g_autoptr (GHashTable) chains = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (WbTraceBuilder) b = wb_trace_builder_new (in);
-  Remat r = { ctx, g_hash_table_new (g_str_hash, g_str_equal), g_hash_table_new (g_str_hash, g_str_equal) };
+  Remat r = { ctx, g_hash_table_new (g_str_hash, g_str_equal) };
 
-  for (guint i = 0; i < in->n_body; i++)
-    {
-      const WbBsym *bsym = in->body[i];
-      g_ptr_array_set_size (names, 0);
-      _wb_bsym_add_outputs (bsym, names);
-      for (guint k = 0; k < names->len; k++)
-        {
-          g_hash_table_add (r.available, names->pdata[k]);
-          if (wb_bsym_is_fusion (bsym) && !g_hash_table_contains (backward, bsym))
-            g_hash_table_insert (producer_region, names->pdata[k], (gpointer) bsym);
-        }
-      g_ptr_array_set_size (names, 0);
-      _wb_bsym_add_inputs (bsym, names);
-      for (guint k = 0; k < names->len; k++)
-        g_hash_table_insert (r.readers, names->pdata[k], GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (r.readers, names->pdata[k])) + 1));
-    }
-
-  /* every top-level name, and the next free Thunder-style name tN */
+  /* every top-level name (what a backward region may read), and the next free Thunder-style name tN */
   for (guint i = 0; i < in->n_body; i++)
     {
       g_ptr_array_set_size (names, 0);
       _wb_bsym_add_outputs (in->body[i], names);
       for (guint k = 0; k < names->len; k++)
-        g_hash_table_add (top_names, names->pdata[k]);
+        {
+          g_hash_table_add (r.available, names->pdata[k]);
+          g_hash_table_add (top_names, names->pdata[k]);
+        }
     }
   {
     GHashTableIter it;
@@ -363,6 +347,5 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
       }
   }
   g_hash_table_unref (r.available);
-  g_hash_table_unref (r.readers);
   return wb_trace_builder_end (g_steal_pointer (&b));
 }
