@@ -399,8 +399,11 @@ test_gate (void)
   g_assert_true (json_object_get_boolean_member (gate, "failed"));
   g_assert_cmpint (json_object_get_int_member (gate, "baseline_run_id"), ==, 1);
 
-  /* unchanged: within PCT + noise of run 1 */
-  run_profile (&same, NULL, (const char *[]){ sample, "--iters", "15", "--session", session, "--baseline", baseline, "--fail-above", "10", "-q", NULL });
+  /* unchanged: passes the gate. The threshold is wide on purpose: on a shared 2-core VM a whole later
+   * process can run 30-40% slower than the baseline's (seen in CI), which says nothing about the gate;
+   * the slowed run above is 100x over its baseline, and the rule itself is tested exactly on fixed
+   * numbers in test-profile (/profiler/gate/rule). */
+  run_profile (&same, NULL, (const char *[]){ sample, "--iters", "15", "--session", session, "--baseline", baseline, "--fail-above", "100", "-q", NULL });
   g_assert_cmpint (same.status, ==, 0);
   g_assert_nonnull (strstr (same.out, "## Baseline gate: passed"));
 
