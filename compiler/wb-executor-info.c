@@ -249,7 +249,6 @@ can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbo
   const WbSymbol *base = resolve (sym);
   const char *name = wb_symbol_get_name (base);
   WbSymbolModule module = wb_symbol_get_module (base);
-  WbSymbolCategory cat = wb_symbol_get_category (base);
 
   switch (info->id)
     {

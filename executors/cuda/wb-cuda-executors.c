@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "wb-cuda-attention.h"
+#include "wb-cuda-kernels.h"
 #include "wb-executors-private.h"
 
 typedef enum
@@ -471,6 +473,12 @@ run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   g_autoptr (GPtrArray) hkwargs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
   gpointer count;
 
+  if (wb_cuda_runtime_is_capturing (rt))
+    {
+      /* download, host work, upload: nothing a CUDA graph can replay (wb-cuda-graph.h) */
+      g_autofree char *what = g_strdup_printf ("runs %s on the cpu fallback", call->bsym->name);
+      return wb_cuda_runtime_check_capturable (rt, what, error);
+    }
   for (guint i = 0; i < call->n_args; i++)
     {
       WbRtValue *h = to_host (rt, call->args[i], error);
@@ -734,6 +742,32 @@ run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 
 /* -- the vtable ----------------------------------------------------------------------------------- */
 
+/* Runs an attention op on the GPU (wb-cuda-attention.h) with its tensor arguments uploaded. */
+static gboolean
+run_attention (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  WbKernelCall dc = *call;
+  g_autoptr (GPtrArray) dargs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (GPtrArray) dkwargs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  guint gemms = 0;
+
+  for (guint i = 0; i < call->n_args + call->n_kwargs; i++)
+    {
+      WbRtValue *v = to_device (rt, i < call->n_args ? call->args[i] : call->kwargs[i - call->n_args], error);
+      if (v == NULL)
+        return FALSE;
+      g_ptr_array_add (i < call->n_args ? dargs : dkwargs, v);
+    }
+  dc.args = (WbRtValue **) dargs->pdata;
+  dc.kwargs = (WbRtValue **) dkwargs->pdata;
+  dc.result = NULL;
+  if (!wb_cuda_attention_run (rt, wb_cuda_attention_op (call->bsym), &dc, &gemms, error))
+    return FALSE;
+  stats.matmuls += gemms;
+  call->result = dc.result;
+  return TRUE;
+}
+
 typedef enum
 {
   PATH_NONE = 0, /* decompose (the interpreter runs the subsymbols) */
@@ -742,8 +776,10 @@ typedef enum
   PATH_MATMUL,
   PATH_COPY,
   PATH_CPU,
-  PATH_DIRECT, /* a utility op (checks, unpacking, collections): the cpu executor on the values as they are */
-  PATH_SPLIT,  /* a fusion region around matmul/linear: fusible runs as plans, the rest through cuBLASLt */
+  PATH_DIRECT,    /* a utility op (checks, unpacking, collections): the cpu executor on the values as they are */
+  PATH_SPLIT,     /* a fusion region around matmul/linear: fusible runs as plans, the rest through cuBLASLt */
+  PATH_ATTENTION, /* scaled dot-product attention: cuBLASLt GEMMs and NVRTC row kernels (wb-cuda-attention.h) */
+  PATH_KERNEL,    /* a hand-written kernel (random draws, topk/sort, argmax, nll_loss_backward: wb-cuda-kernels.h) */
 } Path;
 
 static Path
@@ -757,10 +793,15 @@ choose_path (CudaExec *self, const WbBsym *b, char **why_not)
     return wb_executor_can_execute (cpu, b, why_not) ? PATH_DIRECT : PATH_NONE;
   if (self->flavor == FLAVOR_CPU)
     return wb_executor_can_execute (cpu, b, why_not) ? PATH_CPU : PATH_NONE;
+  if (wb_cuda_attention_op (b) != WB_CUDA_ATTENTION_NONE && !g_hash_table_contains (unfusable, text_of (b)) &&
+      wb_cuda_attention_check (b, NULL))
+    return PATH_ATTENTION;
   if (is_matmul (b) && b->n_subsymbols == 0)
     return PATH_MATMUL;
   if (is_copy_ (b))
     return PATH_COPY;
+  if (wb_cuda_kernels_takes (b))
+    return PATH_KERNEL;
   if (self->flavor != FLAVOR_CUDA && is_fusible_group (b))
     return PATH_FUSE;
   if (self->flavor != FLAVOR_CUDA && !g_hash_table_contains (unfusable, text_of (b)) && can_split (b))
@@ -847,7 +888,39 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
           return FALSE;
         }
       break;
+    case PATH_ATTENTION:
+      ok = run_attention (rt, call, &local);
+      if (!ok && local->domain == WB_CUDA_ERROR && local->code != WB_CUDA_ERROR_FAULT)
+        {
+          /* refused (dtype, rank) or a library failure: the cpu runs it, or ltorch's decomposition */
+          if (!g_hash_table_contains (stats.fallback_reasons, call->bsym->name))
+            g_hash_table_insert (stats.fallback_reasons, g_strdup (call->bsym->name), g_strdup (local->message));
+          g_hash_table_add (unfusable, g_strdup (text_of (call->bsym)));
+          if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (wb_executor_lookup ("cpu"), call->bsym, NULL))
+            return run_on_cpu (rt, call, error);
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s (retry: it will be split)", local->message);
+          return FALSE;
+        }
+      break;
+    case PATH_KERNEL:
+      ok = wb_cuda_kernels_run (rt, call, &local);
+      if (!ok && local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_CALL)
+        {
+          /* arguments the kernels do not handle (a dtype, a shape): the cpu runs it */
+          if (!g_hash_table_contains (stats.fallback_reasons, call->bsym->name))
+            g_hash_table_insert (stats.fallback_reasons, g_strdup (call->bsym->name), g_strdup (local->message));
+          return run_on_cpu (rt, call, error);
+        }
+      if (ok)
+        stats.ops_generated++;
+      break;
     case PATH_CPU:
+      {
+        g_autofree char *why = NULL;
+        if (wb_cuda_attention_op (call->bsym) != WB_CUDA_ATTENTION_NONE && !wb_cuda_attention_check (call->bsym, &why) &&
+            !g_hash_table_contains (stats.fallback_reasons, call->bsym->name))
+          g_hash_table_insert (stats.fallback_reasons, g_strdup (call->bsym->name), g_steal_pointer (&why));
+      }
       ok = run_on_cpu (rt, call, &local);
       break;
     case PATH_DIRECT:
@@ -906,7 +979,8 @@ wb_cuda_executor_get (const char *name, GError **error)
 }
 
 static const char *const path_names[] = { "split", "nvrtc", "cuda", "cublas", "cuda (copy_)", "cpu fallback", "cpu (utility)",
-                                          "nvrtc runs + cublas" };
+                                          "nvrtc runs + cublas", "attention (cublasLt + nvrtc)",
+                                          "cuda (kernel)" };
 
 static guint
 explain_body (CudaExec *self, const WbBsym *const *body, guint n, guint depth, GString *out)

@@ -10,7 +10,10 @@
  *   cublas  prims.matmul and prims.linear (also reached through ltorch.matmul/linear): cuBLASLt
  *   cuda    any other prim with a generator: one kernel per op (the eager baseline); prims.copy_
  *           writes into its destination on the device
- *   cpu     anything else (library ops without a decomposition such as sdpa, random ops, sort): the
+ *   kernel  random draws, topk/sort, argmax/argmin, nll_loss_backward: hand-written kernels (wb-cuda-kernels.h)
+ *   (any)   scaled dot-product attention (the sdpa executor's ops, ltorch.scaled_dot_product_attention):
+ *           cuBLASLt GEMMs and NVRTC row kernels (wb-cuda-attention.h); counted under matmuls
+ *   cpu     anything else (library ops without a decomposition that no kernel above takes): the
  *           arguments are downloaded, the cpu executor runs it, the results are uploaded. Counted and
  *           reported per symbol ("fallbacks").
  * The executor assigned decides where the chain starts: nvrtc fuses regions; cuda runs regions op by op;

@@ -32,6 +32,7 @@ typedef enum
   WB_CUDA_ERROR_COMPILE,        /* NVRTC rejected generated code (the message holds its log) */
   WB_CUDA_ERROR_FAULT,          /* a kernel faulted: the context is lost for good (restart the process) */
   WB_CUDA_ERROR_OUT_OF_MEMORY,  /* device memory exhausted */
+  WB_CUDA_ERROR_CAPTURE,        /* work that a CUDA graph cannot hold ran during stream capture (wb-cuda-graph.h) */
 } WbCudaError;
 
 #define WB_CUDA_STR_(x) #x
@@ -47,7 +48,15 @@ typedef enum
                       X (cuMemAllocHost) X (cuMemFreeHost) X (cuMemGetInfo)                                                      \
                           X (cuModuleLoadDataEx) X (cuModuleUnload) X (cuModuleGetFunction) X (cuLaunchKernel)                   \
                               X (cuGetErrorName) X (cuGetErrorString) X (cuEventCreate) X (cuEventRecord) X (cuEventSynchronize) \
-                                  X (cuEventElapsedTime) X (cuEventDestroy)
+                                  X (cuEventElapsedTime) X (cuEventDestroy) WB_CU_GRAPH_FUNCTIONS (X)
+
+/* CUDA graphs (wb-cuda-graph.h): stream capture, instantiation, launch */
+#define WB_CU_GRAPH_FUNCTIONS(X)                             \
+  X (cuStreamBeginCapture)                                   \
+  X (cuStreamEndCapture)                                     \
+  X (cuStreamIsCapturing)                                    \
+  X (cuEventRecordWithFlags) X (cuGraphInstantiateWithFlags) \
+      X (cuGraphLaunch) X (cuGraphUpload) X (cuGraphExecDestroy) X (cuGraphDestroy) X (cuGraphGetNodes)
 
 #define WB_NVRTC_FUNCTIONS(X)                                                                           \
   X (nvrtcVersion)                                                                                      \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "wb-cuda-codegen.h"
+#include "wb-cuda-graph.h"
 #include "wb-executors-private.h"
 
 struct _WbCudaRuntime
@@ -19,6 +20,7 @@ struct _WbCudaRuntime
   WbCudaDeviceInfo   info;
   GHashTable        *modules;   /* image key -> CUmodule */
   GHashTable        *functions; /* "key/entry" -> CUfunction */
+  GHashTable        *fn_names;  /* CUfunction -> its entry name (interned), for the launch hook */
   GHashTable        *sources;   /* source text -> image key (no re-hash per launch) */
   WbCudaRuntimeStats stats;
   gboolean           sync;
@@ -26,6 +28,12 @@ struct _WbCudaRuntime
   WbCudaLaunchHook   hook;
   gpointer           hook_data;
   const char        *entry; /* the plan kernel being launched (for the hook), or NULL */
+  /* stream capture (wb-cuda-graph.h) */
+  gboolean    capturing;
+  guint       capture_serial;   /* of the current or last capture */
+  GHashTable *aborted_captures; /* serials whose graph never ran: their blocks are not freed */
+  GArray     *deferred;         /* (element-type CUdeviceptr) blocks from before the capture freed during it */
+  char       *capture_refusal;  /* the first thing the current capture could not hold */
 };
 
 static WbCudaRuntime *the_runtime;
@@ -116,8 +124,10 @@ runtime_new (GError **error)
     }
   rt->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   rt->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  rt->fn_names = g_hash_table_new (NULL, NULL);
   rt->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   rt->sync = g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0;
+  rt->aborted_captures = g_hash_table_new (NULL, NULL);
   return rt;
 }
 
@@ -177,6 +187,8 @@ wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error)
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
       return FALSE;
     }
+  if (!wb_cuda_runtime_check_capturable (rt, "synchronises the stream", error))
+    return FALSE;
   return check (rt, rt->cu->cuStreamSynchronize (rt->stream), "cuStreamSynchronize", error);
 }
 
@@ -186,15 +198,24 @@ typedef struct
 {
   WbCudaRuntime *rt;
   CUdeviceptr    ptr;
+  guint          capture; /* the capture that allocated it (graph memory), 0 outside captures */
 } DeviceBlock;
 
 static void
 device_block_free (gpointer data)
 {
-  DeviceBlock *b = data;
+  DeviceBlock   *b = data;
+  WbCudaRuntime *rt = b->rt;
 
-  if (b->ptr != 0 && !b->rt->broken)
-    b->rt->cu->cuMemFreeAsync (b->ptr, b->rt->stream);
+  if (b->ptr == 0 || rt->broken)
+    ;
+  else if (rt->capturing && b->capture != rt->capture_serial)
+    /* a graph cannot free memory it did not allocate, and its replays still read it: later */
+    g_array_append_val (rt->deferred, b->ptr);
+  else if (!rt->capturing && b->capture != 0 && g_hash_table_contains (rt->aborted_captures, GUINT_TO_POINTER (b->capture)))
+    ; /* allocated by a capture that never became a graph: there is nothing to free */
+  else
+    rt->cu->cuMemFreeAsync (b->ptr, rt->stream);
   g_free (b);
 }
 
@@ -228,6 +249,7 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
     }
   b = g_new0 (DeviceBlock, 1);
   b->rt = rt;
+  b->capture = rt->capturing ? rt->capture_serial : 0;
   if (nbytes > 0 && !check (rt, rt->cu->cuMemAllocAsync (&b->ptr, nbytes, rt->stream), "cuMemAllocAsync", error))
     {
       g_free (b);
@@ -245,6 +267,8 @@ wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error)
 
   if (wb_cuda_tensor_is_device (t))
     return wb_tensor_ref (t);
+  if (!wb_cuda_runtime_check_capturable (rt, "copies host memory to the device (an upload)", error))
+    return NULL;
   if ((host = wb_tensor_contiguous (t, error)) == NULL)
     return NULL;
   if ((d = wb_cuda_tensor_new (rt, t->dtype, t->rank, t->shape, error)) == NULL)
@@ -270,6 +294,8 @@ wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error)
 
   if (!wb_cuda_tensor_is_device (t))
     return wb_tensor_ref (t);
+  if (!wb_cuda_runtime_check_capturable (rt, "reads device memory on the host (a download)", error))
+    return NULL;
   if ((dense = wb_cuda_contiguous (rt, t, error)) == NULL)
     return NULL;
   if ((h = wb_tensor_new (t->dtype, t->rank, t->shape, error)) == NULL)
@@ -330,6 +356,7 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
   if (!check (rt, rt->cu->cuModuleGetFunction (&fn, mod, entry), entry, error))
     return NULL;
   g_hash_table_insert (rt->functions, g_steal_pointer (&fkey), fn);
+  g_hash_table_insert (rt->fn_names, fn, (gpointer) g_intern_string (entry));
   return fn;
 }
 
@@ -348,7 +375,10 @@ wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **arg
     {
       const guint g[3] = { grid, 1, 1 }, b[3] = { WB_CUDA_BLOCK, 1, 1 };
       CUresult    rc;
-      const char *name = rt->entry ? rt->entry : "wb_copy";
+      const char *name = rt->entry ? rt->entry : g_hash_table_lookup (rt->fn_names, fn);
+
+      if (name == NULL)
+        name = "wb_kernel";
 
       rt->hook (FALSE, name, what, g, b, rt->hook_data);
       rc = rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL);
@@ -555,6 +585,109 @@ wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error)
       return NULL;
     }
   return c;
+}
+
+/* -- stream capture ------------------------------------------------------------------------------ */
+
+gboolean
+wb_cuda_runtime_is_capturing (WbCudaRuntime *rt)
+{
+  return rt->capturing;
+}
+
+gboolean
+wb_cuda_runtime_check_capturable (WbCudaRuntime *rt, const char *what, GError **error)
+{
+  if (!rt->capturing)
+    return TRUE;
+  if (rt->capture_refusal == NULL)
+    rt->capture_refusal = g_strdup (what);
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CAPTURE, "%s", what);
+  return FALSE;
+}
+
+const char *
+wb_cuda_runtime_get_capture_refusal (WbCudaRuntime *rt)
+{
+  return rt->capture_refusal;
+}
+
+CUresult
+wb_cuda_runtime_record_event (WbCudaRuntime *rt, CUevent event)
+{
+  /* inside a capture a plain record only marks a dependency; EXTERNAL makes it an event-record node that
+   * records the event at every replay (and is invalid outside a capture) */
+  return rt->capturing ? rt->cu->cuEventRecordWithFlags (event, rt->stream, CU_EVENT_RECORD_EXTERNAL) : rt->cu->cuEventRecord (event, rt->stream);
+}
+
+gboolean
+wb_cuda_runtime_begin_capture (WbCudaRuntime *rt, GError **error)
+{
+  if (rt->broken)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
+      return FALSE;
+    }
+  g_return_val_if_fail (!rt->capturing, FALSE);
+  g_clear_pointer (&rt->capture_refusal, g_free);
+  /* relaxed: nothing the runner does on other threads must fail because of it; what a graph cannot
+   * hold is refused by the runtime itself (wb_cuda_runtime_check_capturable) */
+  if (!check (rt, rt->cu->cuStreamBeginCapture (rt->stream, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture", error))
+    return FALSE;
+  rt->capturing = TRUE;
+  rt->capture_serial++;
+  rt->deferred = g_array_new (FALSE, FALSE, sizeof (CUdeviceptr));
+  return TRUE;
+}
+
+/* Frees the blocks whose free was held back during a capture (stream-ordered after what is queued). */
+void
+wb_cuda_runtime_release_blocks (WbCudaRuntime *rt, GArray *blocks)
+{
+  for (guint i = 0; blocks != NULL && i < blocks->len && !rt->broken; i++)
+    rt->cu->cuMemFreeAsync (g_array_index (blocks, CUdeviceptr, i), rt->stream);
+  if (blocks != NULL)
+    g_array_unref (blocks);
+}
+
+void
+wb_cuda_runtime_abort_capture (WbCudaRuntime *rt)
+{
+  CUgraph graph = NULL;
+
+  if (!rt->capturing)
+    return;
+  rt->cu->cuStreamEndCapture (rt->stream, &graph);
+  if (graph != NULL)
+    rt->cu->cuGraphDestroy (graph);
+  rt->capturing = FALSE;
+  g_hash_table_add (rt->aborted_captures, GUINT_TO_POINTER (rt->capture_serial));
+  wb_cuda_runtime_release_blocks (rt, g_steal_pointer (&rt->deferred));
+}
+
+WbCudaGraph *
+wb_cuda_runtime_end_capture (WbCudaRuntime *rt, GError **error)
+{
+  CUgraph      graph = NULL;
+  CUresult     rc;
+  WbCudaGraph *g;
+
+  g_return_val_if_fail (rt->capturing, NULL);
+  rc = rt->cu->cuStreamEndCapture (rt->stream, &graph);
+  rt->capturing = FALSE;
+  if (rc != CUDA_SUCCESS)
+    {
+      if (graph != NULL)
+        rt->cu->cuGraphDestroy (graph);
+      g_hash_table_add (rt->aborted_captures, GUINT_TO_POINTER (rt->capture_serial));
+      wb_cuda_runtime_release_blocks (rt, g_steal_pointer (&rt->deferred));
+      check (rt, rc, "cuStreamEndCapture", error);
+      return NULL;
+    }
+  g = wb_cuda_graph_new (rt, graph, g_steal_pointer (&rt->deferred), error);
+  if (g == NULL)
+    g_hash_table_add (rt->aborted_captures, GUINT_TO_POINTER (rt->capture_serial));
+  return g;
 }
 
 /* -- probe ------------------------------------------------------------------------------------- */

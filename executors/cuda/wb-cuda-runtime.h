@@ -91,6 +91,33 @@ void wb_cuda_runtime_set_launch_hook (WbCudaRuntime *rt, WbCudaLaunchHook hook, 
 /* wb_cuda_runtime_notify_launch: calls the hook (if any) for a launch made outside the runtime (cuBLASLt). */
 void wb_cuda_runtime_notify_launch (WbCudaRuntime *rt, gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3]);
 
+/* Stream capture (CUDA graphs: wb-cuda-graph.h). Between begin and end every launch, copy, event record
+ * and stream-ordered allocation on the run's stream becomes a node of a graph instead of running; the
+ * memory cuMemAllocAsync hands out inside becomes graph memory (fixed addresses, allocated at every replay).
+ * Work a graph cannot hold is refused while capturing with WB_CUDA_ERROR_CAPTURE: a synchronisation, a
+ * download (a host read of device memory: cpu fallbacks), an upload from host memory. A block allocated
+ * before the capture and released during it is freed only when the graph is freed (its replays read it). */
+typedef struct _WbCudaGraph WbCudaGraph;
+/* wb_cuda_runtime_begin_capture: starts capturing the stream (relaxed mode). The stream should be idle. */
+gboolean wb_cuda_runtime_begin_capture (WbCudaRuntime *rt, GError **error);
+/* wb_cuda_runtime_end_capture: ends the capture and instantiates the graph (wb_cuda_graph_new). (transfer
+ * full) or NULL with the error (cuStreamEndCapture: CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, ...): the
+ * capture's memory is then never allocated, and freeing its blocks is a no-op. */
+WbCudaGraph *wb_cuda_runtime_end_capture (WbCudaRuntime *rt, GError **error);
+/* wb_cuda_runtime_abort_capture: ends a capture that failed and throws its graph away (no-op when not capturing). */
+void     wb_cuda_runtime_abort_capture (WbCudaRuntime *rt);
+gboolean wb_cuda_runtime_is_capturing (WbCudaRuntime *rt);
+/* wb_cuda_runtime_check_capturable: TRUE when not capturing; while capturing, remembers @what (the first
+ * refusal: a verb phrase such as "runs ltorch.topk on the cpu fallback") and fails with WB_CUDA_ERROR_CAPTURE. */
+gboolean wb_cuda_runtime_check_capturable (WbCudaRuntime *rt, const char *what, GError **error);
+/* wb_cuda_runtime_get_capture_refusal: (transfer none) (nullable) the current or last capture's first refusal. */
+const char *wb_cuda_runtime_get_capture_refusal (WbCudaRuntime *rt);
+/* wb_cuda_runtime_record_event: records @event on the stream; while capturing, as an event-record node
+ * (CU_EVENT_RECORD_EXTERNAL) that records it at every replay. */
+CUresult wb_cuda_runtime_record_event (WbCudaRuntime *rt, CUevent event);
+/* wb_cuda_runtime_release_blocks: frees (stream-ordered) and unrefs @blocks (element-type CUdeviceptr, nullable). */
+void wb_cuda_runtime_release_blocks (WbCudaRuntime *rt, GArray *blocks);
+
 /* wb_cuda_probe: a description of the CUDA stack ("device ..., driver ..., NVRTC ..., cuBLASLt ...") or
  * NULL with the reason CUDA cannot be used (transfer full). */
 char *wb_cuda_probe (GError **error);

@@ -8,14 +8,20 @@
  * needs it; indices in range) and compared with the tolerance of the output dtype
  * (wb_dtype_default_tolerance). A case must also run without any cpu fallback. Without a GPU every case
  * is skipped (the probe is the runner's: wb_cuda_probe). --compile-only generates and compiles the
- * nvrtc variant of every case with NVRTC, which needs no GPU (used before a run on the GPU machine). */
+ * nvrtc variant of every case with NVRTC, which needs no GPU (used before a run on the GPU machine).
+ * Attention cases (forward and backward of the sdpa ops and ltorch.scaled_dot_product_attention) run on
+ * the cuda and nvrtc executors as top-level calls; --compile-only compiles their row kernels for the
+ * case's dtype (wb_cuda_attention_source) and runs the cpu side. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "wb-cuda-attention.h"
 #include "wb-cuda-executors.h"
+#include "wb-cuda-kernels.h"
+#include "wb-test-common.h"
 
 typedef enum
 {
@@ -45,9 +51,13 @@ typedef struct
   const char *executor; /* cuda, nvrtc, cublas */
   Input       in[4];
   guint       n_in;
-  char       *body;    /* lines "t0 = prims.add(a, b)" separated by \n */
-  char       *outputs; /* "t0" or "t0, t1" */
-  gboolean    region;  /* wrap the body in nvrtcFusion0 */
+  char       *body;      /* lines "t0 = prims.add(a, b)" separated by \n */
+  char       *outputs;   /* "t0" or "t0, t1" */
+  gboolean    region;    /* wrap the body in nvrtcFusion0 */
+  WbDtype     attention; /* an attention case: the dtype of its row kernels (WB_DTYPE_UNKNOWN otherwise) */
+  double      tol_mult;  /* the dtype's tolerance times this (0: 1) */
+  gboolean    kernel;    /* a hand-written kernel of the cuda executor (wb-cuda-kernels.h): one op, no region */
+  gboolean    exact;     /* compare bit for bit (random draws) */
 } Case;
 
 static gboolean   compile_only;
@@ -171,6 +181,8 @@ random_tensor (const Input *in)
   return t;
 }
 
+static void kernel_case_compile (const Case *c, WbTrace *trace, const char *text);
+
 static void
 flatten_outputs (WbRtValue *v, GPtrArray *out)
 {
@@ -212,7 +224,7 @@ test_case (gconstpointer data)
     rc.region = TRUE;
     rtext = case_text (&rc);
     rtrace = wb_trace_parse (rtext, -1, c->label, NULL);
-    for (guint i = 0; rtrace && i < rtrace->n_body && probe == NULL && error == NULL; i++)
+    for (guint i = 0; c->attention == WB_DTYPE_UNKNOWN && rtrace && i < rtrace->n_body && probe == NULL && error == NULL; i++)
       if (wb_bsym_is_fusion (rtrace->body[i]))
         probe = wb_cuda_plan_new_annotated (rtrace, rtrace->body[i], &error);
     if (error != NULL && strstr (error->message, "unsupported input dtype") != NULL)
@@ -228,6 +240,33 @@ test_case (gconstpointer data)
       /* the region's code, generated from the annotations and compiled for sm_90 (no GPU needed) */
       g_autoptr (WbCudaPlan) plan = NULL;
       g_autoptr (WbNvrtcImage) img = NULL;
+      if (c->attention != WB_DTYPE_UNKNOWN)
+        {
+          /* the attention row kernels of this dtype compile for sm_90, and the cpu side runs */
+          g_autofree char *src = wb_cuda_attention_source (c->attention);
+          g_autoptr (WbProgram) p = wb_program_new (trace, NULL, &error);
+          g_autoptr (WbRunResult) r = NULL;
+          g_assert_nonnull (src);
+          img = wb_nvrtc_compile (src, "sm_90", cache_dir, &error);
+          if (img == NULL)
+            g_error ("%s: %s\n%s", c->label, error->message, src);
+          g_assert_cmpuint (g_bytes_get_size (img->image), >, 0);
+          g_assert_no_error (error);
+          for (guint i = 0; i < c->n_in; i++)
+            g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
+          wb_run_options_init (&o);
+          r = wb_program_run (p, &o, host, NULL, &error);
+          if (r == NULL)
+            g_error ("%s (cpu): %s\n%s", c->label, error->message, text);
+          g_string_free (report, TRUE);
+          return;
+        }
+      if (c->kernel)
+        {
+          kernel_case_compile (c, trace, text);
+          g_string_free (report, TRUE);
+          return;
+        }
       if (!c->region)
         {
           g_test_skip ("--compile-only compiles the nvrtc variants");
@@ -304,6 +343,12 @@ test_case (gconstpointer data)
       g_string_free (report, TRUE);
       return;
     }
+  if (c->attention != WB_DTYPE_UNKNOWN && wb_cuda_executors_get_stats ()->matmuls == 0)
+    {
+      g_test_fail_printf ("%s: the attention path did not run (no cuBLASLt call)\n%s", c->label, text);
+      g_string_free (report, TRUE);
+      return;
+    }
   flatten_outputs (ref->value, ref_out);
   flatten_outputs (got->value, got_out);
   if (ref_out->len != got_out->len)
@@ -337,6 +382,10 @@ test_case (gconstpointer data)
           return;
         }
       wb_dtype_default_tolerance (r->tensor->dtype, &rtol, &atol);
+      if (c->tol_mult > 0)
+        rtol *= c->tol_mult, atol *= c->tol_mult;
+      if (c->exact)
+        rtol = atol = 0;
       if (!wb_tensor_compare (h, r->tensor, rtol, atol, FALSE, &res, &error))
         {
           g_test_fail_printf ("%s: %s", c->label, error->message);
@@ -363,6 +412,9 @@ test_case (gconstpointer data)
 }
 
 /* -- the cases ------------------------------------------------------------------------------------ */
+
+static void attention_cases (void);
+static void kernel_cases (void);
 
 static const WbDtype float_dtypes[] = { WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_FLOAT64 };
 static const WbDtype int_dtypes[] = { WB_DTYPE_INT64, WB_DTYPE_INT32, WB_DTYPE_INT16, WB_DTYPE_INT8 };
@@ -510,12 +562,24 @@ build_cases (void)
       add_case ("cuda", "prims.prod(1)", d, &smallv, 1, "t0 = prims.prod(a, (1,))", "t0");
       add_case ("cuda", "prims.var_mean(1)", d, &big, 1, "(t0, t1) = prims.var_mean(a, (1,), correction=1)", "t0, t1");
       add_case ("cuda", "prims.var(0)", d, &in1, 1, "t0 = prims.var(a, (0,), correction=0)", "t0");
+      {
+        /* column reductions with few outputs and long columns take the two-kernel split path
+         * (wb-cuda-codegen-reduce.c emit_column_reduction) */
+        Input tall = input ("a", d, 2, 2048, 100, 1, DOM_SMALL);
+        Input tall3 = input ("a", d, 3, 4, 700, 37, DOM_SMALL);
+        add_case ("cuda", "prims.sum(0) 2048 split", d, &tall, 1, "t0 = prims.sum(a, (0,))", "t0");
+        add_case ("cuda", "prims.amax(0) 2048 split", d, &tall, 1, "t0 = prims.amax(a, (0,))", "t0");
+        add_case ("cuda", "prims.sum(0,1) 4x700 split", d, &tall3, 1, "t0 = prims.sum(a, (0, 1))", "t0");
+      }
     }
   for (guint k = 0; k < 2; k++)
     {
       Input in1 = input ("a", int_dtypes[k], 2, 37, 41, 1, DOM_INT);
+      Input tall = input ("a", int_dtypes[k], 2, 3001, 70, 1, DOM_INT);
       add_case ("cuda", "prims.sum(1)", int_dtypes[k], &in1, 1, "t0 = prims.sum(a, (1,))", "t0");
       add_case ("cuda", "prims.amax(0)", int_dtypes[k], &in1, 1, "t0 = prims.amax(a, (0,))", "t0");
+      add_case ("cuda", "prims.sum(0) 3001 split", int_dtypes[k], &tall, 1, "t0 = prims.sum(a, (0,))", "t0");
+      add_case ("cuda", "prims.amin(0) 3001 split", int_dtypes[k], &tall, 1, "t0 = prims.amin(a, (0,))", "t0");
     }
   /* softmax and layer norm as regions: reduction, broadcast, elementwise, a second reduction */
   for (guint k = 0; k < 3; k++)
@@ -577,6 +641,309 @@ build_cases (void)
       add_case ("cublas", "prims.linear", d, ln, 3, "t0 = prims.linear(x, w, bias)", "t0");
       add_case ("cublas", "prims.linear(no bias)", d, ln, 2, "t0 = prims.linear(x, w, None)", "t0");
     }
+  attention_cases ();
+  kernel_cases ();
+}
+
+/* -- attention ---------------------------------------------------------------------------------- */
+
+static void
+add_attention (const char *executor, const char *what, WbDtype d, const Input *in, guint n_in, const char *body, const char *outputs, double tol_mult)
+{
+  Case *c = g_new0 (Case, 1);
+
+  c->executor = executor;
+  c->label = g_strdup_printf ("%s %s %s", executor, what, dt (d));
+  memcpy (c->in, in, sizeof (Input) * n_in);
+  c->n_in = n_in;
+  c->body = g_strdup (body);
+  c->outputs = g_strdup (outputs);
+  c->attention = d;
+  c->tol_mult = tol_mult;
+  g_ptr_array_add (cases, c);
+}
+
+static Input
+input4 (const char *name, WbDtype dtype, gint64 b, gint64 h, gint64 t, gint64 e)
+{
+  Input i = { name, dtype, 4, { b, h, t, e }, DOM_ANY, 0 };
+  return i;
+}
+
+/* ltorch.scaled_dot_product_attention with the decomposition Thunder prints (gpt2_block/forward_00.py):
+ * q and k^T scaled by sqrt(scale) and rounded to the dtype, S = their matmul in the dtype, the causal mask
+ * by iota/ge/where, softmax in f32 rounded to the dtype, O = P V. */
+static char *
+sdpa_decomposition (WbDtype d, gint64 b, gint64 h, gint64 t, gint64 e, gboolean causal)
+{
+  const char *dn = d == WB_DTYPE_BFLOAT16 ? "bfloat16" : d == WB_DTYPE_FLOAT16 ? "float16"
+                                                                               : "float32";
+  double      s4 = sqrt (1.0 / sqrt ((double) e));
+  GString    *s = g_string_new (NULL);
+  const char *scores = causal ? "a15" : "a7";
+
+  g_string_append_printf (s, "y = ltorch.scaled_dot_product_attention(q, k, v, None, 0.0, %s, scale=None)\n", causal ? "True" : "False");
+  g_string_append_printf (s, "  # a0 = prims.convert_element_type(q, dtypes.float32)\n  # a1 = prims.mul(a0, %.17g)\n"
+                             "  # a2 = prims.convert_element_type(a1, dtypes.%s)\n  # a3 = prims.transpose(k, (0, 1, 3, 2))\n"
+                             "  # a4 = prims.convert_element_type(a3, dtypes.float32)\n  # a5 = prims.mul(a4, %.17g)\n"
+                             "  # a6 = prims.convert_element_type(a5, dtypes.%s)\n  # a7 = prims.matmul(a2, a6)\n",
+                          s4, dn, s4, dn);
+  if (causal)
+    g_string_append_printf (s,
+                            "  # a8 = prims.iota(%" G_GINT64_FORMAT ", start=0, step=1, device=devices.Device(\"cuda:0\"), dtype=dtypes.int64)\n"
+                            "  # a9 = prims.broadcast_in_dim(a8, [%" G_GINT64_FORMAT ", 1], [0])\n"
+                            "  # a10 = prims.broadcast_in_dim(a8, [1, %" G_GINT64_FORMAT "], [1])\n"
+                            "  # a11 = prims.broadcast_in_dim(a9, (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), (0, 1))\n"
+                            "  # a12 = prims.broadcast_in_dim(a10, (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), (0, 1))\n"
+                            "  # a13 = prims.ge(a11, a12)\n"
+                            "  # a14 = prims.broadcast_in_dim(a13, (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), (2, 3))\n"
+                            "  # a15 = prims.where(a14, a7, -float('inf'))\n",
+                            t, t, t, t, t, t, t, b, h, t, t);
+  g_string_append_printf (s,
+                          "  # a16 = prims.convert_element_type(%s, dtypes.float32)\n  # a17 = prims.amax(a16, (3,))\n"
+                          "  # a18 = prims.broadcast_in_dim(a17, (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), (0, 1, 2))\n"
+                          "  # a19 = prims.sub(a16, a18)\n  # a20 = prims.exp(a19)\n  # a21 = prims.sum(a20, (3,))\n"
+                          "  # a22 = prims.broadcast_in_dim(a21, (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), (0, 1, 2))\n"
+                          "  # a23 = prims.div(a20, a22)\n  # a24 = prims.convert_element_type(a23, dtypes.%s)\n  # y = prims.matmul(a24, v)",
+                          scores, b, h, t, t, b, h, t, t, dn);
+  return g_string_free (s, FALSE);
+}
+
+static void
+attention_cases (void)
+{
+  /* (B, H, Tq, Tk, E, causal, scale): an odd length, head dims 64 and 128, cross attention, an arbitrary scale */
+  static const struct
+  {
+    gint64      b, h, tq, tk, e;
+    gboolean    causal;
+    const char *scale;
+  } shapes[] = {
+    { 2, 3, 77, 77, 64, TRUE, "None" },
+    { 2, 3, 77, 77, 64, FALSE, "0.3" },
+    { 1, 2, 128, 128, 128, TRUE, "0.08838834764831843" },
+    { 2, 2, 40, 77, 64, FALSE, "None" },
+    { 1, 2, 40, 77, 128, TRUE, "0.125" },
+  };
+  static const WbDtype dtypes[] = { WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_FLOAT32 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (dtypes); k++)
+    for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+      {
+        WbDtype          d = dtypes[k];
+        gboolean         flash = d != WB_DTYPE_FLOAT32; /* sdpafx takes bf16/f16 only (Thunder's meta) */
+        double           bwd_tol = flash ? 8 : 0;                  /* see below */
+        const char      *c = shapes[i].causal ? "True" : "False";
+        Input            in[4] = { input4 ("q", d, shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].e),
+                                   input4 ("k", d, shapes[i].b, shapes[i].h, shapes[i].tk, shapes[i].e),
+                                   input4 ("v", d, shapes[i].b, shapes[i].h, shapes[i].tk, shapes[i].e),
+                                   input4 ("g", d, shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].e) };
+        g_autofree char *what = g_strdup_printf ("%s %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "%s",
+                                                 flash ? "sdpafx" : "sdpaex", shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].tk, shapes[i].e,
+                                                 shapes[i].causal ? " causal" : "");
+        g_autofree char *fwd = NULL;
+        g_autofree char *bwd = NULL;
+        g_autofree char *fwd_label = g_strdup_printf ("%s forward", what);
+        g_autofree char *bwd_label = g_strdup_printf ("%s backward", what);
+        if (flash)
+          {
+            fwd = g_strdup_printf ("(o, lse, cq, ck, mq, mk, seed, off, dbg) = sdpafx_grad_forward_scaled_dot_product_efficient_attention(q, k, v, 0.0, %s, scale=%s)", c,
+                                   shapes[i].scale);
+            bwd = g_strdup_printf ("%s\n(dq, dk, dv) = sdpafx_scaled_dot_product_efficient_attention_backward(g, q, k, v, o, lse, cq, ck, %" G_GINT64_FORMAT
+                                   ", %" G_GINT64_FORMAT ", 0.0, %s, seed, off, scale=%s)",
+                                   fwd, shapes[i].tq, shapes[i].tk, c, shapes[i].scale);
+          }
+        else
+          {
+            fwd = g_strdup_printf ("(o, lse, seed, off) = sdpaex_grad_forward_scaled_dot_product_efficient_attention(q, k, v, None, 0.0, %s, %s)", c, shapes[i].scale);
+            bwd = g_strdup_printf ("%s\n(dq, dk, dv, dm) = sdpaex_scaled_dot_product_efficient_attention_backward(g, q, k, v, None, o, lse, seed, off, 0.0, %s, scale=%s)",
+                                   fwd, c, shapes[i].scale);
+          }
+        /* the backward rounds dS = P (dP - D) to the input dtype before the dQ and dK GEMMs, as FlashAttention-2
+         * does before its tensor-core MMAs; the cpu keeps dS in f32. Seen on the H200: up to 1.3% of the elements
+         * of dQ/dK beyond the default half tolerance (norm-wise error <= 9e-3 bf16, 1.4e-3 f16), up to 0.005 off
+         * where dQ cancels to near 0 in f16 (0.0070 vs 0.0021); 8x the default covers it */
+        add_attention ("cuda", fwd_label, d, in, 3, fwd, flash ? "o, lse, cq, seed" : "o, lse, seed", 0);
+        add_attention ("cuda", bwd_label, d, in, 4, bwd, "dq, dk, dv", bwd_tol);
+        if (i == 0)
+          {
+            /* the nvrtc executor takes the same path; ltorch's composite runs whole (the cpu runs its decomposition) */
+            g_autofree char *sdpa = sdpa_decomposition (d, shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].e, TRUE);
+            g_autofree char *sdpa_nc = sdpa_decomposition (d, shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].e, FALSE);
+            add_attention ("nvrtc", bwd_label, d, in, 4, bwd, "dq, dk, dv", bwd_tol);
+            /* the reference rounds S to the dtype before the softmax (Thunder's decomposition): looser for halves */
+            add_attention ("nvrtc", "ltorch.scaled_dot_product_attention 2x3x77x64 causal", d, in, 3, sdpa, "y", flash ? 3 : 1);
+            add_attention ("cuda", "ltorch.scaled_dot_product_attention 2x3x77x64", d, in, 3, sdpa_nc, "y", flash ? 3 : 1);
+          }
+      }
+}
+
+/* Where the attention calls of a real case would run (Thunder's final stages and the workbench's, from the
+ * structure alone: no GPU needed): on the attention path, none on the cpu. */
+static void
+test_attention_dispatch (gconstpointer data)
+{
+  const char      *dir = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = NULL;
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+  guint taken = 0;
+
+  if (dir == NULL || !g_file_test ((path = g_build_filename (dir, (const char *) data, NULL)), G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no traces of this case (WB_TRACES_DIR)");
+      return;
+    }
+  c = wb_case_load (path, &error);
+  g_assert_no_error (error);
+  program = wb_case_make_program (c, wb_case_get_default_stage (c), &error);
+  g_assert_no_error (error);
+  for (guint e = 0; e < 2; e++)
+    {
+      const char *exec = e == 0 ? "nvrtc" : "cuda";
+      wb_cuda_executors_explain (wb_program_get_forward (program), exec, out);
+      if (wb_program_get_backward (program))
+        wb_cuda_executors_explain (wb_program_get_backward (program), exec, out);
+    }
+  g_test_message ("%s", out->str);
+  lines = g_strsplit (out->str, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], "scaled_dot_product") != NULL)
+      {
+        g_assert_nonnull (strstr (lines[i], ": attention (cublasLt + nvrtc)"));
+        taken++;
+      }
+  /* forward and backward, on both executors */
+  g_assert_cmpuint (taken, ==, 4);
+}
+
+/* -- hand-written kernels of the cuda executor (wb-cuda-kernels.h) ---------------------------------- */
+
+static void
+add_kernel (const char *what, WbDtype d, const Input *in, guint n_in, const char *body, const char *outputs, gboolean exact)
+{
+  Case *c = g_new0 (Case, 1);
+
+  c->executor = "cuda";
+  c->label = g_strdup_printf ("cuda %s %s", what, dt (d));
+  memcpy (c->in, in, sizeof (Input) * n_in);
+  c->n_in = n_in;
+  c->body = g_strdup (body);
+  c->outputs = g_strdup (outputs);
+  c->kernel = TRUE;
+  c->exact = exact;
+  g_ptr_array_add (cases, c);
+}
+
+/* --compile-only: the kernels compile for sm_90 (the first case compiles, the others hit the cache), every
+ * call of the case goes to a kernel or a generated plan (no cpu fallback), and the cpu side runs. */
+static void
+kernel_case_compile (const Case *c, WbTrace *trace, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (wb_cuda_kernels_source (), "sm_90", cache_dir, &error);
+  g_autoptr (GString) where = g_string_new (NULL);
+  g_autoptr (WbProgram) p = NULL;
+  g_autoptr (WbRunResult) r = NULL;
+  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  WbRunOptions o;
+
+  if (img == NULL)
+    g_error ("%s: %s", c->label, error->message);
+  g_assert_cmpuint (g_bytes_get_size (img->image), >, 0);
+  if (wb_cuda_executors_explain (trace, "cuda", where) != 0 || strstr (where->str, "cuda (kernel)") == NULL)
+    g_test_fail_printf ("%s: not dispatched to a kernel:\n%s", c->label, where->str);
+  p = wb_program_new (trace, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < c->n_in; i++)
+    g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
+  wb_run_options_init (&o);
+  r = wb_program_run (p, &o, host, NULL, &error);
+  if (r == NULL)
+    g_error ("%s (cpu): %s\n%s", c->label, error->message, text);
+}
+
+static void
+kernel_cases (void)
+{
+  static const char *const names[] = { "float32", "bfloat16", "float16", "float64" };
+  static const WbDtype     sortable[] = { WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_FLOAT64, WB_DTYPE_INT64, WB_DTYPE_INT32 };
+  const char *const        dev = "device=devices.Device(\"cuda:0\")";
+
+  /* random draws: the cpu's Philox numbers bit for bit (two draws: the second starts where the first ends) */
+  for (guint k = 0; k < G_N_ELEMENTS (float_dtypes); k++)
+    {
+      WbDtype          d = float_dtypes[k];
+      Input            a = input ("a", d, 2, 37, 41, 1, DOM_ANY);
+      g_autofree char *uni = g_strdup_printf ("t0 = prims.uniform((37, 41), -1.5, 2.5, %s, dtype=dtypes.%s)\n"
+                                              "t1 = prims.uniform((5, 3), 0.0, 1.0, %s, dtype=dtypes.%s)",
+                                              dev, names[k], dev, names[k]);
+      g_autofree char *phi = g_strdup_printf ("t0 = prims.uniform_philox((37, 41), 0.0, 1.0, %s, dtype=dtypes.%s, seed=1234567, offset=10)", dev, names[k]);
+      g_autofree char *rn = g_strdup_printf ("t0 = prims.randn((37, 41), %s, dtype=dtypes.%s)\nt1 = prims.randn((3,), %s, dtype=dtypes.%s)", dev,
+                                             names[k], dev, names[k]);
+      add_kernel ("prims.uniform", d, &a, 1, uni, "t0, t1", TRUE);
+      add_kernel ("prims.uniform_philox", d, &a, 1, phi, "t0", TRUE);
+      add_kernel ("prims.randn", d, &a, 1, rn, "t0, t1", FALSE);
+    }
+  {
+    Input a = input ("a", WB_DTYPE_FLOAT32, 2, 37, 41, 1, DOM_ANY);
+    add_kernel ("uniform (torch)", WB_DTYPE_FLOAT32, &a, 1,
+                "t0 = uniform((512, 256), 0, 1, device=torch.device(\"cuda:0\"), dtype=torch.float32)\n"
+                "t1 = prims.uniform((7,), 0, 1, device=devices.Device(\"cuda:0\"), dtype=dtypes.float32)",
+                "t0, t1", TRUE);
+    add_kernel ("prims.randint", WB_DTYPE_INT64, &a, 1,
+                "t0 = prims.randint(-5, 1000, (37, 41), device=devices.Device(\"cuda:0\"), dtype=dtypes.int64)\n"
+                "t1 = prims.randint(0, 3, (9,), device=devices.Device(\"cuda:0\"), dtype=dtypes.int32)",
+                "t0, t1", TRUE);
+    add_kernel ("prims.update_aliases", WB_DTYPE_FLOAT32, &a, 1, "(t0,) = prims.update_aliases((a,))\nt1 = prims.neg(t0)", "t1", TRUE);
+  }
+  /* prims.empty is generated (zeros, as on the cpu), so it fuses */
+  {
+    Input a = input ("a", WB_DTYPE_FLOAT32, 2, 7, 9, 1, DOM_ANY);
+    add_case ("cuda", "prims.empty", WB_DTYPE_FLOAT32, &a, 1, "t0 = prims.empty((7, 9), device=devices.Device(\"cuda:0\"), dtype=dtypes.float32)\nt1 = prims.add(a, t0)", "t1");
+  }
+  /* topk, sort, argmax: ties (DOM_SHIFT) check the stable order; long rows take the multi-pass sort */
+  for (guint k = 0; k < G_N_ELEMENTS (sortable); k++)
+    {
+      WbDtype d = sortable[k];
+      Domain  any = wb_dtype_is_float (d) ? DOM_ANY : DOM_INT;
+      Input   a = input ("a", d, 2, 37, 41, 1, any);
+      Input   ties = input ("a", d, 2, 37, 41, 1, DOM_SHIFT);
+      Input   a3 = input ("a", d, 3, 5, 6, 7, any);
+      Input   longr = input ("a", d, 2, 3, 3000, 1, any);
+      Input   longt = input ("a", d, 2, 2, 2500, 1, DOM_SHIFT);
+      add_kernel ("prims.topk(k 5, dim 1, largest)", d, &a, 1, "(t0, t1) = prims.topk(a, 5, 1, True, True)", "t0, t1", TRUE);
+      add_kernel ("prims.topk(ties)", d, &ties, 1, "(t0, t1) = prims.topk(a, 9, 1, True, True)", "t0, t1", TRUE);
+      add_kernel ("prims.topk(k 4, dim 0, smallest)", d, &ties, 1, "(t0, t1) = prims.topk(a, 4, 0, False, True)", "t0, t1", TRUE);
+      add_kernel ("prims.topk(3d, dim 1)", d, &a3, 1, "(t0, t1) = prims.topk(a, 3, 1, True, True)", "t0, t1", TRUE);
+      add_kernel ("prims.topk(rows of 3000)", d, &longr, 1, "(t0, t1) = prims.topk(a, 7, 1, True, True)", "t0, t1", TRUE);
+      add_kernel ("prims.sort(dim 1)", d, &ties, 1, "(t0, t1) = prims.sort(a, 1, False, True)", "t0, t1", TRUE);
+      add_kernel ("prims.sort(dim 0, descending)", d, &a, 1, "(t0, t1) = prims.sort(a, 0, True, True)", "t0, t1", TRUE);
+      add_kernel ("prims.sort(rows of 2500, ties)", d, &longt, 1, "(t0, t1) = prims.sort(a, 1, True, True)", "t0, t1", TRUE);
+      add_kernel ("prims.argmax(1)", d, &ties, 1, "t0 = prims.argmax(a, 1)", "t0", TRUE);
+      add_kernel ("prims.argmin(0)", d, &ties, 1, "t0 = prims.argmin(a, 0)", "t0", TRUE);
+      add_kernel ("prims.argmax(None)", d, &a, 1, "t0 = prims.argmax(a, None)", "t0", TRUE);
+    }
+  /* nll_loss_backward as ce_loss's backward prints it: 'mean' with a total_weight tensor; 'sum' with a weight
+   * and an ignored class; 'none' */
+  for (guint k = 0; k < G_N_ELEMENTS (float_dtypes); k++)
+    {
+      WbDtype d = float_dtypes[k];
+      Input   mean[4] = { input ("g", d, 0, 1, 1, 1, DOM_POS), input ("a", d, 2, 64, 100, 1, DOM_ANY),
+                          input ("target", WB_DTYPE_INT64, 1, 64, 1, 1, DOM_INDEX), input ("tw", d, 0, 1, 1, 1, DOM_POS) };
+      Input   sum[4] = { input ("g", d, 0, 1, 1, 1, DOM_POS), input ("a", d, 2, 64, 100, 1, DOM_ANY),
+                         input ("target", WB_DTYPE_INT64, 1, 64, 1, 1, DOM_INDEX), input ("w", d, 1, 100, 1, 1, DOM_POS) };
+      Input   none[3] = { input ("g", d, 1, 64, 1, 1, DOM_ANY), input ("a", d, 2, 64, 100, 1, DOM_ANY),
+                          input ("target", WB_DTYPE_INT64, 1, 64, 1, 1, DOM_INDEX) };
+      mean[2].bound = sum[2].bound = none[2].bound = 100;
+      sum[2].dom = DOM_SHIFT; /* classes 0..6, 3 ignored */
+      add_kernel ("ltorch.nll_loss_backward(mean)", d, mean, 4, "t0 = ltorch.nll_loss_backward(g, a, target, None, 'mean', -100, tw)", "t0", TRUE);
+      add_kernel ("ltorch.nll_loss_backward(sum, weight, ignore)", d, sum, 4, "t0 = ltorch.nll_loss_backward(g, a, target, w, 'sum', 3, 2.5)", "t0", TRUE);
+      add_kernel ("ltorch.nll_loss_backward(none)", d, none, 3, "t0 = ltorch.nll_loss_backward(g, a, target, None, 'none', -100, 1.0)", "t0", TRUE);
+    }
 }
 
 int
@@ -597,5 +964,7 @@ main (int argc, char **argv)
           *p = '_';
       g_test_add_data_func (path, c, test_case);
     }
+  g_test_add_data_func ("/cuda/attention/dispatch/gpt2_block", "gpt2_block", test_attention_dispatch);
+  g_test_add_data_func ("/cuda/attention/dispatch/llama_layer", "llama_layer", test_attention_dispatch);
   return g_test_run ();
 }

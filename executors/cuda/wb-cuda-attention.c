@@ -1,0 +1,765 @@
+/* wb-cuda-attention.c — scaled dot-product attention on the GPU: cuBLASLt GEMMs and NVRTC row kernels
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * See wb-cuda-attention.h for the equations. Every GEMM is row-major C[M, N] = alpha op(A) op(B) over a
+ * strided batch of (batch x head) matrices; cuBLASLt is column-major, so it computes C^T = op(B)^T op(A)^T
+ * (as wb-cublaslt.c does): its first operand is our B, its second our A, D is C^T (N x M). q, k and v are
+ * used in place when their (batch, head) dims fold into one batch stride with unit inner stride, and are
+ * copied to contiguous memory otherwise (the transposed views Thunder's regions return). */
+#include "config.h"
+
+#include "wb-cuda-attention.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "wb-executors-private.h"
+
+#define WORKSPACE_BYTES (32u << 20)
+/* scratch per chunk of heads: S (f32), P or dS (input dtype) and, backward, dP (f32) */
+#define SCRATCH_BYTES (G_GINT64_CONSTANT (2) << 30)
+
+static cublasLtHandle_t lt_handle;
+static WbTensor        *workspace;
+static GHashTable      *algo_cache; /* key -> cublasLtMatmulAlgo_t* */
+static char            *sources[3]; /* f32, bf16, f16 */
+
+/* -- the row kernels ---------------------------------------------------------------------------- */
+
+static const char kernels_text[] =
+    "// a block-wide max (is_max) or sum of v; every thread gets the result\n"
+    "static __device__ __forceinline__ float wb_attn_reduce (float v, bool is_max, float *sh)\n"
+    "{\n"
+    "  for (int o = 16; o > 0; o >>= 1)\n"
+    "    {\n"
+    "      float x = __shfl_xor_sync (0xffffffffu, v, o);\n"
+    "      v = is_max ? fmaxf (v, x) : v + x;\n"
+    "    }\n"
+    "  __syncthreads ();\n"
+    "  if ((threadIdx.x & 31) == 0)\n"
+    "    sh[threadIdx.x >> 5] = v;\n"
+    "  __syncthreads ();\n"
+    "  v = (threadIdx.x & 31) < (WB_ATTN_THREADS / 32) ? sh[threadIdx.x & 31] : (is_max ? -WB_INF_F : 0.0f);\n"
+    "  for (int o = 16; o > 0; o >>= 1)\n"
+    "    {\n"
+    "      float x = __shfl_xor_sync (0xffffffffu, v, o);\n"
+    "      v = is_max ? fmaxf (v, x) : v + x;\n"
+    "    }\n"
+    "  return v;\n"
+    "}\n"
+    "\n"
+    "// one block per row (bh, i) of lse [BH, lse_len]: P[bh, i, :] = softmax(S[bh, i, :]) with keys j > i masked\n"
+    "// when causal, lse = max + log(sum); rows i >= tq are the padding (lse 0). p may alias s (f32).\n"
+    "extern \"C\" __global__ void __launch_bounds__ (WB_ATTN_THREADS)\n"
+    "wb_attn_softmax (const float *s, WB_ATTN_T *p, float *lse, long long tq, long long tk, long long lse_len, int causal)\n"
+    "{\n"
+    "  __shared__ float sh[32];\n"
+    "  long long row = blockIdx.x, bh = row / lse_len, i = row % lse_len;\n"
+    "  if (i >= tq)\n"
+    "    {\n"
+    "      if (threadIdx.x == 0)\n"
+    "        lse[row] = 0.0f;\n"
+    "      return;\n"
+    "    }\n"
+    "  const float *srow = s + (bh * tq + i) * tk;\n"
+    "  WB_ATTN_T *prow = p + (bh * tq + i) * tk;\n"
+    "  long long kend = causal ? (i + 1 < tk ? i + 1 : tk) : tk;\n"
+    "  float m = -WB_INF_F, sum = 0.0f;\n"
+    "  for (long long j = threadIdx.x; j < kend; j += WB_ATTN_THREADS)\n"
+    "    m = fmaxf (m, srow[j]);\n"
+    "  m = wb_attn_reduce (m, true, sh);\n"
+    "  if (m != -WB_INF_F)\n"
+    "    for (long long j = threadIdx.x; j < kend; j += WB_ATTN_THREADS)\n"
+    "      sum += expf (srow[j] - m);\n"
+    "  sum = wb_attn_reduce (sum, false, sh);\n"
+    "  for (long long j = threadIdx.x; j < tk; j += WB_ATTN_THREADS)\n"
+    "    prow[j] = WB_ATTN_STORE (j < kend && m != -WB_INF_F ? expf (srow[j] - m) / sum : 0.0f);\n"
+    "  if (threadIdx.x == 0)\n"
+    "    lse[row] = m == -WB_INF_F ? -WB_INF_F : m + logf (sum);\n"
+    "}\n"
+    "\n"
+    "// backward, one block per row (bh, i): S -> P = exp(S - lse) in place (f32) and in p (the input dtype;\n"
+    "// may alias s), dsum = rowsum(dO * O)\n"
+    "extern \"C\" __global__ void __launch_bounds__ (WB_ATTN_THREADS)\n"
+    "wb_attn_bwd_p (float *s, WB_ATTN_T *p, const float *lse, const WB_ATTN_T *dout, const WB_ATTN_T *out, float *dsum,\n"
+    "               long long tq, long long tk, long long lse_len, long long ev, int causal)\n"
+    "{\n"
+    "  __shared__ float sh[32];\n"
+    "  long long row = blockIdx.x, bh = row / tq, i = row % tq;\n"
+    "  float l = lse[bh * lse_len + i], d = 0.0f;\n"
+    "  long long kend = causal ? (i + 1 < tk ? i + 1 : tk) : tk;\n"
+    "  float *srow = s + row * tk;\n"
+    "  WB_ATTN_T *prow = p + row * tk;\n"
+    "  for (long long j = threadIdx.x; j < tk; j += WB_ATTN_THREADS)\n"
+    "    {\n"
+    "      float x = j < kend && l != -WB_INF_F ? expf (srow[j] - l) : 0.0f;\n"
+    "      srow[j] = x;\n"
+    "      prow[j] = WB_ATTN_STORE (x);\n"
+    "    }\n"
+    "  for (long long e = threadIdx.x; e < ev; e += WB_ATTN_THREADS)\n"
+    "    d += WB_ATTN_LOAD (dout[row * ev + e]) * WB_ATTN_LOAD (out[row * ev + e]);\n"
+    "  d = wb_attn_reduce (d, false, sh);\n"
+    "  if (threadIdx.x == 0)\n"
+    "    dsum[row] = d;\n"
+    "}\n"
+    "\n"
+    "// backward, one block per row: dS = P (dP - dsum) in the input dtype (ds may alias dp for f32)\n"
+    "extern \"C\" __global__ void __launch_bounds__ (WB_ATTN_THREADS)\n"
+    "wb_attn_bwd_ds (const float *p, const float *dp, WB_ATTN_T *ds, const float *dsum, long long tk)\n"
+    "{\n"
+    "  long long row = blockIdx.x;\n"
+    "  float d = dsum[row];\n"
+    "  for (long long j = threadIdx.x; j < tk; j += WB_ATTN_THREADS)\n"
+    "    ds[row * tk + j] = WB_ATTN_STORE (p[row * tk + j] * (dp[row * tk + j] - d));\n"
+    "}\n";
+
+/* the kernels' block reduction needs whole warps; wb_cuda_runtime_launch starts WB_CUDA_BLOCK threads */
+G_STATIC_ASSERT (WB_CUDA_BLOCK % 32 == 0 && WB_CUDA_BLOCK <= 1024);
+
+static int
+dtype_slot (WbDtype dtype)
+{
+  switch (dtype)
+    {
+    case WB_DTYPE_FLOAT32:
+      return 0;
+    case WB_DTYPE_BFLOAT16:
+      return 1;
+    case WB_DTYPE_FLOAT16:
+      return 2;
+    default:
+      return -1;
+    }
+}
+
+char *
+wb_cuda_attention_source (WbDtype dtype)
+{
+  static const char *const types[] = { "float", "unsigned short", "unsigned short" };
+  static const char *const loads[] = { "(x)", "wb_bf16_to_f (x)", "wb_f16_to_f (x)" };
+  static const char *const stores[] = { "(x)", "wb_f_to_bf16 (x)", "wb_f_to_f16 (x)" };
+  int                      k = dtype_slot (dtype);
+
+  if (k < 0)
+    return NULL;
+  return g_strdup_printf ("// attention row kernels for %s (wb-cuda-attention.c)\n#define WB_ATTN_THREADS %d\n#define WB_ATTN_T %s\n"
+                          "#define WB_ATTN_LOAD(x) %s\n#define WB_ATTN_STORE(x) %s\n%s",
+                          wb_dtype_shortname (dtype), WB_CUDA_BLOCK, types[k], loads[k], stores[k], kernels_text);
+}
+
+static const char *
+source_for (WbDtype dtype)
+{
+  int k = dtype_slot (dtype);
+
+  if (k < 0)
+    return NULL;
+  if (sources[k] == NULL)
+    sources[k] = wb_cuda_attention_source (dtype);
+  return sources[k];
+}
+
+/* -- symbols -------------------------------------------------------------------------------------- */
+
+WbCudaAttentionOp
+wb_cuda_attention_op (const WbBsym *b)
+{
+  static const struct
+  {
+    const char       *name;
+    WbCudaAttentionOp op;
+  } table[] = {
+    { "sdpafx_grad_forward_scaled_dot_product_efficient_attention", WB_CUDA_ATTENTION_FLASH_FWD },
+    { "sdpafx_scaled_dot_product_efficient_attention_backward", WB_CUDA_ATTENTION_FLASH_BWD },
+    { "sdpaex_grad_forward_scaled_dot_product_efficient_attention", WB_CUDA_ATTENTION_EFFICIENT_FWD },
+    { "sdpaex_scaled_dot_product_efficient_attention_backward", WB_CUDA_ATTENTION_EFFICIENT_BWD },
+    { "ltorch.scaled_dot_product_attention", WB_CUDA_ATTENTION_SDPA },
+  };
+  const WbSymbol *s;
+
+  if (b == NULL || b->kind != WB_BSYM_CALL || (s = b->symbol) == NULL)
+    return WB_CUDA_ATTENTION_NONE;
+  if (wb_symbol_get_like (s) != NULL)
+    s = wb_symbol_get_like (s);
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (strcmp (wb_symbol_get_name (s), table[i].name) == 0)
+      return table[i].op;
+  return WB_CUDA_ATTENTION_NONE;
+}
+
+/* Positions of the arguments as Thunder prints them (-1: none). */
+typedef struct
+{
+  int go, q, out, lse, mask, dropout, causal, scale;
+} Positions;
+
+static Positions
+positions_of (WbCudaAttentionOp op)
+{
+  switch (op)
+    {
+    case WB_CUDA_ATTENTION_FLASH_FWD:
+      return (Positions){ -1, 0, -1, -1, -1, 3, 4, 5 };
+    case WB_CUDA_ATTENTION_FLASH_BWD:
+      return (Positions){ 0, 1, 4, 5, -1, 10, 11, 14 };
+    case WB_CUDA_ATTENTION_EFFICIENT_BWD:
+      return (Positions){ 0, 1, 5, 6, 4, 9, 10, 11 };
+    default: /* sdpaex forward, ltorch */
+      return (Positions){ -1, 0, -1, -1, 3, 4, 5, 6 };
+    }
+}
+
+static const WbValue *
+bsym_arg (const WbBsym *b, int pos, const char *name)
+{
+  if (pos < 0)
+    return NULL;
+  if ((guint) pos < b->n_args)
+    return b->args[pos];
+  for (guint i = 0; i < b->n_kwargs; i++)
+    if (strcmp (b->kwargs[i].name, name) == 0)
+      return b->kwargs[i].value;
+  return NULL;
+}
+
+gboolean
+wb_cuda_attention_check (const WbBsym *b, char **why_not)
+{
+  WbCudaAttentionOp op = wb_cuda_attention_op (b);
+  Positions         at = positions_of (op);
+  const WbValue    *mask = bsym_arg (b, at.mask, "attn_mask");
+  const WbValue    *dropout = bsym_arg (b, at.dropout, "dropout_p");
+  double            p = 0;
+
+  if (op == WB_CUDA_ATTENTION_NONE)
+    {
+      if (why_not)
+        *why_not = g_strdup ("not an attention op");
+      return FALSE;
+    }
+  if (mask != NULL && mask->kind != WB_VALUE_NONE)
+    {
+      if (why_not)
+        *why_not = g_strdup ("attention: an attn_mask is not handled on the GPU");
+      return FALSE;
+    }
+  if (dropout != NULL && wb_value_get_number (dropout, &p) && p != 0.0)
+    {
+      if (why_not)
+        *why_not = g_strdup_printf ("attention: dropout_p = %g is not handled on the GPU (0 only)", p);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* -- arguments ------------------------------------------------------------------------------------ */
+
+static WbRtValue *
+call_arg (WbKernelCall *call, int pos, const char *name)
+{
+  if (pos < 0)
+    return NULL;
+  if ((guint) pos < call->n_args)
+    return call->args[pos];
+  for (guint i = 0; name != NULL && i < call->n_kwargs; i++)
+    if (strcmp (call->kwarg_names[i], name) == 0)
+      return call->kwargs[i];
+  return NULL;
+}
+
+static gboolean
+refuse (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+refuse (GError **error, const char *format, ...)
+{
+  va_list          ap;
+  g_autofree char *msg = NULL;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "attention: %s", msg);
+  return FALSE;
+}
+
+static gboolean
+tensor_arg (WbKernelCall *call, int pos, const char *name, WbTensor **out, GError **error)
+{
+  WbRtValue *v = call_arg (call, pos, name);
+
+  if (v == NULL || v->kind != WB_RT_TENSOR || !wb_cuda_tensor_is_device (v->tensor))
+    return refuse (error, "%s (argument %d) is not a device tensor", name, pos);
+  *out = v->tensor;
+  return TRUE;
+}
+
+/* A number argument: None or absent -> @def. */
+static gboolean
+number_arg (WbKernelCall *call, int pos, const char *name, double def, double *out, GError **error)
+{
+  WbRtValue *v = call_arg (call, pos, name);
+
+  if (v == NULL || v->kind == WB_RT_NONE)
+    {
+      *out = def;
+      return TRUE;
+    }
+  if (!wb_rt_value_get_number (v, out))
+    return refuse (error, "%s (argument %d) is not a number", name, pos);
+  return TRUE;
+}
+
+/* -- cuBLASLt ------------------------------------------------------------------------------------- */
+
+/* One operand of a strided-batch GEMM: row-major rows of @ld elements, matrices @bstride elements apart
+ * (0: the same matrix for every batch); @trans: the memory holds the operand's transpose. */
+typedef struct
+{
+  CUdeviceptr ptr;
+  WbDtype     dtype;
+  gint64      ld;
+  gint64      bstride;
+  gboolean    trans;
+} Mat;
+
+static Mat
+mat_of (WbTensor *t3, gboolean trans)
+{
+  Mat m = { wb_cuda_tensor_ptr (t3), t3->dtype, t3->shape[1] > 1 ? t3->strides[1] : MAX (t3->shape[2], 1),
+            t3->shape[0] > 1 ? t3->strides[0] : 0, trans };
+  return m;
+}
+
+static Mat
+mat_at (Mat m, gint64 batch0)
+{
+  m.ptr += (CUdeviceptr) (batch0 * m.bstride * (gint64) wb_dtype_size (m.dtype));
+  return m;
+}
+
+static gboolean
+lt_check (const WbLtApi *lt, cublasStatus_t st, const char *what, GError **error)
+{
+  if (st == CUBLAS_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %s (%d)", what, lt->cublasLtGetStatusString (st), (int) st);
+  return FALSE;
+}
+
+static cudaDataType_t
+data_type (WbDtype dt)
+{
+  return dt == WB_DTYPE_BFLOAT16 ? CUDA_R_16BF : dt == WB_DTYPE_FLOAT16 ? CUDA_R_16F
+                                                                        : CUDA_R_32F;
+}
+
+static guint32
+alignment_of (CUdeviceptr p)
+{
+  guint32 a = 256;
+
+  while (a > 1 && (p % a) != 0)
+    a /= 2;
+  return a;
+}
+
+static gboolean
+layout (const WbLtApi *lt, cublasLtMatrixLayout_t *l, const Mat *m, guint64 rows, guint64 cols, gint64 batch, GError **error)
+{
+  gint32 bc = (gint32) batch;
+  gint64 stride = m->bstride;
+
+  if (!lt_check (lt, lt->cublasLtMatrixLayoutCreate (l, data_type (m->dtype), rows, cols, m->ld), "cublasLtMatrixLayoutCreate", error))
+    return FALSE;
+  if (batch > 1 && (!lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc), "BATCH_COUNT", error) ||
+                    !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride),
+                               "STRIDED_BATCH_OFFSET", error)))
+    return FALSE;
+  return TRUE;
+}
+
+/* C[M, N] = alpha op(A)[M, K] op(B)[K, N] for @batch matrices, f32 accumulation (no TF32). */
+static gboolean
+gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const Mat *a, const Mat *b, const Mat *c, GError **error)
+{
+  const WbLtApi              *lt = wb_cuda_load_cublaslt (error);
+  cublasLtMatmulDesc_t        desc = NULL;
+  cublasLtMatrixLayout_t      la = NULL, lb = NULL, lc = NULL;
+  cublasLtMatmulPreference_t  pref = NULL;
+  cublasOperation_t           opa = b->trans ? CUBLAS_OP_T : CUBLAS_OP_N, opb = a->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  float                       beta = 0.0f;
+  const cublasLtMatmulAlgo_t *algo;
+  g_autofree char            *key = NULL;
+  gboolean                    ok = FALSE;
+  const guint                 zero[3] = { 0, 0, 0 };
+  cublasStatus_t              st;
+
+  if (lt == NULL)
+    return FALSE;
+  if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
+    return FALSE;
+  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL)
+    return FALSE;
+  if (!lt_check (lt, lt->cublasLtMatmulDescCreate (&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa), "TRANSA", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb), "TRANSB", error))
+    goto out;
+  /* cuBLASLt's A is our B (N x K after its op), its B our A (K x M), D is C^T (N x M) */
+  if (!layout (lt, &la, b, (guint64) (b->trans ? K : N), (guint64) (b->trans ? N : K), batch, error) ||
+      !layout (lt, &lb, a, (guint64) (a->trans ? M : K), (guint64) (a->trans ? K : M), batch, error) ||
+      !layout (lt, &lc, c, (guint64) N, (guint64) M, batch, error))
+    goto out;
+  key = g_strdup_printf ("%d %d %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                         " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u",
+                         (int) a->dtype, (int) c->dtype, (int) opa, (int) opb, 0, batch, M, N, K, a->ld, b->ld, c->ld, a->bstride, b->bstride,
+                         c->bstride, alignment_of (a->ptr), alignment_of (b->ptr), alignment_of (c->ptr));
+  if (algo_cache == NULL)
+    algo_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  algo = g_hash_table_lookup (algo_cache, key);
+  if (algo == NULL)
+    {
+      cublasLtMatmulHeuristicResult_t heur;
+      int                             found = 0;
+      guint64                         ws = WORKSPACE_BYTES;
+      guint32                         al[3] = { alignment_of (b->ptr), alignment_of (a->ptr), alignment_of (c->ptr) };
+      if (!lt_check (lt, lt->cublasLtMatmulPreferenceCreate (&pref), "cublasLtMatmulPreferenceCreate", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], sizeof al[0]), "align", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al[1], sizeof al[1]), "align", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al[2], sizeof al[2]), "align", error) ||
+          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al[2], sizeof al[2]), "align", error))
+        goto out;
+      if (!lt_check (lt, lt->cublasLtMatmulAlgoGetHeuristic (lt_handle, desc, la, lb, lc, lc, pref, 1, &heur, &found), "cublasLtMatmulAlgoGetHeuristic", error))
+        goto out;
+      if (found == 0)
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL,
+                       "%s: no cuBLASLt algorithm for M=%" G_GINT64_FORMAT " N=%" G_GINT64_FORMAT " K=%" G_GINT64_FORMAT " (%s)", what, M, N, K,
+                       wb_dtype_shortname (a->dtype));
+          goto out;
+        }
+      algo = g_memdup2 (&heur.algo, sizeof heur.algo);
+      g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
+    }
+  wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", what, zero, zero);
+  st = lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) b->ptr, la, (const void *) (guintptr) a->ptr, lb, &beta,
+                           (const void *) (guintptr) c->ptr, lc, (void *) (guintptr) c->ptr, lc, algo,
+                           (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt));
+  wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", what, zero, zero);
+  ok = lt_check (lt, st, "cublasLtMatmul", error);
+out:
+  if (pref)
+    lt->cublasLtMatmulPreferenceDestroy (pref);
+  if (la)
+    lt->cublasLtMatrixLayoutDestroy (la);
+  if (lb)
+    lt->cublasLtMatrixLayoutDestroy (lb);
+  if (lc)
+    lt->cublasLtMatrixLayoutDestroy (lc);
+  if (desc)
+    lt->cublasLtMatmulDescDestroy (desc);
+  return ok;
+}
+
+/* -- the passes ----------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  gint64   bh, tq, tk, e, ev, lse_len;
+  WbDtype  dtype;
+  float    scale;
+  gboolean causal;
+  guint    gemms;
+} Dims;
+
+/* [B*H, T, D] over @t [B, H, T, D] with a unit inner stride and one batch stride (a view, or a contiguous
+ * copy when the strides do not allow one). (transfer full) */
+static WbTensor *
+flat_heads (WbCudaRuntime *rt, WbTensor *t, GError **error)
+{
+  gint64 shape[3] = { t->shape[0] * t->shape[1], t->shape[2], t->shape[3] };
+  g_autoptr (WbTensor) v = wb_tensor_try_view (t, 3, shape);
+  g_autoptr (WbTensor) c = NULL;
+
+  if (v != NULL && (v->strides[2] == 1 || shape[2] == 1) && (shape[1] == 1 || v->strides[1] >= MAX (shape[2], 1)) &&
+      (shape[0] == 1 || v->strides[0] > 0))
+    return g_steal_pointer (&v);
+  if ((c = wb_cuda_contiguous (rt, t, error)) == NULL)
+    return NULL;
+  return wb_tensor_try_view (c, 3, shape);
+}
+
+/* the row kernels' chunk: how many (batch, head) matrices one pass takes */
+static gint64
+chunk_of (const Dims *d, gint64 f32_buffers)
+{
+  gint64 per = d->tq * d->tk * (4 * f32_buffers + (d->dtype == WB_DTYPE_FLOAT32 ? 0 : (gint64) wb_dtype_size (d->dtype)));
+
+  return CLAMP (SCRATCH_BYTES / MAX (per, 1), 1, d->bh);
+}
+
+static gboolean
+launch (WbCudaRuntime *rt, WbDtype dtype, const char *entry, gint64 grid, void **args, const char *what, GError **error)
+{
+  CUfunction fn = wb_cuda_runtime_get_function (rt, source_for (dtype), entry, error);
+
+  if (fn == NULL)
+    return FALSE;
+  if (grid > G_MAXINT32)
+    return refuse (error, "%" G_GINT64_FORMAT " rows are too many for one launch", grid);
+  return wb_cuda_runtime_launch (rt, fn, (guint) grid, args, what, error);
+}
+
+/* O [BH, Tq, Ev] and lse [BH, lse_len] (both contiguous, allocated by the caller) */
+static gboolean
+forward (WbCudaRuntime *rt, Dims *d, WbTensor *q, WbTensor *k, WbTensor *v, WbTensor *o, WbTensor *lse, GError **error)
+{
+  gint64 chunk = chunk_of (d, 1), n_s = chunk * d->tq * d->tk;
+  g_autoptr (WbTensor) s = wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 1, &n_s, error);
+  g_autoptr (WbTensor) p = NULL;
+  Mat mq = mat_of (q, FALSE), mk = mat_of (k, TRUE), mv = mat_of (v, FALSE), mo = mat_of (o, FALSE);
+  int causal = d->causal;
+
+  if (s == NULL)
+    return FALSE;
+  p = d->dtype == WB_DTYPE_FLOAT32 ? wb_tensor_ref (s) : wb_cuda_tensor_new (rt, d->dtype, 1, &n_s, error);
+  if (p == NULL)
+    return FALSE;
+  for (gint64 c0 = 0; c0 < d->bh; c0 += chunk)
+    {
+      gint64      n = MIN (chunk, d->bh - c0);
+      Mat         ms = { wb_cuda_tensor_ptr (s), WB_DTYPE_FLOAT32, d->tk, d->tq * d->tk, FALSE };
+      Mat         mp = { wb_cuda_tensor_ptr (p), d->dtype, d->tk, d->tq * d->tk, FALSE };
+      Mat         a = mat_at (mq, c0), b = mat_at (mk, c0), pv = mat_at (mv, c0), out = mat_at (mo, c0);
+      CUdeviceptr ps = ms.ptr, pp = mp.ptr, pl = wb_cuda_tensor_ptr (lse) + (CUdeviceptr) (c0 * d->lse_len * 4);
+      long long   tq = d->tq, tk = d->tk, lse_len = d->lse_len;
+      void       *args[] = { &ps, &pp, &pl, &tq, &tk, &lse_len, &causal };
+      if (!gemm (rt, "attention S = scale Q K^T", n, d->tq, d->tk, d->e, d->scale, &a, &b, &ms, error) ||
+          !launch (rt, d->dtype, "wb_attn_softmax", n * d->lse_len, args, "attention softmax", error) ||
+          !gemm (rt, "attention O = P V", n, d->tq, d->ev, d->tk, 1.0f, &mp, &pv, &out, error))
+        return FALSE;
+      d->gemms += 2;
+    }
+  return TRUE;
+}
+
+/* dq, dk, dv [BH, T, D] contiguous (allocated by the caller); go, o [BH, Tq, Ev] and lse contiguous */
+static gboolean
+backward (WbCudaRuntime *rt, Dims *d, WbTensor *go, WbTensor *q, WbTensor *k, WbTensor *v, WbTensor *o, WbTensor *lse, WbTensor *dq, WbTensor *dk, WbTensor *dv, GError **error)
+{
+  gint64 chunk = chunk_of (d, 2), n_s = chunk * d->tq * d->tk, n_rows = chunk * d->tq;
+  g_autoptr (WbTensor) s = wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 1, &n_s, error);
+  g_autoptr (WbTensor) dp = s ? wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 1, &n_s, error) : NULL;
+  g_autoptr (WbTensor) dsum = dp ? wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 1, &n_rows, error) : NULL;
+  g_autoptr (WbTensor) pt = NULL;
+  gboolean f32 = d->dtype == WB_DTYPE_FLOAT32;
+  Mat      mq = mat_of (q, FALSE), mk = mat_of (k, FALSE), mkt = mat_of (k, TRUE), mv = mat_of (v, TRUE), mgo = mat_of (go, FALSE);
+  Mat      mdq = mat_of (dq, FALSE), mdk = mat_of (dk, FALSE), mdv = mat_of (dv, FALSE);
+  int      causal = d->causal;
+
+  if (dsum == NULL)
+    return FALSE;
+  /* P in the input dtype, later dS: its own buffer, or (f32) P lives in s and dS in dp */
+  pt = f32 ? wb_tensor_ref (s) : wb_cuda_tensor_new (rt, d->dtype, 1, &n_s, error);
+  if (pt == NULL)
+    return FALSE;
+  for (gint64 c0 = 0; c0 < d->bh; c0 += chunk)
+    {
+      gint64      n = MIN (chunk, d->bh - c0), st = d->tq * d->tk;
+      Mat         ms = { wb_cuda_tensor_ptr (s), WB_DTYPE_FLOAT32, d->tk, st, FALSE };
+      Mat         mdp = { wb_cuda_tensor_ptr (dp), WB_DTYPE_FLOAT32, d->tk, st, FALSE };
+      Mat         mp_t = { wb_cuda_tensor_ptr (pt), d->dtype, d->tk, st, TRUE };
+      Mat         mds = { f32 ? mdp.ptr : wb_cuda_tensor_ptr (pt), d->dtype, d->tk, st, FALSE };
+      Mat         mds_t = mds;
+      Mat         a_q = mat_at (mq, c0), a_k = mat_at (mk, c0), a_kt = mat_at (mkt, c0), a_vt = mat_at (mv, c0), a_go = mat_at (mgo, c0);
+      Mat         a_dq = mat_at (mdq, c0), a_dk = mat_at (mdk, c0), a_dv = mat_at (mdv, c0);
+      CUdeviceptr ps = ms.ptr, ppt = mp_t.ptr, pl = wb_cuda_tensor_ptr (lse) + (CUdeviceptr) (c0 * d->lse_len * 4);
+      CUdeviceptr pgo = a_go.ptr, po = wb_cuda_tensor_ptr (o) + (CUdeviceptr) (c0 * d->tq * d->ev * (gint64) wb_dtype_size (d->dtype));
+      CUdeviceptr pdsum = wb_cuda_tensor_ptr (dsum), pdp = mdp.ptr, pds = mds.ptr;
+      long long   tq = d->tq, tk = d->tk, lse_len = d->lse_len, ev = d->ev;
+      void       *pargs[] = { &ps, &ppt, &pl, &pgo, &po, &pdsum, &tq, &tk, &lse_len, &ev, &causal };
+      void       *dsargs[] = { &ps, &pdp, &pds, &pdsum, &tk };
+      mds_t.trans = TRUE;
+      if (!gemm (rt, "attention backward S = scale Q K^T", n, d->tq, d->tk, d->e, d->scale, &a_q, &a_kt, &ms, error) ||
+          !launch (rt, d->dtype, "wb_attn_bwd_p", n * d->tq, pargs, "attention backward P, D", error) ||
+          !gemm (rt, "attention dV = P^T dO", n, d->tk, d->ev, d->tq, 1.0f, &mp_t, &a_go, &a_dv, error) ||
+          !gemm (rt, "attention dP = dO V^T", n, d->tq, d->tk, d->ev, 1.0f, &a_go, &a_vt, &mdp, error) ||
+          !launch (rt, d->dtype, "wb_attn_bwd_ds", n * d->tq, dsargs, "attention backward dS", error) ||
+          !gemm (rt, "attention dQ = scale dS K", n, d->tq, d->e, d->tk, d->scale, &mds, &a_k, &a_dq, error) ||
+          !gemm (rt, "attention dK = scale dS^T Q", n, d->tk, d->e, d->tq, d->scale, &mds_t, &a_q, &a_dk, error))
+        return FALSE;
+      d->gemms += 5;
+    }
+  return TRUE;
+}
+
+/* -- the call ------------------------------------------------------------------------------------- */
+
+static WbTensor *
+device_zeros (WbCudaRuntime *rt, guint rank, const gint64 *shape, GError **error)
+{
+  WbTensor *t = wb_cuda_tensor_new (rt, WB_DTYPE_INT64, rank, shape, error);
+
+  if (t != NULL && wb_tensor_nbytes (t) > 0 &&
+      !wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t),
+                                                                     wb_cuda_runtime_get_stream (rt)),
+                      "cuMemsetD8Async", error))
+    g_clear_pointer (&t, wb_tensor_unref);
+  return t;
+}
+
+static gboolean
+append_zeros (WbCudaRuntime *rt, WbRtValue *tuple, guint rank, const gint64 *shape, GError **error)
+{
+  WbTensor *t = device_zeros (rt, rank, shape, error);
+
+  if (t == NULL)
+    return FALSE;
+  wb_rt_value_append (tuple, wb_rt_value_take_tensor (t));
+  return TRUE;
+}
+
+static gboolean
+same_dims (const WbTensor *t, gint64 d0, gint64 d1, gint64 d2, gint64 d3)
+{
+  return t->rank == 4 && t->shape[0] == d0 && t->shape[1] == d1 && t->shape[2] == d2 && t->shape[3] == d3;
+}
+
+static gboolean
+run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GError **error)
+{
+  Positions  at = positions_of (op);
+  gboolean   fwd = op == WB_CUDA_ATTENTION_FLASH_FWD || op == WB_CUDA_ATTENTION_EFFICIENT_FWD || op == WB_CUDA_ATTENTION_SDPA;
+  WbTensor  *q, *k, *v, *go = NULL, *o = NULL, *lse = NULL;
+  WbRtValue *mask = call_arg (call, at.mask, "attn_mask");
+  double     dropout, causal, scale;
+  gint64     b, h;
+  g_autoptr (WbTensor) q3 = NULL;
+  g_autoptr (WbTensor) k3 = NULL;
+  g_autoptr (WbTensor) v3 = NULL;
+  WbRtValue *tuple;
+
+  if (!tensor_arg (call, at.q, "query", &q, error) || !tensor_arg (call, at.q + 1, "key", &k, error) ||
+      !tensor_arg (call, at.q + 2, "value", &v, error))
+    return FALSE;
+  if (!fwd && (!tensor_arg (call, at.go, "grad_out", &go, error) || !tensor_arg (call, at.out, "out", &o, error) ||
+               !tensor_arg (call, at.lse, "logsumexp", &lse, error)))
+    return FALSE;
+  if (mask != NULL && mask->kind != WB_RT_NONE)
+    return refuse (error, "an attn_mask is not handled on the GPU");
+  if (!number_arg (call, at.dropout, "dropout_p", 0.0, &dropout, error) || !number_arg (call, at.causal, "is_causal", 0.0, &causal, error))
+    return FALSE;
+  if (dropout != 0.0)
+    return refuse (error, "dropout_p = %g is not handled on the GPU (0 only)", dropout);
+  d->dtype = q->dtype;
+  if (dtype_slot (d->dtype) < 0 || k->dtype != d->dtype || v->dtype != d->dtype || (go && go->dtype != d->dtype) || (o && o->dtype != d->dtype))
+    return refuse (error, "dtypes %s, %s, %s are not handled (f32, bf16 or f16, all equal)", wb_dtype_shortname (q->dtype),
+                   wb_dtype_shortname (k->dtype), wb_dtype_shortname (v->dtype));
+  if (q->rank != 4 || k->rank != 4 || v->rank != 4)
+    return refuse (error, "q, k, v of ranks %u, %u, %u (4 only: [B, H, T, E])", q->rank, k->rank, v->rank);
+  b = q->shape[0], h = q->shape[1];
+  d->tq = q->shape[2], d->tk = k->shape[2], d->e = q->shape[3], d->ev = v->shape[3];
+  if (!same_dims (k, b, h, d->tk, d->e) || !same_dims (v, b, h, d->tk, d->ev))
+    return refuse (error, "q [B, H, Tq, E], k [B, H, Tk, E], v [B, H, Tk, Ev] do not match");
+  if (b * h == 0 || d->tq == 0 || d->tk == 0 || d->e == 0 || d->ev == 0)
+    return refuse (error, "empty dimensions are not handled");
+  if (!number_arg (call, at.scale, "scale", 1.0 / sqrt ((double) d->e), &scale, error))
+    return FALSE;
+  d->bh = b * h;
+  d->scale = (float) scale;
+  d->causal = causal != 0.0;
+  if (!fwd)
+    {
+      if (!same_dims (go, b, h, d->tq, d->ev) || !same_dims (o, b, h, d->tq, d->ev) || lse->rank != 3 || lse->shape[0] != b ||
+          lse->shape[1] != h || lse->shape[2] < d->tq || lse->dtype != WB_DTYPE_FLOAT32)
+        return refuse (error, "grad_out, out or logsumexp do not match q [B, H, Tq, E]");
+      d->lse_len = lse->shape[2];
+    }
+  else
+    d->lse_len = op == WB_CUDA_ATTENTION_FLASH_FWD ? (d->tq + 15) / 16 * 16 : (d->tq + 31) / 32 * 32;
+  if ((q3 = flat_heads (rt, q, error)) == NULL || (k3 = flat_heads (rt, k, error)) == NULL || (v3 = flat_heads (rt, v, error)) == NULL)
+    return FALSE;
+
+  if (fwd)
+    {
+      g_autoptr (WbTensor) out = wb_cuda_tensor_new (rt, d->dtype, 4, (gint64[]){ b, h, d->tq, d->ev }, error);
+      g_autoptr (WbTensor) lse_out = out ? wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 3, (gint64[]){ b, h, d->lse_len }, error) : NULL;
+      g_autoptr (WbTensor) o3 = NULL;
+      gint64 nb = b + 1;
+      if (lse_out == NULL)
+        return FALSE;
+      o3 = wb_tensor_try_view (out, 3, (gint64[]){ d->bh, d->tq, d->ev });
+      if (!forward (rt, d, q3, k3, v3, o3, lse_out, error))
+        return FALSE;
+      if (op == WB_CUDA_ATTENTION_SDPA)
+        {
+          call->result = wb_rt_value_take_tensor (g_steal_pointer (&out));
+          return TRUE;
+        }
+      tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
+      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&out)));
+      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&lse_out)));
+      if (op == WB_CUDA_ATTENTION_FLASH_FWD)
+        {
+          /* cum_seq_q, cum_seq_k, max_q, max_k */
+          if (!append_zeros (rt, tuple, 1, &nb, error) || !append_zeros (rt, tuple, 1, &nb, error))
+            goto fail;
+          wb_rt_value_append (tuple, wb_rt_value_new_int (d->tq));
+          wb_rt_value_append (tuple, wb_rt_value_new_int (d->tk));
+        }
+      /* philox_seed, philox_offset (and the flash op's debug_attn_mask) */
+      for (guint i = 0; i < (op == WB_CUDA_ATTENTION_FLASH_FWD ? 3u : 2u); i++)
+        if (!append_zeros (rt, tuple, 0, &nb, error))
+          goto fail;
+      call->result = tuple;
+      return TRUE;
+    }
+  else
+    {
+      g_autoptr (WbTensor) go3 = flat_heads (rt, go, error);
+      g_autoptr (WbTensor) go_c = go3 ? wb_cuda_contiguous (rt, go3, error) : NULL;
+      g_autoptr (WbTensor) o_c = go_c ? wb_cuda_contiguous (rt, o, error) : NULL;
+      g_autoptr (WbTensor) lse_c = o_c ? wb_cuda_contiguous (rt, lse, error) : NULL;
+      g_autoptr (WbTensor) dq = lse_c ? wb_cuda_tensor_new (rt, d->dtype, 4, q->shape, error) : NULL;
+      g_autoptr (WbTensor) dk = dq ? wb_cuda_tensor_new (rt, d->dtype, 4, k->shape, error) : NULL;
+      g_autoptr (WbTensor) dv = dk ? wb_cuda_tensor_new (rt, d->dtype, 4, v->shape, error) : NULL;
+      g_autoptr (WbTensor) dq3 = NULL;
+      g_autoptr (WbTensor) dk3 = NULL;
+      g_autoptr (WbTensor) dv3 = NULL;
+      if (dv == NULL)
+        return FALSE;
+      dq3 = wb_tensor_try_view (dq, 3, q3->shape);
+      dk3 = wb_tensor_try_view (dk, 3, k3->shape);
+      dv3 = wb_tensor_try_view (dv, 3, v3->shape);
+      if (!backward (rt, d, go_c, q3, k3, v3, o_c, lse_c, dq3, dk3, dv3, error))
+        return FALSE;
+      tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
+      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&dq)));
+      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&dk)));
+      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&dv)));
+      if (op == WB_CUDA_ATTENTION_EFFICIENT_BWD)
+        wb_rt_value_append (tuple, wb_rt_value_new_none ()); /* no attn_mask, no gradient for it */
+      call->result = tuple;
+      return TRUE;
+    }
+
+fail:
+  wb_rt_value_unref (tuple);
+  return FALSE;
+}
+
+gboolean
+wb_cuda_attention_run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, guint *n_gemms, GError **error)
+{
+  Dims     d = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (op != WB_CUDA_ATTENTION_NONE, FALSE);
+  ok = run (rt, op, call, &d, error);
+  if (n_gemms)
+    *n_gemms = d.gemms;
+  if (!ok && error && *error && !g_str_has_prefix ((*error)->message, "attention: "))
+    g_prefix_error (error, "attention: ");
+  return ok;
+}

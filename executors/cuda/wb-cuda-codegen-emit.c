@@ -1,0 +1,744 @@
+/* wb-cuda-codegen-emit.c — the code generator's expressions: conversions, kernel lines and memo scopes, emission of a value at an index
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+/* The expression converting @x (class @from) to class @to, without rounding to a dtype. */
+const char *
+_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to)
+{
+  if (from == to)
+    return x;
+  if (to == CLS_I)
+    return _wb_cg_gstr (g, "wb_f_to_i (%s)", x);
+  return _wb_cg_gstr (g, "(%s) (%s)", _wb_cg_cls_ctype (to), x);
+}
+
+/* @x (of class dtype_cls (dt)) rounded or wrapped to what dtype @dt can hold. */
+const char *
+_wb_cg_normalize (Gen *g, const char *x, WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_BFLOAT16:
+      return _wb_cg_gstr (g, "wb_round_bf16 (%s)", x);
+    case WB_DTYPE_FLOAT16:
+      return _wb_cg_gstr (g, "wb_round_f16 (%s)", x);
+    case WB_DTYPE_INT32:
+      return _wb_cg_gstr (g, "(long long) (int) (%s)", x);
+    case WB_DTYPE_INT16:
+      return _wb_cg_gstr (g, "(long long) (short) (%s)", x);
+    case WB_DTYPE_INT8:
+      return _wb_cg_gstr (g, "(long long) (signed char) (%s)", x);
+    case WB_DTYPE_UINT8:
+      return _wb_cg_gstr (g, "(long long) (unsigned char) (%s)", x);
+    case WB_DTYPE_BOOL8:
+      return _wb_cg_gstr (g, "(long long) ((%s) != 0)", x);
+    default:
+      return x;
+    }
+}
+
+/* Converts @x of dtype @from (a value of its class) to dtype @to as convert_element_type does. */
+static const char *
+convert (Gen *g, const char *x, WbDtype from, WbDtype to)
+{
+  Cls cf = _wb_cg_dtype_cls (from), ct = _wb_cg_dtype_cls (to);
+
+  if (to == WB_DTYPE_BOOL8)
+    return _wb_cg_gstr (g, "(long long) ((%s) != 0)", x);
+  if ((to == WB_DTYPE_BFLOAT16 || to == WB_DTYPE_FLOAT16) && cf != CLS_F)
+    x = _wb_cg_gstr (g, "(float) (%s)", x), cf = CLS_F; /* wider sources go through f32 (wb-half.h) */
+  return _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, cf, ct), to);
+}
+
+/* Loads element @off of parameter @p (dtype @dt) as a value of its class. */
+static const char *
+load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_BFLOAT16:
+      return _wb_cg_gstr (g, "wb_bf16_to_f (%s[%s])", p, off);
+    case WB_DTYPE_FLOAT16:
+      return _wb_cg_gstr (g, "wb_f16_to_f (%s[%s])", p, off);
+    case WB_DTYPE_FLOAT32:
+    case WB_DTYPE_FLOAT64:
+      return _wb_cg_gstr (g, "%s[%s]", p, off);
+    default:
+      return _wb_cg_gstr (g, "(long long) %s[%s]", p, off);
+    }
+}
+
+/* The statement storing @x (class of @dt, already normalized) at @p[@off]. */
+const char *
+_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_BFLOAT16:
+      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_bf16 (%s);", p, off, x);
+    case WB_DTYPE_FLOAT16:
+      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
+    default:
+      return _wb_cg_gstr (g, "%s[%s] = (%s) (%s);", p, off, wb_cuda_storage_ctype (dt), x);
+    }
+}
+
+static const char *
+literal (Gen *g, const Val *v, Cls cls)
+{
+  if (cls == CLS_I)
+    {
+      gint64 x = v->is_float ? (isnan (v->f) ? 0 : (gint64) v->f) : v->i;
+      if (x == G_MININT64)
+        return "WB_I64_MIN";
+      return _wb_cg_gstr (g, "%" G_GINT64_FORMAT "LL", x);
+    }
+  else
+    {
+      double x = v->is_float ? v->f : (double) v->i;
+      char   buf[G_ASCII_DTOSTR_BUF_SIZE];
+      if (isnan (x))
+        return cls == CLS_F ? "WB_NAN_F" : "WB_NAN_D";
+      if (isinf (x))
+        return x > 0 ? (cls == CLS_F ? "WB_INF_F" : "WB_INF_D") : (cls == CLS_F ? "(-WB_INF_F)" : "(-WB_INF_D)");
+      g_ascii_formatd (buf, sizeof buf, "%.17g", x);
+      if (!strpbrk (buf, ".eE"))
+        strcat (buf, ".0");
+      return cls == CLS_F ? _wb_cg_gstr (g, "((float) %s)", buf) : _wb_cg_gstr (g, "(%s)", buf);
+    }
+}
+
+/* -- kernels: lines, memo scopes, parameters ------------------------------------------------ */
+
+Kern *
+_wb_cg_kern_new (Gen *g, const char *ity)
+{
+  Kern *k = g_new0 (Kern, 1);
+
+  k->g = g;
+  k->body = g_string_new (NULL);
+  k->indent = 1;
+  k->memo = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_ptr_array_add (k->memo, g_hash_table_new (g_str_hash, g_str_equal));
+  k->params = g_array_new (FALSE, FALSE, sizeof (guint));
+  k->ity = ity;
+  return k;
+}
+
+void
+_wb_cg_kern_free (Kern *k)
+{
+  g_string_free (k->body, TRUE);
+  g_ptr_array_unref (k->memo);
+  g_array_unref (k->params);
+  g_free (k);
+}
+
+void
+_wb_cg_line (Kern *k, const char *format, ...)
+{
+  va_list ap;
+
+  for (int i = 0; i < k->indent; i++)
+    g_string_append (k->body, "  ");
+  va_start (ap, format);
+  g_string_append_vprintf (k->body, format, ap);
+  va_end (ap);
+  g_string_append_c (k->body, '\n');
+}
+
+void
+_wb_cg_open_block (Kern *k)
+{
+  k->indent++;
+  g_ptr_array_add (k->memo, g_hash_table_new (g_str_hash, g_str_equal));
+}
+
+void
+_wb_cg_close_block (Kern *k)
+{
+  k->indent--;
+  g_ptr_array_remove_index (k->memo, k->memo->len - 1);
+}
+
+static const char *
+memo_get (Kern *k, const char *key)
+{
+  for (guint i = k->memo->len; i > 0; i--)
+    {
+      const char *x = g_hash_table_lookup (k->memo->pdata[i - 1], key);
+      if (x != NULL)
+        return x;
+    }
+  return NULL;
+}
+
+static void
+memo_put (Kern *k, const char *key, const char *expr)
+{
+  g_hash_table_insert (k->memo->pdata[k->memo->len - 1], (gpointer) key, (gpointer) expr);
+}
+
+const char *
+_wb_cg_new_var (Kern *k, const char *ctype, const char *expr)
+{
+  const char *name = _wb_cg_gstr (k->g, "v%u", k->next_var++);
+
+  _wb_cg_line (k, "const %s %s = %s;", ctype, name, expr);
+  return name;
+}
+
+const char *
+_wb_cg_param (Kern *k, guint slot)
+{
+  for (guint i = 0; i < k->params->len; i++)
+    if (g_array_index (k->params, guint, i) == slot)
+      return _wb_cg_gstr (k->g, "p%u", slot);
+  g_array_append_val (k->params, slot);
+  return _wb_cg_gstr (k->g, "p%u", slot);
+}
+
+static const char *
+idx_key (Gen *g, guint id, const Idx *ix)
+{
+  GString    *s = g_string_new (NULL);
+  const char *r;
+
+  g_string_append_printf (s, "%u@", id);
+  for (guint d = 0; d < ix->rank; d++)
+    g_string_append_printf (s, "%s,", ix->e[d]);
+  r = g_string_chunk_insert (g->strings, s->str);
+  g_string_free (s, TRUE);
+  return r;
+}
+
+/* An index over @shape from linear index @lin (declares the per-dim variables). */
+void
+_wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out)
+{
+  gint64   cs[WB_MAX_RANK];
+  gboolean outer = TRUE;
+
+  _wb_cg_contiguous_strides (rank, shape, cs);
+  out->rank = rank;
+  out->lin = lin;
+  for (guint d = 0; d < rank; d++)
+    {
+      const char *e;
+      if (shape[d] == 1)
+        {
+          out->e[d] = "0";
+          continue;
+        }
+      if (cs[d] == 1)
+        e = outer ? lin : _wb_cg_gstr (k->g, "%s %% %" G_GINT64_FORMAT, lin, shape[d]);
+      else
+        e = outer ? _wb_cg_gstr (k->g, "%s / %" G_GINT64_FORMAT, lin, cs[d])
+                  : _wb_cg_gstr (k->g, "(%s / %" G_GINT64_FORMAT ") %% %" G_GINT64_FORMAT, lin, cs[d], shape[d]);
+      outer = FALSE;
+      out->e[d] = _wb_cg_gstr (k->g, "i%u", k->next_var++);
+      _wb_cg_line (k, "const %s %s = %s;", k->ity, out->e[d], e);
+    }
+}
+
+/* The row-major linear index of @ix over @shape (an expression). */
+static const char *
+idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape)
+{
+  gint64      cs[WB_MAX_RANK];
+  GString    *s;
+  const char *r;
+
+  if (ix->lin)
+    return ix->lin;
+  _wb_cg_contiguous_strides (rank, shape, cs);
+  s = g_string_new (NULL);
+  for (guint d = 0; d < rank; d++)
+    {
+      if (strcmp (ix->e[d], "0") == 0)
+        continue;
+      if (s->len)
+        g_string_append (s, " + ");
+      if (cs[d] == 1)
+        g_string_append_printf (s, "%s", ix->e[d]);
+      else
+        g_string_append_printf (s, "%s * %" G_GINT64_FORMAT, ix->e[d], cs[d]);
+    }
+  if (s->len == 0)
+    g_string_append (s, "0");
+  r = _wb_cg_new_var (k, k->ity, s->str);
+  g_string_free (s, TRUE);
+  return r;
+}
+
+/* -- emission ------------------------------------------------------------------------------- */
+
+static Cls
+number_cls (const Val *v)
+{
+  return v->is_float ? CLS_F : CLS_I;
+}
+
+static Cls
+max_cls (Cls a, Cls b)
+{
+  if (a == CLS_D || b == CLS_D)
+    return CLS_D;
+  if (a == CLS_F || b == CLS_F)
+    return CLS_F;
+  return CLS_I;
+}
+
+/* Operand @v at @ix in class @cls. */
+static const char *
+operand_expr (Kern *k, Val *v, const Idx *ix, Cls cls, GError **error)
+{
+  const char *x;
+
+  if (!v->is_tensor)
+    return literal (k->g, v, cls);
+  x = _wb_cg_emit (k, v, ix, error);
+  return x ? _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (v->dtype), cls) : NULL;
+}
+
+static const char *
+emit_load (Kern *k, Val *v, const Idx *ix)
+{
+  guint       slot = v->input >= 0 ? (guint) v->input : k->g->n_inputs + (guint) v->buffer;
+  gint64      st[WB_MAX_RANK];
+  gboolean    contiguous = TRUE;
+  gint64      cs[WB_MAX_RANK];
+  const char *p = _wb_cg_param (k, slot);
+  const char *off;
+
+  if (v->input >= 0)
+    memcpy (st, v->strides, sizeof st);
+  else
+    _wb_cg_contiguous_strides (v->rank, v->shape, st);
+  _wb_cg_contiguous_strides (v->rank, v->shape, cs);
+  for (guint d = 0; d < v->rank; d++)
+    if (v->shape[d] != 1 && st[d] != cs[d])
+      contiguous = FALSE;
+  if (contiguous && ix->lin)
+    off = ix->lin;
+  else
+    {
+      GString *s = g_string_new (NULL);
+      for (guint d = 0; d < v->rank; d++)
+        {
+          if (v->shape[d] == 1 || st[d] == 0 || strcmp (ix->e[d], "0") == 0)
+            continue;
+          if (s->len)
+            g_string_append (s, " + ");
+          if (st[d] == 1)
+            g_string_append (s, ix->e[d]);
+          else
+            g_string_append_printf (s, "(%s) %s * %" G_GINT64_FORMAT, k->ity, ix->e[d], st[d]);
+        }
+      if (s->len == 0)
+        g_string_append (s, "0");
+      off = g_string_chunk_insert (k->g->strings, s->str);
+      g_string_free (s, TRUE);
+    }
+  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), load_expr (k->g, p, off, v->dtype));
+}
+
+static Val *
+arg_val (Kern *k, Node *n, guint i, GError **error)
+{
+  Val *v = _wb_cg_operand (k->g, n->arg[i]);
+
+  if (v == NULL)
+    _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "prims.%s: argument %u is not a known value", n->op, i);
+  return v;
+}
+
+static const char *
+emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GError **error)
+{
+  Val        *ops[3] = { NULL };
+  const char *ex[3] = { NULL };
+  WbDtype     value_dtype = WB_DTYPE_UNKNOWN;
+  Cls         cls = CLS_I;
+  const char *tmpl;
+  const char *r;
+  gboolean    is_where = strcmp (op->name, "where") == 0;
+
+  for (guint i = 0; i < op->arity; i++)
+    if ((ops[i] = arg_val (k, n, i, error)) == NULL)
+      return NULL;
+  for (guint i = 0; i < op->arity; i++)
+    if (ops[i]->is_tensor)
+      {
+        cls = max_cls (cls, _wb_cg_dtype_cls (ops[i]->dtype));
+        if (!(is_where && i == 0))
+          value_dtype = value_dtype == WB_DTYPE_UNKNOWN ? ops[i]->dtype : wb_dtype_promote (value_dtype, ops[i]->dtype);
+      }
+  if (value_dtype == WB_DTYPE_UNKNOWN)
+    for (guint i = is_where ? 1 : 0; i < op->arity; i++)
+      {
+        WbDtype nd = ops[i]->is_float ? WB_DTYPE_FLOAT32 : ops[i]->dtype == WB_DTYPE_BOOL8 ? WB_DTYPE_BOOL8
+                                                                                           : WB_DTYPE_INT64;
+        value_dtype = value_dtype == WB_DTYPE_UNKNOWN ? nd : wb_dtype_promote (value_dtype, nd);
+      }
+  if (op->res_bool)
+    {
+      for (guint i = 0; i < op->arity; i++)
+        if (!ops[i]->is_tensor)
+          cls = max_cls (cls, number_cls (ops[i]));
+    }
+  else
+    cls = _wb_cg_dtype_cls (value_dtype);
+  tmpl = cls == CLS_F ? op->f : cls == CLS_D ? op->d
+                                             : op->i;
+  if (tmpl == NULL)
+    {
+      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of %s is not supported", op->name, wb_dtype_shortname (value_dtype));
+      return NULL;
+    }
+  for (guint i = 0; i < op->arity; i++)
+    if ((ex[i] = operand_expr (k, ops[i], ix, cls, error)) == NULL)
+      return NULL;
+  r = _wb_cg_ew_expand (k->g, tmpl, ex);
+  if (op->res_bool)
+    return _wb_cg_new_var (k, "long long", r);
+  r = _wb_cg_cast_cls (k->g, r, cls, _wb_cg_dtype_cls (v->dtype));
+  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_normalize (k->g, r, v->dtype));
+}
+
+/* @x (an int64 index value) wrapped for a dim of @size: negative counts from the end, out of range traps. */
+static const char *
+checked_index (Kern *k, const char *x, gint64 size)
+{
+  const char *t = _wb_cg_gstr (k->g, "i%u", k->next_var++);
+
+  _wb_cg_line (k, "long long %s = %s;", t, x);
+  _wb_cg_line (k, "if (%s < 0) %s += %" G_GINT64_FORMAT ";", t, t, size);
+  _wb_cg_line (k, "if ((unsigned long long) %s >= %" G_GINT64_FORMAT "ULL) __trap ();", t, size);
+  return _wb_cg_new_var (k, k->ity, _wb_cg_gstr (k->g, "(%s) %s", k->ity, t));
+}
+
+static const char *
+emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
+{
+  Gen        *g = k->g;
+  Node       *n = v->def;
+  const char *op = n->op;
+  const EwOp *ew = _wb_cg_ew_lookup (op);
+  Val        *a;
+  Idx         ax = { 0 };
+  gint64      ints[WB_MAX_RANK], ints3[WB_MAX_RANK];
+  guint       ni = 0, ni3 = 0;
+
+  if (ew != NULL)
+    return emit_elementwise (k, v, n, ew, ix, error);
+  if (n->is_reduction)
+    {
+      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: prims.%s read before its kernel", op);
+      return NULL;
+    }
+
+  if (strcmp (op, "empty") == 0)
+    {
+      /* zeros, as the cpu executor fills it (runs stay deterministic) */
+      Cls c = _wb_cg_dtype_cls (v->dtype);
+      return c == CLS_F ? "0.0f" : c == CLS_D ? "0.0"
+                                              : "0LL";
+    }
+  if (strcmp (op, "full") == 0)
+    {
+      Val *fill = _wb_cg_number_of (g, n->arg[1]);
+      if (fill == NULL)
+        {
+          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.full: fill value is not a number");
+          return NULL;
+        }
+      return _wb_cg_normalize (g, literal (g, fill, _wb_cg_dtype_cls (v->dtype)), v->dtype);
+    }
+  if (strcmp (op, "iota") == 0)
+    {
+      Val *start = _wb_cg_number_of (g, n->arg[1]), *step = _wb_cg_number_of (g, n->arg[2]);
+      Cls  c = _wb_cg_dtype_cls (v->dtype);
+      if (start == NULL || step == NULL)
+        {
+          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.iota: start and step must be numbers");
+          return NULL;
+        }
+      return _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_normalize (g, _wb_cg_gstr (g, "%s + (%s) %s * %s", literal (g, start, c), _wb_cg_cls_ctype (c), ix->e[0], literal (g, step, c)), v->dtype));
+    }
+
+  if (strcmp (op, "cat") == 0)
+    {
+      const WbValue *list = n->arg[0];
+      gint64         dim, off = 0;
+      const char    *r = _wb_cg_gstr (g, "v%u", k->next_var++);
+      if (list == NULL || !wb_value_is_sequence (list) || list->n_items == 0 || !wb_value_get_int (n->arg[1], &dim))
+        goto bad_args;
+      if (dim < 0)
+        dim += v->rank;
+      if (dim < 0 || dim >= v->rank)
+        goto bad_args;
+      _wb_cg_line (k, "%s %s;", _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), r);
+      for (guint i = 0; i < list->n_items; i++)
+        {
+          Val        *t = _wb_cg_operand (g, list->items[i]);
+          const char *x;
+          if (t == NULL || !t->is_tensor || t->rank != v->rank)
+            goto bad_args;
+          if (i + 1 < list->n_items)
+            _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", ix->e[dim], off + t->shape[dim]);
+          else if (i > 0)
+            _wb_cg_line (k, "else");
+          _wb_cg_line (k, "{");
+          _wb_cg_open_block (k);
+          ax = *ix;
+          ax.lin = NULL;
+          for (guint d = 0; d < t->rank; d++)
+            if (t->shape[d] == 1)
+              ax.e[d] = "0";
+          if (t->shape[dim] != 1)
+            ax.e[dim] = off ? _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - %" G_GINT64_FORMAT, ix->e[dim], off)) : ix->e[dim];
+          x = _wb_cg_emit (k, t, &ax, error);
+          if (x == NULL)
+            return NULL;
+          _wb_cg_line (k, "%s = %s;", r, _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
+          _wb_cg_close_block (k);
+          _wb_cg_line (k, "}");
+          off += t->shape[dim];
+        }
+      return r;
+    }
+  if ((a = arg_val (k, n, 0, error)) == NULL)
+    return NULL;
+  if (!a->is_tensor)
+    {
+      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of a number", op);
+      return NULL;
+    }
+
+  if (strcmp (op, "convert_element_type") == 0)
+    {
+      const char *x = _wb_cg_emit (k, a, ix, error);
+      if (x == NULL)
+        return NULL;
+      if (a->dtype == v->dtype)
+        return x;
+      return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
+    }
+  if (strcmp (op, "shallow_copy") == 0 || strcmp (op, "stride_order") == 0 || strcmp (op, "clone") == 0)
+    return _wb_cg_emit (k, a, ix, error);
+  if (strcmp (op, "broadcast_in_dim") == 0)
+    {
+      if (!_wb_cg_get_ints (n->arg[2], ints, WB_MAX_RANK, &ni) || ni != a->rank)
+        goto bad_args;
+      ax.rank = a->rank;
+      for (guint d = 0; d < a->rank; d++)
+        ax.e[d] = a->shape[d] == 1 ? "0" : ix->e[ints[d]];
+      ax.lin = (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0) ? ix->lin : NULL;
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "reshape") == 0 || strcmp (op, "view") == 0)
+    {
+      if (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0)
+        return _wb_cg_emit (k, a, ix, error);
+      _wb_cg_idx_unravel (k, idx_linear (k, ix, v->rank, v->shape), a->rank, a->shape, &ax);
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "squeeze") == 0)
+    {
+      guint    o = 0;
+      gboolean sq[WB_MAX_RANK] = { FALSE };
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni))
+        goto bad_args;
+      for (guint i = 0; i < ni; i++)
+        if (ints[i] >= 0 && ints[i] < a->rank)
+          sq[ints[i]] = TRUE;
+      ax.rank = a->rank;
+      for (guint d = 0; d < a->rank; d++)
+        ax.e[d] = sq[d] ? "0" : ix->e[o++];
+      ax.lin = ix->lin;
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "transpose") == 0)
+    {
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni) || ni != a->rank)
+        goto bad_args;
+      ax.rank = a->rank;
+      for (guint d = 0; d < v->rank; d++)
+        ax.e[ints[d]] = ix->e[d];
+      ax.lin = NULL;
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "slice_prim") == 0)
+    {
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni) || ni != a->rank)
+        goto bad_args;
+      for (guint d = 0; d < a->rank; d++)
+        ints3[d] = 1;
+      if (n->arg[3] != NULL && n->arg[3]->kind != WB_VALUE_NONE && (!_wb_cg_get_ints (n->arg[3], ints3, WB_MAX_RANK, &ni3) || ni3 != a->rank))
+        goto bad_args;
+      ax.rank = a->rank;
+      ax.lin = NULL;
+      for (guint d = 0; d < a->rank; d++)
+        {
+          if (a->shape[d] == 1 || v->shape[d] == 1)
+            ax.e[d] = a->shape[d] == 1 ? "0" : _wb_cg_gstr (g, "%" G_GINT64_FORMAT, ints[d]);
+          else if (ints[d] == 0 && ints3[d] == 1)
+            ax.e[d] = ix->e[d];
+          else
+            ax.e[d] = _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " + %s * %" G_GINT64_FORMAT ")", ints[d], ix->e[d], ints3[d]);
+        }
+      if (v->rank == a->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0)
+        ax.lin = ix->lin;
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "flip") == 0)
+    {
+      gboolean fl[WB_MAX_RANK] = { FALSE };
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni))
+        goto bad_args;
+      for (guint i = 0; i < ni; i++)
+        fl[(ints[i] + a->rank) % MAX (a->rank, 1)] = TRUE;
+      ax.rank = a->rank;
+      ax.lin = NULL;
+      for (guint d = 0; d < a->rank; d++)
+        ax.e[d] = fl[d] && a->shape[d] > 1 ? _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " - %s)", a->shape[d] - 1, ix->e[d]) : ix->e[d];
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "take") == 0)
+    {
+      Val        *index = arg_val (k, n, 1, error);
+      gint64      dim;
+      Idx         jx = { 0 };
+      const char *iv;
+      if (index == NULL || !wb_value_get_int (n->arg[2], &dim))
+        goto bad_args;
+      if (dim < 0)
+        dim += a->rank;
+      if (dim < 0 || dim >= a->rank || !index->is_tensor || index->rank > 1)
+        goto bad_args;
+      jx.rank = index->rank;
+      jx.e[0] = ix->e[dim];
+      if ((iv = operand_expr (k, index, &jx, CLS_I, error)) == NULL)
+        return NULL;
+      ax = *ix;
+      ax.lin = NULL;
+      ax.e[dim] = checked_index (k, iv, a->shape[dim]);
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "take_along_axis") == 0 || strcmp (op, "gather") == 0)
+    {
+      Val        *index = arg_val (k, n, 1, error);
+      gint64      dim;
+      const char *iv;
+      if (index == NULL || !wb_value_get_int (n->arg[2], &dim))
+        goto bad_args;
+      if (dim < 0)
+        dim += a->rank;
+      if (dim < 0 || dim >= a->rank || !index->is_tensor)
+        goto bad_args;
+      if ((iv = operand_expr (k, index, ix, CLS_I, error)) == NULL)
+        return NULL;
+      ax = *ix;
+      ax.lin = NULL;
+      for (guint d = 0; d < a->rank; d++)
+        if (a->shape[d] == 1)
+          ax.e[d] = "0";
+      ax.e[dim] = checked_index (k, iv, a->shape[dim]);
+      return _wb_cg_emit (k, a, &ax, error);
+    }
+  if (strcmp (op, "pad") == 0)
+    {
+      Val           *padv = _wb_cg_number_of (g, n->arg[1]);
+      const WbValue *cfg = n->arg[2];
+      GString       *cond = g_string_new (NULL);
+      const char    *r = _wb_cg_gstr (g, "v%u", k->next_var++);
+      const char    *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
+      const char    *x;
+      if (padv == NULL || cfg == NULL || !wb_value_is_sequence (cfg) || cfg->n_items != a->rank)
+        {
+          g_string_free (cond, TRUE);
+          goto bad_args;
+        }
+      ax.rank = a->rank;
+      ax.lin = NULL;
+      for (guint d = 0; d < a->rank; d++)
+        {
+          gint64 c[3];
+          guint  nc = 0;
+          if (!_wb_cg_get_ints (cfg->items[d], c, 3, &nc) || nc != 3 || c[2] < 0)
+            {
+              g_string_free (cond, TRUE);
+              goto bad_args;
+            }
+          if (c[0] == 0 && c[2] == 0 && v->shape[d] == a->shape[d])
+            {
+              ax.e[d] = ix->e[d];
+              continue;
+            }
+          {
+            const char *t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", ix->e[d], c[0]));
+            if (cond->len)
+              g_string_append (cond, " && ");
+            if (c[2] == 0)
+              {
+                g_string_append_printf (cond, "%s >= 0 && %s < %" G_GINT64_FORMAT, t, t, a->shape[d]);
+                ax.e[d] = t;
+              }
+            else
+              {
+                g_string_append_printf (cond, "%s >= 0 && %s %% %" G_GINT64_FORMAT " == 0 && %s / %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT,
+                                        t, t, c[2] + 1, t, c[2] + 1, a->shape[d]);
+                ax.e[d] = _wb_cg_gstr (g, "(%s / %" G_GINT64_FORMAT ")", t, c[2] + 1);
+              }
+          }
+        }
+      _wb_cg_line (k, "%s %s;", ctype, r);
+      _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      x = _wb_cg_emit (k, a, &ax, error);
+      if (x != NULL)
+        _wb_cg_line (k, "%s = %s;", r, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (a->dtype), _wb_cg_dtype_cls (v->dtype)));
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+      _wb_cg_line (k, "else");
+      _wb_cg_line (k, "  %s = %s;", r, _wb_cg_normalize (g, literal (g, padv, _wb_cg_dtype_cls (v->dtype)), v->dtype));
+      g_string_free (cond, TRUE);
+      return x ? r : NULL;
+    }
+  _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for prims.%s", op);
+  return NULL;
+
+bad_args:
+  _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", op);
+  return NULL;
+}
+
+const char *
+_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
+{
+  const char *key = idx_key (k->g, v->id, ix);
+  const char *x = memo_get (k, key);
+
+  if (x != NULL)
+    return x;
+  if (!v->is_tensor)
+    x = literal (k->g, v, number_cls (v));
+  else if (v->input >= 0 || v->buffer >= 0)
+    x = emit_load (k, v, ix);
+  else
+    x = emit_node (k, v, ix, error);
+  if (x != NULL)
+    memo_put (k, key, x);
+  return x;
+}

@@ -1,0 +1,588 @@
+/* wb-cuda-codegen-graph.c — the code generator's dataflow graph: values, nodes, the elementwise table, number folding
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+/* -- small helpers -------------------------------------------------------------------------- */
+
+gboolean
+_wb_cg_fail (GError **error, int code, const char *format, ...)
+{
+  va_list ap;
+  char   *msg;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error_literal (error, WB_CUDA_CODEGEN_ERROR, code, msg);
+  g_free (msg);
+  return FALSE;
+}
+
+const char *
+_wb_cg_gstr (Gen *g, const char *format, ...)
+{
+  va_list     ap;
+  char       *s;
+  const char *r;
+
+  va_start (ap, format);
+  s = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  r = g_string_chunk_insert (g->strings, s);
+  g_free (s);
+  return r;
+}
+
+gint64
+_wb_cg_numel_of (guint rank, const gint64 *shape)
+{
+  gint64 n = 1;
+
+  for (guint d = 0; d < rank; d++)
+    n *= shape[d];
+  return n;
+}
+
+void
+_wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides)
+{
+  gint64 s = 1;
+
+  for (int d = (int) rank - 1; d >= 0; d--)
+    {
+      strides[d] = s;
+      s *= MAX (shape[d], 1);
+    }
+}
+
+Cls
+_wb_cg_dtype_cls (WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_FLOAT32:
+    case WB_DTYPE_BFLOAT16:
+    case WB_DTYPE_FLOAT16:
+      return CLS_F;
+    case WB_DTYPE_FLOAT64:
+      return CLS_D;
+    default:
+      return CLS_I;
+    }
+}
+
+gboolean
+_wb_cg_dtype_supported (WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_FLOAT64:
+    case WB_DTYPE_FLOAT32:
+    case WB_DTYPE_BFLOAT16:
+    case WB_DTYPE_FLOAT16:
+    case WB_DTYPE_INT64:
+    case WB_DTYPE_INT32:
+    case WB_DTYPE_INT16:
+    case WB_DTYPE_INT8:
+    case WB_DTYPE_UINT8:
+    case WB_DTYPE_BOOL8:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+const char *
+_wb_cg_cls_ctype (Cls c)
+{
+  return c == CLS_F ? "float" : c == CLS_D ? "double"
+                                           : "long long";
+}
+
+/* storage C type of a dtype in kernel parameters */
+const char *
+wb_cuda_storage_ctype (WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_FLOAT64:
+      return "double";
+    case WB_DTYPE_FLOAT32:
+      return "float";
+    case WB_DTYPE_BFLOAT16:
+    case WB_DTYPE_FLOAT16:
+      return "unsigned short";
+    case WB_DTYPE_INT64:
+      return "long long";
+    case WB_DTYPE_INT32:
+      return "int";
+    case WB_DTYPE_INT16:
+      return "short";
+    case WB_DTYPE_INT8:
+      return "signed char";
+    case WB_DTYPE_UINT8:
+    case WB_DTYPE_BOOL8:
+      return "unsigned char";
+    default:
+      return NULL;
+    }
+}
+
+/* -- the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) ------------- */
+
+static const EwOp ew_ops[] = {
+  { "py_abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)" },
+  { "abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)" },
+  { "acos", 1, FALSE, "acosf ($0)", "acos ($0)", NULL },
+  { "acosh", 1, FALSE, "acoshf ($0)", "acosh ($0)", NULL },
+  { "asin", 1, FALSE, "asinf ($0)", "asin ($0)", NULL },
+  { "asinh", 1, FALSE, "asinhf ($0)", "asinh ($0)", NULL },
+  { "atan", 1, FALSE, "atanf ($0)", "atan ($0)", NULL },
+  { "atanh", 1, FALSE, "atanhf ($0)", "atanh ($0)", NULL },
+  { "bitwise_not", 1, FALSE, NULL, NULL, "(~$0)" },
+  { "ceil", 1, FALSE, "ceilf ($0)", "ceil ($0)", "$0" },
+  { "cos", 1, FALSE, "cosf ($0)", "cos ($0)", NULL },
+  { "cosh", 1, FALSE, "coshf ($0)", "cosh ($0)", NULL },
+  { "erf", 1, FALSE, "erff ($0)", "erf ($0)", NULL },
+  { "erfc", 1, FALSE, "erfcf ($0)", "erfc ($0)", NULL },
+  { "erfinv", 1, FALSE, "erfinvf ($0)", "erfinv ($0)", NULL },
+  { "erfcinv", 1, FALSE, "erfcinvf ($0)", "erfcinv ($0)", NULL },
+  { "exp", 1, FALSE, "expf ($0)", "exp ($0)", NULL },
+  { "exp2", 1, FALSE, "exp2f ($0)", "exp2 ($0)", NULL },
+  { "expm1", 1, FALSE, "expm1f ($0)", "expm1 ($0)", NULL },
+  { "floor", 1, FALSE, "floorf ($0)", "floor ($0)", "$0" },
+  { "isfinite", 1, TRUE, "(long long) isfinite ($0)", "(long long) isfinite ($0)", "1LL" },
+  { "lgamma", 1, FALSE, "lgammaf ($0)", "lgamma ($0)", NULL },
+  { "log", 1, FALSE, "logf ($0)", "log ($0)", NULL },
+  { "log10", 1, FALSE, "log10f ($0)", "log10 ($0)", NULL },
+  { "log1p", 1, FALSE, "log1pf ($0)", "log1p ($0)", NULL },
+  { "log2", 1, FALSE, "log2f ($0)", "log2 ($0)", NULL },
+  { "ndtri", 1, FALSE, "normcdfinvf ($0)", "normcdfinv ($0)", NULL },
+  { "neg", 1, FALSE, "(-$0)", "(-$0)", "wb_neg_i ($0)" },
+  { "reciprocal", 1, FALSE, "(1.0f / $0)", "(1.0 / $0)", NULL },
+  { "round", 1, FALSE, "rintf ($0)", "rint ($0)", "$0" },
+  { "rsqrt", 1, FALSE, "(1.0f / sqrtf ($0))", "(1.0 / sqrt ($0))", NULL },
+  { "sign", 1, FALSE, "wb_sign_f ($0)", "wb_sign_d ($0)", "(long long) (($0 > 0) - ($0 < 0))" },
+  { "signbit", 1, TRUE, "(long long) (signbit ($0) != 0)", "(long long) (signbit ($0) != 0)", "(long long) ($0 < 0)" },
+  { "sin", 1, FALSE, "sinf ($0)", "sin ($0)", NULL },
+  { "sinh", 1, FALSE, "sinhf ($0)", "sinh ($0)", NULL },
+  { "sqrt", 1, FALSE, "sqrtf ($0)", "sqrt ($0)", NULL },
+  { "tan", 1, FALSE, "tanf ($0)", "tan ($0)", NULL },
+  { "tanh", 1, FALSE, "tanhf ($0)", "tanh ($0)", NULL },
+  { "trunc", 1, FALSE, "truncf ($0)", "trunc ($0)", "$0" },
+  { "real", 1, FALSE, "$0", "$0", "$0" },
+  { "add", 2, FALSE, "($0 + $1)", "($0 + $1)", "(long long) ((unsigned long long) $0 + (unsigned long long) $1)" },
+  { "atan2", 2, FALSE, "atan2f ($0, $1)", "atan2 ($0, $1)", NULL },
+  { "bitwise_and", 2, FALSE, NULL, NULL, "($0 & $1)" },
+  { "bitwise_or", 2, FALSE, NULL, NULL, "($0 | $1)" },
+  { "bitwise_xor", 2, FALSE, NULL, NULL, "($0 ^ $1)" },
+  { "bitwise_left_shift", 2, FALSE, NULL, NULL, "wb_shl_i ($0, $1)" },
+  { "bitwise_right_shift", 2, FALSE, NULL, NULL, "wb_shr_i ($0, $1)" },
+  { "div", 2, FALSE, "($0 / $1)", "($0 / $1)", "wb_div_i ($0, $1)" },
+  { "py_floordiv", 2, FALSE, "floorf ($0 / $1)", "floor ($0 / $1)", "wb_floordiv_i ($0, $1)" },
+  { "eq", 2, TRUE, "(long long) ($0 == $1)", "(long long) ($0 == $1)", "(long long) ($0 == $1)" },
+  { "ne", 2, TRUE, "(long long) ($0 != $1)", "(long long) ($0 != $1)", "(long long) ($0 != $1)" },
+  { "ge", 2, TRUE, "(long long) ($0 >= $1)", "(long long) ($0 >= $1)", "(long long) ($0 >= $1)" },
+  { "gt", 2, TRUE, "(long long) ($0 > $1)", "(long long) ($0 > $1)", "(long long) ($0 > $1)" },
+  { "le", 2, TRUE, "(long long) ($0 <= $1)", "(long long) ($0 <= $1)", "(long long) ($0 <= $1)" },
+  { "lt", 2, TRUE, "(long long) ($0 < $1)", "(long long) ($0 < $1)", "(long long) ($0 < $1)" },
+  { "fmod", 2, FALSE, "fmodf ($0, $1)", "fmod ($0, $1)", "wb_fmod_i ($0, $1)" },
+  { "maximum", 2, FALSE, "wb_max_f ($0, $1)", "wb_max_d ($0, $1)", "wb_max_i ($0, $1)" },
+  { "minimum", 2, FALSE, "wb_min_f ($0, $1)", "wb_min_d ($0, $1)", "wb_min_i ($0, $1)" },
+  { "mul", 2, FALSE, "($0 * $1)", "($0 * $1)", "(long long) ((unsigned long long) $0 * (unsigned long long) $1)" },
+  { "nextafter", 2, FALSE, "nextafterf ($0, $1)", "nextafter ($0, $1)", NULL },
+  { "pow", 2, FALSE, "powf ($0, $1)", "pow ($0, $1)", "wb_pow_i ($0, $1)" },
+  { "remainder", 2, FALSE, "(float) wb_rem_d ($0, $1)", "wb_rem_d ($0, $1)", "wb_rem_i ($0, $1)" },
+  { "sub", 2, FALSE, "($0 - $1)", "($0 - $1)", "(long long) ((unsigned long long) $0 - (unsigned long long) $1)" },
+  { "where", 3, FALSE, "($0 != 0 ? $1 : $2)", "($0 != 0 ? $1 : $2)", "($0 != 0 ? $1 : $2)" },
+  { "lerp", 3, FALSE, "wb_lerp_f ($0, $1, $2)", "wb_lerp_d ($0, $1, $2)", NULL },
+};
+
+const EwOp *
+_wb_cg_ew_lookup (const char *op)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (ew_ops); k++)
+    if (strcmp (ew_ops[k].name, op) == 0)
+      return &ew_ops[k];
+  return NULL;
+}
+
+const char *
+_wb_cg_ew_expand (Gen *g, const char *tmpl, const char *const *ops)
+{
+  GString    *s = g_string_new (NULL);
+  const char *r;
+
+  for (const char *p = tmpl; *p; p++)
+    {
+      if (p[0] == '$' && p[1] >= '0' && p[1] <= '2')
+        {
+          g_string_append (s, ops[p[1] - '0']);
+          p++;
+        }
+      else
+        g_string_append_c (s, *p);
+    }
+  r = g_string_chunk_insert (g->strings, s->str);
+  g_string_free (s, TRUE);
+  return r;
+}
+
+/* Ops the generator folds into indexing or handles specially, besides ew_ops. */
+static const char *const view_ops[] = { "broadcast_in_dim", "reshape", "view", "transpose", "squeeze", "slice_prim", "flip",
+                                        "shallow_copy", "stride_order", "clone", "convert_element_type", NULL };
+static const char *const index_ops[] = { "take", "take_along_axis", "gather", "pad", "cat", "iota", "full", "empty", NULL };
+static const char *const reduction_ops[] = { "sum", "prod", "amax", "amin", "var", "std", "var_mean", NULL };
+
+static gboolean
+in_list (const char *name, const char *const *list)
+{
+  for (guint i = 0; list[i]; i++)
+    if (strcmp (name, list[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+_wb_cg_op_supported (const char *op)
+{
+  return _wb_cg_ew_lookup (op) || in_list (op, view_ops) || in_list (op, index_ops) || in_list (op, reduction_ops);
+}
+
+/* -- building the graph ------------------------------------------------------------------- */
+
+Val *
+_wb_cg_val_new (Gen *g, const char *name)
+{
+  Val *v = g_new0 (Val, 1);
+
+  v->name = name;
+  v->input = -1;
+  v->buffer = -1;
+  v->id = g->vals->len;
+  g_ptr_array_add (g->vals, v);
+  return v;
+}
+
+static gboolean
+lookup_type (const char *name, WbType *out, gpointer data)
+{
+  Gen     *g = data;
+  Val     *v = g_hash_table_lookup (g->env, name);
+  WbDevice dev = { WB_DEVICE_CUDA, 0 };
+
+  if (v == NULL)
+    return FALSE;
+  memset (out, 0, sizeof *out);
+  if (v->is_tensor)
+    {
+      wb_type_init_tensor (out, v->dtype, &dev, v->rank, v->shape);
+      return TRUE;
+    }
+  out->has_value = TRUE;
+  if (v->dtype == WB_DTYPE_BOOL8)
+    out->kind = WB_TYPE_BOOL, out->int_value = v->i != 0;
+  else if (v->is_float)
+    out->kind = WB_TYPE_FLOAT, out->float_value = v->f;
+  else
+    out->kind = WB_TYPE_INT, out->int_value = v->i;
+  return TRUE;
+}
+
+/* Binds @b's printed arguments to its symbol's parameters: node->arg[p] for parameter p. */
+static gboolean
+bind_args (Node *n, GError **error)
+{
+  guint          n_params = 0;
+  const WbParam *params = wb_symbol_get_params (n->b->symbol, &n_params);
+  guint          pos = 0;
+
+  n->n_arg = MIN (n_params, MAX_NODE_ARGS);
+  for (guint i = 0; i < n->b->n_args; i++)
+    {
+      while (pos < n->n_arg && params[pos].kind == WB_PARAM_KEYWORD_ONLY)
+        pos++;
+      if (pos >= n->n_arg)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s: too many arguments", n->b->name);
+      n->arg[pos++] = n->b->args[i];
+    }
+  for (guint i = 0; i < n->b->n_kwargs; i++)
+    {
+      gboolean found = FALSE;
+      for (guint p = 0; p < n->n_arg && !found; p++)
+        if (strcmp (params[p].name, n->b->kwargs[i].name) == 0)
+          n->arg[p] = n->b->kwargs[i].value, found = TRUE;
+      if (!found)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s: unknown keyword %s", n->b->name, n->b->kwargs[i].name);
+    }
+  return TRUE;
+}
+
+/* A number operand: a literal, a negated literal or name, or a name bound to a number. */
+Val *
+_wb_cg_number_of (Gen *g, const WbValue *v)
+{
+  Val *x;
+
+  if (v == NULL)
+    return NULL;
+  switch (v->kind)
+    {
+    case WB_VALUE_INT:
+    case WB_VALUE_BOOL:
+    case WB_VALUE_FLOAT:
+      x = _wb_cg_val_new (g, _wb_cg_gstr (g, "_lit%u", g->n_literal++));
+      x->is_float = v->kind == WB_VALUE_FLOAT;
+      x->dtype = v->kind == WB_VALUE_FLOAT ? WB_DTYPE_FLOAT64 : v->kind == WB_VALUE_BOOL ? WB_DTYPE_BOOL8
+                                                                                         : WB_DTYPE_INT64;
+      if (v->kind == WB_VALUE_FLOAT)
+        x->f = v->v.f;
+      else
+        x->i = v->kind == WB_VALUE_BOOL ? v->v.b : v->v.i;
+      return x;
+    case WB_VALUE_NEG:
+      {
+        Val *base = _wb_cg_number_of (g, v->base);
+        if (base == NULL)
+          return NULL;
+        x = _wb_cg_val_new (g, _wb_cg_gstr (g, "_lit%u", g->n_literal++));
+        *x = *base;
+        x->id = g->vals->len - 1;
+        x->f = -base->f;
+        x->i = -base->i;
+        return x;
+      }
+    case WB_VALUE_NAME:
+      x = g_hash_table_lookup (g->env, v->text);
+      return x && !x->is_tensor ? x : NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* The operand value of printed @v: a tensor or number Val. */
+Val *
+_wb_cg_operand (Gen *g, const WbValue *v)
+{
+  if (v == NULL)
+    return NULL;
+  if (v->kind == WB_VALUE_NAME)
+    return g_hash_table_lookup (g->env, v->text);
+  return _wb_cg_number_of (g, v);
+}
+
+gboolean
+_wb_cg_get_ints (const WbValue *v, gint64 *out, guint max, guint *n)
+{
+  return v != NULL && wb_value_get_int_sequence (v, out, max, n, TRUE);
+}
+
+/* Evaluates an elementwise op whose operands are all numbers (Python semantics, as the cpu executor). */
+static gboolean
+fold_numbers (Gen *g, Node *n, const EwOp *op, Val **ops, Val *out, GError **error)
+{
+  gboolean all_int = TRUE;
+  double   a[3] = { 0 };
+
+  for (guint k = 0; k < op->arity; k++)
+    {
+      all_int &= !ops[k]->is_float || (strcmp (op->name, "where") == 0 && k == 0);
+      a[k] = ops[k]->is_float ? ops[k]->f : (double) ops[k]->i;
+    }
+  out->is_tensor = FALSE;
+  if (all_int && strcmp (op->name, "div") != 0)
+    {
+      gint64 x = (gint64) a[0], y = (gint64) a[1], r;
+      if (strcmp (op->name, "add") == 0)
+        r = x + y;
+      else if (strcmp (op->name, "sub") == 0)
+        r = x - y;
+      else if (strcmp (op->name, "mul") == 0)
+        r = x * y;
+      else if (strcmp (op->name, "neg") == 0)
+        r = -x;
+      else if (strcmp (op->name, "abs") == 0 || strcmp (op->name, "py_abs") == 0)
+        r = x < 0 ? -x : x;
+      else if (strcmp (op->name, "eq") == 0)
+        r = x == y;
+      else if (strcmp (op->name, "ne") == 0)
+        r = x != y;
+      else if (strcmp (op->name, "lt") == 0)
+        r = x < y;
+      else if (strcmp (op->name, "le") == 0)
+        r = x <= y;
+      else if (strcmp (op->name, "gt") == 0)
+        r = x > y;
+      else if (strcmp (op->name, "ge") == 0)
+        r = x >= y;
+      else
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of numbers only is not generated", op->name);
+      out->i = r;
+      out->dtype = op->res_bool ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+      return TRUE;
+    }
+  else
+    {
+      double x = a[0], y = a[1], r;
+      if (strcmp (op->name, "add") == 0)
+        r = x + y;
+      else if (strcmp (op->name, "sub") == 0)
+        r = x - y;
+      else if (strcmp (op->name, "mul") == 0)
+        r = x * y;
+      else if (strcmp (op->name, "div") == 0)
+        r = x / y;
+      else if (strcmp (op->name, "neg") == 0)
+        r = -x;
+      else if (strcmp (op->name, "sqrt") == 0)
+        r = sqrt (x);
+      else if (strcmp (op->name, "pow") == 0)
+        r = pow (x, y);
+      else if (strcmp (op->name, "reciprocal") == 0)
+        r = 1.0 / x;
+      else
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of numbers only is not generated", op->name);
+      (void) n;
+      out->is_float = TRUE;
+      out->f = r;
+      out->dtype = WB_DTYPE_FLOAT64;
+      return TRUE;
+    }
+}
+
+static void
+collect_outputs (const WbValue *name, gpointer data)
+{
+  g_ptr_array_add (data, (gpointer) name->text);
+}
+
+static gboolean
+add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
+{
+  const char *full = b->name;
+  Node       *n;
+  g_autoptr (GArray) types = NULL;
+  g_autoptr (GPtrArray) outs = NULL;
+  g_autoptr (GError) local = NULL;
+
+  n = g_new0 (Node, 1);
+  n->b = b;
+  n->op = op;
+  g_ptr_array_add (g->nodes, n);
+  g->n_ops++;
+  if (!bind_args (n, error))
+    return FALSE;
+  n->is_reduction = in_list (n->op, reduction_ops);
+
+  outs = g_ptr_array_new ();
+  wb_bsym_foreach_output (b, collect_outputs, outs);
+  types = g_array_new (FALSE, TRUE, sizeof (WbType));
+  if (!wb_symbol_infer (b->symbol, b->args, b->n_args, b->kwargs, b->n_kwargs, lookup_type, g, types, &local))
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s: %s", full, local->message);
+  if (outs->len > 2 || types->len < outs->len)
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: %u outputs", full, outs->len);
+
+  /* all-number elementwise ops fold now */
+  {
+    const EwOp *ew = _wb_cg_ew_lookup (n->op);
+    if (ew != NULL && outs->len == 1 && g_array_index (types, WbType, 0).kind != WB_TYPE_TENSOR)
+      {
+        Val *ops[3] = { NULL };
+        Val *out = _wb_cg_val_new (g, outs->pdata[0]);
+        for (guint k = 0; k < ew->arity; k++)
+          if ((ops[k] = _wb_cg_number_of (g, n->arg[k])) == NULL)
+            return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: operand %u is not a number", full, k);
+        if (!fold_numbers (g, n, ew, ops, out, error))
+          return FALSE;
+        g_hash_table_replace (g->env, (gpointer) out->name, out);
+        return TRUE;
+      }
+  }
+  if (strcmp (n->op, "convert_element_type") == 0 && outs->len == 1 && g_array_index (types, WbType, 0).kind != WB_TYPE_TENSOR)
+    {
+      Val     *x = _wb_cg_number_of (g, n->arg[0]), *out;
+      WbDtype  dt;
+      gboolean weak;
+      if (x == NULL || !wb_value_get_dtype (n->arg[1], &dt, &weak))
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s of a number", full);
+      out = _wb_cg_val_new (g, outs->pdata[0]);
+      out->dtype = wb_dtype_is_float (dt) ? WB_DTYPE_FLOAT64 : dt == WB_DTYPE_BOOL8 ? WB_DTYPE_BOOL8
+                                                                                    : WB_DTYPE_INT64;
+      out->is_float = wb_dtype_is_float (dt);
+      out->f = x->is_float ? x->f : (double) x->i;
+      out->i = x->is_float ? (gint64) x->f : x->i;
+      if (dt == WB_DTYPE_BOOL8)
+        out->i = out->f != 0;
+      g_hash_table_replace (g->env, (gpointer) out->name, out);
+      return TRUE;
+    }
+
+  for (guint k = 0; k < outs->len; k++)
+    {
+      const WbType *t = &g_array_index (types, WbType, k);
+      Val          *v;
+      if (t->kind != WB_TYPE_TENSOR)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: output %u is not a tensor", full, k);
+      if (!_wb_cg_dtype_supported (t->dtype))
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: dtype %s is not supported", full, wb_dtype_shortname (t->dtype));
+      v = _wb_cg_val_new (g, outs->pdata[k]);
+      v->is_tensor = TRUE;
+      v->dtype = t->dtype;
+      v->rank = t->rank;
+      memcpy (v->shape, t->shape, sizeof (gint64) * t->rank);
+      v->def = n;
+      v->def_out = k;
+      n->out[n->n_out++] = v;
+      g_hash_table_replace (g->env, (gpointer) v->name, v);
+    }
+  if (n->n_out == 0)
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: no output", full);
+  return TRUE;
+}
+
+gboolean
+_wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GError **error)
+{
+  if (depth > 16)
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "decomposition too deep");
+  for (guint i = 0; i < n_body; i++)
+    {
+      const WbBsym *b = body[i];
+      if (b->kind != WB_BSYM_CALL)
+        continue;
+      if (b->symbol == NULL)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: unknown symbol", b->name);
+      if (wb_symbol_get_module (b->symbol) == WB_SYMBOL_MODULE_PRIMS && wb_symbol_get_like (b->symbol) == NULL)
+        {
+          if (!_wb_cg_op_supported (b->name + strlen ("prims.")))
+            return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for %s", b->name);
+          if (!add_node (g, b, b->name + strlen ("prims."), error))
+            return FALSE;
+        }
+      else if (b->n_subsymbols > 0)
+        {
+          if (!_wb_cg_add_body (g, (const WbBsym *const *) b->subsymbols, b->n_subsymbols, depth + 1, error))
+            return FALSE;
+        }
+      else if (wb_symbol_get_like (b->symbol) != NULL && wb_symbol_get_module (wb_symbol_get_like (b->symbol)) == WB_SYMBOL_MODULE_PRIMS)
+        {
+          /* an executor's alias of a prim (torch_div_prim_impl -> prims.div): same signature and meta */
+          const char *like = wb_symbol_get_name (wb_symbol_get_like (b->symbol));
+          if (!_wb_cg_op_supported (like + strlen ("prims.")))
+            return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for %s (%s)", b->name, like);
+          if (!add_node (g, b, like + strlen ("prims."), error))
+            return FALSE;
+        }
+      else
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s has no decomposition to generate from", b->name);
+    }
+  return TRUE;
+}

@@ -1,0 +1,138 @@
+/* wb-cuda-codegen-private.h — what the code generator's files share (wb-cuda-codegen*.c); not installed
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
+ * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
+ * wb-cuda-codegen-emit.c   expressions: conversions, kernel lines and memo scopes, a value at an index
+ * wb-cuda-codegen-reduce.c kernels: assembly, reductions, the pointwise kernel
+ * Every name here is private to libwbcudagen (hidden visibility). */
+#pragma once
+
+#include "wb-cuda-codegen.h"
+
+G_BEGIN_DECLS
+
+#define MAX_NODE_ARGS 8
+
+typedef enum
+{
+  CLS_F = 1, /* float: f32, bf16, f16 */
+  CLS_D,     /* double: f64 */
+  CLS_I,     /* long long: integers and b8 */
+} Cls;
+
+typedef struct _Node Node;
+
+typedef struct
+{
+  const char *name;
+  gboolean    is_tensor;
+  WbDtype     dtype;
+  guint       rank;
+  gint64      shape[WB_MAX_RANK];
+  /* numbers */
+  gboolean is_float;
+  double   f;
+  gint64   i;
+  /* definition: an input slot, or output @def_out of @def */
+  int    input;
+  gint64 strides[WB_MAX_RANK]; /* inputs */
+  Node  *def;
+  guint  def_out;
+  /* planning */
+  int      buffer; /* >= 0: written to buffer k by its kernel (reductions) */
+  gboolean needed;
+  guint    id;
+} Val;
+
+struct _Node
+{
+  const WbBsym  *b;
+  const char    *op;                 /* prim name without "prims." */
+  const WbValue *arg[MAX_NODE_ARGS]; /* bound by the symbol's signature; NULL when absent */
+  guint          n_arg;
+  Val           *out[2];
+  guint          n_out;
+  gboolean       is_reduction;
+  gboolean       done; /* reduction kernel emitted */
+};
+
+typedef struct
+{
+  guint       rank;
+  const char *e[WB_MAX_RANK];
+  const char *lin; /* row-major linear index of the shape the index belongs to, or NULL */
+} Idx;
+
+typedef struct
+{
+  GPtrArray    *nodes; /* Node* */
+  GHashTable   *env;   /* name -> Val* */
+  GPtrArray    *vals;  /* every Val (owned) */
+  GStringChunk *strings;
+  GArray       *buffers; /* WbCudaBuffer */
+  GArray       *kernels; /* WbCudaKernel */
+  GString      *source;
+  guint         n_inputs;
+  guint         n_ops;
+  guint         n_literal;
+} Gen;
+
+typedef struct
+{
+  Gen        *g;
+  GString    *body;
+  int         indent;
+  GPtrArray  *memo; /* stack of GHashTable* (key -> expression) */
+  guint       next_var;
+  GArray     *params; /* guint slots, in parameter order */
+  const char *ity;    /* index type: "int" or "long long" */
+} Kern;
+
+/* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
+typedef struct
+{
+  const char *name;
+  guint       arity;
+  gboolean    res_bool;
+  const char *f; /* float expression of $0 $1 $2; NULL: not for this class */
+  const char *d;
+  const char *i;
+} EwOp;
+
+/* wb-cuda-codegen-graph.c */
+gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
+const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
+gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
+void        _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides);
+Cls         _wb_cg_dtype_cls (WbDtype dt);
+gboolean    _wb_cg_dtype_supported (WbDtype dt);
+const char *_wb_cg_cls_ctype (Cls c);
+const EwOp *_wb_cg_ew_lookup (const char *op);
+const char *_wb_cg_ew_expand (Gen *g, const char *tmpl, const char *const *ops);
+gboolean    _wb_cg_op_supported (const char *op);
+Val        *_wb_cg_val_new (Gen *g, const char *name);
+Val        *_wb_cg_number_of (Gen *g, const WbValue *v);
+Val        *_wb_cg_operand (Gen *g, const WbValue *v);
+gboolean    _wb_cg_get_ints (const WbValue *v, gint64 *out, guint max, guint *n);
+gboolean    _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GError **error);
+
+/* wb-cuda-codegen-emit.c */
+const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
+const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
+const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
+Kern       *_wb_cg_kern_new (Gen *g, const char *ity);
+void        _wb_cg_kern_free (Kern *k);
+void        _wb_cg_line (Kern *k, const char *format, ...) G_GNUC_PRINTF (2, 3);
+void        _wb_cg_open_block (Kern *k);
+void        _wb_cg_close_block (Kern *k);
+const char *_wb_cg_new_var (Kern *k, const char *ctype, const char *expr);
+const char *_wb_cg_param (Kern *k, guint slot);
+void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
+const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
+
+/* wb-cuda-codegen-reduce.c */
+gboolean _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error);
+gboolean _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,44 @@
+/* wb-cuda-kernels.h — hand-written kernels for the prims the code generator cannot express
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The per-op `cuda` path (and every other CUDA executor, through the dispatch of wb-cuda-executors.c) runs
+ * these calls on the GPU instead of falling back to the cpu executor. The kernels are CUDA C templates
+ * (wb-cuda-kernels.cuh, compiled by NVRTC once per process and cached on disk like generated code) with the
+ * cpu executor's semantics:
+ *   prims.uniform, uniform (torch's alias): the run's Philox state (call->state: seed, offset), which then
+ *     advances by the blocks drawn, as the cpu does; prims.uniform_philox(seed=, offset=): exactly there.
+ *     f32, bf16, f16, f64; values bit-identical to the cpu's (wb-philox.h for the counter layout).
+ *   prims.randn (floats; Box-Muller in double: equal to the cpu's after rounding to f32 except for rare 1-ulp
+ *     differences of CUDA's log/sin/cos), prims.randint (any dtype; exact).
+ *   prims.topk (a, k, dim, largest, sorted) and prims.sort (a, dim, descending[, sorted]) -> (values, indices
+ *     i64): stable (ties keep the lower index first), NaN above every number; any dim; rows of up to 2048
+ *     elements sort in one block's shared memory, longer rows in global memory with one launch per bitonic
+ *     step (rows x next_pow2(n) x 16 bytes of scratch). Every dtype but complex.
+ *   prims.argmax / prims.argmin (a, dim or None) -> i64: the first NaN, else the first extreme.
+ *   ltorch.nll_loss_backward, torch_nll_loss_backward_impl (g, input, target, weight, reduction,
+ *     ignore_index, total_weight): one kernel over the gradient, computed in double.
+ *   prims.update_aliases, update_aliases: the values themselves (no kernel), as the cpu does.
+ * Arguments that are host tensors are uploaded for the call. Shapes, k and dims are kernel parameters, so
+ * one compiled module serves every call. Random draws refuse stream capture (a CUDA graph would replay
+ * their seed and offset): wb_cuda_runtime_check_capturable. Threads: the runner's thread only (like WbCudaRuntime). */
+#pragma once
+
+#include "wb-cuda-runtime.h"
+
+G_BEGIN_DECLS
+
+/* wb_cuda_kernels_takes: TRUE when @bsym (a call without subsymbols; a prim, an executor's alias of one, or
+ * ltorch.nll_loss_backward) has a kernel here. Structural only (no dtypes, no shapes). */
+gboolean wb_cuda_kernels_takes (const WbBsym *bsym);
+
+/* wb_cuda_kernels_run: runs @call (a call wb_cuda_kernels_takes accepts) on the GPU and sets call->result
+ * (device tensors, transfer full). FALSE with WB_CUDA_ERROR_CALL and the reason when an argument is of a
+ * form or dtype the kernels do not handle (the caller falls back to the cpu executor), other WB_CUDA_ERRORs
+ * from compiling or launching (WB_CUDA_ERROR_FAULT: the context is lost). */
+gboolean wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+
+/* wb_cuda_kernels_source: (transfer none) the kernels' CUDA C (without the prelude, which the compiler adds):
+ * what --compile-only and the disk cache compile. */
+const char *wb_cuda_kernels_source (void);
+
+G_END_DECLS
