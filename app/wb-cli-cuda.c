@@ -163,6 +163,7 @@ struct _WbCliCudaProfile
 {
   WbRunner *runner;
   char     *device;
+  char     *graphs_note; /* the last run's cuda_graphs_note */
 };
 
 WbCliCudaProfile *
@@ -187,6 +188,7 @@ wb_cli_cuda_profile_free (WbCliCudaProfile *cp)
     return;
   g_clear_pointer (&cp->runner, wb_runner_free);
   g_free (cp->device);
+  g_free (cp->graphs_note);
   g_free (cp);
 }
 
@@ -196,6 +198,12 @@ wb_cli_cuda_profile_get_model (WbCliCudaProfile *cp)
   const char *model = wb_runner_get_model (cp->runner);
 
   return model ? model : "unknown GPU";
+}
+
+const char *
+wb_cli_cuda_profile_get_graphs_note (WbCliCudaProfile *cp)
+{
+  return cp->graphs_note;
 }
 
 static const gint64 *
@@ -218,7 +226,6 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   g_autoptr (GVariant) iter_v = NULL;
   g_autoptr (GVariant) start_v = NULL;
   g_autoptr (GVariant) entry_v = NULL;
-  g_autoptr (GVariant) kernels_v = NULL;
   g_autoptr (GPtrArray) kernels = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_kernel_record_free);
   g_autofree char     *device_name = NULL;
   WbRunnerRequest      req = { 0 };
@@ -228,11 +235,6 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   gsize                n_iter = 0, n_start = 0, n_entry = 0, n_names = 0;
   guint                n_entries = wb_profile_get_n_entries (profile);
   guint64              dropped = 0;
-  GVariantIter         it;
-  const char          *kname;
-  gint32               kentry;
-  guint32              g[3], bl[3], kit;
-  gint64               ks, ke;
 
   *exit_code = WB_EXIT_ENVIRONMENT;
   if (kind != WB_PROGRAM_INFERENCE && kind != WB_PROGRAM_JOINT && kind != WB_PROGRAM_TRAINING)
@@ -254,9 +256,18 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   req.check_shapes = options->check_shapes;
   req.profile = TRUE;
   req.ceilings = measure_ceilings;
+  req.cuda_graphs = options->cuda_graphs;
   if ((res = wb_runner_run (cp->runner, &req, exit_code, error)) == NULL)
     return NULL;
   *exit_code = WB_EXIT_ENVIRONMENT;
+  if (res->iter_ms != NULL && res->iter_ms->len > 0)
+    {
+      g_autoptr (GArray) sorted = g_array_copy (res->iter_ms);
+      g_array_sort (sorted, cmp_double);
+      /* what `run --device cuda` prints as its time, for comparing profiled and unprofiled runs (tests/bench) */
+      g_printerr ("profile: wall time per timed run (host, synchronised, with the profiler's work after it): median %.3f ms of %u\n",
+                  g_array_index (sorted, double, sorted->len / 2), sorted->len);
+    }
   if (res->profile == NULL)
     {
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "the GPU runner sent no profile");
@@ -288,26 +299,13 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
           return NULL;
         }
     }
-  kernels_v = g_variant_lookup_value (res->profile, "kernels", G_VARIANT_TYPE ("a(siuuuuuuxxu)"));
-  if (kernels_v != NULL)
-    {
-      g_variant_iter_init (&it, kernels_v);
-      while (g_variant_iter_next (&it, "(&siuuuuuuxxu)", &kname, &kentry, &g[0], &g[1], &g[2], &bl[0], &bl[1], &bl[2], &ks, &ke, &kit))
-        {
-          WbKernelRecord *kr;
-          const char     *region = kentry >= 0 && (guint) kentry < n_entries ? wb_profile_get_entry_name (profile, (guint) kentry) : NULL;
-
-          if (kit >= n_iter)
-            continue;
-          kr = wb_kernel_record_new (kname, region);
-          memcpy (kr->grid, g, sizeof g);
-          memcpy (kr->block, bl, sizeof bl);
-          kr->start_ns = start_ns[kit] + ks;
-          kr->end_ns = start_ns[kit] + MAX (ke, ks);
-          kr->iteration = kit;
-          g_ptr_array_add (kernels, kr);
-        }
-    }
+  {
+    g_autofree const char **entry_names = g_new0 (const char *, n_entries + 1);
+    for (guint i = 0; i < n_entries; i++)
+      entry_names[i] = wb_profile_get_entry_name (profile, i);
+    g_clear_pointer (&kernels, g_ptr_array_unref);
+    kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, start_ns, (guint) n_iter);
+  }
   device_name = g_strdup ("cuda:0");
   times.device_name = device_name;
   times.device_model = res->model ? res->model : wb_cli_cuda_profile_get_model (cp);
@@ -317,9 +315,13 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   times.entry_ns = entry_ns;
   times.kernels = kernels;
   times.dropped_records = dropped;
+  times.cuda_graphs = res->cuda_graphs_used;
+  g_free (cp->graphs_note);
+  cp->graphs_note = g_strdup (res->cuda_graphs_note);
   {
     WbRun *run = wb_profile_build_run (profile, options, &times);
 
+    wb_runner_profile_get_attribution (res->profile, &run->attribution);
     /* trace lines: the entry's stage line */
     for (guint k = 0; k < run->kernels->len; k++)
       {

@@ -33,6 +33,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCliCudaProfile, wb_cli_cuda_profile_free)
 /* wb_cli_cuda_profile_get_model: (transfer none) the GPU's name ("NVIDIA H100 80GB HBM3"). */
 const char *wb_cli_cuda_profile_get_model (WbCliCudaProfile *cp);
 
+/* wb_cli_cuda_profile_get_graphs_note: (transfer none) (nullable) after a run with options->cuda_graphs: what
+ * the runner captured as a CUDA graph, or why it could not ("cannot capture a CUDA graph: TorchCompile2 runs
+ * ltorch.topk on the cpu fallback; ..."). The run's cuda_graphs is TRUE only when the graph was replayed. */
+const char *wb_cli_cuda_profile_get_graphs_note (WbCliCudaProfile *cp);
+
 /* wb_cli_cuda_profile_run: runs @profile's program (@program, after wb_profile_set_device_cuda and
  * set_executors) in the runner: the checked run, warm-up and @options->iters timed iterations timed with
  * CUDA events; builds the WbRun as the cpu profiler does (wb_profile_build_run). With @measure_ceilings,

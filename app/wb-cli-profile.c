@@ -453,8 +453,9 @@ profile_main (ProfileOptions *o, const char *path)
     {
       if (o->device != NULL && strcmp (o->device, "cpu") == 0)
         return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
-      g_ptr_array_add (notes, g_strdup (gpu ? "--cuda-graphs was ignored: the GPU runner does not capture graphs yet"
-                                            : "--cuda-graphs was ignored: the run is on cpu"));
+      /* on the GPU the runner captures the program once and replays it; its note comes with the run */
+      if (gpu == NULL)
+        g_ptr_array_add (notes, g_strdup ("--cuda-graphs was ignored: the run is on cpu"));
     }
 
   /* the case and its stage */
@@ -579,6 +580,7 @@ profile_main (ProfileOptions *o, const char *path)
   po.parameters_data = inputs;
   po.progress = on_progress;
   po.progress_data = &progress;
+  po.cuda_graphs = o->cuda_graphs && gpu != NULL;
   progress.start_us = g_get_monotonic_time ();
   progress.quiet = o->quiet;
   if (gpu != NULL)
@@ -600,6 +602,12 @@ profile_main (ProfileOptions *o, const char *path)
         {
           store_gpu_ceilings (session, measured);
           ceilings = g_steal_pointer (&measured);
+        }
+      if (po.cuda_graphs && wb_cli_cuda_profile_get_graphs_note (gpu) != NULL)
+        {
+          g_ptr_array_add (notes, g_strdup (wb_cli_cuda_profile_get_graphs_note (gpu)));
+          if (!o->quiet)
+            g_printerr ("profile: %s\n", wb_cli_cuda_profile_get_graphs_note (gpu));
         }
     }
   else

@@ -8,7 +8,8 @@
  * executor, stage, line, iteration, kind), and tid 10 + N "stream N" (one "X" event per kernel record,
  * args region, line, iteration, stream, correlation). Every kernel with a region has a flow from its
  * region's span: an "s" event on the regions thread at the span's start and an "f" event (bp "e") at the
- * kernel's start, with the same id (cat "region-kernel"). */
+ * kernel's start, with the same id (cat "region-kernel"). otherData holds the generator, title, stage,
+ * device, iterations, the time origin and, for GPU runs, kernel_source (where the kernel records came from). */
 #include "config.h"
 
 #include <json-glib/json-glib.h>
@@ -298,6 +299,8 @@ wb_report_to_chrome_trace (const WbReport *report)
   add_arg_string (b, "device_model", run->device_model);
   add_arg_int (b, "iterations", report->n_iters);
   add_arg_string (b, "time_origin", "the start of the first timed iteration");
+  if (run->attribution.kernel_source != NULL)
+    add_arg_string (b, "kernel_source", run->attribution.kernel_source);
   json_builder_end_object (b);
   json_builder_end_object (b);
 

@@ -79,6 +79,20 @@ append_summary (GString *s, const WbReport *r)
                                                _wb_report_matmul_label (r), r->ceilings->bf16_tflops);
       ROW ("ceilings", ceil);
     }
+  if (run->attribution.kernel_source != NULL)
+    {
+      const WbKernelAttribution *a = &run->attribution;
+      double                     total = (double) a->kernel_ns_total;
+      double                     pct = total > 0 ? 100.0 * (double) a->kernel_ns_attributed / total : 0.0;
+      double                     pct_range = total > 0 ? 100.0 * (double) a->kernel_ns_by_time_range / total : 0.0;
+      g_autofree char           *attr = NULL;
+
+      attr = g_strdup_printf ("%s; %.1f%% of %.3f ms kernel time attributed (%.1f%% by time range); %" G_GUINT64_FORMAT
+                              " dropped records; memcpy %u, memset %u (totals over the timed iterations)",
+                              a->kernel_source, pct, _wb_report_ms (a->kernel_ns_total), pct_range, run->dropped_records,
+                              a->memcpy_count, a->memset_count);
+      ROW ("kernel records", attr);
+    }
   if (run->status != WB_RUN_STATUS_OK)
     ROW ("status", run->error ? run->error : wb_run_status_to_string (run->status));
 #undef ROW
@@ -247,7 +261,8 @@ append_kernel_table (GString *s, const WbReport *r)
   guint n = MIN (r->kernels->len, 20u);
 
   g_string_append_printf (s, "<h2>Top kernels (%u of %u)</h2>\n<table id=\"kernels\"><tr><th>kernel</th><th>region</th>"
-                             "<th class=\"n\">line</th><th class=\"n\">stream</th><th class=\"n\">calls/iter</th>"
+                             "<th class=\"n\">line</th><th class=\"n\">stream</th><th>grid</th><th>block</th>"
+                             "<th class=\"n\">regs</th><th class=\"n\">smem B</th><th class=\"n\">calls/iter</th>"
                              "<th class=\"n\">time ms</th></tr>\n",
                           n, r->kernels->len);
   for (guint i = 0; i < n; i++)
@@ -258,8 +273,13 @@ append_kernel_table (GString *s, const WbReport *r)
       append_escaped (s, k->name);
       g_string_append (s, "</td><td>");
       append_escaped (s, k->region ? k->region : "(unattributed)");
-      g_string_append_printf (s, "</td><td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%g</td><td class=\"n\">%.3f</td></tr>\n",
-                              k->line, k->stream, k->calls, _wb_report_ms (k->median_ns));
+      g_string_append_printf (s, "</td><td class=\"n\">%u</td><td class=\"n\">%u</td>", k->line, k->stream);
+      if (k->grid[0] > 0)
+        g_string_append_printf (s, "<td>%u×%u×%u</td><td>%u×%u×%u</td><td class=\"n\">%u</td><td class=\"n\">%u</td>", k->grid[0],
+                                k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->registers, k->shared_bytes);
+      else
+        g_string_append (s, "<td>-</td><td>-</td><td class=\"n\">-</td><td class=\"n\">-</td>");
+      g_string_append_printf (s, "<td class=\"n\">%g</td><td class=\"n\">%.3f</td></tr>\n", k->calls, _wb_report_ms (k->median_ns));
     }
   g_string_append (s, "</table>\n");
 }

@@ -171,6 +171,61 @@ add_regions (JsonBuilder *b, const WbReport *r)
 }
 
 static void
+add_dim3 (JsonBuilder *b, const char *name, const guint32 v[3])
+{
+  json_builder_set_member_name (b, name);
+  if (v[0] == 0)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (int d = 0; d < 3; d++)
+    json_builder_add_int_value (b, v[d]);
+  json_builder_end_array (b);
+}
+
+static void
+add_memops (JsonBuilder *b, const char *name, guint32 count, guint64 bytes, gint64 ns)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_int (b, "count", count);
+  add_int (b, "bytes", (gint64) bytes);
+  add_ms (b, "ms", ns);
+  json_builder_end_object (b);
+}
+
+/* where the kernel records came from and how they were attributed (GPU runs measured now; else null) */
+static void
+add_attribution (JsonBuilder *b, const WbReport *r)
+{
+  const WbKernelAttribution *a = &r->run->attribution;
+
+  json_builder_set_member_name (b, "attribution");
+  if (a->kernel_source == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string (b, "kernel_source", a->kernel_source);
+  add_ms (b, "kernel_ms_total", a->kernel_ns_total);
+  add_ms (b, "kernel_ms_attributed", a->kernel_ns_attributed);
+  add_ms (b, "kernel_ms_by_correlation", a->kernel_ns_attributed - a->kernel_ns_by_time_range);
+  add_ms (b, "kernel_ms_by_time_range", a->kernel_ns_by_time_range);
+  add_double (b, "unattributed_pct", a->kernel_ns_total > 0 ? 100.0 * (double) (a->kernel_ns_total - a->kernel_ns_attributed) / (double) a->kernel_ns_total : 0.0);
+  add_int (b, "kernels_by_correlation", a->kernels_by_correlation);
+  add_int (b, "kernels_by_time_range", a->kernels_by_time_range);
+  add_int (b, "kernels_unattributed", a->kernels_unattributed);
+  add_memops (b, "memcpy", a->memcpy_count, a->memcpy_bytes, a->memcpy_ns);
+  add_memops (b, "memset", a->memset_count, a->memset_bytes, a->memset_ns);
+  add_int (b, "memops_attributed", a->memops_attributed);
+  add_int (b, "dropped_records", (gint64) r->run->dropped_records);
+  json_builder_end_object (b);
+}
+
+static void
 add_kernels (JsonBuilder *b, const WbReport *r)
 {
   json_builder_set_member_name (b, "kernels");
@@ -192,6 +247,10 @@ add_kernels (JsonBuilder *b, const WbReport *r)
       add_ms (b, "median_ms", k->median_ns);
       add_ms (b, "min_ms", k->min_ns);
       add_ms (b, "max_ms", k->max_ns);
+      add_dim3 (b, "grid", k->grid);
+      add_dim3 (b, "block", k->block);
+      add_int (b, "registers", k->registers);
+      add_int (b, "shared_bytes", k->shared_bytes);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -284,6 +343,7 @@ wb_report_to_json (const WbReport *report)
   add_iteration (b, report);
   add_regions (b, report);
   add_kernels (b, report);
+  add_attribution (b, report);
   add_gate (b, report);
   json_builder_set_member_name (b, "notes");
   json_builder_begin_array (b);

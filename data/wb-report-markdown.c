@@ -32,6 +32,36 @@ append_pct (GString *s, double pct)
     g_string_append_printf (s, "%.1f%%", pct);
 }
 
+static double
+pct_of (gint64 part, gint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+/* GPU runs: where the kernel records came from and how much of their time was attributed to regions. */
+static void
+append_attribution (GString *s, const WbReport *r)
+{
+  const WbKernelAttribution *a = &r->run->attribution;
+  guint                      n = MAX (r->n_iters, 1);
+
+  if (a->kernel_source == NULL)
+    return;
+  g_string_append_printf (s, "- kernel records: %s\n", a->kernel_source);
+  g_string_append_printf (s, "- Attribution: kernel time %.3f ms per iteration (mean over %u), %u kernel records; attributed %.1f%% "
+                             "(by correlation %.1f%%, by time range %.1f%%), unattributed %.1f%%; dropped records %" G_GUINT64_FORMAT,
+                          _wb_report_ms (a->kernel_ns_total) / n, n, a->kernels_by_correlation + a->kernels_by_time_range + a->kernels_unattributed,
+                          pct_of (a->kernel_ns_attributed, a->kernel_ns_total),
+                          pct_of (a->kernel_ns_attributed - a->kernel_ns_by_time_range, a->kernel_ns_total),
+                          pct_of (a->kernel_ns_by_time_range, a->kernel_ns_total),
+                          a->kernel_ns_total > 0 ? 100.0 - pct_of (a->kernel_ns_attributed, a->kernel_ns_total) : 0.0, r->run->dropped_records);
+  if (g_strcmp0 (a->kernel_source, "cupti") == 0)
+    g_string_append_printf (s, "; memcpy %u (%" G_GUINT64_FORMAT " bytes, %.3f ms), memset %u (%" G_GUINT64_FORMAT " bytes, %.3f ms), %u of them attributed",
+                            a->memcpy_count, a->memcpy_bytes, _wb_report_ms (a->memcpy_ns), a->memset_count, a->memset_bytes,
+                            _wb_report_ms (a->memset_ns), a->memops_attributed);
+  g_string_append (s, " (totals over the timed iterations)\n");
+}
+
 static void
 append_summary (GString *s, const WbReport *r)
 {
@@ -58,6 +88,7 @@ append_summary (GString *s, const WbReport *r)
     g_string_append_printf (s, "- status: %s: %s\n", wb_run_status_to_string (run->status), run->error ? run->error : "");
   if (run->dropped_records > 0)
     g_string_append_printf (s, "- dropped kernel records: %" G_GUINT64_FORMAT "\n", run->dropped_records);
+  append_attribution (s, r);
   g_string_append_c (s, '\n');
 }
 
@@ -116,13 +147,20 @@ append_regions (GString *s, const WbReport *r)
 static void
 append_kernels (GString *s, const WbReport *r)
 {
-  guint n = MIN (r->kernels->len, TOP_KERNELS);
+  guint    n = MIN (r->kernels->len, TOP_KERNELS);
+  gboolean gpu = r->run->device_name != NULL && g_str_has_prefix (r->run->device_name, "cuda");
 
   g_string_append_printf (s, "## Top kernels (%u of %u)\n\n", n, r->kernels->len);
+  if (gpu)
+    g_string_append (s, "grid and block: of the launch; regs: registers per thread; smem B: static + dynamic shared memory per block, bytes.\n\n");
   if (g_strcmp0 (r->run->device_name, "cpu") == 0)
     g_string_append (s, "On cpu a kernel is one executed top-level call.\n\n");
-  g_string_append (s, "| kernel | region | line | stream | calls/iter | time ms | min ms | max ms | share |\n"
-                      "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  if (gpu)
+    g_string_append (s, "| kernel | region | line | stream | grid | block | regs | smem B | calls/iter | time ms | min ms | max ms | share |\n"
+                        "|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  else
+    g_string_append (s, "| kernel | region | line | stream | calls/iter | time ms | min ms | max ms | share |\n"
+                        "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (guint i = 0; i < n; i++)
     {
       const WbReportKernel *k = r->kernels->pdata[i];
@@ -131,8 +169,14 @@ append_kernels (GString *s, const WbReport *r)
       append_cell (s, k->name);
       g_string_append (s, " | ");
       append_cell (s, k->region ? k->region : "(unattributed)");
-      g_string_append_printf (s, " | %u | %u | %g | %.3f | %.3f | %.3f | %.1f%% |\n", k->line, k->stream, k->calls,
-                              _wb_report_ms (k->median_ns), _wb_report_ms (k->min_ns), _wb_report_ms (k->max_ns),
+      g_string_append_printf (s, " | %u | %u", k->line, k->stream);
+      if (gpu && k->grid[0] > 0)
+        g_string_append_printf (s, " | %u×%u×%u | %u×%u×%u | %u | %u", k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
+                                k->block[2], k->registers, k->shared_bytes);
+      else if (gpu)
+        g_string_append (s, " | - | - | - | -");
+      g_string_append_printf (s, " | %g | %.3f | %.3f | %.3f | %.1f%% |\n", k->calls, _wb_report_ms (k->median_ns),
+                              _wb_report_ms (k->min_ns), _wb_report_ms (k->max_ns),
                               r->iter_median_ns > 0 ? 100.0 * (double) k->median_ns / (double) r->iter_median_ns : 0);
     }
   g_string_append_c (s, '\n');

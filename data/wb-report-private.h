@@ -30,6 +30,9 @@ typedef struct
   gint64  median_ns; /* median over iterations of the kernel's total time in the iteration */
   gint64  min_ns;
   gint64  max_ns;
+  guint32 grid[3], block[3]; /* of the group's first record (0: unknown, e.g. cpu) */
+  guint32 registers;         /* registers per thread (0: unknown) */
+  guint32 shared_bytes;      /* static + dynamic shared memory per block, bytes */
 } WbReportKernel;
 
 /* Per-line time: the median over iterations of the kernel time on that stage line. */

@@ -305,6 +305,10 @@ derive_kernels (WbReport *r)
           x->region = g_strdup (k->region);
           x->line = k->trace_line;
           x->stream = k->stream;
+          memcpy (x->grid, k->grid, sizeof x->grid);
+          memcpy (x->block, k->block, sizeof x->block);
+          x->registers = k->registers;
+          x->shared_bytes = k->shared_bytes;
           g_ptr_array_add (r->kernels, x);
           t = g_array_new (FALSE, TRUE, sizeof (gint64));
           g_array_set_size (t, n);

@@ -84,6 +84,7 @@ typedef struct
   gpointer              parameters_data;
   WbProfileProgressFunc progress; /* (nullable) */
   gpointer              progress_data;
+  gboolean              cuda_graphs; /* GPU runner only: replay the timed iterations as one CUDA graph (--cuda-graphs) */
 } WbProfileOptions;
 
 /* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks. */

@@ -15,6 +15,7 @@
 #define WB_PROFILER_INSIDE
 #include "wb-ceilings.h"
 #include "wb-cost.h"
+#include "wb-cupti.h"
 #include "wb-profile.h"
 #include "wb-run.h"
 #undef WB_PROFILER_INSIDE

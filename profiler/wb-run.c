@@ -202,6 +202,8 @@ wb_run_copy (const WbRun *run)
     g_ptr_array_add (copy->regions, wb_region_stats_copy (g_ptr_array_index (run->regions, i)));
   for (guint i = 0; i < run->kernels->len; i++)
     g_ptr_array_add (copy->kernels, wb_kernel_record_copy (g_ptr_array_index (run->kernels, i)));
+  copy->attribution = run->attribution;
+  copy->attribution.kernel_source = g_strdup (run->attribution.kernel_source);
   return copy;
 }
 
@@ -222,6 +224,7 @@ wb_run_free (WbRun *run)
   g_clear_pointer (&run->iteration_ns, g_array_unref);
   g_clear_pointer (&run->regions, g_ptr_array_unref);
   g_clear_pointer (&run->kernels, g_ptr_array_unref);
+  g_free (run->attribution.kernel_source);
   g_free (run);
 }
 

@@ -31,7 +31,7 @@ gboolean wb_run_status_from_string (const char  *text,
 /* WbKernelRecord: one kernel launch seen on the device (CUPTI activity record), or one timed op on cpu. */
 typedef struct
 {
-  char   *name;           /* kernel name as the driver reports it (demangled when available) */
+  char   *name;           /* kernel name as CUPTI reports it (C++ names stay mangled), or the launch's name */
   char   *region;         /* region it is attributed to, or NULL when it could not be attributed */
   guint32 trace_line;     /* 1-based line of the stage the kernel belongs to; 0 when unknown */
   guint32 stream;         /* CUDA stream id (0 on cpu) */
@@ -82,28 +82,51 @@ void wb_region_stats_add_time (WbRegionStats *stats,
 void wb_region_stats_update (WbRegionStats *stats);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRegionStats, wb_region_stats_free)
 
+/* WbKernelAttribution: where a run's kernel records came from and how they were joined to its regions
+ * (CUPTI: by external correlation id, else by the regions' time ranges; wb-cupti.h). Times in ns, summed
+ * over the timed iterations. Not stored in session files and not part of the run's checksum: a run read
+ * from a session has kernel_source NULL and zeros. */
+typedef struct
+{
+  char   *kernel_source;           /* "cupti", "CUDA events (CUPTI unavailable: REASON)", or NULL when unknown */
+  gint64  kernel_ns_total;         /* every kernel's (end - start) in the timed iterations, ns */
+  gint64  kernel_ns_attributed;    /* of it, attributed to a region (by correlation or by time range) */
+  gint64  kernel_ns_by_time_range; /* of that, attributed by time range */
+  guint32 kernels_by_correlation;  /* kernel records joined by correlation (events: seen inside the region's call) */
+  guint32 kernels_by_time_range;
+  guint32 kernels_unattributed;
+  guint32 memcpy_count; /* memcpy records (CUPTI only) */
+  guint64 memcpy_bytes;
+  gint64  memcpy_ns;
+  guint32 memset_count; /* memset records (CUPTI only) */
+  guint64 memset_bytes;
+  gint64  memset_ns;
+  guint32 memops_attributed; /* memcpy + memset records attributed to a region */
+} WbKernelAttribution;
+
 /* WbRun: one profiling run of one stage under one assignment on one device. */
 typedef struct
 {
-  gint64      id;                /* row id in the session it was read from or stored in; 0 before */
-  char       *label;             /* the user's note for the run, or NULL */
-  char       *device_name;       /* "cuda:0", "cpu" */
-  char       *device_model;      /* "NVIDIA H100 80GB HBM3", or the CPU model */
-  char       *driver_version;    /* CUDA driver version ("580.95.05"), or NULL on cpu */
-  GPtrArray  *executor_versions; /* (element-type utf8) "name=version" strings, e.g. "cublaslt=13.1" */
-  guint32     iters;             /* timed iterations asked for (--iters) */
-  guint32     warmup;            /* warm-up iterations (--warmup) */
-  gboolean    cuda_graphs;       /* --cuda-graphs */
-  char       *executors;         /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
-  char       *assignment;        /* name of the assignment (region -> executor set) it ran, or NULL */
-  char       *stage;             /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
-  WbRunStatus status;
-  char       *error;           /* why it failed (status FAILED), or NULL */
-  gint64      start_time_us;   /* when the run started, Unix time in microseconds */
-  GArray     *iteration_ns;    /* (element-type gint64) wall time of each timed iteration, ns */
-  guint64     dropped_records; /* activity records the profiler lost (buffer overflow), 0 normally */
-  GPtrArray  *regions;         /* (element-type WbRegionStats) (owned) in execution order */
-  GPtrArray  *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
+  gint64              id;                /* row id in the session it was read from or stored in; 0 before */
+  char               *label;             /* the user's note for the run, or NULL */
+  char               *device_name;       /* "cuda:0", "cpu" */
+  char               *device_model;      /* "NVIDIA H100 80GB HBM3", or the CPU model */
+  char               *driver_version;    /* CUDA driver version ("580.95.05"), or NULL on cpu */
+  GPtrArray          *executor_versions; /* (element-type utf8) "name=version" strings, e.g. "cublaslt=13.1" */
+  guint32             iters;             /* timed iterations asked for (--iters) */
+  guint32             warmup;            /* warm-up iterations (--warmup) */
+  gboolean            cuda_graphs;       /* --cuda-graphs */
+  char               *executors;         /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
+  char               *assignment;        /* name of the assignment (region -> executor set) it ran, or NULL */
+  char               *stage;             /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
+  WbRunStatus         status;
+  char               *error;           /* why it failed (status FAILED), or NULL */
+  gint64              start_time_us;   /* when the run started, Unix time in microseconds */
+  GArray             *iteration_ns;    /* (element-type gint64) wall time of each timed iteration, ns */
+  guint64             dropped_records; /* activity records the profiler lost (buffer overflow), 0 normally */
+  GPtrArray          *regions;         /* (element-type WbRegionStats) (owned) in execution order */
+  GPtrArray          *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
+  WbKernelAttribution attribution;     /* (owned strings) GPU runs measured now; see above */
 } WbRun;
 
 /* wb_run_new: (transfer full) an empty run: status OK, start time now, no iterations. */
@@ -141,7 +164,7 @@ typedef enum
  * it reads the run back (the summary alone when the kernels are not read). */
 char *wb_run_compute_checksum (const WbRun      *run,
                                WbRunChecksumPart part);
-/* wb_run_equal: TRUE when @a and @b hold the same content (every field but @id). */
+/* wb_run_equal: TRUE when @a and @b hold the same content (every field but @id and @attribution). */
 gboolean wb_run_equal (const WbRun *a,
                        const WbRun *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRun, wb_run_free)

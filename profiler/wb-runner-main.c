@@ -18,15 +18,22 @@
 #include <unistd.h>
 
 #include "wb-cuda-executors.h"
+#include "wb-cuda-graph.h"
 #include "wb-profiler.h"
 #include "wb-runner-protocol.h"
 
-/* -- profiling with CUDA events (RUN with `profile`) ---------------------------------------------
- * In a profiled timed iteration every event is recorded on the run's stream: one at the iteration's start
- * and end, one before and after every top-level call that is a profile entry (wb-profile.h's rules, on the
- * runner's own copy of the program), one before and after every kernel launch (the runtime's launch hook;
- * cuBLASLt calls count as one "cublasLt matmul"). After the iteration's synchronisation the events are read
- * relative to the iteration's start event and reused. */
+/* -- profiling (RUN with `profile`): CUPTI activity records, CUDA events ---------------------------
+ * In a profiled timed iteration CUDA events are recorded on the run's stream at the iteration's start and
+ * end and before and after every top-level call that is a profile entry (wb-profile.h's rules, on the
+ * runner's own copy of the program); after the iteration's synchronisation they are read relative to the
+ * iteration's start event and reused. Kernels come from CUPTI (wb-cupti.h) when it can trace: an external
+ * correlation id (iteration, entry) is pushed around each entry's call, and after each timed iteration's
+ * synchronisation the buffers are flushed and every kernel, memcpy and memset record is attributed by
+ * correlation, else by the entries' time ranges (CUPTI's clock is CLOCK_MONOTONIC; an entry's range is its
+ * events' offsets from the iteration's start event added to the host time the start event was recorded at,
+ * the stream being idle then). Without CUPTI (WB_PROFILE_CUPTI=0, libcupti missing, tracing refused) a
+ * pair of events around every kernel launch gives the kernel records instead (the runtime's launch hook;
+ * cuBLASLt calls count as one "cublasLt matmul"), and the profile says why. */
 
 typedef struct
 {
@@ -45,18 +52,38 @@ typedef struct
   GArray        *events;  /* (element-type CUevent) the pool */
   guint          used;
   guint          ev_iter_start, ev_iter_end;
-  int            entry;      /* the entry running now, or -1 */
-  guint          entry_ev;   /* its start event */
-  GArray        *entry_evs;  /* (element-type guint) pairs: entry, start, end ... as triples */
-  GArray        *launches;   /* (element-type Launch) this iteration */
+  int            entry;     /* the entry running now, or -1 */
+  guint          entry_ev;  /* its start event */
+  GArray        *entry_evs; /* (element-type guint) pairs: entry, start, end ... as triples */
+  GArray        *launches;  /* (element-type Launch) this iteration (events mode) */
   gboolean       failed;
+  char          *fail_msg; /* (nullable) why, when not a CUDA event call */
+  /* CUPTI (NULL: events mode, for the reason in cupti_reason) */
+  WbCupti       *cupti;
+  char          *cupti_reason;
+  gint64         iter_host_ns; /* CLOCK_MONOTONIC when the iteration's start event was recorded */
+  GArray        *acts;         /* (element-type WbCuptiActivity) this iteration's records */
+  GHashTable    *corr;         /* correlation id -> external id, this iteration */
+  WbCuptiSummary summary;      /* over the timed iterations */
+  guint64        dropped;
   /* results over the timed iterations */
-  GArray        *iter_ns;    /* gint64 */
-  GArray        *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
-  GArray        *entry_ns;   /* gint64 [iters * n_entries] */
-  GVariantBuilder kernels;
-  gint64         origin_us;
+  GArray         *iter_ns;    /* gint64 */
+  GArray         *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
+  GArray         *entry_ns;   /* gint64 [iters * n_entries] */
+  GVariantBuilder kernels;    /* a(siuuuuuuxxuuuuty), see prof_variant */
+  gint64          origin_us;
 } Prof;
+
+#define PROF_KERNELS_TYPE "a(siuuuuuuxxuuuuty)"
+
+static void
+prof_fail (Prof *p, GError *error)
+{
+  p->failed = TRUE;
+  if (p->fail_msg == NULL && error != NULL)
+    p->fail_msg = g_strdup (error->message);
+  g_clear_error (&error);
+}
 
 static guint
 prof_record (Prof *p)
@@ -73,7 +100,7 @@ prof_record (Prof *p)
       g_array_append_val (p->events, ev);
     }
   ev = g_array_index (p->events, CUevent, p->used);
-  if (p->cu->cuEventRecord (ev, wb_cuda_runtime_get_stream (p->rt)) != CUDA_SUCCESS)
+  if (wb_cuda_runtime_record_event (p->rt, ev) != CUDA_SUCCESS) /* an event-record node while capturing a graph */
     p->failed = TRUE;
   return p->used++;
 }
@@ -102,17 +129,27 @@ prof_launch_hook (gboolean after, const char *name, const char *what, const guin
 static void
 prof_begin_iteration (Prof *p)
 {
+  GError *error = NULL;
+
   p->used = 0;
   g_array_set_size (p->launches, 0);
   g_array_set_size (p->entry_evs, 0);
   p->entry = -1;
-  p->on = TRUE;
   if (p->iter_ns->len == 0)
-    p->origin_us = g_get_monotonic_time ();
+    {
+      p->origin_us = g_get_monotonic_time ();
+      /* drop what the checked and warm-up runs left (the previous run ended synchronised) */
+      if (p->cupti && !wb_cupti_flush (p->cupti, &error))
+        prof_fail (p, error);
+      if (p->cupti)
+        wb_cupti_collect (p->cupti, NULL, NULL);
+    }
   {
     gint64 start = (g_get_monotonic_time () - p->origin_us) * 1000;
     g_array_append_val (p->iter_start, start);
   }
+  p->on = TRUE;
+  p->iter_host_ns = wb_cupti_now_ns ();
   p->ev_iter_start = prof_record (p);
 }
 
@@ -124,6 +161,52 @@ prof_elapsed_ns (Prof *p, guint a, guint b)
   if (p->cu->cuEventElapsedTime (&ms, g_array_index (p->events, CUevent, a), g_array_index (p->events, CUevent, b)) != CUDA_SUCCESS)
     p->failed = TRUE;
   return (gint64) ((double) ms * 1e6 + 0.5);
+}
+
+static void
+prof_add_kernel (Prof *p, const WbCuptiActivity *a, gint64 s, gint64 e)
+{
+  g_variant_builder_add (&p->kernels, "(siuuuuuuxxuuuuty)", a->name, (gint32) a->entry, a->grid[0], a->grid[1], a->grid[2],
+                         a->block[0], a->block[1], a->block[2], s, MAX (e, s), (guint32) a->iteration, a->registers,
+                         a->shared_bytes, a->stream, (guint64) a->correlation_id, (guchar) a->by);
+}
+
+/* CUPTI: this iteration's records, attributed by correlation, else by the entries' event ranges. */
+static void
+prof_collect_cupti (Prof *p, guint it)
+{
+  GError *error = NULL;
+  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (WbCuptiRange));
+
+  if (!wb_cupti_flush (p->cupti, &error))
+    {
+      prof_fail (p, error);
+      g_array_unref (ranges);
+      return;
+    }
+  g_array_set_size (p->acts, 0);
+  g_hash_table_remove_all (p->corr);
+  p->dropped += wb_cupti_collect (p->cupti, p->acts, p->corr);
+  for (guint k = 0; k + 2 < p->entry_evs->len; k += 3)
+    {
+      WbCuptiRange r;
+      r.entry = (gint32) g_array_index (p->entry_evs, guint, k);
+      r.iteration = it;
+      r.start_ns = p->iter_host_ns + prof_elapsed_ns (p, p->ev_iter_start, g_array_index (p->entry_evs, guint, k + 1));
+      r.end_ns = p->iter_host_ns + prof_elapsed_ns (p, p->ev_iter_start, g_array_index (p->entry_evs, guint, k + 2));
+      g_array_append_val (ranges, r);
+    }
+  for (guint i = 0; i < p->acts->len; i++)
+    g_array_index (p->acts, WbCuptiActivity, i).iteration = it;
+  wb_cupti_attribute ((WbCuptiActivity *) p->acts->data, p->acts->len, p->corr, (const WbCuptiRange *) ranges->data, ranges->len,
+                      &p->summary);
+  for (guint i = 0; i < p->acts->len; i++)
+    {
+      const WbCuptiActivity *a = &g_array_index (p->acts, WbCuptiActivity, i);
+      if (a->kind == WB_CUPTI_KERNEL && a->start_ns > 0)
+        prof_add_kernel (p, a, a->start_ns - p->iter_host_ns, a->end_ns - p->iter_host_ns);
+    }
+  g_array_unref (ranges);
 }
 
 /* after the stream was synchronised */
@@ -144,21 +227,35 @@ prof_end_iteration (Prof *p)
       g_array_index (p->entry_ns, gint64, (gsize) it * n + e) +=
         prof_elapsed_ns (p, g_array_index (p->entry_evs, guint, k + 1), g_array_index (p->entry_evs, guint, k + 2));
     }
+  if (p->cupti)
+    {
+      prof_collect_cupti (p, it);
+      return;
+    }
   for (guint k = 0; k < p->launches->len; k++)
     {
-      const Launch *l = &g_array_index (p->launches, Launch, k);
-      gint64        s = prof_elapsed_ns (p, p->ev_iter_start, l->ev_start);
-      gint64        e = l->ev_end ? prof_elapsed_ns (p, p->ev_iter_start, l->ev_end) : s;
+      const Launch   *l = &g_array_index (p->launches, Launch, k);
+      WbCuptiActivity a = { 0 };
 
-      g_variant_builder_add (&p->kernels, "(siuuuuuuxxu)", l->name, (gint32) l->entry, l->grid[0], l->grid[1], l->grid[2],
-                             l->block[0], l->block[1], l->block[2], s, MAX (e, s), (guint32) it);
+      a.kind = WB_CUPTI_KERNEL;
+      a.name = l->name;
+      a.entry = l->entry;
+      a.iteration = it;
+      a.by = l->entry >= 0 ? WB_CUPTI_BY_LAUNCH : WB_CUPTI_BY_NONE;
+      memcpy (a.grid, l->grid, sizeof a.grid);
+      memcpy (a.block, l->block, sizeof a.block);
+      a.start_ns = prof_elapsed_ns (p, p->ev_iter_start, l->ev_start);
+      a.end_ns = l->ev_end ? prof_elapsed_ns (p, p->ev_iter_start, l->ev_end) : a.start_ns;
+      wb_cupti_attribute (&a, 1, NULL, NULL, 0, &p->summary);
+      prof_add_kernel (p, &a, a.start_ns, a.end_ns);
     }
 }
 
 static void
 prof_call_started (Prof *p, const WbBsym *bsym)
 {
-  int e;
+  GError *error = NULL;
+  int     e;
 
   if (!p->on)
     return;
@@ -167,15 +264,20 @@ prof_call_started (Prof *p, const WbBsym *bsym)
     return;
   p->entry = e;
   p->entry_ev = prof_record (p);
+  if (p->cupti && !wb_cupti_push (p->cupti, wb_cupti_ext_id (p->iter_ns->len, (guint) e), &error))
+    prof_fail (p, error);
 }
 
 static void
 prof_call_done (Prof *p, const WbBsym *bsym)
 {
-  guint triple[3];
+  GError *error = NULL;
+  guint   triple[3];
 
   if (!p->on || p->entry < 0 || wb_profile_find_entry (p->profile, bsym) != p->entry)
     return;
+  if (p->cupti && !wb_cupti_pop (p->cupti, &error))
+    prof_fail (p, error);
   triple[0] = (guint) p->entry;
   triple[1] = p->entry_ev;
   triple[2] = prof_record (p);
@@ -186,7 +288,8 @@ prof_call_done (Prof *p, const WbBsym *bsym)
 static Prof *
 prof_new (WbCudaRuntime *rt, WbProgram *program)
 {
-  Prof *p = g_new0 (Prof, 1);
+  Prof       *p = g_new0 (Prof, 1);
+  const char *env = g_getenv ("WB_PROFILE_CUPTI");
 
   p->rt = rt;
   p->cu = wb_cuda_runtime_get_api (rt);
@@ -197,9 +300,24 @@ prof_new (WbCudaRuntime *rt, WbProgram *program)
   p->iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->iter_start = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->entry_ns = g_array_new (FALSE, TRUE, sizeof (gint64));
+  p->acts = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
+  p->corr = wb_cupti_correlations_new ();
   p->entry = -1;
-  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE ("a(siuuuuuuxxu)"));
-  wb_cuda_runtime_set_launch_hook (rt, prof_launch_hook, p);
+  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
+  if (env != NULL && strcmp (env, "0") == 0)
+    p->cupti_reason = g_strdup ("disabled by WB_PROFILE_CUPTI=0");
+  else
+    {
+      GError *error = NULL;
+      if ((p->cupti = wb_cupti_start (&error)) == NULL)
+        {
+          p->cupti_reason = g_strdup (error->message);
+          g_printerr ("thunder-wb-runner: kernel records from CUDA events: %s\n", error->message);
+          g_clear_error (&error);
+        }
+    }
+  if (p->cupti == NULL)
+    wb_cuda_runtime_set_launch_hook (rt, prof_launch_hook, p);
   return p;
 }
 
@@ -209,6 +327,7 @@ prof_free (Prof *p)
   if (p == NULL)
     return;
   wb_cuda_runtime_set_launch_hook (p->rt, NULL, NULL);
+  g_clear_pointer (&p->cupti, wb_cupti_stop);
   for (guint i = 0; i < p->events->len; i++)
     p->cu->cuEventDestroy (g_array_index (p->events, CUevent, i));
   g_array_unref (p->events);
@@ -217,16 +336,33 @@ prof_free (Prof *p)
   g_array_unref (p->iter_ns);
   g_array_unref (p->iter_start);
   g_array_unref (p->entry_ns);
+  g_array_unref (p->acts);
+  g_hash_table_unref (p->corr);
   g_variant_builder_clear (&p->kernels);
   wb_profile_free (p->profile);
+  g_free (p->fail_msg);
+  g_free (p->cupti_reason);
   g_free (p);
 }
 
-/* profile a{sv}: entries as, iter_ns ax, iter_start_ns ax, entry_ns ax, kernels a(siuuuuuuxxu), dropped_records t */
+static GVariant *
+prof_memops (guint32 count, guint64 bytes, gint64 ns)
+{
+  return g_variant_new ("(utx)", count, bytes, ns);
+}
+
+/* profile a{sv} (wb-runner.h): entries as, iter_ns ax, iter_start_ns ax, entry_ns ax, kernels2
+ * a(siuuuuuuxxuuuuty) (name, entry or -1, grid xyz, block xyz, start, end, iteration, registers, shared
+ * bytes, stream, correlation id, attributed by: WbCuptiAttributedBy), kernel_source s ("cupti" or
+ * "events"), kernel_source_reason s (why not CUPTI; "" with CUPTI), cupti_version u, kernel_ns_total x,
+ * kernel_ns_attributed x, kernel_ns_by_time_range x, kernels_by_correlation u, kernels_by_time_range u,
+ * kernels_unattributed u, memcpy (utx) and memset (utx) (count, bytes, ns), memops_attributed u,
+ * dropped_records t */
 static GVariant *
 prof_variant (Prof *p)
 {
-  GVariantBuilder b, names;
+  GVariantBuilder       b, names;
+  const WbCuptiSummary *s = &p->summary;
 
   g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
   for (guint i = 0; i < wb_profile_get_n_entries (p->profile); i++)
@@ -236,9 +372,21 @@ prof_variant (Prof *p)
   g_variant_builder_add (&b, "{sv}", "iter_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_ns->data, p->iter_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
-  g_variant_builder_add (&b, "{sv}", "kernels", g_variant_builder_end (&p->kernels));
-  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE ("a(siuuuuuuxxu)"));
-  g_variant_builder_add (&b, "{sv}", "dropped_records", g_variant_new_uint64 (0));
+  g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));
+  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
+  g_variant_builder_add (&b, "{sv}", "kernel_source", g_variant_new_string (p->cupti ? "cupti" : "events"));
+  g_variant_builder_add (&b, "{sv}", "kernel_source_reason", g_variant_new_string (p->cupti_reason ? p->cupti_reason : ""));
+  g_variant_builder_add (&b, "{sv}", "cupti_version", g_variant_new_uint32 (p->cupti ? wb_cupti_get_version (p->cupti) : 0));
+  g_variant_builder_add (&b, "{sv}", "kernel_ns_total", g_variant_new_int64 (s->kernel_ns_total));
+  g_variant_builder_add (&b, "{sv}", "kernel_ns_attributed", g_variant_new_int64 (s->kernel_ns_by_correlation + s->kernel_ns_by_time_range));
+  g_variant_builder_add (&b, "{sv}", "kernel_ns_by_time_range", g_variant_new_int64 (s->kernel_ns_by_time_range));
+  g_variant_builder_add (&b, "{sv}", "kernels_by_correlation", g_variant_new_uint32 (s->kernels_by_correlation));
+  g_variant_builder_add (&b, "{sv}", "kernels_by_time_range", g_variant_new_uint32 (s->kernels_by_time_range));
+  g_variant_builder_add (&b, "{sv}", "kernels_unattributed", g_variant_new_uint32 (s->kernels_unattributed));
+  g_variant_builder_add (&b, "{sv}", "memcpy", prof_memops (s->memcpy_count, s->memcpy_bytes, s->memcpy_ns));
+  g_variant_builder_add (&b, "{sv}", "memset", prof_memops (s->memset_count, s->memset_bytes, s->memset_ns));
+  g_variant_builder_add (&b, "{sv}", "memops_attributed", g_variant_new_uint32 (s->memops_attributed));
+  g_variant_builder_add (&b, "{sv}", "dropped_records", g_variant_new_uint64 (p->dropped));
   return g_variant_builder_end (&b);
 }
 
@@ -318,6 +466,7 @@ typedef struct
   gboolean       announce;
   char          *last_region;
   Prof          *prof; /* (nullable) a profiled run */
+  const char    *call; /* (nullable) the top-level call running now: a failed graph capture names it */
 } Runner;
 
 static gint64
@@ -362,6 +511,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   GVariantBuilder b;
   guint           line;
 
+  r->call = bsym->name;
   if (r->prof)
     prof_call_started (r->prof, bsym);
   if (!r->announce)
@@ -486,6 +636,177 @@ stats_variant (guint retries)
   return g_variant_builder_end (&b);
 }
 
+/* -- CUDA graphs (RUN with `cuda_graphs`) ------------------------------------------------------------
+ * After the warm-up runs (plans compiled, cuBLASLt's workspace allocated) the program, forward and
+ * backward, is captured once as a CUDA graph (wb-cuda-graph.h), replayed once untimed, and replayed for
+ * each timed iteration. With `profile` the capture is a profiled iteration: its CUDA events become
+ * event-record nodes, every replay records them again and is read like any timed iteration (entry times;
+ * CUPTI's kernels, whose correlation ids are the graph launch's, are attributed by the entries' time
+ * ranges). If those events give no times the iterations are timed as a whole by events around each launch.
+ * Work the graph cannot hold (a cpu fallback, a synchronisation, a host read) fails the capture; the timed
+ * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened. */
+
+typedef struct
+{
+  Runner       *r;
+  WbProgram    *program;
+  WbRunOptions *options;
+  GPtrArray    *args, *cots;
+  WbRunResult  *result;  /* the captured run's values: graph memory that holds each replay's results */
+  WbCudaGraph  *graph;   /* NULL when not captured */
+  gboolean      regions; /* the entries' events work inside the graph */
+  gboolean      used;    /* the timed iterations were replays */
+  char         *note;
+} Graphs;
+
+static gboolean
+graphs_body (gpointer data, GError **error)
+{
+  Graphs *g = data;
+
+  g->r->call = NULL;
+  if (g->r->prof)
+    prof_begin_iteration (g->r->prof);
+  g->result = wb_program_run (g->program, g->options, g->args, g->cots, error);
+  if (g->result != NULL && g->r->prof)
+    g->r->prof->ev_iter_end = prof_record (g->r->prof);
+  return g->result != NULL;
+}
+
+static void
+graphs_forget_iteration (Prof *p)
+{
+  if (p == NULL)
+    return;
+  if (p->entry >= 0 && p->cupti)
+    wb_cupti_pop (p->cupti, NULL);
+  p->entry = -1;
+  p->on = FALSE;
+  p->failed = FALSE;
+  g_clear_pointer (&p->fail_msg, g_free);
+  g_array_set_size (p->iter_start, p->iter_ns->len);
+  if (p->cupti && wb_cupti_flush (p->cupti, NULL))
+    wb_cupti_collect (p->cupti, NULL, NULL); /* the untimed replay's records */
+}
+
+/* Captures and replays once. FALSE only for a fault (the context is lost); otherwise g->graph or g->note. */
+static gboolean
+graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  Prof *p = g->r->prof;
+
+  g->graph = wb_cuda_graph_capture (rt, graphs_body, g, &local);
+  if (p != NULL)
+    {
+      p->on = FALSE;
+      g_array_set_size (p->iter_start, p->iter_ns->len);
+    }
+  if (g->graph != NULL && (!wb_cuda_graph_launch (g->graph, &local) || !wb_cuda_runtime_synchronize (rt, &local)))
+    {
+      g_clear_pointer (&g->result, wb_run_result_free);
+      g_clear_pointer (&g->graph, wb_cuda_graph_free);
+      g_prefix_error (&local, "replaying it: ");
+    }
+  if (g->graph == NULL)
+    {
+      if (local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_FAULT)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      graphs_forget_iteration (p);
+      g_clear_pointer (&g->result, wb_run_result_free);
+      if (local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_CAPTURE)
+        g->note = g_strdup_printf ("cannot capture a CUDA graph: %s %s; the %u timed iterations ran without one", g->r->call ? g->r->call : "the program",
+                                   local->message, iters);
+      else
+        g->note = g_strdup_printf ("cannot capture a CUDA graph: %s; the %u timed iterations ran without one", local->message, iters);
+      g_printerr ("thunder-wb-runner: %s\n", g->note);
+      return TRUE;
+    }
+  if (p != NULL)
+    {
+      prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
+      g->regions = !p->failed;
+      graphs_forget_iteration (p);
+    }
+  return TRUE;
+}
+
+/* One timed replay: like a timed iteration of the program, its events read after the synchronisation. */
+static gboolean
+graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
+{
+  Prof  *p = g->r->prof;
+  gint64 ns = 0, start;
+
+  if (p != NULL)
+    {
+      if (p->iter_ns->len == 0)
+        p->origin_us = g_get_monotonic_time ();
+      start = (g_get_monotonic_time () - p->origin_us) * 1000;
+      g_array_append_val (p->iter_start, start);
+      p->iter_host_ns = wb_cupti_now_ns ();
+    }
+  if (!wb_cuda_graph_launch (g->graph, error) || !wb_cuda_runtime_synchronize (rt, error))
+    return FALSE;
+  if (p == NULL)
+    return TRUE;
+  if (g->regions)
+    {
+      float ms = 0;
+      /* CUPTI's records are placed by the host time of the iteration's start event: here the graph's first
+       * node, which runs the launch latency after the (idle) stream reached the launch */
+      if (p->cu->cuEventElapsedTime (&ms, wb_cuda_graph_get_start_event (g->graph), g_array_index (p->events, CUevent, p->ev_iter_start)) == CUDA_SUCCESS)
+        p->iter_host_ns += (gint64) ((double) ms * 1e6);
+      prof_end_iteration (p);
+      if (p->failed)
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling a CUDA graph replay: %s", p->fail_msg ? p->fail_msg : "a CUDA event call failed");
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!wb_cuda_graph_get_last_ns (g->graph, &ns, error))
+    return FALSE;
+  g_array_append_val (p->iter_ns, ns);
+  g_array_set_size (p->entry_ns, (gsize) p->iter_ns->len * wb_profile_get_n_entries (p->profile));
+  return TRUE;
+}
+
+/* After the last replay: its results against the checked run's, the note; frees the graph. */
+static void
+graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *same = NULL;
+  guint            n_out = 0, n_grad = 0;
+  double           d_out = 0, d_grad = 0;
+
+  if (g->graph == NULL)
+    return;
+  if (!wb_cuda_values_compare (rt, g->result->outputs, checked->outputs, &n_out, &d_out, &local) ||
+      !wb_cuda_values_compare (rt, g->result->grads, checked->grads, &n_grad, &d_grad, &local))
+    same = g_strdup_printf ("its results could not be compared with the checked run's: %s", local->message);
+  else if (n_out + n_grad == 0)
+    same = g_strdup ("the last replay's outputs and gradients are bit-identical to the checked run's");
+  else
+    same = g_strdup_printf ("%u outputs and %u gradients of the last replay differ from the checked run's (max |diff| %.3g)", n_out, n_grad,
+                            MAX (d_out, d_grad));
+  g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations; %s; %s",
+                             checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was",
+                             wb_cuda_graph_get_n_nodes (g->graph), iters, same,
+                             g->r->prof == NULL ? "timed as a whole"
+                             : g->regions       ? "region times come from CUDA events recorded by the graph's event-record nodes"
+                                                : "the events recorded inside the graph gave no times, so only whole iterations are timed "
+                                                  "(events around each launch) and the regions show no time");
+  g->used = TRUE;
+  /* the last replay's memory, then the graph */
+  g_clear_pointer (&g->result, wb_run_result_free);
+  g_clear_pointer (&g->graph, wb_cuda_graph_free);
+}
+
 static void
 handle_run (Runner *r, GVariant *req)
 {
@@ -503,8 +824,9 @@ handle_run (Runner *r, GVariant *req)
   const char     *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = "nvrtc";
   guint64         seed = 0;
   guint32         warmup = 1, iters = 0;
-  gboolean        check_shapes = FALSE, profile = FALSE, ceilings = FALSE;
+  gboolean        check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE;
   double          copy_gbps = 0, bf16_tflops = 0;
+  Graphs          graphs = { 0 };
   WbCudaRuntime  *rt;
   WbExecutor     *def_exec;
   WbRunOptions    options;
@@ -525,6 +847,7 @@ handle_run (Runner *r, GVariant *req)
   g_variant_lookup (req, "check_shapes", "b", &check_shapes);
   g_variant_lookup (req, "profile", "b", &profile);
   g_variant_lookup (req, "ceilings", "b", &ceilings);
+  g_variant_lookup (req, "cuda_graphs", "b", &cuda_graphs);
   g_clear_pointer (&r->last_region, g_free);
 
   if ((rt = wb_cuda_runtime_get (&error)) == NULL)
@@ -611,7 +934,24 @@ handle_run (Runner *r, GVariant *req)
       {
         g_autoptr (WbRunResult) again = NULL;
         gboolean timed = i + iters >= total;
-        gint64 t0 = now_ns ();
+        gint64   t0;
+        if (cuda_graphs && timed && graphs.graph == NULL && graphs.note == NULL)
+          {
+            /* after the warm-up: capture once, then replay (above handle_run) */
+            graphs.r = r, graphs.program = program, graphs.options = &options, graphs.args = args, graphs.cots = fixed ? fixed : cots;
+            if (!graphs_capture (&graphs, rt, iters, &error))
+              goto fail;
+          }
+        t0 = now_ns ();
+        if (timed && graphs.graph != NULL)
+          {
+            double ms;
+            if (!graphs_replay (&graphs, rt, &error))
+              goto fail;
+            ms = (now_ns () - t0) / 1e6;
+            g_array_append_val (iter_ms, ms);
+            continue;
+          }
         if (timed && r->prof)
           prof_begin_iteration (r->prof);
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
@@ -624,7 +964,7 @@ handle_run (Runner *r, GVariant *req)
             prof_end_iteration (r->prof);
             if (r->prof->failed)
               {
-                g_set_error (&error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling: a CUDA event call failed");
+                g_set_error (&error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling: %s", r->prof->fail_msg ? r->prof->fail_msg : "a CUDA event call failed");
                 goto fail;
               }
           }
@@ -634,6 +974,9 @@ handle_run (Runner *r, GVariant *req)
             g_array_append_val (iter_ms, ms);
           }
       }
+    if (cuda_graphs && graphs.graph == NULL && graphs.note == NULL)
+      graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
+    graphs_finish (&graphs, rt, result, iters);
   }
 
   if ((outs = download_all (rt, result->outputs, &error)) == NULL)
@@ -673,6 +1016,12 @@ handle_run (Runner *r, GVariant *req)
     g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
     g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
   }
+  if (cuda_graphs)
+    {
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_used", g_variant_new_boolean (graphs.used));
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (graphs.note));
+      g_clear_pointer (&graphs.note, g_free);
+    }
   if (ceilings)
     {
       g_variant_builder_add (&b, "{sv}", "copy_gbps", g_variant_new_double (copy_gbps));
@@ -706,6 +1055,9 @@ fail:
       g_output_stream_flush (r->out, NULL, NULL);
       _exit (3);
     }
+  g_clear_pointer (&graphs.result, wb_run_result_free);
+  g_clear_pointer (&graphs.graph, wb_cuda_graph_free);
+  g_free (graphs.note);
   send_error (r, error, exit_code_for (error), FALSE);
   wb_cuda_executors_end_run ();
 }

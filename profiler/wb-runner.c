@@ -234,8 +234,85 @@ wb_runner_result_free (WbRunnerResult *result)
   g_free (result->device);
   g_free (result->model);
   g_free (result->driver);
+  g_free (result->cuda_graphs_note);
   g_clear_pointer (&result->profile, g_variant_unref);
   g_free (result);
+}
+
+static int
+cmp_kernel_start (gconstpointer a, gconstpointer b)
+{
+  const WbKernelRecord *x = *(WbKernelRecord *const *) a, *y = *(WbKernelRecord *const *) b;
+
+  return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+GPtrArray *
+wb_runner_profile_get_kernels (GVariant *profile, const char *const *entries, guint n_entries, const gint64 *iter_start_ns, guint n_iters)
+{
+  GPtrArray   *kernels = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_kernel_record_free);
+  GVariant    *v2 = profile ? g_variant_lookup_value (profile, "kernels2", G_VARIANT_TYPE ("a(siuuuuuuxxuuuuty)")) : NULL;
+  GVariant    *v1 = profile && v2 == NULL ? g_variant_lookup_value (profile, "kernels", G_VARIANT_TYPE ("a(siuuuuuuxxu)")) : NULL;
+  GVariantIter it;
+  const char  *name;
+  gint32       entry;
+  guint32      g[3], bl[3], iter, regs = 0, shared = 0, stream = 0;
+  guint64      corr = 0;
+  guchar       by = 0;
+  gint64       s, e;
+
+  if (v2 == NULL && v1 == NULL)
+    return kernels;
+  g_variant_iter_init (&it, v2 ? v2 : v1);
+  for (;;)
+    {
+      WbKernelRecord *kr;
+      gboolean        more = v2 ? g_variant_iter_next (&it, "(&siuuuuuuxxuuuuty)", &name, &entry, &g[0], &g[1], &g[2], &bl[0], &bl[1], &bl[2], &s, &e, &iter, &regs, &shared, &stream, &corr, &by)
+                                : g_variant_iter_next (&it, "(&siuuuuuuxxu)", &name, &entry, &g[0], &g[1], &g[2], &bl[0], &bl[1], &bl[2], &s, &e, &iter);
+      if (!more)
+        break;
+      if (iter >= n_iters)
+        continue;
+      kr = wb_kernel_record_new (name, entry >= 0 && (guint) entry < n_entries ? entries[entry] : NULL);
+      memcpy (kr->grid, g, sizeof g);
+      memcpy (kr->block, bl, sizeof bl);
+      kr->start_ns = (iter_start_ns ? iter_start_ns[iter] : 0) + s;
+      kr->end_ns = (iter_start_ns ? iter_start_ns[iter] : 0) + MAX (e, s);
+      kr->iteration = iter;
+      kr->registers = regs;
+      kr->shared_bytes = shared;
+      kr->stream = stream;
+      kr->correlation_id = corr;
+      g_ptr_array_add (kernels, kr);
+    }
+  g_clear_pointer (&v2, g_variant_unref);
+  g_clear_pointer (&v1, g_variant_unref);
+  g_ptr_array_sort (kernels, cmp_kernel_start); /* CUPTI's buffers need not be in start order */
+  return kernels;
+}
+
+void
+wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
+{
+  const char *source = NULL, *reason = "";
+
+  g_clear_pointer (&out->kernel_source, g_free);
+  if (profile == NULL || !g_variant_lookup (profile, "kernel_source", "&s", &source))
+    return;
+  g_variant_lookup (profile, "kernel_source_reason", "&s", &reason);
+  if (g_strcmp0 (source, "cupti") == 0)
+    out->kernel_source = g_strdup ("cupti");
+  else
+    out->kernel_source = g_strdup_printf ("CUDA events (CUPTI unavailable: %s)", reason[0] ? reason : "unknown reason");
+  g_variant_lookup (profile, "kernel_ns_total", "x", &out->kernel_ns_total);
+  g_variant_lookup (profile, "kernel_ns_attributed", "x", &out->kernel_ns_attributed);
+  g_variant_lookup (profile, "kernel_ns_by_time_range", "x", &out->kernel_ns_by_time_range);
+  g_variant_lookup (profile, "kernels_by_correlation", "u", &out->kernels_by_correlation);
+  g_variant_lookup (profile, "kernels_by_time_range", "u", &out->kernels_by_time_range);
+  g_variant_lookup (profile, "kernels_unattributed", "u", &out->kernels_unattributed);
+  g_variant_lookup (profile, "memcpy", "(utx)", &out->memcpy_count, &out->memcpy_bytes, &out->memcpy_ns);
+  g_variant_lookup (profile, "memset", "(utx)", &out->memset_count, &out->memset_bytes, &out->memset_ns);
+  g_variant_lookup (profile, "memops_attributed", "u", &out->memops_attributed);
 }
 
 static GPtrArray *
@@ -287,6 +364,8 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
     g_variant_builder_add (&b, "{sv}", "profile", g_variant_new_boolean (TRUE));
   if (req->ceilings)
     g_variant_builder_add (&b, "{sv}", "ceilings", g_variant_new_boolean (TRUE));
+  if (req->cuda_graphs)
+    g_variant_builder_add (&b, "{sv}", "cuda_graphs", g_variant_new_boolean (TRUE));
   g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
   if (req->cotangents)
     g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));
@@ -381,13 +460,16 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
           if (res->stats == NULL)
             res->stats = g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
           {
-            const char *model = NULL, *driver = NULL;
+            const char *model = NULL, *driver = NULL, *note = NULL;
             if (g_variant_lookup (msg, "model", "&s", &model))
               res->model = g_strdup (model);
             if (g_variant_lookup (msg, "driver", "&s", &driver))
               res->driver = g_strdup (driver);
             g_variant_lookup (msg, "copy_gbps", "d", &res->copy_gbps);
             g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
+            g_variant_lookup (msg, "cuda_graphs_used", "b", &res->cuda_graphs_used);
+            if (g_variant_lookup (msg, "cuda_graphs_note", "&s", &note))
+              res->cuda_graphs_note = g_strdup (note);
             res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));
           }
           *exit_code = 0;

@@ -11,6 +11,7 @@
  * Threads: a WbRunner is used from one thread; calls block until the runner answers. */
 #pragma once
 
+#include "wb-profiler.h"
 #include "wb-runner-protocol.h"
 
 G_BEGIN_DECLS
@@ -56,6 +57,9 @@ typedef struct
   gboolean    check_shapes;
   gboolean    profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
   gboolean    ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
+  /* capture the program once as a CUDA graph after the warm-up and replay it for the timed runs (result's
+   * cuda_graphs_used, cuda_graphs_note) */
+  gboolean cuda_graphs;
 } WbRunnerRequest;
 
 typedef struct
@@ -74,8 +78,33 @@ typedef struct
                               iter_start_ns ax (each run's start after the first, host clock), entry_ns ax
                               (iters x entries, events around each entry's call), kernels a(siuuuuuuxxu) (name,
                               entry index or -1, grid xyz, block xyz, start and end ns after the iteration's
-                              start event, iteration), dropped_records t */
+                              start event, iteration) or, from this version on, kernels2 and the attribution
+                              keys (wb_runner_profile_get_kernels, _get_attribution; wb-runner-main.c's
+                              prof_variant), dropped_records t (CUPTI's lost records) */
+  /* with request.cuda_graphs: whether the timed runs were replays of a CUDA graph, and what was captured
+   * or why nothing was (nullable) */
+  gboolean cuda_graphs_used;
+  char    *cuda_graphs_note;
 } WbRunnerResult;
+
+/* wb_runner_profile_get_kernels: (transfer full) (element-type WbKernelRecord) the kernel records of a
+ * result's @profile: "kernels2" a(siuuuuuuxxuuuuty) (name, entry or -1, grid xyz, block xyz, start and end
+ * ns after the iteration's start, iteration, registers per thread, shared bytes per block, stream,
+ * correlation id, attributed by: 0 none, 1 correlation, 2 time range, 3 launch hook), or the older
+ * "kernels" a(siuuuuuuxxu). region = @entries[entry] (NULL for -1 or out of range); start/end moved onto
+ * the run's clock by @iter_start_ns[iteration]; records of an iteration >= @n_iters are dropped; sorted by
+ * start. trace_line is left 0 (the caller knows the entries' lines). */
+GPtrArray *wb_runner_profile_get_kernels (GVariant          *profile,
+                                          const char *const *entries,
+                                          guint              n_entries,
+                                          const gint64      *iter_start_ns,
+                                          guint              n_iters);
+/* wb_runner_profile_get_attribution: fills @out (its kernel_source freed and replaced) from @profile's
+ * kernel_source, kernel_source_reason, kernel_ns_*, kernels_by_*, memcpy, memset and memops_attributed;
+ * kernel_source becomes "cupti" or "CUDA events (CUPTI unavailable: REASON)" (NULL when the profile has
+ * none: an older runner). */
+void wb_runner_profile_get_attribution (GVariant            *profile,
+                                        WbKernelAttribution *out);
 
 void wb_runner_result_free (WbRunnerResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunnerResult, wb_runner_result_free)
