@@ -42,7 +42,9 @@ gboolean wb_tensor_compare (const WbTensor  *computed,
 
 /* wb_dtype_default_tolerance: rtol and atol for comparing results of @dtype computed two ways (different
  * kernels or accumulation orders): f64 1e-7/1e-7, f32 1e-4/1e-5, f16 1e-2/1e-3, bf16 3e-2/1e-2,
- * integers and b8 exact (0/0). */
+ * integers and b8 exact (0/0). `run --compare` with these defaults scales the f16/bf16 atol by max |ref|
+ * when that exceeds 1 (app/wb-cli-run.c): long reductions (weight gradients) summed in another order
+ * differ by about one unit in the last place of the tensor's largest elements, wherever they cancel. */
 void     wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol);
 
 G_END_DECLS

@@ -5,7 +5,9 @@
 # usage: tools/gpu-bundle.sh BUILD_DIR OUT.tar.gz [CASE...]
 # The GPU machine has CUDA but no GLib, json-glib, SQLite, OpenBLAS or Graphviz, so the bundle carries the
 # headless app, the runner, the gpu tests, every shared library they need that is not part of glibc, gcc's
-# runtime or CUDA (libcuda, NVRTC and cuBLASLt are opened from the machine's own /usr/local/cuda), the
+# runtime or CUDA (libcuda, NVRTC, cuBLASLt and CUPTI are opened with dlopen from the machine's own
+# /usr/local/cuda: ldd does not list them, and the pattern below keeps them out anyway), the profile test
+# scripts and tests/bench/bench-gpu-overhead.sh, the
 # given trace cases (default mlp_small elementwise_chain_small) and a kernel cache pre-filled here by
 # the conformance test's --compile-only pass (NVRTC needs no GPU). tests/gpu/run-on-device.sh unpacks it.
 set -eu
@@ -18,17 +20,24 @@ traces=${WB_TRACES_DIR:-$src/../shared/traces}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/lib" "$stage/traces" "$stage/kcache"
+mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/tests/bench" "$stage/lib" "$stage/traces" "$stage/kcache"
 cp "$build/app/thunder-wb" "$stage/app/"
 cp "$build/profiler/thunder-wb-runner" "$stage/profiler/"
 for t in test-cuda-conformance test-cuda-runner test-cuda-codegen; do
   cp "$build/tests/gpu/$t" "$stage/tests/gpu/"
 done
-for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/*; do
+# the profile tests and the overhead benchmark are scripts (run from the unpacked bundle's root)
+mkdir -p "$stage/tests/bench"
+cp "$src/tests/gpu/test-cuda-profile.sh" "$src/tests/gpu/test-cuda-cupti.sh" "$stage/tests/gpu/"
+cp "$src/tests/bench/bench-gpu-overhead.sh" "$stage/tests/bench/"
+# --cuda-graphs' test and the GPU benchmark of the workbench against PyTorch (tests/bench/README.md)
+cp "$src/tests/gpu/test-cuda-graphs.sh" "$stage/tests/gpu/"
+cp "$src/tests/bench/bench-gpu.sh" "$src/tests/bench/bench-gpu.py" "$stage/tests/bench/"
+for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen; do
   ldd "$f" | awk '/=> \// { print $3 }'
 done | sort -u | while read -r lib; do
   case $(basename "$lib") in
-    libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*|libcuda*|libnvrtc*|libcublas*) ;;
+    libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*|libcuda*|libnvrtc*|libcublas*|libcupti*) ;;
     *) cp -L "$lib" "$stage/lib/" ;;
   esac
 done

@@ -4,7 +4,9 @@
 #
 # usage: tests/gpu/run-on-device.sh BUNDLE.tar.gz [OUTDIR]
 # Unpacks the bundle, points LD_LIBRARY_PATH at its libraries and the machine's CUDA, and runs
-# test-cuda-codegen, test-cuda-conformance and test-cuda-runner. A conformance case that faults ends its
+# test-cuda-codegen, test-cuda-conformance and test-cuda-runner, then the profile scripts
+# (test-cuda-profile.sh, test-cuda-cupti.sh) and, with gpt2_block/llama_layer bundled,
+# tests/bench/bench-gpu-overhead.sh. A conformance case that faults ends its
 # process on purpose (the CUDA context is lost); the run resumes after it. Prints a summary table and the
 # failures; the full TAP logs go to OUTDIR.
 set -u
@@ -71,6 +73,26 @@ for row in summary:
     print(f"{row[0]:<24}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
 PY
 
+# profiling through the runner: region times (test-cuda-profile.sh) and CUPTI's kernel records and their
+# attribution to regions, with the CUDA-event fallback (test-cuda-cupti.sh); each ends with "ok: ..."
+for t in test-cuda-profile test-cuda-cupti; do
+  [ -x "$root/tests/gpu/$t.sh" ] || continue
+  echo; echo "== $t.sh"
+  timeout 300 "$root/tests/gpu/$t.sh" > "$out/$t.log" 2>&1
+  rc=$?
+  grep -E "^(ok|skip)|^- (kernel records|Attribution)|^  cuBLASLt|Error|assert|exited" "$out/$t.log" | cut -c1-600
+  echo "$t.sh: exit $rc (0 pass, 77 skip; log in $out/$t.log)"
+done
+
+# --cuda-graphs (test-cuda-graphs.sh): the graph's note, the medians with and without it, the refused capture
+if [ -f "$root/tests/gpu/test-cuda-graphs.sh" ]; then
+  echo; echo "== test-cuda-graphs.sh"
+  timeout 300 sh "$root/tests/gpu/test-cuda-graphs.sh" > "$out/test-cuda-graphs.log" 2>&1
+  rc=$?
+  grep -E "^(graphs note|fallback note|iteration median|ok|skip)|Error|assert|exited" "$out/test-cuda-graphs.log" | cut -c1-700
+  echo "test-cuda-graphs.sh: exit $rc (0 pass, 77 skip; log in $out/test-cuda-graphs.log)"
+fi
+
 # the acceptance runs, printed in full: Thunder's final stages and the workbench's recomputed ones
 for c in mlp_small elementwise_chain_small; do
   t="$root/traces/$c/tensors.safetensors"
@@ -93,6 +115,41 @@ for c in gpt2_block llama_layer; do
   "$root/app/thunder-wb" --headless run "$root/traces/$c" --save-outputs "/tmp/$c-cpu.safetensors" > /tmp/$c-cpu.log 2>&1 || { tail -5 /tmp/$c-cpu.log; continue; }
   echo "cpu run: $(( $(date +%s) - s )) s"
   s=$(date +%s)
-  timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "/tmp/$c-cpu.safetensors" --compare "/tmp/$c-cpu.safetensors" 2>&1 | grep -v "^inputs:" | tail -40
-  echo "exit $? after $(( $(date +%s) - s )) s"
+  timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "/tmp/$c-cpu.safetensors" --compare "/tmp/$c-cpu.safetensors" > "$out/$c-cuda.log" 2>&1
+  rc=$?
+  grep -v "^inputs:" "$out/$c-cuda.log" | tail -40
+  echo "exit $rc after $(( $(date +%s) - s )) s"
+  # attention runs on the GPU (wb-cuda-attention.c): no sdpa op may fall back to the cpu
+  echo "$c attention cpu fallbacks: $(grep -c 'cpu fallback: .*scaled_dot_product' "$out/$c-cuda.log") (expect 0)"
+  k=$("$root/app/thunder-wb" --headless stages "$root/traces/$c" --recompile | awk '/workbench/ && /Delete Last Used/ && ($2 == "forward" || $2 == "computation") { k = $1 } END { print k }')
+  echo "== $c --recompile --stage $k: cpu reference, then --device cuda --compare"
+  "$root/app/thunder-wb" --headless run "$root/traces/$c" --recompile --stage "$k" --save-outputs "/tmp/$c-wb-cpu.safetensors" > /tmp/$c-wb-cpu.log 2>&1 || { tail -5 /tmp/$c-wb-cpu.log; continue; }
+  timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --recompile --stage "$k" --device cuda --inputs "/tmp/$c-wb-cpu.safetensors" --compare "/tmp/$c-wb-cpu.safetensors" > "$out/$c-wb-cuda.log" 2>&1
+  rc=$?
+  grep -E "executed|cpu fallback|not generated|time: median|compared|mismatch|FAIL|rror" "$out/$c-wb-cuda.log" | head -20
+  echo "exit $rc; $c (workbench stages) attention cpu fallbacks: $(grep -c 'cpu fallback: .*scaled_dot_product' "$out/$c-wb-cuda.log") (expect 0)"
 done
+
+# the hand-written kernels (wb-cuda-kernels.c), when misc_ops / ce_loss are bundled: topk, uniform (Philox, bit
+# for bit), empty, update_aliases, nll_loss_backward run on the GPU; the cpu run of the same stage is the reference
+for c in misc_ops ce_loss; do
+  [ -d "$root/traces/$c" ] || continue
+  for ex in nvrtc cuda; do
+    echo; echo "== $c (default executor $ex): cpu reference, then --device cuda --compare"
+    "$root/app/thunder-wb" --headless run "$root/traces/$c" --save-outputs "/tmp/$c-cpu.safetensors" > /tmp/$c-cpu.log 2>&1 || { tail -5 /tmp/$c-cpu.log; continue; }
+    WB_CUDA_DEFAULT_EXECUTOR=$ex timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "/tmp/$c-cpu.safetensors" --compare "/tmp/$c-cpu.safetensors" > "$out/$c-$ex-cuda.log" 2>&1
+    rc=$?
+    grep -E "executed|cpu fallback|compared|mismatch|FAIL|rror" "$out/$c-$ex-cuda.log" | head -20
+    echo "exit $rc; $c ($ex) cpu fallbacks: $(grep -c '  cpu fallback: ' "$out/$c-$ex-cuda.log") (expect 0)"
+  done
+done
+
+# what profiling costs (when gpt2_block / llama_layer are bundled): unprofiled vs CUPTI vs CUDA events
+bench=""
+for c in gpt2_block llama_layer; do
+  [ -d "$root/traces/$c" ] && bench="$bench $c"
+done
+if [ -n "$bench" ] && [ -x "$root/tests/bench/bench-gpu-overhead.sh" ]; then
+  echo; echo "== bench-gpu-overhead.sh$bench"
+  timeout 500 "$root/tests/bench/bench-gpu-overhead.sh" $bench
+fi

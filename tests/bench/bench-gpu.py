@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+# bench-gpu.py — the workbench on the GPU against PyTorch on the same program (run by bench-gpu.sh)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# For each case (default gpt2_block llama_layer), forward + backward of Thunder's final stage (the last
+# top-level forward trace and its backward, as `profile` runs by default and `export --stage K --as torch`
+# exports), bf16 at the traced shapes:
+#   1. thunder-wb profile --device cuda --iters N --warmup W            (its JSON report)
+#   2. the same with --cuda-graphs
+#   3. the exported PyTorch script, imported here: eager and torch.compile (CUDA events around each
+#      forward+backward, median of N after W warm-ups, as the script's own --time does)
+#   4. device-to-device copy bandwidth (a 1 GiB copy_, best of 20) measured in this process; then every
+#      region with more than 64 MB of static traffic: its GB/s against that bandwidth (target >= 80%), and
+#      the matmul and attention work against PyTorch's own at the same shapes: the script's matmul/linear
+#      calls and its SDPA calls (the aten flash/efficient kernels F.scaled_dot_product_attention dispatches
+#      to) timed with CUDA events one by one in an instrumented eager run (target: at most 10% slower).
+# Prints the summary table and the per-region tables; --json F writes everything measured.
+# Needs torch with CUDA; run it from an unpacked tools/gpu-bundle.sh bundle (bench-gpu.sh sets that up).
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+BIG_BYTES = 64e6  # regions above this many bytes of static traffic get the bandwidth target
+BW_TARGET = 0.80  # of the device-to-device copy bandwidth
+REF_TARGET = 1.10  # matmul / attention time at most 10% above PyTorch's
+MATMUL_KERNEL = re.compile(r"gemm|nvjet|xmma|cutlass|cublas|matmul", re.I)
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def run(cmd, timeout):
+    t0 = time.time()
+    env = dict(os.environ)
+    if os.environ.get("WB_LD_LIBRARY_PATH"):
+        env["LD_LIBRARY_PATH"] = os.environ["WB_LD_LIBRARY_PATH"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        log("  $ %s: timed out after %d s" % (" ".join(cmd), timeout))
+        return subprocess.CompletedProcess(cmd, 124, "", "timed out after %d s" % timeout)
+    log("  $ %s  (%.0f s, exit %d)" % (" ".join(os.path.basename(c) if i == 0 else c for i, c in enumerate(cmd)), time.time() - t0,
+                                         p.returncode))
+    if p.returncode != 0:
+        log("\n".join((p.stdout + p.stderr).strip().splitlines()[-15:]))
+    return p
+
+
+def final_forward_entry(app, case_dir):
+    p = run([app, "--headless", "stages", case_dir, "--format", "json"], 60)
+    entries = json.loads(p.stdout)["entries"]
+    fw = [e["number"] for e in entries if e["kind"] == "forward" and not e["subset"]]
+    return fw[-1]
+
+
+def stats(times):
+    return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times), "n": len(times)}
+
+
+# -- the workbench -----------------------------------------------------------------------------------------
+
+
+def workbench(app, case_dir, entry, out, iters, warmup, graphs):
+    report = os.path.join(out, "%s-%s.json" % (os.path.basename(case_dir), "graphs" if graphs else "wb"))
+    cmd = [app, "--headless", "profile", case_dir, "--device", "cuda", "--stage", str(entry), "--iters", str(iters),
+           "--warmup", str(warmup), "--report", report]
+    if graphs:
+        cmd.append("--cuda-graphs")
+    p = run(cmd, 420)
+    if p.returncode != 0 or not os.path.exists(report):
+        return {"error": "exit %d: %s" % (p.returncode, (p.stderr.strip().splitlines() or ["?"])[-1])}
+    d = json.load(open(report))
+    it = d["iteration"]
+    res = {"median_ms": it["median_ms"], "min_ms": it["min_ms"], "max_ms": it["max_ms"], "n": it["count"],
+           "stage": d["run"]["stage"], "cuda_graphs": d["run"]["cuda_graphs"], "notes": d["notes"],
+           "ceilings": d["ceilings"], "device": d["device"], "regions": [], "report": report}
+    for r in d["regions"]:
+        mm = sum(k["median_ms"] for k in d["kernels"] if k["region"] == r["name"] and MATMUL_KERNEL.search(k["name"] or ""))
+        res["regions"].append({"name": r["name"], "kind": r["kind"], "bytes": r["bytes"], "median_ms": r["median_ms"],
+                               "gbps": r["gbps"], "bound": r["bound"], "matmul_kernel_ms": mm})
+    return res
+
+
+# -- PyTorch -----------------------------------------------------------------------------------------------
+
+
+def copy_bandwidth(torch):
+    n = 1 << 30
+    x = torch.ones(n, dtype=torch.uint8, device="cuda")
+    y = torch.empty_like(x)
+    best = None
+    for i in range(23):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        y.copy_(x)
+        e.record()
+        e.synchronize()
+        if i >= 3:
+            ms = s.elapsed_time(e)
+            best = ms if best is None else min(best, ms)
+    del x, y
+    torch.cuda.empty_cache()
+    return 2.0 * n / (best * 1e-3) / 1e9  # bytes read + written, as the workbench's ceiling counts them
+
+
+def load_script(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # torch.compile (dynamo) looks the module up by name
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Instrument:
+    """CUDA events around every region function, every SDPA call and every matmul/linear call of the
+    exported program (module globals and torch attributes looked up at call time), per iteration."""
+
+    def __init__(self, torch, mod):
+        self.torch, self.mod = torch, mod
+        self.saved = []
+        self.region = None
+        self.depth = 0
+        self.calls = []  # (kind, name, start event, end event)
+
+    def _wrap(self, owner, attr, kind, label=None):
+        fn = getattr(owner, attr)
+        me = self
+
+        def wrapper(*a, **k):
+            if kind == "sdpa" and me.depth > 0:
+                return fn(*a, **k)
+            s, e = me.torch.cuda.Event(enable_timing=True), me.torch.cuda.Event(enable_timing=True)
+            outer = me.region
+            if kind == "region":
+                me.region = label
+            if kind == "sdpa":
+                me.depth += 1
+            s.record()
+            try:
+                return fn(*a, **k)
+            finally:
+                e.record()
+                if kind == "sdpa":
+                    me.depth -= 1
+                me.calls.append((kind, label if kind != "matmul" else me.region, s, e))
+                me.region = outer
+
+        self.saved.append((owner, attr, fn))
+        setattr(owner, attr, wrapper)
+
+    def __enter__(self):
+        for name in self.mod._WB_REGIONS:
+            self._wrap(self.mod, name, "region", name)
+        for name in dir(self.mod):
+            if name.startswith("_wb_sdpa_") and (name.endswith("_forward") or name.endswith("_backward")):
+                self._wrap(self.mod, name, "sdpa", name)
+        self._wrap(self.torch, "matmul", "matmul")
+        self._wrap(self.torch.nn.functional, "linear", "matmul")
+        return self
+
+    def __exit__(self, *exc):
+        for owner, attr, fn in reversed(self.saved):
+            setattr(owner, attr, fn)
+
+    def iteration(self, fn):
+        """Runs fn once; returns {"region": {name: ms}, "matmul": {region: ms}, "sdpa": [ms, ...] in call order}."""
+        self.calls = []
+        fn()
+        self.torch.cuda.synchronize()
+        out = {"region": {}, "matmul": {}, "sdpa": []}
+        seen = {}
+        for kind, name, s, e in self.calls:
+            ms = s.elapsed_time(e)
+            if kind == "region":
+                seen[name] = seen.get(name, 0) + 1
+                key = name if seen[name] == 1 else "%s#%d" % (name, seen[name])
+                out["region"][key] = ms
+            elif kind == "matmul":
+                out["matmul"][name] = out["matmul"].get(name, 0.0) + ms
+            else:
+                out["sdpa"].append(ms)
+        return out
+
+
+def pytorch(torch, script, case, iters, warmup):
+    mod = load_script(script, "wb_bench_" + case)
+    mod._wb_set_device("cuda")
+    torch.manual_seed(0)
+    ns = argparse.Namespace(device="cuda", inputs=None, seed=0)
+    runner = mod._WbRun(ns)
+    res = {"source": mod._WB_SOURCE}
+    res["eager"] = dict(zip(("median_ms", "min_ms", "max_ms"), mod._wb_time(lambda: runner.run(), iters, warmup, runner.device)))
+    try:
+        torch._dynamo.reset()
+        fw = torch.compile(runner.forward)
+        bw = torch.compile(runner.backward) if runner.backward is not None else None
+        t0 = time.time()
+        res["compile"] = dict(zip(("median_ms", "min_ms", "max_ms"),
+                                  mod._wb_time(lambda: runner.run(fw, bw), iters, warmup, runner.device)))
+        res["compile"]["wall_s"] = time.time() - t0
+    except Exception as e:  # noqa: BLE001 - reported in the table
+        res["compile"] = {"error": "%s: %s" % (type(e).__name__, (str(e).splitlines() or [""])[0][:200])}
+    torch._dynamo.reset()
+    # the instrumented eager run: per region, per matmul and per SDPA call
+    per = []
+    with Instrument(torch, mod) as ins:
+        for i in range(warmup + iters):
+            r = ins.iteration(lambda: runner.run())
+            if i >= warmup:
+                per.append(r)
+    regions = {}
+    for r in per:
+        for k, v in r["region"].items():
+            regions.setdefault(k, []).append(v)
+    matmul = {}
+    for r in per:
+        for k, v in r["matmul"].items():
+            matmul.setdefault(k, []).append(v)
+    n_sdpa = min(len(r["sdpa"]) for r in per) if per else 0
+    res["region_ms"] = {k: statistics.median(v) for k, v in regions.items()}
+    res["matmul_ms"] = {k: statistics.median(v) for k, v in matmul.items()}
+    res["sdpa_ms"] = [statistics.median(r["sdpa"][i] for r in per) for i in range(n_sdpa)]
+    del runner, mod
+    torch.cuda.empty_cache()
+    return res
+
+
+# -- tables ------------------------------------------------------------------------------------------------
+
+
+def fmt3(s):
+    if not s or "median_ms" not in s:
+        return "failed"
+    return "%.3f / %.3f / %.3f" % (s["median_ms"], s["min_ms"], s["max_ms"])
+
+
+def ratio(a, b):
+    if not a or not b or "median_ms" not in a or "median_ms" not in b:
+        return "-"
+    return "%.2fx" % (a["median_ms"] / b["median_ms"])
+
+
+def region_rows(case, wb, pt, copy_gbps):
+    rows = []
+    attn = [r for r in wb["regions"] if re.search(r"scaled_dot_product|sdpa|attention", r["name"])]
+    for r in wb["regions"]:
+        row = {"case": case, "region": r["name"], "mb": r["bytes"] / 1e6, "wb_ms": r["median_ms"], "gbps": r["gbps"],
+               "bound": r["bound"] or "-", "checks": []}
+        if r["bytes"] > BIG_BYTES and copy_gbps:
+            pct = 100.0 * r["gbps"] / copy_gbps
+            row["checks"].append("%.0f%% of copy BW %s" % (pct, "met" if pct >= 100 * BW_TARGET else "MISSED"))
+        base = r["name"].split("#")[0]
+        torch_mm = pt.get("matmul_ms", {}).get(base) if pt else None
+        if r["matmul_kernel_ms"] > 0 and torch_mm:
+            q = r["matmul_kernel_ms"] / torch_mm
+            row["checks"].append("matmul %.3f vs torch %.3f ms (%.2fx) %s" % (r["matmul_kernel_ms"], torch_mm, q,
+                                                                          "met" if q <= REF_TARGET else "MISSED"))
+        if r in attn and pt and attn.index(r) < len(pt.get("sdpa_ms", [])):
+            t = pt["sdpa_ms"][attn.index(r)]
+            q = r["median_ms"] / t
+            row["checks"].append("attention vs torch SDPA %.3f ms (%.2fx) %s" % (t, q, "met" if q <= REF_TARGET else "MISSED"))
+        row["torch_ms"] = pt.get("region_ms", {}).get(r["name"]) if pt else None
+        if row["torch_ms"] is None and r in attn and pt and attn.index(r) < len(pt.get("sdpa_ms", [])):
+            row["torch_ms"] = pt["sdpa_ms"][attn.index(r)]
+        rows.append(row)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--root", required=True, help="the unpacked bundle (app/thunder-wb, traces/)")
+    ap.add_argument("--out", required=True, help="folder for reports and exported scripts")
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--json", help="write everything measured to this file")
+    ap.add_argument("cases", nargs="*", default=["gpt2_block", "llama_layer"])
+    a = ap.parse_args()
+    import torch
+
+    app = os.path.join(a.root, "app", "thunder-wb")
+    os.makedirs(a.out, exist_ok=True)
+    log("torch %s, %s" % (torch.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no CUDA"))
+    if not torch.cuda.is_available():
+        print("bench-gpu: torch.cuda.is_available() is False")
+        return 3
+    copy_gbps = copy_bandwidth(torch)
+    log("device-to-device copy (torch, 1 GiB copy_, best of 20): %.0f GB/s" % copy_gbps)
+    results = {"copy_gbps": copy_gbps, "torch": torch.__version__, "device": torch.cuda.get_device_name(0), "cases": {}}
+    for case in a.cases:
+        case_dir = os.path.join(a.root, "traces", case)
+        if not os.path.isdir(case_dir):
+            log("%s: not in the bundle, skipped" % case)
+            continue
+        log("== %s" % case)
+        entry = final_forward_entry(app, case_dir)
+        c = {"entry": entry}
+        c["wb"] = workbench(app, case_dir, entry, a.out, a.iters, a.warmup, False)
+        c["graphs"] = workbench(app, case_dir, entry, a.out, a.iters, a.warmup, True)
+        script = os.path.join(a.out, case + ".py")
+        p = run([app, "--headless", "export", case_dir, "--stage", str(entry), "--as", "torch", "-o", script], 120)
+        if p.returncode == 0:
+            try:
+                c["torch"] = pytorch(torch, script, case, a.iters, a.warmup)
+            except Exception as e:  # noqa: BLE001
+                c["torch"] = {"error": "%s: %s" % (type(e).__name__, str(e)[:300])}
+        else:
+            c["torch"] = {"error": "export failed"}
+        results["cases"][case] = c
+
+    # the summary
+    print()
+    print("forward+backward per iteration, ms (median / min / max of %d after %d warm-ups), CUDA events; %s, torch %s"
+          % (a.iters, a.warmup, results["device"], results["torch"]))
+    head = ("case", "workbench", "+graphs", "eager", "torch.compile", "wb/compile", "wb/eager")
+    print("%-12s | %-26s | %-26s | %-26s | %-26s | %-10s | %-8s" % head)
+    print("-" * 151)
+    for case, c in results["cases"].items():
+        t = c.get("torch", {})
+        print("%-12s | %-26s | %-26s | %-26s | %-26s | %-10s | %-8s" % (
+            case, fmt3(c["wb"]), fmt3(c["graphs"]), fmt3(t.get("eager")), fmt3(t.get("compile")),
+            ratio(c["wb"], t.get("compile")), ratio(c["wb"], t.get("eager"))))
+    for case, c in results["cases"].items():
+        for key in ("wb", "graphs"):
+            if "error" in c[key]:
+                print("%s %s: %s" % (case, key, c[key]["error"]))
+        if "error" in c.get("torch", {}):
+            print("%s torch: %s" % (case, c["torch"]["error"]))
+        if "compile" in c.get("torch", {}) and "error" in c["torch"]["compile"]:
+            print("%s torch.compile: %s" % (case, c["torch"]["compile"]["error"]))
+        g = c["graphs"]
+        if "notes" in g:
+            print("%s --cuda-graphs: used=%s; %s" % (case, g["cuda_graphs"],
+                                                     "; ".join(n for n in g["notes"] if "graph" in n.lower()) or "(no note)"))
+        if "stage" in c["wb"] and "source" in c.get("torch", {}):
+            print("%s program: workbench stage %s, PyTorch script of %s" % (case, c["wb"]["stage"], c["torch"]["source"]))
+
+    # the regions
+    wb_copy = [c["wb"]["ceilings"]["copy_gbps"] for c in results["cases"].values() if c["wb"].get("ceilings")]
+    print()
+    print("regions (the workbench's default run): bandwidth target >= %d%% of %.0f GB/s (torch 1 GiB copy_ in this run%s) for"
+          " regions over %d MB; matmul and attention at most %d%% slower than PyTorch's at the same shapes"
+          % (100 * BW_TARGET, copy_gbps, "; the profile's ceiling: %.0f GB/s" % wb_copy[0] if wb_copy else "", BIG_BYTES / 1e6,
+             round(100 * (REF_TARGET - 1))))
+    print("%-12s %-58s %9s %9s %9s %8s %10s  %s" % ("case", "region", "MB", "wb ms", "GB/s", "bound", "torch ms", "targets"))
+    missed = 0
+    for case, c in results["cases"].items():
+        if "regions" not in c["wb"]:
+            continue
+        rows = region_rows(case, c["wb"], c.get("torch") if "error" not in c.get("torch", {}) else None, copy_gbps)
+        c["region_rows"] = rows
+        for r in rows:
+            missed += sum("MISSED" in x for x in r["checks"])
+            print("%-12s %-58s %9.1f %9.3f %9.1f %8s %10s  %s" % (
+                case, r["region"][:58], r["mb"], r["wb_ms"], r["gbps"], r["bound"],
+                "%.3f" % r["torch_ms"] if r["torch_ms"] is not None else "-", "; ".join(r["checks"]) or "-"))
+    print("\n%d target(s) MISSED" % missed)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1, default=str)
+        log("wrote %s" % a.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
