@@ -15,6 +15,17 @@ wb_executor_get_name (WbExecutor *executor)
   return executor->vtable->get_name (executor);
 }
 
+WbRtValue *
+wb_kernel_call_get_arg (const WbKernelCall *call, guint pos, const char *name)
+{
+  if (pos < call->n_args)
+    return call->args[pos];
+  for (guint i = 0; name != NULL && i < call->n_kwargs; i++)
+    if (strcmp (call->kwarg_names[i], name) == 0)
+      return call->kwargs[i];
+  return NULL;
+}
+
 WbExecutorKind
 wb_executor_get_kind (WbExecutor *executor)
 {

@@ -61,6 +61,12 @@ typedef struct
   WbRtValue    *result;       /* set by run (transfer full): the value, a TUPLE for several outputs, or NONE */
 } WbKernelCall;
 
+/* wb_kernel_call_get_arg: (transfer none) the argument printed at position @pos, else the keyword argument
+ * @name (nullable), else NULL — how every executor reads a call's arguments. */
+WbRtValue *wb_kernel_call_get_arg (const WbKernelCall *call,
+                                   guint               pos,
+                                   const char         *name);
+
 /* WbExecutorSupport: one row of the table of what an executor runs (for `thunder-wb executors`). */
 typedef struct
 {

@@ -6,17 +6,6 @@
 
 #include "wb-cpu-private.h"
 
-WbRtValue *
-_wb_cpu_arg (WbKernelCall *call, guint pos, const char *name)
-{
-  if (pos < call->n_args)
-    return call->args[pos];
-  for (guint i = 0; name != NULL && i < call->n_kwargs; i++)
-    if (strcmp (call->kwarg_names[i], name) == 0)
-      return call->kwargs[i];
-  return NULL;
-}
-
 static gboolean
 bad_arg (GError **error, guint pos, const char *name, const char *want, const WbRtValue *got)
 {
@@ -30,7 +19,7 @@ bad_arg (GError **error, guint pos, const char *name, const char *want, const Wb
 gboolean
 _wb_cpu_arg_tensor (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error)
 {
-  WbRtValue *v = _wb_cpu_arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || v->kind != WB_RT_TENSOR)
     return bad_arg (error, pos, name, "a tensor", v);
@@ -48,7 +37,7 @@ _wb_cpu_arg_tensor (WbKernelCall *call, guint pos, const char *name, WbTensor **
 gboolean
 _wb_cpu_arg_tensor_opt (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error)
 {
-  WbRtValue *v = _wb_cpu_arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || v->kind == WB_RT_NONE)
     {
@@ -62,7 +51,7 @@ gboolean
 _wb_cpu_arg_int (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gint64 def,
                  gint64 *out, GError **error)
 {
-  WbRtValue *v = _wb_cpu_arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if ((v == NULL || v->kind == WB_RT_NONE) && has_def)
     {
@@ -83,7 +72,7 @@ gboolean
 _wb_cpu_arg_number (WbKernelCall *call, guint pos, const char *name, gboolean has_def, double def,
                     double *out, GError **error)
 {
-  WbRtValue *v = _wb_cpu_arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if ((v == NULL || v->kind == WB_RT_NONE) && has_def)
     {
@@ -138,7 +127,7 @@ gboolean
 _wb_cpu_arg_ints (WbKernelCall *call, guint pos, const char *name, gboolean allow_scalar,
                   gint64 *out, guint max, guint *n, GError **error)
 {
-  WbRtValue *v = _wb_cpu_arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (!_wb_cpu_value_ints (v, allow_scalar, out, max, n))
     return bad_arg (error, pos, name, "a sequence of ints", v);
@@ -148,7 +137,7 @@ _wb_cpu_arg_ints (WbKernelCall *call, guint pos, const char *name, gboolean allo
 gboolean
 _wb_cpu_arg_dtype (WbKernelCall *call, guint pos, const char *name, WbDtype *out, GError **error)
 {
-  WbRtValue *v = _wb_cpu_arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   *out = WB_DTYPE_UNKNOWN;
   if (v == NULL || v->kind == WB_RT_NONE)

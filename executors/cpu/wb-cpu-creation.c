@@ -81,7 +81,7 @@ _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
     {
     case WB_CREATE_FULL:
       {
-        WbRtValue *fill = _wb_cpu_arg (call, 1, "fill_value");
+        WbRtValue *fill = wb_kernel_call_get_arg (call, 1, "fill_value");
         double     v;
         g_autoptr (WbTensor) scalar = NULL;
         if (!arg_shape (call, 0, "shape", shape, &rank, error) ||
@@ -223,7 +223,7 @@ _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
 
     case WB_CREATE_TENSOR_FROM_SEQUENCE:
       {
-        WbRtValue *seq = _wb_cpu_arg (call, 0, "seq");
+        WbRtValue *seq = wb_kernel_call_get_arg (call, 0, "seq");
         GArray    *vals = g_array_new (FALSE, FALSE, sizeof (double));
         gboolean   any_float = FALSE;
         /* nested sequences of numbers, rectangular */
@@ -284,8 +284,8 @@ _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
     case WB_CREATE_RNG_STATE:
       {
         /* get_and_update_rng_state(seed, offset, device) -> (seed, offset); None means the run's */
-        WbRtValue *s = _wb_cpu_arg (call, 0, "seed");
-        WbRtValue *o = _wb_cpu_arg (call, 1, "offset");
+        WbRtValue *s = wb_kernel_call_get_arg (call, 0, "seed");
+        WbRtValue *o = wb_kernel_call_get_arg (call, 1, "offset");
         WbRtValue *tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
         gint64     seed = (gint64) call->state->rng_seed, offset = (gint64) call->state->rng_offset;
         if (s && s->kind != WB_RT_NONE)
@@ -301,7 +301,7 @@ _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
 
     case WB_CREATE_EXOGENOUS_LIKE:
       {
-        WbRtValue *likes = _wb_cpu_arg (call, 0, "likes");
+        WbRtValue *likes = wb_kernel_call_get_arg (call, 0, "likes");
         WbRtValue *tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
         for (guint i = 0; likes && likes->items && i < likes->items->len; i++)
           {
@@ -330,7 +330,7 @@ _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
         WbTensor *w;
         gint64    k, rows, n, seed = (gint64) call->state->rng_seed;
         gboolean  replacement, own_seed;
-        WbRtValue *sv = _wb_cpu_arg (call, 3, "seed");
+        WbRtValue *sv = wb_kernel_call_get_arg (call, 3, "seed");
         g_autoptr (WbTensor) w64 = NULL;
         g_autofree double *u = NULL;
         g_autofree double *p = NULL;

@@ -635,7 +635,7 @@ _wb_cpu_elementwise (WbKernelCall *call, int op_id, GError **error)
 gboolean
 _wb_cpu_convert_element_type (WbKernelCall *call, int op, GError **error)
 {
-  WbRtValue *a = _wb_cpu_arg (call, 0, "a");
+  WbRtValue *a = wb_kernel_call_get_arg (call, 0, "a");
   WbDtype    dtype;
   WbTensor  *out;
 

@@ -288,7 +288,7 @@ op_index_add (WbKernelCall *call, WbTensor *a, WbTensor *index, WbTensor *value,
 static gboolean
 op_index_put (WbKernelCall *call, WbTensor *a, GError **error)
 {
-  WbRtValue *indices = _wb_cpu_arg (call, 1, "indices");
+  WbRtValue *indices = wb_kernel_call_get_arg (call, 1, "indices");
   WbTensor  *values;
   gboolean   accumulate;
   guint      k;
@@ -458,7 +458,7 @@ _wb_cpu_indexing (WbKernelCall *call, int op, GError **error)
       if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_tensor (call, 1, "index", &index, error) ||
           !_wb_cpu_arg_int (call, 3, "dim", FALSE, 0, &dim, error) || !_wb_cpu_dim (dim, a->rank, &dim, error))
         return FALSE;
-      return op_scatter (call, a, index, _wb_cpu_arg (call, 2, op == WB_IDX_SCATTER ? "src" : "value"), dim,
+      return op_scatter (call, a, index, wb_kernel_call_get_arg (call, 2, op == WB_IDX_SCATTER ? "src" : "value"), dim,
                          op == WB_IDX_SCATTER_ADD, error);
 
     case WB_IDX_INDEX_ADD:
@@ -477,7 +477,7 @@ _wb_cpu_indexing (WbKernelCall *call, int op, GError **error)
     case WB_IDX_EMBEDDING:
       {
         WbTensor  *weight;
-        WbRtValue *max_norm = _wb_cpu_arg (call, 99, "max_norm");
+        WbRtValue *max_norm = wb_kernel_call_get_arg (call, 99, "max_norm");
         g_autoptr (WbTensor) flat = NULL;
         if (!_wb_cpu_arg_tensor (call, 0, "a", &index, error) || !_wb_cpu_arg_tensor (call, 1, "weight", &weight, error))
           return FALSE;

@@ -94,7 +94,7 @@ spatial_arg (WbKernelCall *call, guint pos, const char *name, guint s, gint64 de
 {
   gint64 v[3];
   guint  n = 0;
-  WbRtValue *x = _wb_cpu_arg (call, pos, name);
+  WbRtValue *x = wb_kernel_call_get_arg (call, pos, name);
 
   for (guint i = 0; i < 3; i++)
     out[i] = def;
@@ -238,7 +238,7 @@ static gboolean
 op_nll_loss_backward (WbKernelCall *call, GError **error)
 {
   WbTensor   *go, *input, *target, *weight;
-  WbRtValue  *red = _wb_cpu_arg (call, 4, "reduction");
+  WbRtValue  *red = wb_kernel_call_get_arg (call, 4, "reduction");
   gint64      ignore, nb, nc, nr;
   double      total;
   const char *reduction = red && red->kind == WB_RT_STRING ? red->s : "mean";

@@ -24,8 +24,6 @@ typedef gboolean (*WbCpuKernelFunc) (WbKernelCall *call, int op, GError **error)
 
 /* -- arguments -------------------------------------------------------------------------------- */
 
-/* _wb_cpu_arg: (transfer none) positional argument @pos if printed, else keyword @name, else NULL. */
-WbRtValue *_wb_cpu_arg        (WbKernelCall *call, guint pos, const char *name);
 /* _wb_cpu_arg_tensor: a required tensor argument. */
 gboolean   _wb_cpu_arg_tensor (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error);
 /* _wb_cpu_arg_tensor_opt: a tensor or None/absent (*out = NULL). */

@@ -271,7 +271,7 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
     return FALSE;
   if (is_arg)
     {
-      WbRtValue *d = _wb_cpu_arg (call, 1, "dim");
+      WbRtValue *d = wb_kernel_call_get_arg (call, 1, "dim");
       if (d == NULL || d->kind == WB_RT_NONE)
         {
           for (guint i = 0; i < a->rank; i++)
@@ -284,7 +284,7 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
     }
   else
     {
-      WbRtValue *d = _wb_cpu_arg (call, 1, "dims");
+      WbRtValue *d = wb_kernel_call_get_arg (call, 1, "dims");
       if (d == NULL || d->kind == WB_RT_NONE)
         {
           for (guint i = 0; i < a->rank; i++)

@@ -29,7 +29,7 @@ arg_shape (WbKernelCall *call, guint pos, const char *name, gint64 *shape, guint
 static gboolean
 shape_cat (WbKernelCall *call, GError **error)
 {
-  WbRtValue *seq = _wb_cpu_arg (call, 0, "tensors");
+  WbRtValue *seq = wb_kernel_call_get_arg (call, 0, "tensors");
   gint64     dim, offset = 0;
   gint64     shape[WB_MAX_RANK];
   WbTensor  *first;
@@ -94,7 +94,7 @@ mismatch:
 static gboolean
 shape_pad (WbKernelCall *call, WbTensor *a, GError **error)
 {
-  WbRtValue *cfg = _wb_cpu_arg (call, 2, "padding_config");
+  WbRtValue *cfg = wb_kernel_call_get_arg (call, 2, "padding_config");
   double     value;
   gint64     lo[WB_MAX_RANK], hi[WB_MAX_RANK], in[WB_MAX_RANK], shape[WB_MAX_RANK];
   gint64     starts[WB_MAX_RANK], ends[WB_MAX_RANK], steps[WB_MAX_RANK];
@@ -246,7 +246,7 @@ _wb_cpu_shape (WbKernelCall *call, int op, GError **error)
           !_wb_cpu_arg_ints (call, 2, "end_indices", TRUE, v2, WB_MAX_RANK, &n2, error))
         return FALSE;
       {
-        WbRtValue *st = _wb_cpu_arg (call, 3, "strides");
+        WbRtValue *st = wb_kernel_call_get_arg (call, 3, "strides");
         if (st != NULL && st->kind != WB_RT_NONE &&
             !_wb_cpu_arg_ints (call, 3, "strides", TRUE, v3, WB_MAX_RANK, &n3, error))
           return FALSE;

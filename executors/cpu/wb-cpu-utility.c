@@ -32,7 +32,7 @@ check_failed (GError **error, const char *format, ...)
 static gboolean
 check_tensor (WbKernelCall *call, GError **error)
 {
-  WbRtValue *t = _wb_cpu_arg (call, 0, "t");
+  WbRtValue *t = wb_kernel_call_get_arg (call, 0, "t");
   gint64     shape[WB_MAX_RANK];
   guint      rank;
   WbDtype    dtype;
@@ -61,8 +61,8 @@ check_tensor (WbKernelCall *call, GError **error)
 static gboolean
 check_number (WbKernelCall *call, GError **error)
 {
-  WbRtValue *n = _wb_cpu_arg (call, 0, "n");
-  WbRtValue *v = _wb_cpu_arg (call, 1, "value");
+  WbRtValue *n = wb_kernel_call_get_arg (call, 0, "n");
+  WbRtValue *v = wb_kernel_call_get_arg (call, 1, "value");
   double     a, b;
 
   /* a number the workbench could not know (an object's attribute without an annotated value) passes */
@@ -88,7 +88,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
     case WB_UTIL_SHALLOW_COPY:
     case WB_UTIL_DEVICE_PUT:
       {
-        WbRtValue *v = _wb_cpu_arg (call, 0, "a");
+        WbRtValue *v = wb_kernel_call_get_arg (call, 0, "a");
         if (v == NULL)
           return _wb_cpu_arg_tensor (call, 0, "a", &a, error);
         call->result = wb_rt_value_ref (v);
@@ -129,7 +129,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_UPDATE_ALIASES:
       {
-        WbRtValue *v = _wb_cpu_arg (call, 0, "aliases");
+        WbRtValue *v = wb_kernel_call_get_arg (call, 0, "aliases");
         if (!wb_rt_value_is_sequence (v))
           {
             g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "update_aliases takes a tuple");
@@ -184,7 +184,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_CHECK_LEN:
       {
-        WbRtValue *seq = _wb_cpu_arg (call, 0, "seq");
+        WbRtValue *seq = wb_kernel_call_get_arg (call, 0, "seq");
         gint64     n;
         if (!_wb_cpu_arg_int (call, 1, "length", FALSE, 0, &n, error))
           return FALSE;
@@ -202,7 +202,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_CHECK_NONE:
       {
-        WbRtValue *p = _wb_cpu_arg (call, 0, "p");
+        WbRtValue *p = wb_kernel_call_get_arg (call, 0, "p");
         if (p != NULL && p->kind != WB_RT_NONE && p->kind != WB_RT_OPAQUE)
           return check_failed (error, "expected None");
         return TRUE;
@@ -210,7 +210,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_CHECK_EMPTY:
       {
-        WbRtValue *p = _wb_cpu_arg (call, 0, "seq");
+        WbRtValue *p = wb_kernel_call_get_arg (call, 0, "seq");
         if (p != NULL && p->items != NULL && p->items->len != 0)
           return check_failed (error, "expected an empty sequence");
         return TRUE;
@@ -225,7 +225,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_CLEAR_COLLECTION:
       {
-        WbRtValue *v = _wb_cpu_arg (call, 0, "x");
+        WbRtValue *v = wb_kernel_call_get_arg (call, 0, "x");
         if (v != NULL && v->kind == WB_RT_LIST)
           g_ptr_array_set_size (v->items, 0);
         return TRUE;
@@ -243,7 +243,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_FIRST:
       {
-        WbRtValue *v = _wb_cpu_arg (call, 0, NULL);
+        WbRtValue *v = wb_kernel_call_get_arg (call, 0, NULL);
         call->result = v ? wb_rt_value_ref (v) : wb_rt_value_new_none ();
         return TRUE;
       }
@@ -293,7 +293,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
 
     case WB_UTIL_PRINT:
       {
-        g_autofree char *d = wb_rt_value_describe (_wb_cpu_arg (call, 0, "x"));
+        g_autofree char *d = wb_rt_value_describe (wb_kernel_call_get_arg (call, 0, "x"));
         g_print ("%s\n", d);
         return TRUE;
       }

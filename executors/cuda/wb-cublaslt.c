@@ -69,6 +69,78 @@ alignment_of (CUdeviceptr p)
   return a;
 }
 
+/* The process's cuBLASLt handle and workspace, created on first use. */
+static gboolean
+lt_ready (WbCudaRuntime *rt, const WbLtApi *lt, GError **error)
+{
+  if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
+    return FALSE;
+  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL)
+    return FALSE;
+  return TRUE;
+}
+
+/* The algorithm cuBLASLt's heuristic picks for (@desc, @la, @lb, @ld) and the operands' alignments @al
+ * (A, B, C, D), chosen once per @key (transfer full: taken). NULL with @error set, or NULL with *@none set
+ * when no algorithm fits (the caller says why). */
+static const cublasLtMatmulAlgo_t *
+find_algo (const WbLtApi *lt, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la, cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t ld,
+           char *key, const guint32 al[4], gboolean *none, GError **error)
+{
+  const cublasLtMatmulAlgo_t     *algo;
+  cublasLtMatmulPreference_t      pref = NULL;
+  cublasLtMatmulHeuristicResult_t heur;
+  int                             found = 0;
+  guint64                         ws = WORKSPACE_BYTES;
+
+  *none = FALSE;
+  if (algo_cache == NULL)
+    algo_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if ((algo = g_hash_table_lookup (algo_cache, key)) != NULL)
+    {
+      g_free (key);
+      return algo;
+    }
+  if (!lt_check (lt, lt->cublasLtMatmulPreferenceCreate (&pref), "cublasLtMatmulPreferenceCreate", error) ||
+      !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace", error) ||
+      !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], sizeof al[0]), "align", error) ||
+      !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al[1], sizeof al[1]), "align", error) ||
+      !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al[2], sizeof al[2]), "align", error) ||
+      !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al[3], sizeof al[3]), "align", error) ||
+      !lt_check (lt, lt->cublasLtMatmulAlgoGetHeuristic (lt_handle, desc, la, lb, ld, ld, pref, 1, &heur, &found), "cublasLtMatmulAlgoGetHeuristic", error))
+    algo = NULL;
+  else if (found == 0)
+    *none = TRUE;
+  else
+    {
+      algo = g_memdup2 (&heur.algo, sizeof heur.algo);
+      g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
+    }
+  if (pref)
+    lt->cublasLtMatmulPreferenceDestroy (pref);
+  g_free (key);
+  return algo;
+}
+
+/* D = alpha A B (in place of C, beta 0) on the run's stream with @algo, announced to the launch hook as one
+ * "cublasLt matmul" described by @what (nullable). */
+static gboolean
+lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, const cublasLtMatmulAlgo_t *algo, float alpha, CUdeviceptr pa,
+           cublasLtMatrixLayout_t la, CUdeviceptr pb, cublasLtMatrixLayout_t lb, CUdeviceptr pd, cublasLtMatrixLayout_t ld, const char *what,
+           GError **error)
+{
+  const guint    zero[3] = { 0, 0, 0 };
+  float          beta = 0.0f;
+  cublasStatus_t st;
+
+  wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", what, zero, zero);
+  st = lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta,
+                           (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspace),
+                           WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt));
+  wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", what, zero, zero);
+  return lt_check (lt, st, "cublasLtMatmul", error);
+}
+
 /* A 3-D view [batch, R, C] of @t (rank >= 2) folding its leading dims, or NULL. */
 static WbTensor *
 batch_view (WbTensor *t)
@@ -104,13 +176,11 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
   gint64                      lda, ldb;
   cublasLtMatmulDesc_t        desc = NULL;
   cublasLtMatrixLayout_t      la = NULL, lb = NULL, ld = NULL;
-  cublasLtMatmulPreference_t  pref = NULL;
   cublasComputeType_t         compute = CUBLAS_COMPUTE_32F;
   cudaDataType_t              scale_type = CUDA_R_32F, cdt = data_type (dt);
   cublasLtEpilogue_t          epi = CUBLASLT_EPILOGUE_DEFAULT;
-  float                       alpha = 1.0f, beta = 0.0f;
+  float                       alpha = 1.0f;
   gboolean                    ok = FALSE;
-  g_autofree char            *key = NULL;
   const cublasLtMatmulAlgo_t *algo;
   CUdeviceptr                 pa, pb, pd, pbias = 0;
 
@@ -128,9 +198,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: ranks %u and %u are not handled", a_in->rank, b_in->rank);
       return FALSE;
     }
-  if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
-    return FALSE;
-  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL)
+  if (!lt_ready (rt, lt, error))
     return FALSE;
 
   K = a_in->shape[a_in->rank - 1];
@@ -258,62 +326,100 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
         goto out;
     }
 
-  key = g_strdup_printf ("%d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
-                         " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u %u %d",
-                         (int) cdt, (int) opa, (int) opb, M, N, K, batch, lda, ldb, a_bstride, b_bstride, alignment_of (pa),
-                         alignment_of (pb), alignment_of (pd), pbias ? alignment_of (pbias) : 0, (int) epi);
-  if (algo_cache == NULL)
-    algo_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  algo = g_hash_table_lookup (algo_cache, key);
-  if (algo == NULL)
-    {
-      cublasLtMatmulHeuristicResult_t heur;
-      int                             found = 0;
-      guint64                         ws = WORKSPACE_BYTES;
-      guint32                         al[4] = { alignment_of (pa), alignment_of (pb), alignment_of (pd), alignment_of (pd) };
-      if (!lt_check (lt, lt->cublasLtMatmulPreferenceCreate (&pref), "cublasLtMatmulPreferenceCreate", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], sizeof al[0]), "align", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al[1], sizeof al[1]), "align", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al[2], sizeof al[2]), "align", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al[3], sizeof al[3]), "align", error))
-        goto out;
-      if (!lt_check (lt, lt->cublasLtMatmulAlgoGetHeuristic (lt_handle, desc, la, lb, ld, ld, pref, 1, &heur, &found), "cublasLtMatmulAlgoGetHeuristic", error))
-        goto out;
-      if (found == 0)
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: no algorithm for M=%" G_GINT64_FORMAT " N=%" G_GINT64_FORMAT " K=%" G_GINT64_FORMAT, M, N, K);
-          goto out;
-        }
-      algo = g_memdup2 (&heur.algo, sizeof heur.algo);
-      g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
-    }
   {
-    const guint zero[3] = { 0, 0, 0 };
-    wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", NULL, zero, zero);
+    const guint32 al[4] = { alignment_of (pa), alignment_of (pb), alignment_of (pd), alignment_of (pd) };
+    gboolean      none;
+    char         *key = g_strdup_printf ("matmul %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                                         " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u %u %d",
+                                         (int) cdt, (int) opa, (int) opb, M, N, K, batch, lda, ldb, a_bstride, b_bstride, al[0], al[1], al[2],
+                                         pbias ? alignment_of (pbias) : 0, (int) epi);
+    if ((algo = find_algo (lt, desc, la, lb, ld, key, al, &none, error)) == NULL)
+      {
+        if (none)
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: no algorithm for M=%" G_GINT64_FORMAT " N=%" G_GINT64_FORMAT " K=%" G_GINT64_FORMAT,
+                       M, N, K);
+        goto out;
+      }
   }
-  if (!lt_check (lt, lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta, (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt)),
-                 "cublasLtMatmul", error))
-    {
-      const guint zero[3] = { 0, 0, 0 };
-      wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", NULL, zero, zero);
-      goto out;
-    }
-  {
-    const guint zero[3] = { 0, 0, 0 };
-    wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", NULL, zero, zero);
-  }
+  if (!lt_matmul (rt, lt, desc, algo, alpha, pa, la, pb, lb, pd, ld, NULL, error))
+    goto out;
   *out = g_steal_pointer (&y);
   ok = TRUE;
 out:
-  if (pref)
-    lt->cublasLtMatmulPreferenceDestroy (pref);
   if (la)
     lt->cublasLtMatrixLayoutDestroy (la);
   if (lb)
     lt->cublasLtMatrixLayoutDestroy (lb);
   if (ld)
     lt->cublasLtMatrixLayoutDestroy (ld);
+  if (desc)
+    lt->cublasLtMatmulDescDestroy (desc);
+  return ok;
+}
+
+/* One operand's column-major layout (cuBLASLt) for @rows x @cols, strided over @batch matrices. */
+static gboolean
+gemm_layout (const WbLtApi *lt, cublasLtMatrixLayout_t *l, const WbCudaGemmOperand *m, guint64 rows, guint64 cols, gint64 batch, GError **error)
+{
+  gint32 bc = (gint32) batch;
+  gint64 stride = m->bstride;
+
+  if (!lt_check (lt, lt->cublasLtMatrixLayoutCreate (l, data_type (m->dtype), rows, cols, m->ld), "cublasLtMatrixLayoutCreate", error))
+    return FALSE;
+  if (batch > 1 && (!lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc), "BATCH_COUNT", error) ||
+                    !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride),
+                               "STRIDED_BATCH_OFFSET", error)))
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const WbCudaGemmOperand *a,
+              const WbCudaGemmOperand *b, const WbCudaGemmOperand *c, GError **error)
+{
+  const WbLtApi              *lt = wb_cuda_load_cublaslt (error);
+  cublasLtMatmulDesc_t        desc = NULL;
+  cublasLtMatrixLayout_t      la = NULL, lb = NULL, lc = NULL;
+  cublasOperation_t           opa = b->trans ? CUBLAS_OP_T : CUBLAS_OP_N, opb = a->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasLtMatmulAlgo_t *algo;
+  gboolean                    ok = FALSE;
+
+  if (lt == NULL || !lt_ready (rt, lt, error))
+    return FALSE;
+  if (!lt_check (lt, lt->cublasLtMatmulDescCreate (&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa), "TRANSA", error) ||
+      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb), "TRANSB", error))
+    goto out;
+  /* cuBLASLt's A is our B (N x K after its op), its B our A (K x M), D is C^T (N x M) */
+  if (!gemm_layout (lt, &la, b, (guint64) (b->trans ? K : N), (guint64) (b->trans ? N : K), batch, error) ||
+      !gemm_layout (lt, &lb, a, (guint64) (a->trans ? M : K), (guint64) (a->trans ? K : M), batch, error) ||
+      !gemm_layout (lt, &lc, c, (guint64) N, (guint64) M, batch, error))
+    goto out;
+  {
+    const guint32 al[4] = { alignment_of (b->ptr), alignment_of (a->ptr), alignment_of (c->ptr), alignment_of (c->ptr) };
+    gboolean      none;
+    char         *key = g_strdup_printf ("gemm %d %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                                         " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                                         " %" G_GINT64_FORMAT " %u %u %u",
+                                         (int) a->dtype, (int) c->dtype, (int) opa, (int) opb, batch, M, N, K, a->ld, b->ld, c->ld, a->bstride,
+                                         b->bstride, c->bstride, al[1], al[0], al[2]);
+    if ((algo = find_algo (lt, desc, la, lb, lc, key, al, &none, error)) == NULL)
+      {
+        if (none)
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL,
+                       "%s: no cuBLASLt algorithm for M=%" G_GINT64_FORMAT " N=%" G_GINT64_FORMAT " K=%" G_GINT64_FORMAT " (%s)", what, M, N, K,
+                       wb_dtype_shortname (a->dtype));
+        goto out;
+      }
+  }
+  ok = lt_matmul (rt, lt, desc, algo, alpha, b->ptr, la, a->ptr, lb, c->ptr, lc, what, error);
+out:
+  if (la)
+    lt->cublasLtMatrixLayoutDestroy (la);
+  if (lb)
+    lt->cublasLtMatrixLayoutDestroy (lb);
+  if (lc)
+    lt->cublasLtMatrixLayoutDestroy (lc);
   if (desc)
     lt->cublasLtMatmulDescDestroy (desc);
   return ok;

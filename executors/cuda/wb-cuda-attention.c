@@ -13,16 +13,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "wb-cuda-executors.h"
 #include "wb-executors-private.h"
 
-#define WORKSPACE_BYTES (32u << 20)
 /* scratch per chunk of heads: S (f32), P or dS (input dtype) and, backward, dP (f32) */
 #define SCRATCH_BYTES (G_GINT64_CONSTANT (2) << 30)
 
-static cublasLtHandle_t lt_handle;
-static WbTensor        *workspace;
-static GHashTable      *algo_cache; /* key -> cublasLtMatmulAlgo_t* */
-static char            *sources[3]; /* f32, bf16, f16 */
+static char *sources[3]; /* f32, bf16, f16 */
 
 /* -- the row kernels ---------------------------------------------------------------------------- */
 
@@ -257,14 +254,7 @@ wb_cuda_attention_check (const WbBsym *b, char **why_not)
 static WbRtValue *
 call_arg (WbKernelCall *call, int pos, const char *name)
 {
-  if (pos < 0)
-    return NULL;
-  if ((guint) pos < call->n_args)
-    return call->args[pos];
-  for (guint i = 0; name != NULL && i < call->n_kwargs; i++)
-    if (strcmp (call->kwarg_names[i], name) == 0)
-      return call->kwargs[i];
-  return NULL;
+  return pos < 0 ? NULL : wb_kernel_call_get_arg (call, (guint) pos, name);
 }
 
 static gboolean
@@ -312,16 +302,7 @@ number_arg (WbKernelCall *call, int pos, const char *name, double def, double *o
 
 /* -- cuBLASLt ------------------------------------------------------------------------------------- */
 
-/* One operand of a strided-batch GEMM: row-major rows of @ld elements, matrices @bstride elements apart
- * (0: the same matrix for every batch); @trans: the memory holds the operand's transpose. */
-typedef struct
-{
-  CUdeviceptr ptr;
-  WbDtype     dtype;
-  gint64      ld;
-  gint64      bstride;
-  gboolean    trans;
-} Mat;
+typedef WbCudaGemmOperand Mat;
 
 static Mat
 mat_of (WbTensor *t3, gboolean trans)
@@ -336,130 +317,6 @@ mat_at (Mat m, gint64 batch0)
 {
   m.ptr += (CUdeviceptr) (batch0 * m.bstride * (gint64) wb_dtype_size (m.dtype));
   return m;
-}
-
-static gboolean
-lt_check (const WbLtApi *lt, cublasStatus_t st, const char *what, GError **error)
-{
-  if (st == CUBLAS_STATUS_SUCCESS)
-    return TRUE;
-  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %s (%d)", what, lt->cublasLtGetStatusString (st), (int) st);
-  return FALSE;
-}
-
-static cudaDataType_t
-data_type (WbDtype dt)
-{
-  return dt == WB_DTYPE_BFLOAT16 ? CUDA_R_16BF : dt == WB_DTYPE_FLOAT16 ? CUDA_R_16F
-                                                                        : CUDA_R_32F;
-}
-
-static guint32
-alignment_of (CUdeviceptr p)
-{
-  guint32 a = 256;
-
-  while (a > 1 && (p % a) != 0)
-    a /= 2;
-  return a;
-}
-
-static gboolean
-layout (const WbLtApi *lt, cublasLtMatrixLayout_t *l, const Mat *m, guint64 rows, guint64 cols, gint64 batch, GError **error)
-{
-  gint32 bc = (gint32) batch;
-  gint64 stride = m->bstride;
-
-  if (!lt_check (lt, lt->cublasLtMatrixLayoutCreate (l, data_type (m->dtype), rows, cols, m->ld), "cublasLtMatrixLayoutCreate", error))
-    return FALSE;
-  if (batch > 1 && (!lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc), "BATCH_COUNT", error) ||
-                    !lt_check (lt, lt->cublasLtMatrixLayoutSetAttribute (*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride),
-                               "STRIDED_BATCH_OFFSET", error)))
-    return FALSE;
-  return TRUE;
-}
-
-/* C[M, N] = alpha op(A)[M, K] op(B)[K, N] for @batch matrices, f32 accumulation (no TF32). */
-static gboolean
-gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const Mat *a, const Mat *b, const Mat *c, GError **error)
-{
-  const WbLtApi              *lt = wb_cuda_load_cublaslt (error);
-  cublasLtMatmulDesc_t        desc = NULL;
-  cublasLtMatrixLayout_t      la = NULL, lb = NULL, lc = NULL;
-  cublasLtMatmulPreference_t  pref = NULL;
-  cublasOperation_t           opa = b->trans ? CUBLAS_OP_T : CUBLAS_OP_N, opb = a->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
-  float                       beta = 0.0f;
-  const cublasLtMatmulAlgo_t *algo;
-  g_autofree char            *key = NULL;
-  gboolean                    ok = FALSE;
-  const guint                 zero[3] = { 0, 0, 0 };
-  cublasStatus_t              st;
-
-  if (lt == NULL)
-    return FALSE;
-  if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
-    return FALSE;
-  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL)
-    return FALSE;
-  if (!lt_check (lt, lt->cublasLtMatmulDescCreate (&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate", error) ||
-      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa), "TRANSA", error) ||
-      !lt_check (lt, lt->cublasLtMatmulDescSetAttribute (desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb), "TRANSB", error))
-    goto out;
-  /* cuBLASLt's A is our B (N x K after its op), its B our A (K x M), D is C^T (N x M) */
-  if (!layout (lt, &la, b, (guint64) (b->trans ? K : N), (guint64) (b->trans ? N : K), batch, error) ||
-      !layout (lt, &lb, a, (guint64) (a->trans ? M : K), (guint64) (a->trans ? K : M), batch, error) ||
-      !layout (lt, &lc, c, (guint64) N, (guint64) M, batch, error))
-    goto out;
-  key = g_strdup_printf ("%d %d %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
-                         " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u",
-                         (int) a->dtype, (int) c->dtype, (int) opa, (int) opb, 0, batch, M, N, K, a->ld, b->ld, c->ld, a->bstride, b->bstride,
-                         c->bstride, alignment_of (a->ptr), alignment_of (b->ptr), alignment_of (c->ptr));
-  if (algo_cache == NULL)
-    algo_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  algo = g_hash_table_lookup (algo_cache, key);
-  if (algo == NULL)
-    {
-      cublasLtMatmulHeuristicResult_t heur;
-      int                             found = 0;
-      guint64                         ws = WORKSPACE_BYTES;
-      guint32                         al[3] = { alignment_of (b->ptr), alignment_of (a->ptr), alignment_of (c->ptr) };
-      if (!lt_check (lt, lt->cublasLtMatmulPreferenceCreate (&pref), "cublasLtMatmulPreferenceCreate", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], sizeof al[0]), "align", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al[1], sizeof al[1]), "align", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al[2], sizeof al[2]), "align", error) ||
-          !lt_check (lt, lt->cublasLtMatmulPreferenceSetAttribute (pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al[2], sizeof al[2]), "align", error))
-        goto out;
-      if (!lt_check (lt, lt->cublasLtMatmulAlgoGetHeuristic (lt_handle, desc, la, lb, lc, lc, pref, 1, &heur, &found), "cublasLtMatmulAlgoGetHeuristic", error))
-        goto out;
-      if (found == 0)
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL,
-                       "%s: no cuBLASLt algorithm for M=%" G_GINT64_FORMAT " N=%" G_GINT64_FORMAT " K=%" G_GINT64_FORMAT " (%s)", what, M, N, K,
-                       wb_dtype_shortname (a->dtype));
-          goto out;
-        }
-      algo = g_memdup2 (&heur.algo, sizeof heur.algo);
-      g_hash_table_insert (algo_cache, g_steal_pointer (&key), (gpointer) algo);
-    }
-  wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", what, zero, zero);
-  st = lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) b->ptr, la, (const void *) (guintptr) a->ptr, lb, &beta,
-                           (const void *) (guintptr) c->ptr, lc, (void *) (guintptr) c->ptr, lc, algo,
-                           (void *) (guintptr) wb_cuda_tensor_ptr (workspace), WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt));
-  wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", what, zero, zero);
-  ok = lt_check (lt, st, "cublasLtMatmul", error);
-out:
-  if (pref)
-    lt->cublasLtMatmulPreferenceDestroy (pref);
-  if (la)
-    lt->cublasLtMatrixLayoutDestroy (la);
-  if (lb)
-    lt->cublasLtMatrixLayoutDestroy (lb);
-  if (lc)
-    lt->cublasLtMatrixLayoutDestroy (lc);
-  if (desc)
-    lt->cublasLtMatmulDescDestroy (desc);
-  return ok;
 }
 
 /* -- the passes ----------------------------------------------------------------------------------- */
@@ -535,9 +392,9 @@ forward (WbCudaRuntime *rt, Dims *d, WbTensor *q, WbTensor *k, WbTensor *v, WbTe
       CUdeviceptr ps = ms.ptr, pp = mp.ptr, pl = wb_cuda_tensor_ptr (lse) + (CUdeviceptr) (c0 * d->lse_len * 4);
       long long   tq = d->tq, tk = d->tk, lse_len = d->lse_len;
       void       *args[] = { &ps, &pp, &pl, &tq, &tk, &lse_len, &causal };
-      if (!gemm (rt, "attention S = scale Q K^T", n, d->tq, d->tk, d->e, d->scale, &a, &b, &ms, error) ||
+      if (!wb_cuda_gemm (rt, "attention S = scale Q K^T", n, d->tq, d->tk, d->e, d->scale, &a, &b, &ms, error) ||
           !launch (rt, d->dtype, "wb_attn_softmax", n * d->lse_len, args, "attention softmax", error) ||
-          !gemm (rt, "attention O = P V", n, d->tq, d->ev, d->tk, 1.0f, &mp, &pv, &out, error))
+          !wb_cuda_gemm (rt, "attention O = P V", n, d->tq, d->ev, d->tk, 1.0f, &mp, &pv, &out, error))
         return FALSE;
       d->gemms += 2;
     }
@@ -581,13 +438,13 @@ backward (WbCudaRuntime *rt, Dims *d, WbTensor *go, WbTensor *q, WbTensor *k, Wb
       void       *pargs[] = { &ps, &ppt, &pl, &pgo, &po, &pdsum, &tq, &tk, &lse_len, &ev, &causal };
       void       *dsargs[] = { &ps, &pdp, &pds, &pdsum, &tk };
       mds_t.trans = TRUE;
-      if (!gemm (rt, "attention backward S = scale Q K^T", n, d->tq, d->tk, d->e, d->scale, &a_q, &a_kt, &ms, error) ||
+      if (!wb_cuda_gemm (rt, "attention backward S = scale Q K^T", n, d->tq, d->tk, d->e, d->scale, &a_q, &a_kt, &ms, error) ||
           !launch (rt, d->dtype, "wb_attn_bwd_p", n * d->tq, pargs, "attention backward P, D", error) ||
-          !gemm (rt, "attention dV = P^T dO", n, d->tk, d->ev, d->tq, 1.0f, &mp_t, &a_go, &a_dv, error) ||
-          !gemm (rt, "attention dP = dO V^T", n, d->tq, d->tk, d->ev, 1.0f, &a_go, &a_vt, &mdp, error) ||
+          !wb_cuda_gemm (rt, "attention dV = P^T dO", n, d->tk, d->ev, d->tq, 1.0f, &mp_t, &a_go, &a_dv, error) ||
+          !wb_cuda_gemm (rt, "attention dP = dO V^T", n, d->tq, d->tk, d->ev, 1.0f, &a_go, &a_vt, &mdp, error) ||
           !launch (rt, d->dtype, "wb_attn_bwd_ds", n * d->tq, dsargs, "attention backward dS", error) ||
-          !gemm (rt, "attention dQ = scale dS K", n, d->tq, d->e, d->tk, d->scale, &mds, &a_k, &a_dq, error) ||
-          !gemm (rt, "attention dK = scale dS^T Q", n, d->tk, d->e, d->tq, d->scale, &mds_t, &a_q, &a_dk, error))
+          !wb_cuda_gemm (rt, "attention dQ = scale dS K", n, d->tq, d->e, d->tk, d->scale, &mds, &a_k, &a_dq, error) ||
+          !wb_cuda_gemm (rt, "attention dK = scale dS^T Q", n, d->tk, d->e, d->tq, d->scale, &mds_t, &a_q, &a_dk, error))
         return FALSE;
       d->gemms += 5;
     }
@@ -631,7 +488,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
 {
   Positions  at = positions_of (op);
   gboolean   fwd = op == WB_CUDA_ATTENTION_FLASH_FWD || op == WB_CUDA_ATTENTION_EFFICIENT_FWD || op == WB_CUDA_ATTENTION_SDPA;
-  WbTensor  *q, *k, *v, *go = NULL, *o = NULL, *lse = NULL;
+  WbTensor  *q = NULL, *k = NULL, *v = NULL, *go = NULL, *o = NULL, *lse = NULL;
   WbRtValue *mask = call_arg (call, at.mask, "attn_mask");
   double     dropout, causal, scale;
   gint64     b, h;

@@ -394,13 +394,8 @@ run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error)
 static WbTensor *
 arg_tensor (WbKernelCall *call, guint i, const char *kw)
 {
-  WbRtValue *v = NULL;
+  WbRtValue *v = wb_kernel_call_get_arg (call, i, kw);
 
-  if (i < call->n_args)
-    v = call->args[i];
-  for (guint k = 0; v == NULL && kw && k < call->n_kwargs; k++)
-    if (strcmp (call->kwarg_names[k], kw) == 0)
-      v = call->kwargs[k];
   return v && v->kind == WB_RT_TENSOR ? v->tensor : NULL;
 }
 

@@ -64,4 +64,24 @@ guint wb_cuda_executors_explain (const WbTrace *trace, const char *executor, GSt
  * shapes or dtypes are not handled (the caller falls back). (transfer full) @out. */
 gboolean wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a, WbTensor *b, WbTensor *bias, gboolean linear, WbTensor **out, GError **error);
 
+/* WbCudaGemmOperand: one operand of wb_cuda_gemm: row-major rows of @ld elements of @dtype (f32, bf16, f16)
+ * at device address @ptr, matrices @bstride elements apart (0: one matrix for the whole batch); @trans: the
+ * memory holds the operand's transpose. */
+typedef struct
+{
+  CUdeviceptr ptr;
+  WbDtype     dtype;
+  gint64      ld;
+  gint64      bstride;
+  gboolean    trans;
+} WbCudaGemmOperand;
+
+/* wb_cuda_gemm: row-major C[M, N] = @alpha op(A)[M, K] op(B)[K, N] for @batch matrices on the run's
+ * stream through cuBLASLt, f32 accumulation (no TF32); the algorithm of each (shapes, layouts, alignments)
+ * is chosen once (shared with wb_cuda_matmul, as are the handle and the 32 MiB workspace). @what names
+ * the call to the launch hook and in errors. FALSE with WB_CUDA_ERROR_CALL (or WB_CUDA_ERROR_LIBRARY
+ * without cuBLASLt). */
+gboolean wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const WbCudaGemmOperand *a,
+                       const WbCudaGemmOperand *b, const WbCudaGemmOperand *c, GError **error);
+
 G_END_DECLS

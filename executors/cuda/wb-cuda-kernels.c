@@ -91,21 +91,10 @@ unsupported (GError **error, const char *format, ...)
   return FALSE;
 }
 
-static WbRtValue *
-arg (WbKernelCall *call, guint pos, const char *name)
-{
-  if (pos < call->n_args)
-    return call->args[pos];
-  for (guint i = 0; name != NULL && i < call->n_kwargs; i++)
-    if (strcmp (call->kwarg_names[i], name) == 0)
-      return call->kwargs[i];
-  return NULL;
-}
-
 static gboolean
 arg_int (WbKernelCall *call, guint pos, const char *name, gboolean optional, gint64 def, gint64 *out, GError **error)
 {
-  WbRtValue *v = arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || v->kind == WB_RT_NONE)
     {
@@ -123,7 +112,7 @@ arg_int (WbKernelCall *call, guint pos, const char *name, gboolean optional, gin
 static gboolean
 arg_number (WbKernelCall *call, guint pos, const char *name, double *out, GError **error)
 {
-  WbRtValue *v = arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v != NULL && v->kind != WB_RT_TENSOR && wb_rt_value_get_number (v, out))
     return TRUE;
@@ -133,7 +122,7 @@ arg_number (WbKernelCall *call, guint pos, const char *name, double *out, GError
 static gboolean
 arg_shape (WbKernelCall *call, guint pos, const char *name, guint *rank, gint64 *shape, GError **error)
 {
-  WbRtValue *v = arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || !wb_rt_value_is_sequence (v) || v->items->len > WB_MAX_RANK)
     return unsupported (error, "%s: %s is not a shape", call->bsym->name, name);
@@ -151,7 +140,7 @@ arg_shape (WbKernelCall *call, guint pos, const char *name, guint *rank, gint64 
 static WbDtype
 arg_dtype (WbKernelCall *call, WbDtype def)
 {
-  WbRtValue *v = arg (call, G_MAXUINT, "dtype");
+  WbRtValue *v = wb_kernel_call_get_arg (call, G_MAXUINT, "dtype");
 
   return v != NULL && v->kind == WB_RT_DTYPE ? v->dtype : def;
 }
@@ -160,7 +149,7 @@ arg_dtype (WbKernelCall *call, WbDtype def)
 static WbTensor *
 arg_device (WbCudaRuntime *rt, WbKernelCall *call, guint pos, const char *name, gboolean optional, GError **error)
 {
-  WbRtValue *v = arg (call, pos, name);
+  WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || v->kind != WB_RT_TENSOR)
     {
@@ -319,7 +308,7 @@ run_sort (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
 {
   g_autoptr (WbTensor) a = NULL;
   g_autoptr (WbTensor) ac = NULL;
-  gint64           k = 0, dim, desc, outer = 1, inner = 1, n, shape[WB_MAX_RANK];
+  gint64           k = 0, dim = -1, desc = 0, outer = 1, inner = 1, n, shape[WB_MAX_RANK];
   int              P = 1, ni, ki, desc_i;
   WbTensor        *vals = NULL, *inds = NULL;
   WbRtValue       *tuple;
@@ -430,7 +419,7 @@ run_argbest (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
 {
   g_autoptr (WbTensor) a = NULL;
   g_autoptr (WbTensor) ac = NULL;
-  WbRtValue *dv = arg (call, 1, "dim");
+  WbRtValue *dv = wb_kernel_call_get_arg (call, 1, "dim");
   gint64     outer = 1, inner = 1, n, shape[WB_MAX_RANK];
   guint      rank = 0;
   int        is_max = op == OP_ARGMAX;
@@ -491,7 +480,7 @@ run_nll_loss_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   g_autoptr (WbTensor) w64 = NULL;
   g_autoptr (WbTensor) total64 = NULL;
   g_autoptr (GError) local = NULL;
-  WbRtValue  *red = arg (call, 4, "reduction"), *tv = arg (call, 6, "total_weight");
+  WbRtValue  *red = wb_kernel_call_get_arg (call, 4, "reduction"), *tv = wb_kernel_call_get_arg (call, 6, "total_weight");
   const char *reduction = red && red->kind == WB_RT_STRING ? red->s : "mean";
   int         mode = g_strcmp0 (reduction, "none") == 0 ? 0 : g_strcmp0 (reduction, "sum") == 0 ? 2
                                                                                                 : 1;
@@ -587,7 +576,7 @@ wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     case OP_UPDATE_ALIASES:
       {
         /* the aliases themselves, as the cpu executor returns them */
-        WbRtValue *v = arg (call, 0, "aliases");
+        WbRtValue *v = wb_kernel_call_get_arg (call, 0, "aliases");
         if (v == NULL || !wb_rt_value_is_sequence (v))
           return unsupported (error, "%s takes a tuple", call->bsym->name);
         call->result = wb_rt_value_new_sequence (WB_RT_TUPLE);
