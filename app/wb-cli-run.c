@@ -16,8 +16,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "wb-cli.h"
 #include "wb-cli-cuda.h"
+#include "wb-cli.h"
 #include "wb-executors.h"
 
 static int
@@ -43,7 +43,7 @@ executor_exit_code (const GError *error)
 static const WbCaseStage *
 pick_stage (WbCase *c, const char *stage)
 {
-  char *end = NULL;
+  char  *end = NULL;
   gint64 k;
 
   if (stage == NULL)
@@ -57,13 +57,12 @@ pick_stage (WbCase *c, const char *stage)
 static gboolean have_reference_file;
 
 static void
-print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt, double atol_opt,
-                  gboolean have_tol, gboolean *all_ok, guint *compared)
+print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt, double atol_opt, gboolean have_tol, gboolean *all_ok, guint *compared)
 {
   g_autofree char *shape = NULL;
   WbCompareResult  r;
   g_autoptr (GError) error = NULL;
-  double           rtol, atol;
+  double rtol, atol;
 
   if (v == NULL || v->kind != WB_RT_TENSOR)
     {
@@ -130,16 +129,16 @@ wb_cli_command_run (int    argc,
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
-  g_autofree char *stage_arg = NULL;
-  g_autofree char *device = NULL;
-  g_autofree char *inputs_path = NULL;
-  g_autofree char *save_path = NULL;
-  g_autofree char *compare_path = NULL;
-  g_autofree char *rtol_s = NULL;
-  g_autofree char *atol_s = NULL;
-  gint64           seed = 0;
-  gint             threads = 0;
-  gboolean         check_shapes = FALSE, stats = FALSE, recompile = FALSE;
+  g_autofree char   *stage_arg = NULL;
+  g_autofree char   *device = NULL;
+  g_autofree char   *inputs_path = NULL;
+  g_autofree char   *save_path = NULL;
+  g_autofree char   *compare_path = NULL;
+  g_autofree char   *rtol_s = NULL;
+  g_autofree char   *atol_s = NULL;
+  gint64             seed = 0;
+  gint               threads = 0;
+  gboolean           check_shapes = FALSE, stats = FALSE, recompile = FALSE;
   const GOptionEntry entries[] = {
     { "stage", 0, 0, G_OPTION_ARG_STRING, &stage_arg,
       N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },

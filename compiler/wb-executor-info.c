@@ -89,7 +89,7 @@ wb_executor_info_for_region (const char *region_name)
   for (guint i = 1; i < G_N_ELEMENTS (executors); i++)
     {
       const char *p = executors[i].region_prefix;
-      gsize n;
+      gsize       n;
       if (p == NULL)
         continue;
       n = strlen (p);
@@ -123,7 +123,7 @@ resolve (const WbSymbol *sym)
 }
 
 static gboolean
-name_in (const char *name, const char * const *names)
+name_in (const char *name, const char *const *names)
 {
   for (guint i = 0; names[i] != NULL; i++)
     if (strcmp (name, names[i]) == 0)
@@ -182,7 +182,7 @@ reject (char **why_not, const WbExecutorInfo *info, const char *fmt, ...)
 {
   if (why_not != NULL)
     {
-      va_list ap;
+      va_list          ap;
       g_autofree char *msg = NULL;
       va_start (ap, fmt);
       msg = g_strdup_vprintf (fmt, ap);
@@ -194,8 +194,7 @@ reject (char **why_not, const WbExecutorInfo *info, const char *fmt, ...)
 
 /* Checks every tensor type against allowed dtypes and a CUDA device. */
 static gboolean
-check_tensors (const WbExecutorInfo *info, GArray *types, const WbDtype *allowed, const char *allowed_text,
-               gboolean need_cuda, char **why_not)
+check_tensors (const WbExecutorInfo *info, GArray *types, const WbDtype *allowed, const char *allowed_text, gboolean need_cuda, char **why_not)
 {
   for (guint i = 0; i < types->len; i++)
     {
@@ -224,16 +223,16 @@ static const WbDtype kernel_dtypes[] = { WB_DTYPE_FLOAT64, WB_DTYPE_FLOAT32, WB_
                                          WB_DTYPE_UINT8, WB_DTYPE_BOOL8, WB_DTYPE_UNKNOWN };
 #define KERNEL_DTYPES_TEXT "f64, f32, bf16, f16, i64, i32, i16, i8, ui8, b8"
 
-static const char * const matmul_symbols[] = { "prims.matmul", "prims.linear", "ltorch.matmul", "ltorch.linear", NULL };
-static const char * const attention_symbols[] = { "ltorch.scaled_dot_product_attention", NULL };
-static const char * const convolution_symbols[] = { "prims.convolution", "ltorch.convolution", "ltorch.conv1d", "ltorch.conv2d", "ltorch.conv3d", NULL };
-static const char * const xentropy_symbols[] = { "ltorch.cross_entropy", "ltorch.log_softmax", "ltorch.log_softmax_backward", "ltorch.nll_loss",
-                                                 "ltorch.nll_loss_backward", "ltorch.logsumexp", "ltorch.take_along_dim", NULL };
+static const char *const matmul_symbols[] = { "prims.matmul", "prims.linear", "ltorch.matmul", "ltorch.linear", NULL };
+static const char *const attention_symbols[] = { "ltorch.scaled_dot_product_attention", NULL };
+static const char *const convolution_symbols[] = { "prims.convolution", "ltorch.convolution", "ltorch.conv1d", "ltorch.conv2d", "ltorch.conv3d", NULL };
+static const char *const xentropy_symbols[] = { "ltorch.cross_entropy", "ltorch.log_softmax", "ltorch.log_softmax_backward", "ltorch.nll_loss",
+                                                "ltorch.nll_loss_backward", "ltorch.logsumexp", "ltorch.take_along_dim", NULL };
 /* prims nvrtc generates no code for (they need a library or a sort) */
-static const char * const nvrtc_excluded[] = { "prims.topk", "prims.sort", "prims.argmax", "prims.argmin", "prims.scatter", "prims.scatter_add",
-                                               "prims.index_add", "prims.index_copy", "prims.index_put", "prims.multinomial", "prims.item",
-                                               "prims.embedding_backward", "prims.copy_", "prims.empty", "prims.tensor_from_sequence",
-                                               "prims.numpy_array_to_torch_tensor", "prims.device_put", "prims.exogenous_like", NULL };
+static const char *const nvrtc_excluded[] = { "prims.topk", "prims.sort", "prims.argmax", "prims.argmin", "prims.scatter", "prims.scatter_add",
+                                              "prims.index_add", "prims.index_copy", "prims.index_put", "prims.multinomial", "prims.item",
+                                              "prims.embedding_backward", "prims.copy_", "prims.empty", "prims.tensor_from_sequence",
+                                              "prims.numpy_array_to_torch_tensor", "prims.device_put", "prims.exogenous_like", NULL };
 
 static gboolean
 is_attention_op (const WbSymbol *sym)
@@ -247,8 +246,8 @@ static gboolean
 can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbol *sym, GArray *types, char **why_not)
 {
   const WbSymbol *base = resolve (sym);
-  const char *name = wb_symbol_get_name (base);
-  WbSymbolModule module = wb_symbol_get_module (base);
+  const char     *name = wb_symbol_get_name (base);
+  WbSymbolModule  module = wb_symbol_get_module (base);
 
   switch (info->id)
     {
@@ -318,9 +317,9 @@ can_fuse_subsymbols (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLooku
 static gboolean
 can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth)
 {
-  const WbSymbol *sym = bsym->symbol, *base;
-  const char *name;
-  WbSymbolModule module;
+  const WbSymbol  *sym = bsym->symbol, *base;
+  const char      *name;
+  WbSymbolModule   module;
   WbSymbolCategory cat;
   g_autoptr (GArray) types = NULL;
 
@@ -386,8 +385,8 @@ wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTyp
     return info->id == WB_EXECUTOR_ID_PYTHON ? TRUE : reject (why_not, info, "takes calls only");
   if (wb_executor_info_is_utility (bsym))
     return info->id == WB_EXECUTOR_ID_PYTHON || info->id == WB_EXECUTOR_ID_CPU || info->id == WB_EXECUTOR_ID_TORCH
-             ? TRUE
-             : reject (why_not, info, "%s is a utility op (python keeps it)", bsym->name);
+               ? TRUE
+               : reject (why_not, info, "%s is a utility op (python keeps it)", bsym->name);
   if (wb_symbol_is_fusion (bsym->symbol))
     return reject (why_not, info, "%s is a fusion region", bsym->name);
   types = tensor_types (bsym, lookup, user_data);

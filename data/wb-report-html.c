@@ -64,7 +64,8 @@ append_summary (GString *s, const WbReport *r)
                                                run->device_model ? run->device_model : "?");
     ROW ("device", device);
   }
-  ROW ("executors", run->executors ? run->executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)" : "default (the GPU runner's: nvrtc)");
+  ROW ("executors", run->executors ? run->executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)"
+                                                                                               : "default (the GPU runner's: nvrtc)");
   ROW ("figures", figures);
   {
     g_autofree char *iteration = g_strdup_printf ("%.3f ms (min %.3f, max %.3f); regions %.3f ms; gap %.3f ms",

@@ -75,7 +75,8 @@ append_summary (GString *s, const WbReport *r)
                           run->device_model ? run->device_model : "?");
   if (run->driver_version != NULL)
     g_string_append_printf (s, "- driver: %s\n", run->driver_version);
-  g_string_append_printf (s, "- executors: %s\n", run->executors ? run->executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)" : "default (the GPU runner's: nvrtc)");
+  g_string_append_printf (s, "- executors: %s\n", run->executors ? run->executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)"
+                                                                                                                             : "default (the GPU runner's: nvrtc)");
   g_string_append_printf (s, "- figures: %s; kernel times are totals per iteration\n", figures);
   if (r->ceilings != NULL)
     g_string_append_printf (s, "- ceilings: copy %.1f GB/s, %s %.3f TFLOP/s\n", r->ceilings->copy_gbps,

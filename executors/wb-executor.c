@@ -6,7 +6,7 @@
 
 #include "wb-executors-private.h"
 
-G_DEFINE_QUARK (wb-executor-error-quark, wb_executor_error)
+G_DEFINE_QUARK (wb - executor - error - quark, wb_executor_error)
 
 const char *
 wb_executor_get_name (WbExecutor *executor)
@@ -94,7 +94,7 @@ wb_dtype_mask_to_string (guint64 mask)
   static const WbDtype order[] = { WB_DTYPE_FLOAT64, WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16,
                                    WB_DTYPE_INT64, WB_DTYPE_INT32, WB_DTYPE_INT16, WB_DTYPE_INT8,
                                    WB_DTYPE_UINT8, WB_DTYPE_BOOL8 };
-  GString *s = g_string_new (NULL);
+  GString             *s = g_string_new (NULL);
 
   if (mask == 0)
     return g_string_free (g_string_append (s, "-"), FALSE);

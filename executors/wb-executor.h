@@ -41,24 +41,24 @@ typedef enum
 /* WbRunState: what every kernel of one run shares. */
 typedef struct
 {
-  guint64  rng_seed;     /* the run's Philox seed (wb-philox.h) */
-  guint64  rng_offset;   /* next free Philox block for draws without an explicit seed */
-  WbDevice device;       /* where new tensors live (cpu) */
+  guint64  rng_seed;   /* the run's Philox seed (wb-philox.h) */
+  guint64  rng_offset; /* next free Philox block for draws without an explicit seed */
+  WbDevice device;     /* where new tensors live (cpu) */
 } WbRunState;
 
 /* WbKernelCall: one call of a bound symbol with its arguments evaluated. */
 typedef struct
 {
-  const WbBsym *bsym;         /* the bound symbol (name, annotations, subsymbols) */
-  const char   *filename;     /* its trace's file, for messages */
-  guint         line;         /* its 1-based line (0 when computed) */
-  WbRtValue   **args;         /* positional arguments as printed (transfer none) */
+  const WbBsym *bsym;     /* the bound symbol (name, annotations, subsymbols) */
+  const char   *filename; /* its trace's file, for messages */
+  guint         line;     /* its 1-based line (0 when computed) */
+  WbRtValue   **args;     /* positional arguments as printed (transfer none) */
   guint         n_args;
-  const char  **kwarg_names;  /* keyword arguments as printed */
+  const char  **kwarg_names; /* keyword arguments as printed */
   WbRtValue   **kwargs;
   guint         n_kwargs;
   WbRunState   *state;
-  WbRtValue    *result;       /* set by run (transfer full): the value, a TUPLE for several outputs, or NONE */
+  WbRtValue    *result; /* set by run (transfer full): the value, a TUPLE for several outputs, or NONE */
 } WbKernelCall;
 
 /* wb_kernel_call_get_arg: (transfer none) the argument printed at position @pos, else the keyword argument
@@ -70,30 +70,30 @@ WbRtValue *wb_kernel_call_get_arg (const WbKernelCall *call,
 /* WbExecutorSupport: one row of the table of what an executor runs (for `thunder-wb executors`). */
 typedef struct
 {
-  const char *symbol;    /* printed name: "prims.add", "torch_slice_prim_impl" */
-  const char *category;  /* "elementwise", "shape", ... */
-  guint64     dtypes;    /* bit (1 << WbDtype) per supported input dtype; 0 = not dtype-specific */
-  const char *note;      /* (nullable) e.g. "alias of prims.reshape" */
+  const char *symbol;   /* printed name: "prims.add", "torch_slice_prim_impl" */
+  const char *category; /* "elementwise", "shape", ... */
+  guint64     dtypes;   /* bit (1 << WbDtype) per supported input dtype; 0 = not dtype-specific */
+  const char *note;     /* (nullable) e.g. "alias of prims.reshape" */
 } WbExecutorSupport;
 
 typedef struct _WbExecutor WbExecutor;
 
 typedef struct
 {
-  guint          abi_version;                                     /* WB_EXECUTOR_ABI_VERSION */
+  guint abi_version; /* WB_EXECUTOR_ABI_VERSION */
   /* get_name: "cpu" (transfer none) */
-  const char    *(*get_name)      (WbExecutor *self);
-  WbExecutorKind (*get_kind)      (WbExecutor *self);
+  const char *(*get_name) (WbExecutor *self);
+  WbExecutorKind (*get_kind) (WbExecutor *self);
   /* can_execute: TRUE when the executor has a kernel for @bsym as it is (symbol, and dtypes when they
    * are annotated); otherwise FALSE and, if @why_not is not NULL, a reason (transfer full) */
-  gboolean       (*can_execute)   (WbExecutor *self, const WbBsym *bsym, char **why_not);
+  gboolean (*can_execute) (WbExecutor *self, const WbBsym *bsym, char **why_not);
   /* run: runs @call; sets call->result. Errors are WB_EXECUTOR_ERROR without the FILE:LINE prefix,
    * which the interpreter adds */
-  gboolean       (*run)           (WbExecutor *self, WbKernelCall *call, GError **error);
+  gboolean (*run) (WbExecutor *self, WbKernelCall *call, GError **error);
   /* (optional) list_support: appends a WbExecutorSupport per symbol with a kernel to @rows */
-  void           (*list_support)  (WbExecutor *self, GArray *rows);
+  void (*list_support) (WbExecutor *self, GArray *rows);
   /* (optional) describe: one line about the build and settings ("OpenBLAS 0.3.21, 2 threads") */
-  char          *(*describe)      (WbExecutor *self);
+  char *(*describe) (WbExecutor *self);
 } WbExecutorVTable;
 
 struct _WbExecutor
@@ -102,21 +102,21 @@ struct _WbExecutor
   gpointer                priv;
 };
 
-const char    *wb_executor_get_name     (WbExecutor *executor);
-WbExecutorKind wb_executor_get_kind     (WbExecutor *executor);
-gboolean       wb_executor_can_execute  (WbExecutor *executor, const WbBsym *bsym, char **why_not);
-gboolean       wb_executor_run          (WbExecutor *executor, WbKernelCall *call, GError **error);
+const char    *wb_executor_get_name (WbExecutor *executor);
+WbExecutorKind wb_executor_get_kind (WbExecutor *executor);
+gboolean       wb_executor_can_execute (WbExecutor *executor, const WbBsym *bsym, char **why_not);
+gboolean       wb_executor_run (WbExecutor *executor, WbKernelCall *call, GError **error);
 /* wb_executor_list_support: (transfer full) (element-type WbExecutorSupport) rows, sorted by symbol. */
-GArray        *wb_executor_list_support (WbExecutor *executor);
+GArray *wb_executor_list_support (WbExecutor *executor);
 /* wb_executor_describe: (transfer full) one line, or NULL. */
-char          *wb_executor_describe     (WbExecutor *executor);
+char *wb_executor_describe (WbExecutor *executor);
 
 /* wb_executor_lookup: (transfer none) the executor named @name ("cpu"), or NULL. */
-WbExecutor    *wb_executor_lookup       (const char *name);
+WbExecutor *wb_executor_lookup (const char *name);
 /* wb_executor_get_names: (transfer none) NULL-terminated names of the executors this build has. */
-const char * const *wb_executor_get_names (void);
+const char *const *wb_executor_get_names (void);
 
 /* wb_dtype_mask_to_string: "f64 f32 bf16 f16" for a dtype bit mask (transfer full); "-" for 0. */
-char          *wb_dtype_mask_to_string  (guint64 mask);
+char *wb_dtype_mask_to_string (guint64 mask);
 
 G_END_DECLS

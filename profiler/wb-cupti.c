@@ -169,7 +169,8 @@ wb_cupti_now_ns (void)
   X (cuptiActivityRegisterCallbacks)                                       \
   X (cuptiActivityRegisterTimestampCallback)                               \
   X (cuptiActivityEnable)                                                  \
-  X (cuptiActivityDisable) X (cuptiActivityFlushAll)                       \
+  X (cuptiActivityDisable)                                                 \
+  X (cuptiActivityFlushAll)                                                \
       X (cuptiActivityGetNextRecord) X (cuptiActivityGetNumDroppedRecords) \
           X (cuptiActivityPushExternalCorrelationId) X (cuptiActivityPopExternalCorrelationId)
 /* optional: fine-grained API records (KIND_DRIVER / KIND_RUNTIME without them) */

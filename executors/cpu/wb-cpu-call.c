@@ -48,8 +48,7 @@ _wb_cpu_arg_tensor_opt (WbKernelCall *call, guint pos, const char *name, WbTenso
 }
 
 gboolean
-_wb_cpu_arg_int (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gint64 def,
-                 gint64 *out, GError **error)
+_wb_cpu_arg_int (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gint64 def, gint64 *out, GError **error)
 {
   WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
@@ -69,8 +68,7 @@ _wb_cpu_arg_int (WbKernelCall *call, guint pos, const char *name, gboolean has_d
 }
 
 gboolean
-_wb_cpu_arg_number (WbKernelCall *call, guint pos, const char *name, gboolean has_def, double def,
-                    double *out, GError **error)
+_wb_cpu_arg_number (WbKernelCall *call, guint pos, const char *name, gboolean has_def, double def, double *out, GError **error)
 {
   WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
@@ -90,8 +88,7 @@ _wb_cpu_arg_number (WbKernelCall *call, guint pos, const char *name, gboolean ha
 }
 
 gboolean
-_wb_cpu_arg_bool (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gboolean def,
-                  gboolean *out, GError **error)
+_wb_cpu_arg_bool (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gboolean def, gboolean *out, GError **error)
 {
   gint64 i;
 
@@ -124,8 +121,7 @@ _wb_cpu_value_ints (const WbRtValue *v, gboolean allow_scalar, gint64 *out, guin
 }
 
 gboolean
-_wb_cpu_arg_ints (WbKernelCall *call, guint pos, const char *name, gboolean allow_scalar,
-                  gint64 *out, guint max, guint *n, GError **error)
+_wb_cpu_arg_ints (WbKernelCall *call, guint pos, const char *name, gboolean allow_scalar, gint64 *out, guint max, guint *n, GError **error)
 {
   WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 

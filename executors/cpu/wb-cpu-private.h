@@ -14,50 +14,46 @@ G_BEGIN_DECLS
 
 typedef gboolean (*WbCpuKernelFunc) (WbKernelCall *call, int op, GError **error);
 
-#define WB_DT(x)        (G_GUINT64_CONSTANT (1) << WB_DTYPE_##x)
-#define WB_DT_FLOATS    (WB_DT (FLOAT64) | WB_DT (FLOAT32) | WB_DT (BFLOAT16) | WB_DT (FLOAT16))
-#define WB_DT_INTS      (WB_DT (INT64) | WB_DT (INT32) | WB_DT (INT16) | WB_DT (INT8) | WB_DT (UINT8))
-#define WB_DT_BOOL      (WB_DT (BOOL8))
-#define WB_DT_EXACT     (WB_DT_INTS | WB_DT_BOOL)
-#define WB_DT_ALL       (WB_DT_FLOATS | WB_DT_INTS | WB_DT_BOOL)
-#define WB_DT_NONE      G_GUINT64_CONSTANT (0)
+#define WB_DT(x) (G_GUINT64_CONSTANT (1) << WB_DTYPE_##x)
+#define WB_DT_FLOATS (WB_DT (FLOAT64) | WB_DT (FLOAT32) | WB_DT (BFLOAT16) | WB_DT (FLOAT16))
+#define WB_DT_INTS (WB_DT (INT64) | WB_DT (INT32) | WB_DT (INT16) | WB_DT (INT8) | WB_DT (UINT8))
+#define WB_DT_BOOL (WB_DT (BOOL8))
+#define WB_DT_EXACT (WB_DT_INTS | WB_DT_BOOL)
+#define WB_DT_ALL (WB_DT_FLOATS | WB_DT_INTS | WB_DT_BOOL)
+#define WB_DT_NONE G_GUINT64_CONSTANT (0)
 
 /* -- arguments -------------------------------------------------------------------------------- */
 
 /* _wb_cpu_arg_tensor: a required tensor argument. */
-gboolean   _wb_cpu_arg_tensor (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error);
+gboolean _wb_cpu_arg_tensor (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error);
 /* _wb_cpu_arg_tensor_opt: a tensor or None/absent (*out = NULL). */
-gboolean   _wb_cpu_arg_tensor_opt (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error);
+gboolean _wb_cpu_arg_tensor_opt (WbKernelCall *call, guint pos, const char *name, WbTensor **out, GError **error);
 /* _wb_cpu_arg_int: an int (bool accepted); @def when absent or None if @has_def. */
-gboolean   _wb_cpu_arg_int    (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gint64 def,
-                               gint64 *out, GError **error);
+gboolean _wb_cpu_arg_int (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gint64 def, gint64 *out, GError **error);
 /* _wb_cpu_arg_number: a number as a double; @def when absent or None if @has_def. */
-gboolean   _wb_cpu_arg_number (WbKernelCall *call, guint pos, const char *name, gboolean has_def, double def,
-                               double *out, GError **error);
+gboolean _wb_cpu_arg_number (WbKernelCall *call, guint pos, const char *name, gboolean has_def, double def, double *out, GError **error);
 /* _wb_cpu_arg_bool: a bool (or 0/1). */
-gboolean   _wb_cpu_arg_bool   (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gboolean def,
-                               gboolean *out, GError **error);
+gboolean _wb_cpu_arg_bool (WbKernelCall *call, guint pos, const char *name, gboolean has_def, gboolean def, gboolean *out, GError **error);
 /* _wb_cpu_arg_ints: a sequence of ints (a lone int counts as one when @allow_scalar) into @out. */
-gboolean   _wb_cpu_arg_ints   (WbKernelCall *call, guint pos, const char *name, gboolean allow_scalar,
-                               gint64 *out, guint max, guint *n, GError **error);
+gboolean _wb_cpu_arg_ints (WbKernelCall *call, guint pos, const char *name, gboolean allow_scalar, gint64 *out, guint max, guint *n, GError **error);
 /* _wb_cpu_arg_dtype: a dtype (dtypes.float32, torch.float32, float); *out UNKNOWN when None/absent. */
-gboolean   _wb_cpu_arg_dtype  (WbKernelCall *call, guint pos, const char *name, WbDtype *out, GError **error);
+gboolean _wb_cpu_arg_dtype (WbKernelCall *call, guint pos, const char *name, WbDtype *out, GError **error);
 /* _wb_cpu_value_ints: a sequence of ints from a value. */
-gboolean   _wb_cpu_value_ints (const WbRtValue *v, gboolean allow_scalar, gint64 *out, guint max, guint *n);
+gboolean _wb_cpu_value_ints (const WbRtValue *v, gboolean allow_scalar, gint64 *out, guint max, guint *n);
 /* _wb_cpu_dim: normalises dim @d (negative counts from the end) for @rank; FALSE with @error if out of
  * range. rank 0 accepts 0 and -1. */
-gboolean   _wb_cpu_dim        (gint64 d, guint rank, gint64 *out, GError **error);
+gboolean _wb_cpu_dim (gint64 d, guint rank, gint64 *out, GError **error);
 /* _wb_cpu_set_result: sets call->result to a tensor (transfer full). Returns TRUE. */
-gboolean   _wb_cpu_set_result (WbKernelCall *call, WbTensor *tensor);
+gboolean _wb_cpu_set_result (WbKernelCall *call, WbTensor *tensor);
 /* _wb_cpu_check_dtype: FALSE with UNSUPPORTED when @dtype is not in @mask. */
-gboolean   _wb_cpu_check_dtype (WbKernelCall *call, WbDtype dtype, guint64 mask, GError **error);
+gboolean _wb_cpu_check_dtype (WbKernelCall *call, WbDtype dtype, guint64 mask, GError **error);
 /* _wb_cpu_numel: product of @shape. */
-gint64     _wb_cpu_numel      (guint rank, const gint64 *shape);
+gint64 _wb_cpu_numel (guint rank, const gint64 *shape);
 /* _wb_cpu_to_f32: a contiguous f32 copy (or @t itself when already f32 and contiguous). */
-WbTensor  *_wb_cpu_to_f32     (WbTensor *t, GError **error);
+WbTensor *_wb_cpu_to_f32 (WbTensor *t, GError **error);
 /* _wb_cpu_to_f64: as _wb_cpu_to_f32 for f64. _wb_cpu_to_i64 likewise for int64. */
-WbTensor  *_wb_cpu_to_f64     (WbTensor *t, GError **error);
-WbTensor  *_wb_cpu_to_i64     (WbTensor *t, GError **error);
+WbTensor *_wb_cpu_to_f64 (WbTensor *t, GError **error);
+WbTensor *_wb_cpu_to_i64 (WbTensor *t, GError **error);
 
 /* -- elementwise ops (wb-cpu-elementwise.def) ------------------------------------------------- */
 
@@ -76,68 +72,121 @@ typedef enum
 /* Result dtype rule of an elementwise op. */
 enum
 {
-  WB_EW_RES_SAME = 1,   /* the (promoted) operand dtype */
-  WB_EW_RES_BOOL,       /* b8 (comparisons, isfinite, signbit) */
+  WB_EW_RES_SAME = 1, /* the (promoted) operand dtype */
+  WB_EW_RES_BOOL,     /* b8 (comparisons, isfinite, signbit) */
 };
 
 /* Kernel families. Each is defined in the file of its category. */
-gboolean _wb_cpu_elementwise      (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_elementwise (WbKernelCall *call, int op, GError **error);
 /* _wb_cpu_elementwise_tensors: runs elementwise op @op on @n operands (tensors or numbers) and returns
  * the result tensor (transfer full), for other kernels (sdpa, loss) that reuse it. */
 WbTensor *_wb_cpu_elementwise_apply (int op, WbRtValue **operands, guint n, WbDtype out_dtype, GError **error);
 
 gboolean _wb_cpu_convert_element_type (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_shape            (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_reduction        (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_indexing         (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_sort             (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_matmul           (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_nn               (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_attention        (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_creation         (WbKernelCall *call, int op, GError **error);
-gboolean _wb_cpu_utility          (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_shape (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_reduction (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_indexing (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_sort (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_matmul (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_nn (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_attention (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_creation (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_utility (WbKernelCall *call, int op, GError **error);
 
 /* Operation codes of the families (the `op` column of wb-cpu-ops.def). */
 enum
 {
   /* shape */
-  WB_SHAPE_BROADCAST_IN_DIM = 1, WB_SHAPE_RESHAPE, WB_SHAPE_TRANSPOSE, WB_SHAPE_SLICE, WB_SHAPE_SQUEEZE,
-  WB_SHAPE_CAT, WB_SHAPE_PAD, WB_SHAPE_FLIP, WB_SHAPE_UNFOLD, WB_SHAPE_STRIDE_ORDER, WB_SHAPE_SHAPE,
+  WB_SHAPE_BROADCAST_IN_DIM = 1,
+  WB_SHAPE_RESHAPE,
+  WB_SHAPE_TRANSPOSE,
+  WB_SHAPE_SLICE,
+  WB_SHAPE_SQUEEZE,
+  WB_SHAPE_CAT,
+  WB_SHAPE_PAD,
+  WB_SHAPE_FLIP,
+  WB_SHAPE_UNFOLD,
+  WB_SHAPE_STRIDE_ORDER,
+  WB_SHAPE_SHAPE,
   /* reduction */
-  WB_RED_SUM = 1, WB_RED_PROD, WB_RED_AMAX, WB_RED_AMIN, WB_RED_VAR, WB_RED_STD, WB_RED_VAR_MEAN,
-  WB_RED_ARGMAX, WB_RED_ARGMIN,
+  WB_RED_SUM = 1,
+  WB_RED_PROD,
+  WB_RED_AMAX,
+  WB_RED_AMIN,
+  WB_RED_VAR,
+  WB_RED_STD,
+  WB_RED_VAR_MEAN,
+  WB_RED_ARGMAX,
+  WB_RED_ARGMIN,
   /* indexing */
-  WB_IDX_TAKE = 1, WB_IDX_TAKE_ALONG_AXIS, WB_IDX_GATHER, WB_IDX_SCATTER, WB_IDX_SCATTER_ADD,
-  WB_IDX_INDEX_ADD, WB_IDX_INDEX_COPY, WB_IDX_INDEX_PUT, WB_IDX_EMBEDDING, WB_IDX_EMBEDDING_BACKWARD,
+  WB_IDX_TAKE = 1,
+  WB_IDX_TAKE_ALONG_AXIS,
+  WB_IDX_GATHER,
+  WB_IDX_SCATTER,
+  WB_IDX_SCATTER_ADD,
+  WB_IDX_INDEX_ADD,
+  WB_IDX_INDEX_COPY,
+  WB_IDX_INDEX_PUT,
+  WB_IDX_EMBEDDING,
+  WB_IDX_EMBEDDING_BACKWARD,
   /* sort */
-  WB_SORT_TOPK = 1, WB_SORT_SORT,
+  WB_SORT_TOPK = 1,
+  WB_SORT_SORT,
   /* matmul */
-  WB_MM_MATMUL = 1, WB_MM_LINEAR,
+  WB_MM_MATMUL = 1,
+  WB_MM_LINEAR,
   /* nn */
-  WB_NN_CONVOLUTION = 1, WB_NN_NLL_LOSS_BACKWARD,
+  WB_NN_CONVOLUTION = 1,
+  WB_NN_NLL_LOSS_BACKWARD,
   /* attention */
-  WB_ATTN_FLASH_FWD = 1, WB_ATTN_FLASH_BWD, WB_ATTN_EFFICIENT_FWD, WB_ATTN_EFFICIENT_BWD,
+  WB_ATTN_FLASH_FWD = 1,
+  WB_ATTN_FLASH_BWD,
+  WB_ATTN_EFFICIENT_FWD,
+  WB_ATTN_EFFICIENT_BWD,
   /* creation */
-  WB_CREATE_FULL = 1, WB_CREATE_IOTA, WB_CREATE_EMPTY, WB_CREATE_UNIFORM, WB_CREATE_UNIFORM_PHILOX,
-  WB_CREATE_RANDN, WB_CREATE_RANDINT, WB_CREATE_TENSOR_FROM_SEQUENCE, WB_CREATE_RNG_STATE,
-  WB_CREATE_EXOGENOUS_LIKE, WB_CREATE_MULTINOMIAL,
+  WB_CREATE_FULL = 1,
+  WB_CREATE_IOTA,
+  WB_CREATE_EMPTY,
+  WB_CREATE_UNIFORM,
+  WB_CREATE_UNIFORM_PHILOX,
+  WB_CREATE_RANDN,
+  WB_CREATE_RANDINT,
+  WB_CREATE_TENSOR_FROM_SEQUENCE,
+  WB_CREATE_RNG_STATE,
+  WB_CREATE_EXOGENOUS_LIKE,
+  WB_CREATE_MULTINOMIAL,
   /* utility */
-  WB_UTIL_SHALLOW_COPY = 1, WB_UTIL_CLONE, WB_UTIL_COPY_, WB_UTIL_UPDATE_ALIASES, WB_UTIL_DEVICE_PUT,
-  WB_UTIL_ITEM, WB_UTIL_BITCAST, WB_UTIL_CHECK_TENSOR, WB_UTIL_CHECK_LEN, WB_UTIL_CHECK_NONE,
-  WB_UTIL_CHECK_EMPTY, WB_UTIL_CHECK_NUMBER, WB_UTIL_CHECK_PASS, WB_UTIL_CLEAR_COLLECTION,
-  WB_UTIL_NOTHING, WB_UTIL_PRINT, WB_UTIL_COPY_TORCH, WB_UTIL_PACK_TUPLE, WB_UTIL_PACK_LIST, WB_UTIL_FIRST,
-  WB_UTIL_FREXP, WB_UTIL_OPAQUE,
+  WB_UTIL_SHALLOW_COPY = 1,
+  WB_UTIL_CLONE,
+  WB_UTIL_COPY_,
+  WB_UTIL_UPDATE_ALIASES,
+  WB_UTIL_DEVICE_PUT,
+  WB_UTIL_ITEM,
+  WB_UTIL_BITCAST,
+  WB_UTIL_CHECK_TENSOR,
+  WB_UTIL_CHECK_LEN,
+  WB_UTIL_CHECK_NONE,
+  WB_UTIL_CHECK_EMPTY,
+  WB_UTIL_CHECK_NUMBER,
+  WB_UTIL_CHECK_PASS,
+  WB_UTIL_CLEAR_COLLECTION,
+  WB_UTIL_NOTHING,
+  WB_UTIL_PRINT,
+  WB_UTIL_COPY_TORCH,
+  WB_UTIL_PACK_TUPLE,
+  WB_UTIL_PACK_LIST,
+  WB_UTIL_FIRST,
+  WB_UTIL_FREXP,
+  WB_UTIL_OPAQUE,
 };
 
 /* -- matmul helpers (wb-cpu-matmul.c), shared with attention and convolution ----------------- */
 
 /* _wb_cpu_sgemm: C[m,n] = alpha * op(A) op(B) + beta * C, row-major, through OpenBLAS. */
-void _wb_cpu_sgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, float alpha,
-                    const float *a, gint64 lda, const float *b, gint64 ldb, float beta, float *c, gint64 ldc);
-void _wb_cpu_dgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, double alpha,
-                    const double *a, gint64 lda, const double *b, gint64 ldb, double beta, double *c, gint64 ldc);
+void _wb_cpu_sgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, float alpha, const float *a, gint64 lda, const float *b, gint64 ldb, float beta, float *c, gint64 ldc);
+void _wb_cpu_dgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, double alpha, const double *a, gint64 lda, const double *b, gint64 ldb, double beta, double *c, gint64 ldc);
 /* _wb_cpu_blas_set_threads / describe: OpenBLAS threads and its config string. */
 void        _wb_cpu_blas_set_threads (guint n);
-const char *_wb_cpu_blas_config      (void);
+const char *_wb_cpu_blas_config (void);
 
 G_END_DECLS

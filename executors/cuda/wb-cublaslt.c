@@ -84,8 +84,7 @@ lt_ready (WbCudaRuntime *rt, const WbLtApi *lt, GError **error)
  * (A, B, C, D), chosen once per @key (transfer full: taken). NULL with @error set, or NULL with *@none set
  * when no algorithm fits (the caller says why). */
 static const cublasLtMatmulAlgo_t *
-find_algo (const WbLtApi *lt, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la, cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t ld,
-           char *key, const guint32 al[4], gboolean *none, GError **error)
+find_algo (const WbLtApi *lt, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la, cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t ld, char *key, const guint32 al[4], gboolean *none, GError **error)
 {
   const cublasLtMatmulAlgo_t     *algo;
   cublasLtMatmulPreference_t      pref = NULL;
@@ -125,9 +124,7 @@ find_algo (const WbLtApi *lt, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t 
 /* D = alpha A B (in place of C, beta 0) on the run's stream with @algo, announced to the launch hook as one
  * "cublasLt matmul" described by @what (nullable). */
 static gboolean
-lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, const cublasLtMatmulAlgo_t *algo, float alpha, CUdeviceptr pa,
-           cublasLtMatrixLayout_t la, CUdeviceptr pb, cublasLtMatrixLayout_t lb, CUdeviceptr pd, cublasLtMatrixLayout_t ld, const char *what,
-           GError **error)
+lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, const cublasLtMatmulAlgo_t *algo, float alpha, CUdeviceptr pa, cublasLtMatrixLayout_t la, CUdeviceptr pb, cublasLtMatrixLayout_t lb, CUdeviceptr pd, cublasLtMatrixLayout_t ld, const char *what, GError **error)
 {
   const guint    zero[3] = { 0, 0, 0 };
   float          beta = 0.0f;
@@ -332,7 +329,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
     char         *key = g_strdup_printf ("matmul %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
                                          " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u %u %d",
                                          (int) cdt, (int) opa, (int) opb, M, N, K, batch, lda, ldb, a_bstride, b_bstride, al[0], al[1], al[2],
-                                         pbias ? alignment_of (pbias) : 0, (int) epi);
+                                 pbias ? alignment_of (pbias) : 0, (int) epi);
     if ((algo = find_algo (lt, desc, la, lb, ld, key, al, &none, error)) == NULL)
       {
         if (none)
@@ -374,8 +371,7 @@ gemm_layout (const WbLtApi *lt, cublasLtMatrixLayout_t *l, const WbCudaGemmOpera
 }
 
 gboolean
-wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const WbCudaGemmOperand *a,
-              const WbCudaGemmOperand *b, const WbCudaGemmOperand *c, GError **error)
+wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const WbCudaGemmOperand *a, const WbCudaGemmOperand *b, const WbCudaGemmOperand *c, GError **error)
 {
   const WbLtApi              *lt = wb_cuda_load_cublaslt (error);
   cublasLtMatmulDesc_t        desc = NULL;

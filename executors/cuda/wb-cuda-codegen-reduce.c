@@ -193,8 +193,7 @@ reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, 
 #define COL_R (WB_CUDA_BLOCK / COL_W)
 
 static gboolean
-emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape,
-                       guint n_red, gint64 NO, gint64 K, Cls c, GError **error)
+emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, GError **error)
 {
   const char      *ctype = _wb_cg_cls_ctype (c);
   gint64           col_blocks = (NO + COL_W - 1) / COL_W;
@@ -207,7 +206,8 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   g_autofree char *what = NULL;
   g_autofree char *prologue = NULL;
 
-  pb.dtype = c == CLS_F ? WB_DTYPE_FLOAT32 : c == CLS_D ? WB_DTYPE_FLOAT64 : WB_DTYPE_INT64;
+  pb.dtype = c == CLS_F ? WB_DTYPE_FLOAT32 : c == CLS_D ? WB_DTYPE_FLOAT64
+                                                        : WB_DTYPE_INT64;
   pb.rank = 2;
   pb.shape[0] = S;
   pb.shape[1] = NO;
@@ -225,8 +225,7 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "const %s o = (bid %% %" G_GINT64_FORMAT ") * %d + (%s) (threadIdx.x %% %d);", ity, col_blocks, COL_W, ity, COL_W);
   _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", NO);
   _wb_cg_line (k, "const %s r0 = s * %" G_GINT64_FORMAT " + (%s) (threadIdx.x / %d);", ity, Kc, ity, COL_W);
-  _wb_cg_line (k, "const %s r1 = s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT " ? s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT
-                  " : %" G_GINT64_FORMAT ";",
+  _wb_cg_line (k, "const %s r1 = s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT " ? s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " : %" G_GINT64_FORMAT ";",
                ity, Kc, Kc, K, Kc, Kc, K);
   _wb_cg_line (k, "%s acc = %s;", ctype, init_expr (n->op, c));
   if (!reduction_loop_range (k, a, red, kept_shape, n_kept, red_shape, n_red, "r0", "r1", COL_R, "acc", n->op, c, NULL, error))

@@ -81,7 +81,6 @@ typedef struct
  * is chosen once (shared with wb_cuda_matmul, as are the handle and the 32 MiB workspace). @what names
  * the call to the launch hook and in errors. FALSE with WB_CUDA_ERROR_CALL (or WB_CUDA_ERROR_LIBRARY
  * without cuBLASLt). */
-gboolean wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const WbCudaGemmOperand *a,
-                       const WbCudaGemmOperand *b, const WbCudaGemmOperand *c, GError **error);
+gboolean wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint64 N, gint64 K, float alpha, const WbCudaGemmOperand *a, const WbCudaGemmOperand *b, const WbCudaGemmOperand *c, GError **error);
 
 G_END_DECLS
