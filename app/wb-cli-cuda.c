@@ -22,7 +22,20 @@ cmp_double (gconstpointer a, gconstpointer b)
 }
 
 static void
-print_stats (GVariant *stats, const char *device, GArray *iter_ms)
+print_times (const char *fmt, GArray *ms)
+{
+  g_autoptr (GArray) sorted = NULL;
+
+  if (ms == NULL || ms->len == 0)
+    return;
+  sorted = g_array_copy (ms);
+  g_array_sort (sorted, cmp_double);
+  g_print (fmt, g_array_index (sorted, double, sorted->len / 2), sorted->len, g_array_index (sorted, double, 0),
+           g_array_index (sorted, double, sorted->len - 1));
+}
+
+static void
+print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_gpu_ms)
 {
   guint32 fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0;
   double  cms = 0;
@@ -61,16 +74,8 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms)
       while (g_variant_iter_next (&it, "{&s&s}", &name, &why))
         g_print (_ ("  not generated: %s: %s\n"), name, why);
     }
-  if (iter_ms && iter_ms->len > 0)
-    {
-      g_autoptr (GArray) sorted = g_array_copy (iter_ms);
-      double lo, hi, med;
-      g_array_sort (sorted, cmp_double);
-      lo = g_array_index (sorted, double, 0);
-      hi = g_array_index (sorted, double, sorted->len - 1);
-      med = g_array_index (sorted, double, sorted->len / 2);
-      g_print (_ ("time: median %.3f ms of %u runs (min %.3f, max %.3f), forward+backward, synchronised\n"), med, sorted->len, lo, hi);
-    }
+  print_times (_ ("time: median %.3f ms of %u runs (min %.3f, max %.3f), forward+backward, synchronised\n"), iter_ms);
+  print_times (_ ("GPU time: median %.3f ms of %u runs (min %.3f, max %.3f), CUDA events at each run's start and end\n"), iter_gpu_ms);
 }
 
 WbCaseRun *
@@ -135,7 +140,7 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
     }
   g_print (_ ("case %s, stage %s (%s) on cuda through thunder-wb-runner\n"), wb_case_get_name (c), stage->label,
            wb_program_kind_to_string (stage->kind));
-  print_stats (res->stats, res->device, res->iter_ms);
+  print_stats (res->stats, res->device, res->iter_ms, res->iter_gpu_ms);
 
   run = g_new0 (WbCaseRun, 1);
   run->stage = stage;
@@ -267,6 +272,13 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
       /* what `run --device cuda` prints as its time, for comparing profiled and unprofiled runs (tests/bench) */
       g_printerr ("profile: wall time per timed run (host, synchronised, with the profiler's work after it): median %.3f ms of %u\n",
                   g_array_index (sorted, double, sorted->len / 2), sorted->len);
+    }
+  if (res->iter_gpu_ms != NULL && res->iter_gpu_ms->len > 0)
+    {
+      g_autoptr (GArray) sorted = g_array_copy (res->iter_gpu_ms);
+      g_array_sort (sorted, cmp_double);
+      g_printerr ("profile: GPU time per timed run (CUDA events): median %.3f ms of %u\n", g_array_index (sorted, double, sorted->len / 2),
+                  sorted->len);
     }
   if (res->profile == NULL)
     {

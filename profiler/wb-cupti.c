@@ -1,4 +1,4 @@
-/* wb-cupti.c — CUPTI activity tracing (dlopen'd libcupti) and the attribution of its records to entries
+/* wb-cupti.c — CUPTI activity tracing (dlopen'd libcupti): the collector (attribution: wb-cupti-attribute.c)
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE
 #include "config.h"
@@ -11,142 +11,23 @@
 
 G_DEFINE_QUARK (wb - cupti - error - quark, wb_cupti_error)
 
-/* -- attribution (pure) -------------------------------------------------------------------------- */
-
-gboolean
-wb_cupti_ext_id_decode (guint64 ext_id,
-                        guint  *iteration,
-                        guint  *entry)
-{
-  guint64 it = ext_id >> 32;
-
-  if (it == 0 || it > G_MAXUINT32)
-    return FALSE;
-  if (iteration)
-    *iteration = (guint) (it - 1);
-  if (entry)
-    *entry = (guint) (ext_id & 0xffffffffu);
-  return TRUE;
-}
-
-GHashTable *
-wb_cupti_correlations_new (void)
-{
-  return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-}
-
-void
-wb_cupti_correlations_insert (GHashTable *correlations,
-                              guint32     correlation_id,
-                              guint64     ext_id)
-{
-  g_hash_table_insert (correlations, GUINT_TO_POINTER (correlation_id), g_memdup2 (&ext_id, sizeof ext_id));
-}
-
-static void
-summary_add (WbCuptiSummary *s, const WbCuptiActivity *a)
-{
-  gint64 ns = a->end_ns - a->start_ns;
-
-  switch (a->kind)
-    {
-    case WB_CUPTI_KERNEL:
-      s->kernels++;
-      s->kernel_ns_total += ns;
-      if (a->by == WB_CUPTI_BY_CORRELATION || a->by == WB_CUPTI_BY_LAUNCH)
-        {
-          s->kernels_by_correlation++;
-          s->kernel_ns_by_correlation += ns;
-        }
-      else if (a->by == WB_CUPTI_BY_TIME_RANGE)
-        {
-          s->kernels_by_time_range++;
-          s->kernel_ns_by_time_range += ns;
-        }
-      else
-        s->kernels_unattributed++;
-      break;
-    case WB_CUPTI_MEMCPY:
-      s->memcpy_count++;
-      s->memcpy_bytes += a->bytes;
-      s->memcpy_ns += ns;
-      break;
-    case WB_CUPTI_MEMSET:
-      s->memset_count++;
-      s->memset_bytes += a->bytes;
-      s->memset_ns += ns;
-      break;
-    default:
-      break;
-    }
-  if (a->kind != WB_CUPTI_KERNEL && a->entry >= 0)
-    s->memops_attributed++;
-}
-
-void
-wb_cupti_attribute (WbCuptiActivity    *acts,
-                    guint               n,
-                    GHashTable         *correlations,
-                    const WbCuptiRange *ranges,
-                    guint               n_ranges,
-                    WbCuptiSummary     *summary)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      WbCuptiActivity *a = &acts[i];
-      const guint64   *ext = correlations && a->correlation_id ? g_hash_table_lookup (correlations, GUINT_TO_POINTER (a->correlation_id)) : NULL;
-      guint            it, entry;
-      gint64           best = -1;
-      int              best_range = -1;
-
-      a->end_ns = MAX (a->end_ns, a->start_ns);
-      if (a->by == WB_CUPTI_BY_NONE)
-        a->entry = -1;
-      if (ext != NULL && wb_cupti_ext_id_decode (*ext, &it, &entry) && entry <= G_MAXINT32)
-        {
-          a->entry = (gint32) entry;
-          a->iteration = it;
-          a->by = WB_CUPTI_BY_CORRELATION;
-        }
-      else if (a->by == WB_CUPTI_BY_NONE && a->start_ns > 0)
-        {
-          for (guint r = 0; r < n_ranges; r++)
-            {
-              const WbCuptiRange *x = &ranges[r];
-              gint64              overlap = MIN (a->end_ns, x->end_ns) - MAX (a->start_ns, x->start_ns);
-
-              if (a->end_ns == a->start_ns)
-                overlap = a->start_ns >= x->start_ns && a->start_ns <= x->end_ns ? 0 : -1;
-              else if (overlap <= 0)
-                continue;
-              if (overlap > best)
-                {
-                  best = overlap;
-                  best_range = (int) r;
-                }
-            }
-          if (best_range >= 0)
-            {
-              a->entry = ranges[best_range].entry;
-              a->iteration = ranges[best_range].iteration;
-              a->by = WB_CUPTI_BY_TIME_RANGE;
-            }
-        }
-      if (summary)
-        summary_add (summary, a);
-    }
-}
-
-gint64
-wb_cupti_now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
-}
-
 /* -- the collector ------------------------------------------------------------------------------- */
+
+const char *
+wb_cupti_correlation_name (WbCuptiCorrelation correlation)
+{
+  switch (correlation)
+    {
+    case WB_CUPTI_CORRELATION_CALLBACKS:
+      return "callbacks";
+    case WB_CUPTI_CORRELATION_RECORDS:
+      return "records";
+    case WB_CUPTI_CORRELATION_FINE_GRAINED:
+      return "fine-grained";
+    default:
+      return "?";
+    }
+}
 
 #ifdef WB_HAVE_CUPTI
 
@@ -163,18 +44,23 @@ wb_cupti_now_ns (void)
 
 #define WB_CUPTI_BUFFER_SIZE ((size_t) 8 << 20)
 
-#define WB_CUPTI_FUNCTIONS(X)                                              \
-  X (cuptiGetVersion)                                                      \
-  X (cuptiGetResultString)                                                 \
-  X (cuptiActivityRegisterCallbacks)                                       \
-  X (cuptiActivityRegisterTimestampCallback)                               \
-  X (cuptiActivityEnable)                                                  \
-  X (cuptiActivityDisable)                                                 \
-  X (cuptiActivityFlushAll)                                                \
-      X (cuptiActivityGetNextRecord) X (cuptiActivityGetNumDroppedRecords) \
-          X (cuptiActivityPushExternalCorrelationId) X (cuptiActivityPopExternalCorrelationId)
+#define WB_CUPTI_FUNCTIONS(X)                \
+  X (cuptiGetVersion)                        \
+  X (cuptiGetResultString)                   \
+  X (cuptiActivityRegisterCallbacks)         \
+  X (cuptiActivityRegisterTimestampCallback) \
+  X (cuptiActivityEnable)                    \
+  X (cuptiActivityDisable)                   \
+  X (cuptiActivityFlushAll)                  \
+  X (cuptiActivityGetNextRecord)             \
+  X (cuptiActivityGetNumDroppedRecords)      \
+      X (cuptiActivityPushExternalCorrelationId) X (cuptiActivityPopExternalCorrelationId)
 /* optional: fine-grained API records (KIND_DRIVER / KIND_RUNTIME without them) */
-#define WB_CUPTI_OPTIONAL(X) X (cuptiActivityEnableDriverApi) X (cuptiActivityEnableRuntimeApi) X (cuptiGetTimestamp)
+/* optional: the callback API (correlation by callbacks; without it, by API records) */
+#define WB_CUPTI_OPTIONAL(X)                                                 \
+  X (cuptiActivityEnableDriverApi)                                           \
+  X (cuptiActivityEnableRuntimeApi) X (cuptiGetTimestamp) X (cuptiSubscribe) \
+      X (cuptiUnsubscribe) X (cuptiEnableCallback)
 
 #define WB_CUPTI_MEMBER(f) __typeof__ (&f) f;
 #define WB_CUPTI_NAME(f) #f,
@@ -186,7 +72,7 @@ typedef struct
 } CuptiApi;
 
 static const char *const cupti_names[] = { WB_CUPTI_FUNCTIONS (WB_CUPTI_NAME) WB_CUPTI_OPTIONAL (WB_CUPTI_NAME) };
-#define N_REQUIRED (G_N_ELEMENTS (cupti_names) - 3)
+#define N_REQUIRED (G_N_ELEMENTS (cupti_names) - 6)
 G_STATIC_ASSERT (sizeof (CuptiApi) == G_N_ELEMENTS (cupti_names) * sizeof (gpointer));
 
 static gsize    cupti_once;
@@ -198,17 +84,23 @@ static gint64   clock_offset; /* CUPTI's clock - ours, when our timestamp callba
 
 /* what the buffer callback fills (under the lock) */
 static GMutex      lock;
-static GArray     *pending;      /* (element-type WbCuptiActivity) */
-static GHashTable *pending_corr; /* correlation id -> ext id */
+static GArray     *pending;       /* (element-type WbCuptiActivity) */
+static GHashTable *pending_corr;  /* correlation id -> ext id */
+static GArray     *pending_pairs; /* (element-type guint64) correlation id, ext id, ... from the API callback */
 static guint64     dropped;
 static WbCupti    *active;
 
+#define EXT_STACK_DEPTH 16
+
 struct _WbCupti
 {
-  guint32    version;
-  gboolean   whole_driver, whole_runtime; /* KIND_DRIVER / KIND_RUNTIME instead of fine-grained */
-  GPtrArray *enabled;                     /* (element-type CUpti_ActivityKind as pointer) kinds to disable */
-  guint      pushed;                      /* external ids on the stack */
+  guint32                version;
+  WbCuptiCorrelation     correlation;
+  gboolean               whole_driver, whole_runtime; /* KIND_DRIVER / KIND_RUNTIME instead of fine-grained */
+  GPtrArray             *enabled;                     /* (element-type CUpti_ActivityKind as pointer) kinds to disable */
+  guint                  pushed;                      /* external ids on the stack */
+  CUpti_SubscriberHandle subscriber;                  /* WB_CUPTI_CORRELATION_CALLBACKS */
+  guint64                ext_stack[EXT_STACK_DEPTH];  /* WB_CUPTI_CORRELATION_CALLBACKS: the pushed ids */
 };
 
 /* The driver's calls whose API records carry an external id: every launch, copy and memset (the first must
@@ -497,12 +389,63 @@ on_buffer_completed (CUcontext ctx, uint32_t stream_id, uint8_t *buffer, size_t 
   free (buffer);
 }
 
+/* The callback API (WB_CUPTI_CORRELATION_CALLBACKS): runs on the calling thread, inside the API call. */
+static void CUPTIAPI
+on_api_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *cbdata)
+{
+  WbCupti                  *c = userdata;
+  const CUpti_CallbackData *d = cbdata;
+  guint64                   pair[2];
+
+  (void) cbid;
+  if ((domain != CUPTI_CB_DOMAIN_DRIVER_API && domain != CUPTI_CB_DOMAIN_RUNTIME_API) || d->callbackSite != CUPTI_API_ENTER ||
+      c->pushed == 0 || c->pushed > EXT_STACK_DEPTH)
+    return;
+  pair[0] = d->correlationId;
+  pair[1] = c->ext_stack[c->pushed - 1];
+  g_mutex_lock (&lock);
+  g_array_append_vals (pending_pairs, pair, 2);
+  g_mutex_unlock (&lock);
+}
+
+/* Subscribes and enables the callbacks of driver_cbids and runtime_cbids. FALSE (nothing left enabled)
+ * when this CUPTI has no callback API or refuses cuLaunchKernel's. */
+static gboolean
+enable_callbacks (WbCupti *c)
+{
+  if (api.cuptiSubscribe == NULL || api.cuptiEnableCallback == NULL || api.cuptiUnsubscribe == NULL)
+    return FALSE;
+  if (api.cuptiSubscribe (&c->subscriber, (CUpti_CallbackFunc) on_api_call, c) != CUPTI_SUCCESS)
+    {
+      c->subscriber = NULL;
+      return FALSE;
+    }
+  if (api.cuptiEnableCallback (1, c->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[0]) != CUPTI_SUCCESS)
+    {
+      api.cuptiUnsubscribe (c->subscriber);
+      c->subscriber = NULL;
+      return FALSE;
+    }
+  for (guint i = 1; i < G_N_ELEMENTS (driver_cbids); i++)
+    api.cuptiEnableCallback (1, c->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (runtime_cbids); i++)
+    api.cuptiEnableCallback (1, c->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
+  return TRUE;
+}
+
 static void
 disable_all (WbCupti *c)
 {
+  if (c->subscriber != NULL)
+    {
+      api.cuptiUnsubscribe (c->subscriber); /* disables its callbacks */
+      c->subscriber = NULL;
+    }
   for (guint i = 0; i < c->enabled->len; i++)
     api.cuptiActivityDisable ((CUpti_ActivityKind) GPOINTER_TO_INT (c->enabled->pdata[i]));
   g_ptr_array_set_size (c->enabled, 0);
+  if (c->correlation != WB_CUPTI_CORRELATION_FINE_GRAINED)
+    return;
   if (api.cuptiActivityEnableDriverApi && !c->whole_driver)
     for (guint i = 0; i < G_N_ELEMENTS (driver_cbids); i++)
       api.cuptiActivityEnableDriverApi (driver_cbids[i], 0);
@@ -560,23 +503,44 @@ wb_cupti_start (GError **error)
     {
       pending = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
       pending_corr = wb_cupti_correlations_new ();
+      pending_pairs = g_array_sized_new (FALSE, FALSE, sizeof (guint64), 4096);
     }
   g_array_set_size (pending, 0);
+  g_array_set_size (pending_pairs, 0);
   g_hash_table_remove_all (pending_corr);
   dropped = 0;
   active = c;
   g_mutex_unlock (&lock);
 
+  {
+    const char *mode = g_getenv ("WB_CUPTI_CORRELATION");
+    if (g_strcmp0 (g_getenv ("WB_CUPTI_FINE_GRAINED"), "1") == 0 || g_strcmp0 (mode, "fine-grained") == 0)
+      c->correlation = WB_CUPTI_CORRELATION_FINE_GRAINED;
+    else if (g_strcmp0 (mode, "records") == 0)
+      c->correlation = WB_CUPTI_CORRELATION_RECORDS;
+    else
+      c->correlation = WB_CUPTI_CORRELATION_CALLBACKS;
+  }
+  /* kernels, copies, memsets; EXTERNAL_CORRELATION only where CUPTI's own stack joins them */
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if (!enable_kind (c, kinds[i], error))
+    if ((kinds[i] != CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION || c->correlation != WB_CUPTI_CORRELATION_CALLBACKS) &&
+        !enable_kind (c, kinds[i], error))
       goto fail;
-  /* API records, so that external correlation records are written (gpu-apis.md §1). The first id of each
-   * list (cuLaunchKernel, cudaLaunchKernel) must be taken, else the whole kind is enabled instead; another id
-   * this CUPTI refuses is skipped (a launch it would have covered is then attributed by time range). */
-  /* Seen on the H200 (CUPTI 13.0, driver 580): the per-callback switches return success but write no API
-   * records, hence no EXTERNAL_CORRELATION records either (0 of 15 kernels joined); the whole DRIVER and
-   * RUNTIME kinds do. WB_CUPTI_FINE_GRAINED=1 tries the per-callback switches first. */
-  if (g_strcmp0 (g_getenv ("WB_CUPTI_FINE_GRAINED"), "1") == 0 && api.cuptiActivityEnableDriverApi != NULL &&
+  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS)
+    {
+      if (enable_callbacks (c))
+        return c;
+      g_printerr ("thunder-wb-runner: CUPTI's callback API is unavailable here; kernels are joined through API records\n");
+      c->correlation = WB_CUPTI_CORRELATION_RECORDS;
+      if (!enable_kind (c, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, error))
+        goto fail;
+    }
+  /* API records, so that external correlation records are written (gpu-apis.md §1). Seen on the H200
+   * (CUPTI 13.0, driver 580): the per-callback switches return success but write no API records, hence no
+   * EXTERNAL_CORRELATION records either (0 of 15 kernels joined); the whole DRIVER and RUNTIME kinds do.
+   * Fine-grained: the first id of each list (cuLaunchKernel, cudaLaunchKernel) must be taken, else the whole
+   * kind is enabled instead; another id this CUPTI refuses is skipped. */
+  if (c->correlation == WB_CUPTI_CORRELATION_FINE_GRAINED && api.cuptiActivityEnableDriverApi != NULL &&
       api.cuptiActivityEnableDriverApi (driver_cbids[0], 1) == CUPTI_SUCCESS)
     for (guint i = 1; i < G_N_ELEMENTS (driver_cbids); i++)
       api.cuptiActivityEnableDriverApi (driver_cbids[i], 1);
@@ -586,7 +550,7 @@ wb_cupti_start (GError **error)
       if (!enable_kind (c, CUPTI_ACTIVITY_KIND_DRIVER, error))
         goto fail;
     }
-  if (g_strcmp0 (g_getenv ("WB_CUPTI_FINE_GRAINED"), "1") == 0 && api.cuptiActivityEnableRuntimeApi != NULL &&
+  if (c->correlation == WB_CUPTI_CORRELATION_FINE_GRAINED && api.cuptiActivityEnableRuntimeApi != NULL &&
       api.cuptiActivityEnableRuntimeApi (runtime_cbids[0], 1) == CUPTI_SUCCESS)
     for (guint i = 1; i < G_N_ELEMENTS (runtime_cbids); i++)
       api.cuptiActivityEnableRuntimeApi (runtime_cbids[i], 1);
@@ -620,6 +584,7 @@ wb_cupti_stop (WbCupti *c)
   g_mutex_lock (&lock);
   active = NULL;
   g_array_set_size (pending, 0);
+  g_array_set_size (pending_pairs, 0);
   g_hash_table_remove_all (pending_corr);
   g_mutex_unlock (&lock);
   g_ptr_array_unref (c->enabled);
@@ -632,6 +597,12 @@ wb_cupti_get_version (WbCupti *c)
   return c->version;
 }
 
+WbCuptiCorrelation
+wb_cupti_get_correlation (WbCupti *c)
+{
+  return c->correlation;
+}
+
 const char *
 wb_cupti_get_library (WbCupti *c)
 {
@@ -642,6 +613,13 @@ wb_cupti_get_library (WbCupti *c)
 gboolean
 wb_cupti_push (WbCupti *c, guint64 ext_id, GError **error)
 {
+  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS)
+    {
+      if (c->pushed < EXT_STACK_DEPTH)
+        c->ext_stack[c->pushed] = ext_id;
+      c->pushed++;
+      return TRUE;
+    }
   if (!check (api.cuptiActivityPushExternalCorrelationId (CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, ext_id),
               "cuptiActivityPushExternalCorrelationId", NULL, error))
     return FALSE;
@@ -657,6 +635,8 @@ wb_cupti_pop (WbCupti *c, GError **error)
   if (c->pushed == 0)
     return TRUE;
   c->pushed--;
+  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS)
+    return TRUE;
   return check (api.cuptiActivityPopExternalCorrelationId (CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last),
                 "cuptiActivityPopExternalCorrelationId", NULL, error);
 }
@@ -685,7 +665,11 @@ wb_cupti_collect (WbCupti *c, GArray *acts, GHashTable *correlations)
       g_hash_table_iter_init (&it, pending_corr);
       while (g_hash_table_iter_next (&it, &k, &v))
         wb_cupti_correlations_insert (correlations, GPOINTER_TO_UINT (k), *(const guint64 *) v);
+      for (guint i = 0; i + 1 < pending_pairs->len; i += 2)
+        wb_cupti_correlations_insert (correlations, (guint32) g_array_index (pending_pairs, guint64, i),
+                                      g_array_index (pending_pairs, guint64, i + 1));
     }
+  g_array_set_size (pending_pairs, 0);
   g_hash_table_remove_all (pending_corr);
   if (g_strcmp0 (g_getenv ("WB_CUPTI_DEBUG"), "1") == 0)
     {
@@ -727,6 +711,13 @@ wb_cupti_get_version (WbCupti *c)
 {
   (void) c;
   return 0;
+}
+
+WbCuptiCorrelation
+wb_cupti_get_correlation (WbCupti *c)
+{
+  (void) c;
+  return WB_CUPTI_CORRELATION_CALLBACKS;
 }
 
 const char *

@@ -145,17 +145,37 @@ gint64 wb_cupti_now_ns (void);
 
 typedef struct _WbCupti WbCupti;
 
-/* wb_cupti_start: opens libcupti (once) and enables tracing. (transfer full) or NULL with WB_CUPTI_ERROR;
- * nothing stays enabled after a failure. */
+/* How kernel records are joined to the external ids (WB_CUPTI_CORRELATION=callbacks|records|fine-grained). */
+typedef enum
+{
+  /* default: the callback API (cuptiSubscribe) on the launch, copy and memset calls of the driver and the
+   * runtime; at each call's entry the callback pairs its correlationId with the id on top of our own stack.
+   * No API activity records are written (their cost per call is what made profiling slower). */
+  WB_CUPTI_CORRELATION_CALLBACKS = 1,
+  /* the whole DRIVER and RUNTIME activity kinds and EXTERNAL_CORRELATION records (CUPTI's own stack) */
+  WB_CUPTI_CORRELATION_RECORDS,
+  /* per-call API records (cuptiActivityEnableDriverApi/RuntimeApi) and EXTERNAL_CORRELATION records: on the
+   * H200 (CUPTI 13.0) these switches write no records, so nothing is joined */
+  WB_CUPTI_CORRELATION_FINE_GRAINED,
+} WbCuptiCorrelation;
+
+/* wb_cupti_start: opens libcupti (once) and enables tracing, the correlation as WB_CUPTI_CORRELATION says
+ * (default callbacks; records when this CUPTI lacks the callback API or refuses cuLaunchKernel's callback).
+ * (transfer full) or NULL with WB_CUPTI_ERROR; nothing stays enabled after a failure. */
 WbCupti *wb_cupti_start (GError **error);
 /* wb_cupti_stop: disables every kind, flushes and drops what is left, frees @cupti (nullable). */
 void wb_cupti_stop (WbCupti *cupti);
 /* wb_cupti_get_version: CUPTI's API version (cuptiGetVersion, e.g. 130001). */
 guint32 wb_cupti_get_version (WbCupti *cupti);
+/* wb_cupti_get_correlation: how records are joined; wb_cupti_correlation_name: "callbacks", "records",
+ * "fine-grained" (static). */
+WbCuptiCorrelation wb_cupti_get_correlation (WbCupti *cupti);
+const char        *wb_cupti_correlation_name (WbCuptiCorrelation correlation);
 /* wb_cupti_get_library: (transfer none) the file libcupti was opened from. */
 const char *wb_cupti_get_library (WbCupti *cupti);
 
-/* wb_cupti_push / wb_cupti_pop: the calling thread's external correlation id (kind CUSTOM0). */
+/* wb_cupti_push / wb_cupti_pop: the calling thread's external correlation id (kind CUSTOM0; with callbacks,
+ * a stack of 16 in the WbCupti, used from the runner's one thread). */
 gboolean wb_cupti_push (WbCupti *cupti,
                         guint64  ext_id,
                         GError **error);

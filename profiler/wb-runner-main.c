@@ -20,452 +20,15 @@
 #include "wb-cuda-executors.h"
 #include "wb-cuda-graph.h"
 #include "wb-profiler.h"
+#include "wb-runner-prof.h"
 #include "wb-runner-protocol.h"
-
-/* -- profiling (RUN with `profile`): CUPTI activity records, CUDA events ---------------------------
- * In a profiled timed iteration CUDA events are recorded on the run's stream at the iteration's start and
- * end and before and after every top-level call that is a profile entry (wb-profile.h's rules, on the
- * runner's own copy of the program); after the iteration's synchronisation they are read relative to the
- * iteration's start event and reused. Kernels come from CUPTI (wb-cupti.h) when it can trace: an external
- * correlation id (iteration, entry) is pushed around each entry's call, and after each timed iteration's
- * synchronisation the buffers are flushed and every kernel, memcpy and memset record is attributed by
- * correlation, else by the entries' time ranges (CUPTI's clock is CLOCK_MONOTONIC; an entry's range is its
- * events' offsets from the iteration's start event added to the host time the start event was recorded at,
- * the stream being idle then). Without CUPTI (WB_PROFILE_CUPTI=0, libcupti missing, tracing refused) a
- * pair of events around every kernel launch gives the kernel records instead (the runtime's launch hook;
- * cuBLASLt calls count as one "cublasLt matmul"), and the profile says why. */
-
-typedef struct
-{
-  const char *name; /* interned */
-  int         entry;
-  guint       grid[3], block[3];
-  guint       ev_start, ev_end; /* indexes into the event pool */
-} Launch;
-
-typedef struct
-{
-  WbCudaRuntime *rt;
-  const WbCuApi *cu;
-  WbProfile     *profile; /* entries of the runner's program */
-  gboolean       on;      /* recording this iteration */
-  GArray        *events;  /* (element-type CUevent) the pool */
-  guint          used;
-  guint          ev_iter_start, ev_iter_end;
-  int            entry;     /* the entry running now, or -1 */
-  guint          entry_ev;  /* its start event */
-  GArray        *entry_evs; /* (element-type guint) pairs: entry, start, end ... as triples */
-  GArray        *launches;  /* (element-type Launch) this iteration (events mode) */
-  gboolean       failed;
-  char          *fail_msg; /* (nullable) why, when not a CUDA event call */
-  /* CUPTI (NULL: events mode, for the reason in cupti_reason) */
-  WbCupti       *cupti;
-  char          *cupti_reason;
-  gint64         iter_host_ns; /* CLOCK_MONOTONIC when the iteration's start event was recorded */
-  GArray        *acts;         /* (element-type WbCuptiActivity) this iteration's records */
-  GHashTable    *corr;         /* correlation id -> external id, this iteration */
-  WbCuptiSummary summary;      /* over the timed iterations */
-  guint64        dropped;
-  /* results over the timed iterations */
-  GArray         *iter_ns;    /* gint64 */
-  GArray         *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
-  GArray         *entry_ns;   /* gint64 [iters * n_entries] */
-  GVariantBuilder kernels;    /* a(siuuuuuuxxuuuuty), see prof_variant */
-  gint64          origin_us;
-} Prof;
-
-#define PROF_KERNELS_TYPE "a(siuuuuuuxxuuuuty)"
-
-static void
-prof_fail (Prof *p, GError *error)
-{
-  p->failed = TRUE;
-  if (p->fail_msg == NULL && error != NULL)
-    p->fail_msg = g_strdup (error->message);
-  g_clear_error (&error);
-}
-
-static guint
-prof_record (Prof *p)
-{
-  CUevent ev;
-
-  if (p->used == p->events->len)
-    {
-      if (p->cu->cuEventCreate (&ev, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
-        {
-          p->failed = TRUE;
-          return 0;
-        }
-      g_array_append_val (p->events, ev);
-    }
-  ev = g_array_index (p->events, CUevent, p->used);
-  if (wb_cuda_runtime_record_event (p->rt, ev) != CUDA_SUCCESS) /* an event-record node while capturing a graph */
-    p->failed = TRUE;
-  return p->used++;
-}
-
-static void
-prof_launch_hook (gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3], gpointer data)
-{
-  Prof  *p = data;
-  Launch l = { 0 };
-
-  if (!p->on)
-    return;
-  if (!after)
-    {
-      l.name = g_intern_string (name);
-      l.entry = p->entry;
-      memcpy (l.grid, grid, sizeof l.grid);
-      memcpy (l.block, block, sizeof l.block);
-      l.ev_start = prof_record (p);
-      g_array_append_val (p->launches, l);
-    }
-  else if (p->launches->len > 0)
-    g_array_index (p->launches, Launch, p->launches->len - 1).ev_end = prof_record (p);
-}
-
-static void
-prof_begin_iteration (Prof *p)
-{
-  GError *error = NULL;
-
-  p->used = 0;
-  g_array_set_size (p->launches, 0);
-  g_array_set_size (p->entry_evs, 0);
-  p->entry = -1;
-  if (p->iter_ns->len == 0)
-    {
-      p->origin_us = g_get_monotonic_time ();
-      /* drop what the checked and warm-up runs left (the previous run ended synchronised) */
-      if (p->cupti && !wb_cupti_flush (p->cupti, &error))
-        prof_fail (p, error);
-      if (p->cupti)
-        wb_cupti_collect (p->cupti, NULL, NULL);
-    }
-  {
-    gint64 start = (g_get_monotonic_time () - p->origin_us) * 1000;
-    g_array_append_val (p->iter_start, start);
-  }
-  p->on = TRUE;
-  p->iter_host_ns = wb_cupti_now_ns ();
-  p->ev_iter_start = prof_record (p);
-}
-
-static gint64
-prof_elapsed_ns (Prof *p, guint a, guint b)
-{
-  float ms = 0;
-
-  if (p->cu->cuEventElapsedTime (&ms, g_array_index (p->events, CUevent, a), g_array_index (p->events, CUevent, b)) != CUDA_SUCCESS)
-    p->failed = TRUE;
-  return (gint64) ((double) ms * 1e6 + 0.5);
-}
-
-static void
-prof_add_kernel (Prof *p, const WbCuptiActivity *a, gint64 s, gint64 e)
-{
-  g_variant_builder_add (&p->kernels, "(siuuuuuuxxuuuuty)", a->name, (gint32) a->entry, a->grid[0], a->grid[1], a->grid[2],
-                         a->block[0], a->block[1], a->block[2], s, MAX (e, s), (guint32) a->iteration, a->registers,
-                         a->shared_bytes, a->stream, (guint64) a->correlation_id, (guchar) a->by);
-}
-
-/* CUPTI: this iteration's records, attributed by correlation, else by the entries' event ranges. */
-static void
-prof_collect_cupti (Prof *p, guint it)
-{
-  GError *error = NULL;
-  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (WbCuptiRange));
-
-  if (!wb_cupti_flush (p->cupti, &error))
-    {
-      prof_fail (p, error);
-      g_array_unref (ranges);
-      return;
-    }
-  g_array_set_size (p->acts, 0);
-  g_hash_table_remove_all (p->corr);
-  p->dropped += wb_cupti_collect (p->cupti, p->acts, p->corr);
-  for (guint k = 0; k + 2 < p->entry_evs->len; k += 3)
-    {
-      WbCuptiRange r;
-      r.entry = (gint32) g_array_index (p->entry_evs, guint, k);
-      r.iteration = it;
-      r.start_ns = p->iter_host_ns + prof_elapsed_ns (p, p->ev_iter_start, g_array_index (p->entry_evs, guint, k + 1));
-      r.end_ns = p->iter_host_ns + prof_elapsed_ns (p, p->ev_iter_start, g_array_index (p->entry_evs, guint, k + 2));
-      g_array_append_val (ranges, r);
-    }
-  for (guint i = 0; i < p->acts->len; i++)
-    g_array_index (p->acts, WbCuptiActivity, i).iteration = it;
-  wb_cupti_attribute ((WbCuptiActivity *) p->acts->data, p->acts->len, p->corr, (const WbCuptiRange *) ranges->data, ranges->len,
-                      &p->summary);
-  for (guint i = 0; i < p->acts->len; i++)
-    {
-      const WbCuptiActivity *a = &g_array_index (p->acts, WbCuptiActivity, i);
-      if (a->kind == WB_CUPTI_KERNEL && a->start_ns > 0)
-        prof_add_kernel (p, a, a->start_ns - p->iter_host_ns, a->end_ns - p->iter_host_ns);
-    }
-  g_array_unref (ranges);
-}
-
-/* after the stream was synchronised */
-static void
-prof_end_iteration (Prof *p)
-{
-  guint  n = wb_profile_get_n_entries (p->profile);
-  guint  it = p->iter_ns->len;
-  gint64 total;
-
-  p->on = FALSE;
-  total = prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
-  g_array_append_val (p->iter_ns, total);
-  g_array_set_size (p->entry_ns, (gsize) (it + 1) * n);
-  for (guint k = 0; k + 2 < p->entry_evs->len; k += 3)
-    {
-      guint e = g_array_index (p->entry_evs, guint, k);
-      g_array_index (p->entry_ns, gint64, (gsize) it * n + e) +=
-        prof_elapsed_ns (p, g_array_index (p->entry_evs, guint, k + 1), g_array_index (p->entry_evs, guint, k + 2));
-    }
-  if (p->cupti)
-    {
-      prof_collect_cupti (p, it);
-      return;
-    }
-  for (guint k = 0; k < p->launches->len; k++)
-    {
-      const Launch   *l = &g_array_index (p->launches, Launch, k);
-      WbCuptiActivity a = { 0 };
-
-      a.kind = WB_CUPTI_KERNEL;
-      a.name = l->name;
-      a.entry = l->entry;
-      a.iteration = it;
-      a.by = l->entry >= 0 ? WB_CUPTI_BY_LAUNCH : WB_CUPTI_BY_NONE;
-      memcpy (a.grid, l->grid, sizeof a.grid);
-      memcpy (a.block, l->block, sizeof a.block);
-      a.start_ns = prof_elapsed_ns (p, p->ev_iter_start, l->ev_start);
-      a.end_ns = l->ev_end ? prof_elapsed_ns (p, p->ev_iter_start, l->ev_end) : a.start_ns;
-      wb_cupti_attribute (&a, 1, NULL, NULL, 0, &p->summary);
-      prof_add_kernel (p, &a, a.start_ns, a.end_ns);
-    }
-}
-
-static void
-prof_call_started (Prof *p, const WbBsym *bsym)
-{
-  GError *error = NULL;
-  int     e;
-
-  if (!p->on)
-    return;
-  e = wb_profile_find_entry (p->profile, bsym);
-  if (e < 0)
-    return;
-  p->entry = e;
-  p->entry_ev = prof_record (p);
-  if (p->cupti && !wb_cupti_push (p->cupti, wb_cupti_ext_id (p->iter_ns->len, (guint) e), &error))
-    prof_fail (p, error);
-}
-
-static void
-prof_call_done (Prof *p, const WbBsym *bsym)
-{
-  GError *error = NULL;
-  guint   triple[3];
-
-  if (!p->on || p->entry < 0 || wb_profile_find_entry (p->profile, bsym) != p->entry)
-    return;
-  if (p->cupti && !wb_cupti_pop (p->cupti, &error))
-    prof_fail (p, error);
-  triple[0] = (guint) p->entry;
-  triple[1] = p->entry_ev;
-  triple[2] = prof_record (p);
-  g_array_append_vals (p->entry_evs, triple, 3);
-  p->entry = -1;
-}
-
-static Prof *
-prof_new (WbCudaRuntime *rt, WbProgram *program)
-{
-  Prof       *p = g_new0 (Prof, 1);
-  const char *env = g_getenv ("WB_PROFILE_CUPTI");
-
-  p->rt = rt;
-  p->cu = wb_cuda_runtime_get_api (rt);
-  p->profile = wb_profile_new (program, NULL);
-  p->events = g_array_new (FALSE, FALSE, sizeof (CUevent));
-  p->entry_evs = g_array_new (FALSE, FALSE, sizeof (guint));
-  p->launches = g_array_new (FALSE, FALSE, sizeof (Launch));
-  p->iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
-  p->iter_start = g_array_new (FALSE, FALSE, sizeof (gint64));
-  p->entry_ns = g_array_new (FALSE, TRUE, sizeof (gint64));
-  p->acts = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
-  p->corr = wb_cupti_correlations_new ();
-  p->entry = -1;
-  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
-  if (env != NULL && strcmp (env, "0") == 0)
-    p->cupti_reason = g_strdup ("disabled by WB_PROFILE_CUPTI=0");
-  else
-    {
-      GError *error = NULL;
-      if ((p->cupti = wb_cupti_start (&error)) == NULL)
-        {
-          p->cupti_reason = g_strdup (error->message);
-          g_printerr ("thunder-wb-runner: kernel records from CUDA events: %s\n", error->message);
-          g_clear_error (&error);
-        }
-    }
-  if (p->cupti == NULL)
-    wb_cuda_runtime_set_launch_hook (rt, prof_launch_hook, p);
-  return p;
-}
-
-static void
-prof_free (Prof *p)
-{
-  if (p == NULL)
-    return;
-  wb_cuda_runtime_set_launch_hook (p->rt, NULL, NULL);
-  g_clear_pointer (&p->cupti, wb_cupti_stop);
-  for (guint i = 0; i < p->events->len; i++)
-    p->cu->cuEventDestroy (g_array_index (p->events, CUevent, i));
-  g_array_unref (p->events);
-  g_array_unref (p->entry_evs);
-  g_array_unref (p->launches);
-  g_array_unref (p->iter_ns);
-  g_array_unref (p->iter_start);
-  g_array_unref (p->entry_ns);
-  g_array_unref (p->acts);
-  g_hash_table_unref (p->corr);
-  g_variant_builder_clear (&p->kernels);
-  wb_profile_free (p->profile);
-  g_free (p->fail_msg);
-  g_free (p->cupti_reason);
-  g_free (p);
-}
-
-static GVariant *
-prof_memops (guint32 count, guint64 bytes, gint64 ns)
-{
-  return g_variant_new ("(utx)", count, bytes, ns);
-}
-
-/* profile a{sv} (wb-runner.h): entries as, iter_ns ax, iter_start_ns ax, entry_ns ax, kernels2
- * a(siuuuuuuxxuuuuty) (name, entry or -1, grid xyz, block xyz, start, end, iteration, registers, shared
- * bytes, stream, correlation id, attributed by: WbCuptiAttributedBy), kernel_source s ("cupti" or
- * "events"), kernel_source_reason s (why not CUPTI; "" with CUPTI), cupti_version u, kernel_ns_total x,
- * kernel_ns_attributed x, kernel_ns_by_time_range x, kernels_by_correlation u, kernels_by_time_range u,
- * kernels_unattributed u, memcpy (utx) and memset (utx) (count, bytes, ns), memops_attributed u,
- * dropped_records t */
-static GVariant *
-prof_variant (Prof *p)
-{
-  GVariantBuilder       b, names;
-  const WbCuptiSummary *s = &p->summary;
-
-  g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
-  for (guint i = 0; i < wb_profile_get_n_entries (p->profile); i++)
-    g_variant_builder_add (&names, "s", wb_profile_get_entry_name (p->profile, i));
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&b, "{sv}", "entries", g_variant_builder_end (&names));
-  g_variant_builder_add (&b, "{sv}", "iter_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_ns->data, p->iter_ns->len, sizeof (gint64)));
-  g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
-  g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
-  g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));
-  g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
-  g_variant_builder_add (&b, "{sv}", "kernel_source", g_variant_new_string (p->cupti ? "cupti" : "events"));
-  g_variant_builder_add (&b, "{sv}", "kernel_source_reason", g_variant_new_string (p->cupti_reason ? p->cupti_reason : ""));
-  g_variant_builder_add (&b, "{sv}", "cupti_version", g_variant_new_uint32 (p->cupti ? wb_cupti_get_version (p->cupti) : 0));
-  g_variant_builder_add (&b, "{sv}", "kernel_ns_total", g_variant_new_int64 (s->kernel_ns_total));
-  g_variant_builder_add (&b, "{sv}", "kernel_ns_attributed", g_variant_new_int64 (s->kernel_ns_by_correlation + s->kernel_ns_by_time_range));
-  g_variant_builder_add (&b, "{sv}", "kernel_ns_by_time_range", g_variant_new_int64 (s->kernel_ns_by_time_range));
-  g_variant_builder_add (&b, "{sv}", "kernels_by_correlation", g_variant_new_uint32 (s->kernels_by_correlation));
-  g_variant_builder_add (&b, "{sv}", "kernels_by_time_range", g_variant_new_uint32 (s->kernels_by_time_range));
-  g_variant_builder_add (&b, "{sv}", "kernels_unattributed", g_variant_new_uint32 (s->kernels_unattributed));
-  g_variant_builder_add (&b, "{sv}", "memcpy", prof_memops (s->memcpy_count, s->memcpy_bytes, s->memcpy_ns));
-  g_variant_builder_add (&b, "{sv}", "memset", prof_memops (s->memset_count, s->memset_bytes, s->memset_ns));
-  g_variant_builder_add (&b, "{sv}", "memops_attributed", g_variant_new_uint32 (s->memops_attributed));
-  g_variant_builder_add (&b, "{sv}", "dropped_records", g_variant_new_uint64 (p->dropped));
-  return g_variant_builder_end (&b);
-}
-
-/* -- the device's ceilings (RUN with `ceilings`) ------------------------------------------------- */
-
-#define CEIL_COPY_BYTES ((size_t) 1 << 30)
-#define CEIL_GEMM_N 8192
-
-static gboolean
-measure_ceilings (WbCudaRuntime *rt, double *copy_gbps, double *tflops, GError **error)
-{
-  const WbCuApi *cu = wb_cuda_runtime_get_api (rt);
-  CUstream       st = wb_cuda_runtime_get_stream (rt);
-  CUevent        e0 = NULL, e1 = NULL;
-  CUdeviceptr    src = 0, dst = 0;
-  gboolean       ok = FALSE;
-  float          best = 0, ms = 0;
-  gint64         shape[2] = { CEIL_GEMM_N, CEIL_GEMM_N };
-  g_autoptr (WbTensor) a = NULL;
-  g_autoptr (WbTensor) b = NULL;
-
-  if (!wb_cuda_check (cu->cuEventCreate (&e0, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
-      !wb_cuda_check (cu->cuEventCreate (&e1, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
-      !wb_cuda_check (cu->cuMemAllocAsync (&src, CEIL_COPY_BYTES, st), "cuMemAllocAsync", error) ||
-      !wb_cuda_check (cu->cuMemAllocAsync (&dst, CEIL_COPY_BYTES, st), "cuMemAllocAsync", error) ||
-      !wb_cuda_check (cu->cuMemsetD8Async (src, 1, CEIL_COPY_BYTES, st), "cuMemsetD8Async", error))
-    goto out;
-  /* copy: bytes read + written over the fastest of 20 copies (after 3 untimed) */
-  for (int i = 0; i < 23; i++)
-    {
-      if (!wb_cuda_check (cu->cuEventRecord (e0, st), "cuEventRecord", error) ||
-          !wb_cuda_check (cu->cuMemcpyDtoDAsync (dst, src, CEIL_COPY_BYTES, st), "cuMemcpyDtoDAsync", error) ||
-          !wb_cuda_check (cu->cuEventRecord (e1, st), "cuEventRecord", error) ||
-          !wb_cuda_check (cu->cuEventSynchronize (e1), "cuEventSynchronize", error) ||
-          !wb_cuda_check (cu->cuEventElapsedTime (&ms, e0, e1), "cuEventElapsedTime", error))
-        goto out;
-      if (i >= 3 && (best == 0 || ms < best))
-        best = ms;
-    }
-  *copy_gbps = 2.0 * (double) CEIL_COPY_BYTES / (best * 1e-3) / 1e9;
-  /* bf16 matmul N x N x N through cuBLASLt (the cublas executor's path), fastest of 10 after 3 */
-  if ((a = wb_cuda_tensor_new (rt, WB_DTYPE_BFLOAT16, 2, shape, error)) == NULL ||
-      (b = wb_cuda_tensor_new (rt, WB_DTYPE_BFLOAT16, 2, shape, error)) == NULL ||
-      !wb_cuda_check (cu->cuMemsetD8Async (wb_cuda_tensor_ptr (a), 0x3c, (size_t) CEIL_GEMM_N * CEIL_GEMM_N * 2, st), "cuMemsetD8Async", error) ||
-      !wb_cuda_check (cu->cuMemsetD8Async (wb_cuda_tensor_ptr (b), 0x3b, (size_t) CEIL_GEMM_N * CEIL_GEMM_N * 2, st), "cuMemsetD8Async", error))
-    goto out;
-  best = 0;
-  for (int i = 0; i < 13; i++)
-    {
-      g_autoptr (WbTensor) c = NULL;
-      if (!wb_cuda_check (cu->cuEventRecord (e0, st), "cuEventRecord", error) ||
-          !wb_cuda_matmul (rt, a, b, NULL, FALSE, &c, error) ||
-          !wb_cuda_check (cu->cuEventRecord (e1, st), "cuEventRecord", error) ||
-          !wb_cuda_check (cu->cuEventSynchronize (e1), "cuEventSynchronize", error) ||
-          !wb_cuda_check (cu->cuEventElapsedTime (&ms, e0, e1), "cuEventElapsedTime", error))
-        goto out;
-      if (i >= 3 && (best == 0 || ms < best))
-        best = ms;
-    }
-  *tflops = 2.0 * CEIL_GEMM_N * (double) CEIL_GEMM_N * CEIL_GEMM_N / (best * 1e-3) / 1e12;
-  ok = TRUE;
-out:
-  if (src)
-    cu->cuMemFreeAsync (src, st);
-  if (dst)
-    cu->cuMemFreeAsync (dst, st);
-  if (e0)
-    cu->cuEventDestroy (e0);
-  if (e1)
-    cu->cuEventDestroy (e1);
-  return ok && wb_cuda_runtime_synchronize (rt, error);
-}
 
 typedef struct
 {
   GOutputStream *out;
   gboolean       announce;
   char          *last_region;
-  Prof          *prof; /* (nullable) a profiled run */
+  WbRunnerProf  *prof; /* (nullable) a profiled run */
   const char    *call; /* (nullable) the top-level call running now: a failed graph capture names it */
 } Runner;
 
@@ -513,7 +76,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
 
   r->call = bsym->name;
   if (r->prof)
-    prof_call_started (r->prof, bsym);
+    wb_runner_prof_call_started (r->prof, bsym);
   if (!r->announce)
     return;
   line = wb_trace_get_bsym_line (trace, bsym);
@@ -533,7 +96,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
   Runner *r = data;
 
   if (r->prof)
-    prof_call_done (r->prof, bsym);
+    wb_runner_prof_call_done (r->prof, bsym);
 }
 
 static int
@@ -666,15 +229,15 @@ graphs_body (gpointer data, GError **error)
 
   g->r->call = NULL;
   if (g->r->prof)
-    prof_begin_iteration (g->r->prof);
+    wb_runner_prof_begin_iteration (g->r->prof);
   g->result = wb_program_run (g->program, g->options, g->args, g->cots, error);
   if (g->result != NULL && g->r->prof)
-    g->r->prof->ev_iter_end = prof_record (g->r->prof);
+    g->r->prof->ev_iter_end = wb_runner_prof_record (g->r->prof);
   return g->result != NULL;
 }
 
 static void
-graphs_forget_iteration (Prof *p)
+graphs_forget_iteration (WbRunnerProf *p)
 {
   if (p == NULL)
     return;
@@ -694,7 +257,7 @@ static gboolean
 graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error)
 {
   g_autoptr (GError) local = NULL;
-  Prof *p = g->r->prof;
+  WbRunnerProf *p = g->r->prof;
 
   g->graph = wb_cuda_graph_capture (rt, graphs_body, g, &local);
   if (p != NULL)
@@ -727,7 +290,7 @@ graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error)
     }
   if (p != NULL)
     {
-      prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
+      wb_runner_prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
       g->regions = !p->failed;
       graphs_forget_iteration (p);
     }
@@ -738,8 +301,8 @@ graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error)
 static gboolean
 graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
 {
-  Prof  *p = g->r->prof;
-  gint64 ns = 0, start;
+  WbRunnerProf *p = g->r->prof;
+  gint64        ns = 0, start;
 
   if (p != NULL)
     {
@@ -760,7 +323,7 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
        * node, which runs the launch latency after the (idle) stream reached the launch */
       if (p->cu->cuEventElapsedTime (&ms, wb_cuda_graph_get_start_event (g->graph), g_array_index (p->events, CUevent, p->ev_iter_start)) == CUDA_SUCCESS)
         p->iter_host_ns += (gint64) ((double) ms * 1e6);
-      prof_end_iteration (p);
+      wb_runner_prof_end_iteration (p);
       if (p->failed)
         {
           g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling a CUDA graph replay: %s", p->fail_msg ? p->fail_msg : "a CUDA event call failed");
@@ -807,6 +370,25 @@ graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
   g_clear_pointer (&g->graph, wb_cuda_graph_free);
 }
 
+/* The unprofiled timed runs' GPU time: a pair of events, created on first use. */
+static gboolean
+events_record (WbCudaRuntime *rt, CUevent ev[2], int which, GError **error)
+{
+  const WbCuApi *cu = wb_cuda_runtime_get_api (rt);
+
+  if (ev[which] == NULL && !wb_cuda_check (cu->cuEventCreate (&ev[which], CU_EVENT_DEFAULT), "cuEventCreate", error))
+    return FALSE;
+  return wb_cuda_check (wb_cuda_runtime_record_event (rt, ev[which]), "cuEventRecord", error);
+}
+
+static void
+events_free (WbCudaRuntime *rt, CUevent ev[2])
+{
+  for (int i = 0; i < 2; i++)
+    if (ev[i] != NULL)
+      wb_cuda_runtime_get_api (rt)->cuEventDestroy (ev[i]);
+}
+
 static void
 handle_run (Runner *r, GVariant *req)
 {
@@ -821,17 +403,19 @@ handle_run (Runner *r, GVariant *req)
   g_autoptr (GVariant) assign = NULL;
   g_autoptr (GVariant) av = NULL;
   g_autoptr (WbRunResult) result = NULL;
-  const char     *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = "nvrtc";
-  guint64         seed = 0;
-  guint32         warmup = 1, iters = 0;
-  gboolean        check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE;
-  double          copy_gbps = 0, bf16_tflops = 0;
-  Graphs          graphs = { 0 };
-  WbCudaRuntime  *rt;
-  WbExecutor     *def_exec;
-  WbRunOptions    options;
-  guint           retries = 0;
-  GArray         *iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  const char    *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = "nvrtc";
+  guint64        seed = 0;
+  guint32        warmup = 1, iters = 0;
+  gboolean       check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE;
+  double         copy_gbps = 0, bf16_tflops = 0;
+  Graphs         graphs = { 0 };
+  WbCudaRuntime *rt;
+  WbExecutor    *def_exec;
+  WbRunOptions   options;
+  guint          retries = 0;
+  GArray        *iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) iter_gpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  CUevent         gpu_ev[2] = { NULL, NULL }; /* around each unprofiled timed run */
   GVariantBuilder b;
   GVariant       *outs, *grads, *cotv;
   g_autoptr (GVariant) stats = NULL;
@@ -900,10 +484,10 @@ handle_run (Runner *r, GVariant *req)
   options.call_started = on_call_started;
   options.observer = on_call_done;
   options.observer_data = r;
-  if (ceilings && !measure_ceilings (rt, &copy_gbps, &bf16_tflops, &error))
+  if (ceilings && !wb_runner_measure_ceilings (rt, &copy_gbps, &bf16_tflops, &error))
     goto fail;
   if (profile)
-    r->prof = prof_new (rt, program);
+    r->prof = wb_runner_prof_new (rt, program);
 
   /* the checked run: every kernel synchronised, every top-level call announced */
   wb_cuda_executors_begin_run ();
@@ -946,22 +530,41 @@ handle_run (Runner *r, GVariant *req)
         if (timed && graphs.graph != NULL)
           {
             double ms;
+            gint64 gns = 0;
             if (!graphs_replay (&graphs, rt, &error))
               goto fail;
             ms = (now_ns () - t0) / 1e6;
+            if (r->prof == NULL && wb_cuda_graph_get_last_ns (graphs.graph, &gns, NULL))
+              {
+                double gms = gns / 1e6;
+                g_array_append_val (iter_gpu_ms, gms);
+              }
             g_array_append_val (iter_ms, ms);
             continue;
           }
         if (timed && r->prof)
-          prof_begin_iteration (r->prof);
+          wb_runner_prof_begin_iteration (r->prof);
+        else if (timed && !events_record (rt, gpu_ev, 0, &error))
+          goto fail;
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
         if (timed && r->prof && again != NULL)
-          r->prof->ev_iter_end = prof_record (r->prof);
+          r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
+        else if (timed && again != NULL && !events_record (rt, gpu_ev, 1, &error))
+          goto fail;
         if (again == NULL || !wb_cuda_runtime_synchronize (rt, &error))
           goto fail;
+        if (timed && r->prof == NULL)
+          {
+            float  ms = 0;
+            double gms;
+            if (!wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuEventElapsedTime (&ms, gpu_ev[0], gpu_ev[1]), "cuEventElapsedTime", &error))
+              goto fail;
+            gms = ms;
+            g_array_append_val (iter_gpu_ms, gms);
+          }
         if (timed && r->prof)
           {
-            prof_end_iteration (r->prof);
+            wb_runner_prof_end_iteration (r->prof);
             if (r->prof->failed)
               {
                 g_set_error (&error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling: %s", r->prof->fail_msg ? r->prof->fail_msg : "a CUDA event call failed");
@@ -1004,6 +607,15 @@ handle_run (Runner *r, GVariant *req)
   g_variant_builder_add (&b, "{sv}", "forward_ns", g_variant_new_int64 (result->forward_ns));
   g_variant_builder_add (&b, "{sv}", "backward_ns", g_variant_new_int64 (result->backward_ns));
   g_variant_builder_add (&b, "{sv}", "iter_ms", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, iter_ms->data, iter_ms->len, sizeof (double)));
+  if (r->prof)
+    for (guint i = 0; i < r->prof->iter_ns->len; i++)
+      {
+        double gms = g_array_index (r->prof->iter_ns, gint64, i) / 1e6;
+        g_array_append_val (iter_gpu_ms, gms);
+      }
+  if (iter_gpu_ms->len > 0)
+    g_variant_builder_add (&b, "{sv}", "iter_gpu_ms",
+                           g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, iter_gpu_ms->data, iter_gpu_ms->len, sizeof (double)));
   {
     const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (rt);
     g_autofree char        *dev = g_strdup_printf ("%s, %s", info->name, info->arch);
@@ -1029,8 +641,8 @@ handle_run (Runner *r, GVariant *req)
     }
   if (r->prof)
     {
-      g_variant_builder_add (&b, "{sv}", "profile", prof_variant (r->prof));
-      g_clear_pointer (&r->prof, prof_free);
+      g_variant_builder_add (&b, "{sv}", "profile", wb_runner_prof_variant (r->prof));
+      g_clear_pointer (&r->prof, wb_runner_prof_free);
     }
   g_variant_unref (outs);
   g_variant_unref (grads);
@@ -1038,15 +650,18 @@ handle_run (Runner *r, GVariant *req)
   wb_runner_write_message (r->out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
   wb_cuda_executors_end_run ();
   g_array_unref (iter_ms);
+  events_free (rt, gpu_ev);
   return;
 
 fail:
   g_array_unref (iter_ms);
+  if (!(error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT))
+    events_free (rt, gpu_ev);
   if (r->prof)
     {
       r->prof->on = FALSE;
       if (!(error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT))
-        g_clear_pointer (&r->prof, prof_free);
+        g_clear_pointer (&r->prof, wb_runner_prof_free);
     }
   if (error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT)
     {

@@ -230,6 +230,7 @@ wb_runner_result_free (WbRunnerResult *result)
     return;
   g_clear_pointer (&result->result, wb_run_result_free);
   g_clear_pointer (&result->iter_ms, g_array_unref);
+  g_clear_pointer (&result->iter_gpu_ms, g_array_unref);
   g_clear_pointer (&result->stats, g_variant_unref);
   g_free (result->device);
   g_free (result->model);
@@ -423,6 +424,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
         {
           WbRunnerResult *res = g_new0 (WbRunnerResult, 1);
           g_autoptr (GVariant) ms = g_variant_lookup_value (msg, "iter_ms", G_VARIANT_TYPE ("ad"));
+          g_autoptr (GVariant) gms = g_variant_lookup_value (msg, "iter_gpu_ms", G_VARIANT_TYPE ("ad"));
           g_autoptr (GVariant) flat = g_variant_lookup_value (msg, "flat_args", G_VARIANT_TYPE ("as"));
           const char *device = "";
           gint32      kind = 0;
@@ -453,6 +455,13 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
               gsize         n = 0;
               const double *v = g_variant_get_fixed_array (ms, &n, sizeof (double));
               g_array_append_vals (res->iter_ms, v, n);
+            }
+          res->iter_gpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
+          if (gms)
+            {
+              gsize         n = 0;
+              const double *v = g_variant_get_fixed_array (gms, &n, sizeof (double));
+              g_array_append_vals (res->iter_gpu_ms, v, n);
             }
           g_variant_lookup (msg, "device", "&s", &device);
           res->device = g_strdup (device);

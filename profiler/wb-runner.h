@@ -66,21 +66,25 @@ typedef struct
 {
   WbRunResult *result;  /* outputs, grads, flat_args, cotangents (host tensors) of the checked run */
   GArray      *iter_ms; /* (element-type double) wall time of each timed run, synchronised */
-  char        *device;  /* "NVIDIA H100 80GB HBM3, sm_90" */
-  GVariant    *stats;   /* a{sv}: regions_fused, plan_kernels, ops_generated, matmuls, fallbacks,
-                           fallback_symbols a{su}, nvrtc_compiles, nvrtc_hits, compile_ms, retries */
-  char       *model;       /* "NVIDIA H100 80GB HBM3" */
-  char       *driver;      /* CUDA driver version "13.0" */
-  double      copy_gbps;   /* with request.ceilings: device-to-device copy, bytes read + written, GB/s */
-  double      bf16_tflops; /* with request.ceilings: 8192^3 bf16 cuBLASLt matmul, TFLOP/s */
-  GVariant   *profile;     /* (nullable) with request.profile, a{sv}: entries as (wb-profile.h's entries of the
-                              runner's program, in order), iter_ns ax (CUDA events around each timed run),
-                              iter_start_ns ax (each run's start after the first, host clock), entry_ns ax
-                              (iters x entries, events around each entry's call), kernels a(siuuuuuuxxu) (name,
-                              entry index or -1, grid xyz, block xyz, start and end ns after the iteration's
-                              start event, iteration) or, from this version on, kernels2 and the attribution
-                              keys (wb_runner_profile_get_kernels, _get_attribution; wb-runner-main.c's
-                              prof_variant), dropped_records t (CUPTI's lost records) */
+  /* (element-type double) GPU time of each timed run, ms: CUDA events recorded on the run's stream at its start
+   * and end (a graph replay: the graph's own first and last event nodes; a profiled run: the profile's iter_ns).
+   * Empty when the runner sent none. This, not iter_ms, compares profiled and unprofiled runs alike. */
+  GArray   *iter_gpu_ms;
+  char     *device;      /* "NVIDIA H100 80GB HBM3, sm_90" */
+  GVariant *stats;       /* a{sv}: regions_fused, plan_kernels, ops_generated, matmuls, fallbacks,
+                            fallback_symbols a{su}, nvrtc_compiles, nvrtc_hits, compile_ms, retries */
+  char     *model;       /* "NVIDIA H100 80GB HBM3" */
+  char     *driver;      /* CUDA driver version "13.0" */
+  double    copy_gbps;   /* with request.ceilings: device-to-device copy, bytes read + written, GB/s */
+  double    bf16_tflops; /* with request.ceilings: 8192^3 bf16 cuBLASLt matmul, TFLOP/s */
+  GVariant *profile;     /* (nullable) with request.profile, a{sv}: entries as (wb-profile.h's entries of the
+                            runner's program, in order), iter_ns ax (CUDA events around each timed run),
+                            iter_start_ns ax (each run's start after the first, host clock), entry_ns ax
+                            (iters x entries, events around each entry's call), kernels a(siuuuuuuxxu) (name,
+                            entry index or -1, grid xyz, block xyz, start and end ns after the iteration's
+                            start event, iteration) or, from this version on, kernels2 and the attribution
+                            keys (wb_runner_profile_get_kernels, _get_attribution; wb-runner-main.c's
+                            prof_variant), dropped_records t (CUPTI's lost records) */
   /* with request.cuda_graphs: whether the timed runs were replays of a CUDA graph, and what was captured
    * or why nothing was (nullable) */
   gboolean cuda_graphs_used;

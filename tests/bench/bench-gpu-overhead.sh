@@ -5,13 +5,17 @@
 # usage: tests/bench/bench-gpu-overhead.sh [CASE...]      (default: gpt2_block llama_layer)
 # env:   WB_BUILD_ROOT (the build folder or an unpacked gpu bundle), WB_TRACES_DIR, ITERS (default 20)
 #
-# Per case (its default stage: forward + backward), three runs of ITERS timed iterations on one GPU:
-#   unprofiled  `run --device cuda` (WB_CUDA_ITERS): its "time: median" line
-#   cupti       `profile --device cuda` (CUPTI activity records + CUDA events around iterations and regions)
-#   events      `profile --device cuda` with WB_PROFILE_CUPTI=0 (CUDA events around every kernel launch too)
-# and prints a Markdown table. "wall" is the host's time per timed run, synchronised (the same clock for all
-# three; the profiled runs also include the profiler's work after the run: reading events, flushing
-# CUPTI); "GPU" is the report's iteration median from CUDA events. ratio = profiled wall / unprofiled wall.
+# Per case (its default stage: forward + backward), runs of ITERS timed iterations on one GPU:
+#   unprofiled      `run --device cuda` (WB_CUDA_ITERS): CUDA events at each run's start and end only
+#   cupti           `profile --device cuda`: CUPTI kernel/memcpy/memset records, kernels joined to regions
+#                   through the callback API's correlation ids, CUDA events around iterations and regions
+#   cupti-records   the same with WB_CUPTI_CORRELATION=records (API activity records + EXTERNAL_CORRELATION)
+#   events          WB_PROFILE_CUPTI=0 (no CUPTI; CUDA events around every kernel launch too)
+# and prints a Markdown table. The time compared is the GPU time of an iteration, from CUDA events on the
+# run's stream at its start and end, in every mode alike (median of ITERS): ratio = profiled / unprofiled.
+# "wall" is the host's time per timed run, synchronised, which for a profiled run also holds the profiler's
+# own work after the iteration (reading events, flushing CUPTI's buffers): shown, not compared.
+# The unprofiled run is measured twice, before and after the profiled ones; "noise" is their difference.
 # Compare figures only within one table (one machine, one run). Exit 77 without a GPU.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -24,40 +28,55 @@ export XDG_CACHE_HOME="$out/cache"
 
 median_of () { sed -n "s/$1/\\1/p" "$2" | head -1; }
 
-echo "| case | kernel records | unprofiled wall ms | profiled wall ms | ratio | profiled GPU ms | attributed | dropped |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
-for c in $cases; do
-  dir=$traces/$c
-  [ -d "$dir" ] || { echo "| $c | (not found: $dir) | | | | | | |"; continue; }
-  WB_CUDA_ITERS=$iters "$app" --headless run "$dir" --device cuda >"$out/run.log" 2>&1
+echo "| case | mode | correlation | unprofiled GPU ms | profiled GPU ms | ratio | noise | unprofiled wall ms | profiled wall ms | attributed | dropped |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+unprofiled () { # $1 case dir, $2 log -> GPU median
+  WB_CUDA_ITERS=$iters "$app" --headless run "$1" --device cuda >"$2" 2>&1
   rc=$?
-  if [ $rc -eq 3 ]; then
-    echo "skip: $(tail -1 "$out/run.log")"
+  if [ $rc -eq 3 ] && grep -q "CUDA is not available\|no GPU\|no CUDA" "$2"; then
+    echo "skip: $(tail -1 "$2")" >&2
     exit 77
   fi
-  base=$(median_of '^time: median \([0-9.]*\) ms.*' "$out/run.log")
-  [ -n "$base" ] || { tail -5 "$out/run.log"; echo "| $c | run failed ($rc) | | | | | | |"; continue; }
-  for mode in cupti events; do
-    flag=1
-    [ $mode = events ] && flag=0
-    WB_PROFILE_CUPTI=$flag "$app" --headless profile "$dir" --device cuda --iters "$iters" --warmup 3 \
+  median_of '^GPU time: median \([0-9.]*\) ms.*' "$2"
+}
+for c in $cases; do
+  dir=$traces/$c
+  [ -d "$dir" ] || { echo "| $c | (not found: $dir) |"; continue; }
+  base=$(unprofiled "$dir" "$out/run1.log") || exit 77
+  [ -n "$base" ] || { tail -5 "$out/run1.log"; echo "| $c | run failed |"; continue; }
+  bwall=$(median_of '^time: median \([0-9.]*\) ms.*' "$out/run1.log")
+  rows=""
+  for mode in cupti cupti-records events; do
+    case $mode in
+      cupti) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=callbacks" ;;
+      cupti-records) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=records" ;;
+      events) env="WB_PROFILE_CUPTI=0" ;;
+    esac
+    env $env "$app" --headless profile "$dir" --device cuda --iters "$iters" --warmup 3 \
       --report "$out/$c-$mode.json" >/dev/null 2>"$out/$c-$mode.err"
     rc=$?
     wall=$(median_of '^profile: wall time per timed run.*median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
     if [ $rc -ne 0 ] || [ -z "$wall" ]; then
       tail -3 "$out/$c-$mode.err"
-      echo "| $c | $mode: failed ($rc) | $base | | | | | |"
+      rows="$rows| $c | $mode: failed ($rc) |
+"
       continue
     fi
-    python3 - "$out/$c-$mode.json" "$c" "$base" "$wall" <<'PY'
+    rows="$rows$(python3 - "$out/$c-$mode.json" "$c" "$mode" "$base" "$bwall" "$wall" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-case, base, wall = sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+case, mode, base, bwall, wall = sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5], float(sys.argv[6])
 a = d.get("attribution") or {}
-src = a.get("kernel_source", "?")
 share = "%.1f%%" % (100 * a["kernel_ms_attributed"] / a["kernel_ms_total"]) if a.get("kernel_ms_total") else "-"
-print("| %s | %s | %.3f | %.3f | %.2f | %.3f | %s | %d |" % (case, src, base, wall, wall / base if base > 0 else 0,
-      d["iteration"]["median_ms"], share, d["run"]["dropped_records"]))
+gpu = d["iteration"]["median_ms"]
+corr = a.get("cupti_correlation") or a.get("kernel_source", "?")
+print("| %s | %s | %s | %.3f | %.3f | %.3f | NOISE | %s | %.3f | %s | %d |" % (case, mode, corr, base, gpu, gpu / base if base > 0 else 0,
+      bwall, wall, share, d["run"]["dropped_records"]))
 PY
+)
+"
   done
+  base2=$(unprofiled "$dir" "$out/run2.log") || exit 77
+  noise=$(python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2] or 0); print('%.1f%%' % (100*abs(a-b)/a) if b else '-')" "$base" "$base2")
+  printf '%s' "$rows" | sed "s/NOISE/$noise/"
 done

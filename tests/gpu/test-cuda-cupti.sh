@@ -5,7 +5,7 @@
 # Profiles mlp_small (forward + backward: nvrtc regions and cuBLASLt matmuls) and checks the JSON report:
 # the kernel records come from CUPTI, every cuBLASLt kernel (a name that is not one of our generated wb_*
 # kernels) is attributed to a region, at least 95% of the kernel time CUPTI saw is attributed, no record
-# was dropped, every generated kernel has registers > 0 and a grid, and the Markdown report has its
+# was dropped (95% of it by correlation, not by time range), every generated kernel has registers > 0 and a grid, and the Markdown report has its
 # Attribution line. Then with WB_PROFILE_CUPTI=0 the same run falls back to CUDA events and says why.
 # Exit 77 (skip) without a GPU.
 set -u
@@ -43,6 +43,9 @@ assert d["run"]["dropped_records"] == 0, d["run"]["dropped_records"]
 assert a["kernel_ms_total"] > 0, a
 share = a["kernel_ms_attributed"] / a["kernel_ms_total"]
 assert share >= 0.95, ("attributed share", share, a)
+# by correlation (the callback API's correlation ids), not merely by time range
+by_corr = a["kernel_ms_by_correlation"] / a["kernel_ms_total"]
+assert by_corr >= 0.95, ("share attributed by correlation", by_corr, a)
 kernels = d["kernels"]
 ours = [k for k in kernels if k["name"].startswith("wb_")]
 lib = [k for k in kernels if not k["name"].startswith("wb_")]
