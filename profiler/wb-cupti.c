@@ -24,6 +24,8 @@ wb_cupti_correlation_name (WbCuptiCorrelation correlation)
       return "records";
     case WB_CUPTI_CORRELATION_FINE_GRAINED:
       return "fine-grained";
+    case WB_CUPTI_CORRELATION_NONE:
+      return "none";
     default:
       return "?";
     }
@@ -54,12 +56,14 @@ wb_cupti_correlation_name (WbCuptiCorrelation correlation)
   X (cuptiActivityFlushAll)                  \
   X (cuptiActivityGetNextRecord)             \
   X (cuptiActivityGetNumDroppedRecords)      \
-      X (cuptiActivityPushExternalCorrelationId) X (cuptiActivityPopExternalCorrelationId)
+  X (cuptiActivityPushExternalCorrelationId) \
+  X (cuptiActivityPopExternalCorrelationId)
 /* optional: fine-grained API records (KIND_DRIVER / KIND_RUNTIME without them) */
 /* optional: the callback API (correlation by callbacks; without it, by API records) */
-#define WB_CUPTI_OPTIONAL(X)                                                 \
-  X (cuptiActivityEnableDriverApi)                                           \
-  X (cuptiActivityEnableRuntimeApi) X (cuptiGetTimestamp) X (cuptiSubscribe) \
+#define WB_CUPTI_OPTIONAL(X)               \
+  X (cuptiActivityEnableDriverApi)         \
+  X (cuptiActivityEnableRuntimeApi)        \
+  X (cuptiGetTimestamp) X (cuptiSubscribe) \
       X (cuptiUnsubscribe) X (cuptiEnableCallback)
 
 #define WB_CUPTI_MEMBER(f) __typeof__ (&f) f;
@@ -518,14 +522,19 @@ wb_cupti_start (GError **error)
       c->correlation = WB_CUPTI_CORRELATION_FINE_GRAINED;
     else if (g_strcmp0 (mode, "records") == 0)
       c->correlation = WB_CUPTI_CORRELATION_RECORDS;
+    else if (g_strcmp0 (mode, "none") == 0)
+      c->correlation = WB_CUPTI_CORRELATION_NONE;
     else
       c->correlation = WB_CUPTI_CORRELATION_CALLBACKS;
   }
   /* kernels, copies, memsets; EXTERNAL_CORRELATION only where CUPTI's own stack joins them */
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if ((kinds[i] != CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION || c->correlation != WB_CUPTI_CORRELATION_CALLBACKS) &&
+    if ((kinds[i] != CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION ||
+         (c->correlation != WB_CUPTI_CORRELATION_CALLBACKS && c->correlation != WB_CUPTI_CORRELATION_NONE)) &&
         !enable_kind (c, kinds[i], error))
       goto fail;
+  if (c->correlation == WB_CUPTI_CORRELATION_NONE)
+    return c;
   if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS)
     {
       if (enable_callbacks (c))
@@ -613,7 +622,7 @@ wb_cupti_get_library (WbCupti *c)
 gboolean
 wb_cupti_push (WbCupti *c, guint64 ext_id, GError **error)
 {
-  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS)
+  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS || c->correlation == WB_CUPTI_CORRELATION_NONE)
     {
       if (c->pushed < EXT_STACK_DEPTH)
         c->ext_stack[c->pushed] = ext_id;
@@ -635,7 +644,7 @@ wb_cupti_pop (WbCupti *c, GError **error)
   if (c->pushed == 0)
     return TRUE;
   c->pushed--;
-  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS)
+  if (c->correlation == WB_CUPTI_CORRELATION_CALLBACKS || c->correlation == WB_CUPTI_CORRELATION_NONE)
     return TRUE;
   return check (api.cuptiActivityPopExternalCorrelationId (CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last),
                 "cuptiActivityPopExternalCorrelationId", NULL, error);

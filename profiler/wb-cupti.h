@@ -145,7 +145,7 @@ gint64 wb_cupti_now_ns (void);
 
 typedef struct _WbCupti WbCupti;
 
-/* How kernel records are joined to the external ids (WB_CUPTI_CORRELATION=callbacks|records|fine-grained). */
+/* How kernel records are joined to the external ids (WB_CUPTI_CORRELATION=callbacks|records|fine-grained|none). */
 typedef enum
 {
   /* default: the callback API (cuptiSubscribe) on the launch, copy and memset calls of the driver and the
@@ -157,6 +157,8 @@ typedef enum
   /* per-call API records (cuptiActivityEnableDriverApi/RuntimeApi) and EXTERNAL_CORRELATION records: on the
    * H200 (CUPTI 13.0) these switches write no records, so nothing is joined */
   WB_CUPTI_CORRELATION_FINE_GRAINED,
+  /* none: kernel, copy and memset records only, attributed by the entries' time ranges */
+  WB_CUPTI_CORRELATION_NONE,
 } WbCuptiCorrelation;
 
 /* wb_cupti_start: opens libcupti (once) and enables tracing, the correlation as WB_CUPTI_CORRELATION says
