@@ -118,9 +118,12 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
   req.args = args;
   req.cotangents = cots;
   req.seed = options->seed;
-  req.warmup = 1;
+  /* benchmarks (tests/bench): WB_CUDA_WARMUP runs before the WB_CUDA_ITERS timed ones (default 1), and
+   * WB_CUDA_GRAPHS=1 replays them as a CUDA graph, as `profile --cuda-graphs` does */
+  req.warmup = g_getenv ("WB_CUDA_WARMUP") ? MAX (1, (guint) g_ascii_strtoull (g_getenv ("WB_CUDA_WARMUP"), NULL, 10)) : 1;
   req.iters = iters;
   req.check_shapes = options->check_shapes;
+  req.cuda_graphs = iters > 0 && g_strcmp0 (g_getenv ("WB_CUDA_GRAPHS"), "1") == 0;
   if ((res = wb_runner_run (runner, &req, exit_code, error)) == NULL)
     return NULL;
   /* more than one output: the file's grad_output.<i> now that their number is known */
@@ -292,6 +295,33 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   start_ns = fixed_int64 (res->profile, "iter_start_ns", &n_start, &start_v);
   entry_ns = fixed_int64 (res->profile, "entry_ns", &n_entry, &entry_v);
   g_variant_lookup (res->profile, "dropped_records", "t", &dropped);
+  {
+    /* the traced iterations (CUPTI on: the kernel records) after the timed ones, for the overhead */
+    g_autoptr (GVariant) traced_v = NULL;
+    gsize         n_traced = 0;
+    const gint64 *traced = fixed_int64 (res->profile, "traced_iter_ns", &n_traced, &traced_v);
+    if (traced != NULL && n_traced > 0 && n_iter > 0)
+      {
+        g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (double));
+        g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (double));
+        for (gsize i = 0; i < n_traced; i++)
+          {
+            double v = traced[i] / 1e6;
+            g_array_append_val (a, v);
+          }
+        for (gsize i = 0; i < n_iter; i++)
+          {
+            double v = iter_ns[i] / 1e6;
+            g_array_append_val (b, v);
+          }
+        g_array_sort (a, cmp_double);
+        g_array_sort (b, cmp_double);
+        g_printerr ("profile: the %u timed iterations ran without CUPTI (median %.3f ms); the kernel records come from %u more with "
+                    "CUPTI tracing (median %.3f ms, %.2fx)\n",
+                    (guint) n_iter, g_array_index (b, double, b->len / 2), (guint) n_traced, g_array_index (a, double, a->len / 2),
+                    g_array_index (a, double, a->len / 2) / MAX (g_array_index (b, double, b->len / 2), 1e-9));
+      }
+  }
   if (n_names != n_entries || n_iter != options->iters || n_start != n_iter || n_entry != n_iter * n_entries)
     {
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL,

@@ -60,11 +60,13 @@ wb_cupti_correlation_name (WbCuptiCorrelation correlation)
   X (cuptiActivityPopExternalCorrelationId)
 /* optional: fine-grained API records (KIND_DRIVER / KIND_RUNTIME without them) */
 /* optional: the callback API (correlation by callbacks; without it, by API records) */
-#define WB_CUPTI_OPTIONAL(X)               \
-  X (cuptiActivityEnableDriverApi)         \
-  X (cuptiActivityEnableRuntimeApi)        \
-  X (cuptiGetTimestamp) X (cuptiSubscribe) \
-      X (cuptiUnsubscribe) X (cuptiEnableCallback)
+#define WB_CUPTI_OPTIONAL(X)        \
+  X (cuptiActivityEnableDriverApi)  \
+  X (cuptiActivityEnableRuntimeApi) \
+  X (cuptiGetTimestamp)             \
+  X (cuptiSubscribe)                \
+  X (cuptiUnsubscribe)              \
+  X (cuptiEnableCallback)
 
 #define WB_CUPTI_MEMBER(f) __typeof__ (&f) f;
 #define WB_CUPTI_NAME(f) #f,
@@ -105,6 +107,7 @@ struct _WbCupti
   guint                  pushed;                      /* external ids on the stack */
   CUpti_SubscriberHandle subscriber;                  /* WB_CUPTI_CORRELATION_CALLBACKS */
   guint64                ext_stack[EXT_STACK_DEPTH];  /* WB_CUPTI_CORRELATION_CALLBACKS: the pushed ids */
+  gboolean               paused;
 };
 
 /* The driver's calls whose API records carry an external id: every launch, copy and memset (the first must
@@ -520,12 +523,12 @@ wb_cupti_start (GError **error)
     const char *mode = g_getenv ("WB_CUPTI_CORRELATION");
     if (g_strcmp0 (g_getenv ("WB_CUPTI_FINE_GRAINED"), "1") == 0 || g_strcmp0 (mode, "fine-grained") == 0)
       c->correlation = WB_CUPTI_CORRELATION_FINE_GRAINED;
-    else if (g_strcmp0 (mode, "records") == 0)
-      c->correlation = WB_CUPTI_CORRELATION_RECORDS;
+    else if (g_strcmp0 (mode, "callbacks") == 0)
+      c->correlation = WB_CUPTI_CORRELATION_CALLBACKS;
     else if (g_strcmp0 (mode, "none") == 0)
       c->correlation = WB_CUPTI_CORRELATION_NONE;
     else
-      c->correlation = WB_CUPTI_CORRELATION_CALLBACKS;
+      c->correlation = WB_CUPTI_CORRELATION_RECORDS;
   }
   /* kernels, copies, memsets; EXTERNAL_CORRELATION only where CUPTI's own stack joins them */
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -610,6 +613,34 @@ WbCuptiCorrelation
 wb_cupti_get_correlation (WbCupti *c)
 {
   return c->correlation;
+}
+
+gboolean
+wb_cupti_set_paused (WbCupti *c, gboolean paused, GError **error)
+{
+  if (c->paused == paused)
+    return TRUE;
+  for (guint i = 0; i < c->enabled->len; i++)
+    {
+      CUpti_ActivityKind k = (CUpti_ActivityKind) GPOINTER_TO_INT (c->enabled->pdata[i]);
+      if (paused)
+        api.cuptiActivityDisable (k);
+      else if (!check (api.cuptiActivityEnable (k), "cuptiActivityEnable", kind_name (k), error))
+        {
+          for (guint j = 0; j < i; j++)
+            api.cuptiActivityDisable ((CUpti_ActivityKind) GPOINTER_TO_INT (c->enabled->pdata[j]));
+          return FALSE;
+        }
+    }
+  if (c->subscriber != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (driver_cbids); i++)
+        api.cuptiEnableCallback (paused ? 0 : 1, c->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+      for (guint i = 0; i < G_N_ELEMENTS (runtime_cbids); i++)
+        api.cuptiEnableCallback (paused ? 0 : 1, c->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
+    }
+  c->paused = paused;
+  return TRUE;
 }
 
 const char *
@@ -726,7 +757,16 @@ WbCuptiCorrelation
 wb_cupti_get_correlation (WbCupti *c)
 {
   (void) c;
-  return WB_CUPTI_CORRELATION_CALLBACKS;
+  return WB_CUPTI_CORRELATION_RECORDS;
+}
+
+gboolean
+wb_cupti_set_paused (WbCupti *c, gboolean paused, GError **error)
+{
+  (void) c;
+  (void) paused;
+  (void) error;
+  return TRUE;
 }
 
 const char *

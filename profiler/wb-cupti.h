@@ -145,14 +145,17 @@ gint64 wb_cupti_now_ns (void);
 
 typedef struct _WbCupti WbCupti;
 
-/* How kernel records are joined to the external ids (WB_CUPTI_CORRELATION=callbacks|records|fine-grained|none). */
+/* How kernel records are joined to the external ids (WB_CUPTI_CORRELATION=records|callbacks|fine-grained|none).
+ * Measured on the H200 (CUPTI 13.0, tests/bench/bench-gpu-overhead.sh): records cost the GPU iteration least
+ * (gpt2_block 1.10x, llama_layer 1.03x of untraced); callbacks and none cost more (1.18x, 1.06x), as if CUPTI
+ * took a slower kernel-timestamp path without API records. */
 typedef enum
 {
-  /* default: the callback API (cuptiSubscribe) on the launch, copy and memset calls of the driver and the
+  /* the callback API (cuptiSubscribe) on the launch, copy and memset calls of the driver and the
    * runtime; at each call's entry the callback pairs its correlationId with the id on top of our own stack.
-   * No API activity records are written (their cost per call is what made profiling slower). */
+   * No API activity records are written. */
   WB_CUPTI_CORRELATION_CALLBACKS = 1,
-  /* the whole DRIVER and RUNTIME activity kinds and EXTERNAL_CORRELATION records (CUPTI's own stack) */
+  /* default: the whole DRIVER and RUNTIME activity kinds and EXTERNAL_CORRELATION records (CUPTI's own stack) */
   WB_CUPTI_CORRELATION_RECORDS,
   /* per-call API records (cuptiActivityEnableDriverApi/RuntimeApi) and EXTERNAL_CORRELATION records: on the
    * H200 (CUPTI 13.0) these switches write no records, so nothing is joined */
@@ -162,13 +165,20 @@ typedef enum
 } WbCuptiCorrelation;
 
 /* wb_cupti_start: opens libcupti (once) and enables tracing, the correlation as WB_CUPTI_CORRELATION says
- * (default callbacks; records when this CUPTI lacks the callback API or refuses cuLaunchKernel's callback).
+ * (default records; callbacks fall back to records when this CUPTI lacks the callback API or refuses
+ * cuLaunchKernel's callback).
  * (transfer full) or NULL with WB_CUPTI_ERROR; nothing stays enabled after a failure. */
 WbCupti *wb_cupti_start (GError **error);
 /* wb_cupti_stop: disables every kind, flushes and drops what is left, frees @cupti (nullable). */
 void wb_cupti_stop (WbCupti *cupti);
 /* wb_cupti_get_version: CUPTI's API version (cuptiGetVersion, e.g. 130001). */
 guint32 wb_cupti_get_version (WbCupti *cupti);
+/* wb_cupti_set_paused: disables (@paused) or enables again every activity kind and callback this WbCupti
+ * enabled, so that iterations timed without tracing pay nothing for it. Records already written stay.
+ * Errors: WB_CUPTI_ERROR_CALL (re-enabling failed; everything stays disabled). */
+gboolean wb_cupti_set_paused (WbCupti *cupti,
+                              gboolean paused,
+                              GError **error);
 /* wb_cupti_get_correlation: how records are joined; wb_cupti_correlation_name: "callbacks", "records",
  * "fine-grained" (static). */
 WbCuptiCorrelation wb_cupti_get_correlation (WbCupti *cupti);

@@ -306,10 +306,14 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
 
   if (p != NULL)
     {
-      if (p->iter_ns->len == 0)
-        p->origin_us = g_get_monotonic_time ();
-      start = (g_get_monotonic_time () - p->origin_us) * 1000;
-      g_array_append_val (p->iter_start, start);
+      if (!p->tracing)
+        {
+          if (p->iter_ns->len == 0)
+            p->origin_us = g_get_monotonic_time ();
+          start = (g_get_monotonic_time () - p->origin_us) * 1000;
+          g_array_append_val (p->iter_start, start);
+        }
+      p->it = p->tracing ? p->n_traced : p->iter_ns->len;
       p->iter_host_ns = wb_cupti_now_ns ();
     }
   if (!wb_cuda_graph_launch (g->graph, error) || !wb_cuda_runtime_synchronize (rt, error))
@@ -333,6 +337,12 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
     }
   if (!wb_cuda_graph_get_last_ns (g->graph, &ns, error))
     return FALSE;
+  if (p->tracing)
+    {
+      g_array_append_val (p->traced_iter_ns, ns);
+      p->n_traced++;
+      return TRUE;
+    }
   g_array_append_val (p->iter_ns, ns);
   g_array_set_size (p->entry_ns, (gsize) p->iter_ns->len * wb_profile_get_n_entries (p->profile));
   return TRUE;
@@ -513,13 +523,20 @@ handle_run (Runner *r, GVariant *req)
   /* warm-up and timed runs reuse the checked run's cotangents (already on the device) */
   {
     g_autoptr (GPtrArray) fixed = result->cotangents && result->cotangents->len ? upload_all (rt, result->cotangents, &error) : NULL;
-    guint total = (warmup > 0 ? warmup - 1 : 0) + iters;
+    /* warm-up, timed iterations, then (profiling with CUPTI) as many traced ones: CUPTI's per-kernel cost
+     * stays out of the times the profile reports, and the kernels come from the traced iterations */
+    guint warm = warmup > 0 ? warmup - 1 : 0;
+    guint n_traced = r->prof && wb_runner_prof_wants_traced_phase (r->prof) ? iters : 0;
+    guint total = warm + iters + n_traced;
     for (guint i = 0; i < total; i++)
       {
         g_autoptr (WbRunResult) again = NULL;
-        gboolean timed = i + iters >= total;
+        gboolean timed = i >= warm && i < warm + iters;
+        gboolean traced = i >= warm + iters;
         gint64   t0;
-        if (cuda_graphs && timed && graphs.graph == NULL && graphs.note == NULL)
+        if (traced && i == warm + iters && !wb_runner_prof_begin_traced_phase (r->prof, &error))
+          goto fail;
+        if (cuda_graphs && (timed || traced) && graphs.graph == NULL && graphs.note == NULL)
           {
             /* after the warm-up: capture once, then replay (above handle_run) */
             graphs.r = r, graphs.program = program, graphs.options = &options, graphs.args = args, graphs.cots = fixed ? fixed : cots;
@@ -527,27 +544,28 @@ handle_run (Runner *r, GVariant *req)
               goto fail;
           }
         t0 = now_ns ();
-        if (timed && graphs.graph != NULL)
+        if ((timed || traced) && graphs.graph != NULL)
           {
             double ms;
             gint64 gns = 0;
             if (!graphs_replay (&graphs, rt, &error))
               goto fail;
             ms = (now_ns () - t0) / 1e6;
-            if (r->prof == NULL && wb_cuda_graph_get_last_ns (graphs.graph, &gns, NULL))
+            if (timed && r->prof == NULL && wb_cuda_graph_get_last_ns (graphs.graph, &gns, NULL))
               {
                 double gms = gns / 1e6;
                 g_array_append_val (iter_gpu_ms, gms);
               }
-            g_array_append_val (iter_ms, ms);
+            if (timed)
+              g_array_append_val (iter_ms, ms);
             continue;
           }
-        if (timed && r->prof)
+        if ((timed || traced) && r->prof)
           wb_runner_prof_begin_iteration (r->prof);
         else if (timed && !events_record (rt, gpu_ev, 0, &error))
           goto fail;
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
-        if (timed && r->prof && again != NULL)
+        if ((timed || traced) && r->prof && again != NULL)
           r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
         else if (timed && again != NULL && !events_record (rt, gpu_ev, 1, &error))
           goto fail;
@@ -562,7 +580,7 @@ handle_run (Runner *r, GVariant *req)
             gms = ms;
             g_array_append_val (iter_gpu_ms, gms);
           }
-        if (timed && r->prof)
+        if ((timed || traced) && r->prof)
           {
             wb_runner_prof_end_iteration (r->prof);
             if (r->prof->failed)

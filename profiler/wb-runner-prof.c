@@ -58,28 +58,41 @@ prof_launch_hook (gboolean after, const char *name, const char *what, const guin
     g_array_index (p->launches, Launch, p->launches->len - 1).ev_end = wb_runner_prof_record (p);
 }
 
+gboolean
+wb_runner_prof_wants_traced_phase (WbRunnerProf *p)
+{
+  return p->cupti != NULL;
+}
+
+gboolean
+wb_runner_prof_begin_traced_phase (WbRunnerProf *p, GError **error)
+{
+  if (p->cupti == NULL)
+    return TRUE;
+  /* drop what the checked and warm-up runs left (the previous run ended synchronised) */
+  if (!wb_cupti_set_paused (p->cupti, FALSE, error) || !wb_cupti_flush (p->cupti, error))
+    return FALSE;
+  wb_cupti_collect (p->cupti, NULL, NULL);
+  p->tracing = TRUE;
+  return TRUE;
+}
+
 void
 wb_runner_prof_begin_iteration (WbRunnerProf *p)
 {
-  GError *error = NULL;
-
   p->used = 0;
   g_array_set_size (p->launches, 0);
   g_array_set_size (p->entry_evs, 0);
   p->entry = -1;
-  if (p->iter_ns->len == 0)
+  p->it = p->tracing ? p->n_traced : p->iter_ns->len;
+  if (!p->tracing)
     {
-      p->origin_us = g_get_monotonic_time ();
-      /* drop what the checked and warm-up runs left (the previous run ended synchronised) */
-      if (p->cupti && !wb_cupti_flush (p->cupti, &error))
-        wb_runner_prof_fail (p, error);
-      if (p->cupti)
-        wb_cupti_collect (p->cupti, NULL, NULL);
+      gint64 start;
+      if (p->iter_ns->len == 0)
+        p->origin_us = g_get_monotonic_time ();
+      start = (g_get_monotonic_time () - p->origin_us) * 1000;
+      g_array_append_val (p->iter_start, start);
     }
-  {
-    gint64 start = (g_get_monotonic_time () - p->origin_us) * 1000;
-    g_array_append_val (p->iter_start, start);
-  }
   p->on = TRUE;
   p->iter_host_ns = wb_cupti_now_ns ();
   p->ev_iter_start = wb_runner_prof_record (p);
@@ -146,11 +159,19 @@ void
 wb_runner_prof_end_iteration (WbRunnerProf *p)
 {
   guint  n = wb_profile_get_n_entries (p->profile);
-  guint  it = p->iter_ns->len;
+  guint  it = p->it;
   gint64 total;
 
   p->on = FALSE;
   total = wb_runner_prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
+  if (p->tracing)
+    {
+      g_array_append_val (p->traced_iter_ns, total);
+      p->n_traced++;
+      if (p->cupti)
+        prof_collect_cupti (p, it);
+      return;
+    }
   g_array_append_val (p->iter_ns, total);
   g_array_set_size (p->entry_ns, (gsize) (it + 1) * n);
   for (guint k = 0; k + 2 < p->entry_evs->len; k += 3)
@@ -160,10 +181,7 @@ wb_runner_prof_end_iteration (WbRunnerProf *p)
           wb_runner_prof_elapsed_ns (p, g_array_index (p->entry_evs, guint, k + 1), g_array_index (p->entry_evs, guint, k + 2));
     }
   if (p->cupti)
-    {
-      prof_collect_cupti (p, it);
-      return;
-    }
+    return; /* paused: the traced phase gives the kernels */
   for (guint k = 0; k < p->launches->len; k++)
     {
       const Launch   *l = &g_array_index (p->launches, Launch, k);
@@ -196,7 +214,7 @@ wb_runner_prof_call_started (WbRunnerProf *p, const WbBsym *bsym)
     return;
   p->entry = e;
   p->entry_ev = wb_runner_prof_record (p);
-  if (p->cupti && !wb_cupti_push (p->cupti, wb_cupti_ext_id (p->iter_ns->len, (guint) e), &error))
+  if (p->cupti && p->tracing && !wb_cupti_push (p->cupti, wb_cupti_ext_id (p->it, (guint) e), &error))
     wb_runner_prof_fail (p, error);
 }
 
@@ -208,7 +226,7 @@ wb_runner_prof_call_done (WbRunnerProf *p, const WbBsym *bsym)
 
   if (!p->on || p->entry < 0 || wb_profile_find_entry (p->profile, bsym) != p->entry)
     return;
-  if (p->cupti && !wb_cupti_pop (p->cupti, &error))
+  if (p->cupti && p->tracing && !wb_cupti_pop (p->cupti, &error))
     wb_runner_prof_fail (p, error);
   triple[0] = (guint) p->entry;
   triple[1] = p->entry_ev;
@@ -231,6 +249,7 @@ wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program)
   p->launches = g_array_new (FALSE, FALSE, sizeof (Launch));
   p->iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->iter_start = g_array_new (FALSE, FALSE, sizeof (gint64));
+  p->traced_iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->entry_ns = g_array_new (FALSE, TRUE, sizeof (gint64));
   p->acts = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
   p->corr = wb_cupti_correlations_new ();
@@ -241,8 +260,9 @@ wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program)
   else
     {
       GError *error = NULL;
-      if ((p->cupti = wb_cupti_start (&error)) == NULL)
+      if ((p->cupti = wb_cupti_start (&error)) == NULL || !wb_cupti_set_paused (p->cupti, TRUE, &error))
         {
+          g_clear_pointer (&p->cupti, wb_cupti_stop);
           p->cupti_reason = g_strdup (error->message);
           g_printerr ("thunder-wb-runner: kernel records from CUDA events: %s\n", error->message);
           g_clear_error (&error);
@@ -269,6 +289,7 @@ wb_runner_prof_free (WbRunnerProf *p)
   g_array_unref (p->launches);
   g_array_unref (p->iter_ns);
   g_array_unref (p->iter_start);
+  g_array_unref (p->traced_iter_ns);
   g_array_unref (p->entry_ns);
   g_array_unref (p->acts);
   g_hash_table_unref (p->corr);
@@ -285,7 +306,8 @@ prof_memops (guint32 count, guint64 bytes, gint64 ns)
   return g_variant_new ("(utx)", count, bytes, ns);
 }
 
-/* profile a{sv} (wb-runner.h): entries as, iter_ns ax, iter_start_ns ax, entry_ns ax, kernels2
+/* profile a{sv} (wb-runner.h): entries as, iter_ns ax, traced_iter_ns ax (the traced phase's iterations, whose
+ * kernels are in kernels2: their iteration field counts those), iter_start_ns ax, entry_ns ax, kernels2
  * a(siuuuuuuxxuuuuty) (name, entry or -1, grid xyz, block xyz, start, end, iteration, registers, shared
  * bytes, stream, correlation id, attributed by: WbCuptiAttributedBy), kernel_source s ("cupti" or
  * "events"), kernel_source_reason s (why not CUPTI; "" with CUPTI), cupti_version u, kernel_ns_total x,
@@ -304,6 +326,8 @@ wb_runner_prof_variant (WbRunnerProf *p)
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "entries", g_variant_builder_end (&names));
   g_variant_builder_add (&b, "{sv}", "iter_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_ns->data, p->iter_ns->len, sizeof (gint64)));
+  g_variant_builder_add (&b, "{sv}", "traced_iter_ns",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->traced_iter_ns->data, p->traced_iter_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));

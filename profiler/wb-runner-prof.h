@@ -53,6 +53,12 @@ typedef struct
   GHashTable    *corr;         /* correlation id -> external id, this iteration */
   WbCuptiSummary summary;      /* over the timed iterations */
   guint64        dropped;
+  /* two phases (CUPTI only): the timed iterations run with CUPTI paused (their times are the statistics),
+   * then as many traced iterations with CUPTI on give the kernel records */
+  gboolean tracing;        /* the traced phase has begun */
+  guint    it;             /* this iteration's index in its phase */
+  guint    n_traced;       /* traced iterations done */
+  GArray  *traced_iter_ns; /* gint64: GPU time of each traced iteration */
   /* results over the timed iterations */
   GArray         *iter_ns;    /* gint64 */
   GArray         *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
@@ -88,6 +94,13 @@ WbRunnerProf *wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program);
 
 /* Stops CUPTI, destroys the events. NULL is allowed. */
 void wb_runner_prof_free (WbRunnerProf *p);
+
+/* TRUE when kernel records need a traced phase after the timed iterations (CUPTI traces; in CUDA-event mode
+ * the timed iterations record their launches themselves). */
+gboolean wb_runner_prof_wants_traced_phase (WbRunnerProf *p);
+/* Before the first traced iteration: CUPTI on again, what it held dropped. Errors: WB_CUPTI_ERROR. */
+gboolean wb_runner_prof_begin_traced_phase (WbRunnerProf *p,
+                                            GError      **error);
 
 /* The profile a{sv} of the result message (wb-runner.h documents it). (transfer floating) */
 GVariant *wb_runner_prof_variant (WbRunnerProf *p);

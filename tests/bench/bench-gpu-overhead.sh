@@ -7,10 +7,13 @@
 #
 # Per case (its default stage: forward + backward), runs of ITERS timed iterations on one GPU:
 #   unprofiled      `run --device cuda` (WB_CUDA_ITERS): CUDA events at each run's start and end only
-#   cupti           `profile --device cuda`: CUPTI kernel/memcpy/memset records, kernels joined to regions
-#                   through the callback API's correlation ids, CUDA events around iterations and regions
-#   cupti-records   the same with WB_CUPTI_CORRELATION=records (API activity records + EXTERNAL_CORRELATION)
-#   events          WB_PROFILE_CUPTI=0 (no CUPTI; CUDA events around every kernel launch too)
+#   cupti           `profile --device cuda`: the timed iterations with CUDA events around iterations and
+#                   regions and CUPTI paused, then as many traced iterations (CUPTI's kernel, memcpy, memset,
+#                   API and external-correlation records) for the kernel records; "traced GPU ms" is theirs
+#   cupti-callbacks the same with WB_CUPTI_CORRELATION=callbacks (the callback API instead of API records)
+#   events          WB_PROFILE_CUPTI=0 (no CUPTI; CUDA events around every kernel launch, in the timed
+#                   iterations themselves)
+#   graphs          --cuda-graphs for both (unprofiled: WB_CUDA_GRAPHS=1), CUPTI as in "cupti"
 # and prints a Markdown table. The time compared is the GPU time of an iteration, from CUDA events on the
 # run's stream at its start and end, in every mode alike (median of ITERS): ratio = profiled / unprofiled.
 # "wall" is the host's time per timed run, synchronised, which for a profiled run also holds the profiler's
@@ -28,10 +31,10 @@ export XDG_CACHE_HOME="$out/cache"
 
 median_of () { sed -n "s/$1/\\1/p" "$2" | head -1; }
 
-echo "| case | mode | correlation | unprofiled GPU ms | profiled GPU ms | ratio | noise | unprofiled wall ms | profiled wall ms | attributed | dropped |"
-echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-unprofiled () { # $1 case dir, $2 log -> GPU median
-  WB_CUDA_ITERS=$iters "$app" --headless run "$1" --device cuda >"$2" 2>&1
+echo "| case | mode | unprofiled GPU ms | profiled GPU ms | ratio | noise | traced GPU ms | unprofiled wall ms | profiled wall ms | attributed | dropped |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+unprofiled () { # $1 case dir, $2 log, $3 1 for CUDA graphs -> GPU median
+  WB_CUDA_GRAPHS=${3:-0} WB_CUDA_WARMUP=3 WB_CUDA_ITERS=$iters "$app" --headless run "$1" --device cuda >"$2" 2>&1
   rc=$?
   if [ $rc -eq 3 ] && grep -q "CUDA is not available\|no GPU\|no CUDA" "$2"; then
     echo "skip: $(tail -1 "$2")" >&2
@@ -42,41 +45,46 @@ unprofiled () { # $1 case dir, $2 log -> GPU median
 for c in $cases; do
   dir=$traces/$c
   [ -d "$dir" ] || { echo "| $c | (not found: $dir) |"; continue; }
-  base=$(unprofiled "$dir" "$out/run1.log") || exit 77
-  [ -n "$base" ] || { tail -5 "$out/run1.log"; echo "| $c | run failed |"; continue; }
-  bwall=$(median_of '^time: median \([0-9.]*\) ms.*' "$out/run1.log")
-  rows=""
-  for mode in cupti cupti-records events; do
-    case $mode in
-      cupti) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=callbacks" ;;
-      cupti-records) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=records" ;;
-      events) env="WB_PROFILE_CUPTI=0" ;;
-    esac
-    env $env "$app" --headless profile "$dir" --device cuda --iters "$iters" --warmup 3 \
-      --report "$out/$c-$mode.json" >/dev/null 2>"$out/$c-$mode.err"
-    rc=$?
-    wall=$(median_of '^profile: wall time per timed run.*median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
-    if [ $rc -ne 0 ] || [ -z "$wall" ]; then
-      tail -3 "$out/$c-$mode.err"
-      rows="$rows| $c | $mode: failed ($rc) |
+  for g in 0 1; do
+    base=$(unprofiled "$dir" "$out/run1.log" $g) || exit 77
+    [ -n "$base" ] || { tail -5 "$out/run1.log"; echo "| $c | run failed |"; continue; }
+    bwall=$(median_of '^time: median \([0-9.]*\) ms.*' "$out/run1.log")
+    rows=""
+    if [ $g = 1 ]; then modes=graphs; else modes="cupti cupti-callbacks events"; fi
+    for mode in $modes; do
+      flags=""
+      case $mode in
+        cupti) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=records" ;;
+        cupti-callbacks) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=callbacks" ;;
+        events) env="WB_PROFILE_CUPTI=0" ;;
+        graphs) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=records"; flags=--cuda-graphs ;;
+      esac
+      env $env "$app" --headless profile "$dir" --device cuda --iters "$iters" --warmup 3 $flags \
+        --report "$out/$c-$mode.json" >/dev/null 2>"$out/$c-$mode.err"
+      rc=$?
+      wall=$(median_of '^profile: wall time per timed run.*median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
+      traced=$(median_of '.*CUPTI tracing (median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
+      if [ $rc -ne 0 ] || [ -z "$wall" ]; then
+        tail -3 "$out/$c-$mode.err"
+        rows="$rows| $c | $mode: failed ($rc) |
 "
-      continue
-    fi
-    rows="$rows$(python3 - "$out/$c-$mode.json" "$c" "$mode" "$base" "$bwall" "$wall" <<'PY'
+        continue
+      fi
+      rows="$rows$(python3 - "$out/$c-$mode.json" "$c" "$mode" "$base" "$bwall" "$wall" "${traced:--}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-case, mode, base, bwall, wall = sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5], float(sys.argv[6])
+case, mode, base, bwall, wall, traced = sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5], float(sys.argv[6]), sys.argv[7]
 a = d.get("attribution") or {}
 share = "%.1f%%" % (100 * a["kernel_ms_attributed"] / a["kernel_ms_total"]) if a.get("kernel_ms_total") else "-"
 gpu = d["iteration"]["median_ms"]
-corr = a.get("cupti_correlation") or a.get("kernel_source", "?")
-print("| %s | %s | %s | %.3f | %.3f | %.3f | NOISE | %s | %.3f | %s | %d |" % (case, mode, corr, base, gpu, gpu / base if base > 0 else 0,
-      bwall, wall, share, d["run"]["dropped_records"]))
+print("| %s | %s | %.3f | %.3f | %.3f | NOISE | %s | %s | %.3f | %s | %d |" % (case, mode, base, gpu, gpu / base if base > 0 else 0,
+      traced, bwall, wall, share, d["run"]["dropped_records"]))
 PY
 )
 "
+    done
+    base2=$(unprofiled "$dir" "$out/run2.log" $g) || exit 77
+    noise=$(python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2] or 0); print('%.1f%%' % (100*abs(a-b)/a) if b else '-')" "$base" "$base2")
+    printf '%s' "$rows" | sed "s/NOISE/$noise/"
   done
-  base2=$(unprofiled "$dir" "$out/run2.log") || exit 77
-  noise=$(python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2] or 0); print('%.1f%%' % (100*abs(a-b)/a) if b else '-')" "$base" "$base2")
-  printf '%s' "$rows" | sed "s/NOISE/$noise/"
 done
