@@ -19,6 +19,8 @@
  * import; 3 environment: no PyTorch/Thunder for the command's Python, the recorder package missing. */
 #include "config.h"
 
+#include "wb-cli-record.h"
+
 #include <errno.h>
 #include <gio/gio.h>
 #include <glib/gi18n.h>
@@ -28,11 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wb-cli.h"
-#include "wb-data.h"
-
 #define RECORD_MANIFEST "record.json"
-#define RECORD_PROFILE_SCHEMA "thunder-wb/record-profile"
 
 typedef struct
 {
@@ -106,17 +104,17 @@ find_package_dir (GString *tried)
 /* -- the Python check ---------------------------------------------------------------------------- */
 
 static const char check_script[] =
-  "import sys\n"
-  "bad = []\n"
-  "for n in ('torch', 'thunder'):\n"
-  "    try:\n"
-  "        if not hasattr(__import__(n), 'jit'):\n"
-  "            raise ImportError('%s is not the one needed: it has no %s.jit' % (n, n))\n"
-  "    except BaseException as e:\n"
-  "        m = str(e).splitlines()\n"
-  "        bad.append('%s (%s%s)' % (n, type(e).__name__, ': ' + m[0] if m else ''))\n"
-  "sys.stdout.write('; '.join(bad))\n"
-  "sys.exit(3 if bad else 0)\n";
+    "import sys\n"
+    "bad = []\n"
+    "for n in ('torch', 'thunder'):\n"
+    "    try:\n"
+    "        if not hasattr(__import__(n), 'jit'):\n"
+    "            raise ImportError('%s is not the one needed: it has no %s.jit' % (n, n))\n"
+    "    except BaseException as e:\n"
+    "        m = str(e).splitlines()\n"
+    "        bad.append('%s (%s%s)' % (n, type(e).__name__, ': ' + m[0] if m else ''))\n"
+    "sys.stdout.write('; '.join(bad))\n"
+    "sys.exit(3 if bad else 0)\n";
 
 static gboolean
 looks_like_python (const char *program)
@@ -164,267 +162,6 @@ check_python (const char *python)
   else
     print_needs_thunder (python, out);
   return WB_EXIT_ENVIRONMENT;
-}
-
-/* -- reading the capture --------------------------------------------------------------------------- */
-
-static JsonNode *
-load_json (const char *path, GError **error)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-
-  if (!json_parser_load_from_file (parser, path, error))
-    return NULL;
-  return json_node_copy (json_parser_get_root (parser));
-}
-
-static const char *
-obj_string (JsonObject *o, const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING ? json_node_get_string (n) : NULL;
-}
-
-static gint64
-obj_int (JsonObject *o, const char *name, gint64 fallback)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return fallback;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    return json_node_get_int (n);
-  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    return (gint64) json_node_get_double (n);
-  return fallback;
-}
-
-static JsonArray *
-obj_array (JsonObject *o, const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-
-  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
-}
-
-static JsonObject *
-obj_object (JsonObject *o, const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-
-  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
-static gint64
-array_int (JsonArray *a, guint i)
-{
-  JsonNode *n = json_array_get_element (a, i);
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return 0;
-  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    return (gint64) json_node_get_double (n);
-  return json_node_get_value_type (n) == G_TYPE_INT64 ? json_node_get_int (n) : 0;
-}
-
-/* A case folder name from the manifest is untrusted: one plain path component. */
-static gboolean
-safe_component (const char *name)
-{
-  return name != NULL && name[0] != '\0' && name[0] != '.' && strchr (name, '/') == NULL && strchr (name, '\\') == NULL;
-}
-
-/* The workbench's entry names of the case's default stage (what `profile` reports), or NULL. */
-static GHashTable *
-workbench_entries (const char *case_dir, char **stage_label)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WbCase) c = wb_case_load (case_dir, &error);
-  g_autoptr (WbProgram) program = NULL;
-  g_autoptr (WbProfile) profile = NULL;
-  const WbCaseStage *stage;
-  GHashTable        *names;
-
-  if (c == NULL || (stage = wb_case_get_default_stage (c)) == NULL ||
-      (program = wb_case_make_program (c, stage, &error)) == NULL)
-    return NULL;
-  profile = wb_profile_new (program, stage->label);
-  names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 0; i < wb_profile_get_n_entries (profile); i++)
-    g_hash_table_add (names, g_strdup (wb_profile_get_entry_name (profile, i)));
-  *stage_label = g_strdup (stage->label);
-  return names;
-}
-
-/* Turns profile.json into a run (transfer full). Entries the workbench does not time (utility calls) are
- * left out, so `compare` pairs Thunder's regions with the workbench's by name. */
-static WbRun *
-run_from_profile (const char *path, const char *case_dir, const char *label, GPtrArray *notes, GError **error)
-{
-  g_autoptr (JsonNode) root = load_json (path, error);
-  g_autoptr (WbRun) run = NULL;
-  g_autoptr (GHashTable) keep = NULL;
-  g_autoptr (GHashTable) regions = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree char *wb_stage = NULL;
-  JsonObject      *o;
-  JsonObject      *versions;
-  JsonArray       *a;
-  gint64           iteration_median;
-  guint            dropped = 0;
-
-  if (root == NULL)
-    return NULL;
-  o = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  if (g_strcmp0 (obj_string (o, "schema"), RECORD_PROFILE_SCHEMA) != 0 || obj_int (o, "version", 0) != 1)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not a %s version 1 file", path, RECORD_PROFILE_SCHEMA);
-      return NULL;
-    }
-
-  run = wb_run_new ();
-  run->label = g_strdup (label);
-  run->device_name = g_strdup (obj_string (o, "device") ? obj_string (o, "device") : "cpu");
-  run->device_model = g_strdup (obj_string (o, "device_model"));
-  run->driver_version = g_strdup (obj_string (o, "driver_version"));
-  run->iters = (guint32) obj_int (o, "iters", 0);
-  run->warmup = (guint32) obj_int (o, "warmup", 0);
-  run->assignment = g_strdup ("thunder");
-  run->stage = g_strdup (obj_string (o, "stage"));
-  run->start_time_us = obj_int (o, "start_time_us", run->start_time_us);
-  if ((versions = obj_object (o, "versions")) != NULL)
-    {
-      g_autoptr (GList) members = json_object_get_members (versions);
-
-      for (GList *l = members; l != NULL; l = l->next)
-        if (obj_string (versions, l->data) != NULL)
-          wb_run_add_executor_version (run, l->data, obj_string (versions, l->data));
-    }
-  if ((a = obj_array (o, "iteration_ns")) != NULL)
-    for (guint i = 0; i < json_array_get_length (a); i++)
-      wb_run_add_iteration (run, array_int (a, i));
-  iteration_median = wb_run_get_iteration_median_ns (run);
-
-  keep = workbench_entries (case_dir, &wb_stage);
-  if (keep == NULL)
-    g_ptr_array_add (notes, g_strdup ("the workbench cannot build this case's program: every timed call is kept"));
-  else if (run->stage != NULL && g_strcmp0 (wb_stage, run->stage) != 0)
-    g_ptr_array_add (notes, g_strdup_printf ("Thunder ran %s, the workbench's default stage is %s", run->stage, wb_stage));
-
-  if ((a = obj_array (o, "entries")) != NULL)
-    for (guint i = 0; i < json_array_get_length (a); i++)
-      {
-        JsonObject    *e = json_array_get_object_element (a, i);
-        const char    *name = obj_string (e, "name");
-        JsonArray     *times = obj_array (e, "times_ns");
-        WbRegionStats *stats;
-
-        if (name == NULL || g_hash_table_contains (regions, name))
-          continue;
-        if (keep != NULL && !g_hash_table_contains (keep, name))
-          {
-            dropped++;
-            continue;
-          }
-        stats = wb_region_stats_new (name, obj_string (e, "executor"));
-        for (guint k = 0; times != NULL && k < json_array_get_length (times); k++)
-          wb_region_stats_add_time (stats, array_int (times, k));
-        wb_region_stats_update (stats);
-        stats->kernel_count = (guint32) obj_int (e, "kernel_count", 0);
-        stats->share = iteration_median > 0 ? (double) stats->median_ns / (double) iteration_median : 0;
-        g_hash_table_add (regions, stats->name);
-        wb_run_add_region (run, stats);
-      }
-  if (dropped > 0)
-    g_ptr_array_add (notes, g_strdup_printf ("%u utility calls left out (the workbench does not time them either)", dropped));
-
-  if ((a = obj_array (o, "kernels")) != NULL)
-    for (guint i = 0; i < json_array_get_length (a); i++)
-      {
-        JsonObject     *k = json_array_get_object_element (a, i);
-        const char     *region = obj_string (k, "region");
-        WbKernelRecord *r;
-        JsonArray      *dims;
-
-        if (k == NULL || obj_string (k, "name") == NULL)
-          continue;
-        r = wb_kernel_record_new (obj_string (k, "name"), region && g_hash_table_contains (regions, region) ? region : NULL);
-        r->stream = (guint32) obj_int (k, "stream", 0);
-        r->start_ns = obj_int (k, "start_ns", 0);
-        r->end_ns = MAX (r->start_ns, obj_int (k, "end_ns", 0));
-        r->iteration = (guint32) obj_int (k, "iteration", 0);
-        r->registers = (guint32) obj_int (k, "registers", 0);
-        r->shared_bytes = (guint32) obj_int (k, "shared_bytes", 0);
-        r->correlation_id = (guint64) obj_int (k, "correlation_id", 0);
-        if ((dims = obj_array (k, "grid")) != NULL)
-          for (guint d = 0; d < 3 && d < json_array_get_length (dims); d++)
-            r->grid[d] = (guint32) array_int (dims, d);
-        if ((dims = obj_array (k, "block")) != NULL)
-          for (guint d = 0; d < 3 && d < json_array_get_length (dims); d++)
-            r->block[d] = (guint32) array_int (dims, d);
-        wb_run_add_kernel (run, r);
-      }
-  if ((a = obj_array (o, "notes")) != NULL)
-    for (guint i = 0; i < json_array_get_length (a); i++)
-      {
-        JsonNode *n = json_array_get_element (a, i);
-
-        if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
-          g_ptr_array_add (notes, g_strdup (json_node_get_string (n)));
-      }
-  if (run->iteration_ns->len == 0)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: no timed iteration", path);
-      return NULL;
-    }
-  return g_steal_pointer (&run);
-}
-
-/* Why nothing was captured, from the env-<pid>.json files the package writes (transfer full), or NULL. */
-static char *
-environment_problem (const char *capture)
-{
-  g_autoptr (GDir) dir = g_dir_open (capture, 0, NULL);
-  GString    *why = NULL;
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      g_autoptr (JsonNode) root = NULL;
-      JsonObject *o;
-      JsonArray  *missing;
-      JsonObject *failed;
-
-      if (!g_str_has_prefix (name, "env-") || !g_str_has_suffix (name, ".json"))
-        continue;
-      path = g_build_filename (capture, name, NULL);
-      if ((root = load_json (path, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-        continue;
-      o = json_node_get_object (root);
-      missing = obj_array (o, "missing");
-      failed = obj_object (o, "failed");
-      for (guint i = 0; missing != NULL && i < json_array_get_length (missing); i++)
-        {
-          const char *m = json_array_get_string_element (missing, i);
-
-          if (m == NULL)
-            continue;
-          if (why == NULL)
-            why = g_string_new (NULL);
-          else if (strstr (why->str, m) != NULL)
-            continue;
-          g_string_append_printf (why, "%s%s (not found by %s)", why->len ? "; " : "", m,
-                                  obj_string (o, "python") ? obj_string (o, "python") : "python");
-        }
-      if (failed != NULL && obj_string (failed, "thunder") != NULL)
-        {
-          if (why == NULL)
-            why = g_string_new (NULL);
-          g_string_append_printf (why, "%sthunder (%s)", why->len ? "; " : "", obj_string (failed, "thunder"));
-        }
-    }
-  return why ? g_string_free (why, FALSE) : NULL;
 }
 
 static void
@@ -493,7 +230,7 @@ run_command (char **argv, char **env, int *status, GError **error)
   gboolean ok;
 
   g_subprocess_launcher_set_environ (launcher, env);
-  child = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
+  child = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, error);
   if (child == NULL)
     return FALSE;
   /* Ctrl-C goes to the whole foreground group: the command decides; we wait and import what it left. */
@@ -514,7 +251,7 @@ describe_counts (JsonObject *counts)
   GString                 *s = g_string_new (NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    g_string_append_printf (s, "%s%s %" G_GINT64_FORMAT, i ? ", " : "", kinds[i], obj_int (counts, kinds[i], 0));
+    g_string_append_printf (s, "%s%s %" G_GINT64_FORMAT, i ? ", " : "", kinds[i], wb_cli_record_obj_int (counts, kinds[i], 0));
   return g_string_free (s, FALSE);
 }
 
@@ -552,7 +289,8 @@ record_main (RecordOptions *o, char **command)
     }
 
   /* 2. PyTorch and Thunder */
-  python = o->python ? o->python : looks_like_python (command[0]) ? command[0] : "python3";
+  python = o->python ? o->python : looks_like_python (command[0]) ? command[0]
+                                                                  : "python3";
   if ((exit_code = check_python (python)) != WB_EXIT_OK)
     return exit_code;
 
@@ -606,14 +344,14 @@ record_main (RecordOptions *o, char **command)
   if (g_file_test (manifest_path, G_FILE_TEST_EXISTS))
     {
       g_clear_error (&error);
-      if ((manifest = load_json (manifest_path, &error)) == NULL || !JSON_NODE_HOLDS_OBJECT (manifest))
+      if ((manifest = wb_cli_record_load_json (manifest_path, &error)) == NULL || !JSON_NODE_HOLDS_OBJECT (manifest))
         {
           g_printerr ("thunder-wb: record: %s: %s\n", manifest_path, error ? error->message : "not a JSON object");
           g_printerr (_ ("thunder-wb: record: the capture is kept in %s\n"), capture);
           return WB_EXIT_BAD_INPUT;
         }
     }
-  cases = manifest ? obj_array (json_node_get_object (manifest), "cases") : NULL;
+  cases = manifest ? wb_cli_record_obj_array (json_node_get_object (manifest), "cases") : NULL;
 
   g_print ("\n");
   if (g_spawn_check_wait_status (status, NULL))
@@ -630,21 +368,21 @@ record_main (RecordOptions *o, char **command)
   for (guint i = 0; cases != NULL && i < json_array_get_length (cases); i++)
     {
       JsonObject      *c = json_array_get_object_element (cases, i);
-      const char      *dir = obj_string (c, "dir");
-      const char      *profile = obj_string (c, "profile");
-      JsonArray       *errors = obj_array (c, "errors");
+      const char      *dir = wb_cli_record_obj_string (c, "dir");
+      const char      *profile = wb_cli_record_obj_string (c, "profile");
+      JsonArray       *errors = wb_cli_record_obj_array (c, "errors");
       g_autofree char *case_dir = NULL;
       g_autofree char *counts = NULL;
       WbSessionImport  imported = { 0 };
 
-      if (!safe_component (dir))
+      if (!wb_cli_record_safe_component (dir))
         continue;
       case_dir = g_build_filename (capture, dir, NULL);
       if (!g_file_test (case_dir, G_FILE_TEST_IS_DIR))
         continue;
       n_cases++;
-      counts = describe_counts (obj_object (c, "counts"));
-      g_print ("  %s (thunder.jit of %s): %s\n", dir, obj_string (c, "function") ? obj_string (c, "function") : "?", counts);
+      counts = describe_counts (wb_cli_record_obj_object (c, "counts"));
+      g_print ("  %s (thunder.jit of %s): %s\n", dir, wb_cli_record_obj_string (c, "function") ? wb_cli_record_obj_string (c, "function") : "?", counts);
       for (guint k = 0; errors != NULL && k < json_array_get_length (errors); k++)
         g_print ("    problem: %s\n", json_array_get_string_element (errors, k));
 
@@ -660,7 +398,7 @@ record_main (RecordOptions *o, char **command)
           g_print ("    trace set %" G_GINT64_FORMAT " in %s%s\n", imported.trace_set_id, wb_session_get_path (session),
                    imported.new_trace_set ? "" : " (already there)");
         }
-      if (profile != NULL && safe_component (profile))
+      if (profile != NULL && wb_cli_record_safe_component (profile))
         {
           g_autofree char *profile_path = g_build_filename (case_dir, profile, NULL);
           g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
@@ -668,7 +406,7 @@ record_main (RecordOptions *o, char **command)
           g_autoptr (WbRun) run = NULL;
 
           g_clear_error (&error);
-          run = run_from_profile (profile_path, case_dir, label, notes, &error);
+          run = wb_cli_record_run_from_profile (profile_path, case_dir, label, notes, &error);
           if (run == NULL)
             {
               g_printerr ("thunder-wb: record: %s\n", error->message);
@@ -699,7 +437,7 @@ record_main (RecordOptions *o, char **command)
 
   if (n_cases == 0)
     {
-      g_autofree char *why = environment_problem (capture);
+      g_autofree char *why = wb_cli_record_environment_problem (capture);
 
       if (why != NULL)
         {
@@ -802,9 +540,9 @@ wb_cli_load_session (const char *path,
   g_autoptr (GError) local = NULL;
   g_autoptr (WbSession) session = NULL;
   g_autoptr (GPtrArray) sets = NULL;
-  char   header[16] = { 0 };
-  FILE  *f;
-  size_t n = 0;
+  char        header[16] = { 0 };
+  FILE       *f;
+  size_t      n = 0;
   WbTraceSet *set = NULL;
 
   *is_session = FALSE;

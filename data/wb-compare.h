@@ -69,12 +69,17 @@ WbComparison *wb_comparison_new (const WbRun *a,
 void          wb_comparison_free (WbComparison *comparison);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbComparison, wb_comparison_free)
 
-/* wb_comparison_to_markdown: (transfer full) a heading, a table (times in ms) and the noise rule. @title
- * (nullable) names the session. */
+/* wb_comparison_to_markdown: (transfer full) a heading, a table of the two runs (with the kernel records'
+ * source, attribution and memcpy/memset figures when either run has them), a table of regions (times in
+ * ms) and the noise rule. @title (nullable) names the session. */
 char *wb_comparison_to_markdown (const WbComparison *comparison,
                                  const char         *title);
 /* wb_comparison_to_json: (transfer full) a JSON object, schema "thunder-wb/compare" version 1: run_a,
- * run_b (id, label, device, started_at_us, status, iterations), iteration and regions (each: name,
+ * run_b (id, label, device, started_at_us, status, iterations, attribution: null, or the profile report's
+ * "attribution" object: kernel_source, kernel_ms_total, kernel_ms_attributed, kernel_ms_by_correlation,
+ * kernel_ms_by_time_range, unattributed_pct, kernels_by_correlation, kernels_by_time_range,
+ * kernels_unattributed, memcpy and memset {count, bytes, ms}, memops_attributed, dropped_records; totals
+ * over the timed iterations), iteration and regions (each: name,
  * executor_a, executor_b, median_a_ms, median_b_ms, diff_ms, diff_pct, noise_ms, n_a, n_b, verdict,
  * exceeds_noise), noise_rule, notes. Times in ms. */
 char *wb_comparison_to_json (const WbComparison *comparison,

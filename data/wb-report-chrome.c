@@ -245,13 +245,16 @@ wb_report_to_chrome_trace (const WbReport *report)
     {
       const WbKernelRecord *k = run->kernels->pdata[i];
       guint                 tid = TID_STREAM0 + k->stream;
+      const char           *shown = _wb_report_kernel_name (report, k->name);
 
-      begin_event (b, "X", k->name, "kernel", tid);
+      begin_event (b, "X", shown, "kernel", tid);
       add_ts (b, "ts", us (k->start_ns));
       add_ts (b, "dur", us (MAX (k->end_ns - k->start_ns, 0)));
       json_builder_set_member_name (b, "args");
       json_builder_begin_object (b);
       add_arg_string (b, "region", k->region);
+      if (g_strcmp0 (shown, k->name) != 0)
+        add_arg_string (b, "name_mangled", k->name);
       add_arg_int (b, "line", k->trace_line);
       add_arg_int (b, "iteration", k->iteration);
       add_arg_int (b, "stream", k->stream);

@@ -207,7 +207,7 @@ append_timeline (GString *s, const WbReport *r)
                                     4 + (pass ? row : 0) * row_h + 2, w, row_h - 4);
             append_color (s, k->region ? k->region : k->name);
             g_string_append (s, "\"><title>");
-            append_escaped (s, pass ? k->name : (k->region ? k->region : "(unattributed)"));
+            append_escaped (s, pass ? _wb_report_kernel_name (r, k->name) : (k->region ? k->region : "(unattributed)"));
             g_string_append_printf (s, ", line %u: %.3f ms</title></rect>\n", k->trace_line,
                                     _wb_report_ms (k->end_ns - k->start_ns));
           }

@@ -236,6 +236,7 @@ add_kernels (JsonBuilder *b, const WbReport *r)
 
       json_builder_begin_object (b);
       add_string (b, "name", k->name);
+      add_string (b, "name_mangled", k->mangled);
       add_string (b, "region", k->region);
       json_builder_set_member_name (b, "line");
       if (k->line > 0)

@@ -22,7 +22,8 @@ typedef struct
 /* Kernel records of one (name, region, line), per iteration. */
 typedef struct
 {
-  char   *name;
+  char   *name;    /* demangled for display (wb_report_demangle) */
+  char   *mangled; /* the name as recorded (CUPTI reports C++ kernels mangled); equal to name otherwise */
   char   *region;
   guint32 line;
   guint32 stream;
@@ -53,20 +54,24 @@ struct _WbReport
   const WbGate     *gate;  /* (borrowed) (nullable) */
 
   /* derived (wb_report_derive) */
-  guint      n_iters;
-  gint64     iter_median_ns, iter_min_ns, iter_max_ns;
-  gint64     sum_median_ns; /* median over iterations of the sum of the regions' times */
-  gint64     gap_median_ns, gap_min_ns, gap_max_ns;
-  GArray    *gap_ns;           /* (element-type gint64) per iteration */
-  GArray    *regions;          /* (element-type WbReportRegion) in run order */
-  GPtrArray *by_time;          /* (element-type WbReportRegion*) pointers into @regions, slowest first */
-  GPtrArray *kernels;          /* (element-type WbReportKernel) slowest first */
-  GArray    *lines;            /* (element-type WbReportLine) by line */
-  guint      median_iteration; /* the timed iteration whose time is closest to the median */
+  guint       n_iters;
+  gint64      iter_median_ns, iter_min_ns, iter_max_ns;
+  gint64      sum_median_ns; /* median over iterations of the sum of the regions' times */
+  gint64      gap_median_ns, gap_min_ns, gap_max_ns;
+  GArray     *gap_ns;           /* (element-type gint64) per iteration */
+  GArray     *regions;          /* (element-type WbReportRegion) in run order */
+  GPtrArray  *by_time;          /* (element-type WbReportRegion*) pointers into @regions, slowest first */
+  GPtrArray  *kernels;          /* (element-type WbReportKernel) slowest first */
+  GArray     *lines;            /* (element-type WbReportLine) by line */
+  GHashTable *display_names;    /* kernel name as recorded -> demangled (both owned) */
+  guint       median_iteration; /* the timed iteration whose time is closest to the median */
 };
 
 /* _wb_report_derive: (re)computes the derived figures. */
 void _wb_report_derive (WbReport *report);
+/* _wb_report_kernel_name: (transfer none) how the reports show kernel @name of the run: demangled. */
+const char *_wb_report_kernel_name (const WbReport *report,
+                                    const char     *name);
 /* _wb_report_matmul_label: "f32 sgemm (OpenBLAS)" on cpu, "bf16 matmul" elsewhere (transfer none). */
 const char *_wb_report_matmul_label (const WbReport *report);
 /* _wb_report_format_rate: 3 significant digits without an exponent, "-" for values <= 0 (transfer full). */

@@ -9,6 +9,54 @@
 
 G_DEFINE_QUARK (wb - report - error - quark, wb_report_error)
 
+#if WB_HAVE_CXA_DEMANGLE
+/* The C++ runtime's demangler (libstdc++'s abi::__cxa_demangle from <cxxabi.h>, a C symbol): returns a
+ * malloc'ed string and status 0, or NULL and a negative status. */
+char *__cxa_demangle (const char *mangled_name,
+                      char       *output_buffer,
+                      size_t     *length,
+                      int        *status);
+#endif
+
+char *
+wb_report_demangle (const char *name)
+{
+#if WB_HAVE_CXA_DEMANGLE
+  int   status = -1;
+  char *demangled;
+  char *copy;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  /* Only mangled function names: __cxa_demangle also reads type names ("f" -> "float"). */
+  if (!g_str_has_prefix (name, "_Z"))
+    return g_strdup (name);
+  demangled = __cxa_demangle (name, NULL, NULL, &status);
+  if (demangled == NULL || status != 0)
+    {
+      free (demangled);
+      return g_strdup (name);
+    }
+  copy = g_strdup (demangled);
+  free (demangled);
+  return copy;
+#else
+  g_return_val_if_fail (name != NULL, NULL);
+  return g_strdup (name);
+#endif
+}
+
+const char *
+_wb_report_kernel_name (const WbReport *report,
+                        const char     *name)
+{
+  const char *shown;
+
+  if (name == NULL)
+    return NULL;
+  shown = report->display_names ? g_hash_table_lookup (report->display_names, name) : NULL;
+  return shown ? shown : name;
+}
+
 gboolean
 wb_report_format_from_path (const char     *path,
                             WbReportFormat *format)
@@ -36,6 +84,7 @@ kernel_clear (gpointer data)
   WbReportKernel *k = data;
 
   g_free (k->name);
+  g_free (k->mangled);
   g_free (k->region);
   g_free (k);
 }
@@ -68,6 +117,7 @@ clear_derived (WbReport *r)
   g_clear_pointer (&r->regions, g_array_unref);
   g_clear_pointer (&r->kernels, g_ptr_array_unref);
   g_clear_pointer (&r->lines, g_array_unref);
+  g_clear_pointer (&r->display_names, g_hash_table_unref);
 }
 
 void
@@ -289,6 +339,14 @@ derive_kernels (WbReport *r)
   guint n = MAX (r->n_iters, 1);
 
   r->kernels = g_ptr_array_new_with_free_func (kernel_clear);
+  r->display_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const char *name = ((const WbKernelRecord *) run->kernels->pdata[i])->name;
+
+      if (name != NULL && !g_hash_table_contains (r->display_names, name))
+        g_hash_table_insert (r->display_names, g_strdup (name), wb_report_demangle (name));
+    }
   for (guint i = 0; i < run->kernels->len; i++)
     {
       const WbKernelRecord *k = run->kernels->pdata[i];
@@ -301,7 +359,8 @@ derive_kernels (WbReport *r)
       if (index == NULL)
         {
           x = g_new0 (WbReportKernel, 1);
-          x->name = g_strdup (k->name);
+          x->name = g_strdup (_wb_report_kernel_name (r, k->name));
+          x->mangled = g_strdup (k->name);
           x->region = g_strdup (k->region);
           x->line = k->trace_line;
           x->stream = k->stream;

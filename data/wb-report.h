@@ -82,6 +82,13 @@ char *wb_report_to_json (const WbReport *report);
 char *wb_report_to_html (const WbReport *report);
 char *wb_report_to_chrome_trace (const WbReport *report);
 
+/* wb_report_demangle: (transfer full) @name (a kernel name as CUPTI reports it) for people: a mangled C++
+ * name (Itanium ABI, "_Z…", as cuBLASLt's and CUTLASS's kernels are) demangled by the C++ runtime
+ * (abi::__cxa_demangle): "_Z18sgemm_largek_lds64ILb1E…" -> "void sgemm_largek_lds64<true, …>(float*, …)".
+ * Anything else (a C name, a name that does not demangle, a build without libstdc++) is copied unchanged.
+ * The reports show this name; the JSON report keeps the recorded one as "name_mangled". */
+char *wb_report_demangle (const char *name);
+
 /* wb_report_write: writes @report as @format to @path (atomically). */
 gboolean wb_report_write (const WbReport *report,
                           WbReportFormat  format,

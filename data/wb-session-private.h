@@ -39,6 +39,7 @@ typedef enum
   WB_STMT_RUN_INSERT,
   WB_STMT_REGION_STATS_INSERT,
   WB_STMT_KERNEL_INSERT,
+  WB_STMT_ATTRIBUTION_INSERT,
   WB_STMT_RUN_GET,
   WB_STMT_RUNS_LIST,
   WB_STMT_RUNS_LATEST,
@@ -50,11 +51,16 @@ typedef enum
   WB_N_STMTS
 } WbStmt;
 
-/* The columns of runs that wb_session_get_run() and wb_session_list_runs() read, in this order. */
-#define WB_RUN_COLUMNS                                                                                  \
-  "id, label, trace_set_id, assignment, stage, device_name, device_model, driver_version, "             \
-  "executor_versions, iters, warmup, cuda_graphs, executors, status, error, started_at, iteration_ns, " \
-  "dropped_records, n_regions, n_kernels, checksum, kernels_checksum"
+/* The columns of a run that wb_session_get_run() and wb_session_list_runs() read, in this order, from
+ * WB_RUN_FROM: the runs row (r), then its run_attribution row (a; all NULL when it has none). */
+#define WB_RUN_COLUMNS                                                                                          \
+  "r.id, r.label, r.trace_set_id, r.assignment, r.stage, r.device_name, r.device_model, r.driver_version, "     \
+  "r.executor_versions, r.iters, r.warmup, r.cuda_graphs, r.executors, r.status, r.error, r.started_at, "       \
+  "r.iteration_ns, r.dropped_records, r.n_regions, r.n_kernels, r.checksum, r.kernels_checksum, "               \
+  "a.run_id, a.kernel_source, a.kernel_ns_total, a.kernel_ns_attributed, a.kernel_ns_by_time_range, "           \
+  "a.kernels_by_correlation, a.kernels_by_time_range, a.kernels_unattributed, a.memcpy_count, a.memcpy_bytes, " \
+  "a.memcpy_ns, a.memset_count, a.memset_bytes, a.memset_ns, a.memops_attributed"
+#define WB_RUN_FROM "runs r LEFT JOIN run_attribution a ON a.run_id = r.id"
 
 struct _WbSession
 {
@@ -79,6 +85,17 @@ void _wb_session_set_error (WbSession  *session,
 WbSessionError _wb_session_error_code (int rc);
 /* _wb_session_rc_name: "SQLITE_BUSY", ... for a primary or extended result code (transfer none). */
 const char *_wb_session_rc_name (int rc);
+/* _wb_session_exec: prepares, steps to the end and finalizes @sql (one constant statement). */
+gboolean _wb_session_exec (WbSession  *session,
+                           const char *sql,
+                           const char *what,
+                           GError    **error);
+/* _wb_session_query_int: the first column of the first row of @sql (a constant statement) as an
+ * integer; 0 when there is no row. */
+gboolean _wb_session_query_int (WbSession  *session,
+                                const char *sql,
+                                gint64     *value,
+                                GError    **error);
 /* _wb_session_step_done: steps @stmt expecting SQLITE_DONE; resets it either way. */
 gboolean _wb_session_step_done (WbSession    *session,
                                 sqlite3_stmt *stmt,
@@ -102,6 +119,49 @@ char *_wb_session_column_dup (sqlite3_stmt *stmt,
 /* _wb_session_sha256: (transfer full) lowercase hex SHA-256 of @len bytes of @data. */
 char *_wb_session_sha256 (const void *data,
                           gsize       len);
+
+/* Encodings of columns (wb-session-sql.c). Times are little-endian int64 arrays, 8 bytes each. */
+
+/* _wb_session_times_to_blob: (transfer full) @times (element-type gint64) as a BLOB's bytes. */
+GBytes *_wb_session_times_to_blob (const GArray *times);
+/* _wb_session_blob_to_times: appends the times of BLOB column @column to @times; FALSE when its length
+ * is not a multiple of 8. */
+gboolean _wb_session_blob_to_times (sqlite3_stmt *stmt,
+                                    int           column,
+                                    GArray       *times);
+/* _wb_session_bind_blob: binds @bytes (a zero-length blob, never NULL, when empty). */
+void _wb_session_bind_blob (sqlite3_stmt *stmt,
+                            int           index,
+                            GBytes       *bytes);
+/* _wb_session_bind_double / _column_double: NaN is stored as NULL and NULL read back as NaN. */
+void   _wb_session_bind_double (sqlite3_stmt *stmt,
+                                int           index,
+                                double        value);
+double _wb_session_column_double (sqlite3_stmt *stmt,
+                                  int           column);
+/* _wb_session_strings_to_json: (transfer full) @strings (element-type utf8) as a JSON array. */
+char *_wb_session_strings_to_json (const GPtrArray *strings);
+/* _wb_session_json_to_strings: appends the strings of JSON array @text to @strings; FALSE when @text is
+ * not an array of strings. */
+gboolean _wb_session_json_to_strings (const char *text,
+                                      GPtrArray  *strings);
+
+/* Assignments (wb-session-assignments.c). */
+
+/* _wb_session_valid_name: a region, executor or assignment name: UTF-8, not empty, no "=" or ",". */
+gboolean _wb_session_valid_name (const char *s);
+/* _wb_session_run_choices: (transfer full) the run's assignment as an array of choices: each region with
+ * an executor -> that executor (an opaque element type; only ->len is for the caller). */
+GArray *_wb_session_run_choices (const WbRun *run);
+/* _wb_session_ensure_assignment: inside a write transaction, the id of the assignment with @choices (from
+ * _wb_session_run_choices; sorted in place), storing it under @name (nullable) when new. @strict: a name
+ * already used by other choices is an error; otherwise a free variant "NAME-N" is taken. 0 with @error on
+ * failure. */
+gint64 _wb_session_ensure_assignment (WbSession  *session,
+                                      const char *name,
+                                      GArray     *choices,
+                                      gboolean    strict,
+                                      GError    **error);
 
 /* Schema (wb-session-schema.c). */
 

@@ -168,6 +168,28 @@ static const WbSessionMigration migrations[] = {
     "  bf16_tflops  REAL,\n"
     "  measured_at  INTEGER NOT NULL\n"
     ") WITHOUT ROWID;\n" },
+
+  /* One row per run that has figures (WbKernelAttribution; GPU runs profiled from this version on): where
+   * its kernel records came from and how they were joined to its regions. Runs without a row read back as
+   * NULL and zeros. Counts of kernel records over the timed iterations; *_ns summed over them. */
+  { 3, "kernel attribution of a run",
+    "CREATE TABLE run_attribution (\n"
+    "  run_id                  INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  kernel_source           TEXT,\n"
+    "  kernel_ns_total         INTEGER NOT NULL,\n"
+    "  kernel_ns_attributed    INTEGER NOT NULL,\n"
+    "  kernel_ns_by_time_range INTEGER NOT NULL,\n"
+    "  kernels_by_correlation  INTEGER NOT NULL,\n"
+    "  kernels_by_time_range   INTEGER NOT NULL,\n"
+    "  kernels_unattributed    INTEGER NOT NULL,\n"
+    "  memcpy_count            INTEGER NOT NULL,\n"
+    "  memcpy_bytes            INTEGER NOT NULL,\n"
+    "  memcpy_ns               INTEGER NOT NULL,\n"
+    "  memset_count            INTEGER NOT NULL,\n"
+    "  memset_bytes            INTEGER NOT NULL,\n"
+    "  memset_ns               INTEGER NOT NULL,\n"
+    "  memops_attributed       INTEGER NOT NULL\n"
+    ");\n" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == WB_SESSION_SCHEMA_VERSION);

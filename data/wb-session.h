@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 /* The schema version this build writes (PRAGMA user_version). Older files are migrated forward when
  * opened writable; newer ones are refused (WB_SESSION_ERROR_NEWER_VERSION). */
-#define WB_SESSION_SCHEMA_VERSION 2
+#define WB_SESSION_SCHEMA_VERSION 3
 
 /* PRAGMA application_id of a session file: "TWBS". */
 #define WB_SESSION_APPLICATION_ID 0x54574253
@@ -157,7 +157,7 @@ gboolean wb_session_get_stage (WbSession *session,
                                char     **provenance_map,
                                GError   **error);
 
-/* -- assignments, runs, ceilings (wb-session-runs.c) --------------------------------------------- */
+/* -- assignments, runs, ceilings (wb-session-assignments.c, wb-session-runs.c, -runs-read.c) ------ */
 
 /* One named assignment (a set of region -> executor choices). */
 typedef struct
@@ -185,9 +185,10 @@ gint64 wb_session_add_assignment (WbSession  *session,
 GPtrArray *wb_session_list_assignments (WbSession *session,
                                         GError   **error);
 
-/* wb_session_store_run: stores @run, its region statistics and kernel records in one transaction
- * (BEGIN IMMEDIATE: a second writer waits up to the busy timeout). The regions' executors form the
- * run's assignment (stored once per distinct set, named after @run->assignment when it is set).
+/* wb_session_store_run: stores @run, its region statistics, kernel records and kernel attribution
+ * (@run->attribution, when it has any figure) in one transaction (BEGIN IMMEDIATE: a second writer waits
+ * up to the busy timeout). The regions' executors form the run's assignment (stored once per distinct
+ * set, named after @run->assignment when it is set).
  * @trace_set_id (0: none) ties the run to the traces it ran. On success sets @run->id and returns it;
  * returns 0 with @error set otherwise (nothing of the run is then in the file). */
 gint64 wb_session_store_run (WbSession *session,
@@ -202,14 +203,16 @@ typedef enum
 } WbSessionReadFlags;
 
 /* wb_session_get_run: reads run @run_id back in one read transaction (a concurrent writer never shows
- * half a run) and checks it against the checksums stored with it. (transfer full), or NULL with
- * WB_SESSION_ERROR_NOT_FOUND or WB_SESSION_ERROR_CORRUPT. */
+ * half a run), its kernel attribution included (NULL and zeros for a run stored without one, e.g. by
+ * schema version 2 or older), and checks it against the checksums stored with it. (transfer full), or
+ * NULL with WB_SESSION_ERROR_NOT_FOUND or WB_SESSION_ERROR_CORRUPT. */
 WbRun *wb_session_get_run (WbSession         *session,
                            gint64             run_id,
                            WbSessionReadFlags flags,
                            GError           **error);
 /* wb_session_list_runs: (transfer full) (element-type WbRun) every run in store order, without region
- * statistics or kernels (their arrays are empty); iteration_ns is filled. */
+ * statistics or kernels (their arrays are empty); iteration_ns and the attribution are filled (not
+ * checked against the checksum: wb_session_get_run checks). */
 GPtrArray *wb_session_list_runs (WbSession *session,
                                  GError   **error);
 /* wb_session_get_run_pair: reads runs @a_id and @b_id (WB_SESSION_READ_SUMMARY) in one read

@@ -156,6 +156,26 @@ wb_region_stats_update (WbRegionStats *stats)
     }
 }
 
+/* -- kernel attribution -------------------------------------------------------------------------- */
+
+gboolean
+wb_kernel_attribution_is_empty (const WbKernelAttribution *a)
+{
+  g_return_val_if_fail (a != NULL, TRUE);
+  return a->kernel_source == NULL && a->kernel_ns_total == 0 && a->kernel_ns_attributed == 0 &&
+         a->kernel_ns_by_time_range == 0 && a->kernels_by_correlation == 0 && a->kernels_by_time_range == 0 &&
+         a->kernels_unattributed == 0 && a->memcpy_count == 0 && a->memcpy_bytes == 0 && a->memcpy_ns == 0 &&
+         a->memset_count == 0 && a->memset_bytes == 0 && a->memset_ns == 0 && a->memops_attributed == 0;
+}
+
+void
+wb_kernel_attribution_clear (WbKernelAttribution *a)
+{
+  g_return_if_fail (a != NULL);
+  g_free (a->kernel_source);
+  memset (a, 0, sizeof *a);
+}
+
 /* -- runs ---------------------------------------------------------------------------------------- */
 
 WbRun *
@@ -368,6 +388,30 @@ sum_kernels (GChecksum   *sum,
     }
 }
 
+/* Nothing for an empty attribution: runs stored before sessions kept it keep their checksums. */
+static void
+sum_attribution (GChecksum                 *sum,
+                 const WbKernelAttribution *a)
+{
+  if (wb_kernel_attribution_is_empty (a))
+    return;
+  g_checksum_update (sum, (const guchar *) "wb-attribution-1", 16);
+  sum_string (sum, a->kernel_source);
+  sum_u64 (sum, (guint64) a->kernel_ns_total);
+  sum_u64 (sum, (guint64) a->kernel_ns_attributed);
+  sum_u64 (sum, (guint64) a->kernel_ns_by_time_range);
+  sum_u64 (sum, a->kernels_by_correlation);
+  sum_u64 (sum, a->kernels_by_time_range);
+  sum_u64 (sum, a->kernels_unattributed);
+  sum_u64 (sum, a->memcpy_count);
+  sum_u64 (sum, a->memcpy_bytes);
+  sum_u64 (sum, (guint64) a->memcpy_ns);
+  sum_u64 (sum, a->memset_count);
+  sum_u64 (sum, a->memset_bytes);
+  sum_u64 (sum, (guint64) a->memset_ns);
+  sum_u64 (sum, a->memops_attributed);
+}
+
 char *
 wb_run_compute_checksum (const WbRun      *run,
                          WbRunChecksumPart part)
@@ -420,6 +464,7 @@ wb_run_compute_checksum (const WbRun      *run,
       sum_u64 (sum, r->flops);
       sum_double (sum, r->share);
     }
+  sum_attribution (sum, &run->attribution);
 
   return g_strdup (g_checksum_get_string (sum));
 }

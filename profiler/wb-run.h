@@ -84,8 +84,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRegionStats, wb_region_stats_free)
 
 /* WbKernelAttribution: where a run's kernel records came from and how they were joined to its regions
  * (CUPTI: by external correlation id, else by the regions' time ranges; wb-cupti.h). Times in ns, summed
- * over the timed iterations. Not stored in session files and not part of the run's checksum: a run read
- * from a session has kernel_source NULL and zeros. */
+ * over the timed iterations. GPU runs measured now fill it (wb_runner_profile_get_attribution); cpu runs
+ * leave it empty (kernel_source NULL and zeros). Session files store it with the run (schema version 3
+ * on); a run stored by an older version reads back empty. The run's CUPTI lost records are
+ * WbRun.dropped_records. */
 typedef struct
 {
   char   *kernel_source;           /* "cupti", "CUDA events (CUPTI unavailable: REASON)", or NULL when unknown */
@@ -126,8 +128,14 @@ typedef struct
   guint64             dropped_records; /* activity records the profiler lost (buffer overflow), 0 normally */
   GPtrArray          *regions;         /* (element-type WbRegionStats) (owned) in execution order */
   GPtrArray          *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
-  WbKernelAttribution attribution;     /* (owned strings) GPU runs measured now; see above */
+  WbKernelAttribution attribution;     /* (owned strings) GPU runs; see above */
 } WbRun;
+
+/* wb_kernel_attribution_is_empty: TRUE when @attribution holds nothing: kernel_source NULL and every
+ * figure 0 (a cpu run, or a run stored before sessions kept attribution). */
+gboolean wb_kernel_attribution_is_empty (const WbKernelAttribution *attribution);
+/* wb_kernel_attribution_clear: frees kernel_source and zeroes every field. */
+void wb_kernel_attribution_clear (WbKernelAttribution *attribution);
 
 /* wb_run_new: (transfer full) an empty run: status OK, start time now, no iterations. */
 WbRun *wb_run_new (void);
@@ -152,7 +160,9 @@ WbRegionStats *wb_run_find_region (const WbRun *run,
                                    const char  *name);
 /* wb_run_get_iteration_median_ns: median of iteration_ns (ns); 0 when there is none. */
 gint64 wb_run_get_iteration_median_ns (const WbRun *run);
-/* What a checksum covers: the run with its regions (everything but @id and the kernels), or the kernels. */
+/* What a checksum covers: the run with its regions and its attribution (everything but @id and the
+ * kernels), or the kernels. An empty attribution (wb_kernel_attribution_is_empty) adds nothing, so the
+ * summary checksum of a run without one is what versions before attribution computed. */
 typedef enum
 {
   WB_RUN_CHECKSUM_SUMMARY = 1,
@@ -164,7 +174,7 @@ typedef enum
  * it reads the run back (the summary alone when the kernels are not read). */
 char *wb_run_compute_checksum (const WbRun      *run,
                                WbRunChecksumPart part);
-/* wb_run_equal: TRUE when @a and @b hold the same content (every field but @id and @attribution). */
+/* wb_run_equal: TRUE when @a and @b hold the same content (every field but @id, attribution included). */
 gboolean wb_run_equal (const WbRun *a,
                        const WbRun *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRun, wb_run_free)

@@ -359,6 +359,7 @@ v1_run (void)
 
   for (guint i = 0; i < run->kernels->len; i++)
     ((WbKernelRecord *) g_ptr_array_index (run->kernels, i))->correlation_id = 0;
+  wb_kernel_attribution_clear (&run->attribution); /* nor attribution */
   run->id = 1;
   return run;
 }

@@ -31,7 +31,8 @@ GPtrArray *wb_test_regions_from_string (const char *text);
 
 /* wb_test_make_run: (transfer full) run number @seq over @regions: label "seq N", @n_iters timed
  * iterations, @n_kernels kernel records spread over the regions, executors varying with @seq (so runs
- * differ in assignment), every figure a function of @seq alone. */
+ * differ in assignment), every figure a function of @seq alone. Even @seq: kernel attribution figures
+ * (source "cupti" when @seq % 4 == 0, else CUDA events); odd @seq: none. */
 WbRun *wb_test_make_run (const GPtrArray *regions,
                          guint64          seq,
                          guint            n_iters,

@@ -287,6 +287,20 @@ validate_json_report (const char *path, const char *case_dir)
       g_assert_true (found);
     }
 
+  /* kernels: the shown name and the recorded one (equal on cpu: nothing is mangled); no attribution on cpu */
+  {
+    JsonArray *kernels = json_object_get_array_member (o, "kernels");
+
+    g_assert_cmpuint (json_array_get_length (kernels), >, 0);
+    for (guint k = 0; k < json_array_get_length (kernels); k++)
+      {
+        JsonObject *x = json_array_get_object_element (kernels, k);
+
+        g_assert_cmpstr (json_object_get_string_member (x, "name"), ==, json_object_get_string_member (x, "name_mangled"));
+      }
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (o, "attribution")));
+  }
+
   /* each iteration = the sum of its regions + its gap, and the gap is never negative */
   n = json_array_get_length (times);
   g_assert_cmpuint (n, ==, json_object_get_int_member (it, "count"));
