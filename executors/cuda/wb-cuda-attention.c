@@ -5,7 +5,10 @@
  * strided batch of (batch x head) matrices; cuBLASLt is column-major, so it computes C^T = op(B)^T op(A)^T
  * (as wb-cublaslt.c does): its first operand is our B, its second our A, D is C^T (N x M). q, k and v are
  * used in place when their (batch, head) dims fold into one batch stride with unit inner stride, and are
- * copied to contiguous memory otherwise (the transposed views Thunder's regions return). */
+ * copied to contiguous memory otherwise (the transposed views Thunder's regions return).
+ * bf16/f16 calls with head dim 64 or 128 take the fused FlashAttention-2 kernels instead (wb-cuda-flash.h),
+ * which read q, k, v, dO and O through their strides; WB_CUDA_ATTN=unfused forces the path below, and the
+ * reason a call is not fused is kept for wb_cuda_attention_get_stats. */
 #include "config.h"
 
 #include "wb-cuda-attention.h"
@@ -14,12 +17,15 @@
 #include <string.h>
 
 #include "wb-cuda-executors.h"
+#include "wb-cuda-flash.h"
 #include "wb-executors-private.h"
 
 /* scratch per chunk of heads: S (f32), P or dS (input dtype) and, backward, dP (f32) */
 #define SCRATCH_BYTES (G_GINT64_CONSTANT (2) << 30)
 
 static char *sources[3]; /* f32, bf16, f16 */
+
+static WbCudaAttentionStats stats;
 
 /* -- the row kernels ---------------------------------------------------------------------------- */
 
@@ -451,6 +457,54 @@ backward (WbCudaRuntime *rt, Dims *d, WbTensor *go, WbTensor *q, WbTensor *k, Wb
   return TRUE;
 }
 
+/* -- the choice of path ------------------------------------------------------------------------------ */
+
+void
+wb_cuda_attention_get_stats (WbCudaAttentionStats *out)
+{
+  *out = stats;
+}
+
+void
+wb_cuda_attention_reset_stats (void)
+{
+  memset (&stats, 0, sizeof stats);
+}
+
+/* whether @d takes the fused kernels; records the choice (and the reason when not) */
+static gboolean
+choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
+{
+  g_autofree char *why = NULL;
+
+  if (g_strcmp0 (g_getenv ("WB_CUDA_ATTN"), "unfused") == 0)
+    why = g_strdup ("WB_CUDA_ATTN=unfused");
+  else if (!wb_cuda_flash_supported (d->dtype, d->e, d->ev, &why))
+    ;
+  else if (b * h > G_MAXINT32 / 2 || d->tq > G_MAXINT32 / 2 || d->tk > G_MAXINT32 / 2)
+    why = g_strdup ("sequences too long for the fused kernels' int indexing");
+  if (why != NULL)
+    {
+      stats.unfused++;
+      g_snprintf (stats.why_unfused, sizeof stats.why_unfused, "%s", why);
+      return FALSE;
+    }
+  stats.fused++;
+  *fd = (WbCudaFlashDims){ d->dtype, b, h, d->tq, d->tk, d->e, d->scale, d->causal };
+  return TRUE;
+}
+
+/* @t as an operand of the fused kernels: in place, or a contiguous copy kept in @hold */
+static gboolean
+flash_mat (WbCudaRuntime *rt, WbTensor *t, WbTensor **hold, WbCudaFlashMat *m, GError **error)
+{
+  if (wb_cuda_flash_mat (t, m))
+    return TRUE;
+  if ((*hold = wb_cuda_tensor_new (rt, t->dtype, t->rank, t->shape, error)) == NULL || !wb_cuda_copy_into (rt, *hold, t, error))
+    return FALSE;
+  return wb_cuda_flash_mat (*hold, m);
+}
+
 /* -- the call ------------------------------------------------------------------------------------- */
 
 static WbTensor *
@@ -495,7 +549,13 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
   g_autoptr (WbTensor) q3 = NULL;
   g_autoptr (WbTensor) k3 = NULL;
   g_autoptr (WbTensor) v3 = NULL;
-  WbRtValue *tuple;
+  g_autoptr (WbTensor) hq = NULL;
+  g_autoptr (WbTensor) hk = NULL;
+  g_autoptr (WbTensor) hv = NULL;
+  WbCudaFlashDims fd;
+  WbCudaFlashMat  mq, mk, mv;
+  gboolean        fused;
+  WbRtValue      *tuple;
 
   if (!tensor_arg (call, at.q, "query", &q, error) || !tensor_arg (call, at.q + 1, "key", &k, error) ||
       !tensor_arg (call, at.q + 2, "value", &v, error))
@@ -535,7 +595,12 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
     }
   else
     d->lse_len = op == WB_CUDA_ATTENTION_FLASH_FWD ? (d->tq + 15) / 16 * 16 : (d->tq + 31) / 32 * 32;
-  if ((q3 = flat_heads (rt, q, error)) == NULL || (k3 = flat_heads (rt, k, error)) == NULL || (v3 = flat_heads (rt, v, error)) == NULL)
+  if ((fused = choose_fused (d, b, h, &fd)))
+    {
+      if (!flash_mat (rt, q, &hq, &mq, error) || !flash_mat (rt, k, &hk, &mk, error) || !flash_mat (rt, v, &hv, &mv, error))
+        return FALSE;
+    }
+  else if ((q3 = flat_heads (rt, q, error)) == NULL || (k3 = flat_heads (rt, k, error)) == NULL || (v3 = flat_heads (rt, v, error)) == NULL)
     return FALSE;
 
   if (fwd)
@@ -546,8 +611,12 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
       gint64 nb = b + 1;
       if (lse_out == NULL)
         return FALSE;
-      o3 = wb_tensor_try_view (out, 3, (gint64[]){ d->bh, d->tq, d->ev });
-      if (!forward (rt, d, q3, k3, v3, o3, lse_out, error))
+      if (fused)
+        {
+          if (!wb_cuda_flash_forward (rt, &fd, &mq, &mk, &mv, wb_cuda_tensor_ptr (out), wb_cuda_tensor_ptr (lse_out), d->lse_len, error))
+            return FALSE;
+        }
+      else if ((o3 = wb_tensor_try_view (out, 3, (gint64[]){ d->bh, d->tq, d->ev })) == NULL || !forward (rt, d, q3, k3, v3, o3, lse_out, error))
         return FALSE;
       if (op == WB_CUDA_ATTENTION_SDPA)
         {
@@ -574,23 +643,33 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
     }
   else
     {
-      g_autoptr (WbTensor) go3 = flat_heads (rt, go, error);
-      g_autoptr (WbTensor) go_c = go3 ? wb_cuda_contiguous (rt, go3, error) : NULL;
-      g_autoptr (WbTensor) o_c = go_c ? wb_cuda_contiguous (rt, o, error) : NULL;
-      g_autoptr (WbTensor) lse_c = o_c ? wb_cuda_contiguous (rt, lse, error) : NULL;
+      g_autoptr (WbTensor) lse_c = wb_cuda_contiguous (rt, lse, error);
       g_autoptr (WbTensor) dq = lse_c ? wb_cuda_tensor_new (rt, d->dtype, 4, q->shape, error) : NULL;
       g_autoptr (WbTensor) dk = dq ? wb_cuda_tensor_new (rt, d->dtype, 4, k->shape, error) : NULL;
       g_autoptr (WbTensor) dv = dk ? wb_cuda_tensor_new (rt, d->dtype, 4, v->shape, error) : NULL;
-      g_autoptr (WbTensor) dq3 = NULL;
-      g_autoptr (WbTensor) dk3 = NULL;
-      g_autoptr (WbTensor) dv3 = NULL;
       if (dv == NULL)
         return FALSE;
-      dq3 = wb_tensor_try_view (dq, 3, q3->shape);
-      dk3 = wb_tensor_try_view (dk, 3, k3->shape);
-      dv3 = wb_tensor_try_view (dv, 3, v3->shape);
-      if (!backward (rt, d, go_c, q3, k3, v3, o_c, lse_c, dq3, dk3, dv3, error))
-        return FALSE;
+      if (fused)
+        {
+          g_autoptr (WbTensor) hgo = NULL;
+          g_autoptr (WbTensor) ho = NULL;
+          WbCudaFlashMat mgo, mo;
+          if (!flash_mat (rt, go, &hgo, &mgo, error) || !flash_mat (rt, o, &ho, &mo, error) ||
+              !wb_cuda_flash_backward (rt, &fd, &mq, &mk, &mv, &mgo, &mo, wb_cuda_tensor_ptr (lse_c), d->lse_len, wb_cuda_tensor_ptr (dq),
+                                       wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv), error))
+            return FALSE;
+        }
+      else
+        {
+          g_autoptr (WbTensor) go3 = flat_heads (rt, go, error);
+          g_autoptr (WbTensor) go_c = go3 ? wb_cuda_contiguous (rt, go3, error) : NULL;
+          g_autoptr (WbTensor) o_c = go_c ? wb_cuda_contiguous (rt, o, error) : NULL;
+          g_autoptr (WbTensor) dq3 = wb_tensor_try_view (dq, 3, q3->shape);
+          g_autoptr (WbTensor) dk3 = wb_tensor_try_view (dk, 3, k3->shape);
+          g_autoptr (WbTensor) dv3 = wb_tensor_try_view (dv, 3, v3->shape);
+          if (o_c == NULL || !backward (rt, d, go_c, q3, k3, v3, o_c, lse_c, dq3, dk3, dv3, error))
+            return FALSE;
+        }
       tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
       wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&dq)));
       wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&dk)));

@@ -1,11 +1,15 @@
-/* wb-cuda-attention.h — scaled dot-product attention, forward and backward, on the GPU: cuBLASLt GEMMs and
- * NVRTC row kernels (the runner's attention path)
+/* wb-cuda-attention.h — scaled dot-product attention, forward and backward, on the GPU: fused
+ * FlashAttention-2 kernels (wb-cuda-flash.h) or cuBLASLt GEMMs and NVRTC row kernels (the runner's attention path)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The semantics and output layouts are the cpu executor's (executors/cpu/wb-cpu-attention.c): q [B, H, Tq, E],
  * k [B, H, Tk, E], v [B, H, Tk, Ev] of one dtype (f32, bf16, f16; any strides), scale (default 1/sqrt(E)),
  * is_causal (top-left aligned: query i sees keys j <= i), dropout_p 0, no attn_mask.
- * Forward, per (batch, head), in chunks of heads that bound the scratch memory:
+ * Fused path: bf16 and f16 with head dim 64 or 128 (E = Ev) run the FlashAttention-2 kernels of
+ * wb-cuda-flash.h (no [Tq, Tk] matrix in memory, no GEMM); everything else, or any call while the
+ * environment has WB_CUDA_ATTN=unfused, takes the unfused path below, and the reason is recorded
+ * (wb_cuda_attention_get_stats). Unfused forward, per (batch, head), in chunks of heads that bound the
+ * scratch memory:
  *   S = scale Q K^T           cuBLASLt strided batch, bf16/f16/f32 operands, f32 accumulation, f32 S
  *   P = softmax(S), lse       NVRTC kernel wb_attn_softmax: one block per row, f32 max/sum, causal mask,
  *                             P in the input dtype, lse = max + log(sum) (f32, 0 in the padding)
@@ -50,13 +54,28 @@ gboolean wb_cuda_attention_check (const WbBsym *b, char **why_not);
 
 /* wb_cuda_attention_run: runs @call (an attention op, @op) on the GPU and sets @call->result (a tuple laid
  * out as the cpu executor's, device tensors; transfer full). The tensor arguments must be device tensors
- * (any strides). @n_gemms (nullable) receives the number of cuBLASLt calls. FALSE with WB_CUDA_ERROR_CALL
+ * (any strides). @n_gemms (nullable) receives the number of cuBLASLt calls (0 on the fused path). FALSE with WB_CUDA_ERROR_CALL
  * and a reason starting with "attention: " when the call is not handled here (dropout, mask, dtype, rank,
  * empty sequences, no cuBLASLt algorithm: the caller falls back), or with the CUDA error of a failed call
  * (WB_CUDA_ERROR_FAULT: the context is lost; _OUT_OF_MEMORY; _COMPILE). */
 gboolean wb_cuda_attention_run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, guint *n_gemms, GError **error);
 
-/* wb_cuda_attention_source: (transfer full) the CUDA C of the row kernels for @dtype (f32, bf16, f16),
+/* WbCudaAttentionStats: the paths wb_cuda_attention_run took since the last reset (process-wide; calls
+ * refused before a path was chosen are not counted). */
+typedef struct
+{
+  guint fused;            /* calls run by the FlashAttention-2 kernels */
+  guint unfused;          /* calls run by cuBLASLt and the row kernels */
+  char  why_unfused[160]; /* why the last unfused call was not fused ("" when none was): "f32 inputs (the
+                           * fused kernels take bf16 and f16)", "head dim 80 (...)", "WB_CUDA_ATTN=unfused" */
+} WbCudaAttentionStats;
+
+/* wb_cuda_attention_get_stats: copies the counters into @out. */
+void wb_cuda_attention_get_stats (WbCudaAttentionStats *out);
+/* wb_cuda_attention_reset_stats: zeroes them. */
+void wb_cuda_attention_reset_stats (void);
+
+/* wb_cuda_attention_source: (transfer full) the CUDA C of the unfused path's row kernels for @dtype (f32, bf16, f16),
  * entries wb_attn_softmax, wb_attn_bwd_p and wb_attn_bwd_ds, compiled by NVRTC after the prelude; NULL for
  * another dtype. The shapes and the causal flag are kernel arguments, so each dtype compiles once. */
 char *wb_cuda_attention_source (WbDtype dtype);

@@ -10,8 +10,10 @@
  * is skipped (the probe is the runner's: wb_cuda_probe). --compile-only generates and compiles the
  * nvrtc variant of every case with NVRTC, which needs no GPU (used before a run on the GPU machine).
  * Attention cases (forward and backward of the sdpa ops and ltorch.scaled_dot_product_attention) run on
- * the cuda and nvrtc executors as top-level calls; --compile-only compiles their row kernels for the
- * case's dtype (wb_cuda_attention_source) and runs the cpu side. */
+ * the cuda and nvrtc executors as top-level calls, on the fused FlashAttention-2 kernels where they take
+ * the dtype and head dim (wb-cuda-flash.h; each case checks which path ran) and on the unfused path
+ * otherwise; --compile-only compiles their row kernels for the case's dtype (wb_cuda_attention_source)
+ * and the fused kernels of its dtype and head dim (wb_cuda_flash_source), and runs the cpu side. */
 #include "config.h"
 
 #include <math.h>
@@ -20,6 +22,7 @@
 
 #include "wb-cuda-attention.h"
 #include "wb-cuda-executors.h"
+#include "wb-cuda-flash.h"
 #include "wb-cuda-kernels.h"
 #include "wb-test-common.h"
 
@@ -183,6 +186,15 @@ random_tensor (const Input *in)
 
 static void kernel_case_compile (const Case *c, WbTrace *trace, const char *text);
 
+/* whether attention case @c should run on the fused kernels: bf16/f16, head dim 64 or 128 (q's last dim;
+ * v's the same), not WB_CUDA_ATTN=unfused */
+static gboolean
+attention_fused (const Case *c)
+{
+  return g_strcmp0 (g_getenv ("WB_CUDA_ATTN"), "unfused") != 0 &&
+         wb_cuda_flash_supported (c->attention, c->in[0].shape[3], c->in[2].shape[3], NULL);
+}
+
 static void
 flatten_outputs (WbRtValue *v, GPtrArray *out)
 {
@@ -242,15 +254,21 @@ test_case (gconstpointer data)
       g_autoptr (WbNvrtcImage) img = NULL;
       if (c->attention != WB_DTYPE_UNKNOWN)
         {
-          /* the attention row kernels of this dtype compile for sm_90, and the cpu side runs */
+          /* the attention row kernels of this dtype and the fused kernels of its head dim compile for sm_90,
+           * and the cpu side runs */
           g_autofree char *src = wb_cuda_attention_source (c->attention);
+          g_autofree char *fsrc = wb_cuda_flash_source (c->attention, c->in[0].shape[3]);
           g_autoptr (WbProgram) p = wb_program_new (trace, NULL, &error);
           g_autoptr (WbRunResult) r = NULL;
           g_assert_nonnull (src);
-          img = wb_nvrtc_compile (src, "sm_90", cache_dir, &error);
-          if (img == NULL)
-            g_error ("%s: %s\n%s", c->label, error->message, src);
-          g_assert_cmpuint (g_bytes_get_size (img->image), >, 0);
+          for (guint s = 0; s < 2; s++)
+            {
+              const char *text_s = s == 0 ? src : fsrc;
+              g_autoptr (WbNvrtcImage) im = text_s ? wb_nvrtc_compile (text_s, "sm_90", cache_dir, &error) : NULL;
+              if (text_s != NULL && im == NULL)
+                g_error ("%s: %s\n%s", c->label, error->message, text_s);
+              g_assert_true (text_s == NULL || g_bytes_get_size (im->image) > 0);
+            }
           g_assert_no_error (error);
           for (guint i = 0; i < c->n_in; i++)
             g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
@@ -322,6 +340,7 @@ test_case (gconstpointer data)
   g_assert_no_error (error);
   wb_program_assign (program, NULL, exec);
   wb_cuda_executors_begin_run ();
+  wb_cuda_attention_reset_stats ();
   wb_cuda_runtime_set_sync (rt, TRUE);
   got = wb_program_run (program, &o, dev, NULL, &error);
   if (got == NULL)
@@ -343,11 +362,21 @@ test_case (gconstpointer data)
       g_string_free (report, TRUE);
       return;
     }
-  if (c->attention != WB_DTYPE_UNKNOWN && wb_cuda_executors_get_stats ()->matmuls == 0)
+  if (c->attention != WB_DTYPE_UNKNOWN)
     {
-      g_test_fail_printf ("%s: the attention path did not run (no cuBLASLt call)\n%s", c->label, text);
-      g_string_free (report, TRUE);
-      return;
+      /* every attention call took the path expected of its dtype and head dim */
+      WbCudaAttentionStats as;
+      gboolean             fused = attention_fused (c);
+      wb_cuda_attention_get_stats (&as);
+      if (as.fused + as.unfused == 0 || (fused ? as.unfused : as.fused) != 0)
+        {
+          g_test_fail_printf ("%s: %u fused and %u unfused attention calls, expected %s (%s)\n%s", c->label, as.fused, as.unfused,
+                              fused ? "fused" : "unfused", as.why_unfused, text);
+          g_string_free (report, TRUE);
+          return;
+        }
+      if (!fused)
+        g_test_message ("%s: unfused: %s", c->label, as.why_unfused);
     }
   flatten_outputs (ref->value, ref_out);
   flatten_outputs (got->value, got_out);
@@ -709,6 +738,8 @@ sdpa_decomposition (WbDtype d, gint64 b, gint64 h, gint64 t, gint64 e, gboolean 
   return g_string_free (s, FALSE);
 }
 
+static void fused_attention_cases (void);
+
 static void
 attention_cases (void)
 {
@@ -776,6 +807,65 @@ attention_cases (void)
             add_attention ("cuda", "ltorch.scaled_dot_product_attention 2x3x77x64", d, in, 3, sdpa_nc, "y", flash ? 3 : 1);
           }
       }
+  fused_attention_cases ();
+}
+
+/* sdpafx forward and backward of (B, H, Tq, Tk, E) on @executor; with @transposed, q, k, v and the gradient
+ * are [B, T, H, E] inputs that prims.transpose turns into [B, H, T, E] views (Thunder's layout: the fused
+ * kernels read them through their strides). */
+static void
+add_sdpafx (const char *executor, WbDtype d, gint64 b, gint64 h, gint64 tq, gint64 tk, gint64 e, gboolean causal, const char *scale, gboolean transposed)
+{
+  const char      *c = causal ? "True" : "False";
+  Input            in[4] = { input4 ("q", d, b, h, tq, e), input4 ("k", d, b, h, tk, e), input4 ("v", d, b, h, tk, e), input4 ("g", d, b, h, tq, e) };
+  g_autofree char *what = g_strdup_printf ("sdpafx %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "%s%s%s%s",
+                                           b, h, tq, tk, e, causal ? " causal" : "", strcmp (scale, "None") ? " scale " : "",
+                                           strcmp (scale, "None") ? scale : "", transposed ? " transposed" : "");
+  g_autofree char *pre = transposed ? g_strdup ("q = prims.transpose(q0, (0, 2, 1, 3))\nk = prims.transpose(k0, (0, 2, 1, 3))\n"
+                                                "v = prims.transpose(v0, (0, 2, 1, 3))\n")
+                                    : g_strdup ("");
+  g_autofree char *fwd = g_strdup_printf ("%s(o, lse, cq, ck, mq, mk, seed, off, dbg) = sdpafx_grad_forward_scaled_dot_product_efficient_attention(q, k, v, 0.0, %s, scale=%s)",
+                                          pre, c, scale);
+  g_autofree char *bwd = g_strdup_printf ("%s\n%s(dq, dk, dv) = sdpafx_scaled_dot_product_efficient_attention_backward(g, q, k, v, o, lse, cq, ck, %" G_GINT64_FORMAT
+                                          ", %" G_GINT64_FORMAT ", 0.0, %s, seed, off, scale=%s)",
+                                          fwd, transposed ? "g = prims.transpose(g0, (0, 2, 1, 3))\n" : "", tq, tk, c, scale);
+  g_autofree char *fwd_label = g_strdup_printf ("%s forward", what);
+  g_autofree char *bwd_label = g_strdup_printf ("%s backward", what);
+
+  if (transposed)
+    {
+      static const char *const names[] = { "q0", "k0", "v0", "g0" };
+      for (guint i = 0; i < 4; i++)
+        {
+          gint64 t = in[i].shape[2];
+          in[i].name = names[i];
+          in[i].shape[1] = t, in[i].shape[2] = h;
+        }
+    }
+  /* the backward's tolerance: see attention_cases */
+  add_attention (executor, fwd_label, d, in, 3, fwd, "o, lse, cq, seed", 0);
+  add_attention (executor, bwd_label, d, in, 4, bwd, "dq, dk, dv", 8);
+}
+
+/* Shapes that exercise the fused kernels' tiles (128 query rows, key tiles of 64/32, dK/dV blocks of
+ * 128/64 keys, query tiles of 32): gpt2_block's attention scaled down (200 is not a multiple of any tile),
+ * llama_layer's head dim 128 with its scale, cross attention in both directions (causal too: top-left
+ * aligned, so keys past Tq get zero gradients), Thunder's transposed views, and head dim 32 (unfused). */
+static void
+fused_attention_cases (void)
+{
+  add_sdpafx ("nvrtc", WB_DTYPE_BFLOAT16, 2, 3, 200, 200, 64, TRUE, "None", FALSE);
+  add_sdpafx ("cuda", WB_DTYPE_FLOAT16, 2, 3, 200, 200, 64, TRUE, "None", FALSE);
+  add_sdpafx ("nvrtc", WB_DTYPE_FLOAT16, 1, 2, 200, 200, 128, TRUE, "0.08838834764831843", FALSE);
+  add_sdpafx ("nvrtc", WB_DTYPE_BFLOAT16, 1, 2, 200, 200, 128, TRUE, "0.08838834764831843", FALSE);
+  add_sdpafx ("cuda", WB_DTYPE_BFLOAT16, 2, 2, 150, 333, 64, FALSE, "None", FALSE);
+  add_sdpafx ("cuda", WB_DTYPE_FLOAT16, 1, 3, 333, 150, 128, FALSE, "0.2", FALSE);
+  add_sdpafx ("cuda", WB_DTYPE_BFLOAT16, 1, 2, 300, 130, 64, TRUE, "None", FALSE);
+  add_sdpafx ("cuda", WB_DTYPE_FLOAT16, 1, 2, 130, 300, 128, TRUE, "-0.1", FALSE);
+  add_sdpafx ("nvrtc", WB_DTYPE_BFLOAT16, 2, 3, 200, 200, 64, TRUE, "None", TRUE);
+  add_sdpafx ("cuda", WB_DTYPE_FLOAT16, 1, 4, 160, 97, 128, FALSE, "None", TRUE);
+  add_sdpafx ("cuda", WB_DTYPE_BFLOAT16, 1, 2, 530, 530, 64, TRUE, "None", FALSE);
+  add_sdpafx ("cuda", WB_DTYPE_BFLOAT16, 2, 2, 90, 90, 32, TRUE, "None", FALSE);
 }
 
 /* Where the attention calls of a real case would run (Thunder's final stages and the workbench's, from the
