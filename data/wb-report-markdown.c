@@ -55,11 +55,11 @@ append_attribution (GString *s, const WbReport *r)
                           pct_of (a->kernel_ns_attributed - a->kernel_ns_by_time_range, a->kernel_ns_total),
                           pct_of (a->kernel_ns_by_time_range, a->kernel_ns_total),
                           a->kernel_ns_total > 0 ? 100.0 - pct_of (a->kernel_ns_attributed, a->kernel_ns_total) : 0.0, r->run->dropped_records);
-  if (g_strcmp0 (a->kernel_source, "cupti") == 0)
+  if (a->kernel_source != NULL && g_str_has_prefix (a->kernel_source, "cupti"))
     g_string_append_printf (s, "; memcpy %u (%" G_GUINT64_FORMAT " bytes, %.3f ms), memset %u (%" G_GUINT64_FORMAT " bytes, %.3f ms), %u of them attributed",
                             a->memcpy_count, a->memcpy_bytes, _wb_report_ms (a->memcpy_ns), a->memset_count, a->memset_bytes,
                             _wb_report_ms (a->memset_ns), a->memops_attributed);
-  g_string_append (s, " (totals over the timed iterations)\n");
+  g_string_append (s, " (totals over the iterations that recorded kernels)\n");
 }
 
 static void

@@ -4,6 +4,7 @@
 
 #include "wb-runner.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 G_DEFINE_QUARK (wb - runner - error - quark, wb_runner_error)
@@ -292,6 +293,22 @@ wb_runner_profile_get_kernels (GVariant *profile, const char *const *entries, gu
   return kernels;
 }
 
+static int
+cmp_int64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gint64
+median_ns (const gint64 *v, gsize n)
+{
+  g_autofree gint64 *c = g_memdup2 (v, n * sizeof (gint64));
+
+  qsort (c, n, sizeof (gint64), cmp_int64);
+  return c[n / 2];
+}
+
 void
 wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
 {
@@ -302,7 +319,26 @@ wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
     return;
   g_variant_lookup (profile, "kernel_source_reason", "&s", &reason);
   if (g_strcmp0 (source, "cupti") == 0)
-    out->kernel_source = g_strdup ("cupti");
+    {
+      g_autoptr (GVariant) tv = g_variant_lookup_value (profile, "traced_iter_ns", G_VARIANT_TYPE ("ax"));
+      g_autoptr (GVariant) iv = g_variant_lookup_value (profile, "iter_ns", G_VARIANT_TYPE ("ax"));
+      const char   *corr = "";
+      gsize         nt = 0, ni = 0;
+      const gint64 *t = tv ? g_variant_get_fixed_array (tv, &nt, sizeof (gint64)) : NULL;
+      const gint64 *i = iv ? g_variant_get_fixed_array (iv, &ni, sizeof (gint64)) : NULL;
+
+      g_variant_lookup (profile, "cupti_correlation", "&s", &corr);
+      if (nt > 0 && ni > 0)
+        {
+          double tm = median_ns (t, nt) / 1e6, im = median_ns (i, ni) / 1e6;
+          /* "cupti" first: readers match the prefix */
+          out->kernel_source = g_strdup_printf ("cupti (from %u traced iterations after the timed ones: median %.3f ms, %.2fx the "
+                                                "timed; joined by %s)",
+                                                (guint) nt, tm, im > 0 ? tm / im : 0.0, corr[0] ? corr : "correlation");
+        }
+      else
+        out->kernel_source = g_strdup ("cupti");
+    }
   else
     out->kernel_source = g_strdup_printf ("CUDA events (CUPTI unavailable: %s)", reason[0] ? reason : "unknown reason");
   g_variant_lookup (profile, "kernel_ns_total", "x", &out->kernel_ns_total);
