@@ -364,6 +364,21 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
     WbRun *run = wb_profile_build_run (profile, options, &times);
 
     wb_runner_profile_get_attribution (res->profile, &run->attribution);
+    /* what the runner compiled (cold) and found in the disk cache (warm), kept with the run's versions */
+    if (res->stats != NULL)
+      {
+        guint32          compiles = 0, hits = 0, fallbacks = 0;
+        double           cms = 0;
+        g_autofree char *what = NULL;
+        g_variant_lookup (res->stats, "nvrtc_compiles", "u", &compiles);
+        g_variant_lookup (res->stats, "nvrtc_hits", "u", &hits);
+        g_variant_lookup (res->stats, "compile_ms", "d", &cms);
+        g_variant_lookup (res->stats, "fallbacks", "u", &fallbacks);
+        what = g_strdup_printf ("%u compiled (cold, %.1f ms), %u from the disk cache (warm); %u cpu fallbacks", compiles, cms, hits,
+                                fallbacks);
+        wb_run_add_executor_version (run, "nvrtc kernels", what);
+        g_printerr ("profile: NVRTC kernels: %s\n", what);
+      }
     /* trace lines: the entry's stage line */
     for (guint k = 0; k < run->kernels->len; k++)
       {

@@ -77,6 +77,13 @@ append_summary (GString *s, const WbReport *r)
     g_string_append_printf (s, "- driver: %s\n", run->driver_version);
   g_string_append_printf (s, "- executors: %s\n", run->executors ? run->executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)"
                                                                                                                              : "default (the GPU runner's: nvrtc)");
+  for (guint i = 0; run->executor_versions != NULL && i < run->executor_versions->len; i++)
+    {
+      const char *v = run->executor_versions->pdata[i];
+      const char *eq = strchr (v, '=');
+      if (eq != NULL)
+        g_string_append_printf (s, "- %.*s: %s\n", (int) (eq - v), v, eq + 1);
+    }
   g_string_append_printf (s, "- figures: %s; kernel times are totals per iteration\n", figures);
   if (r->ceilings != NULL)
     g_string_append_printf (s, "- ceilings: copy %.1f GB/s, %s %.3f TFLOP/s\n", r->ceilings->copy_gbps,
