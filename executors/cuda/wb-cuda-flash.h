@@ -63,4 +63,7 @@ gboolean wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, co
  * compiled by NVRTC after the prelude; NULL for another dtype or head dim. */
 char *wb_cuda_flash_source (WbDtype dtype, gint64 head_dim);
 
+/* wb_cuda_flash_text: the kernels' text without its defines (wb-cuda-flash-kernels.c; internal to the library). */
+extern const char wb_cuda_flash_text[];
+
 G_END_DECLS

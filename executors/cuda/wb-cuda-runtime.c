@@ -4,6 +4,7 @@
 
 #include "wb-cuda-runtime.h"
 
+#include <dlfcn.h>
 #include <string.h>
 
 #include "wb-cuda-codegen.h"
@@ -21,6 +22,7 @@ struct _WbCudaRuntime
   GHashTable        *modules;   /* image key -> CUmodule */
   GHashTable        *functions; /* "key/entry" -> CUfunction */
   GHashTable        *fn_names;  /* CUfunction -> its entry name (interned), for the launch hook */
+  GHashTable        *fn_smem;   /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
   GHashTable        *sources;   /* source text -> image key (no re-hash per launch) */
   WbCudaRuntimeStats stats;
   gboolean           sync;
@@ -125,6 +127,7 @@ runtime_new (GError **error)
   rt->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   rt->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   rt->fn_names = g_hash_table_new (NULL, NULL);
+  rt->fn_smem = g_hash_table_new (NULL, NULL);
   rt->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   rt->sync = g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0;
   rt->aborted_captures = g_hash_table_new (NULL, NULL);
@@ -360,33 +363,90 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
   return fn;
 }
 
-gboolean
-wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args, const char *what, GError **error)
+/* cuFuncSetAttribute, which the loader's table (wb-cuda-loader.h) does not hold: looked up once in the
+ * libcuda that the loader opened (RTLD_NOLOAD: no second copy is loaded) */
+typedef CUresult (*FuncSetAttribute) (CUfunction, CUfunction_attribute, int);
+
+static FuncSetAttribute
+func_set_attribute (void)
 {
-  if (grid == 0)
+  static gsize            once;
+  static FuncSetAttribute fn;
+
+  if (g_once_init_enter (&once))
+    {
+      const char *path = wb_cuda_get_library_path ("cuda");
+      gpointer    h = path ? dlopen (path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) : NULL;
+
+      if (h != NULL)
+        fn = (FuncSetAttribute) dlsym (h, "cuFuncSetAttribute");
+      g_once_init_leave (&once, 1);
+    }
+  return fn;
+}
+
+/* raises @fn's limit of dynamic shared memory to @smem_bytes (once per function and size) */
+static gboolean
+allow_smem (WbCudaRuntime *rt, CUfunction fn, gsize smem_bytes, GError **error)
+{
+  FuncSetAttribute set = func_set_attribute ();
+  gsize            done = GPOINTER_TO_SIZE (g_hash_table_lookup (rt->fn_smem, fn));
+
+  if (smem_bytes <= 48 * 1024 || smem_bytes <= done)
+    return TRUE;
+  if (smem_bytes > G_MAXINT)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cuFuncSetAttribute: %" G_GSIZE_FORMAT " bytes of shared memory", smem_bytes);
+      return FALSE;
+    }
+  if (set == NULL)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_LIBRARY, "libcuda.so.1 lacks cuFuncSetAttribute");
+      return FALSE;
+    }
+  if (!check (rt, set (fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int) smem_bytes), "cuFuncSetAttribute (MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
+    return FALSE;
+  g_hash_table_insert (rt->fn_smem, fn, GSIZE_TO_POINTER (smem_bytes));
+  return TRUE;
+}
+
+gboolean
+wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error)
+{
+  const guint b[3] = { block, 1, 1 };
+  CUresult    rc;
+
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return TRUE;
   if (rt->broken)
     {
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
       return FALSE;
     }
+  if (block == 0 || block > 1024)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: blocks of %u threads", what, block);
+      return FALSE;
+    }
+  if (!allow_smem (rt, fn, smem_bytes, error))
+    {
+      g_prefix_error (error, "%s: ", what);
+      return FALSE;
+    }
   rt->stats.launches++;
   if (rt->hook)
     {
-      const guint g[3] = { grid, 1, 1 }, b[3] = { WB_CUDA_BLOCK, 1, 1 };
-      CUresult    rc;
       const char *name = rt->entry ? rt->entry : g_hash_table_lookup (rt->fn_names, fn);
 
       if (name == NULL)
         name = "wb_kernel";
-
-      rt->hook (FALSE, name, what, g, b, rt->hook_data);
-      rc = rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL);
-      rt->hook (TRUE, name, what, g, b, rt->hook_data);
-      if (!check (rt, rc, "cuLaunchKernel", error))
-        return FALSE;
+      rt->hook (FALSE, name, what, grid, b, rt->hook_data);
+      rc = rt->cu->cuLaunchKernel (fn, grid[0], grid[1], grid[2], block, 1, 1, (unsigned) smem_bytes, rt->stream, args, NULL);
+      rt->hook (TRUE, name, what, grid, b, rt->hook_data);
     }
-  else if (!check (rt, rt->cu->cuLaunchKernel (fn, grid, 1, 1, WB_CUDA_BLOCK, 1, 1, 0, rt->stream, args, NULL), "cuLaunchKernel", error))
+  else
+    rc = rt->cu->cuLaunchKernel (fn, grid[0], grid[1], grid[2], block, 1, 1, (unsigned) smem_bytes, rt->stream, args, NULL);
+  if (!check (rt, rc, "cuLaunchKernel", error))
     return FALSE;
   if (rt->sync && !wb_cuda_runtime_synchronize (rt, error))
     {
@@ -394,6 +454,14 @@ wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **arg
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args, const char *what, GError **error)
+{
+  const guint g[3] = { grid, 1, 1 };
+
+  return wb_cuda_runtime_launch_ex (rt, fn, g, WB_CUDA_BLOCK, 0, args, what, error);
 }
 
 gboolean

@@ -76,8 +76,21 @@ WbTensor *wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error);
 /* wb_cuda_runtime_get_function: the kernel @entry of @source compiled for the device (NVRTC disk cache,
  * module cache). (transfer none) or NULL with WB_CUDA_ERROR_COMPILE / _CALL. */
 CUfunction wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error);
-/* wb_cuda_runtime_launch: launches @fn with @grid blocks of WB_CUDA_BLOCK threads on the stream. */
+/* wb_cuda_runtime_launch: launches @fn with @grid blocks of WB_CUDA_BLOCK threads on the stream
+ * (wb_cuda_runtime_launch_ex with grid (@grid, 1, 1), no dynamic shared memory). */
 gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args, const char *what, GError **error);
+/* wb_cuda_runtime_launch_ex: launches @fn with @grid[0] x @grid[1] x @grid[2] blocks of @block threads (a
+ * one-dimensional block, 1 to 1024) and @smem_bytes bytes of dynamic shared memory (extern __shared__) on the
+ * stream; @args as cuLaunchKernel's kernelParams, @what describes the launch (hook, error prefix). Above 48
+ * KiB, the function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES is raised to @smem_bytes first (once
+ * per function; the device's opt-in limit is 227 KiB on sm_90). A grid with a zero dimension launches nothing
+ * and succeeds. Like every launch it goes through the launch hook and, with wb_cuda_runtime_set_sync,
+ * synchronises after it. FALSE with WB_CUDA_ERROR_CALL (a bad block size; cuLaunchKernel or
+ * cuFuncSetAttribute refused: "CUDA_ERROR_INVALID_VALUE" for more shared memory than the device has, or
+ * more registers times threads than a multiprocessor holds), WB_CUDA_ERROR_LIBRARY (the driver lacks
+ * cuFuncSetAttribute), WB_CUDA_ERROR_FAULT (an earlier fault lost the context, or this kernel faulted,
+ * seen when synchronising). */
+gboolean wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error);
 /* wb_cuda_plan_launch: runs @plan on @inputs (one per input slot: a device tensor, or NULL for a non-tensor)
  * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. */
 gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
