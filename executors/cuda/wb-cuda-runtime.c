@@ -4,7 +4,6 @@
 
 #include "wb-cuda-runtime.h"
 
-#include <dlfcn.h>
 #include <string.h>
 
 #include "wb-cuda-codegen.h"
@@ -363,34 +362,11 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
   return fn;
 }
 
-/* cuFuncSetAttribute, which the loader's table (wb-cuda-loader.h) does not hold: looked up once in the
- * libcuda that the loader opened (RTLD_NOLOAD: no second copy is loaded) */
-typedef CUresult (*FuncSetAttribute) (CUfunction, CUfunction_attribute, int);
-
-static FuncSetAttribute
-func_set_attribute (void)
-{
-  static gsize            once;
-  static FuncSetAttribute fn;
-
-  if (g_once_init_enter (&once))
-    {
-      const char *path = wb_cuda_get_library_path ("cuda");
-      gpointer    h = path ? dlopen (path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) : NULL;
-
-      if (h != NULL)
-        fn = (FuncSetAttribute) dlsym (h, "cuFuncSetAttribute");
-      g_once_init_leave (&once, 1);
-    }
-  return fn;
-}
-
 /* raises @fn's limit of dynamic shared memory to @smem_bytes (once per function and size) */
 static gboolean
 allow_smem (WbCudaRuntime *rt, CUfunction fn, gsize smem_bytes, GError **error)
 {
-  FuncSetAttribute set = func_set_attribute ();
-  gsize            done = GPOINTER_TO_SIZE (g_hash_table_lookup (rt->fn_smem, fn));
+  gsize done = GPOINTER_TO_SIZE (g_hash_table_lookup (rt->fn_smem, fn));
 
   if (smem_bytes <= 48 * 1024 || smem_bytes <= done)
     return TRUE;
@@ -399,12 +375,7 @@ allow_smem (WbCudaRuntime *rt, CUfunction fn, gsize smem_bytes, GError **error)
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cuFuncSetAttribute: %" G_GSIZE_FORMAT " bytes of shared memory", smem_bytes);
       return FALSE;
     }
-  if (set == NULL)
-    {
-      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_LIBRARY, "libcuda.so.1 lacks cuFuncSetAttribute");
-      return FALSE;
-    }
-  if (!check (rt, set (fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int) smem_bytes), "cuFuncSetAttribute (MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
+  if (!check (rt, rt->cu->cuFuncSetAttribute (fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int) smem_bytes), "cuFuncSetAttribute (MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
     return FALSE;
   g_hash_table_insert (rt->fn_smem, fn, GSIZE_TO_POINTER (smem_bytes));
   return TRUE;
