@@ -14,6 +14,7 @@
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
+#include <nvtx3/nvToolsExt.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,6 +76,9 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   guint           line;
 
   r->call = bsym->name;
+  /* every top-level call is an NVTX range named after it, for Nsight Systems and other NVTX tools (a no-op
+   * without one); cuBLASLt calls nest their own (wb-cublaslt.c) */
+  nvtxRangePushA (bsym->name);
   if (r->prof)
     wb_runner_prof_call_started (r->prof, bsym);
   if (!r->announce)
@@ -95,6 +99,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
 {
   Runner *r = data;
 
+  nvtxRangePop ();
   if (r->prof)
     wb_runner_prof_call_done (r->prof, bsym);
 }

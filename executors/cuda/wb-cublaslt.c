@@ -11,6 +11,7 @@
  * f16 accumulate in f32. The algorithm of each (shapes, layouts, alignments) is chosen once. */
 #include "config.h"
 
+#include <nvtx3/nvToolsExt.h>
 #include <string.h>
 
 #include "wb-cuda-executors.h"
@@ -122,7 +123,8 @@ find_algo (const WbLtApi *lt, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t 
 }
 
 /* D = alpha A B (in place of C, beta 0) on the run's stream with @algo, announced to the launch hook as one
- * "cublasLt matmul" described by @what (nullable). */
+ * "cublasLt matmul" described by @what (nullable), inside an NVTX range of that name (a no-op unless a tool
+ * such as Nsight Systems injected itself: NVTX3 is header-only). */
 static gboolean
 lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, const cublasLtMatmulAlgo_t *algo, float alpha, CUdeviceptr pa, cublasLtMatrixLayout_t la, CUdeviceptr pb, cublasLtMatrixLayout_t lb, CUdeviceptr pd, cublasLtMatrixLayout_t ld, const char *what, GError **error)
 {
@@ -131,9 +133,11 @@ lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, cons
   cublasStatus_t st;
 
   wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", what, zero, zero);
+  nvtxRangePushA (what ? what : "cublasLt matmul");
   st = lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta,
                            (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspace),
                            WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt));
+  nvtxRangePop ();
   wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", what, zero, zero);
   return lt_check (lt, st, "cublasLtMatmul", error);
 }
