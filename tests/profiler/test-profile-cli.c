@@ -394,6 +394,7 @@ test_gate (void)
   g_auto (CliRun) slow = { 0 };
   g_auto (CliRun) same = { 0 };
   g_auto (CliRun) from_session = { 0 };
+  guint extra_runs = 0;
   g_autoptr (JsonNode) root = NULL;
   JsonObject *gate;
 
@@ -417,15 +418,30 @@ test_gate (void)
    * process can run 30-40% slower than the baseline's (seen in CI), which says nothing about the gate;
    * the slowed run above is 100x over its baseline, and the rule itself is tested exactly on fixed
    * numbers in test-profile (/profiler/gate/rule). */
-  run_profile (&same, NULL, (const char *[]){ sample, "--iters", "15", "--session", session, "--baseline", baseline, "--fail-above", "100", "-q", NULL });
+  /* Up to three tries: a burst of load from elsewhere (seen: 3x slower while other builds ran beside CI)
+   * can fail one; a gate that fails an unchanged run every time still fails the test. Each try is stored in
+   * the session, so the run below is #4 + the extra tries. */
+  for (guint attempt = 0; attempt < 3; attempt++)
+    {
+      cli_run_clear (&same);
+      run_profile (&same, NULL,
+                   (const char *[]){ sample, "--iters", "15", "--session", session, "--baseline", baseline, "--fail-above", "100", "-q", NULL });
+      if (same.status == 0)
+        break;
+      g_test_message ("unchanged run failed the gate (try %u): %s", attempt + 1, same.err);
+      extra_runs++;
+    }
   g_assert_cmpint (same.status, ==, 0);
   g_assert_nonnull (strstr (same.out, "## Baseline gate: passed"));
 
-  /* a session as PATH: its traces, and the run is stored in it (run #4) */
+  /* a session as PATH: its traces, and the run is stored in it (run #4, later after retries) */
   run_profile (&from_session, NULL, (const char *[]){ session, "--iters", "2", "-q", NULL });
   g_assert_cmpint (from_session.status, ==, 0);
   g_assert_nonnull (strstr (from_session.out, "| TorchCompile0 | region | cpu |"));
-  g_assert_nonnull (strstr (from_session.out, "stored as run #4"));
+  {
+    g_autofree char *stored = g_strdup_printf ("stored as run #%u", 4 + extra_runs);
+    g_assert_nonnull (strstr (from_session.out, stored));
+  }
   remove_dir (dir);
 }
 
