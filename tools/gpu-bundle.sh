@@ -23,7 +23,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/tests/bench" "$stage/lib" "$stage/traces" "$stage/kcache"
 cp "$build/app/thunder-wb" "$stage/app/"
 cp "$build/profiler/thunder-wb-runner" "$stage/profiler/"
-for t in test-cuda-conformance test-cuda-runner test-cuda-codegen; do
+for t in test-cuda-conformance test-cuda-runner test-cuda-codegen test-cuda-vector; do
   cp "$build/tests/gpu/$t" "$stage/tests/gpu/"
 done
 # the profile tests and the overhead benchmark are scripts (run from the unpacked bundle's root)
@@ -33,7 +33,7 @@ cp "$src/tests/bench/bench-gpu-overhead.sh" "$stage/tests/bench/"
 # --cuda-graphs' test and the GPU benchmark of the workbench against PyTorch (tests/bench/README.md)
 cp "$src/tests/gpu/test-cuda-graphs.sh" "$stage/tests/gpu/"
 cp "$src/tests/bench/bench-gpu.sh" "$src/tests/bench/bench-gpu.py" "$stage/tests/bench/"
-for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen; do
+for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen "$stage"/tests/gpu/test-cuda-vector; do
   ldd "$f" | awk '/=> \// { print $3 }'
 done | sort -u | while read -r lib; do
   case $(basename "$lib") in

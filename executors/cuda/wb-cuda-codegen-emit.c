@@ -60,8 +60,8 @@ convert (Gen *g, const char *x, WbDtype from, WbDtype to)
 }
 
 /* Loads element @off of parameter @p (dtype @dt) as a value of its class. */
-static const char *
-load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
+const char *
+_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
 {
   switch (dt)
     {
@@ -140,6 +140,10 @@ _wb_cg_kern_free (Kern *k)
   g_string_free (k->body, TRUE);
   g_ptr_array_unref (k->memo);
   g_array_unref (k->params);
+  if (k->decls)
+    g_string_free (k->decls, TRUE);
+  if (k->vslots)
+    g_array_unref (k->vslots);
   g_free (k);
 }
 
@@ -170,8 +174,8 @@ _wb_cg_close_block (Kern *k)
   g_ptr_array_remove_index (k->memo, k->memo->len - 1);
 }
 
-static const char *
-memo_get (Kern *k, const char *key)
+const char *
+_wb_cg_memo_get (Kern *k, const char *key)
 {
   for (guint i = k->memo->len; i > 0; i--)
     {
@@ -182,8 +186,8 @@ memo_get (Kern *k, const char *key)
   return NULL;
 }
 
-static void
-memo_put (Kern *k, const char *key, const char *expr)
+void
+_wb_cg_memo_put (Kern *k, const char *key, const char *expr)
 {
   g_hash_table_insert (k->memo->pdata[k->memo->len - 1], (gpointer) key, (gpointer) expr);
 }
@@ -207,8 +211,8 @@ _wb_cg_param (Kern *k, guint slot)
   return _wb_cg_gstr (k->g, "p%u", slot);
 }
 
-static const char *
-idx_key (Gen *g, guint id, const Idx *ix)
+const char *
+_wb_cg_idx_key (Gen *g, guint id, const Idx *ix)
 {
   GString    *s = g_string_new (NULL);
   const char *r;
@@ -229,6 +233,7 @@ _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, I
   gboolean outer = TRUE;
 
   _wb_cg_contiguous_strides (rank, shape, cs);
+  memset (out, 0, sizeof *out); /* every lane form LANE_ANY */
   out->rank = rank;
   out->lin = lin;
   for (guint d = 0; d < rank; d++)
@@ -319,7 +324,10 @@ emit_load (Kern *k, Val *v, const Idx *ix)
   gint64      cs[WB_MAX_RANK];
   const char *p = _wb_cg_param (k, slot);
   const char *off;
+  guint       bytes = (guint) wb_dtype_size (v->dtype);
 
+  if (k->min_bytes == 0 || bytes < k->min_bytes)
+    k->min_bytes = bytes;
   if (v->input >= 0)
     memcpy (st, v->strides, sizeof st);
   else
@@ -328,6 +336,8 @@ emit_load (Kern *k, Val *v, const Idx *ix)
   for (guint d = 0; d < v->rank; d++)
     if (v->shape[d] != 1 && st[d] != cs[d])
       contiguous = FALSE;
+  if (k->vec > 1 && (off = _wb_cg_vec_load (k, v, ix, slot, st, contiguous)) != NULL)
+    return off;
   if (contiguous && ix->lin)
     off = ix->lin;
   else
@@ -349,7 +359,7 @@ emit_load (Kern *k, Val *v, const Idx *ix)
       off = g_string_chunk_insert (k->g->strings, s->str);
       g_string_free (s, TRUE);
     }
-  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), load_expr (k->g, p, off, v->dtype));
+  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_load_expr (k->g, p, off, v->dtype));
 }
 
 static Val *
@@ -415,16 +425,27 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_normalize (k->g, r, v->dtype));
 }
 
-/* @x (an int64 index value) wrapped for a dim of @size: negative counts from the end, out of range traps. */
-static const char *
-checked_index (Kern *k, const char *x, gint64 size)
+/* @x (an int64 index value) wrapped for a dim of @size: negative counts from the end, out of range traps.
+ * Sets dim @d of @ax to it; @same: @x is the same in every lane of a vector kernel (then so is the result,
+ * emitted once). */
+static void
+checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gboolean same)
 {
   const char *t = _wb_cg_gstr (k->g, "i%u", k->next_var++);
+  const char *key = k->vec && same ? _wb_cg_gstr (k->g, "chk|%s|%" G_GINT64_FORMAT, x, size) : NULL;
+  const char *r = key ? _wb_cg_memo_get (k, key) : NULL;
 
-  _wb_cg_line (k, "long long %s = %s;", t, x);
-  _wb_cg_line (k, "if (%s < 0) %s += %" G_GINT64_FORMAT ";", t, t, size);
-  _wb_cg_line (k, "if ((unsigned long long) %s >= %" G_GINT64_FORMAT "ULL) __trap ();", t, size);
-  return _wb_cg_new_var (k, k->ity, _wb_cg_gstr (k->g, "(%s) %s", k->ity, t));
+  if (r == NULL)
+    {
+      _wb_cg_line (k, "long long %s = %s;", t, x);
+      _wb_cg_line (k, "if (%s < 0) %s += %" G_GINT64_FORMAT ";", t, t, size);
+      _wb_cg_line (k, "if ((unsigned long long) %s >= %" G_GINT64_FORMAT "ULL) __trap ();", t, size);
+      r = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (k->g, "(%s) %s", k->ity, t));
+      if (key)
+        _wb_cg_memo_put (k, key, r);
+    }
+  ax->e[d] = r;
+  ax->lane[d] = same ? LANE_SAME : LANE_ANY;
 }
 
 static const char *
@@ -487,6 +508,8 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
         dim += v->rank;
       if (dim < 0 || dim >= v->rank)
         goto bad_args;
+      if (k->vec > 1 && _wb_cg_vec_cat (k, v, list, (guint) dim, ix, &r, error))
+        return r; /* every lane at once */
       _wb_cg_line (k, "%s %s;", _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), r);
       for (guint i = 0; i < list->n_items; i++)
         {
@@ -501,12 +524,14 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           _wb_cg_line (k, "{");
           _wb_cg_open_block (k);
           ax = *ix;
-          ax.lin = NULL;
+          _wb_cg_idx_lin (&ax, NULL);
           for (guint d = 0; d < t->rank; d++)
             if (t->shape[d] == 1)
               ax.e[d] = "0";
           if (t->shape[dim] != 1)
             ax.e[dim] = off ? _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - %" G_GINT64_FORMAT, ix->e[dim], off)) : ix->e[dim];
+          /* lanes may straddle two pieces */
+          ax.lane[dim] = ix->lane[dim] == LANE_SAME ? LANE_SAME : LANE_ANY;
           x = _wb_cg_emit (k, t, &ax, error);
           if (x == NULL)
             return NULL;
@@ -542,15 +567,19 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
         goto bad_args;
       ax.rank = a->rank;
       for (guint d = 0; d < a->rank; d++)
-        ax.e[d] = a->shape[d] == 1 ? "0" : ix->e[ints[d]];
-      ax.lin = (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0) ? ix->lin : NULL;
+        if (a->shape[d] == 1)
+          ax.e[d] = "0";
+        else
+          _wb_cg_idx_dim (&ax, d, ix, (guint) ints[d]);
+      _wb_cg_idx_lin (&ax, (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0) ? ix : NULL);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "reshape") == 0 || strcmp (op, "view") == 0)
     {
       if (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0)
         return _wb_cg_emit (k, a, ix, error);
-      _wb_cg_idx_unravel (k, idx_linear (k, ix, v->rank, v->shape), a->rank, a->shape, &ax);
+      if (!(k->vec && _wb_cg_vec_reshape (k, ix, v, a, &ax)))
+        _wb_cg_idx_unravel (k, idx_linear (k, ix, v->rank, v->shape), a->rank, a->shape, &ax);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "squeeze") == 0)
@@ -564,8 +593,11 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           sq[ints[i]] = TRUE;
       ax.rank = a->rank;
       for (guint d = 0; d < a->rank; d++)
-        ax.e[d] = sq[d] ? "0" : ix->e[o++];
-      ax.lin = ix->lin;
+        if (sq[d])
+          ax.e[d] = "0";
+        else
+          _wb_cg_idx_dim (&ax, d, ix, o++);
+      _wb_cg_idx_lin (&ax, ix);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "transpose") == 0)
@@ -574,8 +606,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
         goto bad_args;
       ax.rank = a->rank;
       for (guint d = 0; d < v->rank; d++)
-        ax.e[ints[d]] = ix->e[d];
-      ax.lin = NULL;
+        _wb_cg_idx_dim (&ax, (guint) ints[d], ix, d);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "slice_prim") == 0)
@@ -591,14 +622,20 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       for (guint d = 0; d < a->rank; d++)
         {
           if (a->shape[d] == 1 || v->shape[d] == 1)
-            ax.e[d] = a->shape[d] == 1 ? "0" : _wb_cg_gstr (g, "%" G_GINT64_FORMAT, ints[d]);
+            {
+              ax.e[d] = a->shape[d] == 1 ? "0" : _wb_cg_gstr (g, "%" G_GINT64_FORMAT, ints[d]);
+              ax.lane[d] = LANE_SAME;
+            }
           else if (ints[d] == 0 && ints3[d] == 1)
-            ax.e[d] = ix->e[d];
+            _wb_cg_idx_dim (&ax, d, ix, d);
           else
-            ax.e[d] = _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " + %s * %" G_GINT64_FORMAT ")", ints[d], ix->e[d], ints3[d]);
+            {
+              ax.e[d] = _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " + %s * %" G_GINT64_FORMAT ")", ints[d], ix->e[d], ints3[d]);
+              _wb_cg_idx_moved (k, &ax, d, ix, d, ints[d], ints3[d]);
+            }
         }
       if (v->rank == a->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0)
-        ax.lin = ix->lin;
+        _wb_cg_idx_lin (&ax, ix);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "flip") == 0)
@@ -611,7 +648,13 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       ax.rank = a->rank;
       ax.lin = NULL;
       for (guint d = 0; d < a->rank; d++)
-        ax.e[d] = fl[d] && a->shape[d] > 1 ? _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " - %s)", a->shape[d] - 1, ix->e[d]) : ix->e[d];
+        if (fl[d] && a->shape[d] > 1)
+          {
+            ax.e[d] = _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " - %s)", a->shape[d] - 1, ix->e[d]);
+            _wb_cg_idx_moved (k, &ax, d, ix, d, a->shape[d] - 1, -1);
+          }
+        else
+          _wb_cg_idx_dim (&ax, d, ix, d);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "take") == 0)
@@ -627,12 +670,12 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       if (dim < 0 || dim >= a->rank || !index->is_tensor || index->rank > 1)
         goto bad_args;
       jx.rank = index->rank;
-      jx.e[0] = ix->e[dim];
+      _wb_cg_idx_dim (&jx, 0, ix, (guint) dim);
       if ((iv = operand_expr (k, index, &jx, CLS_I, error)) == NULL)
         return NULL;
       ax = *ix;
-      ax.lin = NULL;
-      ax.e[dim] = checked_index (k, iv, a->shape[dim]);
+      _wb_cg_idx_lin (&ax, NULL);
+      checked_index (k, iv, a->shape[dim], &ax, (guint) dim, _wb_cg_idx_is_same (&jx));
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "take_along_axis") == 0 || strcmp (op, "gather") == 0)
@@ -649,11 +692,11 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       if ((iv = operand_expr (k, index, ix, CLS_I, error)) == NULL)
         return NULL;
       ax = *ix;
-      ax.lin = NULL;
+      _wb_cg_idx_lin (&ax, NULL);
       for (guint d = 0; d < a->rank; d++)
         if (a->shape[d] == 1)
           ax.e[d] = "0";
-      ax.e[dim] = checked_index (k, iv, a->shape[dim]);
+      checked_index (k, iv, a->shape[dim], &ax, (guint) dim, _wb_cg_idx_is_same (ix));
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "pad") == 0)
@@ -682,9 +725,10 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
             }
           if (c[0] == 0 && c[2] == 0 && v->shape[d] == a->shape[d])
             {
-              ax.e[d] = ix->e[d];
+              _wb_cg_idx_dim (&ax, d, ix, d);
               continue;
             }
+          ax.lane[d] = ix->lane[d] == LANE_SAME ? LANE_SAME : LANE_ANY;
           {
             const char *t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", ix->e[d], c[0]));
             if (cond->len)
@@ -727,8 +771,8 @@ bad_args:
 const char *
 _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
 {
-  const char *key = idx_key (k->g, v->id, ix);
-  const char *x = memo_get (k, key);
+  const char *key = _wb_cg_idx_key (k->g, v->id, ix);
+  const char *x = _wb_cg_memo_get (k, key);
 
   if (x != NULL)
     return x;
@@ -739,6 +783,6 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   else
     x = emit_node (k, v, ix, error);
   if (x != NULL)
-    memo_put (k, key, x);
+    _wb_cg_memo_put (k, key, x);
   return x;
 }

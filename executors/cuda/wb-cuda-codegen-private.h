@@ -4,7 +4,8 @@
  * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
  * wb-cuda-codegen-emit.c   expressions: conversions, kernel lines and memo scopes, a value at an index
- * wb-cuda-codegen-reduce.c kernels: assembly, reductions, the pointwise kernel
+ * wb-cuda-codegen-reduce.c kernels: assembly, reductions
+ * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * Every name here is private to libwbcudagen (hidden visibility). */
 #pragma once
 
@@ -13,6 +14,11 @@
 G_BEGIN_DECLS
 
 #define MAX_NODE_ARGS 8
+
+/* The SMs of the devices the kernels are tuned for (H100, H200), and the most blocks a pointwise kernel
+ * launches: 8 resident blocks of WB_CUDA_BLOCK threads per SM, 4 waves (grid-stride loops cover the rest). */
+#define WB_CG_SMS 132
+#define WB_CG_POINTWISE_BLOCKS (WB_CG_SMS * 8 * 4)
 
 typedef enum
 {
@@ -57,11 +63,26 @@ struct _Node
   gboolean       done; /* reduction kernel emitted */
 };
 
+/* How an index expression varies across the lanes of a vector kernel (wb-cuda-codegen-pointwise.c: each
+ * thread computes V consecutive elements, its body emitted once per lane j = 0 .. V-1). Scalar kernels
+ * ignore it. The zero value is the safe one. */
+typedef enum
+{
+  LANE_ANY = 0, /* may differ between lanes in any way */
+  LANE_SAME,    /* the same in every lane */
+  LANE_UNIT,    /* base + j in lane j: the base a multiple of V, and base + V - 1 still inside the dim */
+} Lane;
+
 typedef struct
 {
   guint       rank;
   const char *e[WB_MAX_RANK];
   const char *lin; /* row-major linear index of the shape the index belongs to, or NULL */
+  /* vector kernels: the lane form of e[d] and of lin, and the base of a LANE_UNIT one */
+  Lane        lane[WB_MAX_RANK];
+  const char *base[WB_MAX_RANK];
+  Lane        lin_lane;
+  const char *lin_base;
 } Idx;
 
 typedef struct
@@ -87,6 +108,13 @@ typedef struct
   guint       next_var;
   GArray     *params; /* guint slots, in parameter order */
   const char *ity;    /* index type: "int" or "long long" */
+  /* lanes (wb-cuda-codegen-pointwise.c): the vector variants of pointwise kernels and row reductions */
+  guint    vec;       /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
+  guint    lane;      /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
+  gboolean batch;     /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
+  guint    min_bytes; /* the narrowest element loaded so far (bytes; 0: none) */
+  GString *decls;     /* vector struct types the kernel declares */
+  GArray  *vslots;    /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
 } Kern;
 
 /* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
@@ -119,6 +147,10 @@ gboolean    _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, in
 
 /* wb-cuda-codegen-emit.c */
 const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
+const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
+const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
+const char *_wb_cg_memo_get (Kern *k, const char *key);
+void        _wb_cg_memo_put (Kern *k, const char *key, const char *expr);
 const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
 const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
 Kern       *_wb_cg_kern_new (Gen *g, const char *ity);
@@ -132,7 +164,23 @@ void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint
 const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
 
 /* wb-cuda-codegen-reduce.c */
+guint    _wb_cg_grid_for (gint64 items, gint64 per_block);
+void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
+int      _wb_cg_add_buffer (Gen *g, Val *v);
 gboolean _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error);
-gboolean _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
+
+/* wb-cuda-codegen-pointwise.c */
+void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
+void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
+void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
+gboolean    _wb_cg_idx_is_same (const Idx *ix);
+const char *_wb_cg_lane_expr (Kern *k, const char *base);
+guint       _wb_cg_vec_width (Kern *k, gint64 extent);
+GString    *_wb_cg_vec_begin (Kern *k, guint vec);
+void        _wb_cg_vec_end (Kern *k, GString *scalar);
+gboolean    _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax);
+gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
+const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
+gboolean    _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
 
 G_END_DECLS

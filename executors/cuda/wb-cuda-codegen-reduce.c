@@ -1,5 +1,13 @@
-/* wb-cuda-codegen-reduce.c — the code generator's kernels: assembly, reductions, the pointwise kernel
- * SPDX-License-Identifier: GPL-3.0-or-later */
+/* wb-cuda-codegen-reduce.c — the code generator's kernels: assembly and the reductions
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A reduction of the innermost dim is a group of T threads per output (shuffles, or shared memory past a
+ * warp); others one thread per output, or two kernels for long columns (emit_column_reduction). Row
+ * reductions whose innermost reduced extent is a multiple of the vector width V (wb-cuda-codegen-
+ * pointwise.c) get a kernel in which each thread takes V consecutive elements per step and adds them in
+ * order: one vector load per operand and step when the pointers are aligned, else the same elements in
+ * the same order one by one (results do not depend on the alignment). T is then the power of two about
+ * the row / V. */
 #include "config.h"
 
 #include <math.h>
@@ -12,8 +20,8 @@
 
 /* -- kernel assembly ------------------------------------------------------------------------ */
 
-static guint
-grid_for (gint64 items, gint64 per_block)
+guint
+_wb_cg_grid_for (gint64 items, gint64 per_block)
 {
   gint64 b = (items + per_block - 1) / per_block;
 
@@ -21,8 +29,8 @@ grid_for (gint64 items, gint64 per_block)
 }
 
 /* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
-static void
-finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
+void
+_wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
 {
   WbCudaKernel kr = { 0 };
   guint        idx = g->kernels->len;
@@ -66,8 +74,8 @@ finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, c
   g_array_append_val (g->kernels, kr);
 }
 
-static int
-add_buffer (Gen *g, Val *v)
+int
+_wb_cg_add_buffer (Gen *g, Val *v)
 {
   WbCudaBuffer b = { 0 };
 
@@ -183,6 +191,70 @@ reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, 
   return reduction_loop_range (k, a, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, acc, op, c, sq_mean, error);
 }
 
+/* The loop of reduction_loop in lane order: each of the T threads of a group takes @V consecutive
+ * elements of the reduced space at a time (the innermost reduced extent is a multiple of V) and
+ * accumulates them in order. The body is emitted once per lane: with k->vec = V its loads are vectors
+ * where they can be (wb-cuda-codegen-pointwise.c), with k->vec = 0 element by element (the fallback of
+ * misaligned pointers), in the same order, so both give the same result. */
+static gboolean
+reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, guint V, const char *acc, const char *op, Cls c, const char *sq_mean, GError **error)
+{
+  Idx kx, rx;
+  int u = -1;
+
+  for (guint d = 0; d < n_red; d++)
+    if (red_shape[d] != 1)
+      u = (int) d;
+  _wb_cg_line (k, "if (ok)");
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, &kx);
+  for (guint d = 0; d < n_kept; d++)
+    kx.lane[d] = LANE_SAME;
+  _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", k->ity, k->ity, V, _wb_cg_numel_of (n_red, red_shape), T * V);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "r0", n_red, red_shape, &rx);
+  for (k->lane = 0; k->lane < V; k->lane++)
+    {
+      Idx         rj = rx, ax = { 0 };
+      const char *x;
+      guint       ki = 0, ri = 0;
+      for (guint d = 0; d < n_red; d++)
+        rj.lane[d] = LANE_SAME;
+      rj.lane[u] = LANE_UNIT;
+      rj.base[u] = rx.e[u];
+      rj.e[u] = _wb_cg_lane_expr (k, rx.e[u]);
+      rj.lin = _wb_cg_lane_expr (k, "r0");
+      rj.lin_lane = LANE_UNIT;
+      rj.lin_base = "r0";
+      ax.rank = a->rank;
+      for (guint d = 0; d < a->rank; d++)
+        _wb_cg_idx_dim (&ax, d, red[d] ? &rj : &kx, red[d] ? ri++ : ki++);
+      if (n_kept == 0 || _wb_cg_numel_of (n_kept, kept_shape) == 1)
+        _wb_cg_idx_lin (&ax, &rj); /* everything reduced: r walks a in order */
+      if ((x = _wb_cg_emit (k, a, &ax, error)) == NULL)
+        {
+          k->lane = 0;
+          return FALSE;
+        }
+      x = _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (a->dtype), c);
+      if (sq_mean)
+        {
+          const char *dlt = _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_gstr (k->g, "%s - %s", x, sq_mean));
+          _wb_cg_line (k, "%s += %s * %s;", acc, dlt, dlt);
+        }
+      else
+        _wb_cg_line (k, "%s = %s;", acc, combine_expr (k->g, op, c, acc, x));
+    }
+  k->lane = 0;
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  return TRUE;
+}
+
 /* Column reductions (the innermost dim kept, few outputs, a long reduced range: the bias and norm-weight
  * gradients, sum over [tokens, features] -> [features]). One thread per output would leave most of the
  * device idle (768 outputs = 3 blocks walking 8192 rows each), so two kernels: blocks of 32 adjacent outputs
@@ -197,7 +269,7 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
 {
   const char      *ctype = _wb_cg_cls_ctype (c);
   gint64           col_blocks = (NO + COL_W - 1) / COL_W;
-  gint64           S = MAX ((gint64) 1, MIN ((4 * 132 + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
+  gint64           S = MAX ((gint64) 1, MIN ((4 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
   gint64           Kc = (K + S - 1) / S;
   WbCudaBuffer     pb = { 0 };
   guint            pslot, writes[2];
@@ -250,7 +322,7 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
                           n->op, n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, S, Kc);
   prologue = g_strdup_printf ("  __shared__ %s wb_sm[%d];\n", ctype, WB_CUDA_BLOCK);
   writes[0] = pslot;
-  finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), writes, 1, prologue);
+  _wb_cg_finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), writes, 1, prologue);
   _wb_cg_kern_free (k);
   g_clear_pointer (&what, g_free);
 
@@ -259,7 +331,7 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   pname = _wb_cg_param (k, pslot);
   for (guint i = 0; i < n->n_out; i++)
     {
-      n->out[i]->buffer = add_buffer (g, n->out[i]);
+      n->out[i]->buffer = _wb_cg_add_buffer (g, n->out[i]);
       writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
     }
   _wb_cg_line (k, "for (%s o = (%s) blockIdx.x * %d + threadIdx.x; o < %" G_GINT64_FORMAT "; o += (%s) gridDim.x * %d)", ity, ity, WB_CUDA_BLOCK, NO, ity,
@@ -276,98 +348,66 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
     }
   _wb_cg_line (k, "}");
   what = g_strdup_printf ("%s: combines %" G_GINT64_FORMAT " partials of each of %" G_GINT64_FORMAT " outputs", n->op, S, NO);
-  finish_kernel (g, k, what, grid_for (NO, WB_CUDA_BLOCK), NO * S, writes, n->n_out, NULL);
+  _wb_cg_finish_kernel (g, k, what, _wb_cg_grid_for (NO, WB_CUDA_BLOCK), NO * S, writes, n->n_out, NULL);
   _wb_cg_kern_free (k);
   n->done = TRUE;
   return TRUE;
 }
 
-gboolean
-_wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
+/* A row reduction: what its kernel body needs. */
+typedef struct
 {
-  Val             *a = _wb_cg_operand (g, n->arg[0]);
-  gint64           dims[WB_MAX_RANK];
-  guint            nd = 0;
-  gboolean         red[WB_MAX_RANK] = { FALSE };
-  gint64           kept_shape[WB_MAX_RANK], red_shape[WB_MAX_RANK];
-  guint            n_kept = 0, n_red = 0;
-  gint64           NO, K;
-  int              T = 1;
-  Cls              c;
-  const char      *ctype;
-  Kern            *k;
-  gboolean         is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
-  double           correction = 0;
-  guint            writes[2];
-  g_autofree char *what = NULL;
-  g_autofree char *prologue = NULL;
-  const char      *combine_op = is_var ? "sum" : n->op;
+  Node       *n;
+  Val        *a;
+  gboolean    red[WB_MAX_RANK];
+  gint64      kept_shape[WB_MAX_RANK], red_shape[WB_MAX_RANK];
+  guint       n_kept, n_red;
+  gint64      NO, K;
+  Cls         c;
+  const char *ctype;
+  gboolean    is_var;
+  double      correction;
+  const char *combine_op;
+} Row;
 
-  if (a == NULL || !a->is_tensor || !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
-  if (is_var)
-    {
-      Val *cv = n->n_arg > 2 ? _wb_cg_number_of (g, n->arg[2]) : NULL;
-      if (cv == NULL)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", n->op);
-      correction = cv->is_float ? cv->f : (double) cv->i;
-    }
-  for (guint i = 0; i < nd; i++)
-    {
-      gint64 d = dims[i] < 0 ? dims[i] + a->rank : dims[i];
-      if (d < 0 || d >= a->rank)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "prims.%s: dim %" G_GINT64_FORMAT " out of range", n->op, dims[i]);
-      red[d] = TRUE;
-    }
-  for (guint d = 0; d < a->rank; d++)
-    {
-      if (red[d])
-        red_shape[n_red++] = a->shape[d];
-      else
-        kept_shape[n_kept++] = a->shape[d];
-    }
-  NO = _wb_cg_numel_of (n_kept, kept_shape);
-  K = _wb_cg_numel_of (n_red, red_shape);
-  c = _wb_cg_dtype_cls (a->dtype);
-  if (is_var && c == CLS_I)
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", n->op);
-  ctype = _wb_cg_cls_ctype (c);
-  /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread
-   * per output walks the reduced dims (adjacent threads read adjacent elements) */
-  if (a->rank > 0 && red[a->rank - 1])
-    while (T < WB_CUDA_BLOCK && T < K)
-      T *= 2;
+static gboolean
+row_loop (Kern *k, const Row *R, int T, guint V, const char *acc, const char *op, const char *sq_mean, GError **error)
+{
+  if (V > 1)
+    return reduction_loop_lanes (k, R->a, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, acc, op, R->c, sq_mean, error);
+  return reduction_loop (k, R->a, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, acc, op, R->c, sq_mean, error);
+}
 
-  if (T == 1 && !is_var && K >= 4 * COL_R * 16 && grid_for (NO, WB_CUDA_BLOCK) < 132 && g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL)
-    return emit_column_reduction (g, n, ity, a, red, kept_shape, n_kept, red_shape, n_red, NO, K, c, error);
+/* The body of a reduction kernel: groups of @T threads per output; @V > 1: the loops in lane order. */
+static gboolean
+row_body (Kern *k, const Row *R, int T, guint V, GError **error)
+{
+  Gen        *g = k->g;
+  Node       *n = R->n;
+  const char *ity = k->ity, *ctype = R->ctype;
+  Cls         c = R->c;
 
-  k = _wb_cg_kern_new (g, ity);
-  for (guint i = 0; i < n->n_out; i++)
-    {
-      n->out[i]->buffer = add_buffer (g, n->out[i]);
-      writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
-    }
   _wb_cg_line (k, "const int T = %d, OPB = %d;", T, WB_CUDA_BLOCK / T);
   _wb_cg_line (k, "const int lane = threadIdx.x %% T;");
   _wb_cg_line (k, "(void) lane;");
-  _wb_cg_line (k, "for (%s ob = (%s) blockIdx.x * OPB; ob < %" G_GINT64_FORMAT "; ob += (%s) gridDim.x * OPB)", ity, ity, NO, ity);
+  _wb_cg_line (k, "for (%s ob = (%s) blockIdx.x * OPB; ob < %" G_GINT64_FORMAT "; ob += (%s) gridDim.x * OPB)", ity, ity, R->NO, ity);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
   _wb_cg_line (k, "const %s o = ob + (%s) (threadIdx.x / T);", ity, ity);
-  _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", NO);
-  _wb_cg_line (k, "%s acc = %s;", ctype, is_var ? init_expr ("sum", c) : init_expr (n->op, c));
-  if (!reduction_loop (k, a, red, kept_shape, n_kept, red_shape, n_red, T, "acc", combine_op, c, NULL, error))
-    goto fail;
-  group_reduce (k, "acc", ctype, combine_op, c, T);
-  if (is_var)
+  _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", R->NO);
+  _wb_cg_line (k, "%s acc = %s;", ctype, R->is_var ? init_expr ("sum", c) : init_expr (n->op, c));
+  if (!row_loop (k, R, T, V, "acc", R->combine_op, NULL, error))
+    return FALSE;
+  group_reduce (k, "acc", ctype, R->combine_op, c, T);
+  if (R->is_var)
     {
-      _wb_cg_line (k, "const %s mean = acc / (%s) %" G_GINT64_FORMAT ";", ctype, ctype, K);
+      _wb_cg_line (k, "const %s mean = acc / (%s) %" G_GINT64_FORMAT ";", ctype, ctype, R->K);
       _wb_cg_line (k, "%s m2 = %s;", ctype, init_expr ("sum", c));
-      if (!reduction_loop (k, a, red, kept_shape, n_kept, red_shape, n_red, T, "m2", "sum", c, "mean", error))
-        goto fail;
+      if (!row_loop (k, R, T, V, "m2", "sum", "mean", error))
+        return FALSE;
       group_reduce (k, "m2", ctype, "sum", c, T);
       {
-        double den = MAX ((double) K - correction, 0.0);
+        double den = MAX ((double) R->K - R->correction, 0.0);
         char   buf[G_ASCII_DTOSTR_BUF_SIZE];
         g_ascii_formatd (buf, sizeof buf, "%.17g", den);
         _wb_cg_line (k, "%s var = m2 / (%s) %s;", ctype, ctype, buf);
@@ -380,18 +420,126 @@ _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
   for (guint i = 0; i < n->n_out; i++)
     {
       Val        *out = n->out[i];
-      const char *src = is_var ? (i == 0 ? "var" : "mean") : "acc";
+      const char *src = R->is_var ? (i == 0 ? "var" : "mean") : "acc";
       const char *x = _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
       _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
     }
   _wb_cg_line (k, "}");
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
-  what = g_strdup_printf ("%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each",
-                          n->op, n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, T);
+  return TRUE;
+}
+
+gboolean
+_wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
+{
+  Row              R = { 0 };
+  Val             *a = _wb_cg_operand (g, n->arg[0]);
+  gint64           dims[WB_MAX_RANK];
+  guint            nd = 0;
+  int              T = 1, u = -1;
+  guint            vec = 0;
+  Kern            *k;
+  guint            writes[2];
+  g_autofree char *what = NULL;
+  g_autofree char *prologue = NULL;
+
+  R.n = n;
+  R.a = a;
+  R.is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
+  R.combine_op = R.is_var ? "sum" : n->op;
+  if (a == NULL || !a->is_tensor || !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
+  if (R.is_var)
+    {
+      Val *cv = n->n_arg > 2 ? _wb_cg_number_of (g, n->arg[2]) : NULL;
+      if (cv == NULL)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", n->op);
+      R.correction = cv->is_float ? cv->f : (double) cv->i;
+    }
+  for (guint i = 0; i < nd; i++)
+    {
+      gint64 d = dims[i] < 0 ? dims[i] + a->rank : dims[i];
+      if (d < 0 || d >= a->rank)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "prims.%s: dim %" G_GINT64_FORMAT " out of range", n->op, dims[i]);
+      R.red[d] = TRUE;
+    }
+  for (guint d = 0; d < a->rank; d++)
+    {
+      if (R.red[d])
+        {
+          if (a->shape[d] != 1)
+            u = (int) R.n_red;
+          R.red_shape[R.n_red++] = a->shape[d];
+        }
+      else
+        R.kept_shape[R.n_kept++] = a->shape[d];
+    }
+  R.NO = _wb_cg_numel_of (R.n_kept, R.kept_shape);
+  R.K = _wb_cg_numel_of (R.n_red, R.red_shape);
+  R.c = _wb_cg_dtype_cls (a->dtype);
+  if (R.is_var && R.c == CLS_I)
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", n->op);
+  R.ctype = _wb_cg_cls_ctype (R.c);
+  /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread
+   * per output walks the reduced dims (adjacent threads read adjacent elements) */
+  if (a->rank > 0 && R.red[a->rank - 1])
+    while (T < WB_CUDA_BLOCK && T < R.K)
+      T *= 2;
+
+  if (T == 1 && !R.is_var && R.K >= 4 * COL_R * 16 && _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK) < WB_CG_SMS && g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL)
+    return emit_column_reduction (g, n, ity, a, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, error);
+
+  for (guint i = 0; i < n->n_out; i++)
+    {
+      n->out[i]->buffer = _wb_cg_add_buffer (g, n->out[i]);
+      writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
+    }
+  k = _wb_cg_kern_new (g, ity);
+  if (!row_body (k, &R, T, 0, error))
+    goto fail;
+  /* rows (the innermost dim reduced) whose innermost reduced extent is a multiple of V: the kernel again,
+   * with V consecutive elements per thread and step, groups of T threads with T x V about the row; the
+   * vector variant when its pointers are aligned, else the same order element by element */
+  if (T > 1 && u >= 0 && (vec = _wb_cg_vec_width (k, R.red_shape[u])) > 0)
+    {
+      Kern    *kv = _wb_cg_kern_new (g, ity);
+      GString *scalar;
+      for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R.K; T *= 2)
+        ;
+      if (!row_body (kv, &R, T, vec, error))
+        {
+          _wb_cg_kern_free (kv);
+          goto fail;
+        }
+      scalar = _wb_cg_vec_begin (kv, vec);
+      if (!row_body (kv, &R, T, vec, error))
+        {
+          g_string_free (scalar, TRUE);
+          _wb_cg_kern_free (kv);
+          goto fail;
+        }
+      _wb_cg_vec_end (kv, scalar);
+      _wb_cg_kern_free (k);
+      k = kv;
+    }
+  what = g_strdup_printf ("%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", n->op, R.n_red,
+                          a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
+  if (vec > 0)
+    {
+      g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);
+      g_free (what);
+      what = g_steal_pointer (&w);
+    }
+  prologue = g_strdup (k->decls ? k->decls->str : "");
   if (T > 32)
-    prologue = g_strdup_printf ("  __shared__ %s wb_sm[%d];\n", ctype, WB_CUDA_BLOCK);
-  finish_kernel (g, k, what, grid_for (NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), writes, n->n_out, prologue);
+    {
+      g_autofree char *p = g_strdup_printf ("%s  __shared__ %s wb_sm[%d];\n", prologue, R.ctype, WB_CUDA_BLOCK);
+      g_free (prologue);
+      prologue = g_steal_pointer (&p);
+    }
+  _wb_cg_finish_kernel (g, k, what, _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), writes, n->n_out,
+                        *prologue ? prologue : NULL);
   _wb_cg_kern_free (k);
   n->done = TRUE;
   return TRUE;
@@ -399,63 +547,4 @@ _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
 fail:
   _wb_cg_kern_free (k);
   return FALSE;
-}
-
-/* One pointwise kernel computing @outs (Val*, all of one shape) into their buffers. */
-gboolean
-_wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
-{
-  Val     *first = outs->pdata[0];
-  gint64   N = _wb_cg_numel_of (first->rank, first->shape);
-  Kern    *k = _wb_cg_kern_new (g, ity);
-  Idx      ix = { 0 };
-  guint   *writes = g_new (guint, outs->len);
-  GString *what = g_string_new (NULL);
-  char    *shape = NULL;
-
-  for (guint i = 0; i < outs->len; i++)
-    {
-      Val *v = outs->pdata[i];
-      v->buffer = add_buffer (g, v);
-      writes[i] = g->n_inputs + (guint) v->buffer;
-    }
-  _wb_cg_line (k, "for (%s L = (%s) blockIdx.x * %d + threadIdx.x; L < %" G_GINT64_FORMAT "; L += (%s) gridDim.x * %d)", ity, ity,
-               WB_CUDA_BLOCK, N, ity, WB_CUDA_BLOCK);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "L", first->rank, first->shape, &ix);
-  /* the group's own outputs are computed, never loaded: another thread may not have written them yet */
-  for (guint i = 0; i < outs->len; i++)
-    ((Val *) outs->pdata[i])->buffer = -1;
-  for (guint i = 0; i < outs->len; i++)
-    {
-      Val        *v = outs->pdata[i];
-      const char *x = _wb_cg_emit (k, v, &ix, error);
-      if (x == NULL)
-        {
-          _wb_cg_kern_free (k);
-          g_free (writes);
-          g_string_free (what, TRUE);
-          return FALSE;
-        }
-      _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", writes[i]), "L", x, v->dtype));
-    }
-  for (guint i = 0; i < outs->len; i++)
-    ((Val *) outs->pdata[i])->buffer = (int) (writes[i] - g->n_inputs);
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  {
-    GString *s = g_string_new ("[");
-    for (guint d = 0; d < first->rank; d++)
-      g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", first->shape[d]);
-    g_string_append_c (s, ']');
-    shape = g_string_free (s, FALSE);
-  }
-  g_string_printf (what, "pointwise over %s: %u output%s", shape, outs->len, outs->len == 1 ? "" : "s");
-  finish_kernel (g, k, what->str, grid_for (N, WB_CUDA_BLOCK), N * outs->len, writes, outs->len, NULL);
-  _wb_cg_kern_free (k);
-  g_free (writes);
-  g_free (shape);
-  g_string_free (what, TRUE);
-  return TRUE;
 }

@@ -262,6 +262,8 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   const char *ity;
   GArray     *outputs = g_array_new (FALSE, TRUE, sizeof (WbCudaOutput));
   GPtrArray  *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  GPtrArray  *computed = g_ptr_array_new ();            /* outputs that are no view of an input or buffer */
+  GHashTable *deferred = g_hash_table_new (NULL, NULL); /* of those, views of another one */
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -339,13 +341,38 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
       if (n->is_reduction && n->out[0]->needed && !_wb_cg_emit_reduction (&g, n, ity, error))
         goto out;
     }
+  /* an output that is a view of another computed output (its reshape for a matmul, say) becomes a view
+   * of that output's buffer, not a second kernel computing it again */
+  for (guint i = 0; i < n_outputs; i++)
+    {
+      Val   *v = g_hash_table_lookup (g.env, output_names[i]);
+      Layout L;
+      if (!as_view (&g, v, &L, 0) && !g_ptr_array_find (computed, v, NULL))
+        g_ptr_array_add (computed, v);
+    }
+  for (guint i = 0; i < computed->len; i++)
+    {
+      Val     *v = computed->pdata[i];
+      Layout   L;
+      gboolean view;
+      for (guint j = 0; j < computed->len; j++)
+        if (j != i && !g_hash_table_contains (deferred, computed->pdata[j]))
+          ((Val *) computed->pdata[j])->buffer = 0; /* as if computed: only its shape matters */
+      view = as_view (&g, v, &L, 0);
+      for (guint j = 0; j < computed->len; j++)
+        ((Val *) computed->pdata[j])->buffer = -1;
+      if (view)
+        g_hash_table_add (deferred, v);
+    }
   for (guint i = 0; i < n_outputs; i++)
     {
       Val         *v = g_hash_table_lookup (g.env, output_names[i]);
       Layout       L;
       WbCudaOutput o = { 0 };
       o.dtype = v->dtype;
-      if (as_view (&g, v, &L, 0))
+      if (g_hash_table_contains (deferred, v))
+        o.slot = G_MAXUINT - 1; /* a view of a buffer: filled below */
+      else if (as_view (&g, v, &L, 0))
         {
           o.slot = L.slot;
           o.rank = L.rank;
@@ -382,10 +409,22 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   for (guint i = 0; i < n_outputs; i++)
     {
       WbCudaOutput *o = &g_array_index (outputs, WbCudaOutput, i);
+      Val          *v = g_hash_table_lookup (g.env, output_names[i]);
+      Layout        L;
       if (o->slot == G_MAXUINT)
+        o->slot = n_inputs + (guint) v->buffer;
+      else if (o->slot == G_MAXUINT - 1)
         {
-          Val *v = g_hash_table_lookup (g.env, output_names[i]);
-          o->slot = n_inputs + (guint) v->buffer;
+          if (!as_view (&g, v, &L, 0))
+            {
+              _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: output %s is not a view of a buffer", output_names[i]);
+              goto out;
+            }
+          o->slot = L.slot;
+          o->rank = L.rank;
+          memcpy (o->shape, L.shape, sizeof o->shape);
+          memcpy (o->strides, L.strides, sizeof o->strides);
+          o->offset = L.offset;
         }
     }
   ok = TRUE;
@@ -426,6 +465,8 @@ out:
   if (g.source)
     g_string_free (g.source, TRUE);
   g_ptr_array_unref (groups);
+  g_ptr_array_unref (computed);
+  g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);
   g_ptr_array_unref (g.vals);

@@ -68,6 +68,7 @@ def run(name, args, timeout):
 run("test-cuda-codegen", [], 300)
 run("test-cuda-conformance", [], 500)
 run("test-cuda-runner", [], 300)
+run("test-cuda-vector", [], 300)
 print(f"\n{'test':<24}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")
 for row in summary:
     print(f"{row[0]:<24}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")

@@ -5,7 +5,11 @@
  * For mlp_small, gpt2_block and llama_layer (../shared/traces, else the bundled samples), the compiler's
  * pipeline plans nvrtc regions; each region's CUDA C is generated from the trace's annotations and
  * compiled by NVRTC to an sm_90 CUBIN (NVRTC needs no driver). A second compile of the same source is a
- * disk-cache hit. Run with --print to see the code of every region. */
+ * disk-cache hit. The vector variant of pointwise kernels (wb-cuda-codegen-pointwise.c) is chosen where
+ * the innermost extent allows it and not otherwise, loads what it can as vectors, and compiles, as does
+ * the scalar plan of WB_CUDA_NO_VECTOR=1, whose loop the vector plan holds unchanged; row reductions take
+ * vectors too, and an output that is a view of another is no second kernel. Run with --print to see the
+ * code of every region. */
 #include "config.h"
 
 #include <gio/gio.h>
@@ -285,6 +289,239 @@ test_export (void)
   g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 2);
 }
 
+/* -- the vector variant of pointwise kernels ------------------------------------------------------ */
+
+static guint
+count_of (const char *haystack, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (haystack, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+static void
+compile_or_fail (const char *what, const WbCudaPlan *plan)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (plan->source, "sm_90", cache_dir, &error);
+
+  if (img == NULL)
+    g_error ("%s: %s\n%s", what, error->message, plan->source);
+  g_assert_true (img->is_cubin);
+}
+
+/* The plan of a one-region trace: @inputs "name dtype[shape]" lines, the region's @body (prims, one a line). */
+static WbCudaPlan *
+plan_of_body (const char *inputs, const char *body, const char *outputs)
+{
+  g_autoptr (GString) text = g_string_new ("@torch.no_grad()\ndef computation(");
+  g_auto (GStrv) ins = g_strsplit (inputs, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (body, "\n", -1);
+  g_autoptr (GString) names = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) trace = NULL;
+  WbCudaPlan *plan;
+
+  for (guint i = 0; ins[i]; i++)
+    g_string_append_printf (names, "%s%.*s", i ? ", " : "", (int) strcspn (ins[i], " "), ins[i]);
+  g_string_append_printf (text, "%s):\n", names->str);
+  for (guint i = 0; ins[i]; i++)
+    {
+      const char *sp = strchr (ins[i], ' ');
+      g_string_append_printf (text, "  # %.*s: \"cuda:0 %s\"\n", (int) (sp - ins[i]), ins[i], sp + 1);
+    }
+  g_string_append_printf (text, "  [%s] = nvrtcFusion0(%s)\n", outputs, names->str);
+  for (guint i = 0; lines[i]; i++)
+    g_string_append_printf (text, "    # %s\n", lines[i]);
+  g_string_append_printf (text, "  return (%s,)\n", outputs);
+  trace = wb_trace_parse (text->str, -1, "vector-test", &error);
+  g_assert_no_error (error);
+  plan = wb_cuda_plan_new_annotated (trace, trace->body[trace->n_body - 2], &error);
+  if (plan == NULL)
+    g_error ("%s\n%s", error->message, text->str);
+  return plan;
+}
+
+/* The vector loop of @source (between the alignment test and the scalar loop). */
+static char *
+vector_loop (const char *source)
+{
+  const char *a = strstr (source, "for (int B = ");
+  const char *b = a ? strstr (a, "for (int L = ") : NULL;
+
+  g_assert_nonnull (b);
+  return g_strndup (a, b - a);
+}
+
+/* A real region: gpt2_block's GELU over bf16[8, 1024, 3072] (contiguous, 3072 = 384 x 8) takes 16-byte
+ * vectors; the scalar plan of WB_CUDA_NO_VECTOR=1 has none, and its loop is the vector plan's fallback. */
+static void
+test_vector_chosen (void)
+{
+  g_autoptr (GPtrArray) found = regions_of ("gpt2_block");
+  gboolean seen = FALSE;
+
+  if (found->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("needs gpt2_block (WB_TRACES_DIR) and NVRTC");
+      return;
+    }
+  for (guint i = 0; i < found->len && !seen; i++)
+    {
+      Found *f = found->pdata[i];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_autoptr (WbCudaPlan) scalar = NULL;
+      const char *loop;
+      g_assert_no_error (error);
+      if (plan->n_kernels != 1 || !g_str_has_prefix (plan->kernels[0].what, "pointwise over [8, 1024, 3072]: 1 output"))
+        continue;
+      seen = TRUE;
+      g_test_message ("%s: %s", f->name, plan->kernels[0].what);
+      g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 per thread"));
+      g_assert_nonnull (strstr (plan->source, "struct alignas (16) wb_v8h"));
+      g_assert_nonnull (strstr (plan->source, "((unsigned long long) p0 | (unsigned long long) p1) & 15u) == 0"));
+      g_assert_cmpuint (count_of (plan->source, "= *(const wb_v8h *) (p0 + B);"), ==, 1);
+      g_assert_cmpuint (count_of (plan->source, "*(wb_v8h *) (p1 + B) = "), ==, 1);
+      /* 25165824 / 8 elements in 256-thread blocks: capped at 132 SMs x 8 blocks x 4 waves */
+      g_assert_cmpuint (plan->kernels[0].grid, ==, 132 * 8 * 4);
+      compile_or_fail (f->name, plan);
+      g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
+      scalar = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_unsetenv ("WB_CUDA_NO_VECTOR");
+      g_assert_no_error (error);
+      g_assert_null (strstr (scalar->kernels[0].what, "vector"));
+      g_assert_null (strstr (scalar->source, "alignas"));
+      loop = strstr (scalar->source, "  for (int L = ");
+      g_assert_nonnull (loop);
+      g_assert_nonnull (strstr (plan->source, loop)); /* the same scalar loop, to the end of the kernel */
+      compile_or_fail (f->name, scalar);
+    }
+  g_assert_true (seen);
+}
+
+/* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
+ * what each operand form becomes in the vector loop. */
+static void
+test_vector_forms (void)
+{
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  {
+    /* odd innermost extent: scalar only; 12 = 3 x 4: 4 bf16 per thread (8-byte vectors) */
+    g_autoptr (WbCudaPlan) odd = plan_of_body ("a bf16[7, 37]", "t0 = prims.neg(a)", "t0");
+    g_autoptr (WbCudaPlan) four = plan_of_body ("a bf16[5, 12]", "t0 = prims.neg(a)", "t0");
+    g_autoptr (WbCudaPlan) ones = plan_of_body ("a f32[16, 24, 1]", "t0 = prims.neg(a)", "t0");
+    g_assert_null (strstr (odd->kernels[0].what, "vector"));
+    g_assert_null (strstr (odd->source, "alignas"));
+    g_assert_nonnull (strstr (four->kernels[0].what, "vector: 4 per thread"));
+    g_assert_nonnull (strstr (four->source, "struct alignas (8) wb_v4h"));
+    g_assert_nonnull (strstr (ones->kernels[0].what, "vector: 4 per thread")); /* the innermost dim of extent > 1 */
+    compile_or_fail ("odd", odd);
+    compile_or_fail ("four", four);
+    compile_or_fail ("ones", ones);
+  }
+  {
+    /* mixed widths: 8 lanes (16 bytes of bf16), the f32 output in two 16-byte stores; the row bias is one
+     * vector load, the per-row scalar one load for all lanes */
+    g_autoptr (WbCudaPlan) p = plan_of_body ("a bf16[32, 64]\nbias bf16[64]\nscale f32[32, 1]",
+                                             "t0 = prims.broadcast_in_dim(bias, (32, 64), (1,))\n"
+                                             "t1 = prims.broadcast_in_dim(scale, (32, 64), (0, 1))\n"
+                                             "t2 = prims.convert_element_type(a, dtypes.float32)\n"
+                                             "t3 = prims.convert_element_type(t0, dtypes.float32)\n"
+                                             "t4 = prims.add(t2, t3)\nt5 = prims.mul(t4, t1)",
+                                             "t5");
+    g_autofree char *loop = vector_loop (p->source);
+    g_assert_nonnull (strstr (p->kernels[0].what, "vector: 8 per thread"));
+    g_assert_cmpuint (count_of (loop, "*(const wb_v8h *)"), ==, 2);
+    g_assert_cmpuint (count_of (loop, "p2["), ==, 1);
+    g_assert_cmpuint (count_of (loop, "*(wb_v4f *) (p3 + B"), ==, 2);
+    g_assert_nonnull (strstr (loop, "*(wb_v4f *) (p3 + B + 4)"));
+    compile_or_fail ("mixed", p);
+  }
+  {
+    /* a transposed operand and a slice starting off the vector boundary are read lane by lane; an
+     * aligned slice and a reshape are vectors */
+    g_autoptr (WbCudaPlan) tr = plan_of_body ("a bf16[16, 24]", "t0 = prims.transpose(a, (1, 0))\nt1 = prims.neg(t0)", "t1");
+    g_autoptr (WbCudaPlan) sl = plan_of_body ("a bf16[12, 48]", "t0 = prims.slice_prim(a, [2, 3], [10, 35], [1, 1])\nt1 = prims.neg(t0)", "t1");
+    g_autoptr (WbCudaPlan) al = plan_of_body ("a bf16[12, 48]", "t0 = prims.slice_prim(a, [2, 8], [10, 40], [1, 1])\nt1 = prims.neg(t0)", "t1");
+    g_autoptr (WbCudaPlan) rs = plan_of_body ("a bf16[4, 6, 16]", "t0 = prims.reshape(a, (24, 16))\nt1 = prims.abs(t0)", "t1");
+    g_autofree char *ltr = vector_loop (tr->source);
+    g_autofree char *lsl = vector_loop (sl->source);
+    g_autofree char *lal = vector_loop (al->source);
+    g_autofree char *lrs = vector_loop (rs->source);
+    g_assert_cmpuint (count_of (ltr, "*(const wb_v8h *)"), ==, 0);
+    g_assert_cmpuint (count_of (ltr, "wb_bf16_to_f (p0["), ==, 8);
+    g_assert_cmpuint (count_of (lsl, "*(const wb_v8h *)"), ==, 0);
+    g_assert_cmpuint (count_of (lsl, "wb_bf16_to_f (p0["), ==, 8);
+    g_assert_cmpuint (count_of (lal, "*(const wb_v8h *)"), ==, 1);
+    g_assert_cmpuint (count_of (lrs, "*(const wb_v8h *) (p0 + B)"), ==, 1);
+    compile_or_fail ("transpose", tr);
+    compile_or_fail ("slice", sl);
+    compile_or_fail ("aligned slice", al);
+    compile_or_fail ("reshape", rs);
+  }
+  {
+    /* rotate_half (RoPE): cat of two halves whose bounds are multiples of 8: one branch for all lanes,
+     * each half one vector load */
+    g_autoptr (WbCudaPlan) p = plan_of_body ("x bf16[2, 4, 32]\nc bf16[4, 32]",
+                                             "t0 = prims.slice_prim(x, [0, 0, 0], [2, 4, 16], [1, 1, 1])\n"
+                                             "t1 = prims.slice_prim(x, [0, 0, 16], [2, 4, 32], [1, 1, 1])\n"
+                                             "t2 = prims.neg(t1)\nt3 = prims.cat([t2, t0], -1)\n"
+                                             "t4 = prims.broadcast_in_dim(c, (2, 4, 32), (1, 2))\n"
+                                             "t5 = prims.convert_element_type(t3, dtypes.float32)\n"
+                                             "t6 = prims.convert_element_type(t4, dtypes.float32)\nt7 = prims.mul(t5, t6)\n"
+                                             "t8 = prims.convert_element_type(x, dtypes.float32)\nt9 = prims.add(t7, t8)",
+                                             "t9");
+    g_autofree char *loop = vector_loop (p->source);
+    g_assert_cmpuint (count_of (loop, "if ("), ==, 1);
+    g_assert_cmpuint (count_of (loop, "*(const wb_v8h *) (p0 + "), ==, 3);
+    g_assert_cmpuint (count_of (loop, "*(const wb_v8h *) (p1 + "), ==, 1);
+    g_assert_cmpuint (count_of (loop, "p0["), ==, 0);
+    compile_or_fail ("rope", p);
+  }
+  {
+    /* a row sum of bf16: 8 elements per thread and step, groups of 128 threads for rows of 1000, one
+     * vector load per step; the misaligned fallback takes the same elements in the same order */
+    g_autoptr (WbCudaPlan) p = plan_of_body ("a bf16[5, 1000]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.sum(t0, (1,))", "t1");
+    g_autofree char *loop = NULL;
+    const char      *vec = strstr (p->source, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 1024)");
+    g_assert_nonnull (strstr (p->kernels[0].what, "128 threads each; vector: 8 per thread"));
+    g_assert_nonnull (vec);
+    g_assert_nonnull (strstr (vec + 1, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 1024)"));
+    loop = g_strndup (vec, strstr (vec + 1, "for (int r0") - vec);
+    g_assert_cmpuint (count_of (loop, "*(const wb_v8h *) (p0 + "), ==, 1);
+    g_assert_cmpuint (count_of (loop, "acc = acc + "), ==, 8);
+    compile_or_fail ("row sum", p);
+  }
+  {
+    /* outputs that are views of another output (its reshape, its transpose) are views of its buffer */
+    g_autoptr (WbCudaPlan) p = plan_of_body ("a bf16[4, 6, 16]", "t0 = prims.neg(a)\nt1 = prims.reshape(t0, (24, 16))\nt2 = prims.transpose(t1, (1, 0))",
+                                             "t0, t1, t2");
+    g_assert_cmpuint (p->n_kernels, ==, 1);
+    g_assert_cmpuint (p->n_outputs, ==, 3);
+    g_assert_cmpuint (p->outputs[1].slot, ==, p->outputs[0].slot);
+    g_assert_cmpuint (p->outputs[2].slot, ==, p->outputs[0].slot);
+    g_assert_cmpint (p->outputs[1].strides[0], ==, 16);
+    g_assert_cmpint (p->outputs[2].strides[0], ==, 1);
+    g_assert_cmpint (p->outputs[2].strides[1], ==, 16);
+  }
+  {
+    /* an embedding lookup: the index once per thread, the row as vectors */
+    g_autoptr (WbCudaPlan) p = plan_of_body ("w bf16[50, 32]\ni i64[24]", "t0 = prims.take(w, i, 0)", "t0");
+    g_autofree char *loop = vector_loop (p->source);
+    g_assert_cmpuint (count_of (loop, "p1["), ==, 1);
+    g_assert_cmpuint (count_of (loop, "__trap ()"), ==, 1);
+    g_assert_cmpuint (count_of (loop, "*(const wb_v8h *) (p0 + "), ==, 1);
+    compile_or_fail ("take", p);
+  }
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -326,6 +563,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/nvrtc/cache", test_cache);
   g_test_add_func ("/cuda/export", test_export);
   g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
+  g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
+  g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
   rc = g_test_run ();
   remove_tree (cache_dir);
   g_free (cache_dir);

@@ -1,0 +1,618 @@
+/* wb-cuda-codegen-pointwise.c — the pointwise kernel and its vector variant (16-byte loads and stores)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The pointwise kernel computes a group of outputs of one shape into their (contiguous) buffers: a
+ * grid-stride loop, one element per thread and iteration. Its grid is at most WB_CG_POINTWISE_BLOCKS
+ * blocks of WB_CUDA_BLOCK threads (132 SMs x 8 resident blocks x 4 waves), enough to keep every SM full;
+ * the loop covers the rest.
+ *
+ * The vector variant. One 2-byte load per thread and iteration cannot keep enough bytes in flight to
+ * reach the device's copy bandwidth, so when the innermost dim of the group's shape (of extent > 1) is
+ * a multiple of V the kernel also holds a second loop in which each thread computes V consecutive
+ * elements of that dim. V = 16 bytes / the narrowest element the kernel loads or stores, at most 8
+ * (bf16/f16: 8, f32: 4, f64: 2; halved while it does not divide the innermost extent): the narrowest
+ * operand moves in 16-byte loads and stores (uint4-sized aligned structs), wider ones in 2 or 4 of them
+ * (mixed bf16/f32 kernels, the common case, keep 16-byte accesses for the bf16 tensors that dominate the
+ * traffic). The body is emitted once per lane j < V with the index of lane j, so every element is
+ * computed by exactly the same expression as in the scalar loop (results are bit-identical). Index
+ * expressions carry their lane form (Idx.lane: the same in every lane, base + j with an aligned base,
+ * or anything) through the views (broadcast, squeeze, transpose, reshape, aligned slices, take); a load
+ * whose innermost index is base + j with stride 1 and whose other dims are the same in every lane is
+ * one vector load at an offset that is a multiple of V; one the same in every lane (a broadcast
+ * operand) is a scalar load emitted once for all lanes (the memo of emitted values is shared by the
+ * lanes); anything else (a transposed or gathered operand, inside cat and pad) is loaded lane by lane.
+ * Outputs are stored as vectors. Base pointers are only known at launch and views carry their storage
+ * offset in the pointer, so the kernel tests the alignment of every pointer it accesses with vectors
+ * once and runs the scalar loop when one is not aligned: nothing is read out of bounds (each lane reads
+ * only its own elements), and no tail is needed (the innermost extent is a multiple of V). Row
+ * reductions use the same lanes for their loops (wb-cuda-codegen-reduce.c: reduction_loop_lanes).
+ * WB_CUDA_NO_VECTOR=1 (read when a plan is built) generates the scalar kernels alone, for side-by-side
+ * benchmarks. */
+#include "config.h"
+
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+/* -- lane forms of indices ------------------------------------------------------------------ */
+
+/* Dim @d of @dst is dim @sd of @src (expression and lane form). */
+void
+_wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd)
+{
+  dst->e[d] = src->e[sd];
+  dst->lane[d] = src->lane[sd];
+  dst->base[d] = src->base[sd];
+}
+
+/* The linear index of @dst is that of @src (NULL: none). */
+void
+_wb_cg_idx_lin (Idx *dst, const Idx *src)
+{
+  dst->lin = src ? src->lin : NULL;
+  dst->lin_lane = src ? src->lin_lane : LANE_ANY;
+  dst->lin_base = src ? src->lin_base : NULL;
+}
+
+/* Dim @d of @dst (its expression already set) is @start + @step * dim @sd of @src: the same in every
+ * lane when that is, base + j when it is base + j, the step is 1 and the start keeps the base aligned. */
+void
+_wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step)
+{
+  dst->lane[d] = LANE_ANY;
+  dst->base[d] = NULL;
+  if (src->lane[sd] == LANE_SAME)
+    dst->lane[d] = LANE_SAME;
+  else if (src->lane[sd] == LANE_UNIT && k->vec > 1 && step == 1 && start % k->vec == 0)
+    {
+      dst->lane[d] = LANE_UNIT;
+      dst->base[d] = _wb_cg_gstr (k->g, "(%" G_GINT64_FORMAT " + %s)", start, src->base[sd]);
+      dst->e[d] = _wb_cg_lane_expr (k, dst->base[d]); /* canonical: the same text in every lane but for the lane */
+    }
+}
+
+/* Whether every dim of @ix is the same in every lane. */
+gboolean
+_wb_cg_idx_is_same (const Idx *ix)
+{
+  for (guint d = 0; d < ix->rank; d++)
+    if (ix->lane[d] != LANE_SAME && strcmp (ix->e[d], "0") != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* @base + the lane being emitted. */
+const char *
+_wb_cg_lane_expr (Kern *k, const char *base)
+{
+  return k->lane == 0 ? base : _wb_cg_gstr (k->g, "(%s + %u)", base, k->lane);
+}
+
+static int
+innermost_dim (guint rank, const gint64 *shape)
+{
+  for (int d = (int) rank - 1; d >= 0; d--)
+    if (shape[d] != 1)
+      return d;
+  return -1;
+}
+
+/* The index of reshape operand @a of @v from the linear index of @ix in a vector kernel, when that is
+ * the same in every lane or base + j: emitted once for all lanes. FALSE: the caller unravels lane by lane. */
+gboolean
+_wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax)
+{
+  const char *base;
+  Lane        form;
+  int         ua = innermost_dim (a->rank, a->shape);
+  GString    *key;
+  const char *done;
+
+  if (ix->lin != NULL)
+    {
+      form = ix->lin_lane;
+      base = form == LANE_UNIT ? ix->lin_base : ix->lin;
+      if (form == LANE_ANY)
+        return FALSE;
+    }
+  else
+    {
+      gint64   cs[WB_MAX_RANK];
+      int      unit = -1;
+      GString *s = g_string_new (NULL);
+      _wb_cg_contiguous_strides (v->rank, v->shape, cs);
+      for (guint d = 0; d < v->rank; d++)
+        {
+          if (v->shape[d] == 1 || strcmp (ix->e[d], "0") == 0)
+            continue;
+          if (s->len)
+            g_string_append (s, " + ");
+          if (ix->lane[d] == LANE_UNIT && cs[d] == 1)
+            {
+              unit = (int) d;
+              g_string_append (s, ix->base[d]);
+            }
+          else if (ix->lane[d] == LANE_SAME && cs[d] % k->vec == 0)
+            g_string_append_printf (s, "(%s) %s * %" G_GINT64_FORMAT, k->ity, ix->e[d], cs[d]);
+          else if (ix->lane[d] == LANE_SAME && cs[d] == 1)
+            g_string_append (s, ix->e[d]); /* only when no dim is base + j (checked below) */
+          else
+            {
+              g_string_free (s, TRUE);
+              return FALSE;
+            }
+        }
+      for (guint d = 0; unit >= 0 && d < v->rank; d++)
+        if ((int) d != unit && v->shape[d] != 1 && strcmp (ix->e[d], "0") != 0 && cs[d] % k->vec != 0)
+          {
+            g_string_free (s, TRUE);
+            return FALSE;
+          }
+      if (s->len == 0)
+        g_string_append (s, "0");
+      form = unit >= 0 ? LANE_UNIT : LANE_SAME;
+      key = g_string_new (NULL);
+      g_string_printf (key, "lin|%s", s->str);
+      base = _wb_cg_memo_get (k, key->str);
+      if (base == NULL)
+        {
+          base = _wb_cg_new_var (k, k->ity, s->str);
+          _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), base);
+        }
+      g_string_free (key, TRUE);
+      g_string_free (s, TRUE);
+    }
+  if (form == LANE_UNIT && (ua < 0 || a->shape[ua] % k->vec != 0))
+    return FALSE;
+  /* unravel the base once (the first lane) and share the variables */
+  key = g_string_new (NULL);
+  g_string_printf (key, "unr|%s|", base);
+  for (guint d = 0; d < a->rank; d++)
+    g_string_append_printf (key, "%" G_GINT64_FORMAT ",", a->shape[d]);
+  done = _wb_cg_memo_get (k, key->str);
+  if (done == NULL)
+    {
+      Idx ub;
+      _wb_cg_idx_unravel (k, base, a->rank, a->shape, &ub);
+      _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), "1");
+      for (guint d = 0; d < a->rank; d++)
+        _wb_cg_memo_put (k, _wb_cg_gstr (k->g, "%s%u", key->str, d), ub.e[d]);
+    }
+  memset (ax, 0, sizeof *ax);
+  ax->rank = a->rank;
+  for (guint d = 0; d < a->rank; d++)
+    {
+      ax->e[d] = _wb_cg_memo_get (k, _wb_cg_gstr (k->g, "%s%u", key->str, d));
+      ax->lane[d] = LANE_SAME;
+    }
+  g_string_free (key, TRUE);
+  ax->lin = base;
+  ax->lin_lane = LANE_SAME;
+  if (form == LANE_UNIT)
+    {
+      ax->lane[ua] = LANE_UNIT;
+      ax->base[ua] = ax->e[ua];
+      ax->e[ua] = _wb_cg_lane_expr (k, ax->base[ua]);
+      ax->lin = _wb_cg_lane_expr (k, base);
+      ax->lin_lane = LANE_UNIT;
+      ax->lin_base = base;
+    }
+  return TRUE;
+}
+
+/* @ix (every dim the same in every lane or base + j) in lane @lane: the same text the lane's own
+ * emission builds (base + j dims and the linear index are canonical: _wb_cg_lane_expr). */
+static void
+idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
+{
+  guint saved = k->lane;
+
+  k->lane = lane;
+  *out = *ix;
+  for (guint d = 0; d < ix->rank; d++)
+    if (ix->lane[d] == LANE_UNIT)
+      out->e[d] = _wb_cg_lane_expr (k, ix->base[d]);
+  if (ix->lin_lane == LANE_UNIT)
+    out->lin = _wb_cg_lane_expr (k, ix->lin_base);
+  k->lane = saved;
+}
+
+/* cat along a dim that is the same in every lane, or base + j with every piece starting and ending on a
+ * multiple of V: all the lanes of a thread fall in the same piece, so one branch computes the value of
+ * every lane (its loads are vectors shared by the lanes), and the lanes after the first find theirs in the
+ * memo. FALSE when that does not apply (nothing emitted); else TRUE with *@out the value of lane 0, or
+ * NULL and @error. */
+gboolean
+_wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error)
+{
+  Gen        *g = k->g;
+  const char *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
+  const char *r[8];
+  gint64      off = 0;
+  gboolean    unit = ix->lane[dim] == LANE_UNIT;
+  const char *at = unit ? ix->base[dim] : ix->e[dim];
+  GString    *decl;
+
+  if (k->lane != 0 || k->batch || k->vec > G_N_ELEMENTS (r) || !(unit || ix->lane[dim] == LANE_SAME))
+    return FALSE;
+  for (guint d = 0; d < ix->rank; d++)
+    if (ix->lane[d] == LANE_ANY && strcmp (ix->e[d], "0") != 0)
+      return FALSE;
+  for (guint i = 0; i < list->n_items; i++)
+    {
+      Val *t = _wb_cg_operand (g, list->items[i]);
+      if (t == NULL || !t->is_tensor || t->rank != v->rank || (unit && t->shape[dim] % k->vec != 0))
+        return FALSE;
+    }
+  decl = g_string_new (ctype);
+  for (guint j = 0; j < k->vec; j++)
+    {
+      r[j] = _wb_cg_gstr (g, "v%u", k->next_var++);
+      g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
+    }
+  _wb_cg_line (k, "%s;", decl->str);
+  g_string_free (decl, TRUE);
+  k->batch = TRUE;
+  for (guint i = 0; i < list->n_items; i++)
+    {
+      Val *t = _wb_cg_operand (g, list->items[i]);
+      if (i + 1 < list->n_items)
+        _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", at, off + t->shape[dim]);
+      else if (i > 0)
+        _wb_cg_line (k, "else");
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      for (k->lane = 0; k->lane < k->vec; k->lane++)
+        {
+          Idx         ax;
+          const char *x;
+          idx_in_lane (k, ix, k->lane, &ax);
+          _wb_cg_idx_lin (&ax, NULL);
+          for (guint d = 0; d < t->rank; d++)
+            if (t->shape[d] == 1)
+              ax.e[d] = "0";
+          if (t->shape[dim] == 1)
+            ax.e[dim] = "0";
+          else if (unit)
+            {
+              ax.base[dim] = off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off) : at;
+              ax.e[dim] = _wb_cg_lane_expr (k, ax.base[dim]);
+            }
+          else
+            ax.e[dim] = off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off) : at;
+          if ((x = _wb_cg_emit (k, t, &ax, error)) == NULL)
+            {
+              k->lane = 0;
+              k->batch = FALSE;
+              *out = NULL;
+              return TRUE;
+            }
+          _wb_cg_line (k, "%s = %s;", r[k->lane],
+                       _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
+        }
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+      off += t->shape[dim];
+    }
+  k->lane = 0;
+  k->batch = FALSE;
+  for (guint j = 1; j < k->vec; j++)
+    {
+      Idx lx;
+      idx_in_lane (k, ix, j, &lx);
+      _wb_cg_memo_put (k, _wb_cg_idx_key (g, v->id, &lx), r[j]);
+    }
+  *out = r[0];
+  return TRUE;
+}
+
+/* -- vector loads and stores ---------------------------------------------------------------- */
+
+static const char *
+ctype_tag (WbDtype dt)
+{
+  switch (wb_dtype_size (dt))
+    {
+    case 8:
+      return dt == WB_DTYPE_FLOAT64 ? "d" : "l";
+    case 4:
+      return dt == WB_DTYPE_FLOAT32 ? "f" : "i";
+    case 2:
+      return dt == WB_DTYPE_INT16 ? "s" : "h";
+    default:
+      return dt == WB_DTYPE_INT8 ? "c" : "b";
+    }
+}
+
+/* The aligned struct type holding @n elements of @dt (declared once per kernel). */
+static const char *
+vec_type (Kern *k, WbDtype dt, guint n)
+{
+  const char      *name = _wb_cg_gstr (k->g, "wb_v%u%s", n, ctype_tag (dt));
+  g_autofree char *decl = g_strdup_printf ("  struct alignas (%u) %s\n  {\n    %s x[%u];\n  };\n", n * (guint) wb_dtype_size (dt), name,
+                                           wb_cuda_storage_ctype (dt), n);
+
+  if (strstr (k->decls->str, decl) == NULL)
+    g_string_append (k->decls, decl);
+  return name;
+}
+
+/* Slot @slot is accessed with vectors of @bytes: the kernel checks its alignment. */
+static void
+note_slot (Kern *k, guint slot, guint bytes)
+{
+  for (guint i = 0; i < k->vslots->len; i += 2)
+    if (g_array_index (k->vslots, guint, i) == slot)
+      {
+        g_array_index (k->vslots, guint, i + 1) = MAX (g_array_index (k->vslots, guint, i + 1), bytes);
+        return;
+      }
+  g_array_append_val (k->vslots, slot);
+  g_array_append_val (k->vslots, bytes);
+}
+
+/* Elements per access (16 bytes at most) of a vector of k->vec elements of @dt. */
+static guint
+chunk_of (Kern *k, WbDtype dt)
+{
+  guint bytes = (guint) wb_dtype_size (dt);
+
+  return MIN (16u, k->vec * bytes) / bytes;
+}
+
+/* @v (slot @slot, strides @st) at @ix in the lane being emitted, from one vector load per V lanes; NULL
+ * when the index is not base + j in a unit-stride dim with everything else the same in every lane (the
+ * caller then loads the element: once for all lanes when it is the same in every lane). */
+const char *
+_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous)
+{
+  const char *base, *name, *key;
+  guint       n = chunk_of (k, v->dtype);
+
+  if (contiguous && ix->lin)
+    {
+      if (ix->lin_lane != LANE_UNIT)
+        return NULL;
+      base = ix->lin_base;
+    }
+  else
+    {
+      GString *s = g_string_new (NULL);
+      int      unit = -1;
+      gboolean ok = TRUE;
+      for (guint d = 0; d < v->rank; d++)
+        {
+          if (v->shape[d] == 1 || st[d] == 0 || strcmp (ix->e[d], "0") == 0)
+            continue;
+          if (ix->lane[d] == LANE_UNIT && st[d] == 1 && unit < 0)
+            unit = (int) d;
+          else if (ix->lane[d] == LANE_SAME && st[d] % k->vec == 0)
+            g_string_append_printf (s, "(%s) %s * %" G_GINT64_FORMAT " + ", k->ity, ix->e[d], st[d]);
+          else
+            ok = FALSE;
+        }
+      if (unit < 0 || !ok)
+        {
+          g_string_free (s, TRUE);
+          return NULL;
+        }
+      g_string_append (s, ix->base[unit]);
+      base = g_string_chunk_insert (k->g->strings, s->str);
+      g_string_free (s, TRUE);
+    }
+  key = _wb_cg_gstr (k->g, "vld|%u|%s", slot, base);
+  if ((name = _wb_cg_memo_get (k, key)) == NULL)
+    {
+      const char *type = vec_type (k, v->dtype, n);
+      name = _wb_cg_gstr (k->g, "a%u", k->next_var++);
+      for (guint c = 0; c < k->vec / n; c++)
+        _wb_cg_line (k, "const %s %s_%u = *(const %s *) (p%u + %s%s);", type, name, c, type, slot, base, c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
+      _wb_cg_memo_put (k, key, name);
+      note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
+    }
+  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)),
+                         _wb_cg_load_expr (k->g, _wb_cg_gstr (k->g, "%s_%u.x", name, k->lane / n), _wb_cg_gstr (k->g, "%u", k->lane % n), v->dtype));
+}
+
+/* -- the kernel ----------------------------------------------------------------------------- */
+
+/* The vector width of a kernel whose loads and stores are at least k->min_bytes wide, along a dim of
+ * @extent: 16 bytes of the narrowest element, at most 8, halved until it divides @extent; 0 when that
+ * leaves less than 2 or WB_CUDA_NO_VECTOR is set. */
+guint
+_wb_cg_vec_width (Kern *k, gint64 extent)
+{
+  const char *e = g_getenv ("WB_CUDA_NO_VECTOR");
+  guint       v = MIN (8u, 16u / MAX (k->min_bytes, 1u));
+
+  if (e != NULL && *e != '\0' && strcmp (e, "0") != 0)
+    return 0;
+  while (v > 1 && (extent <= 0 || extent % v != 0))
+    v /= 2;
+  return v > 1 ? v : 0;
+}
+
+/* Starts the vector variant of @k (its scalar body is done): returns that body, to pass to
+ * _wb_cg_vec_end once the vector variant is emitted. */
+GString *
+_wb_cg_vec_begin (Kern *k, guint vec)
+{
+  GString *scalar = k->body;
+
+  k->body = g_string_new (NULL);
+  k->decls = g_string_new (NULL);
+  k->vslots = g_array_new (FALSE, FALSE, sizeof (guint));
+  k->vec = vec;
+  k->indent = 2;
+  return scalar;
+}
+
+/* The kernel body: the vector variant when every pointer it accesses with vectors is aligned for them,
+ * else @scalar (consumed). */
+void
+_wb_cg_vec_end (Kern *k, GString *scalar)
+{
+  GString *cond = g_string_new (NULL);
+  GString *body = g_string_new (NULL);
+
+  k->indent = 1;
+  for (guint bytes = 2; bytes <= 16; bytes *= 2)
+    {
+      GString *ptrs = g_string_new (NULL);
+      for (guint i = 0; i < k->vslots->len; i += 2)
+        if (g_array_index (k->vslots, guint, i + 1) == bytes)
+          g_string_append_printf (ptrs, "%s(unsigned long long) p%u", ptrs->len ? " | " : "", g_array_index (k->vslots, guint, i));
+      if (ptrs->len)
+        g_string_append_printf (cond, "%s((%s) & %uu) == 0", cond->len ? " && " : "", ptrs->str, bytes - 1);
+      g_string_free (ptrs, TRUE);
+    }
+  g_string_append_printf (body, "  /* the vector variant: every pointer it accesses with vectors is aligned */\n  if (%s)\n  {\n%s    return;\n  }\n%s",
+                          cond->len ? cond->str : "true", k->body->str, scalar->str);
+  g_string_free (k->body, TRUE);
+  g_string_free (scalar, TRUE);
+  g_string_free (cond, TRUE);
+  k->body = body;
+}
+
+/* The vector loop over @outs (shape of @first, @N elements) into @writes; FALSE with @error. */
+static gboolean
+emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GError **error)
+{
+  Gen        *g = k->g;
+  Val        *first = outs->pdata[0];
+  int         u = innermost_dim (first->rank, first->shape);
+  Idx         bx;
+  const char *ity = k->ity;
+  guint       ov = k->next_var++;
+
+  _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %d + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity,
+               WB_CUDA_BLOCK, ity, k->vec, N, ity, WB_CUDA_BLOCK * k->vec);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "B", first->rank, first->shape, &bx);
+  for (guint i = 0; i < outs->len; i++)
+    {
+      Val  *v = outs->pdata[i];
+      guint n = chunk_of (k, v->dtype);
+      for (guint c = 0; c < k->vec / n; c++)
+        _wb_cg_line (k, "%s o%u_%u_%u;", vec_type (k, v->dtype, n), ov, i, c);
+    }
+  for (k->lane = 0; k->lane < k->vec; k->lane++)
+    {
+      Idx ix = bx;
+      for (guint d = 0; d < ix.rank; d++)
+        ix.lane[d] = LANE_SAME;
+      ix.lane[u] = LANE_UNIT;
+      ix.base[u] = bx.e[u];
+      ix.e[u] = _wb_cg_lane_expr (k, bx.e[u]);
+      ix.lin = _wb_cg_lane_expr (k, "B");
+      ix.lin_lane = LANE_UNIT;
+      ix.lin_base = "B";
+      for (guint i = 0; i < outs->len; i++)
+        {
+          Val        *v = outs->pdata[i];
+          guint       n = chunk_of (k, v->dtype);
+          const char *x = _wb_cg_emit (k, v, &ix, error);
+          if (x == NULL)
+            return FALSE;
+          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "o%u_%u_%u.x", ov, i, k->lane / n), _wb_cg_gstr (g, "%u", k->lane % n), x, v->dtype));
+        }
+    }
+  for (guint i = 0; i < outs->len; i++)
+    {
+      Val        *v = outs->pdata[i];
+      guint       n = chunk_of (k, v->dtype);
+      const char *type = vec_type (k, v->dtype, n);
+      for (guint c = 0; c < k->vec / n; c++)
+        _wb_cg_line (k, "*(%s *) (p%u + B%s) = o%u_%u_%u;", type, writes[i], c ? _wb_cg_gstr (g, " + %u", c * n) : "", ov, i, c);
+      note_slot (k, writes[i], n * (guint) wb_dtype_size (v->dtype));
+    }
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  return TRUE;
+}
+
+/* One pointwise kernel computing @outs (Val*, all of one shape) into their buffers. */
+gboolean
+_wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
+{
+  Val     *first = outs->pdata[0];
+  gint64   N = _wb_cg_numel_of (first->rank, first->shape);
+  int      u = innermost_dim (first->rank, first->shape);
+  Kern    *k = _wb_cg_kern_new (g, ity);
+  Idx      ix = { 0 };
+  guint   *writes = g_new (guint, outs->len);
+  GString *what = g_string_new (NULL);
+  GString *shape = g_string_new ("[");
+  gint64   items = N;
+  guint    vec;
+  gboolean ok = FALSE;
+
+  for (guint i = 0; i < outs->len; i++)
+    {
+      Val *v = outs->pdata[i];
+      v->buffer = _wb_cg_add_buffer (g, v);
+      writes[i] = g->n_inputs + (guint) v->buffer;
+    }
+  _wb_cg_line (k, "for (%s L = (%s) blockIdx.x * %d + threadIdx.x; L < %" G_GINT64_FORMAT "; L += (%s) gridDim.x * %d)", ity, ity,
+               WB_CUDA_BLOCK, N, ity, WB_CUDA_BLOCK);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "L", first->rank, first->shape, &ix);
+  /* the group's own outputs are computed, never loaded: another thread may not have written them yet */
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = -1;
+  for (guint i = 0; i < outs->len; i++)
+    {
+      Val        *v = outs->pdata[i];
+      const char *x = _wb_cg_emit (k, v, &ix, error);
+      if (x == NULL)
+        goto out;
+      _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", writes[i]), "L", x, v->dtype));
+    }
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+
+  /* the vector variant */
+  for (guint i = 0; i < outs->len; i++)
+    {
+      guint bytes = (guint) wb_dtype_size (((Val *) outs->pdata[i])->dtype);
+      if (k->min_bytes == 0 || bytes < k->min_bytes)
+        k->min_bytes = bytes;
+    }
+  if ((vec = _wb_cg_vec_width (k, u < 0 ? 0 : first->shape[u])) > 0)
+    {
+      GString *scalar = _wb_cg_vec_begin (k, vec);
+      if (!emit_vector_loop (k, outs, writes, N, error))
+        {
+          g_string_free (scalar, TRUE);
+          goto out;
+        }
+      _wb_cg_vec_end (k, scalar);
+      items = N / vec;
+    }
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = (int) (writes[i] - g->n_inputs);
+  for (guint d = 0; d < first->rank; d++)
+    g_string_append_printf (shape, "%s%" G_GINT64_FORMAT, d ? ", " : "", first->shape[d]);
+  g_string_append_c (shape, ']');
+  g_string_printf (what, "pointwise over %s: %u output%s", shape->str, outs->len, outs->len == 1 ? "" : "s");
+  if (vec > 0)
+    g_string_append_printf (what, "; vector: %u per thread when aligned", vec);
+  _wb_cg_finish_kernel (g, k, what->str, MIN (_wb_cg_grid_for (items, WB_CUDA_BLOCK), WB_CG_POINTWISE_BLOCKS), N * outs->len, writes, outs->len,
+                        k->decls ? k->decls->str : NULL);
+  ok = TRUE;
+
+out:
+  if (!ok)
+    for (guint i = 0; i < outs->len; i++)
+      ((Val *) outs->pdata[i])->buffer = (int) (writes[i] - g->n_inputs);
+  _wb_cg_kern_free (k);
+  g_free (writes);
+  g_string_free (what, TRUE);
+  g_string_free (shape, TRUE);
+  return ok;
+}

@@ -1,0 +1,46 @@
+/* wb-cuda-exec-private.h — what the files of the runner's CUDA executors share (wb-cuda-executors.h); not installed
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * wb-cuda-executors.c    the executors themselves: the path of each call, the vtable, the dispatch, explain
+ * wb-cuda-exec-state.c   a run's state: uploaded host tensors, the plan cache, calls refused by the
+ *                        generator, dispatch statistics; values between host and device; what a symbol is
+ * wb-cuda-exec-fusion.c  the nvrtc paths: a call or fusion region as one plan, a region split around
+ *                        its matmul/linear calls into fusible runs
+ * wb-cuda-exec-ops.c     the per-op paths: cuBLASLt matmul, copy_, attention, the cpu fallback
+ * Every name here is private to libwbcuda (hidden visibility). */
+#pragma once
+
+#include "wb-cuda-executors.h"
+#include "wb-executors-private.h"
+
+G_BEGIN_DECLS
+
+/* wb-cuda-exec-state.c */
+void                 _wb_cuda_exec_ensure_tables (void);
+WbCudaDispatchStats *_wb_cuda_exec_stats (void);
+const char          *_wb_cuda_exec_text_of (const WbBsym *b);
+WbCudaPlan          *_wb_cuda_exec_lookup_plan (const char *key);
+void                 _wb_cuda_exec_insert_plan (char *key, WbCudaPlan *plan);
+gboolean             _wb_cuda_exec_is_unfusable (const WbBsym *b);
+void                 _wb_cuda_exec_set_unfusable (const WbBsym *b);
+void                 _wb_cuda_exec_note_reason (const WbBsym *b, const char *reason);
+WbRtValue           *_wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error);
+WbRtValue           *_wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **error);
+const char          *_wb_cuda_exec_prim_name (const WbBsym *b);
+gboolean             _wb_cuda_exec_is_matmul (const WbBsym *b);
+gboolean             _wb_cuda_exec_outputs_named (const WbBsym *b);
+WbRtValue           *_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n);
+void                 _wb_cuda_exec_collect_outputs (const WbValue *name, gpointer data);
+
+/* wb-cuda-exec-fusion.c */
+gboolean _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error);
+gboolean _wb_cuda_exec_can_split (const WbBsym *b);
+gboolean _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+
+/* wb-cuda-exec-ops.c */
+gboolean _wb_cuda_exec_run_matmul (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+gboolean _wb_cuda_exec_run_copy_ (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+gboolean _wb_cuda_exec_run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+gboolean _wb_cuda_exec_run_attention (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+
+G_END_DECLS

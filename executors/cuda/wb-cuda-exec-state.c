@@ -1,0 +1,247 @@
+/* wb-cuda-exec-state.c — the CUDA executors' run state: uploads, plan cache, dispatch statistics, host/device values
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-cuda-exec-private.h"
+
+static GHashTable         *uploaded;  /* host WbTensor* -> device WbTensor* (a run's uploads) */
+static GHashTable         *plans;     /* printed call + argument layouts -> WbCudaPlan* (content keys: always valid) */
+static GHashTable         *texts;     /* WbBsym* -> its printed text, for the current program only */
+static GHashTable         *unfusable; /* printed calls whose plan failed: decomposed from now on */
+static WbCudaDispatchStats stats;
+
+void
+_wb_cuda_exec_ensure_tables (void)
+{
+  if (plans == NULL)
+    {
+      plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_cuda_plan_free);
+      texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      unfusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      stats.fallback_symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      stats.fallback_reasons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+    }
+}
+
+WbCudaDispatchStats *
+_wb_cuda_exec_stats (void)
+{
+  return &stats;
+}
+
+/* The printed form of @b (with its subsymbols): what a plan is cached under. Bound symbols are only
+ * valid while their trace lives, so the text, not the pointer, is the key; the pointer -> text memo is
+ * cleared with every run (wb_cuda_executors_begin_run). */
+const char *
+_wb_cuda_exec_text_of (const WbBsym *b)
+{
+  char *t = g_hash_table_lookup (texts, b);
+
+  if (t == NULL)
+    {
+      GString *s = g_string_new (NULL);
+      wb_bsym_print (b, 0, s);
+      t = g_string_free (s, FALSE);
+      g_hash_table_insert (texts, (gpointer) b, t);
+    }
+  return t;
+}
+
+WbCudaPlan *
+_wb_cuda_exec_lookup_plan (const char *key)
+{
+  return g_hash_table_lookup (plans, key);
+}
+
+/* @key, @plan: (transfer full) */
+void
+_wb_cuda_exec_insert_plan (char *key, WbCudaPlan *plan)
+{
+  g_hash_table_insert (plans, key, plan);
+}
+
+gboolean
+_wb_cuda_exec_is_unfusable (const WbBsym *b)
+{
+  return g_hash_table_contains (unfusable, _wb_cuda_exec_text_of (b));
+}
+
+void
+_wb_cuda_exec_set_unfusable (const WbBsym *b)
+{
+  g_hash_table_add (unfusable, g_strdup (_wb_cuda_exec_text_of (b)));
+}
+
+/* Keeps the first reason a call of @b's name did not run on its path. */
+void
+_wb_cuda_exec_note_reason (const WbBsym *b, const char *reason)
+{
+  if (!g_hash_table_contains (stats.fallback_reasons, b->name))
+    g_hash_table_insert (stats.fallback_reasons, g_strdup (b->name), g_strdup (reason));
+}
+
+void
+wb_cuda_executors_forget_program (void)
+{
+  _wb_cuda_exec_ensure_tables ();
+  g_hash_table_remove_all (texts);
+}
+
+void
+wb_cuda_executors_begin_run (void)
+{
+  _wb_cuda_exec_ensure_tables ();
+  g_hash_table_remove_all (texts);
+  g_clear_pointer (&uploaded, g_hash_table_unref);
+  uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
+  stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = 0;
+  g_hash_table_remove_all (stats.fallback_symbols);
+  g_hash_table_remove_all (stats.fallback_reasons);
+}
+
+void
+wb_cuda_executors_end_run (void)
+{
+  g_clear_pointer (&uploaded, g_hash_table_unref);
+  if (texts)
+    g_hash_table_remove_all (texts);
+}
+
+const WbCudaDispatchStats *
+wb_cuda_executors_get_stats (void)
+{
+  _wb_cuda_exec_ensure_tables ();
+  return &stats;
+}
+
+/* -- values between host and device ------------------------------------------------------------ */
+
+WbRtValue *
+_wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error)
+{
+  if (v->kind == WB_RT_TENSOR)
+    {
+      WbTensor *d;
+      if (wb_cuda_tensor_is_device (v->tensor))
+        return wb_rt_value_ref (v);
+      d = uploaded ? g_hash_table_lookup (uploaded, v->tensor) : NULL;
+      if (d == NULL)
+        {
+          if ((d = wb_cuda_upload (rt, v->tensor, error)) == NULL)
+            return NULL;
+          if (uploaded)
+            g_hash_table_insert (uploaded, wb_tensor_ref (v->tensor), d);
+          else
+            return wb_rt_value_take_tensor (d);
+        }
+      return wb_rt_value_new_tensor (d);
+    }
+  if (v->kind == WB_RT_TUPLE || v->kind == WB_RT_LIST)
+    {
+      WbRtValue *seq = wb_rt_value_new_sequence (v->kind);
+      for (guint i = 0; i < v->items->len; i++)
+        {
+          WbRtValue *x = _wb_cuda_exec_to_device (rt, v->items->pdata[i], error);
+          if (x == NULL)
+            {
+              wb_rt_value_unref (seq);
+              return NULL;
+            }
+          wb_rt_value_append (seq, x);
+        }
+      return seq;
+    }
+  return wb_rt_value_ref (v);
+}
+
+WbRtValue *
+_wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **error)
+{
+  if (v->kind == WB_RT_TENSOR)
+    {
+      WbTensor *h = wb_cuda_download (rt, v->tensor, error);
+      return h ? wb_rt_value_take_tensor (h) : NULL;
+    }
+  if (v->kind == WB_RT_TUPLE || v->kind == WB_RT_LIST)
+    {
+      WbRtValue *seq = wb_rt_value_new_sequence (v->kind);
+      for (guint i = 0; i < v->items->len; i++)
+        {
+          WbRtValue *x = _wb_cuda_exec_to_host (rt, v->items->pdata[i], error);
+          if (x == NULL)
+            {
+              wb_rt_value_unref (seq);
+              return NULL;
+            }
+          wb_rt_value_append (seq, x);
+        }
+      return seq;
+    }
+  return wb_rt_value_ref (v);
+}
+
+/* -- symbols -------------------------------------------------------------------------------------- */
+
+/* The prim @b stands for: its own name, or the prim an executor alias names; NULL for other symbols. */
+const char *
+_wb_cuda_exec_prim_name (const WbBsym *b)
+{
+  const WbSymbol *s = b->symbol, *like;
+
+  if (s == NULL)
+    return NULL;
+  like = wb_symbol_get_like (s);
+  if (like != NULL)
+    s = like;
+  if (wb_symbol_get_module (s) != WB_SYMBOL_MODULE_PRIMS)
+    return NULL;
+  return wb_symbol_get_name (s);
+}
+
+gboolean
+_wb_cuda_exec_is_matmul (const WbBsym *b)
+{
+  const char *p = _wb_cuda_exec_prim_name (b);
+
+  return p && (strcmp (p, "prims.matmul") == 0 || strcmp (p, "prims.linear") == 0);
+}
+
+gboolean
+_wb_cuda_exec_outputs_named (const WbBsym *b)
+{
+  const WbValue *o = b->outputs;
+
+  if (o == NULL)
+    return FALSE;
+  if (o->kind == WB_VALUE_NAME)
+    return strcmp (o->text, "_") != 0;
+  for (guint i = 0; i < o->n_items; i++)
+    if (o->items[i]->kind != WB_VALUE_NAME || strcmp (o->items[i]->text, "_") == 0)
+      return FALSE;
+  return o->n_items > 0;
+}
+
+/* -- results -------------------------------------------------------------------------------------- */
+
+WbRtValue *
+_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n)
+{
+  WbRtValue *seq;
+
+  if (b->outputs == NULL)
+    return wb_rt_value_new_none ();
+  if (b->outputs->kind == WB_VALUE_NAME)
+    return wb_rt_value_take_tensor (outs[0]);
+  seq = wb_rt_value_new_sequence (WB_RT_TUPLE);
+  for (guint i = 0; i < n; i++)
+    wb_rt_value_append (seq, wb_rt_value_take_tensor (outs[i]));
+  return seq;
+}
+
+void
+_wb_cuda_exec_collect_outputs (const WbValue *name, gpointer data)
+{
+  g_ptr_array_add (data, (gpointer) name->text);
+}

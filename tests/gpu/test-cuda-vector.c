@@ -1,0 +1,433 @@
+/* test-cuda-vector.c — the vector variant of generated pointwise kernels against their scalar loop and the cpu
+ * executor (suite gpu; --compile-only: suite executors)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each case is one nvrtc region over inputs whose innermost extents are (mostly) multiples of the vector
+ * width, in the operand forms the generator handles lane by lane or as vectors (broadcasts, transposes,
+ * reshapes, slices, take, cat, pad, strided rows, mixed dtypes, row reductions; wb-cuda-codegen-pointwise.c).
+ * On the GPU each region's plan runs three times on the same values: the vector plan on aligned inputs
+ * (its vector loops), the vector plan on inputs one element off a 16-byte boundary (its scalar loops), and
+ * the plan of WB_CUDA_NO_VECTOR=1. The first two must be equal bit for bit, and so must the third unless
+ * the plan holds a vectorised reduction (which sums in another order: then within the dtype's
+ * tolerance); all equal to the cpu executor's within the dtype's tolerance. --compile-only (no GPU) checks
+ * that the vector variant is chosen exactly where expected and that both plans compile for sm_90 with
+ * NVRTC. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "wb-cuda-executors.h"
+#include "wb-cuda-loader.h"
+#include "wb-cuda.h"
+#include "wb-nvrtc.h"
+#include "wb-test-common.h"
+
+typedef enum
+{
+  DOM_ANY = 0, /* [-2, -0.1] u [0.1, 2] */
+  DOM_INDEX,   /* integers in [0, bound) */
+  DOM_BOOL,
+  DOM_INT, /* integers in [-20, 20] */
+  DOM_POS, /* [0.5, 2.5]: sums without cancellation, compared across summation orders */
+} Domain;
+
+typedef struct
+{
+  const char *name;
+  WbDtype     dtype;
+  guint       rank;
+  gint64      shape[4];
+  gint64      pitch; /* 0: contiguous; else the stride of dim rank - 2 (padded rows) */
+  Domain      dom;
+  gint64      bound;
+} Input;
+
+typedef struct
+{
+  const char *label;
+  Input       in[3];
+  guint       n_in;
+  const char *body; /* prims, one a line */
+  const char *outputs;
+  guint       vec; /* the vector width expected of the first kernel (0: scalar only) */
+} Case;
+
+#define F32 WB_DTYPE_FLOAT32
+#define BF16 WB_DTYPE_BFLOAT16
+#define F16 WB_DTYPE_FLOAT16
+#define F64 WB_DTYPE_FLOAT64
+#define I64 WB_DTYPE_INT64
+#define I32 WB_DTYPE_INT32
+
+static const Case cases[] = {
+  { "gelu+bias bf16", { { "a", BF16, 2, { 33, 64 } }, { "b", BF16, 1, { 64 } } }, 2, "t0 = prims.broadcast_in_dim(b, (33, 64), (1,))\nt1 = prims.convert_element_type(a, dtypes.float32)\n"
+                                                                                     "t2 = prims.convert_element_type(t0, dtypes.float32)\nt3 = prims.add(t1, t2)\nt4 = prims.mul(t3, 0.7071067811865476)\n"
+                                                                                     "t5 = prims.erf(t4)\nt6 = prims.add(1.0, t5)\nt7 = prims.mul(t3, t6)\nt8 = prims.mul(0.5, t7)\nt9 = prims.convert_element_type(t8, dtypes.bfloat16)",
+    "t9, t3",
+    8 },
+  { "gelu+bias f16", { { "a", F16, 2, { 33, 64 } }, { "b", F16, 1, { 64 } } }, 2, "t0 = prims.broadcast_in_dim(b, (33, 64), (1,))\nt1 = prims.convert_element_type(a, dtypes.float32)\n"
+                                                                                  "t2 = prims.convert_element_type(t0, dtypes.float32)\nt3 = prims.add(t1, t2)\nt5 = prims.erf(t3)\nt9 = prims.convert_element_type(t5, dtypes.float16)",
+    "t9",
+    8 },
+  { "row scale f32", { { "a", F32, 2, { 16, 40 } }, { "s", F32, 2, { 16, 1 } } }, 2, "t0 = prims.broadcast_in_dim(s, (16, 40), (0, 1))\nt1 = prims.sub(a, t0)\nt2 = prims.mul(t1, t0)", "t2", 4 },
+  { "f64 add", { { "a", F64, 2, { 6, 10 } }, { "b", F64, 2, { 6, 10 } } }, 2, "t0 = prims.add(a, b)", "t0", 2 },
+  { "i32 add", { { "a", I32, 2, { 8, 16 }, 0, DOM_INT }, { "b", I32, 2, { 8, 16 }, 0, DOM_INT } }, 2, "t0 = prims.add(a, b)", "t0", 4 },
+  { "b8 where", { { "c", WB_DTYPE_BOOL8, 2, { 8, 16 }, 0, DOM_BOOL }, { "a", BF16, 2, { 8, 16 } }, { "b", BF16, 2, { 8, 16 } } }, 3, "t0 = prims.where(c, a, b)", "t0", 8 },
+  { "ui8 to f32", { { "a", WB_DTYPE_UINT8, 2, { 8, 32 }, 0, DOM_INDEX, 200 } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)", "t0", 8 },
+  { "transpose", { { "a", BF16, 2, { 16, 24 } } }, 1, "t0 = prims.transpose(a, (1, 0))\nt1 = prims.neg(t0)", "t1", 8 },
+  { "reshape merge", { { "a", BF16, 3, { 4, 6, 16 } } }, 1, "t0 = prims.reshape(a, (24, 16))\nt1 = prims.abs(t0)", "t1", 8 },
+  { "reshape inner", { { "a", F32, 2, { 6, 32 } } }, 1, "t0 = prims.reshape(a, (12, 16))\nt1 = prims.abs(t0)", "t1", 4 },
+  { "reshape unaligned", { { "a", F32, 2, { 10, 12 } } }, 1, "t0 = prims.reshape(a, (20, 6))\nt1 = prims.abs(t0)", "t1", 2 },
+  { "reshape of transpose", { { "a", BF16, 3, { 16, 8, 4 } } }, 1, "t0 = prims.transpose(a, (2, 0, 1))\nt1 = prims.reshape(t0, (4, 128))\nt2 = prims.neg(t1)", "t2", 8 },
+  { "slice aligned", { { "a", BF16, 2, { 12, 48 } } }, 1, "t0 = prims.slice_prim(a, [2, 8], [10, 40], [1, 1])\nt1 = prims.neg(t0)", "t1", 8 },
+  { "slice unaligned", { { "a", BF16, 2, { 12, 48 } } }, 1, "t0 = prims.slice_prim(a, [2, 3], [10, 35], [1, 1])\nt1 = prims.neg(t0)", "t1", 8 },
+  { "slice step", { { "a", F32, 2, { 12, 48 } } }, 1, "t0 = prims.slice_prim(a, [0, 0], [12, 48], [1, 2])\nt1 = prims.neg(t0)", "t1", 4 },
+  { "flip", { { "a", F32, 2, { 8, 16 } } }, 1, "t0 = prims.flip(a, (0, 1))\nt1 = prims.neg(t0)", "t1", 4 },
+  { "take rows", { { "w", BF16, 2, { 50, 32 } }, { "i", I64, 1, { 24 }, 0, DOM_INDEX, 50 } }, 2, "t0 = prims.take(w, i, 0)\nt1 = prims.neg(t0)", "t1", 8 },
+  { "take_along_axis", { { "a", F32, 2, { 12, 32 } }, { "i", I64, 2, { 12, 16 }, 0, DOM_INDEX, 32 } }, 2, "t0 = prims.take_along_axis(a, i, 1)", "t0", 4 },
+  { "cat inner", { { "a", BF16, 2, { 4, 12 } }, { "b", BF16, 2, { 4, 20 } } }, 2, "t0 = prims.cat([a, b], 1)\nt1 = prims.neg(t0)", "t1", 8 },
+  { "cat inner aligned", { { "a", BF16, 2, { 4, 16 } }, { "b", BF16, 2, { 4, 24 } } }, 2, "t0 = prims.cat([a, b], 1)\nt1 = prims.neg(t0)", "t1", 8 },
+  { "rotate_half", { { "x", BF16, 3, { 2, 4, 32 } }, { "c", BF16, 2, { 4, 32 } } }, 2, "t0 = prims.slice_prim(x, [0, 0, 0], [2, 4, 16], [1, 1, 1])\nt1 = prims.slice_prim(x, [0, 0, 16], [2, 4, 32], [1, 1, 1])\n"
+                                                                                       "t2 = prims.neg(t1)\nt3 = prims.cat([t2, t0], -1)\nt4 = prims.broadcast_in_dim(c, (2, 4, 32), (1, 2))\n"
+                                                                                       "t5 = prims.convert_element_type(t3, dtypes.float32)\nt6 = prims.convert_element_type(t4, dtypes.float32)\nt7 = prims.mul(t5, t6)\n"
+                                                                                       "t8 = prims.convert_element_type(x, dtypes.float32)\nt9 = prims.add(t7, t8)\nt10 = prims.convert_element_type(t9, dtypes.bfloat16)",
+    "t10",
+    8 },
+  { "cat outer", { { "a", BF16, 2, { 3, 16 } }, { "b", BF16, 2, { 5, 16 } } }, 2, "t0 = prims.cat([a, b, a], 0)\nt1 = prims.neg(t0)", "t1", 8 },
+  { "pad", { { "a", F32, 2, { 6, 13 } } }, 1, "t0 = prims.pad(a, 0.5, [(1, 1, 1), (2, 1, 0)])", "t0", 4 },
+  { "iota", { { "a", F32, 1, { 16 } } }, 1, "t0 = prims.iota(16, start=3, step=2, device=devices.Device(\"cuda:0\"), dtype=dtypes.int64)\nt1 = prims.convert_element_type(t0, dtypes.float32)\nt2 = prims.add(a, t1)", "t2", 4 },
+  { "padded rows", { { "a", BF16, 2, { 8, 64 }, 72 } }, 1, "t0 = prims.neg(a)", "t0", 8 },
+  { "padded rows unaligned", { { "a", BF16, 2, { 8, 64 }, 68 } }, 1, "t0 = prims.neg(a)", "t0", 8 },
+  { "inner 12", { { "a", BF16, 2, { 5, 12 } } }, 1, "t0 = prims.neg(a)", "t0", 4 },
+  { "inner odd", { { "a", BF16, 2, { 7, 37 } } }, 1, "t0 = prims.neg(a)", "t0", 0 },
+  { "softmax tail", { { "a", F32, 2, { 8, 64 } } }, 1, "t0 = prims.amax(a, (1,))\nt1 = prims.broadcast_in_dim(t0, (8, 64), (0,))\nt2 = prims.sub(a, t1)\nt3 = prims.exp(t2)", "t3", 4 },
+  { "outputs viewing an output", { { "a", BF16, 3, { 4, 6, 16 } } }, 1, "t0 = prims.neg(a)\nt1 = prims.reshape(t0, (24, 16))\nt2 = prims.transpose(t1, (1, 0))", "t0, t1, t2", 8 },
+  /* row reductions: V consecutive elements per thread and step (one order for both loops of the kernel) */
+  { "row sum bf16", { { "a", BF16, 2, { 5, 1000 }, 0, DOM_POS } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.sum(t0, (1,))", "t1", 8 },
+  { "row sum f32 long", { { "a", F32, 2, { 3, 4096 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (1,))", "t0", 4 },
+  { "row sum short", { { "a", F32, 2, { 40, 8 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (1,))", "t0", 4 },
+  { "row sum two dims", { { "a", F32, 3, { 3, 6, 16 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (1, 2))", "t0", 4 },
+  { "sum all", { { "a", F32, 2, { 6, 16 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (0, 1))", "t0", 4 },
+  { "row sum i64", { { "a", I64, 2, { 6, 32 }, 0, DOM_INT } }, 1, "t0 = prims.sum(a, (1,))", "t0", 2 },
+  { "row sum transposed", { { "a", F32, 2, { 16, 24 }, 0, DOM_POS } }, 1, "t0 = prims.transpose(a, (1, 0))\nt1 = prims.sum(t0, (1,))", "t1", 4 },
+  { "row sum odd", { { "a", F32, 2, { 5, 37 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (1,))", "t0", 0 },
+  { "softmax bf16", { { "a", BF16, 2, { 6, 96 } } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.amax(t0, (1,))\nt2 = prims.broadcast_in_dim(t1, (6, 96), (0,))\n"
+                                                        "t3 = prims.sub(t0, t2)\nt4 = prims.exp(t3)\nt5 = prims.sum(t4, (1,))\nt6 = prims.broadcast_in_dim(t5, (6, 96), (0,))\n"
+                                                        "t7 = prims.div(t4, t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)",
+    "t8",
+    8 },
+  { "layer_norm f32", { { "a", F32, 2, { 4, 768 }, 0, DOM_POS } }, 1, "(t1, t2) = prims.var_mean(a, (1,), correction=0)\nt3 = prims.add(t1, 1e-05)\nt4 = prims.rsqrt(t3)\n"
+                                                                      "t5 = prims.broadcast_in_dim(t2, (4, 768), (0,))\nt6 = prims.sub(a, t5)\nt7 = prims.broadcast_in_dim(t4, (4, 768), (0,))\nt8 = prims.mul(t6, t7)",
+    "t8, t2, t4",
+    4 },
+};
+
+static gboolean compile_only;
+static char    *cache_dir;
+
+static char *
+case_text (const Case *c)
+{
+  GString *s = g_string_new ("@torch.no_grad()\ndef computation(");
+  GString *names = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (c->body, "\n", -1);
+
+  for (guint i = 0; i < c->n_in; i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", c->in[i].name);
+  g_string_append_printf (s, "%s):\n", names->str);
+  for (guint i = 0; i < c->n_in; i++)
+    {
+      g_string_append_printf (s, "  # %s: \"cuda:0 %s[", c->in[i].name, wb_dtype_shortname (c->in[i].dtype));
+      for (guint d = 0; d < c->in[i].rank; d++)
+        g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", c->in[i].shape[d]);
+      g_string_append (s, "]\"\n");
+    }
+  g_string_append_printf (s, "  [%s] = nvrtcFusion0(%s)\n", c->outputs, names->str);
+  for (guint i = 0; lines[i]; i++)
+    g_string_append_printf (s, "    # %s\n", lines[i]);
+  g_string_append_printf (s, "  return (%s,)\n", c->outputs);
+  g_string_free (names, TRUE);
+  return g_string_free (s, FALSE);
+}
+
+/* The layout of input @in: row-major, or rows @pitch elements apart. */
+static void
+layout_of (const Input *in, gint64 *strides, gint64 *extent)
+{
+  gint64 acc = 1;
+
+  for (int d = (int) in->rank - 1; d >= 0; d--)
+    {
+      strides[d] = acc;
+      acc *= in->pitch && d == (int) in->rank - 1 ? in->pitch : in->shape[d];
+    }
+  *extent = 1;
+  for (guint d = 0; d < in->rank; d++)
+    *extent += (in->shape[d] - 1) * strides[d];
+}
+
+static WbCudaPlan *
+make_plan (const Case *c, const WbBsym *region, gboolean vector, GError **error)
+{
+  WbCudaArg   args[3];
+  WbCudaPlan *plan;
+
+  for (guint i = 0; i < c->n_in; i++)
+    {
+      gint64 extent;
+      memset (&args[i], 0, sizeof args[i]);
+      args[i].kind = WB_CUDA_ARG_TENSOR;
+      args[i].dtype = c->in[i].dtype;
+      args[i].rank = c->in[i].rank;
+      memcpy (args[i].shape, c->in[i].shape, sizeof c->in[i].shape);
+      layout_of (&c->in[i], args[i].strides, &extent);
+      for (guint d = 0; d < args[i].rank; d++)
+        if (args[i].shape[d] == 1)
+          args[i].strides[d] = 0;
+    }
+  if (!vector)
+    g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
+  plan = wb_cuda_plan_new_region (region, args, c->n_in, error);
+  g_unsetenv ("WB_CUDA_NO_VECTOR");
+  return plan;
+}
+
+static double
+draw (const Input *in)
+{
+  double u = g_test_rand_double_range (0.0, 1.0);
+
+  switch (in->dom)
+    {
+    case DOM_INDEX:
+      return g_test_rand_int_range (0, (gint32) in->bound);
+    case DOM_BOOL:
+      return g_test_rand_bit ();
+    case DOM_INT:
+      return g_test_rand_int_range (-20, 21);
+    case DOM_POS:
+      return 0.5 + 2.0 * u;
+    default:
+      return (u < 0.5 ? -1 : 1) * (0.1 + 1.9 * fabs (2 * u - 1));
+    }
+}
+
+/* The results of @plan on @host (contiguous host tensors), each input stored with its layout @shift
+ * elements into a device buffer; (transfer full) contiguous host tensors. */
+static GPtrArray *
+run_plan (WbCudaRuntime *rt, const Case *c, const WbCudaPlan *plan, GPtrArray *host, gint64 shift)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
+  WbTensor  *inputs[3] = { NULL };
+  WbTensor  *outs[16] = { NULL };
+  GPtrArray *res = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
+
+  g_assert_cmpuint (plan->n_outputs, <=, G_N_ELEMENTS (outs));
+  for (guint i = 0; i < c->n_in; i++)
+    {
+      const Input *in = &c->in[i];
+      WbTensor    *h = host->pdata[i];
+      gint64       strides[4], extent, n;
+      g_autoptr (WbTensor) storage = NULL;
+      g_autoptr (WbTensor) dev = NULL;
+      layout_of (in, strides, &extent);
+      n = extent + shift;
+      storage = wb_tensor_new_zeros (in->dtype, 1, &n, &error);
+      g_assert_no_error (error);
+      for (gint64 k = 0; k < wb_tensor_numel (h); k++)
+        {
+          gint64 off = shift, rem = k;
+          for (int d = (int) in->rank - 1; d >= 0; d--)
+            {
+              off += (rem % in->shape[d]) * strides[d];
+              rem /= in->shape[d];
+            }
+          wb_tensor_set_f64 (storage, off, wb_tensor_get_f64 (h, k));
+        }
+      dev = wb_cuda_upload (rt, storage, &error);
+      g_assert_no_error (error);
+      inputs[i] = wb_tensor_new_view (dev, in->dtype, in->rank, in->shape, strides, shift);
+      g_ptr_array_add (keep, inputs[i]);
+    }
+  if (!wb_cuda_plan_launch (rt, plan, inputs, outs, &error))
+    g_error ("%s: %s", c->label, error->message);
+  for (guint i = 0; i < plan->n_outputs; i++)
+    {
+      WbTensor *h = wb_cuda_download (rt, outs[i], &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (res, h);
+      wb_tensor_unref (outs[i]);
+    }
+  return res;
+}
+
+static gboolean
+same_bits (WbTensor *a, WbTensor *b)
+{
+  g_autoptr (WbTensor) ca = wb_tensor_contiguous (a, NULL);
+  g_autoptr (WbTensor) cb = wb_tensor_contiguous (b, NULL);
+
+  return ca->dtype == cb->dtype && wb_tensor_nbytes (ca) == wb_tensor_nbytes (cb) &&
+         memcmp (wb_tensor_get_data (ca), wb_tensor_get_data (cb), wb_tensor_nbytes (ca)) == 0;
+}
+
+static void
+test_case (gconstpointer data)
+{
+  const Case      *c = data;
+  g_autofree char *text = case_text (c);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) trace = wb_trace_parse (text, -1, c->label, &error);
+  g_autoptr (WbCudaPlan) vplan = NULL;
+  g_autoptr (WbCudaPlan) splan = NULL;
+  const WbBsym  *region = NULL;
+  const char    *vec_what = NULL;
+  gboolean       reorders = FALSE; /* a vectorised reduction: sums in another order than the scalar plan */
+  WbCudaRuntime *rt;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < trace->n_body; i++)
+    if (wb_bsym_is_fusion (trace->body[i]))
+      region = trace->body[i];
+  g_assert_nonnull (region);
+  if ((vplan = make_plan (c, region, TRUE, &error)) == NULL || (splan = make_plan (c, region, FALSE, &error)) == NULL)
+    g_error ("%s: %s\n%s", c->label, error->message, text);
+  g_assert_cmpuint (vplan->n_kernels, >, 0);
+  vec_what = vplan->kernels[0].what;
+  for (guint k = 0; k < vplan->n_kernels; k++)
+    if (!g_str_has_prefix (vplan->kernels[k].what, "pointwise") && strstr (vplan->kernels[k].what, "vector"))
+      reorders = TRUE;
+  if (c->vec)
+    {
+      g_autofree char *expect = g_strdup_printf ("vector: %u per thread", c->vec);
+      if (strstr (vec_what, expect) == NULL)
+        g_error ("%s: %s, expected %s\n%s", c->label, vec_what, expect, vplan->source);
+    }
+  else
+    g_assert_null (strstr (vec_what, "vector"));
+  for (guint k = 0; k < splan->n_kernels; k++)
+    g_assert_null (strstr (splan->kernels[k].what, "vector"));
+  if (compile_only)
+    {
+      if (wb_cuda_load_nvrtc (NULL) == NULL)
+        {
+          g_test_skip ("NVRTC is not installed");
+          return;
+        }
+      for (int v = 0; v < 2; v++)
+        {
+          g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile ((v ? splan : vplan)->source, "sm_90", cache_dir, &error);
+          if (img == NULL)
+            g_error ("%s: %s\n%s", c->label, error->message, (v ? splan : vplan)->source);
+        }
+      return;
+    }
+  if ((rt = wb_cuda_runtime_get (&error)) == NULL)
+    {
+      g_test_skip (error->message);
+      return;
+    }
+  {
+    g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+    g_autoptr (GPtrArray) tensors = g_ptr_array_new ();
+    g_autoptr (GPtrArray) aligned = NULL;
+    g_autoptr (GPtrArray) shifted = NULL;
+    g_autoptr (GPtrArray) scalar = NULL;
+    g_autoptr (WbProgram) program = wb_program_new (trace, NULL, &error);
+    g_autoptr (WbRunResult) ref = NULL;
+    GPtrArray   *ref_out = g_ptr_array_new ();
+    WbRunOptions o;
+    gboolean     ok = TRUE;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < c->n_in; i++)
+      {
+        WbTensor *t = wb_tensor_new (c->in[i].dtype, c->in[i].rank, c->in[i].shape, NULL);
+        for (gint64 k = 0; k < wb_tensor_numel (t); k++)
+          wb_tensor_set_f64 (t, k, draw (&c->in[i]));
+        g_ptr_array_add (host, wb_rt_value_take_tensor (t));
+        g_ptr_array_add (tensors, t);
+      }
+    aligned = run_plan (rt, c, vplan, tensors, 0);
+    shifted = run_plan (rt, c, vplan, tensors, 1);
+    scalar = run_plan (rt, c, splan, tensors, 0);
+    wb_run_options_init (&o);
+    wb_program_assign (program, NULL, wb_executor_lookup ("cpu"));
+    ref = wb_program_run (program, &o, host, NULL, &error);
+    if (ref == NULL)
+      g_error ("%s (cpu): %s", c->label, error->message);
+    for (guint i = 0; i < ref->outputs->len; i++)
+      {
+        WbRtValue *v = ref->outputs->pdata[i];
+        if (v->kind == WB_RT_TUPLE || v->kind == WB_RT_LIST)
+          for (guint j = 0; j < v->items->len; j++)
+            g_ptr_array_add (ref_out, ((WbRtValue *) v->items->pdata[j])->tensor);
+        else
+          g_ptr_array_add (ref_out, v->tensor);
+      }
+    g_assert_cmpuint (ref_out->len, ==, aligned->len);
+    for (guint i = 0; i < aligned->len; i++)
+      {
+        WbCompareResult res;
+        double          rtol, atol;
+        if (!same_bits (aligned->pdata[i], shifted->pdata[i]))
+          g_test_fail_printf ("%s: output %u: the vector loop and the scalar loop of the same kernel differ", c->label, i), ok = FALSE;
+        wb_dtype_default_tolerance (((WbTensor *) ref_out->pdata[i])->dtype, &rtol, &atol);
+        if (reorders)
+          {
+            if (!wb_tensor_compare (aligned->pdata[i], scalar->pdata[i], rtol, atol, FALSE, &res, &error))
+              g_error ("%s: %s", c->label, error->message);
+            if (res.mismatches > 0)
+              g_test_fail_printf ("%s: output %u: the vector plan and the WB_CUDA_NO_VECTOR plan differ beyond the tolerance", c->label, i), ok = FALSE;
+          }
+        else if (!same_bits (aligned->pdata[i], scalar->pdata[i]))
+          g_test_fail_printf ("%s: output %u: the vector plan and the WB_CUDA_NO_VECTOR plan differ", c->label, i), ok = FALSE;
+        if (!wb_tensor_compare (aligned->pdata[i], ref_out->pdata[i], rtol, atol, FALSE, &res, &error))
+          g_error ("%s: %s", c->label, error->message);
+        if (res.mismatches > 0)
+          g_test_fail_printf ("%s: output %u: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside the tolerance of the cpu's", c->label, i,
+                              res.mismatches, res.n),
+              ok = FALSE;
+      }
+    g_ptr_array_unref (ref_out);
+    if (!ok)
+      g_test_message ("%s\n%s", text, vplan->source);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--compile-only") == 0)
+      compile_only = TRUE;
+  g_test_init (&argc, &argv, NULL);
+  cache_dir = g_dir_make_tmp ("wb-vector-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/cuda/vector/%s", cases[i].label);
+      g_strdelimit (path + 1, " +", '-');
+      g_test_add_data_func (path, &cases[i], test_case);
+    }
+  rc = g_test_run ();
+  {
+    /* the cache directory: its entries, then itself */
+    GDir       *d = g_dir_open (cache_dir, 0, NULL);
+    const char *n;
+    while (d && (n = g_dir_read_name (d)))
+      {
+        g_autofree char *p = g_build_filename (cache_dir, n, NULL);
+        g_remove (p);
+      }
+    if (d)
+      g_dir_close (d);
+    g_rmdir (cache_dir);
+  }
+  g_free (cache_dir);
+  return rc;
+}
