@@ -346,7 +346,16 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
     for (guint i = 0; i < n_entries; i++)
       entry_names[i] = wb_profile_get_entry_name (profile, i);
     g_clear_pointer (&kernels, g_ptr_array_unref);
-    kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, start_ns, (guint) n_iter);
+    {
+      /* with a traced phase the kernels are its iterations', placed where those ran (after the timed ones) */
+      g_autoptr (GVariant) tstart_v = NULL;
+      gsize         n_tstart = 0;
+      const gint64 *tstart = fixed_int64 (res->profile, "traced_iter_start_ns", &n_tstart, &tstart_v);
+      if (tstart != NULL && n_tstart == n_iter)
+        kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, tstart, (guint) n_iter);
+      else
+        kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, start_ns, (guint) n_iter);
+    }
   }
   device_name = g_strdup ("cuda:0");
   times.device_name = device_name;

@@ -307,17 +307,11 @@ static gboolean
 graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
 {
   WbRunnerProf *p = g->r->prof;
-  gint64        ns = 0, start;
+  gint64        ns = 0;
 
   if (p != NULL)
     {
-      if (!p->tracing)
-        {
-          if (p->iter_ns->len == 0)
-            p->origin_us = g_get_monotonic_time ();
-          start = (g_get_monotonic_time () - p->origin_us) * 1000;
-          g_array_append_val (p->iter_start, start);
-        }
+      wb_runner_prof_note_start (p);
       p->it = p->tracing ? p->n_traced : p->iter_ns->len;
       p->iter_host_ns = wb_cupti_now_ns ();
     }

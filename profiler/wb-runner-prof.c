@@ -58,6 +58,17 @@ prof_launch_hook (gboolean after, const char *name, const char *what, const guin
     g_array_index (p->launches, Launch, p->launches->len - 1).ev_end = wb_runner_prof_record (p);
 }
 
+void
+wb_runner_prof_note_start (WbRunnerProf *p)
+{
+  gint64 start;
+
+  if (!p->tracing && p->iter_ns->len == 0)
+    p->origin_us = g_get_monotonic_time ();
+  start = (g_get_monotonic_time () - p->origin_us) * 1000;
+  g_array_append_val (p->tracing ? p->traced_iter_start : p->iter_start, start);
+}
+
 gboolean
 wb_runner_prof_wants_traced_phase (WbRunnerProf *p)
 {
@@ -85,14 +96,7 @@ wb_runner_prof_begin_iteration (WbRunnerProf *p)
   g_array_set_size (p->entry_evs, 0);
   p->entry = -1;
   p->it = p->tracing ? p->n_traced : p->iter_ns->len;
-  if (!p->tracing)
-    {
-      gint64 start;
-      if (p->iter_ns->len == 0)
-        p->origin_us = g_get_monotonic_time ();
-      start = (g_get_monotonic_time () - p->origin_us) * 1000;
-      g_array_append_val (p->iter_start, start);
-    }
+  wb_runner_prof_note_start (p);
   p->on = TRUE;
   p->iter_host_ns = wb_cupti_now_ns ();
   p->ev_iter_start = wb_runner_prof_record (p);
@@ -250,6 +254,7 @@ wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program)
   p->iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->iter_start = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->traced_iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  p->traced_iter_start = g_array_new (FALSE, FALSE, sizeof (gint64));
   p->entry_ns = g_array_new (FALSE, TRUE, sizeof (gint64));
   p->acts = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
   p->corr = wb_cupti_correlations_new ();
@@ -290,6 +295,7 @@ wb_runner_prof_free (WbRunnerProf *p)
   g_array_unref (p->iter_ns);
   g_array_unref (p->iter_start);
   g_array_unref (p->traced_iter_ns);
+  g_array_unref (p->traced_iter_start);
   g_array_unref (p->entry_ns);
   g_array_unref (p->acts);
   g_hash_table_unref (p->corr);
@@ -307,7 +313,8 @@ prof_memops (guint32 count, guint64 bytes, gint64 ns)
 }
 
 /* profile a{sv} (wb-runner.h): entries as, iter_ns ax, traced_iter_ns ax (the traced phase's iterations, whose
- * kernels are in kernels2: their iteration field counts those), iter_start_ns ax, entry_ns ax, kernels2
+ * kernels are in kernels2: their iteration field counts those), traced_iter_start_ns ax (their starts, on
+ * iter_start_ns's clock: after the timed ones), iter_start_ns ax, entry_ns ax, kernels2
  * a(siuuuuuuxxuuuuty) (name, entry or -1, grid xyz, block xyz, start, end, iteration, registers, shared
  * bytes, stream, correlation id, attributed by: WbCuptiAttributedBy), kernel_source s ("cupti" or
  * "events"), kernel_source_reason s (why not CUPTI; "" with CUPTI), cupti_version u, kernel_ns_total x,
@@ -328,6 +335,8 @@ wb_runner_prof_variant (WbRunnerProf *p)
   g_variant_builder_add (&b, "{sv}", "iter_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_ns->data, p->iter_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "traced_iter_ns",
                          g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->traced_iter_ns->data, p->traced_iter_ns->len, sizeof (gint64)));
+  g_variant_builder_add (&b, "{sv}", "traced_iter_start_ns",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->traced_iter_start->data, p->traced_iter_start->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));

@@ -55,10 +55,11 @@ typedef struct
   guint64        dropped;
   /* two phases (CUPTI only): the timed iterations run with CUPTI paused (their times are the statistics),
    * then as many traced iterations with CUPTI on give the kernel records */
-  gboolean tracing;        /* the traced phase has begun */
-  guint    it;             /* this iteration's index in its phase */
-  guint    n_traced;       /* traced iterations done */
-  GArray  *traced_iter_ns; /* gint64: GPU time of each traced iteration */
+  gboolean tracing;           /* the traced phase has begun */
+  guint    it;                /* this iteration's index in its phase */
+  guint    n_traced;          /* traced iterations done */
+  GArray  *traced_iter_ns;    /* gint64: GPU time of each traced iteration */
+  GArray  *traced_iter_start; /* gint64: each traced iteration's start, host clock after the first timed one's */
   /* results over the timed iterations */
   GArray         *iter_ns;    /* gint64 */
   GArray         *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
@@ -95,6 +96,9 @@ WbRunnerProf *wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program);
 /* Stops CUPTI, destroys the events. NULL is allowed. */
 void wb_runner_prof_free (WbRunnerProf *p);
 
+/* Notes the host time an iteration starts at (timed: iter_start, traced: traced_iter_start), ns after the
+ * first timed iteration's start. */
+void wb_runner_prof_note_start (WbRunnerProf *p);
 /* TRUE when kernel records need a traced phase after the timed iterations (CUPTI traces; in CUDA-event mode
  * the timed iterations record their launches themselves). */
 gboolean wb_runner_prof_wants_traced_phase (WbRunnerProf *p);

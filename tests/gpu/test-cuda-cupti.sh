@@ -62,7 +62,17 @@ evs = trace["traceEvents"]
 knames = {e["name"] for e in evs if e.get("cat") == "kernel"}
 assert any(not n.startswith("wb_") for n in knames), "no cuBLASLt kernel in the Chrome trace"
 assert any(e.get("ph") == "f" for e in evs) and any(e.get("ph") == "s" for e in evs), "no region->kernel flows"
-assert trace["otherData"].get("kernel_source") == "cupti", trace["otherData"]
+assert trace["otherData"].get("kernel_source", "").startswith("cupti"), trace["otherData"]
+# one stream runs one kernel at a time: on each stream's thread no kernel starts before the previous one ended
+# (kernels of different iterations placed at the wrong iteration's start would overlap)
+by_tid = {}
+for e in evs:
+    if e.get("cat") == "kernel" and e.get("ph") == "X":
+        by_tid.setdefault(e["tid"], []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
+for tid, ks in by_tid.items():
+    ks.sort()
+    for (s0, e0, n0), (s1, e1, n1) in zip(ks, ks[1:]):
+        assert s1 >= e0 - 0.01, ("overlapping kernels on one stream", tid, n0, e0, n1, s1)
 # events fallback
 ea = ev["attribution"]
 assert ea["kernel_source"].startswith("CUDA events (CUPTI unavailable: disabled by WB_PROFILE_CUPTI=0)"), ea
