@@ -219,6 +219,7 @@ wb_cuda_plan_free (WbCudaPlan *plan)
   g_free (plan->buffers);
   g_free (plan->outputs);
   g_free (plan->source);
+  g_free (plan->functions);
   g_free (plan);
 }
 

@@ -111,6 +111,10 @@ typedef struct
   guint         n_outputs;
   guint         n_inputs;
   guint         n_ops; /* prims in the flattened body */
+  /* the launcher's cache (wb_cuda_plan_launch): each kernel's CUfunction in the runtime @functions_owner, so
+   * that a launch does not look its module up by the whole source text again (NULL until the first launch) */
+  gpointer     *functions;
+  gconstpointer functions_owner;
 } WbCudaPlan;
 
 void wb_cuda_plan_free (WbCudaPlan *plan);

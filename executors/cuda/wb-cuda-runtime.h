@@ -92,8 +92,9 @@ gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, v
  * seen when synchronising). */
 gboolean wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error);
 /* wb_cuda_plan_launch: runs @plan on @inputs (one per input slot: a device tensor, or NULL for a non-tensor)
- * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. */
-gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, const WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
+ * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. The first launch
+ * caches the kernels' CUfunctions in @plan (from one thread: the runner's). */
+gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
 
 /* Launch observation (the profiler in the runner). @hook sees every kernel launch on the stream twice:
  * before it is enqueued (@after FALSE) and right after (@after TRUE), with a name (the generated kernel's

@@ -217,7 +217,7 @@ draw (const Input *in)
 /* The results of @plan on @host (contiguous host tensors), each input stored with its layout @shift
  * elements into a device buffer; (transfer full) contiguous host tensors. */
 static GPtrArray *
-run_plan (WbCudaRuntime *rt, const Case *c, const WbCudaPlan *plan, GPtrArray *host, gint64 shift)
+run_plan (WbCudaRuntime *rt, const Case *c, WbCudaPlan *plan, GPtrArray *host, gint64 shift)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
