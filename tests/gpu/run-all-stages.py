@@ -11,7 +11,9 @@
 # run's default per dtype (wb-compare.h). cpu runs go 4 at a time with 4 threads each, cuda runs 2 at a
 # time. Prints one row per program (case, stage, kind, status, worst norm-wise error, elements outside
 # the element-wise tolerance) and a summary per case; the table also goes to OUTDIR/all-stages.md.
-# WB_ALL_STAGES_SECONDS=N stops starting runs after N seconds (the rest are listed as not run). Rows are
+# WB_ALL_STAGES_SECONDS=N stops starting runs after N seconds (the rest are listed as not run);
+# WB_ALL_STAGES_ONLY=CASE:N,N-M,... runs only those entry numbers of CASE (to finish what an earlier call's
+# time budget left; other cases run whole). Rows are
 # printed as they finish. Exit 0 when every program that ran matches, 1 otherwise.
 import concurrent.futures as cf
 import json
@@ -84,7 +86,15 @@ def worst(text):
     return n, rel, bad
 
 
-jobs = [j for c in cases for j in programs(c)]
+only = {}
+for spec in filter(None, os.environ.get("WB_ALL_STAGES_ONLY", "").split(";")):
+    c, _, nums = spec.partition(":")
+    keep = set()
+    for part in nums.split(","):
+        lo, _, hi = part.partition("-")
+        keep.update(range(int(lo), int(hi or lo) + 1))
+    only[c] = keep
+jobs = [j for c in cases for j in programs(c) if c not in only or j[1] is None or j[1] in only[c]]
 rows, seen = [], set()
 t0 = time.time()
 with cf.ThreadPoolExecutor(4) as cpu_pool, cf.ThreadPoolExecutor(2) as gpu_pool:
