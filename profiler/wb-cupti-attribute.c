@@ -143,3 +143,21 @@ wb_cupti_now_ns (void)
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
+
+const char *
+wb_cupti_correlation_name (WbCuptiCorrelation correlation)
+{
+  switch (correlation)
+    {
+    case WB_CUPTI_CORRELATION_CALLBACKS:
+      return "callbacks";
+    case WB_CUPTI_CORRELATION_RECORDS:
+      return "records";
+    case WB_CUPTI_CORRELATION_FINE_GRAINED:
+      return "fine-grained";
+    case WB_CUPTI_CORRELATION_NONE:
+      return "none";
+    default:
+      return "?";
+    }
+}

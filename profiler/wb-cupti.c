@@ -13,24 +13,6 @@ G_DEFINE_QUARK (wb - cupti - error - quark, wb_cupti_error)
 
 /* -- the collector ------------------------------------------------------------------------------- */
 
-const char *
-wb_cupti_correlation_name (WbCuptiCorrelation correlation)
-{
-  switch (correlation)
-    {
-    case WB_CUPTI_CORRELATION_CALLBACKS:
-      return "callbacks";
-    case WB_CUPTI_CORRELATION_RECORDS:
-      return "records";
-    case WB_CUPTI_CORRELATION_FINE_GRAINED:
-      return "fine-grained";
-    case WB_CUPTI_CORRELATION_NONE:
-      return "none";
-    default:
-      return "?";
-    }
-}
-
 #ifdef WB_HAVE_CUPTI
 
 #include <cupti.h>
