@@ -95,8 +95,8 @@ wb_application_startup (GApplication *application)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
-  WbApplication      *self = WB_APPLICATION (application);
-  GSettingsSchema    *schema;
+  WbApplication     *self = WB_APPLICATION (application);
+  GSettingsSchema   *schema;
 
   G_APPLICATION_CLASS (wb_application_parent_class)->startup (application);
 

@@ -171,10 +171,10 @@ wb_cli_command_stages (int    argc,
   g_autofree char *format = NULL;
   g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GError) error = NULL;
-  int                show = -1;
-  int                exit_code = WB_EXIT_OK;
-  gboolean           json;
-  guint              n;
+  int      show = -1;
+  int      exit_code = WB_EXIT_OK;
+  gboolean json;
+  guint    n;
   g_auto (WbCliPipelineOptions) popts = { 0 };
   g_autoptr (WbPipeline) pipeline = NULL;
   g_autofree GOptionEntry *pentries = wb_cli_pipeline_entries (&popts);

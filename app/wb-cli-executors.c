@@ -44,15 +44,14 @@ compare_strings (const char **a, const char **b)
   return strcmp (*a, *b);
 }
 
-
 /* How an executor runs symbol @name: "kernel", "kernel as prims.x" (an executor's alias of a prim),
  * "subsymbols" (composites and fusion regions run their printed decomposition), "runtime" (handled by the
  * interpreter), or NULL when it cannot. @row gets the kernel row. */
 static const char *
 how (const char *name, GArray *rows, const WbExecutorSupport **row, char **like_name)
 {
-  const WbSymbol *sym = wb_symbol_lookup (name, strlen (name));
-  const WbSymbol *like;
+  const WbSymbol          *sym = wb_symbol_lookup (name, strlen (name));
+  const WbSymbol          *like;
   static const char *const runtime[] = { "prims.get_grad", "prims.python_del", "prims.python_return",
                                          "prims.unpack_trivial", "prims.unpack_sequence", "prims.unpack_tuple",
                                          "prims.unpack_list", "prims.unpack_attr", "prims.unpack_parameter",
@@ -163,8 +162,8 @@ wb_cli_command_executors (int    argc,
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
-  g_autofree char *format = NULL;
-  gboolean         all = FALSE;
+  g_autofree char   *format = NULL;
+  gboolean           all = FALSE;
   const GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_ ("Output format: text (default) or json"), "FORMAT" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all, N_ ("List every symbol of the symbol table, not only those with kernels"), NULL },

@@ -7,9 +7,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "wb-cli-cuda.h"
 #include "wb-cli.h"
 #include "wb-export.h"
-#include "wb-cli-cuda.h"
 
 /* default_stage: the entry a bare `export PATH` takes: the final forward of the top-level sub-set (the
  * program Thunder runs), else the last forward, else entry 0. */
@@ -40,16 +40,16 @@ wb_cli_command_export (int    argc,
   g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
-  g_autofree char *as = NULL;
-  g_autofree char *output = NULL;
-  g_autofree char *region = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *source = NULL;
-  int              stage = -1;
-  gboolean         no_backward = FALSE;
-  WbExportFormat   format;
-  const char      *path;
-  guint            n;
+  g_autofree char   *as = NULL;
+  g_autofree char   *output = NULL;
+  g_autofree char   *region = NULL;
+  g_autofree char   *text = NULL;
+  g_autofree char   *source = NULL;
+  int                stage = -1;
+  gboolean           no_backward = FALSE;
+  WbExportFormat     format;
+  const char        *path;
+  guint              n;
   const GOptionEntry entries[] = {
     { "stage", 0, 0, G_OPTION_ARG_INT, &stage,
       N_ ("Entry K of `stages PATH` (default: the final forward)"), "K" },

@@ -38,7 +38,7 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
   const WbTraceEntry *input = wb_pipeline_find_input (set);
   g_auto (GStrv) plan = NULL;
   WbPipelineOptions opts = { 0 };
-  WbPipeline *p;
+  WbPipeline       *p;
   if (input == NULL)
     {
       g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_NO_INPUT,

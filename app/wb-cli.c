@@ -81,7 +81,7 @@ WbTraceSet *
 wb_cli_load (const char *path,
              GError    **error)
 {
-  gboolean is_session = FALSE;
+  gboolean    is_session = FALSE;
   WbTraceSet *set;
 
   if (!wb_cli_check_path (path, error))

@@ -101,11 +101,11 @@ void wb_cli_write (const char *data,
 /* Options shared by the commands that recompute stages (wb-cli-pipeline.c). */
 typedef struct
 {
-  gboolean  recompile;   /* --recompile */
-  char     *assignment;  /* --executors REGION=EXECUTOR,... (REGION=unfuse) */
-  char     *plan_with;   /* --plan-with EXECUTOR,... (priority order) */
-  char     *fusion;      /* --fusion dataflow|consecutive */
-  gboolean  remarks;     /* --remarks */
+  gboolean recompile;  /* --recompile */
+  char    *assignment; /* --executors REGION=EXECUTOR,... (REGION=unfuse) */
+  char    *plan_with;  /* --plan-with EXECUTOR,... (priority order) */
+  char    *fusion;     /* --fusion dataflow|consecutive */
+  gboolean remarks;    /* --remarks */
 } WbCliPipelineOptions;
 
 /* wb_cli_pipeline_entries: GOptionEntry rows for @options (transfer full; free with g_free). */
@@ -113,10 +113,10 @@ GOptionEntry *wb_cli_pipeline_entries (WbCliPipelineOptions *options);
 /* wb_cli_pipeline_run: runs the pipeline from @set's joint or computation trace with @options and adds
  * the computed stages to @set (sub-set "workbench"). Returns (transfer full) the pipeline, or NULL with
  * @error set (WB_PIPELINE_ERROR). */
-WbPipeline   *wb_cli_pipeline_run     (WbTraceSet *set, const WbCliPipelineOptions *options, GError **error);
+WbPipeline *wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *options, GError **error);
 /* wb_cli_pipeline_print_regions: the region table (and the claim remarks with @remarks) to stdout. */
-void          wb_cli_pipeline_print_regions (const WbPipeline *pipeline, gboolean remarks);
-void          wb_cli_pipeline_options_clear (WbCliPipelineOptions *options);
+void wb_cli_pipeline_print_regions (const WbPipeline *pipeline, gboolean remarks);
+void wb_cli_pipeline_options_clear (WbCliPipelineOptions *options);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WbCliPipelineOptions, wb_cli_pipeline_options_clear)
 
 G_END_DECLS

@@ -8,7 +8,6 @@
 #include <signal.h>
 
 #include "wb-application.h"
-
 #include "wb-views.h"
 
 struct _WbWindow
@@ -38,9 +37,9 @@ struct _WbWindow
   GtkToggleButton      *search_button;
   GMenu                *primary_menu;
 
-  GMenu                *recent_menu; /* the recent trace sets (GtkRecentManager) */
-  GSettings            *settings;    /* (nullable) the application's */
-  char                 *thunder_wb;  /* (nullable) the program that records (`thunder-wb record`) */
+  GMenu     *recent_menu; /* the recent trace sets (GtkRecentManager) */
+  GSettings *settings;    /* (nullable) the application's */
+  char      *thunder_wb;  /* (nullable) the program that records (`thunder-wb record`) */
 };
 
 #define MAX_RECENT 8
@@ -232,7 +231,7 @@ record_read_cb (GObject *stream, GAsyncResult *result, gpointer data)
 {
   Record *r = data;
   g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (stream), result, NULL);
-  gsize size = 0;
+  gsize       size = 0;
   const char *text = bytes ? g_bytes_get_data (bytes, &size) : NULL;
 
   if (size == 0 || g_cancellable_is_cancelled (r->cancellable))
@@ -282,7 +281,7 @@ record_done_cb (GObject *process, GAsyncResult *result, gpointer data)
 static void
 record_start_cb (Record *r)
 {
-  const char      *text = gtk_editable_get_text (GTK_EDITABLE (r->command));
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (r->command));
   g_auto (GStrv) words = NULL;
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   g_auto (GStrv) argv = NULL;
@@ -349,15 +348,15 @@ new_session_path (void)
 static void
 record_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  WbWindow   *self = WB_WINDOW (widget);
-  Record     *r = g_new0 (Record, 1);
-  GtkWidget  *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget  *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget  *view = gtk_text_view_new ();
-  GtkWidget  *scroll = gtk_scrolled_window_new ();
-  GtkWidget  *header = adw_header_bar_new ();
-  GtkWidget  *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  const char *current = wb_document_get_session_path (self->document);
+  WbWindow        *self = WB_WINDOW (widget);
+  Record          *r = g_new0 (Record, 1);
+  GtkWidget       *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget       *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget       *view = gtk_text_view_new ();
+  GtkWidget       *scroll = gtk_scrolled_window_new ();
+  GtkWidget       *header = adw_header_bar_new ();
+  GtkWidget       *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  const char      *current = wb_document_get_session_path (self->document);
   g_autofree char *where = NULL;
 
   r->refs = 1;
@@ -427,9 +426,9 @@ recent_newer (gconstpointer a, gconstpointer b)
 static void
 update_recent (WbWindow *self)
 {
-  GList       *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
   g_autoptr (GPtrArray) mine = g_ptr_array_new ();
-  const char  *app = g_get_application_name ();
+  const char *app = g_get_application_name ();
 
   g_menu_remove_all (self->recent_menu);
   for (GList *l = items; l != NULL; l = l->next)

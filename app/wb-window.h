@@ -17,21 +17,21 @@ void wb_window_open (WbWindow   *self,
                      const char *path);
 
 /* For tests and benchmarks: (transfer none) the window's parts. */
-struct _WbDocument    *wb_window_get_document     (WbWindow *self);
-GtkWidget             *wb_window_get_stage_view   (WbWindow *self);
-GtkWidget             *wb_window_get_sidebar      (WbWindow *self);
-GtkWidget             *wb_window_get_region_table (WbWindow *self);
-GtkWidget             *wb_window_get_graph_view   (WbWindow *self);
+struct _WbDocument *wb_window_get_document (WbWindow *self);
+GtkWidget          *wb_window_get_stage_view (WbWindow *self);
+GtkWidget          *wb_window_get_sidebar (WbWindow *self);
+GtkWidget          *wb_window_get_region_table (WbWindow *self);
+GtkWidget          *wb_window_get_graph_view (WbWindow *self);
 /* wb_window_get_recent_menu: (transfer none) the "Open Recent" submenu (GtkRecentManager's items). */
-GMenuModel            *wb_window_get_recent_menu  (WbWindow *self);
-GtkWidget             *wb_window_get_timeline     (WbWindow *self);
-GtkWidget             *wb_window_get_kernel_table (WbWindow *self);
-GtkWidget             *wb_window_get_compare_view (WbWindow *self);
+GMenuModel *wb_window_get_recent_menu (WbWindow *self);
+GtkWidget  *wb_window_get_timeline (WbWindow *self);
+GtkWidget  *wb_window_get_kernel_table (WbWindow *self);
+GtkWidget  *wb_window_get_compare_view (WbWindow *self);
 /* wb_window_can_record: whether a thunder-wb that records was found (else the Record action is hidden). */
-gboolean               wb_window_can_record       (WbWindow *self);
+gboolean wb_window_can_record (WbWindow *self);
 /* wb_window_show_view: "stages", "regions", "graph", "compare", "timeline". */
-void                   wb_window_show_view        (WbWindow *self, const char *name);
+void wb_window_show_view (WbWindow *self, const char *name);
 /* wb_window_is_loading: TRUE while a load is in flight. */
-gboolean               wb_window_is_loading       (WbWindow *self);
+gboolean wb_window_is_loading (WbWindow *self);
 
 G_END_DECLS

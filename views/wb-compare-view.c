@@ -30,7 +30,19 @@ struct _WbCompareView
 
 G_DEFINE_FINAL_TYPE (WbCompareView, wb_compare_view, GTK_TYPE_WIDGET)
 
-enum { C_REGION, C_EXEC_A, C_EXEC_B, C_A, C_B, C_DIFF, C_PCT, C_NOISE, C_VERDICT, N_C };
+enum
+{
+  C_REGION,
+  C_EXEC_A,
+  C_EXEC_B,
+  C_A,
+  C_B,
+  C_DIFF,
+  C_PCT,
+  C_NOISE,
+  C_VERDICT,
+  N_C
+};
 
 static const char *
 verdict_text (WbCompareVerdict v)

@@ -22,20 +22,26 @@ struct _WbDocument
   int        *previous; /* per entry */
   GPtrArray  *runs;     /* (element-type WbRun) */
   gboolean    busy;
-  char       *session_path;  /* (nullable) the .wbsession this came from: new runs are stored there */
-  gint64      trace_set_id;  /* the session's trace set shown */
+  char       *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
+  gint64      trace_set_id; /* the session's trace set shown */
 
   guint         entry;
   WbTrace      *bsym_trace;
   const WbBsym *bsym;
   char         *region;
 
-  GHashTable   *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
+  GHashTable *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
 };
 
 G_DEFINE_FINAL_TYPE (WbDocument, wb_document, G_TYPE_OBJECT)
 
-enum { CHANGED, SELECTION_CHANGED, RUNS_CHANGED, N_SIGNALS };
+enum
+{
+  CHANGED,
+  SELECTION_CHANGED,
+  RUNS_CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 /* -- the worker's job ----------------------------------------------------------------------------- */
@@ -44,19 +50,19 @@ typedef struct
 {
   char       *path;
   char       *assignment;
-  WbCase     *wcase;      /* borrowed from the document while profiling */
+  WbCase     *wcase; /* borrowed from the document while profiling */
   gboolean    own_case;
   WbTraceSet *set;
   WbPipeline *pipeline;
   char       *pipeline_error;
   WbRun      *run;
-  GPtrArray  *session_runs;   /* (element-type WbRun) runs read from a session */
-  char       *session_path;   /* a session: store the run there */
+  GPtrArray  *session_runs; /* (element-type WbRun) runs read from a session */
+  char       *session_path; /* a session: store the run there */
   gint64      trace_set_id;
-  char       *store_error;    /* the run was made but not stored in the session */
+  char       *store_error; /* the run was made but not stored in the session */
   guint       iters, warmup;
-  void      (*progress) (double, gpointer);
-  gpointer    progress_data;
+  void (*progress) (double, gpointer);
+  gpointer      progress_data;
   GCancellable *cancellable;
 } Job;
 
@@ -141,7 +147,7 @@ load_session (Job *job, GError **error)
   g_autoptr (GPtrArray) sets = NULL;
   g_autoptr (GPtrArray) listed = NULL;
   const WbSessionTraceSet *last;
-  WbTraceSet *set;
+  WbTraceSet              *set;
 
   if (session == NULL || (sets = wb_session_list_trace_sets (session, error)) == NULL)
     return NULL;
@@ -166,7 +172,7 @@ load_session (Job *job, GError **error)
   for (guint i = 0; i < listed->len; i++)
     {
       const WbRun *r = listed->pdata[i];
-      WbRun *run = wb_session_get_run (session, r->id, i + 1 == listed->len ? WB_SESSION_READ_KERNELS : WB_SESSION_READ_SUMMARY, error);
+      WbRun       *run = wb_session_get_run (session, r->id, i + 1 == listed->len ? WB_SESSION_READ_KERNELS : WB_SESSION_READ_SUMMARY, error);
 
       if (run == NULL)
         {
@@ -181,7 +187,7 @@ load_session (Job *job, GError **error)
 static void
 load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  Job *job = data;
+  Job    *job = data;
   GError *error = NULL;
   g_autoptr (WbTraceSet) plain = NULL;
   const WbTraceSet *base;
@@ -282,8 +288,7 @@ install (WbDocument *self, Job *job)
 }
 
 void
-wb_document_load_async (WbDocument *self, const char *path, GCancellable *cancellable,
-                        GAsyncReadyCallback callback, gpointer user_data)
+wb_document_load_async (WbDocument *self, const char *path, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   Job *job;
@@ -329,7 +334,7 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
 
 typedef struct
 {
-  void   (*func) (double, gpointer);
+  void (*func) (double, gpointer);
   gpointer data;
   double   fraction;
 } ProgressCall;
@@ -386,14 +391,14 @@ final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward)
 static void
 profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  Job *job = data;
+  Job    *job = data;
   GError *error = NULL;
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (WbProfile) profile = NULL;
   g_autoptr (GHashTable) inputs = NULL;
   g_autoptr (GPtrArray) args = NULL;
   WbProfileOptions options;
-  WbTrace *forward, *backward;
+  WbTrace         *forward, *backward;
 
   if (!job_build_set (job, wb_case_get_trace_set (job->wcase), &error))
     {
@@ -408,9 +413,7 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   final_stages (job->pipeline, &forward, &backward);
   if (forward != NULL && backward != NULL && wb_program_classify_trace (forward) != WB_PROGRAM_TRAINING)
     backward = NULL;
-  if ((program = wb_program_new (forward, backward, &error)) == NULL
-      || (inputs = wb_case_make_inputs (job->wcase, wb_case_get_reference (job->wcase, NULL), 0, &error)) == NULL
-      || (args = wb_case_make_args (job->wcase, program, inputs, &error)) == NULL)
+  if ((program = wb_program_new (forward, backward, &error)) == NULL || (inputs = wb_case_make_inputs (job->wcase, wb_case_get_reference (job->wcase, NULL), 0, &error)) == NULL || (args = wb_case_make_args (job->wcase, program, inputs, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
@@ -446,9 +449,7 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 }
 
 void
-wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup,
-                           GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data,
-                           GAsyncReadyCallback callback, gpointer user_data)
+wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   Job *job;
@@ -684,11 +685,11 @@ stage_of_trace (const WbPipeline *pipeline, const WbTrace *trace)
 const WbRegion *
 wb_document_find_region (WbDocument *self, WbTrace *trace, const WbBsym *bsym)
 {
-  GPtrArray *regions;
-  guint      n;
-  int        s;
+  GPtrArray              *regions;
+  guint                   n;
+  int                     s;
   g_autofree GHashTable **sets = NULL;
-  const WbRegion *found = NULL;
+  const WbRegion         *found = NULL;
 
   if (self->pipeline == NULL || bsym == NULL)
     return NULL;
@@ -741,9 +742,9 @@ wb_document_find_region_bsym (WbDocument *self, guint entry, const char *name)
   const WbRegion *region = wb_document_lookup_region (self, name);
   WbTrace        *target;
   g_autoptr (GHashTable) set = NULL;
-  const WbBsym   *best = NULL;
-  guint           best_line = G_MAXUINT;
-  int             s, t = -1;
+  const WbBsym *best = NULL;
+  guint         best_line = G_MAXUINT;
+  int           s, t = -1;
 
   if (self->set == NULL || entry >= wb_trace_set_get_n_entries (self->set))
     return NULL;
@@ -872,8 +873,7 @@ entry_is_part (const WbTraceEntry *e, const char *part, gboolean exact)
       return strcmp (rel, part) == 0;
     }
   n = strlen (part);
-  return strcmp (stem, part) == 0
-         || (strlen (stem) > n && g_str_has_suffix (stem, part) && stem[strlen (stem) - n - 1] == G_DIR_SEPARATOR);
+  return strcmp (stem, part) == 0 || (strlen (stem) > n && g_str_has_suffix (stem, part) && stem[strlen (stem) - n - 1] == G_DIR_SEPARATOR);
 }
 
 static WbTrace *

@@ -18,83 +18,79 @@ G_DECLARE_FINAL_TYPE (WbDocument, wb_document, WB, DOCUMENT, GObject)
 /* Signals: "changed" (a new set, pipeline or assignment), "selection-changed" (stage, bound symbol or
  * region), "runs-changed". Traces are immutable; everything here is touched on the main thread only. */
 
-WbDocument       *wb_document_new                (void);
+WbDocument *wb_document_new (void);
 /* wb_document_load_async: loads @path (directory, file) on a worker thread, runs the pipeline. */
-void              wb_document_load_async         (WbDocument *self, const char *path, GCancellable *cancellable,
-                                                  GAsyncReadyCallback callback, gpointer user_data);
-gboolean          wb_document_load_finish        (WbDocument *self, GAsyncResult *result, GError **error);
-const char       *wb_document_get_path           (WbDocument *self);
+void        wb_document_load_async (WbDocument *self, const char *path, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean    wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error);
+const char *wb_document_get_path (WbDocument *self);
 /* wb_document_is_session_file: whether @path is a .wbsession (by name or SQLite header); such a path
  * loads the session's latest trace set and its runs, and the runs made later are stored in it. */
-gboolean          wb_document_is_session_file    (const char *path);
+gboolean wb_document_is_session_file (const char *path);
 /* wb_document_get_session_path: (nullable) the session the document was loaded from. */
-const char       *wb_document_get_session_path   (WbDocument *self);
+const char *wb_document_get_session_path (WbDocument *self);
 /* wb_document_get_pipeline_error: (nullable) why the workbench's stages could not be computed. */
-const char       *wb_document_get_pipeline_error (WbDocument *self);
+const char *wb_document_get_pipeline_error (WbDocument *self);
 
-const WbTraceSet *wb_document_get_trace_set      (WbDocument *self);
-const WbPipeline *wb_document_get_pipeline       (WbDocument *self);
+const WbTraceSet *wb_document_get_trace_set (WbDocument *self);
+const WbPipeline *wb_document_get_pipeline (WbDocument *self);
 /* wb_document_get_stage: (nullable) the workbench stage that entry @entry is. */
-const WbStage    *wb_document_get_stage          (WbDocument *self, guint entry);
+const WbStage *wb_document_get_stage (WbDocument *self, guint entry);
 /* wb_document_get_previous: the entry that @entry was computed from (what the left pane shows), or -1. */
-int               wb_document_get_previous       (WbDocument *self, guint entry);
+int wb_document_get_previous (WbDocument *self, guint entry);
 /* wb_document_get_assignment: (nullable) the REGION=EXECUTOR choices of the current pipeline. */
-const char       *wb_document_get_assignment     (WbDocument *self);
+const char *wb_document_get_assignment (WbDocument *self);
 
 /* Selection. The entry is the stage shown on the right; the bound symbol belongs to that stage's trace
  * (or to the left one when picked there); the region is a name of the pipeline's regions. */
-guint             wb_document_get_entry          (WbDocument *self);
-void              wb_document_set_entry          (WbDocument *self, guint entry);
-const WbBsym     *wb_document_get_bsym           (WbDocument *self);
-void              wb_document_select_bsym        (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
-WbTrace          *wb_document_get_bsym_trace     (WbDocument *self);
-const char       *wb_document_get_region         (WbDocument *self);
-void              wb_document_select_region      (WbDocument *self, const char *region);
+guint         wb_document_get_entry (WbDocument *self);
+void          wb_document_set_entry (WbDocument *self, guint entry);
+const WbBsym *wb_document_get_bsym (WbDocument *self);
+void          wb_document_select_bsym (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
+WbTrace      *wb_document_get_bsym_trace (WbDocument *self);
+const char   *wb_document_get_region (WbDocument *self);
+void          wb_document_select_region (WbDocument *self, const char *region);
 /* wb_document_find_region: (nullable) the region @bsym of @trace ends up in (the workbench's provenance). */
-const WbRegion   *wb_document_find_region        (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
-const WbRegion   *wb_document_lookup_region      (WbDocument *self, const char *name);
+const WbRegion *wb_document_find_region (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
+const WbRegion *wb_document_lookup_region (WbDocument *self, const char *name);
 /* wb_document_find_region_bsym: (nullable) a bound symbol of entry @entry's trace that is part of @region. */
-const WbBsym     *wb_document_find_region_bsym   (WbDocument *self, guint entry, const char *region);
+const WbBsym *wb_document_find_region_bsym (WbDocument *self, guint entry, const char *region);
 
 /* Runs: (element-type WbRun) (transfer none) in the order they were made. */
-GPtrArray        *wb_document_get_runs           (WbDocument *self);
-const WbRun      *wb_document_get_run            (WbDocument *self); /* the latest, or NULL */
-const WbRun      *wb_document_get_previous_run   (WbDocument *self); /* the one before, or NULL */
+GPtrArray   *wb_document_get_runs (WbDocument *self);
+const WbRun *wb_document_get_run (WbDocument *self);          /* the latest, or NULL */
+const WbRun *wb_document_get_previous_run (WbDocument *self); /* the one before, or NULL */
 /* wb_document_dup_run_label: (transfer full) "Run 2 (#7) · cpu" for run @i, or NULL. */
-char             *wb_document_dup_run_label      (WbDocument *self, guint i);
+char *wb_document_dup_run_label (WbDocument *self, guint i);
 /* wb_document_get_run_entry: the entry of the stage runs time (the workbench's final forward), or -1 */
-int               wb_document_get_run_entry      (WbDocument *self);
+int wb_document_get_run_entry (WbDocument *self);
 
 /* wb_document_run_is_planned: whether @run timed the workbench's own stage (stage "workbench", or none
  * recorded), whose regions are the pipeline's; FALSE for a run of another stage (Thunder's final stage
  * from `profile`, "forward_06+backward_00"), whose regions (TorchCompile0, …) are its own. */
-gboolean          wb_document_run_is_planned     (WbDocument *self, const WbRun *run);
+gboolean wb_document_run_is_planned (WbDocument *self, const WbRun *run);
 /* wb_document_find_run_call: (nullable) the call of region @name (WbRegionStats.name) in the document's
  * trace of the stage @run ran (found by the run's stage label among the trace set's entries); its
  * trace in @trace (nullable). NULL when the document has no such trace. */
-const WbBsym     *wb_document_find_run_call      (WbDocument *self, const WbRun *run, const char *name, WbTrace **trace);
+const WbBsym *wb_document_find_run_call (WbDocument *self, const WbRun *run, const char *name, WbTrace **trace);
 
 /* wb_document_profile_async: with @assignment ("REGION=EXECUTOR,...", nullable) re-runs the pipeline,
  * then profiles its final forward and backward on the cpu (@iters timed, @warmup untimed) on a worker
  * thread. @progress (nullable) is called on the main thread with a fraction 0..1. On success the new
  * pipeline replaces the old one and the run is appended. */
-void              wb_document_profile_async      (WbDocument *self, const char *assignment, guint iters, guint warmup,
-                                                  GCancellable *cancellable, void (*progress) (double, gpointer),
-                                                  gpointer progress_data, GAsyncReadyCallback callback,
-                                                  gpointer user_data);
-gboolean          wb_document_profile_finish     (WbDocument *self, GAsyncResult *result, GError **error);
-gboolean          wb_document_is_busy            (WbDocument *self);
+void     wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
+gboolean wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error);
+gboolean wb_document_is_busy (WbDocument *self);
 
 /* wb_document_get_line_ms: median ms of the run's entry called on line @bsym, or -1. */
-double            wb_document_get_bsym_ms        (WbDocument *self, const WbBsym *bsym);
+double wb_document_get_bsym_ms (WbDocument *self, const WbBsym *bsym);
 
 /* wb_document_region_of: (nullable) the region that @bsym (top level or a region's body, of any stage of
  * the pipeline) ends up in; one cached map over the pipeline's provenance, rebuilt when it changes. */
-const WbRegion   *wb_document_region_of          (WbDocument *self, const WbBsym *bsym);
+const WbRegion *wb_document_region_of (WbDocument *self, const WbBsym *bsym);
 /* wb_document_get_region_share: 0..1 of the latest run's iteration spent in @region, or -1. */
-double            wb_document_get_region_share   (WbDocument *self, const char *region);
+double wb_document_get_region_share (WbDocument *self, const char *region);
 
 /* wb_document_select_kernel: selects the run's stage, the bound symbol on @kernel's line and its region. */
-void              wb_document_select_kernel      (WbDocument *self, const WbKernelRecord *kernel);
+void wb_document_select_kernel (WbDocument *self, const WbKernelRecord *kernel);
 
 G_END_DECLS

@@ -20,11 +20,18 @@
 #include "wb-views.h"
 
 #define COLLAPSE_ABOVE 200 /* bound symbols (top level and region bodies) above which regions start collapsed */
-#define CLUSTER_PAD    10.0
-#define CLUSTER_BAR    20.0
-#define MAX_LABEL      30
+#define CLUSTER_PAD 10.0
+#define CLUSTER_BAR 20.0
+#define MAX_LABEL 30
 
-typedef enum { GN_INPUT, GN_OP, GN_RETURN, GN_REGION, GN_CLUSTER } VNodeKind;
+typedef enum
+{
+  GN_INPUT,
+  GN_OP,
+  GN_RETURN,
+  GN_REGION,
+  GN_CLUSTER
+} VNodeKind;
 
 typedef struct _Layout Layout;
 
@@ -227,7 +234,7 @@ add_edges_from (Build *b, const WbBsym *bsym, guint dst)
   bsym_reads (bsym, reads);
   for (guint i = 0; i < reads->len; i++)
     {
-      guint  src = GPOINTER_TO_UINT (g_hash_table_lookup (b->producer, reads->pdata[i]));
+      guint   src = GPOINTER_TO_UINT (g_hash_table_lookup (b->producer, reads->pdata[i]));
       guint64 key;
 
       if (src == 0 || src - 1 == dst)
@@ -312,7 +319,8 @@ build_top (WbTrace *trace, GHashTable *inner, double cw, double lh)
   for (guint i = 0; i < trace->n_params; i++)
     {
       const WbValue *p = trace->params[i];
-      const char    *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text : "?";
+      const char    *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text
+                                                                         : "?";
       guint          n = add_node (&b, GN_INPUT, NULL, NULL, g_strdup (name), 0, 0);
 
       g_hash_table_insert (b.producer, (gpointer) name, GUINT_TO_POINTER (n + 1));
@@ -338,7 +346,7 @@ build_top (WbTrace *trace, GHashTable *inner, double cw, double lh)
             {
               const char *exec = wb_symbol_get_executor (bsym->symbol);
               char       *label = g_strdup_printf ("%s\n%u ops%s%s", bsym->name, bsym->n_subsymbols,
-                                                   exec ? " · " : "", exec ? exec : "");
+                                             exec ? " · " : "", exec ? exec : "");
 
               n = add_node (&b, GN_REGION, bsym, bsym, label, 0, 0);
             }
@@ -431,7 +439,7 @@ gv_layout (Layout *l)
     }
   for (guint i = 0; i < l->edges->len; i++)
     {
-      VEdge  *e = &g_array_index (l->edges, VEdge, i);
+      VEdge   *e = &g_array_index (l->edges, VEdge, i);
       splines *spl = ED_spl (ae[i]);
       bezier  *bz;
       guint    k = 0;
@@ -529,10 +537,10 @@ struct _WbGraphView
   double        drag_ox, drag_oy, zoom_start, pointer_x, pointer_y;
   const WbBsym *selected;
 
-  double        cw, lh;
-  GtkWidget    *area;
-  GtkLabel     *info;
-  GtkSpinner   *spinner;
+  double      cw, lh;
+  GtkWidget  *area;
+  GtkLabel   *info;
+  GtkSpinner *spinner;
 };
 
 G_DEFINE_FINAL_TYPE (WbGraphView, wb_graph_view, GTK_TYPE_WIDGET)
@@ -720,9 +728,9 @@ static void
 start_layout (WbGraphView *self)
 {
   g_autoptr (GTask) task = NULL;
-  Job            *job;
-  GHashTableIter  it;
-  gpointer        key;
+  Job           *job;
+  GHashTableIter it;
+  gpointer       key;
 
   if (self->trace == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
@@ -814,7 +822,7 @@ node_fill (WbGraphView *self, const VNode *n, double *rgb)
   if (share >= 0)
     {
       static const double lo[3] = { 0.996, 0.961, 0.922 }, hi[3] = { 0.890, 0.380, 0.090 };
-      double t = MIN (1.0, sqrt (share));
+      double              t = MIN (1.0, sqrt (share));
 
       for (int i = 0; i < 3; i++)
         rgb[i] = lo[i] + (hi[i] - lo[i]) * t;
@@ -822,10 +830,18 @@ node_fill (WbGraphView *self, const VNode *n, double *rgb)
     }
   switch (n->kind)
     {
-    case GN_INPUT: rgb[0] = 0.851, rgb[1] = 0.949, rgb[2] = 0.851; break;
-    case GN_RETURN: rgb[0] = 0.976, rgb[1] = 0.827, rgb[2] = 0.647; break;
-    case GN_REGION: rgb[0] = 0.929, rgb[1] = 0.910, rgb[2] = 0.800; break;
-    default: rgb[0] = 0.859, rgb[1] = 0.914, rgb[2] = 0.965; break;
+    case GN_INPUT:
+      rgb[0] = 0.851, rgb[1] = 0.949, rgb[2] = 0.851;
+      break;
+    case GN_RETURN:
+      rgb[0] = 0.976, rgb[1] = 0.827, rgb[2] = 0.647;
+      break;
+    case GN_REGION:
+      rgb[0] = 0.929, rgb[1] = 0.910, rgb[2] = 0.800;
+      break;
+    default:
+      rgb[0] = 0.859, rgb[1] = 0.914, rgb[2] = 0.965;
+      break;
     }
 }
 
@@ -1214,7 +1230,8 @@ export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   GtkRoot              *root = gtk_widget_get_root (widget);
 
   call->self = g_object_ref (self);
-  call->format = g_str_equal (what, "svg") ? WB_GRAPH_EXPORT_SVG : g_str_equal (what, "dot") ? WB_GRAPH_EXPORT_DOT : WB_GRAPH_EXPORT_PNG;
+  call->format = g_str_equal (what, "svg") ? WB_GRAPH_EXPORT_SVG : g_str_equal (what, "dot") ? WB_GRAPH_EXPORT_DOT
+                                                                                             : WB_GRAPH_EXPORT_PNG;
   chooser = gtk_file_chooser_native_new (_ ("Export the Graph"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
   name = g_strdup_printf ("graph.%s", what);
@@ -1256,7 +1273,7 @@ wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format,
   if (format == WB_GRAPH_EXPORT_PNG)
     {
       /* cairo's image surfaces stop at 32767 pixels a side */
-      scale = MIN (1.5, 30000.0 / MAX (self->layout->width, self->layout->height) );
+      scale = MIN (1.5, 30000.0 / MAX (self->layout->width, self->layout->height));
       surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (self->layout->width * scale) + 20,
                                             (int) ceil (self->layout->height * scale) + 20);
     }
@@ -1432,9 +1449,9 @@ icon_button (const char *icon, const char *action, const char *tooltip)
 static void
 wb_graph_view_init (WbGraphView *self)
 {
-  GtkWidget          *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget          *export_button = gtk_menu_button_new ();
-  g_autoptr (GMenu)   menu = g_menu_new ();
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *export_button = gtk_menu_button_new ();
+  g_autoptr (GMenu) menu = g_menu_new ();
   GtkGesture         *drag = gtk_gesture_drag_new ();
   GtkGesture         *zoom = gtk_gesture_zoom_new ();
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);

@@ -22,23 +22,23 @@ typedef enum
   WB_GRAPH_EXPORT_DOT,
 } WbGraphExport;
 
-GtkWidget    *wb_graph_view_new              (void);
-void          wb_graph_view_set_document     (WbGraphView *self, WbDocument *document);
+GtkWidget *wb_graph_view_new (void);
+void       wb_graph_view_set_document (WbGraphView *self, WbDocument *document);
 /* wb_graph_view_is_busy: a layout is in flight (or due: the view lays out only while it is shown). */
-gboolean      wb_graph_view_is_busy          (WbGraphView *self);
+gboolean wb_graph_view_is_busy (WbGraphView *self);
 /* wb_graph_view_get_selected: (nullable) (transfer none) the bound symbol whose node is drawn selected. */
-const WbBsym *wb_graph_view_get_selected     (WbGraphView *self);
+const WbBsym *wb_graph_view_get_selected (WbGraphView *self);
 /* wb_graph_view_get_n_nodes: nodes drawn (a collapsed region counts one, an expanded one its body). */
-guint         wb_graph_view_get_n_nodes      (WbGraphView *self);
+guint wb_graph_view_get_n_nodes (WbGraphView *self);
 /* wb_graph_view_get_layout_ms: wall time of the last layout (worker thread), or -1. */
-double        wb_graph_view_get_layout_ms    (WbGraphView *self);
+double wb_graph_view_get_layout_ms (WbGraphView *self);
 /* wb_graph_view_set_expanded: expands or collapses the region whose call is @region (a top-level bsym). */
-void          wb_graph_view_set_expanded     (WbGraphView *self, const WbBsym *region, gboolean expanded);
+void wb_graph_view_set_expanded (WbGraphView *self, const WbBsym *region, gboolean expanded);
 /* wb_graph_view_get_n_expanded: regions drawn expanded. */
-guint         wb_graph_view_get_n_expanded   (WbGraphView *self);
+guint wb_graph_view_get_n_expanded (WbGraphView *self);
 /* wb_graph_view_click: what a click at graph coordinates does (tests); FALSE when nothing is there. */
-gboolean      wb_graph_view_click_bsym       (WbGraphView *self, const WbBsym *bsym);
+gboolean wb_graph_view_click_bsym (WbGraphView *self, const WbBsym *bsym);
 /* wb_graph_view_export: the graph as shown (PNG, SVG) or the stage as DOT, written to @path. */
-gboolean      wb_graph_view_export           (WbGraphView *self, const char *path, WbGraphExport format, GError **error);
+gboolean wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format, GError **error);
 
 G_END_DECLS

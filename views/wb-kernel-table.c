@@ -40,20 +40,27 @@ struct _WbKernelTable
 {
   GtkWidget parent_instance;
 
-  WbDocument        *document;
-  GListStore        *store;
-  GtkSortListModel  *sorted;
-  GtkSingleSelection *selection;
-  GtkColumnView     *view;
+  WbDocument          *document;
+  GListStore          *store;
+  GtkSortListModel    *sorted;
+  GtkSingleSelection  *selection;
+  GtkColumnView       *view;
   GtkColumnViewColumn *columns[WB_KERNEL_N_COLUMNS];
-  gboolean           updating;
+  gboolean             updating;
 };
 
 G_DEFINE_FINAL_TYPE (WbKernelTable, wb_kernel_table, GTK_TYPE_WIDGET)
 
 static const char *column_titles[WB_KERNEL_N_COLUMNS] = {
-  N_ ("Kernel"), N_ ("Region"), N_ ("Line"), N_ ("Stream"), N_ ("Grid"), N_ ("Block"),
-  N_ ("Registers"), N_ ("Shared Memory"), N_ ("Duration"),
+  N_ ("Kernel"),
+  N_ ("Region"),
+  N_ ("Line"),
+  N_ ("Stream"),
+  N_ ("Grid"),
+  N_ ("Block"),
+  N_ ("Registers"),
+  N_ ("Shared Memory"),
+  N_ ("Duration"),
 };
 
 static guint64
@@ -75,16 +82,26 @@ compare (gconstpointer a, gconstpointer b, gpointer data)
 
   switch ((WbKernelColumn) GPOINTER_TO_INT (data))
     {
-    case WB_KERNEL_COLUMN_NAME: return g_strcmp0 (x->name, y->name);
-    case WB_KERNEL_COLUMN_REGION: return g_strcmp0 (x->region, y->region);
-    case WB_KERNEL_COLUMN_LINE: return cmp_u64 (x->trace_line, y->trace_line);
-    case WB_KERNEL_COLUMN_STREAM: return cmp_u64 (x->stream, y->stream);
-    case WB_KERNEL_COLUMN_GRID: return cmp_u64 (volume (x->grid), volume (y->grid));
-    case WB_KERNEL_COLUMN_BLOCK: return cmp_u64 (volume (x->block), volume (y->block));
-    case WB_KERNEL_COLUMN_REGISTERS: return cmp_u64 (x->registers, y->registers);
-    case WB_KERNEL_COLUMN_SHARED: return cmp_u64 (x->shared_bytes, y->shared_bytes);
-    case WB_KERNEL_COLUMN_DURATION: return cmp_u64 (x->end_ns - x->start_ns, y->end_ns - y->start_ns);
-    default: return 0;
+    case WB_KERNEL_COLUMN_NAME:
+      return g_strcmp0 (x->name, y->name);
+    case WB_KERNEL_COLUMN_REGION:
+      return g_strcmp0 (x->region, y->region);
+    case WB_KERNEL_COLUMN_LINE:
+      return cmp_u64 (x->trace_line, y->trace_line);
+    case WB_KERNEL_COLUMN_STREAM:
+      return cmp_u64 (x->stream, y->stream);
+    case WB_KERNEL_COLUMN_GRID:
+      return cmp_u64 (volume (x->grid), volume (y->grid));
+    case WB_KERNEL_COLUMN_BLOCK:
+      return cmp_u64 (volume (x->block), volume (y->block));
+    case WB_KERNEL_COLUMN_REGISTERS:
+      return cmp_u64 (x->registers, y->registers);
+    case WB_KERNEL_COLUMN_SHARED:
+      return cmp_u64 (x->shared_bytes, y->shared_bytes);
+    case WB_KERNEL_COLUMN_DURATION:
+      return cmp_u64 (x->end_ns - x->start_ns, y->end_ns - y->start_ns);
+    default:
+      return 0;
     }
 }
 
@@ -93,17 +110,27 @@ cell_text (const WbKernelRecord *k, WbKernelColumn column)
 {
   switch (column)
     {
-    case WB_KERNEL_COLUMN_NAME: return g_strdup (k->name);
-    case WB_KERNEL_COLUMN_REGION: return g_strdup (k->region ? k->region : "—");
-    case WB_KERNEL_COLUMN_LINE: return k->trace_line ? g_strdup_printf ("%u", k->trace_line) : g_strdup ("—");
-    case WB_KERNEL_COLUMN_STREAM: return g_strdup_printf ("%u", k->stream);
-    case WB_KERNEL_COLUMN_GRID: return g_strdup_printf ("%u×%u×%u", k->grid[0], k->grid[1], k->grid[2]);
-    case WB_KERNEL_COLUMN_BLOCK: return g_strdup_printf ("%u×%u×%u", k->block[0], k->block[1], k->block[2]);
-    case WB_KERNEL_COLUMN_REGISTERS: return g_strdup_printf ("%u", k->registers);
-    case WB_KERNEL_COLUMN_SHARED: return g_strdup_printf ("%u B", k->shared_bytes);
+    case WB_KERNEL_COLUMN_NAME:
+      return g_strdup (k->name);
+    case WB_KERNEL_COLUMN_REGION:
+      return g_strdup (k->region ? k->region : "—");
+    case WB_KERNEL_COLUMN_LINE:
+      return k->trace_line ? g_strdup_printf ("%u", k->trace_line) : g_strdup ("—");
+    case WB_KERNEL_COLUMN_STREAM:
+      return g_strdup_printf ("%u", k->stream);
+    case WB_KERNEL_COLUMN_GRID:
+      return g_strdup_printf ("%u×%u×%u", k->grid[0], k->grid[1], k->grid[2]);
+    case WB_KERNEL_COLUMN_BLOCK:
+      return g_strdup_printf ("%u×%u×%u", k->block[0], k->block[1], k->block[2]);
+    case WB_KERNEL_COLUMN_REGISTERS:
+      return g_strdup_printf ("%u", k->registers);
+    case WB_KERNEL_COLUMN_SHARED:
+      return g_strdup_printf ("%u B", k->shared_bytes);
     /* TRANSLATORS: a kernel's duration, milliseconds */
-    case WB_KERNEL_COLUMN_DURATION: return g_strdup_printf (_ ("%.4f ms"), (k->end_ns - k->start_ns) / 1e6);
-    default: return g_strdup ("");
+    case WB_KERNEL_COLUMN_DURATION:
+      return g_strdup_printf (_ ("%.4f ms"), (k->end_ns - k->start_ns) / 1e6);
+    default:
+      return g_strdup ("");
     }
 }
 
@@ -233,7 +260,7 @@ wb_kernel_table_init (WbKernelTable *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->view), "data-table");
   for (int c = 0; c < WB_KERNEL_N_COLUMNS; c++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkListItemFactory  *factory = gtk_signal_list_item_factory_new ();
       GtkColumnViewColumn *column;
 
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), GINT_TO_POINTER (c));

@@ -30,12 +30,12 @@ typedef enum
   WB_KERNEL_N_COLUMNS
 } WbKernelColumn;
 
-GtkWidget            *wb_kernel_table_new          (void);
-void                  wb_kernel_table_set_document (WbKernelTable *self, WbDocument *document);
-guint                 wb_kernel_table_get_n_rows   (WbKernelTable *self);
+GtkWidget *wb_kernel_table_new (void);
+void       wb_kernel_table_set_document (WbKernelTable *self, WbDocument *document);
+guint      wb_kernel_table_get_n_rows (WbKernelTable *self);
 /* wb_kernel_table_get_row: (transfer none) the kernel shown on row @row (in the current sort order). */
-const WbKernelRecord *wb_kernel_table_get_row      (WbKernelTable *self, guint row);
+const WbKernelRecord *wb_kernel_table_get_row (WbKernelTable *self, guint row);
 /* wb_kernel_table_sort: sorts by @column as a click on its header does. */
-void                  wb_kernel_table_sort         (WbKernelTable *self, WbKernelColumn column, gboolean descending);
+void wb_kernel_table_sort (WbKernelTable *self, WbKernelColumn column, gboolean descending);
 
 G_END_DECLS

@@ -18,21 +18,33 @@ struct _WbRegionTable
   gboolean      binding;
   gboolean      run_regions; /* the rows are the latest run's own regions (a run of another stage) */
 
-  GtkWidget         *box;
-  GtkWidget         *progress_box;
-  GtkProgressBar    *progress;
-  GtkLabel          *status;
-  GtkColumnView     *view;
-  GtkStringList     *names;
+  GtkWidget          *box;
+  GtkWidget          *progress_box;
+  GtkProgressBar     *progress;
+  GtkLabel           *status;
+  GtkColumnView      *view;
+  GtkStringList      *names;
   GtkSingleSelection *selection;
-  GtkLabel          *page;
+  GtkLabel           *page;
 };
 
 G_DEFINE_FINAL_TYPE (WbRegionTable, wb_region_table, GTK_TYPE_WIDGET)
 
 static const char *const choices[] = { "nvrtc", "unfuse", "cpu", "cuda", "cublas", "cudnn", NULL };
 
-enum { COL_REGION, COL_EXECUTOR, COL_OPS, COL_BYTES, COL_TIME, COL_DELTA, COL_SHARE, COL_GBPS, COL_TFLOPS, N_COLS };
+enum
+{
+  COL_REGION,
+  COL_EXECUTOR,
+  COL_OPS,
+  COL_BYTES,
+  COL_TIME,
+  COL_DELTA,
+  COL_SHARE,
+  COL_GBPS,
+  COL_TFLOPS,
+  N_COLS
+};
 
 /* -- data by name --------------------------------------------------------------------------------- */
 
@@ -336,7 +348,8 @@ compare_cb (gconstpointer a, gconstpointer b, gpointer data)
     return g_strcmp0 (executor_of (self, na), executor_of (self, nb));
   x = cell_number (self, na, col);
   y = cell_number (self, nb, col);
-  return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+  return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER
+                                              : GTK_ORDERING_EQUAL;
 }
 
 static void
@@ -522,7 +535,8 @@ append_library_call (WbRegionTable *self, const WbRegion *region, GString *s)
       else if (strcmp (region->executor, "cudnn") == 0)
         {
           g_string_append_printf (s, _ ("  cuDNN graph for %s: %s\n"), b->name,
-                                  name && strstr (name, "conv") ? "convolution_fwd" : name && strstr (name, "attention") ? "sdpa_fwd / sdpa_bwd" : name);
+                                  name && strstr (name, "conv") ? "convolution_fwd" : name && strstr (name, "attention") ? "sdpa_fwd / sdpa_bwd"
+                                                                                                                         : name);
           for (guint k = 0; k < b->n_args; k++)
             {
               g_autofree char *what = g_strdup_printf ("arg %u", k);
@@ -636,7 +650,7 @@ update_run_page (WbRegionTable *self, const WbRun *run, const char *name)
   const WbRegionStats *stats = name ? wb_run_find_region (run, name) : NULL;
   const WbBsym        *call;
   g_autoptr (GString) s = g_string_new (NULL);
-  WbTrace             *trace = NULL;
+  WbTrace *trace = NULL;
 
   if (stats == NULL)
     {
@@ -663,8 +677,8 @@ update_run_page (WbRegionTable *self, const WbRun *run, const char *name)
 static void
 update_page (WbRegionTable *self)
 {
-  const char      *name = wb_document_get_region (self->document);
-  const WbRegion  *region = wb_document_lookup_region (self->document, name);
+  const char     *name = wb_document_get_region (self->document);
+  const WbRegion *region = wb_document_lookup_region (self->document, name);
   g_autoptr (GString) s = g_string_new (NULL);
   const WbRegionStats *stats;
 
@@ -885,10 +899,10 @@ wb_region_table_class_init (WbRegionTableClass *klass)
 static void
 wb_region_table_init (WbRegionTable *self)
 {
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  GtkWidget *scroll = gtk_scrolled_window_new ();
-  GtkWidget *page_scroll = gtk_scrolled_window_new ();
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_ ("_Cancel"));
+  GtkWidget        *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget        *scroll = gtk_scrolled_window_new ();
+  GtkWidget        *page_scroll = gtk_scrolled_window_new ();
+  GtkWidget        *cancel = gtk_button_new_with_mnemonic (_ ("_Cancel"));
   GtkSortListModel *sorted;
 
   self->iters = 3;

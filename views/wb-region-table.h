@@ -15,21 +15,21 @@ G_BEGIN_DECLS
 #define WB_TYPE_REGION_TABLE (wb_region_table_get_type ())
 G_DECLARE_FINAL_TYPE (WbRegionTable, wb_region_table, WB, REGION_TABLE, GtkWidget)
 
-GtkWidget  *wb_region_table_new            (void);
-void        wb_region_table_set_document   (WbRegionTable *self, WbDocument *document);
+GtkWidget *wb_region_table_new (void);
+void       wb_region_table_set_document (WbRegionTable *self, WbDocument *document);
 /* wb_region_table_profile: re-runs the pipeline with @assignment (nullable: the current one) and a cpu
  * profile in the background, with a progress bar and a cancel button. */
-void        wb_region_table_profile        (WbRegionTable *self, const char *assignment);
+void wb_region_table_profile (WbRegionTable *self, const char *assignment);
 /* wb_region_table_set_executor: what choosing @executor ("unfuse" too) in @region's drop-down does;
  * FALSE with the reason in *why_not when the executor cannot take the region. */
-gboolean    wb_region_table_set_executor   (WbRegionTable *self, const char *region, const char *executor, char **why_not);
-void        wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint warmup);
+gboolean wb_region_table_set_executor (WbRegionTable *self, const char *region, const char *executor, char **why_not);
+void     wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint warmup);
 /* wb_region_table_get_selected: (nullable) the region selected in the table. */
-const char *wb_region_table_get_selected   (WbRegionTable *self);
+const char *wb_region_table_get_selected (WbRegionTable *self);
 /* wb_region_table_dup_text: (transfer full) the table as shown, tab-separated: the column titles, then
  * one line per row in the view's order (Region, Executor, Ops, Bytes, Time (ms), Δ, Share, GB/s, TFLOP/s). */
-char       *wb_region_table_dup_text       (WbRegionTable *self);
+char *wb_region_table_dup_text (WbRegionTable *self);
 /* wb_region_table_get_page_text: (transfer full) the region page's text. */
-char       *wb_region_table_get_page_text  (WbRegionTable *self);
+char *wb_region_table_get_page_text (WbRegionTable *self);
 
 G_END_DECLS

@@ -55,7 +55,8 @@ make_row (WbDocument *document, guint i)
     title = g_strdup_printf ("%s %d", wb_trace_kind_to_string (e->kind), e->index);
   else
     title = g_strdup (wb_trace_kind_to_string (e->kind));
-  what = e->label ? e->label : t->provenance ? t->provenance : _ ("No provenance line");
+  what = e->label ? e->label : t->provenance ? t->provenance
+                                             : _ ("No provenance line");
   if (ms >= 0)
     /* TRANSLATORS: a stage in the sidebar: number of bound symbols, milliseconds the pass took */
     details = g_strdup_printf (_ ("%u bound symbols · %.1f ms"), wb_trace_count_bsyms (t), ms);

@@ -15,12 +15,12 @@ G_BEGIN_DECLS
 #define WB_TYPE_SIDEBAR (wb_sidebar_get_type ())
 G_DECLARE_FINAL_TYPE (WbSidebar, wb_sidebar, WB, SIDEBAR, GtkWidget)
 
-GtkWidget *wb_sidebar_new            (void);
-void       wb_sidebar_set_document   (WbSidebar *self, WbDocument *document);
+GtkWidget *wb_sidebar_new (void);
+void       wb_sidebar_set_document (WbSidebar *self, WbDocument *document);
 /* wb_sidebar_step: selects the next (@delta > 0) or previous visible stage; FALSE at either end. */
-gboolean   wb_sidebar_step           (WbSidebar *self, int delta);
-void       wb_sidebar_set_hide_unchanged (WbSidebar *self, gboolean hide);
+gboolean wb_sidebar_step (WbSidebar *self, int delta);
+void     wb_sidebar_set_hide_unchanged (WbSidebar *self, gboolean hide);
 /* wb_sidebar_get_n_visible: stages listed (hidden ones excluded). */
-guint      wb_sidebar_get_n_visible  (WbSidebar *self);
+guint wb_sidebar_get_n_visible (WbSidebar *self);
 
 G_END_DECLS

@@ -9,8 +9,7 @@
 /* -- Myers' diff --------------------------------------------------------------------------------- */
 
 guint
-wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b,
-              guint8 *a_changed, guint8 *b_changed, guint *a_to_b)
+wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b, guint8 *a_changed, guint8 *b_changed, guint *a_to_b)
 {
   guint   pre = 0, suf = 0, n, m, edits = 0;
   int     max, off, d, k, x, y;
@@ -333,7 +332,7 @@ pair_structurally (WbStagePair *pair)
   g_autoptr (GPtrArray) rkeys = g_ptr_array_new_with_free_func (g_free);
   g_autofree guint8 *lc = g_new0 (guint8, l->bsyms->len + 1);
   g_autofree guint8 *rc = g_new0 (guint8, r->bsyms->len + 1);
-  g_autofree guint *map = g_new (guint, l->bsyms->len + 1);
+  g_autofree guint  *map = g_new (guint, l->bsyms->len + 1);
   g_autoptr (GHashTable) unmatched = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_queue_free);
 
   for (guint i = 0; i < l->bsyms->len; i++)

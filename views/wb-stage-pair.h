@@ -14,8 +14,7 @@ G_BEGIN_DECLS
  * common prefix and suffix trimmed first). Sets @a_changed[i] when line i of @a is deleted and
  * @b_changed[j] when line j of @b is inserted; @a_to_b[i] (nullable) gets the line of @b an unchanged
  * line i of @a matches, or G_MAXUINT. Returns the number of edits (deleted + inserted lines). */
-guint wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b,
-                    guint8 *a_changed, guint8 *b_changed, guint *a_to_b);
+guint wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b, guint8 *a_changed, guint8 *b_changed, guint *a_to_b);
 
 /* wb_bsym_structural_key: (transfer full) what identifies @bsym across Thunder's stages when names change:
  * the operation (an alias stands for its target), the structure of its arguments with each proxy's type
@@ -27,23 +26,23 @@ typedef struct _WbStagePair WbStagePair;
 /* wb_stage_pair_new: pairs @left and @right (either may be NULL). With @stage (the workbench stage that
  * @right is, computed from @left) the pairing is the pipeline's exact provenance; otherwise structural
  * (longest common subsequence of structural keys, then equal keys anywhere). (transfer full) */
-WbStagePair   *wb_stage_pair_new            (WbTrace *left, WbTrace *right, const WbStage *stage);
-void           wb_stage_pair_free           (WbStagePair *pair);
+WbStagePair *wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage);
+void         wb_stage_pair_free (WbStagePair *pair);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbStagePair, wb_stage_pair_free)
 
 /* The printed texts (transfer none) and their diff marks (one per line, 0-based). */
-const char    *wb_stage_pair_get_text       (const WbStagePair *pair, gboolean right);
-guint          wb_stage_pair_get_n_lines    (const WbStagePair *pair, gboolean right);
-gboolean       wb_stage_pair_line_changed   (const WbStagePair *pair, gboolean right, guint line);
-guint          wb_stage_pair_get_n_changes  (const WbStagePair *pair);
-gboolean       wb_stage_pair_is_exact       (const WbStagePair *pair);
+const char *wb_stage_pair_get_text (const WbStagePair *pair, gboolean right);
+guint       wb_stage_pair_get_n_lines (const WbStagePair *pair, gboolean right);
+gboolean    wb_stage_pair_line_changed (const WbStagePair *pair, gboolean right, guint line);
+guint       wb_stage_pair_get_n_changes (const WbStagePair *pair);
+gboolean    wb_stage_pair_is_exact (const WbStagePair *pair);
 /* wb_stage_pair_get_bsym_at_line: (transfer none) the top-level bound symbol printed on 1-based @line
  * (subsymbol comment lines belong to their top-level bound symbol); NULL for header lines. */
-const WbBsym  *wb_stage_pair_get_bsym_at_line (const WbStagePair *pair, gboolean right, guint line);
+const WbBsym *wb_stage_pair_get_bsym_at_line (const WbStagePair *pair, gboolean right, guint line);
 /* wb_stage_pair_get_line: 1-based line of @bsym in the left or right trace; 0 if absent. */
-guint          wb_stage_pair_get_line       (const WbStagePair *pair, gboolean right, const WbBsym *bsym);
+guint wb_stage_pair_get_line (const WbStagePair *pair, gboolean right, const WbBsym *bsym);
 /* wb_stage_pair_get_counterparts: (transfer none) (element-type WbBsym) (nullable) the bound symbols on
  * the other side that @bsym (on side @right) pairs with. */
-GPtrArray     *wb_stage_pair_get_counterparts (const WbStagePair *pair, gboolean right, const WbBsym *bsym);
+GPtrArray *wb_stage_pair_get_counterparts (const WbStagePair *pair, gboolean right, const WbBsym *bsym);
 
 G_END_DECLS

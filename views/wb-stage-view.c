@@ -13,8 +13,8 @@ struct _WbStageView
   GtkWidget parent_instance;
 
   WbDocument  *document;
-  WbStagePair *pair;       /* borrowed from @pairs */
-  GHashTable  *pairs;      /* right entry + 1 -> WbStagePair: the pairs already computed (stepping back and forth) */
+  WbStagePair *pair;  /* borrowed from @pairs */
+  GHashTable  *pairs; /* right entry + 1 -> WbStagePair: the pairs already computed (stepping back and forth) */
   guint        prefetch_id;
   int          left_entry;
   int          right_entry;
@@ -49,11 +49,9 @@ struct _WbTimeGutter
 G_DEFINE_FINAL_TYPE (WbTimeGutter, wb_time_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER_TEXT)
 
 static void
-wb_time_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
-                        int *minimum_baseline, int *natural_baseline)
+wb_time_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
 {
-  GTK_WIDGET_CLASS (wb_time_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural,
-                                                            minimum_baseline, natural_baseline);
+  GTK_WIDGET_CLASS (wb_time_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       int w = 0, h = 0;
@@ -102,7 +100,8 @@ entry_title (WbDocument *document, int entry)
   if (entry < 0)
     return g_strdup (_ ("No earlier stage"));
   e = wb_trace_set_get_entry (wb_document_get_trace_set (document), entry);
-  what = e->label ? e->label : e->trace->provenance ? e->trace->provenance : "";
+  what = e->label ? e->label : e->trace->provenance ? e->trace->provenance
+                                                    : "";
   if (wb_document_get_stage (document, entry) != NULL)
     /* TRANSLATORS: a stage the workbench computed: its number and pass */
     return g_strdup_printf (_ ("Workbench stage %d · %s"), e->index, what);
@@ -186,9 +185,9 @@ show_selection (WbStageView *self)
 static WbStagePair *
 get_pair (WbStageView *self, guint entry)
 {
-  WbStagePair   *pair = g_hash_table_lookup (self->pairs, GUINT_TO_POINTER (entry + 1));
-  int            prev = wb_document_get_previous (self->document, entry);
-  const WbStage *stage = wb_document_get_stage (self->document, entry);
+  WbStagePair      *pair = g_hash_table_lookup (self->pairs, GUINT_TO_POINTER (entry + 1));
+  int               prev = wb_document_get_previous (self->document, entry);
+  const WbStage    *stage = wb_document_get_stage (self->document, entry);
   const WbTraceSet *set = wb_document_get_trace_set (self->document);
 
   if (pair != NULL)
@@ -226,9 +225,9 @@ prefetch_idle (gpointer data)
 static void
 update_pair (WbStageView *self)
 {
-  guint          entry = wb_document_get_entry (self->document);
-  int            prev = wb_document_get_previous (self->document, entry);
-  const WbStage *stage = wb_document_get_stage (self->document, entry);
+  guint            entry = wb_document_get_entry (self->document);
+  int              prev = wb_document_get_previous (self->document, entry);
+  const WbStage   *stage = wb_document_get_stage (self->document, entry);
   g_autofree char *lt = NULL;
   g_autofree char *rt = NULL;
 
@@ -356,10 +355,7 @@ times_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, guin
   double           ms;
   g_autofree char *text = NULL;
 
-  if (self->pair == NULL || wb_document_get_run (self->document) == NULL
-      || (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) == NULL
-      || wb_stage_pair_get_line (self->pair, TRUE, bsym) != line + 1
-      || (ms = wb_document_get_bsym_ms (self->document, bsym)) < 0)
+  if (self->pair == NULL || wb_document_get_run (self->document) == NULL || (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) == NULL || wb_stage_pair_get_line (self->pair, TRUE, bsym) != line + 1 || (ms = wb_document_get_bsym_ms (self->document, bsym)) < 0)
     {
       gtk_source_gutter_renderer_text_set_text (renderer, "", -1);
       return;
@@ -379,9 +375,9 @@ update_style_scheme (WbStageView *self)
   scheme = gtk_source_style_scheme_manager_get_scheme (gtk_source_style_scheme_manager_get_default (), dark ? "Adwaita-dark" : "Adwaita");
   for (int side = 0; side < 2; side++)
     {
-      GtkTextBuffer *buffer = pane_buffer (self, side);
+      GtkTextBuffer   *buffer = pane_buffer (self, side);
       GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
-      GdkRGBA added, removed, selected;
+      GdkRGBA          added, removed, selected;
 
       gtk_source_buffer_set_style_scheme (GTK_SOURCE_BUFFER (buffer), scheme);
       gdk_rgba_parse (&added, dark ? "rgba(38,162,105,0.30)" : "rgba(46,194,126,0.22)");

@@ -15,17 +15,17 @@ G_BEGIN_DECLS
 #define WB_TYPE_STAGE_VIEW (wb_stage_view_get_type ())
 G_DECLARE_FINAL_TYPE (WbStageView, wb_stage_view, WB, STAGE_VIEW, GtkWidget)
 
-GtkWidget  *wb_stage_view_new            (void);
-void        wb_stage_view_set_document   (WbStageView *self, WbDocument *document);
+GtkWidget *wb_stage_view_new (void);
+void       wb_stage_view_set_document (WbStageView *self, WbDocument *document);
 /* wb_stage_view_select_line: selects the bound symbol on 1-based @line of the right (or left) pane, as a
  * click does. */
-void        wb_stage_view_select_line    (WbStageView *self, gboolean right, guint line);
+void wb_stage_view_select_line (WbStageView *self, gboolean right, guint line);
 /* wb_stage_view_get_selected_lines: (transfer full) (element-type guint) the 1-based lines marked
  * selected in a pane (the selected bound symbol or its counterparts). */
-GArray     *wb_stage_view_get_selected_lines (WbStageView *self, gboolean right);
+GArray *wb_stage_view_get_selected_lines (WbStageView *self, gboolean right);
 /* wb_stage_view_get_n_changes: lines changed between the two panes. */
-guint       wb_stage_view_get_n_changes  (WbStageView *self);
+guint wb_stage_view_get_n_changes (WbStageView *self);
 /* wb_stage_view_search: selects the next line of the right pane containing @text; FALSE if none. */
-gboolean    wb_stage_view_search         (WbStageView *self, const char *text);
+gboolean wb_stage_view_search (WbStageView *self, const char *text);
 
 G_END_DECLS

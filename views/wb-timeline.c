@@ -11,9 +11,9 @@
 
 #include "wb-views.h"
 
-#define AXIS_H   22.0
-#define ROW_H    26.0
-#define LEFT_W   90.0
+#define AXIS_H 22.0
+#define ROW_H 26.0
+#define LEFT_W 90.0
 
 typedef struct
 {
@@ -32,13 +32,13 @@ struct _WbTimeline
   gint64      t0, t1;
   int         selected;
 
-  double      ns_per_px, offset_ns; /* view: x = LEFT_W + (t - offset_ns) / ns_per_px */
-  double      drag_offset, pointer_x;
-  gboolean    user_view; /* the user zoomed or panned: keep the view when the size changes */
-  int         fitted_width;
+  double   ns_per_px, offset_ns; /* view: x = LEFT_W + (t - offset_ns) / ns_per_px */
+  double   drag_offset, pointer_x;
+  gboolean user_view; /* the user zoomed or panned: keep the view when the size changes */
+  int      fitted_width;
 
-  GtkWidget  *area;
-  GtkLabel   *info;
+  GtkWidget *area;
+  GtkLabel  *info;
 };
 
 G_DEFINE_FINAL_TYPE (WbTimeline, wb_timeline, GTK_TYPE_WIDGET)
@@ -156,8 +156,8 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
   const char  *region = self->document ? wb_document_get_region (self->document) : NULL;
   PangoLayout *text = pango_cairo_create_layout (cr);
   g_autoptr (PangoFontDescription) font = pango_font_description_from_string ("Sans 8");
-  double       step, t_from = x_to_time (self, LEFT_W), t_to = x_to_time (self, width);
-  GdkRGBA      fg;
+  double  step, t_from = x_to_time (self, LEFT_W), t_to = x_to_time (self, width);
+  GdkRGBA fg;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
   pango_layout_set_font_description (text, font);
@@ -186,7 +186,9 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
       cairo_line_to (cr, x, height);
       cairo_stroke (cr);
       /* TRANSLATORS: a time-axis tick, milliseconds (the precision follows the zoom) */
-      label = g_strdup_printf (_ ("%.*f ms"), step >= 1e6 ? 0 : step >= 1e3 ? 3 : 6, t / 1e6);
+      label = g_strdup_printf (_ ("%.*f ms"), step >= 1e6 ? 0 : step >= 1e3 ? 3
+                                                                            : 6,
+                               t / 1e6);
       pango_layout_set_text (text, label, -1);
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
       cairo_move_to (cr, x + 3, 3);
@@ -295,7 +297,8 @@ kernel_at (WbTimeline *self, double x, double y)
 
       if (stream_row (self, k->stream) != row)
         continue;
-      d = t < k->start_ns ? k->start_ns - t : t > k->end_ns ? t - k->end_ns : 0;
+      d = t < k->start_ns ? k->start_ns - t : t > k->end_ns ? t - k->end_ns
+                                                            : 0;
       if (d <= best_d)
         best = (int) i, best_d = d;
     }

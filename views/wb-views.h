@@ -11,13 +11,13 @@
 #pragma once
 
 #define WB_VIEWS_INSIDE
-#include "wb-stage-pair.h"
-#include "wb-document.h"
-#include "wb-sidebar.h"
-#include "wb-stage-view.h"
-#include "wb-region-table.h"
-#include "wb-graph-view.h"
-#include "wb-timeline.h"
-#include "wb-kernel-table.h"
 #include "wb-compare-view.h"
+#include "wb-document.h"
+#include "wb-graph-view.h"
+#include "wb-kernel-table.h"
+#include "wb-region-table.h"
+#include "wb-sidebar.h"
+#include "wb-stage-pair.h"
+#include "wb-stage-view.h"
+#include "wb-timeline.h"
 #undef WB_VIEWS_INSIDE
