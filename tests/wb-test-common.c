@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "wb-test-common.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 const char *
@@ -69,4 +70,24 @@ wb_test_read_file (const char *path, gsize *len)
   g_file_get_contents (path, &contents, len, &error);
   g_assert_no_error (error);
   return contents;
+}
+
+void
+wb_test_remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          wb_test_remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
 }

@@ -16,4 +16,8 @@ GPtrArray  *wb_test_list_trace_files (const char *dir);
 /* wb_test_read_file: the contents of @path or a test failure (transfer full). */
 char       *wb_test_read_file    (const char *path, gsize *len);
 
+/* wb_test_remove_tree: removes @path, a file or a directory with everything under it (symbolic links are
+ * removed, never followed); errors are ignored (a test's temporary directory). */
+void        wb_test_remove_tree  (const char *path);
+
 G_END_DECLS

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "wb-test-common.h"
 #include "wb-test-runs.h"
 
 #ifndef WB_BENCH_DEFAULT_TRACES
@@ -82,21 +83,6 @@ die (const char *what,
 {
   fprintf (stderr, "bench-session: %s: %s\n", what, error ? error->message : "failed");
   exit (1);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 static gint64
@@ -296,6 +282,6 @@ main (int    argc,
     }
 
   if (!keep)
-    remove_tree (dir);
+    wb_test_remove_tree (dir);
   return 0;
 }

@@ -19,21 +19,6 @@
 #define N_KERNELS 100
 #define N_ITERS 30
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static GPtrArray *
 load_regions (void)
 {
@@ -161,7 +146,7 @@ test_writer_and_reader (void)
   g_assert_cmpuint (pairs, >=, 10);
 
   g_clear_pointer (&session, wb_session_close);
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 static void
@@ -214,7 +199,7 @@ test_two_writers (void)
       g_assert_true (wb_run_equal (expected, back));
     }
   g_clear_pointer (&session, wb_session_close);
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 int

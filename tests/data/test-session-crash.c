@@ -22,21 +22,6 @@
 #define DEFAULT_SEED 20261121u
 #define DEFAULT_KILLS 24
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static GPtrArray *
 load_regions (void)
 {
@@ -214,7 +199,7 @@ test_sigkill (void)
       g_free (key);
   }
   g_rand_free (rand);
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 int

@@ -21,26 +21,6 @@ typedef struct
 } Fixture;
 
 static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static void
 fixture_set_up (Fixture      *f,
                 gconstpointer data)
 {
@@ -55,7 +35,7 @@ static void
 fixture_tear_down (Fixture      *f,
                    gconstpointer data)
 {
-  remove_tree (f->dir);
+  wb_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->path);
 }

@@ -522,25 +522,6 @@ test_vector_forms (void)
   }
 }
 
-static void
-remove_tree (const char *path)
-{
-  GDir       *d = g_dir_open (path, 0, NULL);
-  const char *n;
-
-  while (d && (n = g_dir_read_name (d)))
-    {
-      g_autofree char *p = g_build_filename (path, n, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -566,7 +547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
   rc = g_test_run ();
-  remove_tree (cache_dir);
+  wb_test_remove_tree (cache_dir);
   g_free (cache_dir);
   return rc;
 }

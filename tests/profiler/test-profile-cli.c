@@ -86,21 +86,6 @@ tmp_dir (void)
   return dir;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
-
 static JsonNode *
 parse_file (const char *path)
 {
@@ -355,7 +340,7 @@ profile_case (const char *case_dir, guint n_regions)
   g_assert_cmpint (plain.status, ==, 0);
   g_assert_true (g_str_has_prefix (plain.out, "# thunder-wb profile: "));
   g_assert_nonnull (strstr (plain.err, "profiling on cpu")); /* the default device's note */
-  remove_dir (dir);
+  wb_test_remove_tree (dir);
 }
 
 static void
@@ -442,7 +427,7 @@ test_gate (void)
     g_autofree char *stored = g_strdup_printf ("stored as run #%u", 4 + extra_runs);
     g_assert_nonnull (strstr (from_session.out, stored));
   }
-  remove_dir (dir);
+  wb_test_remove_tree (dir);
 }
 
 static void

@@ -50,7 +50,7 @@ fake_program_path (void)
 
 /* Runs thunder-wb with @args (NULL-terminated) in @cwd with @extra_env ("NAME=VALUE", NULL-terminated). */
 static void
-run_wb (Result *r, const char *cwd, const char * const *extra_env, const char * const *args)
+run_wb (Result *r, const char *cwd, const char *const *extra_env, const char *const *args)
 {
   g_autofree char *exe = thunder_wb ();
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
@@ -80,26 +80,6 @@ make_tmpdir (void)
 
   g_assert_no_error (error);
   return d;
-}
-
-static void
-remove_tree (const char *path)
-{
-  GDir       *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  if (dir != NULL)
-    g_dir_close (dir);
-  g_rmdir (path);
 }
 
 static gboolean
@@ -161,7 +141,7 @@ test_no_torch (void)
   g_assert_nonnull (strstr (r.err, "No module named 'torch'"));
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS)); /* the command did not run */
   g_assert_false (g_file_test (session, G_FILE_TEST_EXISTS));
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 /* this machine's own python3, when it has no torch (as on CI without PyTorch) */
@@ -171,12 +151,12 @@ test_no_torch_here (void)
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *session = g_build_filename (dir, "s.wbsession", NULL);
   g_auto (Result) r = { 0 };
-  const char     *args[] = { "record", "--session", session, "--", "python3", "train.py", NULL };
+  const char *args[] = { "record", "--session", session, "--", "python3", "train.py", NULL };
 
   if (!have_python3 () || python3_has_torch ())
     {
       g_test_skip ("python3 has PyTorch here (or there is no python3)");
-      remove_tree (dir);
+      wb_test_remove_tree (dir);
       return;
     }
   run_wb (&r, dir, NULL, args);
@@ -184,7 +164,7 @@ test_no_torch_here (void)
   /* without --headless too, as DESIGN.md writes it; the same with --headless */
   {
     g_auto (Result) r2 = { 0 };
-    const char     *args2[] = { "--headless", "record", "--", "python3", "-c", "pass", NULL };
+    const char *args2[] = { "--headless", "record", "--", "python3", "-c", "pass", NULL };
 
     run_wb (&r2, dir, NULL, args2);
     assert_needs_thunder (&r2);
@@ -192,13 +172,13 @@ test_no_torch_here (void)
   /* a program that is not python: python3 is checked */
   {
     g_auto (Result) r3 = { 0 };
-    const char     *args3[] = { "record", "--out", "cap", "--", "sh", "-c", "true", NULL };
+    const char *args3[] = { "record", "--out", "cap", "--", "sh", "-c", "true", NULL };
 
     run_wb (&r3, dir, NULL, args3);
     assert_needs_thunder (&r3);
     g_assert_nonnull (strstr (r3.err, "(python3)"));
   }
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 static void
@@ -210,7 +190,7 @@ test_usage (void)
 
   {
     g_auto (Result) r = { 0 };
-    const char     *args[] = { "record", "--session", "s.wbsession", NULL };
+    const char *args[] = { "record", "--session", "s.wbsession", NULL };
 
     run_wb (&r, dir, NULL, args);
     g_assert_cmpint (r.status, ==, 2);
@@ -218,15 +198,15 @@ test_usage (void)
   }
   {
     g_auto (Result) r = { 0 };
-    const char     *args[] = { "record", "--iters", "0", "--", "python3", "x.py", NULL };
+    const char *args[] = { "record", "--iters", "0", "--", "python3", "x.py", NULL };
 
     run_wb (&r, dir, NULL, args);
     g_assert_cmpint (r.status, ==, 2);
   }
   {
     g_auto (Result) r = { 0 };
-    const char     *args[] = { "record", "--out", full, "--", "python3", "x.py", NULL };
-    const char     *env[] = { "PYTHONPATH=", NULL };
+    const char *args[] = { "record", "--out", full, "--", "python3", "x.py", NULL };
+    const char *env[] = { "PYTHONPATH=", NULL };
 
     g_assert_cmpint (g_mkdir (full, 0755), ==, 0);
     g_assert_true (g_file_set_contents (inside, "", 0, NULL));
@@ -237,13 +217,13 @@ test_usage (void)
   }
   {
     g_auto (Result) r = { 0 };
-    const char     *args[] = { "--help", NULL };
+    const char *args[] = { "--help", NULL };
 
     run_wb (&r, dir, NULL, args);
     g_assert_nonnull (strstr (r.out, "record [--session F | --out DIR]"));
     g_assert_null (strstr (r.out, "Planned: record"));
   }
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 /* -- with the stand-in thunder ------------------------------------------------------------------ */
@@ -286,7 +266,7 @@ test_fake_capture (void)
   {
     const char *args[] = { "record", "--session", session, "--out", out, "--save-inputs", "--", "python3", program, NULL };
 
-    run_wb (&r, dir, (const char * const *) env, args);
+    run_wb (&r, dir, (const char *const *) env, args);
   }
   if (r.status != 0)
     g_printerr ("stdout:\n%s\nstderr:\n%s\n", r.out, r.err);
@@ -333,13 +313,13 @@ test_fake_capture (void)
   }
   {
     g_auto (Result) c = { 0 };
-    const char     *args[] = { "--headless", "check", session, NULL };
+    const char *args[] = { "--headless", "check", session, NULL };
 
     run_wb (&c, dir, NULL, args);
     g_assert_cmpint (c.status, ==, 0);
     g_assert_nonnull (strstr (c.out, "13 traces checked, 0 errors"));
   }
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 static void
@@ -350,15 +330,15 @@ test_fake_failing_command (void)
   g_autofree char *program = fake_program_path ();
   g_auto (GStrv) env = fake_env ("FAKE_EXIT=5");
   g_auto (Result) r = { 0 };
-  const char     *args[] = { "record", "--session", session, "--", "python3", program, NULL };
-  GDir           *tmp;
+  const char *args[] = { "record", "--session", session, "--", "python3", program, NULL };
+  GDir       *tmp;
 
   if (!have_python3 ())
     {
       g_test_skip ("no python3");
       return;
     }
-  run_wb (&r, dir, (const char * const *) env, args);
+  run_wb (&r, dir, (const char *const *) env, args);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.out, "failed"));
   g_assert_nonnull (strstr (r.out, "record: captured 1 compiled entry")); /* what it captured is kept */
@@ -368,7 +348,7 @@ test_fake_failing_command (void)
   for (const char *n; (n = g_dir_read_name (tmp)) != NULL;)
     g_assert_false (g_str_has_prefix (n, "thunder-wb-record-"));
   g_dir_close (tmp);
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 static void
@@ -377,17 +357,17 @@ test_fake_nothing_captured (void)
   g_autofree char *dir = make_tmpdir ();
   g_auto (GStrv) env = fake_env (NULL);
   g_auto (Result) r = { 0 };
-  const char     *args[] = { "record", "--out", "cap", "--", "python3", "-c", "import thunder", NULL };
+  const char *args[] = { "record", "--out", "cap", "--", "python3", "-c", "import thunder", NULL };
 
   if (!have_python3 ())
     {
       g_test_skip ("no python3");
       return;
     }
-  run_wb (&r, dir, (const char * const *) env, args);
+  run_wb (&r, dir, (const char *const *) env, args);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.out, "nothing was captured"));
-  remove_tree (dir);
+  wb_test_remove_tree (dir);
 }
 
 int
