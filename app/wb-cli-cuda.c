@@ -21,17 +21,31 @@ cmp_double (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-static void
-print_times (const char *fmt, GArray *ms)
+/* The median of @ms (a copy is sorted) and, when wanted, its min and max; FALSE when @ms is NULL or empty. */
+static gboolean
+ms_median (GArray *ms, double *median, double *lo, double *hi)
 {
   g_autoptr (GArray) sorted = NULL;
 
   if (ms == NULL || ms->len == 0)
-    return;
+    return FALSE;
   sorted = g_array_copy (ms);
   g_array_sort (sorted, cmp_double);
-  g_print (fmt, g_array_index (sorted, double, sorted->len / 2), sorted->len, g_array_index (sorted, double, 0),
-           g_array_index (sorted, double, sorted->len - 1));
+  *median = g_array_index (sorted, double, sorted->len / 2);
+  if (lo != NULL)
+    *lo = g_array_index (sorted, double, 0);
+  if (hi != NULL)
+    *hi = g_array_index (sorted, double, sorted->len - 1);
+  return TRUE;
+}
+
+static void
+print_times (const char *fmt, GArray *ms)
+{
+  double med, lo, hi;
+
+  if (ms_median (ms, &med, &lo, &hi))
+    g_print (fmt, med, ms->len, lo, hi);
 }
 
 static void
@@ -268,21 +282,15 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   if ((res = wb_runner_run (cp->runner, &req, exit_code, error)) == NULL)
     return NULL;
   *exit_code = WB_EXIT_ENVIRONMENT;
-  if (res->iter_ms != NULL && res->iter_ms->len > 0)
-    {
-      g_autoptr (GArray) sorted = g_array_copy (res->iter_ms);
-      g_array_sort (sorted, cmp_double);
-      /* what `run --device cuda` prints as its time, for comparing profiled and unprofiled runs (tests/bench) */
-      g_printerr ("profile: wall time per timed run (host, synchronised, with the profiler's work after it): median %.3f ms of %u\n",
-                  g_array_index (sorted, double, sorted->len / 2), sorted->len);
-    }
-  if (res->iter_gpu_ms != NULL && res->iter_gpu_ms->len > 0)
-    {
-      g_autoptr (GArray) sorted = g_array_copy (res->iter_gpu_ms);
-      g_array_sort (sorted, cmp_double);
-      g_printerr ("profile: GPU time per timed run (CUDA events): median %.3f ms of %u\n", g_array_index (sorted, double, sorted->len / 2),
-                  sorted->len);
-    }
+  {
+    double med;
+    /* what `run --device cuda` prints as its times, for comparing profiled and unprofiled runs (tests/bench) */
+    if (ms_median (res->iter_ms, &med, NULL, NULL))
+      g_printerr ("profile: wall time per timed run (host, synchronised, with the profiler's work after it): median %.3f ms of %u\n", med,
+                  res->iter_ms->len);
+    if (ms_median (res->iter_gpu_ms, &med, NULL, NULL))
+      g_printerr ("profile: GPU time per timed run (CUDA events): median %.3f ms of %u\n", med, res->iter_gpu_ms->len);
+  }
   if (res->profile == NULL)
     {
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "the GPU runner sent no profile");
@@ -295,33 +303,6 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   start_ns = fixed_int64 (res->profile, "iter_start_ns", &n_start, &start_v);
   entry_ns = fixed_int64 (res->profile, "entry_ns", &n_entry, &entry_v);
   g_variant_lookup (res->profile, "dropped_records", "t", &dropped);
-  {
-    /* the traced iterations (CUPTI on: the kernel records) after the timed ones, for the overhead */
-    g_autoptr (GVariant) traced_v = NULL;
-    gsize         n_traced = 0;
-    const gint64 *traced = fixed_int64 (res->profile, "traced_iter_ns", &n_traced, &traced_v);
-    if (traced != NULL && n_traced > 0 && n_iter > 0)
-      {
-        g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (double));
-        g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (double));
-        for (gsize i = 0; i < n_traced; i++)
-          {
-            double v = traced[i] / 1e6;
-            g_array_append_val (a, v);
-          }
-        for (gsize i = 0; i < n_iter; i++)
-          {
-            double v = iter_ns[i] / 1e6;
-            g_array_append_val (b, v);
-          }
-        g_array_sort (a, cmp_double);
-        g_array_sort (b, cmp_double);
-        g_printerr ("profile: the %u timed iterations ran without CUPTI (median %.3f ms); the kernel records come from %u more with "
-                    "CUPTI tracing (median %.3f ms, %.2fx)\n",
-                    (guint) n_iter, g_array_index (b, double, b->len / 2), (guint) n_traced, g_array_index (a, double, a->len / 2),
-                    g_array_index (a, double, a->len / 2) / MAX (g_array_index (b, double, b->len / 2), 1e-9));
-      }
-  }
   if (n_names != n_entries || n_iter != options->iters || n_start != n_iter || n_entry != n_iter * n_entries)
     {
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL,
@@ -373,6 +354,9 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
     WbRun *run = wb_profile_build_run (profile, options, &times);
 
     wb_runner_profile_get_attribution (res->profile, &run->attribution);
+    /* with CUPTI it names the traced iterations and how much slower they ran (tests/bench reads it) */
+    if (run->attribution.kernel_source != NULL)
+      g_printerr ("profile: kernel records: %s\n", run->attribution.kernel_source);
     /* what the runner compiled (cold) and found in the disk cache (warm), kept with the run's versions */
     if (res->stats != NULL)
       {

@@ -4,7 +4,6 @@
 
 #include "wb-runner.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 G_DEFINE_QUARK (wb - runner - error - quark, wb_runner_error)
@@ -293,22 +292,6 @@ wb_runner_profile_get_kernels (GVariant *profile, const char *const *entries, gu
   return kernels;
 }
 
-static int
-cmp_int64 (gconstpointer a, gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-static gint64
-median_ns (const gint64 *v, gsize n)
-{
-  g_autofree gint64 *c = g_memdup2 (v, n * sizeof (gint64));
-
-  qsort (c, n, sizeof (gint64), cmp_int64);
-  return c[n / 2];
-}
-
 void
 wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
 {
@@ -330,7 +313,7 @@ wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
       g_variant_lookup (profile, "cupti_correlation", "&s", &corr);
       if (nt > 0 && ni > 0)
         {
-          double tm = median_ns (t, nt) / 1e6, im = median_ns (i, ni) / 1e6;
+          double tm = wb_times_median_ns (t, nt) / 1e6, im = wb_times_median_ns (i, ni) / 1e6;
           /* "cupti" first: readers match the prefix */
           out->kernel_source = g_strdup_printf ("cupti (from %u traced iterations after the timed ones: median %.3f ms, %.2fx the "
                                                 "timed; joined by %s)",

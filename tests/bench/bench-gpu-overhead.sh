@@ -63,7 +63,7 @@ for c in $cases; do
         --report "$out/$c-$mode.json" >/dev/null 2>"$out/$c-$mode.err"
       rc=$?
       wall=$(median_of '^profile: wall time per timed run.*median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
-      traced=$(median_of '.*CUPTI tracing (median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
+      traced=$(median_of '.*traced iterations after the timed ones: median \([0-9.]*\) ms.*' "$out/$c-$mode.err")
       if [ $rc -ne 0 ] || [ -z "$wall" ]; then
         tail -3 "$out/$c-$mode.err"
         rows="$rows| $c | $mode: failed ($rc) |
