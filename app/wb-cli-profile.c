@@ -207,30 +207,6 @@ materialize_session (WbSession *session, gint64 *trace_set_id, char **set_name, 
   return g_strdup (dir);
 }
 
-static void
-remove_tree (const char *path)
-{
-  GDir       *dir;
-  const char *name;
-
-  if (path == NULL)
-    return;
-  if ((dir = g_dir_open (path, 0, NULL)) != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-      g_dir_close (dir);
-    }
-  g_rmdir (path);
-}
-
 /* Number of forward outputs a training trace returns ('flat_output' or 'output'), for the cotangents. */
 static guint
 count_forward_outputs (const WbTrace *trace)
@@ -468,7 +444,7 @@ profile_main (ProfileOptions *o, const char *path)
       case_path = materialize_session (source_session, &trace_set_id, &set_name, &tmpdir, &error);
       if (case_path == NULL)
         {
-          remove_tree (tmpdir);
+          wb_cli_remove_tree (tmpdir);
           return wb_cli_report_session_error (error);
         }
       if (session_path == NULL)
@@ -479,7 +455,7 @@ profile_main (ProfileOptions *o, const char *path)
   c = wb_case_load (case_path, &error);
   if (c == NULL)
     {
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       return wb_cli_report_error (error);
     }
   if (o->stage != NULL)
@@ -498,19 +474,19 @@ profile_main (ProfileOptions *o, const char *path)
         stage = wb_case_find_stage (c, (int) entry, NULL);
       if (stage == NULL)
         {
-          remove_tree (tmpdir);
+          wb_cli_remove_tree (tmpdir);
           return wb_cli_usage_error (_ ("--stage %s: no such entry or stage in %s (see “stages %s”)"), o->stage, path, path);
         }
     }
   else if ((stage = wb_case_get_default_stage (c)) == NULL)
     {
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       return wb_cli_usage_error (_ ("%s: no stage to profile"), path);
     }
   program = wb_case_make_program (c, stage, &error);
   if (program == NULL)
     {
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       return wb_cli_report_error (error);
     }
   profile = wb_profile_new (program, stage->label);
@@ -520,14 +496,14 @@ profile_main (ProfileOptions *o, const char *path)
   if (!wb_profile_set_executors (profile, o->executors, &error))
     {
       g_printerr ("thunder-wb: %s\n", error->message);
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       return executor_error_exit (error);
     }
 
   /* inputs */
   if (o->inputs != NULL && (tensors = wb_safetensors_load (o->inputs, &error)) == NULL)
     {
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       g_printerr ("thunder-wb: --inputs: %s\n", error->message);
       return WB_EXIT_BAD_INPUT;
     }
@@ -536,7 +512,7 @@ profile_main (ProfileOptions *o, const char *path)
     args = wb_case_make_args (c, program, inputs, &error);
   if (inputs == NULL || args == NULL)
     {
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       g_printerr ("thunder-wb: %s\n", error->message);
       return executor_error_exit (error);
     }
@@ -546,7 +522,7 @@ profile_main (ProfileOptions *o, const char *path)
   /* the baseline is read before this run is stored (it may be the same session) */
   if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
     {
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       return wb_cli_report_session_error (error);
     }
 
@@ -556,7 +532,7 @@ profile_main (ProfileOptions *o, const char *path)
         session = g_steal_pointer (&source_session);
       else if ((session = wb_session_open (session_path, WB_SESSION_OPEN_CREATE, &error)) == NULL)
         {
-          remove_tree (tmpdir);
+          wb_cli_remove_tree (tmpdir);
           return wb_cli_report_session_error (error);
         }
     }
@@ -592,7 +568,7 @@ profile_main (ProfileOptions *o, const char *path)
         g_printerr ("profile: running on %s through thunder-wb-runner (%d warm-up, %d timed iterations)\n",
                     wb_cli_cuda_profile_get_model (gpu), o->warmup, o->iters);
       run = wb_cli_cuda_profile_run (gpu, profile, program, args, cotangents, &po, ceilings == NULL, &measured, &gpu_exit, &error);
-      remove_tree (tmpdir);
+      wb_cli_remove_tree (tmpdir);
       if (run == NULL)
         {
           g_printerr ("thunder-wb: profile: %s\n", error->message);
@@ -613,7 +589,7 @@ profile_main (ProfileOptions *o, const char *path)
   else
     run = wb_profile_run (profile, args, cotangents, &po, &failed, &error);
   if (gpu == NULL)
-    remove_tree (tmpdir);
+    wb_cli_remove_tree (tmpdir);
   if (run == NULL)
     {
       g_printerr ("thunder-wb: profile: %s\n", error->message);

@@ -164,30 +164,6 @@ check_python (const char *python)
   return WB_EXIT_ENVIRONMENT;
 }
 
-static void
-remove_tree (const char *path)
-{
-  GDir       *dir;
-  const char *name;
-
-  if (path == NULL)
-    return;
-  if ((dir = g_dir_open (path, 0, NULL)) != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-      g_dir_close (dir);
-    }
-  g_rmdir (path);
-}
-
 static gboolean
 dir_is_empty (const char *path)
 {
@@ -325,7 +301,7 @@ record_main (RecordOptions *o, char **command)
   if (o->session != NULL && (session = wb_session_open (o->session, WB_SESSION_OPEN_CREATE, &error)) == NULL)
     {
       if (temporary)
-        remove_tree (capture);
+        wb_cli_remove_tree (capture);
       return wb_cli_report_session_error (error);
     }
 
@@ -335,7 +311,7 @@ record_main (RecordOptions *o, char **command)
     {
       g_printerr ("thunder-wb: record: %s: %s\n", command[0], error->message);
       if (temporary)
-        remove_tree (capture);
+        wb_cli_remove_tree (capture);
       return WB_EXIT_ENVIRONMENT;
     }
 
@@ -457,7 +433,7 @@ record_main (RecordOptions *o, char **command)
   if (!temporary || keep_capture)
     g_print ("traces: %s\n", capture);
   if (temporary && !keep_capture)
-    remove_tree (capture);
+    wb_cli_remove_tree (capture);
   return exit_code;
 }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,6 +97,30 @@ wb_cli_write (const char *data,
 {
   if (len > 0 && fwrite (data, 1, len, stdout) != len)
     g_printerr ("thunder-wb: %s: %s\n", _ ("writing to standard output failed"), g_strerror (errno));
+}
+
+void
+wb_cli_remove_tree (const char *path)
+{
+  GDir       *dir;
+  const char *name;
+
+  if (path == NULL)
+    return;
+  if ((dir = g_dir_open (path, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            wb_cli_remove_tree (child);
+          else
+            g_unlink (child);
+        }
+      g_dir_close (dir);
+    }
+  g_rmdir (path);
 }
 
 static const WbCliCommand *

@@ -97,6 +97,9 @@ WbTraceSet *wb_cli_load_session (const char *path,
 /* wb_cli_write: writes @len bytes of @data to stdout unchanged (no newline translation). */
 void wb_cli_write (const char *data,
                    gsize       len);
+/* wb_cli_remove_tree: removes the directory @path (nullable) and everything under it, without following
+ * symbolic links (they are unlinked); errors are ignored (a command's temporary directory). */
+void wb_cli_remove_tree (const char *path);
 
 /* Options shared by the commands that recompute stages (wb-cli-pipeline.c). */
 typedef struct
