@@ -397,6 +397,16 @@ on_api_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
   g_mutex_unlock (&lock);
 }
 
+/* Turns the subscriber's callbacks of driver_cbids and runtime_cbids on or off (a refused id is skipped). */
+static void
+set_callbacks (WbCupti *c, uint32_t on)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (driver_cbids); i++)
+    api.cuptiEnableCallback (on, c->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (runtime_cbids); i++)
+    api.cuptiEnableCallback (on, c->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
+}
+
 /* Subscribes and enables the callbacks of driver_cbids and runtime_cbids. FALSE (nothing left enabled)
  * when this CUPTI has no callback API or refuses cuLaunchKernel's. */
 static gboolean
@@ -415,10 +425,7 @@ enable_callbacks (WbCupti *c)
       c->subscriber = NULL;
       return FALSE;
     }
-  for (guint i = 1; i < G_N_ELEMENTS (driver_cbids); i++)
-    api.cuptiEnableCallback (1, c->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (runtime_cbids); i++)
-    api.cuptiEnableCallback (1, c->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
+  set_callbacks (c, 1);
   return TRUE;
 }
 
@@ -615,12 +622,7 @@ wb_cupti_set_paused (WbCupti *c, gboolean paused, GError **error)
         }
     }
   if (c->subscriber != NULL)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (driver_cbids); i++)
-        api.cuptiEnableCallback (paused ? 0 : 1, c->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
-      for (guint i = 0; i < G_N_ELEMENTS (runtime_cbids); i++)
-        api.cuptiEnableCallback (paused ? 0 : 1, c->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
-    }
+    set_callbacks (c, paused ? 0 : 1);
   c->paused = paused;
   return TRUE;
 }
