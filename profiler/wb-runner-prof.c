@@ -274,7 +274,7 @@ wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program)
         }
     }
   /* WB_PROFILE_KERNELS=0 (with WB_PROFILE_CUPTI=0): no kernel records at all, only the events around
-   * iterations and entries — what the overhead benchmark measures as the floor */
+   * iterations and entries — the floor of profiling's cost, measured by hand (tests/bench/README.md) */
   if (p->cupti == NULL && g_strcmp0 (g_getenv ("WB_PROFILE_KERNELS"), "0") != 0)
     wb_cuda_runtime_set_launch_hook (rt, prof_launch_hook, p);
   return p;
