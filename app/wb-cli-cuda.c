@@ -398,6 +398,57 @@ find_region (const WbTrace *t, const char *name)
   return NULL;
 }
 
+/* The CUDA C of a region split around its matmuls: each fused step's plan, each matmul as a comment. */
+static int
+export_split (const WbTrace *trace, const WbCudaSplit *split, const char *region, const char *where, const char *source_label, GString *out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) plans = wb_cuda_split_plans_annotated (trace, split, &error);
+  guint n_fused = 0, n_matmul = 0;
+
+  if (plans == NULL)
+    {
+      g_printerr ("thunder-wb: export: %s: %s\n", region, error->message);
+      return error->code == WB_CUDA_CODEGEN_ERROR_UNSUPPORTED ? WB_EXIT_ENVIRONMENT : WB_EXIT_BAD_INPUT;
+    }
+  for (guint i = 0; i < split->n_steps; i++)
+    split->steps[i].kind == WB_CUDA_STEP_FUSED ? n_fused++ : n_matmul++;
+  g_string_append_printf (out, "// %s, region %s of %s (%s): the CUDA C the nvrtc executor compiles for inputs laid out\n"
+                               "// as annotated (contiguous). The region holds matmuls, so it runs as %u steps: %u fused runs\n"
+                               "// (one source each, below) between %u cuBLASLt calls, in this order.\n"
+                               "// Compile each with NVRTC: -arch=sm_90 -std=c++17 -default-device.\n",
+                          source_label, region, trace->filename ? trace->filename : "<trace>", where, split->n_steps, n_fused, n_matmul);
+  for (guint i = 0; i < split->n_steps; i++)
+    {
+      const WbCudaStep *st = &split->steps[i];
+      if (st->kind == WB_CUDA_STEP_MATMUL)
+        {
+          GString *line = g_string_new (NULL);
+          wb_bsym_print (st->matmul, 0, line);
+          g_string_append_printf (out, "\n// ---- step %u: cuBLASLt: %s", i + 1, line->str);
+          if (line->len == 0 || line->str[line->len - 1] != '\n')
+            g_string_append_c (out, '\n');
+          g_string_free (line, TRUE);
+        }
+      else
+        {
+          const WbCudaPlan *plan = plans->pdata[i];
+          g_autofree char  *desc = wb_cuda_plan_describe (plan);
+          g_string_append_printf (out, "\n// ---- step %u: nvrtc, %u ops of the region; inputs:", i + 1, st->n_units);
+          for (guint k = 0; k < st->n_inputs; k++)
+            g_string_append_printf (out, " %s", st->inputs[k]);
+          g_string_append (out, "; outputs:");
+          for (guint k = 0; k < st->n_outputs; k++)
+            g_string_append_printf (out, " %s", st->outputs[k]);
+          g_string_append_printf (out, "\n%s", desc);
+          g_string_append (out, plan->source);
+        }
+    }
+  g_string_append (out, "\n// the device helpers every source above starts with:\n");
+  g_string_append (out, wb_cuda_codegen_prelude ());
+  return WB_EXIT_OK;
+}
+
 static int
 export_region (WbTraceSet *set, int stage, const char *region, const char *source_label, GString *out)
 {
@@ -453,6 +504,10 @@ export_region (WbTraceSet *set, int stage, const char *region, const char *sourc
     }
   if ((plan = wb_cuda_plan_new_annotated (trace, bsym, &error)) == NULL)
     {
+      /* a region with matmuls: the fused runs between its cuBLASLt calls, as the runtime splits it */
+      g_autoptr (WbCudaSplit) split = wb_cuda_split_new (bsym, NULL);
+      if (split != NULL)
+        return export_split (trace, split, region, where, source_label, out);
       g_printerr ("thunder-wb: export: %s: %s\n", region, error->message);
       return error->code == WB_CUDA_CODEGEN_ERROR_UNSUPPORTED ? WB_EXIT_ENVIRONMENT : WB_EXIT_BAD_INPUT;
     }

@@ -142,8 +142,11 @@ gboolean    _wb_cg_op_supported (const char *op);
 Val        *_wb_cg_val_new (Gen *g, const char *name);
 Val        *_wb_cg_number_of (Gen *g, const WbValue *v);
 Val        *_wb_cg_operand (Gen *g, const WbValue *v);
-gboolean    _wb_cg_get_ints (const WbValue *v, gint64 *out, guint max, guint *n);
-gboolean    _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GError **error);
+/* Types of every name of @body (name -> WbType, transfer none): annotations, else what the symbol's meta
+ * derives; derived types are owned by @owned (a g_free array). */
+void     _wb_cg_collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPtrArray *owned);
+gboolean _wb_cg_get_ints (const WbValue *v, gint64 *out, guint max, guint *n);
+gboolean _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GError **error);
 
 /* wb-cuda-codegen-emit.c */
 const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);

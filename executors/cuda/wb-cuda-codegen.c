@@ -165,6 +165,27 @@ as_view (Gen *g, Val *v, Layout *L, int depth)
 
 /* -- the plan ------------------------------------------------------------------------------- */
 
+/* Renames the kernels wb_k<i> to wb_k<i>_<h>, h the first 8 hex digits of the SHA-1 of the source as
+ * generated: every distinct kernel has its own name in CUPTI's records, reports and nsys, and regions
+ * that are the same up to names still produce the same source (and compile once). */
+static void
+name_kernels (Gen *g)
+{
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA1, g->source->str, g->source->len);
+
+  for (guint i = 0; i < g->kernels->len; i++)
+    {
+      WbCudaKernel    *kr = &g_array_index (g->kernels, WbCudaKernel, i);
+      g_autofree char *from = g_strdup_printf ("\n%s (", kr->entry);
+      g_autofree char *to = NULL;
+      char            *entry = g_strdup_printf ("%s_%.8s", kr->entry, sum);
+      to = g_strdup_printf ("\n%s (", entry);
+      g_string_replace (g->source, from, to, 1);
+      g_free (kr->entry);
+      kr->entry = entry;
+    }
+}
+
 static void
 mark_needed (Gen *g, Val *v)
 {
@@ -190,6 +211,64 @@ mark_needed (Gen *g, Val *v)
     }
   for (guint i = 0; i < n->n_out; i++)
     n->out[i]->needed = TRUE;
+}
+
+/* Adds @v to the group of its shape in @groups (one pointwise kernel per shape). */
+static void
+add_to_group (GPtrArray *groups, Val *v)
+{
+  GPtrArray *grp = NULL;
+
+  for (guint j = 0; j < groups->len && grp == NULL; j++)
+    {
+      Val *f = g_ptr_array_index ((GPtrArray *) groups->pdata[j], 0);
+      if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0)
+        grp = groups->pdata[j];
+    }
+  if (grp == NULL)
+    {
+      grp = g_ptr_array_new ();
+      g_ptr_array_add (groups, grp);
+    }
+  if (!g_ptr_array_find (grp, v, NULL))
+    g_ptr_array_add (grp, v);
+}
+
+/* The value @v is a view of through reshapes, squeezes, same-dtype conversions and at least one transpose
+ * that moves the innermost dim, when that value is computed here (no input, no reduction buffer) and @v is
+ * a view of it once it has a contiguous buffer; else NULL. */
+static Val *
+transposed_root (Gen *g, Val *v)
+{
+  Val     *r = v;
+  gboolean moved = FALSE, view;
+  Layout   L;
+
+  for (int depth = 0; depth < 64 && r->def != NULL && r->def->n_out == 1 && !r->def->is_reduction; depth++)
+    {
+      Node  *n = r->def;
+      Val   *a = _wb_cg_operand (g, n->arg[0]);
+      gint64 perm[WB_MAX_RANK];
+      guint  np = 0;
+      if (a == NULL || !a->is_tensor)
+        return NULL;
+      if (strcmp (n->op, "transpose") == 0)
+        {
+          if (!_wb_cg_get_ints (n->arg[1], perm, WB_MAX_RANK, &np) || np != a->rank || np == 0)
+            return NULL;
+          moved |= perm[np - 1] != (gint64) np - 1 && a->shape[np - 1] > 1;
+        }
+      else if (!(strcmp (n->op, "reshape") == 0 || strcmp (n->op, "view") == 0 || strcmp (n->op, "squeeze") == 0 ||
+                 strcmp (n->op, "shallow_copy") == 0 || (strcmp (n->op, "convert_element_type") == 0 && a->dtype == r->dtype)))
+        break;
+      r = a;
+    }
+  if (!moved || r == v || r->input >= 0 || r->buffer >= 0 || r->def == NULL || r->def->is_reduction || r->rank < 2)
+    return NULL;
+  r->buffer = 0; /* as if computed: only its shape matters */
+  view = as_view (g, v, &L, 0);
+  r->buffer = -1;
+  return view ? r : NULL;
 }
 
 static void
@@ -265,6 +344,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   GPtrArray  *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   GPtrArray  *computed = g_ptr_array_new ();            /* outputs that are no view of an input or buffer */
   GHashTable *deferred = g_hash_table_new (NULL, NULL); /* of those, views of another one */
+  GPtrArray  *promoted = g_ptr_array_new ();            /* values computed only for such views to be of */
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -365,6 +445,19 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
       if (view)
         g_hash_table_add (deferred, v);
     }
+  /* an output that transposes a computed value (x.T for a weight-gradient matmul) becomes a strided view of
+   * that value written in its own, coalesced layout (cuBLASLt reads it with op T), not a transposing copy */
+  for (guint i = 0; i < computed->len; i++)
+    {
+      Val *v = computed->pdata[i], *root;
+      if (g_hash_table_contains (deferred, v) || (root = transposed_root (&g, v)) == NULL || g_ptr_array_find (computed, root, NULL))
+        continue;
+      g_hash_table_add (deferred, v);
+      if (!g_ptr_array_find (promoted, root, NULL))
+        g_ptr_array_add (promoted, root);
+    }
+  for (guint i = 0; i < promoted->len; i++)
+    add_to_group (groups, promoted->pdata[i]);
   for (guint i = 0; i < n_outputs; i++)
     {
       Val         *v = g_hash_table_lookup (g.env, output_names[i]);
@@ -383,20 +476,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
         }
       else
         {
-          GPtrArray *grp = NULL;
-          for (guint j = 0; j < groups->len && grp == NULL; j++)
-            {
-              Val *f = g_ptr_array_index ((GPtrArray *) groups->pdata[j], 0);
-              if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0)
-                grp = groups->pdata[j];
-            }
-          if (grp == NULL)
-            {
-              grp = g_ptr_array_new ();
-              g_ptr_array_add (groups, grp);
-            }
-          if (!g_ptr_array_find (grp, v, NULL))
-            g_ptr_array_add (grp, v);
+          add_to_group (groups, v);
           o.slot = G_MAXUINT; /* filled below */
           o.rank = v->rank;
           memcpy (o.shape, v->shape, sizeof o.shape);
@@ -433,6 +513,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
 out:
   if (ok)
     {
+      name_kernels (&g);
       plan = g_new0 (WbCudaPlan, 1);
       plan->source = g_string_free (g.source, FALSE);
       g.source = NULL;
@@ -467,6 +548,7 @@ out:
     g_string_free (g.source, TRUE);
   g_ptr_array_unref (groups);
   g_ptr_array_unref (computed);
+  g_ptr_array_unref (promoted);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);
@@ -597,8 +679,8 @@ annotated_type (const char *name, WbType *out, gpointer data)
 
 /* Types of every name of @body: annotations, else what the symbol's meta derives (tuple outputs of
  * library calls carry no annotation). Derived types are stored in @owned. */
-static void
-collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPtrArray *owned)
+void
+_wb_cg_collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPtrArray *owned)
 {
   for (guint i = 0; i < n; i++)
     {
@@ -607,7 +689,7 @@ collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPtrArray 
         g_hash_table_insert (types, (gpointer) b->name, (gpointer) &b->type);
       else if (b->has_type && b->kind == WB_BSYM_CALL && b->type_name)
         g_hash_table_insert (types, (gpointer) b->type_name, (gpointer) &b->type);
-      collect_types ((const WbBsym *const *) b->subsymbols, b->n_subsymbols, types, owned);
+      _wb_cg_collect_types ((const WbBsym *const *) b->subsymbols, b->n_subsymbols, types, owned);
       if (b->kind == WB_BSYM_CALL && b->symbol && b->outputs && !b->has_type && wb_symbol_has_meta (b->symbol))
         {
           g_autoptr (GArray) out = g_array_new (FALSE, TRUE, sizeof (WbType));
@@ -637,7 +719,7 @@ wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, GError *
   g_autofree WbCudaArg *args = NULL;
 
   g_return_val_if_fail (trace != NULL && region != NULL, NULL);
-  collect_types ((const WbBsym *const *) trace->body, trace->n_body, types, owned);
+  _wb_cg_collect_types ((const WbBsym *const *) trace->body, trace->n_body, types, owned);
   args = g_new0 (WbCudaArg, MAX (region->n_args, 1));
   for (guint i = 0; i < region->n_args; i++)
     {

@@ -71,7 +71,7 @@ void wb_cuda_arg_init_contiguous (WbCudaArg *arg, const WbType *type);
  * WB_CUDA_BLOCK threads, no dynamic shared memory. */
 typedef struct
 {
-  char  *entry; /* "wb_k0" */
+  char  *entry; /* "wb_k0_3f2a9c01": wb_k<index>_<first 8 hex digits of the SHA-1 of the source> */
   char  *what;  /* "pointwise f32[32, 512] -> 2 outputs", "sum over (1,) of bf16[8, 1024, 768]" */
   guint  grid;
   guint *params;
@@ -139,6 +139,56 @@ WbCudaPlan *wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *regi
 /* wb_cuda_codegen_can_fuse: a structural check of @bsym (no shapes): TRUE when every prim its
  * decomposition reaches has a generator, else FALSE and why (transfer full) in @why_not. */
 gboolean wb_cuda_codegen_can_fuse (const WbBsym *bsym, char **why_not);
+
+/* -- regions with matmuls (wb-cuda-codegen-split.c) -------------------------------------------- */
+
+typedef enum
+{
+  WB_CUDA_STEP_FUSED = 1, /* a run of fusible subsymbols: one plan */
+  WB_CUDA_STEP_MATMUL,    /* a prims.matmul or prims.linear: one cuBLASLt call */
+} WbCudaStepKind;
+
+/* WbCudaStep: one step of a split region, in program order. A fused step reads @inputs (region inputs or
+ * earlier steps' results; sorted by name) and defines @outputs (what later steps or the region's outputs
+ * read). A matmul step is @matmul, a prim whose operands are names or None; its output name is defined
+ * after it. Names and bsyms point into the region (transfer none). */
+typedef struct
+{
+  WbCudaStepKind       kind;
+  const WbBsym *const *units; /* FUSED */
+  guint                n_units;
+  const char         **inputs;
+  guint                n_inputs;
+  const char         **outputs;
+  guint                n_outputs;
+  const WbBsym        *matmul; /* MATMUL */
+} WbCudaStep;
+
+typedef struct
+{
+  const WbBsym *region;
+  WbCudaStep   *steps;
+  guint         n_steps;
+  GPtrArray    *units;   /* the region's CALL subsymbols in its order */
+  GPtrArray    *ordered; /* the fusible ones in the order the fused steps run them; the steps' @units point into it */
+} WbCudaSplit;
+
+/* wb_cuda_split_matmul_leaf: the prims.matmul / prims.linear @unit stands for (itself, or the single leaf
+ * of ltorch.matmul / ltorch.linear), or NULL. (transfer none) */
+const WbBsym *wb_cuda_split_matmul_leaf (const WbBsym *unit);
+
+/* wb_cuda_split_new: fusion region @region (that the generator cannot take whole) as fused runs of its
+ * subsymbols between its matmuls. (transfer full; the region must outlive it) or NULL with
+ * WB_CUDA_CODEGEN_ERROR: _BAD_REGION for no fusion region or no matmul in it, _UNSUPPORTED naming the
+ * subsymbol that is neither fusible nor a matmul with name operands. */
+WbCudaSplit *wb_cuda_split_new (const WbBsym *region, GError **error);
+void         wb_cuda_split_free (WbCudaSplit *split);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCudaSplit, wb_cuda_split_free)
+
+/* wb_cuda_split_plans_annotated: one plan per step of @split (NULL for matmul steps) with every input
+ * described by @trace's annotations, contiguous (what `export --region R --as cuda` prints).
+ * (transfer full: a GPtrArray freeing its plans) or NULL with WB_CUDA_CODEGEN_ERROR. */
+GPtrArray *wb_cuda_split_plans_annotated (const WbTrace *trace, const WbCudaSplit *split, GError **error);
 
 /* wb_cuda_codegen_prelude: (transfer none) the device helpers every source starts with (conversions,
  * rounding, NaN-propagating min/max); part of the compiled text but not of WbCudaPlan.source. */

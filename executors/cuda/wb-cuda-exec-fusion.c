@@ -148,135 +148,40 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
 
 /* -- fusion regions split around library calls -------------------------------------------------- */
 
-/* The matmul or linear prim a unit of a region stands for (itself, or the single leaf of ltorch.matmul /
- * ltorch.linear), or NULL. */
-static const WbBsym *
-matmul_leaf (const WbBsym *u)
-{
-  while (u != NULL && u->kind == WB_BSYM_CALL)
-    {
-      if (_wb_cuda_exec_is_matmul (u) && u->n_subsymbols == 0)
-        return u;
-      if (u->n_subsymbols != 1)
-        return NULL;
-      u = u->subsymbols[0];
-    }
-  return NULL;
-}
-
-static void
-add_name_set (const WbValue *name, gpointer set)
-{
-  g_hash_table_add (set, (gpointer) name->text);
-}
-
-static void
-collect_uses (const WbValue *v, GHashTable *set)
-{
-  if (v == NULL)
-    return;
-  if (v->kind == WB_VALUE_NAME)
-    g_hash_table_add (set, (gpointer) v->text);
-  for (guint i = 0; i < v->n_items; i++)
-    collect_uses (v->items[i], set);
-  if (v->base)
-    collect_uses (v->base, set);
-}
-
-static void
-unit_uses (const WbBsym *u, GHashTable *set)
-{
-  for (guint i = 0; i < u->n_args; i++)
-    collect_uses (u->args[i], set);
-  for (guint i = 0; i < u->n_kwargs; i++)
-    collect_uses (u->kwargs[i].value, set);
-}
-
 /* Whether @b (a fusion region the generator cannot take whole) splits into fusible runs and cuBLASLt
- * calls whose operands are names (or None). */
+ * calls whose operands are names (or None): wb_cuda_split_new. */
 gboolean
 _wb_cuda_exec_can_split (const WbBsym *b)
 {
-  guint n_lib = 0;
-
-  if (!wb_bsym_is_fusion (b) || !_wb_cuda_exec_outputs_named (b))
-    return FALSE;
-  for (guint i = 0; i < b->n_subsymbols; i++)
-    {
-      const WbBsym *u = b->subsymbols[i], *leaf;
-      if (u->kind != WB_BSYM_CALL)
-        continue;
-      if (wb_cuda_codegen_can_fuse (u, NULL) && _wb_cuda_exec_outputs_named (u))
-        continue;
-      if ((leaf = matmul_leaf (u)) == NULL || leaf->outputs == NULL || leaf->outputs->kind != WB_VALUE_NAME)
-        return FALSE;
-      for (guint k = 0; k < leaf->n_args; k++)
-        if (leaf->args[k]->kind != WB_VALUE_NAME && leaf->args[k]->kind != WB_VALUE_NONE)
-          return FALSE;
-      if (leaf->n_kwargs > 0)
-        return FALSE;
-      n_lib++;
-    }
-  return n_lib > 0;
+  return wb_bsym_is_fusion (b) && _wb_cuda_exec_split_of (b) != NULL;
 }
 
-static int
-cmp_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
+/* Runs fused step @st (one plan) on the values of @env, adding its outputs to @env. */
 static gboolean
-run_segment (WbCudaRuntime *rt, const WbBsym *const *units, guint n, GHashTable *env, GHashTable *later, GError **error)
+run_fused_step (WbCudaRuntime *rt, const WbCudaStep *st, GHashTable *env, GError **error)
 {
-  g_autoptr (GHashTable) defined = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) used = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) in_names = g_ptr_array_new ();
-  g_autoptr (GPtrArray) out_names = g_ptr_array_new ();
-  g_autofree WbCudaArg *args = NULL;
-  g_autofree WbTensor **inputs = NULL;
+  g_autofree WbCudaArg *args = g_new0 (WbCudaArg, MAX (st->n_inputs, 1));
+  g_autofree WbTensor **inputs = g_new0 (WbTensor *, MAX (st->n_inputs, 1));
   g_autofree WbTensor **results = NULL;
   GString              *key = g_string_new ("segment\n");
   WbCudaPlan           *plan;
-  GHashTableIter        it;
-  gpointer              k;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < st->n_units; i++)
+    g_string_append (key, _wb_cuda_exec_text_of (st->units[i]));
+  for (guint i = 0; i < st->n_inputs; i++)
     {
-      unit_uses (units[i], used);
-      wb_bsym_foreach_output (units[i], add_name_set, defined);
-      g_string_append (key, _wb_cuda_exec_text_of (units[i]));
-    }
-  g_hash_table_iter_init (&it, used);
-  while (g_hash_table_iter_next (&it, &k, NULL))
-    if (!g_hash_table_contains (defined, k) && g_hash_table_contains (env, k))
-      g_ptr_array_add (in_names, k);
-  g_ptr_array_sort (in_names, cmp_names);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-      wb_bsym_foreach_output (units[i], _wb_cuda_exec_collect_outputs, outs);
-      for (guint j = 0; j < outs->len; j++)
-        if (g_hash_table_contains (later, outs->pdata[j]))
-          g_ptr_array_add (out_names, outs->pdata[j]);
-    }
-  args = g_new0 (WbCudaArg, MAX (in_names->len, 1));
-  inputs = g_new0 (WbTensor *, MAX (in_names->len, 1));
-  for (guint i = 0; i < in_names->len; i++)
-    {
-      WbRtValue *v = g_hash_table_lookup (env, in_names->pdata[i]);
+      WbRtValue *v = g_hash_table_lookup (env, st->inputs[i]);
       arg_describe (&args[i], v);
-      inputs[i] = v->kind == WB_RT_TENSOR ? v->tensor : NULL;
-      g_string_append_printf (key, "|%s", (const char *) in_names->pdata[i]);
+      inputs[i] = v != NULL && v->kind == WB_RT_TENSOR ? v->tensor : NULL;
+      g_string_append_printf (key, "|%s", st->inputs[i]);
       key_append_arg (key, &args[i]);
     }
-  for (guint i = 0; i < out_names->len; i++)
-    g_string_append_printf (key, ">%s", (const char *) out_names->pdata[i]);
+  for (guint i = 0; i < st->n_outputs; i++)
+    g_string_append_printf (key, ">%s", st->outputs[i]);
   plan = _wb_cuda_exec_lookup_plan (key->str);
   if (plan == NULL)
     {
-      plan = wb_cuda_plan_new (units, n, (const char *const *) in_names->pdata, args, in_names->len,
-                               (const char *const *) out_names->pdata, out_names->len, error);
+      plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
       if (plan == NULL)
         {
           g_string_free (key, TRUE);
@@ -291,22 +196,48 @@ run_segment (WbCudaRuntime *rt, const WbBsym *const *units, guint n, GHashTable 
     return FALSE;
   _wb_cuda_exec_stats ()->plan_kernels += plan->n_kernels;
   for (guint i = 0; i < plan->n_outputs; i++)
-    g_hash_table_replace (env, out_names->pdata[i], wb_rt_value_take_tensor (results[i]));
+    g_hash_table_replace (env, (gpointer) st->outputs[i], wb_rt_value_take_tensor (results[i]));
   return TRUE;
 }
 
-/* Runs fusion region @call->bsym as fusible runs of its subsymbols (one plan each) between its matmul and
- * linear calls (cuBLASLt). */
+/* Runs matmul step @leaf (cuBLASLt) on the values of @env, adding its output to @env. */
+static gboolean
+run_matmul_step (WbCudaRuntime *rt, const WbBsym *leaf, gpointer state, GHashTable *env, GError **error)
+{
+  g_autoptr (GPtrArray) margs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  WbKernelCall mc = { 0 };
+
+  for (guint k = 0; k < leaf->n_args; k++)
+    {
+      WbRtValue *v = leaf->args[k]->kind == WB_VALUE_NAME ? g_hash_table_lookup (env, leaf->args[k]->text) : NULL;
+      g_ptr_array_add (margs, v ? wb_rt_value_ref (v) : wb_rt_value_new_none ());
+    }
+  mc.bsym = leaf;
+  mc.args = (WbRtValue **) margs->pdata;
+  mc.n_args = margs->len;
+  mc.state = state;
+  if (!_wb_cuda_exec_run_matmul (rt, &mc, error))
+    return FALSE;
+  g_hash_table_replace (env, (gpointer) leaf->outputs->text, mc.result);
+  return TRUE;
+}
+
+/* Runs fusion region @call->bsym as the steps of its split (wb_cuda_split_new): one plan per fused run of
+ * its subsymbols, one cuBLASLt call per matmul or linear. */
 gboolean
 _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 {
-  const WbBsym *b = call->bsym;
+  const WbBsym      *b = call->bsym;
+  const WbCudaSplit *split = _wb_cuda_exec_split_of (b);
   g_autoptr (GHashTable) env = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) wb_rt_value_unref);
-  g_autoptr (GPtrArray) units = g_ptr_array_new ();
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
   g_autofree WbTensor **results = NULL;
-  guint                 start;
 
+  if (split == NULL)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s: cannot be split around its matmuls", b->name);
+      return FALSE;
+    }
   for (guint i = 0; i < b->n_args && i < call->n_args; i++)
     if (b->args[i]->kind == WB_VALUE_NAME)
       {
@@ -315,50 +246,13 @@ _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
           return FALSE;
         g_hash_table_replace (env, (gpointer) b->args[i]->text, v);
       }
-  for (guint i = 0; i < b->n_subsymbols; i++)
-    if (b->subsymbols[i]->kind == WB_BSYM_CALL)
-      g_ptr_array_add (units, b->subsymbols[i]);
-  wb_bsym_foreach_output (b, _wb_cuda_exec_collect_outputs, outs);
-  start = 0;
-  for (guint i = 0; i <= units->len; i++)
+  for (guint s = 0; s < split->n_steps; s++)
     {
-      const WbBsym *u = i < units->len ? units->pdata[i] : NULL;
-      const WbBsym *leaf = u && !(wb_cuda_codegen_can_fuse (u, NULL) && _wb_cuda_exec_outputs_named (u)) ? matmul_leaf (u) : NULL;
-      if (u != NULL && leaf == NULL)
-        continue;
-      if (i > start)
-        {
-          /* names the run defines that later units or the region's outputs read */
-          g_autoptr (GHashTable) later = g_hash_table_new (g_str_hash, g_str_equal);
-          for (guint j = i; j < units->len; j++)
-            unit_uses (units->pdata[j], later);
-          for (guint j = 0; j < outs->len; j++)
-            g_hash_table_add (later, outs->pdata[j]);
-          if (!run_segment (rt, (const WbBsym *const *) units->pdata + start, i - start, env, later, error))
-            return FALSE;
-        }
-      if (leaf != NULL)
-        {
-          WbKernelCall mc = { 0 };
-          GPtrArray   *margs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-          gboolean     ok;
-          for (guint k = 0; k < leaf->n_args; k++)
-            {
-              WbRtValue *v = leaf->args[k]->kind == WB_VALUE_NAME ? g_hash_table_lookup (env, leaf->args[k]->text) : NULL;
-              g_ptr_array_add (margs, v ? wb_rt_value_ref (v) : wb_rt_value_new_none ());
-            }
-          mc.bsym = leaf;
-          mc.args = (WbRtValue **) margs->pdata;
-          mc.n_args = margs->len;
-          mc.state = call->state;
-          ok = _wb_cuda_exec_run_matmul (rt, &mc, error);
-          g_ptr_array_unref (margs);
-          if (!ok)
-            return FALSE;
-          g_hash_table_replace (env, (gpointer) leaf->outputs->text, mc.result);
-        }
-      start = i + 1;
+      const WbCudaStep *st = &split->steps[s];
+      if (st->kind == WB_CUDA_STEP_FUSED ? !run_fused_step (rt, st, env, error) : !run_matmul_step (rt, st->matmul, call->state, env, error))
+        return FALSE;
     }
+  wb_bsym_foreach_output (b, _wb_cuda_exec_collect_outputs, outs);
   results = g_new0 (WbTensor *, MAX (outs->len, 1));
   for (guint i = 0; i < outs->len; i++)
     {

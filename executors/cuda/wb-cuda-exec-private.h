@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 void                 _wb_cuda_exec_ensure_tables (void);
 WbCudaDispatchStats *_wb_cuda_exec_stats (void);
 const char          *_wb_cuda_exec_text_of (const WbBsym *b);
+const WbCudaSplit   *_wb_cuda_exec_split_of (const WbBsym *b);
 WbCudaPlan          *_wb_cuda_exec_lookup_plan (const char *key);
 void                 _wb_cuda_exec_insert_plan (char *key, WbCudaPlan *plan);
 gboolean             _wb_cuda_exec_is_unfusable (const WbBsym *b);

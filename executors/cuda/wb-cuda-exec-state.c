@@ -10,7 +10,16 @@ static GHashTable         *uploaded;  /* host WbTensor* -> device WbTensor* (a r
 static GHashTable         *plans;     /* printed call + argument layouts -> WbCudaPlan* (content keys: always valid) */
 static GHashTable         *texts;     /* WbBsym* -> its printed text, for the current program only */
 static GHashTable         *unfusable; /* printed calls whose plan failed: decomposed from now on */
+static GHashTable         *splits;    /* WbBsym* -> its WbCudaSplit* or &no_split, for the current program only */
+static char                no_split;
 static WbCudaDispatchStats stats;
+
+static void
+free_split (gpointer p)
+{
+  if (p != &no_split)
+    wb_cuda_split_free (p);
+}
 
 void
 _wb_cuda_exec_ensure_tables (void)
@@ -19,6 +28,7 @@ _wb_cuda_exec_ensure_tables (void)
     {
       plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_cuda_plan_free);
       texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      splits = g_hash_table_new_full (NULL, NULL, NULL, free_split);
       unfusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_reasons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -47,6 +57,20 @@ _wb_cuda_exec_text_of (const WbBsym *b)
       g_hash_table_insert (texts, (gpointer) b, t);
     }
   return t;
+}
+
+/* The split of fusion region @b (wb_cuda_split_new), or NULL when it has none; memoised like the texts. */
+const WbCudaSplit *
+_wb_cuda_exec_split_of (const WbBsym *b)
+{
+  gpointer s = g_hash_table_lookup (splits, b);
+
+  if (s == NULL)
+    {
+      s = wb_cuda_split_new (b, NULL);
+      g_hash_table_insert (splits, (gpointer) b, s ? s : &no_split);
+    }
+  return s == &no_split ? NULL : s;
 }
 
 WbCudaPlan *
@@ -87,6 +111,7 @@ wb_cuda_executors_forget_program (void)
 {
   _wb_cuda_exec_ensure_tables ();
   g_hash_table_remove_all (texts);
+  g_hash_table_remove_all (splits);
 }
 
 void
@@ -94,6 +119,7 @@ wb_cuda_executors_begin_run (void)
 {
   _wb_cuda_exec_ensure_tables ();
   g_hash_table_remove_all (texts);
+  g_hash_table_remove_all (splits);
   g_clear_pointer (&uploaded, g_hash_table_unref);
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
   stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = 0;
@@ -107,6 +133,8 @@ wb_cuda_executors_end_run (void)
   g_clear_pointer (&uploaded, g_hash_table_unref);
   if (texts)
     g_hash_table_remove_all (texts);
+  if (splits)
+    g_hash_table_remove_all (splits);
 }
 
 const WbCudaDispatchStats *
