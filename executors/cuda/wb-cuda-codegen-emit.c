@@ -415,6 +415,10 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
       _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of %s is not supported", op->name, wb_dtype_shortname (value_dtype));
       return NULL;
     }
+  /* x ** 2 as x * x: the correctly rounded square (what PyTorch's pow kernels compute for exponent 2) at
+   * the cost of one multiply instead of powf */
+  if (strcmp (op->name, "pow") == 0 && cls != CLS_I && !ops[1]->is_tensor && (ops[1]->is_float ? ops[1]->f : (double) ops[1]->i) == 2.0)
+    tmpl = "($0 * $0)";
   for (guint i = 0; i < op->arity; i++)
     if ((ex[i] = operand_expr (k, ops[i], ix, cls, error)) == NULL)
       return NULL;

@@ -155,6 +155,8 @@ reduction_loop_range (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
   _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, &kx);
+  /* unrolled: several loads in flight per thread; the sum is still taken in order */
+  _wb_cg_line (k, "#pragma unroll 4");
   _wb_cg_line (k, "for (%s r = %s; r < %s; r += %d)", k->ity, r_start, r_end, step);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
@@ -269,7 +271,7 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
 {
   const char      *ctype = _wb_cg_cls_ctype (c);
   gint64           col_blocks = (NO + COL_W - 1) / COL_W;
-  gint64           S = MAX ((gint64) 1, MIN ((4 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
+  gint64           S = MAX ((gint64) 1, MIN ((8 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
   gint64           Kc = (K + S - 1) / S;
   WbCudaBuffer     pb = { 0 };
   guint            pslot, writes[2];

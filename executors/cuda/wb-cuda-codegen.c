@@ -271,6 +271,83 @@ transposed_root (Gen *g, Val *v)
   return view ? r : NULL;
 }
 
+/* Calls @fn on each tensor Val that node @n reads (sequence arguments included). */
+static gboolean
+node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
+{
+  for (guint i = 0; i < n->n_arg; i++)
+    {
+      const WbValue *a = n->arg[i];
+      if (a == NULL)
+        continue;
+      if (a->kind == WB_VALUE_NAME)
+        {
+          Val *x = g_hash_table_lookup (g->env, a->text);
+          if (x != NULL && fn (g, x, data))
+            return TRUE;
+        }
+      else if (wb_value_is_sequence (a))
+        for (guint j = 0; j < a->n_items; j++)
+          if (a->items[j]->kind == WB_VALUE_NAME)
+            {
+              Val *x = g_hash_table_lookup (g->env, a->items[j]->text);
+              if (x != NULL && fn (g, x, data))
+                return TRUE;
+            }
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  GHashTable *seen;
+  Val        *target; /* reaches: the value looked for; NULL: looks for a reduction */
+} Walk;
+
+/* Whether computing @v reads @w->target (or, without a target, a reduction's result) through the
+ * elementwise and view nodes it is computed by. */
+static gboolean
+walk (Gen *g, Val *v, gpointer data)
+{
+  Walk *w = data;
+
+  if (v == w->target)
+    return TRUE;
+  if (v->input >= 0 || v->def == NULL || !g_hash_table_add (w->seen, v))
+    return FALSE;
+  if (v->def->is_reduction)
+    return w->target == NULL;
+  return node_reads_any (g, v->def, walk, w);
+}
+
+static gboolean
+depends_on_reduction (Gen *g, Val *v)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  Walk w = { seen, NULL };
+
+  return walk (g, v, &w);
+}
+
+/* Whether a needed reduction's operand is computed from @v without another reduction in between. */
+static gboolean
+read_by_reduction (Gen *g, Val *v)
+{
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      Node *n = g->nodes->pdata[i];
+      if (n->is_reduction && n->out[0]->needed)
+        {
+          g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+          Walk w = { seen, v };
+          Val *a = _wb_cg_operand (g, n->arg[0]);
+          if (a != NULL && walk (g, a, &w))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 node_free (Node *n)
 {
@@ -342,9 +419,10 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   const char *ity;
   GArray     *outputs = g_array_new (FALSE, TRUE, sizeof (WbCudaOutput));
   GPtrArray  *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  GPtrArray  *computed = g_ptr_array_new ();            /* outputs that are no view of an input or buffer */
-  GHashTable *deferred = g_hash_table_new (NULL, NULL); /* of those, views of another one */
-  GPtrArray  *promoted = g_ptr_array_new ();            /* values computed only for such views to be of */
+  GPtrArray  *computed = g_ptr_array_new ();                                               /* outputs that are no view of an input or buffer */
+  GHashTable *deferred = g_hash_table_new (NULL, NULL);                                    /* of those, views of another one */
+  GPtrArray  *promoted = g_ptr_array_new ();                                               /* values computed only for such views to be of */
+  GPtrArray  *early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref); /* groups before the reductions */
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -416,6 +494,31 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
         }
       mark_needed (&g, v);
     }
+  /* an output that a reduction reads through elementwise ops and that needs no reduction itself (a
+   * gradient and its sum over the batch) is computed first, with the outputs of its shape that need no
+   * reduction either, so that the reduction loads it instead of computing it again */
+  for (guint i = 0; i < n_outputs; i++)
+    {
+      Val   *v = g_hash_table_lookup (g.env, output_names[i]);
+      Layout L;
+      if (!as_view (&g, v, &L, 0) && !depends_on_reduction (&g, v) && read_by_reduction (&g, v))
+        add_to_group (early, v);
+    }
+  for (guint i = 0; i < n_outputs && early->len > 0; i++)
+    {
+      Val   *v = g_hash_table_lookup (g.env, output_names[i]);
+      Layout L;
+      for (guint j = 0; j < early->len; j++)
+        {
+          Val *f = g_ptr_array_index ((GPtrArray *) early->pdata[j], 0);
+          if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0 && !as_view (&g, v, &L, 0) &&
+              !depends_on_reduction (&g, v))
+            add_to_group (early, v);
+        }
+    }
+  for (guint j = 0; j < early->len; j++)
+    if (!_wb_cg_emit_pointwise (&g, early->pdata[j], ity, error))
+      goto out;
   for (guint i = 0; i < g.nodes->len; i++)
     {
       Node *n = g.nodes->pdata[i];
@@ -549,6 +652,7 @@ out:
   g_ptr_array_unref (groups);
   g_ptr_array_unref (computed);
   g_ptr_array_unref (promoted);
+  g_ptr_array_unref (early);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);
