@@ -12,10 +12,17 @@
 static __device__ __forceinline__ float wb_bf16_to_f (unsigned short h) { return __uint_as_float ((unsigned int) h << 16); }
 static __device__ __forceinline__ unsigned short wb_f_to_bf16 (float f)
 {
+#if __CUDA_ARCH__ >= 800
+  // one cvt (round to nearest even, subnormals kept) instead of the integer sequence below
+  unsigned short h;
+  asm ("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return f != f ? (unsigned short) 0x7fc0 : h;
+#else
   unsigned int u = __float_as_uint (f);
   if ((u & 0x7fffffffu) > 0x7f800000u)
     return 0x7fc0;
   return (unsigned short) ((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
 }
 static __device__ __forceinline__ float wb_f16_to_f (unsigned short h)
 {
