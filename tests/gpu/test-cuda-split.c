@@ -1,0 +1,311 @@
+/* test-cuda-split.c — regions with matmuls as fused runs between cuBLASLt calls (wb-cuda-codegen-split.c), on
+ * Thunder's own traces (suite executors: no GPU; NVRTC compiles the plans when it is installed)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every torch.compile region of gpt2_block, llama_layer and mlp_small that holds matmuls is split; the
+ * steps are checked as a program: each fused step reads only region inputs and earlier results, each
+ * matmul's operands exist before it, every fusible op runs exactly once and every region output is
+ * defined. On gpt2_block's backward region TorchCompile2 the placement of ops between the matmuls is
+ * checked against Thunder's own order: less memory written between steps, and none of the f32 GELU
+ * intermediates of [8, 1024, 3072] that the region's order would write. The column sum of the MLP
+ * gradient loads that gradient from its buffer rather than computing it again, x ** 2 is a multiply, and
+ * every kernel is named after its source's hash. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-cuda-loader.h"
+#include "wb-cuda.h"
+#include "wb-nvrtc.h"
+#include "wb-test-common.h"
+
+static char *cache_dir;
+
+/* The trace of @case_name that holds fusion region @name (the last such entry), or NULL. */
+static WbTrace *
+load_region (const char *case_name, const char *name, const WbBsym **region, WbTraceSet **set_out)
+{
+  const char      *dir = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  WbTraceSet *set;
+
+  if (dir == NULL || !g_file_test ((path = g_build_filename (dir, case_name, NULL)), G_FILE_TEST_IS_DIR))
+    return NULL;
+  set = wb_trace_set_load (path, &error);
+  g_assert_no_error (error);
+  *set_out = set;
+  for (guint i = wb_trace_set_get_n_entries (set); i > 0; i--)
+    {
+      WbTrace *t = wb_trace_set_get_entry (set, i - 1)->trace;
+      for (guint b = 0; t && b < t->n_body; b++)
+        if (t->body[b]->kind == WB_BSYM_CALL && g_strcmp0 (t->body[b]->name, name) == 0 && t->body[b]->n_subsymbols > 0)
+          {
+            *region = t->body[b];
+            return t;
+          }
+    }
+  return NULL;
+}
+
+static void
+add_name (const WbValue *name, gpointer set)
+{
+  g_hash_table_add (set, (gpointer) name->text);
+}
+
+static void
+assert_uses_defined (const WbValue *v, GHashTable *defined, const char *where)
+{
+  if (v == NULL)
+    return;
+  if (v->kind == WB_VALUE_NAME && !g_hash_table_contains (defined, v->text))
+    g_error ("%s reads %s before any step defines it", where, v->text);
+  for (guint i = 0; i < v->n_items; i++)
+    assert_uses_defined (v->items[i], defined, where);
+}
+
+/* Bytes of the annotated tensor @name among @region's subsymbols, 0 when not annotated. */
+static gint64
+annotated_bytes (const WbBsym *region, const char *name, gboolean *is_big_f32)
+{
+  for (guint i = 0; i < region->n_subsymbols; i++)
+    {
+      const WbBsym *b = region->subsymbols[i];
+      gint64        n = 1;
+      if (b->kind != WB_BSYM_CALL || !b->has_type || g_strcmp0 (b->type_name, name) != 0 || b->type.kind != WB_TYPE_TENSOR)
+        continue;
+      for (guint d = 0; d < b->type.rank; d++)
+        n *= b->type.shape[d];
+      if (is_big_f32)
+        *is_big_f32 = b->type.dtype == WB_DTYPE_FLOAT32 && n == 8 * 1024 * 3072;
+      return n * (gint64) wb_dtype_size (b->type.dtype);
+    }
+  return 0;
+}
+
+/* Checks @split as a program over @region; returns the bytes its fused steps write for later steps and
+ * counts in @big_f32 the f32 [8, 1024, 3072] values among them. */
+static gint64
+check_split (const WbBsym *region, const WbCudaSplit *split, guint *big_f32)
+{
+  g_autoptr (GHashTable) defined = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) ran = g_hash_table_new (NULL, NULL);
+  gint64 written = 0;
+  guint  n_matmuls = 0, n_fusible = 0;
+
+  *big_f32 = 0;
+  for (guint i = 0; i < region->n_args; i++)
+    if (region->args[i]->kind == WB_VALUE_NAME)
+      g_hash_table_add (defined, (gpointer) region->args[i]->text);
+  for (guint i = 0; i < region->n_subsymbols; i++)
+    if (region->subsymbols[i]->kind == WB_BSYM_CALL)
+      wb_cuda_split_matmul_leaf (region->subsymbols[i]) ? n_matmuls++ : n_fusible++;
+  for (guint s = 0; s < split->n_steps; s++)
+    {
+      const WbCudaStep *st = &split->steps[s];
+      g_autofree char  *where = g_strdup_printf ("%s step %u", region->name, s + 1);
+      if (st->kind == WB_CUDA_STEP_MATMUL)
+        {
+          for (guint k = 0; k < st->matmul->n_args; k++)
+            assert_uses_defined (st->matmul->args[k], defined, where);
+          g_hash_table_add (defined, (gpointer) st->matmul->outputs->text);
+          n_matmuls--;
+          continue;
+        }
+      g_assert_cmpuint (st->n_units, >, 0);
+      for (guint i = 0; i < st->n_inputs; i++)
+        g_assert_true (g_hash_table_contains (defined, st->inputs[i]));
+      {
+        /* inside the step, names are defined in the order its units run */
+        g_autoptr (GHashTable) local = g_hash_table_new (g_str_hash, g_str_equal);
+        GHashTableIter it;
+        gpointer       k;
+        g_hash_table_iter_init (&it, defined);
+        while (g_hash_table_iter_next (&it, &k, NULL))
+          g_hash_table_add (local, k);
+        for (guint u = 0; u < st->n_units; u++)
+          {
+            const WbBsym *b = st->units[u];
+            for (guint a = 0; a < b->n_args; a++)
+              assert_uses_defined (b->args[a], local, where);
+            wb_bsym_foreach_output (b, add_name, local);
+            g_assert_true (g_hash_table_add (ran, (gpointer) b)); /* each op once */
+          }
+      }
+      for (guint i = 0; i < st->n_outputs; i++)
+        {
+          gboolean big = FALSE;
+          g_hash_table_add (defined, (gpointer) st->outputs[i]);
+          written += annotated_bytes (region, st->outputs[i], &big);
+          *big_f32 += big;
+        }
+    }
+  g_assert_cmpuint (n_matmuls, ==, 0);
+  g_assert_cmpuint (g_hash_table_size (ran), ==, n_fusible);
+  {
+    const WbValue *o = region->outputs;
+    for (guint i = 0; i < (o->kind == WB_VALUE_NAME ? 1 : o->n_items); i++)
+      g_assert_true (g_hash_table_contains (defined, (o->kind == WB_VALUE_NAME ? o : o->items[i])->text));
+  }
+  return written;
+}
+
+static void
+compile_plans (const char *what, GPtrArray *plans)
+{
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const WbCudaPlan *plan = plans->pdata[i];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbNvrtcImage) img = NULL;
+      if (plan == NULL)
+        continue;
+      for (guint k = 0; k < plan->n_kernels; k++)
+        {
+          /* wb_k<index>_<8 hex digits of the source's SHA-1>, and the source defines it */
+          g_autofree char *prefix = g_strdup_printf ("wb_k%u_", k);
+          g_autofree char *def = g_strdup_printf ("\n%s (", plan->kernels[k].entry);
+          g_assert_true (g_str_has_prefix (plan->kernels[k].entry, prefix));
+          g_assert_cmpuint (strlen (plan->kernels[k].entry), ==, strlen (prefix) + 8);
+          g_assert_nonnull (strstr (plan->source, def));
+        }
+      if (wb_cuda_load_nvrtc (NULL) == NULL)
+        continue;
+      img = wb_nvrtc_compile (plan->source, "sm_90", cache_dir, &error);
+      if (img == NULL)
+        g_error ("%s step plan %u: %s", what, i, error->message);
+    }
+}
+
+static void
+test_gpt2_backward (void)
+{
+  g_autoptr (WbTraceSet) set = NULL;
+  const WbBsym *region = NULL;
+  WbTrace      *trace = load_region ("gpt2_block", "TorchCompile2", &region, &set);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCudaSplit) placed = NULL;
+  g_autoptr (WbCudaSplit) ordered = NULL;
+  g_autoptr (GPtrArray) plans = NULL;
+  gint64   placed_bytes, ordered_bytes;
+  guint    placed_f32, ordered_f32, checked = 0;
+  gboolean has_pow2 = FALSE;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("needs gpt2_block (WB_TRACES_DIR)");
+      return;
+    }
+  placed = wb_cuda_split_new (region, &error);
+  g_assert_no_error (error);
+  g_setenv ("WB_CUDA_NO_RESCHEDULE", "1", TRUE);
+  ordered = wb_cuda_split_new (region, &error);
+  g_unsetenv ("WB_CUDA_NO_RESCHEDULE");
+  g_assert_no_error (error);
+  placed_bytes = check_split (region, placed, &placed_f32);
+  ordered_bytes = check_split (region, ordered, &ordered_f32);
+  g_test_message ("TorchCompile2: %u steps; written between steps: %.1f MB placed, %.1f MB in the region's order", placed->n_steps,
+                  placed_bytes / 1e6, ordered_bytes / 1e6);
+  g_assert_cmpint (ordered_f32, >, 0);
+  g_assert_cmpint (placed_f32, ==, 0);
+  g_assert_cmpint (placed_bytes, <, ordered_bytes);
+
+  plans = wb_cuda_split_plans_annotated (trace, placed, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (plans->len, ==, placed->n_steps);
+  for (guint s = 0; s < placed->n_steps; s++)
+    {
+      const WbCudaStep *st = &placed->steps[s];
+      const WbCudaPlan *plan = plans->pdata[s];
+      if (st->kind != WB_CUDA_STEP_FUSED)
+        continue;
+      {
+        /* x ** 2 (the GELU gradient's) is generated as a multiply: no powf where that is the step's only pow */
+        guint pow2 = 0, pows = 0;
+        for (guint u = 0; u < st->n_units; u++)
+          if (strstr (st->units[u]->name, "pow") != NULL)
+            {
+              pows++;
+              pow2 += st->units[u]->n_args == 2 && st->units[u]->args[1]->kind == WB_VALUE_INT && st->units[u]->args[1]->v.i == 2;
+            }
+        if (pow2 > 0 && pow2 == pows)
+          {
+            g_assert_null (strstr (plan->source, "powf"));
+            has_pow2 = TRUE;
+          }
+      }
+      /* the step summing t513 (the MLP's input gradient) over tokens also writes t513: the sum loads it */
+      for (guint i = 0; i < st->n_outputs; i++)
+        if (strcmp (st->outputs[i], "t513") == 0)
+          for (guint k = 0; k < plan->n_kernels; k++)
+            if (g_str_has_prefix (plan->kernels[k].what, "sum over"))
+              {
+                gboolean loads = FALSE;
+                for (guint p = 0; p < plan->kernels[k].n_params; p++)
+                  {
+                    g_assert_cmpuint (plan->kernels[k].params[p], >=, plan->n_inputs); /* no input recomputed */
+                    loads |= plan->kernels[k].params[p] == plan->outputs[i].slot;
+                  }
+                g_assert_true (loads);
+                checked++;
+              }
+    }
+  g_assert_true (has_pow2);
+  g_assert_cmpuint (checked, ==, 1);
+  compile_plans ("gpt2_block/TorchCompile2", plans);
+}
+
+static void
+test_case (gconstpointer data)
+{
+  const char *case_name = data;
+  guint       split_regions = 0;
+
+  for (int r = 0; r < 8; r++)
+    {
+      g_autoptr (WbTraceSet) set = NULL;
+      g_autofree char *name = g_strdup_printf ("TorchCompile%d", r);
+      const WbBsym    *region = NULL;
+      WbTrace         *trace = load_region (case_name, name, &region, &set);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaSplit) split = NULL;
+      g_autoptr (GPtrArray) plans = NULL;
+      g_autofree char *what = NULL;
+      guint            f32;
+      if (trace == NULL)
+        continue;
+      if ((split = wb_cuda_split_new (region, &error)) == NULL)
+        {
+          g_test_message ("%s/%s: not split: %s", case_name, name, error->message);
+          continue;
+        }
+      check_split (region, split, &f32);
+      plans = wb_cuda_split_plans_annotated (trace, split, &error);
+      g_assert_no_error (error);
+      what = g_strdup_printf ("%s/%s", case_name, name);
+      compile_plans (what, plans);
+      split_regions++;
+    }
+  if (split_regions == 0)
+    g_test_skip ("no traces of this case (WB_TRACES_DIR)");
+  else
+    g_test_message ("%s: %u regions split around their matmuls", case_name, split_regions);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  cache_dir = g_dir_make_tmp ("wb-split-XXXXXX", NULL);
+  g_test_add_func ("/cuda/split/gpt2_block/TorchCompile2", test_gpt2_backward);
+  g_test_add_data_func ("/cuda/split/gpt2_block", "gpt2_block", test_case);
+  g_test_add_data_func ("/cuda/split/llama_layer", "llama_layer", test_case);
+  g_test_add_data_func ("/cuda/split/mlp_small", "mlp_small", test_case);
+  rc = g_test_run ();
+  wb_test_remove_tree (cache_dir);
+  g_free (cache_dir);
+  return rc;
+}
