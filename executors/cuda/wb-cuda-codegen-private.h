@@ -142,6 +142,30 @@ gboolean    _wb_cg_op_supported (const char *op);
 Val        *_wb_cg_val_new (Gen *g, const char *name);
 Val        *_wb_cg_number_of (Gen *g, const WbValue *v);
 Val        *_wb_cg_operand (Gen *g, const WbValue *v);
+
+/* A value's layout as a view of slot @slot (an input, or n_inputs + a buffer): elements, relative to the
+ * slot's first element (wb-cuda-codegen-outputs.c). */
+typedef struct
+{
+  guint  slot;
+  guint  rank;
+  gint64 shape[WB_MAX_RANK];
+  gint64 strides[WB_MAX_RANK];
+  gint64 offset;
+} WbCgLayout;
+
+/* Whether @v is a view (reshape, transpose, broadcast, squeeze, slice, same-dtype conversion...) of an input
+ * or of a value that has a buffer, and its layout in @L. */
+gboolean _wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth);
+/* Adds @v to the group of its shape in @groups (a GPtrArray of GPtrArray of Val*: one pointwise kernel each). */
+void _wb_cg_add_to_group (GPtrArray *groups, Val *v);
+/* The computed value @v transposes (through reshapes, squeezes and at least one transpose that moves the
+ * innermost dim), when @v is a view of it once it has a contiguous buffer; else NULL. */
+Val *_wb_cg_transposed_root (Gen *g, Val *v);
+/* Whether computing @v reads a reduction's result through elementwise and view nodes. */
+gboolean _wb_cg_depends_on_reduction (Gen *g, Val *v);
+/* Whether a needed reduction's operand is computed from @v without another reduction in between. */
+gboolean _wb_cg_read_by_reduction (Gen *g, Val *v);
 /* Types of every name of @body (name -> WbType, transfer none): annotations, else what the symbol's meta
  * derives; derived types are owned by @owned (a g_free array). */
 void     _wb_cg_collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPtrArray *owned);

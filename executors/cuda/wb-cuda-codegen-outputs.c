@@ -1,0 +1,280 @@
+/* wb-cuda-codegen-outputs.c — how a plan's outputs are produced: views of inputs and buffers, transposes of
+ * computed values, outputs computed before the reductions that read them
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+/* -- outputs as views ----------------------------------------------------------------------- */
+
+/* PyTorch's computeStride: strides for viewing (@rank, @shape, @strides) as @nrank/@nshape, or FALSE. */
+static gboolean
+view_strides (guint rank, const gint64 *shape, const gint64 *strides, guint nrank, const gint64 *nshape, gint64 *out)
+{
+  gint64 numel = _wb_cg_numel_of (rank, shape);
+  int    view_d = (int) nrank - 1;
+  gint64 chunk_base_stride, tensor_numel = 1, view_numel = 1;
+
+  if (numel == 0)
+    return FALSE;
+  if (rank == 0)
+    {
+      for (guint d = 0; d < nrank; d++)
+        out[d] = 1;
+      return TRUE;
+    }
+  chunk_base_stride = strides[rank - 1];
+  for (int tensor_d = (int) rank - 1; tensor_d >= 0; tensor_d--)
+    {
+      tensor_numel *= shape[tensor_d];
+      if (tensor_d == 0 || (shape[tensor_d - 1] != 1 && strides[tensor_d - 1] != tensor_numel * chunk_base_stride))
+        {
+          while (view_d >= 0 && (view_numel < tensor_numel || nshape[view_d] == 1))
+            {
+              out[view_d] = view_numel * chunk_base_stride;
+              view_numel *= nshape[view_d];
+              view_d--;
+            }
+          if (view_numel != tensor_numel)
+            return FALSE;
+          if (tensor_d > 0)
+            {
+              chunk_base_stride = strides[tensor_d - 1];
+              tensor_numel = 1;
+              view_numel = 1;
+            }
+        }
+    }
+  return view_d == -1;
+}
+
+gboolean
+_wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth)
+{
+  Node      *n;
+  Val       *a;
+  WbCgLayout la;
+  gint64     ints[WB_MAX_RANK], ints3[WB_MAX_RANK];
+  guint      ni = 0, ni3 = 0;
+
+  if (!v->is_tensor || depth > 64)
+    return FALSE;
+  if (v->input >= 0 || v->buffer >= 0)
+    {
+      L->slot = v->input >= 0 ? (guint) v->input : g->n_inputs + (guint) v->buffer;
+      L->rank = v->rank;
+      memcpy (L->shape, v->shape, sizeof L->shape);
+      if (v->input >= 0)
+        memcpy (L->strides, v->strides, sizeof L->strides);
+      else
+        _wb_cg_contiguous_strides (v->rank, v->shape, L->strides);
+      L->offset = 0;
+      return TRUE;
+    }
+  n = v->def;
+  if (n == NULL || n->n_out != 1 || n->is_reduction)
+    return FALSE;
+  a = _wb_cg_operand (g, n->arg[0]);
+  if (a == NULL || !a->is_tensor)
+    return FALSE;
+  if (strcmp (n->op, "convert_element_type") == 0 && a->dtype != v->dtype)
+    return FALSE;
+  if (!(strcmp (n->op, "shallow_copy") == 0 || strcmp (n->op, "stride_order") == 0 || strcmp (n->op, "clone") == 0 ||
+        strcmp (n->op, "convert_element_type") == 0 || strcmp (n->op, "broadcast_in_dim") == 0 || strcmp (n->op, "reshape") == 0 ||
+        strcmp (n->op, "view") == 0 || strcmp (n->op, "transpose") == 0 || strcmp (n->op, "squeeze") == 0 ||
+        strcmp (n->op, "slice_prim") == 0))
+    return FALSE;
+  if (!_wb_cg_as_view (g, a, &la, depth + 1))
+    return FALSE;
+  *L = la;
+  L->rank = v->rank;
+  memcpy (L->shape, v->shape, sizeof L->shape);
+  if (strcmp (n->op, "broadcast_in_dim") == 0)
+    {
+      if (!_wb_cg_get_ints (n->arg[2], ints, WB_MAX_RANK, &ni) || ni != a->rank)
+        return FALSE;
+      memset (L->strides, 0, sizeof L->strides);
+      for (guint d = 0; d < a->rank; d++)
+        L->strides[ints[d]] = a->shape[d] == v->shape[ints[d]] ? la.strides[d] : 0;
+    }
+  else if (strcmp (n->op, "reshape") == 0 || strcmp (n->op, "view") == 0)
+    {
+      if (!view_strides (a->rank, a->shape, la.strides, v->rank, v->shape, L->strides))
+        return FALSE;
+    }
+  else if (strcmp (n->op, "transpose") == 0)
+    {
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni) || ni != a->rank)
+        return FALSE;
+      for (guint d = 0; d < v->rank; d++)
+        L->strides[d] = la.strides[ints[d]];
+    }
+  else if (strcmp (n->op, "squeeze") == 0)
+    {
+      gboolean sq[WB_MAX_RANK] = { FALSE };
+      guint    o = 0;
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni))
+        return FALSE;
+      for (guint i = 0; i < ni; i++)
+        if (ints[i] >= 0 && ints[i] < a->rank)
+          sq[ints[i]] = TRUE;
+      for (guint d = 0; d < a->rank; d++)
+        if (!sq[d])
+          L->strides[o++] = la.strides[d];
+    }
+  else if (strcmp (n->op, "slice_prim") == 0)
+    {
+      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni) || ni != a->rank)
+        return FALSE;
+      for (guint d = 0; d < a->rank; d++)
+        ints3[d] = 1;
+      if (n->arg[3] != NULL && n->arg[3]->kind != WB_VALUE_NONE && (!_wb_cg_get_ints (n->arg[3], ints3, WB_MAX_RANK, &ni3) || ni3 != a->rank))
+        return FALSE;
+      for (guint d = 0; d < a->rank; d++)
+        {
+          L->offset += ints[d] * la.strides[d];
+          L->strides[d] = la.strides[d] * ints3[d];
+        }
+    }
+  return TRUE;
+}
+
+/* Adds @v to the group of its shape in @groups (one pointwise kernel per shape). */
+void
+_wb_cg_add_to_group (GPtrArray *groups, Val *v)
+{
+  GPtrArray *grp = NULL;
+
+  for (guint j = 0; j < groups->len && grp == NULL; j++)
+    {
+      Val *f = g_ptr_array_index ((GPtrArray *) groups->pdata[j], 0);
+      if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0)
+        grp = groups->pdata[j];
+    }
+  if (grp == NULL)
+    {
+      grp = g_ptr_array_new ();
+      g_ptr_array_add (groups, grp);
+    }
+  if (!g_ptr_array_find (grp, v, NULL))
+    g_ptr_array_add (grp, v);
+}
+
+/* The value @v is a view of through reshapes, squeezes, same-dtype conversions and at least one transpose
+ * that moves the innermost dim, when that value is computed here (no input, no reduction buffer) and @v is
+ * a view of it once it has a contiguous buffer; else NULL. */
+Val *
+_wb_cg_transposed_root (Gen *g, Val *v)
+{
+  Val       *r = v;
+  gboolean   moved = FALSE, view;
+  WbCgLayout L;
+
+  for (int depth = 0; depth < 64 && r->def != NULL && r->def->n_out == 1 && !r->def->is_reduction; depth++)
+    {
+      Node  *n = r->def;
+      Val   *a = _wb_cg_operand (g, n->arg[0]);
+      gint64 perm[WB_MAX_RANK];
+      guint  np = 0;
+      if (a == NULL || !a->is_tensor)
+        return NULL;
+      if (strcmp (n->op, "transpose") == 0)
+        {
+          if (!_wb_cg_get_ints (n->arg[1], perm, WB_MAX_RANK, &np) || np != a->rank || np == 0)
+            return NULL;
+          moved |= perm[np - 1] != (gint64) np - 1 && a->shape[np - 1] > 1;
+        }
+      else if (!(strcmp (n->op, "reshape") == 0 || strcmp (n->op, "view") == 0 || strcmp (n->op, "squeeze") == 0 ||
+                 strcmp (n->op, "shallow_copy") == 0 || (strcmp (n->op, "convert_element_type") == 0 && a->dtype == r->dtype)))
+        break;
+      r = a;
+    }
+  if (!moved || r == v || r->input >= 0 || r->buffer >= 0 || r->def == NULL || r->def->is_reduction || r->rank < 2)
+    return NULL;
+  r->buffer = 0; /* as if computed: only its shape matters */
+  view = _wb_cg_as_view (g, v, &L, 0);
+  r->buffer = -1;
+  return view ? r : NULL;
+}
+
+/* Calls @fn on each tensor Val that node @n reads (sequence arguments included). */
+static gboolean
+node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
+{
+  for (guint i = 0; i < n->n_arg; i++)
+    {
+      const WbValue *a = n->arg[i];
+      if (a == NULL)
+        continue;
+      if (a->kind == WB_VALUE_NAME)
+        {
+          Val *x = g_hash_table_lookup (g->env, a->text);
+          if (x != NULL && fn (g, x, data))
+            return TRUE;
+        }
+      else if (wb_value_is_sequence (a))
+        for (guint j = 0; j < a->n_items; j++)
+          if (a->items[j]->kind == WB_VALUE_NAME)
+            {
+              Val *x = g_hash_table_lookup (g->env, a->items[j]->text);
+              if (x != NULL && fn (g, x, data))
+                return TRUE;
+            }
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  GHashTable *seen;
+  Val        *target; /* reaches: the value looked for; NULL: looks for a reduction */
+} Walk;
+
+/* Whether computing @v reads @w->target (or, without a target, a reduction's result) through the
+ * elementwise and view nodes it is computed by. */
+static gboolean
+walk (Gen *g, Val *v, gpointer data)
+{
+  Walk *w = data;
+
+  if (v == w->target)
+    return TRUE;
+  if (v->input >= 0 || v->def == NULL || !g_hash_table_add (w->seen, v))
+    return FALSE;
+  if (v->def->is_reduction)
+    return w->target == NULL;
+  return node_reads_any (g, v->def, walk, w);
+}
+
+gboolean
+_wb_cg_depends_on_reduction (Gen *g, Val *v)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  Walk w = { seen, NULL };
+
+  return walk (g, v, &w);
+}
+
+/* Whether a needed reduction's operand is computed from @v without another reduction in between. */
+gboolean
+_wb_cg_read_by_reduction (Gen *g, Val *v)
+{
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      Node *n = g->nodes->pdata[i];
+      if (n->is_reduction && n->out[0]->needed)
+        {
+          g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+          Walk w = { seen, v };
+          Val *a = _wb_cg_operand (g, n->arg[0]);
+          if (a != NULL && walk (g, a, &w))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
