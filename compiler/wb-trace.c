@@ -7,7 +7,7 @@
 #include "wb-compiler.h"
 #include "wb-trace-private.h"
 
-G_DEFINE_QUARK (wb-trace-error-quark, wb_trace_error)
+G_DEFINE_QUARK (wb - trace - error - quark, wb_trace_error)
 
 WbTrace *
 wb_trace_ref (WbTrace *trace)
@@ -80,6 +80,19 @@ wb_bsym_foreach_output (const WbBsym *bsym, void (*func) (const WbValue *name, g
 {
   g_return_if_fail (bsym != NULL);
   foreach_name (bsym->outputs, func, data);
+}
+
+static void
+append_name (const WbValue *name, gpointer names)
+{
+  g_ptr_array_add (names, (gpointer) name->text);
+}
+
+void
+wb_bsym_get_output_names (const WbBsym *bsym, GPtrArray *names)
+{
+  g_return_if_fail (bsym != NULL && names != NULL);
+  foreach_name (bsym->outputs, append_name, names);
 }
 
 gboolean

@@ -150,6 +150,9 @@ guint         wb_trace_get_bsym_line  (const WbTrace *trace, const WbBsym *bsym)
 guint         wb_trace_count_bsyms    (const WbTrace *trace);
 /* wb_bsym_foreach_output: calls @func for every output NAME of @bsym (skipping "_"), in order. */
 void          wb_bsym_foreach_output  (const WbBsym *bsym, void (*func) (const WbValue *name, gpointer data), gpointer data);
+/* wb_bsym_get_output_names: appends the output names of @bsym (skipping "_"), in order, to @names (a
+ * GPtrArray of const char*, transfer none: the strings belong to the trace). */
+void          wb_bsym_get_output_names (const WbBsym *bsym, GPtrArray *names);
 /* wb_bsym_is_fusion: a CALL of a fusion region (TorchCompileN, nvFusionN, ...). */
 gboolean      wb_bsym_is_fusion       (const WbBsym *bsym);
 

@@ -407,12 +407,6 @@ add_stat (WbInterp *in, const char *name, gint64 ns)
   st->ns += ns;
 }
 
-static void
-collect_output_names (const WbValue *name, gpointer data)
-{
-  g_ptr_array_add (data, (gpointer) name->text);
-}
-
 static gboolean
 run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError **error)
 {
@@ -514,7 +508,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
       GPtrArray  *outs = g_ptr_array_new ();
       gboolean    ok;
 
-      wb_bsym_foreach_output (b, collect_output_names, outs);
+      wb_bsym_get_output_names (b, outs);
       for (guint i = 0; i < outs->len; i++)
         g_hash_table_add (keep, outs->pdata[i]);
       scope_init (&child, s);

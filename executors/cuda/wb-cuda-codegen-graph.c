@@ -458,12 +458,6 @@ fold_numbers (Gen *g, Node *n, const EwOp *op, Val **ops, Val *out, GError **err
     }
 }
 
-static void
-collect_outputs (const WbValue *name, gpointer data)
-{
-  g_ptr_array_add (data, (gpointer) name->text);
-}
-
 static gboolean
 add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
 {
@@ -483,7 +477,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
   n->is_reduction = in_list (n->op, reduction_ops);
 
   outs = g_ptr_array_new ();
-  wb_bsym_foreach_output (b, collect_outputs, outs);
+  wb_bsym_get_output_names (b, outs);
   types = g_array_new (FALSE, TRUE, sizeof (WbType));
   if (!wb_symbol_infer (b->symbol, b->args, b->n_args, b->kwargs, b->n_kwargs, lookup_type, g, types, &local))
     return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s: %s", full, local->message);

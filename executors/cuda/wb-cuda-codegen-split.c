@@ -102,12 +102,6 @@ cmp_names (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-static void
-collect_output_name (const WbValue *name, gpointer data)
-{
-  g_ptr_array_add (data, (gpointer) name->text);
-}
-
 /* The fused step of @units[0..n): its inputs are the names it reads that @available holds (region inputs,
  * earlier steps' results), its outputs the names it defines that @later reads. */
 static void
@@ -133,7 +127,7 @@ fused_step (WbCudaStep *st, const WbBsym *const *units, guint n, GHashTable *ava
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (GPtrArray) o = g_ptr_array_new ();
-      wb_bsym_foreach_output (units[i], collect_output_name, o);
+      wb_bsym_get_output_names (units[i], o);
       for (guint j = 0; j < o->len; j++)
         if (g_hash_table_contains (later, o->pdata[j]))
           {
@@ -394,7 +388,7 @@ schedule (const WbBsym *region, GPtrArray *units)
         }
     }
   sc.n_matmuls = m;
-  wb_bsym_foreach_output (region, collect_output_name, outs);
+  wb_bsym_get_output_names (region, outs);
   for (guint i = 0; i < outs->len; i++)
     {
       ValueInfo *vi = g_hash_table_lookup (sc.values, outs->pdata[i]);
@@ -474,7 +468,7 @@ wb_cuda_split_new (const WbBsym *region, GError **error)
   for (guint i = 0; i < region->n_args; i++)
     if (region->args[i]->kind == WB_VALUE_NAME)
       g_hash_table_add (available, (gpointer) region->args[i]->text);
-  wb_bsym_foreach_output (region, collect_output_name, outs);
+  wb_bsym_get_output_names (region, outs);
   slots = schedule (region, units);
   ordered = g_ptr_array_new ();
   for (int s = 0, mm = 0; s <= (int) n_lib; s++)

@@ -383,12 +383,6 @@ out:
   return plan;
 }
 
-static void
-collect_output_strings (const WbValue *name, gpointer data)
-{
-  g_ptr_array_add (data, (gpointer) name->text);
-}
-
 WbCudaPlan *
 wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, GError **error)
 {
@@ -398,7 +392,7 @@ wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_ar
   g_return_val_if_fail (region != NULL && n_args == region->n_args, NULL);
   for (guint i = 0; i < n_args; i++)
     g_ptr_array_add (names, region->args[i]->kind == WB_VALUE_NAME ? (gpointer) region->args[i]->text : NULL);
-  wb_bsym_foreach_output (region, collect_output_strings, outs);
+  wb_bsym_get_output_names (region, outs);
   return wb_cuda_plan_new ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, (const char *const *) names->pdata,
                            args, n_args, (const char *const *) outs->pdata, outs->len, error);
 }

@@ -119,7 +119,7 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
   plan = _wb_cuda_exec_lookup_plan (key->str);
   if (plan == NULL)
     {
-      wb_bsym_foreach_output (b, _wb_cuda_exec_collect_outputs, outs);
+      wb_bsym_get_output_names (b, outs);
       if (whole && wb_bsym_is_fusion (b))
         plan = wb_cuda_plan_new_region (b, args, values->len, error);
       else
@@ -252,7 +252,7 @@ _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       if (st->kind == WB_CUDA_STEP_FUSED ? !run_fused_step (rt, st, env, error) : !run_matmul_step (rt, st->matmul, call->state, env, error))
         return FALSE;
     }
-  wb_bsym_foreach_output (b, _wb_cuda_exec_collect_outputs, outs);
+  wb_bsym_get_output_names (b, outs);
   results = g_new0 (WbTensor *, MAX (outs->len, 1));
   for (guint i = 0; i < outs->len; i++)
     {

@@ -31,7 +31,6 @@ const char          *_wb_cuda_exec_prim_name (const WbBsym *b);
 gboolean             _wb_cuda_exec_is_matmul (const WbBsym *b);
 gboolean             _wb_cuda_exec_outputs_named (const WbBsym *b);
 WbRtValue           *_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n);
-void                 _wb_cuda_exec_collect_outputs (const WbValue *name, gpointer data);
 
 /* wb-cuda-exec-fusion.c */
 gboolean _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error);

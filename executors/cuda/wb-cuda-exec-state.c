@@ -267,9 +267,3 @@ _wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n)
     wb_rt_value_append (seq, wb_rt_value_take_tensor (outs[i]));
   return seq;
 }
-
-void
-_wb_cuda_exec_collect_outputs (const WbValue *name, gpointer data)
-{
-  g_ptr_array_add (data, (gpointer) name->text);
-}
