@@ -15,8 +15,8 @@
 #endif
 #include "wb-cuda-codegen-private.h"
 
-static gboolean
-outputs_named (const WbBsym *b)
+gboolean
+wb_cuda_codegen_outputs_named (const WbBsym *b)
 {
   const WbValue *o = b->outputs;
 
@@ -65,7 +65,7 @@ wb_cuda_split_matmul_leaf (const WbBsym *unit)
 static gboolean
 fusible_unit (const WbBsym *u)
 {
-  return wb_cuda_codegen_can_fuse (u, NULL) && outputs_named (u);
+  return wb_cuda_codegen_can_fuse (u, NULL) && wb_cuda_codegen_outputs_named (u);
 }
 
 static void
@@ -421,7 +421,7 @@ wb_cuda_split_new (const WbBsym *region, GError **error)
   guint        n_lib = 0;
 
   g_return_val_if_fail (region != NULL, NULL);
-  if (!wb_bsym_is_fusion (region) || !outputs_named (region))
+  if (!wb_bsym_is_fusion (region) || !wb_cuda_codegen_outputs_named (region))
     {
       g_set_error (error, WB_CUDA_CODEGEN_ERROR, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s is not a fusion region with named outputs",
                    region->name);

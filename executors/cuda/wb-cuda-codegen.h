@@ -173,6 +173,10 @@ typedef struct
   GPtrArray    *ordered; /* the fusible ones in the order the fused steps run them; the steps' @units point into it */
 } WbCudaSplit;
 
+/* wb_cuda_codegen_outputs_named: whether @bsym's outputs are one name or a tuple of names, none of them "_"
+ * (what a plan or a split can bind its results to). */
+gboolean wb_cuda_codegen_outputs_named (const WbBsym *bsym);
+
 /* wb_cuda_split_matmul_leaf: the prims.matmul / prims.linear @unit stands for (itself, or the single leaf
  * of ltorch.matmul / ltorch.linear), or NULL. (transfer none) */
 const WbBsym *wb_cuda_split_matmul_leaf (const WbBsym *unit);

@@ -28,8 +28,6 @@ void                 _wb_cuda_exec_note_reason (const WbBsym *b, const char *rea
 WbRtValue           *_wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error);
 WbRtValue           *_wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **error);
 const char          *_wb_cuda_exec_prim_name (const WbBsym *b);
-gboolean             _wb_cuda_exec_is_matmul (const WbBsym *b);
-gboolean             _wb_cuda_exec_outputs_named (const WbBsym *b);
 WbRtValue           *_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n);
 
 /* wb-cuda-exec-fusion.c */

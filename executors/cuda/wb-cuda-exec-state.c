@@ -228,29 +228,6 @@ _wb_cuda_exec_prim_name (const WbBsym *b)
   return wb_symbol_get_name (s);
 }
 
-gboolean
-_wb_cuda_exec_is_matmul (const WbBsym *b)
-{
-  const char *p = _wb_cuda_exec_prim_name (b);
-
-  return p && (strcmp (p, "prims.matmul") == 0 || strcmp (p, "prims.linear") == 0);
-}
-
-gboolean
-_wb_cuda_exec_outputs_named (const WbBsym *b)
-{
-  const WbValue *o = b->outputs;
-
-  if (o == NULL)
-    return FALSE;
-  if (o->kind == WB_VALUE_NAME)
-    return strcmp (o->text, "_") != 0;
-  for (guint i = 0; i < o->n_items; i++)
-    if (o->items[i]->kind != WB_VALUE_NAME || strcmp (o->items[i]->text, "_") == 0)
-      return FALSE;
-  return o->n_items > 0;
-}
-
 /* -- results -------------------------------------------------------------------------------------- */
 
 WbRtValue *

@@ -45,13 +45,13 @@ is_generated_op (const WbBsym *b)
 {
   const char *p = _wb_cuda_exec_prim_name (b);
 
-  return p != NULL && b->n_subsymbols == 0 && _wb_cuda_exec_outputs_named (b) && wb_cuda_codegen_can_fuse (b, NULL);
+  return p != NULL && b->n_subsymbols == 0 && wb_cuda_codegen_outputs_named (b) && wb_cuda_codegen_can_fuse (b, NULL);
 }
 
 static gboolean
 is_fusible_group (const WbBsym *b)
 {
-  return b->n_subsymbols > 0 && _wb_cuda_exec_outputs_named (b) && !_wb_cuda_exec_is_unfusable (b) && wb_cuda_codegen_can_fuse (b, NULL);
+  return b->n_subsymbols > 0 && wb_cuda_codegen_outputs_named (b) && !_wb_cuda_exec_is_unfusable (b) && wb_cuda_codegen_can_fuse (b, NULL);
 }
 
 /* -- the vtable ----------------------------------------------------------------------------------- */
@@ -84,7 +84,7 @@ choose_path (CudaExec *self, const WbBsym *b, char **why_not)
   if (wb_cuda_attention_op (b) != WB_CUDA_ATTENTION_NONE && !_wb_cuda_exec_is_unfusable (b) &&
       wb_cuda_attention_check (b, NULL))
     return PATH_ATTENTION;
-  if (_wb_cuda_exec_is_matmul (b) && b->n_subsymbols == 0)
+  if (wb_cuda_split_matmul_leaf (b) == b)
     return PATH_MATMUL;
   if (is_copy_ (b))
     return PATH_COPY;
