@@ -163,13 +163,12 @@ typedef struct
 
 typedef struct
 {
-  const WbBsym *u;
-  int           matmul; /* >= 0: the index of the matmul this unit is; else -1 */
-  gboolean      movable;
-  int           slot; /* fusible units: 0..n_matmuls */
-  GPtrArray    *uses; /* names read (no duplicates) */
-  GPtrArray    *defs; /* names defined */
-  gint64        out_bytes;
+  int        matmul; /* >= 0: the index of the matmul this unit is; else -1 */
+  gboolean   movable;
+  int        slot; /* fusible units: 0..n_matmuls */
+  GPtrArray *uses; /* names read (no duplicates) */
+  GPtrArray *defs; /* names defined */
+  gint64     out_bytes;
 } SchedUnit;
 
 typedef struct
@@ -339,15 +338,14 @@ uses_into (const WbValue *v, GPtrArray *arr)
     uses_into (v->base, arr);
 }
 
-/* The slot (0..number of matmuls) of each of @units (-1 for the matmuls themselves), placed as above. */
-static int *
-schedule (const WbBsym *region, GPtrArray *units)
+/* Places the fusible ones of @units as above: @slots[i] is -1 for a matmul, else the slot (0..number of
+ * matmuls) of unit i, on entry the region's order. @outs: the region's output names. */
+static void
+schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots)
 {
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
   Sched sc = { 0 };
-  int  *slots = g_new0 (int, MAX (units->len, 1));
   int   m = 0;
 
   _wb_cg_collect_types ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, types, owned);
@@ -366,7 +364,6 @@ schedule (const WbBsym *region, GPtrArray *units)
     {
       SchedUnit    *u = &sc.units[i];
       const WbBsym *b = units->pdata[i];
-      u->u = b;
       u->uses = g_ptr_array_new ();
       u->defs = g_ptr_array_new ();
       for (guint k = 0; k < b->n_args; k++)
@@ -374,8 +371,8 @@ schedule (const WbBsym *region, GPtrArray *units)
       for (guint k = 0; k < b->n_kwargs; k++)
         uses_into (b->kwargs[k].value, u->uses);
       wb_bsym_foreach_output (b, add_unique, u->defs);
-      u->matmul = fusible_unit (b) ? -1 : m++;
-      u->slot = u->matmul >= 0 ? -1 : m;
+      u->matmul = slots[i] < 0 ? m++ : -1;
+      u->slot = slots[i];
       u->movable = u->matmul < 0 && !contains_copy (b, 0);
       u->out_bytes = 0;
       for (guint k = 0; k < u->defs->len; k++)
@@ -388,7 +385,6 @@ schedule (const WbBsym *region, GPtrArray *units)
         }
     }
   sc.n_matmuls = m;
-  wb_bsym_get_output_names (region, outs);
   for (guint i = 0; i < outs->len; i++)
     {
       ValueInfo *vi = g_hash_table_lookup (sc.values, outs->pdata[i]);
@@ -405,7 +401,6 @@ schedule (const WbBsym *region, GPtrArray *units)
     }
   g_free (sc.units);
   g_hash_table_unref (sc.values);
-  return slots;
 }
 
 WbCudaSplit *
@@ -413,103 +408,102 @@ wb_cuda_split_new (const WbBsym *region, GError **error)
 {
   g_autoptr (GHashTable) available = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-  GArray      *steps = g_array_new (FALSE, TRUE, sizeof (WbCudaStep));
-  GPtrArray   *units = g_ptr_array_new ();
-  GPtrArray   *ordered;
-  WbCudaSplit *split;
-  int         *slots;
-  guint        n_lib = 0;
+  g_autoptr (GPtrArray) units = g_ptr_array_new ();
+  g_autoptr (GPtrArray) matmuls = g_ptr_array_new (); /* the matmul leaves, in the region's order */
+  g_autofree int *slots = NULL;
+  GArray         *steps;
+  GPtrArray      *ordered;
+  WbCudaSplit    *split;
 
   g_return_val_if_fail (region != NULL, NULL);
   if (!wb_bsym_is_fusion (region) || !wb_cuda_codegen_outputs_named (region))
     {
       g_set_error (error, WB_CUDA_CODEGEN_ERROR, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s is not a fusion region with named outputs",
                    region->name);
-      goto fail;
+      return NULL;
     }
   for (guint i = 0; i < region->n_subsymbols; i++)
     if (region->subsymbols[i]->kind == WB_BSYM_CALL)
       g_ptr_array_add (units, region->subsymbols[i]);
+  slots = g_new0 (int, MAX (units->len, 1));
   for (guint i = 0; i < units->len; i++)
     {
       const WbBsym *u = units->pdata[i], *leaf;
       char         *why = NULL;
       if (fusible_unit (u))
-        continue;
+        {
+          slots[i] = (int) matmuls->len; /* the region's order: after the matmuls before it */
+          continue;
+        }
       if ((leaf = wb_cuda_split_matmul_leaf (u)) == NULL || leaf->outputs == NULL || leaf->outputs->kind != WB_VALUE_NAME)
         {
           wb_cuda_codegen_can_fuse (u, &why);
           g_set_error (error, WB_CUDA_CODEGEN_ERROR, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: %s: %s", region->name, u->name,
                        why ? why : "its outputs are not plain names");
           g_free (why);
-          goto fail;
+          return NULL;
         }
       for (guint k = 0; k < leaf->n_args; k++)
         if (leaf->args[k]->kind != WB_VALUE_NAME && leaf->args[k]->kind != WB_VALUE_NONE)
           {
             g_set_error (error, WB_CUDA_CODEGEN_ERROR, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: %s: operand %u is not a name",
                          region->name, leaf->name, k);
-            goto fail;
+            return NULL;
           }
       if (leaf->n_kwargs > 0)
         {
           g_set_error (error, WB_CUDA_CODEGEN_ERROR, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: %s: keyword arguments", region->name,
                        leaf->name);
-          goto fail;
+          return NULL;
         }
-      n_lib++;
+      slots[i] = -1;
+      g_ptr_array_add (matmuls, (gpointer) leaf);
     }
-  if (n_lib == 0)
+  if (matmuls->len == 0)
     {
       g_set_error (error, WB_CUDA_CODEGEN_ERROR, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "%s has no matmul to split around", region->name);
-      goto fail;
+      return NULL;
     }
 
   for (guint i = 0; i < region->n_args; i++)
     if (region->args[i]->kind == WB_VALUE_NAME)
       g_hash_table_add (available, (gpointer) region->args[i]->text);
   wb_bsym_get_output_names (region, outs);
-  slots = schedule (region, units);
+  schedule (region, units, outs, slots);
+  steps = g_array_new (FALSE, TRUE, sizeof (WbCudaStep));
   ordered = g_ptr_array_new ();
-  for (int s = 0, mm = 0; s <= (int) n_lib; s++)
+  for (guint s = 0; s <= matmuls->len; s++)
     {
       guint first = ordered->len;
       for (guint i = 0; i < units->len; i++)
-        if (slots[i] == s)
+        if (slots[i] == (int) s)
           g_ptr_array_add (ordered, units->pdata[i]);
       if (ordered->len > first)
         {
           /* names the run defines that later runs, later matmuls or the region's outputs read */
           g_autoptr (GHashTable) later = g_hash_table_new (g_str_hash, g_str_equal);
           WbCudaStep st = { 0 };
-          for (guint i = 0, k = 0; i < units->len; i++)
-            {
-              if (slots[i] > s || (slots[i] < 0 && (int) k >= s))
-                unit_uses (units->pdata[i], later);
-              k += slots[i] < 0;
-            }
+          for (guint i = 0; i < units->len; i++)
+            if (slots[i] > (int) s)
+              unit_uses (units->pdata[i], later);
+          for (guint j = s; j < matmuls->len; j++)
+            unit_uses (matmuls->pdata[j], later);
           for (guint j = 0; j < outs->len; j++)
             g_hash_table_add (later, outs->pdata[j]);
           fused_step (&st, (const WbBsym *const *) ordered->pdata + first, ordered->len - first, available, later);
           st.units = GUINT_TO_POINTER (first); /* an index into @ordered until it stops growing */
           g_array_append_val (steps, st);
         }
-      for (guint i = 0, k = 0; i < units->len && s < (int) n_lib; i++)
+      if (s < matmuls->len)
         {
-          if (slots[i] < 0 && (int) k++ == mm)
-            {
-              const WbBsym *leaf = wb_cuda_split_matmul_leaf (units->pdata[i]);
-              WbCudaStep    st = { 0 };
-              st.kind = WB_CUDA_STEP_MATMUL;
-              st.matmul = leaf;
-              g_array_append_val (steps, st);
-              g_hash_table_add (available, (gpointer) leaf->outputs->text);
-              mm++;
-              break;
-            }
+          const WbBsym *leaf = matmuls->pdata[s];
+          WbCudaStep    st = { 0 };
+          st.kind = WB_CUDA_STEP_MATMUL;
+          st.matmul = leaf;
+          g_array_append_val (steps, st);
+          g_hash_table_add (available, (gpointer) leaf->outputs->text);
         }
     }
-  g_free (slots);
   for (guint i = 0; i < steps->len; i++)
     {
       WbCudaStep *st = &g_array_index (steps, WbCudaStep, i);
@@ -520,14 +514,8 @@ wb_cuda_split_new (const WbBsym *region, GError **error)
   split->region = region;
   split->n_steps = steps->len;
   split->steps = (WbCudaStep *) g_array_free (steps, FALSE);
-  split->units = units;
   split->ordered = ordered;
   return split;
-
-fail:
-  g_array_unref (steps);
-  g_ptr_array_unref (units);
-  return NULL;
 }
 
 void
@@ -541,7 +529,6 @@ wb_cuda_split_free (WbCudaSplit *split)
       g_free (split->steps[i].outputs);
     }
   g_free (split->steps);
-  g_ptr_array_unref (split->units);
   g_ptr_array_unref (split->ordered);
   g_free (split);
 }

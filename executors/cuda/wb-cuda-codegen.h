@@ -169,8 +169,7 @@ typedef struct
   const WbBsym *region;
   WbCudaStep   *steps;
   guint         n_steps;
-  GPtrArray    *units;   /* the region's CALL subsymbols in its order */
-  GPtrArray    *ordered; /* the fusible ones in the order the fused steps run them; the steps' @units point into it */
+  GPtrArray    *ordered; /* the region's fusible subsymbols in the order the fused steps run them; the steps' @units point into it */
 } WbCudaSplit;
 
 /* wb_cuda_codegen_outputs_named: whether @bsym's outputs are one name or a tuple of names, none of them "_"
