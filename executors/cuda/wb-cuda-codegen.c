@@ -145,6 +145,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   GHashTable *deferred = g_hash_table_new (NULL, NULL);                                    /* of those, views of another one */
   GPtrArray  *promoted = g_ptr_array_new ();                                               /* values computed only for such views to be of */
   GPtrArray  *early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref); /* groups before the reductions */
+  GPtrArray  *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -223,19 +224,23 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
     {
       Val       *v = g_hash_table_lookup (g.env, output_names[i]);
       WbCgLayout L;
-      if (!_wb_cg_as_view (&g, v, &L, 0) && !_wb_cg_depends_on_reduction (&g, v) && _wb_cg_read_by_reduction (&g, v))
-        _wb_cg_add_to_group (early, v);
+      if (!_wb_cg_as_view (&g, v, &L, 0) && !_wb_cg_depends_on_reduction (&g, v))
+        g_ptr_array_add (free_outputs, v);
     }
-  for (guint i = 0; i < n_outputs && early->len > 0; i++)
+  for (guint i = 0; i < free_outputs->len; i++)
+    if (_wb_cg_read_by_reduction (&g, free_outputs->pdata[i]))
+      _wb_cg_add_to_group (early, free_outputs->pdata[i]);
+  for (guint i = 0; i < free_outputs->len; i++)
     {
-      Val       *v = g_hash_table_lookup (g.env, output_names[i]);
-      WbCgLayout L;
+      Val *v = free_outputs->pdata[i];
       for (guint j = 0; j < early->len; j++)
         {
           Val *f = g_ptr_array_index ((GPtrArray *) early->pdata[j], 0);
-          if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0 && !_wb_cg_as_view (&g, v, &L, 0) &&
-              !_wb_cg_depends_on_reduction (&g, v))
-            _wb_cg_add_to_group (early, v);
+          if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0)
+            {
+              _wb_cg_add_to_group (early, v);
+              break;
+            }
         }
     }
   for (guint j = 0; j < early->len; j++)
@@ -375,6 +380,7 @@ out:
   g_ptr_array_unref (computed);
   g_ptr_array_unref (promoted);
   g_ptr_array_unref (early);
+  g_ptr_array_unref (free_outputs);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);
