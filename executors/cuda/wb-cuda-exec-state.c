@@ -146,6 +146,25 @@ wb_cuda_executors_get_stats (void)
 
 /* -- values between host and device ------------------------------------------------------------ */
 
+/* A tuple or list of @fn applied to each item of @v (a tuple or list), or NULL with @error set. */
+static WbRtValue *
+map_items (WbCudaRuntime *rt, WbRtValue *v, WbRtValue *(*fn) (WbCudaRuntime *rt, WbRtValue *v, GError **error), GError **error)
+{
+  WbRtValue *seq = wb_rt_value_new_sequence (v->kind);
+
+  for (guint i = 0; i < v->items->len; i++)
+    {
+      WbRtValue *x = fn (rt, v->items->pdata[i], error);
+      if (x == NULL)
+        {
+          wb_rt_value_unref (seq);
+          return NULL;
+        }
+      wb_rt_value_append (seq, x);
+    }
+  return seq;
+}
+
 WbRtValue *
 _wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error)
 {
@@ -167,20 +186,7 @@ _wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error)
       return wb_rt_value_new_tensor (d);
     }
   if (v->kind == WB_RT_TUPLE || v->kind == WB_RT_LIST)
-    {
-      WbRtValue *seq = wb_rt_value_new_sequence (v->kind);
-      for (guint i = 0; i < v->items->len; i++)
-        {
-          WbRtValue *x = _wb_cuda_exec_to_device (rt, v->items->pdata[i], error);
-          if (x == NULL)
-            {
-              wb_rt_value_unref (seq);
-              return NULL;
-            }
-          wb_rt_value_append (seq, x);
-        }
-      return seq;
-    }
+    return map_items (rt, v, _wb_cuda_exec_to_device, error);
   return wb_rt_value_ref (v);
 }
 
@@ -193,20 +199,7 @@ _wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **error)
       return h ? wb_rt_value_take_tensor (h) : NULL;
     }
   if (v->kind == WB_RT_TUPLE || v->kind == WB_RT_LIST)
-    {
-      WbRtValue *seq = wb_rt_value_new_sequence (v->kind);
-      for (guint i = 0; i < v->items->len; i++)
-        {
-          WbRtValue *x = _wb_cuda_exec_to_host (rt, v->items->pdata[i], error);
-          if (x == NULL)
-            {
-              wb_rt_value_unref (seq);
-              return NULL;
-            }
-          wb_rt_value_append (seq, x);
-        }
-      return seq;
-    }
+    return map_items (rt, v, _wb_cuda_exec_to_host, error);
   return wb_rt_value_ref (v);
 }
 
