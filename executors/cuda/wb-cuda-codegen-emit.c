@@ -9,6 +9,7 @@
 #define WB_EXECUTORS_COMPILATION
 #endif
 #include "wb-cuda-codegen-private.h"
+#include "wb-half.h"
 
 /* The expression converting @x (class @from) to class @to, without rounding to a dtype. */
 const char *
@@ -115,6 +116,24 @@ literal (Gen *g, const Val *v, Cls cls)
         strcat (buf, ".0");
       return cls == CLS_F ? _wb_cg_gstr (g, "((float) %s)", buf) : _wb_cg_gstr (g, "(%s)", buf);
     }
+}
+
+/* The literal of number @v as a value of dtype @dt: what _wb_cg_normalize (literal (v)) computes, with
+ * bf16 and f16 rounded here (NVRTC cannot fold the rounding's inline asm, which ran per element). */
+static const char *
+literal_of_dtype (Gen *g, const Val *v, WbDtype dt)
+{
+  Cls cls = _wb_cg_dtype_cls (dt);
+
+  if ((dt == WB_DTYPE_BFLOAT16 || dt == WB_DTYPE_FLOAT16) && cls == CLS_F)
+    {
+      Val   r = *v;
+      float f = v->is_float ? (float) v->f : (float) v->i;
+      r.is_float = TRUE;
+      r.f = dt == WB_DTYPE_BFLOAT16 ? wb_bf16_to_f32 (wb_f32_to_bf16 (f)) : wb_f16_to_f32 (wb_f32_to_f16 (f));
+      return literal (g, &r, cls);
+    }
+  return _wb_cg_normalize (g, literal (g, v, cls), dt);
 }
 
 /* -- kernels: lines, memo scopes, parameters ------------------------------------------------ */
@@ -372,6 +391,17 @@ arg_val (Kern *k, Node *n, guint i, GError **error)
   return v;
 }
 
+/* Whether every value of float dtype @narrow is exactly a value of float dtype @wide. */
+static gboolean
+exact_widening (WbDtype narrow, WbDtype wide)
+{
+  if (wide == WB_DTYPE_FLOAT64)
+    return narrow == WB_DTYPE_FLOAT32 || narrow == WB_DTYPE_BFLOAT16 || narrow == WB_DTYPE_FLOAT16;
+  if (wide == WB_DTYPE_FLOAT32)
+    return narrow == WB_DTYPE_BFLOAT16 || narrow == WB_DTYPE_FLOAT16;
+  return FALSE;
+}
+
 static const char *
 emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GError **error)
 {
@@ -426,6 +456,9 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
   if (op->res_bool)
     return _wb_cg_new_var (k, "long long", r);
   r = _wb_cg_cast_cls (k->g, r, cls, _wb_cg_dtype_cls (v->dtype));
+  /* the negation or absolute value of a bf16 / f16 tensor is one already: no rounding */
+  if ((strcmp (op->name, "neg") == 0 || strcmp (op->name, "abs") == 0) && ops[0]->is_tensor && ops[0]->dtype == v->dtype && cls == CLS_F)
+    return _wb_cg_new_var (k, "float", r);
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_normalize (k->g, r, v->dtype));
 }
 
@@ -487,7 +520,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.full: fill value is not a number");
           return NULL;
         }
-      return _wb_cg_normalize (g, literal (g, fill, _wb_cg_dtype_cls (v->dtype)), v->dtype);
+      return literal_of_dtype (g, fill, v->dtype);
     }
   if (strcmp (op, "iota") == 0)
     {
@@ -561,6 +594,16 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
         return NULL;
       if (a->dtype == v->dtype)
         return x;
+      /* bf16 -> f32 -> bf16 (Thunder prints such round trips between ops): the value of the first is the
+       * answer, no rounding needed. Holds for any float widening, which is exact. */
+      if (a->def != NULL && strcmp (a->def->op, "convert_element_type") == 0 && exact_widening (v->dtype, a->dtype))
+        {
+          Val *b = arg_val (k, a->def, 0, error);
+          if (b == NULL)
+            return NULL;
+          if (b->is_tensor && b->dtype == v->dtype)
+            return _wb_cg_emit (k, b, ix, error);
+        }
       return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
     }
   if (strcmp (op, "shallow_copy") == 0 || strcmp (op, "stride_order") == 0 || strcmp (op, "clone") == 0)
@@ -760,7 +803,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       _wb_cg_close_block (k);
       _wb_cg_line (k, "}");
       _wb_cg_line (k, "else");
-      _wb_cg_line (k, "  %s = %s;", r, _wb_cg_normalize (g, literal (g, padv, _wb_cg_dtype_cls (v->dtype)), v->dtype));
+      _wb_cg_line (k, "  %s = %s;", r, literal_of_dtype (g, padv, v->dtype));
       g_string_free (cond, TRUE);
       return x ? r : NULL;
     }

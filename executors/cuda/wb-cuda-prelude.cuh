@@ -10,13 +10,16 @@
 #define WB_I64_MAX 9223372036854775807LL
 
 static __device__ __forceinline__ float wb_bf16_to_f (unsigned short h) { return __uint_as_float ((unsigned int) h << 16); }
+// On sm_80 and later the conversions use the packed forms cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32 (F2FP
+// in SASS) rather than cvt.rn.bf16.f32 / cvt.rn.f16.f32 (F2F, which the CUDA C Programming Guide's
+// throughput table gives 16 results per clock per SM on 8.x and 9.0): a kernel of Thunder's exact GELU
+// rounds ~10 times per element and was bound by F2F. The other half of each pair is 0.
 static __device__ __forceinline__ unsigned short wb_f_to_bf16 (float f)
 {
 #if __CUDA_ARCH__ >= 800
-  // one cvt (round to nearest even, subnormals kept) instead of the integer sequence below
-  unsigned short h;
-  asm ("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
-  return f != f ? (unsigned short) 0x7fc0 : h;
+  unsigned int u;
+  asm ("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(0.0f), "f"(f));
+  return f != f ? (unsigned short) 0x7fc0 : (unsigned short) u;
 #else
   unsigned int u = __float_as_uint (f);
   if ((u & 0x7fffffffu) > 0x7f800000u)
@@ -32,14 +35,31 @@ static __device__ __forceinline__ float wb_f16_to_f (unsigned short h)
 }
 static __device__ __forceinline__ unsigned short wb_f_to_f16 (float f)
 {
-  unsigned short h;
   if (f != f)
     return 0x7e00;
+#if __CUDA_ARCH__ >= 800
+  unsigned int u;
+  asm ("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(0.0f), "f"(f));
+  return (unsigned short) u;
+#else
+  unsigned short h;
   asm ("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
   return h;
+#endif
 }
-// round a float to the nearest bf16 / f16 value, kept as float
-static __device__ __forceinline__ float wb_round_bf16 (float f) { return wb_bf16_to_f (wb_f_to_bf16 (f)); }
+// round a float to the nearest bf16 / f16 value, kept as float. A NaN stays a NaN whose payload may
+// differ from 0x7FC0 / 0x7E00: only stores (wb_f_to_bf16, wb_f_to_f16) make bits visible, and they
+// canonicalise it.
+static __device__ __forceinline__ float wb_round_bf16 (float f)
+{
+#if __CUDA_ARCH__ >= 800
+  unsigned int u; // high half: f rounded to bf16; low half: 0. As float bits, that is the rounded value.
+  asm ("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(f), "f"(0.0f));
+  return __uint_as_float (u);
+#else
+  return wb_bf16_to_f (wb_f_to_bf16 (f));
+#endif
+}
 static __device__ __forceinline__ float wb_round_f16 (float f) { return wb_f16_to_f (wb_f_to_f16 (f)); }
 // float -> int64 truncating toward zero, NaN -> 0 (the cpu executor's rule)
 static __device__ __forceinline__ long long wb_f_to_i (double x) { return x != x ? 0LL : (long long) x; }
