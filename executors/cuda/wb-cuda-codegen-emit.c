@@ -572,7 +572,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           x = _wb_cg_emit (k, t, &ax, error);
           if (x == NULL)
             return NULL;
-          _wb_cg_line (k, "%s = %s;", r, _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
+          _wb_cg_line (k, "%s = %s;", r, t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
           _wb_cg_close_block (k);
           _wb_cg_line (k, "}");
           off += t->shape[dim];
@@ -758,6 +758,28 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
         {
           g_string_free (cond, TRUE);
           goto bad_args;
+        }
+      if (k->vec > 1)
+        {
+          gint64   lo[WB_MAX_RANK];
+          gboolean interior = FALSE;
+          for (guint d = 0; d < a->rank; d++)
+            {
+              gint64 c[3];
+              guint  nc = 0;
+              if (!_wb_cg_get_ints (cfg->items[d], c, 3, &nc) || nc != 3 || c[2] < 0)
+                {
+                  g_string_free (cond, TRUE);
+                  goto bad_args;
+                }
+              lo[d] = c[0];
+              interior |= c[2] != 0;
+            }
+          if (!interior && _wb_cg_vec_pad (k, v, a, lo, literal_of_dtype (g, padv, v->dtype), ix, &r, error))
+            {
+              g_string_free (cond, TRUE);
+              return r; /* every lane at once */
+            }
         }
       ax.rank = a->rank;
       ax.lin = NULL;

@@ -291,7 +291,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
               return TRUE;
             }
           _wb_cg_line (k, "%s = %s;", r[k->lane],
-                       _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
+                       t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
         }
       _wb_cg_close_block (k);
       _wb_cg_line (k, "}");
@@ -299,6 +299,99 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
     }
   k->lane = 0;
   k->batch = FALSE;
+  for (guint j = 1; j < k->vec; j++)
+    {
+      Idx lx;
+      idx_in_lane (k, ix, j, &lx);
+      _wb_cg_memo_put (k, _wb_cg_idx_key (g, v->id, &lx), r[j]);
+    }
+  *out = r[0];
+  return TRUE;
+}
+
+/* pad (no interior padding) where every padded dim is the same in every lane, or base + j with its low
+ * padding and its source extent multiples of V: the lanes of a thread are all inside the source or all
+ * padding, so one branch loads every lane (vectors where the source allows) instead of V branches of
+ * scalar loads. RoPE's rotate-half backward is such a pad. @lo: the low padding of each dim of @a
+ * (interior 0; the high padding follows from the shapes); @pad_literal: the padding value as an
+ * expression of @v's class. Also inside a branch of _wb_cg_vec_cat, at its lane 0. FALSE when that does
+ * not apply (nothing emitted); else TRUE with *@out the value of lane 0, or NULL and @error. */
+gboolean
+_wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error)
+{
+  Gen        *g = k->g;
+  const char *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
+  const char *r[8];
+  GString    *cond, *decl;
+  Idx         ax;
+
+  gboolean batch = k->batch; /* inside a uniform branch of cat, at its lane 0 */
+
+  if (k->lane != 0 || k->vec < 2 || k->vec > G_N_ELEMENTS (r) || a->rank != v->rank)
+    return FALSE;
+  for (guint d = 0; d < ix->rank; d++)
+    {
+      gboolean padded = lo[d] != 0 || a->shape[d] != v->shape[d];
+      if (ix->lane[d] == LANE_ANY && strcmp (ix->e[d], "0") != 0)
+        return FALSE;
+      if (padded && ix->lane[d] == LANE_UNIT && (lo[d] % k->vec != 0 || a->shape[d] % k->vec != 0))
+        return FALSE;
+    }
+  cond = g_string_new (NULL);
+  ax = *ix;
+  _wb_cg_idx_lin (&ax, NULL);
+  for (guint d = 0; d < a->rank; d++)
+    {
+      gboolean    unit = ix->lane[d] == LANE_UNIT;
+      const char *t;
+      if (lo[d] == 0 && a->shape[d] == v->shape[d])
+        continue;
+      t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", unit ? ix->base[d] : ix->e[d], lo[d]));
+      g_string_append_printf (cond, "%s%s >= 0 && %s < %" G_GINT64_FORMAT, cond->len ? " && " : "", t, t, a->shape[d]);
+      if (unit)
+        ax.base[d] = t, ax.e[d] = t;
+      else
+        ax.e[d] = t;
+    }
+  for (guint d = 0; d < a->rank; d++)
+    if (a->shape[d] == 1)
+      ax.e[d] = "0", ax.lane[d] = LANE_SAME;
+  decl = g_string_new (ctype);
+  for (guint j = 0; j < k->vec; j++)
+    {
+      r[j] = _wb_cg_gstr (g, "v%u", k->next_var++);
+      g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
+    }
+  _wb_cg_line (k, "%s;", decl->str);
+  g_string_free (decl, TRUE);
+  _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
+  g_string_free (cond, TRUE);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  k->batch = TRUE;
+  for (k->lane = 0; k->lane < k->vec; k->lane++)
+    {
+      Idx         lx;
+      const char *x;
+      idx_in_lane (k, &ax, k->lane, &lx);
+      if ((x = _wb_cg_emit (k, a, &lx, error)) == NULL)
+        {
+          k->lane = 0;
+          k->batch = batch;
+          *out = NULL;
+          return TRUE;
+        }
+      _wb_cg_line (k, "%s = %s;", r[k->lane], _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (a->dtype), _wb_cg_dtype_cls (v->dtype)));
+    }
+  k->lane = 0;
+  k->batch = batch;
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_line (k, "else");
+  _wb_cg_line (k, "{");
+  for (guint j = 0; j < k->vec; j++)
+    _wb_cg_line (k, "  %s = %s;", r[j], pad_literal);
+  _wb_cg_line (k, "}");
   for (guint j = 1; j < k->vec; j++)
     {
       Idx lx;

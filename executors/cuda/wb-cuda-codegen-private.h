@@ -207,6 +207,7 @@ GString    *_wb_cg_vec_begin (Kern *k, guint vec);
 void        _wb_cg_vec_end (Kern *k, GString *scalar);
 gboolean    _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax);
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
+gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
 gboolean    _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
 

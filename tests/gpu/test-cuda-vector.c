@@ -97,6 +97,16 @@ static const Case cases[] = {
     8 },
   { "cat outer", { { "a", BF16, 2, { 3, 16 } }, { "b", BF16, 2, { 5, 16 } } }, 2, "t0 = prims.cat([a, b, a], 0)\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad", { { "a", F32, 2, { 6, 13 } } }, 1, "t0 = prims.pad(a, 0.5, [(1, 1, 1), (2, 1, 0)])", "t0", 4 },
+  /* pads whose lanes are all inside or all padding (_wb_cg_vec_pad): rotate-half's backward, rows, inside cat */
+  { "pad halves", { { "x", BF16, 3, { 2, 4, 32 } } }, 1, "t0 = prims.slice_prim(x, [0, 0, 16], [2, 4, 32], [1, 1, 1])\nt1 = prims.pad(t0, 0.0, [(0, 0, 0), (0, 0, 0), (0, 16, 0)])\n"
+                                                         "t2 = prims.slice_prim(x, [0, 0, 0], [2, 4, 16], [1, 1, 1])\nt3 = prims.neg(t2)\nt4 = prims.pad(t3, 0.0, [(0, 0, 0), (0, 0, 0), (16, 0, 0)])\n"
+                                                         "t5 = prims.convert_element_type(t1, dtypes.float32)\nt6 = prims.convert_element_type(t4, dtypes.float32)\nt7 = prims.add(t5, t6)\n"
+                                                         "t8 = prims.convert_element_type(t7, dtypes.bfloat16)",
+    "t8",
+    8 },
+  { "pad rows", { { "a", BF16, 2, { 3, 16 } } }, 1, "t0 = prims.pad(a, -1.5, [(2, 1, 0), (0, 0, 0)])\nt1 = prims.neg(t0)", "t1", 8 },
+  { "pad unaligned", { { "a", BF16, 2, { 4, 32 } } }, 1, "t0 = prims.pad(a, 1.5, [(0, 0, 0), (3, 5, 0)])\nt1 = prims.neg(t0)", "t1", 8 },
+  { "pad in cat", { { "a", BF16, 3, { 4, 2, 16 } }, { "b", BF16, 3, { 4, 1, 32 } } }, 2, "t0 = prims.pad(a, 0.0, [(0, 0, 0), (0, 0, 0), (16, 0, 0)])\nt1 = prims.cat([t0, b], 1)\nt2 = prims.neg(t1)", "t2", 8 },
   { "iota", { { "a", F32, 1, { 16 } } }, 1, "t0 = prims.iota(16, start=3, step=2, device=devices.Device(\"cuda:0\"), dtype=dtypes.int64)\nt1 = prims.convert_element_type(t0, dtypes.float32)\nt2 = prims.add(a, t1)", "t2", 4 },
   { "padded rows", { { "a", BF16, 2, { 8, 64 }, 72 } }, 1, "t0 = prims.neg(a)", "t0", 8 },
   { "padded rows unaligned", { { "a", BF16, 2, { 8, 64 }, 68 } }, 1, "t0 = prims.neg(a)", "t0", 8 },
