@@ -1,0 +1,106 @@
+/* wb-graph-view-private.h — what the files of WbGraphView share (wb-graph-view.h); not installed
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * wb-graph-view.c         the widget: the shown stage, its layout jobs, the selection, the public API
+ * wb-graph-view-layout.c  a stage as a graph of nodes and edges (worker thread), laid out by Graphviz
+ * wb-graph-view-draw.c    drawing with cairo: on screen, culled to what is visible, and the exports
+ * wb-graph-view-input.c   pan (drag), zoom (scroll, pinch), clicks, tooltips, and the view's actions
+ * Every name here is private to libwbviews (hidden visibility). */
+#pragma once
+
+#include "wb-views.h"
+
+G_BEGIN_DECLS
+
+#define CLUSTER_PAD 10.0
+#define CLUSTER_BAR 20.0
+
+typedef enum
+{
+  GN_INPUT,
+  GN_OP,
+  GN_RETURN,
+  GN_REGION,
+  GN_CLUSTER
+} VNodeKind;
+
+typedef struct _Layout Layout;
+
+typedef struct
+{
+  VNodeKind     kind;
+  const WbBsym *bsym;  /* (nullable) its bound symbol; NULL for an input */
+  const WbBsym *owner; /* the top-level bound symbol it stands for (a region's call for its body) */
+  char         *label;
+  double        x, y, w, h; /* centre and size, points, y down */
+  Layout       *inner;      /* GN_CLUSTER: the body's layout (a reference) */
+} VNode;
+
+typedef struct
+{
+  guint   src, dst;
+  guint   n_pts;
+  double *pts; /* x, y pairs: a cubic B-spline as Graphviz gives it */
+} VEdge;
+
+struct _Layout
+{
+  GArray *nodes; /* VNode */
+  GArray *edges; /* VEdge */
+  double  width, height;
+};
+
+/* a layout job: what the worker lays out, and what it hands back */
+typedef struct
+{
+  WbTrace    *trace;
+  GPtrArray  *expand;   /* region calls to draw expanded */
+  GHashTable *inner;    /* region call -> Layout (ref): the cache's, then the new ones */
+  GPtrArray  *computed; /* region calls whose bodies this job laid out */
+  Layout     *top;
+  double      cw, lh, ms;
+} Job;
+
+struct _WbGraphView
+{
+  GtkWidget parent_instance;
+
+  WbDocument   *document;
+  WbTrace      *trace;       /* shown (a reference) */
+  GHashTable   *expanded;    /* region calls drawn expanded */
+  GHashTable   *inner_cache; /* region call -> Layout (ref) */
+  Layout       *layout;
+  GCancellable *cancellable;
+  gboolean      dirty, running;
+  double        layout_ms;
+
+  double        zoom, ox, oy;
+  double        drag_ox, drag_oy, zoom_start, pointer_x, pointer_y;
+  const WbBsym *selected;
+
+  double      cw, lh;
+  GtkWidget  *area;
+  GtkLabel   *info;
+  GtkSpinner *spinner;
+};
+
+/* wb-graph-view-layout.c */
+Layout *_wb_graph_layout_ref (Layout *l);
+void    _wb_graph_layout_unref (Layout *l);
+guint   _wb_graph_count_bsyms (WbTrace *trace);
+void    _wb_graph_job_free (Job *job);
+void    _wb_graph_layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable);
+
+/* wb-graph-view.c */
+void _wb_graph_view_start_layout (WbGraphView *self);
+void _wb_graph_view_fit (WbGraphView *self);
+
+/* wb-graph-view-draw.c */
+void _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);
+
+/* wb-graph-view-input.c */
+void _wb_graph_view_click_node (WbGraphView *self, VNode *n, gboolean bar);
+void _wb_graph_view_add_controllers (WbGraphView *self);
+void _wb_graph_view_install_actions (GtkWidgetClass *widget_class);
+
+G_END_DECLS
