@@ -1,0 +1,479 @@
+/* wb-document-jobs.c — WbDocument's worker threads: loading, re-running the pipeline, profiling; installing results
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "wb-document-private.h"
+
+/* -- the worker's job ----------------------------------------------------------------------------- */
+
+typedef struct
+{
+  char       *path;
+  char       *assignment;
+  WbCase     *wcase; /* borrowed from the document while profiling */
+  gboolean    own_case;
+  WbTraceSet *set;
+  WbPipeline *pipeline;
+  char       *pipeline_error;
+  WbRun      *run;
+  GPtrArray  *session_runs; /* (element-type WbRun) runs read from a session */
+  char       *session_path; /* a session: store the run there */
+  gint64      trace_set_id;
+  char       *store_error; /* the run was made but not stored in the session */
+  guint       iters, warmup;
+  void (*progress) (double, gpointer);
+  gpointer      progress_data;
+  GCancellable *cancellable;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_free (job->path);
+  g_free (job->assignment);
+  if (job->own_case)
+    g_clear_pointer (&job->wcase, wb_case_free);
+  g_clear_pointer (&job->set, wb_trace_set_free);
+  g_clear_pointer (&job->pipeline, wb_pipeline_free);
+  g_free (job->pipeline_error);
+  g_clear_pointer (&job->run, wb_run_free);
+  g_clear_pointer (&job->session_runs, g_ptr_array_unref);
+  g_free (job->session_path);
+  g_free (job->store_error);
+  g_clear_object (&job->cancellable);
+  g_free (job);
+}
+
+/* A set of the case's entries plus the pipeline's stages (run with job->assignment). */
+static gboolean
+job_build_set (Job *job, const WbTraceSet *base, GError **error)
+{
+  const WbTraceEntry *input = wb_pipeline_find_input (base);
+  WbPipelineOptions   options = { NULL, WB_FUSION_DATAFLOW, job->assignment };
+  g_autoptr (GError) local = NULL;
+
+  job->set = wb_trace_set_new ();
+  for (guint i = 0; i < wb_trace_set_get_n_entries (base); i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (base, i);
+
+      if (g_strcmp0 (e->subset, "workbench") == 0)
+        continue;
+      wb_trace_set_add (job->set, e->trace, e->kind, e->index, e->subset, e->label, e->path);
+    }
+  if (input == NULL)
+    {
+      job->pipeline_error = g_strdup (_ ("No joint or computation trace to compute the workbench's stages from"));
+      return TRUE;
+    }
+  job->pipeline = wb_pipeline_run (input->trace, &options, &local);
+  if (job->pipeline == NULL)
+    {
+      /* a bad assignment is the user's error; a trace the pipeline cannot take is only a note */
+      if (job->assignment != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      job->pipeline_error = g_strdup (local->message);
+      return TRUE;
+    }
+  wb_pipeline_append_stages (job->pipeline, job->set);
+  return TRUE;
+}
+
+gboolean
+wb_document_is_session_file (const char *path)
+{
+  char   header[16] = { 0 };
+  FILE  *f;
+  size_t n;
+
+  if (g_str_has_suffix (path, ".wbsession"))
+    return TRUE;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (f = g_fopen (path, "rb")) == NULL)
+    return FALSE;
+  n = fread (header, 1, sizeof header, f);
+  fclose (f);
+  return n == sizeof header && memcmp (header, "SQLite format 3", 16) == 0;
+}
+
+/* A session: its latest trace set and every run (the latest with its kernel records). When the folder
+ * the set was imported from is still a case, it is loaded too so that the window can profile. */
+static WbTraceSet *
+load_session (Job *job, GError **error)
+{
+  g_autoptr (WbSession) session = wb_session_open (job->path, WB_SESSION_OPEN_READ_ONLY, error);
+  g_autoptr (GPtrArray) sets = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  const WbSessionTraceSet *last;
+  WbTraceSet              *set;
+
+  if (session == NULL || (sets = wb_session_list_trace_sets (session, error)) == NULL)
+    return NULL;
+  if (sets->len == 0)
+    {
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_NOT_FOUND, _ ("%s: the session holds no traces"), job->path);
+      return NULL;
+    }
+  last = sets->pdata[sets->len - 1];
+  if ((set = wb_session_load_trace_set (session, last->id, error)) == NULL)
+    return NULL;
+  job->session_path = g_strdup (job->path);
+  job->trace_set_id = last->id;
+  if (last->origin != NULL && g_file_test (last->origin, G_FILE_TEST_EXISTS))
+    job->wcase = wb_case_load (last->origin, NULL);
+  job->session_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
+  if ((listed = wb_session_list_runs (session, error)) == NULL)
+    {
+      wb_trace_set_free (set);
+      return NULL;
+    }
+  for (guint i = 0; i < listed->len; i++)
+    {
+      const WbRun *r = listed->pdata[i];
+      WbRun       *run = wb_session_get_run (session, r->id, i + 1 == listed->len ? WB_SESSION_READ_KERNELS : WB_SESSION_READ_SUMMARY, error);
+
+      if (run == NULL)
+        {
+          wb_trace_set_free (set);
+          return NULL;
+        }
+      g_ptr_array_add (job->session_runs, run);
+    }
+  return set;
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job    *job = data;
+  GError *error = NULL;
+  g_autoptr (WbTraceSet) plain = NULL;
+  const WbTraceSet *base;
+
+  job->own_case = TRUE;
+  if (wb_document_is_session_file (job->path))
+    {
+      if ((plain = load_session (job, &error)) == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      base = plain;
+    }
+  else if ((job->wcase = wb_case_load (job->path, NULL)) != NULL)
+    base = wb_case_get_trace_set (job->wcase);
+  else if ((plain = wb_trace_set_load (job->path, &error)) != NULL)
+    base = plain;
+  else
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!job_build_set (job, base, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* -- indexing ------------------------------------------------------------------------------------- */
+
+static int
+find_entry_of_trace (const WbTraceSet *set, const WbTrace *trace)
+{
+  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
+    if (wb_trace_set_get_entry (set, i)->trace == trace)
+      return (int) i;
+  return -1;
+}
+
+static void
+index_entries (WbDocument *self)
+{
+  guint n = wb_trace_set_get_n_entries (self->set);
+
+  g_free (self->previous);
+  self->previous = g_new (int, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (self->set, i);
+      const WbStage      *stage = wb_document_get_stage (self, i);
+
+      self->previous[i] = -1;
+      if (stage != NULL)
+        {
+          int prev = wb_stage_get_previous (stage);
+
+          if (prev >= 0)
+            self->previous[i] = find_entry_of_trace (self->set, wb_stage_get_trace (wb_pipeline_get_stage (self->pipeline, prev)));
+        }
+      else if (i > 0)
+        {
+          const WbTraceEntry *p = wb_trace_set_get_entry (self->set, i - 1);
+
+          if (g_strcmp0 (p->subset, e->subset) == 0 && p->kind == e->kind)
+            self->previous[i] = (int) i - 1;
+        }
+    }
+}
+
+static void
+install (WbDocument *self, Job *job)
+{
+  guint old_entry = self->entry;
+  guint n;
+
+  if (job->wcase != NULL && job->own_case)
+    {
+      g_clear_pointer (&self->wcase, wb_case_free);
+      self->wcase = g_steal_pointer (&job->wcase);
+    }
+  g_clear_pointer (&self->set, wb_trace_set_free);
+  g_clear_pointer (&self->pipeline, wb_pipeline_free);
+  g_clear_pointer (&self->pipeline_error, g_free);
+  self->set = g_steal_pointer (&job->set);
+  self->pipeline = g_steal_pointer (&job->pipeline);
+  self->pipeline_error = g_steal_pointer (&job->pipeline_error);
+  g_free (self->assignment);
+  self->assignment = g_strdup (job->assignment);
+  index_entries (self);
+  g_clear_pointer (&self->region_map, g_hash_table_unref);
+  self->bsym = NULL;
+  g_clear_pointer (&self->bsym_trace, wb_trace_unref);
+  n = wb_trace_set_get_n_entries (self->set);
+  self->entry = old_entry < n ? old_entry : 0;
+  _wb_document_emit (self, CHANGED);
+  _wb_document_emit (self, SELECTION_CHANGED);
+}
+
+void
+wb_document_load_async (WbDocument *self, const char *path, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  Job *job;
+
+  g_return_if_fail (WB_IS_DOCUMENT (self));
+  g_return_if_fail (path != NULL);
+
+  job = g_new0 (Job, 1);
+  job->path = g_strdup (path);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wb_document_load_async);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
+{
+  Job *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  job = g_task_get_task_data (G_TASK (result));
+  g_free (self->path);
+  self->path = g_strdup (job->path);
+  g_ptr_array_set_size (self->runs, 0);
+  for (guint i = 0; job->session_runs != NULL && i < job->session_runs->len; i++)
+    g_ptr_array_add (self->runs, g_steal_pointer (&job->session_runs->pdata[i]));
+  g_clear_pointer (&job->session_runs, g_ptr_array_unref);
+  g_free (self->session_path);
+  self->session_path = g_steal_pointer (&job->session_path);
+  self->trace_set_id = job->trace_set_id;
+  if (job->wcase == NULL)
+    g_clear_pointer (&self->wcase, wb_case_free);
+  self->entry = 0;
+  install (self, job);
+  _wb_document_emit (self, RUNS_CHANGED);
+  return TRUE;
+}
+
+/* -- profiling ------------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  void (*func) (double, gpointer);
+  gpointer data;
+  double   fraction;
+} ProgressCall;
+
+static gboolean
+progress_idle (gpointer data)
+{
+  ProgressCall *call = data;
+
+  call->func (call->fraction, call->data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer user_data)
+{
+  Job          *job = user_data;
+  ProgressCall *call;
+  guint         all = job->iters + job->warmup;
+  guint         at = phase == WB_PROFILE_PHASE_WARMUP ? done : job->warmup + done;
+
+  if (job->progress == NULL)
+    return;
+  call = g_new (ProgressCall, 1);
+  call->func = job->progress;
+  call->data = job->progress_data;
+  call->fraction = 0.1 + 0.9 * (double) at / MAX (all, 1);
+  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, g_free);
+}
+
+static void
+final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward)
+{
+  *forward = *backward = NULL;
+  for (guint i = 0; pipeline != NULL && i < wb_pipeline_get_n_stages (pipeline); i++)
+    {
+      const WbStage *s = wb_pipeline_get_stage (pipeline, i);
+
+      switch (wb_stage_get_list (s))
+        {
+        case WB_STAGE_FORWARD:
+        case WB_STAGE_COMPUTATION:
+          *forward = wb_stage_get_trace (s);
+          break;
+        case WB_STAGE_BACKWARD:
+          *backward = wb_stage_get_trace (s);
+          break;
+        default:
+          break;
+        }
+    }
+}
+
+static void
+profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job    *job = data;
+  GError *error = NULL;
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (WbProfile) profile = NULL;
+  g_autoptr (GHashTable) inputs = NULL;
+  g_autoptr (GPtrArray) args = NULL;
+  WbProfileOptions options;
+  WbTrace         *forward, *backward;
+
+  if (!job_build_set (job, wb_case_get_trace_set (job->wcase), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (job->pipeline == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", job->pipeline_error);
+      return;
+    }
+  final_stages (job->pipeline, &forward, &backward);
+  if (forward != NULL && backward != NULL && wb_program_classify_trace (forward) != WB_PROGRAM_TRAINING)
+    backward = NULL;
+  if ((program = wb_program_new (forward, backward, &error)) == NULL || (inputs = wb_case_make_inputs (job->wcase, wb_case_get_reference (job->wcase, NULL), 0, &error)) == NULL || (args = wb_case_make_args (job->wcase, program, inputs, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  profile = wb_profile_new (program, "workbench");
+  wb_profile_options_init (&options);
+  options.iters = job->iters;
+  options.warmup = job->warmup;
+  options.progress = on_profile_progress;
+  options.progress_data = job;
+  options.parameters = wb_case_parameter_lookup;
+  options.parameters_data = inputs;
+  if ((job->run = wb_profile_run (profile, args, NULL, &options, NULL, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_free (job->run->assignment);
+  job->run->assignment = g_strdup (job->assignment);
+  if (job->session_path != NULL)
+    {
+      g_autoptr (WbSession) session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, &error);
+
+      if (session == NULL || wb_session_store_run (session, job->run, job->trace_set_id, &error) == 0)
+        {
+          job->store_error = g_strdup (error->message);
+          g_clear_error (&error);
+        }
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  Job *job;
+
+  g_return_if_fail (WB_IS_DOCUMENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wb_document_profile_async);
+  if (self->wcase == NULL || self->busy)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, self->busy ? G_IO_ERROR_BUSY : G_IO_ERROR_NOT_SUPPORTED, "%s",
+                               self->busy ? _ ("A run is already in progress")
+                                          : _ ("This trace set has no inputs to run (open a case folder)"));
+      return;
+    }
+  job = g_new0 (Job, 1);
+  job->assignment = assignment && assignment[0] ? g_strdup (assignment) : NULL;
+  job->wcase = self->wcase;
+  job->iters = MAX (iters, 1);
+  job->warmup = warmup;
+  job->progress = progress;
+  job->progress_data = progress_data;
+  job->session_path = g_strdup (self->session_path);
+  job->trace_set_id = self->trace_set_id;
+  self->busy = TRUE;
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, profile_thread);
+}
+
+gboolean
+wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error)
+{
+  Job *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  self->busy = FALSE;
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  job = g_task_get_task_data (G_TASK (result));
+  if (job->store_error != NULL)
+    g_warning ("the run was not stored in the session: %s", job->store_error);
+  g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
+  install (self, job);
+  _wb_document_emit (self, RUNS_CHANGED);
+  return TRUE;
+}
+
+gboolean
+wb_document_is_busy (WbDocument *self)
+{
+  return self->busy;
+}
+
+int
+wb_document_get_run_entry (WbDocument *self)
+{
+  WbTrace *forward, *backward;
+
+  if (self->set == NULL || self->pipeline == NULL)
+    return -1;
+  final_stages (self->pipeline, &forward, &backward);
+  return forward ? find_entry_of_trace (self->set, forward) : -1;
+}

@@ -1,0 +1,51 @@
+/* wb-document-private.h — what the files of WbDocument share (wb-document.h); not installed
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * wb-document.c          the object: its signals, accessors, the selection, the runs
+ * wb-document-jobs.c     the worker threads: loading a trace set or a session, re-running the pipeline
+ *                        and profiling; installing what they produce
+ * wb-document-regions.c  regions across the pipeline's stages (provenance), and the calls a run timed
+ * Every name here is private to libwbviews (hidden visibility). */
+#pragma once
+
+#include "wb-data.h"
+#include "wb-views.h"
+
+G_BEGIN_DECLS
+
+struct _WbDocument
+{
+  GObject parent_instance;
+
+  char       *path;
+  WbCase     *wcase;    /* NULL when the path is not a runnable case */
+  WbTraceSet *set;      /* the case's entries, then the workbench's stages */
+  WbPipeline *pipeline; /* nullable */
+  char       *pipeline_error;
+  char       *assignment;
+  int        *previous; /* per entry */
+  GPtrArray  *runs;     /* (element-type WbRun) */
+  gboolean    busy;
+  char       *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
+  gint64      trace_set_id; /* the session's trace set shown */
+
+  guint         entry;
+  WbTrace      *bsym_trace;
+  const WbBsym *bsym;
+  char         *region;
+
+  GHashTable *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
+};
+
+typedef enum
+{
+  CHANGED,
+  SELECTION_CHANGED,
+  RUNS_CHANGED,
+  N_SIGNALS
+} WbDocumentSignal;
+
+/* wb-document.c */
+void _wb_document_emit (WbDocument *self, WbDocumentSignal which);
+
+G_END_DECLS
