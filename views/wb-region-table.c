@@ -5,32 +5,11 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "wb-cuda.h"
-#include "wb-views.h"
-
-struct _WbRegionTable
-{
-  GtkWidget parent_instance;
-
-  WbDocument   *document;
-  GCancellable *cancellable;
-  guint         iters, warmup;
-  gboolean      binding;
-  gboolean      run_regions; /* the rows are the latest run's own regions (a run of another stage) */
-
-  GtkWidget          *box;
-  GtkWidget          *progress_box;
-  GtkProgressBar     *progress;
-  GtkLabel           *status;
-  GtkColumnView      *view;
-  GtkStringList      *names;
-  GtkSingleSelection *selection;
-  GtkLabel           *page;
-};
+#include "wb-region-table-private.h"
 
 G_DEFINE_FINAL_TYPE (WbRegionTable, wb_region_table, GTK_TYPE_WIDGET)
 
-static const char *const choices[] = { "nvrtc", "unfuse", "cpu", "cuda", "cublas", "cudnn", NULL };
+const char *const _wb_region_table_choices[] = { "nvrtc", "unfuse", "cpu", "cuda", "cublas", "cudnn", NULL };
 
 enum
 {
@@ -48,8 +27,8 @@ enum
 
 /* -- data by name --------------------------------------------------------------------------------- */
 
-static const WbRegionStats *
-stats_of (WbRegionTable *self, const char *name, gboolean previous)
+const WbRegionStats *
+_wb_region_table_stats_of (WbRegionTable *self, const char *name, gboolean previous)
 {
   const WbRun *run = previous ? wb_document_get_previous_run (self->document) : wb_document_get_run (self->document);
 
@@ -57,8 +36,8 @@ stats_of (WbRegionTable *self, const char *name, gboolean previous)
 }
 
 /* (nullable) the latest run when the rows are its own regions, not the pipeline's */
-static const WbRun *
-own_run (WbRegionTable *self)
+const WbRun *
+_wb_region_table_own_run (WbRegionTable *self)
 {
   return self->run_regions ? wb_document_get_run (self->document) : NULL;
 }
@@ -70,8 +49,8 @@ executor_of (WbRegionTable *self, const char *name)
   const WbRegion      *region = wb_document_lookup_region (self->document, name);
   const WbRegionStats *s;
 
-  if (own_run (self) != NULL)
-    return (s = stats_of (self, name, FALSE)) != NULL ? s->executor : NULL;
+  if (_wb_region_table_own_run (self) != NULL)
+    return (s = _wb_region_table_stats_of (self, name, FALSE)) != NULL ? s->executor : NULL;
   return region ? region->executor : NULL;
 }
 
@@ -79,7 +58,7 @@ executor_of (WbRegionTable *self, const char *name)
 static int
 ops_of (WbRegionTable *self, const char *name)
 {
-  const WbRun    *run = own_run (self);
+  const WbRun    *run = _wb_region_table_own_run (self);
   const WbRegion *region;
   const WbBsym   *call;
   int             n = 0;
@@ -104,8 +83,8 @@ lookup_type (const char *name, WbType *out, gpointer user_data)
   return TRUE;
 }
 
-static void
-collect (GHashTable *types, WbBsym *const *body, guint n)
+void
+_wb_region_table_collect (GHashTable *types, WbBsym *const *body, guint n)
 {
   for (guint i = 0; i < n; i++)
     {
@@ -113,13 +92,13 @@ collect (GHashTable *types, WbBsym *const *body, guint n)
 
       if (b->has_type && b->outputs != NULL && b->outputs->kind == WB_VALUE_NAME)
         g_hash_table_insert (types, (gpointer) b->outputs->text, (gpointer) &b->type);
-      collect (types, b->subsymbols, b->n_subsymbols);
+      _wb_region_table_collect (types, b->subsymbols, b->n_subsymbols);
     }
 }
 
 /* whether @executor can take every bound symbol of @region; the first reason when not */
-static gboolean
-can_take (WbRegionTable *self, const WbRegion *region, const char *executor, char **why_not)
+gboolean
+_wb_region_table_can_take (WbRegionTable *self, const WbRegion *region, const char *executor, char **why_not)
 {
   const WbExecutorInfo *info;
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
@@ -137,9 +116,9 @@ can_take (WbRegionTable *self, const WbRegion *region, const char *executor, cha
       WbTrace *t = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, i));
 
       if (wb_trace_get_bsym_line (t, region->bsym) != 0)
-        collect (types, t->body, t->n_body);
+        _wb_region_table_collect (types, t->body, t->n_body);
     }
-  collect (types, region->bsym->subsymbols, region->bsym->n_subsymbols);
+  _wb_region_table_collect (types, region->bsym->subsymbols, region->bsym->n_subsymbols);
   if (wb_executor_info_get_kind (info) == WB_EXECUTOR_KIND_OPERATOR && region->n_ops > 1)
     {
       /* TRANSLATORS: an operator executor cannot run a fused region of several ops */
@@ -168,8 +147,8 @@ static char *
 cell_text (WbRegionTable *self, const char *name, int column)
 {
   int                  ops = column == COL_OPS ? ops_of (self, name) : -1;
-  const WbRegionStats *s = stats_of (self, name, FALSE);
-  const WbRegionStats *p = stats_of (self, name, TRUE);
+  const WbRegionStats *s = _wb_region_table_stats_of (self, name, FALSE);
+  const WbRegionStats *p = _wb_region_table_stats_of (self, name, TRUE);
 
   switch (column)
     {
@@ -201,7 +180,7 @@ cell_text (WbRegionTable *self, const char *name, int column)
 static double
 cell_number (WbRegionTable *self, const char *name, int column)
 {
-  const WbRegionStats *s = stats_of (self, name, FALSE);
+  const WbRegionStats *s = _wb_region_table_stats_of (self, name, FALSE);
 
   switch (column)
     {
@@ -253,7 +232,7 @@ static void
 setup_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *drop = gtk_drop_down_new_from_strings ((const char *const *) choices);
+  GtkWidget *drop = gtk_drop_down_new_from_strings ((const char *const *) _wb_region_table_choices);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (drop, "flat");
@@ -277,9 +256,9 @@ bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTab
   const WbRegion *region = wb_document_lookup_region (self->document, name);
   g_autoptr (GString) tip = g_string_new (NULL);
 
-  gtk_widget_set_visible (drop, own_run (self) == NULL);
-  gtk_widget_set_visible (label, own_run (self) != NULL);
-  if (own_run (self) != NULL)
+  gtk_widget_set_visible (drop, _wb_region_table_own_run (self) == NULL);
+  gtk_widget_set_visible (label, _wb_region_table_own_run (self) != NULL);
+  if (_wb_region_table_own_run (self) != NULL)
     {
       const char *executor = executor_of (self, name);
 
@@ -290,13 +269,13 @@ bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTab
     }
   self->binding = TRUE;
   g_object_set_data_full (G_OBJECT (drop), "region", g_strdup (name), g_free);
-  for (guint i = 0; choices[i] != NULL; i++)
+  for (guint i = 0; _wb_region_table_choices[i] != NULL; i++)
     {
       g_autofree char *why = NULL;
 
-      if (region != NULL && strcmp (choices[i], region->executor) == 0)
+      if (region != NULL && strcmp (_wb_region_table_choices[i], region->executor) == 0)
         gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), i);
-      if (region != NULL && !can_take (self, region, choices[i], &why) && why != NULL)
+      if (region != NULL && !_wb_region_table_can_take (self, region, _wb_region_table_choices[i], &why) && why != NULL)
         g_string_append_printf (tip, "%s%s", tip->len ? "\n" : "", why);
     }
   gtk_widget_set_tooltip_text (drop, tip->len ? tip->str : NULL);
@@ -317,16 +296,16 @@ executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self)
   g_autofree char *why = NULL;
   guint            i = gtk_drop_down_get_selected (drop);
 
-  if (self->binding || region == NULL || i >= G_N_ELEMENTS (choices) - 1)
+  if (self->binding || region == NULL || i >= G_N_ELEMENTS (_wb_region_table_choices) - 1)
     return;
-  if (!wb_region_table_set_executor (self, region, choices[i], &why))
+  if (!wb_region_table_set_executor (self, region, _wb_region_table_choices[i], &why))
     {
       const WbRegion *r = wb_document_lookup_region (self->document, region);
 
       show_message (self, why);
       self->binding = TRUE;
-      for (guint k = 0; r != NULL && choices[k] != NULL; k++)
-        if (strcmp (choices[k], r->executor) == 0)
+      for (guint k = 0; r != NULL && _wb_region_table_choices[k] != NULL; k++)
+        if (strcmp (_wb_region_table_choices[k], r->executor) == 0)
           gtk_drop_down_set_selected (drop, k);
       self->binding = FALSE;
     }
@@ -382,230 +361,7 @@ add_column (WbRegionTable *self, const char *title, int col)
   g_object_unref (column);
 }
 
-/* -- the page ------------------------------------------------------------------------------------- */
-
-/* whether @b (a node of any stage: the claim pass's input, or a composite it flattened) ends up in @region */
-static gboolean
-in_region (WbRegionTable *self, const WbRegion *region, const WbBsym *b, guint depth)
-{
-  const WbRegion *r;
-
-  if (b == NULL || depth > 8)
-    return FALSE;
-  for (guint k = 0; k < region->bsym->n_subsymbols; k++)
-    if (region->bsym->subsymbols[k] == b)
-      return TRUE;
-  if ((r = wb_document_region_of (self->document, b)) != NULL)
-    return r == region || g_strcmp0 (r->name, region->name) == 0;
-  /* a composite the claim pass flattened: its parts are in the stages */
-  for (guint i = 0; i < b->n_subsymbols; i++)
-    if (in_region (self, region, b->subsymbols[i], depth + 1))
-      return TRUE;
-  return FALSE;
-}
-
-/* The claim remarks of the region's own bound symbols: what every executor said of each. */
-static void
-append_remarks (WbRegionTable *self, const WbRegion *region, GString *s)
-{
-  GPtrArray *remarks = wb_pipeline_get_remarks (wb_document_get_pipeline (self->document));
-  guint      shown = 0, more = 0;
-
-  g_string_append (s, _ ("\nClaim remarks of its bound symbols (the claim pass's input line)\n"));
-  for (guint i = 0; i < remarks->len; i++)
-    {
-      const WbRemark *r = remarks->pdata[i];
-
-      if (!in_region (self, region, r->bsym, 0))
-        continue;
-      if (shown >= 40)
-        {
-          more++;
-          continue;
-        }
-      g_string_append_printf (s, "  %s %s %s (line %u): %s\n", r->accepted ? "✓" : "✗", r->executor, r->symbol, r->line, r->reason);
-      shown++;
-    }
-  if (more > 0)
-    g_string_append_printf (s, _ ("  … and %u more\n"), more);
-  if (shown == 0)
-    g_string_append (s, _ ("  none (its bound symbols were not claimed one by one)\n"));
-}
-
-static const WbType *
-type_of (GHashTable *types, const WbValue *v)
-{
-  return v != NULL && v->kind == WB_VALUE_NAME ? g_hash_table_lookup (types, v->text) : NULL;
-}
-
-static void
-append_type (GString *s, const char *what, const WbType *t)
-{
-  g_autofree char *text = t ? wb_type_to_string (t) : NULL;
-
-  g_string_append_printf (s, "    %-8s %s\n", what, text ? text : "?");
-}
-
-static gint64
-dim (const WbType *t, int i)
-{
-  if (t == NULL || t->kind != WB_TYPE_TENSOR || t->rank == 0)
-    return -1;
-  if (i < 0)
-    i += (int) t->rank;
-  return i >= 0 && (guint) i < t->rank ? t->shape[i] : -1;
-}
-
-static const char *
-cuda_type (const WbType *t)
-{
-  if (t == NULL || t->kind != WB_TYPE_TENSOR)
-    return "?";
-  switch (t->dtype)
-    {
-    case WB_DTYPE_FLOAT32:
-      return "CUDA_R_32F";
-    case WB_DTYPE_BFLOAT16:
-      return "CUDA_R_16BF";
-    case WB_DTYPE_FLOAT16:
-      return "CUDA_R_16F";
-    default:
-      return "?";
-    }
-}
-
-/* the trace of the last stage that holds the region's call */
-static WbTrace *
-region_trace (WbRegionTable *self, const WbRegion *region)
-{
-  const WbPipeline *pipeline = wb_document_get_pipeline (self->document);
-  WbTrace          *found = NULL;
-
-  for (guint i = 0; i < wb_pipeline_get_n_stages (pipeline); i++)
-    {
-      WbTrace *t = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, i));
-
-      if (wb_trace_get_bsym_line (t, region->bsym) != 0)
-        found = t;
-    }
-  return found;
-}
-
-/* The library call of an operator region (cublas, cudnn) and its parameters, from the bound symbol. */
-static void
-append_library_call (WbRegionTable *self, const WbRegion *region, GString *s)
-{
-  g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
-  WbTrace *trace = region_trace (self, region);
-
-  if (trace != NULL)
-    collect (types, trace->body, trace->n_body);
-  collect (types, region->bsym->subsymbols, region->bsym->n_subsymbols);
-  for (guint i = 0; i < region->bsym->n_subsymbols; i++)
-    {
-      const WbBsym *b = region->bsym->subsymbols[i];
-      const char   *name = b->symbol ? wb_symbol_get_name (b->symbol) : b->name;
-      const WbType *out = b->has_type ? &b->type : NULL;
-
-      if (b->kind != WB_BSYM_CALL || wb_executor_info_is_utility (b))
-        continue;
-      if (strcmp (region->executor, "cublas") == 0 && name != NULL && (strstr (name, "linear") || strstr (name, "matmul")))
-        {
-          gboolean      linear = strstr (name, "linear") != NULL;
-          const WbType *a = b->n_args > 0 ? type_of (types, b->args[0]) : NULL;
-          const WbType *w = b->n_args > 1 ? type_of (types, b->args[1]) : NULL;
-          const WbType *bias = linear && b->n_args > 2 ? type_of (types, b->args[2]) : NULL;
-          gint64        k = dim (a, -1), n = linear ? dim (w, 0) : dim (w, -1), m = 1;
-
-          for (guint d = 0; a != NULL && a->kind == WB_TYPE_TENSOR && d + 1 < a->rank; d++)
-            m *= a->shape[d];
-          g_string_append_printf (s, _ ("  cublasLtMatmul for %s (row-major Y[M, N] = A[M, K]·B[K, N], run column-major as Yᵀ = Bᵀ·Aᵀ)\n"), b->name);
-          append_type (s, "A", a);
-          append_type (s, linear ? "W" : "B", w);
-          if (bias != NULL)
-            append_type (s, "bias", bias);
-          append_type (s, "Y", out);
-          g_string_append_printf (s, "    M = %" G_GINT64_FORMAT ", N = %" G_GINT64_FORMAT ", K = %" G_GINT64_FORMAT "\n", m, n, k);
-          /* linear: B = Wᵀ, so cuBLASLt's first operand Bᵀ = W[N, K] row-major: op T; matmul: B[K, N] row-major: op N */
-          g_string_append_printf (s, "    transa = %s, transb = CUBLAS_OP_N, lda = %" G_GINT64_FORMAT ", ldb = %" G_GINT64_FORMAT ", ldd = %" G_GINT64_FORMAT "\n",
-                                  linear ? "CUBLAS_OP_T" : "CUBLAS_OP_N", linear ? k : n, k, n);
-          g_string_append_printf (s, "    Atype = Btype = Dtype = %s, computeType = CUBLAS_COMPUTE_32F, epilogue = %s\n", cuda_type (a),
-                                  bias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT");
-        }
-      else if (strcmp (region->executor, "cudnn") == 0)
-        {
-          g_string_append_printf (s, _ ("  cuDNN graph for %s: %s\n"), b->name,
-                                  name && strstr (name, "conv") ? "convolution_fwd" : name && strstr (name, "attention") ? "sdpa_fwd / sdpa_bwd"
-                                                                                                                         : name);
-          for (guint k = 0; k < b->n_args; k++)
-            {
-              g_autofree char *what = g_strdup_printf ("arg %u", k);
-              const WbType    *t = type_of (types, b->args[k]);
-
-              if (t != NULL)
-                append_type (s, what, t);
-            }
-          for (guint k = 0; k < b->n_kwargs; k++)
-            {
-              g_autoptr (GString) v = g_string_new (NULL);
-
-              wb_value_append (b->kwargs[k].value, v);
-              g_string_append_printf (s, "    %-8s %s\n", b->kwargs[k].name, v->str);
-            }
-          append_type (s, "out", out);
-        }
-      else
-        {
-          GString *line = g_string_new ("  ");
-
-          wb_bsym_print (b, 0, line);
-          g_string_append (s, line->str);
-          g_string_free (line, TRUE);
-        }
-    }
-}
-
-/* The CUDA C of an nvrtc region (the code generation needs no GPU), shortened for the page. */
-static void
-append_cuda_source (WbRegionTable *self, const WbRegion *region, GString *s)
-{
-  WbTrace *trace = region_trace (self, region);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WbCudaPlan) plan = trace ? wb_cuda_plan_new_annotated (trace, region->bsym, &error) : NULL;
-  g_autofree char *describe = NULL;
-  g_auto (GStrv) lines = NULL;
-  guint n;
-
-  if (plan == NULL)
-    {
-      g_string_append_printf (s, _ ("  no CUDA C for this region: %s\n"), error ? error->message : _ ("its stage is not known"));
-      return;
-    }
-  g_string_append_printf (s, _ ("  the generated CUDA C (%u kernel(s), %u ops; NVRTC compiles it at run time)\n"), plan->n_kernels, plan->n_ops);
-  describe = wb_cuda_plan_describe (plan);
-  g_string_append (s, describe);
-  if (s->len > 0 && s->str[s->len - 1] != '\n')
-    g_string_append_c (s, '\n');
-  lines = g_strsplit (plan->source, "\n", -1);
-  n = g_strv_length (lines);
-  for (guint i = 0; i < n && i < 160; i++)
-    g_string_append_printf (s, "%s\n", lines[i]);
-  if (n > 160)
-    g_string_append_printf (s, _ ("  … %u more lines (thunder-wb export PATH --region %s --as cuda)\n"), n - 160, region->name);
-}
-
-static void
-append_runner (WbRegionTable *self, const WbRegion *region, GString *s)
-{
-  if (strcmp (region->executor, "nvrtc") == 0)
-    append_cuda_source (self, region, s);
-  else if (strcmp (region->executor, "cublas") == 0 || strcmp (region->executor, "cudnn") == 0)
-    append_library_call (self, region, s);
-  else if (strcmp (region->executor, "cpu") == 0)
-    g_string_append (s, _ ("  the cpu executor runs its bound symbols one by one (listed above)\n"));
-  else
-    g_string_append_printf (s, _ ("  %s runs its bound symbols one by one (listed above)\n"), region->executor);
-}
+/* -- the rows and the selection ------------------------------------------------------------------- */
 
 char *
 wb_region_table_dup_text (WbRegionTable *self)
@@ -636,103 +392,12 @@ wb_region_table_dup_text (WbRegionTable *self)
   return g_string_free (s, FALSE);
 }
 
-char *
-wb_region_table_get_page_text (WbRegionTable *self)
-{
-  return g_strdup (gtk_label_get_text (self->page));
-}
-
-/* The page of a region of a run of another stage: its figures, and its call in that stage when the
- * document has the trace. */
-static void
-update_run_page (WbRegionTable *self, const WbRun *run, const char *name)
-{
-  const WbRegionStats *stats = name ? wb_run_find_region (run, name) : NULL;
-  const WbBsym        *call;
-  g_autoptr (GString) s = g_string_new (NULL);
-  WbTrace *trace = NULL;
-
-  if (stats == NULL)
-    {
-      gtk_label_set_text (self->page, _ ("Select a region to see its figures in the run and its call in the stage it ran."));
-      return;
-    }
-  /* TRANSLATORS: region page of a run of another stage: region, executor, stage label, line */
-  g_string_append_printf (s, _ ("Region %s · %s · stage %s, line %u\n\n"), stats->name, stats->executor ? stats->executor : "?",
-                          run->stage ? run->stage : "?", stats->stage_line);
-  g_string_append_printf (s, _ ("In the latest run: %.3f ms median (%.3f–%.3f), %.1f%% of the iteration, %u kernel(s) per iteration\n"),
-                          stats->median_ns / 1e6, stats->min_ns / 1e6, stats->max_ns / 1e6, 100.0 * stats->share, stats->kernel_count);
-  g_string_append (s, _ ("These are the regions of the stage the run timed, not the workbench's plan: choose executors in a run of the workbench's stage.\n"));
-  if ((call = wb_document_find_run_call (self->document, run, stats->name, &trace)) != NULL)
-    {
-      g_string_append (s, _ ("\nIts call in the stage\n"));
-      g_string_append (s, "  ");
-      wb_bsym_print (call, 0, s);
-    }
-  else
-    g_string_append (s, _ ("\nThe stage it ran is not among the loaded traces.\n"));
-  gtk_label_set_text (self->page, s->str);
-}
-
-static void
-update_page (WbRegionTable *self)
-{
-  const char     *name = wb_document_get_region (self->document);
-  const WbRegion *region = wb_document_lookup_region (self->document, name);
-  g_autoptr (GString) s = g_string_new (NULL);
-  const WbRegionStats *stats;
-
-  /* a region of the run's own stage; a region of the plan (picked in the graph) keeps its page */
-  if (own_run (self) != NULL && (region == NULL || (name != NULL && wb_run_find_region (own_run (self), name) != NULL)))
-    {
-      update_run_page (self, own_run (self), name);
-      return;
-    }
-  if (region == NULL)
-    {
-      gtk_label_set_text (self->page, _ ("Select a region to see its bound symbols, every executor's claim and what runs it."));
-      return;
-    }
-  g_string_append_printf (s, _ ("Region %s · %s · %s · %u ops\n\n"), region->name, region->executor,
-                          wb_stage_list_to_string (region->list), region->n_ops);
-  g_string_append (s, _ ("Bound symbols\n"));
-  for (guint i = 0; i < region->bsym->n_subsymbols; i++)
-    {
-      GString *line = g_string_new ("  ");
-
-      wb_bsym_print (region->bsym->subsymbols[i], 0, line);
-      g_string_append (s, line->str);
-      g_string_free (line, TRUE);
-    }
-  g_string_append (s, _ ("\nWhat each executor says\n"));
-  for (guint i = 0; choices[i] != NULL; i++)
-    {
-      g_autofree char *why = NULL;
-
-      if (strcmp (choices[i], "unfuse") == 0)
-        continue;
-      if (can_take (self, region, choices[i], &why))
-        g_string_append_printf (s, "  ✓ %s: %s\n", choices[i], strcmp (choices[i], region->executor) == 0 ? _ ("claimed") : _ ("can take it"));
-      else
-        g_string_append_printf (s, "  ✗ %s\n", why ? why : choices[i]);
-    }
-  append_remarks (self, region, s);
-  g_string_append (s, _ ("\nWhat runs it\n"));
-  append_runner (self, region, s);
-  if ((stats = stats_of (self, region->name, FALSE)) != NULL)
-    g_string_append_printf (s, _ ("  %s ran it in the latest run: %.3f ms median, %u kernel(s) per iteration\n"),
-                            stats->executor, stats->median_ns / 1e6, stats->kernel_count);
-  else
-    g_string_append (s, _ ("  no run yet\n"));
-  gtk_label_set_text (self->page, s->str);
-}
-
 static void
 selection_changed_cb (WbRegionTable *self)
 {
   const char *name = wb_document_get_region (self->document);
 
-  update_page (self);
+  _wb_region_table_update_page (self);
   for (guint i = 0; name != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (self->selection)); i++)
     {
       g_autoptr (GtkStringObject) item = g_list_model_get_item (G_LIST_MODEL (self->selection), i);
@@ -833,7 +498,7 @@ wb_region_table_set_executor (WbRegionTable *self, const char *name, const char 
     }
   if (strcmp (executor, region->executor) == 0)
     return TRUE;
-  if (!can_take (self, region, executor, why_not))
+  if (!_wb_region_table_can_take (self, region, executor, why_not))
     return FALSE;
   assignment = old ? g_strdup_printf ("%s,%s=%s", old, name, executor) : g_strdup_printf ("%s=%s", name, executor);
   wb_region_table_profile (self, assignment);
