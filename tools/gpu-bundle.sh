@@ -9,7 +9,7 @@
 # /usr/local/cuda: ldd does not list them, and the pattern below keeps them out anyway), the profile test
 # scripts and tests/bench/bench-gpu-overhead.sh, the
 # given trace cases (default mlp_small elementwise_chain_small) and a kernel cache pre-filled here by
-# the conformance test's --compile-only pass (NVRTC needs no GPU). tests/gpu/run-on-device.sh unpacks it.
+# the conformance tests' --compile-only passes (NVRTC needs no GPU). tests/gpu/run-on-device.sh unpacks it.
 set -eu
 build=$(cd "$1" && pwd)
 out=$2
@@ -23,7 +23,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/tests/bench" "$stage/lib" "$stage/traces" "$stage/kcache"
 cp "$build/app/thunder-wb" "$stage/app/"
 cp "$build/profiler/thunder-wb-runner" "$stage/profiler/"
-for t in test-cuda-conformance test-cuda-runner test-cuda-codegen test-cuda-vector; do
+for t in test-cuda-conformance test-cuda-conformance-attention test-cuda-runner test-cuda-codegen test-cuda-vector; do
   cp "$build/tests/gpu/$t" "$stage/tests/gpu/"
 done
 # the profile tests and the overhead benchmark are scripts (run from the unpacked bundle's root)
@@ -33,7 +33,7 @@ cp "$src/tests/bench/bench-gpu-overhead.sh" "$stage/tests/bench/"
 # --cuda-graphs' test and the GPU benchmark of the workbench against PyTorch (tests/bench/README.md)
 cp "$src/tests/gpu/test-cuda-graphs.sh" "$stage/tests/gpu/"
 cp "$src/tests/bench/bench-gpu.sh" "$src/tests/bench/bench-gpu.py" "$stage/tests/bench/"
-for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen "$stage"/tests/gpu/test-cuda-vector; do
+for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-conformance-attention "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen "$stage"/tests/gpu/test-cuda-vector; do
   ldd "$f" | awk '/=> \// { print $3 }'
 done | sort -u | while read -r lib; do
   case $(basename "$lib") in
@@ -45,6 +45,8 @@ strip --strip-unneeded "$stage"/lib/*.so* 2>/dev/null || true
 for c in $cases; do
   cp -r "$traces/$c" "$stage/traces/"
 done
-WB_KERNEL_CACHE_DIR="$stage/kcache" "$build/tests/gpu/test-cuda-conformance" --compile-only >/dev/null 2>&1 || true
+for t in test-cuda-conformance test-cuda-conformance-attention; do
+  WB_KERNEL_CACHE_DIR="$stage/kcache" "$build/tests/gpu/$t" --compile-only >/dev/null 2>&1 || true
+done
 tar -C "$stage" -czf "$out" .
 echo "$out: $(du -h "$out" | cut -f1), $(ls "$stage/lib" | wc -l) libraries, $(ls "$stage/kcache" | wc -l) cache files, cases: $cases"

@@ -4,7 +4,7 @@
 #
 # usage: tests/gpu/run-on-device.sh BUNDLE.tar.gz [OUTDIR]
 # Unpacks the bundle, points LD_LIBRARY_PATH at its libraries and the machine's CUDA, and runs
-# test-cuda-codegen, test-cuda-conformance and test-cuda-runner, then the profile scripts
+# test-cuda-codegen, test-cuda-conformance, test-cuda-conformance-attention and test-cuda-runner, then the profile scripts
 # (test-cuda-profile.sh, test-cuda-cupti.sh) and, with gpt2_block/llama_layer bundled,
 # tests/bench/bench-gpu-overhead.sh. A conformance case that faults ends its
 # process on purpose (the CUDA context is lost); the run resumes after it. Prints a summary table and the
@@ -67,11 +67,12 @@ def run(name, args, timeout):
                 print(f"--- {m.group(1)}\n" + "\n".join(x[:400] for x in msg[-8:]))
 run("test-cuda-codegen", [], 300)
 run("test-cuda-conformance", [], 500)
+run("test-cuda-conformance-attention", [], 500)
 run("test-cuda-runner", [], 300)
 run("test-cuda-vector", [], 300)
-print(f"\n{'test':<24}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")
+print(f"\n{'test':<34}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")
 for row in summary:
-    print(f"{row[0]:<24}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
+    print(f"{row[0]:<34}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
 PY
 
 # profiling through the runner: region times (test-cuda-profile.sh) and CUPTI's kernel records and their
