@@ -391,6 +391,20 @@ arg_val (Kern *k, Node *n, guint i, GError **error)
   return v;
 }
 
+/* The float nearest 1 / @c (a finite nonzero float): of the double quotient rounded to float and its two
+ * neighbours, the one with the least |1 - c r| (exact in double: c r has at most 48 significant bits). */
+static float
+reciprocal_rn (float c)
+{
+  float  r = (float) (1.0 / (double) c), cand[2] = { nextafterf (r, INFINITY), nextafterf (r, -INFINITY) };
+  double err = fabs (1.0 - (double) c * r);
+
+  for (guint i = 0; i < 2; i++)
+    if (isfinite (cand[i]) && fabs (1.0 - (double) c * cand[i]) < err)
+      r = cand[i], err = fabs (1.0 - (double) c * cand[i]);
+  return r;
+}
+
 /* Whether every value of float dtype @narrow is exactly a value of float dtype @wide. */
 static gboolean
 exact_widening (WbDtype narrow, WbDtype wide)
@@ -449,6 +463,15 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
    * the cost of one multiply instead of powf */
   if (strcmp (op->name, "pow") == 0 && cls != CLS_I && !ops[1]->is_tensor && (ops[1]->is_float ? ops[1]->f : (double) ops[1]->i) == 2.0)
     tmpl = "($0 * $0)";
+  /* x / c for a number c: a multiply by 1/c and one correction (wb_div_by) instead of the division
+   * routine, whose range check and slow path cost as much as the rest of an exact-GELU kernel's
+   * arithmetic */
+  if (strcmp (op->name, "div") == 0 && cls == CLS_F && ops[0]->is_tensor && !ops[1]->is_tensor)
+    {
+      float c = ops[1]->is_float ? (float) ops[1]->f : (float) ops[1]->i;
+      if (isfinite (c) && c != 0.0f)
+        tmpl = _wb_cg_gstr (k->g, "wb_div_by ($0, %af, %af)", (double) c, (double) reciprocal_rn (c));
+    }
   for (guint i = 0; i < op->arity; i++)
     if ((ex[i] = operand_expr (k, ops[i], ix, cls, error)) == NULL)
       return NULL;

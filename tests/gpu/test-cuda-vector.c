@@ -107,6 +107,11 @@ static const Case cases[] = {
   { "pad rows", { { "a", BF16, 2, { 3, 16 } } }, 1, "t0 = prims.pad(a, -1.5, [(2, 1, 0), (0, 0, 0)])\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad unaligned", { { "a", BF16, 2, { 4, 32 } } }, 1, "t0 = prims.pad(a, 1.5, [(0, 0, 0), (3, 5, 0)])\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad in cat", { { "a", BF16, 3, { 4, 2, 16 } }, { "b", BF16, 3, { 4, 1, 32 } } }, 2, "t0 = prims.pad(a, 0.0, [(0, 0, 0), (0, 0, 0), (16, 0, 0)])\nt1 = prims.cat([t0, b], 1)\nt2 = prims.neg(t1)", "t2", 8 },
+  /* x / c as a multiply and a correction (wb_div_by): f32 and bf16, a constant below and above 1 */
+  { "div by number", { { "a", F32, 2, { 8, 32 } }, { "b", BF16, 2, { 8, 32 } } }, 2, "t0 = prims.div(a, 1.4142135623730951)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                                                                                     "t2 = prims.div(t1, 0.1)\nt3 = prims.convert_element_type(t2, dtypes.bfloat16)",
+    "t0, t3",
+    8 },
   { "iota", { { "a", F32, 1, { 16 } } }, 1, "t0 = prims.iota(16, start=3, step=2, device=devices.Device(\"cuda:0\"), dtype=dtypes.int64)\nt1 = prims.convert_element_type(t0, dtypes.float32)\nt2 = prims.add(a, t1)", "t2", 4 },
   { "padded rows", { { "a", BF16, 2, { 8, 64 }, 72 } }, 1, "t0 = prims.neg(a)", "t0", 8 },
   { "padded rows unaligned", { { "a", BF16, 2, { 8, 64 }, 68 } }, 1, "t0 = prims.neg(a)", "t0", 8 },
