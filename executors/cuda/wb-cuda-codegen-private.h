@@ -3,7 +3,8 @@
  *
  * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
- * wb-cuda-codegen-emit.c   expressions: conversions, kernel lines and memo scopes, a value at an index
+ * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index
+ * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * Every name here is private to libwbcudagen (hidden visibility). */
@@ -175,11 +176,14 @@ gboolean _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int d
 /* wb-cuda-codegen-emit.c */
 const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
 const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
+const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
+const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
+const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
+
+/* wb-cuda-codegen-kern.c */
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
 const char *_wb_cg_memo_get (Kern *k, const char *key);
 void        _wb_cg_memo_put (Kern *k, const char *key, const char *expr);
-const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
-const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
 Kern       *_wb_cg_kern_new (Gen *g, const char *ity);
 void        _wb_cg_kern_free (Kern *k);
 void        _wb_cg_line (Kern *k, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -188,7 +192,7 @@ void        _wb_cg_close_block (Kern *k);
 const char *_wb_cg_new_var (Kern *k, const char *ctype, const char *expr);
 const char *_wb_cg_param (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
-const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
+const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
 
 /* wb-cuda-codegen-reduce.c */
 guint    _wb_cg_grid_for (gint64 items, gint64 per_block);

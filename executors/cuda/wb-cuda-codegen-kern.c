@@ -1,0 +1,177 @@
+/* wb-cuda-codegen-kern.c — the kernel being generated (Kern): its lines and blocks, memo scopes, variables,
+ * parameters, and index expressions (keys, unravelling, linear indices)
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+Kern *
+_wb_cg_kern_new (Gen *g, const char *ity)
+{
+  Kern *k = g_new0 (Kern, 1);
+
+  k->g = g;
+  k->body = g_string_new (NULL);
+  k->indent = 1;
+  k->memo = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_ptr_array_add (k->memo, g_hash_table_new (g_str_hash, g_str_equal));
+  k->params = g_array_new (FALSE, FALSE, sizeof (guint));
+  k->ity = ity;
+  return k;
+}
+
+void
+_wb_cg_kern_free (Kern *k)
+{
+  g_string_free (k->body, TRUE);
+  g_ptr_array_unref (k->memo);
+  g_array_unref (k->params);
+  if (k->decls)
+    g_string_free (k->decls, TRUE);
+  if (k->vslots)
+    g_array_unref (k->vslots);
+  g_free (k);
+}
+
+void
+_wb_cg_line (Kern *k, const char *format, ...)
+{
+  va_list ap;
+
+  for (int i = 0; i < k->indent; i++)
+    g_string_append (k->body, "  ");
+  va_start (ap, format);
+  g_string_append_vprintf (k->body, format, ap);
+  va_end (ap);
+  g_string_append_c (k->body, '\n');
+}
+
+void
+_wb_cg_open_block (Kern *k)
+{
+  k->indent++;
+  g_ptr_array_add (k->memo, g_hash_table_new (g_str_hash, g_str_equal));
+}
+
+void
+_wb_cg_close_block (Kern *k)
+{
+  k->indent--;
+  g_ptr_array_remove_index (k->memo, k->memo->len - 1);
+}
+
+const char *
+_wb_cg_memo_get (Kern *k, const char *key)
+{
+  for (guint i = k->memo->len; i > 0; i--)
+    {
+      const char *x = g_hash_table_lookup (k->memo->pdata[i - 1], key);
+      if (x != NULL)
+        return x;
+    }
+  return NULL;
+}
+
+void
+_wb_cg_memo_put (Kern *k, const char *key, const char *expr)
+{
+  g_hash_table_insert (k->memo->pdata[k->memo->len - 1], (gpointer) key, (gpointer) expr);
+}
+
+const char *
+_wb_cg_new_var (Kern *k, const char *ctype, const char *expr)
+{
+  const char *name = _wb_cg_gstr (k->g, "v%u", k->next_var++);
+
+  _wb_cg_line (k, "const %s %s = %s;", ctype, name, expr);
+  return name;
+}
+
+const char *
+_wb_cg_param (Kern *k, guint slot)
+{
+  for (guint i = 0; i < k->params->len; i++)
+    if (g_array_index (k->params, guint, i) == slot)
+      return _wb_cg_gstr (k->g, "p%u", slot);
+  g_array_append_val (k->params, slot);
+  return _wb_cg_gstr (k->g, "p%u", slot);
+}
+
+const char *
+_wb_cg_idx_key (Gen *g, guint id, const Idx *ix)
+{
+  GString    *s = g_string_new (NULL);
+  const char *r;
+
+  g_string_append_printf (s, "%u@", id);
+  for (guint d = 0; d < ix->rank; d++)
+    g_string_append_printf (s, "%s,", ix->e[d]);
+  r = g_string_chunk_insert (g->strings, s->str);
+  g_string_free (s, TRUE);
+  return r;
+}
+
+/* An index over @shape from linear index @lin (declares the per-dim variables). */
+void
+_wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out)
+{
+  gint64   cs[WB_MAX_RANK];
+  gboolean outer = TRUE;
+
+  _wb_cg_contiguous_strides (rank, shape, cs);
+  memset (out, 0, sizeof *out); /* every lane form LANE_ANY */
+  out->rank = rank;
+  out->lin = lin;
+  for (guint d = 0; d < rank; d++)
+    {
+      const char *e;
+      if (shape[d] == 1)
+        {
+          out->e[d] = "0";
+          continue;
+        }
+      if (cs[d] == 1)
+        e = outer ? lin : _wb_cg_gstr (k->g, "%s %% %" G_GINT64_FORMAT, lin, shape[d]);
+      else
+        e = outer ? _wb_cg_gstr (k->g, "%s / %" G_GINT64_FORMAT, lin, cs[d])
+                  : _wb_cg_gstr (k->g, "(%s / %" G_GINT64_FORMAT ") %% %" G_GINT64_FORMAT, lin, cs[d], shape[d]);
+      outer = FALSE;
+      out->e[d] = _wb_cg_gstr (k->g, "i%u", k->next_var++);
+      _wb_cg_line (k, "const %s %s = %s;", k->ity, out->e[d], e);
+    }
+}
+
+/* The row-major linear index of @ix over @shape (an expression). */
+const char *
+_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape)
+{
+  gint64      cs[WB_MAX_RANK];
+  GString    *s;
+  const char *r;
+
+  if (ix->lin)
+    return ix->lin;
+  _wb_cg_contiguous_strides (rank, shape, cs);
+  s = g_string_new (NULL);
+  for (guint d = 0; d < rank; d++)
+    {
+      if (strcmp (ix->e[d], "0") == 0)
+        continue;
+      if (s->len)
+        g_string_append (s, " + ");
+      if (cs[d] == 1)
+        g_string_append_printf (s, "%s", ix->e[d]);
+      else
+        g_string_append_printf (s, "%s * %" G_GINT64_FORMAT, ix->e[d], cs[d]);
+    }
+  if (s->len == 0)
+    g_string_append (s, "0");
+  r = _wb_cg_new_var (k, k->ity, s->str);
+  g_string_free (s, TRUE);
+  return r;
+}
