@@ -81,7 +81,6 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
   g_autofree WbCudaArg *args = NULL;
   g_autofree WbTensor **inputs = NULL;
   g_autofree WbTensor **results = NULL;
-  GString              *key = g_string_new (NULL);
   WbCudaDispatchStats  *stats = _wb_cuda_exec_stats ();
   WbCudaPlan           *plan;
 
@@ -102,38 +101,40 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
     }
   args = g_new0 (WbCudaArg, MAX (values->len, 1));
   inputs = g_new0 (WbTensor *, MAX (values->len, 1));
-  g_string_append (key, _wb_cuda_exec_text_of (b));
   for (guint i = 0; i < values->len; i++)
     {
       WbRtValue *v = _wb_cuda_exec_to_device (rt, values->pdata[i], error);
       if (v == NULL)
-        {
-          g_string_free (key, TRUE);
-          return FALSE;
-        }
+        return FALSE;
       g_ptr_array_add (dev, v);
       arg_describe (&args[i], v);
       inputs[i] = v->kind == WB_RT_TENSOR ? v->tensor : NULL;
-      key_append_arg (key, &args[i]);
     }
-  plan = _wb_cuda_exec_lookup_plan (key->str);
-  if (plan == NULL)
+  if ((plan = _wb_cuda_exec_site_plan (b, args, values->len)) == NULL)
     {
-      wb_bsym_get_output_names (b, outs);
-      if (whole && wb_bsym_is_fusion (b))
-        plan = wb_cuda_plan_new_region (b, args, values->len, error);
-      else
-        plan = wb_cuda_plan_new (&b, 1, (const char *const *) names->pdata, args, names->len, (const char *const *) outs->pdata,
-                                 outs->len, error);
+      GString *key = g_string_new (_wb_cuda_exec_text_of (b));
+      for (guint i = 0; i < values->len; i++)
+        key_append_arg (key, &args[i]);
+      plan = _wb_cuda_exec_lookup_plan (key->str);
       if (plan == NULL)
         {
-          g_string_free (key, TRUE);
-          return FALSE;
+          wb_bsym_get_output_names (b, outs);
+          if (whole && wb_bsym_is_fusion (b))
+            plan = wb_cuda_plan_new_region (b, args, values->len, error);
+          else
+            plan = wb_cuda_plan_new (&b, 1, (const char *const *) names->pdata, args, names->len, (const char *const *) outs->pdata,
+                                     outs->len, error);
+          if (plan == NULL)
+            {
+              g_string_free (key, TRUE);
+              return FALSE;
+            }
+          _wb_cuda_exec_insert_plan (g_string_free (key, FALSE), plan);
         }
-      _wb_cuda_exec_insert_plan (g_string_free (key, FALSE), plan);
+      else
+        g_string_free (key, TRUE);
+      _wb_cuda_exec_remember_site (b, args, values->len, plan);
     }
-  else
-    g_string_free (key, TRUE);
   results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
   if (!wb_cuda_plan_launch (rt, plan, inputs, results, error))
     return FALSE;
@@ -163,34 +164,41 @@ run_fused_step (WbCudaRuntime *rt, const WbCudaStep *st, GHashTable *env, GError
   g_autofree WbCudaArg *args = g_new0 (WbCudaArg, MAX (st->n_inputs, 1));
   g_autofree WbTensor **inputs = g_new0 (WbTensor *, MAX (st->n_inputs, 1));
   g_autofree WbTensor **results = NULL;
-  GString              *key = g_string_new ("segment\n");
   WbCudaPlan           *plan;
 
-  for (guint i = 0; i < st->n_units; i++)
-    g_string_append (key, _wb_cuda_exec_text_of (st->units[i]));
   for (guint i = 0; i < st->n_inputs; i++)
     {
       WbRtValue *v = g_hash_table_lookup (env, st->inputs[i]);
       arg_describe (&args[i], v);
       inputs[i] = v != NULL && v->kind == WB_RT_TENSOR ? v->tensor : NULL;
-      g_string_append_printf (key, "|%s", st->inputs[i]);
-      key_append_arg (key, &args[i]);
     }
-  for (guint i = 0; i < st->n_outputs; i++)
-    g_string_append_printf (key, ">%s", st->outputs[i]);
-  plan = _wb_cuda_exec_lookup_plan (key->str);
-  if (plan == NULL)
+  if ((plan = _wb_cuda_exec_site_plan (st, args, st->n_inputs)) == NULL)
     {
-      plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
+      GString *key = g_string_new ("segment\n");
+      for (guint i = 0; i < st->n_units; i++)
+        g_string_append (key, _wb_cuda_exec_text_of (st->units[i]));
+      for (guint i = 0; i < st->n_inputs; i++)
+        {
+          g_string_append_printf (key, "|%s", st->inputs[i]);
+          key_append_arg (key, &args[i]);
+        }
+      for (guint i = 0; i < st->n_outputs; i++)
+        g_string_append_printf (key, ">%s", st->outputs[i]);
+      plan = _wb_cuda_exec_lookup_plan (key->str);
       if (plan == NULL)
         {
-          g_string_free (key, TRUE);
-          return FALSE;
+          plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
+          if (plan == NULL)
+            {
+              g_string_free (key, TRUE);
+              return FALSE;
+            }
+          _wb_cuda_exec_insert_plan (g_string_free (key, FALSE), plan);
         }
-      _wb_cuda_exec_insert_plan (g_string_free (key, FALSE), plan);
+      else
+        g_string_free (key, TRUE);
+      _wb_cuda_exec_remember_site (st, args, st->n_inputs, plan);
     }
-  else
-    g_string_free (key, TRUE);
   results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
   if (!wb_cuda_plan_launch (rt, plan, inputs, results, error))
     return FALSE;

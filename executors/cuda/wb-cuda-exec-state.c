@@ -11,8 +11,26 @@ static GHashTable         *plans;     /* printed call + argument layouts -> WbCu
 static GHashTable         *texts;     /* WbBsym* -> its printed text, for the current program only */
 static GHashTable         *unfusable; /* printed calls whose plan failed: decomposed from now on */
 static GHashTable         *splits;    /* WbBsym* -> its WbCudaSplit* or &no_split, for the current program only */
+static GHashTable         *sites;     /* a region's WbBsym* or a split's WbCudaStep* -> Site*, for the current program only */
 static char                no_split;
 static WbCudaDispatchStats stats;
+
+/* the plan a call site ran last, and the argument layouts it ran with */
+typedef struct
+{
+  WbCudaArg  *args;
+  guint       n_args;
+  WbCudaPlan *plan; /* owned by plans */
+} Site;
+
+static void
+free_site (gpointer p)
+{
+  Site *site = p;
+
+  g_free (site->args);
+  g_free (site);
+}
 
 static void
 free_split (gpointer p)
@@ -29,6 +47,7 @@ _wb_cuda_exec_ensure_tables (void)
       plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_cuda_plan_free);
       texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       splits = g_hash_table_new_full (NULL, NULL, NULL, free_split);
+      sites = g_hash_table_new_full (NULL, NULL, NULL, free_site);
       unfusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_reasons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -73,6 +92,32 @@ _wb_cuda_exec_split_of (const WbBsym *b)
   return s == &no_split ? NULL : s;
 }
 
+/* The plan call site @site (a region's bound symbol or a split's step) ran last, when @args (zeroed
+ * before arg_describe, so that padding compares equal) are the layouts it ran with: the same text and
+ * layouts, so the same plan, without printing and hashing the key (kilobytes of text per region: tens
+ * of microseconds of host time per call). NULL otherwise. */
+WbCudaPlan *
+_wb_cuda_exec_site_plan (gconstpointer site, const WbCudaArg *args, guint n_args)
+{
+  Site *s = g_hash_table_lookup (sites, site);
+
+  if (s != NULL && s->n_args == n_args && (n_args == 0 || memcmp (s->args, args, n_args * sizeof *args) == 0))
+    return s->plan;
+  return NULL;
+}
+
+/* Remembers that call site @site ran @plan (owned by the plan cache) with @args. */
+void
+_wb_cuda_exec_remember_site (gconstpointer site, const WbCudaArg *args, guint n_args, WbCudaPlan *plan)
+{
+  Site *s = g_new0 (Site, 1);
+
+  s->args = g_memdup2 (args, MAX (n_args, 1) * sizeof *args);
+  s->n_args = n_args;
+  s->plan = plan;
+  g_hash_table_replace (sites, (gpointer) site, s);
+}
+
 WbCudaPlan *
 _wb_cuda_exec_lookup_plan (const char *key)
 {
@@ -112,6 +157,7 @@ wb_cuda_executors_forget_program (void)
   _wb_cuda_exec_ensure_tables ();
   g_hash_table_remove_all (texts);
   g_hash_table_remove_all (splits);
+  g_hash_table_remove_all (sites);
 }
 
 void
@@ -120,6 +166,7 @@ wb_cuda_executors_begin_run (void)
   _wb_cuda_exec_ensure_tables ();
   g_hash_table_remove_all (texts);
   g_hash_table_remove_all (splits);
+  g_hash_table_remove_all (sites);
   g_clear_pointer (&uploaded, g_hash_table_unref);
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
   stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = 0;
@@ -135,6 +182,8 @@ wb_cuda_executors_end_run (void)
     g_hash_table_remove_all (texts);
   if (splits)
     g_hash_table_remove_all (splits);
+  if (sites)
+    g_hash_table_remove_all (sites);
 }
 
 const WbCudaDispatchStats *
