@@ -111,8 +111,9 @@ static __device__ __forceinline__ long long wb_pow_i (long long x, long long y)
 // processor", IBM J. Res. Dev. 34(1), 1990), with x scaled by 2^64 where it is tiny so that the remainder
 // keeps its bits. No branch (the division routine's range check and slow path cost as much as the rest
 // of an exact-GELU kernel). Bit-identical to x / c wherever the quotient is a normal float: checked for
-// all 2^32 x with 15 constants c (1/sqrt 2, sqrt 2, 0.1, 1e-3, 3, 7, 768, 11008, 3e-30, 1e30, ...). A
-// subnormal quotient may differ in its last place (rounded twice); x infinite or NaN gives x rc.
+// all 2^32 x with 15 constants c (1/sqrt 2, sqrt 2, 0.1, 1e-3, 3, 7, 768, 11008, 3e-30, 1e30, ...) by
+// tests/executors/test-div-by.c --all (CI runs a stride). A subnormal quotient may differ in its last
+// place (rounded twice); x infinite or NaN gives x rc.
 static __device__ __forceinline__ float wb_div_by (float x, float c, float rc)
 {
   const bool  tiny = fabsf (x) < 0x1p-100f;
