@@ -179,6 +179,45 @@ test_stored (void)
   g_rmdir (dir);
 }
 
+/* calls per iteration: a kernel launched once (twice) in each of 20 iterations shows exactly 1 (2), not the
+ * sum of twenty 1/20 (1.0000000000000002) */
+static void
+test_calls_per_iteration (void)
+{
+  g_autoptr (GPtrArray) regions = wb_test_regions_from_string ("TorchCompile0:torchcompile:18");
+  g_autoptr (WbRun) run = wb_test_make_run (regions, 4, 20, 0);
+  g_autoptr (WbReport) report = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json = NULL;
+  JsonArray       *kernels;
+  gint64           clock_ns = 1000;
+
+  for (guint it = 0; it < 20; it++)
+    for (guint j = 0; j < 3; j++)
+      {
+        WbKernelRecord *rec = wb_kernel_record_new (j == 0 ? "wb_k0_once" : "wb_k1_twice", "TorchCompile0");
+        rec->trace_line = 18;
+        rec->iteration = it;
+        rec->start_ns = clock_ns;
+        rec->end_ns = clock_ns + 5000;
+        clock_ns += 6000;
+        wb_run_add_kernel (run, rec);
+      }
+  report = wb_report_new (run, NULL, "calls", NULL);
+  json = wb_report_to_json (report);
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  kernels = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "kernels");
+  g_assert_cmpuint (json_array_get_length (kernels), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *k = json_array_get_object_element (kernels, i);
+      double      want = g_str_has_suffix (json_object_get_string_member (k, "name"), "twice") ? 2.0 : 1.0;
+      g_assert_cmpfloat (json_object_get_double_member (k, "calls_per_iteration"), ==, want);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -187,5 +226,6 @@ main (int    argc,
   g_test_add_func ("/data/kernel-names/demangle", test_demangle);
   g_test_add_func ("/data/kernel-names/reports", test_reports);
   g_test_add_func ("/data/kernel-names/stored", test_stored);
+  g_test_add_func ("/data/kernel-names/calls-per-iteration", test_calls_per_iteration);
   return g_test_run ();
 }
