@@ -165,11 +165,11 @@ _wb_cg_add_to_group (GPtrArray *groups, Val *v)
     g_ptr_array_add (grp, v);
 }
 
-/* The value @v is a view of through reshapes, squeezes, same-dtype conversions and at least one transpose
- * that moves the innermost dim, when that value is computed here (no input, no reduction buffer) and @v is
- * a view of it once it has a contiguous buffer; else NULL. */
+/* The value @v is a view of through reshapes, squeezes, same-dtype conversions and (with @need_move) at
+ * least one transpose that moves the innermost dim, when that value is computed here (no input, no
+ * reduction buffer) and @v is a view of it once it has a contiguous buffer; else NULL. */
 Val *
-_wb_cg_transposed_root (Gen *g, Val *v)
+_wb_cg_view_root (Gen *g, Val *v, gboolean need_move)
 {
   Val       *r = v;
   gboolean   moved = FALSE, view;
@@ -194,7 +194,7 @@ _wb_cg_transposed_root (Gen *g, Val *v)
         break;
       r = a;
     }
-  if (!moved || r == v || r->input >= 0 || r->buffer >= 0 || r->def == NULL || r->def->is_reduction || r->rank < 2)
+  if ((need_move && !moved) || r == v || r->input >= 0 || r->buffer >= 0 || r->def == NULL || r->def->is_reduction || r->rank < 2)
     return NULL;
   r->buffer = 0; /* as if computed: only its shape matters */
   view = _wb_cg_as_view (g, v, &L, 0);

@@ -162,7 +162,7 @@ gboolean _wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth);
 void _wb_cg_add_to_group (GPtrArray *groups, Val *v);
 /* The computed value @v transposes (through reshapes, squeezes and at least one transpose that moves the
  * innermost dim), when @v is a view of it once it has a contiguous buffer; else NULL. */
-Val *_wb_cg_transposed_root (Gen *g, Val *v);
+Val *_wb_cg_view_root (Gen *g, Val *v, gboolean need_move);
 /* Whether computing @v reads a reduction's result through elementwise and view nodes. */
 gboolean _wb_cg_depends_on_reduction (Gen *g, Val *v);
 /* Whether a needed reduction's operand is computed from @v without another reduction in between. */

@@ -70,6 +70,24 @@ mark_needed (Gen *g, Val *v)
     n->out[i]->needed = TRUE;
 }
 
+/* Whether a value of @root's shape is computed by some pointwise kernel besides @v: an output in
+ * @computed not in @deferred, or a value in @promoted. */
+static gboolean
+shape_is_computed (GPtrArray *computed, GHashTable *deferred, GPtrArray *promoted, const Val *v, const Val *root)
+{
+  GPtrArray *sets[2] = { computed, promoted };
+
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < sets[s]->len; i++)
+      {
+        const Val *w = sets[s]->pdata[i];
+        if (w != v && (s == 1 || !g_hash_table_contains (deferred, w)) && w->rank == root->rank &&
+            memcmp (w->shape, root->shape, sizeof (gint64) * root->rank) == 0)
+          return TRUE;
+      }
+  return FALSE;
+}
+
 static void
 node_free (Node *n)
 {
@@ -243,6 +261,21 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
             }
         }
     }
+  /* and a value that an output only reshapes (gpt2_block's GELU: [8, 1024, 3072] for the next op,
+   * [8192, 3072] for a matmul) joins the early kernel of its shape, the output becoming a view of it */
+  for (guint i = 0; i < free_outputs->len; i++)
+    {
+      Val *root = _wb_cg_view_root (&g, free_outputs->pdata[i], FALSE);
+      for (guint j = 0; root != NULL && j < early->len; j++)
+        {
+          Val *f = g_ptr_array_index ((GPtrArray *) early->pdata[j], 0);
+          if (f->rank == root->rank && memcmp (f->shape, root->shape, sizeof (gint64) * root->rank) == 0)
+            {
+              _wb_cg_add_to_group (early, root);
+              break;
+            }
+        }
+    }
   for (guint j = 0; j < early->len; j++)
     if (!_wb_cg_emit_pointwise (&g, early->pdata[j], ity, error))
       goto out;
@@ -280,7 +313,20 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   for (guint i = 0; i < computed->len; i++)
     {
       Val *v = computed->pdata[i], *root;
-      if (g_hash_table_contains (deferred, v) || (root = _wb_cg_transposed_root (&g, v)) == NULL || g_ptr_array_find (computed, root, NULL))
+      if (g_hash_table_contains (deferred, v) || (root = _wb_cg_view_root (&g, v, TRUE)) == NULL || g_ptr_array_find (computed, root, NULL))
+        continue;
+      g_hash_table_add (deferred, v);
+      if (!g_ptr_array_find (promoted, root, NULL))
+        g_ptr_array_add (promoted, root);
+    }
+  /* an output that only reshapes a computed value whose shape another output's kernel has (gpt2_block's
+   * GELU, [8, 1024, 3072] for the next op and [8192, 3072] for a matmul) is a view of that value computed
+   * in that kernel: the two share their loads and subexpressions instead of two kernels computing them */
+  for (guint i = 0; i < computed->len; i++)
+    {
+      Val *v = computed->pdata[i], *root;
+      if (g_hash_table_contains (deferred, v) || (root = _wb_cg_view_root (&g, v, FALSE)) == NULL || g_ptr_array_find (computed, root, NULL) ||
+          !shape_is_computed (computed, deferred, promoted, v, root))
         continue;
       g_hash_table_add (deferred, v);
       if (!g_ptr_array_find (promoted, root, NULL))

@@ -189,7 +189,7 @@ test_gpt2_backward (void)
   g_autoptr (WbCudaSplit) ordered = NULL;
   g_autoptr (GPtrArray) plans = NULL;
   gint64   placed_bytes, ordered_bytes;
-  guint    placed_f32, ordered_f32, checked = 0;
+  guint    placed_f32, ordered_f32, checked = 0, merged = 0;
   gboolean has_pow2 = FALSE;
 
   if (trace == NULL)
@@ -235,6 +235,35 @@ test_gpt2_backward (void)
             has_pow2 = TRUE;
           }
       }
+      /* the GELU gradient t513 ([8, 1024, 3072]) and t494, the GELU's reshape to [8192, 3072] for the weight
+       * gradient, come from one kernel reading t418 once (not a second kernel over [8192, 3072]) */
+      {
+        int o513 = -1, o494 = -1;
+        for (guint i = 0; i < st->n_outputs; i++)
+          {
+            if (strcmp (st->outputs[i], "t513") == 0)
+              o513 = (int) i;
+            if (strcmp (st->outputs[i], "t494") == 0)
+              o494 = (int) i;
+          }
+        if (o513 >= 0 && o494 >= 0)
+          {
+            gboolean together = FALSE;
+            for (guint k = 0; k < plan->n_kernels; k++)
+              {
+                gboolean w513 = FALSE, w494 = FALSE;
+                g_assert_null (strstr (plan->kernels[k].what, "pointwise over [8192, 3072]"));
+                for (guint p = 0; p < plan->kernels[k].n_params; p++)
+                  {
+                    w513 |= plan->kernels[k].params[p] == plan->outputs[o513].slot;
+                    w494 |= plan->kernels[k].params[p] == plan->outputs[o494].slot;
+                  }
+                together |= w513 && w494 && g_str_has_prefix (plan->kernels[k].what, "pointwise");
+              }
+            g_assert_true (together);
+            merged++;
+          }
+      }
       /* the step summing t513 (the MLP's input gradient) over tokens also writes t513: the sum loads it */
       for (guint i = 0; i < st->n_outputs; i++)
         if (strcmp (st->outputs[i], "t513") == 0)
@@ -253,6 +282,7 @@ test_gpt2_backward (void)
     }
   g_assert_true (has_pow2);
   g_assert_cmpuint (checked, ==, 1);
+  g_assert_cmpuint (merged, ==, 1);
   compile_plans ("gpt2_block/TorchCompile2", plans);
 }
 
