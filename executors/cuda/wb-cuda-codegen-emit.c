@@ -605,70 +605,52 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
     {
       Val           *padv = _wb_cg_number_of (g, n->arg[1]);
       const WbValue *cfg = n->arg[2];
-      GString       *cond = g_string_new (NULL);
+      gint64         lo[WB_MAX_RANK], step[WB_MAX_RANK]; /* low padding; interior padding + 1 */
+      gboolean       interior = FALSE;
+      GString       *cond;
       const char    *r = _wb_cg_gstr (g, "v%u", k->next_var++);
       const char    *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
       const char    *x;
       if (padv == NULL || cfg == NULL || !wb_value_is_sequence (cfg) || cfg->n_items != a->rank)
-        {
-          g_string_free (cond, TRUE);
-          goto bad_args;
-        }
-      if (k->vec > 1)
-        {
-          gint64   lo[WB_MAX_RANK];
-          gboolean interior = FALSE;
-          for (guint d = 0; d < a->rank; d++)
-            {
-              gint64 c[3];
-              guint  nc = 0;
-              if (!_wb_cg_get_ints (cfg->items[d], c, 3, &nc) || nc != 3 || c[2] < 0)
-                {
-                  g_string_free (cond, TRUE);
-                  goto bad_args;
-                }
-              lo[d] = c[0];
-              interior |= c[2] != 0;
-            }
-          if (!interior && _wb_cg_vec_pad (k, v, a, lo, literal_of_dtype (g, padv, v->dtype), ix, &r, error))
-            {
-              g_string_free (cond, TRUE);
-              return r; /* every lane at once */
-            }
-        }
-      ax.rank = a->rank;
-      ax.lin = NULL;
+        goto bad_args;
       for (guint d = 0; d < a->rank; d++)
         {
           gint64 c[3];
           guint  nc = 0;
           if (!_wb_cg_get_ints (cfg->items[d], c, 3, &nc) || nc != 3 || c[2] < 0)
-            {
-              g_string_free (cond, TRUE);
-              goto bad_args;
-            }
-          if (c[0] == 0 && c[2] == 0 && v->shape[d] == a->shape[d])
+            goto bad_args;
+          lo[d] = c[0];
+          step[d] = c[2] + 1;
+          interior |= c[2] != 0;
+        }
+      if (k->vec > 1 && !interior && _wb_cg_vec_pad (k, v, a, lo, literal_of_dtype (g, padv, v->dtype), ix, &r, error))
+        return r; /* every lane at once */
+      cond = g_string_new (NULL);
+      ax.rank = a->rank;
+      ax.lin = NULL;
+      for (guint d = 0; d < a->rank; d++)
+        {
+          const char *t;
+          if (lo[d] == 0 && step[d] == 1 && v->shape[d] == a->shape[d])
             {
               _wb_cg_idx_dim (&ax, d, ix, d);
               continue;
             }
           ax.lane[d] = ix->lane[d] == LANE_SAME ? LANE_SAME : LANE_ANY;
-          {
-            const char *t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", ix->e[d], c[0]));
-            if (cond->len)
-              g_string_append (cond, " && ");
-            if (c[2] == 0)
-              {
-                g_string_append_printf (cond, "%s >= 0 && %s < %" G_GINT64_FORMAT, t, t, a->shape[d]);
-                ax.e[d] = t;
-              }
-            else
-              {
-                g_string_append_printf (cond, "%s >= 0 && %s %% %" G_GINT64_FORMAT " == 0 && %s / %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT,
-                                        t, t, c[2] + 1, t, c[2] + 1, a->shape[d]);
-                ax.e[d] = _wb_cg_gstr (g, "(%s / %" G_GINT64_FORMAT ")", t, c[2] + 1);
-              }
-          }
+          t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", ix->e[d], lo[d]));
+          if (cond->len)
+            g_string_append (cond, " && ");
+          if (step[d] == 1)
+            {
+              g_string_append_printf (cond, "%s >= 0 && %s < %" G_GINT64_FORMAT, t, t, a->shape[d]);
+              ax.e[d] = t;
+            }
+          else
+            {
+              g_string_append_printf (cond, "%s >= 0 && %s %% %" G_GINT64_FORMAT " == 0 && %s / %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT, t,
+                                      t, step[d], t, step[d], a->shape[d]);
+              ax.e[d] = _wb_cg_gstr (g, "(%s / %" G_GINT64_FORMAT ")", t, step[d]);
+            }
         }
       _wb_cg_line (k, "%s %s;", ctype, r);
       _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");

@@ -220,6 +220,33 @@ idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
   k->lane = saved;
 }
 
+/* Declares one variable of @ctype a lane in @r (k->vec of them). */
+static void
+lane_vars (Kern *k, const char *ctype, const char **r)
+{
+  GString *decl = g_string_new (ctype);
+
+  for (guint j = 0; j < k->vec; j++)
+    {
+      r[j] = _wb_cg_gstr (k->g, "v%u", k->next_var++);
+      g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
+    }
+  _wb_cg_line (k, "%s;", decl->str);
+  g_string_free (decl, TRUE);
+}
+
+/* Lanes 1 .. V-1 of @v at @ix are @r[1..]: the memo answers their emission. */
+static void
+memo_lanes (Kern *k, const Val *v, const Idx *ix, const char *const *r)
+{
+  for (guint j = 1; j < k->vec; j++)
+    {
+      Idx lx;
+      idx_in_lane (k, ix, j, &lx);
+      _wb_cg_memo_put (k, _wb_cg_idx_key (k->g, v->id, &lx), r[j]);
+    }
+}
+
 /* cat along a dim that is the same in every lane, or base + j with every piece starting and ending on a
  * multiple of V: all the lanes of a thread fall in the same piece, so one branch computes the value of
  * every lane (its loads are vectors shared by the lanes), and the lanes after the first find theirs in the
@@ -234,7 +261,6 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
   gint64      off = 0;
   gboolean    unit = ix->lane[dim] == LANE_UNIT;
   const char *at = unit ? ix->base[dim] : ix->e[dim];
-  GString    *decl;
 
   if (k->lane != 0 || k->batch || k->vec > G_N_ELEMENTS (r) || !(unit || ix->lane[dim] == LANE_SAME))
     return FALSE;
@@ -247,14 +273,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       if (t == NULL || !t->is_tensor || t->rank != v->rank || (unit && t->shape[dim] % k->vec != 0))
         return FALSE;
     }
-  decl = g_string_new (ctype);
-  for (guint j = 0; j < k->vec; j++)
-    {
-      r[j] = _wb_cg_gstr (g, "v%u", k->next_var++);
-      g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
-    }
-  _wb_cg_line (k, "%s;", decl->str);
-  g_string_free (decl, TRUE);
+  lane_vars (k, ctype, r);
   k->batch = TRUE;
   for (guint i = 0; i < list->n_items; i++)
     {
@@ -299,12 +318,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
     }
   k->lane = 0;
   k->batch = FALSE;
-  for (guint j = 1; j < k->vec; j++)
-    {
-      Idx lx;
-      idx_in_lane (k, ix, j, &lx);
-      _wb_cg_memo_put (k, _wb_cg_idx_key (g, v->id, &lx), r[j]);
-    }
+  memo_lanes (k, v, ix, r);
   *out = r[0];
   return TRUE;
 }
@@ -322,7 +336,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   Gen        *g = k->g;
   const char *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
   const char *r[8];
-  GString    *cond, *decl;
+  GString    *cond;
   Idx         ax;
 
   gboolean batch = k->batch; /* inside a uniform branch of cat, at its lane 0 */
@@ -356,14 +370,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   for (guint d = 0; d < a->rank; d++)
     if (a->shape[d] == 1)
       ax.e[d] = "0", ax.lane[d] = LANE_SAME;
-  decl = g_string_new (ctype);
-  for (guint j = 0; j < k->vec; j++)
-    {
-      r[j] = _wb_cg_gstr (g, "v%u", k->next_var++);
-      g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
-    }
-  _wb_cg_line (k, "%s;", decl->str);
-  g_string_free (decl, TRUE);
+  lane_vars (k, ctype, r);
   _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
   g_string_free (cond, TRUE);
   _wb_cg_line (k, "{");
@@ -392,12 +399,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   for (guint j = 0; j < k->vec; j++)
     _wb_cg_line (k, "  %s = %s;", r[j], pad_literal);
   _wb_cg_line (k, "}");
-  for (guint j = 1; j < k->vec; j++)
-    {
-      Idx lx;
-      idx_in_lane (k, ix, j, &lx);
-      _wb_cg_memo_put (k, _wb_cg_idx_key (g, v->id, &lx), r[j]);
-    }
+  memo_lanes (k, v, ix, r);
   *out = r[0];
   return TRUE;
 }

@@ -115,8 +115,7 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
       GString *key = g_string_new (_wb_cuda_exec_text_of (b));
       for (guint i = 0; i < values->len; i++)
         key_append_arg (key, &args[i]);
-      plan = _wb_cuda_exec_lookup_plan (key->str);
-      if (plan == NULL)
+      if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
         {
           wb_bsym_get_output_names (b, outs);
           if (whole && wb_bsym_is_fusion (b))
@@ -124,15 +123,9 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
           else
             plan = wb_cuda_plan_new (&b, 1, (const char *const *) names->pdata, args, names->len, (const char *const *) outs->pdata,
                                      outs->len, error);
-          if (plan == NULL)
-            {
-              g_string_free (key, TRUE);
-              return FALSE;
-            }
-          _wb_cuda_exec_insert_plan (g_string_free (key, FALSE), plan);
         }
-      else
-        g_string_free (key, TRUE);
+      if (!_wb_cuda_exec_keep_plan (key, plan))
+        return FALSE;
       _wb_cuda_exec_remember_site (b, args, values->len, plan);
     }
   results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
@@ -184,19 +177,10 @@ run_fused_step (WbCudaRuntime *rt, const WbCudaStep *st, GHashTable *env, GError
         }
       for (guint i = 0; i < st->n_outputs; i++)
         g_string_append_printf (key, ">%s", st->outputs[i]);
-      plan = _wb_cuda_exec_lookup_plan (key->str);
-      if (plan == NULL)
-        {
-          plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
-          if (plan == NULL)
-            {
-              g_string_free (key, TRUE);
-              return FALSE;
-            }
-          _wb_cuda_exec_insert_plan (g_string_free (key, FALSE), plan);
-        }
-      else
-        g_string_free (key, TRUE);
+      if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
+        plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
+      if (!_wb_cuda_exec_keep_plan (key, plan))
+        return FALSE;
       _wb_cuda_exec_remember_site (st, args, st->n_inputs, plan);
     }
   results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));

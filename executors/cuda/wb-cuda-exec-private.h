@@ -23,7 +23,7 @@ const WbCudaSplit   *_wb_cuda_exec_split_of (const WbBsym *b);
 WbCudaPlan          *_wb_cuda_exec_lookup_plan (const char *key);
 WbCudaPlan          *_wb_cuda_exec_site_plan (gconstpointer site, const WbCudaArg *args, guint n_args);
 void                 _wb_cuda_exec_remember_site (gconstpointer site, const WbCudaArg *args, guint n_args, WbCudaPlan *plan);
-void                 _wb_cuda_exec_insert_plan (char *key, WbCudaPlan *plan);
+gboolean             _wb_cuda_exec_keep_plan (GString *key, WbCudaPlan *plan);
 gboolean             _wb_cuda_exec_is_unfusable (const WbBsym *b);
 void                 _wb_cuda_exec_set_unfusable (const WbBsym *b);
 void                 _wb_cuda_exec_note_reason (const WbBsym *b, const char *reason);

@@ -124,11 +124,16 @@ _wb_cuda_exec_lookup_plan (const char *key)
   return g_hash_table_lookup (plans, key);
 }
 
-/* @key, @plan: (transfer full) */
-void
-_wb_cuda_exec_insert_plan (char *key, WbCudaPlan *plan)
+/* Keeps @plan (transfer full when new; NULL: building it failed) in the plan cache under @key (transfer
+ * full: freed or kept), unless it came from there. FALSE when @plan is NULL. */
+gboolean
+_wb_cuda_exec_keep_plan (GString *key, WbCudaPlan *plan)
 {
-  g_hash_table_insert (plans, key, plan);
+  if (plan != NULL && g_hash_table_lookup (plans, key->str) != plan)
+    g_hash_table_insert (plans, g_string_free (key, FALSE), plan);
+  else
+    g_string_free (key, TRUE);
+  return plan != NULL;
 }
 
 gboolean
