@@ -516,17 +516,10 @@ wb_cli_load_session (const char *path,
   g_autoptr (GError) local = NULL;
   g_autoptr (WbSession) session = NULL;
   g_autoptr (GPtrArray) sets = NULL;
-  char        header[16] = { 0 };
-  FILE       *f;
-  size_t      n = 0;
   WbTraceSet *set = NULL;
 
   *is_session = FALSE;
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (f = g_fopen (path, "rb")) == NULL)
-    return NULL;
-  n = fread (header, 1, sizeof header, f);
-  fclose (f);
-  if (n != sizeof header || memcmp (header, "SQLite format 3", 16) != 0)
+  if (!wb_session_file_has_header (path))
     return NULL;
   *is_session = TRUE;
   if ((session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, &local)) != NULL &&

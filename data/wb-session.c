@@ -22,6 +22,23 @@ read_be32 (const guint8 *p)
   return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
 }
 
+/* The first 16 bytes of every SQLite 3 database file (https://www.sqlite.org/fileformat.html, 1.3). */
+static const char sqlite_magic[16] = "SQLite format 3";
+
+gboolean
+wb_session_file_has_header (const char *path)
+{
+  char   header[sizeof sqlite_magic] = { 0 };
+  FILE  *f;
+  size_t n;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (f = g_fopen (path, "rb")) == NULL)
+    return FALSE;
+  n = fread (header, 1, sizeof header, f);
+  fclose (f);
+  return n == sizeof header && memcmp (header, sqlite_magic, sizeof sqlite_magic) == 0;
+}
+
 /* check_header: looks at the file before SQLite does. Sets *@exists and *@empty. Refuses what is not
  * an SQLite file (random bytes, another format) and a file shorter than its header says (truncated),
  * unless a write-ahead log beside it may hold the missing pages. */
@@ -31,15 +48,14 @@ check_header (const char *path,
               gboolean   *empty,
               GError    **error)
 {
-  static const char magic[16] = "SQLite format 3";
-  g_autofree char  *wal_path = NULL;
-  GStatBuf          st;
-  GStatBuf          wal_st;
-  guint8            header[100];
-  FILE             *file;
-  size_t            got;
-  guint32           page_size;
-  guint32           n_pages;
+  g_autofree char *wal_path = NULL;
+  GStatBuf         st;
+  GStatBuf         wal_st;
+  guint8           header[100];
+  FILE            *file;
+  size_t           got;
+  guint32          page_size;
+  guint32          n_pages;
 
   *exists = *empty = FALSE;
   if (g_stat (path, &st) != 0)
@@ -74,7 +90,7 @@ check_header (const char *path,
   got = fread (header, 1, sizeof header, file);
   fclose (file);
 
-  if (got < sizeof magic || memcmp (header, magic, sizeof magic) != 0)
+  if (got < sizeof sqlite_magic || memcmp (header, sqlite_magic, sizeof sqlite_magic) != 0)
     {
       g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_NOT_A_SESSION,
                    "%s: not a thunder-wb session: not an SQLite database (it does not start with "

@@ -64,6 +64,10 @@ typedef struct _WbSession WbSession;
 WbSession *wb_session_open (const char        *path,
                             WbSessionOpenFlags flags,
                             GError           **error);
+/* wb_session_file_has_header: whether @path is a regular file that starts with SQLite's 16-byte header
+ * ("SQLite format 3\0"), as every session file does: a cheap test of what a path holds before opening
+ * it (wb_session_open checks much more). Reads 16 bytes; sets no error. */
+gboolean wb_session_file_has_header (const char *path);
 /* wb_session_close: closes the database and frees @session (NULL is ignored). */
 void wb_session_close (WbSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbSession, wb_session_close)

@@ -89,17 +89,7 @@ job_build_set (Job *job, const WbTraceSet *base, GError **error)
 gboolean
 wb_document_is_session_file (const char *path)
 {
-  char   header[16] = { 0 };
-  FILE  *f;
-  size_t n;
-
-  if (g_str_has_suffix (path, ".wbsession"))
-    return TRUE;
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || (f = g_fopen (path, "rb")) == NULL)
-    return FALSE;
-  n = fread (header, 1, sizeof header, f);
-  fclose (f);
-  return n == sizeof header && memcmp (header, "SQLite format 3", 16) == 0;
+  return g_str_has_suffix (path, ".wbsession") || wb_session_file_has_header (path);
 }
 
 /* A session: its latest trace set and every run (the latest with its kernel records). When the folder
