@@ -312,7 +312,7 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
     return _wb_cg_new_var (k, "long long", r);
   r = _wb_cg_cast_cls (k->g, r, cls, _wb_cg_dtype_cls (v->dtype));
   /* the negation or absolute value of a bf16 / f16 tensor is one already: no rounding */
-  if ((strcmp (op->name, "neg") == 0 || strcmp (op->name, "abs") == 0) && ops[0]->is_tensor && ops[0]->dtype == v->dtype && cls == CLS_F)
+  if (op->exact && ops[0]->is_tensor && ops[0]->dtype == v->dtype && cls == CLS_F)
     return _wb_cg_new_var (k, "float", r);
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_normalize (k->g, r, v->dtype));
 }
@@ -473,12 +473,12 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           ax.e[d] = "0";
         else
           _wb_cg_idx_dim (&ax, d, ix, (guint) ints[d]);
-      _wb_cg_idx_lin (&ax, (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0) ? ix : NULL);
+      _wb_cg_idx_lin (&ax, _wb_cg_same_shape (a, v) ? ix : NULL);
       return _wb_cg_emit (k, a, &ax, error);
     }
   if (strcmp (op, "reshape") == 0 || strcmp (op, "view") == 0)
     {
-      if (a->rank == v->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0)
+      if (_wb_cg_same_shape (a, v))
         return _wb_cg_emit (k, a, ix, error);
       if (!(k->vec && _wb_cg_vec_reshape (k, ix, v, a, &ax)))
         _wb_cg_idx_unravel (k, _wb_cg_idx_linear (k, ix, v->rank, v->shape), a->rank, a->shape, &ax);
@@ -536,7 +536,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
               _wb_cg_idx_moved (k, &ax, d, ix, d, ints[d], ints3[d]);
             }
         }
-      if (v->rank == a->rank && memcmp (a->shape, v->shape, sizeof (gint64) * a->rank) == 0)
+      if (_wb_cg_same_shape (a, v))
         _wb_cg_idx_lin (&ax, ix);
       return _wb_cg_emit (k, a, &ax, error);
     }

@@ -51,6 +51,13 @@ _wb_cg_numel_of (guint rank, const gint64 *shape)
   return n;
 }
 
+/* Whether tensors @a and @b have the same rank and shape. */
+gboolean
+_wb_cg_same_shape (const Val *a, const Val *b)
+{
+  return a->rank == b->rank && memcmp (a->shape, b->shape, sizeof (gint64) * a->rank) == 0;
+}
+
 void
 _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides)
 {
@@ -140,7 +147,7 @@ wb_cuda_storage_ctype (WbDtype dt)
 
 static const EwOp ew_ops[] = {
   { "py_abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)" },
-  { "abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)" },
+  { "abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)", TRUE },
   { "acos", 1, FALSE, "acosf ($0)", "acos ($0)", NULL },
   { "acosh", 1, FALSE, "acoshf ($0)", "acosh ($0)", NULL },
   { "asin", 1, FALSE, "asinf ($0)", "asin ($0)", NULL },
@@ -166,7 +173,7 @@ static const EwOp ew_ops[] = {
   { "log1p", 1, FALSE, "log1pf ($0)", "log1p ($0)", NULL },
   { "log2", 1, FALSE, "log2f ($0)", "log2 ($0)", NULL },
   { "ndtri", 1, FALSE, "normcdfinvf ($0)", "normcdfinv ($0)", NULL },
-  { "neg", 1, FALSE, "(-$0)", "(-$0)", "wb_neg_i ($0)" },
+  { "neg", 1, FALSE, "(-$0)", "(-$0)", "wb_neg_i ($0)", TRUE },
   { "reciprocal", 1, FALSE, "(1.0f / $0)", "(1.0 / $0)", NULL },
   { "round", 1, FALSE, "rintf ($0)", "rint ($0)", "$0" },
   { "rsqrt", 1, FALSE, "(1.0f / sqrtf ($0))", "(1.0 / sqrt ($0))", NULL },

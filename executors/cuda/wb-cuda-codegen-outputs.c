@@ -144,18 +144,22 @@ _wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth)
   return TRUE;
 }
 
-/* Adds @v to the group of its shape in @groups (one pointwise kernel per shape). */
+/* (transfer none) The group of @v's shape in @groups (one pointwise kernel per shape), or NULL. */
+GPtrArray *
+_wb_cg_group_of_shape (GPtrArray *groups, const Val *v)
+{
+  for (guint j = 0; j < groups->len; j++)
+    if (_wb_cg_same_shape (g_ptr_array_index ((GPtrArray *) groups->pdata[j], 0), v))
+      return groups->pdata[j];
+  return NULL;
+}
+
+/* Adds @v to the group of its shape in @groups, made when there is none. */
 void
 _wb_cg_add_to_group (GPtrArray *groups, Val *v)
 {
-  GPtrArray *grp = NULL;
+  GPtrArray *grp = _wb_cg_group_of_shape (groups, v);
 
-  for (guint j = 0; j < groups->len && grp == NULL; j++)
-    {
-      Val *f = g_ptr_array_index ((GPtrArray *) groups->pdata[j], 0);
-      if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0)
-        grp = groups->pdata[j];
-    }
   if (grp == NULL)
     {
       grp = g_ptr_array_new ();

@@ -127,12 +127,14 @@ typedef struct
   const char *f; /* float expression of $0 $1 $2; NULL: not for this class */
   const char *d;
   const char *i;
+  gboolean    exact; /* of a bf16/f16 tensor, a value of that dtype: not rounded again (neg, abs) */
 } EwOp;
 
 /* wb-cuda-codegen-graph.c */
 gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
+gboolean    _wb_cg_same_shape (const Val *a, const Val *b);
 void        _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides);
 Cls         _wb_cg_dtype_cls (WbDtype dt);
 gboolean    _wb_cg_dtype_supported (WbDtype dt);
@@ -159,7 +161,8 @@ typedef struct
  * or of a value that has a buffer, and its layout in @L. */
 gboolean _wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth);
 /* Adds @v to the group of its shape in @groups (a GPtrArray of GPtrArray of Val*: one pointwise kernel each). */
-void _wb_cg_add_to_group (GPtrArray *groups, Val *v);
+GPtrArray *_wb_cg_group_of_shape (GPtrArray *groups, const Val *v);
+void       _wb_cg_add_to_group (GPtrArray *groups, Val *v);
 /* The computed value @v transposes (through reshapes, squeezes and at least one transpose that moves the
  * innermost dim), when @v is a view of it once it has a contiguous buffer; else NULL. */
 Val *_wb_cg_view_root (Gen *g, Val *v, gboolean need_move);

@@ -81,11 +81,28 @@ shape_is_computed (GPtrArray *computed, GHashTable *deferred, GPtrArray *promote
     for (guint i = 0; i < sets[s]->len; i++)
       {
         const Val *w = sets[s]->pdata[i];
-        if (w != v && (s == 1 || !g_hash_table_contains (deferred, w)) && w->rank == root->rank &&
-            memcmp (w->shape, root->shape, sizeof (gint64) * root->rank) == 0)
+        if (w != v && (s == 1 || !g_hash_table_contains (deferred, w)) && _wb_cg_same_shape (w, root))
           return TRUE;
       }
   return FALSE;
+}
+
+/* Each output in @computed not yet in @deferred that is a view of a value computed here (_wb_cg_view_root,
+ * @need_move: through a transpose that moves the innermost dim; else only when another kernel computes
+ * that value's shape anyway) joins @deferred, and that value @promoted. */
+static void
+defer_to_view_roots (Gen *g, GPtrArray *computed, GHashTable *deferred, GPtrArray *promoted, gboolean need_move)
+{
+  for (guint i = 0; i < computed->len; i++)
+    {
+      Val *v = computed->pdata[i], *root;
+      if (g_hash_table_contains (deferred, v) || (root = _wb_cg_view_root (g, v, need_move)) == NULL || g_ptr_array_find (computed, root, NULL) ||
+          (!need_move && !shape_is_computed (computed, deferred, promoted, v, root)))
+        continue;
+      g_hash_table_add (deferred, v);
+      if (!g_ptr_array_find (promoted, root, NULL))
+        g_ptr_array_add (promoted, root);
+    }
 }
 
 static void
@@ -251,30 +268,16 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   for (guint i = 0; i < free_outputs->len; i++)
     {
       Val *v = free_outputs->pdata[i];
-      for (guint j = 0; j < early->len; j++)
-        {
-          Val *f = g_ptr_array_index ((GPtrArray *) early->pdata[j], 0);
-          if (f->rank == v->rank && memcmp (f->shape, v->shape, sizeof (gint64) * v->rank) == 0)
-            {
-              _wb_cg_add_to_group (early, v);
-              break;
-            }
-        }
+      if (_wb_cg_group_of_shape (early, v) != NULL)
+        _wb_cg_add_to_group (early, v);
     }
   /* and a value that an output only reshapes (gpt2_block's GELU: [8, 1024, 3072] for the next op,
    * [8192, 3072] for a matmul) joins the early kernel of its shape, the output becoming a view of it */
   for (guint i = 0; i < free_outputs->len; i++)
     {
       Val *root = _wb_cg_view_root (&g, free_outputs->pdata[i], FALSE);
-      for (guint j = 0; root != NULL && j < early->len; j++)
-        {
-          Val *f = g_ptr_array_index ((GPtrArray *) early->pdata[j], 0);
-          if (f->rank == root->rank && memcmp (f->shape, root->shape, sizeof (gint64) * root->rank) == 0)
-            {
-              _wb_cg_add_to_group (early, root);
-              break;
-            }
-        }
+      if (root != NULL && _wb_cg_group_of_shape (early, root) != NULL)
+        _wb_cg_add_to_group (early, root);
     }
   for (guint j = 0; j < early->len; j++)
     if (!_wb_cg_emit_pointwise (&g, early->pdata[j], ity, error))
@@ -310,28 +313,11 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
     }
   /* an output that transposes a computed value (x.T for a weight-gradient matmul) becomes a strided view of
    * that value written in its own, coalesced layout (cuBLASLt reads it with op T), not a transposing copy */
-  for (guint i = 0; i < computed->len; i++)
-    {
-      Val *v = computed->pdata[i], *root;
-      if (g_hash_table_contains (deferred, v) || (root = _wb_cg_view_root (&g, v, TRUE)) == NULL || g_ptr_array_find (computed, root, NULL))
-        continue;
-      g_hash_table_add (deferred, v);
-      if (!g_ptr_array_find (promoted, root, NULL))
-        g_ptr_array_add (promoted, root);
-    }
+  defer_to_view_roots (&g, computed, deferred, promoted, TRUE);
   /* an output that only reshapes a computed value whose shape another output's kernel has (gpt2_block's
    * GELU, [8, 1024, 3072] for the next op and [8192, 3072] for a matmul) is a view of that value computed
    * in that kernel: the two share their loads and subexpressions instead of two kernels computing them */
-  for (guint i = 0; i < computed->len; i++)
-    {
-      Val *v = computed->pdata[i], *root;
-      if (g_hash_table_contains (deferred, v) || (root = _wb_cg_view_root (&g, v, FALSE)) == NULL || g_ptr_array_find (computed, root, NULL) ||
-          !shape_is_computed (computed, deferred, promoted, v, root))
-        continue;
-      g_hash_table_add (deferred, v);
-      if (!g_ptr_array_find (promoted, root, NULL))
-        g_ptr_array_add (promoted, root);
-    }
+  defer_to_view_roots (&g, computed, deferred, promoted, FALSE);
   for (guint i = 0; i < promoted->len; i++)
     _wb_cg_add_to_group (groups, promoted->pdata[i]);
   for (guint i = 0; i < n_outputs; i++)

@@ -156,6 +156,7 @@ _wb_cuda_exec_note_reason (const WbBsym *b, const char *reason)
     g_hash_table_insert (stats.fallback_reasons, g_strdup (b->name), g_strdup (reason));
 }
 
+/* Empties the memos keyed by the current program's pointers: texts, splits, call sites. */
 void
 wb_cuda_executors_forget_program (void)
 {
@@ -168,10 +169,7 @@ wb_cuda_executors_forget_program (void)
 void
 wb_cuda_executors_begin_run (void)
 {
-  _wb_cuda_exec_ensure_tables ();
-  g_hash_table_remove_all (texts);
-  g_hash_table_remove_all (splits);
-  g_hash_table_remove_all (sites);
+  wb_cuda_executors_forget_program ();
   g_clear_pointer (&uploaded, g_hash_table_unref);
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
   stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = 0;
@@ -183,12 +181,8 @@ void
 wb_cuda_executors_end_run (void)
 {
   g_clear_pointer (&uploaded, g_hash_table_unref);
-  if (texts)
-    g_hash_table_remove_all (texts);
-  if (splits)
-    g_hash_table_remove_all (splits);
-  if (sites)
-    g_hash_table_remove_all (sites);
+  if (plans != NULL) /* the tables exist (_wb_cuda_exec_ensure_tables makes them together) */
+    wb_cuda_executors_forget_program ();
 }
 
 const WbCudaDispatchStats *
