@@ -139,6 +139,25 @@ random_tensor (const WbConfInput *in)
 
 static void kernel_case_compile (const WbConfCase *c, WbTrace *trace, const char *text);
 
+/* The cpu side of case @c (trace @trace, printed as @text) runs on random inputs. */
+static void
+cpu_side_runs (const WbConfCase *c, WbTrace *trace, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbProgram) p = wb_program_new (trace, NULL, &error);
+  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (WbRunResult) r = NULL;
+  WbRunOptions o;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < c->n_in; i++)
+    g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
+  wb_run_options_init (&o);
+  r = wb_program_run (p, &o, host, NULL, &error);
+  if (r == NULL)
+    g_error ("%s (cpu): %s\n%s", c->label, error->message, text);
+}
+
 /* whether attention case @c should run on the fused kernels: bf16/f16, head dim 64 or 128 (q's last dim;
  * v's the same), not WB_CUDA_ATTN=unfused */
 static gboolean
@@ -211,8 +230,6 @@ test_case (gconstpointer data)
            * and the cpu side runs */
           g_autofree char *src = wb_cuda_attention_source (c->attention);
           g_autofree char *fsrc = wb_cuda_flash_source (c->attention, c->in[0].shape[3]);
-          g_autoptr (WbProgram) p = wb_program_new (trace, NULL, &error);
-          g_autoptr (WbRunResult) r = NULL;
           g_assert_nonnull (src);
           for (guint s = 0; s < 2; s++)
             {
@@ -223,12 +240,7 @@ test_case (gconstpointer data)
               g_assert_true (text_s == NULL || g_bytes_get_size (im->image) > 0);
             }
           g_assert_no_error (error);
-          for (guint i = 0; i < c->n_in; i++)
-            g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
-          wb_run_options_init (&o);
-          r = wb_program_run (p, &o, host, NULL, &error);
-          if (r == NULL)
-            g_error ("%s (cpu): %s\n%s", c->label, error->message, text);
+          cpu_side_runs (c, trace, text);
           g_string_free (report, TRUE);
           return;
         }
@@ -253,17 +265,7 @@ test_case (gconstpointer data)
       if (img == NULL)
         g_error ("%s: %s\n%s", c->label, error->message, plan->source);
       /* and the reference side of the case runs */
-      {
-        g_autoptr (WbProgram) p = wb_program_new (trace, NULL, &error);
-        g_autoptr (WbRunResult) r = NULL;
-        g_assert_no_error (error);
-        for (guint i = 0; i < c->n_in; i++)
-          g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
-        wb_run_options_init (&o);
-        r = wb_program_run (p, &o, host, NULL, &error);
-        if (r == NULL)
-          g_error ("%s (cpu): %s\n%s", c->label, error->message, text);
-      }
+      cpu_side_runs (c, trace, text);
       g_string_free (report, TRUE);
       return;
     }
@@ -401,24 +403,13 @@ kernel_case_compile (const WbConfCase *c, WbTrace *trace, const char *text)
   g_autoptr (GError) error = NULL;
   g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (wb_cuda_kernels_source (), "sm_90", cache_dir, &error);
   g_autoptr (GString) where = g_string_new (NULL);
-  g_autoptr (WbProgram) p = NULL;
-  g_autoptr (WbRunResult) r = NULL;
-  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-  WbRunOptions o;
 
   if (img == NULL)
     g_error ("%s: %s", c->label, error->message);
   g_assert_cmpuint (g_bytes_get_size (img->image), >, 0);
   if (wb_cuda_executors_explain (trace, "cuda", where) != 0 || strstr (where->str, "cuda (kernel)") == NULL)
     g_test_fail_printf ("%s: not dispatched to a kernel:\n%s", c->label, where->str);
-  p = wb_program_new (trace, NULL, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < c->n_in; i++)
-    g_ptr_array_add (host, wb_rt_value_take_tensor (random_tensor (&c->in[i])));
-  wb_run_options_init (&o);
-  r = wb_program_run (p, &o, host, NULL, &error);
-  if (r == NULL)
-    g_error ("%s (cpu): %s\n%s", c->label, error->message, text);
+  cpu_side_runs (c, trace, text);
 }
 
 void
