@@ -490,7 +490,7 @@ choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
       return FALSE;
     }
   stats.fused++;
-  *fd = (WbCudaFlashDims){ d->dtype, b, h, d->tq, d->tk, d->e, d->scale, d->causal };
+  *fd = (WbCudaFlashDims){ d->dtype, b, h, d->tq, d->tk, d->e, d->scale, d->causal, g_strcmp0 (g_getenv ("WB_CUDA_ATTN"), "deterministic") == 0 };
   return TRUE;
 }
 

@@ -2,22 +2,30 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Tri Dao, "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning" (2023),
- * Algorithms 1 (forward) and 2 (backward), with the backward split in two kernels (dK/dV per key tile, dQ
- * per query tile) instead of dQ's atomic adds, so that results are deterministic.
+ * Algorithms 1 (forward) and 2 (backward: dQ's share of each tile added into an f32 sum with atomic adds; with
+ * WbCudaFlashDims.deterministic, dQ from its own kernel per query tile instead).
  * The kernel text is wb-cuda-flash-kernels.c. Launches go through wb_cuda_runtime_launch_ex with dynamic shared
- * memory (up to 96 KiB a block) and blocks of 4 or 8 warps; each warp takes two tiles of 16 rows where its
+ * memory (up to 160 KiB a block) and blocks of 4 or 8 warps; each warp takes two tiles of 16 rows where its
  * registers allow, so that every fragment read from shared memory feeds two MMAs. Tiles (bf16/f16):
  *   forward       one block per (batch*head, 128 query rows), 4 warps of 32 rows; key/value tiles of 64
  *                 (E=64, Q fragments in registers) or 32 (E=128, Q read from shared memory) rows,
  *                 double-buffered
  *   dQ            as the forward, with Q and dO in shared memory; key tiles of 64 (E=64) or 32 (E=128)
  *   dK, dV        one block per (batch*head, 128 keys): 4 warps of 32 keys (E=64) or 8 warps of 16 keys
- *                 (E=128); K and V stay in shared memory; query/dO tiles of 32 rows, double-buffered
+ *                 (E=128); K and V stay in shared memory; query/dO tiles of 32 rows, double-buffered; with
+ *                 dQ, dS goes through a shared [32, 128] tile and each warp adds 16 rows by 32 columns of
+ *                 dS K into the f32 sum with red.global.add.v2.f32 (zeroed by the D kernel)
+ *   dK, dV, dQ    (E=128) FlashAttention-2's tiles: one block of 8 warps per (batch*head, 128 keys), query
+ *                 tiles of 64; S and dP by warps of 32 x 32, P and dS through shared memory, dK and dV by
+ *                 warps of 32 keys x 64 columns, dQ's share by warps of 32 queries x 32 columns; 160 KiB
  *   D             one warp per query row: D = rowsum(dO * O), with lse * log2(e) beside it
  * H200, against torch SDPA (flash) at the same shapes (build-attention/flash2/bench.py of round 2):
  * gpt2_block's 8x12x1024x64 causal: forward 0.105 -> 0.101 ms (SDPA 0.060), backward 0.306 -> 0.248 ms
  * (SDPA ~0.214); llama_layer's 1x32x2048x128 causal: forward 0.205 -> 0.178 ms (SDPA 0.097), backward
- * 0.723 -> 0.536 ms (SDPA ~0.33-0.38).
+ * 0.723 -> 0.536 ms (SDPA ~0.33-0.38). dQ by atomic adds instead of its own kernel (build-attention/flash2 of
+ * round 6, same call, H200): gpt2 backward 0.268 -> 0.242 ms; llama 0.552 -> 0.516 ms with the dK/dV tiles,
+ * 0.454 ms with FlashAttention-2's (torch's efficient-attention backward, which Thunder's traces call: ~0.425;
+ * those tiles made gpt2's slower, 0.281 ms).
  * Loads are cp.async of 16-byte chunks (zero-filled past the end of a sequence); each row's chunks are
  * XOR-swizzled with the row index so that ldmatrix reads no bank twice. Causal blocks skip the key tiles
  * above the diagonal (forward, dQ) and the query tiles before it (dK, dV); the blocks with the most work
@@ -31,17 +39,18 @@
 /* The tiles of each head dim (the kernels' FW_*, DQ_*, KV_* macros, wb-cuda-flash-kernels.c), chosen on an H200
  * among the variants of build-attention/flash2/variants.sh. Up to 255 registers a thread (E=128's dQ spills 56
  * bytes and is still the fastest of them); shared memory per block: forward 48 / 64 KiB, dQ 64 / 96 KiB, dK/dV
- * 48 / 96 KiB (E = 64 / 128). */
+ * 48 / 96 KiB, dK/dV with dQ's sum 56 / 104 KiB (E = 64 / 128). */
 typedef struct
 {
   int fw_warps, fw_mt, fw_bc, fw_qreg; /* forward: warps, 16-row tiles per warp, keys per tile, Q in registers */
   int dq_warps, dq_mt, dq_bc;          /* dQ: the same (Q and dO stay in shared memory) */
   int kv_kg, kv_mt, kv_qs, kv_bq;      /* dK/dV: warps along keys, 16-key tiles per warp, warps along queries, queries per tile */
   int kv_nbuf;                         /* dK/dV: query tile buffers */
+  int kvq;                             /* dK/dV/dQ: wb_flash_bwd_kvq (64 queries by 128 keys) instead of wb_flash_bwd_dkdvq */
 } Tiles;
 
-static const Tiles tiles_64 = { 4, 2, 64, 1, 4, 2, 64, 4, 2, 1, 32, 2 };
-static const Tiles tiles_128 = { 4, 2, 32, 0, 4, 2, 32, 8, 1, 1, 32, 2 };
+static const Tiles tiles_64 = { 4, 2, 64, 1, 4, 2, 64, 4, 2, 1, 32, 2, 0 };
+static const Tiles tiles_128 = { 4, 2, 32, 0, 4, 2, 32, 8, 1, 1, 32, 2, 1 };
 
 static const Tiles *
 tiles_for (gint64 e)
@@ -180,10 +189,14 @@ wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCud
   const Tiles   *x = tiles_for (d->e);
   gint64         tq_pad = (d->tq + FLASH_BR - 1) / FLASH_BR * FLASH_BR, n_ld, bkv = 16 * x->kv_mt * x->kv_kg;
   gsize          smem_dq = (gsize) (2 * FLASH_BR + 4 * x->dq_bc) * d->e * 2, smem_kv = (gsize) (2 * bkv + 2 * x->kv_nbuf * x->kv_bq) * d->e * 2;
+  gsize          smem_kvq = smem_kv + (gsize) x->kv_bq * bkv * 2; /* and the dS tile */
+  gsize          smem_k2 = (gsize) (2 * 128 + 4 * 64) * d->e * 2 + 2 * 64 * 128 * 2; /* wb_flash_bwd_kvq: K, V, 2 x (Q, dO), P, dS */
   int            heads, n_bh, tq, tk, pad, len, causal = d->causal;
   float          scale = d->scale, scale_log2 = (float) (d->scale * 1.4426950408889634);
   g_autoptr (WbTensor) ld = NULL;
-  CUdeviceptr pld;
+  g_autoptr (WbTensor) acc = NULL;
+  CUdeviceptr pld, pacc = 0;
+  gint64      n_dq = d->b * d->h * d->tq * d->e;
 
   if (!check_dims (d, lse_len, error))
     return FALSE;
@@ -192,15 +205,35 @@ wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCud
   if ((ld = wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 1, &n_ld, error)) == NULL)
     return FALSE;
   pld = wb_cuda_tensor_ptr (ld);
+  if (!d->deterministic)
+    {
+      gint64 n_acc = n_bh * tq_pad * d->e;
+      if ((acc = wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 1, &n_acc, error)) == NULL)
+        return FALSE;
+      pacc = wb_cuda_tensor_ptr (acc);
+    }
   {
-    void *dot[] = { &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &mo.ptr, &mo.sb, &mo.sh, &mo.ss, &lse, &pld, &heads, &n_bh, &tq, &pad, &len };
+    void *dot[] = { &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &mo.ptr, &mo.sb, &mo.sh, &mo.ss, &lse, &pld, &pacc, &heads, &n_bh, &tq, &pad, &len };
     void *dqa[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
                     &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &dq, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
     void *dkv[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
                     &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &dk, &dv, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
-    return launch (rt, d, "wb_flash_bwd_dot", (n_bh * tq_pad + 7) / 8, 8, 0, dot, "attention (fused backward: D = rowsum(dO O))", error) &&
-           launch (rt, d, "wb_flash_bwd_dkdv", (d->tk + bkv - 1) / bkv * n_bh, x->kv_kg * x->kv_qs, smem_kv, dkv, "attention (fused backward: dK, dV)",
-                   error) &&
-           launch (rt, d, "wb_flash_bwd_dq", tq_pad / FLASH_BR * n_bh, x->dq_warps, smem_dq, dqa, "attention (fused backward: dQ)", error);
+    void *dkvq[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
+                     &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &pacc, &dk, &dv, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
+    void *cvt[] = { &pacc, &dq, &tq, &pad, &n_dq, &scale };
+    gint64 kv_grid = (d->tk + bkv - 1) / bkv * n_bh;
+    if (!launch (rt, d, "wb_flash_bwd_dot", (n_bh * tq_pad + 7) / 8, 8, 0, dot, "attention (fused backward: D = rowsum(dO O))", error))
+      return FALSE;
+    if (d->deterministic)
+      return launch (rt, d, "wb_flash_bwd_dkdv", kv_grid, x->kv_kg * x->kv_qs, smem_kv, dkv, "attention (fused backward: dK, dV)", error) &&
+             launch (rt, d, "wb_flash_bwd_dq", tq_pad / FLASH_BR * n_bh, x->dq_warps, smem_dq, dqa, "attention (fused backward: dQ)", error);
+    if (x->kvq)
+      {
+        if (!launch (rt, d, "wb_flash_bwd_kvq", (d->tk + 127) / 128 * n_bh, 8, smem_k2, dkvq, "attention (fused backward: dK, dV, dQ's sum)", error))
+          return FALSE;
+      }
+    else if (!launch (rt, d, "wb_flash_bwd_dkdvq", kv_grid, x->kv_kg * x->kv_qs, smem_kvq, dkvq, "attention (fused backward: dK, dV, dQ's sum)", error))
+      return FALSE;
+    return launch (rt, d, "wb_flash_bwd_dq_convert", (n_dq / 8 + 255) / 256, 8, 0, cvt, "attention (fused backward: dQ)", error);
   }
 }

@@ -6,9 +6,11 @@
  * Partitioning" (2023): no [Tq, Tk] matrix ever reaches memory. The forward keeps a tile of query rows in
  * registers and streams key/value tiles through shared memory with an online softmax (running max and
  * sum, f32); it writes O and the log-sum-exp. The backward recomputes P from Q, K and the saved
- * log-sum-exp: a small kernel computes D = rowsum(dO * O), one kernel per key tile accumulates dK and dV
- * over the query tiles, and one per query tile accumulates dQ over the key tiles, so nothing is added with
- * atomics and every run gives the same bits (CUDA graph replays compare bit for bit).
+ * log-sum-exp: a small kernel computes D = rowsum(dO * O), then one kernel per key tile accumulates dK and
+ * dV over the query tiles and adds each tile's share of dQ into an f32 sum with atomic adds (the paper's
+ * Algorithm 2), and a last kernel scales and rounds dQ. The order of those adds varies, so dQ may differ in
+ * its last bits from run to run; with `deterministic`, dQ comes instead from its own kernel, one block per
+ * query tile over the key tiles (two more MMAs per tile, no atomics, the same bits every run).
  * Semantics are the cpu executor's (executors/cpu/wb-cpu-attention.c): q [B, H, Tq, E], k [B, H, Tk, E],
  * v [B, H, Tk, E], bf16 or f16, E = 64 or 128, any scale, is_causal top-left aligned (query i sees keys
  * j <= i), Tq and Tk need not be multiples of a tile and may differ. P is rounded to the input dtype
@@ -33,8 +35,9 @@ typedef struct
   WbDtype  dtype;        /* WB_DTYPE_BFLOAT16 or WB_DTYPE_FLOAT16 */
   gint64   b, h, tq, tk; /* batch, heads, query and key lengths (>= 1) */
   gint64   e;            /* head dim of q, k and v: 64 or 128 */
-  float    scale;        /* multiplies Q K^T */
+  float    scale;         /* multiplies Q K^T */
   gboolean causal;
+  gboolean deterministic; /* backward: dQ without atomic adds (slower; WB_CUDA_ATTN=deterministic) */
 } WbCudaFlashDims;
 
 /* wb_cuda_flash_supported: whether the fused kernels take @dtype with head dims @e (q, k) and @ev (v); FALSE
@@ -54,13 +57,14 @@ gboolean wb_cuda_flash_forward (WbCudaRuntime *rt, const WbCudaFlashDims *d, con
 
 /* wb_cuda_flash_backward: dQ [B, H, Tq, E], dK and dV [B, H, Tk, E] (contiguous, at @dq, @dk, @dv) from the
  * gradient @go and output @o [B, H, Tq, E] and the forward's log-sum-exp (f32 [B, H, @lse_len],
- * contiguous). Scratch: 8 bytes per (batch, head, query row rounded up to 128) from the stream-ordered
- * pool. Errors as wb_cuda_flash_forward (and WB_CUDA_ERROR_OUT_OF_MEMORY). */
+ * contiguous). Scratch from the stream-ordered pool, per (batch, head, query row rounded up to 128): 8 bytes,
+ * and 4 E bytes (dQ's f32 sum) unless @d->deterministic. Errors as wb_cuda_flash_forward (and WB_CUDA_ERROR_OUT_OF_MEMORY). */
 gboolean wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCudaFlashMat *q, const WbCudaFlashMat *k, const WbCudaFlashMat *v, const WbCudaFlashMat *go, const WbCudaFlashMat *o, CUdeviceptr lse, gint64 lse_len, CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv, GError **error);
 
 /* wb_cuda_flash_source: (transfer full) the CUDA C of the kernels for @dtype (bf16, f16) and head dim
- * @head_dim (64, 128), entries wb_flash_fwd, wb_flash_bwd_dot, wb_flash_bwd_dq and wb_flash_bwd_dkdv,
- * compiled by NVRTC after the prelude; NULL for another dtype or head dim. */
+ * @head_dim (64, 128), entries wb_flash_fwd, wb_flash_bwd_dot, wb_flash_bwd_dkdvq (64) or wb_flash_bwd_kvq (128),
+ * wb_flash_bwd_dq_convert, and (deterministic) wb_flash_bwd_dkdv and wb_flash_bwd_dq, compiled by NVRTC after
+ * the prelude; NULL for another dtype or head dim. */
 char *wb_cuda_flash_source (WbDtype dtype, gint64 head_dim);
 
 /* wb_cuda_flash_text: the kernels' text without its defines (wb-cuda-flash-kernels.c; internal to the library). */

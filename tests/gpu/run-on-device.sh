@@ -20,18 +20,19 @@ export WB_BUILD_ROOT="$root" WB_TRACES_DIR="$root/traces" WB_KERNEL_CACHE_DIR="$
 export G_DEBUG=gc-friendly MALLOC_CHECK_=2
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
 python3 - "$root" "$out" <<'PY'
-import re, subprocess, sys, time
+import os, re, subprocess, sys, time
 root, out = sys.argv[1], sys.argv[2]
 summary = []
-def run(name, args, timeout):
-    skip, log, t0, crashes = [], open(f"{out}/{name}.log", "w"), time.time(), []
+def run(name, args, timeout, env=None, label=None):
+    label = label or name
+    skip, log, t0, crashes = [], open(f"{out}/{label}.log", "w"), time.time(), []
     results = {}
     while True:
         cmd = [f"{root}/tests/gpu/{name}", "--tap", "--keep-going"] + args
         for s in skip:
             cmd += ["-s", s]
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **(env or {})))
             text, rc = p.stdout + p.stderr, p.returncode
         except subprocess.TimeoutExpired as e:
             text, rc = (e.stdout or b"").decode(errors="replace") + "\nTIMEOUT\n", -999
@@ -51,13 +52,13 @@ def run(name, args, timeout):
         results[pending[0]] = "not ok"
         skip = [t for t in listed if t in results]
         tail = "\n".join(text.strip().splitlines()[-6:])
-        print(f"{name}: {pending[0]} ended the process (status {rc}):\n{tail}\n")
+        print(f"{label}: {pending[0]} ended the process (status {rc}):\n{tail}\n")
     n = {k: sum(1 for v in results.values() if v == k) for k in ("ok", "not ok", "skip")}
-    summary.append((name, n["ok"], n["not ok"], n["skip"], len(crashes), time.time() - t0))
+    summary.append((label, n["ok"], n["not ok"], n["skip"], len(crashes), time.time() - t0))
     fails = [k for k, v in results.items() if v == "not ok"]
     if fails:
-        print(f"{name}: FAILED {len(fails)}: " + " ".join(fails[:60]))
-        lines = open(f"{out}/{name}.log").read().splitlines()
+        print(f"{label}: FAILED {len(fails)}: " + " ".join(fails[:60]))
+        lines = open(f"{out}/{label}.log").read().splitlines()
         shown = 0
         for i, l in enumerate(lines):
             m = re.match(r"^not ok \d+ (\S+)", l)
@@ -68,11 +69,13 @@ def run(name, args, timeout):
 run("test-cuda-codegen", [], 300)
 run("test-cuda-conformance", [], 500)
 run("test-cuda-conformance-attention", [], 500)
+# the backward's dQ from its own kernel instead of atomic adds
+run("test-cuda-conformance-attention", [], 500, {"WB_CUDA_ATTN": "deterministic"}, "test-cuda-conformance-attention-det")
 run("test-cuda-runner", [], 300)
 run("test-cuda-vector", [], 300)
-print(f"\n{'test':<34}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")
+print(f"\n{'test':<38}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")
 for row in summary:
-    print(f"{row[0]:<34}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
+    print(f"{row[0]:<38}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
 PY
 
 # profiling through the runner: region times (test-cuda-profile.sh) and CUPTI's kernel records and their
