@@ -189,7 +189,7 @@ wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCud
   const Tiles   *x = tiles_for (d->e);
   gint64         tq_pad = (d->tq + FLASH_BR - 1) / FLASH_BR * FLASH_BR, n_ld, bkv = 16 * x->kv_mt * x->kv_kg;
   gsize          smem_dq = (gsize) (2 * FLASH_BR + 4 * x->dq_bc) * d->e * 2, smem_kv = (gsize) (2 * bkv + 2 * x->kv_nbuf * x->kv_bq) * d->e * 2;
-  gsize          smem_kvq = smem_kv + (gsize) x->kv_bq * bkv * 2; /* and the dS tile */
+  gsize          smem_kvq = smem_kv + (gsize) x->kv_bq * bkv * 2;                    /* and the dS tile */
   gsize          smem_k2 = (gsize) (2 * 128 + 4 * 64) * d->e * 2 + 2 * 64 * 128 * 2; /* wb_flash_bwd_kvq: K, V, 2 x (Q, dO), P, dS */
   int            heads, n_bh, tq, tk, pad, len, causal = d->causal;
   float          scale = d->scale, scale_log2 = (float) (d->scale * 1.4426950408889634);
@@ -213,14 +213,14 @@ wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCud
       pacc = wb_cuda_tensor_ptr (acc);
     }
   {
-    void *dot[] = { &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &mo.ptr, &mo.sb, &mo.sh, &mo.ss, &lse, &pld, &pacc, &heads, &n_bh, &tq, &pad, &len };
-    void *dqa[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
-                    &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &dq, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
-    void *dkv[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
-                    &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &dk, &dv, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
-    void *dkvq[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
-                     &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &pacc, &dk, &dv, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
-    void *cvt[] = { &pacc, &dq, &tq, &pad, &n_dq, &scale };
+    void  *dot[] = { &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &mo.ptr, &mo.sb, &mo.sh, &mo.ss, &lse, &pld, &pacc, &heads, &n_bh, &tq, &pad, &len };
+    void  *dqa[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
+                     &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &dq, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
+    void  *dkv[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
+                     &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &dk, &dv, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
+    void  *dkvq[] = { &mq.ptr, &mq.sb, &mq.sh, &mq.ss, &mk.ptr, &mk.sb, &mk.sh, &mk.ss, &mv.ptr, &mv.sb, &mv.sh, &mv.ss,
+                      &mgo.ptr, &mgo.sb, &mgo.sh, &mgo.ss, &pld, &pacc, &dk, &dv, &heads, &n_bh, &tq, &tk, &pad, &scale_log2, &scale, &causal };
+    void  *cvt[] = { &pacc, &dq, &tq, &pad, &n_dq, &scale };
     gint64 kv_grid = (d->tk + bkv - 1) / bkv * n_bh;
     if (!launch (rt, d, "wb_flash_bwd_dot", (n_bh * tq_pad + 7) / 8, 8, 0, dot, "attention (fused backward: D = rowsum(dO O))", error))
       return FALSE;

@@ -35,7 +35,7 @@ typedef struct
   WbDtype  dtype;        /* WB_DTYPE_BFLOAT16 or WB_DTYPE_FLOAT16 */
   gint64   b, h, tq, tk; /* batch, heads, query and key lengths (>= 1) */
   gint64   e;            /* head dim of q, k and v: 64 or 128 */
-  float    scale;         /* multiplies Q K^T */
+  float    scale;        /* multiplies Q K^T */
   gboolean causal;
   gboolean deterministic; /* backward: dQ without atomic adds (slower; WB_CUDA_ATTN=deterministic) */
 } WbCudaFlashDims;
