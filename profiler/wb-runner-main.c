@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "wb-cuda-attention.h"
 #include "wb-cuda-executors.h"
 #include "wb-cuda-graph.h"
 #include "wb-profiler.h"
@@ -364,8 +365,15 @@ graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
   else if (n_out + n_grad == 0)
     same = g_strdup ("the last replay's outputs and gradients are bit-identical to the checked run's");
   else
-    same = g_strdup_printf ("%u outputs and %u gradients of the last replay differ from the checked run's (max |diff| %.3g)", n_out, n_grad,
-                            MAX (d_out, d_grad));
+    {
+      WbCudaAttentionStats as;
+      wb_cuda_attention_get_stats (&as);
+      same = g_strdup_printf ("%u outputs and %u gradients of the last replay differ from the checked run's (max |diff| %.3g)%s", n_out, n_grad,
+                              MAX (d_out, d_grad),
+                              n_grad > 0 && as.atomic_dq > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
+                                                               "WB_CUDA_ATTN=deterministic gives the same bits every run)"
+                                                             : "");
+    }
   g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations; %s; %s",
                              checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was",
                              wb_cuda_graph_get_n_nodes (g->graph), iters, same,
@@ -501,6 +509,7 @@ handle_run (Runner *r, GVariant *req)
   /* the checked run: every kernel synchronised, every top-level call announced */
   wb_cuda_executors_begin_run ();
   wb_nvrtc_reset_stats ();
+  wb_cuda_attention_reset_stats ();
   wb_cuda_runtime_set_sync (rt, TRUE);
   r->announce = TRUE;
   for (;;)

@@ -654,6 +654,8 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
           g_autoptr (WbTensor) hgo = NULL;
           g_autoptr (WbTensor) ho = NULL;
           WbCudaFlashMat mgo, mo;
+          if (!fd.deterministic)
+            stats.atomic_dq++;
           if (!flash_mat (rt, go, &hgo, &mgo, error) || !flash_mat (rt, o, &ho, &mo, error) ||
               !wb_cuda_flash_backward (rt, &fd, &mq, &mk, &mv, &mgo, &mo, wb_cuda_tensor_ptr (lse_c), d->lse_len, wb_cuda_tensor_ptr (dq),
                                        wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv), error))

@@ -65,6 +65,7 @@ gboolean wb_cuda_attention_run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKerne
 typedef struct
 {
   guint fused;            /* calls run by the FlashAttention-2 kernels */
+  guint atomic_dq;        /* fused backward calls whose dQ was summed with atomic adds (its last bits vary) */
   guint unfused;          /* calls run by cuBLASLt and the row kernels */
   char  why_unfused[160]; /* why the last unfused call was not fused ("" when none was): "f32 inputs (the
                            * fused kernels take bf16 and f16)", "head dim 80 (...)", "WB_CUDA_ATTN=unfused" */
