@@ -19,11 +19,11 @@
  *                 tiles of 64; S and dP by warps of 32 x 32, P and dS through shared memory, dK and dV by
  *                 warps of 32 keys x 64 columns, dQ's share by warps of 32 queries x 32 columns; 160 KiB
  *   D             one warp per query row: D = rowsum(dO * O), with lse * log2(e) beside it
- * H200, against torch SDPA (flash) at the same shapes (build-attention/flash2/bench.py of round 2):
+ * H200, against torch SDPA (flash) at the same shapes (an earlier form of tests/bench/bench-flash.py):
  * gpt2_block's 8x12x1024x64 causal: forward 0.105 -> 0.101 ms (SDPA 0.060), backward 0.306 -> 0.248 ms
  * (SDPA ~0.214); llama_layer's 1x32x2048x128 causal: forward 0.205 -> 0.178 ms (SDPA 0.097), backward
- * 0.723 -> 0.536 ms (SDPA ~0.33-0.38). dQ by atomic adds instead of its own kernel (build-attention/flash2 of
- * round 6, same call, H200): gpt2 backward 0.268 -> 0.242 ms; llama 0.552 -> 0.516 ms with the dK/dV tiles,
+ * 0.723 -> 0.536 ms (SDPA ~0.33-0.38). dQ by atomic adds instead of its own kernel (tests/bench/bench-flash.py,
+ * same call, H200): gpt2 backward 0.268 -> 0.242 ms; llama 0.552 -> 0.516 ms with the dK/dV tiles,
  * 0.454 ms with FlashAttention-2's (torch's efficient-attention backward, which Thunder's traces call: ~0.425;
  * those tiles made gpt2's slower, 0.281 ms).
  * Loads are cp.async of 16-byte chunks (zero-filled past the end of a sequence); each row's chunks are
@@ -37,8 +37,8 @@
 #define FLASH_BR 128 /* query rows per forward/dQ block (FL_BR); the backward's row data is padded to it */
 
 /* The tiles of each head dim (the kernels' FW_*, DQ_*, KV_* macros, wb-cuda-flash-kernels.c), chosen on an H200
- * among the variants of build-attention/flash2/variants.sh. Up to 255 registers a thread (E=128's dQ spills 56
- * bytes and is still the fastest of them); shared memory per block: forward 48 / 64 KiB, dQ 64 / 96 KiB, dK/dV
+ * among variants timed with an earlier form of tests/bench/bench-flash.py (which mirrors these numbers). Up to
+ * 255 registers a thread (E=128's dQ spills 56 bytes and is still the fastest of them); shared memory per block: forward 48 / 64 KiB, dQ 64 / 96 KiB, dK/dV
  * 48 / 96 KiB, dK/dV with dQ's sum 56 / 104 KiB (E = 64 / 128). */
 typedef struct
 {
