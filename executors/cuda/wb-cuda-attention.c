@@ -476,8 +476,9 @@ static gboolean
 choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
 {
   g_autofree char *why = NULL;
+  const char      *mode = g_getenv ("WB_CUDA_ATTN");
 
-  if (g_strcmp0 (g_getenv ("WB_CUDA_ATTN"), "unfused") == 0)
+  if (g_strcmp0 (mode, "unfused") == 0)
     why = g_strdup ("WB_CUDA_ATTN=unfused");
   else if (!wb_cuda_flash_supported (d->dtype, d->e, d->ev, &why))
     ;
@@ -490,7 +491,7 @@ choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
       return FALSE;
     }
   stats.fused++;
-  *fd = (WbCudaFlashDims){ d->dtype, b, h, d->tq, d->tk, d->e, d->scale, d->causal, g_strcmp0 (g_getenv ("WB_CUDA_ATTN"), "deterministic") == 0 };
+  *fd = (WbCudaFlashDims){ d->dtype, b, h, d->tq, d->tk, d->e, d->scale, d->causal, g_strcmp0 (mode, "deterministic") == 0 };
   return TRUE;
 }
 

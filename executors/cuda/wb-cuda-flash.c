@@ -34,7 +34,9 @@
 
 #include "wb-cuda-flash.h"
 
-#define FLASH_BR 128 /* query rows per forward/dQ block (FL_BR); the backward's row data is padded to it */
+#define FLASH_BR 128    /* query rows per forward/dQ block (FL_BR); the backward's row data is padded to it */
+#define FLASH_K2_BN 128 /* wb_flash_bwd_kvq: keys per block (K2_BN) */
+#define FLASH_K2_BM 64  /* and queries per tile (K2_BM) */
 
 /* The tiles of each head dim (the kernels' FW_*, DQ_*, KV_* macros, wb-cuda-flash-kernels.c), chosen on an H200
  * among variants timed with an earlier form of tests/bench/bench-flash.py (which mirrors these numbers). Up to
@@ -189,10 +191,11 @@ wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCud
   const Tiles   *x = tiles_for (d->e);
   gint64         tq_pad = (d->tq + FLASH_BR - 1) / FLASH_BR * FLASH_BR, n_ld, bkv = 16 * x->kv_mt * x->kv_kg;
   gsize          smem_dq = (gsize) (2 * FLASH_BR + 4 * x->dq_bc) * d->e * 2, smem_kv = (gsize) (2 * bkv + 2 * x->kv_nbuf * x->kv_bq) * d->e * 2;
-  gsize          smem_kvq = smem_kv + (gsize) x->kv_bq * bkv * 2;                    /* and the dS tile */
-  gsize          smem_k2 = (gsize) (2 * 128 + 4 * 64) * d->e * 2 + 2 * 64 * 128 * 2; /* wb_flash_bwd_kvq: K, V, 2 x (Q, dO), P, dS */
-  int            heads, n_bh, tq, tk, pad, len, causal = d->causal;
-  float          scale = d->scale, scale_log2 = (float) (d->scale * 1.4426950408889634);
+  /* dK, dV and dQ's sum: wb_flash_bwd_kvq's K, V, 2 x (Q, dO), P, dS, or the dK/dV tiles and the dS tile */
+  gsize smem_kvq = x->kvq ? (gsize) (2 * FLASH_K2_BN + 4 * FLASH_K2_BM) * d->e * 2 + 2 * FLASH_K2_BM * FLASH_K2_BN * 2
+                          : smem_kv + (gsize) x->kv_bq * bkv * 2;
+  int   heads, n_bh, tq, tk, pad, len, causal = d->causal;
+  float scale = d->scale, scale_log2 = (float) (d->scale * 1.4426950408889634);
   g_autoptr (WbTensor) ld = NULL;
   g_autoptr (WbTensor) acc = NULL;
   CUdeviceptr pld, pacc = 0;
@@ -227,13 +230,10 @@ wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, const WbCud
     if (d->deterministic)
       return launch (rt, d, "wb_flash_bwd_dkdv", kv_grid, x->kv_kg * x->kv_qs, smem_kv, dkv, "attention (fused backward: dK, dV)", error) &&
              launch (rt, d, "wb_flash_bwd_dq", tq_pad / FLASH_BR * n_bh, x->dq_warps, smem_dq, dqa, "attention (fused backward: dQ)", error);
-    if (x->kvq)
-      {
-        if (!launch (rt, d, "wb_flash_bwd_kvq", (d->tk + 127) / 128 * n_bh, 8, smem_k2, dkvq, "attention (fused backward: dK, dV, dQ's sum)", error))
-          return FALSE;
-      }
-    else if (!launch (rt, d, "wb_flash_bwd_dkdvq", kv_grid, x->kv_kg * x->kv_qs, smem_kvq, dkvq, "attention (fused backward: dK, dV, dQ's sum)", error))
-      return FALSE;
-    return launch (rt, d, "wb_flash_bwd_dq_convert", (n_dq / 8 + 255) / 256, 8, 0, cvt, "attention (fused backward: dQ)", error);
+    if (x->kvq) /* FlashAttention-2's tiles: 8 warps per FLASH_K2_BN keys */
+      kv_grid = (d->tk + FLASH_K2_BN - 1) / FLASH_K2_BN * n_bh;
+    return launch (rt, d, x->kvq ? "wb_flash_bwd_kvq" : "wb_flash_bwd_dkdvq", kv_grid, x->kvq ? 8 : x->kv_kg * x->kv_qs, smem_kvq, dkvq,
+                   "attention (fused backward: dK, dV, dQ's sum)", error) &&
+           launch (rt, d, "wb_flash_bwd_dq_convert", (n_dq / 8 + 255) / 256, 8, 0, cvt, "attention (fused backward: dQ)", error);
   }
 }

@@ -144,14 +144,10 @@ def bwd(var, q, k, v, go, o, lse, lse_len, scale, causal, parts=("dot", "kv", "d
     kg, mt, qs, bq, nbuf = tl["kv"]
     bkv = 16 * mt * kg
     smem = (2 * bkv + 2 * nbuf * bq) * D * 2
-    if fused == "fa2":
-        if "kv" in parts:
+    if fused != "split":
+        if "kv" in parts and fused == "fa2":
             launch(var, "wb_flash_bwd_kvq", (tk + 127) // 128 * n_bh, 256, (512 * D + 2 * 64 * 128) * 2, common + [acc, dk, dv] + tail)
-        if "dq" in parts:
-            n = n_bh * tq * D
-            launch(var, "wb_flash_bwd_dq_convert", (n // 8 + 255) // 256, 256, 0, [acc, dq, ("i", tq), ("i", pad), ("l", n), ("f", scale)])
-    elif fused == "atomic":
-        if "kv" in parts:
+        elif "kv" in parts:
             launch(var, "wb_flash_bwd_dkdvq", (tk + bkv - 1) // bkv * n_bh, kg * qs * 32, smem + bq * bkv * 2, common + [acc, dk, dv] + tail)
         if "dq" in parts:
             n = n_bh * tq * D
