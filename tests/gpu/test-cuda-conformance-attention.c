@@ -16,14 +16,8 @@
 static void
 add_attention (const char *executor, const char *what, WbDtype d, const WbConfInput *in, guint n_in, const char *body, const char *outputs, double tol_mult)
 {
-  WbConfCase *c = g_new0 (WbConfCase, 1);
+  WbConfCase *c = wb_conf_case_new (executor, what, d, in, n_in, body, outputs);
 
-  c->executor = executor;
-  c->label = g_strdup_printf ("%s %s %s", executor, what, wb_dtype_shortname (d));
-  memcpy (c->in, in, sizeof (WbConfInput) * n_in);
-  c->n_in = n_in;
-  c->body = g_strdup (body);
-  c->outputs = g_strdup (outputs);
   c->attention = d;
   c->tol_mult = tol_mult;
   wb_conf_append (c);

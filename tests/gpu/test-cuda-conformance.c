@@ -242,14 +242,8 @@ build_cases (void)
 static void
 add_kernel (const char *what, WbDtype d, const WbConfInput *in, guint n_in, const char *body, const char *outputs, gboolean exact)
 {
-  WbConfCase *c = g_new0 (WbConfCase, 1);
+  WbConfCase *c = wb_conf_case_new ("cuda", what, d, in, n_in, body, outputs);
 
-  c->executor = "cuda";
-  c->label = g_strdup_printf ("cuda %s %s", what, wb_dtype_shortname (d));
-  memcpy (c->in, in, sizeof (WbConfInput) * n_in);
-  c->n_in = n_in;
-  c->body = g_strdup (body);
-  c->outputs = g_strdup (outputs);
   c->kernel = TRUE;
   c->exact = exact;
   wb_conf_append (c);

@@ -44,6 +44,20 @@ wb_conf_input (const char *name, WbDtype dtype, guint rank, gint64 d0, gint64 d1
   return i;
 }
 
+WbConfCase *
+wb_conf_case_new (const char *executor, const char *symbol, WbDtype dtype, const WbConfInput *in, guint n_in, const char *body, const char *outputs)
+{
+  WbConfCase *c = g_new0 (WbConfCase, 1);
+
+  c->executor = executor;
+  c->label = g_strdup_printf ("%s %s %s", executor, symbol, dt (dtype));
+  memcpy (c->in, in, sizeof (WbConfInput) * n_in);
+  c->n_in = n_in;
+  c->body = g_strdup (body);
+  c->outputs = g_strdup (outputs);
+  return c;
+}
+
 void
 wb_conf_add_case (const char *executor, const char *symbol, WbDtype dtype, const WbConfInput *in, guint n_in, const char *body, const char *outputs)
 {
@@ -53,13 +67,7 @@ wb_conf_add_case (const char *executor, const char *symbol, WbDtype dtype, const
       gboolean    region = g_strcmp0 (executor, "nvrtc") == 0 || (variant == 1 && g_strcmp0 (executor, "cuda") == 0);
       if (variant == 1 && g_strcmp0 (executor, "cuda") != 0)
         break;
-      c = g_new0 (WbConfCase, 1);
-      c->executor = region ? "nvrtc" : executor;
-      c->label = g_strdup_printf ("%s %s %s", c->executor, symbol, dt (dtype));
-      memcpy (c->in, in, sizeof (WbConfInput) * n_in);
-      c->n_in = n_in;
-      c->body = g_strdup (body);
-      c->outputs = g_strdup (outputs);
+      c = wb_conf_case_new (region ? "nvrtc" : executor, symbol, dtype, in, n_in, body, outputs);
       c->region = region;
       g_ptr_array_add (cases, c);
     }
