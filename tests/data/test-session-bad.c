@@ -249,14 +249,11 @@ test_bad_extra_trigger (WbTestSessionFixture *f,
 {
   sqlite3 *db;
 
-  wb_test_session_make_with_runs (f->path, 3);
-  db = wb_test_sqlite_open (f->path);
   /* The canary: if this trigger ever fired, meta would hold it. */
-  wb_test_sqlite_exec (db, "CREATE TRIGGER evil AFTER INSERT ON runs BEGIN "
-                           "INSERT OR REPLACE INTO meta VALUES ('canary', 'fired'); END;"
-                           "CREATE TRIGGER evil_kernels AFTER INSERT ON kernels BEGIN "
-                           "INSERT OR REPLACE INTO meta VALUES ('canary2', 'fired'); END;");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 3, "CREATE TRIGGER evil AFTER INSERT ON runs BEGIN "
+                                            "INSERT OR REPLACE INTO meta VALUES ('canary', 'fired'); END;"
+                                            "CREATE TRIGGER evil_kernels AFTER INSERT ON kernels BEGIN "
+                                            "INSERT OR REPLACE INTO meta VALUES ('canary2', 'fired'); END;");
 
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "trigger “evil”");
   {
@@ -276,12 +273,7 @@ static void
 test_bad_extra_view (WbTestSessionFixture *f,
                      gconstpointer         data)
 {
-  sqlite3 *db;
-
-  wb_test_session_make_with_runs (f->path, 1);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "CREATE VIEW latest AS SELECT * FROM runs ORDER BY id DESC LIMIT 1;");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 1, "CREATE VIEW latest AS SELECT * FROM runs ORDER BY id DESC LIMIT 1;");
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "view “latest”");
 }
 
@@ -289,37 +281,23 @@ static void
 test_bad_changed_schema (WbTestSessionFixture *f,
                          gconstpointer         data)
 {
-  sqlite3 *db;
-
   /* A column definition that differs from ours (a DEFAULT could call a function). */
-  wb_test_session_make_with_runs (f->path, 1);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "ALTER TABLE runs ADD COLUMN extra TEXT DEFAULT 'x';");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 1, "ALTER TABLE runs ADD COLUMN extra TEXT DEFAULT 'x';");
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "table “runs”");
 
   /* An extra index, an extra table, a missing index. */
   g_unlink (f->path);
-  wb_test_session_make_with_runs (f->path, 1);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "CREATE INDEX sneaky ON runs (lower(label));");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 1, "CREATE INDEX sneaky ON runs (lower(label));");
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "index “sneaky”");
 
   g_unlink (f->path);
-  wb_test_session_make_with_runs (f->path, 1);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "CREATE VIRTUAL TABLE IF NOT EXISTS dummy USING fts5(x);");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 1, "CREATE VIRTUAL TABLE IF NOT EXISTS dummy USING fts5(x);");
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "unexpected");
 
   /* A schema entry rewritten behind SQLite's back (writable_schema) so that it no longer parses. */
   g_unlink (f->path);
-  wb_test_session_make_with_runs (f->path, 1);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "PRAGMA writable_schema = ON;"
-                           "UPDATE sqlite_master SET sql = 'CREATE TABLE regions (' WHERE name = 'regions';");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 1, "PRAGMA writable_schema = ON;"
+                                            "UPDATE sqlite_master SET sql = 'CREATE TABLE regions (' WHERE name = 'regions';");
   {
     g_autoptr (GError) error = NULL;
     g_autoptr (WbSession) session = wb_session_open (f->path, WB_SESSION_OPEN_DEFAULT, &error);
@@ -331,10 +309,7 @@ test_bad_changed_schema (WbTestSessionFixture *f,
   }
 
   g_unlink (f->path);
-  wb_test_session_make_with_runs (f->path, 1);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "DROP INDEX kernels_region;");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 1, "DROP INDEX kernels_region;");
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "missing");
 }
 

@@ -225,12 +225,7 @@ static void
 test_newer_version (WbTestSessionFixture *f,
                     gconstpointer         data)
 {
-  sqlite3 *db;
-
-  wb_test_session_make_with_runs (f->path, 2);
-  db = wb_test_sqlite_open (f->path);
-  wb_test_sqlite_exec (db, "PRAGMA user_version = 99");
-  sqlite3_close (db);
+  wb_test_session_make_altered (f->path, 2, "PRAGMA user_version = 99");
   wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_NEWER_VERSION, "newer thunder-wb");
 }
 

@@ -106,6 +106,19 @@ wb_test_session_make_with_runs (const char *path,
 }
 
 void
+wb_test_session_make_altered (const char *path,
+                              guint       n,
+                              const char *sql)
+{
+  sqlite3 *db;
+
+  wb_test_session_make_with_runs (path, n);
+  db = wb_test_sqlite_open (path);
+  wb_test_sqlite_exec (db, sql);
+  sqlite3_close (db);
+}
+
+void
 wb_test_session_assert_refused (const char *path,
                                 int         code,
                                 const char *needle)

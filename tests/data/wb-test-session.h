@@ -34,6 +34,9 @@ gint64   wb_test_sqlite_int (sqlite3 *db, const char *sql);
 WbSession *wb_test_session_create (const char *path);
 /* wb_test_session_make_with_runs: a closed session file at @path with @n runs (checkpointed: no WAL left). */
 void wb_test_session_make_with_runs (const char *path, guint n);
+/* wb_test_session_make_altered: the same, then @sql run on the closed file with SQLite directly (the tampering
+ * that the bad-file tests look for). */
+void wb_test_session_make_altered (const char *path, guint n, const char *sql);
 /* wb_test_session_assert_refused: opening @path fails with @code and a message naming the file and
  * containing @needle (unless NULL). */
 void wb_test_session_assert_refused (const char *path, int code, const char *needle);
