@@ -12,17 +12,25 @@ typedef struct _WbInterp WbInterp;
  * full) or NULL with @error set. */
 typedef WbRtValue *(*WbCotangentFunc) (guint index, WbRtValue *output, gpointer data, GError **error);
 
+/* WbLastUses: each body's names by the bound symbol that uses them last, computed once per body (a walk of
+ * every nested subsymbol: tens of µs of host time per region call) and kept by the program across runs.
+ * Bodies are found by address: the program's traces must outlive it (they do: it holds references). */
+typedef struct _WbLastUses WbLastUses;
+WbLastUses                *_wb_last_uses_new (void);
+void                       _wb_last_uses_free (WbLastUses *cache);
+
 struct _WbInterp
 {
   WbRunState          state;
   const WbRunOptions *options;
-  GHashTable         *assignment;      /* name -> WbExecutor* (borrowed) */
+  GHashTable         *assignment; /* name -> WbExecutor* (borrowed) */
   WbExecutor         *default_executor;
-  GHashTable         *grad_index;      /* JOINT: fw_flat_out name -> index + 1 */
+  GHashTable         *grad_index; /* JOINT: fw_flat_out name -> index + 1 */
   WbCotangentFunc     cotangent;
   gpointer            cotangent_data;
-  GHashTable         *stats;           /* name -> WbKernelStat* */
-  const WbTrace      *trace;           /* the trace being run */
+  GHashTable         *stats;     /* name -> WbKernelStat* */
+  const WbTrace      *trace;     /* the trace being run */
+  WbLastUses         *last_uses; /* (nullable) the program's; NULL: computed per body and run */
 };
 
 /* _wb_interp_run_trace: binds @args to @trace's parameters and runs its body. Returns the RETURN value

@@ -363,6 +363,76 @@ compute_last_uses (const WbBsym *const *body, guint n)
   return out;
 }
 
+static void
+free_last_uses (GPtrArray **last, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (last[i])
+      g_ptr_array_unref (last[i]);
+  g_free (last);
+}
+
+typedef struct
+{
+  GPtrArray **last;
+  guint       n;
+} BodyLastUses;
+
+static void
+body_last_uses_free (gpointer p)
+{
+  BodyLastUses *b = p;
+
+  free_last_uses (b->last, b->n);
+  g_free (b);
+}
+
+struct _WbLastUses
+{
+  GMutex      lock;   /* a program may run on several threads at once */
+  GHashTable *bodies; /* body address -> BodyLastUses* */
+};
+
+WbLastUses *
+_wb_last_uses_new (void)
+{
+  WbLastUses *c = g_new0 (WbLastUses, 1);
+
+  g_mutex_init (&c->lock);
+  c->bodies = g_hash_table_new_full (NULL, NULL, NULL, body_last_uses_free);
+  return c;
+}
+
+void
+_wb_last_uses_free (WbLastUses *c)
+{
+  if (c == NULL)
+    return;
+  g_hash_table_unref (c->bodies);
+  g_mutex_clear (&c->lock);
+  g_free (c);
+}
+
+/* (transfer none when @in has a cache, else full: free_last_uses) */
+static GPtrArray **
+last_uses_of (WbInterp *in, const WbBsym *const *body, guint n)
+{
+  BodyLastUses *b;
+
+  if (in->last_uses == NULL)
+    return compute_last_uses (body, n);
+  g_mutex_lock (&in->last_uses->lock);
+  if ((b = g_hash_table_lookup (in->last_uses->bodies, body)) == NULL)
+    {
+      b = g_new0 (BodyLastUses, 1);
+      b->last = compute_last_uses (body, n);
+      b->n = n;
+      g_hash_table_insert (in->last_uses->bodies, (gpointer) body, b);
+    }
+  g_mutex_unlock (&in->last_uses->lock);
+  return b->last;
+}
+
 /* -- execution ---------------------------------------------------------------------------------- */
 
 static gboolean run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor *executor, GHashTable *keep, GError **error);
@@ -551,7 +621,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
 static gboolean
 run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor *executor, GHashTable *keep, GError **error)
 {
-  GPtrArray **last = compute_last_uses (body, n);
+  GPtrArray **last = last_uses_of (in, body, n);
   gboolean    ok = TRUE;
 
   for (guint i = 0; ok && i < n; i++)
@@ -638,10 +708,8 @@ run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor
               g_hash_table_remove (s->vars, name);
           }
     }
-  for (guint i = 0; i < n; i++)
-    if (last[i])
-      g_ptr_array_unref (last[i]);
-  g_free (last);
+  if (in->last_uses == NULL)
+    free_last_uses (last, n);
   return ok;
 }
 

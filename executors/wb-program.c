@@ -16,6 +16,7 @@ struct _WbProgram
   GHashTable   *assignment; /* name (owned) -> WbExecutor* */
   WbExecutor   *default_executor;
   GPtrArray    *param_names;
+  WbLastUses   *last_uses; /* the interpreter's per-body memo, kept across runs */
 };
 
 const char *
@@ -104,6 +105,7 @@ wb_program_new (WbTrace *forward, WbTrace *backward, GError **error)
   p->assignment = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->default_executor = wb_cpu_executor_get ();
   p->param_names = g_ptr_array_new ();
+  p->last_uses = _wb_last_uses_new ();
   for (guint i = 0; i < forward->n_params; i++)
     g_ptr_array_add (p->param_names, (gpointer) _wb_param_name (forward->params[i]));
   return p;
@@ -126,6 +128,7 @@ wb_program_unref (WbProgram *program)
     wb_trace_unref (program->backward);
   g_hash_table_unref (program->assignment);
   g_ptr_array_unref (program->param_names);
+  _wb_last_uses_free (program->last_uses);
   g_free (program);
 }
 
@@ -277,6 +280,7 @@ interp_init (WbInterp *in, WbProgram *p, const WbRunOptions *options, GHashTable
   in->assignment = p->assignment;
   in->default_executor = p->default_executor;
   in->stats = stats;
+  in->last_uses = p->last_uses;
 }
 
 WbRunResult *

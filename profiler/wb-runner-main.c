@@ -22,6 +22,7 @@
 #include "wb-cuda-executors.h"
 #include "wb-cuda-graph.h"
 #include "wb-profiler.h"
+#include "wb-runner-host-trace.h"
 #include "wb-runner-prof.h"
 #include "wb-runner-protocol.h"
 
@@ -30,8 +31,9 @@ typedef struct
   GOutputStream *out;
   gboolean       announce;
   char          *last_region;
-  WbRunnerProf  *prof; /* (nullable) a profiled run */
-  const char    *call; /* (nullable) the top-level call running now: a failed graph capture names it */
+  WbRunnerProf  *prof;       /* (nullable) a profiled run */
+  const char    *call;       /* (nullable) the top-level call running now: a failed graph capture names it */
+  WbHostTrace   *host_trace; /* (nullable) WB_CUDA_HOST_TRACE=1 (wb-runner-host-trace.h) */
 } Runner;
 
 static gint64
@@ -80,6 +82,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   /* every top-level call is an NVTX range named after it, for Nsight Systems and other NVTX tools (a no-op
    * without one); cuBLASLt calls nest their own (wb-cublaslt.c) */
   nvtxRangePushA (bsym->name);
+  wb_host_trace_mark (r->host_trace, bsym->name, FALSE);
   if (r->prof)
     wb_runner_prof_call_started (r->prof, bsym);
   if (!r->announce)
@@ -101,6 +104,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
   Runner *r = data;
 
   nvtxRangePop ();
+  wb_host_trace_mark (r->host_trace, bsym->name, TRUE);
   if (r->prof)
     wb_runner_prof_call_done (r->prof, bsym);
 }
@@ -536,6 +540,7 @@ handle_run (Runner *r, GVariant *req)
     guint warm = warmup > 0 ? warmup - 1 : 0;
     guint n_traced = r->prof && wb_runner_prof_wants_traced_phase (r->prof) ? iters : 0;
     guint total = warm + iters + n_traced;
+    r->host_trace = r->prof == NULL && !cuda_graphs ? wb_host_trace_new (rt) : NULL;
     for (guint i = 0; i < total; i++)
       {
         g_autoptr (WbRunResult) again = NULL;
@@ -572,7 +577,10 @@ handle_run (Runner *r, GVariant *req)
           wb_runner_prof_begin_iteration (r->prof);
         else if (timed && !events_record (rt, gpu_ev, 0, &error))
           goto fail;
+        if (timed)
+          wb_host_trace_begin (r->host_trace);
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
+        wb_host_trace_end (r->host_trace);
         if ((timed || traced) && r->prof && again != NULL)
           r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
         else if (timed && again != NULL && !events_record (rt, gpu_ev, 1, &error))
@@ -603,6 +611,7 @@ handle_run (Runner *r, GVariant *req)
             g_array_append_val (iter_ms, ms);
           }
       }
+    wb_host_trace_free (g_steal_pointer (&r->host_trace), iter_gpu_ms->len ? g_array_index (iter_gpu_ms, double, iter_gpu_ms->len - 1) : 0);
     if (cuda_graphs && graphs.graph == NULL && graphs.note == NULL)
       graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
     graphs_finish (&graphs, rt, result, iters);
@@ -680,6 +689,7 @@ handle_run (Runner *r, GVariant *req)
   return;
 
 fail:
+  wb_host_trace_free (g_steal_pointer (&r->host_trace), -1);
   g_array_unref (iter_ms);
   if (!(error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT))
     events_free (rt, gpu_ev);

@@ -365,7 +365,7 @@ chunk_of (const Dims *d, gint64 f32_buffers)
 static gboolean
 launch (WbCudaRuntime *rt, WbDtype dtype, const char *entry, gint64 grid, void **args, const char *what, GError **error)
 {
-  CUfunction fn = wb_cuda_runtime_get_function (rt, source_for (dtype), entry, error);
+  CUfunction fn = wb_cuda_runtime_get_static_function (rt, source_for (dtype), entry, error);
 
   if (fn == NULL)
     return FALSE;

@@ -26,11 +26,16 @@ void                 _wb_cuda_exec_remember_site (gconstpointer site, const WbCu
 gboolean             _wb_cuda_exec_keep_plan (GString *key, WbCudaPlan *plan);
 gboolean             _wb_cuda_exec_is_unfusable (const WbBsym *b);
 void                 _wb_cuda_exec_set_unfusable (const WbBsym *b);
-void                 _wb_cuda_exec_note_reason (const WbBsym *b, const char *reason);
-WbRtValue           *_wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error);
-WbRtValue           *_wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **error);
-const char          *_wb_cuda_exec_prim_name (const WbBsym *b);
-WbRtValue           *_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n);
+/* The path an executor flavor (0 .. _WB_CUDA_EXEC_MEMO_FLAVORS - 1) chose for @b in the current program:
+ * path + 1, or 0 when not chosen yet; forgotten with the program and whenever a call becomes unfusable. */
+#define _WB_CUDA_EXEC_MEMO_FLAVORS 8
+guint       _wb_cuda_exec_memo_path (const WbBsym *b, guint flavor);
+void        _wb_cuda_exec_memo_set_path (const WbBsym *b, guint flavor, guint path);
+void        _wb_cuda_exec_note_reason (const WbBsym *b, const char *reason);
+WbRtValue  *_wb_cuda_exec_to_device (WbCudaRuntime *rt, WbRtValue *v, GError **error);
+WbRtValue  *_wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **error);
+const char *_wb_cuda_exec_prim_name (const WbBsym *b);
+WbRtValue  *_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n);
 
 /* wb-cuda-exec-fusion.c */
 gboolean _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error);

@@ -12,6 +12,7 @@ static GHashTable         *texts;     /* WbBsym* -> its printed text, for the cu
 static GHashTable         *unfusable; /* printed calls whose plan failed: decomposed from now on */
 static GHashTable         *splits;    /* WbBsym* -> its WbCudaSplit* or &no_split, for the current program only */
 static GHashTable         *sites;     /* a region's WbBsym* or a split's WbCudaStep* -> Site*, for the current program only */
+static GHashTable         *memo;      /* WbBsym* -> Memo: unfusable or not, paths by flavor, for the current program only */
 static char                no_split;
 static WbCudaDispatchStats stats;
 
@@ -22,6 +23,28 @@ typedef struct
   guint       n_args;
   WbCudaPlan *plan; /* owned by plans */
 } Site;
+
+/* what choose_path and _wb_cuda_exec_is_unfusable found for a bound symbol: both hash or walk the whole call
+ * (kilobytes of printed text for a region: tens of µs of host time per call) */
+typedef struct
+{
+  gint8  unfusable;                         /* -1 unknown, 0, 1 */
+  guint8 paths[_WB_CUDA_EXEC_MEMO_FLAVORS]; /* path + 1, 0 unknown */
+} Memo;
+
+static Memo *
+memo_of (const WbBsym *b)
+{
+  Memo *m = g_hash_table_lookup (memo, b);
+
+  if (m == NULL)
+    {
+      m = g_new0 (Memo, 1);
+      m->unfusable = -1;
+      g_hash_table_insert (memo, (gpointer) b, m);
+    }
+  return m;
+}
 
 static void
 free_site (gpointer p)
@@ -48,6 +71,7 @@ _wb_cuda_exec_ensure_tables (void)
       texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       splits = g_hash_table_new_full (NULL, NULL, NULL, free_split);
       sites = g_hash_table_new_full (NULL, NULL, NULL, free_site);
+      memo = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       unfusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_reasons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -139,13 +163,35 @@ _wb_cuda_exec_keep_plan (GString *key, WbCudaPlan *plan)
 gboolean
 _wb_cuda_exec_is_unfusable (const WbBsym *b)
 {
-  return g_hash_table_contains (unfusable, _wb_cuda_exec_text_of (b));
+  Memo *m = memo_of (b);
+
+  if (m->unfusable < 0)
+    m->unfusable = g_hash_table_contains (unfusable, _wb_cuda_exec_text_of (b));
+  return m->unfusable;
 }
 
 void
 _wb_cuda_exec_set_unfusable (const WbBsym *b)
 {
   g_hash_table_add (unfusable, g_strdup (_wb_cuda_exec_text_of (b)));
+  /* other calls print the same (the repeated blocks of a model): every memo may have changed */
+  g_hash_table_remove_all (memo);
+}
+
+guint
+_wb_cuda_exec_memo_path (const WbBsym *b, guint flavor)
+{
+  Memo *m = g_hash_table_lookup (memo, b);
+
+  g_return_val_if_fail (flavor < _WB_CUDA_EXEC_MEMO_FLAVORS, 0);
+  return m ? m->paths[flavor] : 0;
+}
+
+void
+_wb_cuda_exec_memo_set_path (const WbBsym *b, guint flavor, guint path)
+{
+  g_return_if_fail (flavor < _WB_CUDA_EXEC_MEMO_FLAVORS && path < 255);
+  memo_of (b)->paths[flavor] = (guint8) (path + 1);
 }
 
 /* Keeps the first reason a call of @b's name did not run on its path. */
@@ -164,6 +210,7 @@ wb_cuda_executors_forget_program (void)
   g_hash_table_remove_all (texts);
   g_hash_table_remove_all (splits);
   g_hash_table_remove_all (sites);
+  g_hash_table_remove_all (memo);
 }
 
 void

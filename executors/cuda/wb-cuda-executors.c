@@ -70,8 +70,25 @@ typedef enum
   PATH_KERNEL,    /* a hand-written kernel (random draws, topk/sort, argmax, nll_loss_backward: wb-cuda-kernels.h) */
 } Path;
 
+static Path choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not);
+
+/* the path of @b, memoised per program (wb-cuda-exec-private.h) */
 static Path
 choose_path (CudaExec *self, const WbBsym *b, char **why_not)
+{
+  guint known = _wb_cuda_exec_memo_path (b, self->flavor);
+  Path  path;
+
+  /* a reason is only asked for when there is no path: find it again */
+  if (known > 0 && (why_not == NULL || known - 1 != PATH_NONE))
+    return (Path) (known - 1);
+  path = choose_path_uncached (self, b, why_not);
+  _wb_cuda_exec_memo_set_path (b, self->flavor, path);
+  return path;
+}
+
+static Path
+choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not)
 {
   WbExecutor *cpu = wb_executor_lookup ("cpu");
 

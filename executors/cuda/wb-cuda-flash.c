@@ -140,7 +140,7 @@ launch (WbCudaRuntime *rt, const WbCudaFlashDims *d, const char *entry, gint64 g
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "attention: %" G_GINT64_FORMAT " blocks are too many for one launch", grid);
       return FALSE;
     }
-  if ((fn = wb_cuda_runtime_get_function (rt, source_for (d->dtype, d->e), entry, error)) == NULL)
+  if ((fn = wb_cuda_runtime_get_static_function (rt, source_for (d->dtype, d->e), entry, error)) == NULL)
     return FALSE;
   return wb_cuda_runtime_launch_ex (rt, fn, g, (guint) warps * 32, smem, args, what, error);
 }

@@ -214,7 +214,7 @@ launch (WbCudaRuntime *rt, const char *kernel, WbDtype dt, gint64 items, void **
   if (dt != WB_DTYPE_UNKNOWN && suffix (dt) == NULL)
     return unsupported (error, "%s: dtype %s is not supported", what, wb_dtype_shortname (dt));
   entry = dt == WB_DTYPE_UNKNOWN ? g_strdup (kernel) : g_strdup_printf ("%s_%s", kernel, suffix (dt));
-  if ((fn = wb_cuda_runtime_get_function (rt, wb_cuda_kernels_text, entry, error)) == NULL)
+  if ((fn = wb_cuda_runtime_get_static_function (rt, wb_cuda_kernels_text, entry, error)) == NULL)
     return FALSE;
   return wb_cuda_runtime_launch (rt, fn, (guint) CLAMP (items, 0, MAX_GRID), args, what, error);
 }

@@ -18,11 +18,12 @@ struct _WbCudaRuntime
   CUstream           stream;
   CUmemoryPool       pool;
   WbCudaDeviceInfo   info;
-  GHashTable        *modules;   /* image key -> CUmodule */
-  GHashTable        *functions; /* "key/entry" -> CUfunction */
-  GHashTable        *fn_names;  /* CUfunction -> its entry name (interned), for the launch hook */
-  GHashTable        *fn_smem;   /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
-  GHashTable        *sources;   /* source text -> image key (no re-hash per launch) */
+  GHashTable        *modules;    /* image key -> CUmodule */
+  GHashTable        *functions;  /* "key/entry" -> CUfunction */
+  GHashTable        *fn_names;   /* CUfunction -> its entry name (interned), for the launch hook */
+  GHashTable        *fn_smem;    /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
+  GHashTable        *sources;    /* source text -> image key (no re-hash per launch) */
+  GHashTable        *static_fns; /* a static source's address -> (entry -> CUfunction): no hash of its text */
   WbCudaRuntimeStats stats;
   gboolean           sync;
   gboolean           broken; /* a sticky error happened: every call fails */
@@ -128,6 +129,7 @@ runtime_new (GError **error)
   rt->fn_names = g_hash_table_new (NULL, NULL);
   rt->fn_smem = g_hash_table_new (NULL, NULL);
   rt->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  rt->static_fns = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   rt->sync = g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0;
   rt->aborted_captures = g_hash_table_new (NULL, NULL);
   return rt;
@@ -217,7 +219,12 @@ device_block_free (gpointer data)
   else if (!rt->capturing && b->capture != 0 && g_hash_table_contains (rt->aborted_captures, GUINT_TO_POINTER (b->capture)))
     ; /* allocated by a capture that never became a graph: there is nothing to free */
   else
-    rt->cu->cuMemFreeAsync (b->ptr, rt->stream);
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      rt->cu->cuMemFreeAsync (b->ptr, rt->stream);
+      rt->stats.frees++;
+      rt->stats.free_ns += (g_get_monotonic_time () - t0) * 1000;
+    }
   g_free (b);
 }
 
@@ -252,10 +259,17 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
   b = g_new0 (DeviceBlock, 1);
   b->rt = rt;
   b->capture = rt->capturing ? rt->capture_serial : 0;
-  if (nbytes > 0 && !check (rt, rt->cu->cuMemAllocAsync (&b->ptr, nbytes, rt->stream), "cuMemAllocAsync", error))
+  if (nbytes > 0)
     {
-      g_free (b);
-      return NULL;
+      gint64   t0 = g_get_monotonic_time ();
+      CUresult rc = rt->cu->cuMemAllocAsync (&b->ptr, nbytes, rt->stream);
+      rt->stats.allocs++;
+      rt->stats.alloc_ns += (g_get_monotonic_time () - t0) * 1000;
+      if (!check (rt, rc, "cuMemAllocAsync", error))
+        {
+          g_free (b);
+          return NULL;
+        }
     }
   return wb_tensor_new_external (dtype, &dev, rank, shape, (gpointer) (guintptr) b->ptr, nbytes, device_block_free, b);
 }
@@ -359,6 +373,25 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
     return NULL;
   g_hash_table_insert (rt->functions, g_steal_pointer (&fkey), fn);
   g_hash_table_insert (rt->fn_names, fn, (gpointer) g_intern_string (entry));
+  return fn;
+}
+
+CUfunction
+wb_cuda_runtime_get_static_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error)
+{
+  GHashTable *fns = g_hash_table_lookup (rt->static_fns, source);
+  CUfunction  fn;
+
+  if (fns != NULL && (fn = g_hash_table_lookup (fns, entry)) != NULL)
+    return fn;
+  if ((fn = wb_cuda_runtime_get_function (rt, source, entry, error)) == NULL)
+    return NULL;
+  if (fns == NULL)
+    {
+      fns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_insert (rt->static_fns, (gpointer) source, fns);
+    }
+  g_hash_table_insert (fns, g_strdup (entry), fn);
   return fn;
 }
 

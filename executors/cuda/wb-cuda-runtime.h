@@ -39,6 +39,10 @@ typedef struct
   guint  modules_loaded;
   gint64 bytes_uploaded;
   gint64 bytes_downloaded;
+  guint  allocs;   /* cuMemAllocAsync calls */
+  gint64 alloc_ns; /* host time inside them, ns (a pool that must map new memory: tens of µs) */
+  guint  frees;    /* cuMemFreeAsync calls */
+  gint64 free_ns;  /* host time inside them, ns */
 } WbCudaRuntimeStats;
 
 /* wb_cuda_runtime_get: the process's runtime, created on first use (probe, context, stream, pool).
@@ -76,6 +80,11 @@ WbTensor *wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error);
 /* wb_cuda_runtime_get_function: the kernel @entry of @source compiled for the device (NVRTC disk cache,
  * module cache). (transfer none) or NULL with WB_CUDA_ERROR_COMPILE / _CALL. */
 CUfunction wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error);
+/* wb_cuda_runtime_get_static_function: the same for a @source that stays alive and unchanged at its address
+ * for the process's life (static text, or a string built once and never freed): found again by the
+ * address and @entry, without hashing the text (the flash kernels' text is about 60 KB; hashing and
+ * comparing it cost tens of µs per launch). (transfer none) or NULL with the errors above. */
+CUfunction wb_cuda_runtime_get_static_function (WbCudaRuntime *rt, const char *source, const char *entry, GError **error);
 /* wb_cuda_runtime_launch: launches @fn with @grid blocks of WB_CUDA_BLOCK threads on the stream
  * (wb_cuda_runtime_launch_ex with grid (@grid, 1, 1), no dynamic shared memory). */
 gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **args, const char *what, GError **error);
