@@ -465,6 +465,28 @@ fold_numbers (Gen *g, Node *n, const EwOp *op, Val **ops, Val *out, GError **err
     }
 }
 
+/* A sum, prod, amax or amin over dims of extent 1 only (layer norm's backward sums a [8, 1024, 1] gradient
+ * over its last dim) takes each output from one element: it is that operand squeezed, a view with no kernel
+ * of its own (prims.squeeze has the same arguments: a, dims). The one difference from a reduction that
+ * starts at 0: a -0.0 stays -0.0 instead of becoming +0.0. */
+static void
+squeeze_unit_reduction (Gen *g, Node *n)
+{
+  static const char *const unit_ops[] = { "sum", "prod", "amax", "amin", NULL };
+  Val                     *a = n->arg[0] && n->arg[0]->kind == WB_VALUE_NAME ? g_hash_table_lookup (g->env, n->arg[0]->text) : NULL;
+  gint64                   dims[WB_MAX_RANK];
+  guint                    nd = 0;
+
+  if (!n->is_reduction || !in_list (n->op, unit_ops) || a == NULL || !a->is_tensor || n->n_out != 1 || n->out[0]->dtype != a->dtype ||
+      !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd) || nd == 0)
+    return;
+  for (guint i = 0; i < nd; i++)
+    if (dims[i] < 0 || dims[i] >= a->rank || a->shape[dims[i]] != 1)
+      return;
+  n->is_reduction = FALSE;
+  n->op = "squeeze";
+}
+
 static gboolean
 add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
 {
@@ -546,6 +568,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
     }
   if (n->n_out == 0)
     return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: no output", full);
+  squeeze_unit_reduction (g, n);
   return TRUE;
 }
 

@@ -259,10 +259,12 @@ reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
 
 /* Column reductions (the innermost dim kept, few outputs, a long reduced range: the bias and norm-weight
  * gradients, sum over [tokens, features] -> [features]). One thread per output would leave most of the
- * device idle (768 outputs = 3 blocks walking 8192 rows each), so two kernels: blocks of 32 adjacent outputs
- * (coalesced reads) x 8 row lanes, the reduced range split into S slices across blocks, partial results in
- * a scratch buffer [S, NO] of the accumulator type; then one thread per output combines its S partials in
- * slice order (deterministic: no atomics). */
+ * device idle (768 outputs = 3 blocks walking 8192 rows each), so blocks of 32 adjacent outputs (coalesced
+ * reads) x 8 row lanes, the reduced range split into S slices across blocks, partial results in a scratch
+ * buffer [S, NO] of the accumulator type. The last block to finish a tile of 32 outputs (an arrival counter
+ * per tile) combines the tile's partials in a fixed order, so one kernel instead of a second launch that
+ * combined them (gpt2_block: 8 launches fewer per iteration), with the same result whichever block is last
+ * (deterministic: the counters are the only atomics). */
 #define COL_W 32
 #define COL_R (WB_CUDA_BLOCK / COL_W)
 
@@ -273,9 +275,9 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   gint64           col_blocks = (NO + COL_W - 1) / COL_W;
   gint64           S = MAX ((gint64) 1, MIN ((8 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
   gint64           Kc = (K + S - 1) / S;
-  WbCudaBuffer     pb = { 0 };
-  guint            pslot, writes[2];
-  const char      *pname;
+  WbCudaBuffer     pb = { 0 }, cb = { 0 };
+  guint            pslot, cslot, writes[4];
+  const char      *pname, *cname;
   Kern            *k;
   g_autofree char *what = NULL;
   g_autofree char *prologue = NULL;
@@ -288,10 +290,25 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   pb.numel = S * NO;
   g_array_append_val (g->buffers, pb);
   pslot = g->n_inputs + g->buffers->len - 1;
+  /* one arrival counter per column tile, kept at zero between launches (WbCudaBuffer.counters) */
+  cb.dtype = WB_DTYPE_INT32;
+  cb.rank = 1;
+  cb.shape[0] = col_blocks;
+  cb.numel = col_blocks;
+  cb.counters = TRUE;
+  g_array_append_val (g->buffers, cb);
+  cslot = g->n_inputs + g->buffers->len - 1;
+  for (guint i = 0; i < n->n_out; i++)
+    {
+      n->out[i]->buffer = _wb_cg_add_buffer (g, n->out[i]);
+      writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
+    }
+  writes[n->n_out] = pslot;
+  writes[n->n_out + 1] = cslot;
 
-  /* kernel 1: partials */
   k = _wb_cg_kern_new (g, ity);
   pname = _wb_cg_param (k, pslot);
+  cname = _wb_cg_param (k, cslot);
   _wb_cg_line (k, "for (%s bid = blockIdx.x; bid < %" G_GINT64_FORMAT "; bid += gridDim.x)", ity, col_blocks * S);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
@@ -316,32 +333,27 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "  if (ok)");
   _wb_cg_line (k, "    %s[s * %" G_GINT64_FORMAT " + o] = acc;", pname, NO);
   _wb_cg_line (k, "}");
+  /* the block that finishes a column tile last combines its S partials (threadFenceReduction in the CUDA
+   * samples): each of the 8 row lanes takes every 8th slice, then lane 0 adds the 8 in lane order, so
+   * the result does not depend on which block came last; then it sets the tile's counter back to zero */
+  _wb_cg_line (k, "__threadfence ();");
   _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  what = g_strdup_printf ("%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements], partials: %" G_GINT64_FORMAT " outputs x %" G_GINT64_FORMAT
-                          " slices of %" G_GINT64_FORMAT,
-                          n->op, n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, S, Kc);
-  prologue = g_strdup_printf ("  __shared__ %s wb_sm[%d];\n", ctype, WB_CUDA_BLOCK);
-  writes[0] = pslot;
-  _wb_cg_finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), writes, 1, prologue);
-  _wb_cg_kern_free (k);
-  g_clear_pointer (&what, g_free);
-
-  /* kernel 2: combine the slices in order, store */
-  k = _wb_cg_kern_new (g, ity);
-  pname = _wb_cg_param (k, pslot);
-  for (guint i = 0; i < n->n_out; i++)
-    {
-      n->out[i]->buffer = _wb_cg_add_buffer (g, n->out[i]);
-      writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
-    }
-  _wb_cg_line (k, "for (%s o = (%s) blockIdx.x * %d + threadIdx.x; o < %" G_GINT64_FORMAT "; o += (%s) gridDim.x * %d)", ity, ity, WB_CUDA_BLOCK, NO, ity,
-               WB_CUDA_BLOCK);
+  _wb_cg_line (k, "if (threadIdx.x == 0)");
+  _wb_cg_line (k, "  wb_last = atomicAdd ((unsigned int *) &%s[bid %% %" G_GINT64_FORMAT "], 1u) == %" G_GINT64_FORMAT "u;", cname, col_blocks, S - 1);
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "if (wb_last)");
   _wb_cg_line (k, "{");
-  _wb_cg_line (k, "  %s acc = %s[o];", ctype, pname);
-  _wb_cg_line (k, "  for (int s = 1; s < %" G_GINT64_FORMAT "; s++)", S);
-  _wb_cg_line (k, "    acc = %s;", combine_expr (g, n->op, c, "acc", _wb_cg_gstr (g, "%s[(%s) s * %" G_GINT64_FORMAT " + o]", pname, ity, NO)));
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "acc = %s;", init_expr (n->op, c));
+  _wb_cg_line (k, "if (ok)");
+  _wb_cg_line (k, "  for (int j = (int) (threadIdx.x / %d); j < %" G_GINT64_FORMAT "; j += %d)", COL_W, S, COL_R);
+  _wb_cg_line (k, "    acc = %s;", combine_expr (g, n->op, c, "acc", _wb_cg_gstr (g, "__ldcg (&%s[(%s) j * %" G_GINT64_FORMAT " + o])", pname, ity, NO)));
+  _wb_cg_line (k, "wb_sm[threadIdx.x] = acc;");
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "if (threadIdx.x < %d && ok)", COL_W);
+  _wb_cg_line (k, "{");
+  _wb_cg_line (k, "  for (int j = 1; j < %d; j++)", COL_R);
+  _wb_cg_line (k, "    acc = %s;", combine_expr (g, n->op, c, "acc", _wb_cg_gstr (g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
   for (guint i = 0; i < n->n_out; i++)
     {
       Val        *out = n->out[i];
@@ -349,8 +361,18 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
       _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
     }
   _wb_cg_line (k, "}");
-  what = g_strdup_printf ("%s: combines %" G_GINT64_FORMAT " partials of each of %" G_GINT64_FORMAT " outputs", n->op, S, NO);
-  _wb_cg_finish_kernel (g, k, what, _wb_cg_grid_for (NO, WB_CUDA_BLOCK), NO * S, writes, n->n_out, NULL);
+  _wb_cg_line (k, "if (threadIdx.x == 0)");
+  _wb_cg_line (k, "  %s[bid %% %" G_GINT64_FORMAT "] = 0;", cname, col_blocks);
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  what = g_strdup_printf ("%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT
+                          " slices of %" G_GINT64_FORMAT " combined by the last block of each tile of %d",
+                          n->op, n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, S, Kc, COL_W);
+  prologue = g_strdup_printf ("  __shared__ %s wb_sm[%d];\n  __shared__ bool wb_last;\n", ctype, WB_CUDA_BLOCK);
+  _wb_cg_finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), writes, n->n_out + 2, prologue);
   _wb_cg_kern_free (k);
   n->done = TRUE;
   return TRUE;

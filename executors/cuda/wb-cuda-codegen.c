@@ -122,6 +122,7 @@ wb_cuda_plan_free (WbCudaPlan *plan)
 {
   if (plan == NULL)
     return;
+  g_clear_pointer (&plan->scratch, g_ptr_array_unref);
   for (guint i = 0; i < plan->n_kernels; i++)
     {
       g_free (plan->kernels[i].entry);

@@ -79,13 +79,17 @@ typedef struct
   gint64 elements; /* elements the kernel reads from its reduction input or writes (for reports) */
 } WbCudaKernel;
 
-/* WbCudaBuffer: memory a plan's kernels write: an output or a reduction result, contiguous. */
+/* WbCudaBuffer: memory a plan's kernels write: an output or a reduction result, contiguous. A @counters
+ * buffer (u32) is the arrival counters of a reduction whose last block combines the partial results: zero
+ * before the first launch, and every kernel that counts in it leaves it at zero; wb_cuda_plan_launch
+ * allocates and zeroes it once per plan and keeps it (@scratch) instead of allocating it per launch. */
 typedef struct
 {
-  WbDtype dtype;
-  guint   rank;
-  gint64  shape[WB_MAX_RANK];
-  gint64  numel;
+  WbDtype  dtype;
+  guint    rank;
+  gint64   shape[WB_MAX_RANK];
+  gint64   numel;
+  gboolean counters;
 } WbCudaBuffer;
 
 /* WbCudaOutput: output i of the plan is a view of a slot (an input passed through or viewed, or a
@@ -115,6 +119,10 @@ typedef struct
    * that a launch does not look its module up by the whole source text again (NULL until the first launch) */
   gpointer     *functions;
   gconstpointer functions_owner;
+  /* the launcher's @counters buffers: one device tensor per buffer (NULL for the others), made by the runtime
+   * @scratch_owner with a free function that releases them; unreffed with the plan */
+  GPtrArray    *scratch;
+  gconstpointer scratch_owner;
 } WbCudaPlan;
 
 void wb_cuda_plan_free (WbCudaPlan *plan);

@@ -468,6 +468,40 @@ wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **arg
   return wb_cuda_runtime_launch_ex (rt, fn, g, WB_CUDA_BLOCK, 0, args, what, error);
 }
 
+/* The plan's counters buffers (WbCudaBuffer.counters), allocated and zeroed in stream order once per plan:
+ * its kernels leave them at zero, so later launches and graph replays find them ready. Not while capturing:
+ * the memory would belong to the graph (the checked run and the warm-up come first). */
+static gboolean
+plan_make_scratch (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
+{
+  g_autoptr (GPtrArray) scratch = g_ptr_array_new_full (plan->n_buffers, (GDestroyNotify) wb_tensor_unref);
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < plan->n_buffers; i++)
+    any |= plan->buffers[i].counters;
+  if (any && !wb_cuda_runtime_check_capturable (rt, "allocates a plan's reduction counters (first launch)", error))
+    return FALSE;
+  for (guint i = 0; i < plan->n_buffers; i++)
+    {
+      const WbCudaBuffer *b = &plan->buffers[i];
+      WbTensor           *t = NULL;
+      if (b->counters)
+        {
+          if ((t = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
+            return FALSE;
+          g_ptr_array_add (scratch, t);
+          if (!check (rt, rt->cu->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t), rt->stream), "cuMemsetD8Async", error))
+            return FALSE;
+        }
+      else
+        g_ptr_array_add (scratch, NULL);
+    }
+  g_clear_pointer (&plan->scratch, g_ptr_array_unref);
+  plan->scratch = g_steal_pointer (&scratch);
+  plan->scratch_owner = rt;
+  return TRUE;
+}
+
 gboolean
 wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error)
 {
@@ -479,10 +513,14 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
 
   for (guint i = 0; i < plan->n_inputs; i++)
     ptrs[i] = inputs[i] ? wb_cuda_tensor_ptr (inputs[i]) : 0;
+  if (plan->scratch_owner != rt && !plan_make_scratch (rt, plan, error))
+    return FALSE;
   for (guint i = 0; i < plan->n_buffers; i++)
     {
       const WbCudaBuffer *b = &plan->buffers[i];
-      if ((buffers[i] = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
+      if (b->counters)
+        buffers[i] = wb_tensor_ref (plan->scratch->pdata[i]);
+      else if ((buffers[i] = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
         goto out;
       ptrs[plan->n_inputs + i] = wb_cuda_tensor_ptr (buffers[i]);
     }

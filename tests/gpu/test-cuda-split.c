@@ -9,7 +9,8 @@
  * checked against Thunder's own order: less memory written between steps, and none of the f32 GELU
  * intermediates of [8, 1024, 3072] that the region's order would write. The column sum of the MLP
  * gradient loads that gradient from its buffer rather than computing it again, x ** 2 is a multiply, and
- * every kernel is named after its source's hash. */
+ * every kernel is named after its source's hash. In every split region, column reductions combine their
+ * partials in their own last block, and sums over dims of extent 1 are views. */
 #include "config.h"
 
 #include <string.h>
@@ -286,6 +287,38 @@ test_gpt2_backward (void)
   compile_plans ("gpt2_block/TorchCompile2", plans);
 }
 
+/* Reductions in @plans: a column reduction is one kernel whose last block per tile combines the partials,
+ * counting arrivals in a counters buffer (no second "combines" launch); a sum over dims of extent 1 is a
+ * view, not a kernel of one thread per output (gpt2_block's layer-norm backward had four). */
+static void
+check_reductions (const char *what, GPtrArray *plans)
+{
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const WbCudaPlan *plan = plans->pdata[i];
+      for (guint k = 0; plan != NULL && k < plan->n_kernels; k++) /* NULL: a matmul step */
+        {
+          const WbCudaKernel *kr = &plan->kernels[k];
+          g_assert_null (strstr (kr->what, ": combines "));
+          {
+            /* "sum over 1 of 3 dims of f32[8192 elements]: 8192 outputs, ...": every output from one element */
+            const char *e = strstr (kr->what, " elements]: ");
+            const char *b = e ? g_strrstr_len (kr->what, e - kr->what, "[") : NULL;
+            if (e != NULL && b != NULL && g_str_has_prefix (kr->what, "sum over"))
+              g_assert_cmpint (g_ascii_strtoll (b + 1, NULL, 10), !=, g_ascii_strtoll (e + strlen (" elements]: "), NULL, 10));
+          }
+          if (strstr (kr->what, "combined by the last block") != NULL)
+            {
+              gboolean counted = FALSE;
+              for (guint p = 0; p < kr->n_params; p++)
+                counted |= kr->params[p] >= plan->n_inputs && plan->buffers[kr->params[p] - plan->n_inputs].counters;
+              g_assert_true (counted);
+              g_test_message ("%s: %s", what, kr->what);
+            }
+        }
+    }
+}
+
 static void
 test_case (gconstpointer data)
 {
@@ -314,6 +347,7 @@ test_case (gconstpointer data)
       plans = wb_cuda_split_plans_annotated (trace, split, &error);
       g_assert_no_error (error);
       what = g_strdup_printf ("%s/%s", case_name, name);
+      check_reductions (what, plans);
       compile_plans (what, plans);
       split_regions++;
     }
