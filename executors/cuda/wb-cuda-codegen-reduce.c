@@ -268,6 +268,25 @@ reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
 #define COL_W 32
 #define COL_R (WB_CUDA_BLOCK / COL_W)
 
+/* Inside a block of the 32 threads of a column tile: adds the other 7 row lanes' values of wb_sm to acc, in
+ * lane order. */
+static void
+add_row_lanes (Kern *k, const Node *n, Cls c)
+{
+  _wb_cg_line (k, "  for (int j = 1; j < %d; j++)", COL_R);
+  _wb_cg_line (k, "    acc = %s;", combine_expr (k->g, n->op, c, "acc", _wb_cg_gstr (k->g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
+}
+
+/* Stores accumulator @src (of class @c) as reduction output @out at index o (inside a block). */
+static void
+store_result (Kern *k, const Val *out, Cls c, const char *src)
+{
+  Gen        *g = k->g;
+  const char *x = _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
+
+  _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
+}
+
 static gboolean
 emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, GError **error)
 {
@@ -328,8 +347,7 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "__syncthreads ();");
   _wb_cg_line (k, "if (threadIdx.x < %d)", COL_W);
   _wb_cg_line (k, "{");
-  _wb_cg_line (k, "  for (int j = 1; j < %d; j++)", COL_R);
-  _wb_cg_line (k, "    acc = %s;", combine_expr (g, n->op, c, "acc", _wb_cg_gstr (g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
+  add_row_lanes (k, n, c);
   _wb_cg_line (k, "  if (ok)");
   _wb_cg_line (k, "    %s[s * %" G_GINT64_FORMAT " + o] = acc;", pname, NO);
   _wb_cg_line (k, "}");
@@ -352,14 +370,9 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "__syncthreads ();");
   _wb_cg_line (k, "if (threadIdx.x < %d && ok)", COL_W);
   _wb_cg_line (k, "{");
-  _wb_cg_line (k, "  for (int j = 1; j < %d; j++)", COL_R);
-  _wb_cg_line (k, "    acc = %s;", combine_expr (g, n->op, c, "acc", _wb_cg_gstr (g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
+  add_row_lanes (k, n, c);
   for (guint i = 0; i < n->n_out; i++)
-    {
-      Val        *out = n->out[i];
-      const char *x = _wb_cg_normalize (g, _wb_cg_cast_cls (g, "acc", c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
-      _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
-    }
+    store_result (k, n->out[i], c, "acc");
   _wb_cg_line (k, "}");
   _wb_cg_line (k, "if (threadIdx.x == 0)");
   _wb_cg_line (k, "  %s[bid %% %" G_GINT64_FORMAT "] = 0;", cname, col_blocks);
@@ -406,7 +419,6 @@ row_loop (Kern *k, const Row *R, int T, guint V, const char *acc, const char *op
 static gboolean
 row_body (Kern *k, const Row *R, int T, guint V, GError **error)
 {
-  Gen        *g = k->g;
   Node       *n = R->n;
   const char *ity = k->ity, *ctype = R->ctype;
   Cls         c = R->c;
@@ -442,12 +454,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "if (ok && lane == 0)");
   _wb_cg_line (k, "{");
   for (guint i = 0; i < n->n_out; i++)
-    {
-      Val        *out = n->out[i];
-      const char *src = R->is_var ? (i == 0 ? "var" : "mean") : "acc";
-      const char *x = _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
-      _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
-    }
+    store_result (k, n->out[i], c, R->is_var ? (i == 0 ? "var" : "mean") : "acc");
   _wb_cg_line (k, "}");
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
