@@ -206,9 +206,8 @@ _wb_cg_view_root (Gen *g, Val *v, gboolean need_move)
   return view ? r : NULL;
 }
 
-/* Calls @fn on each tensor Val that node @n reads (sequence arguments included). */
-static gboolean
-node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
+gboolean
+_wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
 {
   for (guint i = 0; i < n->n_arg; i++)
     {
@@ -252,7 +251,7 @@ walk (Gen *g, Val *v, gpointer data)
     return FALSE;
   if (v->def->is_reduction)
     return w->target == NULL;
-  return node_reads_any (g, v->def, walk, w);
+  return _wb_cg_node_reads_any (g, v->def, walk, w);
 }
 
 gboolean

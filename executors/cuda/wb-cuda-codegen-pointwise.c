@@ -572,22 +572,12 @@ _wb_cg_vec_end (Kern *k, GString *scalar)
   k->body = body;
 }
 
-/* The vector loop over @outs (shape of @first, @N elements) into @writes; FALSE with @error. */
-static gboolean
-emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GError **error)
+gboolean
+_wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const Idx *bx, int u, const char *base, GError **error)
 {
-  Gen        *g = k->g;
-  Val        *first = outs->pdata[0];
-  int         u = innermost_dim (first->rank, first->shape);
-  Idx         bx;
-  const char *ity = k->ity;
-  guint       ov = k->next_var++;
+  Gen  *g = k->g;
+  guint ov = k->next_var++;
 
-  _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %d + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity,
-               WB_CUDA_BLOCK, ity, k->vec, N, ity, WB_CUDA_BLOCK * k->vec);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "B", first->rank, first->shape, &bx);
   for (guint i = 0; i < outs->len; i++)
     {
       Val  *v = outs->pdata[i];
@@ -597,34 +587,57 @@ emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GErro
     }
   for (k->lane = 0; k->lane < k->vec; k->lane++)
     {
-      Idx ix = bx;
+      Idx ix = *bx;
       for (guint d = 0; d < ix.rank; d++)
         ix.lane[d] = LANE_SAME;
       ix.lane[u] = LANE_UNIT;
-      ix.base[u] = bx.e[u];
-      ix.e[u] = _wb_cg_lane_expr (k, bx.e[u]);
-      ix.lin = _wb_cg_lane_expr (k, "B");
+      ix.base[u] = bx->e[u];
+      ix.e[u] = _wb_cg_lane_expr (k, bx->e[u]);
+      ix.lin = _wb_cg_lane_expr (k, base);
       ix.lin_lane = LANE_UNIT;
-      ix.lin_base = "B";
+      ix.lin_base = base;
       for (guint i = 0; i < outs->len; i++)
         {
           Val        *v = outs->pdata[i];
           guint       n = chunk_of (k, v->dtype);
           const char *x = _wb_cg_emit (k, v, &ix, error);
           if (x == NULL)
-            return FALSE;
+            {
+              k->lane = 0;
+              return FALSE;
+            }
           _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "o%u_%u_%u.x", ov, i, k->lane / n), _wb_cg_gstr (g, "%u", k->lane % n), x, v->dtype));
         }
     }
+  k->lane = 0;
   for (guint i = 0; i < outs->len; i++)
     {
       Val        *v = outs->pdata[i];
       guint       n = chunk_of (k, v->dtype);
       const char *type = vec_type (k, v->dtype, n);
       for (guint c = 0; c < k->vec / n; c++)
-        _wb_cg_line (k, "*(%s *) (p%u + B%s) = o%u_%u_%u;", type, writes[i], c ? _wb_cg_gstr (g, " + %u", c * n) : "", ov, i, c);
+        _wb_cg_line (k, "*(%s *) (p%u + %s%s) = o%u_%u_%u;", type, writes[i], base, c ? _wb_cg_gstr (g, " + %u", c * n) : "", ov, i, c);
       note_slot (k, writes[i], n * (guint) wb_dtype_size (v->dtype));
     }
+  return TRUE;
+}
+
+/* The vector loop over @outs (shape of @first, @N elements) into @writes; FALSE with @error. */
+static gboolean
+emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GError **error)
+{
+  Val        *first = outs->pdata[0];
+  int         u = innermost_dim (first->rank, first->shape);
+  Idx         bx;
+  const char *ity = k->ity;
+
+  _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %d + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity,
+               WB_CUDA_BLOCK, ity, k->vec, N, ity, WB_CUDA_BLOCK * k->vec);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "B", first->rank, first->shape, &bx);
+  if (!_wb_cg_vec_store_outputs (k, outs, writes, &bx, u, "B", error))
+    return FALSE;
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
   return TRUE;

@@ -6,6 +6,7 @@
  * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index
  * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
+ * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * Every name here is private to libwbcudagen (hidden visibility). */
 #pragma once
@@ -166,6 +167,8 @@ void       _wb_cg_add_to_group (GPtrArray *groups, Val *v);
 /* The computed value @v transposes (through reshapes, squeezes and at least one transpose that moves the
  * innermost dim), when @v is a view of it once it has a contiguous buffer; else NULL. */
 Val *_wb_cg_view_root (Gen *g, Val *v, gboolean need_move);
+/* Calls @fn on each tensor Val that node @n reads (sequence arguments included); TRUE as soon as it does. */
+gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data);
 /* Whether computing @v reads a reduction's result through elementwise and view nodes. */
 gboolean _wb_cg_depends_on_reduction (Gen *g, Val *v);
 /* Whether a needed reduction's operand is computed from @v without another reduction in between. */
@@ -197,11 +200,61 @@ const char *_wb_cg_param (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
 
+/* The pointwise work a row-reduction kernel does after its reductions (wb-cuda-codegen-epilogue.c) */
+typedef struct
+{
+  GPtrArray *rows;  /* GPtrArray of Val*, one group per shape: of the kept shape (dims of extent 1 aside), per row */
+  GPtrArray *elems; /* Val*: of the operand's shape, per element of the row */
+} WbCgEpilogue;
+
+/* A row kernel's layout, for its epilogue: the operand @a, its reduced dims (trailing), the threads T per row and
+ * the elements V per thread and step (V <= 1: one) */
+typedef struct
+{
+  const Val      *a;
+  const gboolean *red;
+  const gint64   *kept_shape;
+  guint           n_kept;
+  const gint64   *red_shape;
+  guint           n_red;
+  gint64          K;
+  int             T;
+  guint           V;
+} WbCgRows;
+
+/* What kind of kernel a reduction gets (wb-cuda-codegen-reduce.c) */
+typedef struct
+{
+  Val     *a; /* the operand */
+  gboolean red[WB_MAX_RANK];
+  gint64   NO, K; /* outputs, elements reduced per output */
+  gboolean is_var;
+  gboolean row;            /* the innermost dim reduced: T threads per output */
+  gboolean column;         /* the column kernel (slices, combined by the last block) */
+  gboolean takes_epilogue; /* a row kernel whose reduced dims are trailing */
+} WbCgReduction;
+
 /* wb-cuda-codegen-reduce.c */
 guint    _wb_cg_grid_for (gint64 items, gint64 per_block);
 void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
 int      _wb_cg_add_buffer (Gen *g, Val *v);
-gboolean _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error);
+gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);
+/* One kernel computing reductions @nodes (siblings: one operand shape, the same dims; see
+ * _wb_cg_reduction_sets) and, for a row kernel, @epi (may be NULL). */
+gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error);
+
+/* wb-cuda-codegen-epilogue.c */
+/* The needed reductions in sets of siblings (GPtrArray of GPtrArray of Node*), in the order they can run. */
+GPtrArray *_wb_cg_reduction_sets (Gen *g);
+/* The set to emit last, with an epilogue: the last row set that no later set reads; -1: none. */
+int _wb_cg_held_set (Gen *g, GPtrArray *sets);
+/* Moves the groups of @groups (pointwise, all emitted after the reductions) that the held reductions @held can
+ * compute in their kernel into @epi; FALSE (and @epi empty) when none can. */
+gboolean    _wb_cg_epilogue_choose (Gen *g, GPtrArray *held, GPtrArray *groups, WbCgEpilogue *epi);
+void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
+void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
+const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);
+gboolean    _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
@@ -216,6 +269,10 @@ gboolean    _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val 
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
-gboolean    _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
+/* In a vector variant: computes @outs (Val*, contiguous buffers @writes) at k->vec consecutive elements, the
+ * first at index @bx (its dim @u the innermost, varying across lanes) and linear index @base, and stores
+ * them with vector stores. */
+gboolean _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const Idx *bx, int u, const char *base, GError **error);
+gboolean _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
 
 G_END_DECLS

@@ -143,13 +143,44 @@ group_reduce (Kern *k, const char *acc, const char *ctype, const char *combine_o
   (void) ctype;
 }
 
-/* One loop over the reduced index space accumulating f(x) into @acc; @sq_mean: accumulate (x - mean)^2. */
-static gboolean
-reduction_loop_range (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, const char *acc, const char *op, Cls c, const char *sq_mean, GError **error)
+/* One accumulator of a reduction kernel: the operand, the variable and the combining op. Sibling
+ * reductions (the same operand shape and reduced dims) share one kernel, one accumulator each, their
+ * operands emitted at the same index in one scope so that they share loads and subexpressions. */
+typedef struct
 {
-  Idx         kx = { 0 }, rx = { 0 }, ax = { 0 };
-  const char *x;
-  guint       ki = 0, ri = 0;
+  Val        *a;
+  const char *acc;
+  const char *op;
+} Acc;
+
+/* Accumulates the operand of each of @accs at index @ax: f(x) into its accumulator; @sq_mean: (x - mean)^2. */
+static gboolean
+accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const char *sq_mean, GError **error)
+{
+  for (guint i = 0; i < n_acc; i++)
+    {
+      const char *x = _wb_cg_emit (k, accs[i].a, ax, error);
+      if (x == NULL)
+        return FALSE;
+      x = _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (accs[i].a->dtype), c);
+      if (sq_mean)
+        {
+          const char *dlt = _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_gstr (k->g, "%s - %s", x, sq_mean));
+          _wb_cg_line (k, "%s += %s * %s;", accs[i].acc, dlt, dlt);
+        }
+      else
+        _wb_cg_line (k, "%s = %s;", accs[i].acc, combine_expr (k->g, accs[i].op, c, accs[i].acc, x));
+    }
+  return TRUE;
+}
+
+/* One loop over the reduced index space accumulating into @accs (operands of one shape). */
+static gboolean
+reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, Cls c, const char *sq_mean, GError **error)
+{
+  Idx   kx = { 0 }, rx = { 0 }, ax = { 0 };
+  Val  *a = accs[0].a;
+  guint ki = 0, ri = 0;
 
   _wb_cg_line (k, "if (ok)");
   _wb_cg_line (k, "{");
@@ -167,17 +198,8 @@ reduction_loop_range (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
   ax.lin = NULL;
   if (n_kept == 0 || _wb_cg_numel_of (n_kept, kept_shape) == 1)
     ax.lin = rx.lin; /* everything reduced: r walks a in order */
-  x = _wb_cg_emit (k, a, &ax, error);
-  if (x == NULL)
+  if (!accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
     return FALSE;
-  x = _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (a->dtype), c);
-  if (sq_mean)
-    {
-      const char *dlt = _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_gstr (k->g, "%s - %s", x, sq_mean));
-      _wb_cg_line (k, "%s += %s * %s;", acc, dlt, dlt);
-    }
-  else
-    _wb_cg_line (k, "%s = %s;", acc, combine_expr (k->g, op, c, acc, x));
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
   _wb_cg_close_block (k);
@@ -186,11 +208,11 @@ reduction_loop_range (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
 }
 
 static gboolean
-reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, const char *acc, const char *op, Cls c, const char *sq_mean, GError **error)
+reduction_loop (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, Cls c, const char *sq_mean, GError **error)
 {
   const char *end = _wb_cg_gstr (k->g, "%" G_GINT64_FORMAT, _wb_cg_numel_of (n_red, red_shape));
 
-  return reduction_loop_range (k, a, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, acc, op, c, sq_mean, error);
+  return reduction_loop_range (k, accs, n_acc, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, c, sq_mean, error);
 }
 
 /* The loop of reduction_loop in lane order: each of the T threads of a group takes @V consecutive
@@ -199,10 +221,11 @@ reduction_loop (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, 
  * where they can be (wb-cuda-codegen-pointwise.c), with k->vec = 0 element by element (the fallback of
  * misaligned pointers), in the same order, so both give the same result. */
 static gboolean
-reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, guint V, const char *acc, const char *op, Cls c, const char *sq_mean, GError **error)
+reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, guint V, Cls c, const char *sq_mean, GError **error)
 {
-  Idx kx, rx;
-  int u = -1;
+  Val *a = accs[0].a;
+  Idx  kx, rx;
+  int  u = -1;
 
   for (guint d = 0; d < n_red; d++)
     if (red_shape[d] != 1)
@@ -219,9 +242,8 @@ reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
   _wb_cg_idx_unravel (k, "r0", n_red, red_shape, &rx);
   for (k->lane = 0; k->lane < V; k->lane++)
     {
-      Idx         rj = rx, ax = { 0 };
-      const char *x;
-      guint       ki = 0, ri = 0;
+      Idx   rj = rx, ax = { 0 };
+      guint ki = 0, ri = 0;
       for (guint d = 0; d < n_red; d++)
         rj.lane[d] = LANE_SAME;
       rj.lane[u] = LANE_UNIT;
@@ -235,19 +257,11 @@ reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
         _wb_cg_idx_dim (&ax, d, red[d] ? &rj : &kx, red[d] ? ri++ : ki++);
       if (n_kept == 0 || _wb_cg_numel_of (n_kept, kept_shape) == 1)
         _wb_cg_idx_lin (&ax, &rj); /* everything reduced: r walks a in order */
-      if ((x = _wb_cg_emit (k, a, &ax, error)) == NULL)
+      if (!accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
         {
           k->lane = 0;
           return FALSE;
         }
-      x = _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (a->dtype), c);
-      if (sq_mean)
-        {
-          const char *dlt = _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_gstr (k->g, "%s - %s", x, sq_mean));
-          _wb_cg_line (k, "%s += %s * %s;", acc, dlt, dlt);
-        }
-      else
-        _wb_cg_line (k, "%s = %s;", acc, combine_expr (k->g, op, c, acc, x));
     }
   k->lane = 0;
   _wb_cg_close_block (k);
@@ -268,13 +282,13 @@ reduction_loop_lanes (Kern *k, Val *a, const gboolean *red, const gint64 *kept_s
 #define COL_W 32
 #define COL_R (WB_CUDA_BLOCK / COL_W)
 
-/* Inside a block of the 32 threads of a column tile: adds the other 7 row lanes' values of wb_sm to acc, in
- * lane order. */
+/* Inside a block of the 32 threads of a column tile: adds the other 7 row lanes' values of wb_sm to
+ * @acc, in lane order. */
 static void
-add_row_lanes (Kern *k, const Node *n, Cls c)
+add_row_lanes (Kern *k, const char *acc, const char *op, Cls c)
 {
   _wb_cg_line (k, "  for (int j = 1; j < %d; j++)", COL_R);
-  _wb_cg_line (k, "    acc = %s;", combine_expr (k->g, n->op, c, "acc", _wb_cg_gstr (k->g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
+  _wb_cg_line (k, "    %s = %s;", acc, combine_expr (k->g, op, c, acc, _wb_cg_gstr (k->g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
 }
 
 /* Stores accumulator @src (of class @c) as reduction output @out at index o (inside a block). */
@@ -287,17 +301,42 @@ store_result (Kern *k, const Val *out, Cls c, const char *src)
   _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
 }
 
-static gboolean
-emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, GError **error)
+/* Buffers for the outputs of @nodes; appends their slots to @writes. */
+static void
+add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes)
 {
-  const char      *ctype = _wb_cg_cls_ctype (c);
-  gint64           col_blocks = (NO + COL_W - 1) / COL_W;
-  gint64           S = MAX ((gint64) 1, MIN ((8 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
-  gint64           Kc = (K + S - 1) / S;
-  WbCudaBuffer     pb = { 0 }, cb = { 0 };
-  guint            pslot, cslot, writes[4];
-  const char      *pname, *cname;
-  Kern            *k;
+  for (guint j = 0; j < nn; j++)
+    for (guint i = 0; i < nodes[j]->n_out; i++)
+      {
+        guint slot;
+        if (nodes[j]->out[i]->buffer < 0)
+          nodes[j]->out[i]->buffer = _wb_cg_add_buffer (g, nodes[j]->out[i]);
+        slot = g->n_inputs + (guint) nodes[j]->out[i]->buffer;
+        g_array_append_val (writes, slot);
+      }
+}
+
+/* " and N siblings" for a kernel of @nn reductions, else "" */
+static const char *
+siblings_text (Gen *g, guint nn)
+{
+  return nn > 1 ? _wb_cg_gstr (g, " and %u sibling%s", nn - 1, nn > 2 ? "s" : "") : "";
+}
+
+static gboolean
+emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, GError **error)
+{
+  const char       *ctype = _wb_cg_cls_ctype (c);
+  gint64            col_blocks = (NO + COL_W - 1) / COL_W;
+  gint64            S = MAX ((gint64) 1, MIN ((8 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
+  gint64            Kc = (K + S - 1) / S;
+  WbCudaBuffer      pb = { 0 }, cb = { 0 };
+  guint             cslot;
+  g_autofree guint *pslot = g_new (guint, nn);
+  const char       *cname;
+  Val              *a = accs[0].a;
+  Kern             *k;
+  g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *what = NULL;
   g_autofree char *prologue = NULL;
 
@@ -307,8 +346,11 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   pb.shape[0] = S;
   pb.shape[1] = NO;
   pb.numel = S * NO;
-  g_array_append_val (g->buffers, pb);
-  pslot = g->n_inputs + g->buffers->len - 1;
+  for (guint j = 0; j < nn; j++)
+    {
+      g_array_append_val (g->buffers, pb);
+      pslot[j] = g->n_inputs + g->buffers->len - 1;
+    }
   /* one arrival counter per column tile, kept at zero between launches (WbCudaBuffer.counters) */
   cb.dtype = WB_DTYPE_INT32;
   cb.rank = 1;
@@ -317,16 +359,13 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   cb.counters = TRUE;
   g_array_append_val (g->buffers, cb);
   cslot = g->n_inputs + g->buffers->len - 1;
-  for (guint i = 0; i < n->n_out; i++)
-    {
-      n->out[i]->buffer = _wb_cg_add_buffer (g, n->out[i]);
-      writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
-    }
-  writes[n->n_out] = pslot;
-  writes[n->n_out + 1] = cslot;
+  add_output_buffers (g, nodes, nn, writes);
+  g_array_append_vals (writes, pslot, nn);
+  g_array_append_val (writes, cslot);
 
   k = _wb_cg_kern_new (g, ity);
-  pname = _wb_cg_param (k, pslot);
+  for (guint j = 0; j < nn; j++)
+    (void) _wb_cg_param (k, pslot[j]);
   cname = _wb_cg_param (k, cslot);
   _wb_cg_line (k, "for (%s bid = blockIdx.x; bid < %" G_GINT64_FORMAT "; bid += gridDim.x)", ity, col_blocks * S);
   _wb_cg_line (k, "{");
@@ -337,20 +376,26 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "const %s r0 = s * %" G_GINT64_FORMAT " + (%s) (threadIdx.x / %d);", ity, Kc, ity, COL_W);
   _wb_cg_line (k, "const %s r1 = s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT " ? s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " : %" G_GINT64_FORMAT ";",
                ity, Kc, Kc, K, Kc, Kc, K);
-  _wb_cg_line (k, "%s acc = %s;", ctype, init_expr (n->op, c));
-  if (!reduction_loop_range (k, a, red, kept_shape, n_kept, red_shape, n_red, "r0", "r1", COL_R, "acc", n->op, c, NULL, error))
+  for (guint j = 0; j < nn; j++)
+    _wb_cg_line (k, "%s %s = %s;", ctype, accs[j].acc, init_expr (accs[j].op, c));
+  if (!reduction_loop_range (k, accs, nn, red, kept_shape, n_kept, red_shape, n_red, "r0", "r1", COL_R, c, NULL, error))
     {
       _wb_cg_kern_free (k);
       return FALSE;
     }
-  _wb_cg_line (k, "wb_sm[threadIdx.x] = acc;");
-  _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_line (k, "if (threadIdx.x < %d)", COL_W);
-  _wb_cg_line (k, "{");
-  add_row_lanes (k, n, c);
-  _wb_cg_line (k, "  if (ok)");
-  _wb_cg_line (k, "    %s[s * %" G_GINT64_FORMAT " + o] = acc;", pname, NO);
-  _wb_cg_line (k, "}");
+  for (guint j = 0; j < nn; j++)
+    {
+      _wb_cg_line (k, "wb_sm[threadIdx.x] = %s;", accs[j].acc);
+      _wb_cg_line (k, "__syncthreads ();");
+      _wb_cg_line (k, "if (threadIdx.x < %d)", COL_W);
+      _wb_cg_line (k, "{");
+      add_row_lanes (k, accs[j].acc, accs[j].op, c);
+      _wb_cg_line (k, "  if (ok)");
+      _wb_cg_line (k, "    p%u[s * %" G_GINT64_FORMAT " + o] = %s;", pslot[j], NO, accs[j].acc);
+      _wb_cg_line (k, "}");
+      if (j + 1 < nn)
+        _wb_cg_line (k, "__syncthreads ();"); /* before wb_sm is written again */
+    }
   /* the block that finishes a column tile last combines its S partials (threadFenceReduction in the CUDA
    * samples): each of the 8 row lanes takes every 8th slice, then lane 0 adds the 8 in lane order, so
    * the result does not depend on which block came last; then it sets the tile's counter back to zero */
@@ -362,18 +407,24 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "if (wb_last)");
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
-  _wb_cg_line (k, "acc = %s;", init_expr (n->op, c));
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "  for (int j = (int) (threadIdx.x / %d); j < %" G_GINT64_FORMAT "; j += %d)", COL_W, S, COL_R);
-  _wb_cg_line (k, "    acc = %s;", combine_expr (g, n->op, c, "acc", _wb_cg_gstr (g, "__ldcg (&%s[(%s) j * %" G_GINT64_FORMAT " + o])", pname, ity, NO)));
-  _wb_cg_line (k, "wb_sm[threadIdx.x] = acc;");
-  _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_line (k, "if (threadIdx.x < %d && ok)", COL_W);
-  _wb_cg_line (k, "{");
-  add_row_lanes (k, n, c);
-  for (guint i = 0; i < n->n_out; i++)
-    store_result (k, n->out[i], c, "acc");
-  _wb_cg_line (k, "}");
+  for (guint j = 0; j < nn; j++)
+    {
+      _wb_cg_line (k, "%s = %s;", accs[j].acc, init_expr (accs[j].op, c));
+      _wb_cg_line (k, "if (ok)");
+      _wb_cg_line (k, "  for (int j = (int) (threadIdx.x / %d); j < %" G_GINT64_FORMAT "; j += %d)", COL_W, S, COL_R);
+      _wb_cg_line (k, "    %s = %s;", accs[j].acc,
+                   combine_expr (g, accs[j].op, c, accs[j].acc, _wb_cg_gstr (g, "__ldcg (&p%u[(%s) j * %" G_GINT64_FORMAT " + o])", pslot[j], ity, NO)));
+      _wb_cg_line (k, "wb_sm[threadIdx.x] = %s;", accs[j].acc);
+      _wb_cg_line (k, "__syncthreads ();");
+      _wb_cg_line (k, "if (threadIdx.x < %d && ok)", COL_W);
+      _wb_cg_line (k, "{");
+      add_row_lanes (k, accs[j].acc, accs[j].op, c);
+      for (guint i = 0; i < nodes[j]->n_out; i++)
+        store_result (k, nodes[j]->out[i], c, accs[j].acc);
+      _wb_cg_line (k, "}");
+      if (j + 1 < nn)
+        _wb_cg_line (k, "__syncthreads ();");
+    }
   _wb_cg_line (k, "if (threadIdx.x == 0)");
   _wb_cg_line (k, "  %s[bid %% %" G_GINT64_FORMAT "] = 0;", cname, col_blocks);
   _wb_cg_close_block (k);
@@ -381,45 +432,50 @@ emit_column_reduction (Gen *g, Node *n, const char *ity, Val *a, const gboolean 
   _wb_cg_line (k, "__syncthreads ();");
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
-  what = g_strdup_printf ("%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT
+  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT
                           " slices of %" G_GINT64_FORMAT " combined by the last block of each tile of %d",
-                          n->op, n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, S, Kc, COL_W);
+                          nodes[0]->op, siblings_text (g, nn), n_red, a->rank,
+                          wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, S, Kc, COL_W);
   prologue = g_strdup_printf ("  __shared__ %s wb_sm[%d];\n  __shared__ bool wb_last;\n", ctype, WB_CUDA_BLOCK);
-  _wb_cg_finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), writes, n->n_out + 2, prologue);
+  _wb_cg_finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), (guint *) writes->data, writes->len,
+                        prologue);
   _wb_cg_kern_free (k);
-  n->done = TRUE;
+  for (guint j = 0; j < nn; j++)
+    nodes[j]->done = TRUE;
   return TRUE;
 }
 
-/* A row reduction: what its kernel body needs. */
+/* A row reduction (or sibling reductions): what its kernel body needs. */
 typedef struct
 {
-  Node       *n;
-  Val        *a;
-  gboolean    red[WB_MAX_RANK];
-  gint64      kept_shape[WB_MAX_RANK], red_shape[WB_MAX_RANK];
-  guint       n_kept, n_red;
-  gint64      NO, K;
-  Cls         c;
-  const char *ctype;
-  gboolean    is_var;
-  double      correction;
-  const char *combine_op;
+  Node *const        *nodes;
+  guint               nn;
+  Acc                *accs;
+  gboolean            red[WB_MAX_RANK];
+  gint64              kept_shape[WB_MAX_RANK], red_shape[WB_MAX_RANK];
+  guint               n_kept, n_red;
+  gint64              NO, K;
+  Cls                 c;
+  const char         *ctype;
+  gboolean            is_var;
+  double              correction;
+  const WbCgEpilogue *epi;
 } Row;
 
 static gboolean
-row_loop (Kern *k, const Row *R, int T, guint V, const char *acc, const char *op, const char *sq_mean, GError **error)
+row_loop (Kern *k, const Row *R, const Acc *accs, int T, guint V, const char *sq_mean, GError **error)
 {
+  guint n = sq_mean ? 1 : R->nn;
+
   if (V > 1)
-    return reduction_loop_lanes (k, R->a, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, acc, op, R->c, sq_mean, error);
-  return reduction_loop (k, R->a, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, acc, op, R->c, sq_mean, error);
+    return reduction_loop_lanes (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, R->c, sq_mean, error);
+  return reduction_loop (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, R->c, sq_mean, error);
 }
 
 /* The body of a reduction kernel: groups of @T threads per output; @V > 1: the loops in lane order. */
 static gboolean
 row_body (Kern *k, const Row *R, int T, guint V, GError **error)
 {
-  Node       *n = R->n;
   const char *ity = k->ity, *ctype = R->ctype;
   Cls         c = R->c;
 
@@ -431,15 +487,18 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_open_block (k);
   _wb_cg_line (k, "const %s o = ob + (%s) (threadIdx.x / T);", ity, ity);
   _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", R->NO);
-  _wb_cg_line (k, "%s acc = %s;", ctype, R->is_var ? init_expr ("sum", c) : init_expr (n->op, c));
-  if (!row_loop (k, R, T, V, "acc", R->combine_op, NULL, error))
+  for (guint j = 0; j < R->nn; j++)
+    _wb_cg_line (k, "%s %s = %s;", ctype, R->accs[j].acc, R->is_var ? init_expr ("sum", c) : init_expr (R->nodes[j]->op, c));
+  if (!row_loop (k, R, R->accs, T, V, NULL, error))
     return FALSE;
-  group_reduce (k, "acc", ctype, R->combine_op, c, T);
+  for (guint j = 0; j < R->nn; j++)
+    group_reduce (k, R->accs[j].acc, ctype, R->accs[j].op, c, T);
   if (R->is_var)
     {
+      Acc m2 = { R->accs[0].a, "m2", "sum" };
       _wb_cg_line (k, "const %s mean = acc / (%s) %" G_GINT64_FORMAT ";", ctype, ctype, R->K);
       _wb_cg_line (k, "%s m2 = %s;", ctype, init_expr ("sum", c));
-      if (!row_loop (k, R, T, V, "m2", "sum", "mean", error))
+      if (!row_loop (k, R, &m2, T, V, "mean", error))
         return FALSE;
       group_reduce (k, "m2", ctype, "sum", c, T);
       {
@@ -448,52 +507,124 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
         g_ascii_formatd (buf, sizeof buf, "%.17g", den);
         _wb_cg_line (k, "%s var = m2 / (%s) %s;", ctype, ctype, buf);
       }
-      if (strcmp (n->op, "std") == 0)
+      if (strcmp (R->nodes[0]->op, "std") == 0)
         _wb_cg_line (k, "var = %s (var);", c == CLS_F ? "sqrtf" : "sqrt");
     }
   _wb_cg_line (k, "if (ok && lane == 0)");
   _wb_cg_line (k, "{");
-  for (guint i = 0; i < n->n_out; i++)
-    store_result (k, n->out[i], c, R->is_var ? (i == 0 ? "var" : "mean") : "acc");
+  for (guint j = 0; j < R->nn; j++)
+    for (guint i = 0; i < R->nodes[j]->n_out; i++)
+      store_result (k, R->nodes[j]->out[i], c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc);
   _wb_cg_line (k, "}");
+  if (R->epi != NULL)
+    {
+      WbCgRows rows = { 0 };
+      rows.red = R->red;
+      rows.kept_shape = R->kept_shape;
+      rows.n_kept = R->n_kept;
+      rows.red_shape = R->red_shape;
+      rows.n_red = R->n_red;
+      rows.K = R->K;
+      rows.T = T;
+      rows.V = V;
+      rows.a = R->accs[0].a;
+      if (!_wb_cg_emit_epilogue (k, R->epi, &rows, error))
+        return FALSE;
+    }
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
   return TRUE;
 }
 
-gboolean
-_wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
+/* Reads the dims @n reduces into @red (operand rank @rank); FALSE with @error. */
+static gboolean
+reduced_dims (Gen *g, Node *n, Val *a, gboolean *red, GError **error)
 {
-  Row              R = { 0 };
-  Val             *a = _wb_cg_operand (g, n->arg[0]);
-  gint64           dims[WB_MAX_RANK];
-  guint            nd = 0;
-  int              T = 1, u = -1;
-  guint            vec = 0;
-  Kern            *k;
-  guint            writes[2];
-  g_autofree char *what = NULL;
-  g_autofree char *prologue = NULL;
+  gint64 dims[WB_MAX_RANK];
+  guint  nd = 0;
 
-  R.n = n;
-  R.a = a;
-  R.is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
-  R.combine_op = R.is_var ? "sum" : n->op;
   if (a == NULL || !a->is_tensor || !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
     return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
-  if (R.is_var)
-    {
-      Val *cv = n->n_arg > 2 ? _wb_cg_number_of (g, n->arg[2]) : NULL;
-      if (cv == NULL)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", n->op);
-      R.correction = cv->is_float ? cv->f : (double) cv->i;
-    }
+  memset (red, 0, sizeof (gboolean) * WB_MAX_RANK);
   for (guint i = 0; i < nd; i++)
     {
       gint64 d = dims[i] < 0 ? dims[i] + a->rank : dims[i];
       if (d < 0 || d >= a->rank)
         return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "prims.%s: dim %" G_GINT64_FORMAT " out of range", n->op, dims[i]);
-      R.red[d] = TRUE;
+      red[d] = TRUE;
+    }
+  (void) g;
+  return TRUE;
+}
+
+gboolean
+_wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
+{
+  Val     *a = _wb_cg_operand (g, n->arg[0]);
+  gboolean red[WB_MAX_RANK];
+  gint64   K = 1, NO = 1;
+  gboolean trailing = TRUE, seen = FALSE;
+
+  memset (out, 0, sizeof *out);
+  if (a == NULL || !reduced_dims (g, n, a, red, NULL))
+    return FALSE;
+  out->a = a;
+  out->is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
+  memcpy (out->red, red, sizeof red);
+  for (guint d = 0; d < a->rank; d++)
+    {
+      if (red[d])
+        K *= a->shape[d], seen |= a->shape[d] != 1;
+      else
+        {
+          NO *= a->shape[d];
+          if (seen && a->shape[d] != 1)
+            trailing = FALSE; /* dims of extent 1 aside: element (o, r) is o * K + r */
+        }
+    }
+  out->NO = NO;
+  out->K = K;
+  out->row = a->rank > 0 && red[a->rank - 1] && K > 1;
+  out->column = !out->row && !out->is_var && K >= 4 * COL_R * 16 && _wb_cg_grid_for (NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
+                g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL;
+  out->takes_epilogue = out->row && trailing;
+  return TRUE;
+}
+
+gboolean
+_wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error)
+{
+  Row   R = { 0 };
+  Val  *a = _wb_cg_operand (g, nodes[0]->arg[0]);
+  int   T = 1, u = -1;
+  guint vec = 0;
+  Kern *k;
+  g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree Acc  *accs = g_new0 (Acc, nn);
+  g_autofree char *what = NULL;
+  g_autofree char *prologue = NULL;
+  gboolean         ok = FALSE;
+
+  R.nodes = nodes;
+  R.nn = nn;
+  R.accs = accs;
+  R.is_var = strcmp (nodes[0]->op, "var") == 0 || strcmp (nodes[0]->op, "var_mean") == 0 || strcmp (nodes[0]->op, "std") == 0;
+  if (!reduced_dims (g, nodes[0], a, R.red, error))
+    return FALSE;
+  for (guint j = 0; j < nn; j++)
+    {
+      accs[j].a = _wb_cg_operand (g, nodes[j]->arg[0]);
+      accs[j].acc = nn == 1 ? "acc" : _wb_cg_gstr (g, "acc%u", j);
+      accs[j].op = R.is_var ? "sum" : nodes[j]->op;
+      if (accs[j].a == NULL || !accs[j].a->is_tensor)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", nodes[j]->op);
+    }
+  if (R.is_var)
+    {
+      Val *cv = nodes[0]->n_arg > 2 ? _wb_cg_number_of (g, nodes[0]->arg[2]) : NULL;
+      if (cv == NULL)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", nodes[0]->op);
+      R.correction = cv->is_float ? cv->f : (double) cv->i;
     }
   for (guint d = 0; d < a->rank; d++)
     {
@@ -510,7 +641,7 @@ _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
   R.K = _wb_cg_numel_of (R.n_red, R.red_shape);
   R.c = _wb_cg_dtype_cls (a->dtype);
   if (R.is_var && R.c == CLS_I)
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", n->op);
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", nodes[0]->op);
   R.ctype = _wb_cg_cls_ctype (R.c);
   /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread
    * per output walks the reduced dims (adjacent threads read adjacent elements) */
@@ -519,16 +650,17 @@ _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
       T *= 2;
 
   if (T == 1 && !R.is_var && R.K >= 4 * COL_R * 16 && _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK) < WB_CG_SMS && g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL)
-    return emit_column_reduction (g, n, ity, a, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, error);
+    return emit_column_reduction (g, nodes, accs, nn, ity, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, error);
 
-  for (guint i = 0; i < n->n_out; i++)
+  add_output_buffers (g, nodes, nn, writes);
+  if (epi != NULL && T > 1)
     {
-      n->out[i]->buffer = _wb_cg_add_buffer (g, n->out[i]);
-      writes[i] = g->n_inputs + (guint) n->out[i]->buffer;
+      R.epi = epi;
+      _wb_cg_epilogue_buffers (g, epi, writes);
     }
   k = _wb_cg_kern_new (g, ity);
   if (!row_body (k, &R, T, 0, error))
-    goto fail;
+    goto out;
   /* rows (the innermost dim reduced) whose innermost reduced extent is a multiple of V: the kernel again,
    * with V consecutive elements per thread and step, groups of T threads with T x V about the row; the
    * vector variant when its pointers are aligned, else the same order element by element */
@@ -541,24 +673,30 @@ _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
       if (!row_body (kv, &R, T, vec, error))
         {
           _wb_cg_kern_free (kv);
-          goto fail;
+          goto out;
         }
       scalar = _wb_cg_vec_begin (kv, vec);
       if (!row_body (kv, &R, T, vec, error))
         {
           g_string_free (scalar, TRUE);
           _wb_cg_kern_free (kv);
-          goto fail;
+          goto out;
         }
       _wb_cg_vec_end (kv, scalar);
       _wb_cg_kern_free (k);
       k = kv;
     }
-  what = g_strdup_printf ("%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", n->op, R.n_red,
-                          a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
+  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", nodes[0]->op,
+                          siblings_text (g, nn), R.n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
   if (vec > 0)
     {
       g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);
+      g_free (what);
+      what = g_steal_pointer (&w);
+    }
+  if (R.epi != NULL)
+    {
+      g_autofree char *w = g_strdup_printf ("%s; then %s", what, _wb_cg_epilogue_describe (g, R.epi));
       g_free (what);
       what = g_steal_pointer (&w);
     }
@@ -569,13 +707,13 @@ _wb_cg_emit_reduction (Gen *g, Node *n, const char *ity, GError **error)
       g_free (prologue);
       prologue = g_steal_pointer (&p);
     }
-  _wb_cg_finish_kernel (g, k, what, _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), writes, n->n_out,
-                        *prologue ? prologue : NULL);
-  _wb_cg_kern_free (k);
-  n->done = TRUE;
-  return TRUE;
+  _wb_cg_finish_kernel (g, k, what, _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), (guint *) writes->data,
+                        writes->len, *prologue ? prologue : NULL);
+  for (guint j = 0; j < nn; j++)
+    nodes[j]->done = TRUE;
+  ok = TRUE;
 
-fail:
+out:
   _wb_cg_kern_free (k);
-  return FALSE;
+  return ok;
 }

@@ -182,6 +182,8 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   GPtrArray  *promoted = g_ptr_array_new ();                                               /* values computed only for such views to be of */
   GPtrArray  *early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref); /* groups before the reductions */
   GPtrArray  *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
+  GPtrArray  *sets = NULL;                                                                 /* reductions: sets of siblings */
+  int         held = -1;                                                                   /* the set emitted last, with an epilogue */
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -283,11 +285,29 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   for (guint j = 0; j < early->len; j++)
     if (!_wb_cg_emit_pointwise (&g, early->pdata[j], ity, error))
       goto out;
-  for (guint i = 0; i < g.nodes->len; i++)
+  /* the reductions, siblings sharing a kernel; the last row kernel that no other reduction reads is held
+   * back until the pointwise groups are known, to compute those it can (wb-cuda-codegen-epilogue.c) */
+  sets = _wb_cg_reduction_sets (&g);
+  held = _wb_cg_held_set (&g, sets);
+  for (guint s = 0; s < sets->len; s++)
     {
-      Node *n = g.nodes->pdata[i];
-      if (n->is_reduction && n->out[0]->needed && !_wb_cg_emit_reduction (&g, n, ity, error))
+      GPtrArray *set = sets->pdata[s];
+      if ((int) s == held)
+        continue;
+      if (!_wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, NULL, ity, error))
         goto out;
+    }
+  if (held >= 0)
+    {
+      /* its results have buffers from here on, as if emitted: views of them are views of those buffers */
+      GPtrArray *set = sets->pdata[held];
+      for (guint j = 0; j < set->len; j++)
+        for (guint i = 0; i < ((Node *) set->pdata[j])->n_out; i++)
+          {
+            Val *r = ((Node *) set->pdata[j])->out[i];
+            if (r->buffer < 0)
+              r->buffer = _wb_cg_add_buffer (&g, r);
+          }
     }
   /* an output that is a view of another computed output (its reshape for a matmul, say) becomes a view
    * of that output's buffer, not a second kernel computing it again */
@@ -346,6 +366,17 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
           _wb_cg_contiguous_strides (v->rank, v->shape, o.strides);
         }
       g_array_append_val (outputs, o);
+    }
+  if (held >= 0)
+    {
+      GPtrArray   *set = sets->pdata[held];
+      WbCgEpilogue epi = { 0 };
+      gboolean     has = _wb_cg_epilogue_choose (&g, set, groups, &epi);
+      gboolean     done = _wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, has ? &epi : NULL, ity, error);
+      if (has)
+        _wb_cg_epilogue_clear (&epi);
+      if (!done)
+        goto out;
     }
   for (guint j = 0; j < groups->len; j++)
     if (!_wb_cg_emit_pointwise (&g, groups->pdata[j], ity, error))
@@ -414,6 +445,8 @@ out:
   g_ptr_array_unref (promoted);
   g_ptr_array_unref (early);
   g_ptr_array_unref (free_outputs);
+  if (sets)
+    g_ptr_array_unref (sets);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);

@@ -319,11 +319,73 @@ check_reductions (const char *what, GPtrArray *plans)
     }
 }
 
+/* The element count of "pointwise over [8, 1024, 1]: ..." (-1: another kind of kernel). */
+static gint64
+pointwise_numel (const char *what)
+{
+  const char *p = what + strlen ("pointwise over [");
+  gint64      n = 1;
+
+  if (!g_str_has_prefix (what, "pointwise over ["))
+    return -1;
+  while (*p && *p != ']')
+    {
+      char *end;
+      n *= g_ascii_strtoll (p, &end, 10);
+      p = *end == ',' ? end + 2 : end;
+    }
+  return n;
+}
+
+/* Row reductions and what follows them in @plans: a plan's last row-reduction kernel computes the plan's
+ * pointwise outputs of its operand's shape or of its outputs' shape itself ("; then N pointwise outputs per
+ * row and M per element"), so no pointwise kernel of either size follows it (a layer norm forward was a
+ * var_mean kernel, then the rsqrt over [8, 1024, 1], then the normalisation over [8, 1024, 768]). Counts in
+ * @epilogues the kernels that have one and in @siblings those that compute sibling reductions. */
+static void
+check_epilogues (const char *what, GPtrArray *plans, guint *epilogues, guint *siblings)
+{
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const WbCudaPlan *plan = plans->pdata[i];
+      int               last = -1;
+      gint64            elements = 0, outputs = 0;
+      for (guint k = 0; plan != NULL && k < plan->n_kernels; k++)
+        {
+          const char *w = plan->kernels[k].what;
+          const char *t = strstr (w, " threads each");
+          *siblings += strstr (w, " sibling") != NULL;
+          if (t != NULL && g_ascii_strtoll (g_strrstr_len (w, t - w, " ") + 1, NULL, 10) > 1) /* a row kernel: T > 1 threads per output */
+            {
+              const char *e = strstr (w, " elements]: ");
+              const char *b = e ? g_strrstr_len (w, e - w, "[") : NULL;
+              g_assert_nonnull (b);
+              last = (int) k;
+              elements = g_ascii_strtoll (b + 1, NULL, 10);
+              outputs = g_ascii_strtoll (e + strlen (" elements]: "), NULL, 10);
+            }
+        }
+      for (guint k = last + 1; plan != NULL && last >= 0 && k < plan->n_kernels; k++)
+        {
+          gint64 n = pointwise_numel (plan->kernels[k].what);
+          if (n == elements || n == outputs)
+            g_test_message ("%s: after \"%s\": \"%s\"", what, plan->kernels[last].what, plan->kernels[k].what);
+          g_assert_cmpint (n, !=, elements);
+          g_assert_cmpint (n, !=, outputs);
+        }
+      if (last >= 0 && strstr (plan->kernels[last].what, "; then ") != NULL)
+        {
+          (*epilogues)++;
+          g_test_message ("%s: %s", what, plan->kernels[last].what);
+        }
+    }
+}
+
 static void
 test_case (gconstpointer data)
 {
   const char *case_name = data;
-  guint       split_regions = 0;
+  guint       split_regions = 0, epilogues = 0, siblings = 0;
 
   for (int r = 0; r < 8; r++)
     {
@@ -348,13 +410,21 @@ test_case (gconstpointer data)
       g_assert_no_error (error);
       what = g_strdup_printf ("%s/%s", case_name, name);
       check_reductions (what, plans);
+      check_epilogues (what, plans, &epilogues, &siblings);
       compile_plans (what, plans);
       split_regions++;
     }
   if (split_regions == 0)
     g_test_skip ("no traces of this case (WB_TRACES_DIR)");
   else
-    g_test_message ("%s: %u regions split around their matmuls", case_name, split_regions);
+    g_test_message ("%s: %u regions split around their matmuls, %u row kernels with an epilogue, %u with siblings", case_name, split_regions,
+                    epilogues, siblings);
+  /* the layer norms (gpt2_block) and RMS norms (llama_layer), forward and backward; a layer norm backward's
+   * two row sums, and its weight and bias gradients' column sums, are siblings */
+  if (strcmp (case_name, "mlp_small") != 0 && split_regions > 0)
+    g_assert_cmpuint (epilogues, >=, 4);
+  if (strcmp (case_name, "gpt2_block") == 0 && split_regions > 0)
+    g_assert_cmpuint (siblings, >=, 2);
 }
 
 int

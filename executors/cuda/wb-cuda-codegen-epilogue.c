@@ -1,0 +1,571 @@
+/* wb-cuda-codegen-epilogue.c — sibling reductions in one kernel, and the pointwise work after a row reduction in
+ * the same kernel (WbCgEpilogue)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A normalisation (layer norm, RMS norm, softmax and their backwards) is one or more reductions over the
+ * innermost dims of a tensor, then pointwise work over that tensor that reads the reductions' results. Done
+ * one kernel per reduction and one per pointwise shape, the tensor's rows are read from memory again by
+ * every kernel and each launch costs its own gap. Here:
+ *
+ * - Sibling reductions: reductions over the same dims of operands of one shape, none reading another's
+ *   result, are one kernel with an accumulator each (gpt2_block's layer-norm backward: the two row sums;
+ *   the weight and bias gradients: two or three column sums). Their operands are emitted at the same
+ *   index in one scope, so loads and subexpressions they share are done once.
+ * - The epilogue: the last row-reduction kernel of a plan (its reduced dims trailing, no later reduction
+ *   reading it) also computes the plan's pointwise outputs of the operand's shape ("elements") and of
+ *   the kept shape ("rows", the rsqrt of a variance), when every read of the reductions' results that
+ *   they make is of the row being reduced: each group of T threads stores its row's results, the block
+ *   synchronises, then lane 0 computes the row outputs and the T threads the row's elements. The
+ *   operand's row was just read by the same threads, so the loads hit the cache. This is the persistent
+ *   reduction of TorchInductor (torch/_inductor/codegen/triton.py: a whole row per program) done with
+ *   the reduction's own thread groups.
+ *
+ * Which reads are of the reduced row is found by walking the epilogue's values to the reductions' results
+ * through elementwise ops (same shape), broadcast_in_dim and reshapes that only add or drop dims of extent 1,
+ * following which dim of the operand each dim is; any other path to a result refuses the group. */
+#include "config.h"
+
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+#define MAX_SIBLINGS 4
+
+/* -- sibling reductions ----------------------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *done;  /* Node* of reductions in earlier sets */
+  GHashTable *seen;  /* Val* */
+  gboolean    found; /* a reduction not in @done was reached */
+} Pending;
+
+static gboolean
+reaches_pending (Gen *g, Val *v, gpointer data)
+{
+  Pending *p = data;
+
+  if (v == NULL || !v->is_tensor || v->input >= 0 || v->buffer >= 0 || v->def == NULL || !g_hash_table_add (p->seen, v))
+    return FALSE;
+  if (v->def->is_reduction)
+    return !g_hash_table_contains (p->done, v->def);
+  return _wb_cg_node_reads_any (g, v->def, reaches_pending, p);
+}
+
+static gboolean
+same_dims (const gboolean *a, const gboolean *b, guint rank)
+{
+  for (guint d = 0; d < rank; d++)
+    if (a[d] != b[d])
+      return FALSE;
+  return TRUE;
+}
+
+GPtrArray *
+_wb_cg_reduction_sets (Gen *g)
+{
+  GPtrArray *sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GHashTable) done = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) taken = g_hash_table_new (NULL, NULL);
+  gboolean siblings = g_getenv ("WB_CUDA_NO_SIBLINGS") == NULL;
+
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      Node         *n = g->nodes->pdata[i];
+      GPtrArray    *set;
+      WbCgReduction L;
+      if (!n->is_reduction || !n->out[0]->needed || n->done || g_hash_table_contains (taken, n))
+        continue;
+      set = g_ptr_array_new ();
+      g_ptr_array_add (set, n);
+      g_hash_table_add (taken, n);
+      if (siblings && _wb_cg_reduction_layout (g, n, &L) && !L.is_var && (L.row || L.column))
+        for (guint j = i + 1; j < g->nodes->len && set->len < MAX_SIBLINGS; j++)
+          {
+            Node         *m = g->nodes->pdata[j];
+            WbCgReduction M;
+            Pending       p = { done, NULL, FALSE };
+            if (!m->is_reduction || !m->out[0]->needed || m->done || g_hash_table_contains (taken, m) || !_wb_cg_reduction_layout (g, m, &M) ||
+                M.is_var || M.row != L.row || M.column != L.column || !_wb_cg_same_shape (M.a, L.a) || !same_dims (M.red, L.red, L.a->rank) ||
+                _wb_cg_dtype_cls (M.a->dtype) != _wb_cg_dtype_cls (L.a->dtype))
+              continue;
+            /* m reads no reduction that is not done before this set: neither n nor one emitted later */
+            p.seen = g_hash_table_new (NULL, NULL);
+            p.found = reaches_pending (g, M.a, &p);
+            g_hash_table_unref (p.seen);
+            if (p.found)
+              continue;
+            g_ptr_array_add (set, m);
+            g_hash_table_add (taken, m);
+          }
+      for (guint j = 0; j < set->len; j++)
+        g_hash_table_add (done, set->pdata[j]);
+      g_ptr_array_add (sets, set);
+    }
+  return sets;
+}
+
+int
+_wb_cg_held_set (Gen *g, GPtrArray *sets)
+{
+  if (g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL)
+    return -1;
+  for (int s = (int) sets->len - 1; s >= 0; s--)
+    {
+      GPtrArray    *set = sets->pdata[s];
+      WbCgReduction L;
+      gboolean      read_later = FALSE;
+      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L) || !L.takes_epilogue)
+        continue;
+      /* no set after it reads its results (it is emitted after them) */
+      for (guint t = (guint) s + 1; t < sets->len && !read_later; t++)
+        {
+          GPtrArray *later = sets->pdata[t];
+          g_autoptr (GHashTable) done = g_hash_table_new (NULL, NULL);
+          for (guint u = 0; u < sets->len; u++)
+            if ((int) u != s)
+              for (guint j = 0; j < ((GPtrArray *) sets->pdata[u])->len; j++)
+                g_hash_table_add (done, ((GPtrArray *) sets->pdata[u])->pdata[j]);
+          for (guint j = 0; j < later->len && !read_later; j++)
+            {
+              Pending p = { done, g_hash_table_new (NULL, NULL), FALSE };
+              read_later = reaches_pending (g, _wb_cg_operand (g, ((Node *) later->pdata[j])->arg[0]), &p);
+              g_hash_table_unref (p.seen);
+            }
+        }
+      if (!read_later)
+        return s;
+    }
+  return -1;
+}
+
+/* -- which epilogue values read only their own row ------------------------------------------- */
+
+typedef struct
+{
+  Gen        *g;
+  GPtrArray  *held; /* Node* */
+  const Val  *a;    /* the reductions' operand */
+  int         kept_dim[WB_MAX_RANK];
+  guint       n_kept;
+  guint       budget;
+  GHashTable *reach; /* Val* -> 1: reaches a held result, 2: does not */
+} Own;
+
+static gboolean
+held_result (Own *o, const Val *v)
+{
+  for (guint j = 0; j < o->held->len; j++)
+    {
+      Node *n = o->held->pdata[j];
+      for (guint i = 0; i < n->n_out; i++)
+        if (n->out[i] == v)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean reaches_held (Own *o, Val *v);
+
+static gboolean
+reaches_held_cb (Gen *g, Val *v, gpointer data)
+{
+  (void) g;
+  return reaches_held (data, v);
+}
+
+static gboolean
+reaches_held (Own *o, Val *v)
+{
+  gpointer r;
+  gboolean yes;
+
+  if (held_result (o, v))
+    return TRUE;
+  if (!v->is_tensor || v->input >= 0 || v->buffer >= 0 || v->def == NULL)
+    return FALSE;
+  if ((r = g_hash_table_lookup (o->reach, v)) != NULL)
+    return GPOINTER_TO_INT (r) == 1;
+  g_hash_table_insert (o->reach, v, GINT_TO_POINTER (2));
+  yes = _wb_cg_node_reads_any (o->g, v->def, reaches_held_cb, o);
+  g_hash_table_insert (o->reach, v, GINT_TO_POINTER (yes ? 1 : 2));
+  return yes;
+}
+
+/* The dims of extent other than 1 of @v, in order. */
+static guint
+big_dims (const Val *v, guint *out)
+{
+  guint n = 0;
+
+  for (guint d = 0; d < v->rank; d++)
+    if (v->shape[d] != 1)
+      out[n++] = d;
+  return n;
+}
+
+/* Whether computing @v at an element of the reduced row reads the held reductions' results only at that
+ * row. @map[d]: the operand dim that dim d of @v follows (-1: none, @v is broadcast along it). */
+static gboolean
+own_rows (Own *o, Val *v, const int *map)
+{
+  Node       *n;
+  const char *op;
+  int         xm[WB_MAX_RANK];
+
+  if (!v->is_tensor)
+    return TRUE;
+  if (o->budget-- == 0)
+    return FALSE;
+  if (held_result (o, v))
+    {
+      /* a result of kept shape: its dim i must follow the operand's i-th kept dim */
+      if (v->rank != o->n_kept)
+        return FALSE;
+      for (guint i = 0; i < v->rank; i++)
+        if (v->shape[i] != 1 && map[i] != o->kept_dim[i])
+          return FALSE;
+      return TRUE;
+    }
+  if (!reaches_held (o, v))
+    return TRUE;
+  n = v->def;
+  op = n->op;
+  if (_wb_cg_ew_lookup (op) != NULL || strcmp (op, "convert_element_type") == 0 || strcmp (op, "shallow_copy") == 0 ||
+      strcmp (op, "stride_order") == 0 || strcmp (op, "clone") == 0)
+    {
+      for (guint i = 0; i < n->n_arg; i++)
+        {
+          Val *x = _wb_cg_operand (o->g, n->arg[i]);
+          if (x == NULL || !x->is_tensor)
+            continue;
+          if (!_wb_cg_same_shape (x, v) || !own_rows (o, x, map))
+            return FALSE;
+        }
+      return TRUE;
+    }
+  if (strcmp (op, "broadcast_in_dim") == 0)
+    {
+      Val   *x = _wb_cg_operand (o->g, n->arg[0]);
+      gint64 bd[WB_MAX_RANK];
+      guint  nb = 0;
+      if (x == NULL || !x->is_tensor || !_wb_cg_get_ints (n->arg[2], bd, WB_MAX_RANK, &nb) || nb != x->rank)
+        return FALSE;
+      for (guint i = 0; i < x->rank; i++)
+        {
+          if (bd[i] < 0 || bd[i] >= v->rank)
+            return FALSE;
+          xm[i] = x->shape[i] == 1 ? -1 : map[bd[i]];
+        }
+      return own_rows (o, x, xm);
+    }
+  if (strcmp (op, "reshape") == 0 || strcmp (op, "view") == 0 || strcmp (op, "squeeze") == 0)
+    {
+      Val  *x = _wb_cg_operand (o->g, n->arg[0]);
+      guint vb[WB_MAX_RANK], xb[WB_MAX_RANK], nv, nx;
+      if (x == NULL || !x->is_tensor)
+        return FALSE;
+      nv = big_dims (v, vb);
+      nx = big_dims (x, xb);
+      if (nv != nx)
+        return FALSE;
+      for (guint i = 0; i < nv; i++)
+        if (v->shape[vb[i]] != x->shape[xb[i]])
+          return FALSE;
+      for (guint d = 0; d < x->rank; d++)
+        xm[d] = -1;
+      for (guint i = 0; i < nx; i++)
+        xm[xb[i]] = map[vb[i]];
+      return own_rows (o, x, xm);
+    }
+  return FALSE;
+}
+
+static void
+own_init (Own *o, Gen *g, GPtrArray *held, const WbCgReduction *L)
+{
+  memset (o, 0, sizeof *o);
+  o->g = g;
+  o->held = held;
+  o->a = L->a;
+  for (guint d = 0; d < L->a->rank; d++)
+    if (!L->red[d])
+      o->kept_dim[o->n_kept++] = (int) d;
+  o->reach = g_hash_table_new (NULL, NULL);
+}
+
+gboolean
+_wb_cg_epilogue_choose (Gen *g, GPtrArray *held, GPtrArray *groups, WbCgEpilogue *epi)
+{
+  WbCgReduction L;
+  Own           o;
+  guint         kb[WB_MAX_RANK], nkb = 0;
+
+  memset (epi, 0, sizeof *epi);
+  if (!_wb_cg_reduction_layout (g, held->pdata[0], &L) || !L.takes_epilogue)
+    return FALSE;
+  own_init (&o, g, held, &L);
+  for (guint i = 0; i < o.n_kept; i++)
+    if (L.a->shape[o.kept_dim[i]] != 1)
+      kb[nkb++] = (guint) o.kept_dim[i];
+  epi->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  epi->elems = g_ptr_array_new ();
+  for (guint gi = 0; gi < groups->len;)
+    {
+      GPtrArray *grp = groups->pdata[gi];
+      Val       *first = grp->pdata[0];
+      gboolean   elems = _wb_cg_same_shape (first, L.a), rows = FALSE, fits = TRUE;
+      int        map[WB_MAX_RANK];
+      if (!elems)
+        {
+          guint vb[WB_MAX_RANK], nv = big_dims (first, vb);
+          rows = nv == nkb;
+          for (guint i = 0; rows && i < nv; i++)
+            rows = first->shape[vb[i]] == L.a->shape[kb[i]];
+          for (guint d = 0; d < first->rank; d++)
+            map[d] = -1;
+          for (guint i = 0; rows && i < nv; i++)
+            map[vb[i]] = (int) kb[i];
+        }
+      else
+        for (guint d = 0; d < first->rank; d++)
+          map[d] = (int) d;
+      if (!elems && !rows)
+        {
+          gi++;
+          continue;
+        }
+      for (guint i = 0; i < grp->len && fits; i++)
+        {
+          o.budget = 4096;
+          fits = own_rows (&o, grp->pdata[i], map);
+        }
+      if (!fits)
+        {
+          gi++;
+          continue;
+        }
+      if (elems)
+        g_ptr_array_extend (epi->elems, grp, NULL, NULL);
+      else
+        g_ptr_array_add (epi->rows, g_ptr_array_ref (grp));
+      g_ptr_array_remove_index (groups, gi);
+    }
+  g_hash_table_unref (o.reach);
+  if (epi->rows->len == 0 && epi->elems->len == 0)
+    {
+      _wb_cg_epilogue_clear (epi);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+_wb_cg_epilogue_clear (WbCgEpilogue *epi)
+{
+  g_clear_pointer (&epi->rows, g_ptr_array_unref);
+  g_clear_pointer (&epi->elems, g_ptr_array_unref);
+}
+
+/* -- emission -------------------------------------------------------------------------------- */
+
+static void
+each_output (const WbCgEpilogue *epi, void (*fn) (Val *v, gpointer data), gpointer data)
+{
+  for (guint i = 0; i < epi->rows->len; i++)
+    {
+      GPtrArray *grp = epi->rows->pdata[i];
+      for (guint j = 0; j < grp->len; j++)
+        fn (grp->pdata[j], data);
+    }
+  for (guint j = 0; j < epi->elems->len; j++)
+    fn (epi->elems->pdata[j], data);
+}
+
+typedef struct
+{
+  Gen    *g;
+  GArray *writes;
+} Buffers;
+
+static void
+add_buffer (Val *v, gpointer data)
+{
+  Buffers *b = data;
+  guint    slot;
+
+  if (v->buffer < 0)
+    v->buffer = _wb_cg_add_buffer (b->g, v);
+  slot = b->g->n_inputs + (guint) v->buffer;
+  g_array_append_val (b->writes, slot);
+}
+
+void
+_wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes)
+{
+  Buffers b = { g, writes };
+
+  each_output (epi, add_buffer, &b);
+}
+
+static void
+collect (Val *v, gpointer data)
+{
+  g_ptr_array_add (data, v);
+}
+
+const char *
+_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi)
+{
+  guint n_rows = 0;
+
+  for (guint i = 0; i < epi->rows->len; i++)
+    n_rows += ((GPtrArray *) epi->rows->pdata[i])->len;
+  return _wb_cg_gstr (g, "%u pointwise output%s per row and %u per element", n_rows, n_rows == 1 ? "" : "s", epi->elems->len);
+}
+
+/* Lane 0 of each group: the row outputs at row o, stored at o (their numel is the rows'). */
+static gboolean
+emit_rows (Kern *k, const WbCgEpilogue *epi, const guint *slots, GError **error)
+{
+  Gen  *g = k->g;
+  guint vec = k->vec, next = 0;
+
+  k->vec = 0; /* one value per row: scalar code */
+  for (guint i = 0; i < epi->rows->len; i++)
+    {
+      GPtrArray *grp = epi->rows->pdata[i];
+      Val       *first = grp->pdata[0];
+      Idx        ix;
+      _wb_cg_line (k, "if (ok && lane == 0)");
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_idx_unravel (k, "o", first->rank, first->shape, &ix);
+      for (guint j = 0; j < grp->len; j++)
+        {
+          Val        *v = grp->pdata[j];
+          const char *x = _wb_cg_emit (k, v, &ix, error);
+          if (x == NULL)
+            {
+              k->vec = vec;
+              return FALSE;
+            }
+          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[next++]), "o", x, v->dtype));
+        }
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+    }
+  k->vec = vec;
+  return TRUE;
+}
+
+/* The index of the element (o, r) of the operand: its kept dims from @kx, its reduced dims from @rx. */
+static void
+element_idx (const WbCgRows *R, const Idx *kx, const Idx *rx, const char *lin, Idx *ax)
+{
+  guint ki = 0, ri = 0;
+
+  memset (ax, 0, sizeof *ax);
+  ax->rank = R->a->rank;
+  for (guint d = 0; d < R->a->rank; d++)
+    _wb_cg_idx_dim (ax, d, R->red[d] ? rx : kx, R->red[d] ? ri++ : ki++);
+  ax->lin = lin; /* the reduced dims are trailing: element (o, r) is o * K + r */
+}
+
+/* The T threads of each group: the element outputs over the row o, stored at o * K + r. */
+static gboolean
+emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error)
+{
+  Gen        *g = k->g;
+  const char *ity = k->ity;
+  Idx         kx, rx, ax;
+  guint       V = R->V > 1 ? R->V : 1;
+  int         u = -1, ur = -1;
+
+  for (guint d = 0; d < R->a->rank; d++)
+    if (R->a->shape[d] != 1)
+      u = (int) d;
+  for (guint d = 0; d < R->n_red; d++)
+    if (R->red_shape[d] != 1)
+      ur = (int) d;
+  _wb_cg_line (k, "if (ok)");
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "o", R->n_kept, R->kept_shape, &kx);
+  for (guint d = 0; d < R->n_kept; d++)
+    kx.lane[d] = LANE_SAME;
+  _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", ity, ity, V, R->K, (guint) R->T * V);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "const %s E = o * %" G_GINT64_FORMAT " + r0;", ity, R->K);
+  _wb_cg_idx_unravel (k, "r0", R->n_red, R->red_shape, &rx);
+  if (k->vec > 1)
+    {
+      for (guint d = 0; d < R->n_red; d++)
+        rx.lane[d] = LANE_SAME;
+      element_idx (R, &kx, &rx, "E", &ax);
+      for (guint d = 0; d < ax.rank; d++)
+        ax.lane[d] = LANE_SAME;
+      if (!_wb_cg_vec_store_outputs (k, epi->elems, slots, &ax, u, "E", error))
+        return FALSE;
+    }
+  else
+    for (k->lane = 0; k->lane < V; k->lane++)
+      {
+        Idx rj = rx;
+        if (V > 1)
+          {
+            for (guint d = 0; d < R->n_red; d++)
+              rj.lane[d] = LANE_SAME;
+            rj.lane[ur] = LANE_UNIT;
+            rj.base[ur] = rx.e[ur];
+            rj.e[ur] = _wb_cg_lane_expr (k, rx.e[ur]);
+          }
+        element_idx (R, &kx, &rj, _wb_cg_lane_expr (k, "E"), &ax);
+        for (guint j = 0; j < epi->elems->len; j++)
+          {
+            Val        *v = epi->elems->pdata[j];
+            const char *x = _wb_cg_emit (k, v, &ax, error);
+            if (x == NULL)
+              {
+                k->lane = 0;
+                return FALSE;
+              }
+            _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[j]), _wb_cg_lane_expr (k, "E"), x, v->dtype));
+          }
+      }
+  k->lane = 0;
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  return TRUE;
+}
+
+gboolean
+_wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GError **error)
+{
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+  g_autofree guint *slots = NULL;
+  guint             n_row_outs;
+  gboolean          ok;
+
+  each_output (epi, collect, outs);
+  slots = g_new (guint, MAX (outs->len, 1));
+  for (guint i = 0; i < outs->len; i++)
+    {
+      Val *v = outs->pdata[i];
+      slots[i] = k->g->n_inputs + (guint) v->buffer;
+      v->buffer = -1; /* computed here, never loaded: another group may not have stored it yet */
+    }
+  n_row_outs = outs->len - epi->elems->len;
+  /* the reductions' results of every group of the block are stored */
+  _wb_cg_line (k, "__syncthreads ();");
+  ok = emit_rows (k, epi, slots, error) && (epi->elems->len == 0 || emit_elems (k, epi, R, slots + n_row_outs, error));
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - k->g->n_inputs);
+  return ok;
+}
