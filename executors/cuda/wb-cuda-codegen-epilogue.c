@@ -11,10 +11,11 @@
  *   result, are one kernel with an accumulator each (gpt2_block's layer-norm backward: the two row sums;
  *   the weight and bias gradients: two or three column sums). Their operands are emitted at the same
  *   index in one scope, so loads and subexpressions they share are done once.
- * - The epilogue: the last row-reduction kernel of a plan (its reduced dims trailing, no later reduction
- *   reading it) also computes the plan's pointwise outputs of the operand's shape ("elements") and of
- *   the kept shape ("rows", the rsqrt of a variance), when every read of the reductions' results that
- *   they make is of the row being reduced: each group of T threads stores its row's results, the block
+ * - The epilogue: a row-reduction kernel of a plan (its reduced dims trailing; the last such that can)
+ *   also computes the plan's pointwise outputs of the operand's shape ("elements") and of the kept shape
+ *   ("rows", the rsqrt of a variance), when every read of the reductions' results that they make is of
+ *   the row being reduced, and they read no reduction that runs after it (a later reduction may read
+ *   them: they are stored before it runs): each group of T threads stores its row's results, the block
  *   synchronises, then lane 0 computes the row outputs and the T threads the row's elements. The
  *   operand's row was just read by the same threads, so the loads hit the cache. This is the persistent
  *   reduction of TorchInductor (torch/_inductor/codegen/triton.py: a whole row per program) done with
@@ -108,47 +109,14 @@ _wb_cg_reduction_sets (Gen *g)
   return sets;
 }
 
-int
-_wb_cg_held_set (Gen *g, GPtrArray *sets)
-{
-  if (g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL)
-    return -1;
-  for (int s = (int) sets->len - 1; s >= 0; s--)
-    {
-      GPtrArray    *set = sets->pdata[s];
-      WbCgReduction L;
-      gboolean      read_later = FALSE;
-      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L) || !L.takes_epilogue)
-        continue;
-      /* no set after it reads its results (it is emitted after them) */
-      for (guint t = (guint) s + 1; t < sets->len && !read_later; t++)
-        {
-          GPtrArray *later = sets->pdata[t];
-          g_autoptr (GHashTable) done = g_hash_table_new (NULL, NULL);
-          for (guint u = 0; u < sets->len; u++)
-            if ((int) u != s)
-              for (guint j = 0; j < ((GPtrArray *) sets->pdata[u])->len; j++)
-                g_hash_table_add (done, ((GPtrArray *) sets->pdata[u])->pdata[j]);
-          for (guint j = 0; j < later->len && !read_later; j++)
-            {
-              Pending p = { done, g_hash_table_new (NULL, NULL), FALSE };
-              read_later = reaches_pending (g, _wb_cg_operand (g, ((Node *) later->pdata[j])->arg[0]), &p);
-              g_hash_table_unref (p.seen);
-            }
-        }
-      if (!read_later)
-        return s;
-    }
-  return -1;
-}
-
 /* -- which epilogue values read only their own row ------------------------------------------- */
 
 typedef struct
 {
   Gen        *g;
-  GPtrArray  *held; /* Node* */
-  const Val  *a;    /* the reductions' operand */
+  GPtrArray  *held;  /* Node* */
+  GHashTable *later; /* Node* of the reductions emitted after the held ones: not readable */
+  const Val  *a;     /* the reductions' operand */
   int         kept_dim[WB_MAX_RANK];
   guint       n_kept;
   guint       budget;
@@ -178,12 +146,19 @@ reaches_held_cb (Gen *g, Val *v, gpointer data)
 }
 
 static gboolean
+later_result (Own *o, const Val *v)
+{
+  return v->def != NULL && v->def->is_reduction && g_hash_table_contains (o->later, v->def);
+}
+
+/* Whether computing @v reads a held reduction's result or a later one's. */
+static gboolean
 reaches_held (Own *o, Val *v)
 {
   gpointer r;
   gboolean yes;
 
-  if (held_result (o, v))
+  if (held_result (o, v) || later_result (o, v))
     return TRUE;
   if (!v->is_tensor || v->input >= 0 || v->buffer >= 0 || v->def == NULL)
     return FALSE;
@@ -218,8 +193,8 @@ own_rows (Own *o, Val *v, const int *map)
 
   if (!v->is_tensor)
     return TRUE;
-  if (o->budget-- == 0)
-    return FALSE;
+  if (o->budget-- == 0 || later_result (o, v))
+    return FALSE; /* not computed yet when the epilogue runs */
   if (held_result (o, v))
     {
       /* a result of kept shape: its dim i must follow the operand's i-th kept dim */
@@ -285,11 +260,12 @@ own_rows (Own *o, Val *v, const int *map)
 }
 
 static void
-own_init (Own *o, Gen *g, GPtrArray *held, const WbCgReduction *L)
+own_init (Own *o, Gen *g, GPtrArray *held, GHashTable *later, const WbCgReduction *L)
 {
   memset (o, 0, sizeof *o);
   o->g = g;
   o->held = held;
+  o->later = later;
   o->a = L->a;
   for (guint d = 0; d < L->a->rank; d++)
     if (!L->red[d])
@@ -297,8 +273,8 @@ own_init (Own *o, Gen *g, GPtrArray *held, const WbCgReduction *L)
   o->reach = g_hash_table_new (NULL, NULL);
 }
 
-gboolean
-_wb_cg_epilogue_choose (Gen *g, GPtrArray *held, GPtrArray *groups, WbCgEpilogue *epi)
+static gboolean
+epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, WbCgEpilogue *epi)
 {
   WbCgReduction L;
   Own           o;
@@ -307,7 +283,7 @@ _wb_cg_epilogue_choose (Gen *g, GPtrArray *held, GPtrArray *groups, WbCgEpilogue
   memset (epi, 0, sizeof *epi);
   if (!_wb_cg_reduction_layout (g, held->pdata[0], &L) || !L.takes_epilogue)
     return FALSE;
-  own_init (&o, g, held, &L);
+  own_init (&o, g, held, later, &L);
   for (guint i = 0; i < o.n_kept; i++)
     if (L.a->shape[o.kept_dim[i]] != 1)
       kb[nkb++] = (guint) o.kept_dim[i];
@@ -361,6 +337,24 @@ _wb_cg_epilogue_choose (Gen *g, GPtrArray *held, GPtrArray *groups, WbCgEpilogue
       return FALSE;
     }
   return TRUE;
+}
+
+int
+_wb_cg_epilogue_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi)
+{
+  memset (epi, 0, sizeof *epi);
+  if (g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL)
+    return -1;
+  for (int s = (int) sets->len - 1; s >= 0; s--)
+    {
+      g_autoptr (GHashTable) later = g_hash_table_new (NULL, NULL);
+      for (guint t = (guint) s + 1; t < sets->len; t++)
+        for (guint j = 0; j < ((GPtrArray *) sets->pdata[t])->len; j++)
+          g_hash_table_add (later, ((GPtrArray *) sets->pdata[t])->pdata[j]);
+      if (epilogue_choose (g, sets->pdata[s], later, groups, epi))
+        return s;
+    }
+  return -1;
 }
 
 void

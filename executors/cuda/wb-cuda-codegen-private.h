@@ -246,11 +246,9 @@ gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCg
 /* wb-cuda-codegen-epilogue.c */
 /* The needed reductions in sets of siblings (GPtrArray of GPtrArray of Node*), in the order they can run. */
 GPtrArray *_wb_cg_reduction_sets (Gen *g);
-/* The set to emit last, with an epilogue: the last row set that no later set reads; -1: none. */
-int _wb_cg_held_set (Gen *g, GPtrArray *sets);
-/* Moves the groups of @groups (pointwise, all emitted after the reductions) that the held reductions @held can
- * compute in their kernel into @epi; FALSE (and @epi empty) when none can. */
-gboolean    _wb_cg_epilogue_choose (Gen *g, GPtrArray *held, GPtrArray *groups, WbCgEpilogue *epi);
+/* The set whose kernel computes the pointwise groups of @groups (all emitted after the reductions) that it can,
+ * moved into @epi; -1 (and @epi empty) when none can. Every reduction's results must have their buffers. */
+int         _wb_cg_epilogue_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi);
 void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);

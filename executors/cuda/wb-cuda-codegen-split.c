@@ -154,6 +154,8 @@ fused_step (WbCudaStep *st, const WbBsym *const *units, guint n, GHashTable *ava
  * bytes once per such slot, plus one write. Region inputs and matmul results are read wherever they are
  * used. Units are moved one at a time while that lowers the traffic. */
 
+#define SLOT_COST (G_GINT64_CONSTANT (8) << 20)
+
 typedef struct
 {
   int      producer; /* unit index, or -1 for a region input */
@@ -165,9 +167,10 @@ typedef struct
 {
   int        matmul; /* >= 0: the index of the matmul this unit is; else -1 */
   gboolean   movable;
-  int        slot; /* fusible units: 0..n_matmuls */
-  GPtrArray *uses; /* names read (no duplicates) */
-  GPtrArray *defs; /* names defined */
+  gboolean   is_view; /* reshapes, transposes, squeezes only: its outputs are views, it reads and writes nothing */
+  int        slot;    /* fusible units: 0..n_matmuls */
+  GPtrArray *uses;    /* names read (no duplicates) */
+  GPtrArray *defs;    /* names defined */
   gint64     out_bytes;
 } SchedUnit;
 
@@ -220,6 +223,8 @@ traffic (Sched *sc)
   for (guint i = 0; i < sc->n; i++)
     {
       const SchedUnit *u = &sc->units[i];
+      if (u->is_view)
+        continue;
       for (guint k = 0; k < u->uses->len; k++)
         {
           const char *name = u->uses->pdata[k];
@@ -253,19 +258,89 @@ traffic (Sched *sc)
     while (g_hash_table_iter_next (&it, &k, &v))
       {
         ValueInfo *vi = v;
-        if (vi->producer < 0 || sc->units[vi->producer].matmul >= 0)
+        if (vi->producer < 0 || sc->units[vi->producer].matmul >= 0 || sc->units[vi->producer].is_view)
           continue;
         if (vi->region_output || g_hash_table_contains (reads, k))
           total += MAX (vi->bytes, 0); /* written once */
       }
   }
+  /* each fused run is at least one more launch: about the time of this traffic (H200: ~2 us at 4 TB/s) */
+  {
+    guint64 used = 0;
+    for (guint i = 0; i < sc->n; i++)
+      if (sc->units[i].matmul < 0 && !sc->units[i].is_view)
+        used |= (guint64) 1 << sc->units[i].slot;
+    total += (gint64) __builtin_popcountll (used) * SLOT_COST;
+  }
   return total;
 }
 
+/* The units that must move with unit @i to slot @s: earlier, the producers it reads that would not be ready
+ * yet; later, the consumers that would read it too early. FALSE when one of them cannot move (a matmul, a
+ * unit that is not movable). @group: unit indices, @i first. */
+static gboolean
+sched_group (Sched *sc, guint i, int s, GArray *group)
+{
+  int   home = sc->units[i].slot;
+  guint gi = i;
+
+  g_array_set_size (group, 0);
+  g_array_append_val (group, gi);
+  for (guint at = 0; at < group->len; at++)
+    {
+      const SchedUnit *m = &sc->units[g_array_index (group, guint, at)];
+      if (s < home)
+        for (guint k = 0; k < m->uses->len; k++)
+          {
+            ValueInfo *vi = g_hash_table_lookup (sc->values, m->uses->pdata[k]);
+            guint      p;
+            gboolean   in = FALSE;
+            if (vi == NULL || vi->producer < 0 || ready_slot (sc, vi->producer) <= s)
+              continue;
+            p = (guint) vi->producer;
+            if (sc->units[p].matmul >= 0 || !sc->units[p].movable)
+              return FALSE;
+            for (guint j = 0; j < group->len && !in; j++)
+              in = g_array_index (group, guint, j) == p;
+            if (!in)
+              g_array_append_val (group, p);
+          }
+      else
+        for (guint w = 0; w < sc->n; w++)
+          {
+            const SchedUnit *c = &sc->units[w];
+            gboolean         reads = FALSE, in = FALSE;
+            int              at_slot = c->matmul >= 0 ? c->matmul : c->slot;
+            if (at_slot >= s)
+              continue;
+            for (guint k = 0; k < m->defs->len && !reads; k++)
+              reads = g_ptr_array_find_with_equal_func (c->uses, m->defs->pdata[k], g_str_equal, NULL);
+            if (!reads)
+              continue;
+            if (c->matmul >= 0 || !c->movable)
+              return FALSE;
+            for (guint j = 0; j < group->len && !in; j++)
+              in = g_array_index (group, guint, j) == w;
+            if (!in)
+              g_array_append_val (group, w);
+          }
+      if (group->len > 64)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Moves units, each with the units that must move with it (sched_group), to the slot of least traffic while
+ * that lowers it: a value computed before a matmul and read after it in f32 (gpt2_block's layer-norm
+ * gradient t401, read by an add whose bf16 result feeds a later matmul) moves with its readers, which one
+ * at a time could not move without first raising the traffic. */
 static void
 sched_place (Sched *sc)
 {
   gint64 best = traffic (sc);
+  g_autoptr (GArray) group = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree int *saved = g_new (int, MAX (sc->n, 1));
 
   for (int pass = 0; pass < 6; pass++)
     {
@@ -273,34 +348,34 @@ sched_place (Sched *sc)
       for (guint i = 0; i < sc->n; i++)
         {
           SchedUnit *u = &sc->units[i];
-          int        lo = 0, hi = sc->n_matmuls, home = u->slot, to = home;
+          int        home = u->slot, to = home;
           if (!u->movable)
             continue;
-          for (guint k = 0; k < u->uses->len; k++)
-            {
-              ValueInfo *vi = g_hash_table_lookup (sc->values, u->uses->pdata[k]);
-              if (vi != NULL && vi->producer >= 0)
-                lo = MAX (lo, ready_slot (sc, vi->producer));
-            }
           for (guint j = 0; j < sc->n; j++)
-            {
-              const SchedUnit *w = &sc->units[j];
-              for (guint k = 0; k < u->defs->len; k++)
-                if (g_ptr_array_find_with_equal_func (w->uses, u->defs->pdata[k], g_str_equal, NULL))
-                  hi = MIN (hi, w->matmul >= 0 ? w->matmul : w->slot);
-            }
-          for (int s = lo; s <= hi; s++)
+            saved[j] = sc->units[j].slot;
+          for (int s = 0; s <= sc->n_matmuls; s++)
             {
               gint64 t;
-              if (s == home)
+              if (s == home || !sched_group (sc, i, s, group))
                 continue;
-              u->slot = s;
+              for (guint j = 0; j < group->len; j++)
+                sc->units[g_array_index (group, guint, j)].slot = s;
               t = traffic (sc);
               if (t < best)
-                best = t, to = s;
+                {
+                  best = t, to = s;
+                  g_array_set_size (chosen, 0);
+                  g_array_append_vals (chosen, group->data, group->len);
+                }
+              for (guint j = 0; j < sc->n; j++)
+                sc->units[j].slot = saved[j];
             }
-          u->slot = to;
-          moved |= to != home;
+          if (to != home)
+            {
+              for (guint j = 0; j < chosen->len; j++)
+                sc->units[g_array_index (chosen, guint, j)].slot = to;
+              moved = TRUE;
+            }
         }
       if (!moved)
         break;
@@ -314,6 +389,30 @@ contains_copy (const WbBsym *b, int depth)
     return TRUE;
   for (guint i = 0; depth < 16 && i < b->n_subsymbols; i++)
     if (contains_copy (b->subsymbols[i], depth + 1))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether every leaf of @b is a reshape, transpose or squeeze (the step's output is then a view). */
+static gboolean
+only_views (const WbBsym *b, int depth)
+{
+  static const char *const views[] = { "prims.reshape", "prims.transpose", "prims.squeeze", "prims.shallow_copy", NULL };
+  const WbSymbol          *s = b->symbol;
+
+  if (b->n_subsymbols > 0)
+    {
+      for (guint i = 0; i < b->n_subsymbols; i++)
+        if (depth >= 16 || !only_views (b->subsymbols[i], depth + 1))
+          return FALSE;
+      return TRUE;
+    }
+  if (s == NULL)
+    return FALSE;
+  if (wb_symbol_get_like (s) != NULL)
+    s = wb_symbol_get_like (s);
+  for (guint i = 0; views[i]; i++)
+    if (strcmp (wb_symbol_get_name (s), views[i]) == 0)
       return TRUE;
   return FALSE;
 }
@@ -374,6 +473,7 @@ schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots)
       u->matmul = slots[i] < 0 ? m++ : -1;
       u->slot = slots[i];
       u->movable = u->matmul < 0 && !contains_copy (b, 0);
+      u->is_view = u->matmul < 0 && only_views (b, 0);
       u->out_bytes = 0;
       for (guint k = 0; k < u->defs->len; k++)
         {

@@ -170,20 +170,21 @@ wb_cuda_codegen_prelude (void)
 WbCudaPlan *
 wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, GError **error)
 {
-  Gen         g = { 0 };
-  WbCudaPlan *plan = NULL;
-  gboolean    ok = FALSE;
-  gint64      biggest = 0;
-  const char *ity;
-  GArray     *outputs = g_array_new (FALSE, TRUE, sizeof (WbCudaOutput));
-  GPtrArray  *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  GPtrArray  *computed = g_ptr_array_new ();                                               /* outputs that are no view of an input or buffer */
-  GHashTable *deferred = g_hash_table_new (NULL, NULL);                                    /* of those, views of another one */
-  GPtrArray  *promoted = g_ptr_array_new ();                                               /* values computed only for such views to be of */
-  GPtrArray  *early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref); /* groups before the reductions */
-  GPtrArray  *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
-  GPtrArray  *sets = NULL;                                                                 /* reductions: sets of siblings */
-  int         held = -1;                                                                   /* the set emitted last, with an epilogue */
+  Gen          g = { 0 };
+  WbCudaPlan  *plan = NULL;
+  gboolean     ok = FALSE;
+  gint64       biggest = 0;
+  const char  *ity;
+  GArray      *outputs = g_array_new (FALSE, TRUE, sizeof (WbCudaOutput));
+  GPtrArray   *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  GPtrArray   *computed = g_ptr_array_new ();                                               /* outputs that are no view of an input or buffer */
+  GHashTable  *deferred = g_hash_table_new (NULL, NULL);                                    /* of those, views of another one */
+  GPtrArray   *promoted = g_ptr_array_new ();                                               /* values computed only for such views to be of */
+  GPtrArray   *early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref); /* groups before the reductions */
+  GPtrArray   *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
+  GPtrArray   *sets = NULL;                                                                 /* reductions: sets of siblings */
+  int          held = -1;                                                                   /* the set with an epilogue */
+  WbCgEpilogue epi = { 0 };
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -285,22 +286,13 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   for (guint j = 0; j < early->len; j++)
     if (!_wb_cg_emit_pointwise (&g, early->pdata[j], ity, error))
       goto out;
-  /* the reductions, siblings sharing a kernel; the last row kernel that no other reduction reads is held
-   * back until the pointwise groups are known, to compute those it can (wb-cuda-codegen-epilogue.c) */
+  /* the reductions, siblings sharing a kernel (wb-cuda-codegen-epilogue.c); their results get their buffers
+   * now, so that the pointwise groups below see them as computed, and they are emitted once it is known
+   * which of those groups a row kernel computes itself */
   sets = _wb_cg_reduction_sets (&g);
-  held = _wb_cg_held_set (&g, sets);
   for (guint s = 0; s < sets->len; s++)
     {
       GPtrArray *set = sets->pdata[s];
-      if ((int) s == held)
-        continue;
-      if (!_wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, NULL, ity, error))
-        goto out;
-    }
-  if (held >= 0)
-    {
-      /* its results have buffers from here on, as if emitted: views of them are views of those buffers */
-      GPtrArray *set = sets->pdata[held];
       for (guint j = 0; j < set->len; j++)
         for (guint i = 0; i < ((Node *) set->pdata[j])->n_out; i++)
           {
@@ -367,15 +359,11 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
         }
       g_array_append_val (outputs, o);
     }
-  if (held >= 0)
+  held = _wb_cg_epilogue_pick (&g, sets, groups, &epi);
+  for (guint s = 0; s < sets->len; s++)
     {
-      GPtrArray   *set = sets->pdata[held];
-      WbCgEpilogue epi = { 0 };
-      gboolean     has = _wb_cg_epilogue_choose (&g, set, groups, &epi);
-      gboolean     done = _wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, has ? &epi : NULL, ity, error);
-      if (has)
-        _wb_cg_epilogue_clear (&epi);
-      if (!done)
+      GPtrArray *set = sets->pdata[s];
+      if (!_wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : NULL, ity, error))
         goto out;
     }
   for (guint j = 0; j < groups->len; j++)
@@ -447,6 +435,7 @@ out:
   g_ptr_array_unref (free_outputs);
   if (sets)
     g_ptr_array_unref (sets);
+  _wb_cg_epilogue_clear (&epi);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);
