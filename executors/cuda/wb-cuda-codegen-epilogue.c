@@ -511,13 +511,7 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
       {
         Idx rj = rx;
         if (V > 1)
-          {
-            for (guint d = 0; d < R->n_red; d++)
-              rj.lane[d] = LANE_SAME;
-            rj.lane[ur] = LANE_UNIT;
-            rj.base[ur] = rx.e[ur];
-            rj.e[ur] = _wb_cg_lane_expr (k, rx.e[ur]);
-          }
+          _wb_cg_idx_lane_unit (k, &rj, ur, NULL);
         element_idx (R, &kx, &rj, _wb_cg_lane_expr (k, "E"), &ax);
         for (guint j = 0; j < epi->elems->len; j++)
           {

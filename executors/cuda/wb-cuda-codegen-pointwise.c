@@ -91,6 +91,22 @@ _wb_cg_lane_expr (Kern *k, const char *base)
   return k->lane == 0 ? base : _wb_cg_gstr (k->g, "(%s + %u)", base, k->lane);
 }
 
+void
+_wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin)
+{
+  for (guint d = 0; d < ix->rank; d++)
+    ix->lane[d] = LANE_SAME;
+  ix->lane[u] = LANE_UNIT;
+  ix->base[u] = ix->e[u];
+  ix->e[u] = _wb_cg_lane_expr (k, ix->e[u]);
+  if (lin != NULL)
+    {
+      ix->lin = _wb_cg_lane_expr (k, lin);
+      ix->lin_lane = LANE_UNIT;
+      ix->lin_base = lin;
+    }
+}
+
 static int
 innermost_dim (guint rank, const gint64 *shape)
 {
@@ -588,14 +604,7 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
   for (k->lane = 0; k->lane < k->vec; k->lane++)
     {
       Idx ix = *bx;
-      for (guint d = 0; d < ix.rank; d++)
-        ix.lane[d] = LANE_SAME;
-      ix.lane[u] = LANE_UNIT;
-      ix.base[u] = bx->e[u];
-      ix.e[u] = _wb_cg_lane_expr (k, bx->e[u]);
-      ix.lin = _wb_cg_lane_expr (k, base);
-      ix.lin_lane = LANE_UNIT;
-      ix.lin_base = base;
+      _wb_cg_idx_lane_unit (k, &ix, u, base);
       for (guint i = 0; i < outs->len; i++)
         {
           Val        *v = outs->pdata[i];

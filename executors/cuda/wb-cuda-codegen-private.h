@@ -260,6 +260,9 @@ void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
 void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
 gboolean    _wb_cg_idx_is_same (const Idx *ix);
 const char *_wb_cg_lane_expr (Kern *k, const char *base);
+/* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
+ * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
+void        _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
 guint       _wb_cg_vec_width (Kern *k, gint64 extent);
 GString    *_wb_cg_vec_begin (Kern *k, guint vec);
 void        _wb_cg_vec_end (Kern *k, GString *scalar);

@@ -244,14 +244,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
     {
       Idx   rj = rx, ax = { 0 };
       guint ki = 0, ri = 0;
-      for (guint d = 0; d < n_red; d++)
-        rj.lane[d] = LANE_SAME;
-      rj.lane[u] = LANE_UNIT;
-      rj.base[u] = rx.e[u];
-      rj.e[u] = _wb_cg_lane_expr (k, rx.e[u]);
-      rj.lin = _wb_cg_lane_expr (k, "r0");
-      rj.lin_lane = LANE_UNIT;
-      rj.lin_base = "r0";
+      _wb_cg_idx_lane_unit (k, &rj, u, "r0");
       ax.rank = a->rank;
       for (guint d = 0; d < a->rank; d++)
         _wb_cg_idx_dim (&ax, d, red[d] ? &rj : &kx, red[d] ? ri++ : ki++);
@@ -536,69 +529,62 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   return TRUE;
 }
 
-/* Reads the dims @n reduces into @red (operand rank @rank); FALSE with @error. */
+/* The layout of reduction @n (_wb_cg_reduction_layout); FALSE with @error when its arguments are of a form
+ * the generator does not handle. */
 static gboolean
-reduced_dims (Gen *g, Node *n, Val *a, gboolean *red, GError **error)
+reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
 {
-  gint64 dims[WB_MAX_RANK];
-  guint  nd = 0;
+  Val     *a = _wb_cg_operand (g, n->arg[0]);
+  gint64   dims[WB_MAX_RANK];
+  guint    nd = 0;
+  gboolean trailing = TRUE, seen = FALSE;
 
+  memset (out, 0, sizeof *out);
   if (a == NULL || !a->is_tensor || !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
     return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
-  memset (red, 0, sizeof (gboolean) * WB_MAX_RANK);
   for (guint i = 0; i < nd; i++)
     {
       gint64 d = dims[i] < 0 ? dims[i] + a->rank : dims[i];
       if (d < 0 || d >= a->rank)
         return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "prims.%s: dim %" G_GINT64_FORMAT " out of range", n->op, dims[i]);
-      red[d] = TRUE;
+      out->red[d] = TRUE;
     }
-  (void) g;
-  return TRUE;
-}
-
-gboolean
-_wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
-{
-  Val     *a = _wb_cg_operand (g, n->arg[0]);
-  gboolean red[WB_MAX_RANK];
-  gint64   K = 1, NO = 1;
-  gboolean trailing = TRUE, seen = FALSE;
-
-  memset (out, 0, sizeof *out);
-  if (a == NULL || !reduced_dims (g, n, a, red, NULL))
-    return FALSE;
   out->a = a;
   out->is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
-  memcpy (out->red, red, sizeof red);
+  out->NO = out->K = 1;
   for (guint d = 0; d < a->rank; d++)
     {
-      if (red[d])
-        K *= a->shape[d], seen |= a->shape[d] != 1;
+      if (out->red[d])
+        out->K *= a->shape[d], seen |= a->shape[d] != 1;
       else
         {
-          NO *= a->shape[d];
+          out->NO *= a->shape[d];
           if (seen && a->shape[d] != 1)
             trailing = FALSE; /* dims of extent 1 aside: element (o, r) is o * K + r */
         }
     }
-  out->NO = NO;
-  out->K = K;
-  out->row = a->rank > 0 && red[a->rank - 1] && K > 1;
-  out->column = !out->row && !out->is_var && K >= 4 * COL_R * 16 && _wb_cg_grid_for (NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
+  out->row = a->rank > 0 && out->red[a->rank - 1] && out->K > 1;
+  out->column = !out->row && !out->is_var && out->K >= 4 * COL_R * 16 && _wb_cg_grid_for (out->NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
                 g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL;
   out->takes_epilogue = out->row && trailing;
   return TRUE;
 }
 
 gboolean
+_wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
+{
+  return reduction_layout (g, n, out, NULL);
+}
+
+gboolean
 _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error)
 {
-  Row   R = { 0 };
-  Val  *a = _wb_cg_operand (g, nodes[0]->arg[0]);
-  int   T = 1, u = -1;
-  guint vec = 0;
-  Kern *k;
+  Row           R = { 0 };
+  WbCgReduction L;
+  Val          *a;
+  int           T = 1, u = -1;
+  guint         vec = 0;
+  Kern         *k;
   g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree Acc  *accs = g_new0 (Acc, nn);
   g_autofree char *what = NULL;
@@ -608,9 +594,11 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   R.nodes = nodes;
   R.nn = nn;
   R.accs = accs;
-  R.is_var = strcmp (nodes[0]->op, "var") == 0 || strcmp (nodes[0]->op, "var_mean") == 0 || strcmp (nodes[0]->op, "std") == 0;
-  if (!reduced_dims (g, nodes[0], a, R.red, error))
+  if (!reduction_layout (g, nodes[0], &L, error))
     return FALSE;
+  a = L.a;
+  R.is_var = L.is_var;
+  memcpy (R.red, L.red, sizeof R.red);
   for (guint j = 0; j < nn; j++)
     {
       accs[j].a = _wb_cg_operand (g, nodes[j]->arg[0]);
@@ -645,11 +633,11 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   R.ctype = _wb_cg_cls_ctype (R.c);
   /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread
    * per output walks the reduced dims (adjacent threads read adjacent elements) */
-  if (a->rank > 0 && R.red[a->rank - 1])
+  if (L.row)
     while (T < WB_CUDA_BLOCK && T < R.K)
       T *= 2;
 
-  if (T == 1 && !R.is_var && R.K >= 4 * COL_R * 16 && _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK) < WB_CG_SMS && g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL)
+  if (L.column)
     return emit_column_reduction (g, nodes, accs, nn, ity, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, error);
 
   add_output_buffers (g, nodes, nn, writes);

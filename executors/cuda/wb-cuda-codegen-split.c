@@ -275,6 +275,15 @@ traffic (Sched *sc)
   return total;
 }
 
+static void
+group_add (GArray *group, guint unit)
+{
+  for (guint j = 0; j < group->len; j++)
+    if (g_array_index (group, guint, j) == unit)
+      return;
+  g_array_append_val (group, unit);
+}
+
 /* The units that must move with unit @i to slot @s: earlier, the producers it reads that would not be ready
  * yet; later, the consumers that would read it too early. FALSE when one of them cannot move (a matmul, a
  * unit that is not movable). @group: unit indices, @i first. */
@@ -294,22 +303,18 @@ sched_group (Sched *sc, guint i, int s, GArray *group)
           {
             ValueInfo *vi = g_hash_table_lookup (sc->values, m->uses->pdata[k]);
             guint      p;
-            gboolean   in = FALSE;
             if (vi == NULL || vi->producer < 0 || ready_slot (sc, vi->producer) <= s)
               continue;
             p = (guint) vi->producer;
             if (sc->units[p].matmul >= 0 || !sc->units[p].movable)
               return FALSE;
-            for (guint j = 0; j < group->len && !in; j++)
-              in = g_array_index (group, guint, j) == p;
-            if (!in)
-              g_array_append_val (group, p);
+            group_add (group, p);
           }
       else
         for (guint w = 0; w < sc->n; w++)
           {
             const SchedUnit *c = &sc->units[w];
-            gboolean         reads = FALSE, in = FALSE;
+            gboolean         reads = FALSE;
             int              at_slot = c->matmul >= 0 ? c->matmul : c->slot;
             if (at_slot >= s)
               continue;
@@ -319,10 +324,7 @@ sched_group (Sched *sc, guint i, int s, GArray *group)
               continue;
             if (c->matmul >= 0 || !c->movable)
               return FALSE;
-            for (guint j = 0; j < group->len && !in; j++)
-              in = g_array_index (group, guint, j) == w;
-            if (!in)
-              g_array_append_val (group, w);
+            group_add (group, w);
           }
       if (group->len > 64)
         return FALSE;
