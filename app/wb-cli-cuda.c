@@ -51,8 +51,9 @@ print_times (const char *fmt, GArray *ms)
 static void
 print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_gpu_ms)
 {
-  guint32 fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0;
-  double  cms = 0;
+  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0;
+  double      cms = 0;
+  const char *attention = NULL;
   g_autoptr (GVariant) syms = NULL;
   g_autoptr (GVariant) reasons = NULL;
 
@@ -69,6 +70,8 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   g_print (_ ("executed: %u fused regions (%u kernels), %u one-op kernels, %u cuBLASLt matmuls, %u cpu fallbacks\n"), fused,
            kernels, ops, mm, fb);
   g_print (_ ("NVRTC: %u compiled (%.1f ms), %u from the disk cache\n"), compiles, cms, hits);
+  if (g_variant_lookup (stats, "attention", "&s", &attention))
+    g_print (_ ("attention: %s\n"), attention);
   syms = g_variant_lookup_value (stats, "fallback_symbols", G_VARIANT_TYPE ("a{su}"));
   reasons = g_variant_lookup_value (stats, "fallback_reasons", G_VARIANT_TYPE ("a{ss}"));
   if (syms && g_variant_n_children (syms) > 0)
@@ -362,6 +365,7 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
       {
         guint32          compiles = 0, hits = 0, fallbacks = 0;
         double           cms = 0;
+        const char      *attention = NULL;
         g_autofree char *what = NULL;
         g_variant_lookup (res->stats, "nvrtc_compiles", "u", &compiles);
         g_variant_lookup (res->stats, "nvrtc_hits", "u", &hits);
@@ -371,6 +375,11 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
                                 fallbacks);
         wb_run_add_executor_version (run, "nvrtc kernels", what);
         g_printerr ("profile: NVRTC kernels: %s\n", what);
+        if (g_variant_lookup (res->stats, "attention", "&s", &attention))
+          {
+            wb_run_add_executor_version (run, "attention", attention);
+            g_printerr ("profile: attention: %s\n", attention);
+          }
       }
     /* trace lines: the entry's stage line */
     for (guint k = 0; k < run->kernels->len; k++)

@@ -184,6 +184,7 @@ stats_variant (guint retries)
   GVariantBuilder            b, fb, rb;
   GHashTableIter             it;
   gpointer                   k, v;
+  g_autofree char           *attention = NULL;
 
   wb_nvrtc_get_stats (&ns);
   g_variant_builder_init (&fb, G_VARIANT_TYPE ("a{su}"));
@@ -206,6 +207,8 @@ stats_variant (guint retries)
   g_variant_builder_add (&b, "{sv}", "nvrtc_hits", g_variant_new_uint32 (ns.hits));
   g_variant_builder_add (&b, "{sv}", "compile_ms", g_variant_new_double (ns.compile_ms));
   g_variant_builder_add (&b, "{sv}", "retries", g_variant_new_uint32 (retries));
+  if ((attention = wb_cuda_attention_describe_paths ()) != NULL)
+    g_variant_builder_add (&b, "{sv}", "attention", g_variant_new_string (attention));
   return g_variant_builder_end (&b);
 }
 
@@ -374,8 +377,8 @@ graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
       wb_cuda_attention_get_stats (&as);
       same = g_strdup_printf ("%u outputs and %u gradients of the last replay differ from the checked run's (max |diff| %.3g)%s", n_out, n_grad,
                               MAX (d_out, d_grad),
-                              n_grad > 0 && as.atomic_dq > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
-                                                               "WB_CUDA_ATTN=deterministic gives the same bits every run)"
+                              n_grad > 0 && as.atomic_dq + as.cudnn > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
+                                                                          "WB_CUDA_ATTN=deterministic gives the same bits every run)"
                                                              : "");
     }
   g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations; %s; %s",

@@ -10,6 +10,11 @@
 #   --builddir DIR  build in DIR instead of build/
 #   -- OPTIONS      passed to `meson setup` (e.g. -- -Dgui=false)
 #
+# cuDNN's attention (executors/cuda/wb-cudnn-sdpa.cc) is built with NVIDIA's header-only cudnn-frontend, which
+# Debian does not package: when the CUDA toolkit has cuDNN's headers, its wheel from PyPI (pinned below) is
+# downloaded once and its include/ unpacked into third_party/cudnn-frontend (git-ignored). Without it the
+# build goes on without cuDNN (attention then runs on the workbench's own kernels).
+#
 # Packages are installed with apt-get (after apt-get update) only when missing: as root directly,
 # otherwise through sudo. Exit status: 0 ok, 3 when packages are missing and cannot be installed,
 # or the status of the failing build step.
@@ -18,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(
-  meson ninja-build pkg-config gcc
+  meson ninja-build pkg-config gcc g++ unzip python3-pip
   libglib2.0-dev libjson-glib-dev libsqlite3-dev libgraphviz-dev
   libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev libopenblas-dev
   xvfb xauth gettext appstream desktop-file-utils
@@ -88,7 +93,25 @@ configure() {
   fi
 }
 
+cudnn_frontend_version=1.32.0
+fetch_cudnn_frontend() {
+  local dest=third_party/cudnn-frontend cuda=${CUDA_HOME:-/usr/local/cuda} tmp
+  [ -f "$dest/include/cudnn_frontend.h" ] && return 0
+  [ -f "$cuda/include/cudnn.h" ] || [ -f /usr/include/cudnn.h ] || return 0
+  tmp=$(mktemp -d)
+  if python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 --python-version 3.11 \
+       --implementation cp -d "$tmp" "nvidia-cudnn-frontend==$cudnn_frontend_version" &&
+     mkdir -p "$dest" && unzip -q -o "$tmp"/nvidia_cudnn_frontend-*.whl 'include/*' -d "$dest"; then
+    echo "setup: cudnn-frontend $cudnn_frontend_version headers in $dest/include"
+  else
+    echo "setup: could not fetch cudnn-frontend $cudnn_frontend_version from PyPI: building without cuDNN attention" >&2
+    rm -rf "$dest"
+  fi
+  rm -rf "$tmp"
+}
+
 install_missing
+fetch_cudnn_frontend
 [ "$deps_only" -eq 1 ] && exit 0
 
 configure "$builddir" "${meson_options[@]}"

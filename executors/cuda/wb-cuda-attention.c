@@ -19,6 +19,11 @@
 #include "wb-cuda-executors.h"
 #include "wb-cuda-flash.h"
 #include "wb-executors-private.h"
+#if WB_HAVE_CUDNN
+#include "wb-cudnn-sdpa.h"
+#else
+typedef struct _WbCudnnSdpaPlan WbCudnnSdpaPlan;
+#endif
 
 /* scratch per chunk of heads: S (f32), P or dS (input dtype) and, backward, dP (f32) */
 #define SCRATCH_BYTES (G_GINT64_CONSTANT (2) << 30)
@@ -471,6 +476,7 @@ wb_cuda_attention_reset_stats (void)
   memset (&stats, 0, sizeof stats);
 }
 
+
 /* whether @d takes the fused kernels; records the choice (and the reason when not) */
 static gboolean
 choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
@@ -505,6 +511,137 @@ flash_mat (WbCudaRuntime *rt, WbTensor *t, WbTensor **hold, WbCudaFlashMat *m, G
     return FALSE;
   return wb_cuda_flash_mat (*hold, m);
 }
+
+/* -- cuDNN (wb-cudnn-sdpa.h) ---------------------------------------------------------------------- */
+
+/* FALSE, handing @why (transfer full) to @why_not when it is not NULL */
+static gboolean
+reject_why (char **why_not, char *why)
+{
+  if (why_not != NULL)
+    *why_not = why;
+  else
+    g_free (why);
+  return FALSE;
+}
+
+char *
+wb_cuda_attention_describe_paths (void)
+{
+  GString *s = g_string_new (NULL);
+
+  if (stats.cudnn > 0)
+    {
+#if WB_HAVE_CUDNN
+      gsize            v = 0;
+      WbCudnnSdpaStats cs;
+      wb_cudnn_sdpa_get_stats (&cs);
+      if (wb_cudnn_load (&v, NULL))
+        g_string_append_printf (s, "cuDNN %u.%u.%u %u calls (%u graphs built in %.1f ms)", (guint) (v / 10000), (guint) (v / 100 % 100),
+                                (guint) (v % 100), stats.cudnn, cs.built, cs.build_ms);
+#endif
+    }
+  if (stats.fused > 0)
+    g_string_append_printf (s, "%sFlashAttention-2 kernels %u calls", s->len ? "; " : "", stats.fused);
+  if (stats.unfused > 0)
+    g_string_append_printf (s, "%sunfused %u calls (%s)", s->len ? "; " : "", stats.unfused, stats.why_unfused);
+  if (stats.fused + stats.unfused > 0 && stats.why_not_cudnn[0] != '\0')
+    g_string_append_printf (s, "; not cuDNN: %s", stats.why_not_cudnn);
+  if (s->len == 0)
+    return g_string_free (s, TRUE);
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+wb_cuda_attention_cudnn_takes (WbDtype dtype, gint64 e, gint64 ev, double scale, char **why_not)
+{
+  g_autoptr (GError) local = NULL;
+  const char *mode = g_getenv ("WB_CUDA_ATTN");
+
+  if (mode != NULL && mode[0] != '\0' && strcmp (mode, "cudnn") != 0)
+    return reject_why (why_not, g_strdup_printf ("WB_CUDA_ATTN=%s", mode));
+  if (dtype != WB_DTYPE_BFLOAT16 && dtype != WB_DTYPE_FLOAT16)
+    return reject_why (why_not, g_strdup_printf ("%s inputs (cuDNN's fused attention takes bf16 and f16)", wb_dtype_shortname (dtype)));
+  if (e != ev || e % 8 != 0 || e > 128)
+    return reject_why (why_not, g_strdup_printf ("head dims %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT
+                                                 " (cuDNN's fused attention takes equal ones, multiples of 8 up to 128)",
+                                                 e, ev));
+  if (!(scale > 0))
+    return reject_why (why_not, g_strdup_printf ("scale %g (cuDNN's fused attention is used for positive scales only: it gave NaN for -0.1)", scale));
+#if WB_HAVE_CUDNN
+  if (!wb_cudnn_load (NULL, &local))
+    return reject_why (why_not, g_strdup (local->message));
+  return TRUE;
+#else
+  return reject_why (why_not, g_strdup ("this build has no cuDNN support (cudnn-frontend was not found at build time)"));
+#endif
+}
+
+#if WB_HAVE_CUDNN
+/* the key's strides of a fused-kernel operand [B, H, T, E] (whose strides of extent-1 dims are 0) */
+static void
+cudnn_strides (const WbCudaFlashMat *m, gint64 h, gint64 t, gint64 e, gint64 *out)
+{
+  out[3] = 1;
+  out[2] = m->ss ? m->ss : e;
+  out[1] = m->sh ? m->sh : t * out[2];
+  out[0] = m->sb ? m->sb : h * out[1];
+}
+
+/* cuDNN's graph for the call (transfer none), with the operands it reads set in @m (q, k, v and, backward,
+ * go and o: in place or copies held in @hold); NULL with the reason in stats.why_not_cudnn when cuDNN is not
+ * used (mode, dtype, head dim, no cuDNN, no engine). FALSE only for a failed copy. */
+static gboolean
+cudnn_plan (WbCudaRuntime *rt, const Dims *d, gint64 b, gint64 h, gboolean fwd, WbTensor *const *t, WbTensor **const *hold, WbCudaFlashMat *m,
+            WbCudnnSdpaPlan **plan, gint64 *workspace, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char   *why = NULL;
+  WbCudnnSdpaKey     key;
+
+  *plan = NULL;
+  if (!wb_cuda_attention_cudnn_takes (d->dtype, d->e, d->ev, d->scale, &why))
+    {
+      g_snprintf (stats.why_not_cudnn, sizeof stats.why_not_cudnn, "%s", why);
+      return TRUE;
+    }
+  for (guint i = 0; i < (fwd ? 3u : 5u); i++)
+    if (!flash_mat (rt, t[i], hold[i], &m[i], error))
+      return FALSE;
+  memset (&key, 0, sizeof key);
+  key.dtype = d->dtype;
+  key.backward = !fwd;
+  key.causal = d->causal;
+  key.scale = d->scale;
+  key.b = b, key.h = h, key.tq = d->tq, key.tk = d->tk, key.e = d->e;
+  /* the backward's statistics are packed first (cuDNN before 9.26 takes no other layout) */
+  key.lse_len = fwd ? d->lse_len : d->tq;
+  cudnn_strides (&m[0], h, d->tq, d->e, key.q_strides);
+  cudnn_strides (&m[1], h, d->tk, d->e, key.k_strides);
+  cudnn_strides (&m[2], h, d->tk, d->e, key.v_strides);
+  if (fwd)
+    cudnn_strides (&(WbCudaFlashMat){ 0 }, h, d->tq, d->e, key.o_strides);
+  else
+    {
+      cudnn_strides (&m[3], h, d->tq, d->e, key.do_strides);
+      cudnn_strides (&m[4], h, d->tq, d->e, key.o_strides);
+    }
+  if ((*plan = wb_cudnn_sdpa_plan (&key, workspace, &local)) == NULL)
+    g_snprintf (stats.why_not_cudnn, sizeof stats.why_not_cudnn, "%s", local->message);
+  return TRUE;
+}
+
+/* runs @plan with @ptrs on the runtime's stream, its workspace from the pool */
+static gboolean
+cudnn_run (WbCudaRuntime *rt, WbCudnnSdpaPlan *plan, gint64 workspace, const CUdeviceptr *ptrs, GError **error)
+{
+  g_autoptr (WbTensor) ws = NULL;
+
+  if (workspace > 0 && (ws = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, &workspace, error)) == NULL)
+    return FALSE;
+  return wb_cudnn_sdpa_execute (plan, wb_cuda_runtime_get_stream (rt), ptrs, ws ? wb_cuda_tensor_ptr (ws) : 0, error);
+}
+#endif
 
 /* -- the call ------------------------------------------------------------------------------------- */
 
@@ -550,11 +687,17 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
   g_autoptr (WbTensor) q3 = NULL;
   g_autoptr (WbTensor) k3 = NULL;
   g_autoptr (WbTensor) v3 = NULL;
+  /* the operands q, k, v, go, o as the fused kernels and cuDNN read them, and the copies made for them */
   g_autoptr (WbTensor) hq = NULL;
   g_autoptr (WbTensor) hk = NULL;
   g_autoptr (WbTensor) hv = NULL;
+  g_autoptr (WbTensor) hgo = NULL;
+  g_autoptr (WbTensor) ho = NULL;
+  WbTensor      **held[5] = { &hq, &hk, &hv, &hgo, &ho };
+  WbCudaFlashMat  mats[5] = { { 0 } };
+  WbCudnnSdpaPlan *plan = NULL;
+  gint64          workspace = 0;
   WbCudaFlashDims fd;
-  WbCudaFlashMat  mq, mk, mv;
   gboolean        fused;
   WbRtValue      *tuple;
 
@@ -596,10 +739,20 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
     }
   else
     d->lse_len = op == WB_CUDA_ATTENTION_FLASH_FWD ? (d->tq + 15) / 16 * 16 : (d->tq + 31) / 32 * 32;
-  if ((fused = choose_fused (d, b, h, &fd)))
+#if WB_HAVE_CUDNN
+  if (!cudnn_plan (rt, d, b, h, fwd, (WbTensor *[]){ q, k, v, go, o }, held, mats, &plan, &workspace, error))
+    return FALSE;
+#endif
+  if (plan != NULL)
     {
-      if (!flash_mat (rt, q, &hq, &mq, error) || !flash_mat (rt, k, &hk, &mk, error) || !flash_mat (rt, v, &hv, &mv, error))
-        return FALSE;
+      fused = FALSE;
+      stats.cudnn++;
+    }
+  else if ((fused = choose_fused (d, b, h, &fd)))
+    {
+      for (guint i = 0; i < 3; i++)
+        if (mats[i].ptr == 0 && !flash_mat (rt, (WbTensor *[]){ q, k, v }[i], held[i], &mats[i], error))
+          return FALSE;
     }
   else if ((q3 = flat_heads (rt, q, error)) == NULL || (k3 = flat_heads (rt, k, error)) == NULL || (v3 = flat_heads (rt, v, error)) == NULL)
     return FALSE;
@@ -612,9 +765,23 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
       gint64 nb = b + 1;
       if (lse_out == NULL)
         return FALSE;
-      if (fused)
+      if (plan != NULL)
         {
-          if (!wb_cuda_flash_forward (rt, &fd, &mq, &mk, &mv, wb_cuda_tensor_ptr (out), wb_cuda_tensor_ptr (lse_out), d->lse_len, error))
+#if WB_HAVE_CUDNN
+          /* cuDNN writes rows 0..Tq-1 of the statistics; the padding is 0, as the cpu executor leaves it */
+          if (d->lse_len > d->tq &&
+              !wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuMemsetD8Async (wb_cuda_tensor_ptr (lse_out), 0, (size_t) wb_tensor_nbytes (lse_out),
+                                                                             wb_cuda_runtime_get_stream (rt)),
+                              "cuMemsetD8Async", error))
+            return FALSE;
+          if (!cudnn_run (rt, plan, workspace,
+                          (CUdeviceptr[]){ mats[0].ptr, mats[1].ptr, mats[2].ptr, wb_cuda_tensor_ptr (out), wb_cuda_tensor_ptr (lse_out) }, error))
+            return FALSE;
+#endif
+        }
+      else if (fused)
+        {
+          if (!wb_cuda_flash_forward (rt, &fd, &mats[0], &mats[1], &mats[2], wb_cuda_tensor_ptr (out), wb_cuda_tensor_ptr (lse_out), d->lse_len, error))
             return FALSE;
         }
       else if ((o3 = wb_tensor_try_view (out, 3, (gint64[]){ d->bh, d->tq, d->ev })) == NULL || !forward (rt, d, q3, k3, v3, o3, lse_out, error))
@@ -650,16 +817,29 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
       g_autoptr (WbTensor) dv = dk ? wb_cuda_tensor_new (rt, d->dtype, 4, v->shape, error) : NULL;
       if (dv == NULL)
         return FALSE;
-      if (fused)
+      if (plan != NULL)
         {
-          g_autoptr (WbTensor) hgo = NULL;
-          g_autoptr (WbTensor) ho = NULL;
-          WbCudaFlashMat mgo, mo;
+#if WB_HAVE_CUDNN
+          g_autoptr (WbTensor) rows = NULL;
+          g_autoptr (WbTensor) packed = NULL;
+          if (d->lse_len != d->tq &&
+              ((rows = wb_tensor_slice (lse_c, (gint64[]){ 0, 0, 0 }, (gint64[]){ b, h, d->tq }, NULL, error)) == NULL ||
+               (packed = wb_cuda_contiguous (rt, rows, error)) == NULL))
+            return FALSE;
+          if (!cudnn_run (rt, plan, workspace,
+                          (CUdeviceptr[]){ mats[0].ptr, mats[1].ptr, mats[2].ptr, mats[4].ptr, mats[3].ptr, wb_cuda_tensor_ptr (packed ? packed : lse_c),
+                                           wb_cuda_tensor_ptr (dq), wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv) },
+                          error))
+            return FALSE;
+#endif
+        }
+      else if (fused)
+        {
           if (!fd.deterministic)
             stats.atomic_dq++;
-          if (!flash_mat (rt, go, &hgo, &mgo, error) || !flash_mat (rt, o, &ho, &mo, error) ||
-              !wb_cuda_flash_backward (rt, &fd, &mq, &mk, &mv, &mgo, &mo, wb_cuda_tensor_ptr (lse_c), d->lse_len, wb_cuda_tensor_ptr (dq),
-                                       wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv), error))
+          if ((mats[3].ptr == 0 && !flash_mat (rt, go, &hgo, &mats[3], error)) || (mats[4].ptr == 0 && !flash_mat (rt, o, &ho, &mats[4], error)) ||
+              !wb_cuda_flash_backward (rt, &fd, &mats[0], &mats[1], &mats[2], &mats[3], &mats[4], wb_cuda_tensor_ptr (lse_c), d->lse_len,
+                                       wb_cuda_tensor_ptr (dq), wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv), error))
             return FALSE;
         }
       else

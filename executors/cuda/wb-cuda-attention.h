@@ -5,6 +5,9 @@
  * The semantics and output layouts are the cpu executor's (executors/cpu/wb-cpu-attention.c): q [B, H, Tq, E],
  * k [B, H, Tk, E], v [B, H, Tk, Ev] of one dtype (f32, bf16, f16; any strides), scale (default 1/sqrt(E)),
  * is_causal (top-left aligned: query i sees keys j <= i), dropout_p 0, no attn_mask.
+ * Paths, first that takes the call: cuDNN's fused flash attention (wb-cudnn-sdpa.h; bf16 and f16, E = Ev a
+ * multiple of 8 up to 128, when the build has cuDNN support, libcudnn.so.9 loads and an engine takes the
+ * graph; skipped when WB_CUDA_ATTN is set to anything but "cudnn", e.g. "flash" or "deterministic").
  * Fused path: bf16 and f16 with head dim 64 or 128 (E = Ev) run the FlashAttention-2 kernels of
  * wb-cuda-flash.h (no [Tq, Tk] matrix in memory, no GEMM); everything else, or any call while the
  * environment has WB_CUDA_ATTN=unfused, takes the unfused path below, and the reason is recorded
@@ -64,6 +67,9 @@ gboolean wb_cuda_attention_run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKerne
  * refused before a path was chosen are not counted). */
 typedef struct
 {
+  guint cudnn;              /* calls run by cuDNN's fused attention (wb-cudnn-sdpa.h) */
+  char  why_not_cudnn[240]; /* why the last call that cuDNN did not run went elsewhere ("" when none):
+                             * "WB_CUDA_ATTN=flash", "cuDNN is not available: ...", cuDNN's refusal */
   guint fused;            /* calls run by the FlashAttention-2 kernels */
   guint atomic_dq;        /* fused backward calls whose dQ was summed with atomic adds (its last bits vary) */
   guint unfused;          /* calls run by cuBLASLt and the row kernels */
@@ -75,6 +81,18 @@ typedef struct
 void wb_cuda_attention_get_stats (WbCudaAttentionStats *out);
 /* wb_cuda_attention_reset_stats: zeroes them. */
 void wb_cuda_attention_reset_stats (void);
+
+/* wb_cuda_attention_describe_paths: (transfer full) which paths ran the attention calls since the last reset,
+ * one line: "cuDNN 9.14.0 2 calls (2 graphs built in 310.2 ms); FlashAttention-2 kernels 1 calls; not cuDNN:
+ * ..."; NULL when there were none. */
+char *wb_cuda_attention_describe_paths (void);
+
+/* wb_cuda_attention_cudnn_takes: whether calls of @dtype with head dims @e (q, k) and @ev (v) and @scale go to cuDNN
+ * first: WB_CUDA_ATTN unset or "cudnn", bf16 or f16, e = ev a multiple of 8 up to 128, scale > 0 (cuDNN 9.14 gave
+ * NaN rows for a causal call with scale -0.1: its mask is applied before the scale), a build with cuDNN support and
+ * libcudnn.so.9 loaded (wb_cudnn_load). FALSE with the reason (transfer full, when @why_not is not NULL). cuDNN
+ * may still refuse a graph at run time (stats.why_not_cudnn). */
+gboolean wb_cuda_attention_cudnn_takes (WbDtype dtype, gint64 e, gint64 ev, double scale, char **why_not);
 
 /* wb_cuda_attention_source: (transfer full) the CUDA C of the unfused path's row kernels for @dtype (f32, bf16, f16),
  * entries wb_attn_softmax, wb_attn_bwd_p and wb_attn_bwd_ds, compiled by NVRTC after the prelude; NULL for

@@ -278,7 +278,7 @@ wb_cuda_executor_get (const char *name, GError **error)
 }
 
 static const char *const path_names[] = { "split", "nvrtc", "cuda", "cublas", "cuda (copy_)", "cpu fallback", "cpu (utility)",
-                                          "nvrtc runs + cublas", "attention (cublasLt + nvrtc)",
+                                          "nvrtc runs + cublas", "attention (cudnn, nvrtc flash or cublasLt)",
                                           "cuda (kernel)" };
 
 static guint

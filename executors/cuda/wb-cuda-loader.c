@@ -143,6 +143,17 @@ wb_cuda_load_cublaslt (GError **error)
   return &lt_api;
 }
 
+gpointer
+wb_cuda_open_library (const char *soname, char **path, GError **error)
+{
+  g_autofree char *tried = NULL;
+  gpointer         h = open_library (soname, FALSE, path, &tried);
+
+  if (h == NULL)
+    g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_LIBRARY, "%s cannot be opened: %s", soname, tried);
+  return h;
+}
+
 const char *
 wb_cuda_get_library_path (const char *which)
 {

@@ -33,6 +33,7 @@ typedef enum
   WB_CUDA_ERROR_FAULT,          /* a kernel faulted: the context is lost for good (restart the process) */
   WB_CUDA_ERROR_OUT_OF_MEMORY,  /* device memory exhausted */
   WB_CUDA_ERROR_CAPTURE,        /* work that a CUDA graph cannot hold ran during stream capture (wb-cuda-graph.h) */
+  WB_CUDA_ERROR_NOT_SUPPORTED,  /* a library (cuDNN) has no engine for the call, or this build lacks it: fall back */
 } WbCudaError;
 
 #define WB_CUDA_STR_(x) #x
@@ -98,6 +99,10 @@ const WbCuApi *wb_cuda_load_driver (GError **error);
 const WbNvrtcApi *wb_cuda_load_nvrtc (GError **error);
 /* wb_cuda_load_cublaslt: opens libcublasLt (once); NULL with WB_CUDA_ERROR_LIBRARY. */
 const WbLtApi *wb_cuda_load_cublaslt (GError **error);
+/* wb_cuda_open_library: dlopen()s @soname (RTLD_NOW | RTLD_LOCAL) by name, then in $WB_CUDA_LIB_DIR and the
+ * toolkit's lib64 and lib (as NVRTC and cuBLASLt are found). (transfer full: dlclose) the handle, @path
+ * (transfer full) the file opened; NULL with WB_CUDA_ERROR_LIBRARY listing every attempt. */
+gpointer wb_cuda_open_library (const char *soname, char **path, GError **error);
 /* wb_cuda_get_library_path: (transfer none) the file a loaded library came from ("nvrtc", "cublasLt",
  * "cuda"), or NULL. */
 const char *wb_cuda_get_library_path (const char *which);

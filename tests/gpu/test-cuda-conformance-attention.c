@@ -14,11 +14,13 @@
 /* -- attention ---------------------------------------------------------------------------------- */
 
 static void
-add_attention (const char *executor, const char *what, WbDtype d, const WbConfInput *in, guint n_in, const char *body, const char *outputs, double tol_mult)
+add_attention (const char *executor, const char *what, WbDtype d, const WbConfInput *in, guint n_in, const char *body, const char *outputs, const char *scale,
+               double tol_mult)
 {
   WbConfCase *c = wb_conf_case_new (executor, what, d, in, n_in, body, outputs);
 
   c->attention = d;
+  c->attention_scale = strcmp (scale, "None") == 0 ? 1.0 / sqrt ((double) in[0].shape[3]) : g_ascii_strtod (scale, NULL);
   c->tol_mult = tol_mult;
   wb_conf_append (c);
 }
@@ -125,17 +127,17 @@ attention_cases (void)
          * does before its tensor-core MMAs; the cpu keeps dS in f32. Seen on the H200: up to 1.3% of the elements
          * of dQ/dK beyond the default half tolerance (norm-wise error <= 9e-3 bf16, 1.4e-3 f16), up to 0.005 off
          * where dQ cancels to near 0 in f16 (0.0070 vs 0.0021); 8x the default covers it */
-        add_attention ("cuda", fwd_label, d, in, 3, fwd, flash ? "o, lse, cq, seed" : "o, lse, seed", 0);
-        add_attention ("cuda", bwd_label, d, in, 4, bwd, "dq, dk, dv", bwd_tol);
+        add_attention ("cuda", fwd_label, d, in, 3, fwd, flash ? "o, lse, cq, seed" : "o, lse, seed", shapes[i].scale, 0);
+        add_attention ("cuda", bwd_label, d, in, 4, bwd, "dq, dk, dv", shapes[i].scale, bwd_tol);
         if (i == 0)
           {
             /* the nvrtc executor takes the same path; ltorch's composite runs whole (the cpu runs its decomposition) */
             g_autofree char *sdpa = sdpa_decomposition (d, shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].e, TRUE);
             g_autofree char *sdpa_nc = sdpa_decomposition (d, shapes[i].b, shapes[i].h, shapes[i].tq, shapes[i].e, FALSE);
-            add_attention ("nvrtc", bwd_label, d, in, 4, bwd, "dq, dk, dv", bwd_tol);
+            add_attention ("nvrtc", bwd_label, d, in, 4, bwd, "dq, dk, dv", shapes[i].scale, bwd_tol);
             /* the reference rounds S to the dtype before the softmax (Thunder's decomposition): looser for halves */
-            add_attention ("nvrtc", "ltorch.scaled_dot_product_attention 2x3x77x64 causal", d, in, 3, sdpa, "y", flash ? 3 : 1);
-            add_attention ("cuda", "ltorch.scaled_dot_product_attention 2x3x77x64", d, in, 3, sdpa_nc, "y", flash ? 3 : 1);
+            add_attention ("nvrtc", "ltorch.scaled_dot_product_attention 2x3x77x64 causal", d, in, 3, sdpa, "y", "None", flash ? 3 : 1);
+            add_attention ("cuda", "ltorch.scaled_dot_product_attention 2x3x77x64", d, in, 3, sdpa_nc, "y", "None", flash ? 3 : 1);
           }
       }
   fused_attention_cases ();
@@ -174,8 +176,8 @@ add_sdpafx (const char *executor, WbDtype d, gint64 b, gint64 h, gint64 tq, gint
         }
     }
   /* the backward's tolerance: see attention_cases */
-  add_attention (executor, fwd_label, d, in, 3, fwd, "o, lse, cq, seed", 0);
-  add_attention (executor, bwd_label, d, in, 4, bwd, "dq, dk, dv", 8);
+  add_attention (executor, fwd_label, d, in, 3, fwd, "o, lse, cq, seed", scale, 0);
+  add_attention (executor, bwd_label, d, in, 4, bwd, "dq, dk, dv", scale, 8);
 }
 
 /* Shapes that exercise the fused kernels' tiles (128 query rows, key tiles of 64/32, dK/dV blocks of
@@ -234,7 +236,7 @@ test_attention_dispatch (gconstpointer data)
   for (guint i = 0; lines[i]; i++)
     if (strstr (lines[i], "scaled_dot_product") != NULL)
       {
-        g_assert_nonnull (strstr (lines[i], ": attention (cublasLt + nvrtc)"));
+        g_assert_nonnull (strstr (lines[i], ": attention (cudnn, nvrtc flash or cublasLt)"));
         taken++;
       }
   /* forward and backward, on both executors */

@@ -330,15 +330,23 @@ test_case (gconstpointer data)
       /* every attention call took the path expected of its dtype and head dim */
       WbCudaAttentionStats as;
       gboolean             fused = attention_fused (c);
+      g_autofree char     *why_not_cudnn = NULL;
+      gboolean             cudnn = wb_cuda_attention_cudnn_takes (c->attention, c->in[0].shape[3], c->in[2].shape[3], c->attention_scale,
+                                                                          &why_not_cudnn);
       wb_cuda_attention_get_stats (&as);
-      if (as.fused + as.unfused == 0 || (fused ? as.unfused : as.fused) != 0)
+      /* cuDNN takes every call it is offered (a refusal is a failure: it would hide a broken graph), else
+       * the FlashAttention-2 kernels or the unfused path, as the dtype and head dim say */
+      if (cudnn ? (as.cudnn == 0 || as.fused + as.unfused != 0)
+                : (as.cudnn != 0 || as.fused + as.unfused == 0 || (fused ? as.unfused : as.fused) != 0))
         {
-          g_test_fail_printf ("%s: %u fused and %u unfused attention calls, expected %s (%s)\n%s", c->label, as.fused, as.unfused,
-                              fused ? "fused" : "unfused", as.why_unfused, text);
+          g_test_fail_printf ("%s: %u cuDNN, %u fused and %u unfused attention calls, expected %s (%s)\n%s", c->label, as.cudnn, as.fused,
+                              as.unfused, cudnn ? "cuDNN" : fused ? "fused" : "unfused", cudnn ? as.why_not_cudnn : as.why_unfused, text);
           g_string_free (report, TRUE);
           return;
         }
-      if (!fused)
+      if (!cudnn)
+        g_test_message ("%s: not cuDNN: %s", c->label, why_not_cudnn);
+      if (!cudnn && !fused)
         g_test_message ("%s: unfused: %s", c->label, as.why_unfused);
     }
   flatten_outputs (ref->value, ref_out);

@@ -56,6 +56,7 @@ typedef struct
   char       *outputs;   /* "t0" or "t0, t1" */
   gboolean    region;    /* wrap the body in nvrtcFusion0 */
   WbDtype     attention; /* an attention case: the dtype of its row kernels (WB_DTYPE_UNKNOWN otherwise) */
+  double      attention_scale; /* an attention case: its scale (the default's value when None) */
   double      tol_mult;  /* the dtype's tolerance times this (0: 1) */
   gboolean    kernel;    /* a hand-written kernel of the cuda executor (wb-cuda-kernels.h): one op, no region */
   gboolean    exact;     /* compare bit for bit (random draws) */
