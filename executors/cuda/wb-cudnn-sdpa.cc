@@ -5,15 +5,14 @@
  * caught here and turned into a GError: no exception crosses into C. */
 #include "config.h"
 
+#include "wb-cudnn-sdpa.h"
+
 #include <chrono>
 #include <cstring>
+#include <cudnn_frontend.h>
 #include <memory>
 #include <string>
 #include <unordered_map>
-
-#include "wb-cudnn-sdpa.h"
-
-#include <cudnn_frontend.h>
 
 namespace fe = cudnn_frontend;
 
@@ -47,19 +46,14 @@ enum Uid : int64_t
   UID_DV,
 };
 
-struct KeyHash
-{
-  size_t operator() (const std::string &s) const { return std::hash<std::string> () (s); }
-};
-
 struct State
 {
-  bool                                                          tried = false;
-  std::string                                                   load_error;
-  cudnnHandle_t                                                 handle = nullptr;
-  size_t                                                        version = 0;
-  std::unordered_map<std::string, std::unique_ptr<WbCudnnSdpaPlan>, KeyHash> plans;
-  WbCudnnSdpaStats                                              stats = {};
+  bool                                                               tried = false;
+  std::string                                                        load_error;
+  cudnnHandle_t                                                      handle = nullptr;
+  size_t                                                             version = 0;
+  std::unordered_map<std::string, std::unique_ptr<WbCudnnSdpaPlan> > plans; /* by the key's bytes */
+  WbCudnnSdpaStats                                                   stats = {};
 };
 
 State &
@@ -144,9 +138,9 @@ tensor (fe::graph::Graph &g, const char *name, Uid uid, std::vector<int64_t> dim
 fe::error_t
 build (const WbCudnnSdpaKey *k, _WbCudnnSdpaPlan *p)
 {
-  State &s = state ();
-  auto   g = std::make_shared<fe::graph::Graph> ();
-  auto   io = k->dtype == WB_DTYPE_BFLOAT16 ? fe::DataType_t::BFLOAT16 : fe::DataType_t::HALF;
+  State               &s = state ();
+  auto                 g = std::make_shared<fe::graph::Graph> ();
+  auto                 io = k->dtype == WB_DTYPE_BFLOAT16 ? fe::DataType_t::BFLOAT16 : fe::DataType_t::HALF;
   std::vector<int64_t> q_dims = { k->b, k->h, k->tq, k->e }, kv_dims = { k->b, k->h, k->tk, k->e };
   std::vector<int64_t> stats_dims = { k->b, k->h, k->tq, 1 }, stats_strides = { k->h * k->lse_len, k->lse_len, 1, 1 };
 
@@ -211,9 +205,9 @@ wb_cudnn_sdpa_plan (const WbCudnnSdpaKey *key, gint64 *workspace_bytes, GError *
       auto        it = s.plans.find (id);
       if (it == s.plans.end ())
         {
-          auto plan = std::make_unique<_WbCudnnSdpaPlan> ();
-          auto t0 = std::chrono::steady_clock::now ();
-          auto err = build (key, plan.get ());
+          auto   plan = std::make_unique<_WbCudnnSdpaPlan> ();
+          auto   t0 = std::chrono::steady_clock::now ();
+          auto   err = build (key, plan.get ());
           double ms = std::chrono::duration<double, std::milli> (std::chrono::steady_clock::now () - t0).count ();
           s.stats.build_ms += ms;
           if (err.is_bad ())
@@ -253,10 +247,10 @@ wb_cudnn_sdpa_execute (WbCudnnSdpaPlan *plan, CUstream stream, const CUdeviceptr
   g_return_val_if_fail (plan != nullptr && plan->graph != nullptr, FALSE);
   try
     {
-      static const Uid fwd[] = { UID_Q, UID_K, UID_V, UID_O, UID_STATS };
-      static const Uid bwd[] = { UID_Q, UID_K, UID_V, UID_O, UID_DO, UID_STATS, UID_DQ, UID_DK, UID_DV };
-      const Uid       *uids = plan->backward ? bwd : fwd;
-      size_t           n = plan->backward ? G_N_ELEMENTS (bwd) : G_N_ELEMENTS (fwd);
+      static const Uid                    fwd[] = { UID_Q, UID_K, UID_V, UID_O, UID_STATS };
+      static const Uid                    bwd[] = { UID_Q, UID_K, UID_V, UID_O, UID_DO, UID_STATS, UID_DQ, UID_DK, UID_DV };
+      const Uid                          *uids = plan->backward ? bwd : fwd;
+      size_t                              n = plan->backward ? G_N_ELEMENTS (bwd) : G_N_ELEMENTS (fwd);
       std::unordered_map<int64_t, void *> pack;
       for (size_t i = 0; i < n; i++)
         pack.emplace (uids[i], reinterpret_cast<void *> (static_cast<uintptr_t> (ptrs[i])));

@@ -24,17 +24,17 @@ G_BEGIN_DECLS
 /* WbCudnnSdpaKey: what a cuDNN graph is built for (compared byte for byte: zero it before filling it in) */
 typedef struct
 {
-  gint32   dtype;    /* WB_DTYPE_BFLOAT16 or WB_DTYPE_FLOAT16 */
-  gint32   backward; /* 0: forward (O and the statistics), 1: backward (dQ, dK, dV) */
-  gint32   causal;
-  float    scale;
-  gint64   b, h, tq, tk, e;  /* batch, heads, query and key lengths, head dim */
-  gint64   q_strides[4];     /* elements, of q [B, H, Tq, E] */
-  gint64   k_strides[4];     /* of k [B, H, Tk, E] */
-  gint64   v_strides[4];     /* of v [B, H, Tk, E] */
-  gint64   o_strides[4];     /* forward: of the output it writes; backward: of the forward's output it reads */
-  gint64   do_strides[4];    /* backward: of the output's gradient; forward: zero */
-  gint64   lse_len;          /* the statistics are f32 [B, H, lse_len], contiguous, rows 0..Tq-1 used */
+  gint32 dtype;    /* WB_DTYPE_BFLOAT16 or WB_DTYPE_FLOAT16 */
+  gint32 backward; /* 0: forward (O and the statistics), 1: backward (dQ, dK, dV) */
+  gint32 causal;
+  float  scale;
+  gint64 b, h, tq, tk, e; /* batch, heads, query and key lengths, head dim */
+  gint64 q_strides[4];    /* elements, of q [B, H, Tq, E] */
+  gint64 k_strides[4];    /* of k [B, H, Tk, E] */
+  gint64 v_strides[4];    /* of v [B, H, Tk, E] */
+  gint64 o_strides[4];    /* forward: of the output it writes; backward: of the forward's output it reads */
+  gint64 do_strides[4];   /* backward: of the output's gradient; forward: zero */
+  gint64 lse_len;         /* the statistics are f32 [B, H, lse_len], contiguous, rows 0..Tq-1 used */
 } WbCudnnSdpaKey;
 
 typedef struct _WbCudnnSdpaPlan WbCudnnSdpaPlan;
