@@ -53,9 +53,37 @@ view_strides (guint rank, const gint64 *shape, const gint64 *strides, guint nran
   return view_d == -1;
 }
 
+/* Another value that the same view op makes of the same operand, with the same dtype and shape, and that is
+ * an input or has a buffer (llama_layer's recomputed backward reshapes one value twice, once for an output
+ * and once for the transpose that a weight gradient's matmul reads: the transpose is then a view of the
+ * output's buffer), or NULL. */
+static Val *
+view_twin (Gen *g, Val *v)
+{
+  Node *n = v->def;
+  Val  *a;
+
+  if (n == NULL || n->n_out != 1 || !(strcmp (n->op, "reshape") == 0 || strcmp (n->op, "view") == 0) ||
+      (a = _wb_cg_operand (g, n->arg[0])) == NULL)
+    return NULL;
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      Node *m = g->nodes->pdata[i];
+      Val  *w = m->n_out == 1 ? m->out[0] : NULL;
+      if (m == n || w == NULL || strcmp (m->op, n->op) != 0 || _wb_cg_operand (g, m->arg[0]) != a || w->dtype != v->dtype ||
+          w->rank != v->rank || memcmp (w->shape, v->shape, v->rank * sizeof v->shape[0]) != 0)
+        continue;
+      if (w->input >= 0 || w->buffer >= 0)
+        return w;
+    }
+  return NULL;
+}
+
 gboolean
 _wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth)
 {
+  Val *twin;
+
   Node      *n;
   Val       *a;
   WbCgLayout la;
@@ -76,6 +104,8 @@ _wb_cg_as_view (Gen *g, Val *v, WbCgLayout *L, int depth)
       L->offset = 0;
       return TRUE;
     }
+  if ((twin = view_twin (g, v)) != NULL)
+    return _wb_cg_as_view (g, twin, L, depth + 1);
   n = v->def;
   if (n == NULL || n->n_out != 1 || n->is_reduction)
     return FALSE;
