@@ -32,6 +32,7 @@ typedef struct
   char    *inputs;
   char    *label;
   gboolean check_shapes;
+  gboolean recompile;
   gboolean quiet;
 } ProfileOptions;
 
@@ -443,7 +444,7 @@ profile_main (ProfileOptions *o, const char *path)
   else
     case_path = g_strdup (path);
   c = wb_case_load (case_path, &error);
-  if (c == NULL)
+  if (c == NULL || (o->recompile && !wb_case_add_workbench_stages (c, &error)))
     {
       wb_cli_remove_tree (tmpdir);
       return wb_cli_report_error (error);
@@ -695,6 +696,8 @@ wb_cli_command_profile (int    argc,
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &o.inputs, N_ ("Inputs (and cotangents) from a safetensors file"), "F.safetensors" },
     { "label", 0, 0, G_OPTION_ARG_STRING, &o.label, N_ ("A note stored with the run"), "TEXT" },
     { "check-shapes", 0, 0, G_OPTION_ARG_NONE, &o.check_shapes, N_ ("Check every annotated output while running (slower)"), NULL },
+    { "recompile", 0, 0, G_OPTION_ARG_NONE, &o.recompile,
+      N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, N_ ("No progress or notes on standard error"), NULL },
     { NULL }
   };
