@@ -485,15 +485,7 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
   for (guint d = 0; d < R->n_red; d++)
     if (R->red_shape[d] != 1)
       ur = (int) d;
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "o", R->n_kept, R->kept_shape, &kx);
-  for (guint d = 0; d < R->n_kept; d++)
-    kx.lane[d] = LANE_SAME;
-  _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", ity, ity, V, R->K, (guint) R->T * V);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
+  _wb_cg_open_row_lanes (k, R->n_kept, R->kept_shape, R->n_red, R->red_shape, R->T, V, &kx);
   _wb_cg_line (k, "const %s E = o * %" G_GINT64_FORMAT " + r0;", ity, R->K);
   _wb_cg_idx_unravel (k, "r0", R->n_red, R->red_shape, &rx);
   if (k->vec > 1)
@@ -525,11 +517,7 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
             _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[j]), _wb_cg_lane_expr (k, "E"), x, v->dtype));
           }
       }
-  k->lane = 0;
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
+  _wb_cg_close_row_lanes (k);
   return TRUE;
 }
 

@@ -198,6 +198,11 @@ void        _wb_cg_close_block (Kern *k);
 const char *_wb_cg_new_var (Kern *k, const char *ctype, const char *expr);
 const char *_wb_cg_param (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
+/* Opens a row kernel's walk of its row o in lane order (wb-cuda-codegen-reduce.c): "if (ok) {", the kept
+ * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
+ * the caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks. */
+void        _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx);
+void        _wb_cg_close_row_lanes (Kern *k);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
 
 /* The pointwise work a row-reduction kernel does after its reductions (wb-cuda-codegen-epilogue.c) */

@@ -215,6 +215,30 @@ reduction_loop (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, cons
   return reduction_loop_range (k, accs, n_acc, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, c, sq_mean, error);
 }
 
+void
+_wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx)
+{
+  _wb_cg_line (k, "if (ok)");
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, kx);
+  for (guint d = 0; d < n_kept; d++)
+    kx->lane[d] = LANE_SAME;
+  _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", k->ity, k->ity, V, _wb_cg_numel_of (n_red, red_shape), T * V);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+}
+
+void
+_wb_cg_close_row_lanes (Kern *k)
+{
+  k->lane = 0;
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+}
+
 /* The loop of reduction_loop in lane order: each of the T threads of a group takes @V consecutive
  * elements of the reduced space at a time (the innermost reduced extent is a multiple of V) and
  * accumulates them in order. The body is emitted once per lane: with k->vec = V its loads are vectors
@@ -230,15 +254,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   for (guint d = 0; d < n_red; d++)
     if (red_shape[d] != 1)
       u = (int) d;
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, &kx);
-  for (guint d = 0; d < n_kept; d++)
-    kx.lane[d] = LANE_SAME;
-  _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", k->ity, k->ity, V, _wb_cg_numel_of (n_red, red_shape), T * V);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
+  _wb_cg_open_row_lanes (k, n_kept, kept_shape, n_red, red_shape, T, V, &kx);
   _wb_cg_idx_unravel (k, "r0", n_red, red_shape, &rx);
   for (k->lane = 0; k->lane < V; k->lane++)
     {
@@ -256,11 +272,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
           return FALSE;
         }
     }
-  k->lane = 0;
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
+  _wb_cg_close_row_lanes (k);
   return TRUE;
 }
 
