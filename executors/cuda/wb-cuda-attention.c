@@ -476,7 +476,6 @@ wb_cuda_attention_reset_stats (void)
   memset (&stats, 0, sizeof stats);
 }
 
-
 /* whether @d takes the fused kernels; records the choice (and the reason when not) */
 static gboolean
 choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
@@ -501,11 +500,12 @@ choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
   return TRUE;
 }
 
-/* @t as an operand of the fused kernels: in place, or a contiguous copy kept in @hold */
+/* @t as an operand of the fused kernels and cuDNN: in place, or a contiguous copy kept in @hold; nothing
+ * to do when @m is already set (ptr != 0) */
 static gboolean
 flash_mat (WbCudaRuntime *rt, WbTensor *t, WbTensor **hold, WbCudaFlashMat *m, GError **error)
 {
-  if (wb_cuda_flash_mat (t, m))
+  if (m->ptr != 0 || wb_cuda_flash_mat (t, m))
     return TRUE;
   if ((*hold = wb_cuda_tensor_new (rt, t->dtype, t->rank, t->shape, error)) == NULL || !wb_cuda_copy_into (rt, *hold, t, error))
     return FALSE;
@@ -693,6 +693,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
   g_autoptr (WbTensor) hv = NULL;
   g_autoptr (WbTensor) hgo = NULL;
   g_autoptr (WbTensor) ho = NULL;
+  WbTensor       *operands[5];
   WbTensor      **held[5] = { &hq, &hk, &hv, &hgo, &ho };
   WbCudaFlashMat  mats[5] = { { 0 } };
   WbCudnnSdpaPlan *plan = NULL;
@@ -739,8 +740,9 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
     }
   else
     d->lse_len = op == WB_CUDA_ATTENTION_FLASH_FWD ? (d->tq + 15) / 16 * 16 : (d->tq + 31) / 32 * 32;
+  operands[0] = q, operands[1] = k, operands[2] = v, operands[3] = go, operands[4] = o;
 #if WB_HAVE_CUDNN
-  if (!cudnn_plan (rt, d, b, h, fwd, (WbTensor *[]){ q, k, v, go, o }, held, mats, &plan, &workspace, error))
+  if (!cudnn_plan (rt, d, b, h, fwd, operands, held, mats, &plan, &workspace, error))
     return FALSE;
 #endif
   if (plan != NULL)
@@ -751,7 +753,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
   else if ((fused = choose_fused (d, b, h, &fd)))
     {
       for (guint i = 0; i < 3; i++)
-        if (mats[i].ptr == 0 && !flash_mat (rt, (WbTensor *[]){ q, k, v }[i], held[i], &mats[i], error))
+        if (!flash_mat (rt, operands[i], held[i], &mats[i], error))
           return FALSE;
     }
   else if ((q3 = flat_heads (rt, q, error)) == NULL || (k3 = flat_heads (rt, k, error)) == NULL || (v3 = flat_heads (rt, v, error)) == NULL)
@@ -837,7 +839,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
         {
           if (!fd.deterministic)
             stats.atomic_dq++;
-          if ((mats[3].ptr == 0 && !flash_mat (rt, go, &hgo, &mats[3], error)) || (mats[4].ptr == 0 && !flash_mat (rt, o, &ho, &mats[4], error)) ||
+          if (!flash_mat (rt, go, &hgo, &mats[3], error) || !flash_mat (rt, o, &ho, &mats[4], error) ||
               !wb_cuda_flash_backward (rt, &fd, &mats[0], &mats[1], &mats[2], &mats[3], &mats[4], wb_cuda_tensor_ptr (lse_c), d->lse_len,
                                        wb_cuda_tensor_ptr (dq), wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv), error))
             return FALSE;

@@ -8,7 +8,6 @@
 #include "wb-cudnn-sdpa.h"
 
 #include <chrono>
-#include <cstring>
 #include <cudnn_frontend.h>
 #include <memory>
 #include <string>
@@ -215,7 +214,6 @@ wb_cudnn_sdpa_plan (const WbCudnnSdpaKey *key, gint64 *workspace_bytes, GError *
               plan->refusal = err.get_message ();
               if (plan->refusal.empty ())
                 plan->refusal = "no engine (error code " + std::to_string (static_cast<int> (err.get_code ())) + ")";
-              plan->graph.reset ();
               s.stats.refused++;
             }
           else
