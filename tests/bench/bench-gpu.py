@@ -56,20 +56,15 @@ def run(cmd, timeout):
     return p
 
 
-def final_forward_entry(app, case_dir):
-    p = run([app, "--headless", "stages", case_dir, "--format", "json"], 60)
-    entries = json.loads(p.stdout)["entries"]
-    fw = [e["number"] for e in entries if e["kind"] == "forward" and not e["subset"]]
-    return fw[-1]
-
-
-def workbench_forward_entry(app, case_dir):
-    """the last forward of the workbench's recomputed stages (`stages --recompile`), or None"""
-    p = run([app, "--headless", "stages", case_dir, "--recompile", "--format", "json"], 120)
+def last_forward_entry(app, case_dir, recompiled=False):
+    """the entry number of the last top-level forward trace (Thunder's final stage) or, with recompiled, of the
+    last forward of the workbench's recomputed stages (`stages --recompile`); None when there is none"""
+    cmd = [app, "--headless", "stages", case_dir, "--format", "json"] + (["--recompile"] if recompiled else [])
+    p = run(cmd, 120)
     if p.returncode != 0:
         return None
-    entries = json.loads(p.stdout)["entries"]
-    fw = [e["number"] for e in entries if e["kind"] == "forward" and e["subset"] == "workbench"]
+    subset = "workbench" if recompiled else ""
+    fw = [e["number"] for e in json.loads(p.stdout)["entries"] if e["kind"] == "forward" and (e["subset"] or "") == subset]
     return fw[-1] if fw else None
 
 
@@ -319,13 +314,16 @@ def main():
             log("%s: not in the bundle, skipped" % case)
             continue
         log("== %s" % case)
-        entry = final_forward_entry(app, case_dir)
+        entry = last_forward_entry(app, case_dir)
+        if entry is None:
+            log("%s: `stages` found no forward trace, skipped" % case)
+            continue
         c = {"entry": entry}
         c["wb"] = workbench(app, case_dir, entry, a.out, a.iters, a.warmup, False)
         c["graphs"] = workbench(app, case_dir, entry, a.out, a.iters, a.warmup, True)
         # the workbench's own recomputed program: its nvrtc regions hold only elementwise ops and reductions
         # (matmuls and attention are ops of their own), so the bandwidth target applies to them
-        wentry = workbench_forward_entry(app, case_dir)
+        wentry = last_forward_entry(app, case_dir, recompiled=True)
         c["recompiled"] = (workbench(app, case_dir, wentry, a.out, a.iters, a.warmup, False, recompile=True)
                            if wentry is not None else {"error": "stages --recompile found no workbench forward"})
         script = os.path.join(a.out, case + ".py")
