@@ -545,3 +545,94 @@ _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GErro
     ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - k->g->n_inputs);
   return ok;
 }
+
+/* -- pointwise work in a column kernel ------------------------------------------------------ */
+
+/* Whether the reduced dims of @L lead its operand's dims (dims of extent 1 aside): element (r, o) is then
+ * r * NO + o, and a column kernel walks the operand in rows of NO elements. */
+static gboolean
+reduced_dims_lead (const WbCgReduction *L)
+{
+  gboolean seen_kept = FALSE;
+
+  for (guint d = 0; d < L->a->rank; d++)
+    {
+      if (L->a->shape[d] == 1)
+        continue;
+      if (L->red[d] && seen_kept)
+        return FALSE;
+      seen_kept |= !L->red[d];
+    }
+  return TRUE;
+}
+
+int
+_wb_cg_column_split (const Val *v, const WbCgReduction *L)
+{
+  gint64 K = L->K, lead = 1;
+  int    ua = -1, uv = -1;
+
+  if (_wb_cg_numel_of (v->rank, v->shape) != _wb_cg_numel_of (L->a->rank, L->a->shape))
+    return -1;
+  for (int d = (int) L->a->rank - 1; d >= 0 && ua < 0; d--)
+    if (L->a->shape[d] != 1)
+      ua = d;
+  for (int d = (int) v->rank - 1; d >= 0 && uv < 0; d--)
+    if (v->shape[d] != 1)
+      uv = d;
+  if (ua < 0 || uv < 0 || v->shape[uv] != L->a->shape[ua])
+    return -1;
+  for (guint d = 0; d <= v->rank; d++)
+    {
+      if (lead == K)
+        return (int) d;
+      if (d == v->rank || lead > K)
+        break;
+      lead *= v->shape[d];
+    }
+  return -1;
+}
+
+int
+_wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi)
+{
+  memset (epi, 0, sizeof *epi);
+  if (g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL)
+    return -1;
+  for (guint s = 0; s < sets->len; s++)
+    {
+      GPtrArray    *set = sets->pdata[s];
+      WbCgReduction L;
+      Own           o;
+      g_autoptr (GHashTable) later = NULL;
+      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L) || !L.column || !reduced_dims_lead (&L))
+        continue;
+      later = g_hash_table_new (NULL, NULL);
+      for (guint t = s + 1; t < sets->len; t++)
+        for (guint j = 0; j < ((GPtrArray *) sets->pdata[t])->len; j++)
+          g_hash_table_add (later, ((GPtrArray *) sets->pdata[t])->pdata[j]);
+      own_init (&o, g, set, later, &L);
+      epi->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+      epi->elems = g_ptr_array_new ();
+      for (guint gi = 0; gi < groups->len;)
+        {
+          GPtrArray *grp = groups->pdata[gi];
+          gboolean   fits = _wb_cg_column_split (grp->pdata[0], &L) >= 0;
+          /* computed from what is there before the set's kernel runs: never its own results, nor a later set's */
+          for (guint i = 0; i < grp->len && fits; i++)
+            fits = !reaches_held (&o, grp->pdata[i]);
+          if (!fits)
+            {
+              gi++;
+              continue;
+            }
+          g_ptr_array_extend (epi->elems, grp, NULL, NULL);
+          g_ptr_array_remove_index (groups, gi);
+        }
+      g_hash_table_unref (o.reach);
+      if (epi->elems->len > 0)
+        return (int) s;
+      _wb_cg_epilogue_clear (epi);
+    }
+  return -1;
+}

@@ -6,6 +6,7 @@
  * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index
  * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
+ * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * Every name here is private to libwbcudagen (hidden visibility). */
@@ -239,11 +240,42 @@ typedef struct
   gboolean takes_epilogue; /* a row kernel whose reduced dims are trailing */
 } WbCgReduction;
 
+/* One accumulator of a reduction kernel: the operand, the variable and the combining op. Sibling
+ * reductions (the same operand shape and reduced dims) share one kernel, one accumulator each, their
+ * operands emitted at the same index in one scope so that they share loads and subexpressions. */
+typedef struct
+{
+  Val        *a;
+  const char *acc;
+  const char *op;
+} Acc;
+
+/* A reduction whose innermost dim is kept gets the column kernel when it reduces at least this many
+ * elements per output and its outputs would fill fewer blocks than the device has SMs. */
+#define WB_CG_COLUMN_MIN_K 512
+
 /* wb-cuda-codegen-reduce.c */
 guint    _wb_cg_grid_for (gint64 items, gint64 per_block);
 void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
 int      _wb_cg_add_buffer (Gen *g, Val *v);
 gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);
+/* The combining expression of reduction @op (sum, prod, amax, amin) of class @c, and its identity. */
+const char *_wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b);
+const char *_wb_cg_init_expr (const char *op, Cls c);
+/* Accumulates the operand of each of @accs at index @ax: f(x) into its accumulator; @sq_mean: (x - mean)^2. */
+gboolean _wb_cg_accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const char *sq_mean, GError **error);
+/* "if (ok) { for (r = @r_start; r < @r_end; r += @step) { accumulate at (o, r) } }", o the output's index */
+gboolean _wb_cg_reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, Cls c, const char *sq_mean, GError **error);
+/* Stores accumulator @src (of class @c) as reduction output @out at index @at (inside a block). */
+void _wb_cg_store_result (Kern *k, const Val *out, Cls c, const char *src, const char *at);
+/* Buffers for the outputs of @nodes; appends their slots to @writes. */
+void        _wb_cg_add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes);
+const char *_wb_cg_siblings_text (Gen *g, guint nn);
+
+/* wb-cuda-codegen-column.c: reductions @nodes (siblings, accumulators @accs) over the leading dims @red of
+ * their operand, the innermost dim kept (WbCgReduction.column), and @epi's elems (may be NULL;
+ * _wb_cg_column_pick) at each element. */
+gboolean _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, const WbCgEpilogue *epi, GError **error);
 /* One kernel computing reductions @nodes (siblings: one operand shape, the same dims; see
  * _wb_cg_reduction_sets) and, for a row kernel, @epi (may be NULL). */
 gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error);
@@ -253,7 +285,15 @@ gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCg
 GPtrArray *_wb_cg_reduction_sets (Gen *g);
 /* The set whose kernel computes the pointwise groups of @groups (all emitted after the reductions) that it can,
  * moved into @epi; -1 (and @epi empty) when none can. Every reduction's results must have their buffers. */
-int         _wb_cg_epilogue_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi);
+int _wb_cg_epilogue_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi);
+/* The column set (WbCgReduction.column, its reduced dims leading) whose kernel computes the pointwise groups of
+ * @groups of its operand's shape that read neither its results nor a later set's, moved into @epi->elems (the
+ * column kernel visits each element of its operand once); -1 (and @epi empty) when none can. */
+int _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi);
+/* For a value @v of the numel of column reduction @L's operand, its innermost extent the operand's: the number
+ * of its leading dims whose product is the reduced extent K (so that its element r * NO + o is the operand's
+ * element (r, o)); -1 when there is none. */
+int         _wb_cg_column_split (const Val *v, const WbCgReduction *L);
 void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);

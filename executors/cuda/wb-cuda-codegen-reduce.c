@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A reduction of the innermost dim is a group of T threads per output (shuffles, or shared memory past a
- * warp); others one thread per output, or two kernels for long columns (emit_column_reduction). Row
+ * warp); others one thread per output, or the column kernel for long columns (wb-cuda-codegen-column.c). Row
  * reductions whose innermost reduced extent is a multiple of the vector width V (wb-cuda-codegen-
  * pointwise.c) get a kernel in which each thread takes V consecutive elements per step and adds them in
  * order: one vector load per operand and step when the pointers are aligned, else the same elements in
@@ -87,8 +87,8 @@ _wb_cg_add_buffer (Gen *g, Val *v)
   return (int) g->buffers->len - 1;
 }
 
-static const char *
-combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b)
+const char *
+_wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b)
 {
   const char *sfx = c == CLS_F ? "f" : c == CLS_D ? "d"
                                                   : "i";
@@ -102,8 +102,8 @@ combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b)
   return c == CLS_I ? _wb_cg_gstr (g, "(long long) ((unsigned long long) %s + (unsigned long long) %s)", a, b) : _wb_cg_gstr (g, "%s + %s", a, b);
 }
 
-static const char *
-init_expr (const char *op, Cls c)
+const char *
+_wb_cg_init_expr (const char *op, Cls c)
 {
   if (strcmp (op, "amax") == 0)
     return c == CLS_F ? "(-WB_INF_F)" : c == CLS_D ? "(-WB_INF_D)"
@@ -127,35 +127,25 @@ group_reduce (Kern *k, const char *acc, const char *ctype, const char *combine_o
   if (T <= 32)
     {
       _wb_cg_line (k, "for (int m = %d; m > 0; m >>= 1)", T / 2);
-      _wb_cg_line (k, "  %s = %s;", acc, combine_expr (k->g, combine_op, c, acc, _wb_cg_gstr (k->g, "__shfl_xor_sync (0xffffffffu, %s, m)", acc)));
+      _wb_cg_line (k, "  %s = %s;", acc, _wb_cg_combine_expr (k->g, combine_op, c, acc, _wb_cg_gstr (k->g, "__shfl_xor_sync (0xffffffffu, %s, m)", acc)));
       return;
     }
-  _wb_cg_line (k, "wb_sm[threadIdx.x] = %s;", acc);
+  /* each warp by shuffles, then the group's T / 32 warp results in warp order: two barriers, where a
+   * tree in shared memory took one per halving (seven for T = 128) */
+  _wb_cg_line (k, "for (int m = 16; m > 0; m >>= 1)");
+  _wb_cg_line (k, "  %s = %s;", acc, _wb_cg_combine_expr (k->g, combine_op, c, acc, _wb_cg_gstr (k->g, "__shfl_xor_sync (0xffffffffu, %s, m)", acc)));
+  _wb_cg_line (k, "if ((threadIdx.x & 31u) == 0)");
+  _wb_cg_line (k, "  wb_sm[threadIdx.x / 32] = %s;", acc);
   _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_line (k, "for (int m = %d; m > 0; m >>= 1)", T / 2);
-  _wb_cg_line (k, "{");
-  _wb_cg_line (k, "  if (lane < m)");
-  _wb_cg_line (k, "    wb_sm[threadIdx.x] = %s;", combine_expr (k->g, combine_op, c, "wb_sm[threadIdx.x]", "wb_sm[threadIdx.x + m]"));
-  _wb_cg_line (k, "  __syncthreads ();");
-  _wb_cg_line (k, "}");
-  _wb_cg_line (k, "%s = wb_sm[threadIdx.x - lane];", acc);
+  _wb_cg_line (k, "%s = wb_sm[(threadIdx.x - lane) / 32];", acc);
+  _wb_cg_line (k, "for (int w = 1; w < %d; w++)", T / 32);
+  _wb_cg_line (k, "  %s = %s;", acc, _wb_cg_combine_expr (k->g, combine_op, c, acc, "wb_sm[(threadIdx.x - lane) / 32 + w]"));
   _wb_cg_line (k, "__syncthreads ();");
   (void) ctype;
 }
 
-/* One accumulator of a reduction kernel: the operand, the variable and the combining op. Sibling
- * reductions (the same operand shape and reduced dims) share one kernel, one accumulator each, their
- * operands emitted at the same index in one scope so that they share loads and subexpressions. */
-typedef struct
-{
-  Val        *a;
-  const char *acc;
-  const char *op;
-} Acc;
-
-/* Accumulates the operand of each of @accs at index @ax: f(x) into its accumulator; @sq_mean: (x - mean)^2. */
-static gboolean
-accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const char *sq_mean, GError **error)
+gboolean
+_wb_cg_accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const char *sq_mean, GError **error)
 {
   for (guint i = 0; i < n_acc; i++)
     {
@@ -169,14 +159,14 @@ accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const c
           _wb_cg_line (k, "%s += %s * %s;", accs[i].acc, dlt, dlt);
         }
       else
-        _wb_cg_line (k, "%s = %s;", accs[i].acc, combine_expr (k->g, accs[i].op, c, accs[i].acc, x));
+        _wb_cg_line (k, "%s = %s;", accs[i].acc, _wb_cg_combine_expr (k->g, accs[i].op, c, accs[i].acc, x));
     }
   return TRUE;
 }
 
 /* One loop over the reduced index space accumulating into @accs (operands of one shape). */
-static gboolean
-reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, Cls c, const char *sq_mean, GError **error)
+gboolean
+_wb_cg_reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, Cls c, const char *sq_mean, GError **error)
 {
   Idx   kx = { 0 }, rx = { 0 }, ax = { 0 };
   Val  *a = accs[0].a;
@@ -198,7 +188,7 @@ reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   ax.lin = NULL;
   if (n_kept == 0 || _wb_cg_numel_of (n_kept, kept_shape) == 1)
     ax.lin = rx.lin; /* everything reduced: r walks a in order */
-  if (!accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
+  if (!_wb_cg_accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
     return FALSE;
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
@@ -212,7 +202,7 @@ reduction_loop (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, cons
 {
   const char *end = _wb_cg_gstr (k->g, "%" G_GINT64_FORMAT, _wb_cg_numel_of (n_red, red_shape));
 
-  return reduction_loop_range (k, accs, n_acc, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, c, sq_mean, error);
+  return _wb_cg_reduction_loop_range (k, accs, n_acc, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, c, sq_mean, error);
 }
 
 void
@@ -266,7 +256,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
         _wb_cg_idx_dim (&ax, d, red[d] ? &rj : &kx, red[d] ? ri++ : ki++);
       if (n_kept == 0 || _wb_cg_numel_of (n_kept, kept_shape) == 1)
         _wb_cg_idx_lin (&ax, &rj); /* everything reduced: r walks a in order */
-      if (!accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
+      if (!_wb_cg_accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
         {
           k->lane = 0;
           return FALSE;
@@ -276,39 +266,17 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   return TRUE;
 }
 
-/* Column reductions (the innermost dim kept, few outputs, a long reduced range: the bias and norm-weight
- * gradients, sum over [tokens, features] -> [features]). One thread per output would leave most of the
- * device idle (768 outputs = 3 blocks walking 8192 rows each), so blocks of 32 adjacent outputs (coalesced
- * reads) x 8 row lanes, the reduced range split into S slices across blocks, partial results in a scratch
- * buffer [S, NO] of the accumulator type. The last block to finish a tile of 32 outputs (an arrival counter
- * per tile) combines the tile's partials in a fixed order, so one kernel instead of a second launch that
- * combined them (gpt2_block: 8 launches fewer per iteration), with the same result whichever block is last
- * (deterministic: the counters are the only atomics). */
-#define COL_W 32
-#define COL_R (WB_CUDA_BLOCK / COL_W)
-
-/* Inside a block of the 32 threads of a column tile: adds the other 7 row lanes' values of wb_sm to
- * @acc, in lane order. */
-static void
-add_row_lanes (Kern *k, const char *acc, const char *op, Cls c)
-{
-  _wb_cg_line (k, "  for (int j = 1; j < %d; j++)", COL_R);
-  _wb_cg_line (k, "    %s = %s;", acc, combine_expr (k->g, op, c, acc, _wb_cg_gstr (k->g, "wb_sm[threadIdx.x + %d * j]", COL_W)));
-}
-
-/* Stores accumulator @src (of class @c) as reduction output @out at index o (inside a block). */
-static void
-store_result (Kern *k, const Val *out, Cls c, const char *src)
+void
+_wb_cg_store_result (Kern *k, const Val *out, Cls c, const char *src, const char *at)
 {
   Gen        *g = k->g;
   const char *x = _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
 
-  _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), "o", x, out->dtype));
+  _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), at, x, out->dtype));
 }
 
-/* Buffers for the outputs of @nodes; appends their slots to @writes. */
-static void
-add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes)
+void
+_wb_cg_add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes)
 {
   for (guint j = 0; j < nn; j++)
     for (guint i = 0; i < nodes[j]->n_out; i++)
@@ -322,132 +290,10 @@ add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes)
 }
 
 /* " and N siblings" for a kernel of @nn reductions, else "" */
-static const char *
-siblings_text (Gen *g, guint nn)
+const char *
+_wb_cg_siblings_text (Gen *g, guint nn)
 {
   return nn > 1 ? _wb_cg_gstr (g, " and %u sibling%s", nn - 1, nn > 2 ? "s" : "") : "";
-}
-
-static gboolean
-emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, GError **error)
-{
-  const char       *ctype = _wb_cg_cls_ctype (c);
-  gint64            col_blocks = (NO + COL_W - 1) / COL_W;
-  gint64            S = MAX ((gint64) 1, MIN ((8 * WB_CG_SMS + col_blocks - 1) / col_blocks, K / (COL_R * 16)));
-  gint64            Kc = (K + S - 1) / S;
-  WbCudaBuffer      pb = { 0 }, cb = { 0 };
-  guint             cslot;
-  g_autofree guint *pslot = g_new (guint, nn);
-  const char       *cname;
-  Val              *a = accs[0].a;
-  Kern             *k;
-  g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree char *what = NULL;
-  g_autofree char *prologue = NULL;
-
-  pb.dtype = c == CLS_F ? WB_DTYPE_FLOAT32 : c == CLS_D ? WB_DTYPE_FLOAT64
-                                                        : WB_DTYPE_INT64;
-  pb.rank = 2;
-  pb.shape[0] = S;
-  pb.shape[1] = NO;
-  pb.numel = S * NO;
-  for (guint j = 0; j < nn; j++)
-    {
-      g_array_append_val (g->buffers, pb);
-      pslot[j] = g->n_inputs + g->buffers->len - 1;
-    }
-  /* one arrival counter per column tile, kept at zero between launches (WbCudaBuffer.counters) */
-  cb.dtype = WB_DTYPE_INT32;
-  cb.rank = 1;
-  cb.shape[0] = col_blocks;
-  cb.numel = col_blocks;
-  cb.counters = TRUE;
-  g_array_append_val (g->buffers, cb);
-  cslot = g->n_inputs + g->buffers->len - 1;
-  add_output_buffers (g, nodes, nn, writes);
-  g_array_append_vals (writes, pslot, nn);
-  g_array_append_val (writes, cslot);
-
-  k = _wb_cg_kern_new (g, ity);
-  for (guint j = 0; j < nn; j++)
-    (void) _wb_cg_param (k, pslot[j]);
-  cname = _wb_cg_param (k, cslot);
-  _wb_cg_line (k, "for (%s bid = blockIdx.x; bid < %" G_GINT64_FORMAT "; bid += gridDim.x)", ity, col_blocks * S);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_line (k, "const %s s = bid / %" G_GINT64_FORMAT ";", ity, col_blocks);
-  _wb_cg_line (k, "const %s o = (bid %% %" G_GINT64_FORMAT ") * %d + (%s) (threadIdx.x %% %d);", ity, col_blocks, COL_W, ity, COL_W);
-  _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", NO);
-  _wb_cg_line (k, "const %s r0 = s * %" G_GINT64_FORMAT " + (%s) (threadIdx.x / %d);", ity, Kc, ity, COL_W);
-  _wb_cg_line (k, "const %s r1 = s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT " ? s * %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT " : %" G_GINT64_FORMAT ";",
-               ity, Kc, Kc, K, Kc, Kc, K);
-  for (guint j = 0; j < nn; j++)
-    _wb_cg_line (k, "%s %s = %s;", ctype, accs[j].acc, init_expr (accs[j].op, c));
-  if (!reduction_loop_range (k, accs, nn, red, kept_shape, n_kept, red_shape, n_red, "r0", "r1", COL_R, c, NULL, error))
-    {
-      _wb_cg_kern_free (k);
-      return FALSE;
-    }
-  for (guint j = 0; j < nn; j++)
-    {
-      _wb_cg_line (k, "wb_sm[threadIdx.x] = %s;", accs[j].acc);
-      _wb_cg_line (k, "__syncthreads ();");
-      _wb_cg_line (k, "if (threadIdx.x < %d)", COL_W);
-      _wb_cg_line (k, "{");
-      add_row_lanes (k, accs[j].acc, accs[j].op, c);
-      _wb_cg_line (k, "  if (ok)");
-      _wb_cg_line (k, "    p%u[s * %" G_GINT64_FORMAT " + o] = %s;", pslot[j], NO, accs[j].acc);
-      _wb_cg_line (k, "}");
-      if (j + 1 < nn)
-        _wb_cg_line (k, "__syncthreads ();"); /* before wb_sm is written again */
-    }
-  /* the block that finishes a column tile last combines its S partials (threadFenceReduction in the CUDA
-   * samples): each of the 8 row lanes takes every 8th slice, then lane 0 adds the 8 in lane order, so
-   * the result does not depend on which block came last; then it sets the tile's counter back to zero */
-  _wb_cg_line (k, "__threadfence ();");
-  _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_line (k, "if (threadIdx.x == 0)");
-  _wb_cg_line (k, "  wb_last = atomicAdd ((unsigned int *) &%s[bid %% %" G_GINT64_FORMAT "], 1u) == %" G_GINT64_FORMAT "u;", cname, col_blocks, S - 1);
-  _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_line (k, "if (wb_last)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  for (guint j = 0; j < nn; j++)
-    {
-      _wb_cg_line (k, "%s = %s;", accs[j].acc, init_expr (accs[j].op, c));
-      _wb_cg_line (k, "if (ok)");
-      _wb_cg_line (k, "  for (int j = (int) (threadIdx.x / %d); j < %" G_GINT64_FORMAT "; j += %d)", COL_W, S, COL_R);
-      _wb_cg_line (k, "    %s = %s;", accs[j].acc,
-                   combine_expr (g, accs[j].op, c, accs[j].acc, _wb_cg_gstr (g, "__ldcg (&p%u[(%s) j * %" G_GINT64_FORMAT " + o])", pslot[j], ity, NO)));
-      _wb_cg_line (k, "wb_sm[threadIdx.x] = %s;", accs[j].acc);
-      _wb_cg_line (k, "__syncthreads ();");
-      _wb_cg_line (k, "if (threadIdx.x < %d && ok)", COL_W);
-      _wb_cg_line (k, "{");
-      add_row_lanes (k, accs[j].acc, accs[j].op, c);
-      for (guint i = 0; i < nodes[j]->n_out; i++)
-        store_result (k, nodes[j]->out[i], c, accs[j].acc);
-      _wb_cg_line (k, "}");
-      if (j + 1 < nn)
-        _wb_cg_line (k, "__syncthreads ();");
-    }
-  _wb_cg_line (k, "if (threadIdx.x == 0)");
-  _wb_cg_line (k, "  %s[bid %% %" G_GINT64_FORMAT "] = 0;", cname, col_blocks);
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT
-                          " slices of %" G_GINT64_FORMAT " combined by the last block of each tile of %d",
-                          nodes[0]->op, siblings_text (g, nn), n_red, a->rank,
-                          wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), NO, S, Kc, COL_W);
-  prologue = g_strdup_printf ("  __shared__ %s wb_sm[%d];\n  __shared__ bool wb_last;\n", ctype, WB_CUDA_BLOCK);
-  _wb_cg_finish_kernel (g, k, what, (guint) MIN (col_blocks * S, 65536), _wb_cg_numel_of (a->rank, a->shape), (guint *) writes->data, writes->len,
-                        prologue);
-  _wb_cg_kern_free (k);
-  for (guint j = 0; j < nn; j++)
-    nodes[j]->done = TRUE;
-  return TRUE;
 }
 
 /* A row reduction (or sibling reductions): what its kernel body needs. */
@@ -493,7 +339,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "const %s o = ob + (%s) (threadIdx.x / T);", ity, ity);
   _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", R->NO);
   for (guint j = 0; j < R->nn; j++)
-    _wb_cg_line (k, "%s %s = %s;", ctype, R->accs[j].acc, R->is_var ? init_expr ("sum", c) : init_expr (R->nodes[j]->op, c));
+    _wb_cg_line (k, "%s %s = %s;", ctype, R->accs[j].acc, R->is_var ? _wb_cg_init_expr ("sum", c) : _wb_cg_init_expr (R->nodes[j]->op, c));
   if (!row_loop (k, R, R->accs, T, V, NULL, error))
     return FALSE;
   for (guint j = 0; j < R->nn; j++)
@@ -502,7 +348,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
     {
       Acc m2 = { R->accs[0].a, "m2", "sum" };
       _wb_cg_line (k, "const %s mean = acc / (%s) %" G_GINT64_FORMAT ";", ctype, ctype, R->K);
-      _wb_cg_line (k, "%s m2 = %s;", ctype, init_expr ("sum", c));
+      _wb_cg_line (k, "%s m2 = %s;", ctype, _wb_cg_init_expr ("sum", c));
       if (!row_loop (k, R, &m2, T, V, "mean", error))
         return FALSE;
       group_reduce (k, "m2", ctype, "sum", c, T);
@@ -519,7 +365,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "{");
   for (guint j = 0; j < R->nn; j++)
     for (guint i = 0; i < R->nodes[j]->n_out; i++)
-      store_result (k, R->nodes[j]->out[i], c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc);
+      _wb_cg_store_result (k, R->nodes[j]->out[i], c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc, "o");
   _wb_cg_line (k, "}");
   if (R->epi != NULL)
     {
@@ -576,7 +422,7 @@ reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
         }
     }
   out->row = a->rank > 0 && out->red[a->rank - 1] && out->K > 1;
-  out->column = !out->row && !out->is_var && out->K >= 4 * COL_R * 16 && _wb_cg_grid_for (out->NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
+  out->column = !out->row && !out->is_var && out->K >= WB_CG_COLUMN_MIN_K && _wb_cg_grid_for (out->NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
                 g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL;
   out->takes_epilogue = out->row && trailing;
   return TRUE;
@@ -650,9 +496,9 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
       T *= 2;
 
   if (L.column)
-    return emit_column_reduction (g, nodes, accs, nn, ity, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, error);
+    return _wb_cg_emit_column_reduction (g, nodes, accs, nn, ity, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, epi, error);
 
-  add_output_buffers (g, nodes, nn, writes);
+  _wb_cg_add_output_buffers (g, nodes, nn, writes);
   if (epi != NULL && T > 1)
     {
       R.epi = epi;
@@ -687,7 +533,7 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
       k = kv;
     }
   what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", nodes[0]->op,
-                          siblings_text (g, nn), R.n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
+                          _wb_cg_siblings_text (g, nn), R.n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
   if (vec > 0)
     {
       g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);

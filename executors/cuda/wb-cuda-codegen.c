@@ -184,7 +184,8 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   GPtrArray   *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
   GPtrArray   *sets = NULL;                                                                 /* reductions: sets of siblings */
   int          held = -1;                                                                   /* the set with an epilogue */
-  WbCgEpilogue epi = { 0 };
+  int          col_held = -1;                                                               /* the column set with pointwise work */
+  WbCgEpilogue epi = { 0 }, cepi = { 0 };
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
@@ -360,10 +361,13 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
       g_array_append_val (outputs, o);
     }
   held = _wb_cg_epilogue_pick (&g, sets, groups, &epi);
+  col_held = _wb_cg_column_pick (&g, sets, groups, &cepi);
   for (guint s = 0; s < sets->len; s++)
     {
       GPtrArray *set = sets->pdata[s];
-      if (!_wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : NULL, ity, error))
+      if (!_wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : (int) s == col_held ? &cepi
+                                                                                                                         : NULL,
+                                  ity, error))
         goto out;
     }
   for (guint j = 0; j < groups->len; j++)
@@ -436,6 +440,7 @@ out:
   if (sets)
     g_ptr_array_unref (sets);
   _wb_cg_epilogue_clear (&epi);
+  _wb_cg_epilogue_clear (&cepi);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
   g_hash_table_unref (g.env);

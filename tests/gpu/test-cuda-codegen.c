@@ -402,6 +402,47 @@ test_vector_chosen (void)
   g_assert_true (seen);
 }
 
+/* gpt2_block's MLP backward (the recomputed program's region of the GELU gradient and the fc bias gradient):
+ * the column sum over the 8192 tokens and the pointwise gradient it sums are one kernel, vector loads of 8
+ * bf16 and 8 adjacent sums per thread, a grid that is resident at once; without epilogues, two kernels. */
+static void
+test_column_fused (void)
+{
+  g_autoptr (GPtrArray) found = regions_of ("gpt2_block");
+  gboolean seen = FALSE;
+
+  if (found->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("needs gpt2_block (WB_TRACES_DIR) and NVRTC");
+      return;
+    }
+  for (guint i = 0; i < found->len && !seen; i++)
+    {
+      Found *f = found->pdata[i];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_autoptr (WbCudaPlan) apart = NULL;
+      g_assert_no_error (error);
+      if (plan->n_kernels != 2 || !g_str_has_prefix (plan->kernels[0].what, "sum over 2 of 3 dims of f32[25165824 elements]: 3072 outputs"))
+        continue;
+      seen = TRUE;
+      g_test_message ("%s: %s", f->name, plan->kernels[0].what);
+      g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 outputs per thread"));
+      g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element"));
+      g_assert_cmpuint (plan->kernels[0].grid, <=, 132 * 4);
+      g_assert_true (g_str_has_prefix (plan->kernels[1].what, "pointwise over [3072]"));
+      compile_or_fail (f->name, plan);
+      g_setenv ("WB_CUDA_NO_EPILOGUE", "1", TRUE);
+      apart = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_unsetenv ("WB_CUDA_NO_EPILOGUE");
+      g_assert_no_error (error);
+      g_assert_cmpuint (apart->n_kernels, ==, 3);
+      g_assert_null (strstr (apart->kernels[0].what, "pointwise output"));
+      g_assert_true (g_str_has_prefix (apart->kernels[1].what, "pointwise over [8192, 3072]"));
+    }
+  g_assert_true (seen);
+}
+
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
  * what each operand form becomes in the vector loop. */
 static void
@@ -496,7 +537,8 @@ test_vector_forms (void)
     g_assert_nonnull (strstr (vec + 1, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 1024)"));
     loop = g_strndup (vec, strstr (vec + 1, "for (int r0") - vec);
     g_assert_cmpuint (count_of (loop, "*(const wb_v8h *) (p0 + "), ==, 1);
-    g_assert_cmpuint (count_of (loop, "acc = acc + "), ==, 8);
+    g_assert_cmpuint (count_of (loop, "acc = acc + v"), ==, 8); /* one per lane; then the group's shuffles */
+    g_assert_cmpuint (count_of (loop, "acc = acc + __shfl_xor_sync (0xffffffffu, acc, m)"), ==, 1);
     compile_or_fail ("row sum", p);
   }
   {
@@ -546,6 +588,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
+  g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);
   g_free (cache_dir);

@@ -189,6 +189,24 @@ build_cases (void)
                         "t6 = prims.sub(t0, t5)\nt7 = prims.broadcast_in_dim(t4, (64, 768), (0,))\nt8 = prims.mul(t6, t7)",
                         "t8, t2, t4");
     }
+  /* a column sum and the pointwise values it sums in one kernel (wb-cuda-codegen-column.c, _wb_cg_column_pick):
+   * an output of the operand's shape, one of a reshape of it ([2048, 96] of [4, 512, 96]), and one that reads
+   * the sum, which must wait for it */
+  for (guint k = 0; k < 3; k++)
+    {
+      WbConfInput g2 = wb_conf_input ("a", wb_conf_float_dtypes[k], 2, 2048, 96, 1, WB_CONF_DOM_ANY);
+      WbConfInput g3 = wb_conf_input ("a", wb_conf_float_dtypes[k], 3, 4, 512, 96, WB_CONF_DOM_ANY);
+      wb_conf_add_case ("nvrtc", "column sum + its operand", wb_conf_float_dtypes[k], &g2, 1,
+                        "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0,))", "t2, t1");
+      wb_conf_add_case ("nvrtc", "column sum + a reshape", wb_conf_float_dtypes[k], &g3, 1,
+                        "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0, 1))\n"
+                        "t3 = prims.reshape(t1, (2048, 96))\nt4 = prims.neg(t3)",
+                        "t2, t4");
+      wb_conf_add_case ("nvrtc", "column sum + a reader of it", wb_conf_float_dtypes[k], &g2, 1,
+                        "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0,))\n"
+                        "t3 = prims.broadcast_in_dim(t2, (2048, 96), (1,))\nt4 = prims.sub(t1, t3)",
+                        "t2, t4");
+    }
   /* shapes and indexing */
   for (guint k = 0; k < 3; k++)
     {
