@@ -10,7 +10,8 @@
 # `run --device cuda --stage K --inputs cpu.safetensors --compare cpu.safetensors`. The tolerance is
 # run's default per dtype (wb-compare.h). cpu runs go 4 at a time with 4 threads each, cuda runs 2 at a
 # time. Prints one row per program (case, stage, kind, status, worst norm-wise error, elements outside
-# the element-wise tolerance) and a summary per case; the table also goes to OUTDIR/all-stages.md.
+# the element-wise tolerance) and a summary per case; the table also goes to OUTDIR/all-stages.md. Each cpu
+# run's safetensors file is deleted once its cuda run has compared against it.
 # WB_ALL_STAGES_SECONDS=N stops starting runs after N seconds (the rest are listed as not run);
 # WB_ALL_STAGES_ONLY=CASE:N,N-M,... runs only those entry numbers of CASE (to finish what an earlier call's
 # time budget left; other cases run whole). Rows are
@@ -70,6 +71,14 @@ def cuda_run(job, f):
                "--device", "cuda", "--inputs", f, "--compare", f], 900)
 
 
+def drop(f):
+    """the cpu run's outputs once compared: gpt2_block's and llama_layer's are hundreds of MB per stage"""
+    try:
+        os.remove(f)
+    except OSError:
+        pass
+
+
 def worst(text):
     rel, bad, n = 0.0, 0, 0
     for line in text.splitlines():
@@ -112,6 +121,8 @@ with cf.ThreadPoolExecutor(4) as cpu_pool, cf.ThreadPoolExecutor(2) as gpu_pool:
         if rc == -2:
             rows.append((job[0], f"#{job[1]}", "-", "not run", 0, 0.0, 0, "time budget"))
             continue
+        if rc != 0 or kind in ("prologue", "epilogue", "region"):
+            drop(f)
         if rc == 0 and kind in ("prologue", "epilogue", "region"):
             # host-side traces (Thunder runs prologues and epilogues on the host) and captured fusion-region
             # traces (their inputs come from the parent stage, which has its own row): cpu only
@@ -120,9 +131,10 @@ with cf.ThreadPoolExecutor(4) as cpu_pool, cf.ThreadPoolExecutor(2) as gpu_pool:
         if rc != 0:
             rows.append((job[0], label, kind, "cpu-fail", 0, 0.0, 0, text.strip().splitlines()[-1][:160] if text.strip() else ""))
             continue
-        gpu_futs.append((job, label, kind, gpu_pool.submit(cuda_run, job, f)))
-    for job, label, kind, fut in gpu_futs:
+        gpu_futs.append((job, label, kind, f, gpu_pool.submit(cuda_run, job, f)))
+    for job, label, kind, f, fut in gpu_futs:
         rc, text, s = fut.result()
+        drop(f)
         n, rel, bad = worst(text)
         status = "ok" if rc == 0 else ("MISMATCH" if rc == 1 else "not run" if rc == -2 else "FAIL")
         note = "" if rc == 0 else (text.strip().splitlines()[-1][:160] if text.strip() else "")
