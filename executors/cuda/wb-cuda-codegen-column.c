@@ -369,7 +369,6 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   const char       *env = g_getenv ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
   gint64            per_sm, blocks;
   guint             vec;
-  gboolean          seen_kept = FALSE;
   Kern             *k;
   g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *what = NULL;
@@ -392,15 +391,7 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   C.K = K;
   C.c = c;
   C.ctype = _wb_cg_cls_ctype (c);
-  C.lin = TRUE;
-  for (guint d = 0; d < C.a->rank; d++)
-    {
-      if (C.a->shape[d] == 1)
-        continue;
-      if (red[d] && seen_kept)
-        C.lin = FALSE;
-      seen_kept |= !red[d];
-    }
+  C.lin = L.lead;
   vec = column_vec_width (g, &C, ity);
   C.V = vec > 1 ? vec : 1;
   C.CL = C.V > 1 ? COL_LANES_VECTOR : COL_LANES_SCALAR;

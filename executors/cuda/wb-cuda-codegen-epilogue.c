@@ -548,24 +548,6 @@ _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GErro
 
 /* -- pointwise work in a column kernel ------------------------------------------------------ */
 
-/* Whether the reduced dims of @L lead its operand's dims (dims of extent 1 aside): element (r, o) is then
- * r * NO + o, and a column kernel walks the operand in rows of NO elements. */
-static gboolean
-reduced_dims_lead (const WbCgReduction *L)
-{
-  gboolean seen_kept = FALSE;
-
-  for (guint d = 0; d < L->a->rank; d++)
-    {
-      if (L->a->shape[d] == 1)
-        continue;
-      if (L->red[d] && seen_kept)
-        return FALSE;
-      seen_kept |= !L->red[d];
-    }
-  return TRUE;
-}
-
 int
 _wb_cg_column_split (const Val *v, const WbCgReduction *L)
 {
@@ -605,7 +587,7 @@ _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *ep
       WbCgReduction L;
       Own           o;
       g_autoptr (GHashTable) later = NULL;
-      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L) || !L.column || !reduced_dims_lead (&L))
+      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L) || !L.column || !L.lead)
         continue;
       later = g_hash_table_new (NULL, NULL);
       for (guint t = s + 1; t < sets->len; t++)

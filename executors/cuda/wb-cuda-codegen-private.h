@@ -238,6 +238,7 @@ typedef struct
   gboolean row;            /* the innermost dim reduced: T threads per output */
   gboolean column;         /* the column kernel (slices, combined by the last block) */
   gboolean takes_epilogue; /* a row kernel whose reduced dims are trailing */
+  gboolean lead;           /* the reduced dims lead (dims of extent 1 aside): element (r, o) is r * NO + o */
 } WbCgReduction;
 
 /* One accumulator of a reduction kernel: the operand, the variable and the combining op. Sibling

@@ -395,7 +395,7 @@ reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
   Val     *a = _wb_cg_operand (g, n->arg[0]);
   gint64   dims[WB_MAX_RANK];
   guint    nd = 0;
-  gboolean trailing = TRUE, seen = FALSE;
+  gboolean trailing = TRUE, seen = FALSE, seen_kept = FALSE;
 
   memset (out, 0, sizeof *out);
   if (a == NULL || !a->is_tensor || !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
@@ -410,13 +410,19 @@ reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
   out->a = a;
   out->is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
   out->NO = out->K = 1;
+  out->lead = TRUE;
   for (guint d = 0; d < a->rank; d++)
     {
       if (out->red[d])
-        out->K *= a->shape[d], seen |= a->shape[d] != 1;
+        {
+          out->K *= a->shape[d], seen |= a->shape[d] != 1;
+          if (seen_kept && a->shape[d] != 1)
+            out->lead = FALSE;
+        }
       else
         {
           out->NO *= a->shape[d];
+          seen_kept |= a->shape[d] != 1;
           if (seen && a->shape[d] != 1)
             trailing = FALSE; /* dims of extent 1 aside: element (o, r) is o * K + r */
         }
