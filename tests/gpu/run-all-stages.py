@@ -114,13 +114,14 @@ with cf.ThreadPoolExecutor(4) as cpu_pool, cf.ThreadPoolExecutor(2) as gpu_pool:
     gpu_futs = []
     for fut in cf.as_completed(cpu_futs):
         job, rc, text, f = fut.result()
+        if rc == -2:
+            # one row per entry: its label is not known without running it, so it is not deduplicated
+            rows.append((job[0], f"#{job[1]}", "-", "not run", 0, 0.0, 0, "time budget"))
+            continue
         label, kind = label_of(text)
         if (job[0], label) in seen:
             continue
         seen.add((job[0], label))
-        if rc == -2:
-            rows.append((job[0], f"#{job[1]}", "-", "not run", 0, 0.0, 0, "time budget"))
-            continue
         if rc != 0 or kind in ("prologue", "epilogue", "region"):
             drop(f)
         if rc == 0 and kind in ("prologue", "epilogue", "region"):
