@@ -195,10 +195,7 @@ column_loop (Kern *k, const Col *C, GError **error)
   k->lane = 0;
   if (C->epi != NULL && !element_outputs (k, C, &ax, error))
     return FALSE;
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
+  _wb_cg_close_row_lanes (k);
   return TRUE;
 }
 
@@ -359,10 +356,9 @@ column_vec_width (Gen *g, Col *C, const char *ity)
 }
 
 gboolean
-_wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, const WbCgEpilogue *epi, GError **error)
+_wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const WbCgReduction *L, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, Cls c, const WbCgEpilogue *epi, GError **error)
 {
   Col               C = { 0 };
-  WbCgReduction     L;
   g_autofree guint *eslots = NULL;
   WbCudaBuffer      pb = { 0 }, cb = { 0 };
   g_autofree guint *pslot = g_new (guint, nn);
@@ -374,14 +370,13 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   g_autofree char *what = NULL;
   g_autofree char *prologue = NULL;
   gboolean         ok = FALSE;
+  gint64           NO = L->NO, K = L->K;
 
-  if (!_wb_cg_reduction_layout (g, nodes[0], &L))
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: prims.%s has no reduction layout", nodes[0]->op);
-  C.L = &L;
+  C.L = L;
   C.nodes = nodes;
   C.accs = accs;
   C.nn = nn;
-  C.red = red;
+  C.red = L->red;
   C.kept_shape = kept_shape;
   C.n_kept = n_kept;
   C.red_shape = red_shape;
@@ -391,7 +386,7 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   C.K = K;
   C.c = c;
   C.ctype = _wb_cg_cls_ctype (c);
-  C.lin = L.lead;
+  C.lin = L->lead;
   vec = column_vec_width (g, &C, ity);
   C.V = vec > 1 ? vec : 1;
   C.CL = C.V > 1 ? COL_LANES_VECTOR : COL_LANES_SCALAR;

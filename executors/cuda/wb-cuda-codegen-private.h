@@ -201,7 +201,8 @@ const char *_wb_cg_param (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 /* Opens a row kernel's walk of its row o in lane order (wb-cuda-codegen-reduce.c): "if (ok) {", the kept
  * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
- * the caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks. */
+ * the caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks (also those of the
+ * column kernel's walk, wb-cuda-codegen-column.c, which opens the same two). */
 void        _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx);
 void        _wb_cg_close_row_lanes (Kern *k);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
@@ -273,12 +274,12 @@ void _wb_cg_store_result (Kern *k, const Val *out, Cls c, const char *src, const
 void        _wb_cg_add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes);
 const char *_wb_cg_siblings_text (Gen *g, guint nn);
 
-/* wb-cuda-codegen-column.c: reductions @nodes (siblings, accumulators @accs) over the leading dims @red of
- * their operand, the innermost dim kept (WbCgReduction.column), and @epi's elems (may be NULL;
+/* wb-cuda-codegen-column.c: reductions @nodes (siblings, accumulators @accs) of layout @L (WbCgReduction.column:
+ * the innermost dim kept; @kept_shape and @red_shape its kept and reduced extents), and @epi's elems (may be NULL;
  * _wb_cg_column_pick) at each element. */
-gboolean _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, gint64 NO, gint64 K, Cls c, const WbCgEpilogue *epi, GError **error);
+gboolean _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const WbCgReduction *L, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, Cls c, const WbCgEpilogue *epi, GError **error);
 /* One kernel computing reductions @nodes (siblings: one operand shape, the same dims; see
- * _wb_cg_reduction_sets) and, for a row kernel, @epi (may be NULL). */
+ * _wb_cg_reduction_sets) and, for a row or column kernel, @epi (may be NULL). */
 gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error);
 
 /* wb-cuda-codegen-epilogue.c */

@@ -502,7 +502,7 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
       T *= 2;
 
   if (L.column)
-    return _wb_cg_emit_column_reduction (g, nodes, accs, nn, ity, R.red, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.NO, R.K, R.c, epi, error);
+    return _wb_cg_emit_column_reduction (g, nodes, accs, nn, ity, &L, R.kept_shape, R.n_kept, R.red_shape, R.n_red, R.c, epi, error);
 
   _wb_cg_add_output_buffers (g, nodes, nn, writes);
   if (epi != NULL && T > 1)
