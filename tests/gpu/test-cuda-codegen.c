@@ -355,51 +355,67 @@ vector_loop (const char *source)
   return g_strndup (a, b - a);
 }
 
+/* The plan of the first region of gpt2_block whose plan has @n_kernels kernels, the first's description
+ * starting with @what, and that region in @f (kept by @found); NULL when the test is skipped (no traces or
+ * no NVRTC). Fails the test when no region matches. */
+static WbCudaPlan *
+gpt2_block_plan (guint n_kernels, const char *what, GPtrArray **found, Found **f)
+{
+  *found = regions_of ("gpt2_block");
+  if ((*found)->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("needs gpt2_block (WB_TRACES_DIR) and NVRTC");
+      return NULL;
+    }
+  for (guint i = 0; i < (*found)->len; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaPlan) plan = NULL;
+      *f = (*found)->pdata[i];
+      plan = wb_cuda_plan_new_annotated ((*f)->trace, (*f)->region, &error);
+      g_assert_no_error (error);
+      if (plan->n_kernels == n_kernels && g_str_has_prefix (plan->kernels[0].what, what))
+        {
+          g_test_message ("%s: %s", (*f)->name, plan->kernels[0].what);
+          return g_steal_pointer (&plan);
+        }
+    }
+  g_test_message ("no region of gpt2_block has a plan of %u kernels whose first is \"%s...\"", n_kernels, what);
+  g_assert_not_reached ();
+}
+
 /* A real region: gpt2_block's GELU over bf16[8, 1024, 3072] (contiguous, 3072 = 384 x 8) takes 16-byte
  * vectors; the scalar plan of WB_CUDA_NO_VECTOR=1 has none, and its loop is the vector plan's fallback. */
 static void
 test_vector_chosen (void)
 {
-  g_autoptr (GPtrArray) found = regions_of ("gpt2_block");
-  gboolean seen = FALSE;
+  g_autoptr (GPtrArray) found = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCudaPlan) scalar = NULL;
+  Found      *f = NULL;
+  const char *loop;
+  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (1, "pointwise over [8, 1024, 3072]: 1 output", &found, &f);
 
-  if (found->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
-    {
-      g_test_skip ("needs gpt2_block (WB_TRACES_DIR) and NVRTC");
-      return;
-    }
-  for (guint i = 0; i < found->len && !seen; i++)
-    {
-      Found *f = found->pdata[i];
-      g_autoptr (GError) error = NULL;
-      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-      g_autoptr (WbCudaPlan) scalar = NULL;
-      const char *loop;
-      g_assert_no_error (error);
-      if (plan->n_kernels != 1 || !g_str_has_prefix (plan->kernels[0].what, "pointwise over [8, 1024, 3072]: 1 output"))
-        continue;
-      seen = TRUE;
-      g_test_message ("%s: %s", f->name, plan->kernels[0].what);
-      g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 per thread"));
-      g_assert_nonnull (strstr (plan->source, "struct alignas (16) wb_v8h"));
-      g_assert_nonnull (strstr (plan->source, "((unsigned long long) p0 | (unsigned long long) p1) & 15u) == 0"));
-      g_assert_cmpuint (count_of (plan->source, "= *(const wb_v8h *) (p0 + B);"), ==, 1);
-      g_assert_cmpuint (count_of (plan->source, "*(wb_v8h *) (p1 + B) = "), ==, 1);
-      /* 25165824 / 8 elements in 256-thread blocks: capped at 132 SMs x 8 blocks x 4 waves */
-      g_assert_cmpuint (plan->kernels[0].grid, ==, 132 * 8 * 4);
-      compile_or_fail (f->name, plan);
-      g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
-      scalar = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-      g_unsetenv ("WB_CUDA_NO_VECTOR");
-      g_assert_no_error (error);
-      g_assert_null (strstr (scalar->kernels[0].what, "vector"));
-      g_assert_null (strstr (scalar->source, "alignas"));
-      loop = strstr (scalar->source, "  for (int L = ");
-      g_assert_nonnull (loop);
-      g_assert_nonnull (strstr (plan->source, loop)); /* the same scalar loop, to the end of the kernel */
-      compile_or_fail (f->name, scalar);
-    }
-  g_assert_true (seen);
+  if (plan == NULL)
+    return;
+  g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 per thread"));
+  g_assert_nonnull (strstr (plan->source, "struct alignas (16) wb_v8h"));
+  g_assert_nonnull (strstr (plan->source, "((unsigned long long) p0 | (unsigned long long) p1) & 15u) == 0"));
+  g_assert_cmpuint (count_of (plan->source, "= *(const wb_v8h *) (p0 + B);"), ==, 1);
+  g_assert_cmpuint (count_of (plan->source, "*(wb_v8h *) (p1 + B) = "), ==, 1);
+  /* 25165824 / 8 elements in 256-thread blocks: capped at 132 SMs x 8 blocks x 4 waves */
+  g_assert_cmpuint (plan->kernels[0].grid, ==, 132 * 8 * 4);
+  compile_or_fail (f->name, plan);
+  g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
+  scalar = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+  g_unsetenv ("WB_CUDA_NO_VECTOR");
+  g_assert_no_error (error);
+  g_assert_null (strstr (scalar->kernels[0].what, "vector"));
+  g_assert_null (strstr (scalar->source, "alignas"));
+  loop = strstr (scalar->source, "  for (int L = ");
+  g_assert_nonnull (loop);
+  g_assert_nonnull (strstr (plan->source, loop)); /* the same scalar loop, to the end of the kernel */
+  compile_or_fail (f->name, scalar);
 }
 
 /* gpt2_block's MLP backward (the recomputed program's region of the GELU gradient and the fc bias gradient):
@@ -408,39 +424,26 @@ test_vector_chosen (void)
 static void
 test_column_fused (void)
 {
-  g_autoptr (GPtrArray) found = regions_of ("gpt2_block");
-  gboolean seen = FALSE;
+  g_autoptr (GPtrArray) found = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCudaPlan) apart = NULL;
+  Found *f = NULL;
+  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (2, "sum over 2 of 3 dims of f32[25165824 elements]: 3072 outputs", &found, &f);
 
-  if (found->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
-    {
-      g_test_skip ("needs gpt2_block (WB_TRACES_DIR) and NVRTC");
-      return;
-    }
-  for (guint i = 0; i < found->len && !seen; i++)
-    {
-      Found *f = found->pdata[i];
-      g_autoptr (GError) error = NULL;
-      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-      g_autoptr (WbCudaPlan) apart = NULL;
-      g_assert_no_error (error);
-      if (plan->n_kernels != 2 || !g_str_has_prefix (plan->kernels[0].what, "sum over 2 of 3 dims of f32[25165824 elements]: 3072 outputs"))
-        continue;
-      seen = TRUE;
-      g_test_message ("%s: %s", f->name, plan->kernels[0].what);
-      g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 outputs per thread"));
-      g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element"));
-      g_assert_cmpuint (plan->kernels[0].grid, <=, 132 * 4);
-      g_assert_true (g_str_has_prefix (plan->kernels[1].what, "pointwise over [3072]"));
-      compile_or_fail (f->name, plan);
-      g_setenv ("WB_CUDA_NO_EPILOGUE", "1", TRUE);
-      apart = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-      g_unsetenv ("WB_CUDA_NO_EPILOGUE");
-      g_assert_no_error (error);
-      g_assert_cmpuint (apart->n_kernels, ==, 3);
-      g_assert_null (strstr (apart->kernels[0].what, "pointwise output"));
-      g_assert_true (g_str_has_prefix (apart->kernels[1].what, "pointwise over [8192, 3072]"));
-    }
-  g_assert_true (seen);
+  if (plan == NULL)
+    return;
+  g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 outputs per thread"));
+  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element"));
+  g_assert_cmpuint (plan->kernels[0].grid, <=, 132 * 4);
+  g_assert_true (g_str_has_prefix (plan->kernels[1].what, "pointwise over [3072]"));
+  compile_or_fail (f->name, plan);
+  g_setenv ("WB_CUDA_NO_EPILOGUE", "1", TRUE);
+  apart = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+  g_unsetenv ("WB_CUDA_NO_EPILOGUE");
+  g_assert_no_error (error);
+  g_assert_cmpuint (apart->n_kernels, ==, 3);
+  g_assert_null (strstr (apart->kernels[0].what, "pointwise output"));
+  g_assert_true (g_str_has_prefix (apart->kernels[1].what, "pointwise over [8192, 3072]"));
 }
 
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
