@@ -52,6 +52,8 @@ typedef struct
   const WbCgReduction *L;
   const WbCgEpilogue  *epi;    /* pointwise outputs of the operand's shape, computed at each element; NULL: none */
   const guint         *eslots; /* their buffers' slots */
+  GPtrArray           *tail;   /* groups of pointwise outputs of the kept shape, after the combine; NULL: none */
+  const guint         *tslots; /* their buffers' slots, in group order */
   const guint         *pslot;  /* the partial buffers, one per sibling */
   guint                cslot;  /* the arrival counters, one per tile */
 } Col;
@@ -275,6 +277,48 @@ combine_slices (Kern *k, const Col *C, guint j)
   _wb_cg_line (k, "__syncthreads ();");
 }
 
+/* The last block of a tile, thread x < TW: the pointwise outputs of the kept shape at output tb + x, which
+ * read the results it has just stored there (the weight and bias gradients' conversion to their dtype, that
+ * was a kernel of its own: a launch and its gap in a region of 30 us). Scalar code: one value per thread. */
+static gboolean
+tail_outputs (Kern *k, const Col *C, GError **error)
+{
+  Gen  *g = k->g;
+  guint vec = k->vec, next = 0;
+
+  k->vec = 0;
+  _wb_cg_line (k, "if (threadIdx.x < %" G_GINT64_FORMAT " && tb + x < %" G_GINT64_FORMAT ")", C->CL * (gint64) C->V, C->NO);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "const %s ot = tb + x;", k->ity);
+  for (guint i = 0; i < C->tail->len; i++)
+    {
+      GPtrArray *grp = C->tail->pdata[i];
+      Val       *first = grp->pdata[0];
+      Idx        ix;
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_idx_unravel (k, "ot", first->rank, first->shape, &ix);
+      for (guint j = 0; j < grp->len; j++)
+        {
+          Val        *v = grp->pdata[j];
+          const char *x = _wb_cg_emit (k, v, &ix, error);
+          if (x == NULL)
+            {
+              k->vec = vec;
+              return FALSE;
+            }
+          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", C->tslots[next++]), "ot", x, v->dtype));
+        }
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+    }
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  k->vec = vec;
+  return TRUE;
+}
+
 static gboolean
 column_body (Kern *k, const Col *C, GError **error)
 {
@@ -316,6 +360,8 @@ column_body (Kern *k, const Col *C, GError **error)
   _wb_cg_open_block (k);
   for (guint j = 0; j < C->nn; j++)
     combine_slices (k, C, j);
+  if (C->tail != NULL && !tail_outputs (k, C, error))
+    return FALSE;
   _wb_cg_line (k, "if (threadIdx.x == 0)");
   _wb_cg_line (k, "  %s[bid %% %" G_GINT64_FORMAT "] = 0;", cname, C->tiles);
   _wb_cg_close_block (k);
@@ -360,6 +406,8 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
 {
   Col               C = { 0 };
   g_autofree guint *eslots = NULL;
+  g_autoptr (GPtrArray) eouts = g_ptr_array_new ();
+  const WbCgEpilogue *elems = epi != NULL && epi->elems->len > 0 ? epi : NULL;
   WbCudaBuffer      pb = { 0 }, cb = { 0 };
   g_autofree guint *pslot = g_new (guint, nn);
   const char       *env = g_getenv ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
@@ -391,8 +439,8 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   C.V = vec > 1 ? vec : 1;
   C.CL = C.V > 1 ? COL_LANES_VECTOR : COL_LANES_SCALAR;
   C.R = WB_CUDA_BLOCK / C.CL;
-  C.lin = C.lin && (C.V > 1 || epi != NULL);
-  if (epi != NULL && !C.lin)
+  C.lin = C.lin && (C.V > 1 || elems != NULL);
+  if (elems != NULL && !C.lin)
     return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: pointwise outputs in a column kernel whose reduced dims do not lead");
   /* the grid: every block resident at once, each slice at least 16 rows per row lane (4 with vectors: an
    * unrolled step) */
@@ -430,13 +478,19 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   g_array_append_val (writes, C.cslot);
   if (epi != NULL)
     {
-      guint first = writes->len;
-      _wb_cg_epilogue_buffers (g, epi, writes);
-      eslots = g_memdup2 (&g_array_index (writes, guint, first), sizeof (guint) * epi->elems->len);
-      C.epi = epi;
-      C.eslots = eslots;
-      for (guint i = 0; i < epi->elems->len; i++)
-        ((Val *) epi->elems->pdata[i])->buffer = -1; /* computed here, never loaded */
+      guint first = writes->len, n_tail;
+      _wb_cg_epilogue_buffers (g, epi, writes); /* the rows' (tail's) slots, then the elements' */
+      eslots = g_memdup2 (&g_array_index (writes, guint, first), sizeof (guint) * (writes->len - first));
+      n_tail = writes->len - first - epi->elems->len;
+      C.epi = elems;
+      C.eslots = eslots + n_tail;
+      C.tail = epi->rows->len > 0 ? epi->rows : NULL;
+      C.tslots = eslots;
+      for (guint i = 0; i < epi->rows->len; i++)
+        g_ptr_array_extend (eouts, epi->rows->pdata[i], NULL, NULL);
+      g_ptr_array_extend (eouts, epi->elems, NULL, NULL);
+      for (guint i = 0; i < eouts->len; i++)
+        ((Val *) eouts->pdata[i])->buffer = -1; /* computed here, never loaded */
     }
 
   k = _wb_cg_kern_new (g, ity);
@@ -454,11 +508,14 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
       _wb_cg_vec_end (k, scalar);
     }
   what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT
-                          " slices of %" G_GINT64_FORMAT " combined by the last block of each tile of %" G_GINT64_FORMAT "%s%s",
+                          " slices of %" G_GINT64_FORMAT " combined by the last block of each tile of %" G_GINT64_FORMAT "%s%s%s",
                           nodes[0]->op, _wb_cg_siblings_text (g, nn), n_red, C.a->rank, wb_dtype_shortname (C.a->dtype),
                           _wb_cg_numel_of (C.a->rank, C.a->shape), NO, C.S, C.Kc, C.CL * (gint64) C.V,
                           C.V > 1 ? _wb_cg_gstr (g, "; vector: %u outputs per thread, loads of %u when aligned", C.V, C.V) : "",
-                          epi != NULL ? _wb_cg_gstr (g, "; then %u pointwise output%s per element", epi->elems->len, epi->elems->len == 1 ? "" : "s") : "");
+                          elems != NULL ? _wb_cg_gstr (g, "; then %u pointwise output%s per element", epi->elems->len, epi->elems->len == 1 ? "" : "s") : "",
+                          C.tail != NULL ? _wb_cg_gstr (g, "; %u pointwise output%s of the kept shape after the combine", eouts->len - epi->elems->len,
+                                                        eouts->len - epi->elems->len == 1 ? "" : "s")
+                                         : "");
   prologue = g_strdup_printf ("%s  __shared__ %s wb_sm[%u];\n  __shared__ bool wb_last;\n", k->decls ? k->decls->str : "", C.ctype,
                               WB_CUDA_BLOCK * (C.V + 1));
   _wb_cg_finish_kernel (g, k, what, (guint) MIN (blocks, 65536), _wb_cg_numel_of (C.a->rank, C.a->shape), (guint *) writes->data, writes->len,
@@ -468,9 +525,8 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   ok = TRUE;
 
 out:
-  if (eslots != NULL)
-    for (guint i = 0; i < epi->elems->len; i++)
-      ((Val *) epi->elems->pdata[i])->buffer = (int) (eslots[i] - g->n_inputs);
+  for (guint i = 0; i < eouts->len; i++)
+    ((Val *) eouts->pdata[i])->buffer = (int) (eslots[i] - g->n_inputs);
   _wb_cg_kern_free (k);
   return ok;
 }

@@ -237,6 +237,26 @@ reciprocal_rn (float c)
   return r;
 }
 
+/* Whether, for every value z of @narrow (bf16 or f16: all 65536 bit patterns), z / @c rounded to @narrow
+ * (the division correctly rounded to f32 first, as the cpu executor computes it) equals z * @rc rounded to
+ * @narrow. Then a division by a number that Thunder prints between two conversions (bf16 -> f32, div, -> bf16:
+ * the exact GELU's x / sqrt 2) can be one multiply: wb_div_by costs ten instructions an element, and that
+ * kernel is bound by its arithmetic. Checked here, for the one constant, rather than argued: a quotient
+ * within an f32 unit of a @narrow rounding boundary would break it (host IEEE f32 arithmetic, no
+ * contraction). */
+static gboolean
+narrow_div_is_mul (WbDtype narrow, float c, float rc)
+{
+  for (guint32 h = 0; h < 65536; h++)
+    {
+      volatile float z = narrow == WB_DTYPE_BFLOAT16 ? wb_bf16_to_f32 ((guint16) h) : wb_f16_to_f32 ((guint16) h);
+      volatile float q = z / c, m = z * rc;
+      if (narrow == WB_DTYPE_BFLOAT16 ? wb_f32_to_bf16 (q) != wb_f32_to_bf16 (m) : wb_f32_to_f16 (q) != wb_f32_to_f16 (m))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Whether every value of float dtype @narrow is exactly a value of float dtype @wide. */
 static gboolean
 exact_widening (WbDtype narrow, WbDtype wide)
@@ -444,8 +464,25 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
 
   if (strcmp (op, "convert_element_type") == 0)
     {
-      const char *x = _wb_cg_emit (k, a, ix, error);
-      if (x == NULL)
+      const char *x;
+      /* narrow z -> f32, / c, -> narrow: z * (1 / c) when narrow_div_is_mul says it rounds the same */
+      if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && a->def != NULL &&
+          strcmp (a->def->op, "div") == 0)
+        {
+          Val *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
+          Val *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
+                     ? _wb_cg_operand (g, num->def->arg[0])
+                     : NULL;
+          float c = den != NULL && !den->is_tensor ? (den->is_float ? (float) den->f : (float) den->i) : 0.0f;
+          if (z != NULL && z->is_tensor && z->dtype == v->dtype && num->dtype == WB_DTYPE_FLOAT32 && isfinite (c) && c != 0.0f &&
+              narrow_div_is_mul (v->dtype, c, reciprocal_rn (c)))
+            {
+              if ((x = _wb_cg_emit (k, num, ix, error)) == NULL)
+                return NULL;
+              return _wb_cg_new_var (k, "float", _wb_cg_normalize (g, _wb_cg_gstr (g, "%s * %af", x, (double) reciprocal_rn (c)), v->dtype));
+            }
+        }
+      if ((x = _wb_cg_emit (k, a, ix, error)) == NULL)
         return NULL;
       if (a->dtype == v->dtype)
         return x;

@@ -273,20 +273,38 @@ own_init (Own *o, Gen *g, GPtrArray *held, GHashTable *later, const WbCgReductio
   o->reach = g_hash_table_new (NULL, NULL);
 }
 
+/* Whether @v is of the reductions' kept shape (dims of extent 1 aside); then @map[d]: the operand dim that
+ * dim d of @v follows (-1 for its dims of extent 1), for own_rows. */
+static gboolean
+kept_map (const Own *o, const Val *v, int *map)
+{
+  guint vb[WB_MAX_RANK], kb[WB_MAX_RANK], nv = big_dims (v, vb), nkb = 0;
+
+  for (guint i = 0; i < o->n_kept; i++)
+    if (o->a->shape[o->kept_dim[i]] != 1)
+      kb[nkb++] = (guint) o->kept_dim[i];
+  if (nv != nkb)
+    return FALSE;
+  for (guint i = 0; i < nv; i++)
+    if (v->shape[vb[i]] != o->a->shape[kb[i]])
+      return FALSE;
+  for (guint d = 0; d < v->rank; d++)
+    map[d] = -1;
+  for (guint i = 0; i < nv; i++)
+    map[vb[i]] = (int) kb[i];
+  return TRUE;
+}
+
 static gboolean
 epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, WbCgEpilogue *epi)
 {
   WbCgReduction L;
   Own           o;
-  guint         kb[WB_MAX_RANK], nkb = 0;
 
   memset (epi, 0, sizeof *epi);
   if (!_wb_cg_reduction_layout (g, held->pdata[0], &L) || !L.takes_epilogue)
     return FALSE;
   own_init (&o, g, held, later, &L);
-  for (guint i = 0; i < o.n_kept; i++)
-    if (L.a->shape[o.kept_dim[i]] != 1)
-      kb[nkb++] = (guint) o.kept_dim[i];
   epi->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   epi->elems = g_ptr_array_new ();
   for (guint gi = 0; gi < groups->len;)
@@ -296,16 +314,7 @@ epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, 
       gboolean   elems = _wb_cg_same_shape (first, L.a), rows = FALSE, fits = TRUE;
       int        map[WB_MAX_RANK];
       if (!elems)
-        {
-          guint vb[WB_MAX_RANK], nv = big_dims (first, vb);
-          rows = nv == nkb;
-          for (guint i = 0; rows && i < nv; i++)
-            rows = first->shape[vb[i]] == L.a->shape[kb[i]];
-          for (guint d = 0; d < first->rank; d++)
-            map[d] = -1;
-          for (guint i = 0; rows && i < nv; i++)
-            map[vb[i]] = (int) kb[i];
-        }
+        rows = kept_map (&o, first, map);
       else
         for (guint d = 0; d < first->rank; d++)
           map[d] = (int) d;
@@ -599,20 +608,28 @@ _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *ep
       for (guint gi = 0; gi < groups->len;)
         {
           GPtrArray *grp = groups->pdata[gi];
-          gboolean   fits = _wb_cg_column_split (grp->pdata[0], &L) >= 0;
-          /* computed from what is there before the set's kernel runs: never its own results, nor a later set's */
+          int        map[WB_MAX_RANK];
+          gboolean   elems = _wb_cg_column_split (grp->pdata[0], &L) >= 0, rows = !elems && kept_map (&o, grp->pdata[0], map), fits = elems || rows;
+          /* elements: computed from what is there before the set's kernel runs, never its own results nor a
+           * later set's; kept shape: read its results at their own index only, and no later set's */
           for (guint i = 0; i < grp->len && fits; i++)
-            fits = !reaches_held (&o, grp->pdata[i]);
+            {
+              o.budget = 4096;
+              fits = elems ? !reaches_held (&o, grp->pdata[i]) : own_rows (&o, grp->pdata[i], map);
+            }
           if (!fits)
             {
               gi++;
               continue;
             }
-          g_ptr_array_extend (epi->elems, grp, NULL, NULL);
+          if (elems)
+            g_ptr_array_extend (epi->elems, grp, NULL, NULL);
+          else
+            g_ptr_array_add (epi->rows, g_ptr_array_ref (grp));
           g_ptr_array_remove_index (groups, gi);
         }
       g_hash_table_unref (o.reach);
-      if (epi->elems->len > 0)
+      if (epi->elems->len > 0 || epi->rows->len > 0)
         return (int) s;
       _wb_cg_epilogue_clear (epi);
     }

@@ -419,8 +419,9 @@ test_vector_chosen (void)
 }
 
 /* gpt2_block's MLP backward (the recomputed program's region of the GELU gradient and the fc bias gradient):
- * the column sum over the 8192 tokens and the pointwise gradient it sums are one kernel, vector loads of 8
- * bf16 and 8 adjacent sums per thread, a grid that is resident at once; without epilogues, two kernels. */
+ * the column sum over the 8192 tokens, the pointwise gradient it sums and the bias gradient's conversion to
+ * bf16 (of the kept shape [3072], after the last block's combine) are one kernel, vector loads of 8 bf16 and 8
+ * adjacent sums per thread, a grid that is resident at once; without epilogues, three kernels. */
 static void
 test_column_fused (void)
 {
@@ -428,14 +429,15 @@ test_column_fused (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WbCudaPlan) apart = NULL;
   Found *f = NULL;
-  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (2, "sum over 2 of 3 dims of f32[25165824 elements]: 3072 outputs", &found, &f);
+  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (1, "sum over 2 of 3 dims of f32[25165824 elements]: 3072 outputs", &found, &f);
 
   if (plan == NULL)
     return;
   g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 outputs per thread"));
-  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element"));
+  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element; 1 pointwise output of the kept shape after the combine"));
   g_assert_cmpuint (plan->kernels[0].grid, <=, 132 * 4);
-  g_assert_true (g_str_has_prefix (plan->kernels[1].what, "pointwise over [3072]"));
+  /* the kept-shape output: threads x < 64 of the tile's last block, at tb + x, after the combine */
+  g_assert_nonnull (strstr (plan->source, "if (threadIdx.x < 64 && tb + x < 3072)"));
   compile_or_fail (f->name, plan);
   g_setenv ("WB_CUDA_NO_EPILOGUE", "1", TRUE);
   apart = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
@@ -444,6 +446,44 @@ test_column_fused (void)
   g_assert_cmpuint (apart->n_kernels, ==, 3);
   g_assert_null (strstr (apart->kernels[0].what, "pointwise output"));
   g_assert_true (g_str_has_prefix (apart->kernels[1].what, "pointwise over [8192, 3072]"));
+  g_assert_true (g_str_has_prefix (apart->kernels[2].what, "pointwise over [3072]"));
+}
+
+/* Values of a column kernel's kept shape that read its sums at their own index are computed by the last block
+ * of each tile after its combine: one kernel where there were two. One that reads a sum at another index (a
+ * flip of it) must wait for every tile, and stays a kernel of its own. */
+static void
+test_column_tail (void)
+{
+  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0, 1))\n"
+                     "t3 = prims.sum(t0, (0, 1))\nt4 = prims.mul(t2, t3)\nt5 = prims.convert_element_type(t4, dtypes.bfloat16)\n"
+                     "t6 = prims.broadcast_in_dim(t3, (1, 96), (1,))\nt7 = prims.add(t6, 1.0)";
+  g_autofree char *flipped = g_strconcat (body, "\nt8 = prims.flip(t2, (0,))", NULL);
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  {
+    g_autoptr (WbCudaPlan) plan = plan_of_body ("a bf16[4, 512, 96]", body, "t5, t7");
+    g_autoptr (WbCudaPlan) apart = NULL;
+    g_assert_cmpuint (plan->n_kernels, ==, 1);
+    g_assert_nonnull (strstr (plan->kernels[0].what, "sum and 1 sibling over 2 of 3 dims"));
+    g_assert_nonnull (strstr (plan->kernels[0].what, "2 pointwise outputs of the kept shape after the combine"));
+    compile_or_fail ("column tail", plan);
+    g_setenv ("WB_CUDA_NO_EPILOGUE", "1", TRUE);
+    apart = plan_of_body ("a bf16[4, 512, 96]", body, "t5, t7");
+    g_unsetenv ("WB_CUDA_NO_EPILOGUE");
+    g_assert_cmpuint (apart->n_kernels, ==, 3); /* the sums, then one pointwise kernel per shape ([96], [1, 96]) */
+  }
+  {
+    g_autoptr (WbCudaPlan) plan = plan_of_body ("a bf16[4, 512, 96]", flipped, "t5, t7, t8");
+    g_assert_cmpuint (plan->n_kernels, ==, 2);
+    g_assert_nonnull (strstr (plan->kernels[0].what, "1 pointwise output of the kept shape after the combine"));
+    g_assert_true (g_str_has_prefix (plan->kernels[1].what, "pointwise over [96]"));
+    compile_or_fail ("column tail, flipped", plan);
+  }
 }
 
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
@@ -592,6 +632,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
+  g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);
   g_free (cache_dir);

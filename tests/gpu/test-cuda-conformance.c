@@ -133,6 +133,20 @@ build_cases (void)
                         "t8, t3");
       wb_conf_add_case ("cuda", "prims.broadcast_in_dim", wb_conf_float_dtypes[k], &in[1], 1, "t0 = prims.broadcast_in_dim(b, (7, 65), (1,))", "t0");
     }
+  /* the exact GELU as Thunder prints it for bf16 / f16, every op's result rounded to the dtype: x / sqrt 2 between
+   * two conversions is emitted as a multiply (wb-cuda-codegen-emit.c, narrow_div_is_mul) */
+  for (guint k = 1; k < 3; k++)
+    {
+      WbConfInput      in = wb_conf_input ("a", wb_conf_float_dtypes[k], 2, 64, 96, 1, WB_CONF_DOM_ANY);
+      const char      *dn = wb_conf_float_dtypes[k] == WB_DTYPE_BFLOAT16 ? "bfloat16" : "float16";
+      g_autofree char *body = g_strdup_printf ("t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.div(t0, 1.4142135623730951)\n"
+                                               "t2 = prims.convert_element_type(t1, dtypes.%s)\nt3 = prims.convert_element_type(t2, dtypes.float32)\n"
+                                               "t4 = prims.erf(t3)\nt5 = prims.convert_element_type(t4, dtypes.%s)\n"
+                                               "t6 = prims.convert_element_type(t5, dtypes.float32)\nt7 = prims.add(1.0, t6)\n"
+                                               "t8 = prims.mul(t0, t7)\nt9 = prims.convert_element_type(t8, dtypes.%s)\nt10 = prims.div(t0, 3.0)",
+                                               dn, dn, dn);
+      wb_conf_add_case ("nvrtc", "exact gelu, rounded per op", wb_conf_float_dtypes[k], &in, 1, body, "t9, t2, t10");
+    }
   /* reductions */
   for (guint k = 0; k < G_N_ELEMENTS (wb_conf_float_dtypes); k++)
     {
@@ -206,6 +220,13 @@ build_cases (void)
                         "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0,))\n"
                         "t3 = prims.broadcast_in_dim(t2, (2048, 96), (1,))\nt4 = prims.sub(t1, t3)",
                         "t2, t4");
+      /* values of the kept shape that read the sums at their own index (a weight gradient's conversion to its
+       * dtype, a [1, 96] view of it): computed by the last block of each tile after its combine */
+      wb_conf_add_case ("nvrtc", "column sums + kept-shape outputs", wb_conf_float_dtypes[k], &g3, 1,
+                        "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0, 1))\n"
+                        "t3 = prims.sum(t0, (0, 1))\nt4 = prims.mul(t2, t3)\nt5 = prims.convert_element_type(t4, dtypes.bfloat16)\n"
+                        "t6 = prims.broadcast_in_dim(t3, (1, 96), (1,))\nt7 = prims.add(t6, 1.0)",
+                        "t5, t7");
     }
   /* shapes and indexing */
   for (guint k = 0; k < 3; k++)
