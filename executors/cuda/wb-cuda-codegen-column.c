@@ -408,12 +408,12 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   g_autofree guint *eslots = NULL;
   g_autoptr (GPtrArray) eouts = g_ptr_array_new ();
   const WbCgEpilogue *elems = epi != NULL && epi->elems->len > 0 ? epi : NULL;
-  WbCudaBuffer      pb = { 0 }, cb = { 0 };
-  g_autofree guint *pslot = g_new (guint, nn);
-  const char       *env = g_getenv ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
-  gint64            per_sm, blocks;
-  guint             vec;
-  Kern             *k;
+  WbCudaBuffer        pb = { 0 }, cb = { 0 };
+  g_autofree guint   *pslot = g_new (guint, nn);
+  const char         *env = g_getenv ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
+  gint64              per_sm, blocks;
+  guint               vec;
+  Kern               *k;
   g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *what = NULL;
   g_autofree char *prologue = NULL;

@@ -469,10 +469,10 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && a->def != NULL &&
           strcmp (a->def->op, "div") == 0)
         {
-          Val *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
-          Val *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
-                     ? _wb_cg_operand (g, num->def->arg[0])
-                     : NULL;
+          Val  *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
+          Val  *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
+                        ? _wb_cg_operand (g, num->def->arg[0])
+                        : NULL;
           float c = den != NULL && !den->is_tensor ? (den->is_float ? (float) den->f : (float) den->i) : 0.0f;
           if (z != NULL && z->is_tensor && z->dtype == v->dtype && num->dtype == WB_DTYPE_FLOAT32 && isfinite (c) && c != 0.0f &&
               narrow_div_is_mul (v->dtype, c, reciprocal_rn (c)))
