@@ -455,9 +455,9 @@ test_column_fused (void)
 static void
 test_column_tail (void)
 {
-  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0, 1))\n"
-                     "t3 = prims.sum(t0, (0, 1))\nt4 = prims.mul(t2, t3)\nt5 = prims.convert_element_type(t4, dtypes.bfloat16)\n"
-                     "t6 = prims.broadcast_in_dim(t3, (1, 96), (1,))\nt7 = prims.add(t6, 1.0)";
+  const char      *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.sum(t1, (0, 1))\n"
+                          "t3 = prims.sum(t0, (0, 1))\nt4 = prims.mul(t2, t3)\nt5 = prims.convert_element_type(t4, dtypes.bfloat16)\n"
+                          "t6 = prims.broadcast_in_dim(t3, (1, 96), (1,))\nt7 = prims.add(t6, 1.0)";
   g_autofree char *flipped = g_strconcat (body, "\nt8 = prims.flip(t2, (0,))", NULL);
 
   if (wb_cuda_load_nvrtc (NULL) == NULL)
@@ -570,14 +570,18 @@ test_vector_forms (void)
     compile_or_fail ("rope", p);
   }
   {
-    /* a row sum of bf16: 8 elements per thread and step, groups of 128 threads for rows of 1000, one
-     * vector load per step; the misaligned fallback takes the same elements in the same order */
+    /* a row sum of bf16: 8 elements per thread and step, one warp for rows of 1000 (4 steps of 32 x 8: shuffles,
+     * no barrier), one vector load per step; the misaligned fallback takes the same elements in the same
+     * order. Rows of 4096 (16 warp steps) keep 256 threads. */
     g_autoptr (WbCudaPlan) p = plan_of_body ("a bf16[5, 1000]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.sum(t0, (1,))", "t1");
+    g_autoptr (WbCudaPlan) wide = plan_of_body ("a bf16[3, 4096]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.sum(t0, (1,))", "t1");
     g_autofree char *loop = NULL;
-    const char      *vec = strstr (p->source, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 1024)");
-    g_assert_nonnull (strstr (p->kernels[0].what, "128 threads each; vector: 8 per thread"));
+    const char      *vec = strstr (p->source, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 256)");
+    g_assert_nonnull (strstr (p->kernels[0].what, "32 threads each; vector: 8 per thread"));
+    g_assert_null (strstr (p->source, "__syncthreads"));
+    g_assert_nonnull (strstr (wide->kernels[0].what, "256 threads each; vector: 8 per thread"));
     g_assert_nonnull (vec);
-    g_assert_nonnull (strstr (vec + 1, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 1024)"));
+    g_assert_nonnull (strstr (vec + 1, "for (int r0 = (int) lane * 8; r0 < 1000; r0 += 256)"));
     loop = g_strndup (vec, strstr (vec + 1, "for (int r0") - vec);
     g_assert_cmpuint (count_of (loop, "*(const wb_v8h *) (p0 + "), ==, 1);
     g_assert_cmpuint (count_of (loop, "acc = acc + v"), ==, 8); /* one per lane; then the group's shuffles */
