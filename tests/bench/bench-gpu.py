@@ -327,8 +327,9 @@ def main():
         c["recompiled"] = (workbench(app, case_dir, wentry, a.out, a.iters, a.warmup, False, recompile=True)
                            if wentry is not None else {"error": "stages --recompile found no workbench forward"})
         # and replayed as a CUDA graph: each region's span between its event nodes is the GPU's time on its
-        # kernels, without the host's launch latency that the spans of an unreplayed run include when the GPU
-        # waits for the next launch (2-3 us a region on an H200 in the tenth session: 10% of a 25 us region)
+        # kernels, without any host launch latency that the spans of an unreplayed run would include where the
+        # GPU waits for the next launch. (On an H200, eleventh session, the two spans differed by under 2 us a
+        # region: the 2-3 us by which a region's span exceeds its kernels' CUPTI times is not the host's.)
         c["recompiled_graphs"] = (workbench(app, case_dir, wentry, a.out, a.iters, a.warmup, True, recompile=True)
                                   if wentry is not None else {"error": "stages --recompile found no workbench forward"})
         script = os.path.join(a.out, case + ".py")
