@@ -283,39 +283,14 @@ combine_slices (Kern *k, const Col *C, guint j)
 static gboolean
 tail_outputs (Kern *k, const Col *C, GError **error)
 {
-  Gen  *g = k->g;
-  guint vec = k->vec, next = 0;
-
-  k->vec = 0;
   _wb_cg_line (k, "if (threadIdx.x < %" G_GINT64_FORMAT " && tb + x < %" G_GINT64_FORMAT ")", C->CL * (gint64) C->V, C->NO);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
   _wb_cg_line (k, "const %s ot = tb + x;", k->ity);
-  for (guint i = 0; i < C->tail->len; i++)
-    {
-      GPtrArray *grp = C->tail->pdata[i];
-      Val       *first = grp->pdata[0];
-      Idx        ix;
-      _wb_cg_line (k, "{");
-      _wb_cg_open_block (k);
-      _wb_cg_idx_unravel (k, "ot", first->rank, first->shape, &ix);
-      for (guint j = 0; j < grp->len; j++)
-        {
-          Val        *v = grp->pdata[j];
-          const char *x = _wb_cg_emit (k, v, &ix, error);
-          if (x == NULL)
-            {
-              k->vec = vec;
-              return FALSE;
-            }
-          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", C->tslots[next++]), "ot", x, v->dtype));
-        }
-      _wb_cg_close_block (k);
-      _wb_cg_line (k, "}");
-    }
+  if (!_wb_cg_emit_kept_values (k, C->tail, "ot", NULL, C->tslots, error))
+    return FALSE;
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
-  k->vec = vec;
   return TRUE;
 }
 

@@ -273,6 +273,20 @@ own_init (Own *o, Gen *g, GPtrArray *held, GHashTable *later, const WbCgReductio
   o->reach = g_hash_table_new (NULL, NULL);
 }
 
+/* Moves group @gi of @groups into @epi: its values to @epi->elems when @elems (of the operand's shape), else the
+ * group to @epi->rows (of the kept shape). */
+static void
+take_group (WbCgEpilogue *epi, GPtrArray *groups, guint gi, gboolean elems)
+{
+  GPtrArray *grp = groups->pdata[gi];
+
+  if (elems)
+    g_ptr_array_extend (epi->elems, grp, NULL, NULL);
+  else
+    g_ptr_array_add (epi->rows, g_ptr_array_ref (grp));
+  g_ptr_array_remove_index (groups, gi);
+}
+
 /* Whether @v is of the reductions' kept shape (dims of extent 1 aside); then @map[d]: the operand dim that
  * dim d of @v follows (-1 for its dims of extent 1), for own_rows. */
 static gboolean
@@ -333,11 +347,7 @@ epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, 
           gi++;
           continue;
         }
-      if (elems)
-        g_ptr_array_extend (epi->elems, grp, NULL, NULL);
-      else
-        g_ptr_array_add (epi->rows, g_ptr_array_ref (grp));
-      g_ptr_array_remove_index (groups, gi);
+      take_group (epi, groups, gi, elems);
     }
   g_hash_table_unref (o.reach);
   if (epi->rows->len == 0 && epi->elems->len == 0)
@@ -430,23 +440,23 @@ _wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi)
   return _wb_cg_gstr (g, "%u pointwise output%s per row and %u per element", n_rows, n_rows == 1 ? "" : "s", epi->elems->len);
 }
 
-/* Lane 0 of each group: the row outputs at row o, stored at o (their numel is the rows'). */
-static gboolean
-emit_rows (Kern *k, const WbCgEpilogue *epi, const guint *slots, GError **error)
+gboolean
+_wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, const char *guard, const guint *slots, GError **error)
 {
   Gen  *g = k->g;
   guint vec = k->vec, next = 0;
 
-  k->vec = 0; /* one value per row: scalar code */
-  for (guint i = 0; i < epi->rows->len; i++)
+  k->vec = 0; /* one value per thread: scalar code */
+  for (guint i = 0; i < groups->len; i++)
     {
-      GPtrArray *grp = epi->rows->pdata[i];
+      GPtrArray *grp = groups->pdata[i];
       Val       *first = grp->pdata[0];
       Idx        ix;
-      _wb_cg_line (k, "if (ok && lane == 0)");
+      if (guard != NULL)
+        _wb_cg_line (k, "%s", guard);
       _wb_cg_line (k, "{");
       _wb_cg_open_block (k);
-      _wb_cg_idx_unravel (k, "o", first->rank, first->shape, &ix);
+      _wb_cg_idx_unravel (k, at, first->rank, first->shape, &ix);
       for (guint j = 0; j < grp->len; j++)
         {
           Val        *v = grp->pdata[j];
@@ -456,7 +466,7 @@ emit_rows (Kern *k, const WbCgEpilogue *epi, const guint *slots, GError **error)
               k->vec = vec;
               return FALSE;
             }
-          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[next++]), "o", x, v->dtype));
+          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[next++]), at, x, v->dtype));
         }
       _wb_cg_close_block (k);
       _wb_cg_line (k, "}");
@@ -549,7 +559,7 @@ _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GErro
   n_row_outs = outs->len - epi->elems->len;
   /* the reductions' results of every group of the block are stored */
   _wb_cg_line (k, "__syncthreads ();");
-  ok = emit_rows (k, epi, slots, error) && (epi->elems->len == 0 || emit_elems (k, epi, R, slots + n_row_outs, error));
+  ok = _wb_cg_emit_kept_values (k, epi->rows, "o", "if (ok && lane == 0)", slots, error) && (epi->elems->len == 0 || emit_elems (k, epi, R, slots + n_row_outs, error));
   for (guint i = 0; i < outs->len; i++)
     ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - k->g->n_inputs);
   return ok;
@@ -622,11 +632,7 @@ _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *ep
               gi++;
               continue;
             }
-          if (elems)
-            g_ptr_array_extend (epi->elems, grp, NULL, NULL);
-          else
-            g_ptr_array_add (epi->rows, g_ptr_array_ref (grp));
-          g_ptr_array_remove_index (groups, gi);
+          take_group (epi, groups, gi, elems);
         }
       g_hash_table_unref (o.reach);
       if (epi->elems->len > 0 || epi->rows->len > 0)

@@ -295,7 +295,12 @@ int _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue
 /* For a value @v of the numel of column reduction @L's operand, its innermost extent the operand's: the number
  * of its leading dims whose product is the reduced extent K (so that its element r * NO + o is the operand's
  * element (r, o)); -1 when there is none. */
-int         _wb_cg_column_split (const Val *v, const WbCgReduction *L);
+int _wb_cg_column_split (const Val *v, const WbCgReduction *L);
+/* The values of @groups (GPtrArray of Val*, one group per shape of a reduction's kept numel, as WbCgEpilogue.rows)
+ * at the output whose index is variable @at, one output per thread in scalar code, stored at @at in @slots (their
+ * buffers, in group order); each group in a block of its own, behind @guard ("if (...)") when not NULL: a row
+ * kernel's lane 0 after the row's reductions, a column kernel's last block after its combine. */
+gboolean    _wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, const char *guard, const guint *slots, GError **error);
 void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);
