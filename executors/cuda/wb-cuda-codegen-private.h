@@ -8,6 +8,7 @@
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
  * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
+ * wb-cuda-codegen-mix.c    a column reduction computed in the kernel of a row reduction over the same elements
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * Every name here is private to libwbcudagen (hidden visibility). */
 #pragma once
@@ -203,7 +204,10 @@ void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint
  * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
  * the caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks (also those of the
  * column kernel's walk, wb-cuda-codegen-column.c, which opens the same two). */
-void        _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx);
+void _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx);
+/* The same walk as a loop of @steps unrolled steps "st" (numel (red_shape) = steps x T x V): r0 = lane * V +
+ * st * T * V, so that a thread's columns are known at compile time (the mixed kernel's column accumulators). */
+void        _wb_cg_open_row_steps (Kern *k, guint n_kept, const gint64 *kept_shape, int T, guint V, gint64 steps, Idx *kx);
 void        _wb_cg_close_row_lanes (Kern *k);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
 
@@ -214,10 +218,13 @@ typedef struct
   GPtrArray *elems; /* Val*: of the operand's shape, per element of the row */
 } WbCgEpilogue;
 
+typedef struct _WbCgMix WbCgMix;
+
 /* A row kernel's layout, for its epilogue: the operand @a, its reduced dims (trailing), the threads T per row and
- * the elements V per thread and step (V <= 1: one) */
+ * the elements V per thread and step (V <= 1: one); @mix: the column reduction it also computes (NULL: none) */
 typedef struct
 {
+  const WbCgMix  *mix;
   const Val      *a;
   const gboolean *red;
   const gint64   *kept_shape;
@@ -252,6 +259,9 @@ typedef struct
   const char *op;
 } Acc;
 
+/* A row reduction gets one warp a row when the warp covers it in at most this many vector steps. */
+#define WB_CG_ROW_WARP_STEPS 4
+
 /* A reduction whose innermost dim is kept gets the column kernel when it reduces at least this many
  * elements per output and its outputs would fill fewer blocks than the device has SMs. */
 #define WB_CG_COLUMN_MIN_K 512
@@ -279,8 +289,10 @@ const char *_wb_cg_siblings_text (Gen *g, guint nn);
  * _wb_cg_column_pick) at each element. */
 gboolean _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const WbCgReduction *L, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, Cls c, const WbCgEpilogue *epi, GError **error);
 /* One kernel computing reductions @nodes (siblings: one operand shape, the same dims; see
- * _wb_cg_reduction_sets) and, for a row or column kernel, @epi (may be NULL). */
-gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error);
+ * _wb_cg_reduction_sets) and, for a row or column kernel, @epi (may be NULL). @mix (may be NULL): a column set
+ * (_wb_cg_mix_pick) that a row kernel with @epi also computes when its layout allows (_wb_cg_mix_fits), which
+ * then sets @mix->used; when it does not, nothing of @mix is emitted and the caller emits that set itself. */
+gboolean _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, WbCgMix *mix, const char *ity, GError **error);
 
 /* wb-cuda-codegen-epilogue.c */
 /* The needed reductions in sets of siblings (GPtrArray of GPtrArray of Node*), in the order they can run. */
@@ -305,6 +317,52 @@ void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);
 gboolean    _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GError **error);
+
+/* wb-cuda-codegen-mix.c: the column sums of a set (WbCgReduction.column, reduced dims leading) over the elements
+ * of a row set's operand, [R, C] = [column reduced extent, row reduced extent], accumulated by the row kernel as it
+ * walks its rows (TorchInductor's mix-order reduction): each thread keeps the sums of its steps x V columns over
+ * the rows its block takes, the block stores one partial row [G, C], and the last blocks to arrive combine them. */
+struct _WbCgMix
+{
+  GPtrArray          *set;  /* Node*: the column set */
+  const WbCgEpilogue *cepi; /* its kept-shape outputs after the combine (rows only; may be NULL) */
+  Acc                *accs;
+  WbCgReduction       L;
+  Cls                 c;
+  const char         *ctype;
+  int                 np; /* leading dims of the column operand: the row index */
+  gint64              C;  /* columns: the row kernel's reduced extent */
+  /* the row kernel's layout (_wb_cg_mix_fits) */
+  int      T, opb;
+  guint    V;
+  gint64   steps, G, tiles;
+  guint    combiners;
+  guint   *pslot; /* partial buffers [G, C], one per sibling */
+  guint    cslot; /* two counters: blocks arrived, combiners done */
+  guint   *tslots;
+  gboolean used;
+};
+
+/* The column set that the kernel of row set @held (with epilogue @epi) can also compute: the set just before it,
+ * its reduced dims leading, over the same elements as rows x columns, neither set reading the other's results;
+ * -1 when none. @col_held, @cepi: the column set that _wb_cg_column_pick gave pointwise work to (only kept-shape
+ * outputs after the combine can go with it). */
+int  _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int col_held, const WbCgEpilogue *cepi);
+void _wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi);
+void _wb_cg_mix_clear (WbCgMix *m);
+/* Whether a row kernel of @rows outputs, @T threads a row, @V elements per thread and step can take @m (each
+ * thread's columns fixed; accumulators and shared memory within bounds): then fills its layout in @m. */
+gboolean _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V);
+/* The partial buffers, the counters and the set's output buffers, appended to @writes. */
+void _wb_cg_mix_buffers (Gen *g, WbCgMix *m, GArray *writes);
+void _wb_cg_mix_declare (Kern *k, const WbCgMix *m);
+/* In the unrolled row walk (_wb_cg_open_row_steps, E = o * C + r0 declared): accumulates the column operands at
+ * element E + k->lane. */
+gboolean _wb_cg_mix_accumulate (Kern *k, const WbCgMix *m, GError **error);
+/* After the rows: the block's partials, its arrival, and the combine by the last blocks. */
+gboolean    _wb_cg_mix_finish (Kern *k, const WbCgMix *m, GError **error);
+const char *_wb_cg_mix_describe (Gen *g, const WbCgMix *m);
+const char *_wb_cg_mix_shared (Gen *g, const WbCgMix *m);
 
 /* wb-cuda-codegen-pointwise.c */
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);

@@ -18,8 +18,6 @@
 #endif
 #include "wb-cuda-codegen-private.h"
 
-#define ROW_WARP_STEPS 4
-
 /* -- kernel assembly ------------------------------------------------------------------------ */
 
 guint
@@ -222,6 +220,22 @@ _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_
 }
 
 void
+_wb_cg_open_row_steps (Kern *k, guint n_kept, const gint64 *kept_shape, int T, guint V, gint64 steps, Idx *kx)
+{
+  _wb_cg_line (k, "if (ok)");
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, kx);
+  for (guint d = 0; d < n_kept; d++)
+    kx->lane[d] = LANE_SAME;
+  _wb_cg_line (k, "#pragma unroll");
+  _wb_cg_line (k, "for (int st = 0; st < %" G_GINT64_FORMAT "; st++)", steps);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "const %s r0 = (%s) lane * %u + (%s) st * %d;", k->ity, k->ity, V, k->ity, T * (int) V);
+}
+
+void
 _wb_cg_close_row_lanes (Kern *k)
 {
   k->lane = 0;
@@ -313,6 +327,7 @@ typedef struct
   gboolean            is_var;
   double              correction;
   const WbCgEpilogue *epi;
+  const WbCgMix      *mix; /* a column set computed here too (vector variants only) */
 } Row;
 
 static gboolean
@@ -335,6 +350,8 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "const int T = %d, OPB = %d;", T, WB_CUDA_BLOCK / T);
   _wb_cg_line (k, "const int lane = threadIdx.x %% T;");
   _wb_cg_line (k, "(void) lane;");
+  if (R->mix != NULL)
+    _wb_cg_mix_declare (k, R->mix);
   _wb_cg_line (k, "for (%s ob = (%s) blockIdx.x * OPB; ob < %" G_GINT64_FORMAT "; ob += (%s) gridDim.x * OPB)", ity, ity, R->NO, ity);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
@@ -381,12 +398,13 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
       rows.T = T;
       rows.V = V;
       rows.a = R->accs[0].a;
+      rows.mix = R->mix;
       if (!_wb_cg_emit_epilogue (k, R->epi, &rows, error))
         return FALSE;
     }
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
-  return TRUE;
+  return R->mix == NULL || _wb_cg_mix_finish (k, R->mix, error);
 }
 
 /* The layout of reduction @n (_wb_cg_reduction_layout); FALSE with @error when its arguments are of a form
@@ -443,7 +461,7 @@ _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
 }
 
 gboolean
-_wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, const char *ity, GError **error)
+_wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, WbCgMix *mix, const char *ity, GError **error)
 {
   Row           R = { 0 };
   WbCgReduction L;
@@ -524,12 +542,20 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
       GString *scalar;
       for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R.K; T *= 2)
         ;
-      /* a row that a warp covers in at most ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
+      /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
        * barrier. Measured on an H200 (gpt2_block, rows of 768 bf16: 3 steps of 32 x 8): its layer-norm forward
        * 0.0177 -> 0.0101 ms against 128 threads a row, the recomputed program's nvrtc kernels 0.414 -> 0.401
        * ms; llama_layer's rows of 4096 (16 steps) were slower with fewer than 256 threads */
-      if (T > 32 && R.K <= ROW_WARP_STEPS * 32 * (gint64) vec)
+      if (T > 32 && R.K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
         T = 32;
+      /* the column set before it over the same elements, when each thread's columns are fixed
+       * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
+      if (mix != NULL && R.epi != NULL && _wb_cg_mix_fits (mix, R.NO, T, vec))
+        {
+          _wb_cg_mix_buffers (g, mix, writes);
+          mix->used = TRUE;
+          R.mix = mix;
+        }
       if (!row_body (kv, &R, T, vec, error))
         {
           _wb_cg_kern_free (kv);
@@ -556,21 +582,24 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
     }
   if (R.epi != NULL)
     {
-      g_autofree char *w = g_strdup_printf ("%s; then %s", what, _wb_cg_epilogue_describe (g, R.epi));
+      g_autofree char *w = g_strdup_printf ("%s; then %s%s", what, _wb_cg_epilogue_describe (g, R.epi), R.mix ? _wb_cg_mix_describe (g, R.mix) : "");
       g_free (what);
       what = g_steal_pointer (&w);
     }
-  prologue = g_strdup (k->decls ? k->decls->str : "");
+  prologue = g_strdup_printf ("%s%s", k->decls ? k->decls->str : "", R.mix ? _wb_cg_mix_shared (g, R.mix) : "");
   if (T > 32)
     {
       g_autofree char *p = g_strdup_printf ("%s  __shared__ %s wb_sm[%d];\n", prologue, R.ctype, WB_CUDA_BLOCK);
       g_free (prologue);
       prologue = g_steal_pointer (&p);
     }
-  _wb_cg_finish_kernel (g, k, what, _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), (guint *) writes->data,
+  _wb_cg_finish_kernel (g, k, what, R.mix ? (guint) R.mix->G : _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), (guint *) writes->data,
                         writes->len, *prologue ? prologue : NULL);
   for (guint j = 0; j < nn; j++)
     nodes[j]->done = TRUE;
+  if (R.mix != NULL)
+    for (guint j = 0; j < R.mix->set->len; j++)
+      ((Node *) R.mix->set->pdata[j])->done = TRUE;
   ok = TRUE;
 
 out:

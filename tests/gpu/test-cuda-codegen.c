@@ -486,6 +486,58 @@ test_column_tail (void)
   }
 }
 
+/* A layer-norm backward's shape: column sums (the weight and bias gradients, one converted to bf16 after the
+ * combine) over the same [rows, 512] elements as a row sum whose pointwise output follows. Rows of 512 bf16 are
+ * one warp each (2 steps of 32 x 8), so the row kernel also computes the column sums (wb-cuda-codegen-mix.c): one
+ * kernel, each thread 2 x 8 columns of each sum, partials of its block, combined by the last blocks to arrive;
+ * WB_CUDA_NO_MIX gives the column kernel and the row kernel. Rows of 4096 take 256 threads: not mixed. */
+static void
+test_column_mixed (void)
+{
+  const char      *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                          "t2 = prims.mul(t0, t1)\nt3 = prims.sum(t2, (0,))\nt4 = prims.sum(t1, (0,))\n"
+                          "t5 = prims.convert_element_type(t3, dtypes.bfloat16)\nt6 = prims.sum(t2, (1,))\n"
+                          "t7 = prims.broadcast_in_dim(t6, (1024, 512), (0,))\nt8 = prims.sub(t1, t7)\n"
+                          "t9 = prims.convert_element_type(t8, dtypes.bfloat16)";
+  g_autofree char *wide = NULL;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  {
+    g_autoptr (WbCudaPlan) plan = plan_of_body ("a bf16[1024, 512]\nb bf16[1024, 512]", body, "t9, t6, t5, t4");
+    g_autoptr (WbCudaPlan) apart = NULL;
+    g_assert_cmpuint (plan->n_kernels, ==, 1);
+    g_assert_nonnull (strstr (plan->kernels[0].what, "sum over 1 of 2 dims of f32[524288 elements]: 1024 outputs, 32 threads each"));
+    g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum and 1 sibling over its 1024 rows: 512 outputs, 16 columns a thread, "
+                                                     "partials of 128 blocks combined by the last 16; 1 pointwise output of the kept shape"));
+    g_assert_cmpuint (plan->kernels[0].grid, ==, 128); /* 1024 rows, 8 a block */
+    g_assert_nonnull (strstr (plan->source, "for (int st = 0; st < 2; st++)"));
+    g_assert_nonnull (strstr (plan->source, "wb_c1[st * 8 + 7] = wb_c1[st * 8 + 7] + "));
+    g_assert_nonnull (strstr (plan->source, "if (wb_ticket >= 112u)"));
+    compile_or_fail ("mixed", plan);
+    g_setenv ("WB_CUDA_NO_MIX", "1", TRUE);
+    apart = plan_of_body ("a bf16[1024, 512]\nb bf16[1024, 512]", body, "t9, t6, t5, t4");
+    g_unsetenv ("WB_CUDA_NO_MIX");
+    g_assert_cmpuint (apart->n_kernels, ==, 2);
+    g_assert_nonnull (strstr (apart->kernels[0].what, "combined by the last block of each tile"));
+    g_assert_null (strstr (apart->kernels[1].what, "column"));
+  }
+  {
+    g_autoptr (GString) b = g_string_new (body);
+    g_string_replace (b, "(1024, 512)", "(1024, 4096)", 0);
+    wide = g_string_free (g_steal_pointer (&b), FALSE);
+  }
+  {
+    g_autoptr (WbCudaPlan) plan = plan_of_body ("a bf16[1024, 4096]\nb bf16[1024, 4096]", wide, "t9, t6, t5, t4");
+    g_assert_cmpuint (plan->n_kernels, ==, 2);
+    g_assert_nonnull (strstr (plan->kernels[0].what, "combined by the last block of each tile"));
+    g_assert_nonnull (strstr (plan->kernels[1].what, "256 threads each"));
+  }
+}
+
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
  * what each operand form becomes in the vector loop. */
 static void
@@ -637,6 +689,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
+  g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);
   g_free (cache_dir);

@@ -228,6 +228,21 @@ build_cases (void)
                         "t6 = prims.broadcast_in_dim(t3, (1, 96), (1,))\nt7 = prims.add(t6, 1.0)",
                         "t5, t7");
     }
+  /* a layer-norm backward's sums: the column sums (weight and bias gradients) computed by the row kernel of the
+   * same elements (wb-cuda-codegen-mix.c), rows of one warp: 512 bf16/f16 (2 steps of 32 x 8), 256 f32 (2 of
+   * 32 x 4); 1000 rows: 125 blocks of 8, each row its own warp, combined by the last 8 (f32) or 16 blocks */
+  for (guint k = 0; k < 3; k++)
+    {
+      gint64           C = wb_conf_float_dtypes[k] == WB_DTYPE_FLOAT32 ? 256 : 512;
+      WbConfInput      ab[2] = { wb_conf_input ("a", wb_conf_float_dtypes[k], 2, 1000, C, 1, WB_CONF_DOM_ANY),
+                                 wb_conf_input ("b", wb_conf_float_dtypes[k], 2, 1000, C, 1, WB_CONF_DOM_ANY) };
+      g_autofree char *body = g_strdup_printf ("t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                                               "t2 = prims.mul(t0, t1)\nt3 = prims.sum(t2, (0,))\nt4 = prims.sum(t1, (0,))\n"
+                                               "t5 = prims.convert_element_type(t3, dtypes.bfloat16)\nt6 = prims.sum(t2, (1,))\n"
+                                               "t7 = prims.broadcast_in_dim(t6, (1000, %" G_GINT64_FORMAT "), (0,))\nt8 = prims.sub(t1, t7)",
+                                               C);
+      wb_conf_add_case ("nvrtc", "row sum + column sums, one kernel", wb_conf_float_dtypes[k], ab, 2, body, "t8, t6, t5, t4");
+    }
   /* shapes and indexing */
   for (guint k = 0; k < 3; k++)
     {

@@ -1,0 +1,439 @@
+/* wb-cuda-codegen-mix.c — a column reduction computed in the kernel of a row reduction over the same elements
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A layer-norm or RMS-norm backward reduces one tensor [R, C] two ways: over each row (the input gradient's
+ * sums) and over each column (the weight and bias gradients). As two kernels, the column kernel
+ * (wb-cuda-codegen-column.c) reads every element a second time: on an H200 the norm backwards of gpt2_block and
+ * llama_layer ran at 50-55% of the copy bandwidth, their row kernels alone at 75-87%. TorchInductor's mix-order
+ * reduction (torch/_inductor: "mix order reduction", 2025) computes both in the row kernel; so does this:
+ *
+ * - The row kernel walks its rows with its epilogue's element loop unrolled into steps (steps x T x V = C), so
+ *   that the columns a thread visits are fixed: st * T * V + lane * V + l. Each thread keeps the column
+ *   operands' sums of those steps x V columns in registers, over every row its block takes (the grid is capped
+ *   at G blocks, a few per SM, and strides over the rows).
+ * - After its rows, each block stores one partial row [G, C] per sum (the groups of a block of several rows
+ *   added in group order in shared memory first), then takes a ticket (an arrival counter).
+ * - The last KC blocks to arrive each wait until all G have arrived, then combine tiles of 32 columns: the G
+ *   partials of a column added in a fixed order (8 interleaved groups, then the groups in order), whichever
+ *   blocks combine, so the result is deterministic; then the set's kept-shape outputs of that column (the
+ *   gradients' conversion to bf16). The last combiner sets the counters back to zero.
+ * - Waiting cannot deadlock: at most KC - 1 blocks wait while one has not arrived, and a block that has not
+ *   arrived is running or needs one of the other slots of the device, which finished blocks free: KC <= 32
+ *   is below the resident blocks of any device this is built for (132 SMs on H100/H200; a device needs 33
+ *   resident blocks of the kernel, e.g. 17 SMs at 2 blocks each).
+ *
+ * The column sums are then added in another order than the column kernel's (per block, then over blocks):
+ * f32 sums that differ from it in the last bits, within every tolerance the executors are held to.
+ *
+ * Measured on an H200 (the bench README's twelfth session): the mixed kernel saves the second read of the
+ * elements, but walking rows a block at a time it runs at a lower rate than the one-row-per-block kernel
+ * (gpt2_block's norm backward: row kernel 0.027 ms, column kernel 0.016 ms, mixed 0.038 ms; with the combine
+ * skipped still 0.035 ms). It is a win only for rows of one warp (_wb_cg_mix_fits); prefetching the next row
+ * to L2, a larger grid (3 or 4 blocks per SM) and more combiners did not help. WB_CUDA_NO_MIX turns it off,
+ * WB_CUDA_MIX_BLOCKS_PER_SM sets the grid. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+#define MIX_BLOCKS_PER_SM 2     /* the grid: G = SMs x this, the rows strided over it */
+#define MIX_MAX_ACCUMULATORS 64 /* steps x V x siblings registers per thread */
+#define MIX_MAX_SHARED 8192     /* floats: a block's groups' partials before they are added */
+#define MIX_TILE 32             /* columns a combiner takes at a time: one per thread of a warp */
+#define MIX_MAX_COMBINERS 32
+
+/* -- which sets ----------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *set;  /* Node* */
+  GHashTable *seen; /* Val* */
+} Reach;
+
+static gboolean
+reaches_set (Gen *g, Val *v, gpointer data)
+{
+  Reach *r = data;
+
+  if (v == NULL || !v->is_tensor || v->input >= 0 || v->def == NULL)
+    return FALSE;
+  if (v->def->is_reduction && g_hash_table_contains (r->set, v->def))
+    return TRUE;
+  if (v->buffer >= 0 || !g_hash_table_add (r->seen, v))
+    return FALSE; /* computed by an earlier kernel: loaded */
+  return _wb_cg_node_reads_any (g, v->def, reaches_set, data);
+}
+
+/* Whether computing any value of @vals (Val*) reads a result of a reduction of @set (Node*). */
+static gboolean
+any_reaches (Gen *g, GPtrArray *vals, GPtrArray *set)
+{
+  g_autoptr (GHashTable) nodes = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  Reach r = { nodes, seen };
+
+  for (guint i = 0; i < set->len; i++)
+    g_hash_table_add (nodes, set->pdata[i]);
+  for (guint i = 0; i < vals->len; i++)
+    if (reaches_set (g, vals->pdata[i], &r))
+      return TRUE;
+  return FALSE;
+}
+
+static gint64
+innermost_extent (const Val *v)
+{
+  for (int d = (int) v->rank - 1; d >= 0; d--)
+    if (v->shape[d] != 1)
+      return v->shape[d];
+  return 1;
+}
+
+int
+_wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int col_held, const WbCgEpilogue *cepi)
+{
+  WbCgReduction R, C;
+  GPtrArray    *rset, *cset;
+  int           cs = held - 1;
+  g_autoptr (GPtrArray) rvals = g_ptr_array_new ();
+  g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
+
+  if (g_getenv ("WB_CUDA_NO_MIX") != NULL || held < 1 || epi->elems == NULL || epi->elems->len == 0)
+    return -1;
+  rset = sets->pdata[held];
+  cset = sets->pdata[cs];
+  if (!_wb_cg_reduction_layout (g, rset->pdata[0], &R) || !R.row || !R.takes_epilogue || R.is_var)
+    return -1;
+  if (!_wb_cg_reduction_layout (g, cset->pdata[0], &C) || !C.column || !C.lead || C.is_var)
+    return -1;
+  /* only rows of one warp are mixed (_wb_cg_mix_fits): longer rows keep their two kernels, in their order */
+  if ((col_held == cs && cepi->elems->len > 0) || R.K > WB_CG_ROW_WARP_STEPS * 32 * 8)
+    return -1;
+  /* the same elements: row o of the row set is row o of the columns, element o * C + r of both */
+  if (_wb_cg_numel_of (R.a->rank, R.a->shape) != _wb_cg_numel_of (C.a->rank, C.a->shape) || R.K != C.NO || R.NO != C.K ||
+      innermost_extent (R.a) != innermost_extent (C.a) || _wb_cg_column_split (C.a, &C) < 0)
+    return -1;
+  /* neither reads the other's results: the row set's operands and epilogue, the column set's operands and
+   * kept-shape outputs */
+  for (guint j = 0; j < rset->len; j++)
+    g_ptr_array_add (rvals, _wb_cg_operand (g, ((Node *) rset->pdata[j])->arg[0]));
+  for (guint i = 0; i < epi->rows->len; i++)
+    g_ptr_array_extend (rvals, epi->rows->pdata[i], NULL, NULL);
+  g_ptr_array_extend (rvals, epi->elems, NULL, NULL);
+  for (guint j = 0; j < cset->len; j++)
+    g_ptr_array_add (cvals, _wb_cg_operand (g, ((Node *) cset->pdata[j])->arg[0]));
+  if (col_held == cs)
+    for (guint i = 0; i < cepi->rows->len; i++)
+      g_ptr_array_extend (cvals, cepi->rows->pdata[i], NULL, NULL);
+  if (any_reaches (g, rvals, cset) || any_reaches (g, cvals, rset))
+    return -1;
+  return cs;
+}
+
+void
+_wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi)
+{
+  memset (m, 0, sizeof *m);
+  m->set = set;
+  m->cepi = cepi != NULL && cepi->rows != NULL && cepi->rows->len > 0 ? cepi : NULL;
+  (void) _wb_cg_reduction_layout (g, set->pdata[0], &m->L);
+  m->c = _wb_cg_dtype_cls (m->L.a->dtype);
+  m->ctype = _wb_cg_cls_ctype (m->c);
+  m->np = _wb_cg_column_split (m->L.a, &m->L);
+  m->C = m->L.NO; /* the columns: the row kernel's reduced extent */
+  m->accs = g_new0 (Acc, set->len);
+  for (guint j = 0; j < set->len; j++)
+    {
+      Node *n = set->pdata[j];
+      m->accs[j].a = _wb_cg_operand (g, n->arg[0]);
+      m->accs[j].op = n->op;
+      m->accs[j].acc = _wb_cg_gstr (g, "wb_c%u", j);
+    }
+}
+
+void
+_wb_cg_mix_clear (WbCgMix *m)
+{
+  g_clear_pointer (&m->accs, g_free);
+  g_clear_pointer (&m->pslot, g_free);
+  g_clear_pointer (&m->tslots, g_free);
+}
+
+gboolean
+_wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V)
+{
+  const char *env = g_getenv ("WB_CUDA_MIX_BLOCKS_PER_SM");
+  gint64      per_sm = env != NULL && atoi (env) > 0 ? atoi (env) : MIX_BLOCKS_PER_SM;
+
+  /* rows of one warp only: a group of several warps meets at two barriers per row, which a block walking
+   * its rows waits out one row after the other (a kernel of one row per block hides them behind its other
+   * resident blocks). Measured on an H200, llama_layer's RMS-norm backwards (rows of 4096, 256 threads):
+   * 0.0374 -> 0.0465 ms and 0.0566 -> 0.0546 ms mixed, where gpt2_block's layer-norm backwards (rows of 768,
+   * one warp) went 0.0485 -> 0.0414 and 0.0414 -> 0.0387 ms */
+  if (V < 2 || T < 1 || T > 32 || m->C % ((gint64) T * V) != 0)
+    return FALSE;
+  m->T = T;
+  m->V = V;
+  m->opb = WB_CUDA_BLOCK / T;
+  m->steps = m->C / ((gint64) T * V);
+  if (m->steps * V * m->set->len > MIX_MAX_ACCUMULATORS || (m->opb > 1 && m->opb * m->C > MIX_MAX_SHARED))
+    return FALSE;
+  m->G = MIN ((gint64) _wb_cg_grid_for (rows, m->opb), per_sm * WB_CG_SMS);
+  m->tiles = (m->C + MIX_TILE - 1) / MIX_TILE;
+  m->combiners = (guint) MIN (MIN (m->tiles, (gint64) MIX_MAX_COMBINERS), m->G);
+  return TRUE;
+}
+
+void
+_wb_cg_mix_buffers (Gen *g, WbCgMix *m, GArray *writes)
+{
+  WbCudaBuffer pb = { 0 }, cb = { 0 };
+  guint        first;
+
+  pb.dtype = m->c == CLS_F ? WB_DTYPE_FLOAT32 : m->c == CLS_D ? WB_DTYPE_FLOAT64
+                                                              : WB_DTYPE_INT64;
+  pb.rank = 2;
+  pb.shape[0] = m->G;
+  pb.shape[1] = m->C;
+  pb.numel = m->G * m->C;
+  m->pslot = g_new (guint, m->set->len);
+  for (guint j = 0; j < m->set->len; j++)
+    {
+      g_array_append_val (g->buffers, pb);
+      m->pslot[j] = g->n_inputs + g->buffers->len - 1;
+    }
+  /* [0]: blocks arrived, [1]: combiners done; zero between launches (WbCudaBuffer.counters) */
+  cb.dtype = WB_DTYPE_INT32;
+  cb.rank = 1;
+  cb.shape[0] = 2;
+  cb.numel = 2;
+  cb.counters = TRUE;
+  g_array_append_val (g->buffers, cb);
+  m->cslot = g->n_inputs + g->buffers->len - 1;
+  _wb_cg_add_output_buffers (g, (Node *const *) m->set->pdata, m->set->len, writes);
+  g_array_append_vals (writes, m->pslot, m->set->len);
+  g_array_append_val (writes, m->cslot);
+  if (m->cepi != NULL)
+    {
+      first = writes->len;
+      _wb_cg_epilogue_buffers (g, m->cepi, writes);
+      m->tslots = g_memdup2 (&g_array_index (writes, guint, first), sizeof (guint) * (writes->len - first));
+    }
+}
+
+/* -- emission ------------------------------------------------------------------------------- */
+
+void
+_wb_cg_mix_declare (Kern *k, const WbCgMix *m)
+{
+  gint64 n = m->steps * m->V;
+
+  for (guint j = 0; j < m->set->len; j++)
+    {
+      _wb_cg_line (k, "%s %s[%" G_GINT64_FORMAT "];", m->ctype, m->accs[j].acc, n);
+      _wb_cg_line (k, "#pragma unroll");
+      _wb_cg_line (k, "for (int i = 0; i < %" G_GINT64_FORMAT "; i++)", n);
+      _wb_cg_line (k, "  %s[i] = %s;", m->accs[j].acc, _wb_cg_init_expr (m->accs[j].op, m->c));
+    }
+}
+
+gboolean
+_wb_cg_mix_accumulate (Kern *k, const WbCgMix *m, GError **error)
+{
+  Gen            *g = k->g;
+  const Val      *a = m->L.a;
+  Idx             ox, rx, cx = { 0 };
+  int             ua = -1;
+  g_autofree Acc *lane_accs = g_new (Acc, m->set->len);
+
+  for (int d = (int) a->rank - 1; d >= 0 && ua < 0; d--)
+    if (a->shape[d] != 1)
+      ua = d;
+  /* element E = o * C + r0 of the row kernel is row o, column r0 of the column operand */
+  _wb_cg_idx_unravel (k, "o", (guint) m->np, a->shape, &ox);
+  _wb_cg_idx_unravel (k, "r0", a->rank - (guint) m->np, a->shape + m->np, &rx);
+  cx.rank = a->rank;
+  for (guint d = 0; d < a->rank; d++)
+    _wb_cg_idx_dim (&cx, d, d < (guint) m->np ? &ox : &rx, d < (guint) m->np ? d : d - (guint) m->np);
+  for (guint d = 0; d < cx.rank; d++)
+    cx.lane[d] = LANE_SAME;
+  cx.lin = "E";
+  cx.lin_lane = LANE_SAME;
+  for (k->lane = 0; k->lane < m->V; k->lane++)
+    {
+      Idx aj = cx;
+      for (guint j = 0; j < m->set->len; j++)
+        {
+          lane_accs[j] = m->accs[j];
+          lane_accs[j].acc = _wb_cg_gstr (g, "%s[st * %u + %u]", m->accs[j].acc, m->V, k->lane);
+        }
+      _wb_cg_idx_lane_unit (k, &aj, ua, "E");
+      if (!_wb_cg_accumulate (k, lane_accs, m->set->len, &aj, m->c, NULL, error))
+        {
+          k->lane = 0;
+          return FALSE;
+        }
+    }
+  k->lane = 0;
+  return TRUE;
+}
+
+/* The block's partial of each sum at row blockIdx.x of its buffer: a thread's columns directly, or (several rows
+ * a block) the groups added in group order in shared memory first. */
+static void
+store_partials (Kern *k, const WbCgMix *m)
+{
+  Gen   *g = k->g;
+  gint64 TV = (gint64) m->T * m->V;
+
+  for (guint j = 0; j < m->set->len; j++)
+    {
+      const char *acc = m->accs[j].acc;
+      const char *dst = m->opb == 1 ? _wb_cg_gstr (g, "p%u[(%s) blockIdx.x * %" G_GINT64_FORMAT " + ", m->pslot[j], k->ity, m->C)
+                                    : _wb_cg_gstr (g, "wb_msm[(threadIdx.x / %d) * %" G_GINT64_FORMAT " + ", m->T, m->C);
+      _wb_cg_line (k, "#pragma unroll");
+      _wb_cg_line (k, "for (int st = 0; st < %" G_GINT64_FORMAT "; st++)", m->steps);
+      _wb_cg_line (k, "{");
+      _wb_cg_line (k, "  #pragma unroll");
+      _wb_cg_line (k, "  for (int l = 0; l < %u; l++)", m->V);
+      _wb_cg_line (k, "    %sst * %" G_GINT64_FORMAT " + lane * %u + l] = %s[st * %u + l];", dst, TV, m->V, acc, m->V);
+      _wb_cg_line (k, "}");
+      if (m->opb == 1)
+        continue;
+      _wb_cg_line (k, "__syncthreads ();");
+      _wb_cg_line (k, "for (int wb_col = threadIdx.x; wb_col < %" G_GINT64_FORMAT "; wb_col += %d)", m->C, WB_CUDA_BLOCK);
+      _wb_cg_line (k, "{");
+      _wb_cg_line (k, "  %s y = wb_msm[wb_col];", m->ctype);
+      _wb_cg_line (k, "  for (int grp = 1; grp < %d; grp++)", m->opb);
+      _wb_cg_line (k, "    y = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y", _wb_cg_gstr (g, "wb_msm[grp * %" G_GINT64_FORMAT " + wb_col]", m->C)));
+      _wb_cg_line (k, "  p%u[(%s) blockIdx.x * %" G_GINT64_FORMAT " + wb_col] = y;", m->pslot[j], k->ity, m->C);
+      _wb_cg_line (k, "}");
+      _wb_cg_line (k, "__syncthreads ();");
+    }
+}
+
+/* A combiner's tile: column wb_col of each sum from its G partials, 8 groups of interleaved blocks then the groups
+ * in order; the results and the kept-shape outputs at wb_col by threads < MIX_TILE. */
+static gboolean
+combine_tile (Kern *k, const WbCgMix *m, GError **error)
+{
+  Gen  *g = k->g;
+  guint Q = WB_CUDA_BLOCK / MIX_TILE;
+
+  _wb_cg_line (k, "const %s wb_col = (%s) tile * %d + x;", k->ity, k->ity, MIX_TILE);
+  for (guint j = 0; j < m->set->len; j++)
+    {
+      Node *n = m->set->pdata[j];
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_line (k, "%s y = %s;", m->ctype, _wb_cg_init_expr (m->accs[j].op, m->c));
+      _wb_cg_line (k, "if (wb_col < %" G_GINT64_FORMAT ")", m->C);
+      _wb_cg_line (k, "{");
+      _wb_cg_line (k, "  #pragma unroll 16");
+      _wb_cg_line (k, "  for (int i = q; i < %" G_GINT64_FORMAT "; i += %u)", m->G, Q);
+      _wb_cg_line (k, "    y = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y", _wb_cg_gstr (g, "__ldcg (&p%u[(%s) i * %" G_GINT64_FORMAT " + wb_col])", m->pslot[j], k->ity, m->C)));
+      _wb_cg_line (k, "}");
+      _wb_cg_line (k, "wb_msm[threadIdx.x] = y;");
+      _wb_cg_line (k, "__syncthreads ();");
+      _wb_cg_line (k, "if (threadIdx.x < %d && wb_col < %" G_GINT64_FORMAT ")", MIX_TILE, m->C);
+      _wb_cg_line (k, "{");
+      _wb_cg_line (k, "  y = wb_msm[x];");
+      _wb_cg_line (k, "  for (int grp = 1; grp < %u; grp++)", Q);
+      _wb_cg_line (k, "    y = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y", _wb_cg_gstr (g, "wb_msm[x + %d * grp]", MIX_TILE)));
+      for (guint i = 0; i < n->n_out; i++)
+        _wb_cg_store_result (k, n->out[i], m->c, "y", "wb_col");
+      _wb_cg_line (k, "}");
+      _wb_cg_line (k, "__syncthreads ();");
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+    }
+  if (m->cepi != NULL)
+    {
+      g_autoptr (GPtrArray) tail = g_ptr_array_new ();
+      gboolean ok;
+      for (guint i = 0; i < m->cepi->rows->len; i++)
+        g_ptr_array_extend (tail, m->cepi->rows->pdata[i], NULL, NULL);
+      for (guint i = 0; i < tail->len; i++)
+        ((Val *) tail->pdata[i])->buffer = -1; /* computed here, never loaded */
+      _wb_cg_line (k, "if (threadIdx.x < %d && wb_col < %" G_GINT64_FORMAT ")", MIX_TILE, m->C);
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_line (k, "const %s ot = wb_col;", k->ity);
+      ok = _wb_cg_emit_kept_values (k, m->cepi->rows, "ot", NULL, m->tslots, error);
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+      for (guint i = 0; i < tail->len; i++)
+        ((Val *) tail->pdata[i])->buffer = (int) (m->tslots[i] - g->n_inputs);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+_wb_cg_mix_finish (Kern *k, const WbCgMix *m, GError **error)
+{
+  const char *cnt = _wb_cg_param (k, m->cslot);
+  gint64      first = m->G - m->combiners;
+
+  for (guint j = 0; j < m->set->len; j++)
+    (void) _wb_cg_param (k, m->pslot[j]);
+  _wb_cg_line (k, "/* the column sums: this block's partials, then the last %u blocks to arrive combine them */", m->combiners);
+  store_partials (k, m);
+  _wb_cg_line (k, "__threadfence ();");
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "if (threadIdx.x == 0)");
+  _wb_cg_line (k, "  wb_ticket = atomicAdd ((unsigned int *) &%s[0], 1u);", cnt);
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "if (wb_ticket >= %" G_GINT64_FORMAT "u)", first);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "if (threadIdx.x == 0)");
+  _wb_cg_line (k, "  while (*(volatile unsigned int *) &%s[0] < %" G_GINT64_FORMAT "u)", cnt, m->G);
+  _wb_cg_line (k, "    __nanosleep (32);");
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "__threadfence ();");
+  _wb_cg_line (k, "const int x = (int) (threadIdx.x %% %d), q = (int) (threadIdx.x / %d);", MIX_TILE, MIX_TILE);
+  _wb_cg_line (k, "for (int tile = (int) wb_ticket - %" G_GINT64_FORMAT "; tile < %" G_GINT64_FORMAT "; tile += %u)", first, m->tiles, m->combiners);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  if (!combine_tile (k, m, error))
+    return FALSE;
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_line (k, "if (threadIdx.x == 0 && atomicAdd ((unsigned int *) &%s[1], 1u) == %uu)", cnt, m->combiners - 1);
+  _wb_cg_line (k, "{");
+  _wb_cg_line (k, "  %s[0] = 0;", cnt);
+  _wb_cg_line (k, "  %s[1] = 0;", cnt);
+  _wb_cg_line (k, "}");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  return TRUE;
+}
+
+const char *
+_wb_cg_mix_describe (Gen *g, const WbCgMix *m)
+{
+  Node *n = m->set->pdata[0];
+  guint n_tail = 0;
+
+  if (m->cepi != NULL)
+    for (guint i = 0; i < m->cepi->rows->len; i++)
+      n_tail += ((GPtrArray *) m->cepi->rows->pdata[i])->len;
+  return _wb_cg_gstr (g, "; and the column %s%s over its %" G_GINT64_FORMAT " rows: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT " columns a thread, partials of %" G_GINT64_FORMAT " blocks combined by the last %u%s",
+                      n->op, _wb_cg_siblings_text (g, m->set->len), m->L.K, m->C, m->steps * m->V, m->G, m->combiners,
+                      n_tail > 0 ? _wb_cg_gstr (g, "; %u pointwise output%s of the kept shape after the combine", n_tail, n_tail == 1 ? "" : "s") : "");
+}
+
+const char *
+_wb_cg_mix_shared (Gen *g, const WbCgMix *m)
+{
+  gint64 n = MAX ((gint64) WB_CUDA_BLOCK, m->opb > 1 ? m->opb * m->C : 0);
+
+  return _wb_cg_gstr (g, "  __shared__ %s wb_msm[%" G_GINT64_FORMAT "];\n  __shared__ unsigned int wb_ticket;\n", m->ctype, n);
+}
