@@ -504,10 +504,7 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
   for (guint d = 0; d < R->n_red; d++)
     if (R->red_shape[d] != 1)
       ur = (int) d;
-  if (R->mix != NULL)
-    _wb_cg_open_row_steps (k, R->n_kept, R->kept_shape, R->T, V, R->mix->steps, &kx);
-  else
-    _wb_cg_open_row_lanes (k, R->n_kept, R->kept_shape, R->n_red, R->red_shape, R->T, V, &kx);
+  _wb_cg_open_row_lanes (k, R->n_kept, R->kept_shape, R->n_red, R->red_shape, R->T, V, R->mix != NULL ? R->mix->steps : 0, &kx);
   _wb_cg_line (k, "const %s E = o * %" G_GINT64_FORMAT " + r0;", ity, R->K);
   _wb_cg_idx_unravel (k, "r0", R->n_red, R->red_shape, &rx);
   /* the column sums first, in the same scope: the outputs below share their loads */

@@ -202,12 +202,11 @@ const char *_wb_cg_param (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 /* Opens a row kernel's walk of its row o in lane order (wb-cuda-codegen-reduce.c): "if (ok) {", the kept
  * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
- * the caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks (also those of the
- * column kernel's walk, wb-cuda-codegen-column.c, which opens the same two). */
-void _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx);
-/* The same walk as a loop of @steps unrolled steps "st" (numel (red_shape) = steps x T x V): r0 = lane * V +
- * st * T * V, so that a thread's columns are known at compile time (the mixed kernel's column accumulators). */
-void        _wb_cg_open_row_steps (Kern *k, guint n_kept, const gint64 *kept_shape, int T, guint V, gint64 steps, Idx *kx);
+ * with @steps > 0 (numel (red_shape) = steps x T x V) that walk as "#pragma unroll" steps st, r0 = lane * V +
+ * st * T * V, so that a thread's columns are known at compile time (the mixed kernel's column accumulators,
+ * wb-cuda-codegen-mix.c). The caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks
+ * (also those of the column kernel's walk, wb-cuda-codegen-column.c, which opens the same two). */
+void        _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, gint64 steps, Idx *kx);
 void        _wb_cg_close_row_lanes (Kern *k);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
 
@@ -356,7 +355,7 @@ gboolean _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V);
 /* The partial buffers, the counters and the set's output buffers, appended to @writes. */
 void _wb_cg_mix_buffers (Gen *g, WbCgMix *m, GArray *writes);
 void _wb_cg_mix_declare (Kern *k, const WbCgMix *m);
-/* In the unrolled row walk (_wb_cg_open_row_steps, E = o * C + r0 declared): accumulates the column operands at
+/* In the unrolled row walk (_wb_cg_open_row_lanes with steps, E = o * C + r0 declared): accumulates the column operands at
  * element E + k->lane. */
 gboolean _wb_cg_mix_accumulate (Kern *k, const WbCgMix *m, GError **error);
 /* After the rows: the block's partials, its arrival, and the combine by the last blocks. */

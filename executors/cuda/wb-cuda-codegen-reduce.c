@@ -206,7 +206,7 @@ reduction_loop (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, cons
 }
 
 void
-_wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, Idx *kx)
+_wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, gint64 steps, Idx *kx)
 {
   _wb_cg_line (k, "if (ok)");
   _wb_cg_line (k, "{");
@@ -214,25 +214,18 @@ _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_
   _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, kx);
   for (guint d = 0; d < n_kept; d++)
     kx->lane[d] = LANE_SAME;
+  if (steps > 0)
+    {
+      _wb_cg_line (k, "#pragma unroll");
+      _wb_cg_line (k, "for (int st = 0; st < %" G_GINT64_FORMAT "; st++)", steps);
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_line (k, "const %s r0 = (%s) lane * %u + (%s) st * %d;", k->ity, k->ity, V, k->ity, T * (int) V);
+      return;
+    }
   _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", k->ity, k->ity, V, _wb_cg_numel_of (n_red, red_shape), T * V);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
-}
-
-void
-_wb_cg_open_row_steps (Kern *k, guint n_kept, const gint64 *kept_shape, int T, guint V, gint64 steps, Idx *kx)
-{
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, kx);
-  for (guint d = 0; d < n_kept; d++)
-    kx->lane[d] = LANE_SAME;
-  _wb_cg_line (k, "#pragma unroll");
-  _wb_cg_line (k, "for (int st = 0; st < %" G_GINT64_FORMAT "; st++)", steps);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_line (k, "const %s r0 = (%s) lane * %u + (%s) st * %d;", k->ity, k->ity, V, k->ity, T * (int) V);
 }
 
 void
@@ -260,7 +253,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   for (guint d = 0; d < n_red; d++)
     if (red_shape[d] != 1)
       u = (int) d;
-  _wb_cg_open_row_lanes (k, n_kept, kept_shape, n_red, red_shape, T, V, &kx);
+  _wb_cg_open_row_lanes (k, n_kept, kept_shape, n_red, red_shape, T, V, 0, &kx);
   _wb_cg_idx_unravel (k, "r0", n_red, red_shape, &rx);
   for (k->lane = 0; k->lane < V; k->lane++)
     {

@@ -184,7 +184,8 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   GPtrArray   *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
   GPtrArray   *sets = NULL;                                                                 /* reductions: sets of siblings */
   int          held = -1;                                                                   /* the set with an epilogue */
-  int          col_held = -1, mix_set = -1;                                                 /* the column set with pointwise work */
+  int          col_held = -1;                                                               /* the column set with pointwise work */
+  int          mix_set = -1;                                                                /* the column set the held set's kernel computes */
   WbCgEpilogue epi = { 0 }, cepi = { 0 };
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
@@ -365,26 +366,23 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   mix_set = held >= 0 ? _wb_cg_mix_pick (&g, sets, held, &epi, col_held, &cepi) : -1;
   for (guint s = 0; s < sets->len; s++)
     {
-      GPtrArray *set = sets->pdata[s];
-      WbCgMix    mix;
-      gboolean   mixed = FALSE;
+      GPtrArray *set = sets->pdata[s], *cset = mix_set >= 0 ? sets->pdata[mix_set] : NULL;
+      WbCgMix    mix, *m = NULL;
+      gboolean   done;
       if ((int) s == mix_set)
         continue; /* with the next set's kernel, or after it when that cannot take it */
       if ((int) s == held && mix_set >= 0)
-        _wb_cg_mix_init (&g, &mix, sets->pdata[mix_set], mix_set == col_held ? &cepi : NULL);
-      if (!_wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : (int) s == col_held ? &cepi
-                                                                                                                         : NULL,
-                                  (int) s == held && mix_set >= 0 ? &mix : NULL, ity, error))
+        _wb_cg_mix_init (&g, m = &mix, cset, mix_set == col_held ? &cepi : NULL);
+      done = _wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : (int) s == col_held ? &cepi
+                                                                                                                           : NULL,
+                                    m, ity, error);
+      /* neither set reads the other's results (_wb_cg_mix_pick): the column kernel can run after */
+      if (done && m != NULL && !m->used)
+        done = _wb_cg_emit_reduction (&g, (Node *const *) cset->pdata, cset->len, mix_set == col_held ? &cepi : NULL, NULL, ity, error);
+      if (m != NULL)
+        _wb_cg_mix_clear (m);
+      if (!done)
         goto out;
-      if ((int) s == held && mix_set >= 0)
-        {
-          mixed = mix.used;
-          _wb_cg_mix_clear (&mix);
-          /* neither set reads the other's results (_wb_cg_mix_pick): the column kernel can run after */
-          if (!mixed && !_wb_cg_emit_reduction (&g, (Node *const *) ((GPtrArray *) sets->pdata[mix_set])->pdata, ((GPtrArray *) sets->pdata[mix_set])->len,
-                                                mix_set == col_held ? &cepi : NULL, NULL, ity, error))
-            goto out;
-        }
     }
   for (guint j = 0; j < groups->len; j++)
     if (!_wb_cg_emit_pointwise (&g, groups->pdata[j], ity, error))
