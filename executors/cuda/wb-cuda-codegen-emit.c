@@ -721,6 +721,8 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
     return x;
   if (!v->is_tensor)
     x = literal (k->g, v, number_cls (v));
+  else if (k->resident != NULL && (x = g_hash_table_lookup (k->resident, v)) != NULL)
+    ; /* a row result read at its own row (the epilogue's rule) */
   else if (v->input >= 0 || v->buffer >= 0)
     x = emit_load (k, v, ix);
   else

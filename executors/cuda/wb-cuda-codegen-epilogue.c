@@ -15,8 +15,9 @@
  *   also computes the plan's pointwise outputs of the operand's shape ("elements") and of the kept shape
  *   ("rows", the rsqrt of a variance), when every read of the reductions' results that they make is of
  *   the row being reduced, and they read no reduction that runs after it (a later reduction may read
- *   them: they are stored before it runs): each group of T threads stores its row's results, the block
- *   synchronises, then lane 0 computes the row outputs and the T threads the row's elements. The
+ *   them: they are stored before it runs): each group of T threads stores its row's results and keeps
+ *   them in registers (every thread of the group has them after the group's reduction), then lane 0
+ *   computes the row outputs and the T threads the row's elements from those registers. The
  *   operand's row was just read by the same threads, so the loads hit the cache. This is the persistent
  *   reduction of TorchInductor (torch/_inductor/codegen/triton.py: a whole row per program) done with
  *   the reduction's own thread groups.
@@ -560,8 +561,9 @@ _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GErro
       v->buffer = -1; /* computed here, never loaded: another group may not have stored it yet */
     }
   n_row_outs = outs->len - epi->elems->len;
-  /* the reductions' results of every group of the block are stored */
-  _wb_cg_line (k, "__syncthreads ();");
+  /* no barrier: the reductions' results are read from the registers of the row's own group (k->resident,
+   * set by the row kernel); every read the epilogue makes of them is of its own row (the rule above) */
+  g_assert (k->resident != NULL);
   ok = _wb_cg_emit_kept_values (k, epi->rows, "o", "if (ok && lane == 0)", slots, error) && (epi->elems->len == 0 || emit_elems (k, epi, R, slots + n_row_outs, error));
   for (guint i = 0; i < outs->len; i++)
     ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - k->g->n_inputs);

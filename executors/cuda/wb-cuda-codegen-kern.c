@@ -35,6 +35,7 @@ _wb_cg_kern_free (Kern *k)
     g_string_free (k->decls, TRUE);
   if (k->vslots)
     g_array_unref (k->vslots);
+  g_clear_pointer (&k->resident, g_hash_table_unref);
   g_free (k);
 }
 

@@ -183,6 +183,7 @@ _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V)
   m->steps = m->C / ((gint64) T * V);
   if (m->steps * V * m->set->len > MIX_MAX_ACCUMULATORS || (m->opb > 1 && m->opb * m->C > MIX_MAX_SHARED))
     return FALSE;
+  m->per_sm = (guint) per_sm;
   m->G = MIN ((gint64) _wb_cg_grid_for (rows, m->opb), per_sm * WB_CG_SMS);
   m->tiles = (m->C + MIX_TILE - 1) / MIX_TILE;
   m->combiners = (guint) MIN (MIN (m->tiles, (gint64) MIX_MAX_COMBINERS), m->G);

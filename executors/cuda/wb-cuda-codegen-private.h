@@ -119,6 +119,10 @@ typedef struct
   guint    min_bytes; /* the narrowest element loaded so far (bytes; 0: none) */
   GString *decls;     /* vector struct types the kernel declares */
   GArray  *vslots;    /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
+  /* while a row kernel emits its epilogue: Val* of its reductions' results -> the variable holding the
+   * row's value (every thread of the group has it), read instead of the stored result */
+  GHashTable *resident;
+  guint       min_blocks; /* __launch_bounds__'s minimum blocks per SM (0: not given) */
 } Kern;
 
 /* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
@@ -335,6 +339,7 @@ struct _WbCgMix
   int      T, opb;
   guint    V;
   gint64   steps, G, tiles;
+  guint    per_sm; /* blocks resident per SM: the grid and the kernel's __launch_bounds__ */
   guint    combiners;
   guint   *pslot; /* partial buffers [G, C], one per sibling */
   guint    cslot; /* two counters: blocks arrived, combiners done */

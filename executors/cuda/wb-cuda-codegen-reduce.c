@@ -43,7 +43,10 @@ _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elem
     (void) _wb_cg_param (k, writes[i]);
   kr.n_params = k->params->len;
   kr.params = g_memdup2 (k->params->data, sizeof (guint) * k->params->len);
-  g_string_append_printf (g->source, "// %s\nextern \"C\" __global__ void __launch_bounds__ (%d)\n%s (", what, WB_CUDA_BLOCK, kr.entry);
+  g_string_append_printf (g->source, "// %s\nextern \"C\" __global__ void __launch_bounds__ (%d", what, WB_CUDA_BLOCK);
+  if (k->min_blocks > 0)
+    g_string_append_printf (g->source, ", %u", k->min_blocks);
+  g_string_append_printf (g->source, ")\n%s (", kr.entry);
   for (guint i = 0; i < k->params->len; i++)
     {
       guint    slot = g_array_index (k->params, guint, i);
@@ -244,7 +247,7 @@ _wb_cg_close_row_lanes (Kern *k)
  * where they can be (wb-cuda-codegen-pointwise.c), with k->vec = 0 element by element (the fallback of
  * misaligned pointers), in the same order, so both give the same result. */
 static gboolean
-reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, guint V, Cls c, const char *sq_mean, GError **error)
+reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, guint V, gint64 steps, Cls c, const char *sq_mean, GError **error)
 {
   Val *a = accs[0].a;
   Idx  kx, rx;
@@ -253,7 +256,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   for (guint d = 0; d < n_red; d++)
     if (red_shape[d] != 1)
       u = (int) d;
-  _wb_cg_open_row_lanes (k, n_kept, kept_shape, n_red, red_shape, T, V, 0, &kx);
+  _wb_cg_open_row_lanes (k, n_kept, kept_shape, n_red, red_shape, T, V, steps, &kx);
   _wb_cg_idx_unravel (k, "r0", n_red, red_shape, &rx);
   for (k->lane = 0; k->lane < V; k->lane++)
     {
@@ -275,11 +278,18 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   return TRUE;
 }
 
+/* @src (an accumulator of class @c) as the value of result @out: cast and rounded to its dtype */
+static const char *
+result_expr (Gen *g, const Val *out, Cls c, const char *src)
+{
+  return _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
+}
+
 void
 _wb_cg_store_result (Kern *k, const Val *out, Cls c, const char *src, const char *at)
 {
   Gen        *g = k->g;
-  const char *x = _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
+  const char *x = result_expr (g, out, c, src);
 
   _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), at, x, out->dtype));
 }
@@ -329,7 +339,12 @@ row_loop (Kern *k, const Row *R, const Acc *accs, int T, guint V, const char *sq
   guint n = sq_mean ? 1 : R->nn;
 
   if (V > 1)
-    return reduction_loop_lanes (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, R->c, sq_mean, error);
+    /* a block that walks many rows (the mixed kernel) unrolls the row's steps: all its loads in flight
+     * at once (the loop kept one step's, and a warp waited for memory once per step). Measured on an
+     * H200, with the epilogue's barrier gone: gpt2_block's mixed layer-norm backward 0.0382 -> 0.0360 ms;
+     * row kernels of one row a group lost by it (llama_layer's RMS norm 0.0227 -> 0.0257 ms: more
+     * registers), so they keep the loop */
+    return reduction_loop_lanes (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, R->mix != NULL ? R->mix->steps : 0, R->c, sq_mean, error);
   return reduction_loop (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, R->c, sq_mean, error);
 }
 
@@ -382,6 +397,16 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   if (R->epi != NULL)
     {
       WbCgRows rows = { 0 };
+      gboolean done;
+      /* the epilogue reads the results from the registers they were stored from: a store and a load of
+       * global memory per row less, and no barrier between them (wb-cuda-codegen-epilogue.c) */
+      k->resident = g_hash_table_new (NULL, NULL);
+      for (guint j = 0; j < R->nn; j++)
+        for (guint i = 0; i < R->nodes[j]->n_out; i++)
+          {
+            Val *out = R->nodes[j]->out[i];
+            g_hash_table_insert (k->resident, out, (gpointer) _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (out->dtype)), result_expr (k->g, out, c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc)));
+          }
       rows.red = R->red;
       rows.kept_shape = R->kept_shape;
       rows.n_kept = R->n_kept;
@@ -392,7 +417,9 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
       rows.V = V;
       rows.a = R->accs[0].a;
       rows.mix = R->mix;
-      if (!_wb_cg_emit_epilogue (k, R->epi, &rows, error))
+      done = _wb_cg_emit_epilogue (k, R->epi, &rows, error);
+      g_clear_pointer (&k->resident, g_hash_table_unref);
+      if (!done)
         return FALSE;
     }
   _wb_cg_close_block (k);
@@ -548,6 +575,7 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
           _wb_cg_mix_buffers (g, mix, writes);
           mix->used = TRUE;
           R.mix = mix;
+          kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
         }
       if (!row_body (kv, &R, T, vec, error))
         {

@@ -516,6 +516,11 @@ test_column_mixed (void)
     g_assert_cmpuint (plan->kernels[0].grid, ==, 128); /* 1024 rows, 8 a block */
     g_assert_nonnull (strstr (plan->source, "for (int st = 0; st < 2; st++)"));
     g_assert_nonnull (strstr (plan->source, "wb_c1[st * 8 + 7] = wb_c1[st * 8 + 7] + "));
+    /* its grid resident at once (2 blocks an SM); the row walk unrolled in the reduction too (its loads all in
+     * flight), and the epilogue reads the row's sum from the register the group reduced it into */
+    g_assert_nonnull (strstr (plan->source, "__launch_bounds__ (256, 2)"));
+    g_assert_nonnull (strstr (strstr (plan->source, "for (int st = 0; st < 2; st++)") + 1, "for (int st = 0; st < 2; st++)"));
+    g_assert_nonnull (strstr (plan->source, " = acc;\n"));
     g_assert_nonnull (strstr (plan->source, "if (wb_ticket >= 112u)"));
     compile_or_fail ("mixed", plan);
     g_setenv ("WB_CUDA_NO_MIX", "1", TRUE);
