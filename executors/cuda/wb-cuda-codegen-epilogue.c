@@ -431,6 +431,74 @@ collect (Val *v, gpointer data)
   g_ptr_array_add (data, v);
 }
 
+typedef struct
+{
+  GHashTable *seen;
+  GArray     *slots;
+  gint64      numel;
+} RowInputs;
+
+static gboolean
+row_inputs_cb (Gen *g, Val *v, gpointer data)
+{
+  RowInputs *ri = data;
+  gint64     cs[WB_MAX_RANK];
+  gboolean   contiguous = TRUE;
+  guint      slot;
+
+  if (!v->is_tensor || _wb_cg_numel_of (v->rank, v->shape) != ri->numel || !g_hash_table_add (ri->seen, v))
+    return FALSE;
+  if (v->input >= 0)
+    {
+      _wb_cg_contiguous_strides (v->rank, v->shape, cs);
+      for (guint d = 0; d < v->rank; d++)
+        contiguous &= v->shape[d] == 1 || v->strides[d] == cs[d];
+      slot = (guint) v->input;
+      if (contiguous)
+        g_array_append_val (ri->slots, slot);
+      return FALSE;
+    }
+  if (v->buffer >= 0 || v->def == NULL || v->def->is_reduction)
+    return FALSE;
+  /* elementwise ops and reshapes of the same number of elements keep the linear index */
+  if (_wb_cg_ew_lookup (v->def->op) != NULL || strcmp (v->def->op, "convert_element_type") == 0 || strcmp (v->def->op, "reshape") == 0)
+    (void) _wb_cg_node_reads_any (g, v->def, row_inputs_cb, ri);
+  return FALSE;
+}
+
+GArray *
+_wb_cg_row_inputs (Gen *g, Val *const *vals, guint n, gint64 numel)
+{
+  RowInputs ri = { g_hash_table_new (NULL, NULL), g_array_new (FALSE, FALSE, sizeof (guint)), numel };
+
+  for (guint j = 0; j < n; j++)
+    {
+      Val *v = vals[j];
+      if (v->input >= 0 || v->def == NULL)
+        (void) row_inputs_cb (g, v, &ri);
+      else if (g_hash_table_add (ri.seen, v)) /* the values themselves may have buffers: start at their op */
+        (void) _wb_cg_node_reads_any (g, v->def, row_inputs_cb, &ri);
+    }
+  g_hash_table_unref (ri.seen);
+  return ri.slots;
+}
+
+GArray *
+_wb_cg_epilogue_only_inputs (Gen *g, const WbCgEpilogue *epi, Val *const *operands, guint n_operands, gint64 numel)
+{
+  GArray *mine = _wb_cg_row_inputs (g, (Val *const *) epi->elems->pdata, epi->elems->len, numel);
+  g_autoptr (GArray) theirs = _wb_cg_row_inputs (g, operands, n_operands, numel);
+
+  for (guint i = mine->len; i-- > 0;)
+    for (guint j = 0; j < theirs->len; j++)
+      if (g_array_index (theirs, guint, j) == g_array_index (mine, guint, i))
+        {
+          g_array_remove_index (mine, i);
+          break;
+        }
+  return mine;
+}
+
 const char *
 _wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi)
 {

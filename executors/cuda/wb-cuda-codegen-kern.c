@@ -36,6 +36,7 @@ _wb_cg_kern_free (Kern *k)
   if (k->vslots)
     g_array_unref (k->vslots);
   g_clear_pointer (&k->resident, g_hash_table_unref);
+  g_clear_pointer (&k->prefetch, g_array_unref);
   g_free (k);
 }
 

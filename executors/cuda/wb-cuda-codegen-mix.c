@@ -29,8 +29,13 @@
  * elements, but walking rows a block at a time it runs at a lower rate than the one-row-per-block kernel
  * (gpt2_block's norm backward: row kernel 0.027 ms, column kernel 0.016 ms, mixed 0.038 ms; with the combine
  * skipped still 0.035 ms). It is a win only for rows of one warp (_wb_cg_mix_fits); prefetching the next row
- * to L2, a larger grid (3 or 4 blocks per SM) and more combiners did not help. WB_CUDA_NO_MIX turns it off,
- * WB_CUDA_MIX_BLOCKS_PER_SM sets the grid. */
+ * to L2, a larger grid (3 or 4 blocks per SM) and more combiners did not help. In the thirteenth session the
+ * row walk got faster (0.0375 -> 0.0337 ms, bench README): its sums unrolled into the same steps (all of a
+ * row's loads in flight), no barrier between the sums and the epilogue (the epilogue reads them from
+ * registers), the inputs only the epilogue reads prefetched to L1 during the sums. 128 registers a thread
+ * still hold it to 2 blocks per SM, 16 warps: ncu puts most of its stalls on memory latency (long
+ * scoreboard) at 23% warp occupancy; a grid of 3 per SM spills (80 registers) and is slower. WB_CUDA_NO_MIX
+ * turns it off, WB_CUDA_MIX_BLOCKS_PER_SM sets the grid (and the kernel's __launch_bounds__). */
 #include "config.h"
 
 #include <stdlib.h>

@@ -123,6 +123,7 @@ typedef struct
    * row's value (every thread of the group has it), read instead of the stored result */
   GHashTable *resident;
   guint       min_blocks; /* __launch_bounds__'s minimum blocks per SM (0: not given) */
+  GArray     *prefetch;   /* input slots the row walk of a mixed kernel prefetches to L1 at o * K + r0 */
 } Kern;
 
 /* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
@@ -320,6 +321,11 @@ void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);
 gboolean    _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GError **error);
+/* The contiguous input slots (guint) that @vals read at their own linear index: through elementwise ops,
+ * conversions and reshapes of @numel elements. _wb_cg_epilogue_only_inputs: those of the epilogue's element
+ * outputs that @operands (the reductions' operands) do not read. Transfer full. */
+GArray *_wb_cg_row_inputs (Gen *g, Val *const *vals, guint n, gint64 numel);
+GArray *_wb_cg_epilogue_only_inputs (Gen *g, const WbCgEpilogue *epi, Val *const *operands, guint n_operands, gint64 numel);
 
 /* wb-cuda-codegen-mix.c: the column sums of a set (WbCgReduction.column, reduced dims leading) over the elements
  * of a row set's operand, [R, C] = [column reduced extent, row reduced extent], accumulated by the row kernel as it

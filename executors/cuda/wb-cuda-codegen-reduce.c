@@ -274,6 +274,17 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
           return FALSE;
         }
     }
+  k->lane = 0;
+  /* the row's elements of the inputs only the epilogue reads, to L1 while this row's loads are in flight:
+   * the epilogue's loads come after its stores of the step before, so each step waited for DRAM. Measured
+   * on an H200 (gpt2_block's mixed layer-norm backwards): 0.0348 -> 0.0337 and 0.0311 -> 0.0300 ms;
+   * prefetching to L2 instead gave the same. WB_CUDA_NO_PREFETCH=1 leaves it out. */
+  for (guint i = 0; k->prefetch != NULL && i < k->prefetch->len; i++)
+    {
+      guint slot = g_array_index (k->prefetch, guint, i);
+      _wb_cg_line (k, "asm volatile (\"prefetch.global.L1 [%%0];\" ::\"l\"(%s + (o * %" G_GINT64_FORMAT " + r0)));", _wb_cg_param (k, slot),
+                   _wb_cg_numel_of (n_red, red_shape));
+    }
   _wb_cg_close_row_lanes (k);
   return TRUE;
 }
@@ -314,6 +325,8 @@ _wb_cg_siblings_text (Gen *g, guint nn)
 {
   return nn > 1 ? _wb_cg_gstr (g, " and %u sibling%s", nn - 1, nn > 2 ? "s" : "") : "";
 }
+
+#define MAX_SIBLINGS_ROW 8
 
 /* A row reduction (or sibling reductions): what its kernel body needs. */
 typedef struct
@@ -360,6 +373,14 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "(void) lane;");
   if (R->mix != NULL)
     _wb_cg_mix_declare (k, R->mix);
+  g_clear_pointer (&k->prefetch, g_array_unref);
+  if (R->mix != NULL && R->epi != NULL && g_getenv ("WB_CUDA_NO_PREFETCH") == NULL)
+    {
+      Val *ops[MAX_SIBLINGS_ROW];
+      for (guint j = 0; j < R->nn && j < MAX_SIBLINGS_ROW; j++)
+        ops[j] = R->accs[j].a;
+      k->prefetch = _wb_cg_epilogue_only_inputs (k->g, R->epi, ops, MIN (R->nn, MAX_SIBLINGS_ROW), R->NO * R->K);
+    }
   _wb_cg_line (k, "for (%s ob = (%s) blockIdx.x * OPB; ob < %" G_GINT64_FORMAT "; ob += (%s) gridDim.x * OPB)", ity, ity, R->NO, ity);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);

@@ -521,6 +521,7 @@ test_column_mixed (void)
     g_assert_nonnull (strstr (plan->source, "__launch_bounds__ (256, 2)"));
     g_assert_nonnull (strstr (strstr (plan->source, "for (int st = 0; st < 2; st++)") + 1, "for (int st = 0; st < 2; st++)"));
     g_assert_nonnull (strstr (plan->source, " = acc;\n"));
+    g_assert_null (strstr (plan->source, "prefetch")); /* the epilogue reads only what the sums read */
     g_assert_nonnull (strstr (plan->source, "if (wb_ticket >= 112u)"));
     compile_or_fail ("mixed", plan);
     g_setenv ("WB_CUDA_NO_MIX", "1", TRUE);
@@ -529,6 +530,23 @@ test_column_mixed (void)
     g_assert_cmpuint (apart->n_kernels, ==, 2);
     g_assert_nonnull (strstr (apart->kernels[0].what, "combined by the last block of each tile"));
     g_assert_null (strstr (apart->kernels[1].what, "column"));
+  }
+  {
+    /* an input only the epilogue reads (c) is prefetched to L1 by the row walk, at the row's elements; the
+     * inputs the sums read are not (they are loaded there) */
+    g_autoptr (GString) b = g_string_new (body);
+    g_autoptr (WbCudaPlan) plan = NULL;
+    g_autoptr (WbCudaPlan) plain = NULL;
+    g_string_replace (b, "t8 = prims.sub(t1, t7)", "t10 = prims.convert_element_type(c, dtypes.float32)\nt8 = prims.sub(t10, t7)", 0);
+    plan = plan_of_body ("a bf16[1024, 512]\nb bf16[1024, 512]\nc bf16[1024, 512]", b->str, "t9, t6, t5, t4");
+    g_assert_cmpuint (plan->n_kernels, ==, 1);
+    g_assert_cmpuint (count_of (plan->source, "prefetch.global.L1"), ==, 2); /* vector and scalar variants */
+    g_assert_nonnull (strstr (plan->source, "prefetch.global.L1 [%0];\" ::\"l\"(p2 + (o * 512 + r0))"));
+    compile_or_fail ("mixed, prefetching", plan);
+    g_setenv ("WB_CUDA_NO_PREFETCH", "1", TRUE);
+    plain = plan_of_body ("a bf16[1024, 512]\nb bf16[1024, 512]\nc bf16[1024, 512]", b->str, "t9, t6, t5, t4");
+    g_unsetenv ("WB_CUDA_NO_PREFETCH");
+    g_assert_null (strstr (plain->source, "prefetch"));
   }
   {
     g_autoptr (GString) b = g_string_new (body);
