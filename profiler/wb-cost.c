@@ -277,11 +277,36 @@ bytes_of_names (const WbCostModel *m, GHashTable *names)
   return total;
 }
 
+/* Whether subsymbol @s is a view (its output aliases its first argument: no memory written) */
+static gboolean
+is_view (const WbBsym *s)
+{
+  static const char *const views[] = { "prims.transpose", "prims.reshape", "prims.squeeze", "ltorch.reshape",
+                                       "ltorch.transpose", "ltorch.permute", "ltorch.squeeze", "ltorch.view" };
+
+  if (s->kind != WB_BSYM_CALL || s->name == NULL || s->outputs == NULL || s->outputs->kind != WB_VALUE_NAME || s->n_args == 0 ||
+      s->args[0]->kind != WB_VALUE_NAME)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (strcmp (s->name, views[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The bytes a call reads and writes: its tensor arguments and outputs, each name once. Outputs that its
+ * subsymbols make as views (reshape, transpose, permute, squeeze) of one tensor are that tensor's memory,
+ * counted once, and not at all when it is an argument: nvFuser returns such outputs as aliases, and so do the
+ * workbench's executors (gpt2_block's qkv gradient [8192, 2304] and its transpose are one buffer). */
 static guint64
 count_bytes (const WbCostModel *m, const WbBsym *b)
 {
   g_autoptr (GHashTable) in = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) out = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) view_of = g_hash_table_new (g_str_hash, g_str_equal); /* output name -> its source */
+  g_autoptr (GHashTable) bases = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) aliases = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  gpointer       key;
 
   for (guint i = 0; i < b->n_args; i++)
     collect_names (b->args[i], in);
@@ -289,6 +314,29 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
     collect_names (b->kwargs[i].value, in);
   collect_names (b->outputs, out);
   g_hash_table_remove (out, "_");
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    if (is_view (b->subsymbols[i]))
+      g_hash_table_insert (view_of, (gpointer) b->subsymbols[i]->outputs->text, (gpointer) b->subsymbols[i]->args[0]->text);
+  /* outputs that are not views own their memory; a view output counts only the first time its base (an
+   * intermediate) is seen, never when the base is an argument or an output */
+  g_hash_table_iter_init (&iter, out);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (view_of, key))
+      g_hash_table_add (bases, key);
+  g_hash_table_iter_init (&iter, out);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const char *base = key, *src;
+      if (!g_hash_table_contains (view_of, key))
+        continue;
+      for (guint hops = 0; hops < 64 && (src = g_hash_table_lookup (view_of, base)) != NULL; hops++)
+        base = src;
+      if (g_hash_table_contains (in, base) || !g_hash_table_add (bases, (gpointer) base))
+        g_hash_table_add (aliases, key);
+    }
+  g_hash_table_iter_init (&iter, aliases);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_remove (out, key);
   return bytes_of_names (m, in) + bytes_of_names (m, out);
 }
 

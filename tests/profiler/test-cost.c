@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "wb-executors.h"
 #include "wb-profiler.h"
 #include "wb-test-common.h"
 
@@ -88,6 +89,65 @@ test_mlp_small (void)
   g_assert_cmpuint (bytes, >, 0);
 }
 
+/* gpt2_block's recomputed program (the workbench's own stages): the attention backward's qkv gradient region
+ * returns the gradient [8192, 2304] and, as a second output, its transpose [2304, 8192]: one tensor (the
+ * transpose is a view; nvFuser and the workbench's executors return it as an alias). Its traffic is the three
+ * head-major gradients [8, 12, 1024, 64] read, the qkv gradient written once and the bias gradient [2304]. */
+static void
+test_view_outputs (void)
+{
+  const char      *traces = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = NULL;
+  WbTraceSet   *set;
+  guint         found = 0;
+  const guint64 head = 8ull * 12 * 1024 * 64 * 2, qkv = 8192ull * 2304 * 2, bias = 2304 * 2;
+
+  if (traces == NULL)
+    {
+      g_test_skip ("WB_TRACES_DIR (../shared/traces) is absent");
+      return;
+    }
+  path = g_build_filename (traces, "gpt2_block", NULL);
+  c = wb_case_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (wb_case_add_workbench_stages (c, &error));
+  g_assert_no_error (error);
+  set = wb_case_get_trace_set (c);
+  for (guint e = 0; e < wb_trace_set_get_n_entries (set); e++)
+    {
+      const WbTraceEntry *entry = wb_trace_set_get_entry (set, e);
+      g_autoptr (WbCostModel) m = NULL;
+      if (g_strcmp0 (entry->subset, "workbench") != 0)
+        continue;
+      m = wb_cost_model_new (entry->trace);
+      for (guint i = 0; i < entry->trace->n_body; i++)
+        {
+          const WbBsym *b = entry->trace->body[i];
+          guint64       bytes = 0, flops = 0;
+          gboolean      wide = FALSE, tall = FALSE;
+          if (b->kind != WB_BSYM_CALL || b->outputs == NULL || b->n_subsymbols == 0)
+            continue;
+          for (guint j = 0; j < b->outputs->n_items; j++)
+            {
+              WbType t;
+              if (b->outputs->items[j]->kind != WB_VALUE_NAME || !wb_cost_model_lookup_type (m, b->outputs->items[j]->text, &t) || t.rank != 2)
+                continue;
+              wide |= t.shape[0] == 8192 && t.shape[1] == 2304;
+              tall |= t.shape[0] == 2304 && t.shape[1] == 8192;
+            }
+          if (!wide || !tall)
+            continue;
+          wb_cost_model_count (m, b, &bytes, &flops);
+          g_test_message ("%s %s (line %u): %" G_GUINT64_FORMAT " bytes", entry->label, b->name, b->line, bytes);
+          g_assert_cmpuint (bytes, ==, 3 * head + qkv + bias);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, >, 0);
+}
+
 static void
 test_elementwise_chain (void)
 {
@@ -153,5 +213,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cost/mlp_small", test_mlp_small);
   g_test_add_func ("/profiler/cost/elementwise_chain_small", test_elementwise_chain);
   g_test_add_func ("/profiler/cost/attention", test_attention);
+  g_test_add_func ("/profiler/cost/view-outputs", test_view_outputs);
   return g_test_run ();
 }
