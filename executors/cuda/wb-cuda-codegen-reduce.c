@@ -326,8 +326,6 @@ _wb_cg_siblings_text (Gen *g, guint nn)
   return nn > 1 ? _wb_cg_gstr (g, " and %u sibling%s", nn - 1, nn > 2 ? "s" : "") : "";
 }
 
-#define MAX_SIBLINGS_ROW 8
-
 /* A row reduction (or sibling reductions): what its kernel body needs. */
 typedef struct
 {
@@ -376,10 +374,10 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   g_clear_pointer (&k->prefetch, g_array_unref);
   if (R->mix != NULL && R->epi != NULL && g_getenv ("WB_CUDA_NO_PREFETCH") == NULL)
     {
-      Val *ops[MAX_SIBLINGS_ROW];
-      for (guint j = 0; j < R->nn && j < MAX_SIBLINGS_ROW; j++)
+      g_autofree Val **ops = g_new (Val *, R->nn);
+      for (guint j = 0; j < R->nn; j++)
         ops[j] = R->accs[j].a;
-      k->prefetch = _wb_cg_epilogue_only_inputs (k->g, R->epi, ops, MIN (R->nn, MAX_SIBLINGS_ROW), R->NO * R->K);
+      k->prefetch = _wb_cg_epilogue_only_inputs (k->g, R->epi, ops, R->nn, R->NO * R->K);
     }
   _wb_cg_line (k, "for (%s ob = (%s) blockIdx.x * OPB; ob < %" G_GINT64_FORMAT "; ob += (%s) gridDim.x * OPB)", ity, ity, R->NO, ity);
   _wb_cg_line (k, "{");
