@@ -171,8 +171,7 @@ emit_load (Kern *k, Val *v, const Idx *ix)
 {
   guint       slot = v->input >= 0 ? (guint) v->input : k->g->n_inputs + (guint) v->buffer;
   gint64      st[WB_MAX_RANK];
-  gboolean    contiguous = TRUE;
-  gint64      cs[WB_MAX_RANK];
+  gboolean    contiguous = _wb_cg_val_contiguous (v);
   const char *p = _wb_cg_param (k, slot);
   const char *off;
   guint       bytes = (guint) wb_dtype_size (v->dtype);
@@ -183,10 +182,6 @@ emit_load (Kern *k, Val *v, const Idx *ix)
     memcpy (st, v->strides, sizeof st);
   else
     _wb_cg_contiguous_strides (v->rank, v->shape, st);
-  _wb_cg_contiguous_strides (v->rank, v->shape, cs);
-  for (guint d = 0; d < v->rank; d++)
-    if (v->shape[d] != 1 && st[d] != cs[d])
-      contiguous = FALSE;
   if (k->vec > 1 && (off = _wb_cg_vec_load (k, v, ix, slot, st, contiguous)) != NULL)
     return off;
   if (contiguous && ix->lin)

@@ -442,19 +442,14 @@ static gboolean
 row_inputs_cb (Gen *g, Val *v, gpointer data)
 {
   RowInputs *ri = data;
-  gint64     cs[WB_MAX_RANK];
-  gboolean   contiguous = TRUE;
   guint      slot;
 
   if (!v->is_tensor || _wb_cg_numel_of (v->rank, v->shape) != ri->numel || !g_hash_table_add (ri->seen, v))
     return FALSE;
   if (v->input >= 0)
     {
-      _wb_cg_contiguous_strides (v->rank, v->shape, cs);
-      for (guint d = 0; d < v->rank; d++)
-        contiguous &= v->shape[d] == 1 || v->strides[d] == cs[d];
       slot = (guint) v->input;
-      if (contiguous)
+      if (_wb_cg_val_contiguous (v))
         g_array_append_val (ri->slots, slot);
       return FALSE;
     }

@@ -70,6 +70,20 @@ _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides)
     }
 }
 
+gboolean
+_wb_cg_val_contiguous (const Val *v)
+{
+  gint64 cs[WB_MAX_RANK];
+
+  if (v->input < 0)
+    return TRUE; /* buffers are contiguous */
+  _wb_cg_contiguous_strides (v->rank, v->shape, cs);
+  for (guint d = 0; d < v->rank; d++)
+    if (v->shape[d] != 1 && v->strides[d] != cs[d])
+      return FALSE;
+  return TRUE;
+}
+
 Cls
 _wb_cg_dtype_cls (WbDtype dt)
 {

@@ -123,7 +123,7 @@ typedef struct
    * row's value (every thread of the group has it), read instead of the stored result */
   GHashTable *resident;
   guint       min_blocks; /* __launch_bounds__'s minimum blocks per SM (0: not given) */
-  GArray     *prefetch;   /* input slots the row walk of a mixed kernel prefetches to L1 at o * K + r0 */
+  GArray     *prefetch;   /* input slots the mixed kernel's row sums prefetch to L1 at o * K + r0 (set with its layout) */
 } Kern;
 
 /* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
@@ -144,6 +144,8 @@ const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
 gboolean    _wb_cg_same_shape (const Val *a, const Val *b);
 void        _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides);
+/* Whether @v is laid out row-major (its dims of extent 1 aside): an input by its strides, a buffer always */
+gboolean    _wb_cg_val_contiguous (const Val *v);
 Cls         _wb_cg_dtype_cls (WbDtype dt);
 gboolean    _wb_cg_dtype_supported (WbDtype dt);
 const char *_wb_cg_cls_ctype (Cls c);

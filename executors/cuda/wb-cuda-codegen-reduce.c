@@ -279,7 +279,7 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
    * the epilogue's loads come after its stores of the step before, so each step waited for DRAM. Measured
    * on an H200 (gpt2_block's mixed layer-norm backwards): 0.0348 -> 0.0337 and 0.0311 -> 0.0300 ms;
    * prefetching to L2 instead gave the same. WB_CUDA_NO_PREFETCH=1 leaves it out. */
-  for (guint i = 0; k->prefetch != NULL && i < k->prefetch->len; i++)
+  for (guint i = 0; sq_mean == NULL && k->prefetch != NULL && i < k->prefetch->len; i++)
     {
       guint slot = g_array_index (k->prefetch, guint, i);
       _wb_cg_line (k, "asm volatile (\"prefetch.global.L1 [%%0];\" ::\"l\"(%s + (o * %" G_GINT64_FORMAT " + r0)));", _wb_cg_param (k, slot),
@@ -371,14 +371,6 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "(void) lane;");
   if (R->mix != NULL)
     _wb_cg_mix_declare (k, R->mix);
-  g_clear_pointer (&k->prefetch, g_array_unref);
-  if (R->mix != NULL && R->epi != NULL && g_getenv ("WB_CUDA_NO_PREFETCH") == NULL)
-    {
-      g_autofree Val **ops = g_new (Val *, R->nn);
-      for (guint j = 0; j < R->nn; j++)
-        ops[j] = R->accs[j].a;
-      k->prefetch = _wb_cg_epilogue_only_inputs (k->g, R->epi, ops, R->nn, R->NO * R->K);
-    }
   _wb_cg_line (k, "for (%s ob = (%s) blockIdx.x * OPB; ob < %" G_GINT64_FORMAT "; ob += (%s) gridDim.x * OPB)", ity, ity, R->NO, ity);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
@@ -595,6 +587,13 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
           mix->used = TRUE;
           R.mix = mix;
           kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
+          if (g_getenv ("WB_CUDA_NO_PREFETCH") == NULL)
+            {
+              g_autofree Val **ops = g_new (Val *, nn);
+              for (guint j = 0; j < nn; j++)
+                ops[j] = R.accs[j].a;
+              kv->prefetch = _wb_cg_epilogue_only_inputs (g, R.epi, ops, nn, R.NO * R.K);
+            }
         }
       if (!row_body (kv, &R, T, vec, error))
         {
