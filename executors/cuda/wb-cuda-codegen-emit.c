@@ -176,6 +176,8 @@ emit_load (Kern *k, Val *v, const Idx *ix)
   const char *off;
   guint       bytes = (guint) wb_dtype_size (v->dtype);
 
+  if (k->table_bits != NULL && v->input == (int) k->table_slot)
+    return _wb_cg_new_var (k, "float", _wb_cg_gstr (k->g, "%s ((unsigned short) (%s))", v->dtype == WB_DTYPE_BFLOAT16 ? "wb_bf16_to_f" : "wb_f16_to_f", k->table_bits));
   if (k->min_bytes == 0 || bytes < k->min_bytes)
     k->min_bytes = bytes;
   if (v->input >= 0)

@@ -653,8 +653,8 @@ emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GErro
 }
 
 /* One pointwise kernel computing @outs (Val*, all of one shape) into their buffers. */
-gboolean
-_wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
+static gboolean
+emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
 {
   Val     *first = outs->pdata[0];
   gint64   N = _wb_cg_numel_of (first->rank, first->shape);
@@ -732,4 +732,14 @@ out:
   g_string_free (what, TRUE);
   g_string_free (shape, TRUE);
   return ok;
+}
+
+gboolean
+_wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
+{
+  gboolean failed;
+
+  if (_wb_cg_emit_table (g, outs, ity, &failed, error))
+    return !failed;
+  return emit_pointwise_kernel (g, outs, ity, error);
 }

@@ -10,6 +10,7 @@
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
  * wb-cuda-codegen-mix.c    a column reduction computed in the kernel of a row reduction over the same elements
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
+ * wb-cuda-codegen-table.c  a pointwise group of one 16-bit input as a lookup table of its 65536 values
  * Every name here is private to libwbcudagen (hidden visibility). */
 #pragma once
 
@@ -123,7 +124,14 @@ typedef struct
    * row's value (every thread of the group has it), read instead of the stored result */
   GHashTable *resident;
   guint       min_blocks; /* __launch_bounds__'s minimum blocks per SM (0: not given) */
+  guint       block;      /* threads per block (0: WB_CUDA_BLOCK), dynamic shared memory (bytes) and WbCudaKernel.once */
+  guint       smem_bytes;
+  gboolean    once;
   GArray     *prefetch;   /* input slots the mixed kernel's row sums prefetch to L1 at o * K + r0 (set with its layout) */
+  /* a lookup table's builder (wb-cuda-codegen-table.c): input slot @table_slot reads as the 16-bit pattern
+   * @table_bits (an expression) instead of being loaded */
+  const char *table_bits;
+  guint       table_slot;
 } Kern;
 
 /* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
@@ -375,6 +383,13 @@ gboolean _wb_cg_mix_accumulate (Kern *k, const WbCgMix *m, GError **error);
 gboolean    _wb_cg_mix_finish (Kern *k, const WbCgMix *m, GError **error);
 const char *_wb_cg_mix_describe (Gen *g, const WbCgMix *m);
 const char *_wb_cg_mix_shared (Gen *g, const WbCgMix *m);
+
+/* wb-cuda-codegen-table.c: a pointwise group of one 16-bit output computed from one 16-bit input alone, over
+ * many elements with costly arithmetic (erf, exp...), as a table of its 65536 values: a builder kernel run once
+ * per plan and a kernel that looks each element up in shared memory. FALSE when @outs does not qualify
+ * (nothing emitted, no error); TRUE with the kernels emitted; TRUE with *@failed set and @error when emission
+ * failed. */
+gboolean _wb_cg_emit_table (Gen *g, GPtrArray *outs, const char *ity, gboolean *failed, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);

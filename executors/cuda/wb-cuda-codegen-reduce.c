@@ -38,12 +38,15 @@ _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elem
   kr.entry = g_strdup_printf ("wb_k%u", idx);
   kr.what = g_strdup (what);
   kr.grid = grid;
+  kr.block = k->block;
+  kr.smem_bytes = k->smem_bytes;
+  kr.once = k->once;
   kr.elements = elements;
   for (guint i = 0; i < n_writes; i++)
     (void) _wb_cg_param (k, writes[i]);
   kr.n_params = k->params->len;
   kr.params = g_memdup2 (k->params->data, sizeof (guint) * k->params->len);
-  g_string_append_printf (g->source, "// %s\nextern \"C\" __global__ void __launch_bounds__ (%d", what, WB_CUDA_BLOCK);
+  g_string_append_printf (g->source, "// %s\nextern \"C\" __global__ void __launch_bounds__ (%u", what, k->block ? k->block : WB_CUDA_BLOCK);
   if (k->min_blocks > 0)
     g_string_append_printf (g->source, ", %u", k->min_blocks);
   g_string_append_printf (g->source, ")\n%s (", kr.entry);

@@ -539,7 +539,10 @@ wb_cuda_plan_describe (const WbCudaPlan *plan)
   for (guint i = 0; i < plan->n_kernels; i++)
     {
       const WbCudaKernel *k = &plan->kernels[i];
-      g_string_append_printf (s, "//   %s<<<%u, %d>>>(", k->entry, k->grid, WB_CUDA_BLOCK);
+      if (k->smem_bytes > 0)
+        g_string_append_printf (s, "//   %s<<<%u, %u, %u>>>(", k->entry, k->grid, k->block ? k->block : WB_CUDA_BLOCK, k->smem_bytes);
+      else
+        g_string_append_printf (s, "//   %s<<<%u, %u>>>(", k->entry, k->grid, k->block ? k->block : WB_CUDA_BLOCK);
       for (guint j = 0; j < k->n_params; j++)
         {
           guint slot = k->params[j];

@@ -67,22 +67,30 @@ typedef struct
 void wb_cuda_arg_init_contiguous (WbCudaArg *arg, const WbType *type);
 
 /* WbCudaKernel: one kernel of a plan. Its parameters are slot pointers in the order of @params: slot
- * s < n_inputs is input s (a tensor), otherwise buffer s - n_inputs. Launch: @grid blocks of
- * WB_CUDA_BLOCK threads, no dynamic shared memory. */
+ * s < n_inputs is input s (a tensor), otherwise buffer s - n_inputs. Launch: @grid blocks of @block
+ * threads (0: WB_CUDA_BLOCK) with @smem_bytes of dynamic shared memory (bytes; over 48 KiB the launcher
+ * raises the function's limit). A @once kernel fills a @table buffer (WbCudaBuffer) and runs only at the
+ * launch that allocates the plan's kept buffers (the first with a runtime), not in later launches or
+ * graph replays. */
 typedef struct
 {
-  char  *entry; /* "wb_k0_3f2a9c01": wb_k<index>_<first 8 hex digits of the SHA-1 of the source> */
-  char  *what;  /* "pointwise f32[32, 512] -> 2 outputs", "sum over (1,) of bf16[8, 1024, 768]" */
-  guint  grid;
-  guint *params;
-  guint  n_params;
-  gint64 elements; /* elements the kernel reads from its reduction input or writes (for reports) */
+  char    *entry; /* "wb_k0_3f2a9c01": wb_k<index>_<first 8 hex digits of the SHA-1 of the source> */
+  char    *what;  /* "pointwise f32[32, 512] -> 2 outputs", "sum over (1,) of bf16[8, 1024, 768]" */
+  guint    grid;
+  guint    block;
+  guint    smem_bytes;
+  gboolean once;
+  guint   *params;
+  guint    n_params;
+  gint64   elements; /* elements the kernel reads from its reduction input or writes (for reports) */
 } WbCudaKernel;
 
 /* WbCudaBuffer: memory a plan's kernels write: an output or a reduction result, contiguous. A @counters
  * buffer (u32) is the arrival counters of a reduction whose last block combines the partial results: zero
  * before the first launch, and every kernel that counts in it leaves it at zero; wb_cuda_plan_launch
- * allocates and zeroes it once per plan and keeps it (@scratch) instead of allocating it per launch. */
+ * allocates and zeroes it once per plan and keeps it (@scratch) instead of allocating it per launch. A
+ * @table buffer (a lookup table, wb-cuda-codegen-table.c) is kept the same way, not zeroed: the plan's
+ * @once kernel fills it when it is allocated. */
 typedef struct
 {
   WbDtype  dtype;
@@ -90,6 +98,7 @@ typedef struct
   gint64   shape[WB_MAX_RANK];
   gint64   numel;
   gboolean counters;
+  gboolean table;
 } WbCudaBuffer;
 
 /* WbCudaOutput: output i of the plan is a view of a slot (an input passed through or viewed, or a

@@ -468,9 +468,10 @@ wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, void **arg
   return wb_cuda_runtime_launch_ex (rt, fn, g, WB_CUDA_BLOCK, 0, args, what, error);
 }
 
-/* The plan's counters buffers (WbCudaBuffer.counters), allocated and zeroed in stream order once per plan:
- * its kernels leave them at zero, so later launches and graph replays find them ready. Not while capturing:
- * the memory would belong to the graph (the checked run and the warm-up come first). */
+/* The plan's kept buffers, allocated once per plan: counters (WbCudaBuffer.counters) zeroed in stream order,
+ * which its kernels leave at zero, and lookup tables (WbCudaBuffer.table) that its @once kernels fill at this
+ * launch; later launches and graph replays find them ready. Not while capturing: the memory would belong to
+ * the graph (the checked run and the warm-up come first). */
 static gboolean
 plan_make_scratch (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
 {
@@ -478,19 +479,19 @@ plan_make_scratch (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
   gboolean any = FALSE;
 
   for (guint i = 0; i < plan->n_buffers; i++)
-    any |= plan->buffers[i].counters;
-  if (any && !wb_cuda_runtime_check_capturable (rt, "allocates a plan's reduction counters (first launch)", error))
+    any |= plan->buffers[i].counters || plan->buffers[i].table;
+  if (any && !wb_cuda_runtime_check_capturable (rt, "allocates a plan's reduction counters or lookup tables (first launch)", error))
     return FALSE;
   for (guint i = 0; i < plan->n_buffers; i++)
     {
       const WbCudaBuffer *b = &plan->buffers[i];
       WbTensor           *t = NULL;
-      if (b->counters)
+      if (b->counters || b->table)
         {
           if ((t = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
             return FALSE;
           g_ptr_array_add (scratch, t);
-          if (!check (rt, rt->cu->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t), rt->stream), "cuMemsetD8Async", error))
+          if (b->counters && !check (rt, rt->cu->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t), rt->stream), "cuMemsetD8Async", error))
             return FALSE;
         }
       else
@@ -509,16 +510,20 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
   g_autofree CUdeviceptr *ptrs = g_new0 (CUdeviceptr, MAX (n_slots, 1));
   g_autofree WbTensor   **buffers = g_new0 (WbTensor *, MAX (plan->n_buffers, 1));
   void                   *args[64];
-  gboolean                ok = FALSE;
+  gboolean                ok = FALSE, made = FALSE;
 
   for (guint i = 0; i < plan->n_inputs; i++)
     ptrs[i] = inputs[i] ? wb_cuda_tensor_ptr (inputs[i]) : 0;
-  if (plan->scratch_owner != rt && !plan_make_scratch (rt, plan, error))
-    return FALSE;
+  if (plan->scratch_owner != rt)
+    {
+      if (!plan_make_scratch (rt, plan, error))
+        return FALSE;
+      made = TRUE;
+    }
   for (guint i = 0; i < plan->n_buffers; i++)
     {
       const WbCudaBuffer *b = &plan->buffers[i];
-      if (b->counters)
+      if (b->counters || b->table)
         buffers[i] = wb_tensor_ref (plan->scratch->pdata[i]);
       else if ((buffers[i] = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
         goto out;
@@ -527,7 +532,10 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
   for (guint k = 0; k < plan->n_kernels; k++)
     {
       const WbCudaKernel *kr = &plan->kernels[k];
+      const guint         grid[3] = { kr->grid, 1, 1 };
       CUfunction          fn;
+      if (kr->once && !made)
+        continue; /* its table was filled when the plan's kept buffers were made */
       if (kr->n_params > G_N_ELEMENTS (args))
         {
           g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %u parameters", kr->entry, kr->n_params);
@@ -547,7 +555,7 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
       for (guint j = 0; j < kr->n_params; j++)
         args[j] = &ptrs[kr->params[j]];
       rt->entry = kr->entry;
-      if (!wb_cuda_runtime_launch (rt, fn, kr->grid, args, kr->what, error))
+      if (!wb_cuda_runtime_launch_ex (rt, fn, grid, kr->block ? kr->block : WB_CUDA_BLOCK, kr->smem_bytes, args, kr->what, error))
         {
           rt->entry = NULL;
           goto out;

@@ -394,10 +394,15 @@ test_vector_chosen (void)
   g_autoptr (WbCudaPlan) scalar = NULL;
   Found      *f = NULL;
   const char *loop;
-  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (1, "pointwise over [8, 1024, 3072]: 1 output", &found, &f);
+  g_autoptr (WbCudaPlan) plan = NULL;
 
+  g_setenv ("WB_CUDA_NO_TABLE", "1", TRUE); /* the computed kernel, not the lookup table (test_table_chosen) */
+  plan = gpt2_block_plan (1, "pointwise over [8, 1024, 3072]: 1 output", &found, &f);
   if (plan == NULL)
-    return;
+    {
+      g_unsetenv ("WB_CUDA_NO_TABLE");
+      return;
+    }
   g_assert_nonnull (strstr (plan->kernels[0].what, "vector: 8 per thread"));
   g_assert_nonnull (strstr (plan->source, "struct alignas (16) wb_v8h"));
   g_assert_nonnull (strstr (plan->source, "((unsigned long long) p0 | (unsigned long long) p1) & 15u) == 0"));
@@ -416,6 +421,82 @@ test_vector_chosen (void)
   g_assert_nonnull (loop);
   g_assert_nonnull (strstr (plan->source, loop)); /* the same scalar loop, to the end of the kernel */
   compile_or_fail (f->name, scalar);
+  g_unsetenv ("WB_CUDA_NO_TABLE");
+}
+
+#define GELU_BODY                                                                                                    \
+  "t1 = prims.convert_element_type(a, dtypes.float32)\nt4 = prims.mul(t1, 0.7071067811865476)\nt5 = prims.erf(t4)\n" \
+  "t6 = prims.add(1.0, t5)\nt7 = prims.mul(t1, t6)\nt8 = prims.mul(0.5, t7)"
+
+/* gpt2_block's exact GELU (bf16[8, 1024, 3072], one input, erf): a lookup table (wb-cuda-codegen-table.c), its
+ * builder run once per plan and the lookup kernel of one 1024-thread block per SM with the table in 128 KiB of
+ * dynamic shared memory. Groups of a cheap op, of two inputs, of an f32 output or of few elements are computed. */
+static void
+test_table_chosen (void)
+{
+  g_autoptr (GPtrArray) found = NULL;
+  Found *f = NULL;
+  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (2, "lookup table", &found, &f);
+  const char *lookup;
+
+  if (plan == NULL)
+    return;
+  g_assert_true (plan->kernels[0].once);
+  g_assert_cmpuint (plan->kernels[0].grid, ==, 256);
+  g_assert_false (plan->kernels[1].once);
+  g_assert_cmpuint (plan->kernels[1].block, ==, 1024);
+  g_assert_cmpuint (plan->kernels[1].smem_bytes, ==, 131072);
+  g_assert_cmpuint (plan->kernels[1].grid, ==, 132);
+  g_assert_nonnull (strstr (plan->kernels[1].what, "pointwise over 25165824 elements by lookup"));
+  g_assert_cmpuint (plan->n_buffers, ==, 2);
+  g_assert_true (plan->buffers[0].table);
+  g_assert_cmpint (plan->buffers[0].numel, ==, 65536);
+  g_assert_false (plan->buffers[1].table);
+  g_assert_cmpint (plan->buffers[1].numel, ==, 25165824);
+  g_assert_cmpuint (plan->n_outputs, ==, 1);
+  g_assert_cmpuint (plan->outputs[0].slot, ==, plan->n_inputs + 1);
+  /* the builder evaluates the expression at the bit pattern L; the lookup kernel has no erf */
+  lookup = strstr (plan->source, "__launch_bounds__ (1024, 1)");
+  g_assert_nonnull (lookup);
+  g_assert_nonnull (strstr (plan->source, "wb_bf16_to_f ((unsigned short) (L))"));
+  g_assert_nonnull (g_strstr_len (plan->source, lookup - plan->source, "erff ("));
+  g_assert_null (strstr (lookup, "erff ("));
+  g_assert_nonnull (strstr (lookup, "extern __shared__ wb_u4 wb_table4[];"));
+  g_assert_cmpuint (count_of (lookup, "wb_table[ca."), ==, 8);
+  g_assert_cmpuint (count_of (lookup, "wb_table[cb."), ==, 8);
+  compile_or_fail (f->name, plan);
+  {
+    g_autoptr (WbCudaPlan) big = plan_of_body ("a bf16[2048, 2048]", GELU_BODY "\nt9 = prims.convert_element_type(t8, dtypes.bfloat16)", "t9");
+    g_autoptr (WbCudaPlan) small = plan_of_body ("a bf16[2048, 2047]", GELU_BODY "\nt9 = prims.convert_element_type(t8, dtypes.bfloat16)", "t9");
+    g_autoptr (WbCudaPlan) wide = plan_of_body ("a bf16[2048, 2048]", GELU_BODY, "t8");
+    g_autoptr (WbCudaPlan) two = plan_of_body ("a bf16[2048, 2048]\nb bf16[2048, 2048]",
+                                               GELU_BODY "\nt10 = prims.convert_element_type(b, dtypes.float32)\nt11 = prims.mul(t8, t10)\n"
+                                                         "t9 = prims.convert_element_type(t11, dtypes.bfloat16)",
+                                               "t9");
+    g_autoptr (WbCudaPlan) cheap = plan_of_body ("a bf16[2048, 2048]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, 3.0)\nt2 = prims.add(t1, t0)\n"
+                                                                       "t3 = prims.convert_element_type(t2, dtypes.bfloat16)",
+                                                 "t3");
+    g_assert_cmpuint (big->n_kernels, ==, 2); /* 2^22 elements */
+    g_assert_true (big->kernels[0].once);
+    g_assert_cmpuint (small->n_kernels, ==, 1);
+    g_assert_cmpuint (wide->n_kernels, ==, 1); /* an f32 output */
+    g_assert_cmpuint (two->n_kernels, ==, 1);
+    g_assert_cmpuint (cheap->n_kernels, ==, 1);
+    g_setenv ("WB_CUDA_TABLE", "always", TRUE);
+    {
+      g_autoptr (WbCudaPlan) forced = plan_of_body ("a bf16[2048, 2048]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, 3.0)\n"
+                                                                          "t3 = prims.convert_element_type(t1, dtypes.bfloat16)",
+                                                    "t3");
+      g_assert_cmpuint (forced->n_kernels, ==, 2);
+    }
+    g_unsetenv ("WB_CUDA_TABLE");
+    g_setenv ("WB_CUDA_NO_TABLE", "1", TRUE);
+    {
+      g_autoptr (WbCudaPlan) off = plan_of_body ("a bf16[2048, 2048]", GELU_BODY "\nt9 = prims.convert_element_type(t8, dtypes.bfloat16)", "t9");
+      g_assert_cmpuint (off->n_kernels, ==, 1);
+    }
+    g_unsetenv ("WB_CUDA_NO_TABLE");
+  }
 }
 
 /* gpt2_block's MLP backward (the recomputed program's region of the GELU gradient and the fc bias gradient):
@@ -710,6 +791,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
+  g_test_add_func ("/cuda/codegen/table", test_table_chosen);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
   g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);

@@ -9,7 +9,10 @@
  * (its vector loops), the vector plan on inputs one element off a 16-byte boundary (its scalar loops), and
  * the plan of WB_CUDA_NO_VECTOR=1. The first two must be equal bit for bit, and so must the third unless
  * the plan holds a vectorised reduction (which sums in another order: then within the dtype's
- * tolerance); all equal to the cpu executor's within the dtype's tolerance. --compile-only (no GPU) checks
+ * tolerance); all equal to the cpu executor's within the dtype's tolerance. The table cases (a pointwise group
+ * of one 16-bit input looked up in a table of its 65536 values, wb-cuda-codegen-table.c) run every bit pattern:
+ * their vector plan is the table's (WB_CUDA_TABLE=always) and must equal the computed plan of
+ * WB_CUDA_NO_TABLE=1 bit for bit, NaNs included; its second launch reuses the table. --compile-only (no GPU) checks
  * that the vector variant is chosen exactly where expected and that both plans compile for sm_90 with
  * NVRTC. */
 #include "config.h"
@@ -29,8 +32,9 @@ typedef enum
   DOM_ANY = 0, /* [-2, -0.1] u [0.1, 2] */
   DOM_INDEX,   /* integers in [0, bound) */
   DOM_BOOL,
-  DOM_INT, /* integers in [-20, 20] */
-  DOM_POS, /* [0.5, 2.5]: sums without cancellation, compared across summation orders */
+  DOM_INT,  /* integers in [-20, 20] */
+  DOM_POS,  /* [0.5, 2.5]: sums without cancellation, compared across summation orders */
+  DOM_BITS, /* 16-bit dtypes: every bit pattern (NaNs, infinities, subnormals), element k = 40503 k + 7 mod 2^16 */
 } Domain;
 
 typedef struct
@@ -51,7 +55,8 @@ typedef struct
   guint       n_in;
   const char *body; /* prims, one a line */
   const char *outputs;
-  guint       vec; /* the vector width expected of the first kernel (0: scalar only) */
+  guint       vec;   /* the vector width expected of the first kernel (0: scalar only) */
+  gboolean    table; /* a lookup table (wb-cuda-codegen-table.c) with WB_CUDA_TABLE=always, against WB_CUDA_NO_TABLE=1 */
 } Case;
 
 #define F32 WB_DTYPE_FLOAT32
@@ -137,6 +142,26 @@ static const Case cases[] = {
                                                                       "t5 = prims.broadcast_in_dim(t2, (4, 768), (0,))\nt6 = prims.sub(a, t5)\nt7 = prims.broadcast_in_dim(t4, (4, 768), (0,))\nt8 = prims.mul(t6, t7)",
     "t8, t2, t4",
     4 },
+  /* lookup tables: Thunder's exact GELU in bf16 (each op rounded to bf16, as in gpt2_block) of every bf16 value (the
+   * vector loop and the scalar one, two launches: the second reuses the table), f16 with a tail of N % 8 elements, a
+   * reshape, a bf16 input and an f16 output. (The f32 form, 0.5 * (x * (1 + erf (x / sqrt 2))), is no case of every
+   * value: ptxas folds the multiply by 0.5 into the product (FMUL.D2), so for x above 2^127 the GPU returns x where
+   * f32 arithmetic overflows to inf, as the cpu executor does; the table copies the computed kernel either way.) */
+  { "table gelu bf16", { { "a", BF16, 2, { 256, 264 }, 0, DOM_BITS } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.div(t0, 1.4142135623730951)\n"
+                                                                           "t2 = prims.convert_element_type(t1, dtypes.bfloat16)\nt3 = prims.convert_element_type(t2, dtypes.float32)\nt4 = prims.erf(t3)\n"
+                                                                           "t5 = prims.convert_element_type(t4, dtypes.bfloat16)\nt6 = prims.convert_element_type(t5, dtypes.float32)\nt7 = prims.mul(0.5, t6)\n"
+                                                                           "t8 = prims.convert_element_type(t7, dtypes.bfloat16)\nt9 = prims.convert_element_type(t8, dtypes.float32)\nt10 = prims.add(0.5, t9)\n"
+                                                                           "t11 = prims.convert_element_type(t10, dtypes.bfloat16)\nt12 = prims.convert_element_type(t11, dtypes.float32)\nt13 = prims.mul(t0, t12)\n"
+                                                                           "t14 = prims.convert_element_type(t13, dtypes.bfloat16)",
+    "t14",
+    8,
+    TRUE },
+  { "table exp f16 tail", { { "a", F16, 2, { 3, 7 } } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.exp(t0)\nt2 = prims.mul(t1, t0)\nt3 = prims.convert_element_type(t2, dtypes.float16)", "t3", 8, TRUE },
+  { "table tanh reshape", { { "a", BF16, 2, { 16, 4100 }, 0, DOM_BITS } }, 1, "t0 = prims.reshape(a, (4100, 16))\nt1 = prims.convert_element_type(t0, dtypes.float32)\nt2 = prims.tanh(t1)\n"
+                                                                              "t3 = prims.add(t2, t1)\nt4 = prims.convert_element_type(t3, dtypes.float16)",
+    "t4",
+    8,
+    TRUE },
 };
 
 static gboolean compile_only;
@@ -204,8 +229,12 @@ make_plan (const Case *c, const WbBsym *region, gboolean vector, GError **error)
     }
   if (!vector)
     g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
+  if (c->table)
+    g_setenv (vector ? "WB_CUDA_TABLE" : "WB_CUDA_NO_TABLE", vector ? "always" : "1", TRUE);
   plan = wb_cuda_plan_new_region (region, args, c->n_in, error);
   g_unsetenv ("WB_CUDA_NO_VECTOR");
+  g_unsetenv ("WB_CUDA_TABLE");
+  g_unsetenv ("WB_CUDA_NO_TABLE");
   return plan;
 }
 
@@ -312,6 +341,19 @@ test_case (gconstpointer data)
     g_error ("%s: %s\n%s", c->label, error->message, text);
   g_assert_cmpuint (vplan->n_kernels, >, 0);
   vec_what = vplan->kernels[0].what;
+  if (c->table)
+    {
+      /* the builder (once, into a kept table buffer), then the lookup kernel: 128 KiB of shared memory */
+      g_assert_cmpuint (vplan->n_kernels, ==, 2);
+      g_assert_true (vplan->kernels[0].once);
+      g_assert_true (vplan->buffers[0].table);
+      g_assert_cmpint (vplan->buffers[0].numel, ==, 65536);
+      g_assert_cmpuint (vplan->kernels[1].smem_bytes, ==, 131072);
+      g_assert_cmpuint (vplan->kernels[1].block, ==, 1024);
+      g_assert_false (vplan->kernels[1].once);
+      g_assert_cmpuint (splan->n_kernels, ==, 1);
+      vec_what = vplan->kernels[1].what;
+    }
   for (guint k = 0; k < vplan->n_kernels; k++)
     if (!g_str_has_prefix (vplan->kernels[k].what, "pointwise") && strstr (vplan->kernels[k].what, "vector"))
       reorders = TRUE;
@@ -362,7 +404,10 @@ test_case (gconstpointer data)
       {
         WbTensor *t = wb_tensor_new (c->in[i].dtype, c->in[i].rank, c->in[i].shape, NULL);
         for (gint64 k = 0; k < wb_tensor_numel (t); k++)
-          wb_tensor_set_f64 (t, k, draw (&c->in[i]));
+          if (c->in[i].dom == DOM_BITS)
+            ((guint16 *) wb_tensor_get_data (t))[k] = (guint16) ((k * 40503 + 7) & 0xffff);
+          else
+            wb_tensor_set_f64 (t, k, draw (&c->in[i]));
         g_ptr_array_add (host, wb_rt_value_take_tensor (t));
         g_ptr_array_add (tensors, t);
       }
@@ -403,9 +448,15 @@ test_case (gconstpointer data)
         if (!wb_tensor_compare (aligned->pdata[i], ref_out->pdata[i], rtol, atol, FALSE, &res, &error))
           g_error ("%s: %s", c->label, error->message);
         if (res.mismatches > 0)
-          g_test_fail_printf ("%s: output %u: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside the tolerance of the cpu's", c->label, i,
-                              res.mismatches, res.n),
-              ok = FALSE;
+          {
+            g_autoptr (WbTensor) ca = wb_tensor_contiguous (aligned->pdata[i], NULL);
+            g_autoptr (WbTensor) cr = wb_tensor_contiguous (ref_out->pdata[i], NULL);
+            g_test_fail_printf ("%s: output %u: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside the tolerance of the cpu's, the first at %" G_GINT64_FORMAT
+                                ": %.9g (cpu %.9g), first input %.9g",
+                                c->label, i, res.mismatches, res.n, res.first_mismatch, wb_tensor_get_f64 (ca, res.first_mismatch), wb_tensor_get_f64 (cr, res.first_mismatch),
+                                wb_tensor_get_f64 (tensors->pdata[0], res.first_mismatch % wb_tensor_numel (tensors->pdata[0])));
+            ok = FALSE;
+          }
       }
     g_ptr_array_unref (ref_out);
     if (!ok)

@@ -1,0 +1,261 @@
+/* wb-cuda-codegen-table.c — a pointwise kernel of one 16-bit input as a lookup table of its 65536 values
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Thunder's exact GELU (x * 0.5 * (1 + erf (x / sqrt 2)), bf16 rounding after every op) is one bf16 input
+ * and one bf16 output over 25 million elements in gpt2_block (nvrtcFusion4). Computed per element it
+ * costs 37 SASS instructions an element (erf about 20 of them) and ran at 55% of the copy bandwidth on an
+ * H200 (bench README, thirteenth session): bound by its arithmetic, not by memory. A function of one
+ * 16-bit value has only 65536 results, so this computes them once and looks every element up:
+ *
+ * - The builder kernel (WbCudaKernel.once) evaluates the group's expression at each of the 65536 bit
+ *   patterns of the input: the same emitted code as the pointwise kernel, with the input's load replaced
+ *   by the pattern (Kern.table_bits), so every entry is bit for bit what that kernel would store (NaN
+ *   patterns included). It writes a [65536] buffer kept with the plan (WbCudaBuffer.table), filled at the
+ *   launch that allocates it and read by every later launch and graph replay.
+ * - The lookup kernel copies the table (128 KiB) to dynamic shared memory, one block of 1024 threads per
+ *   SM, then streams the elements, 16-byte vectors of 8, software-pipelined: each thread's first two vectors
+ *   are loaded before the table's copy (which then overlaps their latency), and each step loads the next two
+ *   before it looks the current two up (8 shared-memory lookups a vector) and stores them.
+ *
+ * Which groups: one output of a 16-bit float dtype, computed through elementwise ops, conversions and
+ * reshapes of one contiguous 16-bit float input of the same numel and nothing else (no other input, no
+ * reduction result, no index-dependent op), over at least TABLE_MIN_ELEMENTS elements, whose arithmetic
+ * costs at least TABLE_MIN_COST (a rough count: 16 for erf-like functions, 6 for exp, log, tanh, sqrt,
+ * div..., 1 for other ops). WB_CUDA_NO_TABLE=1 turns it off; WB_CUDA_TABLE=always takes every group that
+ * qualifies but for size and cost (the conformance suite runs so, to check the builder against the cpu
+ * executor on every unary op). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef WB_EXECUTORS_COMPILATION
+#define WB_EXECUTORS_COMPILATION
+#endif
+#include "wb-cuda-codegen-private.h"
+
+#define TABLE_ENTRIES 65536
+#define TABLE_BLOCK 1024
+#define TABLE_MIN_ELEMENTS (1 << 22)
+#define TABLE_MIN_COST 16
+
+typedef struct
+{
+  GHashTable *seen;  /* Val* */
+  Val        *input; /* the one input */
+  gint64      numel;
+  guint       cost;
+  gboolean    ok;
+} Unary;
+
+static gboolean
+is_16bit_float (WbDtype dt)
+{
+  return dt == WB_DTYPE_BFLOAT16 || dt == WB_DTYPE_FLOAT16;
+}
+
+static guint
+op_cost (const char *op)
+{
+  static const char *const dear[] = { "erf", "erfc", "erfinv", "erfcinv", "lgamma", "ndtri", "tan", "atan", "atan2", "asin", "acos", "asinh", "acosh", "atanh", "pow", "fmod", "remainder" };
+  static const char *const mid[] = { "exp", "exp2", "expm1", "log", "log10", "log1p", "log2", "sin", "cos", "sinh", "cosh", "tanh", "div", "reciprocal", "rsqrt", "sqrt" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dear); i++)
+    if (strcmp (op, dear[i]) == 0)
+      return 16;
+  for (guint i = 0; i < G_N_ELEMENTS (mid); i++)
+    if (strcmp (op, mid[i]) == 0)
+      return 6;
+  return 1;
+}
+
+static gboolean
+unary_cb (Gen *g, Val *v, gpointer data)
+{
+  Unary *u = data;
+
+  if (!u->ok)
+    return TRUE;
+  if (!v->is_tensor || !g_hash_table_add (u->seen, v))
+    return FALSE;
+  if (_wb_cg_numel_of (v->rank, v->shape) != u->numel)
+    u->ok = FALSE;
+  else if (v->input >= 0)
+    {
+      if ((u->input != NULL && u->input->input != v->input) || !is_16bit_float (v->dtype) || !_wb_cg_val_contiguous (v))
+        u->ok = FALSE;
+      u->input = v;
+    }
+  else if (v->buffer >= 0 || v->def == NULL || v->def->is_reduction)
+    u->ok = FALSE;
+  else if (_wb_cg_ew_lookup (v->def->op) != NULL)
+    u->cost += op_cost (v->def->op);
+  else if (strcmp (v->def->op, "convert_element_type") != 0 && strcmp (v->def->op, "reshape") != 0)
+    u->ok = FALSE;
+  if (u->ok && v->input < 0)
+    (void) _wb_cg_node_reads_any (g, v->def, unary_cb, u);
+  return !u->ok;
+}
+
+/* The input of @out when the group {@out} qualifies (see the file's comment), else NULL. */
+static Val *
+table_input (Gen *g, Val *out, gint64 N)
+{
+  const char *env = g_getenv ("WB_CUDA_TABLE");
+  gboolean    always = g_strcmp0 (env, "always") == 0;
+  Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE };
+
+  if (g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
+    u.ok = FALSE;
+  else if (g_hash_table_add (u.seen, out)) /* the output itself has a buffer by now: start at its op */
+    {
+      if (_wb_cg_ew_lookup (out->def->op) != NULL)
+        u.cost += op_cost (out->def->op);
+      else if (strcmp (out->def->op, "convert_element_type") != 0 && strcmp (out->def->op, "reshape") != 0)
+        u.ok = FALSE;
+      if (u.ok)
+        (void) _wb_cg_node_reads_any (g, out->def, unary_cb, &u);
+    }
+  g_hash_table_unref (u.seen);
+  if (!u.ok || u.input == NULL || (!always && u.cost < TABLE_MIN_COST))
+    return NULL;
+  return u.input;
+}
+
+/* The builder: table[L] = the group's value with the input's bits L, for L < 65536 (the index unravelled over
+ * the output's shape only feeds views, whose loads the table hook replaces). */
+static gboolean
+emit_builder (Gen *g, Val *out, Val *in, guint tslot, GError **error)
+{
+  Kern       *k = _wb_cg_kern_new (g, "int");
+  Idx         ix = { 0 };
+  const char *x;
+  const char *what;
+
+  k->table_bits = "L";
+  k->table_slot = (guint) in->input;
+  k->once = TRUE;
+  _wb_cg_line (k, "for (int L = (int) blockIdx.x * %d + (int) threadIdx.x; L < %d; L += (int) gridDim.x * %d)", WB_CUDA_BLOCK, TABLE_ENTRIES, WB_CUDA_BLOCK);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "L", out->rank, out->shape, &ix);
+  if ((x = _wb_cg_emit (k, out, &ix, error)) == NULL)
+    {
+      _wb_cg_kern_free (k);
+      return FALSE;
+    }
+  _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", tslot), "L", x, out->dtype));
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  what = _wb_cg_gstr (g, "lookup table: the pointwise output at each of the %d values of in%d (%s), run once per plan", TABLE_ENTRIES, in->input, wb_dtype_shortname (in->dtype));
+  _wb_cg_finish_kernel (g, k, what, TABLE_ENTRIES / WB_CUDA_BLOCK, TABLE_ENTRIES, &tslot, 1, NULL);
+  _wb_cg_kern_free (k);
+  return TRUE;
+}
+
+/* table[] lookups of the 8 16-bit patterns in wb_u4 @a into wb_u4 @o */
+static void
+lookups (Kern *k, const char *o, const char *a)
+{
+  static const char *const w[] = { "x", "y", "z", "w" };
+
+  for (guint i = 0; i < 4; i++)
+    _wb_cg_line (k, "%s.%s = (unsigned int) wb_table[%s.%s & 0xffffu] | ((unsigned int) wb_table[%s.%s >> 16] << 16);", o, w[i], a, w[i], a, w[i]);
+}
+
+/* The lookup kernel: the table to shared memory, then each element's entry. */
+static void
+emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, const char *ity)
+{
+  Kern       *k = _wb_cg_kern_new (g, ity);
+  gint64      n8 = N / 8;
+  const char *pin = _wb_cg_param (k, (guint) in->input);
+  const char *pt = _wb_cg_param (k, tslot);
+  const char *po = _wb_cg_gstr (g, "p%u", oslot);
+  const char *prologue = "  struct alignas (16) wb_u4\n  {\n    unsigned int x, y, z, w;\n  };\n  extern __shared__ wb_u4 wb_table4[];\n"
+                         "  const unsigned short *wb_table = (const unsigned short *) wb_table4;\n";
+  const char *what;
+
+  k->block = TABLE_BLOCK;
+  k->min_blocks = 1;
+  k->smem_bytes = TABLE_ENTRIES * 2;
+  /* 16-byte vectors when both pointers allow, software-pipelined: a thread's first two vectors are loaded before the
+   * table is copied (the copy from L2 overlaps their DRAM latency), and each step loads the next two before it
+   * looks the current two up; the tail (N % 8) and unaligned pointers element by element */
+  _wb_cg_line (k, "const %s S = (%s) gridDim.x * %d;", ity, ity, TABLE_BLOCK);
+  _wb_cg_line (k, "const bool vec = (((unsigned long long) %s | (unsigned long long) %s) & 15u) == 0;", pin, po);
+  _wb_cg_line (k, "%s i = (%s) blockIdx.x * %d + (%s) threadIdx.x;", ity, ity, TABLE_BLOCK, ity);
+  _wb_cg_line (k, "wb_u4 a = { 0, 0, 0, 0 }, b = { 0, 0, 0, 0 };");
+  _wb_cg_line (k, "if (vec && i < %" G_GINT64_FORMAT ")", n8);
+  _wb_cg_line (k, "  a = ((const wb_u4 *) %s)[i];", pin);
+  _wb_cg_line (k, "if (vec && i + S < %" G_GINT64_FORMAT ")", n8);
+  _wb_cg_line (k, "  b = ((const wb_u4 *) %s)[i + S];", pin);
+  _wb_cg_line (k, "#pragma unroll");
+  _wb_cg_line (k, "for (int t = (int) threadIdx.x; t < %d; t += %d)", TABLE_ENTRIES / 8, TABLE_BLOCK);
+  _wb_cg_line (k, "  wb_table4[t] = ((const wb_u4 *) %s)[t];", pt);
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "%s T = 0;", ity);
+  _wb_cg_line (k, "if (vec)");
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "for (; i < %" G_GINT64_FORMAT "; i += 2 * S)", n8);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "const wb_u4 ca = a, cb = b;");
+  _wb_cg_line (k, "if (i + 2 * S < %" G_GINT64_FORMAT ")", n8);
+  _wb_cg_line (k, "  a = ((const wb_u4 *) %s)[i + 2 * S];", pin);
+  _wb_cg_line (k, "if (i + 3 * S < %" G_GINT64_FORMAT ")", n8);
+  _wb_cg_line (k, "  b = ((const wb_u4 *) %s)[i + 3 * S];", pin);
+  _wb_cg_line (k, "wb_u4 o;");
+  lookups (k, "o", "ca");
+  _wb_cg_line (k, "((wb_u4 *) %s)[i] = o;", po);
+  _wb_cg_line (k, "if (i + S < %" G_GINT64_FORMAT ")", n8);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  lookups (k, "o", "cb");
+  _wb_cg_line (k, "((wb_u4 *) %s)[i + S] = o;", po);
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_line (k, "T = %" G_GINT64_FORMAT ";", n8 * 8);
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_line (k, "for (%s L = T + (%s) blockIdx.x * %d + (%s) threadIdx.x; L < %" G_GINT64_FORMAT "; L += S)", ity, ity, TABLE_BLOCK, ity, N);
+  _wb_cg_line (k, "  %s[L] = wb_table[%s[L]];", po, pin);
+  what = _wb_cg_gstr (g, "pointwise over %" G_GINT64_FORMAT " elements by lookup in a table of %d entries (%d KiB of shared memory): 1 output; vector: 8 per thread when aligned", N,
+                      TABLE_ENTRIES, TABLE_ENTRIES * 2 / 1024);
+  _wb_cg_finish_kernel (g, k, what, (guint) MIN (WB_CG_SMS, MAX (1, (n8 + TABLE_BLOCK - 1) / TABLE_BLOCK)), N, &oslot, 1, prologue);
+  _wb_cg_kern_free (k);
+}
+
+gboolean
+_wb_cg_emit_table (Gen *g, GPtrArray *outs, const char *ity, gboolean *failed, GError **error)
+{
+  Val         *out = outs->pdata[0];
+  gint64       N = _wb_cg_numel_of (out->rank, out->shape);
+  Val         *in;
+  WbCudaBuffer tb = { 0 };
+  guint        tslot, oslot;
+
+  *failed = FALSE;
+  if (outs->len != 1 || (in = table_input (g, out, N)) == NULL)
+    return FALSE;
+  tb.dtype = out->dtype;
+  tb.rank = 1;
+  tb.shape[0] = TABLE_ENTRIES;
+  tb.numel = TABLE_ENTRIES;
+  tb.table = TRUE;
+  g_array_append_val (g->buffers, tb);
+  tslot = g->n_inputs + g->buffers->len - 1;
+  out->buffer = -1; /* computed by the builder, never loaded */
+  if (!emit_builder (g, out, in, tslot, error))
+    {
+      *failed = TRUE;
+      return TRUE;
+    }
+  out->buffer = _wb_cg_add_buffer (g, out);
+  oslot = g->n_inputs + (guint) out->buffer;
+  emit_lookup (g, out, in, tslot, oslot, N, ity);
+  return TRUE;
+}
