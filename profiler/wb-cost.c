@@ -293,10 +293,44 @@ is_view (const WbBsym *s)
   return FALSE;
 }
 
+/* Removes from @in (the argument names of @b) those that @b's subsymbols do not read: an argument that only a
+ * chain of views (is_view) takes, none of whose results an op reads (it is returned as a view: its memory is the
+ * output's, not traffic), or that no subsymbol takes. A call without subsymbols keeps every argument. */
+static void
+drop_unread_args (const WbBsym *b, GHashTable *in)
+{
+  g_autoptr (GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  gpointer       key;
+
+  if (b->n_subsymbols == 0)
+    return;
+  /* definitions come before uses: walking back, a view's source is read when its result is */
+  for (guint i = b->n_subsymbols; i-- > 0;)
+    {
+      const WbBsym *s = b->subsymbols[i];
+      if (is_view (s))
+        {
+          if (g_hash_table_contains (read, s->outputs->text))
+            g_hash_table_add (read, (gpointer) s->args[0]->text);
+          continue;
+        }
+      for (guint j = 0; j < s->n_args; j++)
+        collect_names (s->args[j], read);
+      for (guint j = 0; j < s->n_kwargs; j++)
+        collect_names (s->kwargs[j].value, read);
+    }
+  g_hash_table_iter_init (&iter, in);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (read, key))
+      g_hash_table_iter_remove (&iter);
+}
+
 /* The bytes a call reads and writes: its tensor arguments and outputs, each name once. Outputs that its
  * subsymbols make as views (reshape, transpose, permute, squeeze) of one tensor are that tensor's memory,
  * counted once, and not at all when it is an argument: nvFuser returns such outputs as aliases, and so do the
- * workbench's executors (gpt2_block's qkv gradient [8192, 2304] and its transpose are one buffer). */
+ * workbench's executors (gpt2_block's qkv gradient [8192, 2304] and its transpose are one buffer). Arguments
+ * that no op reads (only returned as views) are not counted (drop_unread_args). */
 static guint64
 count_bytes (const WbCostModel *m, const WbBsym *b)
 {
@@ -337,6 +371,7 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
   g_hash_table_iter_init (&iter, aliases);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_hash_table_remove (out, key);
+  drop_unread_args (b, in);
   return bytes_of_names (m, in) + bytes_of_names (m, out);
 }
 

@@ -148,6 +148,85 @@ test_view_outputs (void)
   g_assert_cmpuint (found, >, 0);
 }
 
+/* Whether every subsymbol of @b is a reshape, transpose, permute, squeeze or view. */
+static gboolean
+only_views (const WbBsym *b)
+{
+  static const char *const views[] = { "prims.transpose", "prims.reshape", "prims.squeeze", "ltorch.reshape", "ltorch.transpose", "ltorch.permute", "ltorch.squeeze", "ltorch.view", NULL };
+
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    if (b->subsymbols[i]->kind == WB_BSYM_CALL && (b->subsymbols[i]->name == NULL || !g_strv_contains (views, b->subsymbols[i]->name)))
+      return FALSE;
+  return TRUE;
+}
+
+/* llama_layer's recomputed program: arguments that a region only returns as views are no traffic. Its regions made
+ * of views alone (the attention's saved inputs reshaped) count nothing; the region that computes the residual
+ * [2048, 4096] from two such tensors and two [4096] vectors and returns an argument as a [1, 2048, 4096] view counts
+ * those reads and its write, not the viewed argument (the code before counted it: 67 MB). */
+static void
+test_view_arguments (void)
+{
+  const char      *traces = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = NULL;
+  WbTraceSet   *set;
+  guint         viewing = 0, mixed = 0;
+  const guint64 act = 2048ull * 4096 * 2, vec = 4096 * 2;
+
+  if (traces == NULL)
+    {
+      g_test_skip ("WB_TRACES_DIR (../shared/traces) is absent");
+      return;
+    }
+  path = g_build_filename (traces, "llama_layer", NULL);
+  c = wb_case_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (wb_case_add_workbench_stages (c, &error));
+  set = wb_case_get_trace_set (c);
+  for (guint e = 0; e < wb_trace_set_get_n_entries (set); e++)
+    {
+      const WbTraceEntry *entry = wb_trace_set_get_entry (set, e);
+      g_autoptr (WbCostModel) m = NULL;
+      if (g_strcmp0 (entry->subset, "workbench") != 0)
+        continue;
+      m = wb_cost_model_new (entry->trace);
+      for (guint i = 0; i < entry->trace->n_body; i++)
+        {
+          const WbBsym *b = entry->trace->body[i];
+          guint64       bytes = 0, flops = 0;
+          gboolean      wide = FALSE, tall = FALSE;
+          if (b->kind != WB_BSYM_CALL || !wb_bsym_is_fusion (b) || b->outputs == NULL || b->n_subsymbols == 0)
+            continue;
+          wb_cost_model_count (m, b, &bytes, &flops);
+          if (only_views (b))
+            {
+              g_test_message ("%s %s: views only, %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
+              g_assert_cmpuint (bytes, ==, 0);
+              viewing++;
+              continue;
+            }
+          for (guint j = 0; j < b->outputs->n_items; j++)
+            {
+              WbType t;
+              if (b->outputs->items[j]->kind != WB_VALUE_NAME || !wb_cost_model_lookup_type (m, b->outputs->items[j]->text, &t))
+                continue;
+              wide |= t.rank == 3 && t.shape[0] == 1 && t.shape[1] == 2048 && t.shape[2] == 4096;
+              tall |= t.rank == 2 && t.shape[0] == 2048 && t.shape[1] == 4096;
+            }
+          if (wide && tall && b->outputs->n_items == 2)
+            {
+              g_test_message ("%s %s: %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
+              g_assert_cmpuint (bytes, ==, 3 * act + 2 * vec);
+              mixed++;
+            }
+        }
+    }
+  g_assert_cmpuint (viewing, >, 0);
+  g_assert_cmpuint (mixed, >, 0);
+}
+
 static void
 test_elementwise_chain (void)
 {
@@ -214,5 +293,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cost/elementwise_chain_small", test_elementwise_chain);
   g_test_add_func ("/profiler/cost/attention", test_attention);
   g_test_add_func ("/profiler/cost/view-outputs", test_view_outputs);
+  g_test_add_func ("/profiler/cost/view-arguments", test_view_arguments);
   return g_test_run ();
 }
