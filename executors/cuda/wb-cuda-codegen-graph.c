@@ -501,6 +501,36 @@ squeeze_unit_reduction (Gen *g, Node *n)
   n->op = "squeeze";
 }
 
+/* The key of node @n for common subexpressions: its op and each bound argument (a name as the Val it is bound
+ * to, anything else as its Python spelling), or NULL when @n is not a pure single-output op of the kinds
+ * Thunder's traces repeat (an elementwise op, a conversion or a view: gpt2_block's recomputed backward converts
+ * one value to bf16 twice, once for an output and once for its reshape, which then needed two buffers). */
+static char *
+cse_key (Gen *g, Node *n)
+{
+  static const char *const pure[] = { "convert_element_type", "broadcast_in_dim", "reshape", "transpose", "squeeze", "shallow_copy", NULL };
+  GString                 *s;
+
+  if (_wb_cg_ew_lookup (n->op) == NULL && !g_strv_contains (pure, n->op))
+    return NULL;
+  s = g_string_new (n->op);
+  for (guint i = 0; i < n->n_arg; i++)
+    {
+      const WbValue *a = n->arg[i];
+      Val           *v = a != NULL && a->kind == WB_VALUE_NAME ? g_hash_table_lookup (g->env, a->text) : NULL;
+      if (a == NULL)
+        g_string_append (s, "|-");
+      else if (v != NULL)
+        g_string_append_printf (s, "|#%u", v->id);
+      else
+        {
+          g_autofree char *text = wb_value_to_string (a);
+          g_string_append_printf (s, "|%s", text);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
 static gboolean
 add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
 {
@@ -509,6 +539,8 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
   g_autoptr (GArray) types = NULL;
   g_autoptr (GPtrArray) outs = NULL;
   g_autoptr (GError) local = NULL;
+  g_autofree char *key = NULL;
+  Val             *same;
 
   n = g_new0 (Node, 1);
   n->b = b;
@@ -562,6 +594,14 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
       return TRUE;
     }
 
+  /* a repeat of an earlier pure op on the same operands is that op's value */
+  key = outs->len == 1 && g_getenv ("WB_CUDA_NO_CSE") == NULL ? cse_key (g, n) : NULL;
+  if (key != NULL && (same = g_hash_table_lookup (g->cse, key)) != NULL && same->dtype == g_array_index (types, WbType, 0).dtype)
+    {
+      g_hash_table_replace (g->env, outs->pdata[0], same);
+      g_ptr_array_remove_index (g->nodes, g->nodes->len - 1); /* n */
+      return TRUE;
+    }
   for (guint k = 0; k < outs->len; k++)
     {
       const WbType *t = &g_array_index (types, WbType, k);
@@ -580,6 +620,8 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
       n->out[n->n_out++] = v;
       g_hash_table_replace (g->env, (gpointer) v->name, v);
     }
+  if (key != NULL && n->n_out == 1)
+    g_hash_table_insert (g->cse, g_steal_pointer (&key), n->out[0]);
   if (n->n_out == 0)
     return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: no output", full);
   squeeze_unit_reduction (g, n);

@@ -293,7 +293,10 @@ _wb_cg_depends_on_reduction (Gen *g, Val *v)
   return walk (g, v, &w);
 }
 
-/* Whether a needed reduction's operand is computed from @v without another reduction in between. */
+/* Whether a needed reduction's operand is computed from @v without another reduction in between; a column
+ * reduction over @v's elements (its reduced dims leading) or a row reduction of @v's shape whose kernel takes
+ * an epilogue does not count: that kernel computes @v at each element itself (_wb_cg_column_pick,
+ * _wb_cg_epilogue_pick), reading the inputs once. */
 gboolean
 _wb_cg_read_by_reduction (Gen *g, Val *v)
 {
@@ -303,10 +306,16 @@ _wb_cg_read_by_reduction (Gen *g, Val *v)
       if (n->is_reduction && n->out[0]->needed)
         {
           g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-          Walk w = { seen, v };
-          Val *a = _wb_cg_operand (g, n->arg[0]);
-          if (a != NULL && walk (g, a, &w))
-            return TRUE;
+          Walk          w = { seen, v };
+          Val          *a = _wb_cg_operand (g, n->arg[0]);
+          WbCgReduction R;
+          if (a == NULL || !walk (g, a, &w))
+            continue;
+          if (g_getenv ("WB_CUDA_NO_EPILOGUE") == NULL && _wb_cg_reduction_layout (g, n, &R) &&
+              ((R.column && R.lead && _wb_cg_numel_of (v->rank, v->shape) == _wb_cg_numel_of (R.a->rank, R.a->shape) && _wb_cg_column_split (v, &R) >= 0) ||
+               (R.row && R.takes_epilogue && _wb_cg_same_shape (v, R.a))))
+            continue;
+          return TRUE;
         }
     }
   return FALSE;

@@ -94,6 +94,7 @@ typedef struct
 {
   GPtrArray    *nodes; /* Node* */
   GHashTable   *env;   /* name -> Val* */
+  GHashTable   *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
   GPtrArray    *vals;  /* every Val (owned) */
   GStringChunk *strings;
   GArray       *buffers; /* WbCudaBuffer */

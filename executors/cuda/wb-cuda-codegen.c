@@ -189,6 +189,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   WbCgEpilogue epi = { 0 }, cepi = { 0 };
 
   g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  g.cse = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g.env = g_hash_table_new (g_str_hash, g_str_equal);
   g.vals = g_ptr_array_new_with_free_func ((GDestroyNotify) val_free);
   g.strings = g_string_chunk_new (4096);
@@ -260,7 +261,8 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
     }
   /* an output that a reduction reads through elementwise ops and that needs no reduction itself (a
    * gradient and its sum over the batch) is computed first, with the outputs of its shape that need no
-   * reduction either, so that the reduction loads it instead of computing it again */
+   * reduction either, so that the reduction loads it instead of computing it again; not when the reduction is
+   * a row or column kernel that computes it at each element itself (_wb_cg_read_by_reduction) */
   for (guint i = 0; i < n_outputs; i++)
     {
       Val       *v = g_hash_table_lookup (g.env, output_names[i]);
@@ -457,6 +459,7 @@ out:
   _wb_cg_epilogue_clear (&cepi);
   g_hash_table_unref (deferred);
   g_ptr_array_unref (g.nodes);
+  g_hash_table_unref (g.cse);
   g_hash_table_unref (g.env);
   g_ptr_array_unref (g.vals);
   g_string_chunk_free (g.strings);

@@ -424,6 +424,63 @@ test_vector_chosen (void)
   g_unsetenv ("WB_CUDA_NO_TABLE");
 }
 
+/* The output of @plan of dtype bf16 and @shape (rank 2 or 3), or -1. */
+static int
+output_of_shape (const WbCudaPlan *plan, guint rank, const gint64 *shape)
+{
+  for (guint i = 0; i < plan->n_outputs; i++)
+    if (plan->outputs[i].dtype == WB_DTYPE_BFLOAT16 && plan->outputs[i].rank == rank && memcmp (plan->outputs[i].shape, shape, rank * sizeof (gint64)) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* gpt2_block's recomputed backward converts one f32 value to bf16 twice (t318 and t321 in its layer-norm
+ * gradients' regions), returning one as [8, 1024, 768] and reshaping the other to [8192, 768] for a matmul:
+ * the generator binds the repeat to the first conversion, so the reshape is a view of the same buffer and the
+ * column kernel stores one output per element, not two; WB_CUDA_NO_CSE=1 keeps two buffers. */
+static void
+test_cse (void)
+{
+  g_autoptr (GPtrArray) found = regions_of ("gpt2_block");
+  const gint64 tokens[3] = { 8, 1024, 768 }, rows[2] = { 8192, 768 };
+  guint        shared = 0, apart = 0;
+
+  if (found->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("needs gpt2_block (WB_TRACES_DIR) and NVRTC");
+      return;
+    }
+  for (int cse = 1; cse >= 0; cse--)
+    {
+      if (!cse)
+        g_setenv ("WB_CUDA_NO_CSE", "1", TRUE);
+      for (guint i = 0; i < found->len; i++)
+        {
+          Found *f = found->pdata[i];
+          g_autoptr (GError) error = NULL;
+          g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+          int a, b;
+          g_assert_no_error (error);
+          if ((a = output_of_shape (plan, 3, tokens)) < 0 || (b = output_of_shape (plan, 2, rows)) < 0 || plan->n_kernels != 1 ||
+              !g_str_has_prefix (plan->kernels[0].what, "sum over 2 of 3 dims"))
+            continue;
+          g_test_message ("%s%s: %s", f->name, cse ? "" : " (WB_CUDA_NO_CSE)", plan->kernels[0].what);
+          if (cse)
+            {
+              g_assert_cmpuint (plan->outputs[a].slot, ==, plan->outputs[b].slot);
+              g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element"));
+              compile_or_fail (f->name, plan);
+              shared++;
+            }
+          else
+            apart += plan->outputs[a].slot != plan->outputs[b].slot;
+        }
+    }
+  g_unsetenv ("WB_CUDA_NO_CSE");
+  g_assert_cmpuint (shared, ==, 2); /* the two layer norms' backward */
+  g_assert_cmpuint (apart, ==, 2);
+}
+
 #define GELU_BODY                                                                                                    \
   "t1 = prims.convert_element_type(a, dtypes.float32)\nt4 = prims.mul(t1, 0.7071067811865476)\nt5 = prims.erf(t4)\n" \
   "t6 = prims.add(1.0, t5)\nt7 = prims.mul(t1, t6)\nt8 = prims.mul(0.5, t7)"
@@ -792,6 +849,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
   g_test_add_func ("/cuda/codegen/table", test_table_chosen);
+  g_test_add_func ("/cuda/codegen/cse", test_cse);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
   g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);
