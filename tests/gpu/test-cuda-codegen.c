@@ -521,6 +521,8 @@ test_table_chosen (void)
   g_assert_nonnull (strstr (lookup, "extern __shared__ wb_u4 wb_table4[];"));
   g_assert_cmpuint (count_of (lookup, "wb_table[ca."), ==, 8);
   g_assert_cmpuint (count_of (lookup, "wb_table[cb."), ==, 8);
+  g_assert_cmpuint (count_of (lookup, "ld.global.cs.v4.u32"), ==, 4); /* the elements are streamed */
+  g_assert_cmpuint (count_of (lookup, "st.global.cs.v4.u32"), ==, 2);
   compile_or_fail (f->name, plan);
   {
     g_autoptr (WbCudaPlan) big = plan_of_body ("a bf16[2048, 2048]", GELU_BODY "\nt9 = prims.convert_element_type(t8, dtypes.bfloat16)", "t9");
