@@ -89,27 +89,25 @@ test_mlp_small (void)
   g_assert_cmpuint (bytes, >, 0);
 }
 
-/* gpt2_block's recomputed program (the workbench's own stages): the attention backward's qkv gradient region
- * returns the gradient [8192, 2304] and, as a second output, its transpose [2304, 8192]: one tensor (the
- * transpose is a view; nvFuser and the workbench's executors return it as an alias). Its traffic is the three
- * head-major gradients [8, 12, 1024, 64] read, the qkv gradient written once and the bias gradient [2304]. */
-static void
-test_view_outputs (void)
+typedef void (*RegionFunc) (const WbTraceEntry *entry, WbCostModel *m, const WbBsym *b, guint64 bytes, gpointer data);
+
+/* Calls @fn on every fusion region (a call with subsymbols) of the workbench's recomputed stages of @case_name,
+ * with its bytes; FALSE (and the test skipped) without the traces. */
+static gboolean
+each_workbench_region (const char *case_name, RegionFunc fn, gpointer data)
 {
   const char      *traces = wb_test_traces_dir ();
   g_autofree char *path = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (WbCase) c = NULL;
-  WbTraceSet   *set;
-  guint         found = 0;
-  const guint64 head = 8ull * 12 * 1024 * 64 * 2, qkv = 8192ull * 2304 * 2, bias = 2304 * 2;
+  WbTraceSet *set;
 
   if (traces == NULL)
     {
       g_test_skip ("WB_TRACES_DIR (../shared/traces) is absent");
-      return;
+      return FALSE;
     }
-  path = g_build_filename (traces, "gpt2_block", NULL);
+  path = g_build_filename (traces, case_name, NULL);
   c = wb_case_load (path, &error);
   g_assert_no_error (error);
   g_assert_true (wb_case_add_workbench_stages (c, &error));
@@ -126,26 +124,53 @@ test_view_outputs (void)
         {
           const WbBsym *b = entry->trace->body[i];
           guint64       bytes = 0, flops = 0;
-          gboolean      wide = FALSE, tall = FALSE;
-          if (b->kind != WB_BSYM_CALL || b->outputs == NULL || b->n_subsymbols == 0)
-            continue;
-          for (guint j = 0; j < b->outputs->n_items; j++)
-            {
-              WbType t;
-              if (b->outputs->items[j]->kind != WB_VALUE_NAME || !wb_cost_model_lookup_type (m, b->outputs->items[j]->text, &t) || t.rank != 2)
-                continue;
-              wide |= t.shape[0] == 8192 && t.shape[1] == 2304;
-              tall |= t.shape[0] == 2304 && t.shape[1] == 8192;
-            }
-          if (!wide || !tall)
+          if (b->kind != WB_BSYM_CALL || !wb_bsym_is_fusion (b) || b->outputs == NULL || b->n_subsymbols == 0)
             continue;
           wb_cost_model_count (m, b, &bytes, &flops);
-          g_test_message ("%s %s (line %u): %" G_GUINT64_FORMAT " bytes", entry->label, b->name, b->line, bytes);
-          g_assert_cmpuint (bytes, ==, 3 * head + qkv + bias);
-          found++;
+          fn (entry, m, b, bytes, data);
         }
     }
-  g_assert_cmpuint (found, >, 0);
+  return TRUE;
+}
+
+/* Whether @b has a bf16 output of @rank and @shape (rank 2 or 3). */
+static gboolean
+has_output (WbCostModel *m, const WbBsym *b, guint rank, const gint64 *shape)
+{
+  for (guint j = 0; j < b->outputs->n_items; j++)
+    {
+      WbType t;
+      if (b->outputs->items[j]->kind == WB_VALUE_NAME && wb_cost_model_lookup_type (m, b->outputs->items[j]->text, &t) && t.rank == rank &&
+          memcmp (t.shape, shape, rank * sizeof (gint64)) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+qkv_region (const WbTraceEntry *entry, WbCostModel *m, const WbBsym *b, guint64 bytes, gpointer data)
+{
+  const gint64  wide[2] = { 8192, 2304 }, tall[2] = { 2304, 8192 };
+  const guint64 head = 8ull * 12 * 1024 * 64 * 2, qkv = 8192ull * 2304 * 2, bias = 2304 * 2;
+
+  if (!has_output (m, b, 2, wide) || !has_output (m, b, 2, tall))
+    return;
+  g_test_message ("%s %s (line %u): %" G_GUINT64_FORMAT " bytes", entry->label, b->name, b->line, bytes);
+  g_assert_cmpuint (bytes, ==, 3 * head + qkv + bias);
+  (*(guint *) data)++;
+}
+
+/* gpt2_block's recomputed program (the workbench's own stages): the attention backward's qkv gradient region
+ * returns the gradient [8192, 2304] and, as a second output, its transpose [2304, 8192]: one tensor (the
+ * transpose is a view; nvFuser and the workbench's executors return it as an alias). Its traffic is the three
+ * head-major gradients [8, 12, 1024, 64] read, the qkv gradient written once and the bias gradient [2304]. */
+static void
+test_view_outputs (void)
+{
+  guint found = 0;
+
+  if (each_workbench_region ("gpt2_block", qkv_region, &found))
+    g_assert_cmpuint (found, >, 0);
 }
 
 /* Whether every subsymbol of @b is a reshape, transpose, permute, squeeze or view. */
@@ -160,6 +185,32 @@ only_views (const WbBsym *b)
   return TRUE;
 }
 
+typedef struct
+{
+  guint viewing, mixed;
+} Viewed;
+
+static void
+viewing_region (const WbTraceEntry *entry, WbCostModel *m, const WbBsym *b, guint64 bytes, gpointer data)
+{
+  Viewed       *v = data;
+  const gint64  tokens[3] = { 1, 2048, 4096 }, rows[2] = { 2048, 4096 };
+  const guint64 act = 2048ull * 4096 * 2, vec = 4096 * 2;
+
+  if (only_views (b))
+    {
+      g_test_message ("%s %s: views only, %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
+      g_assert_cmpuint (bytes, ==, 0);
+      v->viewing++;
+    }
+  else if (b->outputs->n_items == 2 && has_output (m, b, 3, tokens) && has_output (m, b, 2, rows))
+    {
+      g_test_message ("%s %s: %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
+      g_assert_cmpuint (bytes, ==, 3 * act + 2 * vec);
+      v->mixed++;
+    }
+}
+
 /* llama_layer's recomputed program: arguments that a region only returns as views are no traffic. Its regions made
  * of views alone (the attention's saved inputs reshaped) count nothing; the region that computes the residual
  * [2048, 4096] from two such tensors and two [4096] vectors and returns an argument as a [1, 2048, 4096] view counts
@@ -167,64 +218,12 @@ only_views (const WbBsym *b)
 static void
 test_view_arguments (void)
 {
-  const char      *traces = wb_test_traces_dir ();
-  g_autofree char *path = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WbCase) c = NULL;
-  WbTraceSet   *set;
-  guint         viewing = 0, mixed = 0;
-  const guint64 act = 2048ull * 4096 * 2, vec = 4096 * 2;
+  Viewed v = { 0, 0 };
 
-  if (traces == NULL)
-    {
-      g_test_skip ("WB_TRACES_DIR (../shared/traces) is absent");
-      return;
-    }
-  path = g_build_filename (traces, "llama_layer", NULL);
-  c = wb_case_load (path, &error);
-  g_assert_no_error (error);
-  g_assert_true (wb_case_add_workbench_stages (c, &error));
-  set = wb_case_get_trace_set (c);
-  for (guint e = 0; e < wb_trace_set_get_n_entries (set); e++)
-    {
-      const WbTraceEntry *entry = wb_trace_set_get_entry (set, e);
-      g_autoptr (WbCostModel) m = NULL;
-      if (g_strcmp0 (entry->subset, "workbench") != 0)
-        continue;
-      m = wb_cost_model_new (entry->trace);
-      for (guint i = 0; i < entry->trace->n_body; i++)
-        {
-          const WbBsym *b = entry->trace->body[i];
-          guint64       bytes = 0, flops = 0;
-          gboolean      wide = FALSE, tall = FALSE;
-          if (b->kind != WB_BSYM_CALL || !wb_bsym_is_fusion (b) || b->outputs == NULL || b->n_subsymbols == 0)
-            continue;
-          wb_cost_model_count (m, b, &bytes, &flops);
-          if (only_views (b))
-            {
-              g_test_message ("%s %s: views only, %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
-              g_assert_cmpuint (bytes, ==, 0);
-              viewing++;
-              continue;
-            }
-          for (guint j = 0; j < b->outputs->n_items; j++)
-            {
-              WbType t;
-              if (b->outputs->items[j]->kind != WB_VALUE_NAME || !wb_cost_model_lookup_type (m, b->outputs->items[j]->text, &t))
-                continue;
-              wide |= t.rank == 3 && t.shape[0] == 1 && t.shape[1] == 2048 && t.shape[2] == 4096;
-              tall |= t.rank == 2 && t.shape[0] == 2048 && t.shape[1] == 4096;
-            }
-          if (wide && tall && b->outputs->n_items == 2)
-            {
-              g_test_message ("%s %s: %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
-              g_assert_cmpuint (bytes, ==, 3 * act + 2 * vec);
-              mixed++;
-            }
-        }
-    }
-  g_assert_cmpuint (viewing, >, 0);
-  g_assert_cmpuint (mixed, >, 0);
+  if (!each_workbench_region ("llama_layer", viewing_region, &v))
+    return;
+  g_assert_cmpuint (v.viewing, >, 0);
+  g_assert_cmpuint (v.mixed, >, 0);
 }
 
 static void
