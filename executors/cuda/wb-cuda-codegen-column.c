@@ -379,9 +379,9 @@ column_vec_width (Gen *g, Col *C, const char *ity)
 gboolean
 _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const WbCgReduction *L, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, Cls c, const WbCgEpilogue *epi, GError **error)
 {
-  Col               C = { 0 };
-  g_autofree guint *eslots = NULL;
-  g_autoptr (GPtrArray) eouts = g_ptr_array_new ();
+  Col                 C = { 0 };
+  g_autofree guint   *eslots = NULL;
+  guint               n_tail = 0; /* the epilogue's kept-shape outputs */
   const WbCgEpilogue *elems = epi != NULL && epi->elems->len > 0 ? epi : NULL;
   WbCudaBuffer        pb = { 0 }, cb = { 0 };
   g_autofree guint   *pslot = g_new (guint, nn);
@@ -453,19 +453,14 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   g_array_append_val (writes, C.cslot);
   if (epi != NULL)
     {
-      guint first = writes->len, n_tail;
+      guint first = writes->len;
       _wb_cg_epilogue_buffers (g, epi, writes); /* the rows' (tail's) slots, then the elements' */
-      eslots = g_memdup2 (&g_array_index (writes, guint, first), sizeof (guint) * (writes->len - first));
       n_tail = writes->len - first - epi->elems->len;
+      eslots = _wb_cg_epilogue_hide (g, epi); /* computed here, never loaded */
       C.epi = elems;
       C.eslots = eslots + n_tail;
       C.tail = epi->rows->len > 0 ? epi->rows : NULL;
       C.tslots = eslots;
-      for (guint i = 0; i < epi->rows->len; i++)
-        g_ptr_array_extend (eouts, epi->rows->pdata[i], NULL, NULL);
-      g_ptr_array_extend (eouts, epi->elems, NULL, NULL);
-      for (guint i = 0; i < eouts->len; i++)
-        ((Val *) eouts->pdata[i])->buffer = -1; /* computed here, never loaded */
     }
 
   k = _wb_cg_kern_new (g, ity);
@@ -488,8 +483,7 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
                           _wb_cg_numel_of (C.a->rank, C.a->shape), NO, C.S, C.Kc, C.CL * (gint64) C.V,
                           C.V > 1 ? _wb_cg_gstr (g, "; vector: %u outputs per thread, loads of %u when aligned", C.V, C.V) : "",
                           elems != NULL ? _wb_cg_gstr (g, "; then %u pointwise output%s per element", epi->elems->len, epi->elems->len == 1 ? "" : "s") : "",
-                          C.tail != NULL ? _wb_cg_gstr (g, "; %u pointwise output%s of the kept shape after the combine", eouts->len - epi->elems->len,
-                                                        eouts->len - epi->elems->len == 1 ? "" : "s")
+                          C.tail != NULL ? _wb_cg_gstr (g, "; %u pointwise output%s of the kept shape after the combine", n_tail, n_tail == 1 ? "" : "s")
                                          : "");
   prologue = g_strdup_printf ("%s  __shared__ %s wb_sm[%u];\n  __shared__ bool wb_last;\n", k->decls ? k->decls->str : "", C.ctype,
                               WB_CUDA_BLOCK * (C.V + 1));
@@ -500,8 +494,8 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   ok = TRUE;
 
 out:
-  for (guint i = 0; i < eouts->len; i++)
-    ((Val *) eouts->pdata[i])->buffer = (int) (eslots[i] - g->n_inputs);
+  if (eslots != NULL)
+    _wb_cg_epilogue_show (g, epi, eslots);
   _wb_cg_kern_free (k);
   return ok;
 }

@@ -607,30 +607,44 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
   return TRUE;
 }
 
-gboolean
-_wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GError **error)
+guint *
+_wb_cg_epilogue_hide (Gen *g, const WbCgEpilogue *epi)
 {
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-  g_autofree guint *slots = NULL;
-  guint             n_row_outs;
-  gboolean          ok;
+  guint *slots;
 
   each_output (epi, collect, outs);
   slots = g_new (guint, MAX (outs->len, 1));
+  /* every slot first: a value may be two outputs */
   for (guint i = 0; i < outs->len; i++)
-    {
-      Val *v = outs->pdata[i];
-      slots[i] = k->g->n_inputs + (guint) v->buffer;
-      v->buffer = -1; /* computed here, never loaded: another group may not have stored it yet */
-    }
-  n_row_outs = outs->len - epi->elems->len;
+    slots[i] = g->n_inputs + (guint) ((Val *) outs->pdata[i])->buffer;
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = -1;
+  return slots;
+}
+
+void
+_wb_cg_epilogue_show (Gen *g, const WbCgEpilogue *epi, const guint *slots)
+{
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+
+  each_output (epi, collect, outs);
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - g->n_inputs);
+}
+
+gboolean
+_wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error)
+{
+  guint n_row_outs = 0;
+
+  for (guint i = 0; i < epi->rows->len; i++)
+    n_row_outs += ((GPtrArray *) epi->rows->pdata[i])->len;
   /* no barrier: the reductions' results are read from the registers of the row's own group (k->resident,
    * set by the row kernel); every read the epilogue makes of them is of its own row (the rule above) */
   g_assert (k->resident != NULL);
-  ok = _wb_cg_emit_kept_values (k, epi->rows, "o", "if (ok && lane == 0)", slots, error) && (epi->elems->len == 0 || emit_elems (k, epi, R, slots + n_row_outs, error));
-  for (guint i = 0; i < outs->len; i++)
-    ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - k->g->n_inputs);
-  return ok;
+  return _wb_cg_emit_kept_values (k, epi->rows, "o", "if (ok && lane == 0)", slots, error) &&
+         (epi->elems->len == 0 || emit_elems (k, epi, R, slots + n_row_outs, error));
 }
 
 /* -- pointwise work in a column kernel ------------------------------------------------------ */

@@ -737,9 +737,7 @@ out:
 gboolean
 _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error)
 {
-  gboolean failed;
+  Val *in = _wb_cg_table_input (g, outs);
 
-  if (_wb_cg_emit_table (g, outs, ity, &failed, error))
-    return !failed;
-  return emit_pointwise_kernel (g, outs, ity, error);
+  return in != NULL ? _wb_cg_emit_table (g, outs, in, ity, error) : emit_pointwise_kernel (g, outs, ity, error);
 }

@@ -128,7 +128,7 @@ typedef struct
   guint       block;      /* threads per block (0: WB_CUDA_BLOCK), dynamic shared memory (bytes) and WbCudaKernel.once */
   guint       smem_bytes;
   gboolean    once;
-  GArray     *prefetch;   /* input slots the mixed kernel's row sums prefetch to L1 at o * K + r0 (set with its layout) */
+  GArray     *prefetch; /* input slots the mixed kernel's row sums prefetch to L1 at o * K + r0 (set with its layout) */
   /* a lookup table's builder (wb-cuda-codegen-table.c): input slot @table_slot reads as the 16-bit pattern
    * @table_bits (an expression) instead of being loaded */
   const char *table_bits;
@@ -331,7 +331,14 @@ gboolean    _wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at,
 void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);
-gboolean    _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, GError **error);
+/* The slots of @epi's outputs (its rows' groups in order, then its elements: the order of _wb_cg_epilogue_buffers,
+ * which must have given them buffers), their buffers hidden (-1) meanwhile: the kernel emitting the epilogue
+ * computes them wherever it needs them (also in its reductions' loops, when an operand is computed from one),
+ * never loads them. Transfer full; _wb_cg_epilogue_show gives the buffers back. */
+guint *_wb_cg_epilogue_hide (Gen *g, const WbCgEpilogue *epi);
+void   _wb_cg_epilogue_show (Gen *g, const WbCgEpilogue *epi, const guint *slots);
+/* A row kernel's epilogue, storing its outputs at @slots (_wb_cg_epilogue_hide) */
+gboolean _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error);
 /* The contiguous input slots (guint) that @vals read at their own linear index: through elementwise ops,
  * conversions and reshapes of @numel elements. _wb_cg_epilogue_only_inputs: those of the epilogue's element
  * outputs that @operands (the reductions' operands) do not read. Transfer full. */
@@ -387,10 +394,10 @@ const char *_wb_cg_mix_shared (Gen *g, const WbCgMix *m);
 
 /* wb-cuda-codegen-table.c: a pointwise group of one 16-bit output computed from one 16-bit input alone, over
  * many elements with costly arithmetic (erf, exp...), as a table of its 65536 values: a builder kernel run once
- * per plan and a kernel that looks each element up in shared memory. FALSE when @outs does not qualify
- * (nothing emitted, no error); TRUE with the kernels emitted; TRUE with *@failed set and @error when emission
- * failed. */
-gboolean _wb_cg_emit_table (Gen *g, GPtrArray *outs, const char *ity, gboolean *failed, GError **error);
+ * per plan and a kernel that looks each element up in shared memory. _wb_cg_table_input: that input when the
+ * group @outs qualifies, else NULL; _wb_cg_emit_table: the two kernels (FALSE with @error). */
+Val     *_wb_cg_table_input (Gen *g, GPtrArray *outs);
+gboolean _wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);

@@ -344,19 +344,9 @@ typedef struct
   gboolean            is_var;
   double              correction;
   const WbCgEpilogue *epi;
-  const WbCgMix      *mix; /* a column set computed here too (vector variants only) */
-  /* the epilogue's outputs and their buffers: hidden (-1) while the reductions' loops are emitted, so that an
-   * output a reduction's operand is computed from is computed there too, not loaded before it is stored */
-  GPtrArray *eouts;
-  int       *ebufs;
+  const WbCgMix      *mix;    /* a column set computed here too (vector variants only) */
+  const guint        *eslots; /* the epilogue's output slots, their buffers hidden for the whole kernel */
 } Row;
-
-static void
-epilogue_buffers_shown (const Row *R, gboolean shown)
-{
-  for (guint i = 0; R->ebufs != NULL && i < R->eouts->len; i++)
-    ((Val *) R->eouts->pdata[i])->buffer = shown ? R->ebufs[i] : -1;
-}
 
 static gboolean
 row_loop (Kern *k, const Row *R, const Acc *accs, int T, guint V, const char *sq_mean, GError **error)
@@ -442,9 +432,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
       rows.V = V;
       rows.a = R->accs[0].a;
       rows.mix = R->mix;
-      epilogue_buffers_shown (R, TRUE); /* the epilogue stores them */
-      done = _wb_cg_emit_epilogue (k, R->epi, &rows, error);
-      epilogue_buffers_shown (R, FALSE);
+      done = _wb_cg_emit_epilogue (k, R->epi, &rows, R->eslots, error);
       g_clear_pointer (&k->resident, g_hash_table_unref);
       if (!done)
         return FALSE;
@@ -517,12 +505,11 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   guint         vec = 0;
   Kern         *k;
   g_autoptr (GArray) writes = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree Acc  *accs = g_new0 (Acc, nn);
-  g_autofree char *what = NULL;
-  g_autofree char *prologue = NULL;
-  gboolean         ok = FALSE;
-  g_autoptr (GPtrArray) eouts = g_ptr_array_new ();
-  g_autofree int *ebufs = NULL;
+  g_autofree Acc   *accs = g_new0 (Acc, nn);
+  g_autofree char  *what = NULL;
+  g_autofree char  *prologue = NULL;
+  gboolean          ok = FALSE;
+  g_autofree guint *eslots = NULL;
 
   R.nodes = nodes;
   R.nn = nn;
@@ -578,18 +565,10 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
     {
       R.epi = epi;
       _wb_cg_epilogue_buffers (g, epi, writes);
-      /* an output that a reduction's operand is computed from (after common subexpressions, a layer norm's input
-       * sum both returned and normalised) is computed in the reductions' loops too, not loaded before the
-       * epilogue has stored it (Row.eouts) */
-      for (guint i = 0; i < epi->rows->len; i++)
-        g_ptr_array_extend (eouts, epi->rows->pdata[i], NULL, NULL);
-      g_ptr_array_extend (eouts, epi->elems, NULL, NULL);
-      ebufs = g_new (int, MAX (eouts->len, 1));
-      for (guint i = 0; i < eouts->len; i++)
-        ebufs[i] = ((Val *) eouts->pdata[i])->buffer;
-      R.eouts = eouts;
-      R.ebufs = ebufs;
-      epilogue_buffers_shown (&R, FALSE);
+      /* hidden for the whole kernel: an output that a reduction's operand is computed from (after common
+       * subexpressions, a layer norm's input sum both returned and normalised) is computed in the reductions'
+       * loops too, not loaded before the epilogue has stored it */
+      R.eslots = eslots = _wb_cg_epilogue_hide (g, epi);
     }
   k = _wb_cg_kern_new (g, ity);
   if (!row_body (k, &R, T, 0, error))
@@ -672,7 +651,8 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   ok = TRUE;
 
 out:
-  epilogue_buffers_shown (&R, TRUE);
+  if (eslots != NULL)
+    _wb_cg_epilogue_show (g, epi, eslots);
   _wb_cg_kern_free (k);
   return ok;
 }

@@ -71,6 +71,18 @@ op_cost (const char *op)
   return 1;
 }
 
+/* Whether node @def is an op a table's group may hold (an elementwise op, a conversion, a reshape): counts its
+ * cost, or clears @u->ok. */
+static gboolean
+take_op (Unary *u, const Node *def)
+{
+  if (_wb_cg_ew_lookup (def->op) != NULL)
+    u->cost += op_cost (def->op);
+  else if (strcmp (def->op, "convert_element_type") != 0 && strcmp (def->op, "reshape") != 0)
+    u->ok = FALSE;
+  return u->ok;
+}
+
 static gboolean
 unary_cb (Gen *g, Val *v, gpointer data)
 {
@@ -90,34 +102,26 @@ unary_cb (Gen *g, Val *v, gpointer data)
     }
   else if (v->buffer >= 0 || v->def == NULL || v->def->is_reduction)
     u->ok = FALSE;
-  else if (_wb_cg_ew_lookup (v->def->op) != NULL)
-    u->cost += op_cost (v->def->op);
-  else if (strcmp (v->def->op, "convert_element_type") != 0 && strcmp (v->def->op, "reshape") != 0)
-    u->ok = FALSE;
+  else
+    take_op (u, v->def);
   if (u->ok && v->input < 0)
     (void) _wb_cg_node_reads_any (g, v->def, unary_cb, u);
   return !u->ok;
 }
 
-/* The input of @out when the group {@out} qualifies (see the file's comment), else NULL. */
-static Val *
-table_input (Gen *g, Val *out, gint64 N)
+Val *
+_wb_cg_table_input (Gen *g, GPtrArray *outs)
 {
+  Val        *out = outs->pdata[0];
+  gint64      N = _wb_cg_numel_of (out->rank, out->shape);
   const char *env = g_getenv ("WB_CUDA_TABLE");
   gboolean    always = g_strcmp0 (env, "always") == 0;
   Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE };
 
-  if (g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
+  if (outs->len != 1 || g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
     u.ok = FALSE;
-  else if (g_hash_table_add (u.seen, out)) /* the output itself has a buffer by now: start at its op */
-    {
-      if (_wb_cg_ew_lookup (out->def->op) != NULL)
-        u.cost += op_cost (out->def->op);
-      else if (strcmp (out->def->op, "convert_element_type") != 0 && strcmp (out->def->op, "reshape") != 0)
-        u.ok = FALSE;
-      if (u.ok)
-        (void) _wb_cg_node_reads_any (g, out->def, unary_cb, &u);
-    }
+  else if (g_hash_table_add (u.seen, out) && take_op (&u, out->def)) /* the output may have its buffer: start at its op */
+    (void) _wb_cg_node_reads_any (g, out->def, unary_cb, &u);
   g_hash_table_unref (u.seen);
   if (!u.ok || u.input == NULL || (!always && u.cost < TABLE_MIN_COST))
     return NULL;
@@ -255,17 +259,12 @@ emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, cons
 }
 
 gboolean
-_wb_cg_emit_table (Gen *g, GPtrArray *outs, const char *ity, gboolean *failed, GError **error)
+_wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, GError **error)
 {
   Val         *out = outs->pdata[0];
-  gint64       N = _wb_cg_numel_of (out->rank, out->shape);
-  Val         *in;
   WbCudaBuffer tb = { 0 };
   guint        tslot, oslot;
 
-  *failed = FALSE;
-  if (outs->len != 1 || (in = table_input (g, out, N)) == NULL)
-    return FALSE;
   tb.dtype = out->dtype;
   tb.rank = 1;
   tb.shape[0] = TABLE_ENTRIES;
@@ -275,12 +274,9 @@ _wb_cg_emit_table (Gen *g, GPtrArray *outs, const char *ity, gboolean *failed, G
   tslot = g->n_inputs + g->buffers->len - 1;
   out->buffer = -1; /* computed by the builder, never loaded */
   if (!emit_builder (g, out, in, tslot, error))
-    {
-      *failed = TRUE;
-      return TRUE;
-    }
+    return FALSE;
   out->buffer = _wb_cg_add_buffer (g, out);
   oslot = g->n_inputs + (guint) out->buffer;
-  emit_lookup (g, out, in, tslot, oslot, N, ity);
+  emit_lookup (g, out, in, tslot, oslot, _wb_cg_numel_of (out->rank, out->shape), ity);
   return TRUE;
 }
