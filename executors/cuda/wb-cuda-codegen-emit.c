@@ -722,6 +722,8 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
     ; /* a row result read at its own row (the epilogue's rule) */
   else if (v->input >= 0 || v->buffer >= 0)
     x = emit_load (k, v, ix);
+  else if (v == k->ptable)
+    x = _wb_cg_emit_partial_lookup (k, v, ix, error);
   else
     x = emit_node (k, v, ix, error);
   if (x != NULL)

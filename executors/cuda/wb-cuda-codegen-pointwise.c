@@ -639,9 +639,10 @@ emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GErro
   int         u = innermost_dim (first->rank, first->shape);
   Idx         bx;
   const char *ity = k->ity;
+  guint       blk = k->block ? k->block : WB_CUDA_BLOCK;
 
-  _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %d + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity,
-               WB_CUDA_BLOCK, ity, k->vec, N, ity, WB_CUDA_BLOCK * k->vec);
+  _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %u + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity, blk,
+               ity, k->vec, N, ity, blk * k->vec);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
   _wb_cg_idx_unravel (k, "B", first->rank, first->shape, &bx);
@@ -667,6 +668,9 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
   gint64   items = N;
   guint    vec;
   gboolean ok = FALSE;
+  Val     *tv, *tin = NULL;
+  guint    blk;
+  char    *prologue = NULL;
 
   for (guint i = 0; i < outs->len; i++)
     {
@@ -674,14 +678,17 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
       v->buffer = _wb_cg_add_buffer (g, v);
       writes[i] = g->n_inputs + (guint) v->buffer;
     }
-  _wb_cg_line (k, "for (%s L = (%s) blockIdx.x * %d + threadIdx.x; L < %" G_GINT64_FORMAT "; L += (%s) gridDim.x * %d)", ity, ity,
-               WB_CUDA_BLOCK, N, ity, WB_CUDA_BLOCK);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "L", first->rank, first->shape, &ix);
   /* the group's own outputs are computed, never loaded: another thread may not have written them yet */
   for (guint i = 0; i < outs->len; i++)
     ((Val *) outs->pdata[i])->buffer = -1;
+  if ((tv = _wb_cg_partial_table (g, outs, &tin)) != NULL && !_wb_cg_partial_table_begin (g, k, tv, tin, error))
+    goto out;
+  blk = k->block ? k->block : WB_CUDA_BLOCK;
+  _wb_cg_line (k, "for (%s L = (%s) blockIdx.x * %u + threadIdx.x; L < %" G_GINT64_FORMAT "; L += (%s) gridDim.x * %u)", ity, ity, blk, N,
+               ity, blk);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel (k, "L", first->rank, first->shape, &ix);
   for (guint i = 0; i < outs->len; i++)
     {
       Val        *v = outs->pdata[i];
@@ -719,8 +726,14 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
   g_string_printf (what, "pointwise over %s: %u output%s", shape->str, outs->len, outs->len == 1 ? "" : "s");
   if (vec > 0)
     g_string_append_printf (what, "; vector: %u per thread when aligned", vec);
-  _wb_cg_finish_kernel (g, k, what->str, MIN (_wb_cg_grid_for (items, WB_CUDA_BLOCK), WB_CG_POINTWISE_BLOCKS), N * outs->len, writes, outs->len,
-                        k->decls ? k->decls->str : NULL);
+  if (tv != NULL)
+    {
+      g_string_append_printf (what, "; looks up a value of in%d in a table of %d entries (%d KiB of shared memory)", tin->input, 65536, 128);
+      prologue = _wb_cg_partial_table_end (k);
+    }
+  _wb_cg_finish_kernel (g, k, what->str, MIN (_wb_cg_grid_for (items, blk), tv != NULL ? WB_CG_SMS : WB_CG_POINTWISE_BLOCKS), N * outs->len, writes,
+                        outs->len, prologue ? prologue : k->decls ? k->decls->str
+                                                                  : NULL);
   ok = TRUE;
 
 out:
@@ -729,6 +742,7 @@ out:
       ((Val *) outs->pdata[i])->buffer = (int) (writes[i] - g->n_inputs);
   _wb_cg_kern_free (k);
   g_free (writes);
+  g_free (prologue);
   g_string_free (what, TRUE);
   g_string_free (shape, TRUE);
   return ok;

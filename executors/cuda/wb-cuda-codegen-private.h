@@ -133,6 +133,11 @@ typedef struct
    * @table_bits (an expression) instead of being loaded */
   const char *table_bits;
   guint       table_slot;
+  /* a partial table (wb-cuda-codegen-table.c): @ptable, a value of the one input @ptable_input, is looked up
+   * in shared memory (wb_table, copied from @ptable_ptr) instead of computed */
+  Val        *ptable;
+  Val        *ptable_input;
+  const char *ptable_ptr;
 } Kern;
 
 /* one row of the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) */
@@ -398,6 +403,17 @@ const char *_wb_cg_mix_shared (Gen *g, const WbCgMix *m);
  * group @outs qualifies, else NULL; _wb_cg_emit_table: the two kernels (FALSE with @error). */
 Val     *_wb_cg_table_input (Gen *g, GPtrArray *outs);
 gboolean _wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, GError **error);
+/* Partial tables: in a pointwise group of several inputs, a 16-bit value computed from one 16-bit input
+ * alone (elementwise ops and conversions of its shape) with costly arithmetic (SiLU's sigmoid: exp and a
+ * division) is looked up in a table of its 65536 values, built once per plan by the same code.
+ * _wb_cg_partial_table: that value (and *@input) or NULL; _wb_cg_partial_table_begin: its table buffer and
+ * builder kernel, and @k set to look it up (1024 threads, the table in 128 KiB of shared memory; FALSE with
+ * @error); _wb_cg_partial_table_end: copies the table at the start of @k's body, returns its prologue (the
+ * shared declarations and k->decls; free it); _wb_cg_emit_partial_lookup: the value at @ix. */
+Val        *_wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input);
+gboolean    _wb_cg_partial_table_begin (Gen *g, Kern *k, Val *v, Val *in, GError **error);
+char       *_wb_cg_partial_table_end (Kern *k);
+const char *_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);

@@ -25,7 +25,23 @@
  * costs at least TABLE_MIN_COST (a rough count: 16 for erf-like functions, 6 for exp, log, tanh, sqrt,
  * div..., 1 for other ops). WB_CUDA_NO_TABLE=1 turns it off; WB_CUDA_TABLE=always takes every group that
  * qualifies but for size and cost (the conformance suite runs so, to check the builder against the cpu
- * executor on every unary op). */
+ * executor on every unary op).
+ *
+ * Partial tables. A pointwise group of several inputs may hold a costly value of one of them alone: llama_layer's
+ * SiLU, x * s and its backward g * s * (1 + x * (1 - s)), with s = 1 / (1 + exp (-x)) rounded to bf16 after every
+ * op. Its exp and IEEE division cost more than the rest of the kernel; the backward ran at 68% of the copy
+ * bandwidth (bench README, fourteenth session). The value s (a 16-bit value computed from one contiguous 16-bit
+ * input through elementwise ops and conversions of its own shape) is tabulated by the same builder, and the
+ * group's pointwise kernel looks it up (_wb_cg_emit_partial_lookup: the input's bits index the table) and computes
+ * the rest. That kernel runs one 1024-thread block per SM with the table in shared memory: half the resident
+ * threads of the computed kernel, which costs a group that is already near copy bandwidth more than the lookup
+ * saves (gpt2_block's GELU forward of three outputs: 0.0784 -> 0.0827 ms; an L2 prefetch of the next iteration's
+ * inputs made it worse, 0.0842). So it is chosen where the arithmetic it removes is large against the bytes each
+ * element moves: the costly ops of the value (cost 6 or more; a division by a number is a multiply) at least
+ * PARTIAL_MIN_HEAVY and at least 1.5 per byte loaded and stored an element; of several such values, the one with
+ * the most costly arithmetic, then the least of the rest. Measured on an H200: llama_layer's SiLU backward
+ * 0.0411 -> 0.0357 ms, forward 0.0357 -> 0.0342. WB_CUDA_NO_PARTIAL_TABLE=1 (or WB_CUDA_NO_TABLE=1) turns them
+ * off; WB_CUDA_TABLE=always takes any value of one input with an op. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -40,6 +56,7 @@
 #define TABLE_BLOCK 1024
 #define TABLE_MIN_ELEMENTS (1 << 22)
 #define TABLE_MIN_COST 16
+#define PARTIAL_MIN_HEAVY 12
 
 typedef struct
 {
@@ -48,6 +65,8 @@ typedef struct
   gint64      numel;
   guint       cost;
   gboolean    ok;
+  const Val  *like;  /* a partial table's value: every value of the group has its shape, and no reshape */
+  guint       heavy; /* the cost of its ops of cost 6 or more */
 } Unary;
 
 static gboolean
@@ -77,8 +96,13 @@ static gboolean
 take_op (Unary *u, const Node *def)
 {
   if (_wb_cg_ew_lookup (def->op) != NULL)
-    u->cost += op_cost (def->op);
-  else if (strcmp (def->op, "convert_element_type") != 0 && strcmp (def->op, "reshape") != 0)
+    {
+      /* a division by a number is a multiply (wb_div_by) */
+      guint c = strcmp (def->op, "div") == 0 && def->n_arg > 1 && def->arg[1] != NULL && def->arg[1]->kind != WB_VALUE_NAME ? 1 : op_cost (def->op);
+      u->cost += c;
+      u->heavy += c >= 6 ? c : 0;
+    }
+  else if (strcmp (def->op, "convert_element_type") != 0 && (u->like != NULL || strcmp (def->op, "reshape") != 0))
     u->ok = FALSE;
   return u->ok;
 }
@@ -92,7 +116,7 @@ unary_cb (Gen *g, Val *v, gpointer data)
     return TRUE;
   if (!v->is_tensor || !g_hash_table_add (u->seen, v))
     return FALSE;
-  if (_wb_cg_numel_of (v->rank, v->shape) != u->numel)
+  if (_wb_cg_numel_of (v->rank, v->shape) != u->numel || (u->like != NULL && !_wb_cg_same_shape (v, u->like)))
     u->ok = FALSE;
   else if (v->input >= 0)
     {
@@ -116,7 +140,7 @@ _wb_cg_table_input (Gen *g, GPtrArray *outs)
   gint64      N = _wb_cg_numel_of (out->rank, out->shape);
   const char *env = g_getenv ("WB_CUDA_TABLE");
   gboolean    always = g_strcmp0 (env, "always") == 0;
-  Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE };
+  Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE, NULL, 0 };
 
   if (outs->len != 1 || g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
     u.ok = FALSE;
@@ -279,4 +303,124 @@ _wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, GError **e
   oslot = g->n_inputs + (guint) out->buffer;
   emit_lookup (g, out, in, tslot, oslot, _wb_cg_numel_of (out->rank, out->shape), ity);
   return TRUE;
+}
+
+/* -- partial tables ------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *seen; /* Val* */
+  GPtrArray  *vals; /* Val*: computed in the group (not loaded) */
+  gint64      numel;
+  guint       bytes; /* loaded and stored per element (operands of the group's numel) */
+} Reach;
+
+static gboolean
+reach_cb (Gen *g, Val *v, gpointer data)
+{
+  Reach *r = data;
+
+  if (!v->is_tensor || !g_hash_table_add (r->seen, v))
+    return FALSE;
+  if (v->input >= 0 || v->buffer >= 0)
+    {
+      r->bytes += _wb_cg_numel_of (v->rank, v->shape) == r->numel ? (guint) wb_dtype_size (v->dtype) : 0;
+      return FALSE;
+    }
+  if (v->def == NULL || v->def->is_reduction)
+    return FALSE;
+  g_ptr_array_add (r->vals, v);
+  (void) _wb_cg_node_reads_any (g, v->def, reach_cb, r);
+  return FALSE;
+}
+
+Val *
+_wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input)
+{
+  Val        *first = outs->pdata[0], *best = NULL;
+  const char *env = g_getenv ("WB_CUDA_TABLE");
+  gboolean    always = g_strcmp0 (env, "always") == 0;
+  Reach       r = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), _wb_cg_numel_of (first->rank, first->shape), 0 };
+  guint       best_heavy = 0, best_cost = 0;
+
+  *input = NULL;
+  if (g_getenv ("WB_CUDA_NO_TABLE") != NULL || g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL ||
+      (!always && _wb_cg_numel_of (first->rank, first->shape) < TABLE_MIN_ELEMENTS))
+    goto out;
+  for (guint i = 0; i < outs->len; i++)
+    {
+      Val *o = outs->pdata[i];
+      r.bytes += (guint) wb_dtype_size (o->dtype);
+      if (o->def != NULL && !o->def->is_reduction && g_hash_table_add (r.seen, o))
+        {
+          g_ptr_array_add (r.vals, o);
+          (void) _wb_cg_node_reads_any (g, o->def, reach_cb, &r);
+        }
+    }
+  for (guint i = 0; i < r.vals->len; i++)
+    {
+      Val  *c = r.vals->pdata[i];
+      Unary u = { g_hash_table_new (NULL, NULL), NULL, _wb_cg_numel_of (c->rank, c->shape), 0, TRUE, c, 0 };
+      if (is_16bit_float (c->dtype) && g_hash_table_add (u.seen, c) && take_op (&u, c->def))
+        (void) _wb_cg_node_reads_any (g, c->def, unary_cb, &u);
+      g_hash_table_unref (u.seen);
+      if (!u.ok || u.input == NULL || (always ? u.cost == 0 : u.heavy < PARTIAL_MIN_HEAVY || 2 * u.heavy < 3 * r.bytes))
+        continue;
+      /* the value holding the most costly arithmetic; of those, the least of the rest */
+      if (best == NULL || u.heavy > best_heavy || (u.heavy == best_heavy && u.cost < best_cost))
+        best = c, best_heavy = u.heavy, best_cost = u.cost, *input = u.input;
+    }
+out:
+  g_hash_table_unref (r.seen);
+  g_ptr_array_unref (r.vals);
+  return best;
+}
+
+gboolean
+_wb_cg_partial_table_begin (Gen *g, Kern *k, Val *v, Val *in, GError **error)
+{
+  WbCudaBuffer tb = { 0 };
+  guint        tslot;
+
+  tb.dtype = v->dtype;
+  tb.rank = 1;
+  tb.shape[0] = TABLE_ENTRIES;
+  tb.numel = TABLE_ENTRIES;
+  tb.table = TRUE;
+  g_array_append_val (g->buffers, tb);
+  tslot = g->n_inputs + g->buffers->len - 1;
+  if (!emit_builder (g, v, in, tslot, error))
+    return FALSE;
+  k->ptable = v;
+  k->ptable_input = in;
+  k->ptable_ptr = _wb_cg_param (k, tslot);
+  k->block = TABLE_BLOCK;
+  k->min_blocks = 1;
+  k->smem_bytes = TABLE_ENTRIES * 2;
+  return TRUE;
+}
+
+char *
+_wb_cg_partial_table_end (Kern *k)
+{
+  g_string_prepend (k->body, _wb_cg_gstr (k->g,
+                                          "  for (int t = (int) threadIdx.x; t < %d; t += %d)\n    wb_table4[t] = ((const wb_u4 *) %s)[t];\n  __syncthreads ();\n",
+                                          TABLE_ENTRIES / 8, TABLE_BLOCK, k->ptable_ptr));
+  return g_strdup_printf ("  struct alignas (16) wb_u4\n  {\n    unsigned int x, y, z, w;\n  };\n  extern __shared__ wb_u4 wb_table4[];\n"
+                          "  const unsigned short *wb_table = (const unsigned short *) wb_table4;\n%s",
+                          k->decls ? k->decls->str : "");
+}
+
+const char *
+_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError **error)
+{
+  Val        *in = k->ptable_input;
+  const char *x = _wb_cg_emit (k, in, ix, error);
+  const char *bits;
+
+  if (x == NULL)
+    return NULL;
+  /* the input's bits: a bf16 value's float has them in its high half; an f16 value converts back exactly */
+  bits = in->dtype == WB_DTYPE_BFLOAT16 ? _wb_cg_gstr (k->g, "(__float_as_uint (%s) >> 16)", x) : _wb_cg_gstr (k->g, "wb_f_to_f16 (%s)", x);
+  return _wb_cg_new_var (k, "float", _wb_cg_gstr (k->g, "%s (wb_table[%s])", v->dtype == WB_DTYPE_BFLOAT16 ? "wb_bf16_to_f" : "wb_f16_to_f", bits));
 }

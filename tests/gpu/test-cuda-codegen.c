@@ -558,6 +558,83 @@ test_table_chosen (void)
   }
 }
 
+/* llama_layer's SiLU forward and backward (bf16[2048, 11008], two inputs): the sigmoid s = 1 / (1 + exp (-x)),
+ * every op rounded to bf16, is a value of the gate x alone. It is looked up in a table of its 65536 values (a
+ * builder run once per plan) inside the pointwise kernel, which runs one 1024-thread block per SM with the table
+ * in 128 KiB of shared memory and computes the rest; the builder holds the exp and the division, the pointwise
+ * kernel neither. No region of gpt2_block has one (its GELU forward moves 12 bytes an element for one erf: the
+ * halved occupancy costs more than the erf, measured); WB_CUDA_NO_PARTIAL_TABLE=1 computes s again. */
+static void
+test_partial_table (void)
+{
+  g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
+  g_autoptr (GPtrArray) gpt2 = regions_of ("gpt2_block");
+  guint with = 0;
+
+  if (llama->len == 0 || gpt2->len == 0 || wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("needs llama_layer and gpt2_block (WB_TRACES_DIR) and NVRTC");
+      return;
+    }
+  for (guint i = 0; i < llama->len; i++)
+    {
+      Found *f = llama->pdata[i];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_autoptr (WbCudaPlan) off = NULL;
+      const char *main_kernel;
+      guint       tables = 0;
+
+      g_assert_no_error (error);
+      if (plan->n_kernels != 2 || strstr (plan->kernels[1].what, "looks up a value of in") == NULL)
+        continue;
+      g_test_message ("%s: %s", f->name, plan->kernels[1].what);
+      with++;
+      g_assert_nonnull (strstr (plan->kernels[1].what, "pointwise over [")); /* of [1, 2048, 11008] or [2048, 11008] */
+      g_assert_nonnull (strstr (plan->kernels[1].what, "2048, 11008]"));
+      g_assert_true (plan->kernels[0].once);
+      g_assert_cmpuint (plan->kernels[0].grid, ==, 256);
+      g_assert_false (plan->kernels[1].once);
+      g_assert_cmpuint (plan->kernels[1].block, ==, 1024);
+      g_assert_cmpuint (plan->kernels[1].smem_bytes, ==, 131072);
+      g_assert_cmpuint (plan->kernels[1].grid, ==, 132);
+      for (guint b = 0; b < plan->n_buffers; b++)
+        if (plan->buffers[b].table)
+          {
+            g_assert_cmpint (plan->buffers[b].numel, ==, 65536);
+            tables++;
+          }
+      g_assert_cmpuint (tables, ==, 1);
+      main_kernel = strstr (plan->source, "__launch_bounds__ (1024, 1)");
+      g_assert_nonnull (main_kernel);
+      g_assert_nonnull (g_strstr_len (plan->source, main_kernel - plan->source, "expf ("));
+      g_assert_nonnull (g_strstr_len (plan->source, main_kernel - plan->source, " / v")); /* 1 / (1 + exp (-x)) */
+      g_assert_null (strstr (main_kernel, "expf ("));
+      g_assert_null (strstr (main_kernel, " / v"));
+      /* one lookup an element: 8 in the vector loop, 1 in the scalar one */
+      g_assert_cmpuint (count_of (main_kernel, "wb_table[(__float_as_uint ("), ==, 9);
+      g_assert_nonnull (strstr (main_kernel, "__syncthreads ();"));
+      compile_or_fail (f->name, plan);
+      g_setenv ("WB_CUDA_NO_PARTIAL_TABLE", "1", TRUE);
+      off = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_unsetenv ("WB_CUDA_NO_PARTIAL_TABLE");
+      g_assert_no_error (error);
+      g_assert_cmpuint (off->n_kernels, ==, 1);
+      g_assert_nonnull (strstr (off->source, "expf ("));
+      g_assert_null (strstr (off->source, "wb_table"));
+    }
+  g_assert_cmpuint (with, ==, 2);
+  for (guint i = 0; i < gpt2->len; i++)
+    {
+      Found *f = gpt2->pdata[i];
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_assert_no_error (error);
+      for (guint k = 0; k < plan->n_kernels; k++)
+        g_assert_null (strstr (plan->kernels[k].what, "looks up a value"));
+    }
+}
+
 /* gpt2_block's MLP backward (the recomputed program's region of the GELU gradient and the fc bias gradient):
  * the column sum over the 8192 tokens, the pointwise gradient it sums and the bias gradient's conversion to
  * bf16 (of the kept shape [3072], after the last block's combine) are one kernel, vector loads of 8 bf16 and 8
@@ -851,6 +928,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);
   g_test_add_func ("/cuda/codegen/vector/forms", test_vector_forms);
   g_test_add_func ("/cuda/codegen/table", test_table_chosen);
+  g_test_add_func ("/cuda/codegen/partial-table", test_partial_table);
   g_test_add_func ("/cuda/codegen/cse", test_cse);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);

@@ -12,7 +12,8 @@
  * tolerance); all equal to the cpu executor's within the dtype's tolerance. The table cases (a pointwise group
  * of one 16-bit input looked up in a table of its 65536 values, wb-cuda-codegen-table.c) run every bit pattern:
  * their vector plan is the table's (WB_CUDA_TABLE=always) and must equal the computed plan of
- * WB_CUDA_NO_TABLE=1 bit for bit, NaNs included; its second launch reuses the table. --compile-only (no GPU) checks
+ * WB_CUDA_NO_TABLE=1 bit for bit, NaNs included; its second launch reuses the table. A case of two inputs is a
+ * partial table (a value of one input looked up inside a pointwise kernel). --compile-only (no GPU) checks
  * that the vector variant is chosen exactly where expected and that both plans compile for sm_90 with
  * NVRTC. */
 #include "config.h"
@@ -157,6 +158,21 @@ static const Case cases[] = {
     8,
     TRUE },
   { "table exp f16 tail", { { "a", F16, 2, { 3, 7 } } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.exp(t0)\nt2 = prims.mul(t1, t0)\nt3 = prims.convert_element_type(t2, dtypes.float16)", "t3", 8, TRUE },
+  /* a partial table: llama_layer's SiLU backward, g * s * (1 + x * (1 - s)) with s = 1 / (1 + exp (-x)), each op
+   * rounded to bf16; s is a value of x alone, looked up; x runs through every bf16 value */
+  { "table silu-backward bf16", { { "a", BF16, 2, { 256, 264 }, 0, DOM_BITS }, { "b", BF16, 2, { 256, 264 } } }, 2, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.neg(t0)\nt2 = prims.convert_element_type(t1, dtypes.bfloat16)\n"
+                                                                                                                    "t3 = prims.convert_element_type(t2, dtypes.float32)\nt4 = prims.exp(t3)\nt5 = prims.convert_element_type(t4, dtypes.bfloat16)\n"
+                                                                                                                    "t6 = prims.convert_element_type(t5, dtypes.float32)\nt7 = prims.add(1.0, t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)\n"
+                                                                                                                    "t9 = prims.convert_element_type(t8, dtypes.float32)\nt10 = prims.div(1.0, t9)\nt11 = prims.convert_element_type(t10, dtypes.bfloat16)\n"
+                                                                                                                    "t12 = prims.convert_element_type(t11, dtypes.float32)\nt13 = prims.convert_element_type(b, dtypes.float32)\nt14 = prims.mul(t13, t12)\n"
+                                                                                                                    "t15 = prims.convert_element_type(t14, dtypes.bfloat16)\nt16 = prims.sub(1.0, t12)\nt17 = prims.convert_element_type(t16, dtypes.bfloat16)\n"
+                                                                                                                    "t18 = prims.convert_element_type(t17, dtypes.float32)\nt19 = prims.mul(t0, t18)\nt20 = prims.convert_element_type(t19, dtypes.bfloat16)\n"
+                                                                                                                    "t21 = prims.convert_element_type(t20, dtypes.float32)\nt22 = prims.add(1.0, t21)\nt23 = prims.convert_element_type(t22, dtypes.bfloat16)\n"
+                                                                                                                    "t24 = prims.convert_element_type(t23, dtypes.float32)\nt25 = prims.convert_element_type(t15, dtypes.float32)\nt26 = prims.mul(t25, t24)\n"
+                                                                                                                    "t27 = prims.convert_element_type(t26, dtypes.bfloat16)",
+    "t27",
+    8,
+    TRUE },
   { "table tanh reshape", { { "a", BF16, 2, { 16, 4100 }, 0, DOM_BITS } }, 1, "t0 = prims.reshape(a, (4100, 16))\nt1 = prims.convert_element_type(t0, dtypes.float32)\nt2 = prims.tanh(t1)\n"
                                                                               "t3 = prims.add(t2, t1)\nt4 = prims.convert_element_type(t3, dtypes.float16)",
     "t4",
@@ -344,10 +360,18 @@ test_case (gconstpointer data)
   if (c->table)
     {
       /* the builder (once, into a kept table buffer), then the lookup kernel: 128 KiB of shared memory */
+      guint tables = 0;
       g_assert_cmpuint (vplan->n_kernels, ==, 2);
       g_assert_true (vplan->kernels[0].once);
-      g_assert_true (vplan->buffers[0].table);
-      g_assert_cmpint (vplan->buffers[0].numel, ==, 65536);
+      for (guint b = 0; b < vplan->n_buffers; b++)
+        if (vplan->buffers[b].table)
+          {
+            g_assert_cmpint (vplan->buffers[b].numel, ==, 65536);
+            tables++;
+          }
+      g_assert_cmpuint (tables, ==, 1);
+      if (c->n_in > 1) /* a partial table: the pointwise kernel looks one value up */
+        g_assert_nonnull (strstr (vplan->kernels[1].what, "looks up a value of in0"));
       g_assert_cmpuint (vplan->kernels[1].smem_bytes, ==, 131072);
       g_assert_cmpuint (vplan->kernels[1].block, ==, 1024);
       g_assert_false (vplan->kernels[1].once);
