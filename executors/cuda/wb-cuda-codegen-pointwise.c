@@ -727,10 +727,7 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
   if (vec > 0)
     g_string_append_printf (what, "; vector: %u per thread when aligned", vec);
   if (tv != NULL)
-    {
-      g_string_append_printf (what, "; looks up a value of in%d in a table of %d entries (%d KiB of shared memory)", tin->input, 65536, 128);
-      prologue = _wb_cg_partial_table_end (k);
-    }
+    prologue = _wb_cg_partial_table_end (k, what);
   _wb_cg_finish_kernel (g, k, what->str, MIN (_wb_cg_grid_for (items, blk), tv != NULL ? WB_CG_SMS : WB_CG_POINTWISE_BLOCKS), N * outs->len, writes,
                         outs->len, prologue ? prologue : k->decls ? k->decls->str
                                                                   : NULL);

@@ -408,11 +408,11 @@ gboolean _wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, G
  * division) is looked up in a table of its 65536 values, built once per plan by the same code.
  * _wb_cg_partial_table: that value (and *@input) or NULL; _wb_cg_partial_table_begin: its table buffer and
  * builder kernel, and @k set to look it up (1024 threads, the table in 128 KiB of shared memory; FALSE with
- * @error); _wb_cg_partial_table_end: copies the table at the start of @k's body, returns its prologue (the
- * shared declarations and k->decls; free it); _wb_cg_emit_partial_lookup: the value at @ix. */
+ * @error); _wb_cg_partial_table_end: copies the table at the start of @k's body, describes it in @what,
+ * returns the kernel's prologue (the shared declarations and k->decls; free it); _wb_cg_emit_partial_lookup: the value at @ix. */
 Val        *_wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input);
 gboolean    _wb_cg_partial_table_begin (Gen *g, Kern *k, Val *v, Val *in, GError **error);
-char       *_wb_cg_partial_table_end (Kern *k);
+char       *_wb_cg_partial_table_end (Kern *k, GString *what);
 const char *_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */

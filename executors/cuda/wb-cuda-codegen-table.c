@@ -282,20 +282,27 @@ emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, cons
   _wb_cg_kern_free (k);
 }
 
-gboolean
-_wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, GError **error)
+/* A table buffer of @dtype kept with the plan: its slot */
+static guint
+add_table_buffer (Gen *g, WbDtype dtype)
 {
-  Val         *out = outs->pdata[0];
   WbCudaBuffer tb = { 0 };
-  guint        tslot, oslot;
 
-  tb.dtype = out->dtype;
+  tb.dtype = dtype;
   tb.rank = 1;
   tb.shape[0] = TABLE_ENTRIES;
   tb.numel = TABLE_ENTRIES;
   tb.table = TRUE;
   g_array_append_val (g->buffers, tb);
-  tslot = g->n_inputs + g->buffers->len - 1;
+  return g->n_inputs + g->buffers->len - 1;
+}
+
+gboolean
+_wb_cg_emit_table (Gen *g, GPtrArray *outs, Val *in, const char *ity, GError **error)
+{
+  Val  *out = outs->pdata[0];
+  guint tslot = add_table_buffer (g, out->dtype), oslot;
+
   out->buffer = -1; /* computed by the builder, never loaded */
   if (!emit_builder (g, out, in, tslot, error))
     return FALSE;
@@ -379,16 +386,8 @@ out:
 gboolean
 _wb_cg_partial_table_begin (Gen *g, Kern *k, Val *v, Val *in, GError **error)
 {
-  WbCudaBuffer tb = { 0 };
-  guint        tslot;
+  guint tslot = add_table_buffer (g, v->dtype);
 
-  tb.dtype = v->dtype;
-  tb.rank = 1;
-  tb.shape[0] = TABLE_ENTRIES;
-  tb.numel = TABLE_ENTRIES;
-  tb.table = TRUE;
-  g_array_append_val (g->buffers, tb);
-  tslot = g->n_inputs + g->buffers->len - 1;
   if (!emit_builder (g, v, in, tslot, error))
     return FALSE;
   k->ptable = v;
@@ -401,8 +400,10 @@ _wb_cg_partial_table_begin (Gen *g, Kern *k, Val *v, Val *in, GError **error)
 }
 
 char *
-_wb_cg_partial_table_end (Kern *k)
+_wb_cg_partial_table_end (Kern *k, GString *what)
 {
+  g_string_append_printf (what, "; looks up a value of in%d in a table of %d entries (%d KiB of shared memory)", k->ptable_input->input, TABLE_ENTRIES,
+                          TABLE_ENTRIES * 2 / 1024);
   g_string_prepend (k->body, _wb_cg_gstr (k->g,
                                           "  for (int t = (int) threadIdx.x; t < %d; t += %d)\n    wb_table4[t] = ((const wb_u4 *) %s)[t];\n  __syncthreads ();\n",
                                           TABLE_ENTRIES / 8, TABLE_BLOCK, k->ptable_ptr));
