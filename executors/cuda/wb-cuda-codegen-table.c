@@ -57,6 +57,10 @@
 #define TABLE_MIN_ELEMENTS (1 << 22)
 #define TABLE_MIN_COST 16
 #define PARTIAL_MIN_HEAVY 12
+/* the table in dynamic shared memory, as 16-byte vectors (wb_table4, the copy) and as entries (wb_table) */
+#define TABLE_SHARED_DECLS                                                                                         \
+  "  struct alignas (16) wb_u4\n  {\n    unsigned int x, y, z, w;\n  };\n  extern __shared__ wb_u4 wb_table4[];\n" \
+  "  const unsigned short *wb_table = (const unsigned short *) wb_table4;\n"
 
 typedef struct
 {
@@ -225,8 +229,6 @@ emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, cons
   const char *pin = _wb_cg_param (k, (guint) in->input);
   const char *pt = _wb_cg_param (k, tslot);
   const char *po = _wb_cg_gstr (g, "p%u", oslot);
-  const char *prologue = "  struct alignas (16) wb_u4\n  {\n    unsigned int x, y, z, w;\n  };\n  extern __shared__ wb_u4 wb_table4[];\n"
-                         "  const unsigned short *wb_table = (const unsigned short *) wb_table4;\n";
   const char *what;
 
   k->block = TABLE_BLOCK;
@@ -278,7 +280,7 @@ emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, cons
   _wb_cg_line (k, "  %s[L] = wb_table[%s[L]];", po, pin);
   what = _wb_cg_gstr (g, "pointwise over %" G_GINT64_FORMAT " elements by lookup in a table of %d entries (%d KiB of shared memory): 1 output; vector: 8 per thread when aligned", N,
                       TABLE_ENTRIES, TABLE_ENTRIES * 2 / 1024);
-  _wb_cg_finish_kernel (g, k, what, (guint) MIN (WB_CG_SMS, MAX (1, (n8 + TABLE_BLOCK - 1) / TABLE_BLOCK)), N, &oslot, 1, prologue);
+  _wb_cg_finish_kernel (g, k, what, (guint) MIN (WB_CG_SMS, MAX (1, (n8 + TABLE_BLOCK - 1) / TABLE_BLOCK)), N, &oslot, 1, TABLE_SHARED_DECLS);
   _wb_cg_kern_free (k);
 }
 
@@ -352,17 +354,14 @@ _wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input)
 
   *input = NULL;
   if (g_getenv ("WB_CUDA_NO_TABLE") != NULL || g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL ||
-      (!always && _wb_cg_numel_of (first->rank, first->shape) < TABLE_MIN_ELEMENTS))
+      (!always && r.numel < TABLE_MIN_ELEMENTS))
     goto out;
   for (guint i = 0; i < outs->len; i++)
     {
       Val *o = outs->pdata[i];
       r.bytes += (guint) wb_dtype_size (o->dtype);
-      if (o->def != NULL && !o->def->is_reduction && g_hash_table_add (r.seen, o))
-        {
-          g_ptr_array_add (r.vals, o);
-          (void) _wb_cg_node_reads_any (g, o->def, reach_cb, &r);
-        }
+      if (o->def != NULL) /* computed here (its buffer is hidden while the kernel is emitted) */
+        (void) reach_cb (g, o, &r);
     }
   for (guint i = 0; i < r.vals->len; i++)
     {
@@ -407,9 +406,7 @@ _wb_cg_partial_table_end (Kern *k, GString *what)
   g_string_prepend (k->body, _wb_cg_gstr (k->g,
                                           "  for (int t = (int) threadIdx.x; t < %d; t += %d)\n    wb_table4[t] = ((const wb_u4 *) %s)[t];\n  __syncthreads ();\n",
                                           TABLE_ENTRIES / 8, TABLE_BLOCK, k->ptable_ptr));
-  return g_strdup_printf ("  struct alignas (16) wb_u4\n  {\n    unsigned int x, y, z, w;\n  };\n  extern __shared__ wb_u4 wb_table4[];\n"
-                          "  const unsigned short *wb_table = (const unsigned short *) wb_table4;\n%s",
-                          k->decls ? k->decls->str : "");
+  return g_strconcat (TABLE_SHARED_DECLS, k->decls ? k->decls->str : "", NULL);
 }
 
 const char *
