@@ -16,7 +16,14 @@
  * reached 0.7-1.9 TB/s on an H200 (gpt2_block's backward), far from the copy bandwidth. As for row
  * reductions, the vector variant runs when its pointers are aligned, else the same elements in the same
  * order one by one. The grid is sized to be resident at once (COLUMN_BLOCKS_PER_SM per SM; a tile of S
- * slices that needed a second wave of a few blocks took twice as long). */
+ * slices that needed a second wave of a few blocks took twice as long).
+ *
+ * A walk that also stores pointwise outputs at each element takes 2 rows an iteration (rows_per_step): both
+ * rows' accumulations, then both rows' stores. A row at a time, the compiler kept each row's loads behind
+ * the previous row's stores, one 16-byte load in flight per thread. Measured on an H200 (bench README,
+ * sixteenth session): gpt2_block's GELU backward with the fc bias gradient 0.0717 -> 0.0637 ms, its
+ * attention-output bias gradient 0.0104 -> 0.0101 ms, the MLP-output one 0.0220 -> 0.0226 ms; 3 and 4 rows
+ * need more registers than 4 blocks per SM leave and were slower. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -32,6 +39,7 @@
 #define COLUMN_BLOCKS_PER_SM_SCALAR 8 /* one output per thread: many warps for enough loads in flight */
 #define COLUMN_BLOCKS_PER_SM_VECTOR 4 /* V outputs per thread: 16-byte loads, more registers */
 #define COLUMN_MAX_ACCUMULATORS 32    /* V x siblings */
+#define COLUMN_ROWS_PER_STEP 2        /* rows an iteration of a walk that stores pointwise outputs (rows_per_step) */
 
 typedef struct
 {
@@ -69,7 +77,7 @@ acc_name (Gen *g, const Col *C, guint j, guint l)
  * walk: its leading dims from r, the rest from o (_wb_cg_column_split), every lane form LANE_SAME but its
  * innermost dim's, base + lane. */
 static void
-output_idx (Kern *k, const Col *C, const Val *v, const Idx *ax, Idx *vx)
+output_idx (Kern *k, const Col *C, const Val *v, const Idx *ax, const char *r, const char *E, Idx *vx)
 {
   int np = _wb_cg_column_split (v, C->L);
 
@@ -78,8 +86,8 @@ output_idx (Kern *k, const Col *C, const Val *v, const Idx *ax, Idx *vx)
   else
     {
       Idx rx, ox;
-      _wb_cg_idx_unravel (k, "r", (guint) np, v->shape, &rx);
-      _wb_cg_idx_unravel (k, "o", v->rank - (guint) np, v->shape + np, &ox);
+      _wb_cg_idx_unravel_memo (k, r, (guint) np, v->shape, &rx);
+      _wb_cg_idx_unravel_memo (k, "o", v->rank - (guint) np, v->shape + np, &ox);
       memset (vx, 0, sizeof *vx);
       vx->rank = v->rank;
       for (guint d = 0; d < v->rank; d++)
@@ -87,7 +95,7 @@ output_idx (Kern *k, const Col *C, const Val *v, const Idx *ax, Idx *vx)
     }
   for (guint d = 0; d < vx->rank; d++)
     vx->lane[d] = LANE_SAME;
-  vx->lin = "E";
+  vx->lin = E;
   vx->lin_lane = LANE_SAME;
 }
 
@@ -104,7 +112,7 @@ innermost (const Val *v)
  * accumulations, in the same scope, so that those of the operand's shape share its loads and subexpressions;
  * vector stores in the vector variant, one call per shape. */
 static gboolean
-element_outputs (Kern *k, const Col *C, const Idx *ax, GError **error)
+element_outputs (Kern *k, const Col *C, const Idx *ax, const char *r, const char *E, GError **error)
 {
   Gen                 *g = k->g;
   GPtrArray           *elems = C->epi->elems;
@@ -125,17 +133,17 @@ element_outputs (Kern *k, const Col *C, const Idx *ax, GError **error)
             g_ptr_array_add (outs, elems->pdata[j]);
             g_array_append_val (slots, C->eslots[j]);
           }
-      output_idx (k, C, first, ax, &bx);
+      output_idx (k, C, first, ax, r, E, &bx);
       if (k->vec > 1)
         {
-          if (!_wb_cg_vec_store_outputs (k, outs, (const guint *) slots->data, &bx, innermost (first), "E", error))
+          if (!_wb_cg_vec_store_outputs (k, outs, (const guint *) slots->data, &bx, innermost (first), E, error))
             return FALSE;
           continue;
         }
       for (k->lane = 0; k->lane < C->V; k->lane++)
         {
           Idx aj = bx;
-          _wb_cg_idx_lane_unit (k, &aj, innermost (first), "E");
+          _wb_cg_idx_lane_unit (k, &aj, innermost (first), E);
           for (guint j = 0; j < outs->len; j++)
             {
               Val        *v = outs->pdata[j];
@@ -145,7 +153,7 @@ element_outputs (Kern *k, const Col *C, const Idx *ax, GError **error)
                   k->lane = 0;
                   return FALSE;
                 }
-              _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g_array_index (slots, guint, j)), _wb_cg_lane_expr (k, "E"), x, v->dtype));
+              _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g_array_index (slots, guint, j)), _wb_cg_lane_expr (k, E), x, v->dtype));
             }
         }
       k->lane = 0;
@@ -153,41 +161,32 @@ element_outputs (Kern *k, const Col *C, const Idx *ax, GError **error)
   return TRUE;
 }
 
-/* The accumulation over the block's rows r0, r0 + 8, ... < r1 of the outputs o .. o + V - 1. */
+/* Row @r of the walk (E = @r * NO + o, named @E): the accumulations of its V outputs; its operand's index
+ * (lane 0) in @ax. */
 static gboolean
-column_loop (Kern *k, const Col *C, GError **error)
+row_step (Kern *k, const Col *C, const Idx *kx, const char *r, const char *E, Idx *ax, GError **error)
 {
   Gen  *g = k->g;
-  Idx   kx, rx, ax = { 0 };
+  Idx   rx;
   guint ki = 0, ri = 0;
 
-  if (C->V == 1 && C->epi == NULL)
-    return _wb_cg_reduction_loop_range (k, C->accs, C->nn, C->red, C->kept_shape, C->n_kept, C->red_shape, C->n_red, "r0", "r1", C->R, C->c, NULL,
-                                        error);
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "o", C->n_kept, C->kept_shape, &kx);
-  _wb_cg_line (k, "#pragma unroll 4");
-  _wb_cg_line (k, "for (%s r = r0; r < r1; r += %d)", k->ity, C->R);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "r", C->n_red, C->red_shape, &rx);
-  ax.rank = C->a->rank;
+  _wb_cg_idx_unravel_memo (k, r, C->n_red, C->red_shape, &rx);
+  memset (ax, 0, sizeof *ax);
+  ax->rank = C->a->rank;
   for (guint d = 0; d < C->a->rank; d++)
-    _wb_cg_idx_dim (&ax, d, C->red[d] ? &rx : &kx, C->red[d] ? ri++ : ki++);
+    _wb_cg_idx_dim (ax, d, C->red[d] ? &rx : kx, C->red[d] ? ri++ : ki++);
   if (C->lin)
-    _wb_cg_line (k, "const %s E = r * %" G_GINT64_FORMAT " + o;", k->ity, C->NO);
+    _wb_cg_line (k, "const %s %s = %s * %" G_GINT64_FORMAT " + o;", k->ity, E, r, C->NO);
   for (k->lane = 0; k->lane < C->V; k->lane++)
     {
-      Idx             aj = ax;
+      Idx             aj = *ax;
       g_autofree Acc *lane_accs = g_new (Acc, C->nn);
       for (guint j = 0; j < C->nn; j++)
         {
           lane_accs[j] = C->accs[j];
           lane_accs[j].acc = acc_name (g, C, j, k->lane);
         }
-      _wb_cg_idx_lane_unit (k, &aj, C->ua, C->lin ? "E" : NULL);
+      _wb_cg_idx_lane_unit (k, &aj, C->ua, C->lin ? E : NULL);
       if (!_wb_cg_accumulate (k, lane_accs, C->nn, &aj, C->c, NULL, error))
         {
           k->lane = 0;
@@ -195,7 +194,72 @@ column_loop (Kern *k, const Col *C, GError **error)
         }
     }
   k->lane = 0;
-  if (C->epi != NULL && !element_outputs (k, C, &ax, error))
+  return TRUE;
+}
+
+/* How many rows an iteration of the walk takes when it stores pointwise outputs: their loads first, then
+ * the accumulations in row order, then the stores (the compiler does not move a row's loads above the
+ * previous row's stores). WB_CUDA_COLUMN_ROWS sets it (1: a row an iteration). */
+static guint
+rows_per_step (const Col *C)
+{
+  const char *e = g_getenv ("WB_CUDA_COLUMN_ROWS");
+
+  if (C->epi == NULL || C->epi->elems->len == 0)
+    return 1;
+  return e != NULL ? (guint) CLAMP (atoi (e), 1, 8) : COLUMN_ROWS_PER_STEP;
+}
+
+/* The accumulation over the block's rows r0, r0 + R, ... < r1 of the outputs o .. o + V - 1. */
+static gboolean
+column_loop (Kern *k, const Col *C, GError **error)
+{
+  Idx   kx, ax;
+  guint U = rows_per_step (C);
+
+  if (C->V == 1 && C->epi == NULL)
+    return _wb_cg_reduction_loop_range (k, C->accs, C->nn, C->red, C->kept_shape, C->n_kept, C->red_shape, C->n_red, "r0", "r1", C->R, C->c, NULL,
+                                        error);
+  _wb_cg_line (k, "if (ok)");
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_idx_unravel_memo (k, "o", C->n_kept, C->kept_shape, &kx);
+  if (U > 1)
+    {
+      Idx         axu[8];
+      const char *ru[8], *Eu[8];
+      _wb_cg_line (k, "%s r = r0;", k->ity);
+      _wb_cg_line (k, "#pragma unroll 1");
+      _wb_cg_line (k, "for (; r + %u < r1; r += %u)", (U - 1) * (guint) C->R, U * (guint) C->R);
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      for (guint u = 0; u < U; u++)
+        {
+          ru[u] = u == 0 ? "r" : _wb_cg_gstr (k->g, "r_%u", u);
+          Eu[u] = u == 0 ? "E" : _wb_cg_gstr (k->g, "E_%u", u);
+          if (u > 0)
+            _wb_cg_line (k, "const %s %s = r + %u;", k->ity, ru[u], u * (guint) C->R);
+          if (!row_step (k, C, &kx, ru[u], Eu[u], &axu[u], error))
+            return FALSE;
+        }
+      for (guint u = 0; u < U; u++)
+        if (!element_outputs (k, C, &axu[u], ru[u], Eu[u], error))
+          return FALSE;
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+      _wb_cg_line (k, "#pragma unroll 1");
+      _wb_cg_line (k, "for (; r < r1; r += %d)", C->R);
+    }
+  else
+    {
+      _wb_cg_line (k, "#pragma unroll 4");
+      _wb_cg_line (k, "for (%s r = r0; r < r1; r += %d)", k->ity, C->R);
+    }
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  if (!row_step (k, C, &kx, "r", "E", &ax, error))
+    return FALSE;
+  if (C->epi != NULL && !element_outputs (k, C, &ax, "r", "E", error))
     return FALSE;
   _wb_cg_close_row_lanes (k);
   return TRUE;

@@ -514,7 +514,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
     {
       if (_wb_cg_same_shape (a, v))
         return _wb_cg_emit (k, a, ix, error);
-      if (!(k->vec && _wb_cg_vec_reshape (k, ix, v, a, &ax)))
+      if (!_wb_cg_idx_reshape_grouped (k, ix, v, a, &ax) && !(k->vec && _wb_cg_vec_reshape (k, ix, v, a, &ax)))
         _wb_cg_idx_unravel (k, _wb_cg_idx_linear (k, ix, v->rank, v->shape), a->rank, a->shape, &ax);
       return _wb_cg_emit (k, a, &ax, error);
     }

@@ -107,116 +107,13 @@ _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin)
     }
 }
 
-static int
-innermost_dim (guint rank, const gint64 *shape)
+int
+_wb_cg_innermost_dim (guint rank, const gint64 *shape)
 {
   for (int d = (int) rank - 1; d >= 0; d--)
     if (shape[d] != 1)
       return d;
   return -1;
-}
-
-/* The index of reshape operand @a of @v from the linear index of @ix in a vector kernel, when that is
- * the same in every lane or base + j: emitted once for all lanes. FALSE: the caller unravels lane by lane. */
-gboolean
-_wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax)
-{
-  const char *base;
-  Lane        form;
-  int         ua = innermost_dim (a->rank, a->shape);
-  GString    *key;
-  const char *done;
-
-  if (ix->lin != NULL)
-    {
-      form = ix->lin_lane;
-      base = form == LANE_UNIT ? ix->lin_base : ix->lin;
-      if (form == LANE_ANY)
-        return FALSE;
-    }
-  else
-    {
-      gint64   cs[WB_MAX_RANK];
-      int      unit = -1;
-      GString *s = g_string_new (NULL);
-      _wb_cg_contiguous_strides (v->rank, v->shape, cs);
-      for (guint d = 0; d < v->rank; d++)
-        {
-          if (v->shape[d] == 1 || strcmp (ix->e[d], "0") == 0)
-            continue;
-          if (s->len)
-            g_string_append (s, " + ");
-          if (ix->lane[d] == LANE_UNIT && cs[d] == 1)
-            {
-              unit = (int) d;
-              g_string_append (s, ix->base[d]);
-            }
-          else if (ix->lane[d] == LANE_SAME && cs[d] % k->vec == 0)
-            g_string_append_printf (s, "(%s) %s * %" G_GINT64_FORMAT, k->ity, ix->e[d], cs[d]);
-          else if (ix->lane[d] == LANE_SAME && cs[d] == 1)
-            g_string_append (s, ix->e[d]); /* only when no dim is base + j (checked below) */
-          else
-            {
-              g_string_free (s, TRUE);
-              return FALSE;
-            }
-        }
-      for (guint d = 0; unit >= 0 && d < v->rank; d++)
-        if ((int) d != unit && v->shape[d] != 1 && strcmp (ix->e[d], "0") != 0 && cs[d] % k->vec != 0)
-          {
-            g_string_free (s, TRUE);
-            return FALSE;
-          }
-      if (s->len == 0)
-        g_string_append (s, "0");
-      form = unit >= 0 ? LANE_UNIT : LANE_SAME;
-      key = g_string_new (NULL);
-      g_string_printf (key, "lin|%s", s->str);
-      base = _wb_cg_memo_get (k, key->str);
-      if (base == NULL)
-        {
-          base = _wb_cg_new_var (k, k->ity, s->str);
-          _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), base);
-        }
-      g_string_free (key, TRUE);
-      g_string_free (s, TRUE);
-    }
-  if (form == LANE_UNIT && (ua < 0 || a->shape[ua] % k->vec != 0))
-    return FALSE;
-  /* unravel the base once (the first lane) and share the variables */
-  key = g_string_new (NULL);
-  g_string_printf (key, "unr|%s|", base);
-  for (guint d = 0; d < a->rank; d++)
-    g_string_append_printf (key, "%" G_GINT64_FORMAT ",", a->shape[d]);
-  done = _wb_cg_memo_get (k, key->str);
-  if (done == NULL)
-    {
-      Idx ub;
-      _wb_cg_idx_unravel (k, base, a->rank, a->shape, &ub);
-      _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), "1");
-      for (guint d = 0; d < a->rank; d++)
-        _wb_cg_memo_put (k, _wb_cg_gstr (k->g, "%s%u", key->str, d), ub.e[d]);
-    }
-  memset (ax, 0, sizeof *ax);
-  ax->rank = a->rank;
-  for (guint d = 0; d < a->rank; d++)
-    {
-      ax->e[d] = _wb_cg_memo_get (k, _wb_cg_gstr (k->g, "%s%u", key->str, d));
-      ax->lane[d] = LANE_SAME;
-    }
-  g_string_free (key, TRUE);
-  ax->lin = base;
-  ax->lin_lane = LANE_SAME;
-  if (form == LANE_UNIT)
-    {
-      ax->lane[ua] = LANE_UNIT;
-      ax->base[ua] = ax->e[ua];
-      ax->e[ua] = _wb_cg_lane_expr (k, ax->base[ua]);
-      ax->lin = _wb_cg_lane_expr (k, base);
-      ax->lin_lane = LANE_UNIT;
-      ax->lin_base = base;
-    }
-  return TRUE;
 }
 
 /* @ix (every dim the same in every lane or base + j) in lane @lane: the same text the lane's own
@@ -636,7 +533,7 @@ static gboolean
 emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GError **error)
 {
   Val        *first = outs->pdata[0];
-  int         u = innermost_dim (first->rank, first->shape);
+  int         u = _wb_cg_innermost_dim (first->rank, first->shape);
   Idx         bx;
   const char *ity = k->ity;
   guint       blk = k->block ? k->block : WB_CUDA_BLOCK;
@@ -659,7 +556,7 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
 {
   Val     *first = outs->pdata[0];
   gint64   N = _wb_cg_numel_of (first->rank, first->shape);
-  int      u = innermost_dim (first->rank, first->shape);
+  int      u = _wb_cg_innermost_dim (first->rank, first->shape);
   Kern    *k = _wb_cg_kern_new (g, ity);
   Idx      ix = { 0 };
   guint   *writes = g_new (guint, outs->len);

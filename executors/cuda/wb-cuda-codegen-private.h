@@ -221,6 +221,10 @@ void        _wb_cg_close_block (Kern *k);
 const char *_wb_cg_new_var (Kern *k, const char *ctype, const char *expr);
 const char *_wb_cg_param (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
+/* _wb_cg_idx_unravel once per scope: a second unravel of the same @lin over the same @shape (in the scope
+ * of the first or inside it) gives the same variables, so that indexes built apart share their loads in the
+ * memo; a shape of one dim other than 1 gives @lin itself. */
+void _wb_cg_idx_unravel_memo (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 /* Opens a row kernel's walk of its row o in lane order (wb-cuda-codegen-reduce.c): "if (ok) {", the kept
  * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
  * with @steps > 0 (numel (red_shape) = steps x T x V) that walk as "#pragma unroll" steps st, r0 = lane * V +
@@ -423,11 +427,13 @@ gboolean    _wb_cg_idx_is_same (const Idx *ix);
 const char *_wb_cg_lane_expr (Kern *k, const char *base);
 /* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
  * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
-void        _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
-guint       _wb_cg_vec_width (Kern *k, gint64 extent);
-GString    *_wb_cg_vec_begin (Kern *k, guint vec);
-void        _wb_cg_vec_end (Kern *k, GString *scalar);
-gboolean    _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax);
+void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
+guint    _wb_cg_vec_width (Kern *k, gint64 extent);
+GString *_wb_cg_vec_begin (Kern *k, guint vec);
+void     _wb_cg_vec_end (Kern *k, GString *scalar);
+/* The last dim of @shape of extent other than 1, or -1. */
+int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
+
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
@@ -436,5 +442,16 @@ const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, c
  * them with vector stores. */
 gboolean _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const Idx *bx, int u, const char *base, GError **error);
 gboolean _wb_cg_emit_pointwise (Gen *g, GPtrArray *outs, const char *ity, GError **error);
+
+/* wb-cuda-codegen-reshape.c. _wb_cg_vec_reshape: in a vector kernel, the index of reshape operand @a of @v
+ * from the linear index of @ix when that is the same in every lane or base + j, unravelled once for all
+ * lanes (FALSE: the caller unravels lane by lane). */
+gboolean _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax);
+/* The index of reshape operand @a of @v dim group by dim group (the runs of dims whose extents have the
+ * same product in both): a dim of @v split into several of @a unravels its own index (memoized), several
+ * joined into one add theirs up, so that an index built from a row and a column (the column kernel's
+ * outputs) reaches the same expressions as the reduction's operand. FALSE where a group has several dims
+ * on both sides, or (in a vector kernel) where a lane form would not carry over. */
+gboolean _wb_cg_idx_reshape_grouped (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax);
 
 G_END_DECLS

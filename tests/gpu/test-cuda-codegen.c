@@ -666,6 +666,41 @@ test_column_fused (void)
   g_assert_true (g_str_has_prefix (apart->kernels[2].what, "pointwise over [3072]"));
 }
 
+/* gpt2_block's qkv gradient: a cat of three [8, 12, 1024, 64] gradients, transposed and reshaped, summed over
+ * the 8192 tokens (the qkv bias gradient) and stored as [8192, 2304]. The stored value's index, a (row,
+ * column) pair, reaches the cat through dim groups (8192 = 8 x 1024; 2304 = 3 x 768 = 3 x 12 x 64): the same
+ * expressions as the sum's operand, so each row's cat branch is emitted once and read by both. With
+ * WB_CUDA_RESHAPE_LINEAR=1 (the linear index unravelled) the store builds the cat a second time from E. The
+ * walk takes 2 rows an iteration, their loads before their stores (WB_CUDA_COLUMN_ROWS). */
+static void
+test_column_cat_once (void)
+{
+  g_autoptr (GPtrArray) found = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCudaPlan) linear = NULL;
+  Found *f = NULL;
+  g_autoptr (WbCudaPlan) plan = gpt2_block_plan (1, "sum over 2 of 3 dims of f32[18874368 elements]: 2304 outputs", &found, &f);
+  guint grouped_cats, linear_cats;
+
+  if (plan == NULL)
+    return;
+  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per element"));
+  g_assert_nonnull (strstr (plan->source, "for (; r + 32 < r1; r += 64)"));
+  g_assert_nonnull (strstr (plan->source, "const int E_1 = r_1 * 2304 + o;"));
+  g_assert_null (strstr (plan->source, "E / 2359296"));
+  compile_or_fail (f->name, plan);
+  g_setenv ("WB_CUDA_RESHAPE_LINEAR", "1", TRUE);
+  linear = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+  g_unsetenv ("WB_CUDA_RESHAPE_LINEAR");
+  g_assert_no_error (error);
+  grouped_cats = count_of (plan->source, " < 768)");
+  linear_cats = count_of (linear->source, " < 768)");
+  g_test_message ("cat branches: %u grouped, %u linear", grouped_cats, linear_cats);
+  g_assert_cmpuint (grouped_cats, >, 0);
+  g_assert_cmpuint (linear_cats, ==, 2 * grouped_cats);
+  g_assert_nonnull (strstr (linear->source, "E / 2359296"));
+}
+
 /* Values of a column kernel's kept shape that read its sums at their own index are computed by the last block
  * of each tile after its combine: one kernel where there were two. One that reads a sum at another index (a
  * flip of it) must wait for every tile, and stays a kernel of its own. */
@@ -932,6 +967,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/cse", test_cse);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
+  g_test_add_func ("/cuda/codegen/column/cat-once", test_column_cat_once);
   g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);

@@ -85,6 +85,9 @@ static const Case cases[] = {
   { "transpose", { { "a", BF16, 2, { 16, 24 } } }, 1, "t0 = prims.transpose(a, (1, 0))\nt1 = prims.neg(t0)", "t1", 8 },
   { "reshape merge", { { "a", BF16, 3, { 4, 6, 16 } } }, 1, "t0 = prims.reshape(a, (24, 16))\nt1 = prims.abs(t0)", "t1", 8 },
   { "reshape inner", { { "a", F32, 2, { 6, 32 } } }, 1, "t0 = prims.reshape(a, (12, 16))\nt1 = prims.abs(t0)", "t1", 4 },
+  /* dim groups (_wb_cg_idx_reshape_grouped): one dim split in two, its lanes carried to the inner one */
+  { "reshape split", { { "a", BF16, 2, { 6, 64 } } }, 1, "t0 = prims.reshape(a, (6, 4, 16))\nt1 = prims.neg(t0)", "t1", 8 },
+  { "reshape split of transpose", { { "a", BF16, 3, { 4, 6, 16 } } }, 1, "t0 = prims.transpose(a, (1, 0, 2))\nt1 = prims.reshape(t0, (6, 64))\nt2 = prims.neg(t1)", "t2", 8 },
   { "reshape unaligned", { { "a", F32, 2, { 10, 12 } } }, 1, "t0 = prims.reshape(a, (20, 6))\nt1 = prims.abs(t0)", "t1", 2 },
   { "reshape of transpose", { { "a", BF16, 3, { 16, 8, 4 } } }, 1, "t0 = prims.transpose(a, (2, 0, 1))\nt1 = prims.reshape(t0, (4, 128))\nt2 = prims.neg(t1)", "t2", 8 },
   { "slice aligned", { { "a", BF16, 2, { 12, 48 } } }, 1, "t0 = prims.slice_prim(a, [2, 8], [10, 40], [1, 1])\nt1 = prims.neg(t0)", "t1", 8 },
