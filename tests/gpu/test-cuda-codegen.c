@@ -384,13 +384,26 @@ gpt2_block_plan (guint n_kernels, const char *what, GPtrArray **found, Found **f
   g_assert_not_reached ();
 }
 
+/* The plan of @f's region built with environment variable @var set to "1" (a switch of the generator). */
+static WbCudaPlan *
+plan_with (const Found *f, const char *var)
+{
+  g_autoptr (GError) error = NULL;
+  WbCudaPlan *plan;
+
+  g_setenv (var, "1", TRUE);
+  plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+  g_unsetenv (var);
+  g_assert_no_error (error);
+  return plan;
+}
+
 /* A real region: gpt2_block's GELU over bf16[8, 1024, 3072] (contiguous, 3072 = 384 x 8) takes 16-byte
  * vectors; the scalar plan of WB_CUDA_NO_VECTOR=1 has none, and its loop is the vector plan's fallback. */
 static void
 test_vector_chosen (void)
 {
   g_autoptr (GPtrArray) found = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (WbCudaPlan) scalar = NULL;
   Found      *f = NULL;
   const char *loop;
@@ -411,10 +424,7 @@ test_vector_chosen (void)
   /* 25165824 / 8 elements in 256-thread blocks: capped at 132 SMs x 8 blocks x 4 waves */
   g_assert_cmpuint (plan->kernels[0].grid, ==, 132 * 8 * 4);
   compile_or_fail (f->name, plan);
-  g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
-  scalar = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-  g_unsetenv ("WB_CUDA_NO_VECTOR");
-  g_assert_no_error (error);
+  scalar = plan_with (f, "WB_CUDA_NO_VECTOR");
   g_assert_null (strstr (scalar->kernels[0].what, "vector"));
   g_assert_null (strstr (scalar->source, "alignas"));
   loop = strstr (scalar->source, "  for (int L = ");
@@ -615,10 +625,7 @@ test_partial_table (void)
       g_assert_cmpuint (count_of (main_kernel, "wb_table[(__float_as_uint ("), ==, 9);
       g_assert_nonnull (strstr (main_kernel, "__syncthreads ();"));
       compile_or_fail (f->name, plan);
-      g_setenv ("WB_CUDA_NO_PARTIAL_TABLE", "1", TRUE);
-      off = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-      g_unsetenv ("WB_CUDA_NO_PARTIAL_TABLE");
-      g_assert_no_error (error);
+      off = plan_with (f, "WB_CUDA_NO_PARTIAL_TABLE");
       g_assert_cmpuint (off->n_kernels, ==, 1);
       g_assert_nonnull (strstr (off->source, "expf ("));
       g_assert_null (strstr (off->source, "wb_table"));
@@ -643,7 +650,6 @@ static void
 test_column_fused (void)
 {
   g_autoptr (GPtrArray) found = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (WbCudaPlan) apart = NULL;
   Found *f = NULL;
   g_autoptr (WbCudaPlan) plan = gpt2_block_plan (1, "sum over 2 of 3 dims of f32[25165824 elements]: 3072 outputs", &found, &f);
@@ -656,10 +662,7 @@ test_column_fused (void)
   /* the kept-shape output: threads x < 64 of the tile's last block, at tb + x, after the combine */
   g_assert_nonnull (strstr (plan->source, "if (threadIdx.x < 64 && tb + x < 3072)"));
   compile_or_fail (f->name, plan);
-  g_setenv ("WB_CUDA_NO_EPILOGUE", "1", TRUE);
-  apart = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-  g_unsetenv ("WB_CUDA_NO_EPILOGUE");
-  g_assert_no_error (error);
+  apart = plan_with (f, "WB_CUDA_NO_EPILOGUE");
   g_assert_cmpuint (apart->n_kernels, ==, 3);
   g_assert_null (strstr (apart->kernels[0].what, "pointwise output"));
   g_assert_true (g_str_has_prefix (apart->kernels[1].what, "pointwise over [8192, 3072]"));
@@ -676,7 +679,6 @@ static void
 test_column_cat_once (void)
 {
   g_autoptr (GPtrArray) found = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (WbCudaPlan) linear = NULL;
   Found *f = NULL;
   g_autoptr (WbCudaPlan) plan = gpt2_block_plan (1, "sum over 2 of 3 dims of f32[18874368 elements]: 2304 outputs", &found, &f);
@@ -689,10 +691,7 @@ test_column_cat_once (void)
   g_assert_nonnull (strstr (plan->source, "const int E_1 = r_1 * 2304 + o;"));
   g_assert_null (strstr (plan->source, "E / 2359296"));
   compile_or_fail (f->name, plan);
-  g_setenv ("WB_CUDA_RESHAPE_LINEAR", "1", TRUE);
-  linear = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-  g_unsetenv ("WB_CUDA_RESHAPE_LINEAR");
-  g_assert_no_error (error);
+  linear = plan_with (f, "WB_CUDA_RESHAPE_LINEAR");
   grouped_cats = count_of (plan->source, " < 768)");
   linear_cats = count_of (linear->source, " < 768)");
   g_test_message ("cat branches: %u grouped, %u linear", grouped_cats, linear_cats);
