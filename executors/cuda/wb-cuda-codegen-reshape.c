@@ -36,6 +36,27 @@ memo_var (Kern *k, const char *expr)
   return var;
 }
 
+/* Whether expression @x can be an operand of / and % as it is: a name, a number, or one parenthesised whole. */
+static gboolean
+is_operand (const char *x)
+{
+  size_t n = strlen (x);
+  int    depth = 0;
+
+  if (strspn (x, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n)
+    return n > 0;
+  if (x[0] != '(' || x[n - 1] != ')')
+    return FALSE;
+  for (size_t i = 0; i < n; i++)
+    {
+      depth += x[i] == '(' ? 1 : x[i] == ')' ? -1
+                                             : 0;
+      if (depth == 0 && i + 1 < n)
+        return FALSE; /* (a) + (b) */
+    }
+  return TRUE;
+}
+
 /* Group [@j0, @j1) of @a's dims from @v's one dim @vd (of @ix): its index unravelled. */
 static void
 split_dim (Kern *k, const Idx *ix, guint vd, const Val *a, guint j0, guint j1, Idx *ax)
@@ -44,9 +65,14 @@ split_dim (Kern *k, const Idx *ix, guint vd, const Val *a, guint j0, guint j1, I
   int      ja = _wb_cg_innermost_dim (j1 - j0, a->shape + j0);
   Idx      u;
 
+  const char *x;
+
   if (unit && a->shape[j0 + (guint) ja] % k->vec != 0)
     unit = FALSE;
-  _wb_cg_idx_unravel_memo (k, unit ? ix->base[vd] : ix->e[vd], j1 - j0, a->shape + j0, &u);
+  x = unit ? ix->base[vd] : ix->e[vd];
+  if (!is_operand (x))
+    x = memo_var (k, x); /* unravelled as an operand of / and % */
+  _wb_cg_idx_unravel_memo (k, x, j1 - j0, a->shape + j0, &u);
   for (guint j = j0; j < j1; j++)
     {
       ax->e[j] = u.e[j - j0];
