@@ -355,6 +355,17 @@ vector_loop (const char *source)
   return g_strndup (a, b - a);
 }
 
+/* The plan of @f's region (the test fails on an error). */
+static WbCudaPlan *
+plan_of (const Found *f)
+{
+  g_autoptr (GError) error = NULL;
+  WbCudaPlan *plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+
+  g_assert_no_error (error);
+  return plan;
+}
+
 /* The plan of the first region of gpt2_block whose plan has @n_kernels kernels, the first's description
  * starting with @what, and that region in @f (kept by @found); NULL when the test is skipped (no traces or
  * no NVRTC). Fails the test when no region matches. */
@@ -369,11 +380,9 @@ gpt2_block_plan (guint n_kernels, const char *what, GPtrArray **found, Found **f
     }
   for (guint i = 0; i < (*found)->len; i++)
     {
-      g_autoptr (GError) error = NULL;
       g_autoptr (WbCudaPlan) plan = NULL;
       *f = (*found)->pdata[i];
-      plan = wb_cuda_plan_new_annotated ((*f)->trace, (*f)->region, &error);
-      g_assert_no_error (error);
+      plan = plan_of (*f);
       if (plan->n_kernels == n_kernels && g_str_has_prefix (plan->kernels[0].what, what))
         {
           g_test_message ("%s: %s", (*f)->name, plan->kernels[0].what);
@@ -388,13 +397,11 @@ gpt2_block_plan (guint n_kernels, const char *what, GPtrArray **found, Found **f
 static WbCudaPlan *
 plan_with (const Found *f, const char *var)
 {
-  g_autoptr (GError) error = NULL;
   WbCudaPlan *plan;
 
   g_setenv (var, "1", TRUE);
-  plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+  plan = plan_of (f);
   g_unsetenv (var);
-  g_assert_no_error (error);
   return plan;
 }
 
@@ -467,10 +474,8 @@ test_cse (void)
       for (guint i = 0; i < found->len; i++)
         {
           Found *f = found->pdata[i];
-          g_autoptr (GError) error = NULL;
-          g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+          g_autoptr (WbCudaPlan) plan = plan_of (f);
           int a, b;
-          g_assert_no_error (error);
           if ((a = output_of_shape (plan, 3, tokens)) < 0 || (b = output_of_shape (plan, 2, rows)) < 0 || plan->n_kernels != 1 ||
               !g_str_has_prefix (plan->kernels[0].what, "sum over 2 of 3 dims"))
             continue;
@@ -589,13 +594,11 @@ test_partial_table (void)
   for (guint i = 0; i < llama->len; i++)
     {
       Found *f = llama->pdata[i];
-      g_autoptr (GError) error = NULL;
-      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_autoptr (WbCudaPlan) plan = plan_of (f);
       g_autoptr (WbCudaPlan) off = NULL;
       const char *main_kernel;
       guint       tables = 0;
 
-      g_assert_no_error (error);
       if (plan->n_kernels != 2 || strstr (plan->kernels[1].what, "looks up a value of in") == NULL)
         continue;
       g_test_message ("%s: %s", f->name, plan->kernels[1].what);
@@ -634,9 +637,7 @@ test_partial_table (void)
   for (guint i = 0; i < gpt2->len; i++)
     {
       Found *f = gpt2->pdata[i];
-      g_autoptr (GError) error = NULL;
-      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
-      g_assert_no_error (error);
+      g_autoptr (WbCudaPlan) plan = plan_of (f);
       for (guint k = 0; k < plan->n_kernels; k++)
         g_assert_null (strstr (plan->kernels[k].what, "looks up a value"));
     }
