@@ -197,10 +197,12 @@ lookups (Kern *k, const char *o, const char *a)
     _wb_cg_line (k, "%s.%s = (unsigned int) wb_table[%s.%s & 0xffffu] | ((unsigned int) wb_table[%s.%s >> 16] << 16);", o, w[i], a, w[i], a, w[i]);
 }
 
-/* "@dst = @ptr[@at];" for wb_u4 vectors: an evict-first load (ld.global.cs; WB_CUDA_TABLE_CACHED=1: a plain one) */
+/* "if (@guard@at < @n) @dst = @ptr[@at];" for wb_u4 vectors: an evict-first load (ld.global.cs;
+ * WB_CUDA_TABLE_CACHED=1: a plain one). @guard: a condition and " && ", or "" */
 static void
-load_vec (Kern *k, const char *dst, const char *ptr, const char *at)
+load_vec (Kern *k, const char *guard, const char *dst, const char *ptr, const char *at, gint64 n)
 {
+  _wb_cg_line (k, "if (%s%s < %" G_GINT64_FORMAT ")", guard, at, n);
   if (g_getenv ("WB_CUDA_TABLE_CACHED") == NULL)
     _wb_cg_line (k, "  asm (\"ld.global.cs.v4.u32 {%%0, %%1, %%2, %%3}, [%%4];\" : \"=r\"(%s.x), \"=r\"(%s.y), \"=r\"(%s.z), \"=r\"(%s.w) : \"l\"(((const wb_u4 *) %s) + %s));", dst, dst, dst,
                  dst, ptr, at);
@@ -241,10 +243,8 @@ emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, cons
   _wb_cg_line (k, "const bool vec = (((unsigned long long) %s | (unsigned long long) %s) & 15u) == 0;", pin, po);
   _wb_cg_line (k, "%s i = (%s) blockIdx.x * %d + (%s) threadIdx.x;", ity, ity, TABLE_BLOCK, ity);
   _wb_cg_line (k, "wb_u4 a = { 0, 0, 0, 0 }, b = { 0, 0, 0, 0 };");
-  _wb_cg_line (k, "if (vec && i < %" G_GINT64_FORMAT ")", n8);
-  load_vec (k, "a", pin, "i");
-  _wb_cg_line (k, "if (vec && i + S < %" G_GINT64_FORMAT ")", n8);
-  load_vec (k, "b", pin, "i + S");
+  load_vec (k, "vec && ", "a", pin, "i", n8);
+  load_vec (k, "vec && ", "b", pin, "i + S", n8);
   _wb_cg_line (k, "#pragma unroll");
   _wb_cg_line (k, "for (int t = (int) threadIdx.x; t < %d; t += %d)", TABLE_ENTRIES / 8, TABLE_BLOCK);
   _wb_cg_line (k, "  wb_table4[t] = ((const wb_u4 *) %s)[t];", pt);
@@ -257,10 +257,8 @@ emit_lookup (Gen *g, Val *out, Val *in, guint tslot, guint oslot, gint64 N, cons
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
   _wb_cg_line (k, "const wb_u4 ca = a, cb = b;");
-  _wb_cg_line (k, "if (i + 2 * S < %" G_GINT64_FORMAT ")", n8);
-  load_vec (k, "a", pin, "i + 2 * S");
-  _wb_cg_line (k, "if (i + 3 * S < %" G_GINT64_FORMAT ")", n8);
-  load_vec (k, "b", pin, "i + 3 * S");
+  load_vec (k, "", "a", pin, "i + 2 * S", n8);
+  load_vec (k, "", "b", pin, "i + 3 * S", n8);
   _wb_cg_line (k, "wb_u4 o;");
   lookups (k, "o", "ca");
   store_vec (k, po, "i", "o");
