@@ -151,40 +151,37 @@ _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, I
 void
 _wb_cg_idx_unravel_memo (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out)
 {
-  GString *key = g_string_new (NULL);
-  int      only = -1;
-  guint    n = 0;
+  const char *e[WB_MAX_RANK];
+  int         only = -1;
+  guint       n = 0;
 
   for (guint d = 0; d < rank; d++)
     if (shape[d] != 1)
       only = (int) d, n++;
-  if (n <= 1)
+  if (n > 1)
     {
-      memset (out, 0, sizeof *out);
-      out->rank = rank;
-      out->lin = lin;
+      g_autoptr (GString) key = g_string_new (NULL);
+      g_string_printf (key, "unr|%s|", lin);
       for (guint d = 0; d < rank; d++)
-        out->e[d] = (int) d == only ? lin : "0";
-      g_string_free (key, TRUE);
-      return;
-    }
-  g_string_printf (key, "unr|%s|", lin);
-  for (guint d = 0; d < rank; d++)
-    g_string_append_printf (key, "%" G_GINT64_FORMAT ",", shape[d]);
-  if (_wb_cg_memo_get (k, key->str) == NULL)
-    {
-      Idx u;
-      _wb_cg_idx_unravel (k, lin, rank, shape, &u);
-      _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), "1");
+        g_string_append_printf (key, "%" G_GINT64_FORMAT ",", shape[d]);
+      if (_wb_cg_memo_get (k, key->str) == NULL)
+        {
+          Idx u;
+          _wb_cg_idx_unravel (k, lin, rank, shape, &u);
+          _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), "1");
+          for (guint d = 0; d < rank; d++)
+            _wb_cg_memo_put (k, _wb_cg_gstr (k->g, "%s%u", key->str, d), u.e[d]);
+        }
       for (guint d = 0; d < rank; d++)
-        _wb_cg_memo_put (k, _wb_cg_gstr (k->g, "%s%u", key->str, d), u.e[d]);
+        e[d] = _wb_cg_memo_get (k, _wb_cg_gstr (k->g, "%s%u", key->str, d));
     }
+  else
+    for (guint d = 0; d < rank; d++)
+      e[d] = (int) d == only ? lin : "0";
   memset (out, 0, sizeof *out);
   out->rank = rank;
   out->lin = lin;
-  for (guint d = 0; d < rank; d++)
-    out->e[d] = _wb_cg_memo_get (k, _wb_cg_gstr (k->g, "%s%u", key->str, d));
-  g_string_free (key, TRUE);
+  memcpy (out->e, e, rank * sizeof e[0]);
 }
 
 /* The row-major linear index of @ix over @shape (an expression). */
