@@ -552,6 +552,33 @@ element_idx (const WbCgRows *R, const Idx *kx, const Idx *rx, const char *lin, I
   ax->lin = lin; /* the reduced dims are trailing: element (o, r) is o * K + r */
 }
 
+/* The row set's own sums at the elements of this step (WbCgRows.accs), lane by lane in the order of the row
+ * kernel's own walk (reduction_loop_lanes), in the scope of the element outputs so that they share its loads. */
+static gboolean
+accumulate_rows (Kern *k, const WbCgRows *R, const Idx *kx, const Idx *rx, int u, GError **error)
+{
+  Idx   ax, r = *rx;
+  guint V = R->V > 1 ? R->V : 1;
+
+  for (guint d = 0; d < R->n_red; d++)
+    r.lane[d] = LANE_SAME;
+  element_idx (R, kx, &r, "E", &ax);
+  for (guint d = 0; d < ax.rank; d++)
+    ax.lane[d] = LANE_SAME;
+  for (k->lane = 0; k->lane < V; k->lane++)
+    {
+      Idx aj = ax;
+      _wb_cg_idx_lane_unit (k, &aj, u, "E");
+      if (!_wb_cg_accumulate (k, R->accs, R->n_accs, &aj, R->c, NULL, error))
+        {
+          k->lane = 0;
+          return FALSE;
+        }
+    }
+  k->lane = 0;
+  return TRUE;
+}
+
 /* The T threads of each group: the element outputs over the row o, stored at o * K + r. */
 static gboolean
 emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error)
@@ -573,6 +600,8 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
   _wb_cg_idx_unravel (k, "r0", R->n_red, R->red_shape, &rx);
   /* the column sums first, in the same scope: the outputs below share their loads */
   if (R->mix != NULL && !_wb_cg_mix_accumulate (k, R->mix, error))
+    return FALSE;
+  if (R->accs != NULL && !accumulate_rows (k, R, &kx, &rx, u, error))
     return FALSE;
   if (k->vec > 1)
     {
@@ -640,6 +669,9 @@ _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const
 
   for (guint i = 0; i < epi->rows->len; i++)
     n_row_outs += ((GPtrArray *) epi->rows->pdata[i])->len;
+  /* the row sums taken here: the kept-shape outputs come after the walk (the caller's) */
+  if (R->accs != NULL)
+    return emit_elems (k, epi, R, slots + n_row_outs, error);
   /* no barrier: the reductions' results are read from the registers of the row's own group (k->resident,
    * set by the row kernel); every read the epilogue makes of them is of its own row (the rule above) */
   g_assert (k->resident != NULL);

@@ -35,7 +35,18 @@
  * registers), the inputs only the epilogue reads prefetched to L1 during the sums. 128 registers a thread
  * still hold it to 2 blocks per SM, 16 warps: ncu puts most of its stalls on memory latency (long
  * scoreboard) at 23% warp occupancy; a grid of 3 per SM spills (80 registers) and is slower. WB_CUDA_NO_MIX
- * turns it off, WB_CUDA_MIX_BLOCKS_PER_SM sets the grid (and the kernel's __launch_bounds__). */
+ * turns it off, WB_CUDA_MIX_BLOCKS_PER_SM sets the grid (and the kernel's __launch_bounds__).
+ *
+ * Rows of a block (256 threads, rows of 4096) are mixed when their sums can wait (defer_ok, WbCgMix.defer): the
+ * element outputs read none of them, so the block needs no barrier a row. The row sums are then taken in the
+ * element walk beside the column sums (one set of loads), each warp's part parked in shared memory at the row's
+ * turn, and after the walk each of the block's rows adds its warps' parts in warp order (group_reduce's order:
+ * the same sums as the row kernel alone) and stores its results and kept-shape outputs. Measured on an H200
+ * (bench README, seventeenth session), llama_layer's RMS-norm backward nvrtcFusion10: column kernel 0.0204 +
+ * row kernel 0.0309 -> 0.0416 ms mixed (0.0441 with the 4-byte combine of 4 tiles a combiner); a hand-written
+ * kernel of the same walk with a combine kernel of its own, 0.042 ms. Its nvrtcFusion14, whose column sums read
+ * fewer of its bytes, went 0.0217 + 0.0112 -> 0.0354 and keeps two kernels (the rule in defer_ok); grids of 3
+ * and 4 blocks per SM were slower for both. WB_CUDA_NO_MIX_DEFER=1 turns it off. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -90,6 +101,56 @@ any_reaches (Gen *g, GPtrArray *vals, GPtrArray *set)
   return FALSE;
 }
 
+/* Bytes an element of the inputs of @numel elements that computing @vals reads, each input once */
+static gint64
+input_bytes (Gen *g, Val *const *vals, guint n, gint64 numel)
+{
+  g_autoptr (GArray) slots = _wb_cg_row_inputs (g, vals, n, numel);
+  gint64 bytes = 0;
+
+  for (guint i = 0; i < slots->len; i++)
+    for (guint j = 0; j < g->vals->len; j++)
+      {
+        const Val *v = g->vals->pdata[j];
+        if (v->input == (int) g_array_index (slots, guint, i))
+          {
+            bytes += (gint64) wb_dtype_size (v->dtype);
+            break;
+          }
+      }
+  return bytes;
+}
+
+/* Whether row set @rset (with epilogue @epi) can take column set @cset with rows longer than a warp's
+ * (WbCgMix.defer): its element outputs read none of its results, and the column kernel it saves would read at
+ * least half the bytes the row kernel moves. The walk of a few blocks per SM moves its bytes at a lower rate
+ * than a kernel of one row per block. Measured on an H200: llama_layer's RMS-norm backward nvrtcFusion10 (the
+ * column sums read 8 bytes an element, the row kernel moves 14) 0.0309 + 0.0204 -> 0.0416 ms mixed;
+ * nvrtcFusion14 (4 of 10) 0.0217 + 0.0112 -> 0.0354 ms, so it keeps its two kernels. */
+static gboolean
+defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
+{
+  WbCgReduction R;
+  gint64        numel, col, row;
+  g_autoptr (GPtrArray) rvals = g_ptr_array_new ();
+  g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
+
+  if (g_getenv ("WB_CUDA_NO_MIX_DEFER") != NULL || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
+      any_reaches (g, epi->elems, rset))
+    return FALSE;
+  numel = _wb_cg_numel_of (R.a->rank, R.a->shape);
+  for (guint j = 0; j < rset->len; j++)
+    g_ptr_array_add (rvals, _wb_cg_operand (g, ((Node *) rset->pdata[j])->arg[0]));
+  g_ptr_array_extend (rvals, epi->elems, NULL, NULL);
+  for (guint j = 0; j < cset->len; j++)
+    g_ptr_array_add (cvals, _wb_cg_operand (g, ((Node *) cset->pdata[j])->arg[0]));
+  col = input_bytes (g, (Val *const *) cvals->pdata, cvals->len, numel);
+  row = input_bytes (g, (Val *const *) rvals->pdata, rvals->len, numel);
+  for (guint i = 0; i < epi->elems->len; i++)
+    row += (gint64) wb_dtype_size (((Val *) epi->elems->pdata[i])->dtype);
+  return 2 * col >= row || g_getenv ("WB_CUDA_MIX_DEFER_ALWAYS") != NULL;
+}
+
 static gint64
 innermost_extent (const Val *v)
 {
@@ -116,8 +177,9 @@ _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int
     return -1;
   if (!_wb_cg_reduction_layout (g, cset->pdata[0], &C) || !C.column || !C.lead || C.is_var)
     return -1;
-  /* only rows of one warp are mixed (_wb_cg_mix_fits): longer rows keep their two kernels, in their order */
-  if ((col_held == cs && cepi->elems->len > 0) || R.K > WB_CG_ROW_WARP_STEPS * 32 * 8)
+  /* longer rows than a warp's only when the row set's element outputs read none of its results (_wb_cg_mix_fits) */
+  if ((col_held == cs && cepi->elems->len > 0) ||
+      (R.K > WB_CG_ROW_WARP_STEPS * 32 * 8 && !defer_ok (g, rset, epi, cset)))
     return -1;
   /* the same elements: row o of the row set is row o of the columns, element o * C + r of both */
   if (_wb_cg_numel_of (R.a->rank, R.a->shape) != _wb_cg_numel_of (C.a->rank, C.a->shape) || R.K != C.NO || R.NO != C.K ||
@@ -141,9 +203,14 @@ _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int
 }
 
 void
-_wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi)
+_wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi, GPtrArray *rset, const WbCgEpilogue *epi)
 {
+  WbCgReduction R;
+
   memset (m, 0, sizeof *m);
+  m->defer_ok = defer_ok (g, rset, epi, set) && _wb_cg_reduction_layout (g, rset->pdata[0], &R);
+  m->n_row = rset->len;
+  m->row_ctype = m->defer_ok ? _wb_cg_cls_ctype (_wb_cg_dtype_cls (R.a->dtype)) : NULL;
   m->set = set;
   m->cepi = cepi != NULL && cepi->rows != NULL && cepi->rows->len > 0 ? cepi : NULL;
   (void) _wb_cg_reduction_layout (g, set->pdata[0], &m->L);
@@ -175,12 +242,13 @@ _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V)
   const char *env = g_getenv ("WB_CUDA_MIX_BLOCKS_PER_SM");
   gint64      per_sm = env != NULL && atoi (env) > 0 ? atoi (env) : MIX_BLOCKS_PER_SM;
 
-  /* rows of one warp only: a group of several warps meets at two barriers per row, which a block walking
-   * its rows waits out one row after the other (a kernel of one row per block hides them behind its other
-   * resident blocks). Measured on an H200, llama_layer's RMS-norm backwards (rows of 4096, 256 threads):
-   * 0.0374 -> 0.0465 ms and 0.0566 -> 0.0546 ms mixed, where gpt2_block's layer-norm backwards (rows of 768,
-   * one warp) went 0.0485 -> 0.0414 and 0.0414 -> 0.0387 ms */
-  if (V < 2 || T < 1 || T > 32 || m->C % ((gint64) T * V) != 0)
+  /* rows of one warp, or rows of a block whose sums can wait (defer_ok): a group of several warps meets at two
+   * barriers per row, which a block walking its rows waits out one row after the other (a kernel of one row
+   * per block hides them behind its other resident blocks). Measured on an H200, llama_layer's RMS-norm
+   * backwards (rows of 4096, 256 threads) with the barriers: 0.0374 -> 0.0465 ms and 0.0566 -> 0.0546 ms
+   * mixed, where gpt2_block's layer-norm backwards (rows of 768, one warp) went 0.0485 -> 0.0414 and 0.0414 ->
+   * 0.0387 ms. Without them, see the header. */
+  if (V < 2 || T < 1 || (T > 32 && (!m->defer_ok || T != WB_CUDA_BLOCK)) || m->C % ((gint64) T * V) != 0)
     return FALSE;
   m->T = T;
   m->V = V;
@@ -190,7 +258,16 @@ _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V)
     return FALSE;
   m->per_sm = (guint) per_sm;
   m->G = MIN ((gint64) _wb_cg_grid_for (rows, m->opb), per_sm * WB_CG_SMS);
-  m->tiles = (m->C + MIX_TILE - 1) / MIX_TILE;
+  m->defer = T > 32;
+  m->rows_per_block = (rows + m->G - 1) / m->G;
+  if (m->defer && (gint64) m->n_row * m->rows_per_block * (T / 32) > MIX_MAX_SHARED)
+    return FALSE;
+  /* more tiles of MIX_TILE columns than combiners, f32 partials: tiles of 4 x MIX_TILE columns, loaded 16 bytes at a
+   * time, so that a combiner walks fewer tiles one after the other. Measured on an H200: llama_layer's RMS-norm
+   * backward (4096 columns, 32 combiners: 4 tiles each -> 1) 0.0441 -> 0.0416 ms; where each combiner has one
+   * tile already (gpt2_block's layer-norm backwards, 768 columns: 24 combiners -> 6) slower, 0.0335 -> 0.0351 */
+  m->cv = m->c == CLS_F && m->C % (MIX_TILE * 4) == 0 && m->C / MIX_TILE > MIX_MAX_COMBINERS && g_getenv ("WB_CUDA_MIX_SCALAR_COMBINE") == NULL ? 4 : 1;
+  m->tiles = (m->C + MIX_TILE * m->cv - 1) / (MIX_TILE * m->cv);
   m->combiners = (guint) MIN (MIN (m->tiles, (gint64) MIX_MAX_COMBINERS), m->G);
   return TRUE;
 }
@@ -323,36 +400,61 @@ store_partials (Kern *k, const WbCgMix *m)
     }
 }
 
-/* A combiner's tile: column wb_col of each sum from its G partials, 8 groups of interleaved blocks then the groups
- * in order; the results and the kept-shape outputs at wb_col by threads < MIX_TILE. */
+/* A combiner's tile of MIX_TILE x cv columns (cv = 4: f32 partials loaded as float4, 16 bytes a load): column
+ * wb_col0 + l of each sum from its G partials, 8 groups of interleaved blocks then the groups in order; the
+ * results and the kept-shape outputs at wb_col by threads < MIX_TILE. */
 static gboolean
 combine_tile (Kern *k, const WbCgMix *m, GError **error)
 {
   Gen  *g = k->g;
-  guint Q = WB_CUDA_BLOCK / MIX_TILE;
+  guint Q = WB_CUDA_BLOCK / MIX_TILE, cv = m->cv;
 
-  _wb_cg_line (k, "const %s wb_col = (%s) tile * %d + x;", k->ity, k->ity, MIX_TILE);
+  _wb_cg_line (k, "const %s wb_col0 = (%s) tile * %u + (%s) x * %u;", k->ity, k->ity, MIX_TILE * cv, k->ity, cv);
   for (guint j = 0; j < m->set->len; j++)
     {
-      Node *n = m->set->pdata[j];
+      Node       *n = m->set->pdata[j];
+      const char *at = _wb_cg_gstr (g, "&p%u[(%s) i * %" G_GINT64_FORMAT " + wb_col0]", m->pslot[j], k->ity, m->C);
       _wb_cg_line (k, "{");
       _wb_cg_open_block (k);
-      _wb_cg_line (k, "%s y = %s;", m->ctype, _wb_cg_init_expr (m->accs[j].op, m->c));
-      _wb_cg_line (k, "if (wb_col < %" G_GINT64_FORMAT ")", m->C);
+      _wb_cg_line (k, "%s y[%u];", m->ctype, cv);
+      _wb_cg_line (k, "#pragma unroll");
+      _wb_cg_line (k, "for (int l = 0; l < %u; l++)", cv);
+      _wb_cg_line (k, "  y[l] = %s;", _wb_cg_init_expr (m->accs[j].op, m->c));
+      _wb_cg_line (k, "if (wb_col0 < %" G_GINT64_FORMAT ")", m->C);
       _wb_cg_line (k, "{");
       _wb_cg_line (k, "  #pragma unroll 16");
       _wb_cg_line (k, "  for (int i = q; i < %" G_GINT64_FORMAT "; i += %u)", m->G, Q);
-      _wb_cg_line (k, "    y = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y", _wb_cg_gstr (g, "__ldcg (&p%u[(%s) i * %" G_GINT64_FORMAT " + wb_col])", m->pslot[j], k->ity, m->C)));
+      _wb_cg_line (k, "  {");
+      if (cv == 4)
+        {
+          _wb_cg_line (k, "    const float4 t = __ldcg ((const float4 *) %s);", at);
+          _wb_cg_line (k, "    y[0] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[0]", "t.x"));
+          _wb_cg_line (k, "    y[1] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[1]", "t.y"));
+          _wb_cg_line (k, "    y[2] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[2]", "t.z"));
+          _wb_cg_line (k, "    y[3] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[3]", "t.w"));
+        }
+      else
+        _wb_cg_line (k, "    y[0] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[0]", _wb_cg_gstr (g, "__ldcg (%s)", at)));
+      _wb_cg_line (k, "  }");
       _wb_cg_line (k, "}");
-      _wb_cg_line (k, "wb_msm[threadIdx.x] = y;");
+      _wb_cg_line (k, "#pragma unroll");
+      _wb_cg_line (k, "for (int l = 0; l < %u; l++)", cv);
+      _wb_cg_line (k, "  wb_msm[threadIdx.x * %u + l] = y[l];", cv);
       _wb_cg_line (k, "__syncthreads ();");
-      _wb_cg_line (k, "if (threadIdx.x < %d && wb_col < %" G_GINT64_FORMAT ")", MIX_TILE, m->C);
+      _wb_cg_line (k, "if (threadIdx.x < %d && wb_col0 < %" G_GINT64_FORMAT ")", MIX_TILE, m->C);
       _wb_cg_line (k, "{");
-      _wb_cg_line (k, "  y = wb_msm[x];");
+      _wb_cg_open_block (k);
+      _wb_cg_line (k, "#pragma unroll");
+      _wb_cg_line (k, "for (int l = 0; l < %u; l++)", cv);
+      _wb_cg_line (k, "{");
+      _wb_cg_line (k, "  const %s wb_col = wb_col0 + l;", k->ity);
+      _wb_cg_line (k, "  %s z = wb_msm[x * %u + l];", m->ctype, cv);
       _wb_cg_line (k, "  for (int grp = 1; grp < %u; grp++)", Q);
-      _wb_cg_line (k, "    y = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y", _wb_cg_gstr (g, "wb_msm[x + %d * grp]", MIX_TILE)));
+      _wb_cg_line (k, "    z = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "z", _wb_cg_gstr (g, "wb_msm[(x + %d * grp) * %u + l]", MIX_TILE, cv)));
       for (guint i = 0; i < n->n_out; i++)
-        _wb_cg_store_result (k, n->out[i], m->c, "y", "wb_col");
+        _wb_cg_store_result (k, n->out[i], m->c, "z", "wb_col");
+      _wb_cg_line (k, "}");
+      _wb_cg_close_block (k);
       _wb_cg_line (k, "}");
       _wb_cg_line (k, "__syncthreads ();");
       _wb_cg_close_block (k);
@@ -366,11 +468,16 @@ combine_tile (Kern *k, const WbCgMix *m, GError **error)
         g_ptr_array_extend (tail, m->cepi->rows->pdata[i], NULL, NULL);
       for (guint i = 0; i < tail->len; i++)
         ((Val *) tail->pdata[i])->buffer = -1; /* computed here, never loaded */
-      _wb_cg_line (k, "if (threadIdx.x < %d && wb_col < %" G_GINT64_FORMAT ")", MIX_TILE, m->C);
+      _wb_cg_line (k, "if (threadIdx.x < %d && wb_col0 < %" G_GINT64_FORMAT ")", MIX_TILE, m->C);
       _wb_cg_line (k, "{");
       _wb_cg_open_block (k);
-      _wb_cg_line (k, "const %s ot = wb_col;", k->ity);
+      _wb_cg_line (k, "for (int l = 0; l < %u; l++)", cv);
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_line (k, "const %s ot = wb_col0 + l;", k->ity);
       ok = _wb_cg_emit_kept_values (k, m->cepi->rows, "ot", NULL, m->tslots, error);
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
       _wb_cg_close_block (k);
       _wb_cg_line (k, "}");
       for (guint i = 0; i < tail->len; i++)
@@ -431,15 +538,17 @@ _wb_cg_mix_describe (Gen *g, const WbCgMix *m)
   if (m->cepi != NULL)
     for (guint i = 0; i < m->cepi->rows->len; i++)
       n_tail += ((GPtrArray *) m->cepi->rows->pdata[i])->len;
-  return _wb_cg_gstr (g, "; and the column %s%s over its %" G_GINT64_FORMAT " rows: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT " columns a thread, partials of %" G_GINT64_FORMAT " blocks combined by the last %u%s",
+  return _wb_cg_gstr (g, "; and the column %s%s over its %" G_GINT64_FORMAT " rows: %" G_GINT64_FORMAT " outputs, %" G_GINT64_FORMAT " columns a thread, partials of %" G_GINT64_FORMAT " blocks combined by the last %u%s%s",
                       n->op, _wb_cg_siblings_text (g, m->set->len), m->L.K, m->C, m->steps * m->V, m->G, m->combiners,
+                      m->defer ? "; the row sums taken in the element walk and added after it" : "",
                       n_tail > 0 ? _wb_cg_gstr (g, "; %u pointwise output%s of the kept shape after the combine", n_tail, n_tail == 1 ? "" : "s") : "");
 }
 
 const char *
 _wb_cg_mix_shared (Gen *g, const WbCgMix *m)
 {
-  gint64 n = MAX ((gint64) WB_CUDA_BLOCK, m->opb > 1 ? m->opb * m->C : 0);
+  gint64      n = MAX ((gint64) WB_CUDA_BLOCK * m->cv, m->opb > 1 ? m->opb * m->C : 0);
+  const char *rows = m->defer ? _wb_cg_gstr (g, "  __shared__ %s wb_mrow[%" G_GINT64_FORMAT "];\n", m->row_ctype, (gint64) m->n_row * m->rows_per_block * (m->T / 32)) : "";
 
-  return _wb_cg_gstr (g, "  __shared__ %s wb_msm[%" G_GINT64_FORMAT "];\n  __shared__ unsigned int wb_ticket;\n", m->ctype, n);
+  return _wb_cg_gstr (g, "  __shared__ %s wb_msm[%" G_GINT64_FORMAT "];\n  __shared__ unsigned int wb_ticket;\n%s", m->ctype, n, rows);
 }

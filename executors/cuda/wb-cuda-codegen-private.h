@@ -244,11 +244,27 @@ typedef struct
 
 typedef struct _WbCgMix WbCgMix;
 
+/* One accumulator of a reduction kernel: the operand, the variable and the combining op. Sibling
+ * reductions (the same operand shape and reduced dims) share one kernel, one accumulator each, their
+ * operands emitted at the same index in one scope so that they share loads and subexpressions. */
+typedef struct
+{
+  Val        *a;
+  const char *acc;
+  const char *op;
+} Acc;
+
 /* A row kernel's layout, for its epilogue: the operand @a, its reduced dims (trailing), the threads T per row and
- * the elements V per thread and step (V <= 1: one); @mix: the column reduction it also computes (NULL: none) */
+ * the elements V per thread and step (V <= 1: one); @mix: the column reduction it also computes (NULL: none);
+ * @accs (NULL: none): the row set's own accumulators, of class @c, when its sums are taken in the element walk
+ * (a mixed kernel whose row sums are finished after the walk, WbCgMix.defer): the epilogue then emits the
+ * element outputs only, and the caller the kept-shape outputs. */
 typedef struct
 {
   const WbCgMix  *mix;
+  const Acc      *accs;
+  guint           n_accs;
+  Cls             c;
   const Val      *a;
   const gboolean *red;
   const gint64   *kept_shape;
@@ -272,16 +288,6 @@ typedef struct
   gboolean takes_epilogue; /* a row kernel whose reduced dims are trailing */
   gboolean lead;           /* the reduced dims lead (dims of extent 1 aside): element (r, o) is r * NO + o */
 } WbCgReduction;
-
-/* One accumulator of a reduction kernel: the operand, the variable and the combining op. Sibling
- * reductions (the same operand shape and reduced dims) share one kernel, one accumulator each, their
- * operands emitted at the same index in one scope so that they share loads and subexpressions. */
-typedef struct
-{
-  Val        *a;
-  const char *acc;
-  const char *op;
-} Acc;
 
 /* A row reduction gets one warp a row when the warp covers it in at most this many vector steps. */
 #define WB_CG_ROW_WARP_STEPS 4
@@ -369,23 +375,33 @@ struct _WbCgMix
   int                 np; /* leading dims of the column operand: the row index */
   gint64              C;  /* columns: the row kernel's reduced extent */
   /* the row kernel's layout (_wb_cg_mix_fits) */
-  int      T, opb;
-  guint    V;
-  gint64   steps, G, tiles;
-  guint    per_sm; /* blocks resident per SM: the grid and the kernel's __launch_bounds__ */
-  guint    combiners;
-  guint   *pslot; /* partial buffers [G, C], one per sibling */
-  guint    cslot; /* two counters: blocks arrived, combiners done */
-  guint   *tslots;
-  gboolean used;
+  int    T, opb;
+  guint  V;
+  gint64 steps, G, tiles;
+  guint  per_sm; /* blocks resident per SM: the grid and the kernel's __launch_bounds__ */
+  guint  combiners;
+  guint  cv; /* columns a combining thread takes (4: 16-byte loads of f32 partials) */
+  /* rows longer than a warp (T > 32), taken only when the row set's element outputs read none of its results:
+   * a block meets at no barrier a row. The row sums are taken in the element walk, each warp's part parked in
+   * shared memory (wb_mrow[n_row][rows_per_block][T / 32]) and added in warp order after the walk. */
+  gboolean    defer_ok, defer;
+  guint       n_row;          /* the row set's accumulators */
+  const char *row_ctype;      /* and their type */
+  gint64      rows_per_block; /* ceil (rows / G) */
+  guint      *pslot;          /* partial buffers [G, C], one per sibling */
+  guint       cslot;          /* two counters: blocks arrived, combiners done */
+  guint      *tslots;
+  gboolean    used;
 };
 
 /* The column set that the kernel of row set @held (with epilogue @epi) can also compute: the set just before it,
  * its reduced dims leading, over the same elements as rows x columns, neither set reading the other's results;
  * -1 when none. @col_held, @cepi: the column set that _wb_cg_column_pick gave pointwise work to (only kept-shape
  * outputs after the combine can go with it). */
-int  _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int col_held, const WbCgEpilogue *cepi);
-void _wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi);
+int _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int col_held, const WbCgEpilogue *cepi);
+/* @set: the column set; @cepi: its kept-shape outputs (may be NULL); @rset, @epi: the row set whose kernel takes it,
+ * and that kernel's epilogue. */
+void _wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi, GPtrArray *rset, const WbCgEpilogue *epi);
 void _wb_cg_mix_clear (WbCgMix *m);
 /* Whether a row kernel of @rows outputs, @T threads a row, @V elements per thread and step can take @m (each
  * thread's columns fixed; accumulators and shared memory within bounds): then fills its layout in @m. */

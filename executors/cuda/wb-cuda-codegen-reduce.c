@@ -363,6 +363,98 @@ row_loop (Kern *k, const Row *R, const Acc *accs, int T, guint V, const char *sq
   return reduction_loop (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, R->c, sq_mean, error);
 }
 
+/* The results of the row's reductions as variables of their dtypes, for the epilogue (k->resident) */
+static void
+resident_results (Kern *k, const Row *R)
+{
+  k->resident = g_hash_table_new (NULL, NULL);
+  for (guint j = 0; j < R->nn; j++)
+    for (guint i = 0; i < R->nodes[j]->n_out; i++)
+      {
+        Val *out = R->nodes[j]->out[i];
+        g_hash_table_insert (k->resident, out, (gpointer) _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (out->dtype)), result_expr (k->g, out, R->c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc)));
+      }
+}
+
+static void
+rows_layout (const Row *R, int T, guint V, WbCgRows *rows)
+{
+  memset (rows, 0, sizeof *rows);
+  rows->red = R->red;
+  rows->kept_shape = R->kept_shape;
+  rows->n_kept = R->n_kept;
+  rows->red_shape = R->red_shape;
+  rows->n_red = R->n_red;
+  rows->K = R->K;
+  rows->T = T;
+  rows->V = V;
+  rows->a = R->accs[0].a;
+  rows->mix = R->mix;
+}
+
+/* A mixed kernel's row whose sums can wait (WbCgMix.defer): the element walk takes the row sums beside the
+ * column sums and the element outputs; each warp's part of them is parked in wb_mrow at the row's turn wb_it. */
+static gboolean
+deferred_row (Kern *k, const Row *R, int T, guint V, GError **error)
+{
+  const WbCgMix *m = R->mix;
+  WbCgRows       rows;
+
+  rows_layout (R, T, V, &rows);
+  rows.accs = R->accs;
+  rows.n_accs = R->nn;
+  rows.c = R->c;
+  if (!_wb_cg_emit_epilogue (k, R->epi, &rows, R->eslots, error))
+    return FALSE;
+  _wb_cg_line (k, "const int wb_it = (int) ((ob - (%s) blockIdx.x) / (%s) gridDim.x);", k->ity, k->ity);
+  for (guint j = 0; j < R->nn; j++)
+    group_reduce (k, R->accs[j].acc, R->ctype, R->accs[j].op, R->c, 32);
+  _wb_cg_line (k, "if (ok && (threadIdx.x & 31u) == 0)");
+  _wb_cg_line (k, "{");
+  for (guint j = 0; j < R->nn; j++)
+    _wb_cg_line (k, "  wb_mrow[(%u * %" G_GINT64_FORMAT " + wb_it) * %d + threadIdx.x / 32] = %s;", j, m->rows_per_block, T / 32, R->accs[j].acc);
+  _wb_cg_line (k, "}");
+  return TRUE;
+}
+
+/* After the walk: each of the block's rows adds its warps' parts in warp order (the order of group_reduce, so the
+ * sums are those of the row kernel alone), stores the results and computes the kept-shape outputs. */
+static gboolean
+deferred_rows_finish (Kern *k, const Row *R, int T, GError **error)
+{
+  const WbCgMix *m = R->mix;
+  const char    *ity = k->ity;
+  gboolean       done;
+
+  _wb_cg_line (k, "__syncthreads ();");
+  _wb_cg_line (k, "for (int wb_i = (int) threadIdx.x; wb_i < %" G_GINT64_FORMAT "; wb_i += %d)", m->rows_per_block, WB_CUDA_BLOCK);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  _wb_cg_line (k, "const %s o = (%s) blockIdx.x + (%s) wb_i * (%s) gridDim.x;", ity, ity, ity, ity);
+  _wb_cg_line (k, "if (o < %" G_GINT64_FORMAT ")", R->NO);
+  _wb_cg_line (k, "{");
+  _wb_cg_open_block (k);
+  for (guint j = 0; j < R->nn; j++)
+    {
+      const char *part = _wb_cg_gstr (k->g, "wb_mrow[(%u * %" G_GINT64_FORMAT " + wb_i) * %d", j, m->rows_per_block, T / 32);
+      _wb_cg_line (k, "%s %s = %s];", R->ctype, R->accs[j].acc, part);
+      _wb_cg_line (k, "for (int w = 1; w < %d; w++)", T / 32);
+      _wb_cg_line (k, "  %s = %s;", R->accs[j].acc, _wb_cg_combine_expr (k->g, R->accs[j].op, R->c, R->accs[j].acc, _wb_cg_gstr (k->g, "%s + w]", part)));
+      _wb_cg_line (k, "{");
+      for (guint i = 0; i < R->nodes[j]->n_out; i++)
+        _wb_cg_store_result (k, R->nodes[j]->out[i], R->c, R->accs[j].acc, "o");
+      _wb_cg_line (k, "}");
+    }
+  resident_results (k, R);
+  done = _wb_cg_emit_kept_values (k, R->epi->rows, "o", NULL, R->eslots, error);
+  g_clear_pointer (&k->resident, g_hash_table_unref);
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  _wb_cg_close_block (k);
+  _wb_cg_line (k, "}");
+  return done;
+}
+
 /* The body of a reduction kernel: groups of @T threads per output; @V > 1: the loops in lane order. */
 static gboolean
 row_body (Kern *k, const Row *R, int T, guint V, GError **error)
@@ -382,6 +474,14 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "const bool ok = o < %" G_GINT64_FORMAT ";", R->NO);
   for (guint j = 0; j < R->nn; j++)
     _wb_cg_line (k, "%s %s = %s;", ctype, R->accs[j].acc, R->is_var ? _wb_cg_init_expr ("sum", c) : _wb_cg_init_expr (R->nodes[j]->op, c));
+  if (R->mix != NULL && R->mix->defer)
+    {
+      if (!deferred_row (k, R, T, V, error))
+        return FALSE;
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+      return deferred_rows_finish (k, R, T, error) && _wb_cg_mix_finish (k, R->mix, error);
+    }
   if (!row_loop (k, R, R->accs, T, V, NULL, error))
     return FALSE;
   for (guint j = 0; j < R->nn; j++)
@@ -411,27 +511,12 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_line (k, "}");
   if (R->epi != NULL)
     {
-      WbCgRows rows = { 0 };
+      WbCgRows rows;
       gboolean done;
       /* the epilogue reads the results from the registers they were stored from: a store and a load of
        * global memory per row less, and no barrier between them (wb-cuda-codegen-epilogue.c) */
-      k->resident = g_hash_table_new (NULL, NULL);
-      for (guint j = 0; j < R->nn; j++)
-        for (guint i = 0; i < R->nodes[j]->n_out; i++)
-          {
-            Val *out = R->nodes[j]->out[i];
-            g_hash_table_insert (k->resident, out, (gpointer) _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (out->dtype)), result_expr (k->g, out, c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc)));
-          }
-      rows.red = R->red;
-      rows.kept_shape = R->kept_shape;
-      rows.n_kept = R->n_kept;
-      rows.red_shape = R->red_shape;
-      rows.n_red = R->n_red;
-      rows.K = R->K;
-      rows.T = T;
-      rows.V = V;
-      rows.a = R->accs[0].a;
-      rows.mix = R->mix;
+      resident_results (k, R);
+      rows_layout (R, T, V, &rows);
       done = _wb_cg_emit_epilogue (k, R->epi, &rows, R->eslots, error);
       g_clear_pointer (&k->resident, g_hash_table_unref);
       if (!done)
@@ -595,8 +680,8 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
           _wb_cg_mix_buffers (g, mix, writes);
           mix->used = TRUE;
           R.mix = mix;
-          kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
-          if (g_getenv ("WB_CUDA_NO_PREFETCH") == NULL)
+          kv->min_blocks = mix->per_sm;                                /* its grid is resident at once: registers for that many blocks */
+          if (g_getenv ("WB_CUDA_NO_PREFETCH") == NULL && !mix->defer) /* deferred: one walk, nothing to prefetch */
             {
               g_autofree Val **ops = g_new (Val *, nn);
               for (guint j = 0; j < nn; j++)

@@ -374,7 +374,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
       if ((int) s == mix_set)
         continue; /* with the next set's kernel, or after it when that cannot take it */
       if ((int) s == held && mix_set >= 0)
-        _wb_cg_mix_init (&g, m = &mix, cset, mix_set == col_held ? &cepi : NULL);
+        _wb_cg_mix_init (&g, m = &mix, cset, mix_set == col_held ? &cepi : NULL, set, &epi);
       done = _wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : (int) s == col_held ? &cepi
                                                                                                                            : NULL,
                                     m, ity, error);

@@ -742,7 +742,8 @@ test_column_tail (void)
  * combine) over the same [rows, 512] elements as a row sum whose pointwise output follows. Rows of 512 bf16 are
  * one warp each (2 steps of 32 x 8), so the row kernel also computes the column sums (wb-cuda-codegen-mix.c): one
  * kernel, each thread 2 x 8 columns of each sum, partials of its block, combined by the last blocks to arrive;
- * WB_CUDA_NO_MIX gives the column kernel and the row kernel. Rows of 4096 take 256 threads: not mixed. */
+ * WB_CUDA_NO_MIX gives the column kernel and the row kernel. Rows of 4096 take 256 threads: not mixed while the
+ * element output reads the row sums (test_column_mixed_deferred for one that does not). */
 static void
 test_column_mixed (void)
 {
@@ -775,6 +776,8 @@ test_column_mixed (void)
     g_assert_nonnull (strstr (plan->source, " = acc;\n"));
     g_assert_null (strstr (plan->source, "prefetch")); /* the epilogue reads only what the sums read */
     g_assert_nonnull (strstr (plan->source, "if (wb_ticket >= 112u)"));
+    /* 512 columns: 16 tiles of 32, one a combiner, loaded 4 bytes at a time */
+    g_assert_null (strstr (plan->source, "float4"));
     compile_or_fail ("mixed", plan);
     g_setenv ("WB_CUDA_NO_MIX", "1", TRUE);
     apart = plan_of_body ("a bf16[1024, 512]\nb bf16[1024, 512]", body, "t9, t6, t5, t4");
@@ -811,6 +814,68 @@ test_column_mixed (void)
     g_assert_nonnull (strstr (plan->kernels[0].what, "combined by the last block of each tile"));
     g_assert_nonnull (strstr (plan->kernels[1].what, "256 threads each"));
   }
+}
+
+/* An RMS-norm backward's shape (llama_layer's nvrtcFusion10 and 14): rows of 4096 take 256 threads, and the element
+ * outputs read none of the row sums, so the block walks its rows with no barrier: the row sums are taken in the
+ * element walk beside the column sums, each warp's part parked in shared memory and added after the walk, with the
+ * kept-shape output of each row (wb-cuda-codegen-mix.c, WbCgMix.defer). WB_CUDA_NO_MIX_DEFER=1: two kernels. */
+static void
+test_column_mixed_deferred (void)
+{
+  const char *in = "a bf16[1024, 4096]\nb bf16[1024, 4096]";
+  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                     "t2 = prims.mul(t0, t1)\nt3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
+                     "t5 = prims.sum(t2, (1,))\nt6 = prims.mul(t5, -0.5)\nt7 = prims.add(t0, t1)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)";
+  g_autoptr (WbCudaPlan) plan = NULL;
+  g_autoptr (WbCudaPlan) apart = NULL;
+  const char *walk, *after;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  plan = plan_of_body (in, body, "t8, t6, t5, t4");
+  g_assert_cmpuint (plan->n_kernels, ==, 1);
+  g_assert_nonnull (strstr (plan->kernels[0].what, "1024 outputs, 256 threads each"));
+  g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum over its 1024 rows: 4096 outputs, 16 columns a thread, partials of 264 blocks "
+                                                   "combined by the last 32; the row sums taken in the element walk and added after it"));
+  g_assert_cmpuint (plan->kernels[0].grid, ==, 264);
+  /* 1024 rows over 264 blocks: 4 turns a block, 8 warps a row */
+  g_assert_nonnull (strstr (plan->source, "__shared__ float wb_mrow[32];"));
+  /* in the walk: no barrier; the sums' parts parked; after it, one barrier and the rows finished */
+  walk = strstr (plan->source, "for (int ob = ");
+  after = strstr (plan->source, "for (int wb_i = (int) threadIdx.x; wb_i < 4; wb_i += 256)");
+  g_assert_nonnull (walk);
+  g_assert_nonnull (after);
+  g_assert_true (walk < after);
+  {
+    g_autofree char *w = g_strndup (walk, (gsize) (after - walk));
+    g_assert_cmpuint (count_of (w, "__syncthreads"), ==, 1); /* the one before the rows are finished */
+    g_assert_nonnull (strstr (w, "wb_mrow[(0 * 4 + wb_it) * 8 + threadIdx.x / 32] = acc;"));
+    g_assert_nonnull (strstr (w, "acc = acc + "));
+    g_assert_nonnull (strstr (w, "wb_c0[st * 8 + 7] = wb_c0[st * 8 + 7] + "));
+  }
+  g_assert_nonnull (strstr (after, "acc = acc + wb_mrow[(0 * 4 + wb_i) * 8 + w];"));
+  g_assert_nonnull (strstr (after, " * ((float) -0.5));")); /* the kept-shape output of each row */
+  /* 4096 columns: 128 tiles of 32 for 32 combiners, so 32 tiles of 4 x 32, loaded 16 bytes at a time */
+  g_assert_nonnull (strstr (after, "const float4 t = __ldcg ((const float4 *) &p"));
+  g_assert_nonnull (strstr (after, "for (int tile = (int) wb_ticket - 232; tile < 32; tile += 32)"));
+  compile_or_fail ("mixed, deferred row sums", plan);
+  {
+    /* an f32 output of every element as well: the column sums read 4 bytes an element, the row kernel moves 10,
+     * and the mixed walk would lose (llama_layer's nvrtcFusion14): two kernels */
+    g_autofree char *more = g_strconcat (body, "\nt9 = prims.sub(t0, t1)", NULL);
+    g_autoptr (WbCudaPlan) two = plan_of_body (in, more, "t8, t9, t6, t5, t4");
+    g_assert_cmpuint (two->n_kernels, ==, 2);
+    g_assert_null (strstr (two->source, "wb_mrow"));
+  }
+  g_setenv ("WB_CUDA_NO_MIX_DEFER", "1", TRUE);
+  apart = plan_of_body (in, body, "t8, t6, t5, t4");
+  g_unsetenv ("WB_CUDA_NO_MIX_DEFER");
+  g_assert_cmpuint (apart->n_kernels, ==, 2);
+  g_assert_null (strstr (apart->source, "wb_mrow"));
 }
 
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
@@ -969,6 +1034,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
   g_test_add_func ("/cuda/codegen/column/cat-once", test_column_cat_once);
   g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);
+  g_test_add_func ("/cuda/codegen/column/mixed-deferred", test_column_mixed_deferred);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);
   g_free (cache_dir);

@@ -137,6 +137,19 @@ static const Case cases[] = {
   { "row sum i64", { { "a", I64, 2, { 6, 32 }, 0, DOM_INT } }, 1, "t0 = prims.sum(a, (1,))", "t0", 2 },
   { "row sum transposed", { { "a", F32, 2, { 16, 24 }, 0, DOM_POS } }, 1, "t0 = prims.transpose(a, (1, 0))\nt1 = prims.sum(t0, (1,))", "t1", 4 },
   { "row sum odd", { { "a", F32, 2, { 5, 37 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (1,))", "t0", 0 },
+  /* mixed kernels (wb-cuda-codegen-mix.c): a row sum and the column sums over the same elements in one kernel, the
+   * column partials combined 16 bytes at a time by the last blocks; rows of one warp (512), and rows of 4096 whose
+   * element output reads no row sum (the row sums added after the walk, 600 rows over fewer blocks) */
+  { "mixed rows of a warp", { { "a", BF16, 2, { 600, 512 }, 0, DOM_POS }, { "b", BF16, 2, { 600, 512 }, 0, DOM_POS } }, 2, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.mul(t0, t1)\n"
+                                                                                                                           "t3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\nt5 = prims.sum(t2, (1,))\nt6 = prims.broadcast_in_dim(t5, (600, 512), (0,))\n"
+                                                                                                                           "t7 = prims.sub(t1, t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)",
+    "t8, t5, t4",
+    8 },
+  { "mixed rows of 4096, row sums after the walk", { { "a", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "b", BF16, 2, { 600, 4096 }, 0, DOM_POS } }, 2, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.mul(t0, t1)\n"
+                                                                                                                                                    "t3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\nt5 = prims.sum(t2, (1,))\nt6 = prims.mul(t5, -0.5)\n"
+                                                                                                                                                    "t7 = prims.add(t0, t1)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)",
+    "t8, t6, t5, t4",
+    8 },
   { "softmax bf16", { { "a", BF16, 2, { 6, 96 } } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.amax(t0, (1,))\nt2 = prims.broadcast_in_dim(t1, (6, 96), (0,))\n"
                                                         "t3 = prims.sub(t0, t2)\nt4 = prims.exp(t3)\nt5 = prims.sum(t4, (1,))\nt6 = prims.broadcast_in_dim(t5, (6, 96), (0,))\n"
                                                         "t7 = prims.div(t4, t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)",
