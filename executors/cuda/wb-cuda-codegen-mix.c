@@ -109,15 +109,7 @@ input_bytes (Gen *g, Val *const *vals, guint n, gint64 numel)
   gint64 bytes = 0;
 
   for (guint i = 0; i < slots->len; i++)
-    for (guint j = 0; j < g->vals->len; j++)
-      {
-        const Val *v = g->vals->pdata[j];
-        if (v->input == (int) g_array_index (slots, guint, i))
-          {
-            bytes += (gint64) wb_dtype_size (v->dtype);
-            break;
-          }
-      }
+    bytes += (gint64) wb_dtype_size (_wb_cg_input_val (g, g_array_index (slots, guint, i))->dtype);
   return bytes;
 }
 
@@ -148,7 +140,7 @@ defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
   row = input_bytes (g, (Val *const *) rvals->pdata, rvals->len, numel);
   for (guint i = 0; i < epi->elems->len; i++)
     row += (gint64) wb_dtype_size (((Val *) epi->elems->pdata[i])->dtype);
-  return 2 * col >= row || g_getenv ("WB_CUDA_MIX_DEFER_ALWAYS") != NULL;
+  return 2 * col >= row;
 }
 
 static gint64

@@ -297,7 +297,9 @@ typedef struct
 #define WB_CG_COLUMN_MIN_K 512
 
 /* wb-cuda-codegen-reduce.c */
-guint    _wb_cg_grid_for (gint64 items, gint64 per_block);
+guint _wb_cg_grid_for (gint64 items, gint64 per_block);
+/* The value of input @slot (transfer none; every input slot has one). */
+Val     *_wb_cg_input_val (Gen *g, guint slot);
 void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
 int      _wb_cg_add_buffer (Gen *g, Val *v);
 gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);

@@ -29,6 +29,18 @@ _wb_cg_grid_for (gint64 items, gint64 per_block)
 }
 
 /* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
+Val *
+_wb_cg_input_val (Gen *g, guint slot)
+{
+  for (guint j = 0; j < g->vals->len; j++)
+    {
+      Val *x = g->vals->pdata[j];
+      if (x != NULL && x->input == (int) slot)
+        return x;
+    }
+  return NULL;
+}
+
 void
 _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
 {
@@ -58,16 +70,7 @@ _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elem
       for (guint j = 0; j < n_writes; j++)
         w |= writes[j] == slot;
       if (slot < g->n_inputs)
-        {
-          Val *in = NULL;
-          for (guint j = 0; j < g->vals->len && in == NULL; j++)
-            {
-              Val *x = g->vals->pdata[j];
-              if (x && x->input == (int) slot)
-                in = x;
-            }
-          dt = in->dtype;
-        }
+        dt = _wb_cg_input_val (g, slot)->dtype;
       else
         dt = g_array_index (g->buffers, WbCudaBuffer, slot - g->n_inputs).dtype;
       g_string_append_printf (g->source, "%s%s%s *__restrict__ p%u", i ? ", " : "", w ? "" : "const ", wb_cuda_storage_ctype (dt), slot);
