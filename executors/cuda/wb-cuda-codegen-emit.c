@@ -172,7 +172,7 @@ emit_load (Kern *k, Val *v, const Idx *ix)
   guint       slot = v->input >= 0 ? (guint) v->input : k->g->n_inputs + (guint) v->buffer;
   gint64      st[WB_MAX_RANK];
   gboolean    contiguous = _wb_cg_val_contiguous (v);
-  const char *p = _wb_cg_param (k, slot);
+  const char *p = _wb_cg_input_ptr (k, slot);
   const char *off;
   guint       bytes = (guint) wb_dtype_size (v->dtype);
 

@@ -37,6 +37,7 @@ _wb_cg_kern_free (Kern *k)
     g_array_unref (k->vslots);
   g_clear_pointer (&k->resident, g_hash_table_unref);
   g_clear_pointer (&k->prefetch, g_array_unref);
+  g_clear_pointer (&k->alias, g_hash_table_unref);
   g_free (k);
 }
 
@@ -70,7 +71,7 @@ _wb_cg_close_block (Kern *k)
 const char *
 _wb_cg_memo_get (Kern *k, const char *key)
 {
-  for (guint i = k->memo->len; i > 0; i--)
+  for (guint i = k->memo->len; i > k->memo_floor; i--)
     {
       const char *x = g_hash_table_lookup (k->memo->pdata[i - 1], key);
       if (x != NULL)
@@ -92,6 +93,16 @@ _wb_cg_new_var (Kern *k, const char *ctype, const char *expr)
 
   _wb_cg_line (k, "const %s %s = %s;", ctype, name, expr);
   return name;
+}
+
+/* The pointer an emitted load of slot @slot reads through: a pointer select while a cat's pieces that are
+ * the same up to their inputs are emitted once (k->alias, wb-cuda-codegen-select.c), else its parameter */
+const char *
+_wb_cg_input_ptr (Kern *k, guint slot)
+{
+  const char *p = k->alias != NULL ? g_hash_table_lookup (k->alias, GUINT_TO_POINTER (slot)) : NULL;
+
+  return p != NULL ? p : _wb_cg_param (k, slot);
 }
 
 const char *

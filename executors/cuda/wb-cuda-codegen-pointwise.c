@@ -174,6 +174,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
   gint64      off = 0;
   gboolean    unit = ix->lane[dim] == LANE_UNIT;
   const char *at = unit ? ix->base[dim] : ix->e[dim];
+  guint      *maps;
 
   if (k->lane != 0 || k->batch || k->vec > G_N_ELEMENTS (r) || !(unit || ix->lane[dim] == LANE_SAME))
     return FALSE;
@@ -188,19 +189,27 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
     }
   lane_vars (k, ctype, r);
   k->batch = TRUE;
-  for (guint i = 0; i < list->n_items; i++)
+  maps = g_new (guint, G_N_ELEMENTS (r) * g->n_inputs);
+  for (guint i = 0, run; i < list->n_items; i += run)
     {
-      Val *t = _wb_cg_operand (g, list->items[i]);
-      if (i + 1 < list->n_items)
-        _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", at, off + t->shape[dim]);
+      Val        *t = _wb_cg_operand (g, list->items[i]);
+      WbCgSelect  saved;
+      const char *local = NULL; /* the index along dim inside a piece of a select */
+      run = _wb_cg_cat_run (k, list, i, dim, G_N_ELEMENTS (r), maps);
+      if (i + run < list->n_items)
+        _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", at, off + (gint64) run * t->shape[dim]);
       else if (i > 0)
         _wb_cg_line (k, "else");
       _wb_cg_line (k, "{");
       _wb_cg_open_block (k);
+      if (run > 1)
+        _wb_cg_select_open (k, run, maps, at, off, t->shape[dim], &local, &saved);
       for (k->lane = 0; k->lane < k->vec; k->lane++)
         {
           Idx         ax;
           const char *x;
+          const char *piece_at = local ? local : off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off)
+                                                     : at;
           idx_in_lane (k, ix, k->lane, &ax);
           _wb_cg_idx_lin (&ax, NULL);
           for (guint d = 0; d < t->rank; d++)
@@ -210,25 +219,31 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
             ax.e[dim] = "0";
           else if (unit)
             {
-              ax.base[dim] = off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off) : at;
+              ax.base[dim] = piece_at;
               ax.e[dim] = _wb_cg_lane_expr (k, ax.base[dim]);
             }
           else
-            ax.e[dim] = off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off) : at;
+            ax.e[dim] = piece_at;
           if ((x = _wb_cg_emit (k, t, &ax, error)) == NULL)
             {
+              if (run > 1)
+                _wb_cg_select_close (k, run, maps, &saved);
               k->lane = 0;
               k->batch = FALSE;
+              g_free (maps);
               *out = NULL;
               return TRUE;
             }
           _wb_cg_line (k, "%s = %s;", r[k->lane],
                        t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
         }
+      if (run > 1)
+        _wb_cg_select_close (k, run, maps, &saved);
       _wb_cg_close_block (k);
       _wb_cg_line (k, "}");
-      off += t->shape[dim];
+      off += (gint64) run * t->shape[dim];
     }
+  g_free (maps);
   k->lane = 0;
   k->batch = FALSE;
   memo_lanes (k, v, ix, r);
@@ -348,9 +363,8 @@ vec_type (Kern *k, WbDtype dt, guint n)
   return name;
 }
 
-/* Slot @slot is accessed with vectors of @bytes: the kernel checks its alignment. */
-static void
-note_slot (Kern *k, guint slot, guint bytes)
+void
+_wb_cg_note_slot (Kern *k, guint slot, guint bytes)
 {
   for (guint i = 0; i < k->vslots->len; i += 2)
     if (g_array_index (k->vslots, guint, i) == slot)
@@ -417,9 +431,9 @@ _wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 
       const char *type = vec_type (k, v->dtype, n);
       name = _wb_cg_gstr (k->g, "a%u", k->next_var++);
       for (guint c = 0; c < k->vec / n; c++)
-        _wb_cg_line (k, "const %s %s_%u = *(const %s *) (p%u + %s%s);", type, name, c, type, slot, base, c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
+        _wb_cg_line (k, "const %s %s_%u = *(const %s *) (%s + %s%s);", type, name, c, type, _wb_cg_input_ptr (k, slot), base, c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
       _wb_cg_memo_put (k, key, name);
-      note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
+      _wb_cg_note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
     }
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)),
                          _wb_cg_load_expr (k->g, _wb_cg_gstr (k->g, "%s_%u.x", name, k->lane / n), _wb_cg_gstr (k->g, "%u", k->lane % n), v->dtype));
@@ -523,7 +537,7 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
       const char *type = vec_type (k, v->dtype, n);
       for (guint c = 0; c < k->vec / n; c++)
         _wb_cg_line (k, "*(%s *) (p%u + %s%s) = o%u_%u_%u;", type, writes[i], base, c ? _wb_cg_gstr (g, " + %u", c * n) : "", ov, i, c);
-      note_slot (k, writes[i], n * (guint) wb_dtype_size (v->dtype));
+      _wb_cg_note_slot (k, writes[i], n * (guint) wb_dtype_size (v->dtype));
     }
   return TRUE;
 }

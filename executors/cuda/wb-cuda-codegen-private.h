@@ -11,6 +11,7 @@
  * wb-cuda-codegen-mix.c    a column reduction computed in the kernel of a row reduction over the same elements
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * wb-cuda-codegen-table.c  a pointwise group of one 16-bit input as a lookup table of its 65536 values
+ * wb-cuda-codegen-select.c cat pieces the same up to their inputs, one branch through pointer selects
  * Every name here is private to libwbcudagen (hidden visibility). */
 #pragma once
 
@@ -110,7 +111,9 @@ typedef struct
   Gen        *g;
   GString    *body;
   int         indent;
-  GPtrArray  *memo; /* stack of GHashTable* (key -> expression) */
+  GPtrArray  *memo;       /* stack of GHashTable* (key -> expression) */
+  guint       memo_floor; /* lookups see the scopes from this one up (a pointer select's scope hides the rest) */
+  GHashTable *alias;      /* input slot -> the pointer its loads read through (a cat's pointer select), or NULL */
   guint       next_var;
   GArray     *params; /* guint slots, in parameter order */
   const char *ity;    /* index type: "int" or "long long" */
@@ -220,6 +223,7 @@ void        _wb_cg_open_block (Kern *k);
 void        _wb_cg_close_block (Kern *k);
 const char *_wb_cg_new_var (Kern *k, const char *ctype, const char *expr);
 const char *_wb_cg_param (Kern *k, guint slot);
+const char *_wb_cg_input_ptr (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 /* _wb_cg_idx_unravel once per scope: a second unravel of the same @lin over the same @shape (in the scope
  * of the first or inside it) gives the same variables, so that indexes built apart share their loads in the
@@ -455,6 +459,27 @@ int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
+/* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
+void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
+
+/* wb-cuda-codegen-select.c: consecutive cat pieces the same up to their inputs, emitted as one branch whose
+ * loads read through pointers chosen by the piece (vector variants).
+ * _wb_cg_cat_run: how many pieces of @list from @i on (at most @max, at least 1) are the same as piece @i up to
+ * their inputs, with the same extent along @dim; for each such piece r >= 1, @maps[r * n_inputs + s] is its
+ * input slot where piece @i reads slot s (G_MAXUINT: piece @i does not read s). @maps holds @max * n_inputs.
+ * _wb_cg_select_open, in the branch's block (just opened): declares the piece number of @at (the cat dim's
+ * index, or its base in a vector lane) for pieces of @extent from @off and a pointer for each input the pieces
+ * read differently, and makes the loads of the first piece's inputs read through them; *@local: the index
+ * along the cat dim inside the piece ("0" for pieces of extent 1). _wb_cg_select_close (before the block
+ * closes) restores what @saved holds and notes the other pieces' inputs for the alignment test. */
+typedef struct
+{
+  GHashTable *alias;
+  guint       memo_floor;
+} WbCgSelect;
+guint _wb_cg_cat_run (Kern *k, const WbValue *list, guint i, guint dim, guint max, guint *maps);
+void  _wb_cg_select_open (Kern *k, guint run, const guint *maps, const char *at, gint64 off, gint64 extent, const char **local, WbCgSelect *saved);
+void  _wb_cg_select_close (Kern *k, guint run, const guint *maps, const WbCgSelect *saved);
 /* In a vector variant: computes @outs (Val*, contiguous buffers @writes) at k->vec consecutive elements, the
  * first at index @bx (its dim @u the innermost, varying across lanes) and linear index @base, and stores
  * them with vector stores. */

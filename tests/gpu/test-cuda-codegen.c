@@ -701,6 +701,68 @@ test_column_cat_once (void)
   g_assert_nonnull (strstr (linear->source, "E / 2359296"));
 }
 
+/* Cat pieces the same up to their inputs are one branch in the vector loop, their inputs read through a pointer
+ * chosen per thread (wb-cuda-codegen-select.c): llama_layer's rotary backward (q and k the same expression of
+ * two gradients, v a copy); a piece that reads an input also read by a value both pieces share is not taken
+ * over. */
+static void
+test_cat_select (void)
+{
+  g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
+  guint rotary = 0;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  {
+    /* t2 = -a is read by both pieces: a may not be read through a select */
+    g_autoptr (WbCudaPlan) p = plan_of_body ("a bf16[4, 1, 16]\nb bf16[4, 1, 16]",
+                                             "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                                             "t2 = prims.neg(t0)\nt3 = prims.add(t0, t2)\nt4 = prims.add(t1, t2)\nt5 = prims.cat([t3, t4], 1)",
+                                             "t5");
+    g_autoptr (WbCudaPlan) alike = plan_of_body ("a bf16[4, 1, 16]\nb bf16[4, 1, 16]",
+                                                 "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                                                 "t2 = prims.neg(t0)\nt3 = prims.add(t0, t2)\nt4 = prims.neg(t1)\nt6 = prims.add(t1, t4)\nt5 = prims.cat([t3, t6], 1)",
+                                                 "t5");
+    g_autofree char *loop = vector_loop (p->source);
+    g_autofree char *alike_loop = vector_loop (alike->source);
+    g_assert_null (strstr (loop, "__restrict__ s"));
+    g_assert_cmpuint (count_of (loop, "if ("), ==, 1);
+    g_assert_nonnull (strstr (alike_loop, " == 0 ? p0 : p1;"));
+    g_assert_cmpuint (count_of (alike_loop, "if ("), ==, 0);
+    compile_or_fail ("shared", p);
+    compile_or_fail ("alike", alike);
+  }
+  for (guint i = 0; i < llama->len; i++)
+    {
+      Found *f = llama->pdata[i];
+      g_autoptr (WbCudaPlan) plan = plan_of (f);
+      g_autoptr (WbCudaPlan) old = NULL;
+      g_autofree char *loop = NULL, *old_loop = NULL;
+      if (plan->n_kernels != 1 || !g_str_has_prefix (plan->kernels[0].what, "pointwise over [2048, 12288]"))
+        continue;
+      loop = vector_loop (plan->source);
+      if (count_of (loop, "__restrict__ s") == 0)
+        continue;
+      g_test_message ("%s: %s", f->name, plan->kernels[0].what);
+      rotary++;
+      /* q and k one branch with its two pads, v the other: the pads of k no longer emitted */
+      g_assert_cmpuint (count_of (loop, "__restrict__ s"), ==, 1);
+      g_assert_cmpuint (count_of (loop, "if ("), ==, 1 + 2);
+      old = plan_with (f, "WB_CUDA_NO_CAT_SELECT");
+      old_loop = vector_loop (old->source);
+      g_assert_null (strstr (old_loop, "__restrict__ s"));
+      g_assert_cmpuint (count_of (old_loop, "if ("), ==, 2 + 4);
+      compile_or_fail (f->name, plan);
+    }
+  if (llama->len == 0)
+    g_test_message ("llama_layer not found (WB_TRACES_DIR): its rotary backward not checked");
+  else
+    g_assert_cmpuint (rotary, ==, 1);
+}
+
 /* Values of a column kernel's kept shape that read its sums at their own index are computed by the last block
  * of each tile after its combine: one kernel where there were two. One that reads a sum at another index (a
  * flip of it) must wait for every tile, and stays a kernel of its own. */
@@ -1030,6 +1092,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/table", test_table_chosen);
   g_test_add_func ("/cuda/codegen/partial-table", test_partial_table);
   g_test_add_func ("/cuda/codegen/cse", test_cse);
+  g_test_add_func ("/cuda/codegen/vector/cat-select", test_cat_select);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
   g_test_add_func ("/cuda/codegen/column/cat-once", test_column_cat_once);

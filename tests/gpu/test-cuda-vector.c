@@ -116,6 +116,27 @@ static const Case cases[] = {
   { "pad rows", { { "a", BF16, 2, { 3, 16 } } }, 1, "t0 = prims.pad(a, -1.5, [(2, 1, 0), (0, 0, 0)])\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad unaligned", { { "a", BF16, 2, { 4, 32 } } }, 1, "t0 = prims.pad(a, 1.5, [(0, 0, 0), (3, 5, 0)])\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad in cat", { { "a", BF16, 3, { 4, 2, 16 } }, { "b", BF16, 3, { 4, 1, 32 } } }, 2, "t0 = prims.pad(a, 0.0, [(0, 0, 0), (0, 0, 0), (16, 0, 0)])\nt1 = prims.cat([t0, b], 1)\nt2 = prims.neg(t1)", "t2", 8 },
+  /* cat pieces the same up to their inputs, one branch through pointers chosen per thread
+   * (wb-cuda-codegen-select.c): rotary-like pieces of extent 1 sharing an input, with pads; pieces of 16 along
+   * the vector dim (the index inside a piece); pieces of 3 rows along an outer dim */
+  { "cat select rotary", { { "q", BF16, 3, { 4, 1, 32 } }, { "k", BF16, 3, { 4, 1, 32 } }, { "c", BF16, 3, { 4, 1, 32 } } }, 3, "t0 = prims.convert_element_type(q, dtypes.float32)\nt1 = prims.convert_element_type(c, dtypes.float32)\nt2 = prims.mul(t0, t1)\n"
+                                                                                                                                "t3 = prims.slice_prim(q, [0, 0, 16], [4, 1, 32], [1, 1, 1])\nt4 = prims.pad(t3, 0.0, [(0, 0, 0), (0, 0, 0), (0, 16, 0)])\n"
+                                                                                                                                "t5 = prims.convert_element_type(t4, dtypes.float32)\nt6 = prims.add(t2, t5)\nt7 = prims.convert_element_type(t6, dtypes.bfloat16)\n"
+                                                                                                                                "t10 = prims.convert_element_type(k, dtypes.float32)\nt12 = prims.mul(t10, t1)\n"
+                                                                                                                                "t13 = prims.slice_prim(k, [0, 0, 16], [4, 1, 32], [1, 1, 1])\nt14 = prims.pad(t13, 0.0, [(0, 0, 0), (0, 0, 0), (0, 16, 0)])\n"
+                                                                                                                                "t15 = prims.convert_element_type(t14, dtypes.float32)\nt16 = prims.add(t12, t15)\nt17 = prims.convert_element_type(t16, dtypes.bfloat16)\n"
+                                                                                                                                "t20 = prims.cat([t7, t17, q], 1)\nt21 = prims.neg(t20)",
+    "t21",
+    8 },
+  { "cat select inner", { { "a", BF16, 2, { 4, 16 } }, { "b", BF16, 2, { 4, 16 } }, { "c", BF16, 2, { 4, 16 } } }, 3, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.convert_element_type(c, dtypes.float32)\n"
+                                                                                                                      "t3 = prims.add(t0, t2)\nt4 = prims.add(t1, t2)\nt5 = prims.cat([t3, t4, t2], 1)\nt6 = prims.neg(t5)",
+    "t6",
+    8 },
+  { "cat select declined", { { "a", BF16, 3, { 4, 1, 16 } }, { "b", BF16, 3, { 4, 1, 16 } } }, 2, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.neg(t0)\n"
+                                                                                                  "t3 = prims.add(t0, t2)\nt4 = prims.add(t1, t2)\nt5 = prims.cat([t3, t4], 1)\nt6 = prims.convert_element_type(t5, dtypes.bfloat16)",
+    "t6",
+    8 },
+  { "cat select outer", { { "a", BF16, 2, { 3, 16 } }, { "b", BF16, 2, { 3, 16 } } }, 2, "t0 = prims.neg(a)\nt1 = prims.neg(b)\nt2 = prims.cat([t0, t1, t0], 0)", "t2", 8 },
   /* x / c as a multiply and a correction (wb_div_by): f32 and bf16, a constant below and above 1 */
   { "div by number", { { "a", F32, 2, { 8, 32 } }, { "b", BF16, 2, { 8, 32 } } }, 2, "t0 = prims.div(a, 1.4142135623730951)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
                                                                                      "t2 = prims.div(t1, 0.1)\nt3 = prims.convert_element_type(t2, dtypes.bfloat16)",
