@@ -11,8 +11,9 @@
  * the warp. On an H200 (graph-replay spans of the recomputed programs): llama_layer's rotary backward
  * (nvrtcFusion13) 0.0533 -> 0.0438 ms, and gpt2_block's qkv-gradient column kernel (nvrtcFusion12, a cat of
  * three gradients of 768 columns, one piece a warp: a select instead of three branches) 0.0271 -> 0.0242 ms.
- * Pads without branches (loads at a clamped index and a select) were measured beside it and were slower
- * (0.0438 -> 0.0475 ms with the select, 0.0533 -> 0.0584 without): they load both halves of each pad.
+ * The rotary backward's pads stay branches (a warp straddles them too): without branches they were slower,
+ * with loads at a clamped index and a select (0.0438 -> 0.0475 ms with the select, 0.0533 -> 0.0584 ms
+ * without) and with loads predicated on the pad's condition (0.0455 -> 0.0538 ms).
  *
  * Two pieces are the same up to their inputs when their expressions are the same tree of nodes (the same
  * op, output and non-tensor arguments at every node, the same shapes and dtypes), their numbers are equal,
