@@ -420,10 +420,8 @@ combine_tile (Kern *k, const WbCgMix *m, GError **error)
       if (cv == 4)
         {
           _wb_cg_line (k, "    const float4 t = __ldcg ((const float4 *) %s);", at);
-          _wb_cg_line (k, "    y[0] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[0]", "t.x"));
-          _wb_cg_line (k, "    y[1] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[1]", "t.y"));
-          _wb_cg_line (k, "    y[2] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[2]", "t.z"));
-          _wb_cg_line (k, "    y[3] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[3]", "t.w"));
+          for (guint l = 0; l < 4; l++)
+            _wb_cg_line (k, "    y[%u] = %s;", l, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "y[%u]", l), _wb_cg_gstr (g, "t.%c", "xyzw"[l])));
         }
       else
         _wb_cg_line (k, "    y[0] = %s;", _wb_cg_combine_expr (g, m->accs[j].op, m->c, "y[0]", _wb_cg_gstr (g, "__ldcg (%s)", at)));

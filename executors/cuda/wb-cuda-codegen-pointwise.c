@@ -168,13 +168,13 @@ memo_lanes (Kern *k, const Val *v, const Idx *ix, const char *const *r)
 gboolean
 _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error)
 {
-  Gen        *g = k->g;
-  const char *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
-  const char *r[8];
-  gint64      off = 0;
-  gboolean    unit = ix->lane[dim] == LANE_UNIT;
-  const char *at = unit ? ix->base[dim] : ix->e[dim];
-  guint      *maps;
+  Gen              *g = k->g;
+  const char       *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
+  const char       *r[8];
+  gint64            off = 0;
+  gboolean          unit = ix->lane[dim] == LANE_UNIT;
+  const char       *at = unit ? ix->base[dim] : ix->e[dim];
+  g_autofree guint *maps = NULL;
 
   if (k->lane != 0 || k->batch || k->vec > G_N_ELEMENTS (r) || !(unit || ix->lane[dim] == LANE_SAME))
     return FALSE;
@@ -195,6 +195,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       Val        *t = _wb_cg_operand (g, list->items[i]);
       WbCgSelect  saved;
       const char *local = NULL; /* the index along dim inside a piece of a select */
+      const char *piece_at;     /* the index along dim inside the piece */
       run = _wb_cg_cat_run (k, list, i, dim, G_N_ELEMENTS (r), maps);
       if (i + run < list->n_items)
         _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", at, off + (gint64) run * t->shape[dim]);
@@ -204,12 +205,12 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       _wb_cg_open_block (k);
       if (run > 1)
         _wb_cg_select_open (k, run, maps, at, off, t->shape[dim], &local, &saved);
+      piece_at = local ? local : off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off)
+                                     : at;
       for (k->lane = 0; k->lane < k->vec; k->lane++)
         {
           Idx         ax;
           const char *x;
-          const char *piece_at = local ? local : off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off)
-                                                     : at;
           idx_in_lane (k, ix, k->lane, &ax);
           _wb_cg_idx_lin (&ax, NULL);
           for (guint d = 0; d < t->rank; d++)
@@ -230,7 +231,6 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
                 _wb_cg_select_close (k, run, maps, &saved);
               k->lane = 0;
               k->batch = FALSE;
-              g_free (maps);
               *out = NULL;
               return TRUE;
             }
@@ -243,7 +243,6 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       _wb_cg_line (k, "}");
       off += (gint64) run * t->shape[dim];
     }
-  g_free (maps);
   k->lane = 0;
   k->batch = FALSE;
   memo_lanes (k, v, ix, r);

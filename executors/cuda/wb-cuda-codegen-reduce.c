@@ -28,7 +28,6 @@ _wb_cg_grid_for (gint64 items, gint64 per_block)
   return (guint) CLAMP (b, 0, 65536);
 }
 
-/* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
 Val *
 _wb_cg_input_val (Gen *g, guint slot)
 {
@@ -41,6 +40,7 @@ _wb_cg_input_val (Gen *g, guint slot)
   return NULL;
 }
 
+/* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
 void
 _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
 {

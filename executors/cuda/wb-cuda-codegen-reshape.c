@@ -184,7 +184,6 @@ _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax)
   const char *base;
   Lane        form;
   int         ua = _wb_cg_innermost_dim (a->rank, a->shape);
-  GString    *key;
 
   if (ix->lin != NULL)
     {
@@ -229,15 +228,7 @@ _wb_cg_vec_reshape (Kern *k, const Idx *ix, const Val *v, const Val *a, Idx *ax)
       if (s->len == 0)
         g_string_append (s, "0");
       form = unit >= 0 ? LANE_UNIT : LANE_SAME;
-      key = g_string_new (NULL);
-      g_string_printf (key, "lin|%s", s->str);
-      base = _wb_cg_memo_get (k, key->str);
-      if (base == NULL)
-        {
-          base = _wb_cg_new_var (k, k->ity, s->str);
-          _wb_cg_memo_put (k, g_string_chunk_insert (k->g->strings, key->str), base);
-        }
-      g_string_free (key, TRUE);
+      base = memo_var (k, s->str);
       g_string_free (s, TRUE);
     }
   if (form == LANE_UNIT && (ua < 0 || a->shape[ua] % k->vec != 0))
