@@ -135,6 +135,92 @@ wb_cupti_attribute (WbCuptiActivity    *acts,
     }
 }
 
+/* -- aligning the ranges of a graph replay ------------------------------------------------------- */
+
+typedef struct
+{
+  gint64 at;
+  int    step; /* +1 an interval opens, -1 it closes */
+} Edge;
+
+static int
+cmp_edge (gconstpointer a, gconstpointer b)
+{
+  const Edge *x = a, *y = b;
+
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  return y->step - x->step; /* closed intervals: opening before closing at one point */
+}
+
+static gboolean
+joined (const WbCuptiActivity *a, GHashTable *correlations)
+{
+  const guint64 *ext = correlations && a->correlation_id ? g_hash_table_lookup (correlations, GUINT_TO_POINTER (a->correlation_id)) : NULL;
+
+  return ext != NULL && wb_cupti_ext_id_decode (*ext, NULL, NULL);
+}
+
+gint64
+wb_cupti_align_ranges (const WbCuptiActivity *acts,
+                       guint                  n,
+                       GHashTable            *correlations,
+                       WbCuptiRange          *ranges,
+                       guint                  n_ranges,
+                       gint64                 max_shift_ns)
+{
+  g_autoptr (GArray) edges = g_array_new (FALSE, FALSE, sizeof (Edge));
+  gint64 best_lo = 0, best_hi = 0, shift;
+  int    count = 0, best = 0;
+
+  /* kernel k lies inside range r shifted by d iff r.start + d <= k.start and k.end <= r.end + d */
+  for (guint i = 0; i < n; i++)
+    {
+      const WbCuptiActivity *a = &acts[i];
+      if (a->kind != WB_CUPTI_KERNEL || a->start_ns <= 0 || a->by != WB_CUPTI_BY_NONE || joined (a, correlations))
+        continue;
+      for (guint r = 0; r < n_ranges; r++)
+        {
+          Edge lo = { MAX (a->end_ns - ranges[r].end_ns, -max_shift_ns), +1 };
+          Edge hi = { MIN (a->start_ns - ranges[r].start_ns, max_shift_ns), -1 };
+          if (lo.at > hi.at)
+            continue;
+          g_array_append_val (edges, lo);
+          g_array_append_val (edges, hi);
+        }
+    }
+  if (edges->len == 0)
+    return 0;
+  g_array_sort (edges, cmp_edge);
+  /* the sweep: the segments where the most kernels lie inside; of those, the one nearest no shift */
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const Edge *e = &g_array_index (edges, Edge, i);
+      count += e->step;
+      if (e->step > 0 && count >= best && i + 1 < edges->len)
+        {
+          gint64 lo = e->at, hi = g_array_index (edges, Edge, i + 1).at;
+          gint64 dist = lo > 0 ? lo : hi < 0 ? -hi
+                                             : 0,
+                 best_dist = best_lo > 0 ? best_lo : best_hi < 0 ? -best_hi
+                                                                 : 0;
+          if (count > best || dist < best_dist)
+            {
+              best = count;
+              best_lo = lo;
+              best_hi = hi;
+            }
+        }
+    }
+  shift = best_lo <= 0 && best_hi >= 0 ? 0 : best_lo + (best_hi - best_lo) / 2;
+  for (guint r = 0; r < n_ranges; r++)
+    {
+      ranges[r].start_ns += shift;
+      ranges[r].end_ns += shift;
+    }
+  return shift;
+}
+
 gint64
 wb_cupti_now_ns (void)
 {

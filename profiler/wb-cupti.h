@@ -140,6 +140,20 @@ void wb_cupti_attribute (WbCuptiActivity    *acts,
                          guint               n_ranges,
                          WbCuptiSummary     *summary);
 
+/* wb_cupti_align_ranges: shifts @ranges (all by one amount, ns, at most @max_shift_ns either way) so that the
+ * most of @acts' kernel records that nothing joins (by NONE, with a time, and no external id through
+ * @correlations) lie wholly inside one of them; of several such shifts, the one nearest 0 (0 itself when it is
+ * one). Returns the shift, 0 when no record could lie inside any range. For a CUDA graph's replay: its
+ * kernels have no correlation to the captured launches, and the ranges' host-side anchor (the iteration's
+ * start on CUPTI's clock) is off by the replay's launch latency, which moved kernels near a range's edge into
+ * the next range. The sweep over the shifts' feasible intervals is O(P log P) for P (kernel, range) pairs. */
+gint64 wb_cupti_align_ranges (const WbCuptiActivity *acts,
+                              guint                  n,
+                              GHashTable            *correlations,
+                              WbCuptiRange          *ranges,
+                              guint                  n_ranges,
+                              gint64                 max_shift_ns);
+
 /* wb_cupti_now_ns: CLOCK_MONOTONIC in ns (CUPTI's timestamps once a WbCupti started). */
 gint64 wb_cupti_now_ns (void);
 

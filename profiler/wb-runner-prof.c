@@ -147,6 +147,9 @@ prof_collect_cupti (WbRunnerProf *p, guint it)
     }
   for (guint i = 0; i < p->acts->len; i++)
     g_array_index (p->acts, WbCuptiActivity, i).iteration = it;
+  /* a graph replay's kernels join no launch: its ranges are moved onto them first (at most 200 us) */
+  wb_cupti_align_ranges ((const WbCuptiActivity *) p->acts->data, p->acts->len, p->corr, (WbCuptiRange *) ranges->data, ranges->len,
+                         200000);
   wb_cupti_attribute ((WbCuptiActivity *) p->acts->data, p->acts->len, p->corr, (const WbCuptiRange *) ranges->data, ranges->len,
                       &p->summary);
   for (guint i = 0; i < p->acts->len; i++)

@@ -65,6 +65,15 @@ if "region times come from" in note:
         assert s > 0, (k, s)
 else:
     print("note: per-region times are not available under graphs on this machine")
+# the replays' kernels join no launch: placed by time (wb_cupti_align_ranges), each lands in the region that
+# launched it, once an iteration, as the unreplayed run's kernels joined by correlation do
+src = lambda d: d.get("attribution", {}).get("kernel_source", "")
+if src(plain).startswith("cupti") and src(graphs).startswith("cupti"):
+    calls = lambda d: {(k["name"], k["region"]): round(k["calls_per_iteration"], 6) for k in d["kernels"]}
+    assert calls(graphs) == calls(plain), (calls(plain), calls(graphs))
+    print("graph replay kernels: %d groups, each in its own region as in the unreplayed run" % len(graphs["kernels"]))
+else:
+    print("note: no CUPTI kernel records (%s / %s)" % (src(plain), src(graphs)))
 pm, gm = plain["iteration"]["median_ms"], it["median_ms"]
 noise = max(iqr(plain["iteration"]["times_ms"]), iqr(it["times_ms"]))
 print("iteration median: %.4f ms without graphs, %.4f ms with (noise %.4f ms): %.2fx" % (pm, gm, noise, pm / gm))

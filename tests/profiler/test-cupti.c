@@ -122,6 +122,67 @@ test_attribute (void)
   g_array_unref (all);
 }
 
+/* A CUDA graph's replay: its kernels join no launch, and the ranges (event times placed on CUPTI's clock by
+ * the host's guess of the replay's start) lie 5 us late. Entry 1's kernel (4.8 us) then overlaps entry 0's
+ * range more than its own, as seen on an H200; aligned, every kernel lies in its own range. Entry 3 is a
+ * region of views that launches nothing. */
+static void
+test_align_ranges (void)
+{
+  const gint64    late = 5000;
+  WbCuptiRange    ranges[] = { { 0, 0, 0, 30000 }, { 1, 0, 31000, 38000 }, { 2, 0, 39000, 80000 }, { 3, 0, 81000, 83000 }, { 4, 0, 84000, 100000 } };
+  WbCuptiActivity acts[] = { kernel ("a", 0, 1200, 29000), kernel ("b", 0, 32200, 37000), kernel ("c", 0, 40200, 79000), kernel ("d", 0, 85200, 99000) };
+  const gint32    want[] = { 0, 1, 2, 4 };
+  WbCuptiRange    measured[G_N_ELEMENTS (ranges)];
+  gint64          shift;
+
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    {
+      measured[r] = ranges[r];
+      measured[r].start_ns += late;
+      measured[r].end_ns += late;
+    }
+  /* unaligned: kernel b lands in entry 0 (the fault this guards against) */
+  {
+    WbCuptiActivity copy[G_N_ELEMENTS (acts)];
+    memcpy (copy, acts, sizeof acts);
+    wb_cupti_attribute (copy, G_N_ELEMENTS (copy), NULL, measured, G_N_ELEMENTS (measured), NULL);
+    g_assert_cmpint (copy[1].entry, ==, 0);
+  }
+  shift = wb_cupti_align_ranges (acts, G_N_ELEMENTS (acts), NULL, measured, G_N_ELEMENTS (measured), 200000);
+  /* every shift in [-6000, -3800] puts all four inside; the midpoint is taken */
+  g_assert_cmpint (shift, ==, -4900);
+  g_assert_cmpint (measured[0].start_ns, ==, 100);
+  wb_cupti_attribute (acts, G_N_ELEMENTS (acts), NULL, measured, G_N_ELEMENTS (measured), NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (acts); i++)
+    {
+      g_assert_cmpint (acts[i].entry, ==, want[i]);
+      g_assert_cmpint (acts[i].by, ==, WB_CUPTI_BY_TIME_RANGE);
+    }
+
+  /* already in place: no shift. Joined by correlation, or beyond the largest shift: nothing moves */
+  {
+    WbCuptiActivity k[] = { kernel ("a", 0, 1200, 29000), kernel ("b", 0, 32200, 37000) };
+    g_autoptr (GHashTable) corr = wb_cupti_correlations_new ();
+    WbCuptiRange r2[G_N_ELEMENTS (ranges)];
+
+    memcpy (r2, ranges, sizeof ranges);
+    g_assert_cmpint (wb_cupti_align_ranges (k, 2, NULL, r2, G_N_ELEMENTS (r2), 200000), ==, 0);
+    memcpy (r2, measured, sizeof measured);
+    for (guint r = 0; r < G_N_ELEMENTS (r2); r++)
+      r2[r].start_ns += 500000, r2[r].end_ns += 500000;
+    g_assert_cmpint (wb_cupti_align_ranges (k, 2, NULL, r2, G_N_ELEMENTS (r2), 200000), ==, 0);
+    g_assert_cmpint (r2[0].start_ns, ==, measured[0].start_ns + 500000);
+    k[0].correlation_id = 7, k[1].correlation_id = 8;
+    wb_cupti_correlations_insert (corr, 7, wb_cupti_ext_id (0, 0));
+    wb_cupti_correlations_insert (corr, 8, wb_cupti_ext_id (0, 1));
+    memcpy (r2, ranges, sizeof ranges);
+    for (guint r = 0; r < G_N_ELEMENTS (r2); r++)
+      r2[r].start_ns += late, r2[r].end_ns += late;
+    g_assert_cmpint (wb_cupti_align_ranges (k, 2, corr, r2, G_N_ELEMENTS (r2), 200000), ==, 0);
+  }
+}
+
 /* A correlation names the iteration it ran in, even when the caller guessed another; records without
  * a time (start 0) are never attributed by time; events mode (BY_LAUNCH) keeps its entry. */
 static void
@@ -329,6 +390,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cupti/ext-id", test_ext_id);
   g_test_add_func ("/cupti/attribute", test_attribute);
   g_test_add_func ("/cupti/attribute-edges", test_attribute_edges);
+  g_test_add_func ("/cupti/align-ranges", test_align_ranges);
   g_test_add_func ("/cupti/protocol-decode", test_protocol_decode);
   g_test_add_func ("/cupti/reports", test_reports);
   return g_test_run ();
