@@ -81,6 +81,22 @@ summary_add (WbCuptiSummary *s, const WbCuptiActivity *a)
     s->memops_attributed++;
 }
 
+/* @a's iteration and entry through its external correlation id, when @correlations has one of ours for it */
+static gboolean
+joined (const WbCuptiActivity *a, GHashTable *correlations, guint *iteration, guint *entry)
+{
+  const guint64 *ext = correlations && a->correlation_id ? g_hash_table_lookup (correlations, GUINT_TO_POINTER (a->correlation_id)) : NULL;
+  guint          it, e;
+
+  if (ext == NULL || !wb_cupti_ext_id_decode (*ext, &it, &e) || e > G_MAXINT32)
+    return FALSE;
+  if (iteration)
+    *iteration = it;
+  if (entry)
+    *entry = e;
+  return TRUE;
+}
+
 void
 wb_cupti_attribute (WbCuptiActivity    *acts,
                     guint               n,
@@ -92,7 +108,6 @@ wb_cupti_attribute (WbCuptiActivity    *acts,
   for (guint i = 0; i < n; i++)
     {
       WbCuptiActivity *a = &acts[i];
-      const guint64   *ext = correlations && a->correlation_id ? g_hash_table_lookup (correlations, GUINT_TO_POINTER (a->correlation_id)) : NULL;
       guint            it, entry;
       gint64           best = -1;
       int              best_range = -1;
@@ -100,7 +115,7 @@ wb_cupti_attribute (WbCuptiActivity    *acts,
       a->end_ns = MAX (a->end_ns, a->start_ns);
       if (a->by == WB_CUPTI_BY_NONE)
         a->entry = -1;
-      if (ext != NULL && wb_cupti_ext_id_decode (*ext, &it, &entry) && entry <= G_MAXINT32)
+      if (joined (a, correlations, &it, &entry))
         {
           a->entry = (gint32) entry;
           a->iteration = it;
@@ -153,12 +168,12 @@ cmp_edge (gconstpointer a, gconstpointer b)
   return y->step - x->step; /* closed intervals: opening before closing at one point */
 }
 
-static gboolean
-joined (const WbCuptiActivity *a, GHashTable *correlations)
+/* how far the segment [lo, hi] lies from 0 (0 when it holds 0) */
+static gint64
+distance_to_0 (gint64 lo, gint64 hi)
 {
-  const guint64 *ext = correlations && a->correlation_id ? g_hash_table_lookup (correlations, GUINT_TO_POINTER (a->correlation_id)) : NULL;
-
-  return ext != NULL && wb_cupti_ext_id_decode (*ext, NULL, NULL);
+  return lo > 0 ? lo : hi < 0 ? -hi
+                              : 0;
 }
 
 gint64
@@ -177,7 +192,7 @@ wb_cupti_align_ranges (const WbCuptiActivity *acts,
   for (guint i = 0; i < n; i++)
     {
       const WbCuptiActivity *a = &acts[i];
-      if (a->kind != WB_CUPTI_KERNEL || a->start_ns <= 0 || a->by != WB_CUPTI_BY_NONE || joined (a, correlations))
+      if (a->kind != WB_CUPTI_KERNEL || a->start_ns <= 0 || a->by != WB_CUPTI_BY_NONE || joined (a, correlations, NULL, NULL))
         continue;
       for (guint r = 0; r < n_ranges; r++)
         {
@@ -200,11 +215,7 @@ wb_cupti_align_ranges (const WbCuptiActivity *acts,
       if (e->step > 0 && count >= best && i + 1 < edges->len)
         {
           gint64 lo = e->at, hi = g_array_index (edges, Edge, i + 1).at;
-          gint64 dist = lo > 0 ? lo : hi < 0 ? -hi
-                                             : 0,
-                 best_dist = best_lo > 0 ? best_lo : best_hi < 0 ? -best_hi
-                                                                 : 0;
-          if (count > best || dist < best_dist)
+          if (count > best || distance_to_0 (lo, hi) < distance_to_0 (best_lo, best_hi))
             {
               best = count;
               best_lo = lo;
@@ -212,7 +223,7 @@ wb_cupti_align_ranges (const WbCuptiActivity *acts,
             }
         }
     }
-  shift = best_lo <= 0 && best_hi >= 0 ? 0 : best_lo + (best_hi - best_lo) / 2;
+  shift = distance_to_0 (best_lo, best_hi) == 0 ? 0 : best_lo + (best_hi - best_lo) / 2;
   for (guint r = 0; r < n_ranges; r++)
     {
       ranges[r].start_ns += shift;

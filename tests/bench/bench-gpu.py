@@ -263,6 +263,12 @@ def ratio(a, b):
     return "%.2fx" % (a["median_ms"] / b["median_ms"])
 
 
+def views_only(r, copy_gbps):
+    """A region that ran no kernel and whose static bytes would need more than twice the copy bandwidth: its
+    outputs are views of its inputs (a split, a transpose), and nothing moved."""
+    return r.get("kernel_count") == 0 and copy_gbps and r["gbps"] > 2 * copy_gbps
+
+
 def region_rows(case, wb, pt, copy_gbps):
     rows = []
     attn = [r for r in wb["regions"] if re.search(r"scaled_dot_product|sdpa|attention", r["name"])]
@@ -271,9 +277,7 @@ def region_rows(case, wb, pt, copy_gbps):
                "bound": r["bound"] or "-", "checks": []}
         if r["bytes"] > BIG_BYTES and copy_gbps:
             pct = 100.0 * r["gbps"] / copy_gbps
-            if r.get("kernel_count") == 0 and pct > 200:
-                # no kernel ran and the static bytes would need more than twice the copy bandwidth: its outputs are
-                # views of its inputs (a split, a transpose), and nothing moved
+            if views_only(r, copy_gbps):
                 row["checks"].append("n/a: no kernel ran (views only)")
             elif r["matmul_kernel_ms"] > 0 or r in attn:
                 # the target is for elementwise and reduction regions; GEMMs and attention are compute-bound
@@ -434,8 +438,7 @@ def main():
             if r["bytes"] > BIG_BYTES and row["kernel_pct"] is not None:
                 kern_n += 1
                 kern_below += row["kernel_pct"] < 100 * BW_TARGET
-            if r["bytes"] > BIG_BYTES and r.get("kernel_count") == 0 and copy_gbps and r["gbps"] > 2 * copy_gbps:
-                # as in region_rows: views only, nothing moved
+            if r["bytes"] > BIG_BYTES and views_only(r, copy_gbps):
                 row["check"] = "n/a: no kernel ran (views only)"
             elif r["bytes"] > BIG_BYTES and copy_gbps:
                 gbps = row["graph_gbps"] if row["graph_gbps"] is not None else r["gbps"]
