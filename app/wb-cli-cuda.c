@@ -188,7 +188,8 @@ struct _WbCliCudaProfile
 {
   WbRunner *runner;
   char     *device;
-  char     *graphs_note; /* the last run's cuda_graphs_note */
+  char     *graphs_note;   /* the last run's cuda_graphs_note */
+  char     *overhead_note; /* the last run's unprofiled iterations against its timed ones */
 };
 
 WbCliCudaProfile *
@@ -214,6 +215,7 @@ wb_cli_cuda_profile_free (WbCliCudaProfile *cp)
   g_clear_pointer (&cp->runner, wb_runner_free);
   g_free (cp->device);
   g_free (cp->graphs_note);
+  g_free (cp->overhead_note);
   g_free (cp);
 }
 
@@ -229,6 +231,12 @@ const char *
 wb_cli_cuda_profile_get_graphs_note (WbCliCudaProfile *cp)
 {
   return cp->graphs_note;
+}
+
+const char *
+wb_cli_cuda_profile_get_overhead_note (WbCliCudaProfile *cp)
+{
+  return cp->overhead_note;
 }
 
 static const gint64 *
@@ -353,6 +361,19 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   times.cuda_graphs = res->cuda_graphs_used;
   g_free (cp->graphs_note);
   cp->graphs_note = g_strdup (res->cuda_graphs_note);
+  g_clear_pointer (&cp->overhead_note, g_free);
+  {
+    g_autoptr (GVariant) plain_v = NULL;
+    gsize         n_plain = 0;
+    const gint64 *plain = fixed_int64 (res->profile, "unprofiled_iter_ns", &n_plain, &plain_v);
+    if (plain != NULL && n_plain > 0 && n_iter > 0)
+      {
+        double um = wb_times_median_ns (plain, n_plain) / 1e6, pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
+        cp->overhead_note = g_strdup_printf ("without the profiler's events around each region an iteration took %.3f ms (GPU time, median of "
+                                             "%u run before the timed ones); the timed iterations' %.3f ms is %.2fx that",
+                                             um, (guint) n_plain, pm, um > 0 ? pm / um : 0.0);
+      }
+  }
   {
     WbRun *run = wb_profile_build_run (profile, options, &times);
 

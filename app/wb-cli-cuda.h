@@ -38,6 +38,13 @@ const char *wb_cli_cuda_profile_get_model (WbCliCudaProfile *cp);
  * ltorch.topk on the cpu fallback; ..."). The run's cuda_graphs is TRUE only when the graph was replayed. */
 const char *wb_cli_cuda_profile_get_graphs_note (WbCliCudaProfile *cp);
 
+/* wb_cli_cuda_profile_get_overhead_note: (transfer none) (nullable) after a run: the iteration's median GPU
+ * time (ms) in the runner's unprofiled iterations (run before the timed ones, with no events around the
+ * entries) beside the profiled median, and their ratio ("without the profiler's events around each region an
+ * iteration took 1.070 ms (median of 30 run before the timed ones); the timed iterations' 1.173 ms is 1.10x
+ * that"); NULL when the runner sent none. */
+const char *wb_cli_cuda_profile_get_overhead_note (WbCliCudaProfile *cp);
+
 /* wb_cli_cuda_profile_run: runs @profile's program (@program, after wb_profile_set_device_cuda and
  * set_executors) in the runner: the checked run, warm-up and @options->iters timed iterations timed with
  * CUDA events; builds the WbRun as the cpu profiler does (wb_profile_build_run). With @measure_ceilings,

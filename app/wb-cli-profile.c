@@ -570,6 +570,12 @@ profile_main (ProfileOptions *o, const char *path)
           store_gpu_ceilings (session, measured);
           ceilings = g_steal_pointer (&measured);
         }
+      if (wb_cli_cuda_profile_get_overhead_note (gpu) != NULL)
+        {
+          g_ptr_array_add (notes, g_strdup_printf ("profiling's cost: %s", wb_cli_cuda_profile_get_overhead_note (gpu)));
+          if (!o->quiet)
+            g_printerr ("profile: %s\n", wb_cli_cuda_profile_get_overhead_note (gpu));
+        }
       if (po.cuda_graphs && wb_cli_cuda_profile_get_graphs_note (gpu) != NULL)
         {
           g_ptr_array_add (notes, g_strdup (wb_cli_cuda_profile_get_graphs_note (gpu)));

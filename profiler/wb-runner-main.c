@@ -215,10 +215,11 @@ stats_variant (guint retries)
 /* -- CUDA graphs (RUN with `cuda_graphs`) ------------------------------------------------------------
  * After the warm-up runs (plans compiled, cuBLASLt's workspace allocated) the program, forward and
  * backward, is captured once as a CUDA graph (wb-cuda-graph.h), replayed once untimed, and replayed for
- * each timed iteration. With `profile` the capture is a profiled iteration: its CUDA events become
- * event-record nodes, every replay records them again and is read like any timed iteration (entry times;
- * CUPTI's kernels, whose correlation ids are the graph launch's, are attributed by the entries' time
- * ranges). If those events give no times the iterations are timed as a whole by events around each launch.
+ * each timed iteration. With `profile` the plain phase (wb-runner-prof.h) replays a first capture made
+ * without the entries' events, which is then freed; the timed iterations' capture is a profiled iteration:
+ * its CUDA events become event-record nodes, every replay records them again and is read like any timed
+ * iteration (entry times; CUPTI's kernels, whose correlation ids are the graph launch's, are attributed by
+ * the entries' time ranges). If those events give no times the iterations are timed as a whole by events around each launch.
  * Work the graph cannot hold (a cpu fallback, a synchronisation, a host read) fails the capture; the timed
  * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened. */
 
@@ -228,10 +229,11 @@ typedef struct
   WbProgram    *program;
   WbRunOptions *options;
   GPtrArray    *args, *cots;
-  WbRunResult  *result;  /* the captured run's values: graph memory that holds each replay's results */
-  WbCudaGraph  *graph;   /* NULL when not captured */
-  gboolean      regions; /* the entries' events work inside the graph */
-  gboolean      used;    /* the timed iterations were replays */
+  WbRunResult  *result;      /* the captured run's values: graph memory that holds each replay's results */
+  WbCudaGraph  *graph;       /* NULL when not captured */
+  gboolean      regions;     /* the entries' events work inside the graph */
+  guint         plain_nodes; /* nodes of the profiled program's first graph, without the entries' events (0: none) */
+  gboolean      used;        /* the timed iterations were replays */
   char         *note;
 } Graphs;
 
@@ -327,6 +329,17 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
     return FALSE;
   if (p == NULL)
     return TRUE;
+  if (p->plain)
+    {
+      /* the plain graph's own start and end events, else the events around its launch */
+      if (g->regions)
+        wb_runner_prof_end_iteration (p);
+      else if (wb_cuda_graph_get_last_ns (g->graph, &ns, error))
+        g_array_append_val (p->unprofiled_iter_ns, ns);
+      else
+        return FALSE;
+      return TRUE;
+    }
   if (g->regions)
     {
       float ms = 0;
@@ -355,6 +368,18 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
   return TRUE;
 }
 
+/* After the plain phase (profiling): its graph, captured without the entries' events, is freed; the timed
+ * iterations capture the program again with them. */
+static void
+graphs_drop_plain (Graphs *g)
+{
+  if (g->graph == NULL)
+    return;
+  g->plain_nodes = wb_cuda_graph_get_n_nodes (g->graph);
+  g_clear_pointer (&g->result, wb_run_result_free);
+  g_clear_pointer (&g->graph, wb_cuda_graph_free);
+}
+
 /* After the last replay: its results against the checked run's, the note; frees the graph. */
 static void
 graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
@@ -363,9 +388,14 @@ graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
   g_autofree char *same = NULL;
   guint            n_out = 0, n_grad = 0;
   double           d_out = 0, d_grad = 0;
+  g_autofree char *plain = NULL;
 
   if (g->graph == NULL)
     return;
+  plain = g->plain_nodes > 0 ? g_strdup_printf (" (before them, for the unprofiled times, as a graph of %u nodes without the profiler's "
+                                                "events around each region)",
+                                                g->plain_nodes)
+                             : g_strdup ("");
   if (!wb_cuda_values_compare (rt, g->result->outputs, checked->outputs, &n_out, &d_out, &local) ||
       !wb_cuda_values_compare (rt, g->result->grads, checked->grads, &n_grad, &d_grad, &local))
     same = g_strdup_printf ("its results could not be compared with the checked run's: %s", local->message);
@@ -379,11 +409,11 @@ graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
                               MAX (d_out, d_grad),
                               n_grad > 0 && as.atomic_dq + as.cudnn > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
                                                                           "WB_CUDA_ATTN=deterministic gives the same bits every run)"
-                                                             : "");
+                                                                        : "");
     }
-  g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations; %s; %s",
+  g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations%s; %s; %s",
                              checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was",
-                             wb_cuda_graph_get_n_nodes (g->graph), iters, same,
+                             wb_cuda_graph_get_n_nodes (g->graph), iters, plain, same,
                              g->r->prof == NULL ? "timed as a whole"
                              : g->regions       ? "region times come from CUDA events recorded by the graph's event-record nodes"
                                                 : "the events recorded inside the graph gave no times, so only whole iterations are timed "
@@ -541,18 +571,25 @@ handle_run (Runner *r, GVariant *req)
     /* warm-up, timed iterations, then (profiling with CUPTI) as many traced ones: CUPTI's per-kernel cost
      * stays out of the times the profile reports, and the kernels come from the traced iterations */
     guint warm = warmup > 0 ? warmup - 1 : 0;
+    guint n_plain = r->prof ? iters : 0; /* profiling: first without the entries' events (wb-runner-prof.h) */
     guint n_traced = r->prof && wb_runner_prof_wants_traced_phase (r->prof) ? iters : 0;
-    guint total = warm + iters + n_traced;
+    guint total = warm + n_plain + iters + n_traced;
     r->host_trace = r->prof == NULL && !cuda_graphs ? wb_host_trace_new (rt) : NULL;
     for (guint i = 0; i < total; i++)
       {
         g_autoptr (WbRunResult) again = NULL;
-        gboolean timed = i >= warm && i < warm + iters;
-        gboolean traced = i >= warm + iters;
+        gboolean plain = i >= warm && i < warm + n_plain;
+        gboolean timed = i >= warm + n_plain && i < warm + n_plain + iters;
+        gboolean traced = i >= warm + n_plain + iters;
         gint64   t0;
-        if (traced && i == warm + iters && !wb_runner_prof_begin_traced_phase (r->prof, &error))
+        if (timed && n_plain > 0 && i == warm + n_plain)
+          {
+            wb_runner_prof_end_plain_phase (r->prof);
+            graphs_drop_plain (&graphs);
+          }
+        if (traced && i == warm + n_plain + iters && !wb_runner_prof_begin_traced_phase (r->prof, &error))
           goto fail;
-        if (cuda_graphs && (timed || traced) && graphs.graph == NULL && graphs.note == NULL)
+        if (cuda_graphs && (plain || timed || traced) && graphs.graph == NULL && graphs.note == NULL)
           {
             /* after the warm-up: capture once, then replay (above handle_run) */
             graphs.r = r, graphs.program = program, graphs.options = &options, graphs.args = args, graphs.cots = fixed ? fixed : cots;
@@ -560,7 +597,7 @@ handle_run (Runner *r, GVariant *req)
               goto fail;
           }
         t0 = now_ns ();
-        if ((timed || traced) && graphs.graph != NULL)
+        if ((plain || timed || traced) && graphs.graph != NULL)
           {
             double ms;
             gint64 gns = 0;
@@ -576,7 +613,7 @@ handle_run (Runner *r, GVariant *req)
               g_array_append_val (iter_ms, ms);
             continue;
           }
-        if ((timed || traced) && r->prof)
+        if ((plain || timed || traced) && r->prof)
           wb_runner_prof_begin_iteration (r->prof);
         else if (timed && !events_record (rt, gpu_ev, 0, &error))
           goto fail;
@@ -584,7 +621,7 @@ handle_run (Runner *r, GVariant *req)
           wb_host_trace_begin (r->host_trace);
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
         wb_host_trace_end (r->host_trace);
-        if ((timed || traced) && r->prof && again != NULL)
+        if ((plain || timed || traced) && r->prof && again != NULL)
           r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
         else if (timed && again != NULL && !events_record (rt, gpu_ev, 1, &error))
           goto fail;
@@ -599,7 +636,7 @@ handle_run (Runner *r, GVariant *req)
             gms = ms;
             g_array_append_val (iter_gpu_ms, gms);
           }
-        if ((timed || traced) && r->prof)
+        if ((plain || timed || traced) && r->prof)
           {
             wb_runner_prof_end_iteration (r->prof);
             if (r->prof->failed)

@@ -43,7 +43,7 @@ prof_launch_hook (gboolean after, const char *name, const char *what, const guin
   WbRunnerProf *p = data;
   Launch        l = { 0 };
 
-  if (!p->on)
+  if (!p->on || p->plain)
     return;
   if (!after)
     {
@@ -63,10 +63,18 @@ wb_runner_prof_note_start (WbRunnerProf *p)
 {
   gint64 start;
 
+  if (p->plain)
+    return;
   if (!p->tracing && p->iter_ns->len == 0)
     p->origin_us = g_get_monotonic_time ();
   start = (g_get_monotonic_time () - p->origin_us) * 1000;
   g_array_append_val (p->tracing ? p->traced_iter_start : p->iter_start, start);
+}
+
+void
+wb_runner_prof_end_plain_phase (WbRunnerProf *p)
+{
+  p->plain = FALSE;
 }
 
 gboolean
@@ -171,6 +179,11 @@ wb_runner_prof_end_iteration (WbRunnerProf *p)
 
   p->on = FALSE;
   total = wb_runner_prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
+  if (p->plain)
+    {
+      g_array_append_val (p->unprofiled_iter_ns, total);
+      return;
+    }
   if (p->tracing)
     {
       g_array_append_val (p->traced_iter_ns, total);
@@ -214,7 +227,7 @@ wb_runner_prof_call_started (WbRunnerProf *p, const WbBsym *bsym)
   GError *error = NULL;
   int     e;
 
-  if (!p->on)
+  if (!p->on || p->plain)
     return;
   e = wb_profile_find_entry (p->profile, bsym);
   if (e < 0)
@@ -231,7 +244,7 @@ wb_runner_prof_call_done (WbRunnerProf *p, const WbBsym *bsym)
   GError *error = NULL;
   guint   triple[3];
 
-  if (!p->on || p->entry < 0 || wb_profile_find_entry (p->profile, bsym) != p->entry)
+  if (!p->on || p->plain || p->entry < 0 || wb_profile_find_entry (p->profile, bsym) != p->entry)
     return;
   if (p->cupti && p->tracing && !wb_cupti_pop (p->cupti, &error))
     wb_runner_prof_fail (p, error);
@@ -262,6 +275,8 @@ wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program)
   p->acts = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
   p->corr = wb_cupti_correlations_new ();
   p->entry = -1;
+  p->plain = TRUE;
+  p->unprofiled_iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
   if (env != NULL && strcmp (env, "0") == 0)
     p->cupti_reason = g_strdup ("disabled by WB_PROFILE_CUPTI=0");
@@ -298,6 +313,7 @@ wb_runner_prof_free (WbRunnerProf *p)
   g_array_unref (p->iter_ns);
   g_array_unref (p->iter_start);
   g_array_unref (p->traced_iter_ns);
+  g_array_unref (p->unprofiled_iter_ns);
   g_array_unref (p->traced_iter_start);
   g_array_unref (p->entry_ns);
   g_array_unref (p->acts);
@@ -315,7 +331,8 @@ prof_memops (guint32 count, guint64 bytes, gint64 ns)
   return g_variant_new ("(utx)", count, bytes, ns);
 }
 
-/* profile a{sv} (wb-runner.h): entries as, iter_ns ax, traced_iter_ns ax (the traced phase's iterations, whose
+/* profile a{sv} (wb-runner.h): entries as, iter_ns ax, unprofiled_iter_ns ax (the plain phase's iterations,
+ * before the timed ones), traced_iter_ns ax (the traced phase's iterations, whose
  * kernels are in kernels2: their iteration field counts those), traced_iter_start_ns ax (their starts, on
  * iter_start_ns's clock: after the timed ones), iter_start_ns ax, entry_ns ax, kernels2
  * a(siuuuuuuxxuuuuty) (name, entry or -1, grid xyz, block xyz, start, end, iteration, registers, shared
@@ -340,6 +357,8 @@ wb_runner_prof_variant (WbRunnerProf *p)
                          g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->traced_iter_ns->data, p->traced_iter_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "traced_iter_start_ns",
                          g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->traced_iter_start->data, p->traced_iter_start->len, sizeof (gint64)));
+  g_variant_builder_add (&b, "{sv}", "unprofiled_iter_ns",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->unprofiled_iter_ns->data, p->unprofiled_iter_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));

@@ -20,7 +20,10 @@
  * events' offsets from the iteration's start event added to the host time the start event was recorded at,
  * the stream being idle then). Without CUPTI (WB_PROFILE_CUPTI=0, libcupti missing, tracing refused) a
  * pair of events around every kernel launch gives the kernel records instead (the runtime's launch hook;
- * cuBLASLt calls count as one "cublasLt matmul"), and the profile says why. */
+ * cuBLASLt calls count as one "cublasLt matmul"), and the profile says why. Before the timed iterations a
+ * plain phase runs as many with events only at the iteration's start and end: the entry events cost every
+ * iteration some time (host calls; in a CUDA graph a node and a dependency each, 2-9% of a 1 ms iteration on
+ * an H200), and the plain iterations' times (unprofiled_iter_ns) say how much. */
 
 typedef struct
 {
@@ -60,6 +63,11 @@ typedef struct
   guint    n_traced;          /* traced iterations done */
   GArray  *traced_iter_ns;    /* gint64: GPU time of each traced iteration */
   GArray  *traced_iter_start; /* gint64: each traced iteration's start, host clock after the first timed one's */
+  /* the plain phase (first, `plain` TRUE): as many iterations as the timed ones, with no event but the
+   * iteration's start and end (no entry events, no launch events), so their times are the program's without
+   * the profiler's per-entry events (in a CUDA graph: event-record nodes, a dependency each) */
+  gboolean plain;
+  GArray  *unprofiled_iter_ns; /* gint64: GPU time of each plain iteration */
   /* results over the timed iterations */
   GArray         *iter_ns;    /* gint64 */
   GArray         *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
@@ -96,8 +104,11 @@ WbRunnerProf *wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program);
 /* Stops CUPTI, destroys the events. NULL is allowed. */
 void wb_runner_prof_free (WbRunnerProf *p);
 
-/* Notes the host time an iteration starts at (timed: iter_start, traced: traced_iter_start), ns after the
- * first timed iteration's start. */
+/* Ends the plain phase: the next iterations are the timed ones, with events around every entry. */
+void wb_runner_prof_end_plain_phase (WbRunnerProf *p);
+
+/* Notes the host time an iteration starts at (timed: iter_start, traced: traced_iter_start; nothing for a
+ * plain one), ns after the first timed iteration's start. */
 void wb_runner_prof_note_start (WbRunnerProf *p);
 /* TRUE when kernel records need a traced phase after the timed iterations (CUPTI traces; in CUDA-event mode
  * the timed iterations record their launches themselves). */

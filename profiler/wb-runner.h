@@ -79,7 +79,10 @@ typedef struct
   double    bf16_tflops; /* with request.ceilings: 8192^3 bf16 cuBLASLt matmul, TFLOP/s */
   GVariant *profile;     /* (nullable) with request.profile, a{sv}: entries as (wb-profile.h's entries of the
                             runner's program, in order), iter_ns ax (CUDA events around each timed run),
-                            iter_start_ns ax (each run's start after the first, host clock), entry_ns ax
+                            unprofiled_iter_ns ax (as many runs before them, with events only at each run's
+                            start and end: the program's time without the profiler's events around every
+                            entry; absent from older runners), iter_start_ns ax (each run's start after the
+                            first, host clock), entry_ns ax
                             (iters x entries, events around each entry's call), kernels a(siuuuuuuxxu) (name,
                             entry index or -1, grid xyz, block xyz, start and end ns after the iteration's
                             start event, iteration) or, from this version on, kernels2 and the attribution

@@ -55,6 +55,12 @@ print("graphs note:", note)
 if "bit-identical" not in note:
     m = re.search(r"max \|diff\| ([0-9.e+-]+)", note)
     assert m and float(m.group(1)) <= 1e-5, note
+# the unprofiled times come from a first capture without the profiler's events around each region: fewer nodes
+m = re.search(r"a graph of (\d+) nodes and replayed.* as a graph of (\d+) nodes without the profiler's events", note)
+assert m and int(m.group(2)) < int(m.group(1)), note
+cost = [n for n in graphs["notes"] if n.startswith("profiling's cost:")]
+assert cost, graphs["notes"]
+print(cost[0])
 it = graphs["iteration"]
 assert it["count"] == 20, it
 if "region times come from" in note:

@@ -43,6 +43,16 @@ for k, total in enumerate(it["times_ms"]):
     assert s > 0, (k, s)
 assert d["kernels"], "no kernel records"
 assert any(r["kernel_count"] > 0 for r in regions), regions
+# the unprofiled iterations (no events around the regions) beside the timed ones: the note's second figure is the
+# report's iteration median, and the first is not slower than it beyond noise
+import re
+cost = [n for n in d["notes"] if n.startswith("profiling's cost:")]
+assert cost, d["notes"]
+m = re.search(r"took ([0-9.]+) ms \(GPU time, median of (\d+) run before the timed ones\); the timed iterations' ([0-9.]+) ms", cost[0])
+assert m and int(m.group(2)) == 10, cost[0]
+assert abs(float(m.group(3)) - it["median_ms"]) <= 1e-3, (cost[0], it["median_ms"])
+assert 0 < float(m.group(1)) <= 1.25 * it["median_ms"], cost[0]
+print(cost[0])
 c = d["ceilings"]
 assert c and c.get("copy_gbps", 0) > 100 and c.get("matmul_tflops", 0) > 10, c
 print("ok: %d regions, %d kernel records, iteration median %.3f ms, gap %.3f ms, copy %.0f GB/s, bf16 %.0f TFLOP/s"
