@@ -277,42 +277,59 @@ bytes_of_names (const WbCostModel *m, GHashTable *names)
   return total;
 }
 
-/* Whether subsymbol @s is a view (its output aliases its first argument: no memory written) */
+/* Whether subsymbol @s is a view: its output (or each of its outputs, for a split) aliases its first argument,
+ * no memory written. Slices, splits and broadcasts are views as in PyTorch (Tensor.narrow, torch.split,
+ * Tensor.expand): gpt2_block's qkv split is ltorch.split of one [8, 1024, 2304] tensor into three, each
+ * reshaped and transposed, which nvFuser and the nvrtc executor return as views. */
 static gboolean
 is_view (const WbBsym *s)
 {
-  static const char *const views[] = { "prims.transpose", "prims.reshape", "prims.squeeze", "ltorch.reshape",
-                                       "ltorch.transpose", "ltorch.permute", "ltorch.squeeze", "ltorch.view" };
+  static const char *const views[] = { "prims.transpose", "prims.reshape", "prims.squeeze", "prims.slice_prim",
+                                       "prims.broadcast_in_dim", "ltorch.reshape", "ltorch.transpose", "ltorch.permute",
+                                       "ltorch.squeeze", "ltorch.view", "ltorch.expand", "ltorch.unsqueeze" };
+  static const char *const splits[] = { "ltorch.split", "ltorch.chunk", "ltorch.tensor_split", "ltorch.unbind" };
 
-  if (s->kind != WB_BSYM_CALL || s->name == NULL || s->outputs == NULL || s->outputs->kind != WB_VALUE_NAME || s->n_args == 0 ||
-      s->args[0]->kind != WB_VALUE_NAME)
+  if (s->kind != WB_BSYM_CALL || s->name == NULL || s->outputs == NULL || s->n_args == 0 || s->args[0]->kind != WB_VALUE_NAME)
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+  for (guint i = 0; s->outputs->kind == WB_VALUE_NAME && i < G_N_ELEMENTS (views); i++)
     if (strcmp (s->name, views[i]) == 0)
+      return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (splits); i++)
+    if (strcmp (s->name, splits[i]) == 0)
       return TRUE;
   return FALSE;
 }
 
-/* Removes from @in (the argument names of @b) those that @b's subsymbols do not read: an argument that only a
- * chain of views (is_view) takes, none of whose results an op reads (it is returned as a view: its memory is the
- * output's, not traffic), or that no subsymbol takes. A call without subsymbols keeps every argument. */
-static void
-drop_unread_args (const WbBsym *b, GHashTable *in)
+/* Every output name of subsymbol @s into a new set. */
+static GHashTable *
+output_names (const WbBsym *s)
 {
-  g_autoptr (GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
-  GHashTableIter iter;
-  gpointer       key;
+  GHashTable *names = g_hash_table_new (g_str_hash, g_str_equal);
 
-  if (b->n_subsymbols == 0)
-    return;
-  /* definitions come before uses: walking back, a view's source is read when its result is */
+  collect_names (s->outputs, names);
+  return names;
+}
+
+/* The names @b's subsymbols read: every argument of an op that is not a view, and the source of a view one of
+ * whose outputs is read (definitions come before uses: walking back, a view's source is read when its result
+ * is). A view whose results nothing reads (it is returned: its memory is the output's) reads nothing. */
+static GHashTable *
+read_names (const WbBsym *b)
+{
+  GHashTable *read = g_hash_table_new (g_str_hash, g_str_equal);
+
   for (guint i = b->n_subsymbols; i-- > 0;)
     {
       const WbBsym *s = b->subsymbols[i];
       if (is_view (s))
         {
-          if (g_hash_table_contains (read, s->outputs->text))
-            g_hash_table_add (read, (gpointer) s->args[0]->text);
+          g_autoptr (GHashTable) outs = output_names (s);
+          GHashTableIter it;
+          gpointer       name;
+          g_hash_table_iter_init (&it, outs);
+          while (g_hash_table_iter_next (&it, &name, NULL))
+            if (g_hash_table_contains (read, name))
+              g_hash_table_add (read, (gpointer) s->args[0]->text);
           continue;
         }
       for (guint j = 0; j < s->n_args; j++)
@@ -320,27 +337,80 @@ drop_unread_args (const WbBsym *b, GHashTable *in)
       for (guint j = 0; j < s->n_kwargs; j++)
         collect_names (s->kwargs[j].value, read);
     }
-  g_hash_table_iter_init (&iter, in);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (!g_hash_table_contains (read, key))
-      g_hash_table_iter_remove (&iter);
+  return read;
 }
 
-/* The bytes a call reads and writes: its tensor arguments and outputs, each name once. Outputs that its
- * subsymbols make as views (reshape, transpose, permute, squeeze) of one tensor are that tensor's memory,
- * counted once, and not at all when it is an argument: nvFuser returns such outputs as aliases, and so do the
- * workbench's executors (gpt2_block's qkv gradient [8192, 2304] and its transpose are one buffer). Arguments
- * that no op reads (only returned as views) are not counted (drop_unread_args). */
+/* The bytes of @name (0 when its type is unknown or not a tensor). */
+static guint64
+name_bytes (const WbCostModel *m, const char *name)
+{
+  const WbType *t = g_hash_table_lookup (m->types, name);
+
+  return is_tensor (t) ? (guint64) wb_type_nbytes (t) : 0;
+}
+
+/* The bytes @b reads of @name: all of it, unless every subsymbol that takes it is a view of it (a slice, a
+ * split, a reshape...); then the bytes of those views' outputs that are read (each counted so, recursively),
+ * at most @name's own. llama_layer's rotary region takes qkv [2048, 12288] and splits it: q and k are read, v
+ * is returned as a view, so two thirds of it are read. A view output of unknown type counts all of @name. */
+static guint64
+read_bytes (const WbCostModel *m, const WbBsym *b, GHashTable *read, const char *name, guint depth)
+{
+  guint64 full = name_bytes (m, name), part = 0;
+
+  if (depth > 16)
+    return full;
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    {
+      const WbBsym *s = b->subsymbols[i];
+      g_autoptr (GHashTable) args = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) outs = NULL;
+      GHashTableIter it;
+      gpointer       out;
+
+      for (guint j = 0; j < s->n_args; j++)
+        collect_names (s->args[j], args);
+      for (guint j = 0; j < s->n_kwargs; j++)
+        collect_names (s->kwargs[j].value, args);
+      if (!g_hash_table_contains (args, name))
+        continue;
+      if (!is_view (s) || strcmp (s->args[0]->text, name) != 0 || g_hash_table_size (args) != 1)
+        return full;
+      outs = output_names (s);
+      g_hash_table_iter_init (&it, outs);
+      while (g_hash_table_iter_next (&it, &out, NULL))
+        {
+          if (!g_hash_table_contains (read, out))
+            continue;
+          if (name_bytes (m, out) == 0)
+            return full;
+          part += read_bytes (m, b, read, out, depth + 1);
+        }
+    }
+  return MIN (part, full);
+}
+
+/* The bytes a call reads and writes, each tensor once:
+ *   read     its tensor arguments that its subsymbols read (read_names), each in full or, when only views of it
+ *            are read, those views' bytes (read_bytes); an argument only returned as a view is not read
+ *   written  its outputs that are not views; outputs its subsymbols make as views (reshape, transpose, permute,
+ *            squeeze, slice, split, broadcast) of an argument or of another output are nothing more, and views
+ *            of an intermediate add up to at most that tensor: nvFuser returns such outputs as aliases, and so do
+ *            the workbench's executors (gpt2_block's qkv gradient [8192, 2304] and its transpose are one buffer;
+ *            gpt2_block's q, k and v are the three thirds of one [8, 1024, 2304] projection).
+ * A call without subsymbols reads every argument. */
 static guint64
 count_bytes (const WbCostModel *m, const WbBsym *b)
 {
   g_autoptr (GHashTable) in = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) out = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) view_of = g_hash_table_new (g_str_hash, g_str_equal); /* output name -> its source */
-  g_autoptr (GHashTable) bases = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) aliases = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) view_of = g_hash_table_new (g_str_hash, g_str_equal); /* view name -> its source */
+  g_autoptr (GHashTable) written = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) viewed = g_hash_table_new (g_str_hash, g_str_equal); /* viewed intermediate -> its view outputs' bytes */
+  g_autoptr (GHashTable) read = NULL;
   GHashTableIter iter;
-  gpointer       key;
+  gpointer       key, value;
+  guint64        total = 0;
 
   for (guint i = 0; i < b->n_args; i++)
     collect_names (b->args[i], in);
@@ -350,13 +420,21 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
   g_hash_table_remove (out, "_");
   for (guint i = 0; i < b->n_subsymbols; i++)
     if (is_view (b->subsymbols[i]))
-      g_hash_table_insert (view_of, (gpointer) b->subsymbols[i]->outputs->text, (gpointer) b->subsymbols[i]->args[0]->text);
-  /* outputs that are not views own their memory; a view output counts only the first time its base (an
-   * intermediate) is seen, never when the base is an argument or an output */
+      {
+        g_autoptr (GHashTable) outs = output_names (b->subsymbols[i]);
+        g_hash_table_iter_init (&iter, outs);
+        while (g_hash_table_iter_next (&iter, &key, NULL))
+          g_hash_table_insert (view_of, key, (gpointer) b->subsymbols[i]->args[0]->text);
+      }
+  /* written: outputs that are not views, then the view outputs of each other tensor (an intermediate): their
+   * bytes added up, at most that tensor's (the pieces of a split do not overlap; a transpose is all of it) */
   g_hash_table_iter_init (&iter, out);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (!g_hash_table_contains (view_of, key))
-      g_hash_table_add (bases, key);
+      {
+        g_hash_table_add (written, key);
+        total += name_bytes (m, key);
+      }
   g_hash_table_iter_init (&iter, out);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
@@ -365,14 +443,24 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
         continue;
       for (guint hops = 0; hops < 64 && (src = g_hash_table_lookup (view_of, base)) != NULL; hops++)
         base = src;
-      if (g_hash_table_contains (in, base) || !g_hash_table_add (bases, (gpointer) base))
-        g_hash_table_add (aliases, key);
+      if (!g_hash_table_contains (in, base) && !g_hash_table_contains (written, base))
+        g_hash_table_insert (viewed, (gpointer) base,
+                             GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (viewed, base)) + name_bytes (m, key)));
     }
-  g_hash_table_iter_init (&iter, aliases);
+  g_hash_table_iter_init (&iter, viewed);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint64 whole = name_bytes (m, key), views = GPOINTER_TO_SIZE (value);
+      total += whole > 0 ? MIN (whole, views) : views;
+    }
+  if (b->n_subsymbols == 0)
+    return total + bytes_of_names (m, in);
+  read = read_names (b);
+  g_hash_table_iter_init (&iter, in);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_hash_table_remove (out, key);
-  drop_unread_args (b, in);
-  return bytes_of_names (m, in) + bytes_of_names (m, out);
+    if (g_hash_table_contains (read, key))
+      total += read_bytes (m, b, read, key, 0);
+  return total;
 }
 
 /* The type of @b's first output (its annotation, or the map's), or NULL. */

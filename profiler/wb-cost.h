@@ -4,7 +4,11 @@
  * Counted from the types the trace annotates (and, where a call's outputs are not annotated, from the
  * symbol table's meta functions), never from a run:
  *   bytes  the bytes of every distinct tensor argument (read) plus every tensor output (written): what a
- *          region that keeps its intermediates on chip must move at least
+ *          region that keeps its intermediates on chip must move at least. Views count as aliases (wb-cost.c's
+ *          count_bytes): an output that is a view (reshape, transpose, slice, split...) of an argument or of
+ *          another output writes nothing, views of one intermediate write at most that tensor, an argument
+ *          that is only returned as a view is not read, and one read only through slices or splits is read
+ *          as far as those pieces are (llama_layer's rotary region reads two thirds of its qkv argument)
  *   FLOPs  wb-cost.def's rule for the symbol, else the sum over its subsymbols, else by category
  *          (elementwise: 1 per output element; reduction: 1 per input element; others: 0)
  * Names of a trace are unique, so one name -> type map per trace serves the top level and every

@@ -173,11 +173,12 @@ test_view_outputs (void)
     g_assert_cmpuint (found, >, 0);
 }
 
-/* Whether every subsymbol of @b is a reshape, transpose, permute, squeeze or view. */
+/* Whether every subsymbol of @b is a reshape, transpose, permute, squeeze, split or view. */
 static gboolean
 only_views (const WbBsym *b)
 {
-  static const char *const views[] = { "prims.transpose", "prims.reshape", "prims.squeeze", "ltorch.reshape", "ltorch.transpose", "ltorch.permute", "ltorch.squeeze", "ltorch.view", NULL };
+  static const char *const views[] = { "prims.transpose", "prims.reshape", "prims.squeeze", "ltorch.split", "ltorch.reshape",
+                                       "ltorch.transpose", "ltorch.permute", "ltorch.squeeze", "ltorch.view", NULL };
 
   for (guint i = 0; i < b->n_subsymbols; i++)
     if (b->subsymbols[i]->kind == WB_BSYM_CALL && (b->subsymbols[i]->name == NULL || !g_strv_contains (views, b->subsymbols[i]->name)))
@@ -224,6 +225,61 @@ test_view_arguments (void)
     return;
   g_assert_cmpuint (v.viewing, >, 0);
   g_assert_cmpuint (v.mixed, >, 0);
+}
+
+static void
+sliced_region (const WbTraceEntry *entry, WbCostModel *m, const WbBsym *b, guint64 bytes, gpointer data)
+{
+  gboolean sliced = FALSE;
+
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    sliced |= g_strcmp0 (b->subsymbols[i]->name, "ltorch.split") == 0;
+  if (!sliced || !only_views (b))
+    return;
+  g_test_message ("%s %s (line %u): split and views only, %" G_GUINT64_FORMAT " bytes", entry->label, b->name, b->line, bytes);
+  g_assert_cmpuint (bytes, ==, 0);
+  (*(guint *) data)++;
+}
+
+/* gpt2_block's recomputed program: the region that splits the qkv projection [8, 1024, 2304] into q, k and v
+ * (ltorch.split, each piece reshaped to heads and transposed) launches no kernel: its outputs are views of its
+ * argument, so it moves nothing (it counted 75.5 MB before, 1400% of the H200's copy bandwidth in 1.3 us). */
+static void
+test_view_slices (void)
+{
+  guint found = 0;
+
+  if (each_workbench_region ("gpt2_block", sliced_region, &found))
+    g_assert_cmpuint (found, >, 0);
+}
+
+static void
+rotary_region (const WbTraceEntry *entry, WbCostModel *m, const WbBsym *b, guint64 bytes, gpointer data)
+{
+  const gint64  heads[4] = { 1, 32, 2048, 128 };
+  const guint64 qkv = 2048ull * 12288 * 2, head = 2048ull * 4096 * 2, table = 2048 * 128 * 2;
+  gboolean      split = FALSE;
+
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    split |= g_strcmp0 (b->subsymbols[i]->name, "ltorch.split") == 0;
+  if (!split || only_views (b) || b->outputs->n_items != 3 || !has_output (m, b, 4, heads))
+    return;
+  g_test_message ("%s %s: %" G_GUINT64_FORMAT " bytes", entry->label, b->name, bytes);
+  g_assert_cmpuint (bytes, ==, 2 * qkv / 3 + 2 * head + 2 * table);
+  (*(guint *) data)++;
+}
+
+/* llama_layer's recomputed program: the rotary region takes the qkv projection [1, 2048, 12288] and splits it; it
+ * reads q and k (two thirds), rotates them with the cos and sin tables [2048, 128] and writes them, and returns v
+ * as a view of its argument: it reads and writes 64 MB, not the 101.7 MB the whole argument and three outputs
+ * make. */
+static void
+test_view_split_reads (void)
+{
+  guint found = 0;
+
+  if (each_workbench_region ("llama_layer", rotary_region, &found))
+    g_assert_cmpuint (found, >, 0);
 }
 
 static void
@@ -293,5 +349,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cost/attention", test_attention);
   g_test_add_func ("/profiler/cost/view-outputs", test_view_outputs);
   g_test_add_func ("/profiler/cost/view-arguments", test_view_arguments);
+  g_test_add_func ("/profiler/cost/view-slices", test_view_slices);
+  g_test_add_func ("/profiler/cost/view-split-reads", test_view_split_reads);
   return g_test_run ();
 }
