@@ -259,6 +259,15 @@ collect_names (const WbValue *v, GHashTable *seen)
     collect_names (v->base, seen);
 }
 
+/* The bytes of @name (0 when its type is unknown or not a tensor). */
+static guint64
+name_bytes (const WbCostModel *m, const char *name)
+{
+  const WbType *t = g_hash_table_lookup (m->types, name);
+
+  return is_tensor (t) ? (guint64) wb_type_nbytes (t) : 0;
+}
+
 static guint64
 bytes_of_names (const WbCostModel *m, GHashTable *names)
 {
@@ -268,12 +277,7 @@ bytes_of_names (const WbCostModel *m, GHashTable *names)
 
   g_hash_table_iter_init (&iter, names);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      const WbType *t = g_hash_table_lookup (m->types, key);
-
-      if (is_tensor (t))
-        total += (guint64) wb_type_nbytes (t);
-    }
+    total += name_bytes (m, key);
   return total;
 }
 
@@ -298,6 +302,16 @@ is_view (const WbBsym *s)
     if (strcmp (s->name, splits[i]) == 0)
       return TRUE;
   return FALSE;
+}
+
+/* Every NAME among @b's arguments and keyword arguments into @seen. */
+static void
+collect_arg_names (const WbBsym *b, GHashTable *seen)
+{
+  for (guint i = 0; i < b->n_args; i++)
+    collect_names (b->args[i], seen);
+  for (guint i = 0; i < b->n_kwargs; i++)
+    collect_names (b->kwargs[i].value, seen);
 }
 
 /* Every output name of subsymbol @s into a new set. */
@@ -332,21 +346,9 @@ read_names (const WbBsym *b)
               g_hash_table_add (read, (gpointer) s->args[0]->text);
           continue;
         }
-      for (guint j = 0; j < s->n_args; j++)
-        collect_names (s->args[j], read);
-      for (guint j = 0; j < s->n_kwargs; j++)
-        collect_names (s->kwargs[j].value, read);
+      collect_arg_names (s, read);
     }
   return read;
-}
-
-/* The bytes of @name (0 when its type is unknown or not a tensor). */
-static guint64
-name_bytes (const WbCostModel *m, const char *name)
-{
-  const WbType *t = g_hash_table_lookup (m->types, name);
-
-  return is_tensor (t) ? (guint64) wb_type_nbytes (t) : 0;
 }
 
 /* The bytes @b reads of @name: all of it, unless every subsymbol that takes it is a view of it (a slice, a
@@ -368,10 +370,7 @@ read_bytes (const WbCostModel *m, const WbBsym *b, GHashTable *read, const char 
       GHashTableIter it;
       gpointer       out;
 
-      for (guint j = 0; j < s->n_args; j++)
-        collect_names (s->args[j], args);
-      for (guint j = 0; j < s->n_kwargs; j++)
-        collect_names (s->kwargs[j].value, args);
+      collect_arg_names (s, args);
       if (!g_hash_table_contains (args, name))
         continue;
       if (!is_view (s) || strcmp (s->args[0]->text, name) != 0 || g_hash_table_size (args) != 1)
@@ -405,17 +404,13 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
   g_autoptr (GHashTable) in = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) out = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) view_of = g_hash_table_new (g_str_hash, g_str_equal); /* view name -> its source */
-  g_autoptr (GHashTable) written = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) viewed = g_hash_table_new (g_str_hash, g_str_equal); /* viewed intermediate -> its view outputs' bytes */
+  g_autoptr (GHashTable) viewed = g_hash_table_new (g_str_hash, g_str_equal);  /* viewed intermediate -> its view outputs' bytes */
   g_autoptr (GHashTable) read = NULL;
   GHashTableIter iter;
   gpointer       key, value;
   guint64        total = 0;
 
-  for (guint i = 0; i < b->n_args; i++)
-    collect_names (b->args[i], in);
-  for (guint i = 0; i < b->n_kwargs; i++)
-    collect_names (b->kwargs[i].value, in);
+  collect_arg_names (b, in);
   collect_names (b->outputs, out);
   g_hash_table_remove (out, "_");
   for (guint i = 0; i < b->n_subsymbols; i++)
@@ -431,10 +426,7 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
   g_hash_table_iter_init (&iter, out);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (!g_hash_table_contains (view_of, key))
-      {
-        g_hash_table_add (written, key);
-        total += name_bytes (m, key);
-      }
+      total += name_bytes (m, key);
   g_hash_table_iter_init (&iter, out);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
@@ -443,7 +435,8 @@ count_bytes (const WbCostModel *m, const WbBsym *b)
         continue;
       for (guint hops = 0; hops < 64 && (src = g_hash_table_lookup (view_of, base)) != NULL; hops++)
         base = src;
-      if (!g_hash_table_contains (in, base) && !g_hash_table_contains (written, base))
+      /* the root is no view: an argument, an output that owns its memory (counted above), or an intermediate */
+      if (!g_hash_table_contains (in, base) && !g_hash_table_contains (out, base))
         g_hash_table_insert (viewed, (gpointer) base,
                              GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (viewed, base)) + name_bytes (m, key)));
     }

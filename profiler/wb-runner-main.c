@@ -219,7 +219,8 @@ stats_variant (guint retries)
  * without the entries' events, which is then freed; the timed iterations' capture is a profiled iteration:
  * its CUDA events become event-record nodes, every replay records them again and is read like any timed
  * iteration (entry times; CUPTI's kernels, whose correlation ids are the graph launch's, are attributed by
- * the entries' time ranges). If those events give no times the iterations are timed as a whole by events around each launch.
+ * the entries' time ranges). If those events give no times the iterations are timed as a whole by events
+ * around each launch.
  * Work the graph cannot hold (a cpu fallback, a synchronisation, a host read) fails the capture; the timed
  * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened. */
 
@@ -312,7 +313,8 @@ graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error)
   return TRUE;
 }
 
-/* One timed replay: like a timed iteration of the program, its events read after the synchronisation. */
+/* One timed replay (or a plain or traced one): like an iteration of the program, its events read after the
+ * synchronisation (wb_runner_prof_end_iteration files them by phase). */
 static gboolean
 graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
 {
@@ -329,17 +331,6 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
     return FALSE;
   if (p == NULL)
     return TRUE;
-  if (p->plain)
-    {
-      /* the plain graph's own start and end events, else the events around its launch */
-      if (g->regions)
-        wb_runner_prof_end_iteration (p);
-      else if (wb_cuda_graph_get_last_ns (g->graph, &ns, error))
-        g_array_append_val (p->unprofiled_iter_ns, ns);
-      else
-        return FALSE;
-      return TRUE;
-    }
   if (g->regions)
     {
       float ms = 0;
@@ -357,6 +348,11 @@ graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
     }
   if (!wb_cuda_graph_get_last_ns (g->graph, &ns, error))
     return FALSE;
+  if (p->plain)
+    {
+      g_array_append_val (p->unprofiled_iter_ns, ns);
+      return TRUE;
+    }
   if (p->tracing)
     {
       g_array_append_val (p->traced_iter_ns, ns);
