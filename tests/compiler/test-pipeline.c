@@ -16,8 +16,13 @@ typedef struct
 } Case;
 
 static const Case cases[] = {
-  { "mlp_small", TRUE }, { "gpt2_block", TRUE }, { "llama_layer", TRUE }, { "ce_loss/fallback", TRUE }, { "ce_loss", TRUE },
-  { "elementwise_chain_small", FALSE }, { "misc_ops", FALSE },
+  { "mlp_small", TRUE },
+  { "gpt2_block", TRUE },
+  { "llama_layer", TRUE },
+  { "ce_loss/fallback", TRUE },
+  { "ce_loss", TRUE },
+  { "elementwise_chain_small", FALSE },
+  { "misc_ops", FALSE },
 };
 
 static char *
@@ -39,8 +44,8 @@ run_case (const char *name, const char *const *executors, const char *assignment
   g_autofree char *dir = case_dir (name);
   g_autoptr (WbTraceSet) set = NULL;
   const WbTraceEntry *input;
-  WbPipelineOptions opts = { executors, WB_FUSION_DATAFLOW, assignment };
-  WbPipeline *p;
+  WbPipelineOptions   opts = { executors, WB_FUSION_DATAFLOW, assignment };
+  WbPipeline         *p;
   if (dir == NULL)
     return NULL;
   set = wb_trace_set_load (dir, error);
@@ -178,7 +183,7 @@ check_case (gconstpointer data)
           const WbStage *fw = last_stage (p, WB_STAGE_FORWARD), *bw = last_stage (p, WB_STAGE_BACKWARD);
           const WbTrace *tfw = thunder_trace (set, WB_TRACE_KIND_FORWARD, TRUE), *tbw = thunder_trace (set, WB_TRACE_KIND_BACKWARD, TRUE);
           const WbTrace *ofw = wb_stage_get_trace (fw), *obw = wb_stage_get_trace (bw);
-          const WbBsym *r = return_of (ofw), *tr = return_of (tfw), *br = return_of (obw), *tbr = return_of (tbw);
+          const WbBsym  *r = return_of (ofw), *tr = return_of (tfw), *br = return_of (obw), *tbr = return_of (tbw);
           const WbValue *saved;
           g_assert_nonnull (fw);
           g_assert_nonnull (bw);
@@ -205,7 +210,7 @@ check_case (gconstpointer data)
           for (guint k = 0; k < saved->items[0]->n_items; k++)
             {
               const char *name = saved->items[0]->items[k]->text;
-              gboolean is_tensor = FALSE;
+              gboolean    is_tensor = FALSE;
               for (guint b = 0; b < obw->n_body; b++)
                 if (obw->body[b]->kind == WB_BSYM_ANNOTATION && strcmp (obw->body[b]->name, name) == 0)
                   is_tensor = obw->body[b]->type.kind == WB_TYPE_TENSOR;
@@ -238,9 +243,9 @@ test_regions_vs_thunder (void)
       g_autoptr (GError) error = NULL;
       g_autoptr (WbTraceSet) set = NULL;
       g_autoptr (WbPipeline) p = run_case (training[c], thunder_executors, NULL, &set, &error);
-      GPtrArray *regions;
+      GPtrArray     *regions;
       const WbTrace *fusion = NULL;
-      guint n_thunder = 0;
+      guint          n_thunder = 0;
       g_assert_no_error (error);
       for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
         {
@@ -254,7 +259,7 @@ test_regions_vs_thunder (void)
       for (guint i = 0; i < fusion->n_body; i++)
         if (wb_bsym_is_fusion (fusion->body[i]))
           {
-            const WbBsym *t = fusion->body[i];
+            const WbBsym   *t = fusion->body[i];
             const WbRegion *ours = NULL;
             for (guint k = 0; k < regions->len; k++)
               if (strcmp (((WbRegion *) regions->pdata[k])->name, t->name) == 0)
@@ -283,7 +288,7 @@ test_remarks (void)
   static const char *const execs[] = { "cublas", "cudnn", "nvrtc", "cuda", NULL };
   g_autoptr (WbPipeline) p = run_case ("misc_ops", execs, NULL, NULL, &error);
   GPtrArray *remarks;
-  gboolean seen_int = FALSE, seen_topk = FALSE;
+  gboolean   seen_int = FALSE, seen_topk = FALSE;
   if (p == NULL && error == NULL)
     {
       g_test_skip ("../shared/traces is not present");
@@ -322,7 +327,7 @@ test_remark_dtype (void)
   static const char *const execs[] = { "cudnn", "cublas", "nvrtc", "cuda", NULL };
   g_autoptr (WbPipeline) p = run_case ("mlp_small", execs, NULL, NULL, &error);
   GPtrArray *remarks;
-  gboolean cublas_linear = FALSE, cudnn_linear = FALSE;
+  gboolean   cublas_linear = FALSE, cudnn_linear = FALSE;
   g_assert_no_error (error);
   remarks = wb_pipeline_get_remarks (p);
   for (guint i = 0; i < remarks->len; i++)
@@ -348,7 +353,7 @@ test_reassignment (void)
   g_autoptr (WbPipeline) base = run_case ("mlp_small", NULL, NULL, NULL, &error);
   g_autoptr (WbPipeline) unfused = NULL, bad = NULL, unknown = NULL, missing = NULL;
   GPtrArray *regions;
-  guint n_base;
+  guint      n_base;
   g_assert_no_error (error);
   n_base = wb_pipeline_get_regions (base)->len;
   g_assert_cmpuint (n_base, >=, 2);
@@ -390,7 +395,7 @@ test_provenance (void)
   for (guint i = 0; i < wb_stage_get_trace (fusion)->n_body; i++)
     {
       const WbBsym *b = wb_stage_get_trace (fusion)->body[i];
-      GPtrArray *src = wb_stage_get_sources (fusion, b);
+      GPtrArray    *src = wb_stage_get_sources (fusion, b);
       g_assert_nonnull (src);
       if (wb_bsym_is_fusion (b))
         {
@@ -403,6 +408,80 @@ test_provenance (void)
         g_assert_true (src->len == 1 && src->pdata[0] == b);
       g_assert_cmpuint (wb_trace_get_bsym_line (wb_stage_get_trace (fusion), b), >, 0);
     }
+}
+
+/* The types of every output of the backward's fusion regions, "f32[8, 1024]" form, in region order. */
+static GPtrArray *
+backward_region_outputs (const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbPipeline) p = run_case (name, NULL, NULL, NULL, &error);
+  GPtrArray     *types = g_ptr_array_new_with_free_func (g_free);
+  const WbTrace *bw;
+
+  g_assert_no_error (error);
+  bw = wb_stage_get_trace (last_stage (p, WB_STAGE_BACKWARD));
+  for (guint i = 0; i < bw->n_body; i++)
+    {
+      const WbBsym *b = bw->body[i];
+      g_autoptr (GPtrArray) names = g_ptr_array_new ();
+      if (!wb_bsym_is_fusion (b))
+        continue;
+      wb_bsym_get_output_names (b, names);
+      for (guint k = 0; k < names->len; k++)
+        for (guint s = 0; s < b->n_subsymbols; s++)
+          if (b->subsymbols[s]->has_type && g_strcmp0 (b->subsymbols[s]->type_name, names->pdata[k]) == 0)
+            {
+              g_autofree char *text = wb_type_to_string (&b->subsymbols[s]->type);
+              const char      *dtype = strchr (text, ' ');
+              g_ptr_array_add (types, g_strdup (dtype != NULL ? dtype + 1 : text));
+              break;
+            }
+    }
+  return types;
+}
+
+static guint
+count_type (GPtrArray *types, const char *type)
+{
+  guint n = 0;
+  for (guint i = 0; i < types->len; i++)
+    n += g_strcmp0 (types->pdata[i], type) == 0;
+  return n;
+}
+
+/* Rematerialization between backward regions (wb-pass-remat.c's second rule). gpt2_block's backward wrote an
+ * f32 [8, 1024, 3072] (the GELU's tanh term, 100 MB) that the next region reads, and the layer-norm backwards
+ * wrote their mean terms as f32 [8, 1024, 768]: the readers recompute the first, and the mean terms become per-row
+ * f32 [8, 1024] outputs. llama_layer's RMS-norm backward wrote an f32 [1, 2048, 4096] that its reader now
+ * recomputes. WB_NO_BACKWARD_REMAT=1 gives the regions before the rule. */
+static void
+test_backward_remat (void)
+{
+  g_autoptr (GPtrArray) gpt2 = NULL, gpt2_off = NULL, llama = NULL, llama_off = NULL;
+
+  if (wb_test_traces_dir () == NULL)
+    {
+      g_test_skip ("../shared/traces is not present");
+      return;
+    }
+  gpt2 = backward_region_outputs ("gpt2_block");
+  llama = backward_region_outputs ("llama_layer");
+  g_setenv ("WB_NO_BACKWARD_REMAT", "1", TRUE);
+  gpt2_off = backward_region_outputs ("gpt2_block");
+  llama_off = backward_region_outputs ("llama_layer");
+  g_unsetenv ("WB_NO_BACKWARD_REMAT");
+  g_test_message ("gpt2_block: f32[8, 1024, 3072] %u -> %u, f32[8, 1024, 768] %u -> %u, f32[8, 1024] %u -> %u",
+                  count_type (gpt2_off, "f32[8, 1024, 3072]"), count_type (gpt2, "f32[8, 1024, 3072]"),
+                  count_type (gpt2_off, "f32[8, 1024, 768]"), count_type (gpt2, "f32[8, 1024, 768]"),
+                  count_type (gpt2_off, "f32[8, 1024]"), count_type (gpt2, "f32[8, 1024]"));
+  g_test_message ("llama_layer: f32[1, 2048, 4096] %u -> %u", count_type (llama_off, "f32[1, 2048, 4096]"),
+                  count_type (llama, "f32[1, 2048, 4096]"));
+  g_assert_cmpuint (count_type (gpt2_off, "f32[8, 1024, 3072]"), >, 0);
+  g_assert_cmpuint (count_type (gpt2, "f32[8, 1024, 3072]"), ==, 0);
+  g_assert_cmpuint (count_type (gpt2, "f32[8, 1024, 768]") + 2, ==, count_type (gpt2_off, "f32[8, 1024, 768]"));
+  g_assert_cmpuint (count_type (gpt2, "f32[8, 1024]"), ==, count_type (gpt2_off, "f32[8, 1024]") + 2);
+  g_assert_cmpuint (count_type (llama, "f32[1, 2048, 4096]"), <, count_type (llama_off, "f32[1, 2048, 4096]"));
 }
 
 int
@@ -419,5 +498,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/WbPipeline/remark-executors", test_remark_dtype);
   g_test_add_func ("/compiler/WbPipeline/reassignment", test_reassignment);
   g_test_add_func ("/compiler/WbPipeline/provenance", test_provenance);
+  g_test_add_func ("/compiler/WbPipeline/backward-remat", test_backward_remat);
   return g_test_run ();
 }
