@@ -1,5 +1,6 @@
 // bench-hand-probes.cu — hand-written kernels beside the generated ones of llama_layer nvrtcFusion13 (rotary backward)
-// and nvrtcFusion10 (RMS-norm backward): what each access pattern and kernel shape reaches against cudaMemcpy.
+// and nvrtcFusion10 (RMS-norm backward), and the bare access pattern of gpt2_block nvrtcFusion9 (layer-norm
+// backward): what each access pattern and kernel shape reaches against cudaMemcpy.
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Built by bench-hand-probes.sh (nvcc, with the generated kernels exported next to it); not part of the meson build
 // (and not clang-formatted: it splits the <<< >>> of kernel launches).
@@ -257,6 +258,46 @@ __global__ void __launch_bounds__ (256) rms_combine (const float *part, int G, f
   p10[col] = tobf (s);
 }
 
+// ---------------------------------------------------------------- gpt2_block nvrtcFusion9's access pattern
+// What the layer-norm backward's bytes alone allow: read 4 bf16 [8192, 768], write 2 bf16 and 1 f32 of that shape
+// (the region's traffic before the backward rematerialization rule, 100.8 MB), a few adds and no reduction: as its
+// row walk (8 rows a block of 256 threads, a warp a row, 3 steps of 8 columns) and as a flat grid-stride loop.
+#define PN (8192 * 768)
+__device__ __forceinline__ void pat_one (const us *a, const us *b, const us *c, const us *d, us *o0, us *o1, float *o2, int e)
+{
+  vh<8> A = *(const vh<8> *) (a + e), B = *(const vh<8> *) (b + e), C = *(const vh<8> *) (c + e), D = *(const vh<8> *) (d + e), O0, O1;
+  float4 F0, F1;
+  float *f0 = &F0.x, *f1 = &F1.x;
+  for (int l = 0; l < 8; l++)
+    {
+      float x = bf (A.x[l]) + bf (B.x[l]);
+      O0.x[l] = tobf (x * bf (C.x[l]));
+      O1.x[l] = tobf (x + bf (D.x[l]));
+      (l < 4 ? f0 : f1)[l % 4] = x;
+    }
+  *(vh<8> *) (o0 + e) = O0;
+  *(vh<8> *) (o1 + e) = O1;
+  *(float4 *) (o2 + e) = F0;
+  *(float4 *) (o2 + e + 4) = F1;
+}
+template <int BPS>
+__global__ void __launch_bounds__ (256, BPS) pat_walk (const us *a, const us *b, const us *c, const us *d, us *o0, us *o1, float *o2)
+{
+  const int lane = threadIdx.x % 32;
+  for (int ob = blockIdx.x * 8; ob < 8192; ob += gridDim.x * 8)
+    {
+      const int o = ob + threadIdx.x / 32;
+#pragma unroll
+      for (int st = 0; st < 3; st++)
+        pat_one (a, b, c, d, o0, o1, o2, o * 768 + st * 256 + lane * 8);
+    }
+}
+__global__ void __launch_bounds__ (256) pat_flat (const us *a, const us *b, const us *c, const us *d, us *o0, us *o1, float *o2)
+{
+  for (int e = (blockIdx.x * 256 + threadIdx.x) * 8; e < PN; e += gridDim.x * 256 * 8)
+    pat_one (a, b, c, d, o0, o1, o2, e);
+}
+
 // ---------------------------------------------------------------- harness
 static std::vector<us> rand_bf16 (size_t n, unsigned seed)
 {
@@ -438,6 +479,27 @@ int main ()
     mix (2, "hand one pass, 2 blocks per SM");
     mix (3, "hand one pass, 3 blocks per SM");
     mix (4, "hand one pass, 4 blocks per SM");
+  }
+  // gpt2_block nvrtcFusion9's access pattern
+  {
+    auto h = rand_bf16 (PN, 11);
+    us *a = up (h), *b = up (h), *c = up (h), *d = up (h), *o0, *o1;
+    float *o2;
+    const double mb = PN * 16.0 / 1e6;
+    char nm[64];
+    CK (cudaMalloc (&o0, PN * 2));
+    CK (cudaMalloc (&o1, PN * 2));
+    CK (cudaMalloc (&o2, PN * 4));
+    printf ("== gpt2_block nvrtcFusion9's access pattern alone (4 bf16 in, 2 bf16 + 1 f32 out), %.1f MB\n", mb);
+    snprintf (nm, sizeof nm, "row walk, %d blocks (2 per SM)", 2 * sms);
+    row (nm, time_ms ([&] { pat_walk<2><<<2 * sms, 256>>> (a, b, c, d, o0, o1, o2); }), mb);
+    snprintf (nm, sizeof nm, "row walk, %d blocks (4 per SM)", 4 * sms);
+    row (nm, time_ms ([&] { pat_walk<4><<<4 * sms, 256>>> (a, b, c, d, o0, o1, o2); }), mb);
+    snprintf (nm, sizeof nm, "row walk, %d blocks (8 per SM)", 8 * sms);
+    row (nm, time_ms ([&] { pat_walk<8><<<8 * sms, 256>>> (a, b, c, d, o0, o1, o2); }), mb);
+    row ("flat, 3072 blocks", time_ms ([&] { pat_flat<<<3072, 256>>> (a, b, c, d, o0, o1, o2); }), mb);
+    row ("flat, 1024 blocks", time_ms ([&] { pat_flat<<<1024, 256>>> (a, b, c, d, o0, o1, o2); }), mb);
+    cudaFree (a), cudaFree (b), cudaFree (c), cudaFree (d), cudaFree (o0), cudaFree (o1), cudaFree (o2);
   }
   return 0;
 }

@@ -2,6 +2,9 @@
 # bench-hand-probes.sh — builds the hand-written probes (bench-hand-probes.cu) with the generated kernels of
 # llama_layer's nvrtcFusion13 and nvrtcFusion10 (two kernels with WB_CUDA_NO_MIX_DEFER=1, and the mixed one),
 # exported by the built thunder-wb and given host launchers here. Needs nvcc (sm_90); run the binary on the GPU.
+# The regions are those of the recomputed program without rematerialization between backward regions
+# (WB_NO_BACKWARD_REMAT=1): the hand kernels were written for them (nvrtcFusion10 then also wrote the f32 value
+# its reader, nvrtcFusion11, now recomputes).
 # SPDX-License-Identifier: GPL-3.0-or-later
 #   sh tests/bench/bench-hand-probes.sh [BUILD_DIR] [OUT_DIR]     then OUT_DIR/bench-hand-probes on the GPU machine
 set -eu
@@ -11,6 +14,7 @@ T=${WB_TRACES_DIR:-../shared/traces}/llama_layer
 W=$B/app/thunder-wb
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 mkdir -p "$D"
+export WB_NO_BACKWARD_REMAT=1
 "$W" --headless export "$T" --region nvrtcFusion13 --as cuda -o "$D/gen13.cu"
 WB_CUDA_NO_MIX_DEFER=1 "$W" --headless export "$T" --region nvrtcFusion10 --as cuda -o "$D/gen10.cu"
 "$W" --headless export "$T" --region nvrtcFusion10 --as cuda -o "$D/gen10n.cu"
