@@ -124,15 +124,8 @@ element_outputs (Kern *k, const Col *C, const Idx *ax, const char *r, const char
       Idx  bx;
       g_autoptr (GPtrArray) outs = g_ptr_array_new ();
       g_autoptr (GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
-      if (done[i])
+      if (!_wb_cg_take_shape (elems, C->eslots, i, done, outs, slots))
         continue;
-      for (guint j = i; j < elems->len; j++)
-        if (!done[j] && _wb_cg_same_shape (elems->pdata[j], first))
-          {
-            done[j] = TRUE;
-            g_ptr_array_add (outs, elems->pdata[j]);
-            g_array_append_val (slots, C->eslots[j]);
-          }
       output_idx (k, C, first, ax, r, E, &bx);
       if (k->vec > 1)
         {

@@ -12,7 +12,9 @@
  *   the weight and bias gradients: two or three column sums). Their operands are emitted at the same
  *   index in one scope, so loads and subexpressions they share are done once.
  * - The epilogue: a row-reduction kernel of a plan (its reduced dims trailing; the last such that can)
- *   also computes the plan's pointwise outputs of the operand's shape ("elements") and of the kept shape
+ *   also computes the plan's pointwise outputs of the operand's shape ("elements", up to dims of extent 1:
+ *   llama_layer's RMS-norm backward stores a bf16 [2048, 4096] beside its f32 [1, 2048, 4096] operand, at
+ *   the same linear index) and of the kept shape
  *   ("rows", the rsqrt of a variance), when every read of the reductions' results that they make is of
  *   the row being reduced, and they read no reduction that runs after it (a later reduction may read
  *   them: they are stored before it runs): each group of T threads stores its row's results and keeps
@@ -288,26 +290,49 @@ take_group (WbCgEpilogue *epi, GPtrArray *groups, guint gi, gboolean elems)
   g_ptr_array_remove_index (groups, gi);
 }
 
-/* Whether @v is of the reductions' kept shape (dims of extent 1 aside); then @map[d]: the operand dim that
- * dim d of @v follows (-1 for its dims of extent 1), for own_rows. */
+/* Whether the dims of extent other than 1 of @v are, in order, those of the operand's dims @ad (@n of them) whose
+ * extent is not 1; then @map[d]: the operand dim that dim d of @v follows (-1 for its dims of extent 1). */
 static gboolean
-kept_map (const Own *o, const Val *v, int *map)
+follows_dims (const Own *o, const Val *v, const guint *ad, guint n, int *map)
 {
-  guint vb[WB_MAX_RANK], kb[WB_MAX_RANK], nv = big_dims (v, vb), nkb = 0;
+  guint vb[WB_MAX_RANK], ab[WB_MAX_RANK], nv = big_dims (v, vb), na = 0;
 
-  for (guint i = 0; i < o->n_kept; i++)
-    if (o->a->shape[o->kept_dim[i]] != 1)
-      kb[nkb++] = (guint) o->kept_dim[i];
-  if (nv != nkb)
+  for (guint i = 0; i < n; i++)
+    if (o->a->shape[ad[i]] != 1)
+      ab[na++] = ad[i];
+  if (nv != na)
     return FALSE;
   for (guint i = 0; i < nv; i++)
-    if (v->shape[vb[i]] != o->a->shape[kb[i]])
+    if (v->shape[vb[i]] != o->a->shape[ab[i]])
       return FALSE;
   for (guint d = 0; d < v->rank; d++)
     map[d] = -1;
   for (guint i = 0; i < nv; i++)
-    map[vb[i]] = (int) kb[i];
+    map[vb[i]] = (int) ab[i];
   return TRUE;
+}
+
+/* Whether @v is of the operand's shape up to dims of extent 1 (an element output of [2048, 4096] for an operand of
+ * [1, 2048, 4096]), with @map as follows_dims gives it. */
+static gboolean
+elems_map (const Own *o, const Val *v, int *map)
+{
+  guint all[WB_MAX_RANK];
+
+  for (guint d = 0; d < o->a->rank; d++)
+    all[d] = d;
+  return follows_dims (o, v, all, o->a->rank, map);
+}
+
+/* Whether @v is of the reductions' kept shape (dims of extent 1 aside), with @map for own_rows. */
+static gboolean
+kept_map (const Own *o, const Val *v, int *map)
+{
+  guint kept[WB_MAX_RANK];
+
+  for (guint i = 0; i < o->n_kept; i++)
+    kept[i] = (guint) o->kept_dim[i];
+  return follows_dims (o, v, kept, o->n_kept, map);
 }
 
 static gboolean
@@ -326,13 +351,8 @@ epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, 
     {
       GPtrArray *grp = groups->pdata[gi];
       Val       *first = grp->pdata[0];
-      gboolean   elems = _wb_cg_same_shape (first, L.a), rows = FALSE, fits = TRUE;
       int        map[WB_MAX_RANK];
-      if (!elems)
-        rows = kept_map (&o, first, map);
-      else
-        for (guint d = 0; d < first->rank; d++)
-          map[d] = (int) d;
+      gboolean   elems = elems_map (&o, first, map), rows = !elems && kept_map (&o, first, map), fits = TRUE;
       if (!elems && !rows)
         {
           gi++;
@@ -504,41 +524,6 @@ _wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi)
   return _wb_cg_gstr (g, "%u pointwise output%s per row and %u per element", n_rows, n_rows == 1 ? "" : "s", epi->elems->len);
 }
 
-gboolean
-_wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, const char *guard, const guint *slots, GError **error)
-{
-  Gen  *g = k->g;
-  guint vec = k->vec, next = 0;
-
-  k->vec = 0; /* one value per thread: scalar code */
-  for (guint i = 0; i < groups->len; i++)
-    {
-      GPtrArray *grp = groups->pdata[i];
-      Val       *first = grp->pdata[0];
-      Idx        ix;
-      if (guard != NULL)
-        _wb_cg_line (k, "%s", guard);
-      _wb_cg_line (k, "{");
-      _wb_cg_open_block (k);
-      _wb_cg_idx_unravel (k, at, first->rank, first->shape, &ix);
-      for (guint j = 0; j < grp->len; j++)
-        {
-          Val        *v = grp->pdata[j];
-          const char *x = _wb_cg_emit (k, v, &ix, error);
-          if (x == NULL)
-            {
-              k->vec = vec;
-              return FALSE;
-            }
-          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[next++]), at, x, v->dtype));
-        }
-      _wb_cg_close_block (k);
-      _wb_cg_line (k, "}");
-    }
-  k->vec = vec;
-  return TRUE;
-}
-
 /* The index of the element (o, r) of the operand: its kept dims from @kx, its reduced dims from @rx. */
 static void
 element_idx (const WbCgRows *R, const Idx *kx, const Idx *rx, const char *lin, Idx *ax)
@@ -550,6 +535,38 @@ element_idx (const WbCgRows *R, const Idx *kx, const Idx *rx, const char *lin, I
   for (guint d = 0; d < R->a->rank; d++)
     _wb_cg_idx_dim (ax, d, R->red[d] ? rx : kx, R->red[d] ? ri++ : ki++);
   ax->lin = lin; /* the reduced dims are trailing: element (o, r) is o * K + r */
+}
+
+/* The index in element output @v (of the operand @a's shape up to dims of extent 1: elems_map) of the operand's
+ * element @ax: its dims of extent other than 1 are the operand's, in order. */
+static void
+elem_idx (const Idx *ax, const Val *a, const Val *v, Idx *vx)
+{
+  guint j = 0;
+
+  if (_wb_cg_same_shape (v, a))
+    {
+      *vx = *ax;
+      return;
+    }
+  *vx = *ax;
+  vx->rank = v->rank;
+  for (guint d = 0; d < v->rank; d++)
+    {
+      if (v->shape[d] == 1)
+        {
+          vx->e[d] = "0";
+          vx->base[d] = NULL;
+          vx->lane[d] = LANE_SAME;
+          continue;
+        }
+      while (a->shape[j] == 1)
+        j++;
+      vx->e[d] = ax->e[j];
+      vx->base[d] = ax->base[j];
+      vx->lane[d] = ax->lane[j];
+      j++;
+    }
 }
 
 /* The row set's own sums at the elements of this step (WbCgRows.accs), lane by lane in the order of the row
@@ -605,13 +622,25 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
     return FALSE;
   if (k->vec > 1)
     {
+      g_autofree gboolean *done = g_new0 (gboolean, epi->elems->len);
       for (guint d = 0; d < R->n_red; d++)
         rx.lane[d] = LANE_SAME;
       element_idx (R, &kx, &rx, "E", &ax);
       for (guint d = 0; d < ax.rank; d++)
         ax.lane[d] = LANE_SAME;
-      if (!_wb_cg_vec_store_outputs (k, epi->elems, slots, &ax, u, "E", error))
-        return FALSE;
+      /* one vector store call per shape of output (they differ only in dims of extent 1) */
+      for (guint i = 0; i < epi->elems->len; i++)
+        {
+          Val *first = epi->elems->pdata[i];
+          Idx  vx;
+          g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+          g_autoptr (GArray) oslots = g_array_new (FALSE, FALSE, sizeof (guint));
+          if (!_wb_cg_take_shape (epi->elems, slots, i, done, outs, oslots))
+            continue;
+          elem_idx (&ax, R->a, first, &vx);
+          if (!_wb_cg_vec_store_outputs (k, outs, (const guint *) oslots->data, &vx, _wb_cg_innermost_dim (first->rank, first->shape), "E", error))
+            return FALSE;
+        }
     }
   else
     for (k->lane = 0; k->lane < V; k->lane++)
@@ -623,7 +652,10 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
         for (guint j = 0; j < epi->elems->len; j++)
           {
             Val        *v = epi->elems->pdata[j];
-            const char *x = _wb_cg_emit (k, v, &ax, error);
+            Idx         vx;
+            const char *x;
+            elem_idx (&ax, R->a, v, &vx);
+            x = _wb_cg_emit (k, v, &vx, error);
             if (x == NULL)
               {
                 k->lane = 0;

@@ -114,11 +114,20 @@ input_bytes (Gen *g, Val *const *vals, guint n, gint64 numel)
 }
 
 /* Whether row set @rset (with epilogue @epi) can take column set @cset with rows longer than a warp's
- * (WbCgMix.defer): its element outputs read none of its results, and the column kernel it saves would read at
- * least half the bytes the row kernel moves. The walk of a few blocks per SM moves its bytes at a lower rate
- * than a kernel of one row per block. Measured on an H200: llama_layer's RMS-norm backward nvrtcFusion10 (the
- * column sums read 8 bytes an element, the row kernel moves 14) 0.0309 + 0.0204 -> 0.0416 ms mixed;
- * nvrtcFusion14 (4 of 10) 0.0217 + 0.0112 -> 0.0354 ms, so it keeps its two kernels. */
+ * (WbCgMix.defer): its element outputs read none of its results, and the bytes the mixed walk saves outweigh what
+ * it costs. The walk of a few blocks per SM moves its bytes at a lower rate than a kernel of one row per block.
+ * Measured on an H200, llama_layer's RMS-norm backwards ([2048, 4096]; col: the bytes an element the column
+ * kernel reads, row: those the row kernel moves), two kernels -> mixed, ms:
+ *
+ *   nvrtcFusion10 without backward rematerialization  col 8, row 14   0.0309 + 0.0204 -> 0.0416
+ *   nvrtcFusion14 without it                          col 4, row 10   0.0217 + 0.0112 -> 0.0354
+ *   nvrtcFusion10 with it                             col 8, row 10   0.0422 (both)   -> 0.0353
+ *   nvrtcFusion14 with it                             col 4, row  6   0.0232 (both)   -> 0.0285
+ *
+ * Two kernels take about 2.3 us per byte an element (of 8M elements) of col + row; the mixed walk 19.5 us plus
+ * 1.6 us per byte of row. So the walk costs what two kernels take to move 8.5 bytes an element and saves col
+ * plus 0.3 x row of them: mixed when col + 0.3 row > 8.5 (all four above chosen right; the rule it replaces,
+ * 2 col >= row, mixed the last one). */
 static gboolean
 defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
 {
@@ -140,7 +149,7 @@ defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
   row = input_bytes (g, (Val *const *) rvals->pdata, rvals->len, numel);
   for (guint i = 0; i < epi->elems->len; i++)
     row += (gint64) wb_dtype_size (((Val *) epi->elems->pdata[i])->dtype);
-  return 2 * col >= row;
+  return 10 * col + 3 * row > 85;
 }
 
 static gint64

@@ -1,5 +1,6 @@
 /* wb-cuda-codegen-outputs.c — how a plan's outputs are produced: views of inputs and buffers, transposes of
- * computed values, outputs computed before the reductions that read them
+ * computed values, outputs computed before the reductions that read them; the stores of kept-shape values
+ * and of outputs of several shapes
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -319,4 +320,58 @@ _wb_cg_read_by_reduction (Gen *g, Val *v)
         }
     }
   return FALSE;
+}
+
+/* -- storing outputs ------------------------------------------------------------------------ */
+
+gboolean
+_wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, const char *guard, const guint *slots, GError **error)
+{
+  Gen  *g = k->g;
+  guint vec = k->vec, next = 0;
+
+  k->vec = 0; /* one value per thread: scalar code */
+  for (guint i = 0; i < groups->len; i++)
+    {
+      GPtrArray *grp = groups->pdata[i];
+      Val       *first = grp->pdata[0];
+      Idx        ix;
+      if (guard != NULL)
+        _wb_cg_line (k, "%s", guard);
+      _wb_cg_line (k, "{");
+      _wb_cg_open_block (k);
+      _wb_cg_idx_unravel (k, at, first->rank, first->shape, &ix);
+      for (guint j = 0; j < grp->len; j++)
+        {
+          Val        *v = grp->pdata[j];
+          const char *x = _wb_cg_emit (k, v, &ix, error);
+          if (x == NULL)
+            {
+              k->vec = vec;
+              return FALSE;
+            }
+          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", slots[next++]), at, x, v->dtype));
+        }
+      _wb_cg_close_block (k);
+      _wb_cg_line (k, "}");
+    }
+  k->vec = vec;
+  return TRUE;
+}
+
+gboolean
+_wb_cg_take_shape (GPtrArray *vals, const guint *slots, guint i, gboolean *done, GPtrArray *same, GArray *same_slots)
+{
+  Val *first = vals->pdata[i];
+
+  if (done[i])
+    return FALSE;
+  for (guint j = i; j < vals->len; j++)
+    if (!done[j] && _wb_cg_same_shape (vals->pdata[j], first))
+      {
+        done[j] = TRUE;
+        g_ptr_array_add (same, vals->pdata[j]);
+        g_array_append_val (same_slots, slots[j]);
+      }
+  return TRUE;
 }

@@ -344,11 +344,16 @@ int _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue
  * of its leading dims whose product is the reduced extent K (so that its element r * NO + o is the operand's
  * element (r, o)); -1 when there is none. */
 int _wb_cg_column_split (const Val *v, const WbCgReduction *L);
-/* The values of @groups (GPtrArray of Val*, one group per shape of a reduction's kept numel, as WbCgEpilogue.rows)
+/* wb-cuda-codegen-outputs.c: the values of @groups (GPtrArray of Val*, one group per shape of a reduction's kept
+ * numel, as WbCgEpilogue.rows)
  * at the output whose index is variable @at, one output per thread in scalar code, stored at @at in @slots (their
  * buffers, in group order); each group in a block of its own, behind @guard ("if (...)") when not NULL: a row
  * kernel's lane 0 after the row's reductions, a column kernel's last block after its combine. */
-gboolean    _wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, const char *guard, const guint *slots, GError **error);
+gboolean _wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, const char *guard, const guint *slots, GError **error);
+/* wb-cuda-codegen-outputs.c: the values of @vals of the shape of value @i, unless @done[@i]: each not yet @done
+ * appended to @same with its slot (of @slots) to @same_slots, and marked @done; FALSE (nothing taken) when
+ * @done[@i]. A kernel whose outputs differ in shape stores them one shape at a time this way. */
+gboolean    _wb_cg_take_shape (GPtrArray *vals, const guint *slots, guint i, gboolean *done, GPtrArray *same, GArray *same_slots);
 void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
 void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);

@@ -908,17 +908,24 @@ test_column_mixed (void)
   }
 }
 
-/* An RMS-norm backward's shape (llama_layer's nvrtcFusion10 and 14): rows of 4096 take 256 threads, and the element
+/* An RMS-norm backward's shape (llama_layer's nvrtcFusion10): rows of 4096 take 256 threads, and the element
  * outputs read none of the row sums, so the block walks its rows with no barrier: the row sums are taken in the
  * element walk beside the column sums, each warp's part parked in shared memory and added after the walk, with the
- * kept-shape output of each row (wb-cuda-codegen-mix.c, WbCgMix.defer). WB_CUDA_NO_MIX_DEFER=1: two kernels. */
+ * kept-shape output of each row (wb-cuda-codegen-mix.c, WbCgMix.defer). WB_CUDA_NO_MIX_DEFER=1: two kernels. The
+ * column sums read 8 bytes an element and the row kernel would move 10: mixed (defer_ok: col + 0.3 row > 8.5). */
 static void
 test_column_mixed_deferred (void)
 {
-  const char *in = "a bf16[1024, 4096]\nb bf16[1024, 4096]";
+  const char *in = "a bf16[1024, 4096]\nb bf16[1024, 4096]\nc bf16[1024, 4096]\nd bf16[1024, 4096]";
   const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
-                     "t2 = prims.mul(t0, t1)\nt3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
+                     "tc = prims.convert_element_type(c, dtypes.float32)\ntd = prims.convert_element_type(d, dtypes.float32)\n"
+                     "tp = prims.mul(t0, t1)\ntq = prims.mul(tc, td)\nt2 = prims.add(tp, tq)\n"
+                     "t3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
                      "t5 = prims.sum(t2, (1,))\nt6 = prims.mul(t5, -0.5)\nt7 = prims.add(t0, t1)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)";
+  /* the column sums of a * b alone: 4 bytes an element */
+  const char *body2 = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                      "t2 = prims.mul(t0, t1)\nt3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
+                      "t5 = prims.sum(t2, (1,))\nt6 = prims.mul(t5, -0.5)\nt7 = prims.add(t0, t1)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)";
   g_autoptr (WbCudaPlan) plan = NULL;
   g_autoptr (WbCudaPlan) apart = NULL;
   const char *walk, *after;
@@ -956,18 +963,72 @@ test_column_mixed_deferred (void)
   g_assert_nonnull (strstr (after, "for (int tile = (int) wb_ticket - 232; tile < 32; tile += 32)"));
   compile_or_fail ("mixed, deferred row sums", plan);
   {
-    /* an f32 output of every element as well: the column sums read 4 bytes an element, the row kernel moves 10,
-     * and the mixed walk would lose (llama_layer's nvrtcFusion14): two kernels */
-    g_autofree char *more = g_strconcat (body, "\nt9 = prims.sub(t0, t1)", NULL);
-    g_autoptr (WbCudaPlan) two = plan_of_body (in, more, "t8, t9, t6, t5, t4");
+    /* the column sums read 4 bytes an element, the row kernel moves 6 (llama_layer's nvrtcFusion14), or 10 with an
+     * f32 output of every element as well (the same region without backward rematerialization): the mixed walk
+     * would lose, two kernels */
+    g_autofree char *more = g_strconcat (body2, "\nt9 = prims.sub(t0, t1)", NULL);
+    g_autoptr (WbCudaPlan) two = plan_of_body (in, body2, "t8, t6, t5, t4");
+    g_autoptr (WbCudaPlan) two_more = plan_of_body (in, more, "t8, t9, t6, t5, t4");
     g_assert_cmpuint (two->n_kernels, ==, 2);
     g_assert_null (strstr (two->source, "wb_mrow"));
+    g_assert_cmpuint (two_more->n_kernels, ==, 2);
+    g_assert_null (strstr (two_more->source, "wb_mrow"));
   }
   g_setenv ("WB_CUDA_NO_MIX_DEFER", "1", TRUE);
   apart = plan_of_body (in, body, "t8, t6, t5, t4");
   g_unsetenv ("WB_CUDA_NO_MIX_DEFER");
   g_assert_cmpuint (apart->n_kernels, ==, 2);
   g_assert_null (strstr (apart->source, "wb_mrow"));
+}
+
+/* An element output of the operand's shape up to dims of extent 1 ([1024, 4096] beside an operand of [1, 1024, 4096])
+ * is the row set's like one of its exact shape, so the one-pass kernel above still applies; until then it went to
+ * the column kernel and the region was two kernels. llama_layer's RMS-norm backward nvrtcFusion10 in the recomputed
+ * program (since the backward rematerialization rule its one element output is a bf16 [2048, 4096] of an f32
+ * [1, 2048, 4096] operand) is that one kernel; nvrtcFusion14, the same shape with 4 bytes an element to its column
+ * sums, stays two (defer_ok). */
+static void
+test_column_mixed_unit_dims (void)
+{
+  const char *in = "a bf16[1, 1024, 4096]\nb bf16[1, 1024, 4096]\nc bf16[1, 1024, 4096]\nd bf16[1, 1024, 4096]";
+  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                     "tc = prims.convert_element_type(c, dtypes.float32)\ntd = prims.convert_element_type(d, dtypes.float32)\n"
+                     "tp = prims.mul(t0, t1)\ntq = prims.mul(tc, td)\nt2 = prims.add(tp, tq)\n"
+                     "t3 = prims.sum(t2, (0, 1))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
+                     "t5 = prims.sum(t2, (2,))\nt6 = prims.mul(t5, -0.5)\nt7 = prims.add(t0, t1)\nt8 = prims.reshape(t7, (1024, 4096))\n"
+                     "t9 = prims.convert_element_type(t8, dtypes.bfloat16)";
+  g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
+  g_autoptr (WbCudaPlan) plan = NULL;
+  guint one_pass = 0;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  plan = plan_of_body (in, body, "t9, t6, t5, t4");
+  g_assert_cmpuint (plan->n_kernels, ==, 1);
+  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per row and 1 per element; and the column sum over its 1024 rows"));
+  /* the [1024, 4096] output stored at the operand's linear index, 8 bf16 at a time */
+  g_assert_nonnull (strstr (plan->source, "*(wb_v8h *) (p"));
+  compile_or_fail ("mixed, unit dims", plan);
+  for (guint i = 0; i < llama->len; i++)
+    {
+      Found *f = llama->pdata[i];
+      g_autoptr (WbCudaPlan) p = plan_of (f);
+      if (p->n_kernels != 1 || strstr (p->kernels[0].what, "and the column sum over its 2048 rows") == NULL)
+        continue;
+      g_test_message ("%s: %s", f->name, p->kernels[0].what);
+      g_assert_cmpstr (f->name, ==, "llama_layer/nvrtcFusion10");
+      g_assert_nonnull (strstr (p->kernels[0].what, " and 1 per element;"));
+      g_assert_cmpuint (p->n_outputs, ==, 3);
+      compile_or_fail (f->name, p);
+      one_pass++;
+    }
+  if (llama->len == 0)
+    g_test_message ("llama_layer not found (WB_TRACES_DIR): its RMS-norm backward not checked");
+  else
+    g_assert_cmpuint (one_pass, ==, 1);
 }
 
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
@@ -1128,6 +1189,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/column/cat-once", test_column_cat_once);
   g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);
   g_test_add_func ("/cuda/codegen/column/mixed-deferred", test_column_mixed_deferred);
+  g_test_add_func ("/cuda/codegen/column/mixed-unit-dims", test_column_mixed_unit_dims);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);
   g_free (cache_dir);
