@@ -697,7 +697,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
   WbTensor      **held[5] = { &hq, &hk, &hv, &hgo, &ho };
   WbCudaFlashMat  mats[5] = { { 0 } };
   WbCudnnSdpaPlan *plan = NULL;
-  gint64          workspace = 0;
+  gint64          workspace G_GNUC_UNUSED = 0; /* read only with cuDNN */
   WbCudaFlashDims fd;
   gboolean        fused;
   WbRtValue      *tuple;
