@@ -544,12 +544,9 @@ elem_idx (const Idx *ax, const Val *a, const Val *v, Idx *vx)
 {
   guint j = 0;
 
-  if (_wb_cg_same_shape (v, a))
-    {
-      *vx = *ax;
-      return;
-    }
   *vx = *ax;
+  if (_wb_cg_same_shape (v, a))
+    return;
   vx->rank = v->rank;
   for (guint d = 0; d < v->rank; d++)
     {

@@ -21,6 +21,7 @@
 #include "wb-cuda.h"
 #include "wb-nvrtc.h"
 #include "wb-test-common.h"
+#include "wb-test-mixed-body.h"
 
 static gboolean print_code;
 static char    *cache_dir;
@@ -917,11 +918,7 @@ static void
 test_column_mixed_deferred (void)
 {
   const char *in = "a bf16[1024, 4096]\nb bf16[1024, 4096]\nc bf16[1024, 4096]\nd bf16[1024, 4096]";
-  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
-                     "tc = prims.convert_element_type(c, dtypes.float32)\ntd = prims.convert_element_type(d, dtypes.float32)\n"
-                     "tp = prims.mul(t0, t1)\ntq = prims.mul(tc, td)\nt2 = prims.add(tp, tq)\n"
-                     "t3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
-                     "t5 = prims.sum(t2, (1,))\nt6 = prims.mul(t5, -0.5)\nt7 = prims.add(t0, t1)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)";
+  const char *body = WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7");
   /* the column sums of a * b alone: 4 bytes an element */
   const char *body2 = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
                       "t2 = prims.mul(t0, t1)\nt3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
@@ -991,12 +988,7 @@ static void
 test_column_mixed_unit_dims (void)
 {
   const char *in = "a bf16[1, 1024, 4096]\nb bf16[1, 1024, 4096]\nc bf16[1, 1024, 4096]\nd bf16[1, 1024, 4096]";
-  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
-                     "tc = prims.convert_element_type(c, dtypes.float32)\ntd = prims.convert_element_type(d, dtypes.float32)\n"
-                     "tp = prims.mul(t0, t1)\ntq = prims.mul(tc, td)\nt2 = prims.add(tp, tq)\n"
-                     "t3 = prims.sum(t2, (0, 1))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
-                     "t5 = prims.sum(t2, (2,))\nt6 = prims.mul(t5, -0.5)\nt7 = prims.add(t0, t1)\nt8 = prims.reshape(t7, (1024, 4096))\n"
-                     "t9 = prims.convert_element_type(t8, dtypes.bfloat16)";
+  const char *body = WB_TEST_MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (1024, 4096))\n", "t9");
   g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
   g_autoptr (WbCudaPlan) plan = NULL;
   guint one_pass = 0;
@@ -1006,7 +998,7 @@ test_column_mixed_unit_dims (void)
       g_test_skip ("NVRTC is not installed");
       return;
     }
-  plan = plan_of_body (in, body, "t9, t6, t5, t4");
+  plan = plan_of_body (in, body, "t8, t6, t5, t4");
   g_assert_cmpuint (plan->n_kernels, ==, 1);
   g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per row and 1 per element; and the column sum over its 1024 rows"));
   /* the [1024, 4096] output stored at the operand's linear index, 8 bf16 at a time */

@@ -27,6 +27,7 @@
 #include "wb-cuda.h"
 #include "wb-nvrtc.h"
 #include "wb-test-common.h"
+#include "wb-test-mixed-body.h"
 
 typedef enum
 {
@@ -68,15 +69,6 @@ typedef struct
 #define F64 WB_DTYPE_FLOAT64
 #define I64 WB_DTYPE_INT64
 #define I32 WB_DTYPE_INT32
-
-/* A row sum and a column sum of a * b + c * d, and a + b as an element output (converted from @E: t7, or t9, a reshape
- * of it that @RESHAPE defines) */
-#define MIXED_BODY(COLS, ROWS, RESHAPE, E)                                                                         \
-  "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"       \
-  "tc = prims.convert_element_type(c, dtypes.float32)\ntd = prims.convert_element_type(d, dtypes.float32)\n"       \
-  "tp = prims.mul(t0, t1)\ntq = prims.mul(tc, td)\nt2 = prims.add(tp, tq)\nt3 = prims.sum(t2, " COLS ")\n"         \
-  "t4 = prims.convert_element_type(t3, dtypes.bfloat16)\nt5 = prims.sum(t2, " ROWS ")\nt6 = prims.mul(t5, -0.5)\n" \
-  "t7 = prims.add(t0, t1)\n" RESHAPE "t8 = prims.convert_element_type(" E ", dtypes.bfloat16)"
 
 static const Case cases[] = {
   { "gelu+bias bf16", { { "a", BF16, 2, { 33, 64 } }, { "b", BF16, 1, { 64 } } }, 2, "t0 = prims.broadcast_in_dim(b, (33, 64), (1,))\nt1 = prims.convert_element_type(a, dtypes.float32)\n"
@@ -179,8 +171,8 @@ static const Case cases[] = {
     8 },
   /* llama_layer's RMS-norm backward (nvrtcFusion10): the column sums read 8 bytes an element, the row kernel would move
    * 10 (wb-cuda-codegen-mix.c, defer_ok); then its element output of [600, 4096] beside an operand of [1, 600, 4096] */
-  { "mixed rows of 4096, row sums after the walk", { { "a", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "b", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "c", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "d", BF16, 2, { 600, 4096 }, 0, DOM_POS } }, 4, MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4", 8 },
-  { "mixed rows of 4096, unit dims", { { "a", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS }, { "b", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS }, { "c", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS }, { "d", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS } }, 4, MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (600, 4096))\n", "t9"), "t8, t6, t5, t4", 8 },
+  { "mixed rows of 4096, row sums after the walk", { { "a", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "b", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "c", BF16, 2, { 600, 4096 }, 0, DOM_POS }, { "d", BF16, 2, { 600, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4", 8 },
+  { "mixed rows of 4096, unit dims", { { "a", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS }, { "b", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS }, { "c", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS }, { "d", BF16, 3, { 1, 600, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (600, 4096))\n", "t9"), "t8, t6, t5, t4", 8 },
   { "softmax bf16", { { "a", BF16, 2, { 6, 96 } } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.amax(t0, (1,))\nt2 = prims.broadcast_in_dim(t1, (6, 96), (0,))\n"
                                                         "t3 = prims.sub(t0, t2)\nt4 = prims.exp(t3)\nt5 = prims.sum(t4, (1,))\nt6 = prims.broadcast_in_dim(t5, (6, 96), (0,))\n"
                                                         "t7 = prims.div(t4, t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)",
