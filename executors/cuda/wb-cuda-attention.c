@@ -592,12 +592,11 @@ cudnn_strides (const WbCudaFlashMat *m, gint64 h, gint64 t, gint64 e, gint64 *ou
  * go and o: in place or copies held in @hold); NULL with the reason in stats.why_not_cudnn when cuDNN is not
  * used (mode, dtype, head dim, no cuDNN, no engine). FALSE only for a failed copy. */
 static gboolean
-cudnn_plan (WbCudaRuntime *rt, const Dims *d, gint64 b, gint64 h, gboolean fwd, WbTensor *const *t, WbTensor **const *hold, WbCudaFlashMat *m,
-            WbCudnnSdpaPlan **plan, gint64 *workspace, GError **error)
+cudnn_plan (WbCudaRuntime *rt, const Dims *d, gint64 b, gint64 h, gboolean fwd, WbTensor *const *t, WbTensor **const *hold, WbCudaFlashMat *m, WbCudnnSdpaPlan **plan, gint64 *workspace, GError **error)
 {
   g_autoptr (GError) local = NULL;
-  g_autofree char   *why = NULL;
-  WbCudnnSdpaKey     key;
+  g_autofree char *why = NULL;
+  WbCudnnSdpaKey   key;
 
   *plan = NULL;
   if (!wb_cuda_attention_cudnn_takes (d->dtype, d->e, d->ev, d->scale, &why))
@@ -693,14 +692,14 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
   g_autoptr (WbTensor) hv = NULL;
   g_autoptr (WbTensor) hgo = NULL;
   g_autoptr (WbTensor) ho = NULL;
-  WbTensor       *operands[5];
-  WbTensor      **held[5] = { &hq, &hk, &hv, &hgo, &ho };
-  WbCudaFlashMat  mats[5] = { { 0 } };
-  WbCudnnSdpaPlan *plan = NULL;
-  gint64          workspace G_GNUC_UNUSED = 0; /* read only with cuDNN */
-  WbCudaFlashDims fd;
-  gboolean        fused;
-  WbRtValue      *tuple;
+  WbTensor            *operands[5];
+  WbTensor           **held[5] = { &hq, &hk, &hv, &hgo, &ho };
+  WbCudaFlashMat       mats[5] = { { 0 } };
+  WbCudnnSdpaPlan     *plan = NULL;
+  G_GNUC_UNUSED gint64 workspace = 0; /* read only with cuDNN */
+  WbCudaFlashDims      fd;
+  gboolean             fused;
+  WbRtValue           *tuple;
 
   if (!tensor_arg (call, at.q, "query", &q, error) || !tensor_arg (call, at.q + 1, "key", &k, error) ||
       !tensor_arg (call, at.q + 2, "value", &v, error))
