@@ -335,6 +335,59 @@ kept_map (const Own *o, const Val *v, int *map)
   return follows_dims (o, v, kept, o->n_kept, map);
 }
 
+typedef struct
+{
+  GHashTable *seen;
+} ColWalk;
+
+/* Whether computing @v reads the result of a column reduction whose kernel can take an epilogue (reduced dims
+ * leading: _wb_cg_column_pick). */
+static gboolean
+reads_column_result (Gen *g, Val *v, gpointer data)
+{
+  ColWalk      *w = data;
+  WbCgReduction R;
+
+  if (!v->is_tensor || v->input >= 0 || v->def == NULL || !g_hash_table_add (w->seen, v))
+    return FALSE;
+  if (v->def->is_reduction)
+    return _wb_cg_reduction_layout (g, v->def, &R) && R.column && R.lead;
+  if (v->buffer >= 0)
+    return FALSE; /* computed by an earlier kernel: loaded */
+  return _wb_cg_node_reads_any (g, v->def, reads_column_result, data);
+}
+
+/* Moves the values of group @gi of @groups (of the row reductions' kept shape) that read a column reduction's results
+ * to a group of their own after it: they are of that shape only where the extents happen to be alike (the column
+ * sums of [4096, 4096] and its row sums are both [4096]), and left to the column kernel's epilogue
+ * (_wb_cg_column_pick), so that the column set can still share the row set's kernel (_wb_cg_mix_pick). Returns
+ * whether group @gi is now only such values. */
+static gboolean
+split_for_column (Gen *g, GPtrArray *groups, guint gi)
+{
+  GPtrArray *grp = groups->pdata[gi], *col = g_ptr_array_new ();
+
+  for (guint i = 0; i < grp->len;)
+    {
+      g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+      ColWalk w = { seen };
+      if (reads_column_result (g, grp->pdata[i], &w))
+        g_ptr_array_add (col, g_ptr_array_steal_index (grp, i));
+      else
+        i++;
+    }
+  if (grp->len == 0)
+    {
+      g_ptr_array_extend_and_steal (grp, col);
+      return TRUE;
+    }
+  if (col->len > 0)
+    g_ptr_array_insert (groups, (gint) gi + 1, col);
+  else
+    g_ptr_array_unref (col);
+  return FALSE;
+}
+
 static gboolean
 epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, WbCgEpilogue *epi)
 {
@@ -353,7 +406,7 @@ epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, 
       Val       *first = grp->pdata[0];
       int        map[WB_MAX_RANK];
       gboolean   elems = elems_map (&o, first, map), rows = !elems && kept_map (&o, first, map), fits = TRUE;
-      if (!elems && !rows)
+      if ((!elems && !rows) || (rows && split_for_column (g, groups, gi)))
         {
           gi++;
           continue;

@@ -58,6 +58,26 @@ _wb_cg_same_shape (const Val *a, const Val *b)
   return a->rank == b->rank && memcmp (a->shape, b->shape, sizeof (gint64) * a->rank) == 0;
 }
 
+/* Whether tensors @a and @b have the same dims of extent other than 1, in order ([2048, 4096] and
+ * [1, 2048, 4096]): the same elements in the same order, which a kernel over one indexes for the other. */
+gboolean
+_wb_cg_same_shape_squeezed (const Val *a, const Val *b)
+{
+  guint i = 0, j = 0;
+
+  for (;;)
+    {
+      while (i < a->rank && a->shape[i] == 1)
+        i++;
+      while (j < b->rank && b->shape[j] == 1)
+        j++;
+      if (i == a->rank || j == b->rank)
+        return i == a->rank && j == b->rank;
+      if (a->shape[i++] != b->shape[j++])
+        return FALSE;
+    }
+}
+
 void
 _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides)
 {

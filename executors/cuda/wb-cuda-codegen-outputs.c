@@ -295,8 +295,8 @@ _wb_cg_depends_on_reduction (Gen *g, Val *v)
 }
 
 /* Whether a needed reduction's operand is computed from @v without another reduction in between; a column
- * reduction over @v's elements (its reduced dims leading) or a row reduction of @v's shape whose kernel takes
- * an epilogue does not count: that kernel computes @v at each element itself (_wb_cg_column_pick,
+ * reduction over @v's elements (its reduced dims leading) or a row reduction of @v's shape (up to dims of extent 1,
+ * as the epilogue's element outputs) whose kernel takes an epilogue does not count: that kernel computes @v at each element itself (_wb_cg_column_pick,
  * _wb_cg_epilogue_pick), reading the inputs once. */
 gboolean
 _wb_cg_read_by_reduction (Gen *g, Val *v)
@@ -314,7 +314,7 @@ _wb_cg_read_by_reduction (Gen *g, Val *v)
             continue;
           if (g_getenv ("WB_CUDA_NO_EPILOGUE") == NULL && _wb_cg_reduction_layout (g, n, &R) &&
               ((R.column && R.lead && _wb_cg_numel_of (v->rank, v->shape) == _wb_cg_numel_of (R.a->rank, R.a->shape) && _wb_cg_column_split (v, &R) >= 0) ||
-               (R.row && R.takes_epilogue && _wb_cg_same_shape (v, R.a))))
+               (R.row && R.takes_epilogue && _wb_cg_same_shape_squeezed (v, R.a))))
             continue;
           return TRUE;
         }

@@ -160,6 +160,7 @@ gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GN
 const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
 gboolean    _wb_cg_same_shape (const Val *a, const Val *b);
+gboolean    _wb_cg_same_shape_squeezed (const Val *a, const Val *b);
 void        _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides);
 /* Whether @v is laid out row-major (its dims of extent 1 aside): an input by its strides, a buffer always */
 gboolean    _wb_cg_val_contiguous (const Val *v);

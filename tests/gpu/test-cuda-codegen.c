@@ -917,7 +917,7 @@ test_column_mixed (void)
 static void
 test_column_mixed_deferred (void)
 {
-  const char *in = "a bf16[1024, 4096]\nb bf16[1024, 4096]\nc bf16[1024, 4096]\nd bf16[1024, 4096]";
+  const char *in = "a bf16[2048, 4096]\nb bf16[2048, 4096]\nc bf16[2048, 4096]\nd bf16[2048, 4096]";
   const char *body = WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7");
   /* the column sums of a * b alone: 4 bytes an element */
   const char *body2 = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
@@ -934,26 +934,26 @@ test_column_mixed_deferred (void)
     }
   plan = plan_of_body (in, body, "t8, t6, t5, t4");
   g_assert_cmpuint (plan->n_kernels, ==, 1);
-  g_assert_nonnull (strstr (plan->kernels[0].what, "1024 outputs, 256 threads each"));
-  g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum over its 1024 rows: 4096 outputs, 16 columns a thread, partials of 264 blocks "
+  g_assert_nonnull (strstr (plan->kernels[0].what, "2048 outputs, 256 threads each"));
+  g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum over its 2048 rows: 4096 outputs, 16 columns a thread, partials of 264 blocks "
                                                    "combined by the last 32; the row sums taken in the element walk and added after it"));
   g_assert_cmpuint (plan->kernels[0].grid, ==, 264);
-  /* 1024 rows over 264 blocks: 4 turns a block, 8 warps a row */
-  g_assert_nonnull (strstr (plan->source, "__shared__ float wb_mrow[32];"));
+  /* 2048 rows over 264 blocks: 8 turns a block, 8 warps a row */
+  g_assert_nonnull (strstr (plan->source, "__shared__ float wb_mrow[64];"));
   /* in the walk: no barrier; the sums' parts parked; after it, one barrier and the rows finished */
   walk = strstr (plan->source, "for (int ob = ");
-  after = strstr (plan->source, "for (int wb_i = (int) threadIdx.x; wb_i < 4; wb_i += 256)");
+  after = strstr (plan->source, "for (int wb_i = (int) threadIdx.x; wb_i < 8; wb_i += 256)");
   g_assert_nonnull (walk);
   g_assert_nonnull (after);
   g_assert_true (walk < after);
   {
     g_autofree char *w = g_strndup (walk, (gsize) (after - walk));
     g_assert_cmpuint (count_of (w, "__syncthreads"), ==, 1); /* the one before the rows are finished */
-    g_assert_nonnull (strstr (w, "wb_mrow[(0 * 4 + wb_it) * 8 + threadIdx.x / 32] = acc;"));
+    g_assert_nonnull (strstr (w, "wb_mrow[(0 * 8 + wb_it) * 8 + threadIdx.x / 32] = acc;"));
     g_assert_nonnull (strstr (w, "acc = acc + "));
     g_assert_nonnull (strstr (w, "wb_c0[st * 8 + 7] = wb_c0[st * 8 + 7] + "));
   }
-  g_assert_nonnull (strstr (after, "acc = acc + wb_mrow[(0 * 4 + wb_i) * 8 + w];"));
+  g_assert_nonnull (strstr (after, "acc = acc + wb_mrow[(0 * 8 + wb_i) * 8 + w];"));
   g_assert_nonnull (strstr (after, " * ((float) -0.5));")); /* the kept-shape output of each row */
   /* 4096 columns: 128 tiles of 32 for 32 combiners, so 32 tiles of 4 x 32, loaded 16 bytes at a time */
   g_assert_nonnull (strstr (after, "const float4 t = __ldcg ((const float4 *) &p"));
@@ -978,7 +978,7 @@ test_column_mixed_deferred (void)
   g_assert_null (strstr (apart->source, "wb_mrow"));
 }
 
-/* An element output of the operand's shape up to dims of extent 1 ([1024, 4096] beside an operand of [1, 1024, 4096])
+/* An element output of the operand's shape up to dims of extent 1 ([2048, 4096] beside an operand of [1, 2048, 4096])
  * is the row set's like one of its exact shape, so the one-pass kernel above still applies; until then it went to
  * the column kernel and the region was two kernels. llama_layer's RMS-norm backward nvrtcFusion10 in the recomputed
  * program (since the backward rematerialization rule its one element output is a bf16 [2048, 4096] of an f32
@@ -987,8 +987,8 @@ test_column_mixed_deferred (void)
 static void
 test_column_mixed_unit_dims (void)
 {
-  const char *in = "a bf16[1, 1024, 4096]\nb bf16[1, 1024, 4096]\nc bf16[1, 1024, 4096]\nd bf16[1, 1024, 4096]";
-  const char *body = WB_TEST_MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (1024, 4096))\n", "t9");
+  const char *in = "a bf16[1, 2048, 4096]\nb bf16[1, 2048, 4096]\nc bf16[1, 2048, 4096]\nd bf16[1, 2048, 4096]";
+  const char *body = WB_TEST_MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (2048, 4096))\n", "t9");
   g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
   g_autoptr (WbCudaPlan) plan = NULL;
   guint one_pass = 0;
@@ -1000,8 +1000,8 @@ test_column_mixed_unit_dims (void)
     }
   plan = plan_of_body (in, body, "t8, t6, t5, t4");
   g_assert_cmpuint (plan->n_kernels, ==, 1);
-  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per row and 1 per element; and the column sum over its 1024 rows"));
-  /* the [1024, 4096] output stored at the operand's linear index, 8 bf16 at a time */
+  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per row and 1 per element; and the column sum over its 2048 rows"));
+  /* the [2048, 4096] output stored at the operand's linear index, 8 bf16 at a time */
   g_assert_nonnull (strstr (plan->source, "*(wb_v8h *) (p"));
   compile_or_fail ("mixed, unit dims", plan);
   for (guint i = 0; i < llama->len; i++)
@@ -1021,6 +1021,60 @@ test_column_mixed_unit_dims (void)
     g_test_message ("llama_layer not found (WB_TRACES_DIR): its RMS-norm backward not checked");
   else
     g_assert_cmpuint (one_pass, ==, 1);
+}
+
+/* Square rows ([4096, 4096]): the column sums and the row sums are both [4096], so a kept-shape output of the column
+ * sums (t4) looked like one of the row kernel's to its epilogue, which took it; the column set then read nothing the
+ * row set's kernel could give it at that point and the region was two kernels. Values reading a column reduction's
+ * results are now left to the column kernel's epilogue (split_for_column), and the square region is one pass, as
+ * [2048, 4096] is. */
+static void
+test_column_mixed_square (void)
+{
+  const char *in = "a bf16[4096, 4096]\nb bf16[4096, 4096]\nc bf16[4096, 4096]\nd bf16[4096, 4096]";
+  g_autoptr (WbCudaPlan) plan = NULL;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  plan = plan_of_body (in, WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4");
+  g_test_message ("%u kernels: %s", plan->n_kernels, plan->kernels[0].what);
+  g_assert_cmpuint (plan->n_kernels, ==, 1);
+  g_assert_nonnull (strstr (plan->kernels[0].what, "then 1 pointwise output per row and 1 per element; and the column sum over its 4096 rows"));
+  g_assert_nonnull (strstr (plan->kernels[0].what, "1 pointwise output of the kept shape after the combine"));
+  compile_or_fail ("mixed, square", plan);
+}
+
+/* An output that a row reduction reads, of the operand's shape up to dims of extent 1 (a bf16 [600, 4096] gradient
+ * whose reshape to [1, 600, 4096] is summed over its rows), is computed by the row kernel at each element, as one of
+ * the operand's exact shape is (_wb_cg_read_by_reduction): one kernel that reads the inputs once, not a pointwise
+ * kernel first whose output the row kernel loads again. */
+static void
+test_reduction_reads_unit_dims_output (void)
+{
+  const char *in = "a bf16[1, 600, 4096]\nb bf16[1, 600, 4096]";
+  const char *body = WB_TEST_ROW_READS_OUTPUT_BODY ("600", "4096");
+  const char *exact = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\n"
+                      "t2 = prims.mul(t0, t1)\nt4 = prims.convert_element_type(t2, dtypes.bfloat16)\n"
+                      "t6 = prims.convert_element_type(t4, dtypes.float32)\nt7 = prims.sum(t6, (2,))";
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  {
+    g_autoptr (WbCudaPlan) same = plan_of_body (in, exact, "t4, t7");
+    g_autoptr (WbCudaPlan) unit = plan_of_body (in, body, "t4, t7");
+    g_test_message ("exact: %u kernels: %s", same->n_kernels, same->kernels[0].what);
+    g_test_message ("unit: %u kernels: %s", unit->n_kernels, unit->kernels[0].what);
+    g_assert_cmpuint (same->n_kernels, ==, 1);
+    g_assert_cmpuint (unit->n_kernels, ==, 1);
+    g_assert_nonnull (strstr (unit->kernels[0].what, "1 per element"));
+    compile_or_fail ("reduction reads a unit-dims output", unit);
+  }
 }
 
 /* V = 16 bytes of the narrowest element, halved until it divides the innermost extent (none when odd);
@@ -1182,6 +1236,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/column/mixed", test_column_mixed);
   g_test_add_func ("/cuda/codegen/column/mixed-deferred", test_column_mixed_deferred);
   g_test_add_func ("/cuda/codegen/column/mixed-unit-dims", test_column_mixed_unit_dims);
+  g_test_add_func ("/cuda/codegen/column/mixed-square", test_column_mixed_square);
+  g_test_add_func ("/cuda/codegen/row/reduction-reads-unit-dims", test_reduction_reads_unit_dims_output);
   rc = g_test_run ();
   wb_test_remove_tree (cache_dir);
   g_free (cache_dir);
