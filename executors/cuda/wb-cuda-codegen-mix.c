@@ -115,41 +115,43 @@ input_bytes (Gen *g, Val *const *vals, guint n, gint64 numel)
 
 /* Whether row set @rset (with epilogue @epi) can take column set @cset with rows longer than a warp's
  * (WbCgMix.defer): its element outputs read none of its results, and the bytes the mixed walk saves outweigh what
- * it costs. The walk of a few blocks per SM moves its bytes at a lower rate than a kernel of one row per block.
- * Measured on an H200, llama_layer's RMS-norm backwards ([2048, 4096]; col: the bytes an element the column
- * kernel reads, row: those the row kernel moves), two kernels -> mixed, ms:
+ * it costs. The mixed walk saves the column kernel's reads (col bytes an element: each input of the column sums
+ * once) and costs a fixed ~9 us more than two kernels (its grid of a few blocks per SM walking the rows one after
+ * the other, then the combine); both move their bytes at about 0.25 us per MB on an H200. So it is mixed when the
+ * column kernel would read more than MIX_DEFER_MIN_BYTES: 9 us of those reads, rounded up.
  *
- *   nvrtcFusion10 without backward rematerialization  col 8, row 14   0.0309 + 0.0204 -> 0.0416
- *   nvrtcFusion14 without it                          col 4, row 10   0.0217 + 0.0112 -> 0.0354
- *   nvrtcFusion10 with it                             col 8, row 10   0.0422 (both)   -> 0.0353
- *   nvrtcFusion14 with it                             col 4, row  6   0.0232 (both)   -> 0.0285
+ * Measured on an H200 (tests/bench/bench-mix-defer.py, CUPTI kernel medians; bench README, twenty-third session):
+ * four bodies of the RMS-norm backward's form at six shapes, one pass / two kernels:
  *
- * Two kernels take about 2.3 us per byte an element (of 8M elements) of col + row; the mixed walk 19.5 us plus
- * 1.6 us per byte of row. So the walk costs what two kernels take to move 8.5 bytes an element and saves col
- * plus 0.3 x row of them: mixed when col + 0.3 row > 8.5 (all four above chosen right; the rule it replaces,
- * 2 col >= row, mixed the last one). */
+ *   col / row bytes   [1024, 4096]  [2048, 4096]  [4096, 4096]  [8192, 4096]  [4096, 2048]  [2048, 8192]
+ *   8 / 10                1.04          0.86          0.72          0.66          0.76          0.80
+ *   8 / 14                1.01          0.81          0.72          0.67          0.74          0.75
+ *   4 / 6                 1.43          1.17          0.96          0.87          1.02          1.09
+ *   4 / 10                1.22          1.02          0.85          0.79          0.91          0.91
+ *
+ * The rule chooses the faster plan for 22 of these 24 (not [2048, 8192] at 4 / 6, nor [4096, 2048] at 4 / 10,
+ * both within 10%), and for llama_layer's RMS-norm backwards (nvrtcFusion10, 8 x 8M = 67 MB: mixed, 0.0422 ->
+ * 0.0353 ms; nvrtcFusion14, 4 x 8M = 34 MB: two kernels, 0.0232 against 0.0285). The rule it replaces (col +
+ * 0.3 row > 8.5 bytes an element, fitted on [2048, 4096] alone) chose 16 of the 24: it kept two kernels for
+ * every body of 4 column bytes, 0.79x-0.96x slower at 16M and 32M elements. WB_CUDA_MIX_DEFER_ALWAYS=1 mixes
+ * wherever the sums can wait (for the benchmark). */
+#define MIX_DEFER_MIN_BYTES 40000000
+
 static gboolean
 defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
 {
   WbCgReduction R;
-  gint64        numel, col, row;
-  g_autoptr (GPtrArray) rvals = g_ptr_array_new ();
+  gint64        numel;
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
   if (g_getenv ("WB_CUDA_NO_MIX_DEFER") != NULL || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
       any_reaches (g, epi->elems, rset))
     return FALSE;
   numel = _wb_cg_numel_of (R.a->rank, R.a->shape);
-  for (guint j = 0; j < rset->len; j++)
-    g_ptr_array_add (rvals, _wb_cg_operand (g, ((Node *) rset->pdata[j])->arg[0]));
-  g_ptr_array_extend (rvals, epi->elems, NULL, NULL);
   for (guint j = 0; j < cset->len; j++)
     g_ptr_array_add (cvals, _wb_cg_operand (g, ((Node *) cset->pdata[j])->arg[0]));
-  col = input_bytes (g, (Val *const *) cvals->pdata, cvals->len, numel);
-  row = input_bytes (g, (Val *const *) rvals->pdata, rvals->len, numel);
-  for (guint i = 0; i < epi->elems->len; i++)
-    row += (gint64) wb_dtype_size (((Val *) epi->elems->pdata[i])->dtype);
-  return 10 * col + 3 * row > 85;
+  return input_bytes (g, (Val *const *) cvals->pdata, cvals->len, numel) * numel > MIX_DEFER_MIN_BYTES ||
+         g_getenv ("WB_CUDA_MIX_DEFER_ALWAYS") != NULL;
 }
 
 static gint64

@@ -913,7 +913,8 @@ test_column_mixed (void)
  * outputs read none of the row sums, so the block walks its rows with no barrier: the row sums are taken in the
  * element walk beside the column sums, each warp's part parked in shared memory and added after the walk, with the
  * kept-shape output of each row (wb-cuda-codegen-mix.c, WbCgMix.defer). WB_CUDA_NO_MIX_DEFER=1: two kernels. The
- * column sums read 8 bytes an element and the row kernel would move 10: mixed (defer_ok: col + 0.3 row > 8.5). */
+ * column sums read 8 bytes an element of 8M: 67 MB, mixed (defer_ok: more than 40 MB); 4 bytes an element of the
+ * same shape (34 MB), or 8 of half the rows, two kernels; 4 of four times the rows (134 MB), mixed. */
 static void
 test_column_mixed_deferred (void)
 {
@@ -960,9 +961,9 @@ test_column_mixed_deferred (void)
   g_assert_nonnull (strstr (after, "for (int tile = (int) wb_ticket - 232; tile < 32; tile += 32)"));
   compile_or_fail ("mixed, deferred row sums", plan);
   {
-    /* the column sums read 4 bytes an element, the row kernel moves 6 (llama_layer's nvrtcFusion14), or 10 with an
-     * f32 output of every element as well (the same region without backward rematerialization): the mixed walk
-     * would lose, two kernels */
+    /* the column sums read 4 bytes an element (34 MB), the row kernel moves 6 (llama_layer's nvrtcFusion14), or 10
+     * with an f32 output of every element as well (the same region without backward rematerialization): the mixed
+     * walk would lose, two kernels */
     g_autofree char *more = g_strconcat (body2, "\nt9 = prims.sub(t0, t1)", NULL);
     g_autoptr (WbCudaPlan) two = plan_of_body (in, body2, "t8, t6, t5, t4");
     g_autoptr (WbCudaPlan) two_more = plan_of_body (in, more, "t8, t9, t6, t5, t4");
@@ -970,6 +971,19 @@ test_column_mixed_deferred (void)
     g_assert_null (strstr (two->source, "wb_mrow"));
     g_assert_cmpuint (two_more->n_kernels, ==, 2);
     g_assert_null (strstr (two_more->source, "wb_mrow"));
+  }
+  {
+    /* the rule goes by the column kernel's bytes, not bytes an element: 8 bytes of [1024, 4096] (34 MB), two
+     * kernels; 4 bytes of [8192, 4096] (134 MB), one pass (0.87x of two kernels on an H200; the rule before chose
+     * two) */
+    const char *half = "a bf16[1024, 4096]\nb bf16[1024, 4096]\nc bf16[1024, 4096]\nd bf16[1024, 4096]";
+    g_autoptr (WbCudaPlan) small = plan_of_body (half, body, "t8, t6, t5, t4");
+    g_autoptr (WbCudaPlan) big = plan_of_body ("a bf16[8192, 4096]\nb bf16[8192, 4096]", body2, "t8, t6, t5, t4");
+    g_assert_cmpuint (small->n_kernels, ==, 2);
+    g_assert_null (strstr (small->source, "wb_mrow"));
+    g_assert_cmpuint (big->n_kernels, ==, 1);
+    g_assert_nonnull (strstr (big->kernels[0].what, "the row sums taken in the element walk and added after it"));
+    compile_or_fail ("mixed, 4 bytes of 32M elements", big);
   }
   g_setenv ("WB_CUDA_NO_MIX_DEFER", "1", TRUE);
   apart = plan_of_body (in, body, "t8, t6, t5, t4");
@@ -1027,7 +1041,7 @@ test_column_mixed_unit_dims (void)
  * sums (t4) looked like one of the row kernel's to its epilogue, which took it; the column set then read nothing the
  * row set's kernel could give it at that point and the region was two kernels. Values reading a column reduction's
  * results are now left to the column kernel's epilogue (split_for_column), and the square region is one pass, as
- * [2048, 4096] is. */
+ * [2048, 4096] is (0.72x of two kernels on an H200, bench-mix-defer.py). */
 static void
 test_column_mixed_square (void)
 {

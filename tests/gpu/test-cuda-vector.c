@@ -170,7 +170,7 @@ static const Case cases[] = {
     "t8, t5, t4",
     8 },
   /* llama_layer's RMS-norm backward (nvrtcFusion10): the column sums read 8 bytes an element, the row kernel would move
-   * 10 (wb-cuda-codegen-mix.c, defer_ok); then its element output of [2048, 4096] beside an operand of
+   * 10, 67 MB (wb-cuda-codegen-mix.c, defer_ok); then its element output of [2048, 4096] beside an operand of
    * [1, 2048, 4096] */
   { "mixed rows of 4096, row sums after the walk", { { "a", BF16, 2, { 2048, 4096 }, 0, DOM_POS }, { "b", BF16, 2, { 2048, 4096 }, 0, DOM_POS }, { "c", BF16, 2, { 2048, 4096 }, 0, DOM_POS }, { "d", BF16, 2, { 2048, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4", 8 },
   { "mixed rows of 4096, unit dims", { { "a", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS }, { "b", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS }, { "c", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS }, { "d", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (2048, 4096))\n", "t9"), "t8, t6, t5, t4", 8 },
