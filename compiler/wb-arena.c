@@ -5,9 +5,9 @@
  * (64 KiB up to 4 MiB) and are freed together. Large requests get a chunk of their own. */
 #include "config.h"
 
-#include <string.h>
-
 #include "wb-arena.h"
+
+#include <string.h>
 
 typedef struct _Chunk Chunk;
 struct _Chunk
@@ -56,7 +56,7 @@ wb_arena_free (WbArena *arena)
 static Chunk *
 chunk_new (WbArena *arena, gsize min)
 {
-  gsize size = arena->next_size;
+  gsize  size = arena->next_size;
   Chunk *c;
   if (size < min)
     size = min;
@@ -72,7 +72,7 @@ chunk_new (WbArena *arena, gsize min)
 gpointer
 wb_arena_alloc (WbArena *arena, gsize size)
 {
-  Chunk *c = arena->head;
+  Chunk  *c = arena->head;
   guint8 *p;
   size = (size + 7) & ~(gsize) 7;
   if (size == 0)

@@ -11,13 +11,13 @@
 
 #define WB_COMPILER_INSIDE
 #include "wb-dtype.h"
-#include "wb-type.h"
-#include "wb-value.h"
-#include "wb-trace.h"
-#include "wb-symbol.h"
-#include "wb-trace-set.h"
-#include "wb-verifier.h"
-#include "wb-trace-builder.h"
 #include "wb-executor-info.h"
 #include "wb-pipeline.h"
+#include "wb-symbol.h"
+#include "wb-trace-builder.h"
+#include "wb-trace-set.h"
+#include "wb-trace.h"
+#include "wb-type.h"
+#include "wb-value.h"
+#include "wb-verifier.h"
 #undef WB_COMPILER_INSIDE

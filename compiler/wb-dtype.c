@@ -107,7 +107,7 @@ wb_dtype_from_shortname (const char *s, gssize len)
 WbDtype
 wb_dtype_from_thunder_name (const char *s, gboolean *weak)
 {
-  gsize len = strlen (s);
+  gsize    len = strlen (s);
   gboolean w = FALSE;
   if (len > 1 && s[len - 1] == '_')
     {
@@ -133,9 +133,14 @@ wb_dtype_from_torch_name (const char *s)
     const char *name;
     WbDtype     dtype;
   } aliases[] = {
-    { "float", WB_DTYPE_FLOAT32 },   { "double", WB_DTYPE_FLOAT64 }, { "half", WB_DTYPE_FLOAT16 },
-    { "long", WB_DTYPE_INT64 },      { "int", WB_DTYPE_INT32 },      { "short", WB_DTYPE_INT16 },
-    { "cfloat", WB_DTYPE_COMPLEX64 }, { "cdouble", WB_DTYPE_COMPLEX128 },
+    { "float", WB_DTYPE_FLOAT32 },
+    { "double", WB_DTYPE_FLOAT64 },
+    { "half", WB_DTYPE_FLOAT16 },
+    { "long", WB_DTYPE_INT64 },
+    { "int", WB_DTYPE_INT32 },
+    { "short", WB_DTYPE_INT16 },
+    { "cfloat", WB_DTYPE_COMPLEX64 },
+    { "cdouble", WB_DTYPE_COMPLEX128 },
   };
   for (guint i = 1; i < WB_N_DTYPES; i++)
     if (strcmp (dtype_info[i].torch_name, s) == 0)
@@ -179,9 +184,12 @@ wb_dtype_promote (WbDtype a, WbDtype b)
             return s;
           switch (wb_dtype_bits (u))
             {
-            case 8: return WB_DTYPE_INT16;
-            case 16: return WB_DTYPE_INT32;
-            default: return WB_DTYPE_INT64;
+            case 8:
+              return WB_DTYPE_INT16;
+            case 16:
+              return WB_DTYPE_INT32;
+            default:
+              return WB_DTYPE_INT64;
             }
         }
     }
@@ -194,7 +202,7 @@ gboolean
 wb_device_parse (const char *s, gssize len, WbDevice *out)
 {
   WbDevice d = { WB_DEVICE_UNKNOWN, -1 };
-  gsize prefix;
+  gsize    prefix;
   if (len < 0)
     len = strlen (s);
   if (len >= 3 && memcmp (s, "cpu", 3) == 0)
@@ -227,7 +235,8 @@ char *
 wb_device_to_string (const WbDevice *device, char *buf)
 {
   const char *name = device->type == WB_DEVICE_CPU ? "cpu" : device->type == WB_DEVICE_CUDA ? "cuda"
-                   : device->type == WB_DEVICE_META ? "meta" : "unknown";
+                                                         : device->type == WB_DEVICE_META   ? "meta"
+                                                                                            : "unknown";
   if (device->index >= 0)
     snprintf (buf, 24, "%s:%d", name, device->index);
   else

@@ -30,29 +30,29 @@ typedef enum
 } WbDtype;
 
 /* wb_dtype_shortname: "f32", "bf16", ... (transfer none); "?" for WB_DTYPE_UNKNOWN. */
-const char  *wb_dtype_shortname      (WbDtype dtype);
+const char *wb_dtype_shortname (WbDtype dtype);
 /* wb_dtype_thunder_name: "float32" as in `dtypes.float32` (transfer none). */
-const char  *wb_dtype_thunder_name   (WbDtype dtype);
+const char *wb_dtype_thunder_name (WbDtype dtype);
 /* wb_dtype_torch_name: "float32" as in `torch.float32`, "bool" for b8 (transfer none). */
-const char  *wb_dtype_torch_name     (WbDtype dtype);
+const char *wb_dtype_torch_name (WbDtype dtype);
 /* wb_dtype_bits: storage bits per element (8 for b8). */
-guint        wb_dtype_bits           (WbDtype dtype);
+guint wb_dtype_bits (WbDtype dtype);
 /* wb_dtype_size: storage bytes per element, bits rounded up to a byte. */
-gsize        wb_dtype_size           (WbDtype dtype);
-WbDtypeKind  wb_dtype_kind           (WbDtype dtype);
-gboolean     wb_dtype_is_float       (WbDtype dtype);   /* float or f8/f4 */
-gboolean     wb_dtype_is_integer     (WbDtype dtype);   /* uint or int, not bool */
-gboolean     wb_dtype_is_complex     (WbDtype dtype);
+gsize       wb_dtype_size (WbDtype dtype);
+WbDtypeKind wb_dtype_kind (WbDtype dtype);
+gboolean    wb_dtype_is_float (WbDtype dtype);   /* float or f8/f4 */
+gboolean    wb_dtype_is_integer (WbDtype dtype); /* uint or int, not bool */
+gboolean    wb_dtype_is_complex (WbDtype dtype);
 /* wb_dtype_from_shortname: parses exactly @len bytes of @s ("f32"); WB_DTYPE_UNKNOWN if not a shortname. */
-WbDtype      wb_dtype_from_shortname (const char *s, gssize len);
+WbDtype wb_dtype_from_shortname (const char *s, gssize len);
 /* wb_dtype_from_thunder_name: "float32" or the weak "float32_" (sets *weak); WB_DTYPE_UNKNOWN otherwise. */
-WbDtype      wb_dtype_from_thunder_name (const char *s, gboolean *weak);
+WbDtype wb_dtype_from_thunder_name (const char *s, gboolean *weak);
 /* wb_dtype_from_torch_name: "float32", "float", "half", "bool", "long", ...; WB_DTYPE_UNKNOWN otherwise. */
-WbDtype      wb_dtype_from_torch_name   (const char *s);
+WbDtype wb_dtype_from_torch_name (const char *s);
 /* wb_dtype_promote: PyTorch/Thunder type promotion of two dtypes of equal standing (both tensors or both
  * numbers): the higher kind wins, then the wider type; bf16 with f16 gives f32. Source: thunder/core/dtypes.py
  * and torch's promoteTypes table. */
-WbDtype      wb_dtype_promote        (WbDtype a, WbDtype b);
+WbDtype wb_dtype_promote (WbDtype a, WbDtype b);
 
 typedef enum
 {
@@ -70,9 +70,9 @@ typedef struct
 } WbDevice;
 
 /* wb_device_parse: parses exactly @len bytes ("cpu", "cuda:0", "meta"); FALSE when not a device. */
-gboolean     wb_device_parse         (const char *s, gssize len, WbDevice *out);
+gboolean wb_device_parse (const char *s, gssize len, WbDevice *out);
 /* wb_device_to_string: "cuda:0" into @buf of at least 24 bytes; returns @buf. */
-char        *wb_device_to_string     (const WbDevice *device, char *buf);
-gboolean     wb_device_equal         (const WbDevice *a, const WbDevice *b);
+char    *wb_device_to_string (const WbDevice *device, char *buf);
+gboolean wb_device_equal (const WbDevice *a, const WbDevice *b);
 
 G_END_DECLS

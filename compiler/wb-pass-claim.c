@@ -16,7 +16,7 @@ typedef struct
 {
   WbPassContext  *ctx;
   WbTraceBuilder *builder;
-  GHashTable     *defined;   /* names defined so far at the top level */
+  GHashTable     *defined; /* names defined so far at the top level */
   GError        **error;
 } Claim;
 
@@ -80,8 +80,8 @@ claim_bsym (Claim *c, const WbBsym *bsym, const WbBsym *top, guint line)
   for (guint i = 0; i < sh->n_executors; i++)
     {
       const WbExecutorInfo *ex = sh->executors[i];
-      g_autofree char *why = NULL;
-      gboolean ok = wb_executor_info_can_take (ex, bsym, _wb_type_env_lookup, c->ctx->types, &why);
+      g_autofree char      *why = NULL;
+      gboolean              ok = wb_executor_info_can_take (ex, bsym, _wb_type_env_lookup, c->ctx->types, &why);
       _wb_remark_add (sh, wb_executor_info_get_name (ex), bsym, line, ok,
                       ok ? (wb_executor_info_get_kind (ex) == WB_EXECUTOR_KIND_FUSION ? "fusible" : "claimed") : why);
       if (ok)
@@ -109,7 +109,7 @@ claim_bsym (Claim *c, const WbBsym *bsym, const WbBsym *top, guint line)
 WbTrace *
 _wb_pass_claim (WbPassContext *ctx, GError **error)
 {
-  Claim c = { ctx, wb_trace_builder_new (ctx->in), g_hash_table_new (g_str_hash, g_str_equal), error };
+  Claim    c = { ctx, wb_trace_builder_new (ctx->in), g_hash_table_new (g_str_hash, g_str_equal), error };
   WbTrace *out = NULL;
   gboolean ok = TRUE;
   for (guint i = 0; i < ctx->in->n_body && ok; i++)

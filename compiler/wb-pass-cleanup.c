@@ -32,7 +32,7 @@ _wb_pass_dce (WbPassContext *ctx, GError **error)
   for (guint i = in->n_body; i > 0; i--)
     {
       const WbBsym *bsym = in->body[i - 1];
-      gboolean k = FALSE;
+      gboolean      k = FALSE;
       switch (bsym->kind)
         {
         case WB_BSYM_RETURN:
@@ -117,11 +117,10 @@ _wb_pass_cse (WbPassContext *ctx, GError **error)
       const WbBsym *orig = in->body[i];
       const WbBsym *bsym = _wb_bsym_rename (b, orig, renames);
       const WbBsym *prev;
-      char *key;
+      char         *key;
       if (bsym != orig)
         _wb_sources_add (ctx->sources, bsym, orig);
-      if (bsym->kind != WB_BSYM_CALL || bsym->outputs == NULL || bsym->symbol == NULL || wb_symbol_is_fusion (bsym->symbol)
-          || is_nondeterministic (bsym))
+      if (bsym->kind != WB_BSYM_CALL || bsym->outputs == NULL || bsym->symbol == NULL || wb_symbol_is_fusion (bsym->symbol) || is_nondeterministic (bsym))
         {
           wb_trace_builder_append (b, bsym);
           continue;
@@ -209,7 +208,7 @@ _wb_pass_delete_last_used (WbPassContext *ctx, GError **error)
       for (guint j = 0; j < names->len; j++)
         {
           const char *n = names->pdata[j];
-          gboolean dup = FALSE;
+          gboolean    dup = FALSE;
           if (GPOINTER_TO_UINT (g_hash_table_lookup (last, n)) != i + 1 || g_hash_table_contains (returned, n))
             continue;
           for (guint k = 0; k < dying->len; k++)
@@ -250,7 +249,7 @@ _wb_pass_unwrap_return (WbPassContext *ctx, GError **error)
   g_autoptr (WbTraceBuilder) b = wb_trace_builder_new (in);
   for (guint i = 0; i < in->n_body; i++)
     {
-      const WbBsym *bsym = in->body[i];
+      const WbBsym  *bsym = in->body[i];
       const WbValue *out;
       if (bsym->kind == WB_BSYM_RETURN && (out = _wb_dict_get (bsym->value, "output")) != NULL)
         {

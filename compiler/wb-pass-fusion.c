@@ -18,12 +18,12 @@
 typedef struct
 {
   const WbBsym         *bsym;
-  const WbExecutorInfo *fusion;   /* NULL: not fusible */
+  const WbExecutorInfo *fusion; /* NULL: not fusible */
   gboolean              backward;
-  GArray               *users;    /* guint node indices reading this node's outputs */
-  GArray               *producers;/* guint node indices whose outputs this node reads */
-  guint                 group;    /* schedule group it joined (1-based), 0 while unscheduled */
-  guint                 waiting;  /* producers not scheduled yet */
+  GArray               *users;     /* guint node indices reading this node's outputs */
+  GArray               *producers; /* guint node indices whose outputs this node reads */
+  guint                 group;     /* schedule group it joined (1-based), 0 while unscheduled */
+  guint                 waiting;   /* producers not scheduled yet */
   gboolean              scheduled;
 } Node;
 
@@ -64,10 +64,10 @@ may_join (Node *nodes, guint n, guint i, guint group, int key, guint *first_unsc
 static GArray *
 schedule (Node *nodes, guint n, WbFusionType type)
 {
-  GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
-  GHashTable *ready;  /* key -> GSequence of node indices */
-  int current = -1;
-  guint group = 0, first_unscheduled = 0;
+  GArray     *order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  GHashTable *ready; /* key -> GSequence of node indices */
+  int         current = -1;
+  guint       group = 0, first_unscheduled = 0;
   if (type == WB_FUSION_CONSECUTIVE)
     {
       for (guint i = 0; i < n; i++)
@@ -78,7 +78,7 @@ schedule (Node *nodes, guint n, WbFusionType type)
   for (guint i = 0; i < n; i++)
     if (nodes[i].waiting == 0)
       {
-        int k = key_of (&nodes[i]);
+        int        k = key_of (&nodes[i]);
         GSequence *seq = g_hash_table_lookup (ready, GINT_TO_POINTER (k));
         if (seq == NULL)
           g_hash_table_insert (ready, GINT_TO_POINTER (k), seq = g_sequence_new (NULL));
@@ -86,9 +86,9 @@ schedule (Node *nodes, guint n, WbFusionType type)
       }
   while (order->len < n)
     {
-      GSequence *seq = current > 0 ? g_hash_table_lookup (ready, GINT_TO_POINTER (current)) : NULL;
+      GSequence     *seq = current > 0 ? g_hash_table_lookup (ready, GINT_TO_POINTER (current)) : NULL;
       GSequenceIter *it = NULL;
-      guint pick;
+      guint          pick;
       if (seq != NULL)
         for (it = g_sequence_get_begin_iter (seq); !g_sequence_iter_is_end (it); it = g_sequence_iter_next (it))
           if (may_join (nodes, n, GPOINTER_TO_UINT (g_sequence_get (it)), group, current, &first_unscheduled))
@@ -97,9 +97,9 @@ schedule (Node *nodes, guint n, WbFusionType type)
         {
           /* close the group: take the earliest ready node of any kind */
           GHashTableIter hi;
-          gpointer key, val;
-          guint best = G_MAXUINT;
-          int best_key = 0;
+          gpointer       key, val;
+          guint          best = G_MAXUINT;
+          int            best_key = 0;
           g_hash_table_iter_init (&hi, ready);
           while (g_hash_table_iter_next (&hi, &key, &val))
             if (!g_sequence_is_empty (val))
@@ -124,7 +124,7 @@ schedule (Node *nodes, guint n, WbFusionType type)
           guint user = g_array_index (nodes[pick].users, guint, u);
           if (--nodes[user].waiting == 0)
             {
-              int k = key_of (&nodes[user]);
+              int        k = key_of (&nodes[user]);
               GSequence *s2 = g_hash_table_lookup (ready, GINT_TO_POINTER (k));
               if (s2 == NULL)
                 g_hash_table_insert (ready, GINT_TO_POINTER (k), s2 = g_sequence_new (NULL));
@@ -140,7 +140,7 @@ static char *
 next_region_name (WbPassShared *sh, const WbExecutorInfo *ex)
 {
   const char *prefix = wb_executor_info_get_region_prefix (ex);
-  guint k = GPOINTER_TO_UINT (g_hash_table_lookup (sh->counters, prefix));
+  guint       k = GPOINTER_TO_UINT (g_hash_table_lookup (sh->counters, prefix));
   g_hash_table_insert (sh->counters, (gpointer) prefix, GUINT_TO_POINTER (k + 1));
   return g_strdup_printf ("%s%u", prefix, k);
 }
@@ -151,9 +151,9 @@ typedef struct
   WbTraceBuilder *builder;
   Node           *nodes;
   guint           n_nodes;
-  GHashTable     *position;  /* name -> last schedule position reading it (+1) */
-  GHashTable     *defined;   /* names defined in the trace */
-  GHashTable     *returned;  /* names the return reads */
+  GHashTable     *position; /* name -> last schedule position reading it (+1) */
+  GHashTable     *defined;  /* names defined in the trace */
+  GHashTable     *returned; /* names the return reads */
   GError        **error;
 } Fusion;
 
@@ -168,7 +168,7 @@ emit_operator (Fusion *f, const char *region, const WbBsym *b, const WbExecutorI
   for (guint e = 0; e < sh->n_executors && taker == NULL; e++)
     {
       const WbExecutorInfo *ex = only ? only : sh->executors[e];
-      g_autofree char *why = NULL;
+      g_autofree char      *why = NULL;
       if (wb_executor_info_get_kind (ex) != WB_EXECUTOR_KIND_OPERATOR)
         continue;
       if (wb_executor_info_can_take (ex, b, _wb_type_env_lookup, f->ctx->types, &why))
@@ -210,14 +210,14 @@ emit_unfused (Fusion *f, const char *region, const guint *members, guint n, cons
 static gboolean
 emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbExecutorInfo *ex)
 {
-  WbPassShared *sh = f->ctx->shared;
+  WbPassShared    *sh = f->ctx->shared;
   g_autofree char *name = next_region_name (sh, ex);
   g_autofree char *choice = sh->overrides ? g_strdup (g_hash_table_lookup (sh->overrides, name)) : NULL;
   g_autoptr (GHashTable) inside = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen_in = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) ins = g_ptr_array_new (), outs = g_ptr_array_new (), tmp = g_ptr_array_new ();
-  WbBsym *region;
-  WbValue **items;
+  WbBsym         *region;
+  WbValue       **items;
   const WbSymbol *sym;
 
   if (choice != NULL)
@@ -234,7 +234,7 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
       for (guint i = 0; i < n; i++)
         {
           g_autofree char *why = NULL;
-          const WbBsym *b = f->nodes[members[i]].bsym;
+          const WbBsym    *b = f->nodes[members[i]].bsym;
           if (!wb_executor_info_can_take (target, b, _wb_type_env_lookup, f->ctx->types, &why))
             {
               g_set_error (f->error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "%s=%s is impossible: %s (line %u): %s", name,
@@ -271,7 +271,7 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
       for (guint k = 0; k < tmp->len; k++)
         {
           const char *nm = tmp->pdata[k];
-          guint last = GPOINTER_TO_UINT (g_hash_table_lookup (f->position, nm));
+          guint       last = GPOINTER_TO_UINT (g_hash_table_lookup (f->position, nm));
           g_hash_table_add (inside, (gpointer) nm);
           if (last > end_pos || g_hash_table_contains (f->returned, nm))
             g_ptr_array_add (outs, (gpointer) nm);
@@ -309,17 +309,17 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
 WbTrace *
 _wb_pass_fusion (WbPassContext *ctx, GError **error)
 {
-  WbTrace *in = ctx->in;
+  WbTrace      *in = ctx->in;
   WbPassShared *sh = ctx->shared;
   g_autoptr (GHashTable) backward = _wb_trace_find_backward (in);
   g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GArray) order = NULL;
   g_autoptr (GPtrArray) head = g_ptr_array_new (), tail = g_ptr_array_new ();
-  Fusion f = { ctx, NULL, NULL, 0, NULL, NULL, NULL, error };
+  Fusion   f = { ctx, NULL, NULL, 0, NULL, NULL, NULL, error };
   WbTrace *out = NULL;
   gboolean ok = TRUE;
-  guint n = 0;
+  guint    n = 0;
 
   f.nodes = g_new0 (Node, in->n_body + 1);
   f.position = g_hash_table_new (g_str_hash, g_str_equal);
@@ -414,7 +414,7 @@ _wb_pass_fusion (WbPassContext *ctx, GError **error)
   if (ok && sh->overrides != NULL && g_hash_table_size (sh->overrides) > 0)
     {
       GHashTableIter it;
-      gpointer key;
+      gpointer       key;
       g_hash_table_iter_init (&it, sh->overrides);
       g_hash_table_iter_next (&it, &key, NULL);
       g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "%s: no region has this name in the fusion stage",

@@ -25,7 +25,7 @@ _wb_trace_find_backward (const WbTrace *trace)
   GHashTable *backward = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GHashTable) needed = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  const WbBsym *ret = _wb_trace_return (trace);
+  const WbBsym  *ret = _wb_trace_return (trace);
   const WbValue *fw;
   if (ret == NULL || (fw = _wb_dict_get (ret->value, "fw_flat_out")) == NULL)
     return backward;
@@ -40,7 +40,7 @@ _wb_trace_find_backward (const WbTrace *trace)
   for (guint i = trace->n_body; i > 0; i--)
     {
       const WbBsym *b = trace->body[i - 1];
-      gboolean fw_needed = FALSE;
+      gboolean      fw_needed = FALSE;
       if (b->kind != WB_BSYM_CALL && b->kind != WB_BSYM_ASSIGN && b->kind != WB_BSYM_UNPACK)
         continue;
       g_ptr_array_set_size (names, 0);
@@ -76,7 +76,7 @@ annotation (WbTraceBuilder *b, const char *name, const WbType *type)
 static WbBsym *
 unpack (WbTraceBuilder *b, GPtrArray *targets, const char *from)
 {
-  WbBsym *u = wb_trace_builder_new_bsym (b, WB_BSYM_UNPACK);
+  WbBsym   *u = wb_trace_builder_new_bsym (b, WB_BSYM_UNPACK);
   WbValue **items = g_newa (WbValue *, targets->len + 1);
   for (guint i = 0; i < targets->len; i++)
     items[i] = wb_trace_builder_name (b, targets->pdata[i]);
@@ -97,8 +97,8 @@ names_tuple (WbTraceBuilder *b, GPtrArray *names)
 WbTrace *
 _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
 {
-  WbTrace *in = ctx->in;
-  const WbBsym *ret = _wb_trace_return (in);
+  WbTrace       *in = ctx->in;
+  const WbBsym  *ret = _wb_trace_return (in);
   const WbValue *grads, *flat_args, *fw_out;
   g_autoptr (GHashTable) backward = NULL;
   g_autoptr (GHashTable) fw_defined = g_hash_table_new (g_str_hash, g_str_equal);
@@ -108,8 +108,7 @@ _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
   g_autoptr (WbTraceBuilder) fb = NULL, bb = NULL;
   WbBsym *fret, *bret;
 
-  if (ret == NULL || (grads = _wb_dict_get (ret->value, "output")) == NULL || (flat_args = _wb_dict_get (ret->value, "flat_args")) == NULL
-      || (fw_out = _wb_dict_get (ret->value, "fw_flat_out")) == NULL)
+  if (ret == NULL || (grads = _wb_dict_get (ret->value, "output")) == NULL || (flat_args = _wb_dict_get (ret->value, "flat_args")) == NULL || (fw_out = _wb_dict_get (ret->value, "fw_flat_out")) == NULL)
     {
       g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_TRACE,
                    "%s: a joint trace returns {'output': ..., 'flat_args': ..., 'fw_flat_out': ...}", in->filename);
@@ -153,7 +152,7 @@ _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
       for (guint k = 0; k < names->len; k++)
         {
           const char *n = names->pdata[k];
-          WbType *t;
+          WbType     *t;
           if (!g_hash_table_contains (fw_defined, n) || g_hash_table_contains (saved_set, n))
             continue;
           g_hash_table_add (saved_set, (gpointer) n);
@@ -172,8 +171,8 @@ _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
     }
   {
     const char *keys[] = { "output", "flat_args", "flat_output" };
-    WbValue *vals[3] = { (WbValue *) fw_out, (WbValue *) flat_args, (WbValue *) fw_out };
-    WbValue *saved[2], *pair[2];
+    WbValue    *vals[3] = { (WbValue *) fw_out, (WbValue *) flat_args, (WbValue *) fw_out };
+    WbValue    *saved[2], *pair[2];
     saved[0] = names_tuple (fb, saved_tensors);
     saved[1] = names_tuple (fb, saved_other);
     pair[0] = wb_trace_builder_dict (fb, keys, vals, 3);
@@ -188,7 +187,7 @@ _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
   bb = wb_trace_builder_new (in);
   {
     const char *params[] = { "saved_for_backward", "cotangents" };
-    WbType coll = { 0 };
+    WbType      coll = { 0 };
     g_autoptr (GPtrArray) cc = g_ptr_array_new ();
     coll.kind = WB_TYPE_COLLECTION;
     wb_trace_builder_set_signature (bb, "backward_fn", params, 2);

@@ -172,8 +172,8 @@ _wb_bsym_is_get_grad (const WbBsym *bsym)
 static WbValue *
 rename_value (WbTraceBuilder *b, WbValue *v, GHashTable *renames, gboolean *changed)
 {
-  WbValue *copy;
-  gboolean any = FALSE;
+  WbValue  *copy;
+  gboolean  any = FALSE;
   WbValue **items;
   if (v == NULL)
     return NULL;
@@ -203,12 +203,12 @@ rename_value (WbTraceBuilder *b, WbValue *v, GHashTable *renames, gboolean *chan
 const WbBsym *
 _wb_bsym_rename (WbTraceBuilder *b, const WbBsym *bsym, GHashTable *renames)
 {
-  gboolean changed = FALSE;
-  WbValue **args = g_newa (WbValue *, bsym->n_args + 1);
-  WbKwarg *kwargs = g_newa (WbKwarg, bsym->n_kwargs + 1);
+  gboolean       changed = FALSE;
+  WbValue      **args = g_newa (WbValue *, bsym->n_args + 1);
+  WbKwarg       *kwargs = g_newa (WbKwarg, bsym->n_kwargs + 1);
   const WbBsym **subs = g_newa (const WbBsym *, bsym->n_subsymbols + 1);
-  WbValue *value, *outputs;
-  WbBsym *copy;
+  WbValue       *value, *outputs;
+  WbBsym        *copy;
   if (g_hash_table_size (renames) == 0)
     return bsym;
   for (guint i = 0; i < bsym->n_args; i++)
@@ -243,7 +243,7 @@ _wb_bsym_rename (WbTraceBuilder *b, const WbBsym *bsym, GHashTable *renames)
   if (outputs != bsym->outputs && outputs != NULL && outputs->kind == WB_VALUE_NAME && copy->type_name != NULL)
     copy->type_name = outputs->text;
   if (bsym->n_subsymbols)
-    wb_trace_builder_set_subsymbols (b, copy, (WbBsym * const *) subs, bsym->n_subsymbols);
+    wb_trace_builder_set_subsymbols (b, copy, (WbBsym *const *) subs, bsym->n_subsymbols);
   return copy;
 }
 

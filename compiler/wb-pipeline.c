@@ -12,19 +12,19 @@
 
 #include "wb-pipeline-private.h"
 
-G_DEFINE_QUARK (wb-pipeline-error-quark, wb_pipeline_error)
+G_DEFINE_QUARK (wb - pipeline - error - quark, wb_pipeline_error)
 
 struct _WbPipeline
 {
-  GPtrArray    *stages;   /* WbStage */
-  WbPassShared  shared;
-  GPtrArray    *regions;  /* WbRegion */
-  double        total_ms;
+  GPtrArray   *stages; /* WbStage */
+  WbPassShared shared;
+  GPtrArray   *regions; /* WbRegion */
+  double       total_ms;
 };
 
 typedef struct
 {
-  const char *name;       /* the provenance line's text */
+  const char *name; /* the provenance line's text */
   WbPassFunc  func;
 } PassInfo;
 
@@ -70,11 +70,16 @@ wb_stage_list_to_string (WbStageList list)
 {
   switch (list)
     {
-    case WB_STAGE_JOINT: return "joint";
-    case WB_STAGE_COMPUTATION: return "computation";
-    case WB_STAGE_FORWARD: return "forward";
-    case WB_STAGE_BACKWARD: return "backward";
-    default: return "?";
+    case WB_STAGE_JOINT:
+      return "joint";
+    case WB_STAGE_COMPUTATION:
+      return "computation";
+    case WB_STAGE_FORWARD:
+      return "forward";
+    case WB_STAGE_BACKWARD:
+      return "backward";
+    default:
+      return "?";
     }
 }
 
@@ -102,12 +107,12 @@ add_stage (WbPipeline *p, WbTrace *trace, const char *pass, WbStageList list, do
 static int
 run_pass (WbPipeline *p, int prev, const char *name, WbPassFunc func, GError **error)
 {
-  WbStage *in = p->stages->pdata[prev];
+  WbStage      *in = p->stages->pdata[prev];
   WbPassContext ctx = { &p->shared, in->trace, _wb_type_env_new (in->trace), new_sources () };
-  gint64 t0 = g_get_monotonic_time ();
-  WbTrace *out = func (&ctx, error);
-  double ms = (g_get_monotonic_time () - t0) / 1000.0;
-  int idx = -1;
+  gint64        t0 = g_get_monotonic_time ();
+  WbTrace      *out = func (&ctx, error);
+  double        ms = (g_get_monotonic_time () - t0) / 1000.0;
+  int           idx = -1;
   if (out != NULL)
     {
       /* the provenance line carries the pass's time, as Thunder prints it */
@@ -135,7 +140,7 @@ parse_assignment (WbPassShared *sh, const char *assignment, GError **error)
   parts = g_strsplit (assignment, ",", -1);
   for (guint i = 0; parts[i]; i++)
     {
-      char *eq = strchr (parts[i], '=');
+      char            *eq = strchr (parts[i], '=');
       g_autofree char *region = NULL, *exec = NULL;
       if (*g_strstrip (parts[i]) == '\0')
         continue;
@@ -172,8 +177,8 @@ collect_regions (WbPipeline *p, const WbStage *s)
 {
   for (guint i = 0; i < s->trace->n_body; i++)
     {
-      const WbBsym *b = s->trace->body[i];
-      WbRegion *r;
+      const WbBsym         *b = s->trace->body[i];
+      WbRegion             *r;
       const WbExecutorInfo *ex;
       if (!wb_bsym_is_fusion (b))
         continue;
@@ -195,12 +200,12 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
 {
   static const char *const cuda_default[] = { "cudnn", "cublas", "nvrtc", "cuda", NULL };
   static const char *const cpu_default[] = { "cpu", NULL };
-  WbPipelineOptions defaults = { 0 };
+  WbPipelineOptions        defaults = { 0 };
   g_autoptr (WbPipeline) p = g_new0 (WbPipeline, 1);
   const char *const *names;
-  guint n = 0;
-  int cur = 0;
-  gboolean joint;
+  guint              n = 0;
+  int                cur = 0;
+  gboolean           joint;
 
   g_return_val_if_fail (input != NULL, NULL);
   if (options == NULL)
@@ -237,12 +242,12 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
 
   if (joint)
     {
-      WbStage *in = p->stages->pdata[cur];
+      WbStage      *in = p->stages->pdata[cur];
       WbPassContext ctx = { &p->shared, in->trace, _wb_type_env_new (in->trace), new_sources () };
-      WbTrace *bw = NULL, *fw;
-      gint64 t0 = g_get_monotonic_time ();
-      int fw_idx, bw_idx;
-      double ms;
+      WbTrace      *bw = NULL, *fw;
+      gint64        t0 = g_get_monotonic_time ();
+      int           fw_idx, bw_idx;
+      double        ms;
       fw = _wb_pass_split (&ctx, &bw, error);
       ms = (g_get_monotonic_time () - t0) / 1000.0;
       g_hash_table_unref (ctx.types);
@@ -306,7 +311,7 @@ wb_pipeline_find_input (const WbTraceSet *set)
   for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
     {
       const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
-      const char *prov = e->trace->provenance;
+      const char         *prov = e->trace->provenance;
       if (*e->subset != '\0' || e->kind != WB_TRACE_KIND_FORWARD)
         continue;
       if (prov != NULL && g_str_has_prefix (prov, "Grad transform pass"))

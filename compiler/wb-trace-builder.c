@@ -16,14 +16,14 @@ struct _WbTraceBuilder
   WbTrace    *trace;
   WbArena    *arena;
   GPtrArray  *body;
-  GHashTable *names;  /* name -> WbValue* */
+  GHashTable *names; /* name -> WbValue* */
 };
 
 WbTraceBuilder *
 wb_trace_builder_new (WbTrace *base)
 {
   WbTraceBuilder *b = g_new0 (WbTraceBuilder, 1);
-  WbTrace *t = g_new0 (WbTrace, 1);
+  WbTrace        *t = g_new0 (WbTrace, 1);
   g_return_val_if_fail (base != NULL, NULL);
   t->ref_count = 1;
   b->arena = wb_arena_new ();
@@ -88,7 +88,7 @@ wb_trace_builder_set_provenance (WbTraceBuilder *b, const char *provenance, doub
 }
 
 void
-wb_trace_builder_set_signature (WbTraceBuilder *b, const char *name, const char * const *params, guint n)
+wb_trace_builder_set_signature (WbTraceBuilder *b, const char *name, const char *const *params, guint n)
 {
   WbTrace *t = b->trace;
   t->function_name = wb_arena_strdup (b->arena, name);
@@ -132,7 +132,7 @@ wb_trace_builder_name (WbTraceBuilder *b, const char *name)
 WbValue *
 wb_trace_builder_int (WbTraceBuilder *b, gint64 value)
 {
-  char buf[32];
+  char     buf[32];
   WbValue *v = wb_arena_new0 (b->arena, WbValue);
   g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, value);
   v->kind = WB_VALUE_INT;
@@ -170,7 +170,7 @@ wb_trace_builder_string (WbTraceBuilder *b, const char *value)
 }
 
 WbValue *
-wb_trace_builder_sequence (WbTraceBuilder *b, WbValueKind kind, WbValue * const *items, guint n, guint flags)
+wb_trace_builder_sequence (WbTraceBuilder *b, WbValueKind kind, WbValue *const *items, guint n, guint flags)
 {
   WbValue *v = wb_arena_new0 (b->arena, WbValue);
   g_return_val_if_fail (kind == WB_VALUE_TUPLE || kind == WB_VALUE_LIST, NULL);
@@ -182,7 +182,7 @@ wb_trace_builder_sequence (WbTraceBuilder *b, WbValueKind kind, WbValue * const 
 }
 
 WbValue *
-wb_trace_builder_dict (WbTraceBuilder *b, const char * const *keys, WbValue * const *values, guint n)
+wb_trace_builder_dict (WbTraceBuilder *b, const char *const *keys, WbValue *const *values, guint n)
 {
   WbValue *v = wb_arena_new0 (b->arena, WbValue);
   v->kind = WB_VALUE_DICT;
@@ -223,7 +223,7 @@ wb_trace_builder_copy_bsym (WbTraceBuilder *b, const WbBsym *bsym)
 }
 
 void
-wb_trace_builder_set_subsymbols (WbTraceBuilder *b, WbBsym *bsym, WbBsym * const *subsymbols, guint n)
+wb_trace_builder_set_subsymbols (WbTraceBuilder *b, WbBsym *bsym, WbBsym *const *subsymbols, guint n)
 {
   bsym->n_subsymbols = n;
   bsym->subsymbols = n ? wb_arena_memdup (b->arena, subsymbols, sizeof (WbBsym *) * n) : NULL;
@@ -262,7 +262,7 @@ WbTrace *
 wb_trace_builder_end (WbTraceBuilder *b)
 {
   WbTrace *t = b->trace;
-  guint line;
+  guint    line;
   b->trace = NULL;
   if (t->header[0].text == NULL)
     t->header[0].text = "# Constructed by <computed>";
@@ -280,7 +280,7 @@ wb_trace_builder_end (WbTraceBuilder *b)
 void
 _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms)
 {
-  WbArena *arena = trace->arena;
+  WbArena         *arena = trace->arena;
   g_autofree char *line = ms >= 0 ? g_strdup_printf ("# Constructed by %s (took %.0f milliseconds)", provenance, ms)
                                   : g_strdup_printf ("# Constructed by %s", provenance);
   trace->provenance = wb_arena_strdup (arena, provenance);

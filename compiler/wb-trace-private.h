@@ -12,9 +12,9 @@ WbArena *_wb_trace_get_arena (const WbTrace *trace);
 
 /* _wb_trace_set_provenance: sets a computed trace's provenance and its "# Constructed by" line (only
  * while the trace is private to the pipeline that made it). */
-void     _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms);
+void _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms);
 
 /* _wb_trace_set_filename: the name a computed trace's diagnostics use ("<stage 4: Fusion>"). */
-void     _wb_trace_set_filename   (WbTrace *trace, const char *filename);
+void _wb_trace_set_filename (WbTrace *trace, const char *filename);
 
 G_END_DECLS

@@ -9,7 +9,7 @@
 
 struct _WbTraceSet
 {
-  GArray *entries; /* WbTraceEntry */
+  GArray       *entries; /* WbTraceEntry */
   GStringChunk *strings;
 };
 
@@ -18,13 +18,19 @@ wb_trace_kind_to_string (WbTraceKind kind)
 {
   switch (kind)
     {
-    case WB_TRACE_KIND_PROLOGUE: return "prologue";
-    case WB_TRACE_KIND_FORWARD: return "forward";
-    case WB_TRACE_KIND_BACKWARD: return "backward";
-    case WB_TRACE_KIND_EPILOGUE: return "epilogue";
-    case WB_TRACE_KIND_STAGE: return "stage";
+    case WB_TRACE_KIND_PROLOGUE:
+      return "prologue";
+    case WB_TRACE_KIND_FORWARD:
+      return "forward";
+    case WB_TRACE_KIND_BACKWARD:
+      return "backward";
+    case WB_TRACE_KIND_EPILOGUE:
+      return "epilogue";
+    case WB_TRACE_KIND_STAGE:
+      return "stage";
     case WB_TRACE_KIND_UNKNOWN:
-    default: return "trace";
+    default:
+      return "trace";
     }
 }
 
@@ -56,8 +62,7 @@ wb_trace_set_free (WbTraceSet *set)
 }
 
 void
-wb_trace_set_add (WbTraceSet *set, WbTrace *trace, WbTraceKind kind, int index, const char *subset,
-                  const char *label, const char *path)
+wb_trace_set_add (WbTraceSet *set, WbTrace *trace, WbTraceKind kind, int index, const char *subset, const char *label, const char *path)
 {
   WbTraceEntry e = { 0 };
   g_return_if_fail (set != NULL && trace != NULL);
@@ -116,8 +121,8 @@ kind_from_filename (const char *name, WbTraceKind *kind, int *index)
     if (g_str_has_prefix (name, prefixes[i].prefix))
       {
         const char *num = name + strlen (prefixes[i].prefix);
-        char *end;
-        long v = strtol (num, &end, 10);
+        char       *end;
+        long        v = strtol (num, &end, 10);
         if (end != num && strcmp (end, ".py") == 0)
           {
             *kind = prefixes[i].kind;
@@ -133,16 +138,16 @@ add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_sta
 {
   g_autoptr (GPtrArray) traces = wb_trace_parse_file (path, error);
   g_autofree char *base = g_path_get_basename (path);
-  WbTraceKind kind = WB_TRACE_KIND_UNKNOWN;
-  int index = -1;
-  const char *label = NULL;
+  WbTraceKind      kind = WB_TRACE_KIND_UNKNOWN;
+  int              index = -1;
+  const char      *label = NULL;
   g_autofree char *label_buf = NULL;
   if (traces == NULL)
     return FALSE;
   if (in_stages)
     {
       char *end;
-      long v = strtol (base, &end, 10);
+      long  v = strtol (base, &end, 10);
       kind = WB_TRACE_KIND_STAGE;
       if (end != base)
         {
@@ -159,9 +164,9 @@ add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_sta
     kind = WB_TRACE_KIND_UNKNOWN;
   for (guint i = 0; i < traces->len; i++)
     {
-      WbTrace *t = traces->pdata[i];
+      WbTrace    *t = traces->pdata[i];
       WbTraceKind k = kind != WB_TRACE_KIND_UNKNOWN ? kind : kind_from_function (t);
-      int idx = traces->len > 1 ? (int) i : (index >= 0 ? index : (int) i);
+      int         idx = traces->len > 1 ? (int) i : (index >= 0 ? index : (int) i);
       wb_trace_set_add (set, t, k, idx, subset, label, path);
     }
   return TRUE;
@@ -178,7 +183,7 @@ sorted_dir (const char *dir, GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autoptr (GDir) d = g_dir_open (dir, 0, &local);
-  GPtrArray *names;
+  GPtrArray  *names;
   const char *name;
   if (d == NULL)
     {
@@ -200,7 +205,7 @@ add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stage
     return FALSE;
   for (guint i = 0; i < names->len; i++)
     {
-      const char *name = names->pdata[i];
+      const char      *name = names->pdata[i];
       g_autofree char *path = g_build_filename (dir, name, NULL);
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         {
@@ -237,12 +242,18 @@ kind_rank (WbTraceKind k)
 {
   switch (k)
     {
-    case WB_TRACE_KIND_PROLOGUE: return 0;
-    case WB_TRACE_KIND_FORWARD: return 1;
-    case WB_TRACE_KIND_BACKWARD: return 2;
-    case WB_TRACE_KIND_EPILOGUE: return 3;
-    case WB_TRACE_KIND_STAGE: return 4;
-    default: return 5;
+    case WB_TRACE_KIND_PROLOGUE:
+      return 0;
+    case WB_TRACE_KIND_FORWARD:
+      return 1;
+    case WB_TRACE_KIND_BACKWARD:
+      return 2;
+    case WB_TRACE_KIND_EPILOGUE:
+      return 3;
+    case WB_TRACE_KIND_STAGE:
+      return 4;
+    default:
+      return 5;
     }
 }
 
@@ -250,7 +261,7 @@ static int
 cmp_entries (gconstpointer pa, gconstpointer pb)
 {
   const WbTraceEntry *a = pa, *b = pb;
-  int c = subset_rank (a->subset) - subset_rank (b->subset);
+  int                 c = subset_rank (a->subset) - subset_rank (b->subset);
   if (c)
     return c;
   if ((c = strcmp (a->subset, b->subset)))

@@ -15,10 +15,10 @@ typedef enum
 {
   WB_TRACE_KIND_UNKNOWN = 0,
   WB_TRACE_KIND_PROLOGUE,
-  WB_TRACE_KIND_FORWARD,    /* last_traces: computation (and the joint trace of a training run) */
+  WB_TRACE_KIND_FORWARD, /* last_traces: computation (and the joint trace of a training run) */
   WB_TRACE_KIND_BACKWARD,
   WB_TRACE_KIND_EPILOGUE,
-  WB_TRACE_KIND_STAGE,      /* stages/NN_<label>.py: hidden intermediate traces */
+  WB_TRACE_KIND_STAGE, /* stages/NN_<label>.py: hidden intermediate traces */
 } WbTraceKind;
 
 /* wb_trace_kind_to_string: "prologue", "forward", "backward", "epilogue", "stage", "trace" (transfer none). */
@@ -27,12 +27,12 @@ const char *wb_trace_kind_to_string (WbTraceKind kind);
 /* One trace of a set: where it came from. */
 typedef struct
 {
-  WbTrace     *trace;     /* (owned by the set) */
-  WbTraceKind  kind;
-  int          index;     /* NN of forward_NN.py; position in a multi-trace file; -1 if none */
-  const char  *subset;    /* "" for the top level, else the sub-set folder ("default_execs", "fallback") */
-  const char  *label;     /* stage label from stages/NN_<label>.py, else NULL */
-  const char  *path;      /* file it was read from */
+  WbTrace    *trace; /* (owned by the set) */
+  WbTraceKind kind;
+  int         index;  /* NN of forward_NN.py; position in a multi-trace file; -1 if none */
+  const char *subset; /* "" for the top level, else the sub-set folder ("default_execs", "fallback") */
+  const char *label;  /* stage label from stages/NN_<label>.py, else NULL */
+  const char *path;   /* file it was read from */
 } WbTraceEntry;
 
 typedef struct _WbTraceSet WbTraceSet;
@@ -42,15 +42,14 @@ typedef struct _WbTraceSet WbTraceSet;
  * their own stages/), or one file holding one or several traces (kind guessed from the function name).
  * Entries are ordered: subset, kind (prologue, forward, backward, epilogue, stage), index.
  * Returns (transfer full) the set or NULL with WB_TRACE_ERROR set (the first file that fails). */
-WbTraceSet         *wb_trace_set_load        (const char *path, GError **error);
+WbTraceSet *wb_trace_set_load (const char *path, GError **error);
 /* wb_trace_set_new_from_traces: a set over already parsed traces (transfer none: each is ref'ed). */
-WbTraceSet         *wb_trace_set_new         (void);
-void                wb_trace_set_add         (WbTraceSet *set, WbTrace *trace, WbTraceKind kind, int index,
-                                              const char *subset, const char *label, const char *path);
-guint               wb_trace_set_get_n_entries (const WbTraceSet *set);
+WbTraceSet *wb_trace_set_new (void);
+void        wb_trace_set_add (WbTraceSet *set, WbTrace *trace, WbTraceKind kind, int index, const char *subset, const char *label, const char *path);
+guint       wb_trace_set_get_n_entries (const WbTraceSet *set);
 /* wb_trace_set_get_entry: (transfer none) entry @i. */
-const WbTraceEntry *wb_trace_set_get_entry   (const WbTraceSet *set, guint i);
-void                wb_trace_set_free        (WbTraceSet *set);
+const WbTraceEntry *wb_trace_set_get_entry (const WbTraceSet *set, guint i);
+void                wb_trace_set_free (WbTraceSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbTraceSet, wb_trace_set_free)
 
 G_END_DECLS

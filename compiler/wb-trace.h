@@ -17,13 +17,13 @@ GQuark wb_trace_error_quark (void);
 /* Errors of WB_TRACE_ERROR. Every message starts with "FILE:LINE:COL: ". */
 typedef enum
 {
-  WB_TRACE_ERROR_SYNTAX = 1,        /* not the printed-trace grammar: says what was expected */
-  WB_TRACE_ERROR_UNKNOWN_SYMBOL,    /* a call name that is not in the symbol table */
-  WB_TRACE_ERROR_UNKNOWN_DTYPE,     /* a dtype shortname or dtypes./torch. name that does not exist */
-  WB_TRACE_ERROR_BAD_TYPE,          /* a malformed type comment */
-  WB_TRACE_ERROR_UNSUPPORTED,       /* valid but beyond the IR (rank > WB_MAX_RANK, a line over 16 MiB) */
-  WB_TRACE_ERROR_IO,                /* reading a file or directory failed */
-  WB_TRACE_ERROR_EMPTY,             /* no trace in the input */
+  WB_TRACE_ERROR_SYNTAX = 1,     /* not the printed-trace grammar: says what was expected */
+  WB_TRACE_ERROR_UNKNOWN_SYMBOL, /* a call name that is not in the symbol table */
+  WB_TRACE_ERROR_UNKNOWN_DTYPE,  /* a dtype shortname or dtypes./torch. name that does not exist */
+  WB_TRACE_ERROR_BAD_TYPE,       /* a malformed type comment */
+  WB_TRACE_ERROR_UNSUPPORTED,    /* valid but beyond the IR (rank > WB_MAX_RANK, a line over 16 MiB) */
+  WB_TRACE_ERROR_IO,             /* reading a file or directory failed */
+  WB_TRACE_ERROR_EMPTY,          /* no trace in the input */
 } WbTraceError;
 
 typedef struct _WbSymbol WbSymbol;
@@ -49,34 +49,34 @@ typedef struct _WbBsym WbBsym;
 struct _WbBsym
 {
   WbBsymKind      kind;
-  guint32         line;          /* 1-based line in the file it was parsed from; 0 when computed */
-  guint32         col;           /* 1-based column where the statement starts */
-  guint32         depth;         /* 0 = top level, 1 = subsymbol, ... */
-  const WbSymbol *symbol;        /* CALL: the resolved symbol (never NULL for a parsed CALL) */
-  const char     *name;          /* CALL: the call name as printed ("ltorch.add", "TorchCompile0");
-                                    ANNOTATION / ASSIGN: the annotated name */
-  WbValue        *outputs;       /* CALL, ASSIGN, UNPACK: NAME, LIST or TUPLE of NAMEs ("_" allowed); or NULL */
-  WbValue       **args;          /* CALL: positional args; DEL: the deleted names */
-  guint           n_args;
-  WbKwarg        *kwargs;        /* CALL */
-  guint           n_kwargs;
-  WbValue        *value;         /* ASSIGN, UNPACK, RETURN: the right-hand side / returned value */
-  gboolean        has_type;      /* CALL/ASSIGN/ANNOTATION: a type annotation was printed */
-  WbType          type;          /* that annotation */
-  const char     *type_name;     /* CALL: the name in the type comment ("t5" of "# t5: ...") */
-  const char     *comment;       /* COMMENT: the text after "# "; CALL: a trailing comment that is not a type */
-  const char     *trailing;      /* whitespace found after the line's last token (lenient parse), or NULL */
-  WbBsym        **subsymbols;
-  guint           n_subsymbols;
+  guint32         line;   /* 1-based line in the file it was parsed from; 0 when computed */
+  guint32         col;    /* 1-based column where the statement starts */
+  guint32         depth;  /* 0 = top level, 1 = subsymbol, ... */
+  const WbSymbol *symbol; /* CALL: the resolved symbol (never NULL for a parsed CALL) */
+  const char     *name;   /* CALL: the call name as printed ("ltorch.add", "TorchCompile0");
+                             ANNOTATION / ASSIGN: the annotated name */
+  WbValue    *outputs;    /* CALL, ASSIGN, UNPACK: NAME, LIST or TUPLE of NAMEs ("_" allowed); or NULL */
+  WbValue   **args;       /* CALL: positional args; DEL: the deleted names */
+  guint       n_args;
+  WbKwarg    *kwargs; /* CALL */
+  guint       n_kwargs;
+  WbValue    *value;     /* ASSIGN, UNPACK, RETURN: the right-hand side / returned value */
+  gboolean    has_type;  /* CALL/ASSIGN/ANNOTATION: a type annotation was printed */
+  WbType      type;      /* that annotation */
+  const char *type_name; /* CALL: the name in the type comment ("t5" of "# t5: ...") */
+  const char *comment;   /* COMMENT: the text after "# "; CALL: a trailing comment that is not a type */
+  const char *trailing;  /* whitespace found after the line's last token (lenient parse), or NULL */
+  WbBsym    **subsymbols;
+  guint       n_subsymbols;
 };
 
 /* Kinds of a traces' header lines, kept in order so printing round-trips. */
 typedef enum
 {
-  WB_HEADER_PROVENANCE = 1,  /* # Constructed by ... */
-  WB_HEADER_IMPORT,          /* import a / import a.b as c / from a import b */
-  WB_HEADER_DECORATOR,       /* @torch.no_grad() */
-  WB_HEADER_COMMENT,         /* any other comment before def ("# No signature available" is in trace->no_signature) */
+  WB_HEADER_PROVENANCE = 1, /* # Constructed by ... */
+  WB_HEADER_IMPORT,         /* import a / import a.b as c / from a import b */
+  WB_HEADER_DECORATOR,      /* @torch.no_grad() */
+  WB_HEADER_COMMENT,        /* any other comment before def ("# No signature available" is in trace->no_signature) */
   WB_HEADER_BLANK,
 } WbHeaderKind;
 
@@ -84,7 +84,7 @@ typedef struct
 {
   WbHeaderKind kind;
   guint32      line;
-  const char  *text;         /* the whole line without its newline */
+  const char  *text; /* the whole line without its newline */
 } WbHeaderLine;
 
 typedef struct _WbTrace WbTrace;
@@ -93,67 +93,67 @@ typedef struct _WbTrace WbTrace;
 struct _WbTrace
 {
   /*< private >*/
-  gint           ref_count;
-  gpointer       arena;
-  GPtrArray     *deps;          /* traces whose nodes this one shares (kept alive) */
-  GHashTable    *lines;         /* computed traces: WbBsym* -> its line in this trace's printed text */
+  gint        ref_count;
+  gpointer    arena;
+  GPtrArray  *deps;  /* traces whose nodes this one shares (kept alive) */
+  GHashTable *lines; /* computed traces: WbBsym* -> its line in this trace's printed text */
   /*< public >*/
-  const char    *filename;      /* for diagnostics; "<string>" when parsed from memory */
-  guint32        first_line;    /* line of the trace's first line in @filename */
-  guint32        last_line;
-  const char    *provenance;    /* text after "# Constructed by " without " (took N milliseconds)"; NULL if none */
-  double         provenance_ms; /* the N of "(took N milliseconds)"; -1 if absent */
-  WbHeaderLine  *header;        /* provenance, imports, blank, decorators, in order */
-  guint          n_header;
-  gboolean       no_signature;  /* "# No signature available" instead of def */
-  const char    *function_name; /* "computation", "backward_fn", "prologue", "augmented_forward_fn" */
-  WbValue      **params;        /* NAME, STAR (*args) or STARSTAR (**kwargs) */
-  guint          n_params;
-  guint8        *param_breaks;  /* older format: breaks[i] != 0: " \" and a new line after param i */
-  WbBsym       **body;
-  guint          n_body;
-  gboolean       ends_with_newline;
+  const char   *filename;   /* for diagnostics; "<string>" when parsed from memory */
+  guint32       first_line; /* line of the trace's first line in @filename */
+  guint32       last_line;
+  const char   *provenance;    /* text after "# Constructed by " without " (took N milliseconds)"; NULL if none */
+  double        provenance_ms; /* the N of "(took N milliseconds)"; -1 if absent */
+  WbHeaderLine *header;        /* provenance, imports, blank, decorators, in order */
+  guint         n_header;
+  gboolean      no_signature;  /* "# No signature available" instead of def */
+  const char   *function_name; /* "computation", "backward_fn", "prologue", "augmented_forward_fn" */
+  WbValue     **params;        /* NAME, STAR (*args) or STARSTAR (**kwargs) */
+  guint         n_params;
+  guint8       *param_breaks; /* older format: breaks[i] != 0: " \" and a new line after param i */
+  WbBsym      **body;
+  guint         n_body;
+  gboolean      ends_with_newline;
 };
 
-WbTrace      *wb_trace_ref            (WbTrace *trace);
-void          wb_trace_unref          (WbTrace *trace);
+WbTrace *wb_trace_ref (WbTrace *trace);
+void     wb_trace_unref (WbTrace *trace);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbTrace, wb_trace_unref)
 
 /* wb_trace_parse: parses one trace from @len bytes of @text (-1: NUL-terminated).
  * @filename names the text in diagnostics; @first_line is the line number of text's first line (1).
  * Returns (transfer full) the trace, or NULL with WB_TRACE_ERROR set ("FILE:LINE:COL: expected ...").
  * Several traces printed one after another: use wb_trace_parse_many(). */
-WbTrace      *wb_trace_parse          (const char *text, gssize len, const char *filename, GError **error);
+WbTrace *wb_trace_parse (const char *text, gssize len, const char *filename, GError **error);
 /* wb_trace_parse_many: parses every trace in @text, printed one after another.
  * Returns (transfer full) (element-type WbTrace) an array of traces, or NULL with WB_TRACE_ERROR set.
  * An input holding no trace at all is WB_TRACE_ERROR_EMPTY. */
-GPtrArray    *wb_trace_parse_many     (const char *text, gssize len, const char *filename, GError **error);
+GPtrArray *wb_trace_parse_many (const char *text, gssize len, const char *filename, GError **error);
 /* wb_trace_parse_file: reads @path and parses every trace in it (WB_TRACE_ERROR_IO when unreadable).
  * (transfer full) (element-type WbTrace). */
-GPtrArray    *wb_trace_parse_file     (const char *path, GError **error);
+GPtrArray *wb_trace_parse_file (const char *path, GError **error);
 
 /* wb_trace_print: appends Thunder's repr form of @trace (every subsymbol as a comment) to @out.
  * For a parsed Thunder trace this is its text byte for byte. */
-void          wb_trace_print          (const WbTrace *trace, GString *out);
+void wb_trace_print (const WbTrace *trace, GString *out);
 /* wb_trace_to_string: (transfer full) the printed trace. */
-char         *wb_trace_to_string      (const WbTrace *trace);
+char *wb_trace_to_string (const WbTrace *trace);
 /* wb_bsym_print: appends one bound symbol at @depth with its subsymbols (each line ends in "\n"). */
-void          wb_bsym_print           (const WbBsym *bsym, guint depth, GString *out);
+void wb_bsym_print (const WbBsym *bsym, guint depth, GString *out);
 
 /* wb_trace_get_bsym_line: the 1-based line of @bsym in @trace's printed text: the parsed line for a
  * parsed trace, the line in the printed stage for a computed one (nodes are shared between stages, so
  * the line belongs to the trace, not the node); 0 when @bsym is not in @trace. */
-guint         wb_trace_get_bsym_line  (const WbTrace *trace, const WbBsym *bsym);
+guint wb_trace_get_bsym_line (const WbTrace *trace, const WbBsym *bsym);
 
 /* wb_trace_count_bsyms: number of top-level bound symbols that are CALL, ASSIGN or UNPACK (what
  * `stages` reports as "bsyms"). */
-guint         wb_trace_count_bsyms    (const WbTrace *trace);
+guint wb_trace_count_bsyms (const WbTrace *trace);
 /* wb_bsym_foreach_output: calls @func for every output NAME of @bsym (skipping "_"), in order. */
-void          wb_bsym_foreach_output  (const WbBsym *bsym, void (*func) (const WbValue *name, gpointer data), gpointer data);
+void wb_bsym_foreach_output (const WbBsym *bsym, void (*func) (const WbValue *name, gpointer data), gpointer data);
 /* wb_bsym_get_output_names: appends the output names of @bsym (skipping "_"), in order, to @names (a
  * GPtrArray of const char*, transfer none: the strings belong to the trace). */
-void          wb_bsym_get_output_names (const WbBsym *bsym, GPtrArray *names);
+void wb_bsym_get_output_names (const WbBsym *bsym, GPtrArray *names);
 /* wb_bsym_is_fusion: a CALL of a fusion region (TorchCompileN, nvFusionN, ...). */
-gboolean      wb_bsym_is_fusion       (const WbBsym *bsym);
+gboolean wb_bsym_is_fusion (const WbBsym *bsym);
 
 G_END_DECLS

@@ -51,8 +51,8 @@ parse_tensor (const char *s, gsize len, gsize start, WbType *out, gsize *err)
   else
     for (;;)
       {
-        gint64 v = 0;
-        gsize d0 = i;
+        gint64   v = 0;
+        gsize    d0 = i;
         gboolean neg = FALSE;
         if (i < len && s[i] == '-')
           neg = TRUE, i++;
@@ -112,8 +112,12 @@ wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
         const char *word;
         WbTypeKind  kind;
       } words[] = {
-        { "Any", WB_TYPE_ANY },   { "Collection", WB_TYPE_COLLECTION }, { "str", WB_TYPE_STR },
-        { "tuple", WB_TYPE_TUPLE }, { "list", WB_TYPE_LIST },           { "dict", WB_TYPE_DICT },
+        { "Any", WB_TYPE_ANY },
+        { "Collection", WB_TYPE_COLLECTION },
+        { "str", WB_TYPE_STR },
+        { "tuple", WB_TYPE_TUPLE },
+        { "list", WB_TYPE_LIST },
+        { "dict", WB_TYPE_DICT },
       };
       for (guint i = 0; i < G_N_ELEMENTS (words); i++)
         if (word_is (s, len, words[i].word))
@@ -131,8 +135,10 @@ wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
   if (word_is (s, sp, "int") || word_is (s, sp, "bool") || word_is (s, sp, "float") || word_is (s, sp, "complex"))
     {
       const char *v = s + sp + 1;
-      gsize vlen = len - sp - 1;
-      out->kind = s[0] == 'i' ? WB_TYPE_INT : s[0] == 'b' ? WB_TYPE_BOOL : s[0] == 'f' ? WB_TYPE_FLOAT : WB_TYPE_COMPLEX;
+      gsize       vlen = len - sp - 1;
+      out->kind = s[0] == 'i' ? WB_TYPE_INT : s[0] == 'b' ? WB_TYPE_BOOL
+                                          : s[0] == 'f'   ? WB_TYPE_FLOAT
+                                                          : WB_TYPE_COMPLEX;
       out->text = v;
       if (vlen == 0)
         {
@@ -235,7 +241,9 @@ wb_type_append (const WbType *type, GString *out)
     case WB_TYPE_BOOL:
     case WB_TYPE_FLOAT:
     case WB_TYPE_COMPLEX:
-      g_string_append (out, type->kind == WB_TYPE_INT ? "int " : type->kind == WB_TYPE_BOOL ? "bool " : type->kind == WB_TYPE_FLOAT ? "float " : "complex ");
+      g_string_append (out, type->kind == WB_TYPE_INT ? "int " : type->kind == WB_TYPE_BOOL ? "bool "
+                                                             : type->kind == WB_TYPE_FLOAT  ? "float "
+                                                                                            : "complex ");
       if (type->text)
         g_string_append (out, type->text);
       else if (!type->has_value)
@@ -250,15 +258,31 @@ wb_type_append (const WbType *type, GString *out)
           g_string_append (out, g_ascii_dtostr (buf, sizeof buf, type->float_value));
         }
       break;
-    case WB_TYPE_STR: g_string_append (out, "str"); break;
-    case WB_TYPE_COLLECTION: g_string_append (out, "Collection"); break;
-    case WB_TYPE_TUPLE: g_string_append (out, "tuple"); break;
-    case WB_TYPE_LIST: g_string_append (out, "list"); break;
-    case WB_TYPE_DICT: g_string_append (out, "dict"); break;
-    case WB_TYPE_ANY: g_string_append (out, "Any"); break;
-    case WB_TYPE_OTHER: g_string_append (out, type->text ? type->text : "?"); break;
+    case WB_TYPE_STR:
+      g_string_append (out, "str");
+      break;
+    case WB_TYPE_COLLECTION:
+      g_string_append (out, "Collection");
+      break;
+    case WB_TYPE_TUPLE:
+      g_string_append (out, "tuple");
+      break;
+    case WB_TYPE_LIST:
+      g_string_append (out, "list");
+      break;
+    case WB_TYPE_DICT:
+      g_string_append (out, "dict");
+      break;
+    case WB_TYPE_ANY:
+      g_string_append (out, "Any");
+      break;
+    case WB_TYPE_OTHER:
+      g_string_append (out, type->text ? type->text : "?");
+      break;
     case WB_TYPE_UNKNOWN:
-    default: g_string_append (out, "?"); break;
+    default:
+      g_string_append (out, "?");
+      break;
     }
 }
 
@@ -279,14 +303,12 @@ wb_type_equal (const WbType *a, const WbType *b)
     {
     case WB_TYPE_TENSOR:
     case WB_TYPE_FUTURE_TENSOR:
-      return a->dtype == b->dtype && wb_device_equal (&a->device, &b->device) && a->rank == b->rank
-             && memcmp (a->shape, b->shape, sizeof (gint64) * a->rank) == 0;
+      return a->dtype == b->dtype && wb_device_equal (&a->device, &b->device) && a->rank == b->rank && memcmp (a->shape, b->shape, sizeof (gint64) * a->rank) == 0;
     case WB_TYPE_INT:
     case WB_TYPE_BOOL:
       return !a->has_value || !b->has_value || a->int_value == b->int_value;
     case WB_TYPE_FLOAT:
-      return !a->has_value || !b->has_value || a->float_value == b->float_value
-             || (a->float_value != a->float_value && b->float_value != b->float_value);
+      return !a->has_value || !b->has_value || a->float_value == b->float_value || (a->float_value != a->float_value && b->float_value != b->float_value);
     case WB_TYPE_OTHER:
       return g_strcmp0 (a->text, b->text) == 0;
     default:

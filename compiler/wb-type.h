@@ -15,20 +15,20 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  WB_TYPE_UNKNOWN = 0,  /* no annotation (older print format, list outputs) */
-  WB_TYPE_TENSOR,       /* "cuda:0 f32[2, 8]" */
-  WB_TYPE_FUTURE_TENSOR,/* "FUTURE cuda:0 f32[2, 8]" */
-  WB_TYPE_INT,          /* "int 4", "int ?" */
-  WB_TYPE_BOOL,         /* "bool True" */
-  WB_TYPE_FLOAT,        /* "float 1e-05" */
-  WB_TYPE_COMPLEX,      /* "complex (1+2j)" */
-  WB_TYPE_STR,          /* "str" */
-  WB_TYPE_COLLECTION,   /* "Collection" */
-  WB_TYPE_TUPLE,        /* "tuple" */
-  WB_TYPE_LIST,         /* "list" */
-  WB_TYPE_DICT,         /* "dict" */
-  WB_TYPE_ANY,          /* "Any" */
-  WB_TYPE_OTHER,        /* anything else, kept verbatim ("<class 'torch.dtype'>") */
+  WB_TYPE_UNKNOWN = 0,   /* no annotation (older print format, list outputs) */
+  WB_TYPE_TENSOR,        /* "cuda:0 f32[2, 8]" */
+  WB_TYPE_FUTURE_TENSOR, /* "FUTURE cuda:0 f32[2, 8]" */
+  WB_TYPE_INT,           /* "int 4", "int ?" */
+  WB_TYPE_BOOL,          /* "bool True" */
+  WB_TYPE_FLOAT,         /* "float 1e-05" */
+  WB_TYPE_COMPLEX,       /* "complex (1+2j)" */
+  WB_TYPE_STR,           /* "str" */
+  WB_TYPE_COLLECTION,    /* "Collection" */
+  WB_TYPE_TUPLE,         /* "tuple" */
+  WB_TYPE_LIST,          /* "list" */
+  WB_TYPE_DICT,          /* "dict" */
+  WB_TYPE_ANY,           /* "Any" */
+  WB_TYPE_OTHER,         /* anything else, kept verbatim ("<class 'torch.dtype'>") */
 } WbTypeKind;
 
 /* WbType: a value type. Plain data, copied by value. @text points into the owning trace's arena
@@ -37,10 +37,10 @@ typedef enum
 typedef struct
 {
   WbTypeKind  kind;
-  WbDtype     dtype;       /* tensors */
-  gboolean    weak;        /* weak dtype (not printed in type comments) */
-  WbDevice    device;      /* tensors */
-  guint       rank;        /* tensors: number of dims, 0 for a 0-d tensor */
+  WbDtype     dtype;  /* tensors */
+  gboolean    weak;   /* weak dtype (not printed in type comments) */
+  WbDevice    device; /* tensors */
+  guint       rank;   /* tensors: number of dims, 0 for a 0-d tensor */
   gint64      shape[WB_MAX_RANK];
   gboolean    has_value;   /* numbers: FALSE for "int ?" */
   gint64      int_value;   /* WB_TYPE_INT, WB_TYPE_BOOL (0/1) */
@@ -52,19 +52,19 @@ typedef struct
  * @text_out_storage: where to copy the number spelling; may be NULL, then @text points into @s.
  * Returns FALSE and sets *error_offset (byte offset into @s) when it is not a valid type string;
  * an unknown dtype shortname or device is such an error. Source: thunder/core/proxies.py type_string. */
-gboolean     wb_type_parse          (const char *s, gsize len, WbType *out, gsize *error_offset);
+gboolean wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset);
 /* wb_type_to_string: appends the type-comment form (no quotes) to @out. */
-void         wb_type_append         (const WbType *type, GString *out);
+void wb_type_append (const WbType *type, GString *out);
 /* wb_type_to_string: newly allocated type-comment form (transfer full). */
-char        *wb_type_to_string      (const WbType *type);
+char *wb_type_to_string (const WbType *type);
 /* wb_type_equal: same kind, dtype (ignoring weakness), device, shape and, for numbers with values on
  * both sides, the same value. */
-gboolean     wb_type_equal          (const WbType *a, const WbType *b);
+gboolean wb_type_equal (const WbType *a, const WbType *b);
 /* wb_type_numel: number of elements of a tensor type (1 for 0-d). */
-gint64       wb_type_numel          (const WbType *type);
+gint64 wb_type_numel (const WbType *type);
 /* wb_type_nbytes: bytes of a tensor type's elements (numel * dtype size), 0 for non-tensors. */
-gint64       wb_type_nbytes         (const WbType *type);
+gint64 wb_type_nbytes (const WbType *type);
 /* wb_type_init_tensor: fills @out as a tensor of @dtype on @device with @rank dims of @shape. */
-void         wb_type_init_tensor    (WbType *out, WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape);
+void wb_type_init_tensor (WbType *out, WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape);
 
 G_END_DECLS

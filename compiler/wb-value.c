@@ -28,9 +28,15 @@ wb_value_append (const WbValue *value, GString *out)
     return;
   switch (value->kind)
     {
-    case WB_VALUE_NONE: g_string_append (out, "None"); break;
-    case WB_VALUE_BOOL: g_string_append (out, value->v.b ? "True" : "False"); break;
-    case WB_VALUE_ELLIPSIS: g_string_append (out, "..."); break;
+    case WB_VALUE_NONE:
+      g_string_append (out, "None");
+      break;
+    case WB_VALUE_BOOL:
+      g_string_append (out, value->v.b ? "True" : "False");
+      break;
+    case WB_VALUE_ELLIPSIS:
+      g_string_append (out, "...");
+      break;
     case WB_VALUE_INT:
     case WB_VALUE_FLOAT:
     case WB_VALUE_COMPLEX:
@@ -142,7 +148,7 @@ wb_value_is_name (const WbValue *value, const char *name)
 gboolean
 wb_value_get_dtype (const WbValue *value, WbDtype *dtype, gboolean *weak)
 {
-  WbDtype d = WB_DTYPE_UNKNOWN;
+  WbDtype  d = WB_DTYPE_UNKNOWN;
   gboolean w = FALSE;
   if (value == NULL)
     return FALSE;
@@ -181,12 +187,10 @@ wb_value_get_device (const WbValue *value, WbDevice *device)
     return FALSE;
   if (value->kind == WB_VALUE_STRING)
     return wb_device_parse (value->v.s, -1, device);
-  if (value->kind == WB_VALUE_CALL && value->n_items == 1 && value->items[0]->kind == WB_VALUE_STRING
-      && value->base->kind == WB_VALUE_ATTRIBUTE && value->base->base->kind == WB_VALUE_NAME)
+  if (value->kind == WB_VALUE_CALL && value->n_items == 1 && value->items[0]->kind == WB_VALUE_STRING && value->base->kind == WB_VALUE_ATTRIBUTE && value->base->base->kind == WB_VALUE_NAME)
     {
       const char *mod = value->base->base->text, *attr = value->base->text;
-      if ((strcmp (mod, "devices") == 0 && strcmp (attr, "Device") == 0)
-          || (strcmp (mod, "torch") == 0 && strcmp (attr, "device") == 0))
+      if ((strcmp (mod, "devices") == 0 && strcmp (attr, "Device") == 0) || (strcmp (mod, "torch") == 0 && strcmp (attr, "device") == 0))
         return wb_device_parse (value->items[0]->v.s, -1, device);
     }
   return FALSE;
@@ -213,10 +217,17 @@ wb_value_get_number (const WbValue *value, double *out)
     return FALSE;
   switch (value->kind)
     {
-    case WB_VALUE_INT: *out = (double) value->v.i; return TRUE;
-    case WB_VALUE_BOOL: *out = value->v.b ? 1.0 : 0.0; return TRUE;
-    case WB_VALUE_FLOAT: *out = value->v.f; return TRUE;
-    default: return FALSE;
+    case WB_VALUE_INT:
+      *out = (double) value->v.i;
+      return TRUE;
+    case WB_VALUE_BOOL:
+      *out = value->v.b ? 1.0 : 0.0;
+      return TRUE;
+    case WB_VALUE_FLOAT:
+      *out = value->v.f;
+      return TRUE;
+    default:
+      return FALSE;
     }
 }
 

@@ -27,15 +27,15 @@ typedef struct
   char                *message;
 } WbDiagnostic;
 
-void   wb_diagnostic_free      (WbDiagnostic *diagnostic);
+void wb_diagnostic_free (WbDiagnostic *diagnostic);
 /* wb_diagnostic_to_string: "FILE:LINE:COL: error: MESSAGE" (transfer full). */
-char  *wb_diagnostic_to_string (const WbDiagnostic *diagnostic);
+char *wb_diagnostic_to_string (const WbDiagnostic *diagnostic);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbDiagnostic, wb_diagnostic_free)
 
 typedef enum
 {
   WB_VERIFY_DEFAULT = 0,
-  WB_VERIFY_NO_TYPES = 1 << 0,   /* skip re-deriving types (names and regions only) */
+  WB_VERIFY_NO_TYPES = 1 << 0, /* skip re-deriving types (names and regions only) */
 } WbVerifyFlags;
 
 /* wb_trace_verify: checks @trace: every annotated type (top level and every subsymbol) against the type
@@ -43,19 +43,19 @@ typedef enum
  * fusion region's inputs and outputs consistent with its body, no two regions with the same name.
  * Returns (transfer full) (element-type WbDiagnostic) the findings in line order; no ERROR among them
  * means the trace is valid. Never fails: problems are diagnostics. */
-GPtrArray *wb_trace_verify     (const WbTrace *trace, WbVerifyFlags flags);
+GPtrArray *wb_trace_verify (const WbTrace *trace, WbVerifyFlags flags);
 /* wb_diagnostics_count_errors: number of WB_DIAGNOSTIC_ERROR entries of @diagnostics. */
-guint      wb_diagnostics_count_errors (GPtrArray *diagnostics);
+guint wb_diagnostics_count_errors (GPtrArray *diagnostics);
 
 /* WbVerifyStats: what a verification covered. */
 typedef struct
 {
-  guint       n_calls;          /* CALL bound symbols seen, at every depth */
-  guint       n_derived;        /* calls whose output types came from a meta function or a region body */
-  guint       n_compared;       /* type annotations compared with a derived type */
-  guint       n_trusted;        /* calls typed from their annotation: no meta, or an input type unknown */
-  guint       n_no_meta;        /* of those, calls of symbols that have no meta function */
-  GHashTable *no_meta_symbols;  /* (nullable) printed name -> count, for calls of symbols without meta */
+  guint       n_calls;         /* CALL bound symbols seen, at every depth */
+  guint       n_derived;       /* calls whose output types came from a meta function or a region body */
+  guint       n_compared;      /* type annotations compared with a derived type */
+  guint       n_trusted;       /* calls typed from their annotation: no meta, or an input type unknown */
+  guint       n_no_meta;       /* of those, calls of symbols that have no meta function */
+  GHashTable *no_meta_symbols; /* (nullable) printed name -> count, for calls of symbols without meta */
 } WbVerifyStats;
 
 /* wb_trace_verify_with_stats: wb_trace_verify() that also fills @stats (may be NULL). When

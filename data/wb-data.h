@@ -15,7 +15,7 @@
 
 #define WB_DATA_INSIDE
 #include "wb-compare.h"
-#include "wb-session.h"
 #include "wb-gate.h"
 #include "wb-report.h"
+#include "wb-session.h"
 #undef WB_DATA_INSIDE

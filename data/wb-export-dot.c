@@ -26,7 +26,7 @@ typedef struct
   GHashTable *edges;     /* "src->dst" (owned) */
   GString    *edge_text; /* the edge statements, written after every node: an edge stated inside a
                           * cluster's block would pull both its ends into that cluster */
-  guint       n_nodes;
+  guint n_nodes;
 } Dot;
 
 /* append_escaped: @text inside a DOT double-quoted string (newlines as \n, centered). */
@@ -98,19 +98,24 @@ fill_for (const WbBsym *b)
     }
   switch (wb_symbol_get_category (sym))
     {
-    case WB_SYMBOL_CATEGORY_NN: return "#f7c99b";
-    case WB_SYMBOL_CATEGORY_REDUCTION: return "#d7c6ec";
-    case WB_SYMBOL_CATEGORY_SHAPE: return "#e3f0d0";
+    case WB_SYMBOL_CATEGORY_NN:
+      return "#f7c99b";
+    case WB_SYMBOL_CATEGORY_REDUCTION:
+      return "#d7c6ec";
+    case WB_SYMBOL_CATEGORY_SHAPE:
+      return "#e3f0d0";
     case WB_SYMBOL_CATEGORY_PROLOGUE:
-    case WB_SYMBOL_CATEGORY_UTILITY: return "#e8e8e8";
-    default: return "#dbe9f6";
+    case WB_SYMBOL_CATEGORY_UTILITY:
+      return "#e8e8e8";
+    default:
+      return "#dbe9f6";
     }
 }
 
 static void
-add_edges (Dot          *d,
-           GPtrArray    *names,
-           const char   *dst)
+add_edges (Dot        *d,
+           GPtrArray  *names,
+           const char *dst)
 {
   for (guint i = 0; i < names->len; i++)
     {
@@ -279,12 +284,14 @@ wb_export_dot (const WbTrace *trace,
   for (guint i = 0; i < trace->n_params; i++)
     {
       const WbValue   *p = trace->params[i];
-      const char      *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text : "?";
+      const char      *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text
+                                                                           : "?";
       const WbType    *t = g_hash_table_lookup (types, name);
       g_autofree char *id = g_strdup_printf ("in%u", i);
       g_autoptr (GString) label = g_string_new (NULL);
 
-      g_string_append_printf (label, "%s%s", p->kind == WB_VALUE_STAR ? "*" : p->kind == WB_VALUE_STARSTAR ? "**" : "",
+      g_string_append_printf (label, "%s%s", p->kind == WB_VALUE_STAR ? "*" : p->kind == WB_VALUE_STARSTAR ? "**"
+                                                                                                           : "",
                               name);
       if (t != NULL && t->kind != WB_TYPE_UNKNOWN)
         {
@@ -330,11 +337,11 @@ wb_export_dot_to_svg (const char *dot,
 
 #if WB_HAVE_GRAPHVIZ
   {
-    GVC_t        *gvc = gvContext ();
-    Agraph_t     *g;
-    char         *data = NULL;
-    unsigned int  size = 0;
-    gboolean      ok = FALSE;
+    GVC_t       *gvc = gvContext ();
+    Agraph_t    *g;
+    char        *data = NULL;
+    unsigned int size = 0;
+    gboolean     ok = FALSE;
 
     g = agmemread (dot);
     if (g == NULL)

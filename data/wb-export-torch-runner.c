@@ -48,7 +48,7 @@ collect_bounds (GHashTable   *types,
                 GHashTable   *bounds)
 {
   const WbSymbol *sym = b->symbol;
-  WbExportBound           bd;
+  WbExportBound   bd;
   gint64          dim = 0;
 
   for (guint i = 0; i < b->n_subsymbols; i++)
@@ -203,11 +203,11 @@ append_spec (GString      *s,
 }
 
 static void
-append_specs (GString     *s,
-              const char  *constant,
-              GPtrArray   *names,
-              GHashTable  *types,
-              GHashTable  *bounds)
+append_specs (GString    *s,
+              const char *constant,
+              GPtrArray  *names,
+              GHashTable *types,
+              GHashTable *bounds)
 {
   g_string_append_printf (s, "%s = [\n", constant);
   for (guint i = 0; i < names->len; i++)
@@ -282,8 +282,8 @@ collect_get_grad_outputs (const WbBsym *b,
 }
 
 static void
-append_name_list (GString    *s,
-                  const char *constant,
+append_name_list (GString       *s,
+                  const char    *constant,
                   const WbValue *list)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
@@ -382,8 +382,6 @@ append_prologue_tables (GString       *s,
   g_string_append_printf (s, "_WB_PROLOGUE_KWARGS = [%s]\n", kwargs->str);
   g_string_append_printf (s, "_WB_PROLOGUE_MODULE = [%s]\n", module->str);
 }
-
-
 
 void
 _wb_export_torch_append_tables (GString       *tables,

@@ -12,8 +12,6 @@
 
 /* -- how each prim and executor op is written ------------------------------------------------------------ */
 
-
-
 #define P(id) WB_SYMBOL_PRIMS_##id
 static const WbExportEmitRow prim_rows[] = {
   /* unary */
@@ -214,11 +212,10 @@ static const WbExportEmitRow exec_rows[] = {
   { WB_SYMBOL_LTORCH_NLL_LOSS_BACKWARD, E_KWCALL, "_wb_nll_loss_backward" },
 };
 
-
 const WbExportTorchTables *
 _wb_export_torch_tables (void)
 {
-  static gsize   once = 0;
+  static gsize                once = 0;
   static WbExportTorchTables *tables;
 
   if (g_once_init_enter (&once))
@@ -246,15 +243,12 @@ _wb_export_torch_tables (void)
   return tables;
 }
 
-
 /* -- binding a call to its symbol's signature ---------------------------------------------------------------- */
-
-
 
 gboolean
 _wb_export_torch_bind (const WbSymbol *sym,
-      const WbBsym   *b,
-      WbExportBound          *bd)
+                       const WbBsym   *b,
+                       WbExportBound  *bd)
 {
   guint pos = 0;
 
@@ -295,8 +289,8 @@ _wb_export_torch_bind (const WbSymbol *sym,
 
 int
 _wb_export_torch_param_index (const WbExportBound *bd,
-             const char  *name,
-             gsize        len)
+                              const char          *name,
+                              gsize                len)
 {
   for (guint i = 0; i < bd->n_params; i++)
     if (strlen (bd->params[i].name) == len && strncmp (bd->params[i].name, name, len) == 0)
@@ -306,13 +300,12 @@ _wb_export_torch_param_index (const WbExportBound *bd,
 
 const WbValue *
 _wb_export_torch_bound_get (const WbExportBound *bd,
-           const char  *name)
+                            const char          *name)
 {
   int i = _wb_export_torch_param_index (bd, name, strlen (name));
 
   return i >= 0 ? bd->values[i] : NULL;
 }
-
 
 /* -- self-checks for the tests ------------------------------------------------------------------------- */
 
@@ -329,12 +322,12 @@ _wb_export_torch_check_tables (GPtrArray *problems)
   for (guint t = 0; t < 2; t++)
     {
       const WbExportEmitRow *rows = t == 0 ? prim_rows : exec_rows;
-      guint          n = t == 0 ? G_N_ELEMENTS (prim_rows) : G_N_ELEMENTS (exec_rows);
+      guint                  n = t == 0 ? G_N_ELEMENTS (prim_rows) : G_N_ELEMENTS (exec_rows);
 
       for (guint i = 0; i < n; i++)
         {
           const WbSymbol *sym = wb_symbol_get_by_id (rows[i].id);
-          WbExportBound           bd = { 0 };
+          WbExportBound   bd = { 0 };
           const char     *tmpl = rows[i].tmpl;
 
           if (sym == NULL)

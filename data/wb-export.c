@@ -6,7 +6,7 @@
 
 #include "wb-export-private.h"
 
-G_DEFINE_QUARK (wb-export-error-quark, wb_export_error)
+G_DEFINE_QUARK (wb - export - error - quark, wb_export_error)
 
 static const char *const format_names[] = {
   [WB_EXPORT_FORMAT_PYTHON] = "python",
@@ -42,13 +42,20 @@ wb_export_role_to_string (WbExportRole role)
 {
   switch (role)
     {
-    case WB_EXPORT_ROLE_FORWARD: return "forward";
-    case WB_EXPORT_ROLE_FINAL_FORWARD: return "final_forward";
-    case WB_EXPORT_ROLE_JOINT: return "joint";
-    case WB_EXPORT_ROLE_BACKWARD: return "backward";
-    case WB_EXPORT_ROLE_PROLOGUE: return "prologue";
-    case WB_EXPORT_ROLE_EPILOGUE: return "epilogue";
-    default: return "forward";
+    case WB_EXPORT_ROLE_FORWARD:
+      return "forward";
+    case WB_EXPORT_ROLE_FINAL_FORWARD:
+      return "final_forward";
+    case WB_EXPORT_ROLE_JOINT:
+      return "joint";
+    case WB_EXPORT_ROLE_BACKWARD:
+      return "backward";
+    case WB_EXPORT_ROLE_PROLOGUE:
+      return "prologue";
+    case WB_EXPORT_ROLE_EPILOGUE:
+      return "epilogue";
+    default:
+      return "forward";
     }
 }
 
@@ -67,8 +74,9 @@ add_bsym_types (GHashTable   *types,
       else if (b->kind == WB_BSYM_ANNOTATION)
         name = b->name;
       else if (b->kind == WB_BSYM_ASSIGN)
-        name = b->type_name != NULL ? b->type_name
-               : (b->outputs != NULL && b->outputs->kind == WB_VALUE_NAME) ? b->outputs->text : b->name;
+        name = b->type_name != NULL                                        ? b->type_name
+               : (b->outputs != NULL && b->outputs->kind == WB_VALUE_NAME) ? b->outputs->text
+                                                                           : b->name;
     }
   if (name != NULL && !g_hash_table_contains (types, name))
     g_hash_table_insert (types, (gpointer) name, (gpointer) &b->type);

@@ -36,9 +36,9 @@ typedef enum
 } WbExportFormat;
 
 /* wb_export_format_from_string: "python", "torch", "dot" or "svg"; FALSE for anything else. */
-gboolean     wb_export_format_from_string (const char *name, WbExportFormat *format);
+gboolean wb_export_format_from_string (const char *name, WbExportFormat *format);
 /* wb_export_format_to_string: the name of @format (transfer none). */
-const char  *wb_export_format_to_string   (WbExportFormat format);
+const char *wb_export_format_to_string (WbExportFormat format);
 
 /* What a trace does when it runs, from its kind, signature and return statement. */
 typedef enum
@@ -52,21 +52,21 @@ typedef enum
 } WbExportRole;
 
 /* wb_export_trace_role: the role of @trace; @kind is its kind in its set (WB_TRACE_KIND_UNKNOWN if none). */
-WbExportRole wb_export_trace_role          (const WbTrace *trace, WbTraceKind kind);
+WbExportRole wb_export_trace_role (const WbTrace *trace, WbTraceKind kind);
 /* wb_export_role_to_string: "forward", "final_forward", "joint", "backward", "prologue", "epilogue". */
-const char  *wb_export_role_to_string      (WbExportRole role);
+const char *wb_export_role_to_string (WbExportRole role);
 
 /* wb_export_find_companion: the entry the torch export of entry @k runs with it, or -1: for a final forward
  * the backward of the same sub-set (the last backward_NN, or the split_backward stage for a split_forward
  * stage), for a backward the final forward that produces its saved-for-backward. */
-int          wb_export_find_companion      (const WbTraceSet *set, guint k);
+int wb_export_find_companion (const WbTraceSet *set, guint k);
 
 typedef struct
 {
-  WbTraceKind    kind;            /* @trace's kind in its set (WB_TRACE_KIND_UNKNOWN if none) */
-  const WbTrace *companion;       /* see wb_export_find_companion(); NULL to export @trace alone */
+  WbTraceKind    kind;      /* @trace's kind in its set (WB_TRACE_KIND_UNKNOWN if none) */
+  const WbTrace *companion; /* see wb_export_find_companion(); NULL to export @trace alone */
   WbTraceKind    companion_kind;
-  const char    *source;          /* named in the script's header and output ("mlp_small entry 9"); may be NULL */
+  const char    *source; /* named in the script's header and output ("mlp_small entry 9"); may be NULL */
 } WbExportTorchOptions;
 
 /* wb_export_torch: a Python script that imports only torch (and the standard library) and runs @trace:
@@ -79,31 +79,31 @@ typedef struct
  * Anything that cannot be mapped becomes a `raise NotImplementedError(...)` at its place, and a message
  * "FILE:LINE: ..." is appended to @warnings (element-type char*, may be NULL).
  * Returns (transfer full) the script. */
-char        *wb_export_torch               (const WbTrace              *trace,
-                                            const WbExportTorchOptions *options,
-                                            GPtrArray                  *warnings);
+char *wb_export_torch (const WbTrace              *trace,
+                       const WbExportTorchOptions *options,
+                       GPtrArray                  *warnings);
 
 /* wb_export_python: (transfer full) @trace as Thunder prints it (wb_trace_print). */
-char        *wb_export_python              (const WbTrace *trace);
+char *wb_export_python (const WbTrace *trace);
 
 /* wb_export_dot: (transfer full) a Graphviz digraph of @trace: one node per top-level bound symbol (and per
  * input), labelled with the operation and the output names and types; edges along the dataflow; a fusion
  * region is a cluster "cluster_<region>" holding one node per bound symbol of its body. @title may be NULL. */
-char        *wb_export_dot                 (const WbTrace *trace, const char *title);
+char *wb_export_dot (const WbTrace *trace, const char *title);
 
 /* wb_export_dot_to_svg: lays out @dot with Graphviz's "dot" layout and renders SVG into *@svg (transfer
  * full, NUL-terminated; *@len its length, may be NULL). FALSE with WB_EXPORT_ERROR set on failure. */
-gboolean     wb_export_dot_to_svg          (const char *dot, char **svg, gsize *len, GError **error);
+gboolean wb_export_dot_to_svg (const char *dot, char **svg, gsize *len, GError **error);
 
 /* wb_export_entry: exports entry @k of @set in @format (the torch export runs with the companion of
  * wb_export_find_companion() unless @with_companion is FALSE). @source names the set in headers.
  * Returns (transfer full) the text (SVG: the document) or NULL with WB_EXPORT_ERROR set. */
-char        *wb_export_entry               (const WbTraceSet *set,
-                                            guint             k,
-                                            WbExportFormat    format,
-                                            gboolean          with_companion,
-                                            const char       *source,
-                                            GPtrArray        *warnings,
-                                            GError          **error);
+char *wb_export_entry (const WbTraceSet *set,
+                       guint             k,
+                       WbExportFormat    format,
+                       gboolean          with_companion,
+                       const char       *source,
+                       GPtrArray        *warnings,
+                       GError          **error);
 
 G_END_DECLS

@@ -24,28 +24,28 @@ G_BEGIN_DECLS
 typedef struct
 {
   const WbCaseStage *stage;
-  WbRunResult       *result;      /* (owned) the program's run */
-  GPtrArray         *names;       /* (element-type utf8) result names in order: outputs, then gradients */
-  GPtrArray         *values;      /* (element-type WbRtValue) the values, parallel to names */
-  GPtrArray         *reference;   /* (element-type WbRtValue) (nullable) what the outputs must equal for
-                                     PROLOGUE, EPILOGUE and REGION stages, parallel to the outputs */
-  char              *note;        /* (nullable) where a region's inputs came from, and the like */
-  gint64             ns;          /* wall time of the stage, host runs excluded, ns */
+  WbRunResult       *result;    /* (owned) the program's run */
+  GPtrArray         *names;     /* (element-type utf8) result names in order: outputs, then gradients */
+  GPtrArray         *values;    /* (element-type WbRtValue) the values, parallel to names */
+  GPtrArray         *reference; /* (element-type WbRtValue) (nullable) what the outputs must equal for
+                                   PROLOGUE, EPILOGUE and REGION stages, parallel to the outputs */
+  char  *note;                  /* (nullable) where a region's inputs came from, and the like */
+  gint64 ns;                    /* wall time of the stage, host runs excluded, ns */
 } WbCaseRun;
 
-void        wb_case_run_free   (WbCaseRun *run);
+void wb_case_run_free (WbCaseRun *run);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCaseRun, wb_case_run_free)
 
 /* wb_case_run_stage: runs @stage of @c on @inputs (wb_case_make_inputs) with @options (its parameters
  * hook is set here). @tensors (nullable) supplies cotangents (grad_output). (transfer full) or NULL with
  * WB_EXECUTOR_ERROR set. */
-WbCaseRun  *wb_case_run_stage  (WbCase             *c,
-                                const WbCaseStage  *stage,
-                                GHashTable         *inputs,
-                                WbSafetensors      *tensors,
-                                const WbRunOptions *options,
-                                GError            **error);
+WbCaseRun *wb_case_run_stage (WbCase             *c,
+                              const WbCaseStage  *stage,
+                              GHashTable         *inputs,
+                              WbSafetensors      *tensors,
+                              const WbRunOptions *options,
+                              GError            **error);
 /* wb_case_run_lookup: (transfer none) the value named @name, or NULL. */
-WbRtValue  *wb_case_run_lookup (const WbCaseRun *run, const char *name);
+WbRtValue *wb_case_run_lookup (const WbCaseRun *run, const char *name);
 
 G_END_DECLS

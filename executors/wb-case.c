@@ -11,8 +11,8 @@
 typedef struct
 {
   WbCaseInput pub;
-  int         arg_index;   /* x = args[i]: i, else -1 */
-  char       *kwarg;       /* x = kwargs['k']: k, else NULL */
+  int         arg_index; /* x = args[i]: i, else -1 */
+  char       *kwarg;     /* x = kwargs['k']: k, else NULL */
 } CaseInput;
 
 struct _WbCase
@@ -20,8 +20,8 @@ struct _WbCase
   char          *path;
   char          *name;
   WbTraceSet    *set;
-  GPtrArray     *inputs;      /* (element-type CaseInput) in the computation's parameter order */
-  GPtrArray     *stages;      /* (element-type WbCaseStage) */
+  GPtrArray     *inputs; /* (element-type CaseInput) in the computation's parameter order */
+  GPtrArray     *stages; /* (element-type WbCaseStage) */
   WbSafetensors *reference;
   gboolean       reference_loaded;
 };
@@ -64,9 +64,9 @@ read_meta_input_names (const char *dir, GError **error)
   g_autofree char *path = g_build_filename (dir, "meta.json", NULL);
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local = NULL;
-  GPtrArray  *names;
-  JsonNode   *root;
-  JsonArray  *inputs;
+  GPtrArray *names;
+  JsonNode  *root;
+  JsonArray *inputs;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
@@ -83,7 +83,7 @@ read_meta_input_names (const char *dir, GError **error)
   names = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; inputs && i < json_array_get_length (inputs); i++)
     {
-      JsonNode *n = json_array_get_element (inputs, i);
+      JsonNode   *n = json_array_get_element (inputs, i);
       const char *s = JSON_NODE_HOLDS_OBJECT (n) ? json_object_get_string_member_with_default (json_node_get_object (n), "name", NULL) : NULL;
       g_ptr_array_add (names, g_strdup (s));
     }
@@ -124,7 +124,7 @@ static gboolean
 inputs_from_prologue (WbCase *c, const WbTrace *pro, GPtrArray *meta_names)
 {
   g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  const WbBsym *ret = _wb_find_return (pro);
+  const WbBsym  *ret = _wb_find_return (pro);
   const WbValue *order;
 
   for (guint i = 0; i < pro->n_body; i++)
@@ -239,20 +239,30 @@ fill_input_types (WbCase *c, const WbTrace *t)
 typedef struct
 {
   const char *name;
-  int         index_pos, src_pos, dim_pos, fixed_dim;   /* dim_pos < 0: fixed_dim */
+  int         index_pos, src_pos, dim_pos, fixed_dim; /* dim_pos < 0: fixed_dim */
 } IndexUse;
 
 static const IndexUse index_uses[] = {
-  { "prims.take", 1, 0, 2, 0 },              { "prims.take_along_axis", 1, 0, 2, 0 },
-  { "prims.gather", 1, 0, 2, 0 },            { "prims.index_add", 1, 0, 3, 0 },
-  { "prims.index_copy", 1, 0, 3, 0 },        { "prims.scatter", 1, 0, 3, 0 },
-  { "prims.scatter_add", 1, 0, 3, 0 },       { "prims.embedding", 0, 1, -1, 0 },
-  { "ltorch.embedding", 0, 1, -1, 0 },       { "torch.nn.functional.embedding", 0, 1, -1, 0 },
-  { "ltorch.getitem", 1, 0, -1, 0 },         { "Tensor.__getitem__", 1, 0, -1, 0 },
-  { "ltorch.cross_entropy", 1, 0, -1, 1 },   { "torch.nn.functional.cross_entropy", 1, 0, -1, 1 },
-  { "ltorch.nll_loss", 1, 0, -1, 1 },        { "torch.nn.functional.nll_loss", 1, 0, -1, 1 },
-  { "ltorch.take_along_dim", 1, 0, 2, 0 },   { "torch.take_along_dim", 1, 0, 2, 0 },
-  { "ltorch.index_select", 2, 0, 1, 0 },     { "ltorch.gather", 2, 0, 1, 0 },
+  { "prims.take", 1, 0, 2, 0 },
+  { "prims.take_along_axis", 1, 0, 2, 0 },
+  { "prims.gather", 1, 0, 2, 0 },
+  { "prims.index_add", 1, 0, 3, 0 },
+  { "prims.index_copy", 1, 0, 3, 0 },
+  { "prims.scatter", 1, 0, 3, 0 },
+  { "prims.scatter_add", 1, 0, 3, 0 },
+  { "prims.embedding", 0, 1, -1, 0 },
+  { "ltorch.embedding", 0, 1, -1, 0 },
+  { "torch.nn.functional.embedding", 0, 1, -1, 0 },
+  { "ltorch.getitem", 1, 0, -1, 0 },
+  { "Tensor.__getitem__", 1, 0, -1, 0 },
+  { "ltorch.cross_entropy", 1, 0, -1, 1 },
+  { "torch.nn.functional.cross_entropy", 1, 0, -1, 1 },
+  { "ltorch.nll_loss", 1, 0, -1, 1 },
+  { "torch.nn.functional.nll_loss", 1, 0, -1, 1 },
+  { "ltorch.take_along_dim", 1, 0, 2, 0 },
+  { "torch.take_along_dim", 1, 0, 2, 0 },
+  { "ltorch.index_select", 2, 0, 1, 0 },
+  { "ltorch.gather", 2, 0, 1, 0 },
 };
 
 static void
@@ -327,7 +337,8 @@ entry_label (const WbCase *c, const WbTraceEntry *e)
 
   if (g_strcmp0 (e->subset, "workbench") == 0)
     {
-      g_autofree char *pass = g_strdup (e->label ? e->label : e->trace->provenance ? e->trace->provenance : "stage");
+      g_autofree char *pass = g_strdup (e->label ? e->label : e->trace->provenance ? e->trace->provenance
+                                                                                   : "stage");
       for (char *p = pass; *p; p++)
         if (*p == ' ')
           *p = '_';
@@ -371,7 +382,7 @@ build_stages (WbCase *c)
           for (guint j = 0; j < n; j++)
             {
               const WbTraceEntry *b = wb_trace_set_get_entry (c->set, j);
-              gboolean same_group = (e->kind == WB_TRACE_KIND_STAGE) == (b->kind == WB_TRACE_KIND_STAGE);
+              gboolean            same_group = (e->kind == WB_TRACE_KIND_STAGE) == (b->kind == WB_TRACE_KIND_STAGE);
               if (g_strcmp0 (b->subset, e->subset) != 0 || !same_group ||
                   wb_program_classify_trace (b->trace) != WB_PROGRAM_BACKWARD)
                 continue;
@@ -420,7 +431,7 @@ wb_case_load (const char *path, GError **error)
   g_autoptr (WbCase) c = g_new0 (WbCase, 1);
   g_autoptr (GPtrArray) meta_names = NULL;
   const WbTraceEntry *pro;
-  gboolean is_dir = g_file_test (path, G_FILE_TEST_IS_DIR);
+  gboolean            is_dir = g_file_test (path, G_FILE_TEST_IS_DIR);
 
   c->path = g_strdup (path);
   while (strlen (c->path) > 1 && g_str_has_suffix (c->path, G_DIR_SEPARATOR_S))
@@ -567,10 +578,10 @@ wb_case_make_program (const WbCase *c, const WbCaseStage *stage, GError **error)
 static WbTensor *
 generate (const CaseInput *in, guint64 seed, GError **error)
 {
-  const WbType    *t = &in->pub.type;
-  guint64          stream = wb_philox_stream_from_name (in->pub.name);
-  WbTensor        *out;
-  gint64           n;
+  const WbType      *t = &in->pub.type;
+  guint64            stream = wb_philox_stream_from_name (in->pub.name);
+  WbTensor          *out;
+  gint64             n;
   g_autofree double *v = NULL;
 
   if (t->kind != WB_TYPE_TENSOR)
@@ -615,7 +626,7 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   else
     {
       g_autofree gint64 *iv = g_new (gint64, MAX (n, 1));
-      gint64 range = t->dtype == WB_DTYPE_BOOL8 ? 2 : (in->pub.index_bound > 0 ? in->pub.index_bound : 16);
+      gint64             range = t->dtype == WB_DTYPE_BOOL8 ? 2 : (in->pub.index_bound > 0 ? in->pub.index_bound : 16);
       wb_philox_uniform_f64 (seed, stream, 0, v, (gsize) n);
       for (gint64 i = 0; i < n; i++)
         iv[i] = MIN ((gint64) (v[i] * (double) range), range - 1);
@@ -753,7 +764,7 @@ wb_case_add_workbench_stages (WbCase *c, GError **error)
 {
   const WbTraceEntry *input = wb_pipeline_find_input (c->set);
   g_autoptr (WbPipeline) pipeline = NULL;
-  WbPipelineOptions   options = { NULL, WB_FUSION_DATAFLOW, NULL };
+  WbPipelineOptions options = { NULL, WB_FUSION_DATAFLOW, NULL };
 
   if (input == NULL)
     {

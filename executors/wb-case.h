@@ -30,70 +30,70 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char    *name;         /* canonical: "input.x", "param.0.weight" */
-  char    *trace_name;   /* the computation's parameter: "input", "t_0_weight" */
-  WbType   type;         /* its annotation */
+  char    *name;       /* canonical: "input.x", "param.0.weight" */
+  char    *trace_name; /* the computation's parameter: "input", "t_0_weight" */
+  WbType   type;       /* its annotation */
   gboolean is_param;
-  gint64   index_bound;  /* > 0: an integer index into a dim of this size */
+  gint64   index_bound; /* > 0: an integer index into a dim of this size */
 } WbCaseInput;
 
 /* One runnable unit of a case: a trace, or a final forward with its backward. */
 typedef struct
 {
-  char          *label;          /* "forward_06+backward_00", "stages/17_split_forward+stages/18_split_backward" */
-  int            entry;          /* trace-set entry (the `stages` command's #) of the forward/main trace */
-  int            backward_entry; /* its backward_fn, or -1 */
-  WbProgramKind  kind;
-  char          *subset;         /* "" or "default_execs", "fallback" */
+  char         *label;          /* "forward_06+backward_00", "stages/17_split_forward+stages/18_split_backward" */
+  int           entry;          /* trace-set entry (the `stages` command's #) of the forward/main trace */
+  int           backward_entry; /* its backward_fn, or -1 */
+  WbProgramKind kind;
+  char         *subset; /* "" or "default_execs", "fallback" */
 } WbCaseStage;
 
 typedef struct _WbCase WbCase;
 
 /* wb_case_load: (transfer full) the case at @path (a directory like traces/<case>/ or a trace file), or
  * NULL with WB_TRACE_ERROR (parse) or WB_EXECUTOR_ERROR_IO (meta.json) set. */
-WbCase             *wb_case_load             (const char *path, GError **error);
-void                wb_case_free             (WbCase *c);
+WbCase *wb_case_load (const char *path, GError **error);
+void    wb_case_free (WbCase *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCase, wb_case_free)
 
 /* (transfer none) */
-const char         *wb_case_get_name         (const WbCase *c);
-const char         *wb_case_get_path         (const WbCase *c);
-WbTraceSet         *wb_case_get_trace_set    (const WbCase *c);
+const char *wb_case_get_name (const WbCase *c);
+const char *wb_case_get_path (const WbCase *c);
+WbTraceSet *wb_case_get_trace_set (const WbCase *c);
 /* wb_case_get_reference: (transfer none) tensors.safetensors of the directory, loaded on first use, or
  * NULL when there is none (errors loading it are reported through @error). */
-WbSafetensors      *wb_case_get_reference    (WbCase *c, GError **error);
-guint               wb_case_get_n_inputs     (const WbCase *c);
-const WbCaseInput  *wb_case_get_input        (const WbCase *c, guint i);
-const WbCaseInput  *wb_case_find_input       (const WbCase *c, const char *trace_name);
+WbSafetensors     *wb_case_get_reference (WbCase *c, GError **error);
+guint              wb_case_get_n_inputs (const WbCase *c);
+const WbCaseInput *wb_case_get_input (const WbCase *c, guint i);
+const WbCaseInput *wb_case_find_input (const WbCase *c, const char *trace_name);
 
 /* wb_case_get_stages: (transfer none) (element-type WbCaseStage) every trace of the case as a stage, in
  * entry order; a backward_fn appears paired with its forward (never alone). */
-GPtrArray          *wb_case_get_stages       (const WbCase *c);
+GPtrArray *wb_case_get_stages (const WbCase *c);
 /* wb_case_get_default_stage: (transfer none) the last forward trace of the top level, with backward_00
  * for training cases (DESIGN.md: `run PATH` on a directory). */
-const WbCaseStage  *wb_case_get_default_stage (const WbCase *c);
+const WbCaseStage *wb_case_get_default_stage (const WbCase *c);
 /* wb_case_find_stage: the stage whose forward (or backward) is entry @entry or whose label is @label. */
-const WbCaseStage  *wb_case_find_stage       (const WbCase *c, int entry, const char *label);
+const WbCaseStage *wb_case_find_stage (const WbCase *c, int entry, const char *label);
 /* wb_case_add_workbench_stages: runs the compiler's pipeline (compiler/wb-pipeline.h) on the case's
  * joint or computation trace and adds its stages (sub-set "workbench", labels "workbench/NN_Pass") to the
  * set and the stage list. FALSE with WB_PIPELINE_ERROR or WB_EXECUTOR_ERROR set when it cannot. */
-gboolean            wb_case_add_workbench_stages (WbCase *c, GError **error);
+gboolean wb_case_add_workbench_stages (WbCase *c, GError **error);
 /* wb_case_make_program: (transfer full) the program of @stage. */
-WbProgram          *wb_case_make_program     (const WbCase *c, const WbCaseStage *stage, GError **error);
+WbProgram *wb_case_make_program (const WbCase *c, const WbCaseStage *stage, GError **error);
 
 /* wb_case_make_inputs: (transfer full) (element-type utf8 WbTensor) canonical name -> tensor for every
  * input: from @tensors when it has the name, else drawn from @seed. */
-GHashTable         *wb_case_make_inputs      (const WbCase *c, WbSafetensors *tensors, guint64 seed, GError **error);
+GHashTable *wb_case_make_inputs (const WbCase *c, WbSafetensors *tensors, guint64 seed, GError **error);
 /* wb_case_make_args: (transfer full) (element-type WbRtValue) the arguments of @program from @inputs:
  * a computation's parameters by name; a prologue's (args tuple, kwargs dict); NULL with
  * WB_EXECUTOR_ERROR_BAD_ARGUMENT naming the parameter it cannot map. */
-GPtrArray          *wb_case_make_args        (const WbCase *c, WbProgram *program, GHashTable *inputs, GError **error);
+GPtrArray *wb_case_make_args (const WbCase *c, WbProgram *program, GHashTable *inputs, GError **error);
 /* wb_case_parameter_lookup: a WbParameterLookup over @inputs (user_data = the GHashTable). */
-WbRtValue          *wb_case_parameter_lookup (const char *name, gpointer inputs);
+WbRtValue *wb_case_parameter_lookup (const char *name, gpointer inputs);
 /* wb_case_make_cotangents: (transfer full) (element-type WbRtValue) grad_output[.i] from @tensors for
  * @n_outputs outputs (NONE where absent: the run draws them). */
-GPtrArray          *wb_case_make_cotangents  (const WbCase *c, WbSafetensors *tensors, guint n_outputs);
+GPtrArray *wb_case_make_cotangents (const WbCase *c, WbSafetensors *tensors, guint n_outputs);
 /* wb_case_grad_name: (transfer full) "grad.input.x" for the flat arg printed @trace_name. */
-char               *wb_case_grad_name        (const WbCase *c, const char *trace_name);
+char *wb_case_grad_name (const WbCase *c, const char *trace_name);
 
 G_END_DECLS

@@ -12,19 +12,28 @@ wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol)
 {
   switch (dtype)
     {
-    case WB_DTYPE_FLOAT64: *rtol = 1e-7, *atol = 1e-7; break;
-    case WB_DTYPE_FLOAT32: *rtol = 1e-4, *atol = 1e-5; break;
-    case WB_DTYPE_FLOAT16: *rtol = 1e-2, *atol = 1e-3; break;
-    case WB_DTYPE_BFLOAT16: *rtol = 3e-2, *atol = 1e-2; break;
-    default: *rtol = 0, *atol = 0; break;
+    case WB_DTYPE_FLOAT64:
+      *rtol = 1e-7, *atol = 1e-7;
+      break;
+    case WB_DTYPE_FLOAT32:
+      *rtol = 1e-4, *atol = 1e-5;
+      break;
+    case WB_DTYPE_FLOAT16:
+      *rtol = 1e-2, *atol = 1e-3;
+      break;
+    case WB_DTYPE_BFLOAT16:
+      *rtol = 3e-2, *atol = 1e-2;
+      break;
+    default:
+      *rtol = 0, *atol = 0;
+      break;
     }
 }
 
 gboolean
-wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double rtol, double atol,
-                   gboolean allow_head, WbCompareResult *r, GError **error)
+wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double rtol, double atol, gboolean allow_head, WbCompareResult *r, GError **error)
 {
-  gint64 nc = wb_tensor_numel (computed), nr = wb_tensor_numel (reference);
+  gint64   nc = wb_tensor_numel (computed), nr = wb_tensor_numel (reference);
   gboolean same_shape = computed->rank == reference->rank;
   g_autoptr (WbTensor) c64 = NULL;
   g_autoptr (WbTensor) r64 = NULL;
@@ -52,7 +61,7 @@ wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double r
   ref = wb_tensor_get_data (r64);
   for (gint64 i = 0; i < r->n; i++)
     {
-      double a = c[i], b = ref[i], d;
+      double   a = c[i], b = ref[i], d;
       gboolean bad;
       if (isnan (a) || isnan (b))
         {

@@ -21,12 +21,12 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  gint64   n;            /* elements compared */
-  gboolean head;         /* only the leading n elements (partial reference) */
-  double   max_abs;      /* abs error */
-  double   max_ref;      /* max |r_i| */
-  double   rel;          /* rel error (0 when the reference is all zeros and so is the difference) */
-  gint64   mismatches;   /* elements outside atol + rtol * |r| */
+  gint64   n;              /* elements compared */
+  gboolean head;           /* only the leading n elements (partial reference) */
+  double   max_abs;        /* abs error */
+  double   max_ref;        /* max |r_i| */
+  double   rel;            /* rel error (0 when the reference is all zeros and so is the difference) */
+  gint64   mismatches;     /* elements outside atol + rtol * |r| */
   gint64   first_mismatch; /* row-major index of the first one, -1 if none */
 } WbCompareResult;
 
@@ -45,6 +45,6 @@ gboolean wb_tensor_compare (const WbTensor  *computed,
  * integers and b8 exact (0/0). `run --compare` with these defaults scales the f16/bf16 atol by max |ref|
  * when that exceeds 1 (app/wb-cli-run.c): long reductions (weight gradients) summed in another order
  * differ by about one unit in the last place of the tensor's largest elements, wherever they cancel. */
-void     wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol);
+void wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol);
 
 G_END_DECLS

@@ -57,6 +57,8 @@ f64_to_i64 (double x)
   return (gint64) x;
 }
 
+/* The switches below are tables, one dtype a line. */
+/* clang-format off */
 /* One loop per source dtype; T is the destination element type, CVT converts one source value. */
 #define LOAD_LOOP(T, SRC_T, EXPR)                               \
   do                                                            \
@@ -483,3 +485,4 @@ _wb_parallel_for (gint64 n, gint64 grain, WbParallelFunc func, gpointer data)
   g_mutex_clear (&lock);
   g_cond_clear (&cond);
 }
+/* clang-format on */

@@ -33,10 +33,10 @@ WbComputeClass _wb_dtype_class (WbDtype dtype);
  * store @n contiguous values into @dst (@stride elements apart) converting to @dtype (bf16/f16 rounded
  * to nearest even; floats to ints truncate toward zero through int64, NaN -> 0; anything to b8 is
  * != 0). */
-void _wb_load_f32  (float        *dst, const void *src, WbDtype dtype, gint64 stride, gsize n);
-void _wb_load_f64  (double       *dst, const void *src, WbDtype dtype, gint64 stride, gsize n);
-void _wb_load_i64  (gint64       *dst, const void *src, WbDtype dtype, gint64 stride, gsize n);
-void _wb_store_f32 (void *dst, WbDtype dtype, gint64 stride, const float  *src, gsize n);
+void _wb_load_f32 (float *dst, const void *src, WbDtype dtype, gint64 stride, gsize n);
+void _wb_load_f64 (double *dst, const void *src, WbDtype dtype, gint64 stride, gsize n);
+void _wb_load_i64 (gint64 *dst, const void *src, WbDtype dtype, gint64 stride, gsize n);
+void _wb_store_f32 (void *dst, WbDtype dtype, gint64 stride, const float *src, gsize n);
 void _wb_store_f64 (void *dst, WbDtype dtype, gint64 stride, const double *src, gsize n);
 void _wb_store_i64 (void *dst, WbDtype dtype, gint64 stride, const gint64 *src, gsize n);
 /* _wb_convert_row: @n elements from (@src, @sdt, @sstride) to (@dst, @ddt, @dstride). */
@@ -59,16 +59,15 @@ _wb_elem_ptr (const WbTensor *t, gint64 offset)
 typedef struct
 {
   guint  n_ops;
-  guint  rank;                              /* >= 1 */
+  guint  rank; /* >= 1 */
   gint64 shape[WB_MAX_RANK];
   gint64 strides[WB_ITER_MAX_OPS][WB_MAX_RANK];
-  gint64 n_rows;                            /* product of all dims but the last */
-  gint64 row_len;                           /* the last dim */
+  gint64 n_rows;  /* product of all dims but the last */
+  gint64 row_len; /* the last dim */
 } WbStridedIter;
 
 /* _wb_strided_iter_init: @strides[k] are operand k's strides for @shape (rank @rank, may be 0). */
-void _wb_strided_iter_init (WbStridedIter *it, guint rank, const gint64 *shape, guint n_ops,
-                            const gint64 *const *strides);
+void _wb_strided_iter_init (WbStridedIter *it, guint rank, const gint64 *shape, guint n_ops, const gint64 *const *strides);
 /* _wb_strided_iter_offsets: element offsets (relative to each operand's base) of the first element of
  * row @row into @offsets[n_ops]. */
 void _wb_strided_iter_offsets (const WbStridedIter *it, gint64 row, gint64 *offsets);
@@ -76,9 +75,9 @@ void _wb_strided_iter_offsets (const WbStridedIter *it, gint64 row, gint64 *offs
 /* _wb_parallel_for: calls @func(begin, end, @data) over [0, @n) split into at most the configured number
  * of threads, each part at least @grain items; runs inline when one part suffices. Waits for all. */
 typedef void (*WbParallelFunc) (gint64 begin, gint64 end, gpointer data);
-void  _wb_parallel_for     (gint64 n, gint64 grain, WbParallelFunc func, gpointer data);
-guint _wb_get_num_threads  (void);
-void  _wb_set_num_threads  (guint n);
+void  _wb_parallel_for (gint64 n, gint64 grain, WbParallelFunc func, gpointer data);
+guint _wb_get_num_threads (void);
+void  _wb_set_num_threads (guint n);
 
 /* _wb_tensor_convert_dense: @t converted to @dtype keeping its memory layout when it is a permutation of
  * a contiguous layout (a transposed view stays transposed: the copy runs in memory order); otherwise a

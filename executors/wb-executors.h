@@ -13,16 +13,16 @@
 #pragma once
 
 #define WB_EXECUTORS_INSIDE
+#include "cpu/wb-cpu-executor.h"
+#include "wb-case-run.h"
+#include "wb-case.h"
+#include "wb-compare.h"
 #include "wb-compiler.h"
+#include "wb-executor.h"
 #include "wb-half.h"
 #include "wb-philox.h"
-#include "wb-tensor.h"
-#include "wb-rt-value.h"
-#include "wb-executor.h"
-#include "cpu/wb-cpu-executor.h"
 #include "wb-program.h"
+#include "wb-rt-value.h"
 #include "wb-safetensors.h"
-#include "wb-compare.h"
-#include "wb-case.h"
-#include "wb-case-run.h"
+#include "wb-tensor.h"
 #undef WB_EXECUTORS_INSIDE

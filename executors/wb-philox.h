@@ -27,41 +27,41 @@
 G_BEGIN_DECLS
 
 /* wb_philox4x32_10: the 128 output bits for @counter (4 words) under @key (2 words), into @out. */
-void    wb_philox4x32_10       (const guint32 counter[4],
-                                const guint32 key[2],
-                                guint32       out[4]);
+void wb_philox4x32_10 (const guint32 counter[4],
+                       const guint32 key[2],
+                       guint32       out[4]);
 
 /* wb_philox_fill_u32: @n words of stream @stream under @seed, starting at block @offset (element i takes
  * word i % 4 of block offset + i / 4). */
-void    wb_philox_fill_u32     (guint64       seed,
-                                guint64       stream,
-                                guint64       offset,
-                                guint32      *out,
-                                gsize         n);
+void wb_philox_fill_u32 (guint64  seed,
+                         guint64  stream,
+                         guint64  offset,
+                         guint32 *out,
+                         gsize    n);
 
 /* wb_philox_uniform_f32: @n floats in [0, 1) from the top 24 bits of each word (same layout as
  * wb_philox_fill_u32). */
-void    wb_philox_uniform_f32  (guint64       seed,
-                                guint64       stream,
-                                guint64       offset,
-                                float        *out,
-                                gsize         n);
+void wb_philox_uniform_f32 (guint64 seed,
+                            guint64 stream,
+                            guint64 offset,
+                            float  *out,
+                            gsize   n);
 /* wb_philox_uniform_f64: @n doubles in [0, 1) with 53 random bits each; element i uses words 2i and
  * 2i+1 (so it consumes ceil(n / 2) blocks). */
-void    wb_philox_uniform_f64  (guint64       seed,
-                                guint64       stream,
-                                guint64       offset,
-                                double       *out,
-                                gsize         n);
+void wb_philox_uniform_f64 (guint64 seed,
+                            guint64 stream,
+                            guint64 offset,
+                            double *out,
+                            gsize   n);
 /* wb_philox_normal_f64: @n standard normal doubles by Box-Muller on pairs of uniform doubles
  * (consumes ceil(n / 2) * 2 uniform doubles, i.e. n rounded up to even, from block @offset). */
-void    wb_philox_normal_f64   (guint64       seed,
-                                guint64       stream,
-                                guint64       offset,
-                                double       *out,
-                                gsize         n);
+void wb_philox_normal_f64 (guint64 seed,
+                           guint64 stream,
+                           guint64 offset,
+                           double *out,
+                           gsize   n);
 /* wb_philox_blocks_for: blocks consumed by a draw of @n 32-bit elements: ceil(n / 4). */
-guint64 wb_philox_blocks_for   (gsize         n);
+guint64 wb_philox_blocks_for (gsize n);
 /* wb_philox_stream_from_name: a 64-bit stream number from a name (FNV-1a), so that named inputs draw
  * independent streams regardless of their order. */
 guint64 wb_philox_stream_from_name (const char *name);

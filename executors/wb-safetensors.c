@@ -9,11 +9,11 @@
 
 struct _WbSafetensors
 {
-  GPtrArray  *names;     /* (element-type utf8) */
-  GPtrArray  *tensors;   /* (element-type WbTensor) */
-  GHashTable *index;     /* name -> position + 1 */
+  GPtrArray  *names;   /* (element-type utf8) */
+  GPtrArray  *tensors; /* (element-type WbTensor) */
+  GHashTable *index;   /* name -> position + 1 */
   GPtrArray  *meta_keys;
-  GHashTable *meta;      /* key -> value */
+  GHashTable *meta; /* key -> value */
 };
 
 static const struct
@@ -21,9 +21,15 @@ static const struct
   const char *name;
   WbDtype     dtype;
 } st_dtypes[] = {
-  { "F64", WB_DTYPE_FLOAT64 }, { "F32", WB_DTYPE_FLOAT32 }, { "BF16", WB_DTYPE_BFLOAT16 },
-  { "F16", WB_DTYPE_FLOAT16 }, { "I64", WB_DTYPE_INT64 },   { "I32", WB_DTYPE_INT32 },
-  { "I16", WB_DTYPE_INT16 },   { "I8", WB_DTYPE_INT8 },     { "U8", WB_DTYPE_UINT8 },
+  { "F64", WB_DTYPE_FLOAT64 },
+  { "F32", WB_DTYPE_FLOAT32 },
+  { "BF16", WB_DTYPE_BFLOAT16 },
+  { "F16", WB_DTYPE_FLOAT16 },
+  { "I64", WB_DTYPE_INT64 },
+  { "I32", WB_DTYPE_INT32 },
+  { "I16", WB_DTYPE_INT16 },
+  { "I8", WB_DTYPE_INT8 },
+  { "U8", WB_DTYPE_UINT8 },
   { "BOOL", WB_DTYPE_BOOL8 },
 };
 
@@ -253,8 +259,7 @@ wb_safetensors_load (const char *path, GError **error)
       e.end = (guint64) json_array_get_int_element (offsets, 1);
       if (e.end < e.begin || e.end > size - 8 - hlen ||
           e.end - e.begin != (guint64) numel * wb_dtype_size (e.dtype))
-        return io_error (error, path, "entry '%s': data_offsets [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                                      "] do not fit its shape or the file", name, e.begin, e.end), NULL;
+        return io_error (error, path, "entry '%s': data_offsets [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "] do not fit its shape or the file", name, e.begin, e.end), NULL;
       {
         WbTensor *tensor = wb_tensor_new (e.dtype, e.rank, e.shape, error);
         if (tensor == NULL)

@@ -11,11 +11,11 @@
 
 struct _WbStorage
 {
-  gint     ref_count;
-  gsize    nbytes;     /* bytes in use */
-  gsize    capacity;   /* bytes allocated */
-  guint8  *data;
-  GDestroyNotify destroy;      /* external storage (wb_tensor_new_external): frees data; NULL for host memory */
+  gint           ref_count;
+  gsize          nbytes;   /* bytes in use */
+  gsize          capacity; /* bytes allocated */
+  guint8        *data;
+  GDestroyNotify destroy; /* external storage (wb_tensor_new_external): frees data; NULL for host memory */
   gpointer       destroy_data;
 };
 
@@ -23,10 +23,10 @@ struct _WbStorage
  * kept in a small cache for reuse: a trace allocates many tensors of the same sizes, and first-touch
  * page faults of fresh 4 KiB pages (very slow under virtualisation) otherwise dominate elementwise ops. */
 #define LARGE_BLOCK (1u << 20)
-#define HUGE_PAGE   (2u << 20)
+#define HUGE_PAGE (2u << 20)
 
 static GMutex     cache_lock;
-static GPtrArray *cache_blocks;  /* (element-type WbStorage) free large blocks */
+static GPtrArray *cache_blocks; /* (element-type WbStorage) free large blocks */
 static gsize      cache_bytes;
 
 static gsize
@@ -210,8 +210,7 @@ wb_tensor_new_scalar (WbDtype dtype, double value)
 }
 
 WbTensor *
-wb_tensor_new_external (WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape, gpointer data,
-                        gsize nbytes, GDestroyNotify destroy, gpointer destroy_data)
+wb_tensor_new_external (WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape, gpointer data, gsize nbytes, GDestroyNotify destroy, gpointer destroy_data)
 {
   WbTensor *t;
 
@@ -235,8 +234,7 @@ wb_tensor_new_external (WbDtype dtype, const WbDevice *device, guint rank, const
 }
 
 WbTensor *
-wb_tensor_new_view (const WbTensor *base, WbDtype dtype, guint rank, const gint64 *shape,
-                    const gint64 *strides, gint64 offset)
+wb_tensor_new_view (const WbTensor *base, WbDtype dtype, guint rank, const gint64 *shape, const gint64 *strides, gint64 offset)
 {
   WbTensor *t;
 
@@ -376,8 +374,7 @@ wb_tensor_permute (WbTensor *tensor, const gint64 *perm, GError **error)
 }
 
 WbTensor *
-wb_tensor_broadcast_in_dim (WbTensor *tensor, guint rank, const gint64 *shape, const gint64 *bdims,
-                            GError **error)
+wb_tensor_broadcast_in_dim (WbTensor *tensor, guint rank, const gint64 *shape, const gint64 *bdims, GError **error)
 {
   gint64 strides[WB_MAX_RANK] = { 0 };
 
@@ -412,8 +409,7 @@ wb_tensor_broadcast_in_dim (WbTensor *tensor, guint rank, const gint64 *shape, c
 }
 
 WbTensor *
-wb_tensor_slice (WbTensor *tensor, const gint64 *starts, const gint64 *ends, const gint64 *steps,
-                 GError **error)
+wb_tensor_slice (WbTensor *tensor, const gint64 *starts, const gint64 *ends, const gint64 *steps, GError **error)
 {
   gint64 shape[WB_MAX_RANK], strides[WB_MAX_RANK];
   gint64 offset = tensor->offset;
@@ -500,8 +496,8 @@ wb_tensor_try_view (WbTensor *tensor, guint rank, const gint64 *shape)
 WbTensor *
 wb_tensor_reshape (WbTensor *tensor, guint rank, const gint64 *shape, GError **error)
 {
-  gint64              numel = 1;
-  WbTensor           *view;
+  gint64    numel = 1;
+  WbTensor *view;
   g_autoptr (WbTensor) copy = NULL;
 
   if (rank > WB_MAX_RANK)
@@ -713,10 +709,10 @@ dense_chunks (gint64 begin, gint64 end, gpointer data)
 WbTensor *
 _wb_tensor_convert_dense (WbTensor *t, WbDtype dtype, GError **error)
 {
-  guint    order[WB_MAX_RANK], n = 0;
-  gint64   expect = 1, numel = wb_tensor_numel (t);
-  gboolean dense = TRUE;
-  DenseJob job;
+  guint     order[WB_MAX_RANK], n = 0;
+  gint64    expect = 1, numel = wb_tensor_numel (t);
+  gboolean  dense = TRUE;
+  DenseJob  job;
   WbTensor *out;
 
   for (guint d = 0; d < t->rank; d++)

@@ -27,18 +27,17 @@
 
 typedef struct
 {
-  gint64   b, h, tq, tk, e, ev;
-  float    scale;
-  gboolean causal;
-  WbTensor *mask;       /* (nullable) f32 [Bm, Hm, Tq, Tk] broadcastable, contiguous */
-  gint64    mb, mh;     /* mask batch/head sizes (1 or b/h) */
+  gint64    b, h, tq, tk, e, ev;
+  float     scale;
+  gboolean  causal;
+  WbTensor *mask;   /* (nullable) f32 [Bm, Hm, Tq, Tk] broadcastable, contiguous */
+  gint64    mb, mh; /* mask batch/head sizes (1 or b/h) */
 } AttnDims;
 
 /* S[i, j] for rows [i0, i1) of one (batch, head) against keys [0, kend), with mask and causal -inf;
  * @s is (i1 - i0) x kend. */
 static void
-scores (const AttnDims *d, gint64 bi, gint64 hi, const float *q, const float *k, gint64 i0, gint64 i1, gint64 kend,
-        float *s)
+scores (const AttnDims *d, gint64 bi, gint64 hi, const float *q, const float *k, gint64 i0, gint64 i1, gint64 kend, float *s)
 {
   gint64 rows = i1 - i0;
 
@@ -71,8 +70,8 @@ typedef struct
 {
   float       *s;
   gint64       tk;
-  const float *lse_in;   /* backward: P = exp(S - lse) */
-  float       *lse_out;  /* forward */
+  const float *lse_in;  /* backward: P = exp(S - lse) */
+  float       *lse_out; /* forward */
 } SoftmaxJob;
 
 static void
@@ -166,7 +165,7 @@ prepare_mask (WbTensor *mask, AttnDims *d, GError **error)
     }
   d->mb = shape[0] == 1 ? 1 : d->b;
   d->mh = shape[1] == 1 ? 1 : d->h;
-  d->mask = wb_tensor_new (WB_DTYPE_FLOAT32, 4, (gint64[]) { d->mb, d->mh, d->tq, d->tk }, error);
+  d->mask = wb_tensor_new (WB_DTYPE_FLOAT32, 4, (gint64[]){ d->mb, d->mh, d->tq, d->tk }, error);
   if (d->mask == NULL || !wb_tensor_copy_into (d->mask, mask, error))
     return FALSE;
   if (mask->dtype == WB_DTYPE_BOOL8)
@@ -288,8 +287,8 @@ attention_forward (WbKernelCall *call, gboolean flash, GError **error)
   lse_len = flash ? (d.tq + 15) / 16 * 16 : (d.tq + 31) / 32 * 32;
   if ((qf = _wb_cpu_to_f32 (q, error)) == NULL || (kf = _wb_cpu_to_f32 (k, error)) == NULL ||
       (vf = _wb_cpu_to_f32 (v, error)) == NULL ||
-      (of = wb_tensor_new (WB_DTYPE_FLOAT32, 4, (gint64[]) { d.b, d.h, d.tq, d.ev }, error)) == NULL ||
-      (lse = wb_tensor_new_zeros (WB_DTYPE_FLOAT32, 3, (gint64[]) { d.b, d.h, lse_len }, error)) == NULL)
+      (of = wb_tensor_new (WB_DTYPE_FLOAT32, 4, (gint64[]){ d.b, d.h, d.tq, d.ev }, error)) == NULL ||
+      (lse = wb_tensor_new_zeros (WB_DTYPE_FLOAT32, 3, (gint64[]){ d.b, d.h, lse_len }, error)) == NULL)
     goto fail;
   {
     FwdJob job = { &d, qf, kf, vf, of, lse, lse_len };
@@ -324,7 +323,7 @@ fail:
 
 typedef struct
 {
-  float       *ds;       /* in: dP, out: dS */
+  float       *ds; /* in: dP, out: dS */
   const float *p;
   const float *dout;
   const float *o;

@@ -43,8 +43,8 @@ arg_out_dtype (WbKernelCall *call, guint pos, WbDtype def, WbDtype *dtype, GErro
 static guint64
 fill_uniform (WbTensor *out, double lo, double hi, guint64 seed, guint64 offset)
 {
-  gint64  n = wb_tensor_numel (out);
-  gint64  chunk = 4096;
+  gint64 n = wb_tensor_numel (out);
+  gint64 chunk = 4096;
 
   for (gint64 s = 0; s < n; s += chunk)
     {
@@ -72,9 +72,9 @@ fill_uniform (WbTensor *out, double lo, double hi, guint64 seed, guint64 offset)
 gboolean
 _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
 {
-  gint64   shape[WB_MAX_RANK];
-  guint    rank = 0;
-  WbDtype  dtype;
+  gint64    shape[WB_MAX_RANK];
+  guint     rank = 0;
+  WbDtype   dtype;
   WbTensor *out = NULL;
 
   switch (op)
@@ -327,9 +327,9 @@ _wb_cpu_creation (WbKernelCall *call, int op, GError **error)
       {
         /* multinomial(input [rows, n] or [n] weights, num_samples, replacement, seed=None): inverse-CDF draws
          * with Philox uniforms; without replacement, drawn categories get weight 0 */
-        WbTensor *w;
-        gint64    k, rows, n, seed = (gint64) call->state->rng_seed;
-        gboolean  replacement, own_seed;
+        WbTensor  *w;
+        gint64     k, rows, n, seed = (gint64) call->state->rng_seed;
+        gboolean   replacement, own_seed;
         WbRtValue *sv = wb_kernel_call_get_arg (call, 3, "seed");
         g_autoptr (WbTensor) w64 = NULL;
         g_autofree double *u = NULL;

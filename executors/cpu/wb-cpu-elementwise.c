@@ -187,8 +187,8 @@ ew_zeta (double x, double q)
   static const double A[] = { 12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
                               7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
                               -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18 };
-  double s, a, b, k, t, w;
-  int    i;
+  double              s, a, b, k, t, w;
+  int                 i;
 
   if (x == 1)
     return INFINITY;
@@ -237,16 +237,20 @@ ew_zeta (double x, double q)
 
 /* -- per-op block loops ----------------------------------------------------------------------- */
 
-#define EW_FN(T, SUFFIX, ID, EXPR)                                                               \
-  WB_CLONES static void ew_##ID##_##SUFFIX (T *o, const T *a, const T *b, const T *c, gsize n)  \
-  {                                                                                              \
-    (void) a; (void) b; (void) c;                                                                \
-    for (gsize i = 0; i < n; i++)                                                                \
-      {                                                                                          \
-        T x = a ? a[i] : 0, y = b ? b[i] : 0, z = c ? c[i] : 0;                                  \
-        (void) x; (void) y; (void) z;                                                            \
-        o[i] = (T) (EXPR);                                                                       \
-      }                                                                                          \
+#define EW_FN(T, SUFFIX, ID, EXPR)                                                             \
+  WB_CLONES static void ew_##ID##_##SUFFIX (T *o, const T *a, const T *b, const T *c, gsize n) \
+  {                                                                                            \
+    (void) a;                                                                                  \
+    (void) b;                                                                                  \
+    (void) c;                                                                                  \
+    for (gsize i = 0; i < n; i++)                                                              \
+      {                                                                                        \
+        T x = a ? a[i] : 0, y = b ? b[i] : 0, z = c ? c[i] : 0;                                \
+        (void) x;                                                                              \
+        (void) y;                                                                              \
+        (void) z;                                                                              \
+        o[i] = (T) (EXPR);                                                                     \
+      }                                                                                        \
   }
 
 #define EW_FNS(ID, F32, F64, I64) \
@@ -305,38 +309,39 @@ typedef struct
   const EwOpInfo *op;
   WbComputeClass  cls;
   guint           n;
-  const WbTensor *in[3];          /* NULL for a number operand */
+  const WbTensor *in[3]; /* NULL for a number operand */
   EwBuffer       *konst[3];
   WbTensor       *out;
-  WbStridedIter   it;             /* operand 0 = out, 1..n = inputs (numbers: stride 0) */
+  WbStridedIter   it; /* operand 0 = out, 1..n = inputs (numbers: stride 0) */
   gint64          blocks_per_row;
 } EwJob;
 
 static WbDtype
 class_dtype (WbComputeClass cls)
 {
-  return cls == WB_CLASS_F32 ? WB_DTYPE_FLOAT32 : cls == WB_CLASS_F64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_INT64;
+  return cls == WB_CLASS_F32 ? WB_DTYPE_FLOAT32 : cls == WB_CLASS_F64 ? WB_DTYPE_FLOAT64
+                                                                      : WB_DTYPE_INT64;
 }
 
 static void
 ew_blocks (gint64 begin, gint64 end, gpointer data)
 {
-  EwJob  *job = data;
-  gsize   es = job->cls == WB_CLASS_F32 ? 4 : 8;
-  WbDtype cdt = class_dtype (job->cls);
+  EwJob   *job = data;
+  gsize    es = job->cls == WB_CLASS_F32 ? 4 : 8;
+  WbDtype  cdt = class_dtype (job->cls);
   EwBuffer buf[4];
-  gint64  off[WB_ITER_MAX_OPS];
-  guint   last = job->it.rank - 1;
+  gint64   off[WB_ITER_MAX_OPS];
+  guint    last = job->it.rank - 1;
 
   for (gint64 item = begin; item < end; item++)
     {
-      gint64       row = item / job->blocks_per_row;
-      gint64       start = (item % job->blocks_per_row) * WB_EW_BLOCK;
-      gsize        m = (gsize) MIN (WB_EW_BLOCK, job->it.row_len - start);
-      const void  *src[3] = { NULL, NULL, NULL };
-      void        *dst;
-      gint64       ostride = job->it.strides[0][last];
-      gboolean     direct_out;
+      gint64      row = item / job->blocks_per_row;
+      gint64      start = (item % job->blocks_per_row) * WB_EW_BLOCK;
+      gsize       m = (gsize) MIN (WB_EW_BLOCK, job->it.row_len - start);
+      const void *src[3] = { NULL, NULL, NULL };
+      void       *dst;
+      gint64      ostride = job->it.strides[0][last];
+      gboolean    direct_out;
 
       _wb_strided_iter_offsets (&job->it, row, off);
       for (guint k = 0; k < job->n; k++)
@@ -348,7 +353,7 @@ ew_blocks (gint64 begin, gint64 end, gpointer data)
               continue;
             }
           {
-            gint64 stride = job->it.strides[k + 1][last];
+            gint64        stride = job->it.strides[k + 1][last];
             const guint8 *p = _wb_elem_ptr (t, t->offset + off[k + 1] + start * stride);
             if (t->dtype == cdt && stride == 1)
               src[k] = p;
@@ -411,7 +416,8 @@ number_class (const WbRtValue *v)
 static WbDtype
 number_dtype (const WbRtValue *v)
 {
-  return v->kind == WB_RT_FLOAT ? WB_DTYPE_FLOAT32 : v->kind == WB_RT_BOOL ? WB_DTYPE_BOOL8 : WB_DTYPE_INT64;
+  return v->kind == WB_RT_FLOAT ? WB_DTYPE_FLOAT32 : v->kind == WB_RT_BOOL ? WB_DTYPE_BOOL8
+                                                                           : WB_DTYPE_INT64;
 }
 
 /* Numbers only: Python semantics in f64 / i64; returns a number value. */
@@ -458,7 +464,7 @@ _wb_cpu_elementwise_apply (int op_id, WbRtValue **operands, guint n, WbDtype out
   WbComputeClass  cls = WB_CLASS_I64;
   gboolean        have_tensor = FALSE;
   g_autoptr (WbTensor) out = NULL;
-  EwBuffer       *konst[3] = { NULL };
+  EwBuffer *konst[3] = { NULL };
 
   g_assert (n == op->arity);
   /* broadcast shape (right-aligned) and the value dtype */
@@ -558,8 +564,8 @@ _wb_cpu_elementwise_apply (int op_id, WbRtValue **operands, guint n, WbDtype out
         }
       else
         {
-          double  f = 0;
-          gint64  i = 0;
+          double f = 0;
+          gint64 i = 0;
           konst[k] = g_malloc (sizeof *konst[k]);
           wb_rt_value_get_number (v, &f);
           if (!wb_rt_value_get_int (v, &i))

@@ -17,9 +17,9 @@
 G_BEGIN_DECLS
 
 /* wb_cpu_executor_get: (transfer none) the process-wide cpu executor. Thread-safe. */
-WbExecutor *wb_cpu_executor_get             (void);
+WbExecutor *wb_cpu_executor_get (void);
 /* wb_cpu_executor_set_num_threads: threads for kernels and OpenBLAS (>= 1). */
-void        wb_cpu_executor_set_num_threads (guint n);
-guint       wb_cpu_executor_get_num_threads (void);
+void  wb_cpu_executor_set_num_threads (guint n);
+guint wb_cpu_executor_get_num_threads (void);
 
 G_END_DECLS

@@ -54,10 +54,10 @@ op_take (WbKernelCall *call, WbTensor *a, WbTensor *index, gint64 dim, GError **
   g_autoptr (WbTensor) ac = NULL;
   g_autoptr (WbTensor) ic = NULL;
   g_autoptr (WbTensor) out = NULL;
-  gint64 shape[WB_MAX_RANK];
-  guint  rank = 0;
-  gint64 outer = 1, inner = 1, ni, size = a->rank ? a->shape[dim] : 1;
-  gsize  es = wb_dtype_size (a->dtype);
+  gint64        shape[WB_MAX_RANK];
+  guint         rank = 0;
+  gint64        outer = 1, inner = 1, ni, size = a->rank ? a->shape[dim] : 1;
+  gsize         es = wb_dtype_size (a->dtype);
   const guint8 *src;
   guint8       *dst;
   const gint64 *ip;
@@ -105,8 +105,8 @@ op_take_along (WbKernelCall *call, WbTensor *a, WbTensor *index, gint64 dim, gbo
 {
   g_autoptr (WbTensor) ic = NULL;
   g_autoptr (WbTensor) out = NULL;
-  gint64 shape[WB_MAX_RANK], idx[WB_MAX_RANK], n;
-  gsize  es = wb_dtype_size (a->dtype);
+  gint64        shape[WB_MAX_RANK], idx[WB_MAX_RANK], n;
+  gsize         es = wb_dtype_size (a->dtype);
   const gint64 *ip;
   guint8       *dst;
 
@@ -191,7 +191,7 @@ put_element (WbTensor *work, gint64 woff, const WbTensor *src, gint64 soff, doub
       gint64 v = (gint64) number;
       if (src)
         _wb_load_i64 (&v, _wb_elem_ptr (src, soff), src->dtype, 1, 1);
-      *(gint64 *) p = (gint64) ((guint64) *(gint64 *) p + (guint64) v);
+      *(gint64 *) p = (gint64) ((guint64) * (gint64 *) p + (guint64) v);
     }
   else
     {
@@ -204,13 +204,12 @@ put_element (WbTensor *work, gint64 woff, const WbTensor *src, gint64 soff, doub
 
 /* scatter / scatter_add(a, index, src|value, dim): out[i with dim := index[i]] (+)= src[i] */
 static gboolean
-op_scatter (WbKernelCall *call, WbTensor *a, WbTensor *index, WbRtValue *src, gint64 dim, gboolean accumulate,
-            GError **error)
+op_scatter (WbKernelCall *call, WbTensor *a, WbTensor *index, WbRtValue *src, gint64 dim, gboolean accumulate, GError **error)
 {
   g_autoptr (WbTensor) ic = NULL;
   g_autoptr (WbTensor) work = NULL;
-  gint64  idx[WB_MAX_RANK], n;
-  double  number = 0;
+  gint64          idx[WB_MAX_RANK], n;
+  double          number = 0;
   const WbTensor *st = src && src->kind == WB_RT_TENSOR ? src->tensor : NULL;
 
   if (st == NULL && !wb_rt_value_get_number (src, &number))
@@ -249,8 +248,7 @@ op_scatter (WbKernelCall *call, WbTensor *a, WbTensor *index, WbRtValue *src, gi
 
 /* index_add / index_copy(a, index[1-D], value, dim): out[..., index[j], ...] (+)= value[..., j, ...] */
 static gboolean
-op_index_add (WbKernelCall *call, WbTensor *a, WbTensor *index, WbTensor *value, gint64 dim, gboolean accumulate,
-              GError **error)
+op_index_add (WbKernelCall *call, WbTensor *a, WbTensor *index, WbTensor *value, gint64 dim, gboolean accumulate, GError **error)
 {
   g_autoptr (WbTensor) ic = NULL;
   g_autoptr (WbTensor) work = NULL;
@@ -297,7 +295,7 @@ op_index_put (WbKernelCall *call, WbTensor *a, GError **error)
   g_autoptr (GPtrArray) ics = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
   g_autoptr (WbTensor) work = NULL;
   g_autoptr (WbTensor) vfull = NULL;
-  gint64     nb, inner = 1;
+  gint64 nb, inner = 1;
 
   if (!wb_rt_value_is_sequence (indices) || !_wb_cpu_arg_tensor (call, 2, "values", &values, error) ||
       !_wb_cpu_arg_bool (call, 3, "accumulate", TRUE, FALSE, &accumulate, error))
@@ -410,7 +408,7 @@ op_embedding_backward (WbKernelCall *call, GError **error)
     }
   d = grad->rank ? grad->shape[grad->rank - 1] : 1;
   if ((ic = load_indices (indices, num, error)) == NULL || (g64 = wb_tensor_to_dtype (grad, WB_DTYPE_FLOAT64, error)) == NULL ||
-      (work = wb_tensor_new_zeros (WB_DTYPE_FLOAT64, 2, (gint64[]) { num, d }, error)) == NULL)
+      (work = wb_tensor_new_zeros (WB_DTYPE_FLOAT64, 2, (gint64[]){ num, d }, error)) == NULL)
     return FALSE;
   n = wb_tensor_numel (ic);
   if (wb_tensor_numel (g64) != n * d)

@@ -16,8 +16,7 @@
 #include "wb-cpu-private.h"
 
 void
-_wb_cpu_sgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, float alpha,
-               const float *a, gint64 lda, const float *b, gint64 ldb, float beta, float *c, gint64 ldc)
+_wb_cpu_sgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, float alpha, const float *a, gint64 lda, const float *b, gint64 ldb, float beta, float *c, gint64 ldc)
 {
   if (m == 0 || n == 0)
     return;
@@ -33,8 +32,7 @@ _wb_cpu_sgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k,
 }
 
 void
-_wb_cpu_dgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, double alpha,
-               const double *a, gint64 lda, const double *b, gint64 ldb, double beta, double *c, gint64 ldc)
+_wb_cpu_dgemm (gboolean trans_a, gboolean trans_b, gint64 m, gint64 n, gint64 k, double alpha, const double *a, gint64 lda, const double *b, gint64 ldb, double beta, double *c, gint64 ldc)
 {
   if (m == 0 || n == 0)
     return;
@@ -64,7 +62,7 @@ _wb_cpu_blas_config (void)
 /* A GEMM operand: the matrix (last two dims) of a tensor in the compute dtype. */
 typedef struct
 {
-  WbTensor *t;       /* (owned) f32 or f64 tensor, possibly a strided view */
+  WbTensor *t; /* (owned) f32 or f64 tensor, possibly a strided view */
   gboolean  trans;
   gint64    ld;
 } GemmOperand;
@@ -105,8 +103,7 @@ gemm_operand (WbTensor *t0, WbDtype cdt, GemmOperand *op, GError **error)
 }
 
 static void
-gemm (WbDtype cdt, const GemmOperand *a, gint64 aoff, const GemmOperand *b, gint64 boff,
-      gint64 m, gint64 n, gint64 k, gpointer c, gint64 ldc, gboolean accumulate)
+gemm (WbDtype cdt, const GemmOperand *a, gint64 aoff, const GemmOperand *b, gint64 boff, gint64 m, gint64 n, gint64 k, gpointer c, gint64 ldc, gboolean accumulate)
 {
   if (cdt == WB_DTYPE_FLOAT64)
     _wb_cpu_dgemm (a->trans, b->trans, m, n, k, 1.0, (const double *) _wb_elem_ptr (a->t, aoff), a->ld,
@@ -142,11 +139,10 @@ store_chunks (gint64 begin, gint64 end, gpointer data)
 }
 
 static WbTensor *
-gemm_rounded (const GemmOperand *a, const GemmOperand *b, gint64 m, gint64 n, gint64 k, const float *bias,
-              WbDtype dtype, GError **error)
+gemm_rounded (const GemmOperand *a, const GemmOperand *b, gint64 m, gint64 n, gint64 k, const float *bias, WbDtype dtype, GError **error)
 {
   gint64    panel = MAX (64, PANEL_ELEMENTS / MAX (n, 1));
-  WbTensor *out = wb_tensor_new (dtype, 2, (gint64[]) { m, n }, error);
+  WbTensor *out = wb_tensor_new (dtype, 2, (gint64[]){ m, n }, error);
   float    *scratch;
 
   if (out == NULL)
@@ -189,12 +185,12 @@ finish (WbKernelCall *call, WbTensor *acc, WbDtype dtype, guint rank, const gint
 static gboolean
 run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
 {
-  WbDtype  dtype = a0->dtype, cdt = dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
-  gint64   ashape[WB_MAX_RANK], astr[WB_MAX_RANK], bshape[WB_MAX_RANK], bstr[WB_MAX_RANK];
-  guint    ar = a0->rank, br = b0->rank, batch_rank;
-  gint64   bshape_out[WB_MAX_RANK], out_shape[WB_MAX_RANK];
-  guint    out_rank = 0;
-  gint64   m, n, k, nbatch = 1;
+  WbDtype dtype = a0->dtype, cdt = dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
+  gint64  ashape[WB_MAX_RANK], astr[WB_MAX_RANK], bshape[WB_MAX_RANK], bstr[WB_MAX_RANK];
+  guint   ar = a0->rank, br = b0->rank, batch_rank;
+  gint64  bshape_out[WB_MAX_RANK], out_shape[WB_MAX_RANK];
+  guint   out_rank = 0;
+  gint64  m, n, k, nbatch = 1;
   g_autoptr (WbTensor) a = NULL;
   g_autoptr (WbTensor) b = NULL;
   GemmOperand ga = { 0 }, gb = { 0 };
@@ -311,15 +307,15 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
     else
       fold = FALSE;
 
-    acc = wb_tensor_new (cdt, 2, (gint64[]) { fold && dtype != cdt && cdt == WB_DTYPE_FLOAT32 ? 0 : nbatch * m, n }, error);
+    acc = wb_tensor_new (cdt, 2, (gint64[]){ fold && dtype != cdt && cdt == WB_DTYPE_FLOAT32 ? 0 : nbatch * m, n }, error);
     if (acc == NULL)
       return FALSE;
     if (fold)
       {
         gint64 fshape[2] = { nbatch * m, k }, fstr[2] = { row_stride, 1 };
         g_autoptr (WbTensor) fa = wb_tensor_new_view (a, cdt, 2, fshape, fstr, a->offset);
-        g_autoptr (WbTensor) vb2 = wb_tensor_new_view (b, cdt, 2, (gint64[]) { k, n },
-                                                       (gint64[]) { b->strides[batch_rank], b->strides[batch_rank + 1] }, b->offset);
+        g_autoptr (WbTensor) vb2 = wb_tensor_new_view (b, cdt, 2, (gint64[]){ k, n },
+                                                       (gint64[]){ b->strides[batch_rank], b->strides[batch_rank + 1] }, b->offset);
         if (!gemm_operand (fa, cdt, &ga, error) || !gemm_operand (vb2, cdt, &gb, error))
           goto out;
         if (dtype != cdt && cdt == WB_DTYPE_FLOAT32)
@@ -346,10 +342,10 @@ run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
                 bo += i * b->strides[d];
               }
             {
-              g_autoptr (WbTensor) ma = wb_tensor_new_view (a, cdt, 2, (gint64[]) { m, k }, sa2, ao);
-              g_autoptr (WbTensor) mb = wb_tensor_new_view (b, cdt, 2, (gint64[]) { k, n }, sb2, bo);
-              GemmOperand       pa = { 0 }, pb = { 0 };
-              gboolean          okb = gemm_operand (ma, cdt, &pa, error) && gemm_operand (mb, cdt, &pb, error);
+              g_autoptr (WbTensor) ma = wb_tensor_new_view (a, cdt, 2, (gint64[]){ m, k }, sa2, ao);
+              g_autoptr (WbTensor) mb = wb_tensor_new_view (b, cdt, 2, (gint64[]){ k, n }, sb2, bo);
+              GemmOperand pa = { 0 }, pb = { 0 };
+              gboolean    okb = gemm_operand (ma, cdt, &pa, error) && gemm_operand (mb, cdt, &pb, error);
               if (okb)
                 gemm (cdt, &pa, pa.t->offset, &pb, pb.t->offset, m, n, k,
                       _wb_elem_ptr (acc, bi * m * n), n, FALSE);
@@ -411,11 +407,11 @@ run_linear (WbKernelCall *call, WbTensor *a, WbTensor *w, WbTensor *bias, GError
   m = wb_tensor_numel (a) / MAX (k, 1);
   if (k == 0)
     m = _wb_cpu_numel (a->rank - 1, a->shape);
-  a2 = wb_tensor_reshape (a, 2, (gint64[]) { m, k }, error);
+  a2 = wb_tensor_reshape (a, 2, (gint64[]){ m, k }, error);
   if (a2 == NULL)
     return FALSE;
   {
-    g_autoptr (WbTensor) wt = wb_tensor_permute (w, (gint64[]) { 1, 0 }, error); /* [K, N] */
+    g_autoptr (WbTensor) wt = wb_tensor_permute (w, (gint64[]){ 1, 0 }, error); /* [K, N] */
     if (wt == NULL || !gemm_operand (a2, cdt, &ga, error) || !gemm_operand (wt, cdt, &gb, error))
       goto out;
   }
@@ -424,7 +420,7 @@ run_linear (WbKernelCall *call, WbTensor *a, WbTensor *w, WbTensor *bias, GError
   if (dtype != cdt && cdt == WB_DTYPE_FLOAT32)
     {
       g_autoptr (WbTensor) b32 = bias ? _wb_cpu_to_f32 (bias, error) : NULL;
-      WbTensor            *r;
+      WbTensor *r;
       if (bias != NULL && b32 == NULL)
         goto out;
       r = gemm_rounded (&ga, &gb, m, n, k, b32 ? wb_tensor_get_data (b32) : NULL, dtype, error);
@@ -437,13 +433,13 @@ run_linear (WbKernelCall *call, WbTensor *a, WbTensor *w, WbTensor *bias, GError
       }
       goto out;
     }
-  acc = wb_tensor_new (cdt, 2, (gint64[]) { m, n }, error);
+  acc = wb_tensor_new (cdt, 2, (gint64[]){ m, n }, error);
   if (acc == NULL)
     goto out;
   if (bias != NULL)
     {
       /* C starts as the bias in every row; the GEMM accumulates onto it */
-      g_autoptr (WbTensor) bview = wb_tensor_broadcast_in_dim (bias, 2, (gint64[]) { m, n }, (gint64[]) { 1 }, error);
+      g_autoptr (WbTensor) bview = wb_tensor_broadcast_in_dim (bias, 2, (gint64[]){ m, n }, (gint64[]){ 1 }, error);
       if (bview == NULL || !wb_tensor_copy_into (acc, bview, error))
         goto out;
     }

@@ -49,7 +49,7 @@ im2col (const float *x, gint64 channels, const ConvGeom *g, float *col)
                       {
                         gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];
                         r[ow] = (iw < 0 || iw >= g->in[2]) ? 0.0f
-                                                            : x[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw];
+                                                           : x[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw];
                       }
                   }
               }
@@ -92,8 +92,8 @@ col2im (const float *col, gint64 channels, const ConvGeom *g, float *y)
 static gboolean
 spatial_arg (WbKernelCall *call, guint pos, const char *name, guint s, gint64 def, gint64 *out, GError **error)
 {
-  gint64 v[3];
-  guint  n = 0;
+  gint64     v[3];
+  guint      n = 0;
   WbRtValue *x = wb_kernel_call_get_arg (call, pos, name);
 
   for (guint i = 0; i < 3; i++)
@@ -124,8 +124,8 @@ op_convolution (WbKernelCall *call, GError **error)
   g_autoptr (WbTensor) w32 = NULL;
   g_autoptr (WbTensor) acc = NULL;
   g_autofree float *col = NULL;
-  gint64    ksize, isize, osize;
-  WbTensor *out;
+  gint64            ksize, isize, osize;
+  WbTensor         *out;
 
   if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_tensor (call, 1, "weight", &w, error) ||
       !_wb_cpu_arg_tensor_opt (call, 2, "bias", &bias, error) ||
@@ -159,7 +159,7 @@ op_convolution (WbKernelCall *call, GError **error)
     }
   for (guint i = 0; i < 3; i++)
     {
-      guint d = i + s - 3;
+      guint    d = i + s - 3;
       gboolean real = i >= 3 - s;
       g.in[i] = real ? a->shape[2 + d] : 1;
       g.k[i] = real ? w->shape[2 + d] : 1;

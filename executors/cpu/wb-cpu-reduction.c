@@ -22,14 +22,14 @@ typedef struct
 {
   int             op;
   gboolean        is_int;
-  const WbTensor *src;            /* the [kept..., reduced...] view */
+  const WbTensor *src; /* the [kept..., reduced...] view */
   guint           nkept, nred;
-  gint64          nk, nr;         /* numel of kept / reduced */
-  gint64          inner_len;      /* COLUMN: innermost kept dim length */
+  gint64          nk, nr;    /* numel of kept / reduced */
+  gint64          inner_len; /* COLUMN: innermost kept dim length */
   double          correction;
-  double         *out_f;          /* nk results (float path) */
-  gint64         *out_i;          /* nk results (int path and arg*) */
-  double         *out_mean;       /* var_mean */
+  double         *out_f;    /* nk results (float path) */
+  gint64         *out_i;    /* nk results (int path and arg*) */
+  double         *out_mean; /* var_mean */
 } RedJob;
 
 static double
@@ -37,10 +37,14 @@ init_f (int op)
 {
   switch (op)
     {
-    case WB_RED_PROD: return 1.0;
-    case WB_RED_AMAX: return -INFINITY;
-    case WB_RED_AMIN: return INFINITY;
-    default: return 0.0;
+    case WB_RED_PROD:
+      return 1.0;
+    case WB_RED_AMAX:
+      return -INFINITY;
+    case WB_RED_AMIN:
+      return INFINITY;
+    default:
+      return 0.0;
     }
 }
 
@@ -49,10 +53,14 @@ init_i (int op)
 {
   switch (op)
     {
-    case WB_RED_PROD: return 1;
-    case WB_RED_AMAX: return G_MININT64;
-    case WB_RED_AMIN: return G_MAXINT64;
-    default: return 0;
+    case WB_RED_PROD:
+      return 1;
+    case WB_RED_AMAX:
+      return G_MININT64;
+    case WB_RED_AMIN:
+      return G_MAXINT64;
+    default:
+      return 0;
     }
 }
 
@@ -61,10 +69,14 @@ combine_f (int op, double acc, double v)
 {
   switch (op)
     {
-    case WB_RED_PROD: return acc * v;
-    case WB_RED_AMAX: return (isnan (acc) || isnan (v)) ? NAN : (v > acc ? v : acc);
-    case WB_RED_AMIN: return (isnan (acc) || isnan (v)) ? NAN : (v < acc ? v : acc);
-    default: return acc + v;
+    case WB_RED_PROD:
+      return acc * v;
+    case WB_RED_AMAX:
+      return (isnan (acc) || isnan (v)) ? NAN : (v > acc ? v : acc);
+    case WB_RED_AMIN:
+      return (isnan (acc) || isnan (v)) ? NAN : (v < acc ? v : acc);
+    default:
+      return acc + v;
     }
 }
 
@@ -73,10 +85,14 @@ combine_i (int op, gint64 acc, gint64 v)
 {
   switch (op)
     {
-    case WB_RED_PROD: return (gint64) ((guint64) acc * (guint64) v);
-    case WB_RED_AMAX: return v > acc ? v : acc;
-    case WB_RED_AMIN: return v < acc ? v : acc;
-    default: return (gint64) ((guint64) acc + (guint64) v);
+    case WB_RED_PROD:
+      return (gint64) ((guint64) acc * (guint64) v);
+    case WB_RED_AMAX:
+      return v > acc ? v : acc;
+    case WB_RED_AMIN:
+      return v < acc ? v : acc;
+    default:
+      return (gint64) ((guint64) acc + (guint64) v);
     }
 }
 
@@ -184,10 +200,10 @@ row_reduce (gint64 begin, gint64 end, gpointer data)
 static void
 column_reduce (gint64 begin, gint64 end, gpointer data)
 {
-  RedJob *job = data;
-  gint64  chunks = (job->inner_len + RED_BLOCK - 1) / RED_BLOCK;
-  double  fb[RED_BLOCK], facc[RED_BLOCK];
-  gint64  ib[RED_BLOCK], iacc[RED_BLOCK];
+  RedJob         *job = data;
+  gint64          chunks = (job->inner_len + RED_BLOCK - 1) / RED_BLOCK;
+  double          fb[RED_BLOCK], facc[RED_BLOCK];
+  gint64          ib[RED_BLOCK], iacc[RED_BLOCK];
   const WbTensor *v = job->src;
 
   for (gint64 item = begin; item < end; item++)
@@ -263,7 +279,7 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
   g_autofree double *out_f = NULL;
   g_autofree gint64 *out_i = NULL;
   g_autofree double *out_mean = NULL;
-  WbTensor *result;
+  WbTensor          *result;
 
   if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
     return FALSE;

@@ -47,11 +47,11 @@ cmp_descending (const void *pa, const void *pb)
 
 typedef struct
 {
-  const WbTensor *a;      /* permuted: dim last */
-  gint64          n;      /* slice length */
-  gint64          k;      /* kept */
+  const WbTensor *a; /* permuted: dim last */
+  gint64          n; /* slice length */
+  gint64          k; /* kept */
   gboolean        desc;
-  double         *vals;   /* rows x k */
+  double         *vals; /* rows x k */
   gint64         *inds;
 } SortJob;
 
@@ -96,7 +96,7 @@ _wb_cpu_sort (WbKernelCall *call, int op, GError **error)
   g_autoptr (WbTensor) indices = NULL;
   g_autofree double *vals = NULL;
   g_autofree gint64 *inds = NULL;
-  WbRtValue *tuple;
+  WbRtValue         *tuple;
 
   if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
     return FALSE;
@@ -114,7 +114,7 @@ _wb_cpu_sort (WbKernelCall *call, int op, GError **error)
   if (a->rank == 0)
     {
       /* a 0-d tensor: one element */
-      view = wb_tensor_new_view (a, a->dtype, 1, (gint64[]) { 1 }, (gint64[]) { 1 }, a->offset);
+      view = wb_tensor_new_view (a, a->dtype, 1, (gint64[]){ 1 }, (gint64[]){ 1 }, a->offset);
       dim = 0;
     }
   else

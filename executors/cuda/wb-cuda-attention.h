@@ -70,11 +70,11 @@ typedef struct
   guint cudnn;              /* calls run by cuDNN's fused attention (wb-cudnn-sdpa.h) */
   char  why_not_cudnn[240]; /* why the last call that cuDNN did not run went elsewhere ("" when none):
                              * "WB_CUDA_ATTN=flash", "cuDNN is not available: ...", cuDNN's refusal */
-  guint fused;            /* calls run by the FlashAttention-2 kernels */
-  guint atomic_dq;        /* fused backward calls whose dQ was summed with atomic adds (its last bits vary) */
-  guint unfused;          /* calls run by cuBLASLt and the row kernels */
-  char  why_unfused[160]; /* why the last unfused call was not fused ("" when none was): "f32 inputs (the
-                           * fused kernels take bf16 and f16)", "head dim 80 (...)", "WB_CUDA_ATTN=unfused" */
+  guint fused;              /* calls run by the FlashAttention-2 kernels */
+  guint atomic_dq;          /* fused backward calls whose dQ was summed with atomic adds (its last bits vary) */
+  guint unfused;            /* calls run by cuBLASLt and the row kernels */
+  char  why_unfused[160];   /* why the last unfused call was not fused ("" when none was): "f32 inputs (the
+                             * fused kernels take bf16 and f16)", "head dim 80 (...)", "WB_CUDA_ATTN=unfused" */
 } WbCudaAttentionStats;
 
 /* wb_cuda_attention_get_stats: copies the counters into @out. */

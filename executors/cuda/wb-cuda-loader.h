@@ -39,18 +39,48 @@ typedef enum
 #define WB_CUDA_STR_(x) #x
 #define WB_CUDA_SYMBOL(x) WB_CUDA_STR_ (x)
 
-#define WB_CU_FUNCTIONS(X)                                                                                                            \
-  X (cuInit)                                                                                                                          \
-  X (cuDriverGetVersion)                                                                                                              \
-  X (cuDeviceGetCount) X (cuDeviceGet) X (cuDeviceGetName)                                                                            \
-      X (cuDeviceGetAttribute) X (cuDeviceTotalMem) X (cuDevicePrimaryCtxRetain) X (cuDevicePrimaryCtxRelease)                        \
-          X (cuCtxSetCurrent) X (cuCtxSynchronize) X (cuStreamCreate) X (cuStreamDestroy) X (cuStreamSynchronize)                     \
-              X (cuMemAllocAsync) X (cuMemFreeAsync) X (cuDeviceGetDefaultMemPool) X (cuMemPoolSetAttribute)                          \
-                  X (cuMemPoolTrimTo) X (cuMemcpyHtoDAsync) X (cuMemcpyDtoHAsync) X (cuMemcpyDtoDAsync) X (cuMemsetD8Async)           \
-                      X (cuMemAllocHost) X (cuMemFreeHost) X (cuMemGetInfo)                                                           \
-                          X (cuModuleLoadDataEx) X (cuModuleUnload) X (cuModuleGetFunction) X (cuFuncSetAttribute) X (cuLaunchKernel) \
-                              X (cuGetErrorName) X (cuGetErrorString) X (cuEventCreate) X (cuEventRecord) X (cuEventSynchronize)      \
-                                  X (cuEventElapsedTime) X (cuEventDestroy) WB_CU_GRAPH_FUNCTIONS (X)
+/* One function a line: clang-format would join and indent the X-macro lists. */
+/* clang-format off */
+#define WB_CU_FUNCTIONS(X)      \
+  X (cuInit)                    \
+  X (cuDriverGetVersion)        \
+  X (cuDeviceGetCount)          \
+  X (cuDeviceGet)               \
+  X (cuDeviceGetName)           \
+  X (cuDeviceGetAttribute)      \
+  X (cuDeviceTotalMem)          \
+  X (cuDevicePrimaryCtxRetain)  \
+  X (cuDevicePrimaryCtxRelease) \
+  X (cuCtxSetCurrent)           \
+  X (cuCtxSynchronize)          \
+  X (cuStreamCreate)            \
+  X (cuStreamDestroy)           \
+  X (cuStreamSynchronize)       \
+  X (cuMemAllocAsync)           \
+  X (cuMemFreeAsync)            \
+  X (cuDeviceGetDefaultMemPool) \
+  X (cuMemPoolSetAttribute)     \
+  X (cuMemPoolTrimTo)           \
+  X (cuMemcpyHtoDAsync)         \
+  X (cuMemcpyDtoHAsync)         \
+  X (cuMemcpyDtoDAsync)         \
+  X (cuMemsetD8Async)           \
+  X (cuMemAllocHost)            \
+  X (cuMemFreeHost)             \
+  X (cuMemGetInfo)              \
+  X (cuModuleLoadDataEx)        \
+  X (cuModuleUnload)            \
+  X (cuModuleGetFunction)       \
+  X (cuFuncSetAttribute)        \
+  X (cuLaunchKernel)            \
+  X (cuGetErrorName)            \
+  X (cuGetErrorString)          \
+  X (cuEventCreate)             \
+  X (cuEventRecord)             \
+  X (cuEventSynchronize)        \
+  X (cuEventElapsedTime)        \
+  X (cuEventDestroy)            \
+  WB_CU_GRAPH_FUNCTIONS (X)
 
 /* CUDA graphs (wb-cuda-graph.h): stream capture, instantiation, launch */
 #define WB_CU_GRAPH_FUNCTIONS(X)  \
@@ -59,23 +89,44 @@ typedef enum
   X (cuStreamIsCapturing)         \
   X (cuEventRecordWithFlags)      \
   X (cuGraphInstantiateWithFlags) \
-      X (cuGraphLaunch) X (cuGraphUpload) X (cuGraphExecDestroy) X (cuGraphDestroy) X (cuGraphGetNodes)
+  X (cuGraphLaunch)               \
+  X (cuGraphUpload)               \
+  X (cuGraphExecDestroy)          \
+  X (cuGraphDestroy)              \
+  X (cuGraphGetNodes)
 
-#define WB_NVRTC_FUNCTIONS(X)                                                                           \
-  X (nvrtcVersion)                                                                                      \
-  X (nvrtcGetNumSupportedArchs)                                                                         \
-  X (nvrtcGetSupportedArchs) X (nvrtcCreateProgram)                                                     \
-      X (nvrtcCompileProgram) X (nvrtcDestroyProgram) X (nvrtcGetProgramLogSize) X (nvrtcGetProgramLog) \
-          X (nvrtcGetCUBINSize) X (nvrtcGetCUBIN) X (nvrtcGetPTXSize) X (nvrtcGetPTX) X (nvrtcGetErrorString)
+#define WB_NVRTC_FUNCTIONS(X)   \
+  X (nvrtcVersion)              \
+  X (nvrtcGetNumSupportedArchs) \
+  X (nvrtcGetSupportedArchs)    \
+  X (nvrtcCreateProgram)        \
+  X (nvrtcCompileProgram)       \
+  X (nvrtcDestroyProgram)       \
+  X (nvrtcGetProgramLogSize)    \
+  X (nvrtcGetProgramLog)        \
+  X (nvrtcGetCUBINSize)         \
+  X (nvrtcGetCUBIN)             \
+  X (nvrtcGetPTXSize)           \
+  X (nvrtcGetPTX)               \
+  X (nvrtcGetErrorString)
 
-#define WB_LT_FUNCTIONS(X)                                                                                                    \
-  X (cublasLtCreate)                                                                                                          \
-  X (cublasLtDestroy)                                                                                                         \
-  X (cublasLtGetVersion) X (cublasLtGetStatusString)                                                                          \
-      X (cublasLtMatmulDescCreate) X (cublasLtMatmulDescDestroy) X (cublasLtMatmulDescSetAttribute)                           \
-          X (cublasLtMatrixLayoutCreate) X (cublasLtMatrixLayoutDestroy) X (cublasLtMatrixLayoutSetAttribute)                 \
-              X (cublasLtMatmulPreferenceCreate) X (cublasLtMatmulPreferenceDestroy) X (cublasLtMatmulPreferenceSetAttribute) \
-                  X (cublasLtMatmulAlgoGetHeuristic) X (cublasLtMatmul)
+#define WB_LT_FUNCTIONS(X)                 \
+  X (cublasLtCreate)                       \
+  X (cublasLtDestroy)                      \
+  X (cublasLtGetVersion)                   \
+  X (cublasLtGetStatusString)              \
+  X (cublasLtMatmulDescCreate)             \
+  X (cublasLtMatmulDescDestroy)            \
+  X (cublasLtMatmulDescSetAttribute)       \
+  X (cublasLtMatrixLayoutCreate)           \
+  X (cublasLtMatrixLayoutDestroy)          \
+  X (cublasLtMatrixLayoutSetAttribute)     \
+  X (cublasLtMatmulPreferenceCreate)       \
+  X (cublasLtMatmulPreferenceDestroy)      \
+  X (cublasLtMatmulPreferenceSetAttribute) \
+  X (cublasLtMatmulAlgoGetHeuristic)       \
+  X (cublasLtMatmul)
+/* clang-format on */
 
 #define WB_CUDA_MEMBER(f) __typeof__ (&f) f;
 

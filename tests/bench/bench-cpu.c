@@ -50,11 +50,11 @@ median (double *v, guint n)
 
 typedef struct
 {
-  const WbBsym *bsym;     /* a prims.linear or prims.matmul (for running it through the executor) */
-  WbType        a, b;     /* operand types */
+  const WbBsym *bsym; /* a prims.linear or prims.matmul (for running it through the executor) */
+  WbType        a, b; /* operand types */
   gboolean      has_bias;
   WbType        bias;
-  guint         count;    /* how many calls of this shape the stage makes */
+  guint         count; /* how many calls of this shape the stage makes */
 } Gemm;
 
 static void
@@ -191,8 +191,8 @@ time_executor (const Gemm *g, guint reps)
 static double
 time_sgemm (gint64 m, gint64 n, gint64 k, gint64 batch, gboolean trans_b, guint reps)
 {
-  float  *a = g_new (float, m * k), *b = g_new (float, k * n), *c = g_new (float, m * n);
-  double  t[64];
+  float *a = g_new (float, m *k), *b = g_new (float, k *n), *c = g_new (float, m *n);
+  double t[64];
 
   for (gint64 i = 0; i < m * k; i++)
     a[i] = (float) ((i % 13) - 6) * 0.01f;
@@ -215,9 +215,9 @@ time_sgemm (gint64 m, gint64 n, gint64 k, gint64 batch, gboolean trans_b, guint 
 int
 main (int argc, char **argv)
 {
-  g_autofree char *traces = NULL;
-  g_autofree char *case_name = NULL;
-  gint             iters = 3, warmup = 1, threads = 0, gemm_reps = 5;
+  g_autofree char   *traces = NULL;
+  g_autofree char   *case_name = NULL;
+  gint               iters = 3, warmup = 1, threads = 0, gemm_reps = 5;
   const GOptionEntry entries[] = {
     { "traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder of cases (../shared/traces)", "DIR" },
     { "case", 0, 0, G_OPTION_ARG_STRING, &case_name, "Case (gpt2_block)", "NAME" },
@@ -233,8 +233,8 @@ main (int argc, char **argv)
   g_autoptr (GHashTable) inputs = NULL;
   g_autoptr (GArray) gemms = g_array_new (FALSE, TRUE, sizeof (Gemm));
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree char *dir = NULL;
-  g_autofree char *desc = NULL;
+  g_autofree char   *dir = NULL;
+  g_autofree char   *desc = NULL;
   const WbCaseStage *stage;
   double            *wall;
   WbRunOptions       options;
@@ -268,7 +268,7 @@ main (int argc, char **argv)
   for (gint i = 0; i < warmup + iters; i++)
     {
       g_autoptr (WbCaseRun) run = NULL;
-      double                t0 = now_s ();
+      double t0 = now_s ();
       options.collect_stats = i == warmup + iters - 1;
       run = wb_case_run_stage (c, stage, inputs, NULL, &options, &error);
       if (run == NULL)

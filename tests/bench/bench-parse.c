@@ -36,9 +36,9 @@
 #define LAYER_STRIDE 1000
 
 static double min_time = 1.0;
-static int n_layers = 32;
-static char *traces_dir;
-static char *write_dir;
+static int    n_layers = 32;
+static char  *traces_dir;
+static char  *write_dir;
 
 /* ---- building the inputs ------------------------------------------------------------------------ */
 
@@ -93,7 +93,7 @@ static GString *
 build_stages (guint *n_files)
 {
   static const char *const cases[] = { "llama_layer", "gpt2_block" };
-  GString *out = g_string_new (NULL);
+  GString                 *out = g_string_new (NULL);
   *n_files = 0;
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -108,7 +108,7 @@ build_stages (guint *n_files)
         }
       for (guint i = 0; i < files->len; i++)
         {
-          gsize len;
+          gsize            len;
           g_autofree char *text = read_or_die (files->pdata[i], &len);
           append_trace (out, text, len);
           (*n_files)++;
@@ -171,7 +171,7 @@ static void
 append_renamed_line (GString *out, const char *s, gsize n, const Rename *r)
 {
   gsize i = 0;
-  char quote = 0;
+  char  quote = 0;
   gsize ind = 0;
   while (ind < n && s[ind] == ' ')
     ind++;
@@ -241,15 +241,15 @@ static GString *
 build_joint (int layers)
 {
   g_autofree char *path = g_build_filename (traces_dir, "llama_layer", "forward_04.py", NULL);
-  gsize len;
+  gsize            len;
   g_autofree char *text = read_or_die (path, &len);
   g_autoptr (GArray) lines = g_array_new (FALSE, FALSE, sizeof (Line));
   g_autoptr (GHashTable) weights = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GPtrArray) params = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *params_text = NULL;
-  GString *out = g_string_sized_new (len * (gsize) layers + 4096);
-  guint def_line = 0, first_body = 0, bw_start = 0, ret_line = 0;
-  gsize start = 0;
+  GString         *out = g_string_sized_new (len * (gsize) layers + 4096);
+  guint            def_line = 0, first_body = 0, bw_start = 0, ret_line = 0;
+  gsize            start = 0;
 
   for (gsize i = 0; i <= len; i++)
     if (i == len || text[i] == '\n')
@@ -272,7 +272,8 @@ build_joint (int layers)
   if (def_line == 0 || ret_line == 0 || bw_start == 0)
     {
       fprintf (stderr, "bench-parse: %s is not the llama_layer joint trace this bench knows "
-                       "(def, 't591 = prims.get_grad(t590)', return)\n", path);
+                       "(def, 't591 = prims.get_grad(t590)', return)\n",
+               path);
       exit (3);
     }
   /* parameters: "def computation(x, cos, sin, t_...):" */
@@ -322,7 +323,7 @@ build_joint (int layers)
   for (int l = 0; l < layers; l++)
     {
       g_autofree char *x = l > 0 ? g_strdup_printf ("t%d", 590 + (l - 1) * LAYER_STRIDE) : NULL;
-      Rename r = { l, weights, x, NULL };
+      Rename           r = { l, weights, x, NULL };
       for (guint k = first_body; k < bw_start; k++)
         append_renamed_line (out, LINE (k)->s, LINE (k)->n, &r);
     }
@@ -331,7 +332,7 @@ build_joint (int layers)
     {
       g_autofree char *x = l > 0 ? g_strdup_printf ("t%d", 590 + (l - 1) * LAYER_STRIDE) : NULL;
       g_autofree char *grad = l < layers - 1 ? g_strdup_printf ("t%d", 632 + (l + 1) * LAYER_STRIDE) : NULL;
-      Rename r = { l, weights, x, grad };
+      Rename           r = { l, weights, x, grad };
       for (guint k = bw_start; k < ret_line; k++)
         {
           if (grad != NULL && k == bw_start)
@@ -381,7 +382,7 @@ static gint64
 status_kb (const char *key)
 {
   g_autofree char *status = NULL;
-  const char *p;
+  const char      *p;
   if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
     return -1;
   p = strstr (status, key);
@@ -394,17 +395,17 @@ status_kb (const char *key)
 static gint64
 measure_parse_memory (const char *text, gsize len)
 {
-  int fds[2];
-  pid_t pid;
+  int    fds[2];
+  pid_t  pid;
   gint64 result = -1;
   if (pipe (fds) != 0)
     return -1;
   pid = fork ();
   if (pid == 0)
     {
-      gint64 before, after = -1;
+      gint64     before, after = -1;
       GPtrArray *traces;
-      FILE *f;
+      FILE      *f;
       close (fds[0]);
       /* free heap memory of the parent (earlier rows) would be reused unseen: give it back first */
       malloc_trim (0);
@@ -458,7 +459,7 @@ typedef struct
   guint       n_bsyms;
   guint       n_verify_errors;
   gboolean    roundtrip;
-  double      parse_mbs, verify_mbs, print_mbs;          /* wall clock */
+  double      parse_mbs, verify_mbs, print_mbs;             /* wall clock */
   double      parse_cpu_mbs, verify_cpu_mbs, print_cpu_mbs; /* thread CPU time */
   gint64      peak_bytes;
   int         reps_parse, reps_verify, reps_print;
@@ -477,12 +478,12 @@ static void
 run_row (Row *row)
 {
   const char *text = row->text->str;
-  gsize len = row->text->len;
+  gsize       len = row->text->len;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) traces = NULL;
   g_autoptr (GString) printed = g_string_sized_new (len + 1);
   double secs[MAX_REPS], cpu[MAX_REPS], total;
-  int n;
+  int    n;
 
   row->peak_bytes = measure_parse_memory (text, len);
 
@@ -498,8 +499,8 @@ run_row (Row *row)
 
   for (n = 0, total = 0; n < MAX_REPS && (n < 3 || total < min_time); n++)
     {
-      double c0 = cpu_now ();
-      gint64 t0 = g_get_monotonic_time ();
+      double     c0 = cpu_now ();
+      gint64     t0 = g_get_monotonic_time ();
       GPtrArray *again = wb_trace_parse_many (text, (gssize) len, "bench.py", NULL);
       secs[n] = (double) (g_get_monotonic_time () - t0) / 1e6;
       cpu[n] = cpu_now () - c0;
@@ -513,7 +514,7 @@ run_row (Row *row)
 #ifdef WB_HAVE_VERIFIER
   for (n = 0, total = 0; n < MAX_REPS && (n < 3 || total < min_time); n++)
     {
-      guint errors = 0;
+      guint  errors = 0;
       double c0 = cpu_now ();
       gint64 t0 = g_get_monotonic_time ();
       for (guint i = 0; i < traces->len; i++)
@@ -563,9 +564,9 @@ print_table (Row *rows, guint n_rows)
           "----------", "-----------", "---------", "-----------", "--------");
   for (guint i = 0; i < n_rows; i++)
     {
-      Row *r = &rows[i];
+      Row   *r = &rows[i];
       double mb = (double) r->text->len / 1e6;
-      char verify[32], peak[32], ratio[32];
+      char   verify[32], peak[32], ratio[32];
       if (r->verify_mbs < 0)
         g_snprintf (verify, sizeof verify, "n/a");
       else
@@ -586,7 +587,7 @@ print_table (Row *rows, guint n_rows)
   printf ("\n");
   for (guint i = 0; i < n_rows; i++)
     {
-      Row *r = &rows[i];
+      Row     *r = &rows[i];
       gboolean ok = r->parse_mbs >= TARGET_MBS && r->print_mbs >= TARGET_MBS &&
                     (r->peak_bytes < 0 || (double) r->peak_bytes <= TARGET_RATIO * (double) r->text->len);
       printf ("%-12s round trip %s; verify errors %u; reps parse/verify/print %d/%d/%d; "
@@ -603,7 +604,7 @@ print_table (Row *rows, guint n_rows)
 static double
 pipeline_ms (WbTrace *joint, const char *const *executors, guint *n_stages, guint *n_regions)
 {
-  double best[5];
+  double            best[5];
   WbPipelineOptions opts = { executors, WB_FUSION_DATAFLOW, NULL };
   for (guint r = 0; r < G_N_ELEMENTS (best); r++)
     {
@@ -627,7 +628,7 @@ static void
 bench_pipeline (const char *joint_name, GString *joint_text)
 {
   static const char *const thunder[] = { "sdpa", "torchcompile", "torch", "python", NULL };
-  g_autofree char *path = g_build_filename (traces_dir, "llama_layer", "forward_04.py", NULL);
+  g_autofree char         *path = g_build_filename (traces_dir, "llama_layer", "forward_04.py", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) one = wb_trace_parse_file (path, &error);
   g_autoptr (GPtrArray) many = NULL;
@@ -656,7 +657,7 @@ bench_pipeline (const char *joint_name, GString *joint_text)
   for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
     for (guint e = 0; e < 2; e++)
       {
-        guint n_stages = 0, n_regions = 0;
+        guint  n_stages = 0, n_regions = 0;
         double ms = pipeline_ms (inputs[i].trace, e ? thunder : NULL, &n_stages, &n_regions);
         printf ("%-12s %-28s %7u %8u %10.1f\n", inputs[i].input, e ? "sdpa,torchcompile,torch,python" : "cudnn,cublas,nvrtc,cuda",
                 n_stages, n_regions, ms);
@@ -675,7 +676,7 @@ main (int argc, char **argv)
     { "write", 'w', 0, G_OPTION_ARG_FILENAME, &write_dir, "Also write the inputs as .py files to DIR", "DIR" },
     { NULL },
   };
-  Row rows[3] = { { 0 } };
+  Row   rows[3] = { { 0 } };
   guint n_files;
 
   g_option_context_add_main_entries (ctx, entries, NULL);

@@ -11,9 +11,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "wb-bad-input-gen.h"
 #include "wb-compiler.h"
 #include "wb-test-common.h"
-#include "wb-bad-input-gen.h"
 
 static GPtrArray *bases; /* WbBadBase */
 
@@ -26,9 +26,9 @@ typedef struct
 } Stats;
 
 static void G_GNUC_PRINTF (3, 4)
-report (Stats *st, const WbBadVariant *v, const char *fmt, ...)
+    report (Stats *st, const WbBadVariant *v, const char *fmt, ...)
 {
-  va_list ap;
+  va_list          ap;
   g_autofree char *msg = NULL;
   va_start (ap, fmt);
   msg = g_strdup_vprintf (fmt, ap);
@@ -41,7 +41,7 @@ report (Stats *st, const WbBadVariant *v, const char *fmt, ...)
 static void
 dump_variant (const WbBadVariant *v)
 {
-  const char *dir = g_getenv ("WB_BAD_INPUT_DUMP");
+  const char      *dir = g_getenv ("WB_BAD_INPUT_DUMP");
   g_autofree char *path = NULL;
   if (dir == NULL || *dir == '\0')
     return;
@@ -229,7 +229,7 @@ int
 main (int argc, char **argv)
 {
   const char *dir;
-  int rc;
+  int         rc;
 
   /* every category runs even when one fails (GLib stops at the first failed test otherwise) */
   static char **args; /* static: still reachable for the leak checker at exit */

@@ -35,18 +35,18 @@ static void
 test_parse_computation (void)
 {
   g_autoptr (WbTrace) t = parse_ok (
-    "# Constructed by Delete Last Used (took 3 milliseconds)\n" HEAD
-    "def computation(x, y):\n"
-    "  # x: \"cuda:0 f32[3, 3]\"\n"
-    "  # y: \"cpu bf16[3, 3, 3]\"\n"
-    "\n"
-    "  # run.py:4: \tz = x + y\n"
-    "  t1 = torch.add(x, y, alpha=1)  # t1: \"cuda:0 f32[3, 3, 3]\"\n"
-    "    # t1 = ltorch.add(x, y, alpha=1)  # t1: \"cuda:0 f32[3, 3, 3]\"\n"
-    "      # t4 = prims.broadcast_in_dim(x, (3, 3, 3), (1, 2))  # t4: \"cuda:0 f32[3, 3, 3]\"\n"
-    "      # t1 = prims.add(t4, y)  # t1: \"cuda:0 f32[3, 3, 3]\"\n"
-    "  del x\n"
-    "  return (t1,)");
+      "# Constructed by Delete Last Used (took 3 milliseconds)\n" HEAD
+      "def computation(x, y):\n"
+      "  # x: \"cuda:0 f32[3, 3]\"\n"
+      "  # y: \"cpu bf16[3, 3, 3]\"\n"
+      "\n"
+      "  # run.py:4: \tz = x + y\n"
+      "  t1 = torch.add(x, y, alpha=1)  # t1: \"cuda:0 f32[3, 3, 3]\"\n"
+      "    # t1 = ltorch.add(x, y, alpha=1)  # t1: \"cuda:0 f32[3, 3, 3]\"\n"
+      "      # t4 = prims.broadcast_in_dim(x, (3, 3, 3), (1, 2))  # t4: \"cuda:0 f32[3, 3, 3]\"\n"
+      "      # t1 = prims.add(t4, y)  # t1: \"cuda:0 f32[3, 3, 3]\"\n"
+      "  del x\n"
+      "  return (t1,)");
   const WbBsym *call, *sub;
 
   g_assert_cmpstr (t->provenance, ==, "Delete Last Used");
@@ -93,21 +93,21 @@ static void
 test_parse_statement_forms (void)
 {
   g_autoptr (WbTrace) t = parse_ok (
-    HEAD "def backward_fn(saved_for_backward, cotangents):\n"
-    "  C0, C1, = saved_for_backward\n"
-    "  # C0: \"Collection\"\n"
-    "  # C1 (empty sequence)\n"
-    "  t_a, t_b, \\\n"
-    "  t_c, = C0\n"
-    "  (vals, _, inds) = ltorch.topk(t_a, 8, -1, True, True)\n"
-    "  [t5, t6] = TorchCompile0(t_a, t_b)\n"
-    "    # t5 = prims.neg(t_a)  # t5: \"cuda:0 f32[]\"\n"
-    "    # t6 = prims.mul(t5, -float('inf'))  # t6: \"cuda:0 f32[]\"\n"
-    "  t7 = ltorch.getitem(t5, (..., slice(None,64,None)))  # t7: \"cuda:0 f32[]\"\n"
-    "  x: \"cuda:0 f32[32, 128]\" = args[0]\n"
-    "  f8: \"float 1e-05\" = m1.eps\n"
-    "  clear_mutable_collection(C0)\n"
-    "  return {'output': (t5,), 'flat_args': [t_a, None]}, ((t6,), ())\n");
+      HEAD "def backward_fn(saved_for_backward, cotangents):\n"
+           "  C0, C1, = saved_for_backward\n"
+           "  # C0: \"Collection\"\n"
+           "  # C1 (empty sequence)\n"
+           "  t_a, t_b, \\\n"
+           "  t_c, = C0\n"
+           "  (vals, _, inds) = ltorch.topk(t_a, 8, -1, True, True)\n"
+           "  [t5, t6] = TorchCompile0(t_a, t_b)\n"
+           "    # t5 = prims.neg(t_a)  # t5: \"cuda:0 f32[]\"\n"
+           "    # t6 = prims.mul(t5, -float('inf'))  # t6: \"cuda:0 f32[]\"\n"
+           "  t7 = ltorch.getitem(t5, (..., slice(None,64,None)))  # t7: \"cuda:0 f32[]\"\n"
+           "  x: \"cuda:0 f32[32, 128]\" = args[0]\n"
+           "  f8: \"float 1e-05\" = m1.eps\n"
+           "  clear_mutable_collection(C0)\n"
+           "  return {'output': (t5,), 'flat_args': [t_a, None]}, ((t6,), ())\n");
   const WbBsym *b;
 
   b = t->body[0];
@@ -161,15 +161,15 @@ test_parse_old_format (void)
   /* Older Thunder output: @no_autocast() with parentheses, trailing spaces after type comments,
    * no type comments at all, augmented_forward_fn(*args), clear_collection. */
   const char *text =
-    "import torch\nfrom thunder.executors.torchex import no_autocast\n\n@torch.no_grad()\n@no_autocast()\n"
-    "def augmented_forward_fn(*args):\n"
-    "  # args: \"Collection\" \n"
-    "  t0, \\\n"
-    "  t1, \\\n"
-    "  = args\n"
-    "  t2 = ltorch.add(t0, t1)  # t2 \n"
-    "  clear_collection(args)\n"
-    "  return t2\n";
+      "import torch\nfrom thunder.executors.torchex import no_autocast\n\n@torch.no_grad()\n@no_autocast()\n"
+      "def augmented_forward_fn(*args):\n"
+      "  # args: \"Collection\" \n"
+      "  t0, \\\n"
+      "  t1, \\\n"
+      "  = args\n"
+      "  t2 = ltorch.add(t0, t1)  # t2 \n"
+      "  clear_collection(args)\n"
+      "  return t2\n";
   g_autoptr (WbTrace) t = parse_ok (text);
   g_autofree char *printed = wb_trace_to_string (t);
   g_assert_cmpstr (printed, ==, text);
@@ -186,8 +186,8 @@ test_dtypes_and_types (void)
   static const char *shortnames[] = { "b8", "ui8", "i8", "i16", "i32", "i64", "bf16", "f16", "f32", "f64",
                                       "f8_e4m3fn", "f8_e4m3fnuz", "f8_e5m2", "f8_e5m2fnuz", "f8_e8m0fnu",
                                       "f4_e2m1fn_x2", "c32", "c64", "c128", "ui64" };
-  WbType ty;
-  gsize err;
+  WbType             ty;
+  gsize              err;
   for (guint i = 0; i < G_N_ELEMENTS (shortnames); i++)
     {
       g_autofree char *s = g_strdup_printf ("cuda:1 %s[2, 0]", shortnames[i]);
@@ -214,15 +214,15 @@ static void
 test_value_helpers (void)
 {
   g_autoptr (WbTrace) t = parse_ok (
-    HEAD "def computation(a):\n"
-    "  t0 = prims.convert_element_type(a, dtypes.float32_)  # t0: \"cuda:0 f32[]\"\n"
-    "  t1 = prims.full((2, 3), 0.0, device=devices.Device(\"cuda:0\"), dtype=torch.bfloat16)  # t1: \"cuda:0 bf16[2, 3]\"\n"
-    "  return t1\n");
-  WbDtype dt;
+      HEAD "def computation(a):\n"
+           "  t0 = prims.convert_element_type(a, dtypes.float32_)  # t0: \"cuda:0 f32[]\"\n"
+           "  t1 = prims.full((2, 3), 0.0, device=devices.Device(\"cuda:0\"), dtype=torch.bfloat16)  # t1: \"cuda:0 bf16[2, 3]\"\n"
+           "  return t1\n");
+  WbDtype  dt;
   gboolean weak;
   WbDevice dev;
-  gint64 shape[4];
-  guint n;
+  gint64   shape[4];
+  guint    n;
   g_assert_true (wb_value_get_dtype (t->body[0]->args[1], &dt, &weak));
   g_assert_cmpint (dt, ==, WB_DTYPE_FLOAT32);
   g_assert_true (weak);
@@ -273,7 +273,7 @@ test_trace_set_directory (void)
   g_autofree char *dir = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (WbTraceSet) set = wb_trace_set_load (dir, &error);
-  guint n_fw = 0, n_stage = 0, n_default = 0;
+  guint               n_fw = 0, n_stage = 0, n_default = 0;
   const WbTraceEntry *first;
   g_assert_no_error (error);
   for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)

@@ -25,8 +25,8 @@ roundtrip_dir (const char *dir)
   g_assert_cmpuint (files->len, >, 0);
   for (guint f = 0; f < files->len; f++)
     {
-      const char *path = files->pdata[f];
-      gsize len;
+      const char      *path = files->pdata[f];
+      gsize            len;
       g_autofree char *text = wb_test_read_file (path, &len);
       g_autoptr (GError) error = NULL;
       g_autoptr (GPtrArray) parsed = wb_trace_parse_many (text, len, path, &error);
@@ -81,7 +81,7 @@ static void
 test_roundtrip_concatenated (void)
 {
   /* Several traces printed one after another in one text parse as several and print back. */
-  const char *dir = wb_test_traces_dir ();
+  const char      *dir = wb_test_traces_dir ();
   g_autofree char *a = NULL, *b = NULL, *both = NULL, *base = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) parsed = NULL;

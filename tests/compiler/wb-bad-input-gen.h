@@ -25,14 +25,10 @@ typedef enum
   WB_BAD_N_CATEGORIES
 } WbBadCategory;
 
-static const char *const wb_bad_category_names[WB_BAD_N_CATEGORIES] = {
-  "truncated", "bracket", "dtype", "symbol", "indent", "random-file", "random-splice", "long-line", "empty",
-};
+static const char *const wb_bad_category_names[WB_BAD_N_CATEGORIES] = { "truncated", "bracket", "dtype", "symbol", "indent", "random-file", "random-splice", "long-line", "empty" };
 
 /* How many variants the in-process test makes of each category (sum: 600). */
-static const guint wb_bad_category_counts[WB_BAD_N_CATEGORIES] = {
-  220, 80, 60, 60, 80, 40, 40, 7, 13,
-};
+static const guint wb_bad_category_counts[WB_BAD_N_CATEGORIES] = { 220, 80, 60, 60, 80, 40, 40, 7, 13 };
 
 #define WB_BAD_DEFAULT_SEED 20250521u
 #define WB_BAD_LONG_LINE_BYTES (10u * 1024u * 1024u)
@@ -40,22 +36,22 @@ static const guint wb_bad_category_counts[WB_BAD_N_CATEGORIES] = {
 /* One real trace file the variants are made from. */
 typedef struct
 {
-  char  *path;
-  char  *text;
-  gsize  len;
+  char *path;
+  char *text;
+  gsize len;
 } WbBadBase;
 
 /* One broken text. */
 typedef struct
 {
   WbBadCategory category;
-  char         *name;        /* "<category>-<NNN>.py": the filename given to the parser */
-  char         *origin;      /* the real file it was made from and how ("llama_layer/forward_04.py: ...") */
+  char         *name;   /* "<category>-<NNN>.py": the filename given to the parser */
+  char         *origin; /* the real file it was made from and how ("llama_layer/forward_04.py: ...") */
   char         *text;
   gsize         len;
-  guint         target_line; /* the line that was broken, when the error must be reported there; else 0 */
+  guint         target_line;     /* the line that was broken, when the error must be reported there; else 0 */
   guint         target_line_alt; /* a second acceptable line (0: none) */
-  gboolean      may_parse;   /* a truncation that may still be a valid trace (it must round-trip then) */
+  gboolean      may_parse;       /* a truncation that may still be a valid trace (it must round-trip then) */
 } WbBadVariant;
 
 static void
@@ -145,7 +141,7 @@ static GArray *
 wb_bad_split_lines (const char *text, gsize len)
 {
   GArray *lines = g_array_new (FALSE, FALSE, sizeof (WbBadLine));
-  gsize start = 0;
+  gsize   start = 0;
   for (gsize i = 0; i <= len; i++)
     if (i == len || text[i] == '\n')
       {
@@ -171,9 +167,9 @@ wb_bad_indent (const char *s, gsize n)
 static gboolean
 wb_bad_is_statement (const char *s, gsize n)
 {
-  gsize ind = wb_bad_indent (s, n);
+  gsize       ind = wb_bad_indent (s, n);
   const char *c = s + ind;
-  gsize m = n - ind;
+  gsize       m = n - ind;
   if (ind < 2 || m == 0)
     return FALSE;
   if (c[0] == '#')
@@ -200,10 +196,10 @@ static void
 wb_bad_find_brackets (const char *text, const WbBadLine *l, guint line_no, GArray *offsets, GArray *lines)
 {
   const char *s = text + l->start;
-  gsize n = l->len, i, code_start;
-  char quote = 0;
-  gboolean in_comment = FALSE;
-  gboolean is_def = n > 4 && memcmp (s, "def ", 4) == 0;
+  gsize       n = l->len, i, code_start;
+  char        quote = 0;
+  gboolean    in_comment = FALSE;
+  gboolean    is_def = n > 4 && memcmp (s, "def ", 4) == 0;
   if (!is_def && !wb_bad_is_statement (s, n))
     return;
   code_start = wb_bad_indent (s, n);
@@ -260,7 +256,7 @@ static void
 wb_bad_find_dtypes (const char *text, const WbBadLine *l, guint line_no, GArray *spans, GArray *lines)
 {
   const char *s = text + l->start;
-  gsize n = l->len;
+  gsize       n = l->len;
   for (gsize i = 0; i + 1 < n; i++)
     {
       gsize j, k;
@@ -290,7 +286,7 @@ static gboolean
 wb_bad_find_callee (const char *text, const WbBadLine *l, gsize *off, gsize *len)
 {
   const char *s = text + l->start;
-  gsize n = l->len, ind = wb_bad_indent (s, n), i, start;
+  gsize       n = l->len, ind = wb_bad_indent (s, n), i, start;
   const char *eq;
   if (ind != 2 || n < 4 || s[2] == '#')
     return FALSE;
@@ -320,7 +316,7 @@ static WbBadVariant *
 wb_bad_variant_new (WbBadCategory cat, guint index, GString *text, const char *origin_fmt, ...)
 {
   WbBadVariant *v = g_new0 (WbBadVariant, 1);
-  va_list ap;
+  va_list       ap;
   v->category = cat;
   v->name = g_strdup_printf ("%s-%03u.py", wb_bad_category_names[cat], index);
   va_start (ap, origin_fmt);
@@ -336,7 +332,7 @@ wb_bad_short_path (const WbBadBase *b)
 {
   /* "<case>/<file>" relative to the traces folder, for messages */
   const char *p = b->path + strlen (b->path);
-  int slashes = 0;
+  int         slashes = 0;
   while (p > b->path)
     {
       if (p[-1] == '/' && ++slashes == 3)
@@ -352,13 +348,9 @@ wb_bad_pick_base (GRand *r, GPtrArray *bases)
   return bases->pdata[g_rand_int_range (r, 0, (gint32) bases->len)];
 }
 
-static const char *const wb_bad_dtypes[] = {
-  "bf17", "f31", "i7", "c129", "f8_e9m9", "q4", "xf32", "f16x", "ui128", "b9", "float32", "f8",
-};
+static const char *const wb_bad_dtypes[] = { "bf17", "f31", "i7", "c129", "f8_e9m9", "q4", "xf32", "f16x", "ui128", "b9", "float32", "f8" };
 
-static const char *const wb_bad_symbol_suffixes[] = {
-  "_no_such_symbol", "_wbx", "Q", "_9z",
-};
+static const char *const wb_bad_symbol_suffixes[] = { "_no_such_symbol", "_wbx", "Q", "_9z" };
 
 static WbBadVariant *
 wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
@@ -372,7 +364,7 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
         {
         case WB_BAD_TRUNCATED:
           {
-            gsize cut;
+            gsize         cut;
             WbBadVariant *v;
             if (b->len < 2)
               continue;
@@ -396,8 +388,8 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
           {
             g_autoptr (GArray) offs = g_array_new (FALSE, FALSE, sizeof (gsize));
             g_autoptr (GArray) lns = g_array_new (FALSE, FALSE, sizeof (guint));
-            guint k;
-            gsize off;
+            guint         k;
+            gsize         off;
             WbBadVariant *v;
             for (guint i = 0; i < lines->len; i++)
               wb_bad_find_brackets (b->text, &g_array_index (lines, WbBadLine, i), i + 1, offs, lns);
@@ -416,9 +408,9 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
           {
             g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (gsize));
             g_autoptr (GArray) lns = g_array_new (FALSE, FALSE, sizeof (guint));
-            const char *bad = wb_bad_dtypes[g_rand_int_range (r, 0, G_N_ELEMENTS (wb_bad_dtypes))];
-            guint k;
-            gsize off, len;
+            const char   *bad = wb_bad_dtypes[g_rand_int_range (r, 0, G_N_ELEMENTS (wb_bad_dtypes))];
+            guint         k;
+            gsize         off, len;
             WbBadVariant *v;
             for (guint i = 0; i < lines->len; i++)
               wb_bad_find_dtypes (b->text, &g_array_index (lines, WbBadLine, i), i + 1, spans, lns);
@@ -438,9 +430,9 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
         case WB_BAD_SYMBOL:
           {
             g_autoptr (GArray) cand = g_array_new (FALSE, FALSE, sizeof (guint));
-            const char *suffix = wb_bad_symbol_suffixes[g_rand_int_range (r, 0, G_N_ELEMENTS (wb_bad_symbol_suffixes))];
-            guint li;
-            gsize off, len;
+            const char   *suffix = wb_bad_symbol_suffixes[g_rand_int_range (r, 0, G_N_ELEMENTS (wb_bad_symbol_suffixes))];
+            guint         li;
+            gsize         off, len;
             WbBadVariant *v;
             for (guint i = 0; i < lines->len; i++)
               if (wb_bad_find_callee (b->text, &g_array_index (lines, WbBadLine, i), &off, &len))
@@ -459,12 +451,12 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
         case WB_BAD_INDENT:
           {
             g_autoptr (GArray) cand = g_array_new (FALSE, FALSE, sizeof (guint));
-            guint li, how;
+            guint            li, how;
             const WbBadLine *l;
-            const char *s;
-            gsize ind;
-            WbBadVariant *v;
-            gboolean in_body = FALSE;
+            const char      *s;
+            gsize            ind;
+            WbBadVariant    *v;
+            gboolean         in_body = FALSE;
             for (guint i = 0; i < lines->len; i++)
               {
                 const WbBadLine *c = &g_array_index (lines, WbBadLine, i);
@@ -517,7 +509,7 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
               }
             g_string_append_len (t, s + ind, (gssize) (b->len - l->start - ind));
             v = wb_bad_variant_new (cat, index, t, "%s:%u: indentation %s", wb_bad_short_path (b), li + 1,
-                                    (const char *[]) { "+1", "-1", "+2 (statement)", "0 (statement)", "tab" }[how]);
+                                    (const char *[]){ "+1", "-1", "+2 (statement)", "0 (statement)", "tab" }[how]);
             v->target_line = li + 1;
             return v;
           }
@@ -547,14 +539,14 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
             /* insert one line of >= 10 MB before a random top-level statement of the body */
             g_autoptr (GArray) cand = g_array_new (FALSE, FALSE, sizeof (guint));
             const WbBadLine *l;
-            guint li, kind = index % 7;
-            const gsize big = WB_BAD_LONG_LINE_BYTES;
-            WbBadVariant *v;
-            const char *what;
+            guint            li, kind = index % 7;
+            const gsize      big = WB_BAD_LONG_LINE_BYTES;
+            WbBadVariant    *v;
+            const char      *what;
             for (guint i = 0; i < lines->len; i++)
               {
                 const WbBadLine *c = &g_array_index (lines, WbBadLine, i);
-                gsize off, len;
+                gsize            off, len;
                 if (wb_bad_find_callee (b->text, c, &off, &len))
                   g_array_append_val (cand, i);
               }
@@ -620,17 +612,26 @@ wb_bad_make_one (WbBadCategory cat, guint index, GRand *r, GPtrArray *bases)
               }
             v = wb_bad_variant_new (cat, index, t, "%s:%u: %s", kind < 5 ? wb_bad_short_path (b) : "-",
                                     kind < 5 ? li + 1 : 1, what);
-            v->target_line = kind < 5 ? li + 1 : kind == 5 ? 2 : 1;
+            v->target_line = kind < 5 ? li + 1 : kind == 5 ? 2
+                                                           : 1;
             return v;
           }
         case WB_BAD_EMPTY:
           {
             static const char *const texts[] = {
-              "", "\n", "\n\n\n", "   ", "  \n", "\t\n",
+              "",
+              "\n",
+              "\n\n\n",
+              "   ",
+              "  \n",
+              "\t\n",
               "# Constructed by Grad transform pass (took 1 milliseconds)\n",
               "import thunder\nimport torch\n",
               "@torch.no_grad()\n",
-              "# comment only", "\r\n", " \n\n", "# Constructed by Dead Code Elimination\n\n",
+              "# comment only",
+              "\r\n",
+              " \n\n",
+              "# Constructed by Dead Code Elimination\n\n",
             };
             g_autofree char *escaped = g_strescape (texts[index % G_N_ELEMENTS (texts)], NULL);
             t = g_string_new (texts[index % G_N_ELEMENTS (texts)]);
@@ -661,9 +662,9 @@ wb_bad_generate (WbBadCategory cat, guint count, guint32 seed, GPtrArray *bases)
 static gboolean
 wb_bad_parse_location (const char *msg, const char *name, guint64 *line, guint64 *col)
 {
-  gsize nl = strlen (name);
+  gsize       nl = strlen (name);
   const char *p;
-  char *end;
+  char       *end;
   if (strncmp (msg, name, nl) != 0 || msg[nl] != ':')
     return FALSE;
   p = msg + nl + 1;
@@ -682,7 +683,7 @@ wb_bad_parse_location (const char *msg, const char *name, guint64 *line, guint64
 static gboolean
 wb_bad_location_in_bounds (const char *text, gsize len, guint64 line, guint64 col)
 {
-  gsize start = 0, i;
+  gsize   start = 0, i;
   guint64 l = 1;
   if (line < 1 || col < 1)
     return FALSE;
@@ -696,7 +697,7 @@ wb_bad_location_in_bounds (const char *text, gsize len, guint64 line, guint64 co
     return FALSE;
   {
     const char *nl = memchr (text + start, '\n', len - start);
-    gsize line_len = nl ? (gsize) (nl - (text + start)) : len - start;
+    gsize       line_len = nl ? (gsize) (nl - (text + start)) : len - start;
     return col <= line_len + 1;
   }
 }

@@ -20,8 +20,8 @@
 #endif
 
 #include "wb-compiler.h"
-#include "wb-export.h"
 #include "wb-export-private.h"
+#include "wb-export.h"
 #include "wb-test-common.h"
 
 /* -- helpers ------------------------------------------------------------------------------------------------ */
@@ -70,7 +70,7 @@ find_python (void)
 /* run_argv: runs @argv; returns the exit status (or -1 if it could not start), output in *@out (may be NULL). */
 static int
 run_argv (const char *const *argv,
-          char              **out)
+          char             **out)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE,
@@ -94,16 +94,16 @@ run_argv (const char *const *argv,
 
 /* A Python program that parses every file named on its command line with ast and reports the failures. */
 static const char parse_all_py[] =
-  "import ast, sys\n"
-  "bad = 0\n"
-  "for f in sys.argv[1:]:\n"
-  "    try:\n"
-  "        ast.parse(open(f, encoding='utf-8').read(), f)\n"
-  "    except SyntaxError as e:\n"
-  "        bad += 1\n"
-  "        print('%s: %s' % (f, e))\n"
-  "print('%d files parsed, %d failed' % (len(sys.argv) - 1, bad))\n"
-  "sys.exit(1 if bad else 0)\n";
+    "import ast, sys\n"
+    "bad = 0\n"
+    "for f in sys.argv[1:]:\n"
+    "    try:\n"
+    "        ast.parse(open(f, encoding='utf-8').read(), f)\n"
+    "    except SyntaxError as e:\n"
+    "        bad += 1\n"
+    "        print('%s: %s' % (f, e))\n"
+    "print('%d files parsed, %d failed' % (len(sys.argv) - 1, bad))\n"
+    "sys.exit(1 if bad else 0)\n";
 
 static void
 assert_contains (const char *text,
@@ -160,26 +160,26 @@ test_tables (void)
 }
 
 static const char notebook_trace[] =
-  "# Constructed by Unwrap the actual return value\n"
-  "import torch\n"
-  "from thunder.executors.torchex import no_autocast\n"
-  "\n"
-  "@torch.no_grad()\n"
-  "@no_autocast\n"
-  "def computation(x, y):\n"
-  "  # x: \"cpu f32[3, 3]\"\n"
-  "  # y: \"cpu f32[3, 3, 3]\"\n"
-  "  t1 = torch.add(x, y, alpha=1)  # t1: \"cpu f32[3, 3, 3]\"\n"
-  "    # t1 = ltorch.add(x, y, alpha=1)  # t1: \"cpu f32[3, 3, 3]\"\n"
-  "      # t4 = prims.broadcast_in_dim(x, (3, 3, 3), (1, 2))  # t4: \"cpu f32[3, 3, 3]\"\n"
-  "      # t1 = prims.add(t4, y)  # t1: \"cpu f32[3, 3, 3]\"\n"
-  "  t2 = prims.convert_element_type(t1, dtypes.bfloat16)  # t2: \"cpu bf16[3, 3, 3]\"\n"
-  "  t3 = prims.slice_prim(t2, [0, 0, 1], [3, 3, 3], [1, 1, 2])  # t3: \"cpu bf16[3, 3, 1]\"\n"
-  "  t5 = prims.div(t3, 2.0)  # t5: \"cpu bf16[3, 3, 1]\"\n"
-  "  t6 = prims.full((2,), 1.0, device=devices.Device(\"cuda:0\"), dtype=dtypes.float32)  # t6: \"cuda:0 f32[2]\"\n"
-  "  t7 = prims.sum(t6, ())  # t7: \"cuda:0 f32[2]\"\n"
-  "  t8 = prims.pow(-1.0, t7)  # t8: \"cuda:0 f32[2]\"\n"
-  "  return (t5, t8)";
+    "# Constructed by Unwrap the actual return value\n"
+    "import torch\n"
+    "from thunder.executors.torchex import no_autocast\n"
+    "\n"
+    "@torch.no_grad()\n"
+    "@no_autocast\n"
+    "def computation(x, y):\n"
+    "  # x: \"cpu f32[3, 3]\"\n"
+    "  # y: \"cpu f32[3, 3, 3]\"\n"
+    "  t1 = torch.add(x, y, alpha=1)  # t1: \"cpu f32[3, 3, 3]\"\n"
+    "    # t1 = ltorch.add(x, y, alpha=1)  # t1: \"cpu f32[3, 3, 3]\"\n"
+    "      # t4 = prims.broadcast_in_dim(x, (3, 3, 3), (1, 2))  # t4: \"cpu f32[3, 3, 3]\"\n"
+    "      # t1 = prims.add(t4, y)  # t1: \"cpu f32[3, 3, 3]\"\n"
+    "  t2 = prims.convert_element_type(t1, dtypes.bfloat16)  # t2: \"cpu bf16[3, 3, 3]\"\n"
+    "  t3 = prims.slice_prim(t2, [0, 0, 1], [3, 3, 3], [1, 1, 2])  # t3: \"cpu bf16[3, 3, 1]\"\n"
+    "  t5 = prims.div(t3, 2.0)  # t5: \"cpu bf16[3, 3, 1]\"\n"
+    "  t6 = prims.full((2,), 1.0, device=devices.Device(\"cuda:0\"), dtype=dtypes.float32)  # t6: \"cuda:0 f32[2]\"\n"
+    "  t7 = prims.sum(t6, ())  # t7: \"cuda:0 f32[2]\"\n"
+    "  t8 = prims.pow(-1.0, t7)  # t8: \"cuda:0 f32[2]\"\n"
+    "  return (t5, t8)";
 
 static void
 test_torch_lowering (void)
@@ -265,8 +265,8 @@ test_all_stages_parse (void)
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *out = NULL;
-  guint n_warnings = 0;
-  int   status;
+  guint            n_warnings = 0;
+  int              status;
 
   if (wb_test_traces_dir () == NULL)
     g_test_message ("WB_TRACES_DIR absent: only data/samples/mlp_small");
@@ -275,7 +275,7 @@ test_all_stages_parse (void)
 
   for (guint d = 0; d < dirs->len; d++)
     {
-      const char *dir = g_ptr_array_index (dirs, d);
+      const char      *dir = g_ptr_array_index (dirs, d);
       g_autofree char *base = g_path_get_basename (dir);
       g_autoptr (WbTraceSet) set = wb_trace_set_load (dir, &error);
 
@@ -283,7 +283,7 @@ test_all_stages_parse (void)
       for (guint k = 0; k < wb_trace_set_get_n_entries (set); k++)
         for (guint f = 0; f < 2; f++)
           {
-            WbExportFormat   format = f == 0 ? WB_EXPORT_FORMAT_TORCH : WB_EXPORT_FORMAT_PYTHON;
+            WbExportFormat format = f == 0 ? WB_EXPORT_FORMAT_TORCH : WB_EXPORT_FORMAT_PYTHON;
             g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
             g_autofree char *text = wb_export_entry (set, k, format, TRUE, base, warnings, &error);
             g_autofree char *name = g_strdup_printf ("%s-%03u-%s.py", base, k, wb_export_format_to_string (format));
@@ -466,7 +466,7 @@ test_cli (void)
     g_clear_pointer (&out, g_free);
   }
   {
-    const char *argv[] = { exe, "--headless", "export", dir, "--stage", "3", "--as", "python", NULL };
+    const char      *argv[] = { exe, "--headless", "export", dir, "--stage", "3", "--as", "python", NULL };
     g_autofree char *expected = NULL;
     g_autofree char *path = g_build_filename (dir, "forward_01.py", NULL);
 

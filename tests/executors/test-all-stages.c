@@ -32,8 +32,8 @@
 typedef struct
 {
   const char *case_name;
-  const char *stage_prefix;   /* label prefix */
-  const char *reason;         /* substring of the error */
+  const char *stage_prefix; /* label prefix */
+  const char *reason;       /* substring of the error */
 } KnownUnsupported;
 
 /* Stages that cannot run, each with the reason its error must give. */
@@ -48,11 +48,16 @@ rel_tolerance (WbDtype dtype)
 {
   switch (dtype)
     {
-    case WB_DTYPE_FLOAT64: return 1e-10;
-    case WB_DTYPE_FLOAT32: return 1e-4;
-    case WB_DTYPE_FLOAT16: return 1e-2;
-    case WB_DTYPE_BFLOAT16: return 5e-2;
-    default: return 0;
+    case WB_DTYPE_FLOAT64:
+      return 1e-10;
+    case WB_DTYPE_FLOAT32:
+      return 1e-4;
+    case WB_DTYPE_FLOAT16:
+      return 1e-2;
+    case WB_DTYPE_BFLOAT16:
+      return 5e-2;
+    default:
+      return 0;
     }
 }
 
@@ -134,8 +139,7 @@ matches_filter (char **prefixes, const char *label)
 }
 
 static void
-row (GString *table, const char *name, const WbCaseStage *s, double ms, const char *out_s, const char *grad_s,
-     const char *status)
+row (GString *table, const char *name, const WbCaseStage *s, double ms, const char *out_s, const char *grad_s, const char *status)
 {
   char ms_s[32] = "-";
 
@@ -266,7 +270,8 @@ run_case (const char *dir, const char *name, gboolean full, Totals *totals, GStr
         g_snprintf (out_s, sizeof out_s, "%.2e", out_err);
       if (has_grads)
         g_snprintf (grad_s, sizeof grad_s, "%.2e", grad_err);
-      g_string_append (status, !ok ? "FAIL" : (!has_outs && !has_grads) ? "ran (no reference)" : "ok");
+      g_string_append (status, !ok ? "FAIL" : (!has_outs && !has_grads) ? "ran (no reference)"
+                                                                        : "ok");
       if (run == out_ref)
         g_string_append (status, " (reference for outputs)");
       if (run == grad_ref)
@@ -286,10 +291,10 @@ run_case (const char *dir, const char *name, gboolean full, Totals *totals, GStr
 static void
 test_all_stages (void)
 {
-  const char      *traces = wb_test_traces_dir ();
-  const char      *only = g_getenv ("WB_EXECUTORS_CASES");
-  gboolean         full = g_strcmp0 (g_getenv ("WB_EXECUTORS_FULL"), "1") == 0;
-  g_auto (GStrv)   wanted = only ? g_strsplit (only, ",", -1) : NULL;
+  const char *traces = wb_test_traces_dir ();
+  const char *only = g_getenv ("WB_EXECUTORS_CASES");
+  gboolean    full = g_strcmp0 (g_getenv ("WB_EXECUTORS_FULL"), "1") == 0;
+  g_auto (GStrv) wanted = only ? g_strsplit (only, ",", -1) : NULL;
   g_autoptr (GString) table = g_string_new (NULL);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GDir) d = NULL;

@@ -7,21 +7,21 @@
 
 #include "wb-test-executors.h"
 
-#define RUN(params, body, args, outputs)                                \
-  do                                                                    \
-    {                                                                   \
-      g_autoptr (GError) run_error = NULL;                              \
-      outputs = wb_test_run_text (params, body, args, &run_error);      \
-      g_assert_no_error (run_error);                                    \
-    }                                                                   \
+#define RUN(params, body, args, outputs)                           \
+  do                                                               \
+    {                                                              \
+      g_autoptr (GError) run_error = NULL;                         \
+      outputs = wb_test_run_text (params, body, args, &run_error); \
+      g_assert_no_error (run_error);                               \
+    }                                                              \
   while (0)
 
 static void
 test_elementwise (void)
 {
   double av[6] = { 1, -2, 3, -4, 5, 6 }, bv[3] = { 10, 20, 30 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 2, 3 }, av),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 3 }, bv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 3 }, av),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 3 }, bv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("a, b",
@@ -38,13 +38,13 @@ test_elementwise (void)
        "  t8 = prims.remainder(a, 4.0)  # t8: \"cpu f32[2, 3]\"\n"
        "  return (t2, t4, t5, t6, t7, t8)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 22, 36, 66, 12, 50, 72 }, 6, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 1, -1, 3, -1, 5, 6 }, 6, 0);
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 10, 20, 30, 10, 20, 30 }, 6, 0);
-  wb_test_assert_values (wb_test_output (out, 3), (double[]) { 1, 2, 3, 4, 5, 6 }, 6, 0);
-  wb_test_assert_values (wb_test_output (out, 4), (double[]) { exp (1), exp (-2), exp (3), exp (-4), exp (5), exp (6) }, 6, 1e-4);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 22, 36, 66, 12, 50, 72 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 1, -1, 3, -1, 5, 6 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 10, 20, 30, 10, 20, 30 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 1, 2, 3, 4, 5, 6 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ exp (1), exp (-2), exp (3), exp (-4), exp (5), exp (6) }, 6, 1e-4);
   /* Python's remainder takes the divisor's sign */
-  wb_test_assert_values (wb_test_output (out, 5), (double[]) { 1, 2, 3, 0, 1, 2 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 5), (double[]){ 1, 2, 3, 0, 1, 2 }, 6, 0);
   g_assert_cmpint (wb_test_output (out, 0)->dtype, ==, WB_DTYPE_FLOAT32);
 }
 
@@ -52,8 +52,8 @@ static void
 test_integers (void)
 {
   double xv[4] = { 5, -7, 1, -1 }, sv[4] = { 1, 2, 31, 40 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_INT32, 1, (gint64[]) { 4 }, xv),
-                                              wb_test_tensor (WB_DTYPE_INT32, 1, (gint64[]) { 4 }, sv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_INT32, 1, (gint64[]){ 4 }, xv),
+                                             wb_test_tensor (WB_DTYPE_INT32, 1, (gint64[]){ 4 }, sv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("x, s",
@@ -68,12 +68,12 @@ test_integers (void)
        "  return (t0, t1, t2, t3, t4, t5)\n",
        args, out);
   /* i32 wraps: 1 << 31 = INT32_MIN; shifts by >= 32 give 0 (left) or the sign (right) */
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 10, -28, -2147483648.0, 0 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 2, -2, 0, -1 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 2, -3, 0, 0 }, 4, 0);     /* truncation */
-  wb_test_assert_values (wb_test_output (out, 3), (double[]) { 2, -4, 0, -1 }, 4, 0);    /* floor */
-  wb_test_assert_values (wb_test_output (out, 4), (double[]) { 4, -5, 30, -41 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 5), (double[]) { 1073741824.0, 1073741824.0, 1073741824.0, -1073741824.0 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 10, -28, -2147483648.0, 0 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 2, -2, 0, -1 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 2, -3, 0, 0 }, 4, 0);  /* truncation */
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 2, -4, 0, -1 }, 4, 0); /* floor */
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ 4, -5, 30, -41 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 5), (double[]){ 1073741824.0, 1073741824.0, 1073741824.0, -1073741824.0 }, 4, 0);
 }
 
 static void
@@ -81,8 +81,8 @@ test_bf16 (void)
 {
   /* 1 + 2^-8 is a bf16 tie: computing in f32 and rounding on store gives 1; 1 + 3 * 2^-8 rounds to 1 + 2^-6 */
   double av[2] = { 1.0, 1.0 }, bv[2] = { 1.0 / 256, 3.0 / 256 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 2 }, av),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 2 }, bv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 2 }, av),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 2 }, bv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("a, b",
@@ -95,17 +95,17 @@ test_bf16 (void)
        "  t4 = prims.mul(t1, t1)  # t4: \"cpu bf16[2]\"\n"
        "  return (t3, t2, t4)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 1.0, 1.0 + 1.0 / 64 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 1.0 + 1.0 / 256, 1.0 + 3.0 / 256 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 1.0, 1.0 + 1.0 / 64 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 1.0 + 1.0 / 256, 1.0 + 3.0 / 256 }, 2, 0);
   /* (1 + 2^-6)^2 = 1 + 2^-5 + 2^-12 -> bf16 1 + 2^-5 */
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 1.0, 1.0 + 1.0 / 32 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 1.0, 1.0 + 1.0 / 32 }, 2, 0);
 }
 
 static void
 test_reductions (void)
 {
   double av[6] = { 1, 2, 3, 4, 5, 9 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 2, 3 }, av), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 3 }, av), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("a",
@@ -121,23 +121,23 @@ test_reductions (void)
        "  t9 = prims.amin(t7, (1,))  # t9: \"cpu f32[3]\"\n"
        "  return (t0, t1, t2, t3, t4, t5, t6, t8, t9)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 5, 7, 12 }, 3, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 6, 18 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 9 }, 1, 0);
-  wb_test_assert_values (wb_test_output (out, 3), (double[]) { 1, 7 }, 2, 1e-6);
-  wb_test_assert_values (wb_test_output (out, 4), (double[]) { 2, 6 }, 2, 1e-6);
-  wb_test_assert_values (wb_test_output (out, 5), (double[]) { 6, 180 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 6), (double[]) { 2, 2 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 7), (double[]) { 6, 18 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 8), (double[]) { 1, 2, 3 }, 3, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 5, 7, 12 }, 3, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 6, 18 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 9 }, 1, 0);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 1, 7 }, 2, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ 2, 6 }, 2, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 5), (double[]){ 6, 180 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 6), (double[]){ 2, 2 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 7), (double[]){ 6, 18 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 8), (double[]){ 1, 2, 3 }, 3, 0);
 }
 
 static void
 test_shapes (void)
 {
   double av[6] = { 1, 2, 3, 4, 5, 6 }, bv[2] = { 7, 8 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 2, 3 }, av),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 2, 1 }, bv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 3 }, av),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 1 }, bv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("a, b",
@@ -151,21 +151,21 @@ test_shapes (void)
        "  t5 = prims.squeeze(b, (1,))  # t5: \"cpu f32[2]\"\n"
        "  return (t0, t1, t3, t4, t5)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 1, 2, 3, 7, 4, 5, 6, 8 }, 8, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 1, 2, 3, 7, 4, 5, 6, 8 }, 8, 0);
   /* lo 1, hi -1, interior 1: [0, 1, 0, 2, 0, 3] cropped by one at the end */
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 0, 1, 0, 2, 0, 0, 4, 0, 5, 0 }, 10, 0);
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 2, 3, 5, 6 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 3), (double[]) { 3, 2, 1, 6, 5, 4 }, 6, 0);
-  wb_test_assert_values (wb_test_output (out, 4), (double[]) { 7, 8 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 0, 1, 0, 2, 0, 0, 4, 0, 5, 0 }, 10, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 2, 3, 5, 6 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 3, 2, 1, 6, 5, 4 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ 7, 8 }, 2, 0);
 }
 
 static void
 test_indexing (void)
 {
   double av[6] = { 10, 11, 12, 20, 21, 22 }, iv[3] = { 1, 0, 1 }, jv[2] = { 2, 0 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 2, 3 }, av),
-                                              wb_test_tensor (WB_DTYPE_INT64, 1, (gint64[]) { 3 }, iv),
-                                              wb_test_tensor (WB_DTYPE_INT64, 2, (gint64[]) { 2, 1 }, jv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 3 }, av),
+                                             wb_test_tensor (WB_DTYPE_INT64, 1, (gint64[]){ 3 }, iv),
+                                             wb_test_tensor (WB_DTYPE_INT64, 2, (gint64[]){ 2, 1 }, jv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("a, i, j",
@@ -180,14 +180,14 @@ test_indexing (void)
        "  (t6, t7) = prims.sort(a, 0, True, True)\n"
        "  return (t0, t1, t2, t3, t4, t5, t6, t7)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 20, 21, 22, 10, 11, 12, 20, 21, 22 }, 9, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 12, 20 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 10, 11, 13, 21, 21, 22 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 20, 21, 22, 10, 11, 12, 20, 21, 22 }, 9, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 12, 20 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 10, 11, 13, 21, 21, 22 }, 6, 0);
   /* rows 1, 0, 1 of a added at rows 1, 0, 1: row 0 += a[0]; row 1 += 2 a[1] */
-  wb_test_assert_values (wb_test_output (out, 3), (double[]) { 20, 22, 24, 60, 63, 66 }, 6, 0);
-  wb_test_assert_values (wb_test_output (out, 4), (double[]) { 12, 11, 22, 21 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 5), (double[]) { 2, 1, 2, 1 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 6), (double[]) { 20, 21, 22, 10, 11, 12 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 20, 22, 24, 60, 63, 66 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ 12, 11, 22, 21 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 5), (double[]){ 2, 1, 2, 1 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 6), (double[]){ 20, 21, 22, 10, 11, 12 }, 6, 0);
   g_assert_cmpint (wb_test_output (out, 7)->dtype, ==, WB_DTYPE_INT64);
 }
 
@@ -195,8 +195,8 @@ static void
 test_index_out_of_range (void)
 {
   double av[3] = { 1, 2, 3 }, iv[1] = { 3 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 3 }, av),
-                                              wb_test_tensor (WB_DTYPE_INT64, 1, (gint64[]) { 1 }, iv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 3 }, av),
+                                             wb_test_tensor (WB_DTYPE_INT64, 1, (gint64[]){ 1 }, iv), NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) out = wb_test_run_text ("a, i",
                                                 "  # a: \"cpu f32[3]\"\n"
@@ -218,10 +218,10 @@ test_matmul (void)
 
   for (int i = 0; i < 12; i++)
     xv[i] = i + 1;
-  args = wb_test_args (wb_test_tensor (WB_DTYPE_BFLOAT16, 2, (gint64[]) { 2, 3 }, av),
-                       wb_test_tensor (WB_DTYPE_BFLOAT16, 2, (gint64[]) { 2, 3 }, wv),
-                       wb_test_tensor (WB_DTYPE_BFLOAT16, 1, (gint64[]) { 2 }, bv),
-                       wb_test_tensor (WB_DTYPE_FLOAT32, 3, (gint64[]) { 2, 2, 3 }, xv), NULL);
+  args = wb_test_args (wb_test_tensor (WB_DTYPE_BFLOAT16, 2, (gint64[]){ 2, 3 }, av),
+                       wb_test_tensor (WB_DTYPE_BFLOAT16, 2, (gint64[]){ 2, 3 }, wv),
+                       wb_test_tensor (WB_DTYPE_BFLOAT16, 1, (gint64[]){ 2 }, bv),
+                       wb_test_tensor (WB_DTYPE_FLOAT32, 3, (gint64[]){ 2, 2, 3 }, xv), NULL);
   RUN ("a, w, b, x",
        "  # a: \"cpu bf16[2, 3]\"\n"
        "  # w: \"cpu bf16[2, 3]\"\n"
@@ -239,21 +239,21 @@ test_matmul (void)
        "  return (t0, t2, t5, t8)\n",
        args, out);
   /* a @ w^T + b: rows (1+3, 2) + (10, 20), (4+6, 5) + (10, 20) */
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 14, 22, 20, 25 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 14, 22, 20, 25 }, 4, 0);
   /* x x^T per batch: [[14, 32], [32, 77]] and [[194, 266], [266, 365]] */
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 14, 32, 32, 77, 194, 266, 266, 365 }, 8, 1e-4);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 14, 32, 32, 77, 194, 266, 266, 365 }, 8, 1e-4);
   /* x @ a^T (2-D b broadcast over the batch, folded into one GEMM) */
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 14, 32, 32, 77, 50, 122, 68, 167 }, 8, 1e-4);
-  wb_test_assert_values (wb_test_output (out, 3), (double[]) { 14 }, 1, 1e-5);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 14, 32, 32, 77, 50, 122, 68, 167 }, 8, 1e-4);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 14 }, 1, 1e-5);
 }
 
 static void
 test_convolution (void)
 {
   double xv[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, wv[4] = { 1, 0, 0, -1 }, bv[1] = { 0.5 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]) { 1, 1, 3, 3 }, xv),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]) { 1, 1, 2, 2 }, wv),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 1 }, bv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 3, 3 }, xv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 2, 2 }, wv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 1 }, bv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("x, w, b",
@@ -266,11 +266,11 @@ test_convolution (void)
        "  return (t0, t1, t2)\n",
        args, out);
   /* x[i, j] - x[i + 1, j + 1] + 0.5 = -4 + 0.5 */
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { -3.5, -3.5, -3.5, -3.5 }, 4, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ -3.5, -3.5, -3.5, -3.5 }, 4, 1e-6);
   /* stride 2, padding 1: windows at (-1, -1), (-1, 1), (1, -1), (1, 1) */
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { -1, -3, -7, 5 - 9 }, 4, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ -1, -3, -7, 5 - 9 }, 4, 1e-6);
   /* the transpose scatters each input v to (i, j) with +v and (i + 1, j + 1) with -v */
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { -3.5, -3.5, 0, -3.5, 0, 3.5, 0, 3.5, 3.5 }, 9, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ -3.5, -3.5, 0, -3.5, 0, 3.5, 0, 3.5, 3.5 }, 9, 1e-6);
 }
 
 static void
@@ -279,10 +279,10 @@ test_attention (void)
   /* the sdpa executor's op against the decomposition written out: B = H = 1, T = 3, E = 2, causal */
   double qv[6] = { 0.1, 0.2, -0.3, 0.4, 0.5, -0.6 }, kv[6] = { 0.3, -0.1, 0.2, 0.2, -0.4, 0.1 }, vv[6] = { 1, 2, 3, 4, 5, 6 };
   double gv[6] = { 0.5, -1, 0.25, 1, -0.5, 2 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]) { 1, 1, 3, 2 }, qv),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]) { 1, 1, 3, 2 }, kv),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]) { 1, 1, 3, 2 }, vv),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]) { 1, 1, 3, 2 }, gv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 3, 2 }, qv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 3, 2 }, kv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 3, 2 }, vv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 3, 2 }, gv), NULL);
   g_autoptr (GPtrArray) out = NULL;
   double s = 1 / sqrt (2.0), p[3][3] = { { 0 } }, o[3][2] = { { 0 } }, dq[3][2] = { { 0 } };
 
@@ -323,10 +323,7 @@ test_attention (void)
   wb_test_assert_values (wb_test_output (out, 0), &o[0][0], 6, 1e-6);
   wb_test_assert_values (wb_test_output (out, 1), &dq[0][0], 6, 1e-6);
   /* dv = P^T g: last row of dv only sees the last query */
-  wb_test_assert_values (wb_test_output (out, 3) , (double[]) {
-                           p[0][0] * gv[0] + p[1][0] * gv[2] + p[2][0] * gv[4], p[0][0] * gv[1] + p[1][0] * gv[3] + p[2][0] * gv[5],
-                           p[1][1] * gv[2] + p[2][1] * gv[4], p[1][1] * gv[3] + p[2][1] * gv[5],
-                           p[2][2] * gv[4], p[2][2] * gv[5] }, 6, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ p[0][0] * gv[0] + p[1][0] * gv[2] + p[2][0] * gv[4], p[0][0] * gv[1] + p[1][0] * gv[3] + p[2][0] * gv[5], p[1][1] * gv[2] + p[2][1] * gv[4], p[1][1] * gv[3] + p[2][1] * gv[5], p[2][2] * gv[4], p[2][2] * gv[5] }, 6, 1e-6);
 }
 
 /* The sdpa ops at a size that takes several query blocks, heads in parallel, causal and not, against a
@@ -334,12 +331,17 @@ test_attention (void)
 static void
 attention_case (gboolean causal)
 {
-  enum { H = 3, T = 300, E = 16 };
-  gint64 shape[4] = { 1, H, T, E };
-  g_autofree double *q = g_new (double, H * T * E), *k = g_new (double, H * T * E), *v = g_new (double, H * T * E);
-  g_autofree double *g = g_new (double, H * T * E), *o = g_new0 (double, H * T * E), *dq = g_new0 (double, H * T * E);
-  g_autofree double *dk = g_new0 (double, H * T * E), *dv = g_new0 (double, H * T * E), *p = g_new (double, T);
-  g_autofree char *body = NULL;
+  enum
+  {
+    H = 3,
+    T = 300,
+    E = 16
+  };
+  gint64             shape[4] = { 1, H, T, E };
+  g_autofree double *q = g_new (double, H *T *E), *k = g_new (double, H *T *E), *v = g_new (double, H *T *E);
+  g_autofree double *g = g_new (double, H *T *E), *o = g_new0 (double, H *T *E), *dq = g_new0 (double, H *T *E);
+  g_autofree double *dk = g_new0 (double, H *T *E), *dv = g_new0 (double, H *T *E), *p = g_new (double, T);
+  g_autofree char   *body = NULL;
   g_autoptr (GPtrArray) args = NULL;
   g_autoptr (GPtrArray) out = NULL;
   double s = 1 / sqrt ((double) E);
@@ -421,9 +423,9 @@ test_creation (void)
        "  t4 = prims.empty((3,), device=devices.Device(\"cpu\"), dtype=dtypes.float32)  # t4: \"cpu f32[3]\"\n"
        "  return (t0, t1, t2, t3, t4)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 2, 5, 8, 11 }, 4, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 1.5, 1.5 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 4), (double[]) { 0, 0, 0 }, 3, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 2, 5, 8, 11 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 1.5, 1.5 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ 0, 0, 0 }, 3, 0);
   /* two draws differ (the offset advances), stay in range, and replay identically */
   {
     WbTensor *a = wb_test_output (out, 2), *b = wb_test_output (out, 3);
@@ -448,10 +450,10 @@ static void
 test_nll_loss_backward (void)
 {
   double xv[6] = { 0 }, tv[2] = { 2, -100 }, gv[1] = { 3 }, wv[1] = { 1 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 2, 3 }, xv),
-                                              wb_test_tensor (WB_DTYPE_INT64, 1, (gint64[]) { 2 }, tv),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 0, NULL, gv),
-                                              wb_test_tensor (WB_DTYPE_INT64, 0, NULL, wv), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 3 }, xv),
+                                             wb_test_tensor (WB_DTYPE_INT64, 1, (gint64[]){ 2 }, tv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 0, NULL, gv),
+                                             wb_test_tensor (WB_DTYPE_INT64, 0, NULL, wv), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("x, t, g, n",
@@ -462,7 +464,7 @@ test_nll_loss_backward (void)
        "  t0 = torch_nll_loss_backward_impl(g, x, t, None, 'mean', -100, n)  # t0: \"cpu f32[2, 3]\"\n"
        "  return (t0,)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 0, 0, -3, 0, 0, 0 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 0, 0, -3, 0, 0, 0 }, 6, 0);
 }
 
 static void
@@ -470,7 +472,7 @@ test_composite_and_region (void)
 {
   /* ltorch.add runs through its subsymbols; a region (TorchCompile0) too; aliasing of copy_ */
   double av[2] = { 1, 2 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 2 }, av), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 2 }, av), NULL);
   g_autoptr (GPtrArray) out = NULL;
 
   RUN ("a",
@@ -485,16 +487,16 @@ test_composite_and_region (void)
        "  t5 = prims.copy_(t2, t4, grad_enabled=False)  # t5: \"cpu f32[2]\"\n"
        "  return (t2, t3, t5)\n",
        args, out);
-  wb_test_assert_values (wb_test_output (out, 0), (double[]) { 4, 9 }, 2, 0);
-  wb_test_assert_values (wb_test_output (out, 1), (double[]) { 4, 9 }, 2, 0); /* written through the alias */
-  wb_test_assert_values (wb_test_output (out, 2), (double[]) { 4, 9 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 4, 9 }, 2, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 4, 9 }, 2, 0); /* written through the alias */
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 4, 9 }, 2, 0);
 }
 
 static void
 test_check_shapes (void)
 {
   double av[2] = { 1, 2 };
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 2 }, av), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 2 }, av), NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) out = NULL;
 

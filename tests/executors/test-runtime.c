@@ -12,7 +12,7 @@
 static void
 test_views (void)
 {
-  double    v[24];
+  double v[24];
   g_autoptr (WbTensor) t = NULL;
   g_autoptr (WbTensor) p = NULL;
   g_autoptr (WbTensor) r = NULL;
@@ -24,11 +24,11 @@ test_views (void)
 
   for (int i = 0; i < 24; i++)
     v[i] = i;
-  t = wb_test_tensor (WB_DTYPE_FLOAT32, 3, (gint64[]) { 2, 3, 4 }, v);
+  t = wb_test_tensor (WB_DTYPE_FLOAT32, 3, (gint64[]){ 2, 3, 4 }, v);
   g_assert_true (wb_tensor_is_contiguous (t));
 
   /* permute (2, 0, 1): a view; element [k, i, j] = t[i, j, k] */
-  p = wb_tensor_permute (t, (gint64[]) { 2, 0, 1 }, &error);
+  p = wb_tensor_permute (t, (gint64[]){ 2, 0, 1 }, &error);
   g_assert_no_error (error);
   g_assert_true (wb_tensor_shares_storage (p, t));
   g_assert_false (wb_tensor_is_contiguous (p));
@@ -36,40 +36,40 @@ test_views (void)
   g_assert_cmpfloat (wb_tensor_get_f64 (p, 1 * 6 + 1 * 3 + 2), ==, v[1 * 12 + 2 * 4 + 1]);
 
   /* reshape of a contiguous tensor is a view; of the permuted one a copy */
-  r = wb_tensor_reshape (t, 2, (gint64[]) { 6, 4 }, &error);
+  r = wb_tensor_reshape (t, 2, (gint64[]){ 6, 4 }, &error);
   g_assert_no_error (error);
   g_assert_true (wb_tensor_shares_storage (r, t));
   {
     /* [4, 2, 3] with strides (1, 12, 4): the last two dims merge into a view, the first two cannot */
-    g_autoptr (WbTensor) merged = wb_tensor_reshape (p, 2, (gint64[]) { 4, 6 }, &error);
+    g_autoptr (WbTensor) merged = wb_tensor_reshape (p, 2, (gint64[]){ 4, 6 }, &error);
     g_assert_no_error (error);
     g_assert_true (wb_tensor_shares_storage (merged, t));
     g_assert_cmpfloat (wb_tensor_get_f64 (merged, 7), ==, wb_tensor_get_f64 (p, 7));
   }
-  r2 = wb_tensor_reshape (p, 2, (gint64[]) { 8, 3 }, &error);
+  r2 = wb_tensor_reshape (p, 2, (gint64[]){ 8, 3 }, &error);
   g_assert_no_error (error);
   g_assert_false (wb_tensor_shares_storage (r2, t));
   for (gint64 i = 0; i < 24; i++)
     g_assert_cmpfloat (wb_tensor_get_f64 (r2, i), ==, wb_tensor_get_f64 (p, i));
-  g_assert_null (wb_tensor_reshape (t, 2, (gint64[]) { 5, 5 }, &error));
+  g_assert_null (wb_tensor_reshape (t, 2, (gint64[]){ 5, 5 }, &error));
   g_assert_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT);
   g_clear_error (&error);
 
   /* broadcast [4] -> [3, 4]: stride 0 */
   {
-    g_autoptr (WbTensor) row = wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 4 }, v);
-    b = wb_tensor_broadcast_in_dim (row, 2, (gint64[]) { 3, 4 }, (gint64[]) { 1 }, &error);
+    g_autoptr (WbTensor) row = wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 4 }, v);
+    b = wb_tensor_broadcast_in_dim (row, 2, (gint64[]){ 3, 4 }, (gint64[]){ 1 }, &error);
     g_assert_no_error (error);
     g_assert_cmpint (b->strides[0], ==, 0);
     g_assert_cmpfloat (wb_tensor_get_f64 (b, 2 * 4 + 3), ==, 3);
   }
 
   /* slice [0:2, 1:3, 0:4:2] */
-  s = wb_tensor_slice (t, (gint64[]) { 0, 1, 0 }, (gint64[]) { 2, 3, 4 }, (gint64[]) { 1, 1, 2 }, &error);
+  s = wb_tensor_slice (t, (gint64[]){ 0, 1, 0 }, (gint64[]){ 2, 3, 4 }, (gint64[]){ 1, 1, 2 }, &error);
   g_assert_no_error (error);
   g_assert_cmpint (s->shape[2], ==, 2);
   g_assert_cmpfloat (wb_tensor_get_f64 (s, 1 * 4 + 1 * 2 + 1), ==, v[1 * 12 + 2 * 4 + 2]);
-  g_assert_null (wb_tensor_slice (t, (gint64[]) { 0, 0, 0 }, (gint64[]) { 3, 3, 4 }, NULL, &error));
+  g_assert_null (wb_tensor_slice (t, (gint64[]){ 0, 0, 0 }, (gint64[]){ 3, 3, 4 }, NULL, &error));
   g_clear_error (&error);
 
   /* contiguous copy with conversion to bf16 */
@@ -116,10 +116,10 @@ test_half (void)
   g_assert_cmphex (wb_f32_to_f16 (1.0f), ==, 0x3c00);
   g_assert_cmphex (wb_f32_to_f16 (65504.0f), ==, 0x7bff);
   g_assert_cmphex (wb_f32_to_f16 (65519.0f), ==, 0x7bff);
-  g_assert_cmphex (wb_f32_to_f16 (65520.0f), ==, 0x7c00);          /* tie at the top: to even = inf */
-  g_assert_cmphex (wb_f32_to_f16 (ldexpf (1, -24)), ==, 0x0001);   /* smallest subnormal */
-  g_assert_cmphex (wb_f32_to_f16 (ldexpf (1, -25)), ==, 0x0000);   /* tie: to even 0 */
-  g_assert_cmphex (wb_f32_to_f16 (ldexpf (3, -25)), ==, 0x0002);   /* 1.5 ulp: to even 2 */
+  g_assert_cmphex (wb_f32_to_f16 (65520.0f), ==, 0x7c00);               /* tie at the top: to even = inf */
+  g_assert_cmphex (wb_f32_to_f16 (ldexpf (1, -24)), ==, 0x0001);        /* smallest subnormal */
+  g_assert_cmphex (wb_f32_to_f16 (ldexpf (1, -25)), ==, 0x0000);        /* tie: to even 0 */
+  g_assert_cmphex (wb_f32_to_f16 (ldexpf (3, -25)), ==, 0x0002);        /* 1.5 ulp: to even 2 */
   g_assert_cmphex (wb_f32_to_f16 (1.0f + ldexpf (1, -11)), ==, 0x3c00); /* tie, even */
   g_assert_cmphex (wb_f32_to_f16 (1.0f + ldexpf (3, -11)), ==, 0x3c02); /* tie, odd up */
   g_assert_cmphex (wb_f32_to_f16 (-0.0f), ==, 0x8000);
@@ -149,10 +149,8 @@ test_philox (void)
     guint32 ctr[4], key[2], out[4];
   } kat[] = {
     { { 0, 0, 0, 0 }, { 0, 0 }, { 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8 } },
-    { { 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff }, { 0xffffffff, 0xffffffff },
-      { 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd } },
-    { { 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344 }, { 0xa4093822, 0x299f31d0 },
-      { 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1 } },
+    { { 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff }, { 0xffffffff, 0xffffffff }, { 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd } },
+    { { 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344 }, { 0xa4093822, 0x299f31d0 }, { 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1 } },
   };
   guint32 out[4], a[12], b[8];
   float   u[1000];
@@ -198,8 +196,8 @@ test_safetensors_roundtrip (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (dtypes); i++)
     {
-      g_autoptr (WbTensor) t = wb_test_tensor (dtypes[i], 2, (gint64[]) { 2, 3 }, v);
-      g_autoptr (WbTensor) tt = wb_tensor_permute (t, (gint64[]) { 1, 0 }, NULL); /* saved contiguous */
+      g_autoptr (WbTensor) t = wb_test_tensor (dtypes[i], 2, (gint64[]){ 2, 3 }, v);
+      g_autoptr (WbTensor) tt = wb_tensor_permute (t, (gint64[]){ 1, 0 }, NULL); /* saved contiguous */
       g_autofree char *name = g_strdup_printf ("x.%s", wb_dtype_shortname (dtypes[i]));
       wb_safetensors_add (st, name, tt);
     }
@@ -264,9 +262,9 @@ static void
 test_compare (void)
 {
   double vc[4] = { 1, 2, 3.001, 4 }, vr[4] = { 1, 2, 3, 4 }, vh[2] = { 1, 2 };
-  g_autoptr (WbTensor) c = wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 4 }, vc);
-  g_autoptr (WbTensor) r = wb_test_tensor (WB_DTYPE_FLOAT64, 1, (gint64[]) { 4 }, vr);
-  g_autoptr (WbTensor) h = wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]) { 2 }, vh);
+  g_autoptr (WbTensor) c = wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 4 }, vc);
+  g_autoptr (WbTensor) r = wb_test_tensor (WB_DTYPE_FLOAT64, 1, (gint64[]){ 4 }, vr);
+  g_autoptr (WbTensor) h = wb_test_tensor (WB_DTYPE_FLOAT32, 1, (gint64[]){ 2 }, vh);
   g_autoptr (GError) error = NULL;
   WbCompareResult res;
 

@@ -75,7 +75,7 @@ run_cli (gconstpointer data)
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr (GError) error = NULL;
-  int              status;
+  int status;
 
   if (traces == NULL || exe == NULL || !g_file_test (exe, G_FILE_TEST_IS_EXECUTABLE))
     {

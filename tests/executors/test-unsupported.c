@@ -10,19 +10,19 @@
 
 /* prims._grouped_mm is a real prim (thunder/core/prims.py) without a cpu kernel and without subsymbols */
 static const char *body =
-  "  # a: \"cpu f32[4, 8]\"\n"
-  "  # b: \"cpu f32[2, 8, 3]\"\n"
-  "  # o: \"cpu i32[2]\"\n"
-  "  t0 = prims.neg(a)  # t0: \"cpu f32[4, 8]\"\n"
-  "  t1 = prims._grouped_mm(t0, b, o)  # t1: \"cpu f32[4, 3]\"\n"
-  "  return (t1,)\n";
+    "  # a: \"cpu f32[4, 8]\"\n"
+    "  # b: \"cpu f32[2, 8, 3]\"\n"
+    "  # o: \"cpu i32[2]\"\n"
+    "  t0 = prims.neg(a)  # t0: \"cpu f32[4, 8]\"\n"
+    "  t1 = prims._grouped_mm(t0, b, o)  # t1: \"cpu f32[4, 3]\"\n"
+    "  return (t1,)\n";
 
 static void
 test_api (void)
 {
-  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]) { 4, 8 }, NULL),
-                                              wb_test_tensor (WB_DTYPE_FLOAT32, 3, (gint64[]) { 2, 8, 3 }, NULL),
-                                              wb_test_tensor (WB_DTYPE_INT32, 1, (gint64[]) { 2 }, NULL), NULL);
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 4, 8 }, NULL),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 3, (gint64[]){ 2, 8, 3 }, NULL),
+                                             wb_test_tensor (WB_DTYPE_INT32, 1, (gint64[]){ 2 }, NULL), NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) out = wb_test_run_text ("a, b, o", body, args, &error);
 
@@ -40,7 +40,7 @@ test_can_execute (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WbTrace) trace = wb_trace_parse (text, -1, "t.py", &error);
   g_autofree char *why = NULL;
-  WbExecutor *cpu = wb_executor_lookup ("cpu");
+  WbExecutor      *cpu = wb_executor_lookup ("cpu");
 
   g_assert_no_error (error);
   g_assert_nonnull (cpu);
@@ -68,13 +68,14 @@ test_cli_exit_code (void)
   g_autofree char *dir = g_dir_make_tmp ("wb-unsup-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "grouped.py", NULL);
   g_autofree char *text = g_strdup_printf ("import torch\nfrom thunder.executors.torchex import no_autocast\n\n"
-                                           "@torch.no_grad()\n@no_autocast\ndef computation(a, b, o):\n%s", body);
+                                           "@torch.no_grad()\n@no_autocast\ndef computation(a, b, o):\n%s",
+                                           body);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *expect = NULL;
   g_autoptr (GError) error = NULL;
-  const char      *argv[] = { exe, "--headless", "run", path, NULL };
-  int              status = 0;
+  const char *argv[] = { exe, "--headless", "run", path, NULL };
+  int         status = 0;
 
   if (exe == NULL || !g_file_test (exe, G_FILE_TEST_IS_EXECUTABLE))
     {

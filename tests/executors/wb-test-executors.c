@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <math.h>
-
 #include "wb-test-executors.h"
+
+#include <math.h>
 
 WbTensor *
 wb_test_tensor (WbDtype dtype, guint rank, const gint64 *shape, const double *values)

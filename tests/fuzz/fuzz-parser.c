@@ -31,10 +31,10 @@ static gboolean
 location_ok (const char *msg, const char *text, gsize len)
 {
   const gsize nl = strlen (NAME);
-  guint64 line, col, l = 1;
-  gsize start = 0, line_len;
+  guint64     line, col, l = 1;
+  gsize       start = 0, line_len;
   const char *p, *eol;
-  char *end;
+  char       *end;
 
   if (strncmp (msg, NAME, nl) != 0 || msg[nl] != ':' || !g_ascii_isdigit (msg[nl + 1]))
     return FALSE;
@@ -70,7 +70,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   /* GLib criticals and warnings are bugs here: make them abort */
   static const char warm[] = "def f(x):\n  # x: \"cpu f32[2]\"\n  t0 = prims.neg(x)  # t0: \"cpu f32[2]\"\n  return t0\n";
-  GPtrArray *traces;
+  GPtrArray        *traces;
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
   /* build the symbol table (g_once) here, not inside the first input, so that its one-time allocations
    * are not counted against an input by the leak check */
@@ -84,9 +84,9 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   const char *text = (const char *) data;
-  GError *error = NULL;
-  GPtrArray *traces, *again;
-  GString *first, *second;
+  GError     *error = NULL;
+  GPtrArray  *traces, *again;
+  GString    *first, *second;
 
   traces = wb_trace_parse_many (text, (gssize) size, NAME, &error);
   if (traces == NULL)

@@ -14,8 +14,7 @@
 /* -- attention ---------------------------------------------------------------------------------- */
 
 static void
-add_attention (const char *executor, const char *what, WbDtype d, const WbConfInput *in, guint n_in, const char *body, const char *outputs, const char *scale,
-               double tol_mult)
+add_attention (const char *executor, const char *what, WbDtype d, const WbConfInput *in, guint n_in, const char *body, const char *outputs, const char *scale, double tol_mult)
 {
   WbConfCase *c = wb_conf_case_new (executor, what, d, in, n_in, body, outputs);
 

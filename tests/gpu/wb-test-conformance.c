@@ -332,7 +332,7 @@ test_case (gconstpointer data)
       gboolean             fused = attention_fused (c);
       g_autofree char     *why_not_cudnn = NULL;
       gboolean             cudnn = wb_cuda_attention_cudnn_takes (c->attention, c->in[0].shape[3], c->in[2].shape[3], c->attention_scale,
-                                                                          &why_not_cudnn);
+                                                                  &why_not_cudnn);
       wb_cuda_attention_get_stats (&as);
       /* cuDNN takes every call it is offered (a refusal is a failure: it would hide a broken graph), else
        * the FlashAttention-2 kernels or the unfused path, as the dtype and head dim say */
@@ -340,7 +340,9 @@ test_case (gconstpointer data)
                 : (as.cudnn != 0 || as.fused + as.unfused == 0 || (fused ? as.unfused : as.fused) != 0))
         {
           g_test_fail_printf ("%s: %u cuDNN, %u fused and %u unfused attention calls, expected %s (%s)\n%s", c->label, as.cudnn, as.fused,
-                              as.unfused, cudnn ? "cuDNN" : fused ? "fused" : "unfused", cudnn ? as.why_not_cudnn : as.why_unfused, text);
+                              as.unfused, cudnn ? "cuDNN" : fused ? "fused"
+                                                                  : "unfused",
+                              cudnn ? as.why_not_cudnn : as.why_unfused, text);
           g_string_free (report, TRUE);
           return;
         }

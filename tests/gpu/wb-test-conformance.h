@@ -52,14 +52,14 @@ typedef struct
   const char *executor; /* cuda, nvrtc, cublas */
   WbConfInput in[4];
   guint       n_in;
-  char       *body;      /* lines "t0 = prims.add(a, b)" separated by \n */
-  char       *outputs;   /* "t0" or "t0, t1" */
-  gboolean    region;    /* wrap the body in nvrtcFusion0 */
-  WbDtype     attention; /* an attention case: the dtype of its row kernels (WB_DTYPE_UNKNOWN otherwise) */
+  char       *body;            /* lines "t0 = prims.add(a, b)" separated by \n */
+  char       *outputs;         /* "t0" or "t0, t1" */
+  gboolean    region;          /* wrap the body in nvrtcFusion0 */
+  WbDtype     attention;       /* an attention case: the dtype of its row kernels (WB_DTYPE_UNKNOWN otherwise) */
   double      attention_scale; /* an attention case: its scale (the default's value when None) */
-  double      tol_mult;  /* the dtype's tolerance times this (0: 1) */
-  gboolean    kernel;    /* a hand-written kernel of the cuda executor (wb-cuda-kernels.h): one op, no region */
-  gboolean    exact;     /* compare bit for bit (random draws) */
+  double      tol_mult;        /* the dtype's tolerance times this (0: 1) */
+  gboolean    kernel;          /* a hand-written kernel of the cuda executor (wb-cuda-kernels.h): one op, no region */
+  gboolean    exact;           /* compare bit for bit (random draws) */
 } WbConfCase;
 
 /* the float and integer dtypes most cases run in */

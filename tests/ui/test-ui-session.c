@@ -26,9 +26,9 @@ make_session (void)
   session = g_build_filename (dir, "two-runs.wbsession", NULL);
   for (int i = 0; i < 2; i++)
     {
-      const char *argv[] = { exe, "--headless", "profile", sample, "--session", session, "--iters", "5", NULL };
+      const char      *argv[] = { exe, "--headless", "profile", sample, "--session", session, "--iters", "5", NULL };
       g_autofree char *out = NULL, *err = NULL;
-      int status = 0;
+      int              status = 0;
 
       g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
       if (!g_spawn_check_wait_status (status, NULL))
@@ -65,7 +65,7 @@ test_compare (void)
   WbCompareView   *view = WB_COMPARE_VIEW (wb_window_get_compare_view (window));
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
-  guint a = 9, b = 9, n_regions = 0;
+  guint        a = 9, b = 9, n_regions = 0;
   const WbRun *run_a, *run_b;
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-runs", NULL);
@@ -136,7 +136,7 @@ test_region_page (void)
   g_assert_true (strstr (page, "What runs it") != NULL);
   for (guint i = 0; i < remarks->len; i++)
     {
-      const WbRemark *r = remarks->pdata[i];
+      const WbRemark  *r = remarks->pdata[i];
       g_autofree char *line = g_strdup_printf ("%s %s (line %u)", r->executor, r->symbol, r->line);
 
       g_assert_nonnull (r->bsym);
@@ -176,9 +176,9 @@ test_run_regions (void)
     {
       const WbRegionStats *s = wb_run_find_region (run, names[n]);
       const WbRegionStats *p = previous ? wb_run_find_region (previous, names[n]) : NULL;
-      g_autofree char *median = NULL;
-      g_autofree char *share = NULL;
-      gboolean found = FALSE;
+      g_autofree char     *median = NULL;
+      g_autofree char     *share = NULL;
+      gboolean             found = FALSE;
 
       g_assert_nonnull (s);
       median = g_strdup_printf ("%.3f", s->median_ns / 1e6);
@@ -192,7 +192,7 @@ test_run_regions (void)
           found = TRUE;
           g_assert_cmpuint (g_strv_length (cells), ==, 9);
           g_assert_cmpstr (cells[1], ==, s->executor);
-          g_assert_cmpstr (cells[2], !=, "");           /* ops of its call in forward_NN / backward_NN */
+          g_assert_cmpstr (cells[2], !=, ""); /* ops of its call in forward_NN / backward_NN */
           g_assert_cmpstr (cells[4], !=, "–");
           g_assert_cmpstr (cells[4], ==, median);
           g_assert_cmpstr (cells[6], ==, share);

@@ -126,7 +126,7 @@ test_select_line (void)
   {
     g_autoptr (GArray) right = wb_stage_view_get_selected_lines (view, TRUE);
     g_autoptr (GArray) left = wb_stage_view_get_selected_lines (view, FALSE);
-    const char *region = wb_document_get_region (doc);
+    const char    *region = wb_document_get_region (doc);
     WbRegionTable *table = WB_REGION_TABLE (wb_window_get_region_table (window));
 
     g_assert_cmpuint (right->len, ==, 1);
@@ -139,7 +139,7 @@ test_select_line (void)
 
   /* a line before fusion maps forward to its region too */
   {
-    int prev = wb_document_get_previous (doc, entry);
+    int      prev = wb_document_get_previous (doc, entry);
     WbTrace *ptrace = wb_trace_set_get_entry (wb_document_get_trace_set (doc), prev)->trace;
     g_autoptr (GArray) left = wb_stage_view_get_selected_lines (view, FALSE);
 
@@ -216,12 +216,12 @@ graph_ready (gpointer data)
 static void
 test_graph (void)
 {
-  WbDocument   *doc = wb_window_get_document (window);
-  WbStageView  *view = WB_STAGE_VIEW (wb_window_get_stage_view (window));
-  WbGraphView  *graph = WB_GRAPH_VIEW (wb_window_get_graph_view (window));
-  int           entry = find_workbench_stage ("Fusion");
-  WbTrace      *trace;
-  const WbBsym *target = NULL, *other = NULL;
+  WbDocument      *doc = wb_window_get_document (window);
+  WbStageView     *view = WB_STAGE_VIEW (wb_window_get_stage_view (window));
+  WbGraphView     *graph = WB_GRAPH_VIEW (wb_window_get_graph_view (window));
+  int              entry = find_workbench_stage ("Fusion");
+  WbTrace         *trace;
+  const WbBsym    *target = NULL, *other = NULL;
   g_autofree char *dir = g_build_filename (g_getenv ("WB_BUILD_ROOT") ? g_getenv ("WB_BUILD_ROOT") : ".", "tests", "ui", "screenshots", NULL);
 
   g_assert_cmpint (entry, >=, 0);
@@ -280,10 +280,10 @@ test_graph (void)
   for (int f = WB_GRAPH_EXPORT_PNG; f <= WB_GRAPH_EXPORT_DOT; f++)
     {
       static const char *ext[] = { NULL, "png", "svg", "dot" };
-      g_autofree char *path = g_strdup_printf ("%s/graph-export.%s", dir, ext[f]);
+      g_autofree char   *path = g_strdup_printf ("%s/graph-export.%s", dir, ext[f]);
       g_autoptr (GError) error = NULL;
       g_autofree char *contents = NULL;
-      gsize len = 0;
+      gsize            len = 0;
 
       g_mkdir_with_parents (dir, 0755);
       g_assert_true (wb_graph_view_export (graph, path, f, &error));
@@ -301,12 +301,12 @@ test_graph (void)
 static void
 test_timeline (void)
 {
-  WbDocument    *doc = wb_window_get_document (window);
-  WbTimeline    *timeline = WB_TIMELINE (wb_window_get_timeline (window));
-  WbKernelTable *table = WB_KERNEL_TABLE (wb_window_get_kernel_table (window));
-  const WbRun   *run = wb_document_get_run (doc);
+  WbDocument      *doc = wb_window_get_document (window);
+  WbTimeline      *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  WbKernelTable   *table = WB_KERNEL_TABLE (wb_window_get_kernel_table (window));
+  const WbRun     *run = wb_document_get_run (doc);
   g_autofree char *tip = NULL;
-  guint          pick = 0;
+  guint            pick = 0;
 
   g_assert_nonnull (run);
   g_assert_cmpuint (run->kernels->len, >, 0);
@@ -366,11 +366,11 @@ has_recent (gpointer data)
 static void
 test_preferences (void)
 {
-  GtkApplication  *app = gtk_window_get_application (GTK_WINDOW (window));
-  GSettings       *settings = wb_application_get_settings (WB_APPLICATION (app));
-  GListModel      *toplevels = gtk_window_get_toplevels ();
-  guint            before = g_list_model_get_n_items (toplevels);
-  gboolean         found = FALSE;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (window));
+  GSettings      *settings = wb_application_get_settings (WB_APPLICATION (app));
+  GListModel     *toplevels = gtk_window_get_toplevels ();
+  guint           before = g_list_model_get_n_items (toplevels);
+  gboolean        found = FALSE;
 
   g_assert_nonnull (settings);
   g_settings_set_string (settings, "style", "dark");
@@ -453,14 +453,14 @@ step_through (WbSidebar *sidebar, WbDocument *doc, int dir, const char *what)
 static void
 test_bench_llama (void)
 {
-  g_autofree char *path = wb_ui_case_path ("llama_layer");
-  GtkApplication  *app = gtk_window_get_application (GTK_WINDOW (window));
-  WbDocument      *doc;
-  WbSidebar       *sidebar;
-  WbGraphView     *graph;
-  gint64           t0;
+  g_autofree char    *path = wb_ui_case_path ("llama_layer");
+  GtkApplication     *app = gtk_window_get_application (GTK_WINDOW (window));
+  WbDocument         *doc;
+  WbSidebar          *sidebar;
+  WbGraphView        *graph;
+  gint64              t0;
   const WbTraceEntry *input;
-  int              joint = -1;
+  int                 joint = -1;
 
   bench_window = wb_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (bench_window), 1500, 900);

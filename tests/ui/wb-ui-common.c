@@ -2,11 +2,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "wb-ui-common.h"
+
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 #include <locale.h>
-
-#include "wb-ui-common.h"
 
 static GtkApplication *application;
 

@@ -7,13 +7,13 @@
 #include "wb-window.h"
 
 /* wb_ui_init: gtk/adw/sourceview init and translations from the build tree; FALSE when no display. */
-gboolean  wb_ui_init       (int *argc, char ***argv);
+gboolean wb_ui_init (int *argc, char ***argv);
 /* wb_ui_open: a window of a registered application showing @path, waited for. */
-WbWindow *wb_ui_open       (const char *path);
+WbWindow *wb_ui_open (const char *path);
 /* wb_ui_wait: iterates the main loop until @done (@data) or @timeout_s; FALSE on timeout. */
-gboolean  wb_ui_wait       (gboolean (*done) (gpointer), gpointer data, double timeout_s);
-void      wb_ui_spin       (double seconds);
+gboolean wb_ui_wait (gboolean (*done) (gpointer), gpointer data, double timeout_s);
+void     wb_ui_spin (double seconds);
 /* wb_ui_screenshot: saves @widget as BUILD/tests/ui/screenshots/@name.png; returns the path. */
-char     *wb_ui_screenshot (GtkWidget *widget, const char *name);
+char *wb_ui_screenshot (GtkWidget *widget, const char *name);
 /* wb_ui_case_path: $WB_TRACES_DIR/@name when it exists, else data/samples/mlp_small. */
-char     *wb_ui_case_path  (const char *name);
+char *wb_ui_case_path (const char *name);
