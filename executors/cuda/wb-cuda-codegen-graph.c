@@ -93,7 +93,7 @@ _wb_cg_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides)
 gboolean
 _wb_cg_val_contiguous (const Val *v)
 {
-  gint64 cs[WB_MAX_RANK];
+  gint64 cs[WB_MAX_RANK] = { 0 }; /* all rank of them set below; GCC -O3 cannot tell */
 
   if (v->input < 0)
     return TRUE; /* buffers are contiguous */
