@@ -335,26 +335,14 @@ kept_map (const Own *o, const Val *v, int *map)
   return follows_dims (o, v, kept, o->n_kept, map);
 }
 
-typedef struct
-{
-  GHashTable *seen;
-} ColWalk;
-
-/* Whether computing @v reads the result of a column reduction whose kernel can take an epilogue (reduced dims
- * leading: _wb_cg_column_pick). */
+/* A column reduction whose kernel can take an epilogue (reduced dims leading: _wb_cg_column_pick). */
 static gboolean
-reads_column_result (Gen *g, Val *v, gpointer data)
+column_lead (Gen *g, Node *n, gpointer data)
 {
-  ColWalk      *w = data;
   WbCgReduction R;
 
-  if (!v->is_tensor || v->input >= 0 || v->def == NULL || !g_hash_table_add (w->seen, v))
-    return FALSE;
-  if (v->def->is_reduction)
-    return _wb_cg_reduction_layout (g, v->def, &R) && R.column && R.lead;
-  if (v->buffer >= 0)
-    return FALSE; /* computed by an earlier kernel: loaded */
-  return _wb_cg_node_reads_any (g, v->def, reads_column_result, data);
+  (void) data;
+  return _wb_cg_reduction_layout (g, n, &R) && R.column && R.lead;
 }
 
 /* Moves the values of group @gi of @groups (of the row reductions' kept shape) that read a column reduction's results
@@ -369,9 +357,7 @@ split_for_column (Gen *g, GPtrArray *groups, guint gi)
 
   for (guint i = 0; i < grp->len;)
     {
-      g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-      ColWalk w = { seen };
-      if (reads_column_result (g, grp->pdata[i], &w))
+      if (_wb_cg_reads_reduction (g, (Val *const *) &grp->pdata[i], 1, column_lead, NULL))
         g_ptr_array_add (col, g_ptr_array_steal_index (grp, i));
       else
         i++;

@@ -65,24 +65,11 @@
 
 /* -- which sets ----------------------------------------------------------------------------- */
 
-typedef struct
-{
-  GHashTable *set;  /* Node* */
-  GHashTable *seen; /* Val* */
-} Reach;
-
 static gboolean
-reaches_set (Gen *g, Val *v, gpointer data)
+in_set (Gen *g, Node *n, gpointer data)
 {
-  Reach *r = data;
-
-  if (v == NULL || !v->is_tensor || v->input >= 0 || v->def == NULL)
-    return FALSE;
-  if (v->def->is_reduction && g_hash_table_contains (r->set, v->def))
-    return TRUE;
-  if (v->buffer >= 0 || !g_hash_table_add (r->seen, v))
-    return FALSE; /* computed by an earlier kernel: loaded */
-  return _wb_cg_node_reads_any (g, v->def, reaches_set, data);
+  (void) g;
+  return g_hash_table_contains (data, n);
 }
 
 /* Whether computing any value of @vals (Val*) reads a result of a reduction of @set (Node*). */
@@ -90,15 +77,10 @@ static gboolean
 any_reaches (Gen *g, GPtrArray *vals, GPtrArray *set)
 {
   g_autoptr (GHashTable) nodes = g_hash_table_new (NULL, NULL);
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-  Reach r = { nodes, seen };
 
   for (guint i = 0; i < set->len; i++)
     g_hash_table_add (nodes, set->pdata[i]);
-  for (guint i = 0; i < vals->len; i++)
-    if (reaches_set (g, vals->pdata[i], &r))
-      return TRUE;
-  return FALSE;
+  return _wb_cg_reads_reduction (g, (Val *const *) vals->pdata, vals->len, in_set, nodes);
 }
 
 /* Bytes an element of the inputs of @numel elements that computing @vals reads, each input once */

@@ -294,6 +294,39 @@ _wb_cg_depends_on_reduction (Gen *g, Val *v)
   return walk (g, v, &w);
 }
 
+typedef struct
+{
+  GHashTable *seen;
+  gboolean (*pred) (Gen *g, Node *n, gpointer data);
+  gpointer data;
+} ReadsWalk;
+
+static gboolean
+reads_walk (Gen *g, Val *v, gpointer data)
+{
+  ReadsWalk *w = data;
+
+  if (v == NULL || !v->is_tensor || v->input >= 0 || v->def == NULL)
+    return FALSE;
+  if (v->def->is_reduction && w->pred (g, v->def, w->data))
+    return TRUE;
+  if (v->buffer >= 0 || !g_hash_table_add (w->seen, v))
+    return FALSE; /* computed by an earlier kernel: loaded */
+  return _wb_cg_node_reads_any (g, v->def, reads_walk, w);
+}
+
+gboolean
+_wb_cg_reads_reduction (Gen *g, Val *const *vals, guint n, gboolean (*pred) (Gen *g, Node *n, gpointer data), gpointer data)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  ReadsWalk w = { seen, pred, data };
+
+  for (guint i = 0; i < n; i++)
+    if (reads_walk (g, vals[i], &w))
+      return TRUE;
+  return FALSE;
+}
+
 /* Whether a needed reduction's operand is computed from @v without another reduction in between; a column
  * reduction over @v's elements (its reduced dims leading) or a row reduction of @v's shape (up to dims of extent 1,
  * as the epilogue's element outputs) whose kernel takes an epilogue does not count: that kernel computes @v at each element itself (_wb_cg_column_pick,

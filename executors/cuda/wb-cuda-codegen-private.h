@@ -198,6 +198,10 @@ Val *_wb_cg_view_root (Gen *g, Val *v, gboolean need_move);
 gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data);
 /* Whether computing @v reads a reduction's result through elementwise and view nodes. */
 gboolean _wb_cg_depends_on_reduction (Gen *g, Val *v);
+/* Whether computing any of @vals (@n of them) reads the result of a reduction for which @pred is TRUE, through the
+ * nodes computed in this kernel: a value an earlier kernel stored is loaded, and its inputs are not looked at; a
+ * reduction whose result has no buffer yet is looked through. */
+gboolean _wb_cg_reads_reduction (Gen *g, Val *const *vals, guint n, gboolean (*pred) (Gen *g, Node *n, gpointer data), gpointer data);
 /* Whether a needed reduction's operand is computed from @v without another reduction in between. */
 gboolean _wb_cg_read_by_reduction (Gen *g, Val *v);
 /* Types of every name of @body (name -> WbType, transfer none): annotations, else what the symbol's meta
