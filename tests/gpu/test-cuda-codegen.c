@@ -869,8 +869,33 @@ test_column_mixed (void)
     g_assert_nonnull (strstr (plan->source, " = acc;\n"));
     g_assert_null (strstr (plan->source, "prefetch")); /* the epilogue reads only what the sums read */
     g_assert_nonnull (strstr (plan->source, "if (wb_ticket >= 112u)"));
-    /* 512 columns: 16 tiles of 32, one a combiner, loaded 4 bytes at a time */
+    /* 512 columns: 16 tiles of 32, one a combiner, loaded 4 bytes at a time; both sums' partials in one loop (their
+     * loads in flight together), then one barrier before the groups of each are added */
     g_assert_null (strstr (plan->source, "float4"));
+    {
+      const char *tile = strstr (plan->source, "for (int tile = (int) wb_ticket - 112; tile < 16; tile += 16)");
+      const char *loop, *end;
+      g_assert_nonnull (tile);
+      loop = strstr (tile, "for (int i = q; i < 128; i += 8)");
+      g_assert_nonnull (loop);
+      end = strstr (loop, "__syncthreads ();");
+      g_assert_nonnull (end);
+      {
+        g_autofree char *body_of_loop = g_strndup (loop, (gsize) (end - loop));
+        g_assert_cmpuint (count_of (body_of_loop, "__ldcg ("), ==, 2);
+        g_assert_nonnull (strstr (body_of_loop, "y0[0] = y0[0] + __ldcg (&p"));
+        g_assert_nonnull (strstr (body_of_loop, "y1[0] = y1[0] + __ldcg (&p"));
+      }
+      {
+        const char      *done = strstr (end, "atomicAdd ((unsigned int *) &p");
+        g_autofree char *rest = NULL;
+        g_assert_nonnull (done);
+        rest = g_strndup (end, (gsize) (done - end));
+        g_assert_nonnull (strstr (rest, "z = wb_msm[(256 + x) * 1 + l];"));
+        g_assert_null (strstr (rest, "__ldcg (")); /* no partial loaded after the barrier */
+        g_assert_cmpuint (count_of (rest, "__syncthreads ();"), ==, 2);
+      }
+    }
     compile_or_fail ("mixed", plan);
     g_setenv ("WB_CUDA_NO_MIX", "1", TRUE);
     apart = plan_of_body ("a bf16[1024, 512]\nb bf16[1024, 512]", body, "t9, t6, t5, t4");
@@ -957,7 +982,7 @@ test_column_mixed_deferred (void)
   g_assert_nonnull (strstr (after, "acc = acc + wb_mrow[(0 * 8 + wb_i) * 8 + w];"));
   g_assert_nonnull (strstr (after, " * ((float) -0.5));")); /* the kept-shape output of each row */
   /* 4096 columns: 128 tiles of 32 for 32 combiners, so 32 tiles of 4 x 32, loaded 16 bytes at a time */
-  g_assert_nonnull (strstr (after, "const float4 t = __ldcg ((const float4 *) &p"));
+  g_assert_nonnull (strstr (after, "const float4 t0 = __ldcg ((const float4 *) &p"));
   g_assert_nonnull (strstr (after, "for (int tile = (int) wb_ticket - 232; tile < 32; tile += 32)"));
   compile_or_fail ("mixed, deferred row sums", plan);
   {
