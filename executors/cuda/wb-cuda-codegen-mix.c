@@ -46,7 +46,12 @@
  * row kernel 0.0309 -> 0.0416 ms mixed (0.0441 with the 4-byte combine of 4 tiles a combiner); a hand-written
  * kernel of the same walk with a combine kernel of its own, 0.042 ms. Its nvrtcFusion14, whose column sums read
  * fewer of its bytes, went 0.0217 + 0.0112 -> 0.0354 and keeps two kernels (the rule in defer_ok); grids of 3
- * and 4 blocks per SM were slower for both. WB_CUDA_NO_MIX_DEFER=1 turns it off. */
+ * and 4 blocks per SM were slower for both. WB_CUDA_NO_MIX_DEFER=1 turns it off.
+ *
+ * Where the time goes (twenty-fourth session, a probe of gpt2_block's nvrtcFusion9 on an H200, bench README):
+ * of ~33 us, ~2 us store the partials and take the ticket, ~3 us combine and wait for the last block (SMs
+ * active 76% of the kernel's cycles); the walk alone is at 0.86 of a copy of the same bytes. Column sums in
+ * shared memory instead of registers (80 or 64 registers, 3 or 4 blocks per SM) were 5-25% slower. */
 #include "config.h"
 
 #include <stdlib.h>
