@@ -13,14 +13,15 @@
  *   at G blocks, a few per SM, and strides over the rows).
  * - After its rows, each block stores one partial row [G, C] per sum (the groups of a block of several rows
  *   added in group order in shared memory first), then takes a ticket (an arrival counter).
- * - The last KC blocks to arrive each wait until all G have arrived, then combine tiles of 32 columns: the G
- *   partials of a column added in a fixed order (8 interleaved groups, then the groups in order), whichever
- *   blocks combine, so the result is deterministic; then the set's kept-shape outputs of that column (the
- *   gradients' conversion to bf16). The last combiner sets the counters back to zero.
+ * - The last KC blocks to arrive each wait until all G have arrived, then combine tiles of 32 columns (2 or 4 x 32
+ *   where there would be more tiles than combiners): the G partials of a column added in a fixed order (8
+ *   interleaved groups, then the groups in order), whichever blocks combine and however wide the tiles, so the
+ *   result is deterministic; then the set's kept-shape outputs of that column (the gradients' conversion to
+ *   bf16). The last combiner sets the counters back to zero.
  * - Waiting cannot deadlock: at most KC - 1 blocks wait while one has not arrived, and a block that has not
- *   arrived is running or needs one of the other slots of the device, which finished blocks free: KC <= 32
- *   is below the resident blocks of any device this is built for (132 SMs on H100/H200; a device needs 33
- *   resident blocks of the kernel, e.g. 17 SMs at 2 blocks each).
+ *   arrived is running or needs one of the other slots of the device, which finished blocks free: KC <= 64
+ *   is below the resident blocks of any device this is built for (132 SMs on H100/H200, 114 on an H100 PCIe; a
+ *   device needs 65 resident blocks of the kernel, e.g. 33 SMs at 2 blocks each).
  *
  * The column sums are then added in another order than the column kernel's (per block, then over blocks):
  * f32 sums that differ from it in the last bits, within every tolerance the executors are held to.
@@ -66,7 +67,7 @@
 #define MIX_MAX_ACCUMULATORS 64 /* steps x V x siblings registers per thread */
 #define MIX_MAX_SHARED 8192     /* floats: a block's groups' partials before they are added */
 #define MIX_TILE 32             /* columns a combiner takes at a time: one per thread of a warp */
-#define MIX_MAX_COMBINERS 32
+#define MIX_MAX_COMBINERS 64
 
 /* -- which sets ----------------------------------------------------------------------------- */
 
@@ -252,11 +253,17 @@ _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V)
   m->rows_per_block = (rows + m->G - 1) / m->G;
   if (m->defer && (gint64) m->n_row * m->rows_per_block * (T / 32) > MIX_MAX_SHARED)
     return FALSE;
-  /* more tiles of MIX_TILE columns than combiners, f32 partials: tiles of 4 x MIX_TILE columns, loaded 16 bytes at a
-   * time, so that a combiner walks fewer tiles one after the other. Measured on an H200: llama_layer's RMS-norm
-   * backward (4096 columns, 32 combiners: 4 tiles each -> 1) 0.0441 -> 0.0416 ms; where each combiner has one
-   * tile already (gpt2_block's layer-norm backwards, 768 columns: 24 combiners -> 6) slower, 0.0335 -> 0.0351 */
-  m->cv = m->c == CLS_F && m->C % (MIX_TILE * 4) == 0 && m->C / MIX_TILE > MIX_MAX_COMBINERS && g_getenv ("WB_CUDA_MIX_SCALAR_COMBINE") == NULL ? 4 : 1;
+  /* f32 partials and more tiles of MIX_TILE columns than combiners: tiles of 2 or 4 x MIX_TILE columns, loaded 8 or
+   * 16 bytes at a time, the narrowest that leaves each combiner one tile (a combiner walks its tiles one after the
+   * other). Measured on an H200: llama_layer's RMS-norm backward (4096 columns), 32 combiners of 4 tiles -> 32 of
+   * tiles of 4 x 32 0.0441 -> 0.0416 ms (seventeenth session); -> 64 of 2 x 32 (MIX_MAX_COMBINERS 32 -> 64) 0.0413
+   * -> 0.0406, 128 of 32 0.0405 (twenty-fourth, a probe, the same bits: a column's order does not depend on the
+   * tile). Where each combiner has one tile already (gpt2_block's layer-norm backwards, 768 columns: 24
+   * combiners -> 6 of 4 x 32) slower, 0.0335 -> 0.0351. */
+  m->cv = 1;
+  if (m->c == CLS_F && g_getenv ("WB_CUDA_MIX_SCALAR_COMBINE") == NULL)
+    while (m->cv < 4 && m->C / (MIX_TILE * m->cv) > MIX_MAX_COMBINERS && m->C % (MIX_TILE * m->cv * 2) == 0)
+      m->cv *= 2;
   if ((gint64) WB_CUDA_BLOCK * m->cv * m->set->len > MIX_MAX_SHARED) /* the combine's tiles of every sum */
     m->cv = 1;
   if ((gint64) WB_CUDA_BLOCK * m->set->len > MIX_MAX_SHARED)
@@ -394,7 +401,7 @@ store_partials (Kern *k, const WbCgMix *m)
     }
 }
 
-/* A combiner's tile of MIX_TILE x cv columns (cv = 4: f32 partials loaded as float4, 16 bytes a load): column
+/* A combiner's tile of MIX_TILE x cv columns (cv = 2 or 4: f32 partials loaded as float2 or float4): column
  * wb_col0 + l of each sum from its G partials, 8 groups of interleaved blocks then the groups in order; the
  * results and the kept-shape outputs at wb_col by threads < MIX_TILE. The sums' partials are loaded in one loop
  * (each sum's own order unchanged), so that the loads of all of them are in flight together, and added across
@@ -434,6 +441,12 @@ combine_tile (Kern *k, const WbCgMix *m, GError **error)
           _wb_cg_line (k, "    const float4 t%u = __ldcg ((const float4 *) %s);", j, at);
           for (guint l = 0; l < 4; l++)
             _wb_cg_line (k, "    %s[%u] = %s;", y, l, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "%s[%u]", y, l), _wb_cg_gstr (g, "t%u.%c", j, "xyzw"[l])));
+        }
+      else if (cv == 2)
+        {
+          _wb_cg_line (k, "    const float2 t%u = __ldcg ((const float2 *) %s);", j, at);
+          for (guint l = 0; l < 2; l++)
+            _wb_cg_line (k, "    %s[%u] = %s;", y, l, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "%s[%u]", y, l), _wb_cg_gstr (g, "t%u.%c", j, "xy"[l])));
         }
       else
         _wb_cg_line (k, "    %s[0] = %s;", y, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "%s[0]", y), _wb_cg_gstr (g, "__ldcg (%s)", at)));

@@ -962,7 +962,7 @@ test_column_mixed_deferred (void)
   g_assert_cmpuint (plan->n_kernels, ==, 1);
   g_assert_nonnull (strstr (plan->kernels[0].what, "2048 outputs, 256 threads each"));
   g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum over its 2048 rows: 4096 outputs, 16 columns a thread, partials of 264 blocks "
-                                                   "combined by the last 32; the row sums taken in the element walk and added after it"));
+                                                   "combined by the last 64; the row sums taken in the element walk and added after it"));
   g_assert_cmpuint (plan->kernels[0].grid, ==, 264);
   /* 2048 rows over 264 blocks: 8 turns a block, 8 warps a row */
   g_assert_nonnull (strstr (plan->source, "__shared__ float wb_mrow[64];"));
@@ -981,10 +981,22 @@ test_column_mixed_deferred (void)
   }
   g_assert_nonnull (strstr (after, "acc = acc + wb_mrow[(0 * 8 + wb_i) * 8 + w];"));
   g_assert_nonnull (strstr (after, " * ((float) -0.5));")); /* the kept-shape output of each row */
-  /* 4096 columns: 128 tiles of 32 for 32 combiners, so 32 tiles of 4 x 32, loaded 16 bytes at a time */
-  g_assert_nonnull (strstr (after, "const float4 t0 = __ldcg ((const float4 *) &p"));
-  g_assert_nonnull (strstr (after, "for (int tile = (int) wb_ticket - 232; tile < 32; tile += 32)"));
+  /* 4096 columns: 128 tiles of 32 for at most 64 combiners, so 64 tiles of 2 x 32, loaded 8 bytes at a time */
+  g_assert_nonnull (strstr (after, "const float2 t0 = __ldcg ((const float2 *) &p"));
+  g_assert_nonnull (strstr (after, "for (int tile = (int) wb_ticket - 200; tile < 64; tile += 64)"));
+  g_assert_null (strstr (after, "float4"));
   compile_or_fail ("mixed, deferred row sums", plan);
+  {
+    /* 8192 columns (1024 rows: the column sums read 67 MB, one pass): 256 tiles of 32, so 64 of 4 x 32, 16 bytes a
+     * load */
+    g_autoptr (WbCudaPlan) wide = plan_of_body ("a bf16[1024, 8192]\nb bf16[1024, 8192]\nc bf16[1024, 8192]\nd bf16[1024, 8192]", body,
+                                                "t8, t6, t5, t4");
+    g_assert_cmpuint (wide->n_kernels, ==, 1);
+    g_assert_nonnull (strstr (wide->kernels[0].what, "8192 outputs, 32 columns a thread, partials of 264 blocks combined by the last 64"));
+    g_assert_nonnull (strstr (wide->source, "const float4 t0 = __ldcg ((const float4 *) &p"));
+    g_assert_nonnull (strstr (wide->source, "for (int tile = (int) wb_ticket - 200; tile < 64; tile += 64)"));
+    compile_or_fail ("mixed, deferred row sums, 8192 columns", wide);
+  }
   {
     /* the column sums read 4 bytes an element (34 MB), the row kernel moves 6 (llama_layer's nvrtcFusion14), or 10
      * with an f32 output of every element as well (the same region without backward rematerialization): the mixed

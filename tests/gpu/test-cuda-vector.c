@@ -162,8 +162,9 @@ static const Case cases[] = {
   { "row sum transposed", { { "a", F32, 2, { 16, 24 }, 0, DOM_POS } }, 1, "t0 = prims.transpose(a, (1, 0))\nt1 = prims.sum(t0, (1,))", "t1", 4 },
   { "row sum odd", { { "a", F32, 2, { 5, 37 }, 0, DOM_POS } }, 1, "t0 = prims.sum(a, (1,))", "t0", 0 },
   /* mixed kernels (wb-cuda-codegen-mix.c): a row sum and the column sums over the same elements in one kernel, the
-   * column partials combined 16 bytes at a time by the last blocks; rows of one warp (512), and rows of 4096 whose
-   * element output reads no row sum (the row sums added after the walk, 2048 rows over fewer blocks) */
+   * column partials combined by the last blocks (4, 8 or 16 bytes a load: 512, 4096 and 8192 columns); rows of one
+   * warp (512), and rows of 4096 or 8192 whose element output reads no row sum (the row sums added after the walk,
+   * the rows over fewer blocks) */
   { "mixed rows of a warp", { { "a", BF16, 2, { 600, 512 }, 0, DOM_POS }, { "b", BF16, 2, { 600, 512 }, 0, DOM_POS } }, 2, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.mul(t0, t1)\n"
                                                                                                                            "t3 = prims.sum(t2, (0,))\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\nt5 = prims.sum(t2, (1,))\nt6 = prims.broadcast_in_dim(t5, (600, 512), (0,))\n"
                                                                                                                            "t7 = prims.sub(t1, t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)",
@@ -174,6 +175,7 @@ static const Case cases[] = {
    * [1, 2048, 4096] */
   { "mixed rows of 4096, row sums after the walk", { { "a", BF16, 2, { 2048, 4096 }, 0, DOM_POS }, { "b", BF16, 2, { 2048, 4096 }, 0, DOM_POS }, { "c", BF16, 2, { 2048, 4096 }, 0, DOM_POS }, { "d", BF16, 2, { 2048, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4", 8 },
   { "mixed rows of 4096, unit dims", { { "a", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS }, { "b", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS }, { "c", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS }, { "d", BF16, 3, { 1, 2048, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0, 1)", "(2,)", "t9 = prims.reshape(t7, (2048, 4096))\n", "t9"), "t8, t6, t5, t4", 8 },
+  { "mixed rows of 8192", { { "a", BF16, 2, { 1024, 8192 }, 0, DOM_POS }, { "b", BF16, 2, { 1024, 8192 }, 0, DOM_POS }, { "c", BF16, 2, { 1024, 8192 }, 0, DOM_POS }, { "d", BF16, 2, { 1024, 8192 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4", 8 },
   /* square rows: the column sums' kept-shape output t4 is [4096] like the row sums, and computed after the combine */
   { "mixed square rows", { { "a", BF16, 2, { 4096, 4096 }, 0, DOM_POS }, { "b", BF16, 2, { 4096, 4096 }, 0, DOM_POS }, { "c", BF16, 2, { 4096, 4096 }, 0, DOM_POS }, { "d", BF16, 2, { 4096, 4096 }, 0, DOM_POS } }, 4, WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7"), "t8, t6, t5, t4", 8 },
   /* an output of [600, 4096] that the row sum of its reshape to [1, 600, 4096] reads: computed in the row kernel */
