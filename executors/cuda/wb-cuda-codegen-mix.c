@@ -436,17 +436,11 @@ combine_tile (Kern *k, const WbCgMix *m, GError **error)
     {
       const char *at = _wb_cg_gstr (g, "&p%u[(%s) i * %" G_GINT64_FORMAT " + wb_col0]", m->pslot[j], k->ity, m->C);
       const char *y = _wb_cg_gstr (g, "y%u", j);
-      if (cv == 4)
+      if (cv > 1) /* float2 / float4 */
         {
-          _wb_cg_line (k, "    const float4 t%u = __ldcg ((const float4 *) %s);", j, at);
-          for (guint l = 0; l < 4; l++)
+          _wb_cg_line (k, "    const float%u t%u = __ldcg ((const float%u *) %s);", cv, j, cv, at);
+          for (guint l = 0; l < cv; l++)
             _wb_cg_line (k, "    %s[%u] = %s;", y, l, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "%s[%u]", y, l), _wb_cg_gstr (g, "t%u.%c", j, "xyzw"[l])));
-        }
-      else if (cv == 2)
-        {
-          _wb_cg_line (k, "    const float2 t%u = __ldcg ((const float2 *) %s);", j, at);
-          for (guint l = 0; l < 2; l++)
-            _wb_cg_line (k, "    %s[%u] = %s;", y, l, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "%s[%u]", y, l), _wb_cg_gstr (g, "t%u.%c", j, "xy"[l])));
         }
       else
         _wb_cg_line (k, "    %s[0] = %s;", y, _wb_cg_combine_expr (g, m->accs[j].op, m->c, _wb_cg_gstr (g, "%s[0]", y), _wb_cg_gstr (g, "__ldcg (%s)", at)));
