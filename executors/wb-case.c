@@ -575,6 +575,39 @@ wb_case_make_program (const WbCase *c, const WbCaseStage *stage, GError **error)
 
 /* -- inputs ---------------------------------------------------------------------------------------- */
 
+/* the conversion of a drawn input into its dtype, over threads (elements [begin, end)): params scaled from
+ * [0, 1) into [lo, hi), integers from [0, 1) into [0, range) */
+typedef struct
+{
+  WbDtype  dtype;
+  guint8  *dst;
+  double  *v;
+  gboolean scale;
+  double   lo, hi;
+  gint64   range; /* > 0: an integer dtype */
+} Store;
+
+static void
+store_part (gint64 begin, gint64 end, gpointer data)
+{
+  const Store *st = data;
+  gsize        size = wb_dtype_size (st->dtype), n = (gsize) (end - begin);
+  double      *v = st->v + begin;
+
+  if (st->range > 0)
+    {
+      g_autofree gint64 *iv = g_new (gint64, MAX (n, 1));
+      for (gsize i = 0; i < n; i++)
+        iv[i] = MIN ((gint64) (v[i] * (double) st->range), st->range - 1);
+      _wb_store_i64 (st->dst + (gsize) begin * size, st->dtype, 1, iv, n);
+      return;
+    }
+  if (st->scale)
+    for (gsize i = 0; i < n; i++)
+      v[i] = st->lo + (st->hi - st->lo) * v[i];
+  _wb_store_f64 (st->dst + (gsize) begin * size, st->dtype, 1, v, n);
+}
+
 static WbTensor *
 generate (const CaseInput *in, guint64 seed, GError **error)
 {
@@ -583,6 +616,7 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   WbTensor          *out;
   gint64             n;
   g_autofree double *v = NULL;
+  Store              st = { 0 };
 
   if (t->kind != WB_TYPE_TENSOR)
     {
@@ -601,37 +635,34 @@ generate (const CaseInput *in, guint64 seed, GError **error)
     return NULL;
   n = wb_tensor_numel (out);
   v = g_new (double, MAX (n, 1));
+  st.dtype = t->dtype;
+  st.dst = wb_tensor_get_data (out);
+  st.v = v;
   if (wb_dtype_is_float (t->dtype))
     {
       if (!in->pub.is_param)
         wb_philox_normal_f64 (seed, stream, 0, v, (gsize) n);
       else
         {
-          double lo, hi;
           wb_philox_uniform_f64 (seed, stream, 0, v, (gsize) n);
+          st.scale = TRUE;
           if (t->rank >= 2)
             {
               double bound = 1.0 / sqrt ((double) MAX (n / MAX (t->shape[0], 1), 1));
-              lo = -bound, hi = bound;
+              st.lo = -bound, st.hi = bound;
             }
           else if (g_str_has_suffix (in->pub.name, "weight"))
-            lo = 0.5, hi = 1.5;
+            st.lo = 0.5, st.hi = 1.5;
           else
-            lo = -0.1, hi = 0.1;
-          for (gint64 i = 0; i < n; i++)
-            v[i] = lo + (hi - lo) * v[i];
+            st.lo = -0.1, st.hi = 0.1;
         }
-      _wb_store_f64 (wb_tensor_get_data (out), t->dtype, 1, v, (gsize) n);
     }
   else
     {
-      g_autofree gint64 *iv = g_new (gint64, MAX (n, 1));
-      gint64             range = t->dtype == WB_DTYPE_BOOL8 ? 2 : (in->pub.index_bound > 0 ? in->pub.index_bound : 16);
+      st.range = t->dtype == WB_DTYPE_BOOL8 ? 2 : (in->pub.index_bound > 0 ? in->pub.index_bound : 16);
       wb_philox_uniform_f64 (seed, stream, 0, v, (gsize) n);
-      for (gint64 i = 0; i < n; i++)
-        iv[i] = MIN ((gint64) (v[i] * (double) range), range - 1);
-      _wb_store_i64 (wb_tensor_get_data (out), t->dtype, 1, iv, (gsize) n);
     }
+  _wb_parallel_for (n, 1 << 17, store_part, &st);
   return out;
 }
 

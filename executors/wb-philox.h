@@ -47,14 +47,16 @@ void wb_philox_uniform_f32 (guint64 seed,
                             float  *out,
                             gsize   n);
 /* wb_philox_uniform_f64: @n doubles in [0, 1) with 53 random bits each; element i uses words 2i and
- * 2i+1 (so it consumes ceil(n / 2) blocks). */
+ * 2i+1 (so it consumes ceil(n / 2) blocks). Large draws are split over the cpu executor's threads
+ * (wb_cpu_executor_set_num_threads); the values do not depend on the split. */
 void wb_philox_uniform_f64 (guint64 seed,
                             guint64 stream,
                             guint64 offset,
                             double *out,
                             gsize   n);
 /* wb_philox_normal_f64: @n standard normal doubles by Box-Muller on pairs of uniform doubles
- * (consumes ceil(n / 2) * 2 uniform doubles, i.e. n rounded up to even, from block @offset). */
+ * (consumes ceil(n / 2) * 2 uniform doubles, i.e. n rounded up to even, from block @offset). Split over
+ * threads as wb_philox_uniform_f64, with the same values for any split. */
 void wb_philox_normal_f64 (guint64 seed,
                            guint64 stream,
                            guint64 offset,

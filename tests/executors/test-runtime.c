@@ -181,6 +181,50 @@ test_philox (void)
   g_assert_cmpuint (wb_philox_blocks_for (9), ==, 3);
 }
 
+/* wb_philox_uniform_f64 / wb_philox_normal_f64 split large draws over threads: element i takes block
+ * offset + i / 2 (words 2 (i % 2) and 2 (i % 2) + 1; a normal pair both words of its two uniforms' block), so the
+ * values must not depend on the number of threads nor on where a draw starts. The reference is built here from
+ * wb_philox_fill_u32's documented layout, one block at a time. */
+static double
+reference_uniform (guint64 seed, guint64 stream, guint64 offset, gsize i)
+{
+  guint32 w[4];
+
+  wb_philox_fill_u32 (seed, stream, offset + i / 2, w, 4);
+  return (double) ((((guint64) w[2 * (i % 2)] << 32) | w[2 * (i % 2) + 1]) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void
+test_philox_threads (void)
+{
+  const gsize        n = 300001; /* 150001 pairs: three parts of the parallel loop's grain, the last one odd */
+  g_autofree double *u = g_new (double, n), *z = g_new (double, n), *u5 = g_new (double, n - 10);
+  guint              saved = wb_cpu_executor_get_num_threads ();
+
+  for (guint threads = 1; threads <= 4; threads += 3)
+    {
+      wb_cpu_executor_set_num_threads (threads);
+      wb_philox_uniform_f64 (9, 4, 0, u, n);
+      wb_philox_normal_f64 (9, 4, 0, z, n);
+      wb_philox_uniform_f64 (9, 4, 5, u5, n - 10);
+      for (gsize i = 0; i < n; i += (i < 1000 || n - i < 1000) ? 1 : 997)
+        {
+          g_assert_cmpfloat (u[i], ==, reference_uniform (9, 4, 0, i));
+          if (i % 2 == 0)
+            {
+              double r = sqrt (-2.0 * log (1.0 - reference_uniform (9, 4, 0, i)));
+              double theta = 2.0 * G_PI * reference_uniform (9, 4, 0, i + 1);
+              g_assert_cmpfloat (z[i], ==, r * cos (theta));
+              if (i + 1 < n)
+                g_assert_cmpfloat (z[i + 1], ==, r * sin (theta));
+            }
+          if (i >= 10)
+            g_assert_cmpfloat (u5[i - 10], ==, u[i]); /* a draw at block 5 is the draw at 0 from element 10 */
+        }
+    }
+  wb_cpu_executor_set_num_threads (saved);
+}
+
 static void
 test_safetensors_roundtrip (void)
 {
@@ -292,6 +336,7 @@ main (int argc, char **argv)
   g_test_add_func ("/executors/WbTensor/views", test_views);
   g_test_add_func ("/executors/half/round-to-nearest-even", test_half);
   g_test_add_func ("/executors/philox/known-answers", test_philox);
+  g_test_add_func ("/executors/philox/draws-over-threads", test_philox_threads);
   g_test_add_func ("/executors/WbSafetensors/roundtrip", test_safetensors_roundtrip);
   g_test_add_func ("/executors/WbSafetensors/samples", test_safetensors_samples);
   g_test_add_func ("/executors/compare", test_compare);
