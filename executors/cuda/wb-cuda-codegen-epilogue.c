@@ -243,16 +243,11 @@ own_rows (Own *o, Val *v, const int *map)
   if (strcmp (op, "reshape") == 0 || strcmp (op, "view") == 0 || strcmp (op, "squeeze") == 0)
     {
       Val  *x = _wb_cg_operand (o->g, n->arg[0]);
-      guint vb[WB_MAX_RANK], xb[WB_MAX_RANK], nv, nx;
-      if (x == NULL || !x->is_tensor)
+      guint vb[WB_MAX_RANK], xb[WB_MAX_RANK], nx;
+      if (x == NULL || !x->is_tensor || !_wb_cg_same_shape_squeezed (v, x))
         return FALSE;
-      nv = big_dims (v, vb);
+      (void) big_dims (v, vb);
       nx = big_dims (x, xb);
-      if (nv != nx)
-        return FALSE;
-      for (guint i = 0; i < nv; i++)
-        if (v->shape[vb[i]] != x->shape[xb[i]])
-          return FALSE;
       for (guint d = 0; d < x->rank; d++)
         xm[d] = -1;
       for (guint i = 0; i < nx; i++)
