@@ -51,9 +51,9 @@ print_times (const char *fmt, GArray *ms)
 static void
 print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_gpu_ms)
 {
-  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0;
+  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, no_wait = 0;
   double      cms = 0;
-  const char *attention = NULL;
+  const char *attention = NULL, *no_wait_reason = NULL;
   g_autoptr (GVariant) syms = NULL;
   g_autoptr (GVariant) reasons = NULL;
 
@@ -72,6 +72,11 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   g_print (_ ("NVRTC: %u compiled (%.1f ms), %u from the disk cache\n"), compiles, cms, hits);
   if (g_variant_lookup (stats, "attention", "&s", &attention))
     g_print (_ ("attention: %s\n"), attention);
+  if (g_variant_lookup (stats, "no_wait_plans", "u", &no_wait) && no_wait > 0)
+    {
+      g_variant_lookup (stats, "no_wait_reason", "&s", &no_wait_reason);
+      g_print (_ ("  %u plans built again without mixed row and column reductions: %s\n"), no_wait, no_wait_reason ? no_wait_reason : "");
+    }
   syms = g_variant_lookup_value (stats, "fallback_symbols", G_VARIANT_TYPE ("a{su}"));
   reasons = g_variant_lookup_value (stats, "fallback_reasons", G_VARIANT_TYPE ("a{ss}"));
   if (syms && g_variant_n_children (syms) > 0)
@@ -532,7 +537,7 @@ export_region (WbTraceSet *set, int stage, const char *region, const char *sourc
       g_printerr ("thunder-wb: export: %s\n", _ ("no fusion region of that name (see `stages PATH --recompile` for the regions)"));
       return WB_EXIT_BAD_INPUT;
     }
-  if ((plan = wb_cuda_plan_new_annotated (trace, bsym, &error)) == NULL)
+  if ((plan = wb_cuda_plan_new_annotated (trace, bsym, WB_CUDA_CODEGEN_DEFAULT, &error)) == NULL)
     {
       /* a region with matmuls: the fused runs between its cuBLASLt calls, as the runtime splits it */
       g_autoptr (WbCudaSplit) split = wb_cuda_split_new (bsym, NULL);

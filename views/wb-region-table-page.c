@@ -197,7 +197,7 @@ append_cuda_source (WbRegionTable *self, const WbRegion *region, GString *s)
 {
   WbTrace *trace = region_trace (self, region);
   g_autoptr (GError) error = NULL;
-  g_autoptr (WbCudaPlan) plan = trace ? wb_cuda_plan_new_annotated (trace, region->bsym, &error) : NULL;
+  g_autoptr (WbCudaPlan) plan = trace ? wb_cuda_plan_new_annotated (trace, region->bsym, WB_CUDA_CODEGEN_DEFAULT, &error) : NULL;
   g_autofree char *describe = NULL;
   g_auto (GStrv) lines = NULL;
   guint n;

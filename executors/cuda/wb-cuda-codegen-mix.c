@@ -18,10 +18,13 @@
  *   interleaved groups, then the groups in order), whichever blocks combine and however wide the tiles, so the
  *   result is deterministic; then the set's kept-shape outputs of that column (the gradients' conversion to
  *   bf16). The last combiner sets the counters back to zero.
- * - Waiting cannot deadlock: at most KC - 1 blocks wait while one has not arrived, and a block that has not
- *   arrived is running or needs one of the other slots of the device, which finished blocks free: KC <= 64
- *   is below the resident blocks of any device this is built for (132 SMs on H100/H200, 114 on an H100 PCIe; a
- *   device needs 65 resident blocks of the kernel, e.g. 33 SMs at 2 blocks each).
+ * - Waiting cannot deadlock where the device holds KC blocks of the kernel at once: at most KC - 1 blocks wait
+ *   while one has not arrived, and a block that has not arrived is running or needs one of the other slots,
+ *   which blocks that do not wait free when they finish. KC <= 64 is well below an H100's or H200's 2 x 114 or
+ *   2 x 132, but not a small GPU's (2 x 24 SMs); so the kernel states it (WbCudaKernel.resident = KC),
+ *   wb_cuda_plan_launch compares it with the device's occupancy before launching the plan, and where the
+ *   device holds fewer the nvrtc executor builds the plan again without mixing (WB_CUDA_CODEGEN_NO_WAIT).
+ *   (Two mixed kernels running at once would need 2 KC - 1 between them; the runtime has one stream.)
  *
  * The column sums are then added in another order than the column kernel's (per block, then over blocks):
  * f32 sums that differ from it in the last bits, within every tolerance the executors are held to.
@@ -160,7 +163,7 @@ _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int
   g_autoptr (GPtrArray) rvals = g_ptr_array_new ();
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
-  if (g_getenv ("WB_CUDA_NO_MIX") != NULL || held < 1 || epi->elems == NULL || epi->elems->len == 0)
+  if ((g->flags & WB_CUDA_CODEGEN_NO_WAIT) || g_getenv ("WB_CUDA_NO_MIX") != NULL || held < 1 || epi->elems == NULL || epi->elems->len == 0)
     return -1;
   rset = sets->pdata[held];
   cset = sets->pdata[cs];

@@ -93,17 +93,18 @@ typedef struct
 
 typedef struct
 {
-  GPtrArray    *nodes; /* Node* */
-  GHashTable   *env;   /* name -> Val* */
-  GHashTable   *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
-  GPtrArray    *vals;  /* every Val (owned) */
-  GStringChunk *strings;
-  GArray       *buffers; /* WbCudaBuffer */
-  GArray       *kernels; /* WbCudaKernel */
-  GString      *source;
-  guint         n_inputs;
-  guint         n_ops;
-  guint         n_literal;
+  GPtrArray         *nodes; /* Node* */
+  GHashTable        *env;   /* name -> Val* */
+  GHashTable        *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
+  GPtrArray         *vals;  /* every Val (owned) */
+  GStringChunk      *strings;
+  GArray            *buffers; /* WbCudaBuffer */
+  GArray            *kernels; /* WbCudaKernel */
+  GString           *source;
+  guint              n_inputs;
+  guint              n_ops;
+  guint              n_literal;
+  WbCudaCodegenFlags flags;
 } Gen;
 
 typedef struct

@@ -731,6 +731,8 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
     }
   _wb_cg_finish_kernel (g, k, what, R.mix ? (guint) R.mix->G : _wb_cg_grid_for (R.NO, WB_CUDA_BLOCK / T), _wb_cg_numel_of (a->rank, a->shape), (guint *) writes->data,
                         writes->len, *prologue ? prologue : NULL);
+  if (R.mix != NULL) /* its combiners wait for every block to arrive (wb-cuda-codegen-mix.c) */
+    g_array_index (g->kernels, WbCudaKernel, g->kernels->len - 1).resident = R.mix->combiners;
   for (guint j = 0; j < nn; j++)
     nodes[j]->done = TRUE;
   if (R.mix != NULL)

@@ -666,7 +666,7 @@ wb_cuda_split_plans_annotated (const WbTrace *trace, const WbCudaSplit *split, G
             }
           wb_cuda_arg_init_contiguous (&args[i], t);
         }
-      plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
+      plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, WB_CUDA_CODEGEN_DEFAULT, error);
       if (plan == NULL)
         return NULL;
       g_ptr_array_add (plans, plan);

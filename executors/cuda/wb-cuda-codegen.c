@@ -168,7 +168,7 @@ wb_cuda_codegen_prelude (void)
 }
 
 WbCudaPlan *
-wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, GError **error)
+wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, WbCudaCodegenFlags flags, GError **error)
 {
   Gen          g = { 0 };
   WbCudaPlan  *plan = NULL;
@@ -197,6 +197,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   g.kernels = g_array_new (FALSE, TRUE, sizeof (WbCudaKernel));
   g.source = g_string_new (NULL);
   g.n_inputs = n_inputs;
+  g.flags = flags;
 
   for (guint i = 0; i < n_inputs; i++)
     {
@@ -467,7 +468,7 @@ out:
 }
 
 WbCudaPlan *
-wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, GError **error)
+wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
@@ -477,7 +478,7 @@ wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_ar
     g_ptr_array_add (names, region->args[i]->kind == WB_VALUE_NAME ? (gpointer) region->args[i]->text : NULL);
   wb_bsym_get_output_names (region, outs);
   return wb_cuda_plan_new ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, (const char *const *) names->pdata,
-                           args, n_args, (const char *const *) outs->pdata, outs->len, error);
+                           args, n_args, (const char *const *) outs->pdata, outs->len, flags, error);
 }
 
 static gboolean
@@ -618,7 +619,7 @@ _wb_cg_collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPt
 }
 
 WbCudaPlan *
-wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, GError **error)
+wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCodegenFlags flags, GError **error)
 {
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
@@ -642,5 +643,5 @@ wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, GError *
       else
         args[i].kind = WB_CUDA_ARG_OTHER;
     }
-  return wb_cuda_plan_new_region (region, args, region->n_args, error);
+  return wb_cuda_plan_new_region (region, args, region->n_args, flags, error);
 }

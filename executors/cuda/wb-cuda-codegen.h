@@ -71,7 +71,9 @@ void wb_cuda_arg_init_contiguous (WbCudaArg *arg, const WbType *type);
  * threads (0: WB_CUDA_BLOCK) with @smem_bytes of dynamic shared memory (bytes; over 48 KiB the launcher
  * raises the function's limit). A @once kernel fills a @table buffer (WbCudaBuffer) and runs only at the
  * launch that allocates the plan's kept buffers (the first with a runtime), not in later launches or
- * graph replays. */
+ * graph replays. A kernel whose blocks wait for its other blocks (the combiners of a mixed row and column
+ * reduction, wb-cuda-codegen-mix.c) finishes only where the device holds @resident of its blocks at once
+ * (0: no wait); wb_cuda_plan_launch checks that before it launches anything of the plan. */
 typedef struct
 {
   char    *entry; /* "wb_k0_3f2a9c01": wb_k<index>_<first 8 hex digits of the SHA-1 of the source> */
@@ -80,6 +82,7 @@ typedef struct
   guint    block;
   guint    smem_bytes;
   gboolean once;
+  guint    resident; /* blocks that must be resident at once (0: none) */
   guint   *params;
   guint    n_params;
   gint64   elements; /* elements the kernel reads from its reduction input or writes (for reports) */
@@ -137,21 +140,32 @@ typedef struct
 void wb_cuda_plan_free (WbCudaPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCudaPlan, wb_cuda_plan_free)
 
+/* WbCudaCodegenFlags: what a plan may not use. WB_CUDA_CODEGEN_NO_WAIT: no kernel whose blocks wait for its
+ * other blocks (WbCudaKernel.resident is 0 in every kernel: a norm backward's row and column sums as two
+ * kernels, not one mixed kernel); what the launcher's callers build where the device holds too few blocks at
+ * once (WB_CUDA_ERROR_RESIDENT). */
+typedef enum
+{
+  WB_CUDA_CODEGEN_DEFAULT = 0,
+  WB_CUDA_CODEGEN_NO_WAIT = 1 << 0,
+} WbCudaCodegenFlags;
+
 /* wb_cuda_plan_new_region: the plan of fusion region @region (a CALL whose subsymbols are its body)
- * with @args[i] describing the value of @region->args[i] (n_args == region->n_args). Outputs are the
- * region's output names in order. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
-WbCudaPlan *wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, GError **error);
+ * with @args[i] describing the value of @region->args[i] (n_args == region->n_args), under @flags.
+ * Outputs are the region's output names in order. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
+WbCudaPlan *wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error);
 
 /* wb_cuda_plan_new: the plan of the bound symbols @body (prims, or composites through their
  * subsymbols) reading the values @input_names[i] described by @inputs[i] and returning the values
  * @output_names in order (one bound symbol of the per-op executor: @body = that symbol, its argument
- * names as inputs and its outputs). (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
-WbCudaPlan *wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, GError **error);
+ * names as inputs and its outputs), under @flags. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
+WbCudaPlan *wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, WbCudaCodegenFlags flags, GError **error);
 
 /* wb_cuda_plan_new_annotated: the plan of @region, a fusion call in @trace, with its inputs described by
- * @trace's type annotations (tensors contiguous, numbers with their annotated values): what a run with
- * contiguous inputs compiles (export --as cuda, the code generation tests). (transfer full) or NULL. */
-WbCudaPlan *wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, GError **error);
+ * @trace's type annotations (tensors contiguous, numbers with their annotated values), under @flags: what a
+ * run with contiguous inputs compiles (export --as cuda, the code generation tests). (transfer full) or NULL
+ * with WB_CUDA_CODEGEN_ERROR (_BAD_REGION: an input without an annotation). */
+WbCudaPlan *wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCodegenFlags flags, GError **error);
 
 /* wb_cuda_codegen_can_fuse: a structural check of @bsym (no shapes): TRUE when every prim its
  * decomposition reaches has a generator, else FALSE and why (transfer full) in @why_not. */

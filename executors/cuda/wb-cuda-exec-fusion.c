@@ -69,6 +69,92 @@ collect_named (const WbValue *pv, WbRtValue *v, GPtrArray *names, GPtrArray *val
       collect_named (pv->items[i], v->items->pdata[i], names, values);
 }
 
+/* How a call site's plan is keyed and built: @key appends the site's text (its layouts come after it), @build
+ * generates its plan under the flags given. */
+typedef struct
+{
+  GString *(*key) (gconstpointer data);
+  WbCudaPlan *(*build) (gconstpointer data, const WbCudaArg *args, WbCudaCodegenFlags flags, GError **error);
+  gconstpointer data;
+  const char   *where; /* the region, for messages */
+} PlanSite;
+
+/* The plan of @ps for @args under @flags: from the plan cache, or built and kept there; remembered for call
+ * site @site. (transfer none: the cache owns it) or NULL with WB_CUDA_CODEGEN_ERROR. */
+static WbCudaPlan *
+plan_for (const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error)
+{
+  GString    *key = ps->key (ps->data);
+  WbCudaPlan *plan;
+
+  for (guint i = 0; i < n_args; i++)
+    key_append_arg (key, &args[i]);
+  if (flags & WB_CUDA_CODEGEN_NO_WAIT)
+    g_string_append (key, "\nno-wait");
+  if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
+    plan = ps->build (ps->data, args, flags, error);
+  if (!_wb_cuda_exec_keep_plan (key, plan))
+    return NULL;
+  _wb_cuda_exec_remember_site (site, args, n_args, plan);
+  return plan;
+}
+
+/* Launches the plan of call site @site (the one it ran last when @args are the same, else plan_for) on
+ * @inputs; (transfer full) its results in @results (plan->n_outputs). Where a kernel of it waits for more of
+ * its blocks than the device holds at once (WB_CUDA_ERROR_RESIDENT: a mixed norm backward on a small GPU;
+ * nothing was launched), the plan is built again without such kernels (WB_CUDA_CODEGEN_NO_WAIT), counted in
+ * the stats and remembered for the site. */
+static WbCudaPlan *
+launch_site (WbCudaRuntime *rt, const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n_args, WbTensor *const *inputs, WbTensor ***results, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  WbCudaDispatchStats *stats = _wb_cuda_exec_stats ();
+  WbCudaPlan          *plan = _wb_cuda_exec_site_plan (site, args, n_args);
+
+  if (plan == NULL && (plan = plan_for (ps, site, args, n_args, WB_CUDA_CODEGEN_DEFAULT, error)) == NULL)
+    return NULL;
+  *results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
+  if (wb_cuda_plan_launch (rt, plan, inputs, *results, &local))
+    return plan;
+  if (!g_error_matches (local, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  stats->no_wait_plans++;
+  if (stats->no_wait_reason == NULL)
+    stats->no_wait_reason = g_strdup_printf ("%s: %s", ps->where, local->message);
+  if ((plan = plan_for (ps, site, args, n_args, WB_CUDA_CODEGEN_NO_WAIT, error)) == NULL || !wb_cuda_plan_launch (rt, plan, inputs, *results, error))
+    return NULL;
+  return plan;
+}
+
+typedef struct
+{
+  const WbBsym *b;
+  gboolean      whole;
+  GPtrArray    *names;
+} CallSite;
+
+static GString *
+call_key (gconstpointer data)
+{
+  return g_string_new (_wb_cuda_exec_text_of (((const CallSite *) data)->b));
+}
+
+static WbCudaPlan *
+call_build (gconstpointer data, const WbCudaArg *args, WbCudaCodegenFlags flags, GError **error)
+{
+  const CallSite *cs = data;
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+
+  if (cs->whole && wb_bsym_is_fusion (cs->b))
+    return wb_cuda_plan_new_region (cs->b, args, cs->names->len, flags, error);
+  wb_bsym_get_output_names (cs->b, outs);
+  return wb_cuda_plan_new (&cs->b, 1, (const char *const *) cs->names->pdata, args, cs->names->len, (const char *const *) outs->pdata, outs->len,
+                           flags, error);
+}
+
 /* Runs @call as one plan: a fusion region (@whole: its args are its inputs) or one op / composite. */
 gboolean
 _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error)
@@ -77,12 +163,13 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) values = g_ptr_array_new ();
   g_autoptr (GPtrArray) dev = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
   g_autofree WbCudaArg *args = NULL;
   g_autofree WbTensor **inputs = NULL;
   g_autofree WbTensor **results = NULL;
   WbCudaDispatchStats  *stats = _wb_cuda_exec_stats ();
   WbCudaPlan           *plan;
+  CallSite              cs = { b, whole, names };
+  PlanSite              ps = { call_key, call_build, &cs, b->name };
 
   if (whole)
     {
@@ -110,26 +197,7 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
       arg_describe (&args[i], v);
       inputs[i] = v->kind == WB_RT_TENSOR ? v->tensor : NULL;
     }
-  if ((plan = _wb_cuda_exec_site_plan (b, args, values->len)) == NULL)
-    {
-      GString *key = g_string_new (_wb_cuda_exec_text_of (b));
-      for (guint i = 0; i < values->len; i++)
-        key_append_arg (key, &args[i]);
-      if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
-        {
-          wb_bsym_get_output_names (b, outs);
-          if (whole && wb_bsym_is_fusion (b))
-            plan = wb_cuda_plan_new_region (b, args, values->len, error);
-          else
-            plan = wb_cuda_plan_new (&b, 1, (const char *const *) names->pdata, args, names->len, (const char *const *) outs->pdata,
-                                     outs->len, error);
-        }
-      if (!_wb_cuda_exec_keep_plan (key, plan))
-        return FALSE;
-      _wb_cuda_exec_remember_site (b, args, values->len, plan);
-    }
-  results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
-  if (!wb_cuda_plan_launch (rt, plan, inputs, results, error))
+  if ((plan = launch_site (rt, &ps, b, args, values->len, inputs, &results, error)) == NULL)
     return FALSE;
   if (whole || b->n_subsymbols > 0)
     stats->regions_fused++;
@@ -150,13 +218,37 @@ _wb_cuda_exec_can_split (const WbBsym *b)
   return wb_bsym_is_fusion (b) && _wb_cuda_exec_split_of (b) != NULL;
 }
 
-/* Runs fused step @st (one plan) on the values of @env, adding its outputs to @env. */
+static GString *
+step_key (gconstpointer data)
+{
+  const WbCudaStep *st = data;
+  GString          *key = g_string_new ("segment\n");
+
+  for (guint i = 0; i < st->n_units; i++)
+    g_string_append (key, _wb_cuda_exec_text_of (st->units[i]));
+  for (guint i = 0; i < st->n_inputs; i++)
+    g_string_append_printf (key, "|%s", st->inputs[i]);
+  for (guint i = 0; i < st->n_outputs; i++)
+    g_string_append_printf (key, ">%s", st->outputs[i]);
+  return key;
+}
+
+static WbCudaPlan *
+step_build (gconstpointer data, const WbCudaArg *args, WbCudaCodegenFlags flags, GError **error)
+{
+  const WbCudaStep *st = data;
+
+  return wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, flags, error);
+}
+
+/* Runs fused step @st (one plan) of region @region on the values of @env, adding its outputs to @env. */
 static gboolean
-run_fused_step (WbCudaRuntime *rt, const WbCudaStep *st, GHashTable *env, GError **error)
+run_fused_step (WbCudaRuntime *rt, const WbBsym *region, const WbCudaStep *st, GHashTable *env, GError **error)
 {
   g_autofree WbCudaArg *args = g_new0 (WbCudaArg, MAX (st->n_inputs, 1));
   g_autofree WbTensor **inputs = g_new0 (WbTensor *, MAX (st->n_inputs, 1));
   g_autofree WbTensor **results = NULL;
+  PlanSite              ps = { step_key, step_build, st, region->name };
   WbCudaPlan           *plan;
 
   for (guint i = 0; i < st->n_inputs; i++)
@@ -165,26 +257,7 @@ run_fused_step (WbCudaRuntime *rt, const WbCudaStep *st, GHashTable *env, GError
       arg_describe (&args[i], v);
       inputs[i] = v != NULL && v->kind == WB_RT_TENSOR ? v->tensor : NULL;
     }
-  if ((plan = _wb_cuda_exec_site_plan (st, args, st->n_inputs)) == NULL)
-    {
-      GString *key = g_string_new ("segment\n");
-      for (guint i = 0; i < st->n_units; i++)
-        g_string_append (key, _wb_cuda_exec_text_of (st->units[i]));
-      for (guint i = 0; i < st->n_inputs; i++)
-        {
-          g_string_append_printf (key, "|%s", st->inputs[i]);
-          key_append_arg (key, &args[i]);
-        }
-      for (guint i = 0; i < st->n_outputs; i++)
-        g_string_append_printf (key, ">%s", st->outputs[i]);
-      if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
-        plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, error);
-      if (!_wb_cuda_exec_keep_plan (key, plan))
-        return FALSE;
-      _wb_cuda_exec_remember_site (st, args, st->n_inputs, plan);
-    }
-  results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
-  if (!wb_cuda_plan_launch (rt, plan, inputs, results, error))
+  if ((plan = launch_site (rt, &ps, st, args, st->n_inputs, inputs, &results, error)) == NULL)
     return FALSE;
   _wb_cuda_exec_stats ()->plan_kernels += plan->n_kernels;
   for (guint i = 0; i < plan->n_outputs; i++)
@@ -241,7 +314,7 @@ _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   for (guint s = 0; s < split->n_steps; s++)
     {
       const WbCudaStep *st = &split->steps[s];
-      if (st->kind == WB_CUDA_STEP_FUSED ? !run_fused_step (rt, st, env, error) : !run_matmul_step (rt, st->matmul, call->state, env, error))
+      if (st->kind == WB_CUDA_STEP_FUSED ? !run_fused_step (rt, b, st, env, error) : !run_matmul_step (rt, st->matmul, call->state, env, error))
         return FALSE;
     }
   wb_bsym_get_output_names (b, outs);

@@ -503,6 +503,53 @@ plan_make_scratch (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
   return TRUE;
 }
 
+/* Whether the device holds @kr->resident blocks of @kr (function @fn) at once: its occupancy (blocks per SM at
+ * its block size, registers and shared memory) times the SMs, or fewer where WB_CUDA_RESIDENT_BLOCKS says so (a
+ * small device's figure, for the tests on a large one). FALSE with WB_CUDA_ERROR_RESIDENT, naming the kernel. */
+static gboolean
+holds_resident (WbCudaRuntime *rt, CUfunction fn, const WbCudaKernel *kr, GError **error)
+{
+  const char *env = g_getenv ("WB_CUDA_RESIDENT_BLOCKS");
+  int         per_sm = 0;
+  gint64      holds;
+
+  if (!wb_cuda_check (rt->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, fn, (int) (kr->block ? kr->block : WB_CUDA_BLOCK), kr->smem_bytes),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor", error))
+    return FALSE;
+  holds = (gint64) per_sm * rt->info.sm_count;
+  if (env != NULL && g_ascii_strtoll (env, NULL, 10) > 0)
+    holds = MIN (holds, g_ascii_strtoll (env, NULL, 10));
+  if (holds >= kr->resident)
+    return TRUE;
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT,
+               "%s (%s): its blocks wait for one another, so %u of them must be resident at once; %s holds %" G_GINT64_FORMAT
+               " (%d SMs x %d blocks%s)",
+               kr->entry, kr->what, kr->resident, rt->info.name, holds, rt->info.sm_count, per_sm,
+               env != NULL ? ", capped by WB_CUDA_RESIDENT_BLOCKS" : "");
+  return FALSE;
+}
+
+/* Looks @plan's kernels up in @rt (once per plan and runtime: the runtime's own lookup hashes the whole source,
+ * 8x longer when vectorised; measured 0.28 ms per iteration of gpt2_block's 14-kernel region) and checks the
+ * blocks that waiting kernels need, before any of them is launched. */
+static gboolean
+plan_resolve (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
+{
+  g_autofree gpointer *fns = NULL;
+
+  if (plan->functions_owner == rt)
+    return TRUE;
+  fns = g_new0 (gpointer, MAX (plan->n_kernels, 1));
+  for (guint k = 0; k < plan->n_kernels; k++)
+    if ((fns[k] = wb_cuda_runtime_get_function (rt, plan->source, plan->kernels[k].entry, error)) == NULL ||
+        (plan->kernels[k].resident > 0 && !holds_resident (rt, fns[k], &plan->kernels[k], error)))
+      return FALSE;
+  g_free (plan->functions);
+  plan->functions = g_steal_pointer (&fns);
+  plan->functions_owner = rt;
+  return TRUE;
+}
+
 gboolean
 wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error)
 {
@@ -512,6 +559,8 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
   void                   *args[64];
   gboolean                ok = FALSE, made = FALSE;
 
+  if (!plan_resolve (rt, plan, error))
+    return FALSE;
   for (guint i = 0; i < plan->n_inputs; i++)
     ptrs[i] = inputs[i] ? wb_cuda_tensor_ptr (inputs[i]) : 0;
   if (plan->scratch_owner != rt)
@@ -533,7 +582,7 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
     {
       const WbCudaKernel *kr = &plan->kernels[k];
       const guint         grid[3] = { kr->grid, 1, 1 };
-      CUfunction          fn;
+      CUfunction          fn = plan->functions[k];
       if (kr->once && !made)
         continue; /* its table was filled when the plan's kept buffers were made */
       if (kr->n_params > G_N_ELEMENTS (args))
@@ -541,17 +590,6 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
           g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %u parameters", kr->entry, kr->n_params);
           goto out;
         }
-      if (plan->functions_owner != rt)
-        {
-          g_free (plan->functions);
-          plan->functions = g_new0 (gpointer, plan->n_kernels);
-          plan->functions_owner = rt;
-        }
-      /* looked up once per plan: the runtime's own lookup hashes the whole source (8x longer when vectorised;
-       * measured 0.28 ms per iteration of gpt2_block's 14-kernel region) */
-      if ((fn = plan->functions[k]) == NULL && (fn = wb_cuda_runtime_get_function (rt, plan->source, kr->entry, error)) == NULL)
-        goto out;
-      plan->functions[k] = fn;
       for (guint j = 0; j < kr->n_params; j++)
         args[j] = &ptrs[kr->params[j]];
       rt->entry = kr->entry;

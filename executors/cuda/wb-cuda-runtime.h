@@ -102,7 +102,11 @@ gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, v
 gboolean wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error);
 /* wb_cuda_plan_launch: runs @plan on @inputs (one per input slot: a device tensor, or NULL for a non-tensor)
  * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. The first launch
- * caches the kernels' CUfunctions in @plan (from one thread: the runner's). */
+ * caches the kernels' CUfunctions in @plan (from one thread: the runner's) and checks, before launching any,
+ * that the device holds the blocks each kernel with a WbCudaKernel.resident needs at once (occupancy x SMs;
+ * WB_CUDA_RESIDENT_BLOCKS caps that figure, for tests): FALSE with WB_CUDA_ERROR_RESIDENT, nothing launched,
+ * where it does not (build the plan again with WB_CUDA_CODEGEN_NO_WAIT). Else the errors of
+ * wb_cuda_runtime_get_function and wb_cuda_runtime_launch_ex. */
 gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
 
 /* Launch observation (the profiler in the runner). @hook sees every kernel launch on the stream twice:

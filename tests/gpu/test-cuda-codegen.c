@@ -102,7 +102,7 @@ test_case (gconstpointer data)
     {
       Found *f = found->pdata[i];
       g_autoptr (GError) error = NULL;
-      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+      g_autoptr (WbCudaPlan) plan = wb_cuda_plan_new_annotated (f->trace, f->region, WB_CUDA_CODEGEN_DEFAULT, &error);
       g_autoptr (WbNvrtcImage) img = NULL;
       g_autoptr (WbNvrtcImage) again = NULL;
 
@@ -313,9 +313,10 @@ compile_or_fail (const char *what, const WbCudaPlan *plan)
   g_assert_true (img->is_cubin);
 }
 
-/* The plan of a one-region trace: @inputs "name dtype[shape]" lines, the region's @body (prims, one a line). */
+/* The plan of a one-region trace under @flags: @inputs "name dtype[shape]" lines, the region's @body (prims, one a
+ * line). */
 static WbCudaPlan *
-plan_of_body (const char *inputs, const char *body, const char *outputs)
+plan_of_body_flags (const char *inputs, const char *body, const char *outputs, WbCudaCodegenFlags flags)
 {
   g_autoptr (GString) text = g_string_new ("@torch.no_grad()\ndef computation(");
   g_auto (GStrv) ins = g_strsplit (inputs, "\n", -1);
@@ -339,13 +340,20 @@ plan_of_body (const char *inputs, const char *body, const char *outputs)
   g_string_append_printf (text, "  return (%s,)\n", outputs);
   trace = wb_trace_parse (text->str, -1, "vector-test", &error);
   g_assert_no_error (error);
-  plan = wb_cuda_plan_new_annotated (trace, trace->body[trace->n_body - 2], &error);
+  plan = wb_cuda_plan_new_annotated (trace, trace->body[trace->n_body - 2], flags, &error);
   if (plan == NULL)
     g_error ("%s\n%s", error->message, text->str);
   return plan;
 }
 
-/* The vector loop of @source (between the alignment test and the scalar loop). */
+static WbCudaPlan *
+plan_of_body (const char *inputs, const char *body, const char *outputs)
+{
+  return plan_of_body_flags (inputs, body, outputs, WB_CUDA_CODEGEN_DEFAULT);
+}
+
+/* The vector loop of @source (between the alignment test and the scalar loop; over vectors Q where warps take
+ * several rows). */
 static char *
 vector_loop (const char *source)
 {
@@ -361,7 +369,7 @@ static WbCudaPlan *
 plan_of (const Found *f)
 {
   g_autoptr (GError) error = NULL;
-  WbCudaPlan *plan = wb_cuda_plan_new_annotated (f->trace, f->region, &error);
+  WbCudaPlan *plan = wb_cuda_plan_new_annotated (f->trace, f->region, WB_CUDA_CODEGEN_DEFAULT, &error);
 
   g_assert_no_error (error);
   return plan;
@@ -860,6 +868,7 @@ test_column_mixed (void)
     g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum and 1 sibling over its 1024 rows: 512 outputs, 16 columns a thread, "
                                                      "partials of 128 blocks combined by the last 16; 1 pointwise output of the kept shape"));
     g_assert_cmpuint (plan->kernels[0].grid, ==, 128); /* 1024 rows, 8 a block */
+    g_assert_cmpuint (plan->kernels[0].resident, ==, 16);
     g_assert_nonnull (strstr (plan->source, "for (int st = 0; st < 2; st++)"));
     g_assert_nonnull (strstr (plan->source, "wb_c1[st * 8 + 7] = wb_c1[st * 8 + 7] + "));
     /* its grid resident at once (2 blocks an SM); the row walk unrolled in the reduction too (its loads all in
@@ -964,6 +973,17 @@ test_column_mixed_deferred (void)
   g_assert_nonnull (strstr (plan->kernels[0].what, "and the column sum over its 2048 rows: 4096 outputs, 16 columns a thread, partials of 264 blocks "
                                                    "combined by the last 64; the row sums taken in the element walk and added after it"));
   g_assert_cmpuint (plan->kernels[0].grid, ==, 264);
+  /* its last 64 blocks wait for all 264: the launcher checks that the device holds 64 at once */
+  g_assert_cmpuint (plan->kernels[0].resident, ==, 64);
+  {
+    /* where it does not, the plan built without waiting kernels: a column kernel and a row kernel */
+    g_autoptr (WbCudaPlan) no_wait = plan_of_body_flags (in, body, "t8, t6, t5, t4", WB_CUDA_CODEGEN_NO_WAIT);
+    g_assert_cmpuint (no_wait->n_kernels, ==, 2);
+    g_assert_null (strstr (no_wait->source, "wb_ticket"));
+    for (guint k = 0; k < no_wait->n_kernels; k++)
+      g_assert_cmpuint (no_wait->kernels[k].resident, ==, 0);
+    compile_or_fail ("mixed, deferred row sums, built without waiting", no_wait);
+  }
   /* 2048 rows over 264 blocks: 8 turns a block, 8 warps a row */
   g_assert_nonnull (strstr (plan->source, "__shared__ float wb_mrow[64];"));
   /* in the walk: no barrier; the sums' parts parked; after it, one barrier and the rows finished */
@@ -1006,6 +1026,8 @@ test_column_mixed_deferred (void)
     g_autoptr (WbCudaPlan) two_more = plan_of_body (in, more, "t8, t9, t6, t5, t4");
     g_assert_cmpuint (two->n_kernels, ==, 2);
     g_assert_null (strstr (two->source, "wb_mrow"));
+    for (guint k = 0; k < two->n_kernels; k++) /* the column kernel's last block of a tile waits for none */
+      g_assert_cmpuint (two->kernels[k].resident, ==, 0);
     g_assert_cmpuint (two_more->n_kernels, ==, 2);
     g_assert_null (strstr (two_more->source, "wb_mrow"));
   }

@@ -293,7 +293,7 @@ make_plan (const Case *c, const WbBsym *region, gboolean vector, GError **error)
     g_setenv ("WB_CUDA_NO_VECTOR", "1", TRUE);
   if (c->table)
     g_setenv (vector ? "WB_CUDA_TABLE" : "WB_CUDA_NO_TABLE", vector ? "always" : "1", TRUE);
-  plan = wb_cuda_plan_new_region (region, args, c->n_in, error);
+  plan = wb_cuda_plan_new_region (region, args, c->n_in, WB_CUDA_CODEGEN_DEFAULT, error);
   g_unsetenv ("WB_CUDA_NO_VECTOR");
   g_unsetenv ("WB_CUDA_TABLE");
   g_unsetenv ("WB_CUDA_NO_TABLE");
@@ -534,6 +534,131 @@ test_case (gconstpointer data)
   }
 }
 
+/* A mixed kernel (the "mixed rows of 4096" case: 64 combiners wait for its 264 blocks) on a device said to hold
+ * fewer blocks at once (WB_CUDA_RESIDENT_BLOCKS): wb_cuda_plan_launch refuses it before launching anything,
+ * naming the kernel, and accepts it at exactly 64; the nvrtc executor then builds the region as two kernels,
+ * says so in its stats, and matches the cpu executor. */
+static void
+test_resident_fallback (void)
+{
+  const Case      *c = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) trace = NULL;
+  g_autoptr (WbCudaPlan) plan = NULL;
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (GPtrArray) dev = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (GPtrArray) ref_out = g_ptr_array_new ();
+  g_autoptr (GPtrArray) got_out = g_ptr_array_new ();
+  g_autoptr (WbRunResult) ref = NULL;
+  g_autoptr (WbRunResult) got = NULL;
+  WbTensor                  *inputs[MAX_IN] = { NULL };
+  WbTensor                  *outs[16] = { NULL };
+  const WbCudaDispatchStats *stats;
+  const WbBsym              *region = NULL;
+  WbCudaRuntime             *rt;
+  WbExecutor                *exec;
+  WbRunOptions               o;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (strcmp (cases[i].label, "mixed rows of 4096, row sums after the walk") == 0)
+      c = &cases[i];
+  g_assert_nonnull (c);
+  if (compile_only || (rt = wb_cuda_runtime_get (&error)) == NULL)
+    {
+      g_test_skip (compile_only ? "needs a GPU" : error->message);
+      return;
+    }
+  text = case_text (c);
+  trace = wb_trace_parse (text, -1, c->label, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < trace->n_body; i++)
+    if (wb_bsym_is_fusion (trace->body[i]))
+      region = trace->body[i];
+  plan = make_plan (c, region, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (plan->n_kernels, ==, 1);
+  g_assert_cmpuint (plan->kernels[0].resident, ==, 64);
+  for (guint i = 0; i < c->n_in; i++)
+    {
+      g_autoptr (WbTensor) t = wb_tensor_new (c->in[i].dtype, c->in[i].rank, c->in[i].shape, NULL);
+      WbTensor *d;
+      for (gint64 k = 0; k < wb_tensor_numel (t); k++)
+        wb_tensor_set_f64 (t, k, draw (&c->in[i]));
+      d = wb_cuda_upload (rt, t, &error);
+      g_assert_no_error (error);
+      inputs[i] = d;
+      g_ptr_array_add (host, wb_rt_value_new_tensor (t));
+      g_ptr_array_add (dev, wb_rt_value_take_tensor (d));
+    }
+
+  g_setenv ("WB_CUDA_RESIDENT_BLOCKS", "63", TRUE);
+  g_assert_false (wb_cuda_plan_launch (rt, plan, inputs, outs, &error));
+  g_assert_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT);
+  g_assert_true (g_str_has_prefix (error->message, "wb_k0_")); /* the kernel's entry, then what it is */
+  g_assert_nonnull (strstr (error->message, "64 of them must be resident at once"));
+  g_assert_nonnull (strstr (error->message, "holds 63"));
+  g_assert_null (outs[0]);
+  g_clear_error (&error);
+  g_setenv ("WB_CUDA_RESIDENT_BLOCKS", "64", TRUE);
+  g_assert_true (wb_cuda_plan_launch (rt, plan, inputs, outs, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < plan->n_outputs; i++)
+    g_clear_pointer (&outs[i], wb_tensor_unref);
+
+  program = wb_program_new (trace, NULL, &error);
+  g_assert_no_error (error);
+  wb_run_options_init (&o);
+  wb_program_assign (program, NULL, wb_executor_lookup ("cpu"));
+  ref = wb_program_run (program, &o, host, NULL, &error);
+  g_assert_no_error (error);
+  exec = wb_cuda_executor_get ("nvrtc", &error);
+  g_assert_no_error (error);
+  wb_program_assign (program, NULL, exec);
+  g_setenv ("WB_CUDA_RESIDENT_BLOCKS", "40", TRUE); /* a GPU of 20 SMs at 2 blocks each */
+  wb_cuda_executors_begin_run ();
+  got = wb_program_run (program, &o, dev, NULL, &error);
+  g_unsetenv ("WB_CUDA_RESIDENT_BLOCKS");
+  g_assert_no_error (error);
+  stats = wb_cuda_executors_get_stats ();
+  g_assert_cmpuint (stats->regions_fused, ==, 1);
+  g_assert_cmpuint (stats->no_wait_plans, ==, 1);
+  g_assert_cmpuint (stats->plan_kernels, ==, 2); /* the column kernel and the row kernel */
+  g_assert_cmpuint (stats->fallbacks, ==, 0);
+  g_assert_nonnull (stats->no_wait_reason);
+  g_assert_true (g_str_has_prefix (stats->no_wait_reason, "nvrtcFusion0: wb_k0_"));
+  for (guint i = 0; i < ref->outputs->len; i++)
+    {
+      WbRtValue *r = ref->outputs->pdata[i], *g = got->outputs->pdata[i];
+      if (r->kind == WB_RT_TUPLE || r->kind == WB_RT_LIST)
+        for (guint j = 0; j < r->items->len; j++)
+          {
+            g_ptr_array_add (ref_out, ((WbRtValue *) r->items->pdata[j])->tensor);
+            g_ptr_array_add (got_out, ((WbRtValue *) g->items->pdata[j])->tensor);
+          }
+      else
+        {
+          g_ptr_array_add (ref_out, r->tensor);
+          g_ptr_array_add (got_out, g->tensor);
+        }
+    }
+  g_assert_cmpuint (got_out->len, ==, 4);
+  for (guint i = 0; i < ref_out->len; i++)
+    {
+      g_autoptr (WbTensor) h = wb_cuda_download (rt, got_out->pdata[i], &error);
+      WbCompareResult res;
+      double          rtol, atol;
+      g_assert_no_error (error);
+      wb_dtype_default_tolerance (((WbTensor *) ref_out->pdata[i])->dtype, &rtol, &atol);
+      g_assert_true (wb_tensor_compare (h, ref_out->pdata[i], rtol, atol, FALSE, &res, &error));
+      g_assert_no_error (error);
+      if (res.mismatches > 0)
+        g_test_fail_printf ("output %u: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside the tolerance", i, res.mismatches, res.n);
+    }
+  wb_cuda_executors_end_run ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -550,6 +675,7 @@ main (int argc, char **argv)
       g_strdelimit (path + 1, " +", '-');
       g_test_add_data_func (path, &cases[i], test_case);
     }
+  g_test_add_func ("/cuda/vector/resident-fallback", test_resident_fallback);
   rc = g_test_run ();
   {
     /* the cache directory: its entries, then itself */

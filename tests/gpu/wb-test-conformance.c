@@ -218,7 +218,7 @@ test_case (gconstpointer data)
     rtrace = wb_trace_parse (rtext, -1, c->label, NULL);
     for (guint i = 0; c->attention == WB_DTYPE_UNKNOWN && rtrace && i < rtrace->n_body && probe == NULL && error == NULL; i++)
       if (wb_bsym_is_fusion (rtrace->body[i]))
-        probe = wb_cuda_plan_new_annotated (rtrace, rtrace->body[i], &error);
+        probe = wb_cuda_plan_new_annotated (rtrace, rtrace->body[i], WB_CUDA_CODEGEN_DEFAULT, &error);
     if (error != NULL && strstr (error->message, "unsupported input dtype") != NULL)
       {
         g_test_skip ("Thunder's meta rejects this dtype");
@@ -266,7 +266,7 @@ test_case (gconstpointer data)
         }
       for (guint i = 0; i < trace->n_body && plan == NULL; i++)
         if (wb_bsym_is_fusion (trace->body[i]))
-          plan = wb_cuda_plan_new_annotated (trace, trace->body[i], &error);
+          plan = wb_cuda_plan_new_annotated (trace, trace->body[i], WB_CUDA_CODEGEN_DEFAULT, &error);
       if (plan == NULL)
         g_error ("%s: %s\n%s", c->label, error ? error->message : "no region", text);
       img = wb_nvrtc_compile (plan->source, "sm_90", cache_dir, &error);
