@@ -160,6 +160,36 @@ memo_lanes (Kern *k, const Val *v, const Idx *ix, const char *const *r)
     }
 }
 
+static gint64
+gcd64 (gint64 a, gint64 b)
+{
+  while (b != 0)
+    {
+      gint64 t = a % b;
+      a = b;
+      b = t;
+    }
+  return a < 0 ? -a : a;
+}
+
+/* A uniform branch of the vector loop over dim @d of @v at @ix, with boundaries every @step elements of @d (base
+ * + j in the lanes) or anywhere in @d (the same in every lane: boundaries every extent of the lanes' dim at
+ * least): k->seg, the run of the lanes' dim that no branch boundary splits. */
+static void
+note_seg (Kern *k, const Val *v, const Idx *ix, guint d, gint64 step)
+{
+  gint64 run = 0;
+
+  if (ix->lane[d] == LANE_UNIT)
+    run = gcd64 (step, v->shape[d]);
+  else
+    for (guint e = 0; e < ix->rank; e++)
+      if (ix->lane[e] == LANE_UNIT)
+        run = v->shape[e];
+  if (run > 0)
+    k->seg = k->seg ? gcd64 (k->seg, run) : run;
+}
+
 /* cat along a dim that is the same in every lane, or base + j with every piece starting and ending on a
  * multiple of V: all the lanes of a thread fall in the same piece, so one branch computes the value of
  * every lane (its loads are vectors shared by the lanes), and the lanes after the first find theirs in the
@@ -197,6 +227,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       const char *local = NULL; /* the index along dim inside a piece of a select */
       const char *piece_at;     /* the index along dim inside the piece */
       run = _wb_cg_cat_run (k, list, i, dim, G_N_ELEMENTS (r), maps);
+      note_seg (k, v, ix, dim, off + (gint64) run * t->shape[dim]); /* the branch's end (a select inside it branches not) */
       if (i + run < list->n_items)
         _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", at, off + (gint64) run * t->shape[dim]);
       else if (i > 0)
@@ -287,6 +318,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
       const char *t;
       if (lo[d] == 0 && a->shape[d] == v->shape[d])
         continue;
+      note_seg (k, v, ix, d, gcd64 (lo[d], a->shape[d]));
       t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", unit ? ix->base[d] : ix->e[d], lo[d]));
       g_string_append_printf (cond, "%s%s >= 0 && %s < %" G_GINT64_FORMAT, cond->len ? " && " : "", t, t, a->shape[d]);
       if (unit)
@@ -541,6 +573,27 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
   return TRUE;
 }
 
+/* Lanes of a warp that take consecutive vectors of a row in the vector loop: 32, or fewer where its uniform
+ * branches (k->seg) split a warp's 32 x V elements, rows of @inner elements (@N in all) allowing. A warp that
+ * straddles a boundary runs both sides, each with part of its threads: llama_layer's rotary backward (a cat of
+ * q, k and v pieces of 128 columns, each the sum of two pads that meet at column 64) ran 2.6x the instructions
+ * its threads needed, its kernel bound by issue (ncu on an H200, twenty-fifth session). With fewer lanes a
+ * row, a warp takes 32 / lanes rows at a time instead, all inside one run. */
+static guint
+row_lanes (Kern *k, gint64 inner, gint64 N)
+{
+  gint64 run = k->seg / k->vec;
+  guint  lanes = 32;
+
+  if (k->seg <= 0 || k->seg % k->vec != 0 || g_getenv ("WB_CUDA_NO_WARP_ROWS") != NULL)
+    return 32;
+  while (lanes > 1 && run % lanes != 0)
+    lanes /= 2;
+  if (lanes == 32 || inner % ((gint64) lanes * k->vec) != 0 || (N / inner) % (32 / lanes) != 0)
+    return 32;
+  return lanes;
+}
+
 /* The vector loop over @outs (shape of @first, @N elements) into @writes; FALSE with @error. */
 static gboolean
 emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GError **error)
@@ -550,17 +603,44 @@ emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GErro
   Idx         bx;
   const char *ity = k->ity;
   guint       blk = k->block ? k->block : WB_CUDA_BLOCK;
+  GString    *outer = k->body;
+  GString    *inner;
+  gboolean    ok;
+  guint       lanes;
 
-  _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %u + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity, blk,
-               ity, k->vec, N, ity, blk * k->vec);
-  _wb_cg_line (k, "{");
+  /* the body first: its branches decide how warps walk the rows */
+  k->seg = 0;
+  k->body = g_string_new (NULL);
   _wb_cg_open_block (k);
   _wb_cg_idx_unravel (k, "B", first->rank, first->shape, &bx);
-  if (!_wb_cg_vec_store_outputs (k, outs, writes, &bx, u, "B", error))
-    return FALSE;
+  ok = _wb_cg_vec_store_outputs (k, outs, writes, &bx, u, "B", error);
   _wb_cg_close_block (k);
+  inner = k->body;
+  k->body = outer;
+  lanes = u < 0 ? 32 : row_lanes (k, first->shape[u], N);
+  if (lanes == 32)
+    {
+      _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %u + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity,
+                   blk, ity, k->vec, N, ity, blk * k->vec);
+      _wb_cg_line (k, "{");
+    }
+  else
+    {
+      /* vector Q of the walk: warp w = Q / 32 takes rows (w / S) R .. + R - 1, vectors (w % S) lanes .. + lanes - 1 of
+       * each (S = the row's vectors / lanes), lane l of it row + l / lanes, vector + l % lanes */
+      gint64 nv = first->shape[u] / k->vec, s = nv / lanes;
+      guint  rows = 32 / lanes;
+      _wb_cg_line (k, "for (%s Q = (%s) blockIdx.x * %u + (%s) threadIdx.x; Q < %" G_GINT64_FORMAT "; Q += (%s) gridDim.x * %u)", ity, ity, blk, ity,
+                   N / k->vec, ity, blk);
+      _wb_cg_line (k, "{");
+      _wb_cg_line (k, "  /* warps of %u rows x %u vectors: the lanes of a warp inside one run of its branches */", rows, lanes);
+      _wb_cg_line (k, "  const %s B = ((Q / %" G_GINT64_FORMAT ") * %" G_GINT64_FORMAT " + ((Q %% 32) / %u) * %" G_GINT64_FORMAT " + ((Q / 32) %% %" G_GINT64_FORMAT ") * %u + (Q %% %u)) * %u;",
+                   ity, 32 * s, (gint64) rows * nv, lanes, nv, s, lanes, lanes, k->vec);
+    }
+  g_string_append (k->body, inner->str);
+  g_string_free (inner, TRUE);
   _wb_cg_line (k, "}");
-  return TRUE;
+  return ok;
 }
 
 /* One pointwise kernel computing @outs (Val*, all of one shape) into their buffers. */

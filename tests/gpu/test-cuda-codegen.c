@@ -357,7 +357,7 @@ plan_of_body (const char *inputs, const char *body, const char *outputs)
 static char *
 vector_loop (const char *source)
 {
-  const char *a = strstr (source, "for (int B = ");
+  const char *a = strstr (source, "for (int B = ") ? strstr (source, "for (int B = ") : strstr (source, "for (int Q = ");
   const char *b = a ? strstr (a, "for (int L = ") : NULL;
 
   g_assert_nonnull (b);
@@ -790,6 +790,14 @@ test_cat_select (void)
       /* q and k one branch with its two pads, v the other: the pads of k no longer emitted */
       g_assert_cmpuint (count_of (loop, "__restrict__ s"), ==, 1);
       g_assert_cmpuint (count_of (loop, "if ("), ==, 1 + 2);
+      /* the pads meet at column 64 of each piece of 128: warps of 4 rows x 8 vectors of 8, each inside one pad */
+      g_assert_nonnull (strstr (loop, "for (int Q = (int) blockIdx.x * 256 + (int) threadIdx.x; Q < 3145728; Q += (int) gridDim.x * 256)"));
+      g_assert_nonnull (strstr (loop, "const int B = ((Q / 6144) * 6144 + ((Q % 32) / 8) * 1536 + ((Q / 32) % 192) * 8 + (Q % 8)) * 8;"));
+      {
+        g_autoptr (WbCudaPlan) flat = plan_with (f, "WB_CUDA_NO_WARP_ROWS");
+        g_assert_null (strstr (flat->source, "for (int Q = "));
+        g_assert_nonnull (strstr (flat->source, "for (int B = ((int) blockIdx.x * 256 + (int) threadIdx.x) * 8; B < 25165824; B += (int) gridDim.x * 2048)"));
+      }
       old = plan_with (f, "WB_CUDA_NO_CAT_SELECT");
       old_loop = vector_loop (old->source);
       g_assert_null (strstr (old_loop, "__restrict__ s"));

@@ -107,6 +107,13 @@ static const Case cases[] = {
                                                                                        "t8 = prims.convert_element_type(x, dtypes.float32)\nt9 = prims.add(t7, t8)\nt10 = prims.convert_element_type(t9, dtypes.bfloat16)",
     "t10",
     8 },
+  /* rotate-half of rows of 128: branches at column 64, so warps of 4 rows x 8 vectors (emit_vector_loop) */
+  { "rotate_half, warps of 4 rows", { { "x", BF16, 3, { 6, 8, 128 } }, { "c", BF16, 2, { 8, 128 } } }, 2, "t0 = prims.slice_prim(x, [0, 0, 0], [6, 8, 64], [1, 1, 1])\nt1 = prims.slice_prim(x, [0, 0, 64], [6, 8, 128], [1, 1, 1])\n"
+                                                                                                          "t2 = prims.neg(t1)\nt3 = prims.cat([t2, t0], -1)\nt4 = prims.broadcast_in_dim(c, (6, 8, 128), (1, 2))\n"
+                                                                                                          "t5 = prims.convert_element_type(t3, dtypes.float32)\nt6 = prims.convert_element_type(t4, dtypes.float32)\nt7 = prims.mul(t5, t6)\n"
+                                                                                                          "t8 = prims.convert_element_type(x, dtypes.float32)\nt9 = prims.add(t7, t8)\nt10 = prims.convert_element_type(t9, dtypes.bfloat16)",
+    "t10",
+    8 },
   { "cat outer", { { "a", BF16, 2, { 3, 16 } }, { "b", BF16, 2, { 5, 16 } } }, 2, "t0 = prims.cat([a, b, a], 0)\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad", { { "a", F32, 2, { 6, 13 } } }, 1, "t0 = prims.pad(a, 0.5, [(1, 1, 1), (2, 1, 0)])", "t0", 4 },
   /* pads whose lanes are all inside or all padding (_wb_cg_vec_pad): rotate-half's backward, rows, inside cat */
@@ -437,6 +444,8 @@ test_case (gconstpointer data)
     g_assert_null (strstr (vec_what, "vector"));
   for (guint k = 0; k < splan->n_kernels; k++)
     g_assert_null (strstr (splan->kernels[k].what, "vector"));
+  if (strstr (c->label, "warps of 4 rows") != NULL)
+    g_assert_nonnull (strstr (vplan->source, "warps of 4 rows x 8 vectors"));
   if (compile_only)
     {
       if (wb_cuda_load_nvrtc (NULL) == NULL)
