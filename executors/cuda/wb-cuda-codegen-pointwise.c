@@ -381,26 +381,13 @@ ctype_tag (WbDtype dt)
     }
 }
 
-/* Whether the lanes of a vector of bf16 (@n of them) are read from its 32-bit words (vec_type's w): the element in
- * the high half of a word is then the word with its low half cleared, one instruction, where unpacking the
- * 16-bit element first and shifting it back took two (PRMT, IMAD.U32 in the SASS of llama_layer's rotary
- * backward, whose kernel was bound by instruction issue). WB_CUDA_NO_BF16_WORDS=1 unpacks the 16-bit elements. */
-static gboolean
-bf16_words (WbDtype dt, guint n)
-{
-  return dt == WB_DTYPE_BFLOAT16 && n % 2 == 0 && g_getenv ("WB_CUDA_NO_BF16_WORDS") == NULL;
-}
-
-/* The aligned struct type holding @n elements of @dt (declared once per kernel): a union with the 32-bit words
- * of vectors of bf16 (bf16_words). */
+/* The aligned struct type holding @n elements of @dt (declared once per kernel). */
 static const char *
 vec_type (Kern *k, WbDtype dt, guint n)
 {
   const char      *name = _wb_cg_gstr (k->g, "wb_v%u%s", n, ctype_tag (dt));
-  g_autofree char *decl = bf16_words (dt, n) ? g_strdup_printf ("  union alignas (%u) %s\n  {\n    unsigned short x[%u];\n    unsigned int w[%u];\n  };\n",
-                                                                n * 2, name, n, n / 2)
-                                             : g_strdup_printf ("  struct alignas (%u) %s\n  {\n    %s x[%u];\n  };\n", n * (guint) wb_dtype_size (dt),
-                                                                name, wb_cuda_storage_ctype (dt), n);
+  g_autofree char *decl = g_strdup_printf ("  struct alignas (%u) %s\n  {\n    %s x[%u];\n  };\n", n * (guint) wb_dtype_size (dt), name,
+                                           wb_cuda_storage_ctype (dt), n);
 
   if (strstr (k->decls->str, decl) == NULL)
     g_string_append (k->decls, decl);
@@ -479,8 +466,6 @@ _wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 
       _wb_cg_memo_put (k, key, name);
       _wb_cg_note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
     }
-  if (bf16_words (v->dtype, n))
-    return _wb_cg_new_var (k, "float", _wb_cg_gstr (k->g, "__uint_as_float (%s_%u.w[%u] %s)", name, k->lane / n, k->lane % n / 2, k->lane % 2 ? "& 0xffff0000u" : "<< 16"));
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)),
                          _wb_cg_load_expr (k->g, _wb_cg_gstr (k->g, "%s_%u.x", name, k->lane / n), _wb_cg_gstr (k->g, "%u", k->lane % n), v->dtype));
 }
