@@ -594,9 +594,10 @@ row_lanes (Kern *k, gint64 inner, gint64 N)
   return lanes;
 }
 
-/* The vector loop over @outs (shape of @first, @N elements) into @writes; FALSE with @error. */
+/* The vector loop over @outs (shape of @first, @N elements) into @writes, with *@lanes the lanes of a warp a row
+ * takes (row_lanes); FALSE with @error. */
 static gboolean
-emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GError **error)
+emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, guint *lanes_out, GError **error)
 {
   Val        *first = outs->pdata[0];
   int         u = _wb_cg_innermost_dim (first->rank, first->shape);
@@ -618,6 +619,7 @@ emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, GErro
   inner = k->body;
   k->body = outer;
   lanes = u < 0 ? 32 : row_lanes (k, first->shape[u], N);
+  *lanes_out = lanes;
   if (lanes == 32)
     {
       _wb_cg_line (k, "for (%s B = ((%s) blockIdx.x * %u + (%s) threadIdx.x) * %u; B < %" G_GINT64_FORMAT "; B += (%s) gridDim.x * %u)", ity, ity,
@@ -656,7 +658,7 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
   GString *what = g_string_new (NULL);
   GString *shape = g_string_new ("[");
   gint64   items = N;
-  guint    vec;
+  guint    vec, lanes = 32;
   gboolean ok = FALSE;
   Val     *tv, *tin = NULL;
   guint    blk;
@@ -700,7 +702,7 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
   if ((vec = _wb_cg_vec_width (k, u < 0 ? 0 : first->shape[u])) > 0)
     {
       GString *scalar = _wb_cg_vec_begin (k, vec);
-      if (!emit_vector_loop (k, outs, writes, N, error))
+      if (!emit_vector_loop (k, outs, writes, N, &lanes, error))
         {
           g_string_free (scalar, TRUE);
           goto out;
@@ -716,6 +718,8 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
   g_string_printf (what, "pointwise over %s: %u output%s", shape->str, outs->len, outs->len == 1 ? "" : "s");
   if (vec > 0)
     g_string_append_printf (what, "; vector: %u per thread when aligned", vec);
+  if (vec > 0 && lanes < 32)
+    g_string_append_printf (what, ", warps of %u rows x %u vectors", 32 / lanes, lanes);
   if (tv != NULL)
     prologue = _wb_cg_partial_table_end (k, what);
   _wb_cg_finish_kernel (g, k, what->str, MIN (_wb_cg_grid_for (items, blk), tv != NULL ? WB_CG_SMS : WB_CG_POINTWISE_BLOCKS), N * outs->len, writes,

@@ -791,6 +791,7 @@ test_cat_select (void)
       g_assert_cmpuint (count_of (loop, "__restrict__ s"), ==, 1);
       g_assert_cmpuint (count_of (loop, "if ("), ==, 1 + 2);
       /* the pads meet at column 64 of each piece of 128: warps of 4 rows x 8 vectors of 8, each inside one pad */
+      g_assert_nonnull (strstr (plan->kernels[0].what, ", warps of 4 rows x 8 vectors"));
       g_assert_nonnull (strstr (loop, "for (int Q = (int) blockIdx.x * 256 + (int) threadIdx.x; Q < 3145728; Q += (int) gridDim.x * 256)"));
       g_assert_nonnull (strstr (loop, "const int B = ((Q / 6144) * 6144 + ((Q % 32) / 8) * 1536 + ((Q / 32) % 192) * 8 + (Q % 8)) * 8;"));
       {

@@ -445,7 +445,7 @@ test_case (gconstpointer data)
   for (guint k = 0; k < splan->n_kernels; k++)
     g_assert_null (strstr (splan->kernels[k].what, "vector"));
   if (strstr (c->label, "warps of 4 rows") != NULL)
-    g_assert_nonnull (strstr (vplan->source, "warps of 4 rows x 8 vectors"));
+    g_assert_nonnull (strstr (vplan->kernels[0].what, "vector: 8 per thread when aligned, warps of 4 rows x 8 vectors"));
   if (compile_only)
     {
       if (wb_cuda_load_nvrtc (NULL) == NULL)
