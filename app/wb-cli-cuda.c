@@ -75,7 +75,7 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   if (g_variant_lookup (stats, "no_wait_plans", "u", &no_wait) && no_wait > 0)
     {
       g_variant_lookup (stats, "no_wait_reason", "&s", &no_wait_reason);
-      g_print (_ ("  plans built again without mixed row and column reductions: %u (the first: %s)\n"), no_wait, no_wait_reason ? no_wait_reason : "");
+      g_print (_ ("  regions run without mixed row and column reductions (too few blocks resident): %u (the first: %s)\n"), no_wait, no_wait_reason ? no_wait_reason : "");
     }
   syms = g_variant_lookup_value (stats, "fallback_symbols", G_VARIANT_TYPE ("a{su}"));
   reasons = g_variant_lookup_value (stats, "fallback_reasons", G_VARIANT_TYPE ("a{ss}"));

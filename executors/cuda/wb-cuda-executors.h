@@ -40,8 +40,9 @@ typedef struct
   guint       fallbacks;        /* calls run on the cpu with transfers */
   GHashTable *fallback_symbols; /* (element-type utf8 guint) name -> count (owned by the executors) */
   GHashTable *fallback_reasons; /* (element-type utf8 utf8) name -> first reason */
-  guint       no_wait_plans;    /* plans built again without kernels that wait for their other blocks: the device
-                                   holds too few blocks at once (WB_CUDA_ERROR_RESIDENT, WB_CUDA_CODEGEN_NO_WAIT) */
+  guint       no_wait_plans;    /* call sites (regions, split segments) switched to a plan without kernels that wait
+                                   for their other blocks: the device holds too few blocks at once
+                                   (WB_CUDA_ERROR_RESIDENT, WB_CUDA_CODEGEN_NO_WAIT); each site once */
   char *no_wait_reason;         /* the first such error, "REGION: message" (owned by the executors) */
 } WbCudaDispatchStats;
 
