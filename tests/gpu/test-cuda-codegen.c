@@ -1184,6 +1184,22 @@ test_vector_forms (void)
     compile_or_fail ("ones", ones);
   }
   {
+    /* a cat of two branches of 16 bf16 (2 vectors): warps of 16 rows x 2 vectors, each row's lanes a 32-byte sector; of
+     * pieces of 8 (1 vector) the flat walk, which keeps sectors whole */
+    g_autoptr (WbCudaPlan) two = plan_of_body ("a bf16[64, 16]\nb bf16[64, 16]", "t0 = prims.neg(b)\nt1 = prims.cat([a, t0], 1)", "t1");
+    g_autoptr (WbCudaPlan) one = plan_of_body ("a bf16[64, 8]\nb bf16[64, 8]", "t0 = prims.neg(b)\nt1 = prims.cat([a, t0], 1)", "t1");
+    g_autoptr (WbCudaPlan) few = plan_of_body ("a bf16[8, 16]\nb bf16[8, 16]", "t0 = prims.neg(b)\nt1 = prims.cat([a, t0], 1)", "t1");
+    /* pieces alike (one branch through a pointer select): rows of 4 vectors that no boundary splits, the flat walk */
+    g_autoptr (WbCudaPlan) alike = plan_of_body ("a bf16[64, 16]\nb bf16[64, 16]", "t0 = prims.cat([a, b], 1)\nt1 = prims.neg(t0)", "t1");
+    g_assert_nonnull (strstr (two->kernels[0].what, "vector: 8 per thread when aligned, warps of 16 rows x 2 vectors"));
+    g_assert_nonnull (strstr (two->source, "const int B = ((Q / 64) * 64 + ((Q % 32) / 2) * 4 + ((Q / 32) % 2) * 2 + (Q % 2)) * 8;"));
+    g_assert_null (strstr (one->kernels[0].what, "warps of"));
+    g_assert_nonnull (strstr (one->kernels[0].what, "vector: 8 per thread"));
+    g_assert_null (strstr (few->kernels[0].what, "warps of")); /* 8 rows: fewer than a warp's 16 */
+    g_assert_null (strstr (alike->kernels[0].what, "warps of"));
+    compile_or_fail ("warps of 16 rows", two);
+  }
+  {
     /* mixed widths: 8 lanes (16 bytes of bf16), the f32 output in two 16-byte stores; the row bias is one
      * vector load, the per-row scalar one load for all lanes */
     g_autoptr (WbCudaPlan) p = plan_of_body ("a bf16[32, 64]\nbias bf16[64]\nscale f32[32, 1]",
