@@ -476,16 +476,19 @@ wb_cuda_attention_reset_stats (void)
   memset (&stats, 0, sizeof stats);
 }
 
-/* whether @d takes the fused kernels; records the choice (and the reason when not) */
+/* whether @d takes the fused kernels on @rt's device; records the choice (and the reason when not) */
 static gboolean
-choose_fused (const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
+choose_fused (WbCudaRuntime *rt, const Dims *d, gint64 b, gint64 h, WbCudaFlashDims *fd)
 {
-  g_autofree char *why = NULL;
-  const char      *mode = g_getenv ("WB_CUDA_ATTN");
+  g_autofree char        *why = NULL;
+  const char             *mode = g_getenv ("WB_CUDA_ATTN");
+  const WbCudaDeviceInfo *dev = wb_cuda_runtime_get_info (rt);
 
   if (g_strcmp0 (mode, "unfused") == 0)
     why = g_strdup ("WB_CUDA_ATTN=unfused");
   else if (!wb_cuda_flash_supported (d->dtype, d->e, d->ev, &why))
+    ;
+  else if (!wb_cuda_flash_arch_ok (dev->cc_major, dev->cc_minor, &why))
     ;
   else if (b * h > G_MAXINT32 / 2 || d->tq > G_MAXINT32 / 2 || d->tk > G_MAXINT32 / 2)
     why = g_strdup ("sequences too long for the fused kernels' int indexing");
@@ -749,7 +752,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
       fused = FALSE;
       stats.cudnn++;
     }
-  else if ((fused = choose_fused (d, b, h, &fd)))
+  else if ((fused = choose_fused (rt, d, b, h, &fd)))
     {
       for (guint i = 0; i < 3; i++)
         if (!flash_mat (rt, operands[i], held[i], &mats[i], error))

@@ -85,6 +85,16 @@ wb_cuda_flash_supported (WbDtype dtype, gint64 e, gint64 ev, char **why_not)
 }
 
 gboolean
+wb_cuda_flash_arch_ok (int cc_major, int cc_minor, char **why_not)
+{
+  if (cc_major >= 9)
+    return TRUE;
+  if (why_not != NULL)
+    *why_not = g_strdup_printf ("sm_%d%d: the fused kernels need sm_90 or newer (stmatrix)", cc_major, cc_minor);
+  return FALSE;
+}
+
+gboolean
 wb_cuda_flash_mat (const WbTensor *t, WbCudaFlashMat *out)
 {
   gint64 s[3];

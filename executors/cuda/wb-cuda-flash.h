@@ -45,6 +45,12 @@ typedef struct
  * f16)", "head dim 80 (the fused kernels take 64 and 128)", ... */
 gboolean wb_cuda_flash_supported (WbDtype dtype, gint64 e, gint64 ev, char **why_not);
 
+/* wb_cuda_flash_arch_ok: whether the fused kernels compile for a device of compute capability @cc_major.@cc_minor:
+ * they store tiles with stmatrix, which PTX has from sm_90 on (their mma.sync, ldmatrix and cp.async from sm_80);
+ * FALSE with the reason (transfer full, when @why_not is not NULL): "sm_86: the fused kernels need sm_90 or newer
+ * (stmatrix)". Other devices run attention on cuDNN or the unfused kernels. */
+gboolean wb_cuda_flash_arch_ok (int cc_major, int cc_minor, char **why_not);
+
 /* wb_cuda_flash_mat: @t (a rank-4 device tensor) as an operand read in place, when its inner stride is 1
  * and its address and strides are 16-byte aligned; FALSE otherwise (the caller copies it). */
 gboolean wb_cuda_flash_mat (const WbTensor *t, WbCudaFlashMat *out);

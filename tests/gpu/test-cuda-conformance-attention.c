@@ -8,6 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "wb-cuda-flash.h"
+#include "wb-cuda-loader.h"
+#include "wb-nvrtc.h"
 #include "wb-test-common.h"
 #include "wb-test-conformance.h"
 
@@ -242,10 +245,47 @@ test_attention_dispatch (gconstpointer data)
   g_assert_cmpuint (taken, ==, 4);
 }
 
+/* The fused kernels are chosen only on sm_90 and newer: stmatrix, which they store tiles with, is not in PTX for
+ * sm_86, so NVRTC refuses them for it (checked when NVRTC is installed); elsewhere attention runs on cuDNN or the
+ * unfused kernels. */
+static void
+test_flash_arch (void)
+{
+  g_autofree char *why = NULL;
+  g_autofree char *src = wb_cuda_flash_source (WB_DTYPE_BFLOAT16, 128);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *cache = NULL;
+
+  g_assert_true (wb_cuda_flash_arch_ok (9, 0, NULL));
+  g_assert_true (wb_cuda_flash_arch_ok (10, 0, NULL));
+  g_assert_false (wb_cuda_flash_arch_ok (8, 6, &why));
+  g_assert_cmpstr (why, ==, "sm_86: the fused kernels need sm_90 or newer (stmatrix)");
+  if (wb_cuda_load_nvrtc (NULL) == NULL || !wb_nvrtc_supports_arch (8, 6))
+    {
+      g_test_skip ("NVRTC is not installed or lacks sm_86");
+      return;
+    }
+  cache = g_dir_make_tmp ("wb-flash-arch-XXXXXX", NULL);
+  {
+    g_autoptr (WbNvrtcImage) old = wb_nvrtc_compile (src, "sm_86", cache, &error);
+    g_assert_null (old);
+    g_assert_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_COMPILE);
+    g_assert_nonnull (strstr (error->message, "stmatrix"));
+  }
+  g_clear_error (&error);
+  {
+    g_autoptr (WbNvrtcImage) hopper = wb_nvrtc_compile (src, "sm_90", cache, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (hopper);
+  }
+  wb_test_remove_tree (cache);
+}
+
 int
 main (int argc, char **argv)
 {
   wb_conf_init (&argc, &argv);
+  g_test_add_func ("/cuda/attention/flash-arch", test_flash_arch);
   attention_cases ();
   wb_conf_add_tests ();
   /* the dispatch does not depend on WB_CUDA_ATTN: run once, not again in the deterministic run (which, without a

@@ -167,12 +167,15 @@ cpu_side_runs (const WbConfCase *c, WbTrace *trace, const char *text)
 }
 
 /* whether attention case @c should run on the fused kernels: bf16/f16, head dim 64 or 128 (q's last dim;
- * v's the same), not WB_CUDA_ATTN=unfused */
+ * v's the same), a device of sm_90 or newer, not WB_CUDA_ATTN=unfused */
 static gboolean
 attention_fused (const WbConfCase *c)
 {
+  WbCudaRuntime *rt = wb_cuda_runtime_get (NULL);
+
   return g_strcmp0 (g_getenv ("WB_CUDA_ATTN"), "unfused") != 0 &&
-         wb_cuda_flash_supported (c->attention, c->in[0].shape[3], c->in[2].shape[3], NULL);
+         wb_cuda_flash_supported (c->attention, c->in[0].shape[3], c->in[2].shape[3], NULL) &&
+         (rt == NULL || wb_cuda_flash_arch_ok (wb_cuda_runtime_get_info (rt)->cc_major, wb_cuda_runtime_get_info (rt)->cc_minor, NULL));
 }
 
 static void
