@@ -8,7 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "wb-cuda-attention.h"
 #include "wb-cuda-flash.h"
+#include "wb-cuda-kernels.h"
 #include "wb-cuda-loader.h"
 #include "wb-nvrtc.h"
 #include "wb-test-common.h"
@@ -247,7 +249,7 @@ test_attention_dispatch (gconstpointer data)
 
 /* The fused kernels are chosen only on sm_90 and newer: stmatrix, which they store tiles with, is not in PTX for
  * sm_86, so NVRTC refuses them for it (checked when NVRTC is installed); elsewhere attention runs on cuDNN or the
- * unfused kernels. */
+ * unfused kernels, which compile for sm_86, as do the per-op kernels. */
 static void
 test_flash_arch (void)
 {
@@ -278,6 +280,14 @@ test_flash_arch (void)
     g_assert_no_error (error);
     g_assert_nonnull (hopper);
   }
+  /* what such a device runs instead compiles for it: the unfused attention kernels, and the per-op kernels */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *other = i == 0 ? wb_cuda_attention_source (WB_DTYPE_BFLOAT16) : g_strdup (wb_cuda_kernels_source ());
+      g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (other, "sm_86", cache, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (img);
+    }
   wb_test_remove_tree (cache);
 }
 
