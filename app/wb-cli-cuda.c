@@ -51,9 +51,9 @@ print_times (const char *fmt, GArray *ms)
 static void
 print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_gpu_ms)
 {
-  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, no_wait = 0;
+  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, rebuilds = 0;
   double      cms = 0;
-  const char *attention = NULL, *no_wait_reason = NULL;
+  const char *attention = NULL, *rebuild_reason = NULL;
   g_autoptr (GVariant) syms = NULL;
   g_autoptr (GVariant) reasons = NULL;
 
@@ -72,10 +72,10 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   g_print (_ ("NVRTC: %u compiled (%.1f ms), %u from the disk cache\n"), compiles, cms, hits);
   if (g_variant_lookup (stats, "attention", "&s", &attention))
     g_print (_ ("attention: %s\n"), attention);
-  if (g_variant_lookup (stats, "no_wait_plans", "u", &no_wait) && no_wait > 0)
+  if (g_variant_lookup (stats, "device_rebuilds", "u", &rebuilds) && rebuilds > 0)
     {
-      g_variant_lookup (stats, "no_wait_reason", "&s", &no_wait_reason);
-      g_print (_ ("  regions run without mixed row and column reductions (too few blocks resident): %u (the first: %s)\n"), no_wait, no_wait_reason ? no_wait_reason : "");
+      g_variant_lookup (stats, "device_rebuild_reason", "&s", &rebuild_reason);
+      g_print (_ ("  regions built again for this device's limits: %u (the first: %s)\n"), rebuilds, rebuild_reason ? rebuild_reason : "");
     }
   syms = g_variant_lookup_value (stats, "fallback_symbols", G_VARIANT_TYPE ("a{su}"));
   reasons = g_variant_lookup_value (stats, "fallback_reasons", G_VARIANT_TYPE ("a{ss}"));

@@ -203,9 +203,9 @@ stats_variant (guint retries)
   g_variant_builder_add (&b, "{sv}", "fallbacks", g_variant_new_uint32 (s->fallbacks));
   g_variant_builder_add (&b, "{sv}", "fallback_symbols", g_variant_builder_end (&fb));
   g_variant_builder_add (&b, "{sv}", "fallback_reasons", g_variant_builder_end (&rb));
-  g_variant_builder_add (&b, "{sv}", "no_wait_plans", g_variant_new_uint32 (s->no_wait_plans));
-  if (s->no_wait_reason != NULL)
-    g_variant_builder_add (&b, "{sv}", "no_wait_reason", g_variant_new_string (s->no_wait_reason));
+  g_variant_builder_add (&b, "{sv}", "device_rebuilds", g_variant_new_uint32 (s->device_rebuilds));
+  if (s->device_rebuild_reason != NULL)
+    g_variant_builder_add (&b, "{sv}", "device_rebuild_reason", g_variant_new_string (s->device_rebuild_reason));
   g_variant_builder_add (&b, "{sv}", "nvrtc_compiles", g_variant_new_uint32 (ns.compiles));
   g_variant_builder_add (&b, "{sv}", "nvrtc_hits", g_variant_new_uint32 (ns.hits));
   g_variant_builder_add (&b, "{sv}", "compile_ms", g_variant_new_double (ns.compile_ms));

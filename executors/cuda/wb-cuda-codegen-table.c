@@ -23,7 +23,8 @@
  * reshapes of one contiguous 16-bit float input of the same numel and nothing else (no other input, no
  * reduction result, no index-dependent op), over at least TABLE_MIN_ELEMENTS elements, whose arithmetic
  * costs at least TABLE_MIN_COST (a rough count: 16 for erf-like functions, 6 for exp, log, tanh, sqrt,
- * div..., 1 for other ops). WB_CUDA_NO_TABLE=1 turns it off; WB_CUDA_TABLE=always takes every group that
+ * div..., 1 for other ops). WB_CUDA_NO_TABLE=1 (or WB_CUDA_CODEGEN_NO_TABLE, for a device that gives a block less
+ * than 128 KiB of shared memory) turns it off; WB_CUDA_TABLE=always takes every group that
  * qualifies but for size and cost (the conformance suite runs so, to check the builder against the cpu
  * executor on every unary op).
  *
@@ -148,7 +149,7 @@ _wb_cg_table_input (Gen *g, GPtrArray *outs)
   gboolean    always = g_strcmp0 (env, "always") == 0;
   Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE, NULL, 0 };
 
-  if (outs->len != 1 || g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
+  if (outs->len != 1 || (g->flags & WB_CUDA_CODEGEN_NO_TABLE) || g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
     u.ok = FALSE;
   else if (g_hash_table_add (u.seen, out) && take_op (&u, out->def)) /* the output may have its buffer: start at its op */
     (void) _wb_cg_node_reads_any (g, out->def, unary_cb, &u);
@@ -353,7 +354,7 @@ _wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input)
   guint       best_heavy = 0, best_cost = 0;
 
   *input = NULL;
-  if (g_getenv ("WB_CUDA_NO_TABLE") != NULL || g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL ||
+  if ((g->flags & WB_CUDA_CODEGEN_NO_TABLE) || g_getenv ("WB_CUDA_NO_TABLE") != NULL || g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL ||
       (!always && r.numel < TABLE_MIN_ELEMENTS))
     goto out;
   for (guint i = 0; i < outs->len; i++)

@@ -140,14 +140,17 @@ typedef struct
 void wb_cuda_plan_free (WbCudaPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCudaPlan, wb_cuda_plan_free)
 
-/* WbCudaCodegenFlags: what a plan may not use. WB_CUDA_CODEGEN_NO_WAIT: no kernel whose blocks wait for its
+/* WbCudaCodegenFlags: what a plan may not use, where the device cannot run it (the nvrtc executor builds a plan
+ * again so when wb_cuda_plan_launch refuses it). WB_CUDA_CODEGEN_NO_WAIT: no kernel whose blocks wait for its
  * other blocks (WbCudaKernel.resident is 0 in every kernel: a norm backward's row and column sums as two
- * kernels, not one mixed kernel); what the launcher's callers build where the device holds too few blocks at
- * once (WB_CUDA_ERROR_RESIDENT). */
+ * kernels, not one mixed kernel), for WB_CUDA_ERROR_RESIDENT. WB_CUDA_CODEGEN_NO_TABLE: no lookup table
+ * (wb-cuda-codegen-table.c, whose kernels copy 128 KiB into shared memory: more than the 99 KiB of sm_86 and
+ * sm_89), for WB_CUDA_ERROR_SHARED_MEMORY. */
 typedef enum
 {
   WB_CUDA_CODEGEN_DEFAULT = 0,
   WB_CUDA_CODEGEN_NO_WAIT = 1 << 0,
+  WB_CUDA_CODEGEN_NO_TABLE = 1 << 1,
 } WbCudaCodegenFlags;
 
 /* wb_cuda_plan_new_region: the plan of fusion region @region (a CALL whose subsymbols are its body)

@@ -89,8 +89,8 @@ plan_for (const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n
 
   for (guint i = 0; i < n_args; i++)
     key_append_arg (key, &args[i]);
-  if (flags & WB_CUDA_CODEGEN_NO_WAIT)
-    g_string_append (key, "\nno-wait");
+  if (flags != WB_CUDA_CODEGEN_DEFAULT)
+    g_string_append_printf (key, "\nflags %u", (guint) flags);
   if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
     plan = ps->build (ps->data, args, flags, error);
   if (!_wb_cuda_exec_keep_plan (key, plan))
@@ -100,33 +100,42 @@ plan_for (const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n
 }
 
 /* Launches the plan of call site @site (the one it ran last when @args are the same, else plan_for) on
- * @inputs; (transfer full) its results in @results (plan->n_outputs). Where a kernel of it waits for more of
- * its blocks than the device holds at once (WB_CUDA_ERROR_RESIDENT: a mixed norm backward on a small GPU;
- * nothing was launched), the plan is built again without such kernels (WB_CUDA_CODEGEN_NO_WAIT), counted in
- * the stats and remembered for the site. */
+ * @inputs; (transfer full) its results in @results (plan->n_outputs). Where the device cannot run a kernel of it
+ * (nothing was launched), the plan is built again without such kernels, remembered for the site and counted in
+ * the stats: WB_CUDA_ERROR_RESIDENT (a mixed norm backward waits for more blocks than a small GPU holds at once)
+ * -> WB_CUDA_CODEGEN_NO_WAIT; WB_CUDA_ERROR_SHARED_MEMORY (a lookup table's 128 KiB of shared memory, more than
+ * sm_86 and sm_89 give a block) -> WB_CUDA_CODEGEN_NO_TABLE; both where both apply. */
 static WbCudaPlan *
 launch_site (WbCudaRuntime *rt, const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n_args, WbTensor *const *inputs, WbTensor ***results, GError **error)
 {
-  g_autoptr (GError) local = NULL;
   WbCudaDispatchStats *stats = _wb_cuda_exec_stats ();
   WbCudaPlan          *plan = _wb_cuda_exec_site_plan (site, args, n_args);
+  WbCudaCodegenFlags   flags = WB_CUDA_CODEGEN_DEFAULT;
 
-  if (plan == NULL && (plan = plan_for (ps, site, args, n_args, WB_CUDA_CODEGEN_DEFAULT, error)) == NULL)
+  if (plan == NULL && (plan = plan_for (ps, site, args, n_args, flags, error)) == NULL)
     return NULL;
   *results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
-  if (wb_cuda_plan_launch (rt, plan, inputs, *results, &local))
-    return plan;
-  if (!g_error_matches (local, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT))
+  for (guint tries = 0;; tries++)
     {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return NULL;
+      g_autoptr (GError) local = NULL;
+      gboolean resident, shared;
+      if (wb_cuda_plan_launch (rt, plan, inputs, *results, &local))
+        return plan;
+      resident = g_error_matches (local, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT);
+      shared = g_error_matches (local, WB_CUDA_ERROR, WB_CUDA_ERROR_SHARED_MEMORY);
+      if (tries == 2 || !(resident || shared))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      if (tries == 0)
+        stats->device_rebuilds++;
+      if (stats->device_rebuild_reason == NULL)
+        stats->device_rebuild_reason = g_strdup_printf ("%s: %s", ps->where, local->message);
+      flags |= resident ? WB_CUDA_CODEGEN_NO_WAIT : WB_CUDA_CODEGEN_NO_TABLE;
+      if ((plan = plan_for (ps, site, args, n_args, flags, error)) == NULL)
+        return NULL;
     }
-  stats->no_wait_plans++;
-  if (stats->no_wait_reason == NULL)
-    stats->no_wait_reason = g_strdup_printf ("%s: %s", ps->where, local->message);
-  if ((plan = plan_for (ps, site, args, n_args, WB_CUDA_CODEGEN_NO_WAIT, error)) == NULL || !wb_cuda_plan_launch (rt, plan, inputs, *results, error))
-    return NULL;
-  return plan;
 }
 
 typedef struct

@@ -219,8 +219,8 @@ wb_cuda_executors_begin_run (void)
   wb_cuda_executors_forget_program ();
   g_clear_pointer (&uploaded, g_hash_table_unref);
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
-  stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = stats.no_wait_plans = 0;
-  g_clear_pointer (&stats.no_wait_reason, g_free);
+  stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = stats.device_rebuilds = 0;
+  g_clear_pointer (&stats.device_rebuild_reason, g_free);
   g_hash_table_remove_all (stats.fallback_symbols);
   g_hash_table_remove_all (stats.fallback_reasons);
 }

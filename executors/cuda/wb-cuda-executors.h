@@ -40,10 +40,10 @@ typedef struct
   guint       fallbacks;        /* calls run on the cpu with transfers */
   GHashTable *fallback_symbols; /* (element-type utf8 guint) name -> count (owned by the executors) */
   GHashTable *fallback_reasons; /* (element-type utf8 utf8) name -> first reason */
-  guint       no_wait_plans;    /* call sites (regions, split segments) switched to a plan without kernels that wait
-                                   for their other blocks: the device holds too few blocks at once
-                                   (WB_CUDA_ERROR_RESIDENT, WB_CUDA_CODEGEN_NO_WAIT); each site once */
-  char *no_wait_reason;         /* the first such error, "REGION: message" (owned by the executors) */
+  guint       device_rebuilds;  /* call sites (regions, split segments, ops) switched to a plan built again for the
+                                   device's limits (WB_CUDA_ERROR_RESIDENT: no mixed reductions; _SHARED_MEMORY: no
+                                   lookup tables; wb-cuda-codegen.h's WbCudaCodegenFlags); each site once */
+  char *device_rebuild_reason;  /* the first such error, "REGION: message" (owned by the executors) */
 } WbCudaDispatchStats;
 
 /* wb_cuda_executors_begin_run / end_run: a run's scope for uploaded host tensors and statistics; every

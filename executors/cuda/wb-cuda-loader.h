@@ -35,6 +35,7 @@ typedef enum
   WB_CUDA_ERROR_CAPTURE,        /* work that a CUDA graph cannot hold ran during stream capture (wb-cuda-graph.h) */
   WB_CUDA_ERROR_NOT_SUPPORTED,  /* a library (cuDNN) has no engine for the call, or this build lacks it: fall back */
   WB_CUDA_ERROR_RESIDENT,       /* a kernel waits for more of its blocks than the device holds at once: build it without (WB_CUDA_CODEGEN_NO_WAIT) */
+  WB_CUDA_ERROR_SHARED_MEMORY,  /* a kernel asks for more shared memory a block than the device gives: build it without (WB_CUDA_CODEGEN_NO_TABLE) */
 } WbCudaError;
 
 #define WB_CUDA_STR_(x) #x

@@ -99,6 +99,8 @@ runtime_new (GError **error)
       !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, rt->dev), "cuDeviceGetAttribute", error) ||
       !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, rt->dev), "cuDeviceGetAttribute", error) ||
       !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, rt->dev), "cuDeviceGetAttribute", error) ||
+      !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, rt->dev), "cuDeviceGetAttribute",
+                      error) ||
       !wb_cuda_check (cu->cuDeviceTotalMem (&total, rt->dev), "cuDeviceTotalMem", error))
     {
       g_free (rt);
@@ -529,9 +531,26 @@ holds_resident (WbCudaRuntime *rt, CUfunction fn, const WbCudaKernel *kr, GError
   return FALSE;
 }
 
+/* Whether the device gives @kr the dynamic shared memory it asks for (its opt-in limit a block, or less where
+ * WB_CUDA_SHARED_OPTIN_BYTES says so, for the tests). FALSE with WB_CUDA_ERROR_SHARED_MEMORY, naming the kernel. */
+static gboolean
+fits_shared (WbCudaRuntime *rt, const WbCudaKernel *kr, GError **error)
+{
+  const char *env = g_getenv ("WB_CUDA_SHARED_OPTIN_BYTES");
+  gint64      limit = rt->info.smem_optin;
+
+  if (env != NULL && g_ascii_strtoll (env, NULL, 10) > 0)
+    limit = MIN (limit, g_ascii_strtoll (env, NULL, 10));
+  if ((gint64) kr->smem_bytes <= limit)
+    return TRUE;
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_SHARED_MEMORY, "%s (%s): asks for %u bytes of shared memory a block; %s gives at most %" G_GINT64_FORMAT "%s",
+               kr->entry, kr->what, kr->smem_bytes, rt->info.name, limit, env != NULL ? " (capped by WB_CUDA_SHARED_OPTIN_BYTES)" : "");
+  return FALSE;
+}
+
 /* Looks @plan's kernels up in @rt (once per plan and runtime: the runtime's own lookup hashes the whole source,
  * 8x longer when vectorised; measured 0.28 ms per iteration of gpt2_block's 14-kernel region) and checks the
- * blocks that waiting kernels need, before any of them is launched. */
+ * shared memory each asks for and the blocks that waiting kernels need, before any of them is launched. */
 static gboolean
 plan_resolve (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
 {
@@ -541,7 +560,7 @@ plan_resolve (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
     return TRUE;
   fns = g_new0 (gpointer, MAX (plan->n_kernels, 1));
   for (guint k = 0; k < plan->n_kernels; k++)
-    if ((fns[k] = wb_cuda_runtime_get_function (rt, plan->source, plan->kernels[k].entry, error)) == NULL ||
+    if (!fits_shared (rt, &plan->kernels[k], error) || (fns[k] = wb_cuda_runtime_get_function (rt, plan->source, plan->kernels[k].entry, error)) == NULL ||
         (plan->kernels[k].resident > 0 && !holds_resident (rt, fns[k], &plan->kernels[k], error)))
       return FALSE;
   g_free (plan->functions);

@@ -27,6 +27,7 @@ typedef struct
   int    cc_major, cc_minor;
   int    driver_version; /* 13000 = 13.0 */
   int    sm_count;
+  int    smem_optin; /* shared memory a block may opt in to (bytes): 227 KiB on sm_90, 99 KiB on sm_86 and sm_89 */
   gint64 total_bytes;
   char   arch[16]; /* what kernels are compiled for: "sm_90" */
 } WbCudaDeviceInfo;
@@ -105,7 +106,9 @@ gboolean wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guin
  * caches the kernels' CUfunctions in @plan (from one thread: the runner's) and checks, before launching any,
  * that the device holds the blocks each kernel with a WbCudaKernel.resident needs at once (occupancy x SMs;
  * WB_CUDA_RESIDENT_BLOCKS caps that figure, for tests): FALSE with WB_CUDA_ERROR_RESIDENT, nothing launched,
- * where it does not (build the plan again with WB_CUDA_CODEGEN_NO_WAIT). Else the errors of
+ * where it does not (build the plan again with WB_CUDA_CODEGEN_NO_WAIT); and that each kernel's dynamic shared
+ * memory fits the device's opt-in limit (WbCudaDeviceInfo.smem_optin; WB_CUDA_SHARED_OPTIN_BYTES caps it): FALSE
+ * with WB_CUDA_ERROR_SHARED_MEMORY, nothing launched, where it does not (WB_CUDA_CODEGEN_NO_TABLE). Else the errors of
  * wb_cuda_runtime_get_function and wb_cuda_runtime_launch_ex. */
 gboolean wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *inputs, WbTensor **outputs, GError **error);
 

@@ -582,6 +582,19 @@ test_table_chosen (void)
     }
     g_unsetenv ("WB_CUDA_NO_TABLE");
   }
+  {
+    /* for a device that gives a block less than the table's 128 KiB (WB_CUDA_CODEGEN_NO_TABLE): the computed kernel,
+     * no dynamic shared memory, even where WB_CUDA_TABLE=always would force a table */
+    g_autoptr (WbCudaPlan) small_smem = NULL;
+    g_setenv ("WB_CUDA_TABLE", "always", TRUE);
+    small_smem = plan_of_body_flags ("a bf16[2048, 2048]", GELU_BODY "\nt9 = prims.convert_element_type(t8, dtypes.bfloat16)", "t9",
+                                     WB_CUDA_CODEGEN_NO_TABLE);
+    g_unsetenv ("WB_CUDA_TABLE");
+    g_assert_cmpuint (small_smem->n_kernels, ==, 1);
+    g_assert_cmpuint (small_smem->kernels[0].smem_bytes, ==, 0);
+    g_assert_null (strstr (small_smem->source, "wb_table"));
+    compile_or_fail ("GELU without a table", small_smem);
+  }
 }
 
 /* llama_layer's SiLU forward and backward (bf16[2048, 11008], two inputs): the sigmoid s = 1 / (1 + exp (-x)),
@@ -645,6 +658,15 @@ test_partial_table (void)
       off = plan_with (f, "WB_CUDA_NO_PARTIAL_TABLE");
       g_assert_cmpuint (off->n_kernels, ==, 1);
       g_assert_nonnull (strstr (off->source, "expf ("));
+      {
+        /* WB_CUDA_CODEGEN_NO_TABLE (a device with less shared memory a block) computes it too */
+        g_autoptr (GError) error = NULL;
+        g_autoptr (WbCudaPlan) small_smem = wb_cuda_plan_new_annotated (f->trace, f->region, WB_CUDA_CODEGEN_NO_TABLE, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (small_smem->n_kernels, ==, 1);
+        g_assert_cmpuint (small_smem->kernels[0].smem_bytes, ==, 0);
+        g_assert_cmpstr (small_smem->source, ==, off->source);
+      }
       g_assert_null (strstr (off->source, "wb_table"));
     }
   g_assert_cmpuint (with, ==, 2);

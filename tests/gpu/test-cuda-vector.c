@@ -543,13 +543,22 @@ test_case (gconstpointer data)
   }
 }
 
-/* A mixed kernel (the "mixed rows of 4096" case: 64 combiners wait for its 264 blocks) on a device said to hold
- * fewer blocks at once (WB_CUDA_RESIDENT_BLOCKS): wb_cuda_plan_launch refuses it before launching anything,
- * naming the kernel, and accepts it at exactly 64; the nvrtc executor then builds the region as two kernels,
- * says so in its stats, and matches the cpu executor. */
-static void
-test_resident_fallback (void)
+/* A device limit the nvrtc executor builds around (WB_CUDA_CODEGEN_NO_WAIT, _NO_TABLE): case @label's plan (built
+ * with @table_env set as WB_CUDA_TABLE, when not NULL) holds a kernel that needs more than the device is said to
+ * give (@cap_var set to @refused); wb_cuda_plan_launch refuses it before launching anything with @code, naming the
+ * kernel and @phrase, and accepts it at @accepted; under @cap_var = @fallback the executor builds the region again
+ * (@kernels kernels), says so in its stats and matches the cpu executor. */
+typedef struct
 {
+  const char *label, *table_env, *cap_var, *refused, *accepted, *fallback, *phrase;
+  int         code;
+  guint       kernels, outputs;
+} Limit;
+
+static void
+test_device_limit (gconstpointer data)
+{
+  const Limit     *lim = data;
   const Case      *c = NULL;
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
@@ -571,7 +580,7 @@ test_resident_fallback (void)
   WbRunOptions               o;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    if (strcmp (cases[i].label, "mixed rows of 4096, row sums after the walk") == 0)
+    if (strcmp (cases[i].label, lim->label) == 0)
       c = &cases[i];
   g_assert_nonnull (c);
   if (compile_only || (rt = wb_cuda_runtime_get (&error)) == NULL)
@@ -579,22 +588,25 @@ test_resident_fallback (void)
       g_test_skip (compile_only ? "needs a GPU" : error->message);
       return;
     }
+  if (lim->table_env != NULL)
+    g_setenv ("WB_CUDA_TABLE", lim->table_env, TRUE);
   text = case_text (c);
   trace = wb_trace_parse (text, -1, c->label, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < trace->n_body; i++)
     if (wb_bsym_is_fusion (trace->body[i]))
       region = trace->body[i];
-  plan = make_plan (c, region, TRUE, &error);
+  plan = wb_cuda_plan_new_annotated (trace, region, WB_CUDA_CODEGEN_DEFAULT, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (plan->n_kernels, ==, 1);
-  g_assert_cmpuint (plan->kernels[0].resident, ==, 64);
   for (guint i = 0; i < c->n_in; i++)
     {
       g_autoptr (WbTensor) t = wb_tensor_new (c->in[i].dtype, c->in[i].rank, c->in[i].shape, NULL);
       WbTensor *d;
       for (gint64 k = 0; k < wb_tensor_numel (t); k++)
-        wb_tensor_set_f64 (t, k, draw (&c->in[i]));
+        if (c->in[i].dom == DOM_BITS)
+          ((guint16 *) wb_tensor_get_data (t))[k] = (guint16) ((k * 40503 + 7) & 0xffff);
+        else
+          wb_tensor_set_f64 (t, k, draw (&c->in[i]));
       d = wb_cuda_upload (rt, t, &error);
       g_assert_no_error (error);
       inputs[i] = d;
@@ -602,15 +614,15 @@ test_resident_fallback (void)
       g_ptr_array_add (dev, wb_rt_value_take_tensor (d));
     }
 
-  g_setenv ("WB_CUDA_RESIDENT_BLOCKS", "63", TRUE);
+  g_setenv (lim->cap_var, lim->refused, TRUE);
   g_assert_false (wb_cuda_plan_launch (rt, plan, inputs, outs, &error));
-  g_assert_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT);
-  g_assert_true (g_str_has_prefix (error->message, "wb_k0_")); /* the kernel's entry, then what it is */
-  g_assert_nonnull (strstr (error->message, "64 of them must be resident at once"));
-  g_assert_nonnull (strstr (error->message, "holds 63"));
+  g_assert_error (error, WB_CUDA_ERROR, lim->code);
+  g_assert_true (g_str_has_prefix (error->message, "wb_k")); /* the kernel's entry, then what it is */
+  if (strstr (error->message, lim->phrase) == NULL)
+    g_error ("%s: %s", lim->label, error->message);
   g_assert_null (outs[0]);
   g_clear_error (&error);
-  g_setenv ("WB_CUDA_RESIDENT_BLOCKS", "64", TRUE);
+  g_setenv (lim->cap_var, lim->accepted, TRUE);
   g_assert_true (wb_cuda_plan_launch (rt, plan, inputs, outs, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < plan->n_outputs; i++)
@@ -625,18 +637,19 @@ test_resident_fallback (void)
   exec = wb_cuda_executor_get ("nvrtc", &error);
   g_assert_no_error (error);
   wb_program_assign (program, NULL, exec);
-  g_setenv ("WB_CUDA_RESIDENT_BLOCKS", "40", TRUE); /* a GPU of 20 SMs at 2 blocks each */
+  g_setenv (lim->cap_var, lim->fallback, TRUE);
   wb_cuda_executors_begin_run ();
   got = wb_program_run (program, &o, dev, NULL, &error);
-  g_unsetenv ("WB_CUDA_RESIDENT_BLOCKS");
+  g_unsetenv (lim->cap_var);
+  g_unsetenv ("WB_CUDA_TABLE");
   g_assert_no_error (error);
   stats = wb_cuda_executors_get_stats ();
   g_assert_cmpuint (stats->regions_fused, ==, 1);
-  g_assert_cmpuint (stats->no_wait_plans, ==, 1);
-  g_assert_cmpuint (stats->plan_kernels, ==, 2); /* the column kernel and the row kernel */
+  g_assert_cmpuint (stats->device_rebuilds, ==, 1);
+  g_assert_cmpuint (stats->plan_kernels, ==, lim->kernels);
   g_assert_cmpuint (stats->fallbacks, ==, 0);
-  g_assert_nonnull (stats->no_wait_reason);
-  g_assert_true (g_str_has_prefix (stats->no_wait_reason, "nvrtcFusion0: wb_k0_"));
+  g_assert_nonnull (stats->device_rebuild_reason);
+  g_assert_true (g_str_has_prefix (stats->device_rebuild_reason, "nvrtcFusion0: wb_k"));
   for (guint i = 0; i < ref->outputs->len; i++)
     {
       WbRtValue *r = ref->outputs->pdata[i], *g = got->outputs->pdata[i];
@@ -652,7 +665,7 @@ test_resident_fallback (void)
           g_ptr_array_add (got_out, g->tensor);
         }
     }
-  g_assert_cmpuint (got_out->len, ==, 4);
+  g_assert_cmpuint (got_out->len, ==, lim->outputs);
   for (guint i = 0; i < ref_out->len; i++)
     {
       g_autoptr (WbTensor) h = wb_cuda_download (rt, got_out->pdata[i], &error);
@@ -663,10 +676,21 @@ test_resident_fallback (void)
       g_assert_true (wb_tensor_compare (h, ref_out->pdata[i], rtol, atol, FALSE, &res, &error));
       g_assert_no_error (error);
       if (res.mismatches > 0)
-        g_test_fail_printf ("output %u: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside the tolerance", i, res.mismatches, res.n);
+        g_test_fail_printf ("%s: output %u: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside the tolerance", lim->label, i, res.mismatches,
+                            res.n);
     }
   wb_cuda_executors_end_run ();
 }
+
+/* the mixed kernel of "mixed rows of 4096": 64 combiners wait for its 264 blocks; on a GPU of 20 SMs (40 blocks)
+ * the column kernel and the row kernel. The partial table of "table silu-backward bf16" (WB_CUDA_TABLE=always):
+ * 128 KiB of shared memory a block; with 99 KiB (sm_86, sm_89) the computed kernel alone. */
+static const Limit limits[] = {
+  { "mixed rows of 4096, row sums after the walk", NULL, "WB_CUDA_RESIDENT_BLOCKS", "63", "64", "40", "64 of them must be resident at once; ",
+    WB_CUDA_ERROR_RESIDENT, 2, 4 },
+  { "table silu-backward bf16", "always", "WB_CUDA_SHARED_OPTIN_BYTES", "131071", "131072", "101376", "asks for 131072 bytes of shared memory a block",
+    WB_CUDA_ERROR_SHARED_MEMORY, 1, 1 },
+};
 
 int
 main (int argc, char **argv)
@@ -684,7 +708,8 @@ main (int argc, char **argv)
       g_strdelimit (path + 1, " +", '-');
       g_test_add_data_func (path, &cases[i], test_case);
     }
-  g_test_add_func ("/cuda/vector/resident-fallback", test_resident_fallback);
+  g_test_add_data_func ("/cuda/vector/resident-fallback", &limits[0], test_device_limit);
+  g_test_add_data_func ("/cuda/vector/shared-memory-fallback", &limits[1], test_device_limit);
   rc = g_test_run ();
   {
     /* the cache directory: its entries, then itself */
