@@ -124,7 +124,7 @@ typedef struct
   gboolean batch;     /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
   guint    min_bytes; /* the narrowest element loaded so far (bytes; 0: none) */
   gint64   seg;       /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
-                         boundaries, their gcd (0: no branch; _wb_cg_vec_note_seg) */
+                         boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
   GString *decls;     /* vector struct types the kernel declares */
   GArray  *vslots;    /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
   /* while a row kernel emits its epilogue: Val* of its reductions' results -> the variable holding the

@@ -505,46 +505,53 @@ plan_make_scratch (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
   return TRUE;
 }
 
+/* The device's @figure, or the positive number environment variable @var gives where that is smaller: a small
+ * device's figure, for the tests on a large one. *@set: whether @var is set. */
+static gint64
+capped_by_env (const char *var, gint64 figure, gboolean *set)
+{
+  const char *env = g_getenv (var);
+  gint64      cap = env != NULL ? g_ascii_strtoll (env, NULL, 10) : 0;
+
+  *set = env != NULL;
+  return cap > 0 ? MIN (figure, cap) : figure;
+}
+
 /* Whether the device holds @kr->resident blocks of @kr (function @fn) at once: its occupancy (blocks per SM at
- * its block size, registers and shared memory) times the SMs, or fewer where WB_CUDA_RESIDENT_BLOCKS says so (a
- * small device's figure, for the tests on a large one). FALSE with WB_CUDA_ERROR_RESIDENT, naming the kernel. */
+ * its block size, registers and shared memory) times the SMs, or fewer where WB_CUDA_RESIDENT_BLOCKS says so.
+ * FALSE with WB_CUDA_ERROR_RESIDENT, naming the kernel. */
 static gboolean
 holds_resident (WbCudaRuntime *rt, CUfunction fn, const WbCudaKernel *kr, GError **error)
 {
-  const char *env = g_getenv ("WB_CUDA_RESIDENT_BLOCKS");
-  int         per_sm = 0;
-  gint64      holds;
+  int      per_sm = 0;
+  gint64   holds;
+  gboolean capped;
 
   if (!wb_cuda_check (rt->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, fn, (int) (kr->block ? kr->block : WB_CUDA_BLOCK), kr->smem_bytes),
                       "cuOccupancyMaxActiveBlocksPerMultiprocessor", error))
     return FALSE;
-  holds = (gint64) per_sm * rt->info.sm_count;
-  if (env != NULL && g_ascii_strtoll (env, NULL, 10) > 0)
-    holds = MIN (holds, g_ascii_strtoll (env, NULL, 10));
+  holds = capped_by_env ("WB_CUDA_RESIDENT_BLOCKS", (gint64) per_sm * rt->info.sm_count, &capped);
   if (holds >= kr->resident)
     return TRUE;
   g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_RESIDENT,
                "%s (%s): its blocks wait for one another, so %u of them must be resident at once; %s holds %" G_GINT64_FORMAT
                " (%d SMs x %d blocks%s)",
-               kr->entry, kr->what, kr->resident, rt->info.name, holds, rt->info.sm_count, per_sm,
-               env != NULL ? ", capped by WB_CUDA_RESIDENT_BLOCKS" : "");
+               kr->entry, kr->what, kr->resident, rt->info.name, holds, rt->info.sm_count, per_sm, capped ? ", capped by WB_CUDA_RESIDENT_BLOCKS" : "");
   return FALSE;
 }
 
 /* Whether the device gives @kr the dynamic shared memory it asks for (its opt-in limit a block, or less where
- * WB_CUDA_SHARED_OPTIN_BYTES says so, for the tests). FALSE with WB_CUDA_ERROR_SHARED_MEMORY, naming the kernel. */
+ * WB_CUDA_SHARED_OPTIN_BYTES says so). FALSE with WB_CUDA_ERROR_SHARED_MEMORY, naming the kernel. */
 static gboolean
 fits_shared (WbCudaRuntime *rt, const WbCudaKernel *kr, GError **error)
 {
-  const char *env = g_getenv ("WB_CUDA_SHARED_OPTIN_BYTES");
-  gint64      limit = rt->info.smem_optin;
+  gboolean capped;
+  gint64   limit = capped_by_env ("WB_CUDA_SHARED_OPTIN_BYTES", rt->info.smem_optin, &capped);
 
-  if (env != NULL && g_ascii_strtoll (env, NULL, 10) > 0)
-    limit = MIN (limit, g_ascii_strtoll (env, NULL, 10));
   if ((gint64) kr->smem_bytes <= limit)
     return TRUE;
   g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_SHARED_MEMORY, "%s (%s): asks for %u bytes of shared memory a block; %s gives at most %" G_GINT64_FORMAT "%s",
-               kr->entry, kr->what, kr->smem_bytes, rt->info.name, limit, env != NULL ? " (capped by WB_CUDA_SHARED_OPTIN_BYTES)" : "");
+               kr->entry, kr->what, kr->smem_bytes, rt->info.name, limit, capped ? " (capped by WB_CUDA_SHARED_OPTIN_BYTES)" : "");
   return FALSE;
 }
 
