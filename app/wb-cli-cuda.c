@@ -51,7 +51,7 @@ print_times (const char *fmt, GArray *ms)
 static void
 print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_gpu_ms)
 {
-  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, rebuilds = 0;
+  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, rebuilds = 0, side_calls = 0, side_joins = 0;
   double      cms = 0;
   const char *attention = NULL, *rebuild_reason = NULL;
   g_autoptr (GVariant) syms = NULL;
@@ -72,6 +72,14 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   g_print (_ ("NVRTC: %u compiled (%.1f ms), %u from the disk cache\n"), compiles, cms, hits);
   if (g_variant_lookup (stats, "attention", "&s", &attention))
     g_print (_ ("attention: %s\n"), attention);
+  if (g_variant_lookup (stats, "side_calls", "u", &side_calls) && side_calls > 0)
+    {
+      const char *note = NULL;
+      g_variant_lookup (stats, "side_joins", "u", &side_joins);
+      g_variant_lookup (stats, "side_note", "&s", &note);
+      g_print (_ ("streams: 2 (%u cuBLASLt matmuls a run on the second stream, the first waiting for it %u times)%s%s\n"), side_calls, side_joins,
+               note ? "; " : "", note ? note : "");
+    }
   if (g_variant_lookup (stats, "device_rebuilds", "u", &rebuilds) && rebuilds > 0)
     {
       g_variant_lookup (stats, "device_rebuild_reason", "&s", &rebuild_reason);

@@ -5,7 +5,8 @@
  * in GB/s (10^9 bytes/s), compute in TFLOP/s. Every time is the median over the run's timed iterations
  * (min and max beside it) unless it says otherwise; a kernel's time is its total per iteration.
  *   gap             per iteration: the iteration minus the sum of its regions' times; reported as the
- *                   median (and min, max) of those per-iteration gaps
+ *                   median (and min, max) of those per-iteration gaps. Below zero when regions ran at once
+ *                   (the GPU runner's second stream: executors/cuda/wb-cuda-exec-streams.c)
  *   GB/s, TFLOP/s   the region's static bytes moved and FLOPs (wb-cost.h) over its median time
  *   % of ceiling    the roofline: the time the region would take at the device's ceilings — its bytes at
  *                   the copy bandwidth or its FLOPs at the matmul rate, whichever is longer — as a share of

@@ -87,4 +87,8 @@ WbTensor *_wb_tensor_convert_dense (WbTensor *t, WbDtype dtype, GError **error);
 /* _wb_contiguous_strides: row-major strides of @shape into @strides; returns numel. */
 gint64 _wb_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides);
 
+/* wb-interpreter.c: adds to @set (interned by the trace: no copies) every name bound symbol @b reads, its
+ * subsymbols' included */
+void _wb_bsym_collect_uses (const WbBsym *b, GHashTable *set);
+
 G_END_DECLS

@@ -313,8 +313,8 @@ collect_names (const WbValue *v, GHashTable *set)
     collect_names (v->kwargs[i].value, set);
 }
 
-static void
-collect_bsym_uses (const WbBsym *b, GHashTable *set)
+void
+_wb_bsym_collect_uses (const WbBsym *b, GHashTable *set)
 {
   for (guint i = 0; i < b->n_args; i++)
     collect_names (b->args[i], set);
@@ -325,7 +325,7 @@ collect_bsym_uses (const WbBsym *b, GHashTable *set)
   if (b->kind == WB_BSYM_ANNOTATION && b->name)
     g_hash_table_add (set, (gpointer) b->name);
   for (guint i = 0; i < b->n_subsymbols; i++)
-    collect_bsym_uses (b->subsymbols[i], set);
+    _wb_bsym_collect_uses (b->subsymbols[i], set);
 }
 
 /* For a body: last[i] = names whose last use is bsym i (NULL-terminated arrays, or NULL). */
@@ -341,7 +341,7 @@ compute_last_uses (const WbBsym *const *body, guint n)
       GHashTableIter it;
       gpointer       key;
       g_hash_table_remove_all (set);
-      collect_bsym_uses (body[i], set);
+      _wb_bsym_collect_uses (body[i], set);
       g_hash_table_iter_init (&it, set);
       while (g_hash_table_iter_next (&it, &key, NULL))
         g_hash_table_insert (last, key, GUINT_TO_POINTER (i + 1));

@@ -209,6 +209,13 @@ wb_tensor_new_scalar (WbDtype dtype, double value)
   return t;
 }
 
+gpointer
+wb_tensor_get_external_data (const WbTensor *t)
+{
+  g_return_val_if_fail (t != NULL, NULL);
+  return t->storage != NULL && t->storage->destroy != NULL ? t->storage->destroy_data : NULL;
+}
+
 WbTensor *
 wb_tensor_new_external (WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape, gpointer data, gsize nbytes, GDestroyNotify destroy, gpointer destroy_data)
 {

@@ -66,6 +66,9 @@ WbTensor *wb_tensor_new_external (WbDtype         dtype,
                                   gsize           nbytes,
                                   GDestroyNotify  destroy,
                                   gpointer        destroy_data);
+/* wb_tensor_get_external_data: (transfer none) (nullable) the @destroy_data of the external storage under @t
+ * and every view of it (wb_tensor_new_external), or NULL for a tensor over memory of its own. */
+gpointer wb_tensor_get_external_data (const WbTensor *t);
 /* wb_tensor_new_view: (transfer full) a view of @base's storage with the given layout; no check that
  * it stays inside the storage beyond g_return_val_if_fail (kernels compute valid layouts). */
 WbTensor *wb_tensor_new_view (const WbTensor *base,

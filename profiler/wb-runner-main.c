@@ -79,6 +79,10 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   guint           line;
 
   r->call = bsym->name;
+  /* first: a call placed on the second stream has its events recorded there (wb-cuda-executors.h). A fork
+   * that fails leaves it on the run's stream; the failure shows in the call itself */
+  if (!wb_cuda_executors_call_starting (trace, bsym, NULL))
+    g_debug ("thunder-wb-runner: %s stays on the run's stream", bsym->name);
   /* every top-level call is an NVTX range named after it, for Nsight Systems and other NVTX tools (a no-op
    * without one); cuBLASLt calls nest their own (wb-cublaslt.c) */
   nvtxRangePushA (bsym->name);
@@ -107,6 +111,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
   wb_host_trace_mark (r->host_trace, bsym->name, TRUE);
   if (r->prof)
     wb_runner_prof_call_done (r->prof, bsym);
+  wb_cuda_executors_call_finished (bsym, args, n_args, result); /* last: after the entry's end event */
 }
 
 static int
@@ -213,6 +218,48 @@ stats_variant (guint retries)
   if ((attention = wb_cuda_attention_describe_paths ()) != NULL)
     g_variant_builder_add (&b, "{sv}", "attention", g_variant_new_string (attention));
   return g_variant_builder_end (&b);
+}
+
+/* @stats (the checked run's) with the second stream's use in the last run that was not a graph replay:
+ * "side_calls" (calls placed there) and "side_joins" (waits of the run's stream for it), a new reference */
+static GVariant *
+with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note)
+{
+  GVariantBuilder b;
+  GVariantIter    it;
+  const char     *key;
+  GVariant       *value;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_iter_init (&it, stats);
+  while (g_variant_iter_next (&it, "{&sv}", &key, &value))
+    {
+      g_variant_builder_add (&b, "{sv}", key, value);
+      g_variant_unref (value);
+    }
+  g_variant_builder_add (&b, "{sv}", "side_calls", g_variant_new_uint32 (side_calls));
+  g_variant_builder_add (&b, "{sv}", "side_joins", g_variant_new_uint32 (side_joins));
+  if (side_note != NULL)
+    g_variant_builder_add (&b, "{sv}", "side_note", g_variant_new_string (side_note));
+  return g_variant_builder_end (&b);
+}
+
+/* The last run with calls on the second stream against the checked run (one stream, every kernel
+ * synchronised): its outputs and gradients bit for bit, as graphs_finish does for a graph's replays. */
+static char *
+streams_note (WbCudaRuntime *rt, WbRunResult *last, WbRunResult *checked)
+{
+  g_autoptr (GError) local = NULL;
+  guint  n_out = 0, n_grad = 0;
+  double d_out = 0, d_grad = 0;
+
+  if (!wb_cuda_values_compare (rt, last->outputs, checked->outputs, &n_out, &d_out, &local) ||
+      !wb_cuda_values_compare (rt, last->grads, checked->grads, &n_grad, &d_grad, &local))
+    return g_strdup_printf ("the last run's results could not be compared with the checked run's: %s", local->message);
+  if (n_out + n_grad == 0)
+    return g_strdup ("the last run's outputs and gradients are bit-identical to the checked run's (one stream)");
+  return g_strdup_printf ("%u outputs and %u gradients of the last run differ from the checked run's (one stream; max |diff| %.3g)", n_out, n_grad,
+                          MAX (d_out, d_grad));
 }
 
 /* -- CUDA graphs (RUN with `cuda_graphs`) ------------------------------------------------------------
@@ -472,6 +519,10 @@ handle_run (Runner *r, GVariant *req)
   GVariantBuilder b;
   GVariant       *outs, *grads, *cotv;
   g_autoptr (GVariant) stats = NULL;
+  WbCudaRuntimeStats before, after;
+  guint              side_calls = 0, side_joins = 0;
+  g_autoptr (WbRunResult) last_side = NULL;
+  g_autofree char *side_note = NULL;
 
   g_variant_lookup (req, "forward", "&s", &text);
   g_variant_lookup (req, "filename", "&s", &fname);
@@ -618,14 +669,26 @@ handle_run (Runner *r, GVariant *req)
           goto fail;
         if (timed)
           wb_host_trace_begin (r->host_trace);
+        wb_cuda_runtime_get_stats (rt, &before);
         again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
         wb_host_trace_end (r->host_trace);
+        /* the iteration ends when the side stream's calls have (weight gradients only the return reads) */
+        if (again != NULL && !wb_cuda_runtime_join_side (rt, &error))
+          g_clear_pointer (&again, wb_run_result_free);
+        wb_cuda_runtime_get_stats (rt, &after);
+        side_calls = after.side_calls - before.side_calls; /* per run: the last one's */
+        side_joins = after.side_joins - before.side_joins;
         if ((plain || timed || traced) && r->prof && again != NULL)
           r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
         else if (timed && again != NULL && !events_record (rt, gpu_ev, 1, &error))
           goto fail;
         if (again == NULL || !wb_cuda_runtime_synchronize (rt, &error))
           goto fail;
+        if (side_calls > 0)
+          {
+            g_clear_pointer (&last_side, wb_run_result_free);
+            last_side = g_steal_pointer (&again); /* its values, compared with the checked run's below */
+          }
         if (timed && r->prof == NULL)
           {
             float  ms = 0;
@@ -654,6 +717,8 @@ handle_run (Runner *r, GVariant *req)
     if (cuda_graphs && graphs.graph == NULL && graphs.note == NULL)
       graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
     graphs_finish (&graphs, rt, result, iters);
+    if (last_side != NULL)
+      side_note = streams_note (rt, last_side, result);
   }
 
   if ((outs = download_all (rt, result->outputs, &error)) == NULL)
@@ -695,7 +760,7 @@ handle_run (Runner *r, GVariant *req)
     g_autofree char        *dev = g_strdup_printf ("%s, %s", info->name, info->arch);
     g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
   }
-  g_variant_builder_add (&b, "{sv}", "stats", stats);
+  g_variant_builder_add (&b, "{sv}", "stats", with_streams (stats, side_calls, side_joins, side_note));
   {
     const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (rt);
     g_autofree char        *drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);

@@ -32,6 +32,7 @@ cp "$src/tests/gpu/test-cuda-profile.sh" "$src/tests/gpu/test-cuda-cupti.sh" "$s
 cp "$src/tests/bench/bench-gpu-overhead.sh" "$stage/tests/bench/"
 # --cuda-graphs' test and the GPU benchmark of the workbench against PyTorch (tests/bench/README.md)
 cp "$src/tests/gpu/test-cuda-graphs.sh" "$stage/tests/gpu/"
+cp "$src/tests/gpu/test-cuda-streams.sh" "$stage/tests/gpu/"
 cp "$src/tests/bench/bench-gpu.sh" "$src/tests/bench/bench-gpu.py" "$src/tests/bench/bench-gpu-kernels.py" "$src/tests/bench/bench-flash.py" "$src/tests/bench/bench-mix-defer.py" "$stage/tests/bench/"
 for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-conformance-attention "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen "$stage"/tests/gpu/test-cuda-vector; do
   ldd "$f" | awk '/=> \// { print $3 }'

@@ -20,8 +20,8 @@
 #define WORKSPACE_BYTES (32u << 20)
 
 static cublasLtHandle_t lt_handle;
-static WbTensor        *workspace;
-static GHashTable      *algo_cache; /* key -> cublasLtMatmulAlgo_t* */
+static WbTensor        *workspaces[2]; /* the run's stream's, the side stream's (wb-cuda-runtime.h: "Two streams") */
+static GHashTable      *algo_cache;    /* key -> cublasLtMatmulAlgo_t* */
 
 static gboolean
 lt_check (const WbLtApi *lt, cublasStatus_t st, const char *what, GError **error)
@@ -70,14 +70,21 @@ alignment_of (CUdeviceptr p)
   return a;
 }
 
-/* The process's cuBLASLt handle and workspace, created on first use. */
+/* The process's cuBLASLt handle and workspaces, created on first use: one per stream, since matmuls on the
+ * two streams run at once. Both are made at the first call (the checked run, outside any capture, whose
+ * memory would belong to the graph) unless the run keeps to one stream. */
 static gboolean
 lt_ready (WbCudaRuntime *rt, const WbLtApi *lt, GError **error)
 {
+  guint need = wb_cuda_runtime_in_side (rt) ? 2 : wb_cuda_runtime_get_streams (rt);
+
   if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
     return FALSE;
-  if (workspace == NULL && (workspace = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL)
-    return FALSE;
+  for (guint i = 0; i < need; i++)
+    if (workspaces[i] == NULL &&
+        (!wb_cuda_runtime_check_capturable (rt, "allocates a cuBLASLt workspace (first matmul on a stream)", error) ||
+         (workspaces[i] = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL))
+      return FALSE;
   return TRUE;
 }
 
@@ -135,7 +142,7 @@ lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, cons
   wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", what, zero, zero);
   nvtxRangePushA (what ? what : "cublasLt matmul");
   st = lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta,
-                           (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspace),
+                           (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspaces[wb_cuda_runtime_in_side (rt) ? 1 : 0]),
                            WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt));
   nvtxRangePop ();
   wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", what, zero, zero);

@@ -40,6 +40,12 @@ _wb_cuda_exec_run_matmul (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     if (vbias && (dbias = _wb_cuda_exec_to_device (rt, vbias, error)) == NULL)
       return FALSE;
   }
+  /* on the side stream, copies of host arguments it made are kept for the run: the run's stream reads them
+   * after a join */
+  wb_cuda_runtime_mark_side (rt, da->tensor);
+  wb_cuda_runtime_mark_side (rt, db->tensor);
+  if (dbias)
+    wb_cuda_runtime_mark_side (rt, dbias->tensor);
   if (!wb_cuda_matmul (rt, da->tensor, db->tensor, dbias ? dbias->tensor : NULL, linear, &out, error))
     return FALSE;
   _wb_cuda_exec_stats ()->matmuls++;

@@ -44,6 +44,10 @@ gboolean _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError 
 
 /* wb-cuda-exec-ops.c */
 gboolean _wb_cuda_exec_run_matmul (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+/* wb-cuda-exec-streams.c */
+void     _wb_cuda_exec_streams_forget (void);
+void     _wb_cuda_exec_note_cublas_call (const WbBsym *b);
+gboolean _wb_cuda_exec_join_for_call (WbCudaRuntime *rt, const WbKernelCall *call, GError **error);
 gboolean _wb_cuda_exec_run_copy_ (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 gboolean _wb_cuda_exec_run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 gboolean _wb_cuda_exec_run_attention (WbCudaRuntime *rt, WbKernelCall *call, GError **error);

@@ -176,6 +176,7 @@ _wb_cuda_exec_set_unfusable (const WbBsym *b)
   g_hash_table_add (unfusable, g_strdup (_wb_cuda_exec_text_of (b)));
   /* other calls print the same (the repeated blocks of a model): every memo may have changed */
   g_hash_table_remove_all (memo);
+  _wb_cuda_exec_streams_forget ();
 }
 
 guint

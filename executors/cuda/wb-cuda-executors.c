@@ -152,6 +152,9 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
     return FALSE;
   _wb_cuda_exec_ensure_tables ();
   path = choose_path (self, call->bsym, NULL);
+  /* a tensor side work touched is read only after the run's stream waited for it */
+  if (!_wb_cuda_exec_join_for_call (rt, call, error))
+    return FALSE;
   switch (path)
     {
     case PATH_FUSE:
@@ -171,8 +174,11 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
       break;
     case PATH_MATMUL:
       ok = _wb_cuda_exec_run_matmul (rt, call, &local);
+      if (ok)
+        _wb_cuda_exec_note_cublas_call (call->bsym);
       if (!ok && local->code != WB_CUDA_ERROR_FAULT)
         {
+          wb_cuda_executors_call_finished (NULL, call->args, call->n_args, NULL); /* the fallback's downloads join */
           _wb_cuda_exec_note_reason (call->bsym, local->message);
           return _wb_cuda_exec_run_on_cpu (rt, call, error);
         }
@@ -231,6 +237,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
     }
   if (!ok)
     {
+      wb_cuda_executors_call_finished (NULL, call->args, call->n_args, NULL);
       /* CUDA failures keep their domain (the runner maps a fault to its exit), others become executor errors */
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;

@@ -53,6 +53,21 @@ void wb_cuda_executors_begin_run (void);
 void wb_cuda_executors_end_run (void);
 /* wb_cuda_executors_forget_program: drops what is tied to the bound symbols of the current program. */
 void wb_cuda_executors_forget_program (void);
+/* Calls on the runtime's second stream (wb-cuda-exec-streams.c; wb-cuda-runtime.h, "Two streams").
+ * wb_cuda_executors_call_starting: before top-level call @b of @trace runs (the interpreter's call_started,
+ * ahead of anything that records an event for it): places it on the side stream when it is a cuBLASLt call
+ * of the checked run whose outputs the next two calls do not read, and the runtime allows two streams and
+ * is not synchronising every launch. FALSE with WB_CUDA_ERROR_CALL when the fork fails.
+ * wb_cuda_executors_call_finished: after it ran (the interpreter's observer, after whatever records its
+ * end): @args and @result (transfer none) are what it read and wrote; the run's stream becomes current
+ * again. Also with @b NULL, to leave the side stream after a failed call. */
+gboolean wb_cuda_executors_call_starting (const WbTrace *trace, const WbBsym *b, GError **error);
+void     wb_cuda_executors_call_finished (const WbBsym *b, WbRtValue *const *args, guint n_args, WbRtValue *result);
+/* wb_cuda_executors_late_calls: (transfer container) (element-type WbBsym) the top-level calls of @trace
+ * whose outputs the next two calls do not read, in order: those of them that take cuBLASLt go to the side
+ * stream. The program's memo: valid until wb_cuda_executors_forget_program. */
+GPtrArray *wb_cuda_executors_late_calls (const WbTrace *trace);
+
 /* wb_cuda_executors_get_stats: (transfer none) the statistics of the current or last run. */
 const WbCudaDispatchStats *wb_cuda_executors_get_stats (void);
 

@@ -83,6 +83,7 @@ typedef enum
   X (cuEventSynchronize)        \
   X (cuEventElapsedTime)        \
   X (cuEventDestroy)            \
+  X (cuStreamWaitEvent)         \
   WB_CU_GRAPH_FUNCTIONS (X)
 
 /* CUDA graphs (wb-cuda-graph.h): stream capture, instantiation, launch */

@@ -2,41 +2,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "wb-cuda-runtime.h"
-
 #include <string.h>
 
 #include "wb-cuda-codegen.h"
 #include "wb-cuda-graph.h"
+#include "wb-cuda-runtime-private.h"
 #include "wb-executors-private.h"
-
-struct _WbCudaRuntime
-{
-  const WbCuApi     *cu;
-  CUdevice           dev;
-  CUcontext          ctx;
-  CUstream           stream;
-  CUmemoryPool       pool;
-  WbCudaDeviceInfo   info;
-  GHashTable        *modules;    /* image key -> CUmodule */
-  GHashTable        *functions;  /* "key/entry" -> CUfunction */
-  GHashTable        *fn_names;   /* CUfunction -> its entry name (interned), for the launch hook */
-  GHashTable        *fn_smem;    /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
-  GHashTable        *sources;    /* source text -> image key (no re-hash per launch) */
-  GHashTable        *static_fns; /* a static source's address -> (entry -> CUfunction): no hash of its text */
-  WbCudaRuntimeStats stats;
-  gboolean           sync;
-  gboolean           broken; /* a sticky error happened: every call fails */
-  WbCudaLaunchHook   hook;
-  gpointer           hook_data;
-  const char        *entry; /* the plan kernel being launched (for the hook), or NULL */
-  /* stream capture (wb-cuda-graph.h) */
-  gboolean    capturing;
-  guint       capture_serial;   /* of the current or last capture */
-  GHashTable *aborted_captures; /* serials whose graph never ran: their blocks are not freed */
-  GArray     *deferred;         /* (element-type CUdeviceptr) blocks from before the capture freed during it */
-  char       *capture_refusal;  /* the first thing the current capture could not hold */
-};
 
 static WbCudaRuntime *the_runtime;
 static GError        *the_error;
@@ -118,7 +89,7 @@ runtime_new (GError **error)
     g_snprintf (rt->info.arch, sizeof rt->info.arch, "compute_%d%d", MIN (rt->info.cc_major, 12), rt->info.cc_minor);
   if (!wb_cuda_check (cu->cuDevicePrimaryCtxRetain (&rt->ctx, rt->dev), "cuDevicePrimaryCtxRetain", error) ||
       !wb_cuda_check (cu->cuCtxSetCurrent (rt->ctx), "cuCtxSetCurrent", error) ||
-      !wb_cuda_check (cu->cuStreamCreate (&rt->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error) ||
+      !wb_cuda_check (cu->cuStreamCreate (&rt->main, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error) ||
       !wb_cuda_check (cu->cuDeviceGetDefaultMemPool (&rt->pool, rt->dev), "cuDeviceGetDefaultMemPool", error) ||
       !wb_cuda_check (cu->cuMemPoolSetAttribute (rt->pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
                       "cuMemPoolSetAttribute", error))
@@ -133,6 +104,9 @@ runtime_new (GError **error)
   rt->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   rt->static_fns = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   rt->sync = g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0;
+  rt->stream = rt->main;
+  rt->side_epoch = 1;
+  rt->side_off = g_strcmp0 (g_getenv ("WB_CUDA_STREAMS"), "1") == 0;
   rt->aborted_captures = g_hash_table_new (NULL, NULL);
   return rt;
 }
@@ -186,6 +160,12 @@ wb_cuda_runtime_set_sync (WbCudaRuntime *rt, gboolean sync)
 }
 
 gboolean
+wb_cuda_runtime_get_sync (WbCudaRuntime *rt)
+{
+  return rt->sync;
+}
+
+gboolean
 wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error)
 {
   if (rt->broken)
@@ -195,22 +175,18 @@ wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error)
     }
   if (!wb_cuda_runtime_check_capturable (rt, "synchronises the stream", error))
     return FALSE;
+  /* on the run's stream, after the side stream's work: it may hold what the caller waits for */
+  if (rt->stream == rt->main && !wb_cuda_runtime_join_side (rt, error))
+    return FALSE;
   return check (rt, rt->cu->cuStreamSynchronize (rt->stream), "cuStreamSynchronize", error);
 }
 
 /* -- device tensors ---------------------------------------------------------------------------- */
 
-typedef struct
-{
-  WbCudaRuntime *rt;
-  CUdeviceptr    ptr;
-  guint          capture; /* the capture that allocated it (graph memory), 0 outside captures */
-} DeviceBlock;
-
 static void
 device_block_free (gpointer data)
 {
-  DeviceBlock   *b = data;
+  WbCudaBlock   *b = data;
   WbCudaRuntime *rt = b->rt;
 
   if (b->ptr == 0 || rt->broken)
@@ -223,7 +199,7 @@ device_block_free (gpointer data)
   else
     {
       gint64 t0 = g_get_monotonic_time ();
-      rt->cu->cuMemFreeAsync (b->ptr, rt->stream);
+      _wb_cuda_block_free_ordered (rt, b);
       rt->stats.frees++;
       rt->stats.free_ns += (g_get_monotonic_time () - t0) * 1000;
     }
@@ -247,7 +223,7 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
 {
   gint64       numel = 1;
   gsize        nbytes;
-  DeviceBlock *b;
+  WbCudaBlock *b;
   WbDevice     dev = { WB_DEVICE_CUDA, 0 };
 
   for (guint d = 0; d < rank; d++)
@@ -258,7 +234,7 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
       return NULL;
     }
-  b = g_new0 (DeviceBlock, 1);
+  b = g_new0 (WbCudaBlock, 1);
   b->rt = rt;
   b->capture = rt->capturing ? rt->capture_serial : 0;
   if (nbytes > 0)
@@ -313,6 +289,8 @@ wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error)
   if (!wb_cuda_tensor_is_device (t))
     return wb_tensor_ref (t);
   if (!wb_cuda_runtime_check_capturable (rt, "reads device memory on the host (a download)", error))
+    return NULL;
+  if (rt->stream == rt->main && !wb_cuda_runtime_join_side (rt, error))
     return NULL;
   if ((dense = wb_cuda_contiguous (rt, t, error)) == NULL)
     return NULL;
@@ -819,8 +797,10 @@ wb_cuda_runtime_begin_capture (WbCudaRuntime *rt, GError **error)
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
       return FALSE;
     }
-  g_return_val_if_fail (!rt->capturing, FALSE);
+  g_return_val_if_fail (!rt->capturing && rt->stream == rt->main, FALSE);
   g_clear_pointer (&rt->capture_refusal, g_free);
+  if (!wb_cuda_runtime_join_side (rt, error))
+    return FALSE;
   /* relaxed: nothing the runner does on other threads must fail because of it; what a graph cannot
    * hold is refused by the runtime itself (wb_cuda_runtime_check_capturable) */
   if (!check (rt, rt->cu->cuStreamBeginCapture (rt->stream, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture", error))
@@ -848,6 +828,8 @@ wb_cuda_runtime_abort_capture (WbCudaRuntime *rt)
 
   if (!rt->capturing)
     return;
+  rt->stream = rt->main;
+  (void) wb_cuda_runtime_join_side (rt, NULL); /* the side stream leaves the capture with it */
   rt->cu->cuStreamEndCapture (rt->stream, &graph);
   if (graph != NULL)
     rt->cu->cuGraphDestroy (graph);
@@ -863,7 +845,13 @@ wb_cuda_runtime_end_capture (WbCudaRuntime *rt, GError **error)
   CUresult     rc;
   WbCudaGraph *g;
 
-  g_return_val_if_fail (rt->capturing, NULL);
+  g_return_val_if_fail (rt->capturing && rt->stream == rt->main, NULL);
+  /* a capture must end where it began with every stream it forked joined again */
+  if (!wb_cuda_runtime_join_side (rt, error))
+    {
+      wb_cuda_runtime_abort_capture (rt);
+      return NULL;
+    }
   rc = rt->cu->cuStreamEndCapture (rt->stream, &graph);
   rt->capturing = FALSE;
   if (rc != CUDA_SUCCESS)

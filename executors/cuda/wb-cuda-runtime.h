@@ -1,9 +1,9 @@
-/* wb-cuda-runtime.h — the CUDA runtime of a run: device, primary context, one stream, the stream-ordered
+/* wb-cuda-runtime.h — the CUDA runtime of a run: device, primary context, its streams, the stream-ordered
  * pool, device tensors, compiled modules and plan launches (WbCudaRuntime)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Driver API only (no libcudart): the primary context of device 0 (the one cuBLASLt also uses), one
- * non-blocking stream per run, memory from the device's default memory pool through cuMemAllocAsync /
+ * non-blocking stream per run (and a second one for calls placed there: below), memory from the device's default memory pool through cuMemAllocAsync /
  * cuMemFreeAsync on that stream (the pool keeps freed memory: release threshold = unlimited), so a run
  * allocates and frees in stream order without synchronising. Device tensors are WbTensors
  * (device.type = CUDA) over that memory (wb_tensor_new_external); their views are ordinary WbTensor views.
@@ -40,10 +40,12 @@ typedef struct
   guint  modules_loaded;
   gint64 bytes_uploaded;
   gint64 bytes_downloaded;
-  guint  allocs;   /* cuMemAllocAsync calls */
-  gint64 alloc_ns; /* host time inside them, ns (a pool that must map new memory: tens of µs) */
-  guint  frees;    /* cuMemFreeAsync calls */
-  gint64 free_ns;  /* host time inside them, ns */
+  guint  allocs;     /* cuMemAllocAsync calls */
+  gint64 alloc_ns;   /* host time inside them, ns (a pool that must map new memory: tens of µs) */
+  guint  frees;      /* cuMemFreeAsync calls */
+  gint64 free_ns;    /* host time inside them, ns */
+  guint  side_calls; /* calls placed on the second stream (wb_cuda_runtime_end_side) */
+  guint  side_joins; /* times the run's stream waited for it */
 } WbCudaRuntimeStats;
 
 /* wb_cuda_runtime_get: the process's runtime, created on first use (probe, context, stream, pool).
@@ -57,7 +59,8 @@ void                    wb_cuda_runtime_get_stats (WbCudaRuntime *rt, WbCudaRunt
 /* wb_cuda_runtime_synchronize: waits for the stream; a kernel fault comes back as WB_CUDA_ERROR_FAULT. */
 gboolean wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error);
 /* wb_cuda_runtime_set_sync: synchronise after every launch (faults point at the kernel that caused them). */
-void wb_cuda_runtime_set_sync (WbCudaRuntime *rt, gboolean sync);
+void     wb_cuda_runtime_set_sync (WbCudaRuntime *rt, gboolean sync);
+gboolean wb_cuda_runtime_get_sync (WbCudaRuntime *rt);
 
 /* Device tensors. */
 /* wb_cuda_tensor_new: (transfer full) a contiguous, uninitialised device tensor, freed in stream order. */
@@ -120,6 +123,43 @@ typedef void (*WbCudaLaunchHook) (gboolean after, const char *name, const char *
 void wb_cuda_runtime_set_launch_hook (WbCudaRuntime *rt, WbCudaLaunchHook hook, gpointer data);
 /* wb_cuda_runtime_notify_launch: calls the hook (if any) for a launch made outside the runtime (cuBLASLt). */
 void wb_cuda_runtime_notify_launch (WbCudaRuntime *rt, gboolean after, const char *name, const char *what, const guint grid[3], const guint block[3]);
+
+/* Two streams (wb-cuda-streams.c). Work goes to the current stream (wb_cuda_runtime_get_stream): the run's
+ * stream, or, between wb_cuda_runtime_begin_side and wb_cuda_runtime_end_side, a second stream that first
+ * waits for everything queued on the run's stream so far (a fork: an event recorded there, cuStreamWaitEvent).
+ * Side work so overlaps what the run's stream queues after it. The run's stream waits for it (a join) only
+ * when it must: before a call reads a tensor side work touched (wb_cuda_runtime_join_for), in
+ * wb_cuda_runtime_synchronize, wb_cuda_download and at the end of a capture (a captured fork becomes a
+ * branch of the graph). A device tensor that side work touched and the run's stream has not joined is freed
+ * on the side stream after that stream waits for the run's stream as it is at the free, so the memory is
+ * reused only after both streams' uses, and the run's stream never waits for it. cuBLASLt keeps a workspace
+ * per stream (wb-cublaslt.c); nothing else may run on the side stream (the nvrtc plans' counters and
+ * lookup tables are one per plan). WB_CUDA_STREAMS=1 keeps everything on the run's stream. */
+/* wb_cuda_runtime_get_streams: 2 when side work is allowed, 1 when WB_CUDA_STREAMS=1 or
+ * wb_cuda_runtime_set_streams (rt, 1) said so. */
+guint wb_cuda_runtime_get_streams (WbCudaRuntime *rt);
+/* wb_cuda_runtime_set_streams: @n 1 (everything on the run's stream: the profiler's CUDA-event clock, whose
+ * entry events are recorded before a call is placed) or 2; joins pending side work when turning it off. */
+void wb_cuda_runtime_set_streams (WbCudaRuntime *rt, guint n);
+/* wb_cuda_runtime_begin_side: makes the side stream current after a fork (the stream and its events are
+ * created on first use). FALSE with WB_CUDA_ERROR_CALL (cuStreamCreate, cuEventRecord, cuStreamWaitEvent).
+ * Not nested; only with wb_cuda_runtime_get_streams () == 2 and outside the checked run's synchronised mode. */
+gboolean wb_cuda_runtime_begin_side (WbCudaRuntime *rt, GError **error);
+/* wb_cuda_runtime_end_side: makes the run's stream current again; @touched (transfer none, @n of them,
+ * NULL entries and host tensors skipped): the device tensors the side work read or wrote, whose next reader
+ * or free on the run's stream must be ordered after it. Counts a side call (WbCudaRuntimeStats.side_calls). */
+void     wb_cuda_runtime_end_side (WbCudaRuntime *rt, WbTensor *const *touched, guint n);
+gboolean wb_cuda_runtime_in_side (WbCudaRuntime *rt);
+/* wb_cuda_runtime_mark_side: while the side stream is current, marks device tensor @t as touched by side
+ * work (what wb_cuda_runtime_end_side does for its list): for copies a side call makes of host arguments,
+ * which the executors keep for the rest of the run. No-op otherwise. */
+void wb_cuda_runtime_mark_side (WbCudaRuntime *rt, const WbTensor *t);
+/* wb_cuda_runtime_join_for: when the run's stream is current and side work it has not waited for touched
+ * @t, joins (wb_cuda_runtime_join_side). FALSE with WB_CUDA_ERROR_CALL. */
+gboolean wb_cuda_runtime_join_for (WbCudaRuntime *rt, const WbTensor *t, GError **error);
+/* wb_cuda_runtime_join_side: the run's stream waits for everything queued on the side stream (no-op when
+ * nothing is pending). FALSE with WB_CUDA_ERROR_CALL. */
+gboolean wb_cuda_runtime_join_side (WbCudaRuntime *rt, GError **error);
 
 /* Stream capture (CUDA graphs: wb-cuda-graph.h). Between begin and end every launch, copy, event record
  * and stream-ordered allocation on the run's stream becomes a node of a graph instead of running; the

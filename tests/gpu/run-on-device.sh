@@ -98,6 +98,15 @@ if [ -f "$root/tests/gpu/test-cuda-graphs.sh" ]; then
   echo "test-cuda-graphs.sh: exit $rc (0 pass, 77 skip; log in $out/test-cuda-graphs.log)"
 fi
 
+# the second stream (test-cuda-streams.sh): gpt2_block's weight-gradient matmuls there, the same results
+if [ -f "$root/tests/gpu/test-cuda-streams.sh" ]; then
+  echo; echo "== test-cuda-streams.sh"
+  timeout 300 sh "$root/tests/gpu/test-cuda-streams.sh" > "$out/test-cuda-streams.log" 2>&1
+  rc=$?
+  cat "$out/test-cuda-streams.log" | cut -c1-400
+  echo "test-cuda-streams.sh: exit $rc (0 pass, 77 skip; log in $out/test-cuda-streams.log)"
+fi
+
 # the acceptance runs, printed in full: Thunder's final stages and the workbench's recomputed ones
 for c in mlp_small elementwise_chain_small; do
   t="$root/traces/$c/tensors.safetensors"

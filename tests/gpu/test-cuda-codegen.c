@@ -19,6 +19,7 @@
 #include "wb-cuda-executors.h"
 #include "wb-cuda-loader.h"
 #include "wb-cuda.h"
+#include "wb-interpreter-private.h"
 #include "wb-nvrtc.h"
 #include "wb-test-common.h"
 #include "wb-test-mixed-body.h"
@@ -1322,6 +1323,62 @@ test_vector_forms (void)
   }
 }
 
+/* The calls the second stream takes (wb-cuda-exec-streams.c) in gpt2_block's backward, the workbench's last stage:
+ * cuBLASLt calls whose outputs the next two calls do not read. */
+static void
+test_late_calls (void)
+{
+  const char      *dir = wb_test_traces_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTraceSet) set = NULL;
+  g_autoptr (WbPipeline) pipeline = NULL;
+  g_autoptr (GPtrArray) late = NULL;
+  g_autoptr (GHashTable) returned = NULL;
+  const WbTrace *bw = NULL;
+  guint          n_matmuls = 0, n_late = 0;
+
+  if (dir == NULL || !g_file_test ((path = g_build_filename (dir, "gpt2_block", NULL)), G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no traces of this case (WB_TRACES_DIR)");
+      return;
+    }
+  set = wb_trace_set_load (path, &error);
+  g_assert_no_error (error);
+  pipeline = wb_pipeline_run (wb_pipeline_find_input (set)->trace, NULL, &error);
+  g_assert_no_error (error);
+  for (guint s = wb_pipeline_get_n_stages (pipeline); s > 0 && bw == NULL; s--)
+    if (wb_stage_get_list (wb_pipeline_get_stage (pipeline, s - 1)) == WB_STAGE_BACKWARD)
+      bw = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, s - 1));
+  g_assert_nonnull (bw);
+  late = wb_cuda_executors_late_calls (bw);
+  returned = g_hash_table_new (g_str_hash, g_str_equal);
+  _wb_bsym_collect_uses (_wb_find_return (bw), returned);
+  /* its 8 matmuls: the 4 input gradients, read by the region that follows each, stay on the run's stream;
+   * the 4 weight gradients ([768, 3072], [3072, 768], [768, 768], [2304, 768]), which only the return
+   * reads, go to the side stream, the last one beside nvrtcFusion14 */
+  for (guint i = 0; i < bw->n_body; i++)
+    {
+      const WbBsym *b = bw->body[i];
+      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+      gboolean is_late = g_ptr_array_find (late, b, NULL);
+      if (b->kind != WB_BSYM_CALL || strcmp (b->name, "ltorch.matmul") != 0)
+        {
+          g_assert_false (is_late && strstr (b->name, "matmul") != NULL);
+          continue;
+        }
+      n_matmuls++;
+      wb_bsym_get_output_names (b, outs);
+      g_assert_cmpuint (outs->len, ==, 1);
+      g_test_message ("line %u: %s -> %s%s", wb_trace_get_bsym_line (bw, b), b->name, (char *) outs->pdata[0], is_late ? ": side stream" : "");
+      g_assert_cmpint (is_late, ==, g_hash_table_contains (returned, outs->pdata[0]));
+      n_late += is_late;
+    }
+  g_assert_cmpuint (n_matmuls, ==, 8);
+  g_assert_cmpuint (n_late, ==, 4);
+  wb_cuda_executors_forget_program ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1342,6 +1399,7 @@ main (int argc, char **argv)
   if (g_getenv ("WB_EXPLAIN_CASE"))
     g_test_add_data_func ("/cuda/dispatch/explain", g_getenv ("WB_EXPLAIN_CASE"), test_dispatch);
   g_test_add_func ("/cuda/nvrtc/cache", test_cache);
+  g_test_add_func ("/cuda/streams/late-calls", test_late_calls);
   g_test_add_func ("/cuda/export", test_export);
   g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
   g_test_add_func ("/cuda/codegen/vector/chosen", test_vector_chosen);

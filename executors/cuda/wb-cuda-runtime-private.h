@@ -1,0 +1,59 @@
+/* wb-cuda-runtime-private.h — the runtime's struct, shared by wb-cuda-runtime.c and wb-cuda-streams.c
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-cuda-runtime.h"
+
+G_BEGIN_DECLS
+
+struct _WbCudaRuntime
+{
+  const WbCuApi     *cu;
+  CUdevice           dev;
+  CUcontext          ctx;
+  CUstream           stream; /* where work goes now: @main, or @side during a call placed there */
+  CUmemoryPool       pool;
+  WbCudaDeviceInfo   info;
+  GHashTable        *modules;    /* image key -> CUmodule */
+  GHashTable        *functions;  /* "key/entry" -> CUfunction */
+  GHashTable        *fn_names;   /* CUfunction -> its entry name (interned), for the launch hook */
+  GHashTable        *fn_smem;    /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
+  GHashTable        *sources;    /* source text -> image key (no re-hash per launch) */
+  GHashTable        *static_fns; /* a static source's address -> (entry -> CUfunction): no hash of its text */
+  WbCudaRuntimeStats stats;
+  gboolean           sync;
+  gboolean           broken; /* a sticky error happened: every call fails */
+  WbCudaLaunchHook   hook;
+  gpointer           hook_data;
+  const char        *entry; /* the plan kernel being launched (for the hook), or NULL */
+  /* stream capture (wb-cuda-graph.h) */
+  gboolean    capturing;
+  guint       capture_serial;   /* of the current or last capture */
+  GHashTable *aborted_captures; /* serials whose graph never ran: their blocks are not freed */
+  GArray     *deferred;         /* (element-type CUdeviceptr) blocks from before the capture freed during it */
+  char       *capture_refusal;  /* the first thing the current capture could not hold */
+  /* the second stream (wb-cuda-streams.c) */
+  CUstream main; /* the run's stream */
+  CUstream side; /* created on first use */
+  CUevent  ev_fork, ev_join, ev_free;
+  guint    side_epoch;   /* bumped at every join: blocks marked with the current epoch were touched by side work */
+  gboolean side_pending; /* the side stream holds work @main has not waited for */
+  gboolean side_off;     /* WB_CUDA_STREAMS=1, or wb_cuda_runtime_set_streams (rt, 1) */
+};
+
+/* the storage of a device tensor (wb_tensor_new_external's destroy data) */
+typedef struct
+{
+  WbCudaRuntime *rt;
+  CUdeviceptr    ptr;
+  guint          capture;    /* the capture that allocated it (graph memory), 0 outside captures */
+  guint          side_epoch; /* the side stream's epoch when side work last touched it, 0 never */
+} WbCudaBlock;
+
+/* wb-cuda-streams.c: the block under device tensor @t, or NULL for a host tensor */
+WbCudaBlock *_wb_cuda_block_of (const WbTensor *t);
+/* wb-cuda-streams.c: frees @b's memory in stream order, on the side stream where side work not yet joined
+ * touched it (after that stream waits for the run's stream as it is now), else on the current stream */
+void _wb_cuda_block_free_ordered (WbCudaRuntime *rt, WbCudaBlock *b);
+
+G_END_DECLS
