@@ -38,7 +38,7 @@ struct _WbCudaRuntime
   CUevent  ev_fork, ev_join, ev_free;
   guint    side_epoch;   /* bumped at every join: blocks marked with the current epoch were touched by side work */
   gboolean side_pending; /* the side stream holds work @main has not waited for */
-  gboolean side_off;     /* WB_CUDA_STREAMS=1, or wb_cuda_runtime_set_streams (rt, 1) */
+  gboolean side_off;     /* WB_CUDA_STREAMS=1 */
 };
 
 /* the storage of a device tensor (wb_tensor_new_external's destroy data) */

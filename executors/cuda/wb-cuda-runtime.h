@@ -135,12 +135,9 @@ void wb_cuda_runtime_notify_launch (WbCudaRuntime *rt, gboolean after, const cha
  * reused only after both streams' uses, and the run's stream never waits for it. cuBLASLt keeps a workspace
  * per stream (wb-cublaslt.c); nothing else may run on the side stream (the nvrtc plans' counters and
  * lookup tables are one per plan). WB_CUDA_STREAMS=1 keeps everything on the run's stream. */
-/* wb_cuda_runtime_get_streams: 2 when side work is allowed, 1 when WB_CUDA_STREAMS=1 or
- * wb_cuda_runtime_set_streams (rt, 1) said so. */
+/* wb_cuda_runtime_get_streams: 2 when side work is allowed, 1 with WB_CUDA_STREAMS=1 (read when the runtime
+ * is made). */
 guint wb_cuda_runtime_get_streams (WbCudaRuntime *rt);
-/* wb_cuda_runtime_set_streams: @n 1 (everything on the run's stream: the profiler's CUDA-event clock, whose
- * entry events are recorded before a call is placed) or 2; joins pending side work when turning it off. */
-void wb_cuda_runtime_set_streams (WbCudaRuntime *rt, guint n);
 /* wb_cuda_runtime_begin_side: makes the side stream current after a fork (the stream and its events are
  * created on first use). FALSE with WB_CUDA_ERROR_CALL (cuStreamCreate, cuEventRecord, cuStreamWaitEvent).
  * Not nested; only with wb_cuda_runtime_get_streams () == 2 and outside the checked run's synchronised mode. */

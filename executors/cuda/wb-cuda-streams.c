@@ -63,15 +63,6 @@ wb_cuda_runtime_get_streams (WbCudaRuntime *rt)
   return rt->side_off ? 1 : 2;
 }
 
-void
-wb_cuda_runtime_set_streams (WbCudaRuntime *rt, guint n)
-{
-  g_return_if_fail (n == 1 || n == 2);
-  if (n == 1 && rt->stream == rt->main)
-    (void) wb_cuda_runtime_join_side (rt, NULL);
-  rt->side_off = n == 1;
-}
-
 gboolean
 wb_cuda_runtime_in_side (WbCudaRuntime *rt)
 {
