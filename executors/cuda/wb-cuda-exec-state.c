@@ -217,6 +217,8 @@ wb_cuda_executors_forget_program (void)
 void
 wb_cuda_executors_begin_run (void)
 {
+  /* a run that failed between a call's start and its end (outside the executors) left the side stream current */
+  wb_cuda_executors_call_finished (NULL, NULL, 0, NULL);
   wb_cuda_executors_forget_program ();
   g_clear_pointer (&uploaded, g_hash_table_unref);
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);

@@ -97,7 +97,6 @@ _wb_cuda_exec_streams_forget (void)
 {
   g_clear_pointer (&late_by_trace, g_hash_table_unref);
   g_clear_pointer (&cublas_calls, g_hash_table_unref);
-  side_call = NULL;
 }
 
 void
@@ -148,10 +147,10 @@ collect_tensors (const WbRtValue *v, GPtrArray *out)
 void
 wb_cuda_executors_call_finished (const WbBsym *b, WbRtValue *const *args, guint n_args, WbRtValue *result)
 {
-  WbCudaRuntime *rt = wb_cuda_runtime_get (NULL);
+  WbCudaRuntime *rt;
   g_autoptr (GPtrArray) touched = NULL;
 
-  if (rt == NULL || side_call == NULL || (b != NULL && b != side_call) || !wb_cuda_runtime_in_side (rt))
+  if (side_call == NULL || (b != NULL && b != side_call) || (rt = wb_cuda_runtime_get (NULL)) == NULL || !wb_cuda_runtime_in_side (rt))
     return;
   touched = g_ptr_array_new ();
   for (guint i = 0; i < n_args; i++)
