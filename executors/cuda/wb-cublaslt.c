@@ -76,7 +76,7 @@ alignment_of (CUdeviceptr p)
 static gboolean
 lt_ready (WbCudaRuntime *rt, const WbLtApi *lt, GError **error)
 {
-  guint need = wb_cuda_runtime_in_side (rt) ? 2 : wb_cuda_runtime_get_streams (rt);
+  guint need = wb_cuda_runtime_get_streams (rt);
 
   if (lt_handle == NULL && !lt_check (lt, lt->cublasLtCreate (&lt_handle), "cublasLtCreate", error))
     return FALSE;

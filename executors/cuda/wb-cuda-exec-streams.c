@@ -165,8 +165,10 @@ _wb_cuda_exec_join_for_call (WbCudaRuntime *rt, const WbKernelCall *call, GError
 {
   g_autoptr (GPtrArray) read = NULL;
 
-  if (wb_cuda_runtime_in_side (rt))
-    return TRUE; /* the side call itself: its fork ordered it after the run's stream */
+  /* every call asks: nothing to look at unless side work is pending. The side call itself: its fork
+   * ordered it after the run's stream */
+  if (!wb_cuda_runtime_side_pending (rt) || wb_cuda_runtime_in_side (rt))
+    return TRUE;
   read = g_ptr_array_new ();
   for (guint i = 0; i < call->n_args; i++)
     collect_tensors (call->args[i], read);

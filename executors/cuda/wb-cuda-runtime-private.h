@@ -50,6 +50,9 @@ typedef struct
   guint          side_epoch; /* the side stream's epoch when side work last touched it, 0 never */
 } WbCudaBlock;
 
+/* wb-cuda-runtime.c: TRUE when @rc is CUDA_SUCCESS; else marks @rt broken for a sticky error and sets @error
+ * (WB_CUDA_ERROR, wb_cuda_check: "@what: NAME: message") */
+gboolean _wb_cuda_runtime_check (WbCudaRuntime *rt, CUresult rc, const char *what, GError **error);
 /* wb-cuda-streams.c: the block under device tensor @t, or NULL for a host tensor */
 WbCudaBlock *_wb_cuda_block_of (const WbTensor *t);
 /* wb-cuda-streams.c: frees @b's memory in stream order, on the side stream where side work not yet joined

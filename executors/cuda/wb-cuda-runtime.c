@@ -12,8 +12,8 @@
 static WbCudaRuntime *the_runtime;
 static GError        *the_error;
 
-static gboolean
-check (WbCudaRuntime *rt, CUresult rc, const char *what, GError **error)
+gboolean
+_wb_cuda_runtime_check (WbCudaRuntime *rt, CUresult rc, const char *what, GError **error)
 {
   if (rc == CUDA_SUCCESS)
     return TRUE;
@@ -178,7 +178,7 @@ wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error)
   /* on the run's stream, after the side stream's work: it may hold what the caller waits for */
   if (rt->stream == rt->main && !wb_cuda_runtime_join_side (rt, error))
     return FALSE;
-  return check (rt, rt->cu->cuStreamSynchronize (rt->stream), "cuStreamSynchronize", error);
+  return _wb_cuda_runtime_check (rt, rt->cu->cuStreamSynchronize (rt->stream), "cuStreamSynchronize", error);
 }
 
 /* -- device tensors ---------------------------------------------------------------------------- */
@@ -243,7 +243,7 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
       CUresult rc = rt->cu->cuMemAllocAsync (&b->ptr, nbytes, rt->stream);
       rt->stats.allocs++;
       rt->stats.alloc_ns += (g_get_monotonic_time () - t0) * 1000;
-      if (!check (rt, rc, "cuMemAllocAsync", error))
+      if (!_wb_cuda_runtime_check (rt, rc, "cuMemAllocAsync", error))
         {
           g_free (b);
           return NULL;
@@ -269,8 +269,8 @@ wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error)
     return NULL;
   nbytes = (gsize) wb_tensor_nbytes (host);
   /* pageable source: the call returns once the data is staged, so @host may go right after */
-  if (nbytes > 0 && !check (rt, rt->cu->cuMemcpyHtoDAsync (wb_cuda_tensor_ptr (d), wb_tensor_get_data (host), nbytes, rt->stream),
-                            "cuMemcpyHtoDAsync", error))
+  if (nbytes > 0 && !_wb_cuda_runtime_check (rt, rt->cu->cuMemcpyHtoDAsync (wb_cuda_tensor_ptr (d), wb_tensor_get_data (host), nbytes, rt->stream),
+                                             "cuMemcpyHtoDAsync", error))
     {
       wb_tensor_unref (d);
       return NULL;
@@ -297,8 +297,8 @@ wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error)
   if ((h = wb_tensor_new (t->dtype, t->rank, t->shape, error)) == NULL)
     return NULL;
   nbytes = (gsize) wb_tensor_nbytes (h);
-  if (nbytes > 0 && (!check (rt, rt->cu->cuMemcpyDtoHAsync (wb_tensor_get_data (h), wb_cuda_tensor_ptr (dense), nbytes, rt->stream),
-                             "cuMemcpyDtoHAsync", error) ||
+  if (nbytes > 0 && (!_wb_cuda_runtime_check (rt, rt->cu->cuMemcpyDtoHAsync (wb_tensor_get_data (h), wb_cuda_tensor_ptr (dense), nbytes, rt->stream),
+                                              "cuMemcpyDtoHAsync", error) ||
                      !wb_cuda_runtime_synchronize (rt, error)))
     {
       wb_tensor_unref (h);
@@ -334,7 +334,7 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
           if (rc != CUDA_SUCCESS)
             {
               g_autoptr (GError) local = NULL;
-              check (rt, rc, "cuModuleLoadDataEx", &local);
+              _wb_cuda_runtime_check (rt, rc, "cuModuleLoadDataEx", &local);
               g_set_error (error, WB_CUDA_ERROR, local->code, "%s %s", local->message, jit_log);
               return NULL;
             }
@@ -349,7 +349,7 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
   if (fn != NULL)
     return fn;
   mod = g_hash_table_lookup (rt->modules, key);
-  if (!check (rt, rt->cu->cuModuleGetFunction (&fn, mod, entry), entry, error))
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuModuleGetFunction (&fn, mod, entry), entry, error))
     return NULL;
   g_hash_table_insert (rt->functions, g_steal_pointer (&fkey), fn);
   g_hash_table_insert (rt->fn_names, fn, (gpointer) g_intern_string (entry));
@@ -388,7 +388,7 @@ allow_smem (WbCudaRuntime *rt, CUfunction fn, gsize smem_bytes, GError **error)
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cuFuncSetAttribute: %" G_GSIZE_FORMAT " bytes of shared memory", smem_bytes);
       return FALSE;
     }
-  if (!check (rt, rt->cu->cuFuncSetAttribute (fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int) smem_bytes), "cuFuncSetAttribute (MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuFuncSetAttribute (fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int) smem_bytes), "cuFuncSetAttribute (MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
     return FALSE;
   g_hash_table_insert (rt->fn_smem, fn, GSIZE_TO_POINTER (smem_bytes));
   return TRUE;
@@ -430,7 +430,7 @@ wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3]
     }
   else
     rc = rt->cu->cuLaunchKernel (fn, grid[0], grid[1], grid[2], block, 1, 1, (unsigned) smem_bytes, rt->stream, args, NULL);
-  if (!check (rt, rc, "cuLaunchKernel", error))
+  if (!_wb_cuda_runtime_check (rt, rc, "cuLaunchKernel", error))
     return FALSE;
   if (rt->sync && !wb_cuda_runtime_synchronize (rt, error))
     {
@@ -471,7 +471,7 @@ plan_make_scratch (WbCudaRuntime *rt, WbCudaPlan *plan, GError **error)
           if ((t = wb_cuda_tensor_new (rt, b->dtype, b->rank, b->shape, error)) == NULL)
             return FALSE;
           g_ptr_array_add (scratch, t);
-          if (b->counters && !check (rt, rt->cu->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t), rt->stream), "cuMemsetD8Async", error))
+          if (b->counters && !_wb_cuda_runtime_check (rt, rt->cu->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t), rt->stream), "cuMemsetD8Async", error))
             return FALSE;
         }
       else
@@ -803,7 +803,7 @@ wb_cuda_runtime_begin_capture (WbCudaRuntime *rt, GError **error)
     return FALSE;
   /* relaxed: nothing the runner does on other threads must fail because of it; what a graph cannot
    * hold is refused by the runtime itself (wb_cuda_runtime_check_capturable) */
-  if (!check (rt, rt->cu->cuStreamBeginCapture (rt->stream, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture", error))
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuStreamBeginCapture (rt->stream, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture", error))
     return FALSE;
   rt->capturing = TRUE;
   rt->capture_serial++;
@@ -860,7 +860,7 @@ wb_cuda_runtime_end_capture (WbCudaRuntime *rt, GError **error)
         rt->cu->cuGraphDestroy (graph);
       g_hash_table_add (rt->aborted_captures, GUINT_TO_POINTER (rt->capture_serial));
       wb_cuda_runtime_release_blocks (rt, g_steal_pointer (&rt->deferred));
-      check (rt, rc, "cuStreamEndCapture", error);
+      _wb_cuda_runtime_check (rt, rc, "cuStreamEndCapture", error);
       return NULL;
     }
   g = wb_cuda_graph_new (rt, graph, g_steal_pointer (&rt->deferred), error);

@@ -147,6 +147,8 @@ gboolean wb_cuda_runtime_begin_side (WbCudaRuntime *rt, GError **error);
  * or free on the run's stream must be ordered after it. Counts a side call (WbCudaRuntimeStats.side_calls). */
 void     wb_cuda_runtime_end_side (WbCudaRuntime *rt, WbTensor *const *touched, guint n);
 gboolean wb_cuda_runtime_in_side (WbCudaRuntime *rt);
+/* wb_cuda_runtime_side_pending: the side stream holds work the run's stream has not joined */
+gboolean wb_cuda_runtime_side_pending (WbCudaRuntime *rt);
 /* wb_cuda_runtime_mark_side: while the side stream is current, marks device tensor @t as touched by side
  * work (what wb_cuda_runtime_end_side does for its list): for copies a side call makes of host arguments,
  * which the executors keep for the rest of the run. No-op otherwise. */

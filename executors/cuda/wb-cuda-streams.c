@@ -11,22 +11,12 @@
 
 #include "wb-cuda-runtime-private.h"
 
-static gboolean
-check_call (WbCudaRuntime *rt, CUresult rc, const char *what, GError **error)
-{
-  if (rc == CUDA_SUCCESS)
-    return TRUE;
-  if (wb_cuda_result_is_sticky (rc))
-    rt->broken = TRUE;
-  return wb_cuda_check (rc, what, error);
-}
-
 /* one stream waits for @from as it is now, through @ev */
 static gboolean
 wait_for (WbCudaRuntime *rt, CUstream waiter, CUstream from, CUevent ev, GError **error)
 {
-  return check_call (rt, rt->cu->cuEventRecord (ev, from), "cuEventRecord", error) &&
-         check_call (rt, rt->cu->cuStreamWaitEvent (waiter, ev, 0), "cuStreamWaitEvent", error);
+  return _wb_cuda_runtime_check (rt, rt->cu->cuEventRecord (ev, from), "cuEventRecord", error) &&
+         _wb_cuda_runtime_check (rt, rt->cu->cuStreamWaitEvent (waiter, ev, 0), "cuStreamWaitEvent", error);
 }
 
 WbCudaBlock *
@@ -64,6 +54,12 @@ wb_cuda_runtime_get_streams (WbCudaRuntime *rt)
 }
 
 gboolean
+wb_cuda_runtime_side_pending (WbCudaRuntime *rt)
+{
+  return rt->side_pending;
+}
+
+gboolean
 wb_cuda_runtime_in_side (WbCudaRuntime *rt)
 {
   return rt->side != NULL && rt->stream == rt->side;
@@ -87,15 +83,12 @@ wb_cuda_runtime_begin_side (WbCudaRuntime *rt, GError **error)
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_FAULT, "the CUDA context was lost by an earlier fault");
       return FALSE;
     }
-  if (rt->side == NULL)
-    {
-      if (!check_call (rt, rt->cu->cuStreamCreate (&rt->side, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error))
-        return FALSE;
-      if (!check_call (rt, rt->cu->cuEventCreate (&rt->ev_fork, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) ||
-          !check_call (rt, rt->cu->cuEventCreate (&rt->ev_join, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) ||
-          !check_call (rt, rt->cu->cuEventCreate (&rt->ev_free, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error))
-        return FALSE;
-    }
+  /* each made once; one that failed is tried again at the next fork */
+  if ((rt->ev_fork == NULL && !_wb_cuda_runtime_check (rt, rt->cu->cuEventCreate (&rt->ev_fork, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error)) ||
+      (rt->ev_join == NULL && !_wb_cuda_runtime_check (rt, rt->cu->cuEventCreate (&rt->ev_join, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error)) ||
+      (rt->ev_free == NULL && !_wb_cuda_runtime_check (rt, rt->cu->cuEventCreate (&rt->ev_free, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error)) ||
+      (rt->side == NULL && !_wb_cuda_runtime_check (rt, rt->cu->cuStreamCreate (&rt->side, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error)))
+    return FALSE;
   if (!wait_for (rt, rt->side, rt->main, rt->ev_fork, error))
     return FALSE;
   rt->stream = rt->side;
