@@ -195,6 +195,16 @@ test_compile_error (void)
 
 /* Where every call of a case's default program and of the workbench's final stages would run: nothing of
  * mlp_small and elementwise_chain_small may need the cpu. */
+/* the pipeline's last stage of trace list @list, or NULL */
+static const WbStage *
+last_stage (const WbPipeline *pipeline, int list)
+{
+  for (guint s = wb_pipeline_get_n_stages (pipeline); s > 0; s--)
+    if ((int) wb_stage_get_list (wb_pipeline_get_stage (pipeline, s - 1)) == list)
+      return wb_pipeline_get_stage (pipeline, s - 1);
+  return NULL;
+}
+
 static void
 test_dispatch (gconstpointer data)
 {
@@ -227,15 +237,13 @@ test_dispatch (gconstpointer data)
   pipeline = wb_pipeline_run (wb_pipeline_find_input (set)->trace, NULL, &error);
   g_assert_no_error (error);
   for (int list = WB_STAGE_COMPUTATION; list <= WB_STAGE_BACKWARD; list++)
-    for (guint s = wb_pipeline_get_n_stages (pipeline); s > 0; s--)
-      {
-        const WbStage *st = wb_pipeline_get_stage (pipeline, s - 1);
-        if ((int) wb_stage_get_list (st) != list)
-          continue;
-        g_string_append_printf (out, "== workbench %s: %s\n", wb_stage_list_to_string (list), wb_stage_get_pass (st));
-        fallbacks += wb_cuda_executors_explain (wb_stage_get_trace (st), "nvrtc", out);
-        break;
-      }
+    {
+      const WbStage *st = last_stage (pipeline, list);
+      if (st == NULL)
+        continue;
+      g_string_append_printf (out, "== workbench %s: %s\n", wb_stage_list_to_string (list), wb_stage_get_pass (st));
+      fallbacks += wb_cuda_executors_explain (wb_stage_get_trace (st), "nvrtc", out);
+    }
   g_test_message ("%s", out->str);
   if (print_code)
     g_print ("%s", out->str);
@@ -1335,7 +1343,7 @@ test_late_calls (void)
   g_autoptr (WbPipeline) pipeline = NULL;
   g_autoptr (GPtrArray) late = NULL;
   g_autoptr (GHashTable) returned = NULL;
-  const WbTrace *bw = NULL;
+  const WbTrace *bw;
   guint          n_matmuls = 0, n_late = 0;
 
   if (dir == NULL || !g_file_test ((path = g_build_filename (dir, "gpt2_block", NULL)), G_FILE_TEST_IS_DIR))
@@ -1347,10 +1355,8 @@ test_late_calls (void)
   g_assert_no_error (error);
   pipeline = wb_pipeline_run (wb_pipeline_find_input (set)->trace, NULL, &error);
   g_assert_no_error (error);
-  for (guint s = wb_pipeline_get_n_stages (pipeline); s > 0 && bw == NULL; s--)
-    if (wb_stage_get_list (wb_pipeline_get_stage (pipeline, s - 1)) == WB_STAGE_BACKWARD)
-      bw = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, s - 1));
-  g_assert_nonnull (bw);
+  g_assert_nonnull (last_stage (pipeline, WB_STAGE_BACKWARD));
+  bw = wb_stage_get_trace (last_stage (pipeline, WB_STAGE_BACKWARD));
   late = wb_cuda_executors_late_calls (bw);
   returned = g_hash_table_new (g_str_hash, g_str_equal);
   _wb_bsym_collect_uses (_wb_find_return (bw), returned);
