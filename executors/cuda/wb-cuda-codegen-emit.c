@@ -265,6 +265,29 @@ exact_widening (WbDtype narrow, WbDtype wide)
   return FALSE;
 }
 
+/* Whether every value tensor @a can take is exactly a value of float dtype @narrow: @a is of that dtype (a value
+ * of a dtype's class holds one of that dtype: _wb_cg_normalize), an exact widening of such a value, or the
+ * negation or absolute value (EwOp.exact) of one. Thunder's bf16 programs negate in f32 between two
+ * conversions (rotate_half's backward: bf16 -> f32, neg, -> bf16); the rounding after such a negation changes
+ * nothing but a NaN's payload, which the store makes canonical. */
+static gboolean
+exactly_in (Gen *g, Val *a, WbDtype narrow, guint depth)
+{
+  const EwOp *op;
+  Val        *b;
+
+  if (a == NULL || !a->is_tensor || depth > 8)
+    return FALSE;
+  if (a->dtype == narrow)
+    return TRUE;
+  if (a->def == NULL || (b = _wb_cg_operand (g, a->def->arg[0])) == NULL)
+    return FALSE;
+  if (strcmp (a->def->op, "convert_element_type") == 0)
+    return exact_widening (b->dtype, a->dtype) && exactly_in (g, b, narrow, depth + 1);
+  op = _wb_cg_ew_lookup (a->def->op);
+  return op != NULL && op->exact && b->dtype == a->dtype && exactly_in (g, b, narrow, depth + 1);
+}
+
 static const char *
 emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GError **error)
 {
@@ -493,6 +516,9 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           if (b->is_tensor && b->dtype == v->dtype)
             return _wb_cg_emit (k, b, ix, error);
         }
+      /* f32 -> bf16 / f16 of a value that is one already (exactly_in): no rounding */
+      if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && exactly_in (g, a, v->dtype, 0))
+        return x;
       return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
     }
   if (strcmp (op, "shallow_copy") == 0 || strcmp (op, "stride_order") == 0 || strcmp (op, "clone") == 0)

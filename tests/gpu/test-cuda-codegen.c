@@ -842,6 +842,68 @@ test_cat_select (void)
     g_assert_cmpuint (rotary, ==, 1);
 }
 
+/* The kernel of @plan's source (after the prelude, which defines the rounding helpers). */
+static const char *
+kernel_text (const WbCudaPlan *plan)
+{
+  const char *k = strstr (plan->source, "extern \"C\" __global__");
+
+  g_assert_nonnull (k);
+  return k;
+}
+
+/* A negation (or absolute value) in f32 of a value converted from bf16, converted back to bf16, is a bf16 value:
+ * no rounding after it (wb-cuda-codegen-emit.c, exactly_in). Of an f16 or f32 value it must round. llama_layer's
+ * rotary backward negates so between its conversions: no negation of its kernel is rounded. */
+static void
+test_exact_neg (void)
+{
+  g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
+  guint rotary = 0;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  {
+    g_autoptr (WbCudaPlan) bf = plan_of_body ("a bf16[64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.neg(t0)\nt2 = prims.abs(t1)\nt3 = prims.convert_element_type(t2, dtypes.bfloat16)", "t3");
+    g_autoptr (WbCudaPlan) half = plan_of_body ("a f16[64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.neg(t0)\nt2 = prims.convert_element_type(t1, dtypes.bfloat16)", "t2");
+    g_autoptr (WbCudaPlan) f32 = plan_of_body ("a f32[64]", "t1 = prims.neg(a)\nt2 = prims.convert_element_type(t1, dtypes.bfloat16)", "t2");
+    g_autoptr (WbCudaPlan) mul = plan_of_body ("a bf16[64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.convert_element_type(t1, dtypes.bfloat16)", "t2");
+    g_assert_null (strstr (kernel_text (bf), "wb_round_bf16"));
+    g_assert_nonnull (strstr (kernel_text (half), "wb_round_bf16"));
+    g_assert_nonnull (strstr (kernel_text (f32), "wb_round_bf16"));
+    g_assert_nonnull (strstr (kernel_text (mul), "wb_round_bf16"));
+    compile_or_fail ("bf16 neg abs", bf);
+    compile_or_fail ("f16 neg", half);
+  }
+  for (guint i = 0; i < llama->len; i++)
+    {
+      Found *f = llama->pdata[i];
+      g_autoptr (WbCudaPlan) plan = plan_of (f);
+      const char *k = kernel_text (plan);
+      guint       negs = 0;
+      if (plan->n_kernels != 1 || !g_str_has_prefix (plan->kernels[0].what, "pointwise over [2048, 12288]") || count_of (k, "__restrict__ s") == 0)
+        continue;
+      rotary++;
+      for (const char *p = strstr (k, " = (-v"); p != NULL; p = strstr (p + 1, " = (-v"))
+        {
+          const char      *name = p;
+          g_autofree char *use = NULL;
+          while (name > k && name[-1] != ' ')
+            name--;
+          use = g_strdup_printf ("wb_round_bf16 (%.*s)", (int) (p - name), name);
+          g_assert_null (strstr (k, use));
+          negs++;
+        }
+      g_test_message ("%s: %u negations, none rounded", f->name, negs);
+      g_assert_cmpuint (negs, >=, 8); /* one a lane of the vector loop's pad at column 64 */
+    }
+  if (llama->len > 0)
+    g_assert_cmpuint (rotary, ==, 1);
+}
+
 /* Values of a column kernel's kept shape that read its sums at their own index are computed by the last block
  * of each tile after its combine: one kernel where there were two. One that reads a sum at another index (a
  * flip of it) must wait for every tile, and stays a kernel of its own. */
@@ -1413,6 +1475,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/table", test_table_chosen);
   g_test_add_func ("/cuda/codegen/partial-table", test_partial_table);
   g_test_add_func ("/cuda/codegen/cse", test_cse);
+  g_test_add_func ("/cuda/codegen/exact-neg", test_exact_neg);
   g_test_add_func ("/cuda/codegen/vector/cat-select", test_cat_select);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
