@@ -231,7 +231,7 @@ _wb_cg_mix_clear (WbCgMix *m)
 }
 
 gboolean
-_wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V)
+_wb_cg_mix_fits (Gen *g, WbCgMix *m, gint64 rows, int T, guint V)
 {
   const char *env = g_getenv ("WB_CUDA_MIX_BLOCKS_PER_SM");
   gint64      per_sm = env != NULL && atoi (env) > 0 ? atoi (env) : MIX_BLOCKS_PER_SM;

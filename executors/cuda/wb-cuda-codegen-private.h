@@ -21,9 +21,10 @@ G_BEGIN_DECLS
 
 #define MAX_NODE_ARGS 8
 
-/* The SMs of the devices the kernels are tuned for (H100, H200), and the most blocks a pointwise kernel
- * launches: 8 resident blocks of WB_CUDA_BLOCK threads per SM, 4 waves (grid-stride loops cover the rest). */
-#define WB_CG_SMS 132
+/* The SMs the grids are sized for (Gen.sms: wb_cuda_codegen_set_sm_count, by default an H100 SXM's or an
+ * H200's 132), and the most blocks a pointwise kernel launches: 8 resident blocks of WB_CUDA_BLOCK threads per
+ * SM, 4 waves (grid-stride loops cover the rest). */
+#define WB_CG_SMS (g->sms)
 #define WB_CG_POINTWISE_BLOCKS (WB_CG_SMS * 8 * 4)
 
 typedef enum
@@ -105,6 +106,7 @@ typedef struct
   guint              n_ops;
   guint              n_literal;
   WbCudaCodegenFlags flags;
+  gint64             sms; /* wb_cuda_codegen_get_sm_count () when the plan began */
 } Gen;
 
 typedef struct
@@ -424,7 +426,7 @@ void _wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *ce
 void _wb_cg_mix_clear (WbCgMix *m);
 /* Whether a row kernel of @rows outputs, @T threads a row, @V elements per thread and step can take @m (each
  * thread's columns fixed; accumulators and shared memory within bounds): then fills its layout in @m. */
-gboolean _wb_cg_mix_fits (WbCgMix *m, gint64 rows, int T, guint V);
+gboolean _wb_cg_mix_fits (Gen *g, WbCgMix *m, gint64 rows, int T, guint V);
 /* The partial buffers, the counters and the set's output buffers, appended to @writes. */
 void _wb_cg_mix_buffers (Gen *g, WbCgMix *m, GArray *writes);
 void _wb_cg_mix_declare (Kern *k, const WbCgMix *m);

@@ -678,7 +678,7 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
         T = 32;
       /* the column set before it over the same elements, when each thread's columns are fixed
        * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
-      if (mix != NULL && R.epi != NULL && _wb_cg_mix_fits (mix, R.NO, T, vec))
+      if (mix != NULL && R.epi != NULL && _wb_cg_mix_fits (g, mix, R.NO, T, vec))
         {
           _wb_cg_mix_buffers (g, mix, writes);
           mix->used = TRUE;

@@ -167,6 +167,21 @@ wb_cuda_codegen_prelude (void)
   return wb_cuda_prelude_text;
 }
 
+#define DEFAULT_SMS 132
+static guint codegen_sms = DEFAULT_SMS;
+
+void
+wb_cuda_codegen_set_sm_count (guint n_sms)
+{
+  g_atomic_int_set (&codegen_sms, n_sms > 0 ? n_sms : DEFAULT_SMS);
+}
+
+guint
+wb_cuda_codegen_get_sm_count (void)
+{
+  return (guint) g_atomic_int_get (&codegen_sms);
+}
+
 WbCudaPlan *
 wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, WbCudaCodegenFlags flags, GError **error)
 {
@@ -198,6 +213,7 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   g.source = g_string_new (NULL);
   g.n_inputs = n_inputs;
   g.flags = flags;
+  g.sms = wb_cuda_codegen_get_sm_count ();
 
   for (guint i = 0; i < n_inputs; i++)
     {

@@ -153,6 +153,17 @@ typedef enum
   WB_CUDA_CODEGEN_NO_TABLE = 1 << 1,
 } WbCudaCodegenFlags;
 
+/* wb_cuda_codegen_set_sm_count: the number of SMs of the device the plans built from now on run on (the
+ * runtime's WbCudaDeviceInfo.sm_count; the nvrtc executor sets it before it builds a plan for the device). Grids
+ * are sized from it: a mixed norm backward's persistent grid of 2 blocks per SM and its partials, a column
+ * reduction's slices, the cap of grid-stride loops. Plans for another count differ only in those numbers, and
+ * so in their source (and kernel cache key). @n_sms 0 restores the default, 132 (H100 SXM, H200), which
+ * `export --as cuda` and the tests without a GPU use. Process-wide; not to be changed while another thread
+ * builds a plan. */
+void wb_cuda_codegen_set_sm_count (guint n_sms);
+/* wb_cuda_codegen_get_sm_count: the count plans are sized for now (wb_cuda_codegen_set_sm_count). */
+guint wb_cuda_codegen_get_sm_count (void);
+
 /* wb_cuda_plan_new_region: the plan of fusion region @region (a CALL whose subsymbols are its body)
  * with @args[i] describing the value of @region->args[i] (n_args == region->n_args), under @flags.
  * Outputs are the region's output names in order. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */

@@ -87,6 +87,12 @@ runtime_new (GError **error)
     g_snprintf (rt->info.arch, sizeof rt->info.arch, "sm_%d%d", rt->info.cc_major, rt->info.cc_minor);
   else
     g_snprintf (rt->info.arch, sizeof rt->info.arch, "compute_%d%d", MIN (rt->info.cc_major, 12), rt->info.cc_minor);
+  /* plans built from now on size their grids for this device's SMs (WB_CUDA_GRID_SMS: for another count, to
+   * run the plans another device would get) */
+  {
+    const char *grid_sms = g_getenv ("WB_CUDA_GRID_SMS");
+    wb_cuda_codegen_set_sm_count (grid_sms != NULL && atoi (grid_sms) > 0 ? (guint) atoi (grid_sms) : (guint) rt->info.sm_count);
+  }
   if (!wb_cuda_check (cu->cuDevicePrimaryCtxRetain (&rt->ctx, rt->dev), "cuDevicePrimaryCtxRetain", error) ||
       !wb_cuda_check (cu->cuCtxSetCurrent (rt->ctx), "cuCtxSetCurrent", error) ||
       !wb_cuda_check (cu->cuStreamCreate (&rt->main, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error) ||

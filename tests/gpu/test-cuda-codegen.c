@@ -904,6 +904,53 @@ test_exact_neg (void)
     g_assert_cmpuint (rotary, ==, 1);
 }
 
+/* Grids follow the SM count plans are built for (wb_cuda_codegen_set_sm_count; the runtime sets its device's):
+ * the mixed RMS-norm backward's persistent grid is 2 blocks an SM and its partials as many, a column reduction's
+ * slices fill the SMs; the default is 132 (H100 SXM, H200). An H100 PCIe's 114 SMs get one wave of 228 blocks,
+ * not 264 (a second, partial wave). */
+static void
+test_sm_count (void)
+{
+  const char *in = "a bf16[2048, 4096]\nb bf16[2048, 4096]\nc bf16[2048, 4096]\nd bf16[2048, 4096]";
+  const char *body = WB_TEST_MIXED_BODY ("(0,)", "(1,)", "", "t7");
+  const char *column = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.sum(t0, (0,))";
+  g_autoptr (WbCudaPlan) h200 = NULL;
+  g_autoptr (WbCudaPlan) pcie = NULL;
+  g_autoptr (WbCudaPlan) again = NULL;
+  g_autoptr (WbCudaPlan) col_h200 = NULL;
+  g_autoptr (WbCudaPlan) col_pcie = NULL;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  g_assert_cmpuint (wb_cuda_codegen_get_sm_count (), ==, 132);
+  h200 = plan_of_body (in, body, "t8, t6, t5, t4");
+  col_h200 = plan_of_body ("a bf16[1048576, 64]", column, "t1");
+  wb_cuda_codegen_set_sm_count (114);
+  pcie = plan_of_body (in, body, "t8, t6, t5, t4");
+  col_pcie = plan_of_body ("a bf16[1048576, 64]", column, "t1");
+  wb_cuda_codegen_set_sm_count (0);
+  g_assert_cmpuint (wb_cuda_codegen_get_sm_count (), ==, 132);
+  again = plan_of_body (in, body, "t8, t6, t5, t4");
+
+  g_assert_cmpuint (h200->n_kernels, ==, 1);
+  g_assert_cmpuint (pcie->n_kernels, ==, 1);
+  g_assert_cmpuint (h200->kernels[0].grid, ==, 264);
+  g_assert_cmpuint (pcie->kernels[0].grid, ==, 228);
+  g_assert_nonnull (strstr (h200->kernels[0].what, "partials of 264 blocks"));
+  g_assert_nonnull (strstr (pcie->kernels[0].what, "partials of 228 blocks"));
+  g_assert_cmpstr (again->source, ==, h200->source);
+  g_assert_cmpuint (again->kernels[0].grid, ==, 264);
+  /* the column kernel: its slices fill the SMs, so fewer SMs take fewer blocks */
+  g_test_message ("column: %s, %u blocks / %s, %u blocks", col_h200->kernels[0].what, col_h200->kernels[0].grid, col_pcie->kernels[0].what, col_pcie->kernels[0].grid);
+  g_assert_cmpuint (col_h200->kernels[0].grid % 132, ==, 0);
+  g_assert_cmpuint (col_pcie->kernels[0].grid, ==, 114 * (col_h200->kernels[0].grid / 132));
+  compile_or_fail ("mixed, 114 SMs", pcie);
+  compile_or_fail ("column, 114 SMs", col_pcie);
+}
+
 /* Values of a column kernel's kept shape that read its sums at their own index are computed by the last block
  * of each tile after its combine: one kernel where there were two. One that reads a sum at another index (a
  * flip of it) must wait for every tile, and stays a kernel of its own. */
@@ -1476,6 +1523,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/partial-table", test_partial_table);
   g_test_add_func ("/cuda/codegen/cse", test_cse);
   g_test_add_func ("/cuda/codegen/exact-neg", test_exact_neg);
+  g_test_add_func ("/cuda/codegen/sm-count", test_sm_count);
   g_test_add_func ("/cuda/codegen/vector/cat-select", test_cat_select);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);
   g_test_add_func ("/cuda/codegen/column/tail", test_column_tail);
