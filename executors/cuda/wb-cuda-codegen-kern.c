@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef WB_EXECUTORS_COMPILATION
@@ -93,6 +94,71 @@ _wb_cg_new_var (Kern *k, const char *ctype, const char *expr)
 
   _wb_cg_line (k, "const %s %s = %s;", ctype, name, expr);
   return name;
+}
+
+/* Makes the current position of k->body a hoist point (WbCgHoist); @saved keeps the one before, for
+ * _wb_cg_hoist_close. At the top of a block: every variable numbered below k->next_var that the block's code can
+ * name is then visible there. */
+void
+_wb_cg_hoist_open (Kern *k, WbCgHoist *saved)
+{
+  *saved = k->hoist;
+  k->hoist.on = TRUE;
+  k->hoist.at = k->body->len;
+  k->hoist.indent = k->indent;
+  k->hoist.vars = k->next_var;
+  k->hoist.names = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+void
+_wb_cg_hoist_close (Kern *k, const WbCgHoist *saved)
+{
+  g_clear_pointer (&k->hoist.names, g_hash_table_unref);
+  k->hoist = *saved;
+}
+
+/* Whether every variable @line names (a lowercase letter and digits, a vector's chunk suffix _N aside: v12, i3,
+ * s4, a5_0; parameters pN always) other than @defines is visible at the hoist point */
+static gboolean
+hoist_visible (Kern *k, const char *line, const char *defines)
+{
+  for (const char *p = line; *p != '\0'; p++)
+    {
+      const char      *q = p + 1;
+      g_autofree char *name = NULL;
+      if (!g_ascii_islower (*p) || !g_ascii_isdigit (*q) || (p > line && (g_ascii_isalnum (p[-1]) || p[-1] == '_')))
+        continue;
+      while (g_ascii_isdigit (*q))
+        q++;
+      if (g_ascii_isalpha (*q))
+        continue; /* not a variable (a type such as v8h) */
+      name = g_strndup (p, q - p);
+      if (*p != 'p' && strcmp (name, defines) != 0 && !g_hash_table_contains (k->hoist.names, name) && (guint) atoi (p + 1) >= k->hoist.vars)
+        return FALSE;
+      p = q - 1;
+    }
+  return TRUE;
+}
+
+/* Emits @line (a statement defining variable @defines, a string that lives as long as the Gen) at the hoist
+ * point when there is one and every variable it names is visible there; FALSE (nothing emitted) otherwise */
+gboolean
+_wb_cg_hoist_line (Kern *k, const char *defines, const char *line)
+{
+  GString *s;
+
+  if (!k->hoist.on || !hoist_visible (k, line, defines))
+    return FALSE;
+  s = g_string_new (NULL);
+  for (int i = 0; i < k->hoist.indent; i++)
+    g_string_append (s, "  ");
+  g_string_append (s, line);
+  g_string_append_c (s, '\n');
+  g_string_insert (k->body, (gssize) k->hoist.at, s->str);
+  k->hoist.at += s->len;
+  g_string_free (s, TRUE);
+  g_hash_table_add (k->hoist.names, (gpointer) defines);
+  return TRUE;
 }
 
 /* The pointer an emitted load of slot @slot reads through: a pointer select while a cat's pieces that are

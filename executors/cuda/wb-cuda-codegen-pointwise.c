@@ -224,6 +224,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
     {
       Val        *t = _wb_cg_operand (g, list->items[i]);
       WbCgSelect  saved;
+      WbCgHoist   hoist;
       const char *local = NULL; /* the index along dim inside a piece of a select */
       const char *piece_at;     /* the index along dim inside the piece */
       run = _wb_cg_cat_run (k, list, i, dim, G_N_ELEMENTS (r), maps);
@@ -236,6 +237,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       _wb_cg_open_block (k);
       if (run > 1)
         _wb_cg_select_open (k, run, maps, at, off, t->shape[dim], &local, &saved);
+      _wb_cg_hoist_open (k, &hoist);
       piece_at = local ? local : off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off)
                                      : at;
       for (k->lane = 0; k->lane < k->vec; k->lane++)
@@ -258,6 +260,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
             ax.e[dim] = piece_at;
           if ((x = _wb_cg_emit (k, t, &ax, error)) == NULL)
             {
+              _wb_cg_hoist_close (k, &hoist);
               if (run > 1)
                 _wb_cg_select_close (k, run, maps, &saved);
               k->lane = 0;
@@ -268,6 +271,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
           _wb_cg_line (k, "%s = %s;", r[k->lane],
                        t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
         }
+      _wb_cg_hoist_close (k, &hoist);
       if (run > 1)
         _wb_cg_select_close (k, run, maps, &saved);
       _wb_cg_close_block (k);
@@ -279,6 +283,19 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
   memo_lanes (k, v, ix, r);
   *out = r[0];
   return TRUE;
+}
+
+/* An index variable of a vector pad: at the hoist point where @hoist and its expression @expr is visible there
+ * (so that the branch's loads can go there too), else here */
+static const char *
+pad_index (Kern *k, const char *expr, gboolean hoist)
+{
+  const char *name = _wb_cg_gstr (k->g, "v%u", k->next_var++);
+  const char *line = _wb_cg_gstr (k->g, "const %s %s = %s;", k->ity, name, expr);
+
+  if (!hoist || !_wb_cg_hoist_line (k, name, line))
+    _wb_cg_line (k, "%s", line);
+  return name;
 }
 
 /* pad (no interior padding) where every padded dim is the same in every lane, or base + j with its low
@@ -298,6 +315,8 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   Idx         ax;
 
   gboolean batch = k->batch; /* inside a uniform branch of cat, at its lane 0 */
+  gboolean clamp = k->hoist.on && g_getenv ("WB_CUDA_NO_HOIST") == NULL;
+  int      pad_indent;
 
   if (k->lane != 0 || k->vec < 2 || k->vec > G_N_ELEMENTS (r) || a->rank != v->rank)
     return FALSE;
@@ -319,8 +338,11 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
       if (lo[d] == 0 && a->shape[d] == v->shape[d])
         continue;
       note_seg (k, v, ix, d, gcd64 (lo[d], a->shape[d]));
-      t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", unit ? ix->base[d] : ix->e[d], lo[d]));
+      t = pad_index (k, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", unit ? ix->base[d] : ix->e[d], lo[d]), clamp);
       g_string_append_printf (cond, "%s%s >= 0 && %s < %" G_GINT64_FORMAT, cond->len ? " && " : "", t, t, a->shape[d]);
+      /* inside the branch the clamped index is the index; outside it, it still addresses the source */
+      if (clamp)
+        t = pad_index (k, _wb_cg_gstr (g, "min (max (%s, (%s) 0), (%s) %" G_GINT64_FORMAT ")", t, k->ity, k->ity, a->shape[d] - (unit ? (gint64) k->vec : 1)), TRUE);
       if (unit)
         ax.base[d] = t, ax.e[d] = t;
       else
@@ -334,6 +356,9 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   g_string_free (cond, TRUE);
   _wb_cg_line (k, "{");
   _wb_cg_open_block (k);
+  pad_indent = k->pad_indent;
+  if (clamp)
+    k->pad_indent = k->indent;
   k->batch = TRUE;
   for (k->lane = 0; k->lane < k->vec; k->lane++)
     {
@@ -344,6 +369,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
         {
           k->lane = 0;
           k->batch = batch;
+          k->pad_indent = pad_indent;
           *out = NULL;
           return TRUE;
         }
@@ -351,6 +377,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
     }
   k->lane = 0;
   k->batch = batch;
+  k->pad_indent = pad_indent;
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
   _wb_cg_line (k, "else");
@@ -462,7 +489,13 @@ _wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 
       const char *type = vec_type (k, v->dtype, n);
       name = _wb_cg_gstr (k->g, "a%u", k->next_var++);
       for (guint c = 0; c < k->vec / n; c++)
-        _wb_cg_line (k, "const %s %s_%u = *(const %s *) (%s + %s%s);", type, name, c, type, _wb_cg_input_ptr (k, slot), base, c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
+        {
+          const char *line = _wb_cg_gstr (k->g, "const %s %s_%u = *(const %s *) (%s + %s%s);", type, name, c, type, _wb_cg_input_ptr (k, slot), base,
+                                          c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
+          /* directly inside a uniform pad branch whose indices are clamped: issued at the hoist point */
+          if (k->pad_indent != k->indent || !_wb_cg_hoist_line (k, name, line))
+            _wb_cg_line (k, "%s", line);
+        }
       _wb_cg_memo_put (k, key, name);
       _wb_cg_note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
     }
@@ -611,13 +644,16 @@ emit_vector_loop (Kern *k, GPtrArray *outs, const guint *writes, gint64 N, guint
   GString    *inner;
   gboolean    ok;
   guint       lanes;
+  WbCgHoist   hoist;
 
   /* the body first: its branches decide how warps walk the rows */
   k->seg = 0;
   k->body = g_string_new (NULL);
   _wb_cg_open_block (k);
   _wb_cg_idx_unravel (k, "B", first->rank, first->shape, &bx);
+  _wb_cg_hoist_open (k, &hoist);
   ok = _wb_cg_vec_store_outputs (k, outs, writes, &bx, u, "B", error);
+  _wb_cg_hoist_close (k, &hoist);
   _wb_cg_close_block (k);
   inner = k->body;
   k->body = outer;

@@ -109,6 +109,18 @@ typedef struct
   gint64             sms; /* wb_cuda_codegen_get_sm_count () when the plan began */
 } Gen;
 
+/* A hoist point (wb-cuda-codegen-pointwise.c, _wb_cg_vec_pad): the top of a block of the vector loop, where the
+ * vector loads of a uniform pad branch inside it are issued, before the block's arithmetic, so that they are in
+ * flight with the block's other loads instead of after the arithmetic that waits for those */
+typedef struct
+{
+  gboolean    on;
+  gsize       at;     /* byte offset in Kern.body */
+  int         indent; /* of its lines */
+  guint       vars;   /* variables numbered below this are visible there */
+  GHashTable *names;  /* and these, hoisted there (v, a names without the chunk suffix) */
+} WbCgHoist;
+
 typedef struct
 {
   Gen        *g;
@@ -121,14 +133,17 @@ typedef struct
   GArray     *params; /* guint slots, in parameter order */
   const char *ity;    /* index type: "int" or "long long" */
   /* lanes (wb-cuda-codegen-pointwise.c): the vector variants of pointwise kernels and row reductions */
-  guint    vec;       /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
-  guint    lane;      /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
-  gboolean batch;     /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
-  guint    min_bytes; /* the narrowest element loaded so far (bytes; 0: none) */
-  gint64   seg;       /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
-                         boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
-  GString *decls;     /* vector struct types the kernel declares */
-  GArray  *vslots;    /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
+  guint    vec;         /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
+  guint    lane;        /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
+  gboolean batch;       /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
+  guint    min_bytes;   /* the narrowest element loaded so far (bytes; 0: none) */
+  gint64   seg;         /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
+                           boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
+  GString  *decls;      /* vector struct types the kernel declares */
+  WbCgHoist hoist;      /* the current hoist point (hoist.on FALSE: none) */
+  int       pad_indent; /* > 0: emitting a uniform pad branch whose indices are clamped into its source at this
+                           indent: its vector loads (at this indent only) may go to the hoist point */
+  GArray *vslots;       /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
   /* while a row kernel emits its epilogue: Val* of its reductions' results -> the variable holding the
    * row's value (every thread of the group has it), read instead of the stored result */
   GHashTable *resident;
@@ -232,6 +247,9 @@ void        _wb_cg_line (Kern *k, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void        _wb_cg_open_block (Kern *k);
 void        _wb_cg_close_block (Kern *k);
 const char *_wb_cg_new_var (Kern *k, const char *ctype, const char *expr);
+void        _wb_cg_hoist_open (Kern *k, WbCgHoist *saved);
+void        _wb_cg_hoist_close (Kern *k, const WbCgHoist *saved);
+gboolean    _wb_cg_hoist_line (Kern *k, const char *defines, const char *line);
 const char *_wb_cg_param (Kern *k, guint slot);
 const char *_wb_cg_input_ptr (Kern *k, guint slot);
 void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);

@@ -830,6 +830,19 @@ test_cat_select (void)
         g_assert_null (strstr (flat->source, "for (int Q = "));
         g_assert_nonnull (strstr (flat->source, "for (int B = ((int) blockIdx.x * 256 + (int) threadIdx.x) * 8; B < 25165824; B += (int) gridDim.x * 2048)"));
       }
+      /* the pads' vector loads, their indices clamped into the source, issued at the top of the q/k branch with the
+       * branch's own loads, before the arithmetic that waits for those (4 of its 6 loads, in 2 uniform pad branches) */
+      {
+        g_autoptr (WbCudaPlan) late = plan_with (f, "WB_CUDA_NO_HOIST");
+        g_autofree char *late_loop = vector_loop (late->source);
+        g_autofree char *head = g_strndup (loop, strstr (loop, "wb_round_bf16 (") - loop);
+        g_autofree char *late_head = g_strndup (late_loop, strstr (late_loop, "wb_round_bf16 (") - late_loop);
+        g_assert_cmpuint (count_of (head, "= *(const wb_v8h *) ("), ==, 6);
+        g_assert_cmpuint (count_of (head, " = min (max ("), ==, 2);
+        g_assert_cmpuint (count_of (late_head, "= *(const wb_v8h *) ("), ==, 2);
+        g_assert_null (strstr (late_loop, " = min (max ("));
+        g_assert_cmpuint (count_of (loop, "= *(const wb_v8h *) ("), ==, count_of (late_loop, "= *(const wb_v8h *) ("));
+      }
       old = plan_with (f, "WB_CUDA_NO_CAT_SELECT");
       old_loop = vector_loop (old->source);
       g_assert_null (strstr (old_loop, "__restrict__ s"));
