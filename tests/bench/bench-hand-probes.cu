@@ -147,6 +147,66 @@ __global__ void __launch_bounds__ (256) rope_tiled (const us *cs, const us *q, c
     }
   *(vh<8> *) (out + row * 12288 + hs * 128 + d) = o;
 }
+// the generated kernel's walk (warps of 4 rows x 8 vectors) by hand, every load first (one partner load, d ^ 64),
+// the arithmetic in f32 as the trace's (BF2 false) or in bf16x2 (BF2 true: mul.rn / add.rn .bf16x2, sm_90; for
+// bf16 operands one rounding of the exact product or sum, what the f32 op and its conversion to bf16 compute)
+struct alignas (16) w4 { unsigned w[4]; };
+__device__ __forceinline__ float wlo (unsigned w) { return __uint_as_float (w << 16); }
+__device__ __forceinline__ float whi (unsigned w) { return __uint_as_float (w & 0xffff0000u); }
+__device__ __forceinline__ unsigned pack2 (float a, float b) { unsigned u; asm ("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(b), "f"(a)); return u; }
+__device__ __forceinline__ unsigned mul2 (unsigned a, unsigned b) { unsigned d; asm ("mul.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+__device__ __forceinline__ unsigned add2 (unsigned a, unsigned b) { unsigned d; asm ("add.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+__device__ __forceinline__ unsigned canon2 (unsigned w) /* NaN halves -> 0x7FC0, the cpu executor's store */
+{
+  unsigned l = w & 0xffffu, h = w >> 16;
+  l = (l & 0x7fffu) > 0x7f80u ? 0x7fc0u : l;
+  h = (h & 0x7fffu) > 0x7f80u ? 0x7fc0u : h;
+  return l | (h << 16);
+}
+template <bool BF2>
+__global__ void __launch_bounds__ (256) rope_rows (const us *cs, const us *q, const us *sn, const us *k, const us *v, us *out)
+{
+  for (int Q = (int) blockIdx.x * 256 + (int) threadIdx.x; Q < RN / 8; Q += (int) gridDim.x * 256)
+    {
+      const int B = ((Q / 6144) * 6144 + ((Q % 32) / 8) * 1536 + ((Q / 32) % 192) * 8 + (Q % 8)) * 8;
+      const int row = B / 12288, c = B % 12288, h = c / 384, s = (c / 128) % 3, d = c % 128;
+      w4 o;
+      if (s < 2)
+        {
+          const us *src = s == 0 ? q : k;
+          const int base = h * 262144 + row * 128, pd = d ^ 64;
+          const w4 g = *(const w4 *) (src + base + d), cv = *(const w4 *) (cs + row * 128 + d);
+          const w4 gp = *(const w4 *) (src + base + pd), sv = *(const w4 *) (sn + row * 128 + pd);
+#pragma unroll
+          for (int l = 0; l < 4; l++)
+            if (BF2)
+              {
+                const unsigned t = mul2 (g.w[l], cv.w[l]), p = mul2 (gp.w[l], sv.w[l]);
+                o.w[l] = canon2 (d >= 64 ? add2 (add2 (t, p ^ 0x80008000u), 0u) : add2 (add2 (t, 0u), p));
+              }
+            else
+              {
+                float r[2];
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                  {
+                    const float t = rb ((e ? whi (g.w[l]) : wlo (g.w[l])) * (e ? whi (cv.w[l]) : wlo (cv.w[l])));
+                    const float p = rb ((e ? whi (gp.w[l]) : wlo (gp.w[l])) * (e ? whi (sv.w[l]) : wlo (sv.w[l])));
+                    r[e] = d >= 64 ? rb (rb (t + (-p)) + 0.0f) : rb (rb (t + 0.0f) + p);
+                  }
+                o.w[l] = canon2 (pack2 (r[0], r[1]));
+              }
+        }
+      else
+        {
+          const w4 g = *(const w4 *) (v + h * 262144 + row * 128 + d);
+#pragma unroll
+          for (int l = 0; l < 4; l++)
+            o.w[l] = canon2 (g.w[l]);
+        }
+      *(w4 *) (out + B) = o;
+    }
+}
 __global__ void __launch_bounds__ (256) copy16 (const uint4 *a, uint4 *b, int n)
 {
   for (int i = blockIdx.x * 256 + threadIdx.x; i < n; i += gridDim.x * 256)
@@ -418,6 +478,10 @@ int main ()
     row ("tiled gather: 16 rows x one head a block", time_ms ([&] { rope_gather_tiled<<<(2048 / 16) * 96, 256>>> (q, k, v, o2); }), mb);
     row ("tiled hand V=8: 16 rows x one head a block", time_ms ([&] { rope_tiled<<<(2048 / 16) * 96, 256>>> (c, q, s, k, v, o2); }), mb);
     printf ("  tiled hand vs generated: %zu of %d differ\n", diff (o1, o2, RN, 0), RN);
+    row ("hand, the generated walk, loads first, f32", time_ms ([&] { rope_rows<false><<<4224, 256>>> (c, q, s, k, v, o2); }), mb);
+    printf ("  vs generated: %zu of %d differ\n", diff (o1, o2, RN, 0), RN);
+    row ("hand, the generated walk, loads first, bf16x2", time_ms ([&] { rope_rows<true><<<4224, 256>>> (c, q, s, k, v, o2); }), mb);
+    printf ("  vs generated: %zu of %d differ\n", diff (o1, o2, RN, 0), RN);
     cudaFree (c), cudaFree (s), cudaFree (q), cudaFree (k), cudaFree (v), cudaFree (o1), cudaFree (o2);
   }
   // RMS-norm backward
