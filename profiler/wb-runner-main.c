@@ -244,22 +244,30 @@ with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *s
   return g_variant_builder_end (&b);
 }
 
-/* The last run with calls on the second stream against the checked run (one stream, every kernel
- * synchronised): its outputs and gradients bit for bit, as graphs_finish does for a graph's replays. */
+/* How @run's outputs and gradients compare, bit for bit, with the checked run's (one stream, every kernel
+ * synchronised): a phrase for a note about @subject ("the last replay"), @checked_how saying what the checked run
+ * was, or NULL. A graph's replays and the runs on the second stream are so checked. */
 static char *
-streams_note (WbCudaRuntime *rt, WbRunResult *last, WbRunResult *checked)
+same_as_checked (WbCudaRuntime *rt, WbRunResult *run, WbRunResult *checked, const char *subject, const char *checked_how)
 {
   g_autoptr (GError) local = NULL;
-  guint  n_out = 0, n_grad = 0;
-  double d_out = 0, d_grad = 0;
+  g_autofree char     *paren = checked_how ? g_strdup_printf (" (%s)", checked_how) : g_strdup ("");
+  g_autofree char     *lead = checked_how ? g_strdup_printf ("%s; ", checked_how) : g_strdup ("");
+  guint                n_out = 0, n_grad = 0;
+  double               d_out = 0, d_grad = 0;
+  WbCudaAttentionStats as;
 
-  if (!wb_cuda_values_compare (rt, last->outputs, checked->outputs, &n_out, &d_out, &local) ||
-      !wb_cuda_values_compare (rt, last->grads, checked->grads, &n_grad, &d_grad, &local))
-    return g_strdup_printf ("the last run's results could not be compared with the checked run's: %s", local->message);
+  if (!wb_cuda_values_compare (rt, run->outputs, checked->outputs, &n_out, &d_out, &local) ||
+      !wb_cuda_values_compare (rt, run->grads, checked->grads, &n_grad, &d_grad, &local))
+    return g_strdup_printf ("%s's results could not be compared with the checked run's: %s", subject, local->message);
   if (n_out + n_grad == 0)
-    return g_strdup ("the last run's outputs and gradients are bit-identical to the checked run's (one stream)");
-  return g_strdup_printf ("%u outputs and %u gradients of the last run differ from the checked run's (one stream; max |diff| %.3g)", n_out, n_grad,
-                          MAX (d_out, d_grad));
+    return g_strdup_printf ("%s's outputs and gradients are bit-identical to the checked run's%s", subject, paren);
+  wb_cuda_attention_get_stats (&as);
+  return g_strdup_printf ("%u outputs and %u gradients of %s differ from the checked run's (%smax |diff| %.3g)%s", n_out, n_grad, subject, lead,
+                          MAX (d_out, d_grad),
+                          n_grad > 0 && as.atomic_dq + as.cudnn > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
+                                                                      "WB_CUDA_ATTN=deterministic gives the same bits every run)"
+                                                                    : "");
 }
 
 /* -- CUDA graphs (RUN with `cuda_graphs`) ------------------------------------------------------------
@@ -430,10 +438,7 @@ graphs_drop_plain (Graphs *g)
 static void
 graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
 {
-  g_autoptr (GError) local = NULL;
   g_autofree char *same = NULL;
-  guint            n_out = 0, n_grad = 0;
-  double           d_out = 0, d_grad = 0;
   g_autofree char *plain = NULL;
 
   if (g->graph == NULL)
@@ -442,21 +447,7 @@ graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
                                                 "events around each region)",
                                                 g->plain_nodes)
                              : g_strdup ("");
-  if (!wb_cuda_values_compare (rt, g->result->outputs, checked->outputs, &n_out, &d_out, &local) ||
-      !wb_cuda_values_compare (rt, g->result->grads, checked->grads, &n_grad, &d_grad, &local))
-    same = g_strdup_printf ("its results could not be compared with the checked run's: %s", local->message);
-  else if (n_out + n_grad == 0)
-    same = g_strdup ("the last replay's outputs and gradients are bit-identical to the checked run's");
-  else
-    {
-      WbCudaAttentionStats as;
-      wb_cuda_attention_get_stats (&as);
-      same = g_strdup_printf ("%u outputs and %u gradients of the last replay differ from the checked run's (max |diff| %.3g)%s", n_out, n_grad,
-                              MAX (d_out, d_grad),
-                              n_grad > 0 && as.atomic_dq + as.cudnn > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
-                                                                          "WB_CUDA_ATTN=deterministic gives the same bits every run)"
-                                                                        : "");
-    }
+  same = same_as_checked (rt, g->result, checked, "the last replay", NULL);
   g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations%s; %s; %s",
                              checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was",
                              wb_cuda_graph_get_n_nodes (g->graph), iters, plain, same,
@@ -718,7 +709,7 @@ handle_run (Runner *r, GVariant *req)
       graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
     graphs_finish (&graphs, rt, result, iters);
     if (last_side != NULL)
-      side_note = streams_note (rt, last_side, result);
+      side_note = same_as_checked (rt, last_side, result, "the last run", "one stream");
   }
 
   if ((outs = download_all (rt, result->outputs, &error)) == NULL)
