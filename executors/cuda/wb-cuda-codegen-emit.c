@@ -270,8 +270,8 @@ exact_widening (WbDtype narrow, WbDtype wide)
  * negation or absolute value (EwOp.exact) of one. Thunder's bf16 programs negate in f32 between two
  * conversions (rotate_half's backward: bf16 -> f32, neg, -> bf16); the rounding after such a negation changes
  * nothing but a NaN's payload, which the store makes canonical. */
-static gboolean
-exactly_in (Gen *g, Val *a, WbDtype narrow, guint depth)
+gboolean
+_wb_cg_exactly_in (Gen *g, Val *a, WbDtype narrow, guint depth)
 {
   const EwOp *op;
   Val        *b;
@@ -283,9 +283,9 @@ exactly_in (Gen *g, Val *a, WbDtype narrow, guint depth)
   if (a->def == NULL || (b = _wb_cg_operand (g, a->def->arg[0])) == NULL)
     return FALSE;
   if (strcmp (a->def->op, "convert_element_type") == 0)
-    return exact_widening (b->dtype, a->dtype) && exactly_in (g, b, narrow, depth + 1);
+    return exact_widening (b->dtype, a->dtype) && _wb_cg_exactly_in (g, b, narrow, depth + 1);
   op = _wb_cg_ew_lookup (a->def->op);
-  return op != NULL && op->exact && b->dtype == a->dtype && exactly_in (g, b, narrow, depth + 1);
+  return op != NULL && op->exact && b->dtype == a->dtype && _wb_cg_exactly_in (g, b, narrow, depth + 1);
 }
 
 static const char *
@@ -380,8 +380,17 @@ checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gboolean s
   ax->lane[d] = same ? LANE_SAME : LANE_ANY;
 }
 
+/* In pair mode (wb-cuda-codegen-pair.c), where a cat or pad cannot compute its lanes in words: the caller
+ * computes the value lane by lane */
 static const char *
-emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
+refuse_pair (Kern *k)
+{
+  k->pair_refused = TRUE;
+  return NULL;
+}
+
+const char *
+_wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
 {
   Gen        *g = k->g;
   Node       *n = v->def;
@@ -442,6 +451,8 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
         goto bad_args;
       if (k->vec > 1 && _wb_cg_vec_cat (k, v, list, (guint) dim, ix, &r, error))
         return r; /* every lane at once */
+      if (k->pair)
+        return refuse_pair (k);
       _wb_cg_line (k, "%s %s;", _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), r);
       for (guint i = 0; i < list->n_items; i++)
         {
@@ -517,7 +528,7 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
             return _wb_cg_emit (k, b, ix, error);
         }
       /* f32 -> bf16 / f16 of a value that is one already (exactly_in): no rounding */
-      if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && exactly_in (g, a, v->dtype, 0))
+      if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && _wb_cg_exactly_in (g, a, v->dtype, 0))
         return x;
       return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
     }
@@ -683,8 +694,13 @@ emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           step[d] = c[2] + 1;
           interior |= c[2] != 0;
         }
-      if (k->vec > 1 && !interior && _wb_cg_vec_pad (k, v, a, lo, literal_of_dtype (g, padv, v->dtype), ix, &r, error))
+      if (k->pair && (interior || _wb_cg_pair_literal (g, padv) == NULL))
+        return refuse_pair (k);
+      if (k->vec > 1 && !interior &&
+          _wb_cg_vec_pad (k, v, a, lo, k->pair ? _wb_cg_pair_literal (g, padv) : literal_of_dtype (g, padv, v->dtype), ix, &r, error))
         return r; /* every lane at once */
+      if (k->pair)
+        return refuse_pair (k);
       cond = g_string_new (NULL);
       ax.rank = a->rank;
       ax.lin = NULL;
@@ -737,10 +753,12 @@ bad_args:
 const char *
 _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
 {
-  const char *key = _wb_cg_idx_key (k->g, v->id, ix);
-  const char *x = _wb_cg_memo_get (k, key);
+  const char *key, *x;
 
-  if (x != NULL)
+  if (k->pair)
+    return _wb_cg_emit_pair (k, v, ix, error);
+  key = _wb_cg_idx_key (k->g, v->id, ix);
+  if ((x = _wb_cg_memo_get (k, key)) != NULL)
     return x;
   if (!v->is_tensor)
     x = literal (k->g, v, number_cls (v));
@@ -751,7 +769,7 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   else if (v == k->ptable)
     x = _wb_cg_emit_partial_lookup (k, v, ix, error);
   else
-    x = emit_node (k, v, ix, error);
+    x = _wb_cg_emit_node (k, v, ix, error);
   if (x != NULL)
     _wb_cg_memo_put (k, key, x);
   return x;

@@ -118,8 +118,8 @@ _wb_cg_innermost_dim (guint rank, const gint64 *shape)
 
 /* @ix (every dim the same in every lane or base + j) in lane @lane: the same text the lane's own
  * emission builds (base + j dims and the linear index are canonical: _wb_cg_lane_expr). */
-static void
-idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
+void
+_wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
 {
   guint saved = k->lane;
 
@@ -155,9 +155,23 @@ memo_lanes (Kern *k, const Val *v, const Idx *ix, const char *const *r)
   for (guint j = 1; j < k->vec; j++)
     {
       Idx lx;
-      idx_in_lane (k, ix, j, &lx);
+      _wb_cg_idx_in_lane (k, ix, j, &lx);
       _wb_cg_memo_put (k, _wb_cg_idx_key (k->g, v->id, &lx), r[j]);
     }
+}
+
+/* In pair mode: lanes 2i and 2i + 1 of @v at @ix are word @w[i]: the memo answers the words and the lanes. */
+static void
+memo_words (Kern *k, const Val *v, const Idx *ix, const char *const *w)
+{
+  for (guint j = 0; j < k->vec; j += 2)
+    {
+      Idx lx;
+      _wb_cg_idx_in_lane (k, ix, j, &lx);
+      k->lane = j;
+      _wb_cg_pair_memo (k, v, &lx, w[j / 2]);
+    }
+  k->lane = 0;
 }
 
 static gint64
@@ -205,6 +219,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
   gboolean          unit = ix->lane[dim] == LANE_UNIT;
   const char       *at = unit ? ix->base[dim] : ix->e[dim];
   g_autofree guint *maps = NULL;
+  gboolean          pair = k->pair; /* every lane's word (wb-cuda-codegen-pair.c) */
 
   if (k->lane != 0 || k->batch || k->vec > G_N_ELEMENTS (r) || !(unit || ix->lane[dim] == LANE_SAME))
     return FALSE;
@@ -214,10 +229,13 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
   for (guint i = 0; i < list->n_items; i++)
     {
       Val *t = _wb_cg_operand (g, list->items[i]);
-      if (t == NULL || !t->is_tensor || t->rank != v->rank || (unit && t->shape[dim] % k->vec != 0))
+      if (t == NULL || !t->is_tensor || t->rank != v->rank || (unit && t->shape[dim] % k->vec != 0) || (pair && t->dtype != v->dtype))
         return FALSE;
     }
-  lane_vars (k, ctype, r);
+  if (pair)
+    _wb_cg_pair_vars (k, k->vec / 2, r);
+  else
+    lane_vars (k, ctype, r);
   k->batch = TRUE;
   maps = g_new (guint, G_N_ELEMENTS (r) * g->n_inputs);
   for (guint i = 0, run; i < list->n_items; i += run)
@@ -240,11 +258,11 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       _wb_cg_hoist_open (k, &hoist);
       piece_at = local ? local : off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off)
                                      : at;
-      for (k->lane = 0; k->lane < k->vec; k->lane++)
+      for (k->lane = 0; k->lane < k->vec; k->lane += pair ? 2 : 1)
         {
           Idx         ax;
           const char *x;
-          idx_in_lane (k, ix, k->lane, &ax);
+          _wb_cg_idx_in_lane (k, ix, k->lane, &ax);
           _wb_cg_idx_lin (&ax, NULL);
           for (guint d = 0; d < t->rank; d++)
             if (t->shape[d] == 1)
@@ -268,7 +286,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
               *out = NULL;
               return TRUE;
             }
-          _wb_cg_line (k, "%s = %s;", r[k->lane],
+          _wb_cg_line (k, "%s = %s;", r[pair ? k->lane / 2 : k->lane],
                        t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
         }
       _wb_cg_hoist_close (k, &hoist);
@@ -280,7 +298,10 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
     }
   k->lane = 0;
   k->batch = FALSE;
-  memo_lanes (k, v, ix, r);
+  if (pair)
+    memo_words (k, v, ix, r);
+  else
+    memo_lanes (k, v, ix, r);
   *out = r[0];
   return TRUE;
 }
@@ -318,7 +339,9 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   gboolean clamp = k->hoist.on && g_getenv ("WB_CUDA_NO_HOIST") == NULL;
   int      pad_indent;
 
-  if (k->lane != 0 || k->vec < 2 || k->vec > G_N_ELEMENTS (r) || a->rank != v->rank)
+  gboolean pair = k->pair; /* every lane's word (wb-cuda-codegen-pair.c); @pad_literal is one */
+
+  if (k->lane != 0 || k->vec < 2 || k->vec > G_N_ELEMENTS (r) || a->rank != v->rank || (pair && (a->dtype != v->dtype || k->vec % 2 != 0)))
     return FALSE;
   for (guint d = 0; d < ix->rank; d++)
     {
@@ -351,7 +374,10 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   for (guint d = 0; d < a->rank; d++)
     if (a->shape[d] == 1)
       ax.e[d] = "0", ax.lane[d] = LANE_SAME;
-  lane_vars (k, ctype, r);
+  if (pair)
+    _wb_cg_pair_vars (k, k->vec / 2, r);
+  else
+    lane_vars (k, ctype, r);
   _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
   g_string_free (cond, TRUE);
   _wb_cg_line (k, "{");
@@ -360,11 +386,11 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   if (clamp)
     k->pad_indent = k->indent;
   k->batch = TRUE;
-  for (k->lane = 0; k->lane < k->vec; k->lane++)
+  for (k->lane = 0; k->lane < k->vec; k->lane += pair ? 2 : 1)
     {
       Idx         lx;
       const char *x;
-      idx_in_lane (k, &ax, k->lane, &lx);
+      _wb_cg_idx_in_lane (k, &ax, k->lane, &lx);
       if ((x = _wb_cg_emit (k, a, &lx, error)) == NULL)
         {
           k->lane = 0;
@@ -373,7 +399,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
           *out = NULL;
           return TRUE;
         }
-      _wb_cg_line (k, "%s = %s;", r[k->lane], _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (a->dtype), _wb_cg_dtype_cls (v->dtype)));
+      _wb_cg_line (k, "%s = %s;", r[pair ? k->lane / 2 : k->lane], pair ? x : _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (a->dtype), _wb_cg_dtype_cls (v->dtype)));
     }
   k->lane = 0;
   k->batch = batch;
@@ -382,10 +408,13 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   _wb_cg_line (k, "}");
   _wb_cg_line (k, "else");
   _wb_cg_line (k, "{");
-  for (guint j = 0; j < k->vec; j++)
+  for (guint j = 0; j < (pair ? k->vec / 2 : k->vec); j++)
     _wb_cg_line (k, "  %s = %s;", r[j], pad_literal);
   _wb_cg_line (k, "}");
-  memo_lanes (k, v, ix, r);
+  if (pair)
+    memo_words (k, v, ix, r);
+  else
+    memo_lanes (k, v, ix, r);
   *out = r[0];
   return TRUE;
 }
@@ -566,8 +595,9 @@ _wb_cg_vec_end (Kern *k, GString *scalar)
 gboolean
 _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const Idx *bx, int u, const char *base, GError **error)
 {
-  Gen  *g = k->g;
-  guint ov = k->next_var++;
+  Gen                 *g = k->g;
+  guint                ov = k->next_var++;
+  g_autofree gboolean *words = g_new0 (gboolean, outs->len); /* computed in bf16x2 words (wb-cuda-codegen-pair.c) */
 
   for (guint i = 0; i < outs->len; i++)
     {
@@ -576,6 +606,8 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
       for (guint c = 0; c < k->vec / n; c++)
         _wb_cg_line (k, "%s o%u_%u_%u;", vec_type (k, v->dtype, n), ov, i, c);
     }
+  for (guint i = 0; i < outs->len; i++)
+    words[i] = chunk_of (k, ((Val *) outs->pdata[i])->dtype) % 2 == 0 && _wb_cg_pair_worth (k, outs->pdata[i]);
   for (k->lane = 0; k->lane < k->vec; k->lane++)
     {
       Idx ix = *bx;
@@ -584,13 +616,21 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
         {
           Val        *v = outs->pdata[i];
           guint       n = chunk_of (k, v->dtype);
-          const char *x = _wb_cg_emit (k, v, &ix, error);
+          const char *x;
+          if (words[i] && k->lane % 2 != 0)
+            continue; /* stored with the lane before */
+          k->pair = words[i];
+          x = _wb_cg_emit (k, v, &ix, error);
+          k->pair = FALSE;
           if (x == NULL)
             {
               k->lane = 0;
               return FALSE;
             }
-          _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "o%u_%u_%u.x", ov, i, k->lane / n), _wb_cg_gstr (g, "%u", k->lane % n), x, v->dtype));
+          if (words[i])
+            _wb_cg_line (k, "wb_bf16x2_store (&o%u_%u_%u.x[%u], %s);", ov, i, k->lane / n, k->lane % n, x);
+          else
+            _wb_cg_line (k, "%s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "o%u_%u_%u.x", ov, i, k->lane / n), _wb_cg_gstr (g, "%u", k->lane % n), x, v->dtype));
         }
     }
   k->lane = 0;

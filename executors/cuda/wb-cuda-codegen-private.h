@@ -133,17 +133,19 @@ typedef struct
   GArray     *params; /* guint slots, in parameter order */
   const char *ity;    /* index type: "int" or "long long" */
   /* lanes (wb-cuda-codegen-pointwise.c): the vector variants of pointwise kernels and row reductions */
-  guint    vec;         /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
-  guint    lane;        /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
-  gboolean batch;       /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
-  guint    min_bytes;   /* the narrowest element loaded so far (bytes; 0: none) */
-  gint64   seg;         /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
-                           boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
-  GString  *decls;      /* vector struct types the kernel declares */
-  WbCgHoist hoist;      /* the current hoist point (hoist.on FALSE: none) */
-  int       pad_indent; /* > 0: emitting a uniform pad branch whose indices are clamped into its source at this
-                           indent: its vector loads (at this indent only) may go to the hoist point */
-  GArray *vslots;       /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
+  guint    vec;          /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
+  guint    lane;         /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
+  gboolean batch;        /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
+  guint    min_bytes;    /* the narrowest element loaded so far (bytes; 0: none) */
+  gint64   seg;          /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
+                            boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
+  GString  *decls;       /* vector struct types the kernel declares */
+  WbCgHoist hoist;       /* the current hoist point (hoist.on FALSE: none) */
+  int       pad_indent;  /* > 0: emitting a uniform pad branch whose indices are clamped into its source at this
+                            indent: its vector loads (at this indent only) may go to the hoist point */
+  gboolean pair;         /* emitting lanes two to a word (wb-cuda-codegen-pair.c): _wb_cg_emit answers words */
+  gboolean pair_refused; /* set by a view's operand or a cat or pad that cannot answer a word */
+  GArray  *vslots;       /* guint pairs (slot, bytes): slots accessed with vectors of that alignment */
   /* while a row kernel emits its epilogue: Val* of its reductions' results -> the variable holding the
    * row's value (every thread of the group has it), read instead of the stored result */
   GHashTable *resident;
@@ -236,6 +238,25 @@ const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt
 const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
 const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
 const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
+/* @v at @ix by its defining node (not the memo, not a load) */
+const char *_wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error);
+/* Whether every value tensor @a can take is exactly a value of float dtype @narrow (@depth: 0) */
+gboolean _wb_cg_exactly_in (Gen *g, Val *a, WbDtype narrow, guint depth);
+
+/* wb-cuda-codegen-pair.c: bf16 values two lanes to a word in the vector variants (Kern.pair).
+ * _wb_cg_pair_worth: whether output @v of the vector kernel being emitted is worth computing in words.
+ * _wb_cg_emit_pair: the word of lanes k->lane (even) and k->lane + 1 of @v at @ix (lane k->lane's index), an
+ * unsigned int expression; NULL with @error, or with Kern.pair_refused set where @ix has lost its lane form.
+ * _wb_cg_pair_memo: word @w is that of @v at @ix: the memo answers it and both lanes' floats.
+ * _wb_cg_pair_vars: declares @n words. _wb_cg_pair_literal: the word of a number exactly a bf16, or NULL.
+ * _wb_cg_idx_canonical: every dim of @ix the same in every lane or base + j (another lane's index follows). */
+gboolean    _wb_cg_pair_worth (Kern *k, Val *v);
+const char *_wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error);
+const char *_wb_cg_pair_key (Gen *g, guint id, const Idx *ix);
+void        _wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, const char *w);
+void        _wb_cg_pair_vars (Kern *k, guint n, const char **w);
+const char *_wb_cg_pair_literal (Gen *g, const Val *number);
+gboolean    _wb_cg_idx_canonical (const Idx *ix);
 
 /* wb-cuda-codegen-kern.c */
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
@@ -489,6 +510,8 @@ void     _wb_cg_vec_end (Kern *k, GString *scalar);
 /* The last dim of @shape of extent other than 1, or -1. */
 int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 
+/* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
+void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);

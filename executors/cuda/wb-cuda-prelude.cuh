@@ -61,6 +61,42 @@ static __device__ __forceinline__ float wb_round_bf16 (float f)
 #endif
 }
 static __device__ __forceinline__ float wb_round_f16 (float f) { return wb_f16_to_f (wb_f_to_f16 (f)); }
+
+// bf16x2: two bf16 values in one 32-bit word (lane j in the low half, lane j + 1 in the high half), as the vector
+// kernels keep adjacent lanes whose ops Thunder prints as bf16 -> f32, op, -> bf16 (wb-cuda-codegen-pair.c). For
+// add, sub and mul of two bf16 values the f32 result rounded to bf16 is the exact result rounded once (f32's 24
+// bits are at least twice bf16's 8 plus 2: Figueroa, "When is double rounding innocuous?", SIGNUM 1995; checked
+// here for every pair of finite bf16 values), which is what one fma.rn.bf16x2 computes: a * b + (-0), a * 1 + b, b * -1 + a.
+// A float holding a bf16 value has its low half 0, so packing and unpacking are register moves.
+static __device__ __forceinline__ unsigned int wb_bf16x2_pack (float lo, float hi) { return (__float_as_uint (lo) >> 16) | (__float_as_uint (hi) & 0xffff0000u); }
+static __device__ __forceinline__ float wb_bf16x2_lo (unsigned int x) { return __uint_as_float (x << 16); }
+static __device__ __forceinline__ float wb_bf16x2_hi (unsigned int x) { return __uint_as_float (x & 0xffff0000u); }
+static __device__ __forceinline__ unsigned int wb_bf16x2_fma (unsigned int a, unsigned int b, unsigned int c)
+{
+#if __CUDA_ARCH__ >= 800
+  unsigned int d;
+  asm ("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+#else
+  // before sm_80: in f32, the product rounded first (exact for the forms used here: one of b, c is 1 or -0)
+  return wb_bf16x2_pack (wb_round_bf16 (wb_round_bf16 (wb_bf16x2_lo (a) * wb_bf16x2_lo (b)) + wb_bf16x2_lo (c)),
+                         wb_round_bf16 (wb_round_bf16 (wb_bf16x2_hi (a) * wb_bf16x2_hi (b)) + wb_bf16x2_hi (c)));
+#endif
+}
+static __device__ __forceinline__ unsigned int wb_bf16x2_mul (unsigned int a, unsigned int b) { return wb_bf16x2_fma (a, b, 0x80008000u); }
+static __device__ __forceinline__ unsigned int wb_bf16x2_add (unsigned int a, unsigned int b) { return wb_bf16x2_fma (a, 0x3f803f80u, b); }
+static __device__ __forceinline__ unsigned int wb_bf16x2_sub (unsigned int a, unsigned int b) { return wb_bf16x2_fma (b, 0xbf80bf80u, a); }
+// stored: a NaN half becomes 0x7FC0, as wb_f_to_bf16 stores it
+static __device__ __forceinline__ void wb_bf16x2_store (unsigned short *at, unsigned int x)
+{
+  unsigned int m;
+#if __CUDA_ARCH__ >= 900
+  asm ("set.nan.u32.bf16x2 %0, %1, %1;" : "=r"(m) : "r"(x));
+#else
+  m = ((((x & 0x7fff7fffu) + 0x007f007fu) & 0x80008000u) >> 15) * 0xffffu;
+#endif
+  *(unsigned int *) at = (x & ~m) | (0x7fc07fc0u & m);
+}
 // float -> int64 truncating toward zero, NaN -> 0 (the cpu executor's rule)
 static __device__ __forceinline__ long long wb_f_to_i (double x) { return x != x ? 0LL : (long long) x; }
 

@@ -771,6 +771,17 @@ test_column_cat_once (void)
   g_assert_nonnull (strstr (linear->source, "E / 2359296"));
 }
 
+/* The first rounded op of a vector loop: a rounding in f32 or an op on bf16x2 words */
+static const char *
+first_arithmetic (const char *loop)
+{
+  const char *f = strstr (loop, "wb_round_bf16 ("), *w = strstr (loop, "wb_bf16x2_mul (");
+
+  g_assert_true (f != NULL || w != NULL);
+  return f == NULL ? w : w == NULL ? f
+                                   : MIN (f, w);
+}
+
 /* Cat pieces the same up to their inputs are one branch in the vector loop, their inputs read through a pointer
  * chosen per thread (wb-cuda-codegen-select.c): llama_layer's rotary backward (q and k the same expression of
  * two gradients, v a copy); a piece that reads an input also read by a value both pieces share is not taken
@@ -835,8 +846,8 @@ test_cat_select (void)
       {
         g_autoptr (WbCudaPlan) late = plan_with (f, "WB_CUDA_NO_HOIST");
         g_autofree char *late_loop = vector_loop (late->source);
-        g_autofree char *head = g_strndup (loop, strstr (loop, "wb_round_bf16 (") - loop);
-        g_autofree char *late_head = g_strndup (late_loop, strstr (late_loop, "wb_round_bf16 (") - late_loop);
+        g_autofree char *head = g_strndup (loop, first_arithmetic (loop) - loop);
+        g_autofree char *late_head = g_strndup (late_loop, first_arithmetic (late_loop) - late_loop);
         g_assert_cmpuint (count_of (head, "= *(const wb_v8h *) ("), ==, 6);
         g_assert_cmpuint (count_of (head, " = min (max ("), ==, 2);
         g_assert_cmpuint (count_of (late_head, "= *(const wb_v8h *) ("), ==, 2);
@@ -894,7 +905,7 @@ test_exact_neg (void)
   for (guint i = 0; i < llama->len; i++)
     {
       Found *f = llama->pdata[i];
-      g_autoptr (WbCudaPlan) plan = plan_of (f);
+      g_autoptr (WbCudaPlan) plan = plan_with (f, "WB_CUDA_NO_BF16X2"); /* its vector loop in f32 (else bf16x2 words) */
       const char *k = kernel_text (plan);
       guint       negs = 0;
       if (plan->n_kernels != 1 || !g_str_has_prefix (plan->kernels[0].what, "pointwise over [2048, 12288]") || count_of (k, "__restrict__ s") == 0)
@@ -912,6 +923,84 @@ test_exact_neg (void)
         }
       g_test_message ("%s: %u negations, none rounded", f->name, negs);
       g_assert_cmpuint (negs, >=, 8); /* one a lane of the vector loop's pad at column 64 */
+    }
+  if (llama->len > 0)
+    g_assert_cmpuint (rotary, ==, 1);
+}
+
+/* bf16 ops two lanes to a word in the vector loop (wb-cuda-codegen-pair.c): add, sub and mul of bf16 values
+ * rounded to bf16 (by a number exactly a bf16 too), negations as a sign flip, through pads and cat; the scalar
+ * loop stays in f32. Not for f16, a number that is no bf16, a division, or an f32 result. llama_layer's rotary
+ * backward: every op of its vector loop in words, its scalar loop as in f32. (Their results bit for bit:
+ * test-cuda-vector on the GPU, every bf16 bit pattern.) */
+static void
+test_bf16x2 (void)
+{
+  const char *in = "a bf16[4, 64]\nb bf16[4, 64]";
+  const char *body = "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.mul(t0, t1)\n"
+                     "t3 = prims.convert_element_type(t2, dtypes.bfloat16)\nt4 = prims.convert_element_type(t3, dtypes.float32)\nt5 = prims.sub(t4, t0)\n"
+                     "t6 = prims.convert_element_type(t5, dtypes.bfloat16)\nt7 = prims.convert_element_type(t6, dtypes.float32)\nt8 = prims.mul(t7, 0.5)\n"
+                     "t9 = prims.convert_element_type(t8, dtypes.bfloat16)\nt10 = prims.convert_element_type(t9, dtypes.float32)\nt11 = prims.neg(t10)\n"
+                     "t12 = prims.convert_element_type(t11, dtypes.bfloat16)";
+  const char *no[][3] = {
+    { "a bf16[4, 64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, 0.1)\nt2 = prims.convert_element_type(t1, dtypes.bfloat16)", "t2" },
+    { "a f16[4, 64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)\nt2 = prims.convert_element_type(t1, dtypes.float16)", "t2" },
+    { "a bf16[4, 64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.div(t0, t0)\nt2 = prims.convert_element_type(t1, dtypes.bfloat16)", "t2" },
+    { "a bf16[4, 64]", "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.mul(t0, t0)", "t1" },
+  };
+  g_autoptr (GPtrArray) llama = regions_of ("llama_layer");
+  g_autoptr (WbCudaPlan) plan = NULL;
+  g_autoptr (WbCudaPlan) f32 = NULL;
+  g_autofree char *loop = NULL;
+  guint            rotary = 0;
+
+  if (wb_cuda_load_nvrtc (NULL) == NULL)
+    {
+      g_test_skip ("NVRTC is not installed");
+      return;
+    }
+  plan = plan_of_body (in, body, "t12");
+  g_setenv ("WB_CUDA_NO_BF16X2", "1", TRUE);
+  f32 = plan_of_body (in, body, "t12");
+  g_unsetenv ("WB_CUDA_NO_BF16X2");
+  loop = vector_loop (plan->source);
+  g_assert_cmpuint (count_of (loop, "wb_bf16x2_mul ("), ==, 2 * 4);
+  g_assert_cmpuint (count_of (loop, "wb_bf16x2_sub ("), ==, 4);
+  g_assert_cmpuint (count_of (loop, ", 0x3f003f00u)"), ==, 4); /* 0.5 */
+  g_assert_cmpuint (count_of (loop, " ^ 0x80008000u;"), ==, 4);
+  g_assert_cmpuint (count_of (loop, "wb_bf16x2_store ("), ==, 4);
+  g_assert_null (strstr (loop, "wb_round_bf16 ("));
+  g_assert_nonnull (strstr (strstr (plan->source, "for (int L = "), "wb_round_bf16 ("));
+  g_assert_null (strstr (kernel_text (f32), "wb_bf16x2_"));
+  g_assert_cmpstr (strstr (plan->source, "for (int L = "), ==, strstr (f32->source, "for (int L = "));
+  compile_or_fail ("bf16x2", plan);
+  for (guint i = 0; i < G_N_ELEMENTS (no); i++)
+    {
+      g_autoptr (WbCudaPlan) p = plan_of_body (no[i][0], no[i][1], no[i][2]);
+      g_assert_nonnull (strstr (p->source, "for (int B = "));
+      g_assert_null (strstr (kernel_text (p), "wb_bf16x2_"));
+    }
+  for (guint i = 0; i < llama->len; i++)
+    {
+      Found *f = llama->pdata[i];
+      g_autoptr (WbCudaPlan) words = plan_of (f);
+      g_autoptr (WbCudaPlan) floats = NULL;
+      g_autofree char *wloop = NULL;
+      if (words->n_kernels != 1 || !g_str_has_prefix (words->kernels[0].what, "pointwise over [2048, 12288]") ||
+          count_of (kernel_text (words), "__restrict__ s") == 0)
+        continue;
+      rotary++;
+      floats = plan_with (f, "WB_CUDA_NO_BF16X2");
+      wloop = vector_loop (words->source);
+      g_test_message ("%s: %u muls, %u adds in words", f->name, count_of (wloop, "wb_bf16x2_mul ("), count_of (wloop, "wb_bf16x2_add ("));
+      /* per pair of lanes: the gradient times cos, the two pads' products, two sums; one pad negates */
+      g_assert_cmpuint (count_of (wloop, "wb_bf16x2_mul ("), ==, 3 * 4);
+      g_assert_cmpuint (count_of (wloop, "wb_bf16x2_add ("), ==, 2 * 4);
+      g_assert_cmpuint (count_of (wloop, " ^ 0x80008000u;"), ==, 4);
+      g_assert_cmpuint (count_of (wloop, "wb_bf16x2_store ("), ==, 4);
+      g_assert_null (strstr (wloop, "wb_round_bf16 ("));
+      g_assert_cmpstr (strstr (words->source, "for (int L = "), ==, strstr (floats->source, "for (int L = "));
+      compile_or_fail (f->name, words);
     }
   if (llama->len > 0)
     g_assert_cmpuint (rotary, ==, 1);
@@ -1536,6 +1625,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/codegen/partial-table", test_partial_table);
   g_test_add_func ("/cuda/codegen/cse", test_cse);
   g_test_add_func ("/cuda/codegen/exact-neg", test_exact_neg);
+  g_test_add_func ("/cuda/codegen/bf16x2", test_bf16x2);
   g_test_add_func ("/cuda/codegen/sm-count", test_sm_count);
   g_test_add_func ("/cuda/codegen/vector/cat-select", test_cat_select);
   g_test_add_func ("/cuda/codegen/column/fused", test_column_fused);

@@ -138,6 +138,27 @@ static const Case cases[] = {
                                                                                                                                 "t20 = prims.cat([t7, t17, q], 1)\nt21 = prims.neg(t20)",
     "t21",
     8 },
+  /* bf16 ops two lanes to a word (wb-cuda-codegen-pair.c) against the scalar loop's f32, bit for bit, over every
+   * bf16 bit pattern (NaNs, infinities, subnormals; a against its rows reversed): mul, sub, add, a number, a
+   * negation, three outputs; then the rotary backward's form (products, a negated pad, a pad, sums, cat) */
+  { "bf16x2 every bit pattern", { { "a", BF16, 2, { 256, 256 }, 0, DOM_BITS } }, 1, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.flip(a, (0,))\n"
+                                                                                    "t2 = prims.convert_element_type(t1, dtypes.float32)\nt3 = prims.mul(t0, t2)\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\n"
+                                                                                    "t5 = prims.convert_element_type(t4, dtypes.float32)\nt6 = prims.sub(t5, t2)\nt7 = prims.convert_element_type(t6, dtypes.bfloat16)\n"
+                                                                                    "t8 = prims.convert_element_type(t7, dtypes.float32)\nt9 = prims.add(t8, t0)\nt10 = prims.convert_element_type(t9, dtypes.bfloat16)\n"
+                                                                                    "t11 = prims.convert_element_type(t10, dtypes.float32)\nt12 = prims.mul(t11, 0.5)\nt13 = prims.convert_element_type(t12, dtypes.bfloat16)\n"
+                                                                                    "t14 = prims.convert_element_type(t13, dtypes.float32)\nt15 = prims.neg(t14)\nt16 = prims.convert_element_type(t15, dtypes.bfloat16)",
+    "t4, t7, t16",
+    8 },
+  { "bf16x2 rotary backward", { { "g", BF16, 3, { 64, 2, 128 }, 0, DOM_BITS }, { "c", BF16, 2, { 2, 128 }, 0, DOM_BITS } }, 2, "t0 = prims.broadcast_in_dim(c, (64, 2, 128), (1, 2))\nt1 = prims.convert_element_type(t0, dtypes.float32)\nt2 = prims.convert_element_type(g, dtypes.float32)\n"
+                                                                                                                               "t3 = prims.mul(t1, t2)\nt4 = prims.convert_element_type(t3, dtypes.bfloat16)\nt5 = prims.slice_prim(t4, [0, 0, 0], [64, 2, 64], [1, 1, 1])\n"
+                                                                                                                               "t6 = prims.convert_element_type(t5, dtypes.float32)\nt7 = prims.neg(t6)\nt8 = prims.convert_element_type(t7, dtypes.bfloat16)\n"
+                                                                                                                               "t9 = prims.pad(t8, 0.0, [(0, 0, 0), (0, 0, 0), (64, 0, 0)])\nt10 = prims.slice_prim(t4, [0, 0, 64], [64, 2, 128], [1, 1, 1])\n"
+                                                                                                                               "t11 = prims.pad(t10, 0.0, [(0, 0, 0), (0, 0, 0), (0, 64, 0)])\nt12 = prims.convert_element_type(t4, dtypes.float32)\n"
+                                                                                                                               "t13 = prims.convert_element_type(t9, dtypes.float32)\nt14 = prims.add(t12, t13)\nt15 = prims.convert_element_type(t14, dtypes.bfloat16)\n"
+                                                                                                                               "t16 = prims.convert_element_type(t15, dtypes.float32)\nt17 = prims.convert_element_type(t11, dtypes.float32)\nt18 = prims.add(t16, t17)\n"
+                                                                                                                               "t19 = prims.convert_element_type(t18, dtypes.bfloat16)\nt20 = prims.cat([t19, g], 1)",
+    "t20",
+    8 },
   { "cat select inner", { { "a", BF16, 2, { 4, 16 } }, { "b", BF16, 2, { 4, 16 } }, { "c", BF16, 2, { 4, 16 } } }, 3, "t0 = prims.convert_element_type(a, dtypes.float32)\nt1 = prims.convert_element_type(b, dtypes.float32)\nt2 = prims.convert_element_type(c, dtypes.float32)\n"
                                                                                                                       "t3 = prims.add(t0, t2)\nt4 = prims.add(t1, t2)\nt5 = prims.cat([t3, t4, t2], 1)\nt6 = prims.neg(t5)",
     "t6",
@@ -446,6 +467,8 @@ test_case (gconstpointer data)
     g_assert_null (strstr (splan->kernels[k].what, "vector"));
   if (strstr (c->label, "warps of 4 rows") != NULL)
     g_assert_nonnull (strstr (vplan->kernels[0].what, "vector: 8 per thread when aligned, warps of 4 rows x 8 vectors"));
+  if (g_str_has_prefix (c->label, "bf16x2"))
+    g_assert_nonnull (strstr (vplan->source, "wb_bf16x2_mul ("));
   if (compile_only)
     {
       if (wb_cuda_load_nvrtc (NULL) == NULL)
