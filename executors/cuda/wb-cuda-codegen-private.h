@@ -12,6 +12,7 @@
  * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
  * wb-cuda-codegen-table.c  a pointwise group of one 16-bit input as a lookup table of its 65536 values
  * wb-cuda-codegen-select.c cat pieces the same up to their inputs, one branch through pointer selects
+ * wb-cuda-codegen-pair.c   bf16 ops two lanes to a word (bf16x2) in the vector variants
  * Every name here is private to libwbcudagen (hidden visibility). */
 #pragma once
 
