@@ -246,7 +246,16 @@ _wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error)
       k->pair_refused = TRUE; /* the caller, a view, computes itself lane by lane */
       return NULL;
     }
-  if (!v->is_tensor || v->def == NULL || v->input >= 0 || v->buffer >= 0)
+  if (!v->is_tensor)
+    r = number_word (g, v);
+  if (!v->is_tensor || !pair_valid (g, v))
+    {
+      /* callers ask only for bf16 values (checked before pair mode begins): packing another would truncate */
+      if (r == NULL)
+        _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: a bf16x2 word asked of a value that is not a bf16 value (%s)",
+                     v->name ? v->name : "a number");
+    }
+  else if (v->def == NULL || v->input >= 0 || v->buffer >= 0)
     r = by_lanes (k, v, ix, error);
   else if (packed_op (g, v, &x, &y, &name))
     {
