@@ -681,7 +681,7 @@ _wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       GString       *cond;
       const char    *r = _wb_cg_gstr (g, "v%u", k->next_var++);
       const char    *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
-      const char    *x;
+      const char    *x, *pad_lit;
       if (padv == NULL || cfg == NULL || !wb_value_is_sequence (cfg) || cfg->n_items != a->rank)
         goto bad_args;
       for (guint d = 0; d < a->rank; d++)
@@ -694,10 +694,9 @@ _wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
           step[d] = c[2] + 1;
           interior |= c[2] != 0;
         }
-      if (k->pair && (interior || _wb_cg_pair_literal (g, padv) == NULL))
-        return refuse_pair (k);
-      if (k->vec > 1 && !interior &&
-          _wb_cg_vec_pad (k, v, a, lo, k->pair ? _wb_cg_pair_literal (g, padv) : literal_of_dtype (g, padv, v->dtype), ix, &r, error))
+      /* in pair mode the padding is a word: a value that is no bf16 has none */
+      pad_lit = k->pair ? _wb_cg_pair_literal (g, padv) : literal_of_dtype (g, padv, v->dtype);
+      if (k->vec > 1 && !interior && pad_lit != NULL && _wb_cg_vec_pad (k, v, a, lo, pad_lit, ix, &r, error))
         return r; /* every lane at once */
       if (k->pair)
         return refuse_pair (k);

@@ -167,14 +167,15 @@ _wb_cg_pair_worth (Kern *k, Val *v)
   return gain (k->g, v, seen, 0) > 0;
 }
 
-const char *
-_wb_cg_pair_key (Gen *g, guint id, const Idx *ix)
+static const char *
+pair_key (Gen *g, guint id, const Idx *ix)
 {
   return _wb_cg_gstr (g, "w|%s", _wb_cg_idx_key (g, id, ix));
 }
 
-gboolean
-_wb_cg_idx_canonical (const Idx *ix)
+/* Whether every dim of @ix is the same in every lane or base + j: another lane's index follows from it */
+static gboolean
+idx_canonical (const Idx *ix)
 {
   for (guint d = 0; d < ix->rank; d++)
     if (ix->lane[d] == LANE_ANY && strcmp (ix->e[d], "0") != 0)
@@ -182,16 +183,16 @@ _wb_cg_idx_canonical (const Idx *ix)
   return TRUE;
 }
 
-/* Word @w holds lanes k->lane and k->lane + 1 of @v at @ix (lane k->lane's index): the memo answers both, as a
- * word and as each lane's float */
+/* Word @w holds lanes @lane and @lane + 1 of @v at @ix (lane @lane's index): the memo answers both, as a word and
+ * as each lane's float */
 void
-_wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, const char *w)
+_wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, guint lane, const char *w)
 {
   Idx next;
 
-  _wb_cg_memo_put (k, _wb_cg_pair_key (k->g, v->id, ix), w);
+  _wb_cg_memo_put (k, pair_key (k->g, v->id, ix), w);
   _wb_cg_memo_put (k, _wb_cg_idx_key (k->g, v->id, ix), _wb_cg_gstr (k->g, "wb_bf16x2_lo (%s)", w));
-  _wb_cg_idx_in_lane (k, ix, k->lane + 1, &next);
+  _wb_cg_idx_in_lane (k, ix, lane + 1, &next);
   _wb_cg_memo_put (k, _wb_cg_idx_key (k->g, v->id, &next), _wb_cg_gstr (k->g, "wb_bf16x2_hi (%s)", w));
 }
 
@@ -234,14 +235,14 @@ const char *
 _wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error)
 {
   Gen        *g = k->g;
-  const char *key = _wb_cg_pair_key (g, v->id, ix);
+  const char *key = pair_key (g, v->id, ix);
   const char *r = _wb_cg_memo_get (k, key);
   const char *name, *bits;
   Val        *x, *y, *a;
 
   if (r != NULL)
     return r;
-  if (!_wb_cg_idx_canonical (ix))
+  if (!idx_canonical (ix))
     {
       k->pair_refused = TRUE; /* the caller, a view, computes itself lane by lane */
       return NULL;
@@ -263,7 +264,7 @@ _wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error)
       if (wy == NULL)
         return NULL;
       r = _wb_cg_new_var (k, "unsigned int", _wb_cg_gstr (g, "%s (%s, %s)", name, wx, wy));
-      _wb_cg_pair_memo (k, v, ix, r);
+      _wb_cg_pair_memo (k, v, ix, k->lane, r);
       return r;
     }
   else if ((a = exact_op (g, v, &bits)) != NULL)
@@ -274,23 +275,14 @@ _wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error)
       else
         {
           r = _wb_cg_new_var (k, "unsigned int", _wb_cg_gstr (g, "%s %s", w, bits));
-          _wb_cg_pair_memo (k, v, ix, r);
+          _wb_cg_pair_memo (k, v, ix, k->lane, r);
           return r;
         }
     }
-  else if (view_of (g, v) != NULL)
+  else if (view_of (g, v) != NULL || op_is (v, "cat") || op_is (v, "pad"))
     {
-      k->pair_refused = FALSE;
-      r = _wb_cg_emit_node (k, v, ix, error);
-      if (r == NULL && k->pair_refused)
-        {
-          k->pair_refused = FALSE;
-          r = by_lanes (k, v, ix, error);
-        }
-    }
-  else if (op_is (v, "cat") || op_is (v, "pad"))
-    {
-      /* emit_node calls _wb_cg_vec_cat or _wb_cg_vec_pad, which compute every lane in words, or refuses */
+      /* a view's operand refuses where its index loses its lane form; emit_node's cat and pad call
+       * _wb_cg_vec_cat or _wb_cg_vec_pad, which compute every lane in words, or refuse */
       k->pair_refused = FALSE;
       r = _wb_cg_emit_node (k, v, ix, error);
       if (r == NULL && k->pair_refused)
@@ -304,21 +296,6 @@ _wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error)
   if (r != NULL)
     _wb_cg_memo_put (k, key, r);
   return r;
-}
-
-/* Declares @n words a pair of lanes in @w */
-void
-_wb_cg_pair_vars (Kern *k, guint n, const char **w)
-{
-  GString *decl = g_string_new ("unsigned int");
-
-  for (guint j = 0; j < n; j++)
-    {
-      w[j] = _wb_cg_gstr (k->g, "v%u", k->next_var++);
-      g_string_append_printf (decl, "%s %s", j ? "," : "", w[j]);
-    }
-  _wb_cg_line (k, "%s;", decl->str);
-  g_string_free (decl, TRUE);
 }
 
 /* The word of padding value @padv in a bf16 tensor, when the value is one exactly; else NULL */

@@ -133,13 +133,13 @@ _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
   k->lane = saved;
 }
 
-/* Declares one variable of @ctype a lane in @r (k->vec of them). */
+/* Declares @n variables of @ctype in @r: one a lane (k->vec), or one a pair of lanes in pair mode (bf16x2 words). */
 static void
-lane_vars (Kern *k, const char *ctype, const char **r)
+lane_vars (Kern *k, const char *ctype, guint n, const char **r)
 {
   GString *decl = g_string_new (ctype);
 
-  for (guint j = 0; j < k->vec; j++)
+  for (guint j = 0; j < n; j++)
     {
       r[j] = _wb_cg_gstr (k->g, "v%u", k->next_var++);
       g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
@@ -168,10 +168,8 @@ memo_words (Kern *k, const Val *v, const Idx *ix, const char *const *w)
     {
       Idx lx;
       _wb_cg_idx_in_lane (k, ix, j, &lx);
-      k->lane = j;
-      _wb_cg_pair_memo (k, v, &lx, w[j / 2]);
+      _wb_cg_pair_memo (k, v, &lx, j, w[j / 2]);
     }
-  k->lane = 0;
 }
 
 static gint64
@@ -232,10 +230,7 @@ _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, 
       if (t == NULL || !t->is_tensor || t->rank != v->rank || (unit && t->shape[dim] % k->vec != 0) || (pair && t->dtype != v->dtype))
         return FALSE;
     }
-  if (pair)
-    _wb_cg_pair_vars (k, k->vec / 2, r);
-  else
-    lane_vars (k, ctype, r);
+  lane_vars (k, pair ? "unsigned int" : ctype, pair ? k->vec / 2 : k->vec, r);
   k->batch = TRUE;
   maps = g_new (guint, G_N_ELEMENTS (r) * g->n_inputs);
   for (guint i = 0, run; i < list->n_items; i += run)
@@ -374,10 +369,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   for (guint d = 0; d < a->rank; d++)
     if (a->shape[d] == 1)
       ax.e[d] = "0", ax.lane[d] = LANE_SAME;
-  if (pair)
-    _wb_cg_pair_vars (k, k->vec / 2, r);
-  else
-    lane_vars (k, ctype, r);
+  lane_vars (k, pair ? "unsigned int" : ctype, pair ? k->vec / 2 : k->vec, r);
   _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
   g_string_free (cond, TRUE);
   _wb_cg_line (k, "{");
@@ -607,7 +599,7 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
         _wb_cg_line (k, "%s o%u_%u_%u;", vec_type (k, v->dtype, n), ov, i, c);
     }
   for (guint i = 0; i < outs->len; i++)
-    words[i] = chunk_of (k, ((Val *) outs->pdata[i])->dtype) % 2 == 0 && _wb_cg_pair_worth (k, outs->pdata[i]);
+    words[i] = _wb_cg_pair_worth (k, outs->pdata[i]); /* bf16, V even: each word fills two elements of a chunk */
   for (k->lane = 0; k->lane < k->vec; k->lane++)
     {
       Idx ix = *bx;

@@ -248,16 +248,12 @@ gboolean _wb_cg_exactly_in (Gen *g, Val *a, WbDtype narrow, guint depth);
  * _wb_cg_pair_worth: whether output @v of the vector kernel being emitted is worth computing in words.
  * _wb_cg_emit_pair: the word of lanes k->lane (even) and k->lane + 1 of @v at @ix (lane k->lane's index), an
  * unsigned int expression; NULL with @error, or with Kern.pair_refused set where @ix has lost its lane form.
- * _wb_cg_pair_memo: word @w is that of @v at @ix: the memo answers it and both lanes' floats.
- * _wb_cg_pair_vars: declares @n words. _wb_cg_pair_literal: the word of a number exactly a bf16, or NULL.
- * _wb_cg_idx_canonical: every dim of @ix the same in every lane or base + j (another lane's index follows). */
+ * _wb_cg_pair_memo: word @w is that of @v at @ix, lanes @lane and @lane + 1: the memo answers it and both
+ * lanes' floats. _wb_cg_pair_literal: the word of a number exactly a bf16, or NULL. */
 gboolean    _wb_cg_pair_worth (Kern *k, Val *v);
 const char *_wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error);
-const char *_wb_cg_pair_key (Gen *g, guint id, const Idx *ix);
-void        _wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, const char *w);
-void        _wb_cg_pair_vars (Kern *k, guint n, const char **w);
+void        _wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, guint lane, const char *w);
 const char *_wb_cg_pair_literal (Gen *g, const Val *number);
-gboolean    _wb_cg_idx_canonical (const Idx *ix);
 
 /* wb-cuda-codegen-kern.c */
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
