@@ -12,6 +12,8 @@
  * 3 an op the executor cannot run (the message names the symbol and FILE:LINE) or no such device. */
 #include "config.h"
 
+#include "wb-cli-run.h"
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -56,6 +58,30 @@ pick_stage (WbCase *c, const char *stage)
 
 static gboolean have_reference_file;
 
+gboolean
+wb_cli_compare_tensor (const WbTensor *got, const WbTensor *ref, gboolean have_tol, double rtol, double atol, WbCompareResult *r, double *rtol_used, double *atol_used, GError **error)
+{
+  g_return_val_if_fail (got != NULL && ref != NULL && r != NULL, FALSE);
+
+  if (!have_tol)
+    wb_dtype_default_tolerance (ref->dtype, &rtol, &atol);
+  if (wb_tensor_compare (got, ref, rtol, atol, TRUE, r, error) && !have_tol && r->mismatches > 0 && r->max_ref > 1 &&
+      (ref->dtype == WB_DTYPE_BFLOAT16 || ref->dtype == WB_DTYPE_FLOAT16))
+    {
+      /* half precision by default: the absolute tolerance is relative to the tensor's scale (max |ref|). A
+       * weight gradient sums thousands of products; two correct kernels that sum in different orders differ
+       * by about one unit in the last place of the tensor's largest elements, wherever the element is
+       * small itself (cancellation), which a fixed atol cannot express */
+      atol *= r->max_ref;
+      wb_tensor_compare (got, ref, rtol, atol, TRUE, r, NULL);
+    }
+  if (rtol_used != NULL)
+    *rtol_used = rtol;
+  if (atol_used != NULL)
+    *atol_used = atol;
+  return error == NULL || *error == NULL;
+}
+
 static void
 print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt, double atol_opt, gboolean have_tol, gboolean *all_ok, guint *compared)
 {
@@ -78,20 +104,7 @@ print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt
                have_reference_file ? _ ("(not in the reference file)") : "");
       return;
     }
-  wb_dtype_default_tolerance (ref->dtype, &rtol, &atol);
-  if (have_tol)
-    rtol = rtol_opt, atol = atol_opt;
-  if (wb_tensor_compare (v->tensor, ref, rtol, atol, TRUE, &r, &error) && !have_tol && r.mismatches > 0 && r.max_ref > 1 &&
-      (ref->dtype == WB_DTYPE_BFLOAT16 || ref->dtype == WB_DTYPE_FLOAT16))
-    {
-      /* half precision by default: the absolute tolerance is relative to the tensor's scale (max |ref|). A
-       * weight gradient sums thousands of products; two correct kernels that sum in different orders differ
-       * by about one unit in the last place of the tensor's largest elements, wherever the element is
-       * small itself (cancellation), which a fixed atol cannot express */
-      atol *= r.max_ref;
-      wb_tensor_compare (v->tensor, ref, rtol, atol, TRUE, &r, NULL);
-    }
-  if (error != NULL)
+  if (!wb_cli_compare_tensor (v->tensor, ref, have_tol, rtol_opt, atol_opt, &r, &rtol, &atol, &error))
     {
       g_print ("%-28s %-5s %-18s %s\n", name, wb_dtype_shortname (v->tensor->dtype), shape, error->message);
       *all_ok = FALSE;
@@ -108,8 +121,8 @@ print_value_line (const char *name, WbRtValue *v, WbTensor *ref, double rtol_opt
 }
 
 /* The reference tensor for @name: exact, else "NAME.head" (a partial sample). */
-static WbTensor *
-find_reference (WbSafetensors *ref, const char *name)
+WbTensor *
+wb_cli_find_reference (WbSafetensors *ref, const char *name)
 {
   g_autofree char *head = NULL;
   WbTensor        *t;
@@ -275,7 +288,7 @@ wb_cli_command_run (int    argc,
     g_print ("%-28s %-5s %-18s\n", "name", "dtype", "shape");
   for (guint i = 0; i < run->names->len; i++)
     print_value_line (run->names->pdata[i], run->values->pdata[i],
-                      find_reference (compare_file, run->names->pdata[i]), rtol, atol, have_tol, &all_ok, &compared);
+                      wb_cli_find_reference (compare_file, run->names->pdata[i]), rtol, atol, have_tol, &all_ok, &compared);
   if (run->reference)
     for (guint i = 0; i < run->reference->len && i < run->result->outputs->len; i++)
       {

@@ -34,6 +34,7 @@ static const WbCliCommand commands[] = {
   { "compare", wb_cli_command_compare, "SESSION [RUN_A RUN_B] [--format md|json]", N_ ("Compare two runs per region and for the whole iteration (default: the latest two)") },
   { "run", wb_cli_command_run, "PATH [--stage K] [--inputs F] [--seed N] [--compare F] [--save-outputs F] [--check-shapes]", N_ ("Run a stage of PATH on the cpu executor; print (and --compare) outputs and gradients") },
   { "profile", wb_cli_command_profile, "PATH [--device cpu|cuda] [--executors REGION=EXEC,...] [--iters N] [--warmup N] [--session F] [--report F.md|.json|.html] [--chrome-trace F.json] [--baseline SESSION[:RUN] --fail-above PCT]", N_ ("Profile a stage of PATH: per-region times, GB/s, TFLOP/s, reports, regression gate") },
+  { "coverage", wb_cli_command_coverage, "PATH... [--levels load,check,roundtrip,recompile,run-cpu,run-gpu] [--format md|json] [--jobs N] [--timeout S] [--cpu-budget-gflop G] [-o FILE]", N_ ("Run every case under PATH through each level; per case ok or the first error, and pass rates") },
   { "executors", wb_cli_command_executors, "[--format text|json]", N_ ("List the executors and which symbols (with dtypes) each runs") },
   { "record", wb_cli_command_record, "[--session F | --out DIR] [--save-inputs] [--profile] -- COMMAND…", N_ ("Run a Thunder program and capture every trace it compiles (also without --headless)") },
 };

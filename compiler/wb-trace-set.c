@@ -198,7 +198,7 @@ sorted_dir (const char *dir, GError **error)
 }
 
 static gboolean
-add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stages, int depth, GError **error)
+add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stages, int depth, WbTraceSetLoadFlags flags, GError **error)
 {
   g_autoptr (GPtrArray) names = sorted_dir (dir, error);
   if (names == NULL)
@@ -213,12 +213,12 @@ add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stage
             continue;
           if (strcmp (name, "stages") == 0)
             {
-              if (!add_dir (set, path, subset, TRUE, depth + 1, error))
+              if (!add_dir (set, path, subset, TRUE, depth + 1, flags, error))
                 return FALSE;
             }
-          else if (*subset == '\0' && !in_stages)
+          else if (*subset == '\0' && !in_stages && !(flags & WB_TRACE_SET_LOAD_NO_SUBSETS))
             {
-              if (!add_dir (set, path, name, FALSE, depth + 1, error))
+              if (!add_dir (set, path, name, FALSE, depth + 1, flags, error))
                 return FALSE;
             }
         }
@@ -276,11 +276,17 @@ cmp_entries (gconstpointer pa, gconstpointer pb)
 WbTraceSet *
 wb_trace_set_load (const char *path, GError **error)
 {
+  return wb_trace_set_load_full (path, WB_TRACE_SET_LOAD_DEFAULT, error);
+}
+
+WbTraceSet *
+wb_trace_set_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
+{
   g_autoptr (WbTraceSet) set = wb_trace_set_new ();
   g_return_val_if_fail (path != NULL, NULL);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      if (!add_dir (set, path, "", FALSE, 0, error))
+      if (!add_dir (set, path, "", FALSE, 0, flags, error))
         return NULL;
       if (set->entries->len == 0)
         {

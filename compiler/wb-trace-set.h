@@ -43,6 +43,16 @@ typedef struct _WbTraceSet WbTraceSet;
  * Entries are ordered: subset, kind (prologue, forward, backward, epilogue, stage), index.
  * Returns (transfer full) the set or NULL with WB_TRACE_ERROR set (the first file that fails). */
 WbTraceSet *wb_trace_set_load (const char *path, GError **error);
+
+/* How wb_trace_set_load_full reads a directory. */
+typedef enum
+{
+  WB_TRACE_SET_LOAD_DEFAULT = 0,
+  WB_TRACE_SET_LOAD_NO_SUBSETS = 1 << 0, /* the directory's own files and stages/ only: no default_execs/, fallback/ */
+} WbTraceSetLoadFlags;
+
+/* wb_trace_set_load_full: wb_trace_set_load() with @flags. (transfer full) or NULL with WB_TRACE_ERROR. */
+WbTraceSet *wb_trace_set_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error);
 /* wb_trace_set_new_from_traces: a set over already parsed traces (transfer none: each is ref'ed). */
 WbTraceSet *wb_trace_set_new (void);
 void        wb_trace_set_add (WbTraceSet *set, WbTrace *trace, WbTraceKind kind, int index, const char *subset, const char *label, const char *path);

@@ -428,6 +428,12 @@ build_stages (WbCase *c)
 WbCase *
 wb_case_load (const char *path, GError **error)
 {
+  return wb_case_load_full (path, WB_TRACE_SET_LOAD_DEFAULT, error);
+}
+
+WbCase *
+wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
+{
   g_autoptr (WbCase) c = g_new0 (WbCase, 1);
   g_autoptr (GPtrArray) meta_names = NULL;
   const WbTraceEntry *pro;
@@ -439,7 +445,7 @@ wb_case_load (const char *path, GError **error)
   c->name = g_path_get_basename (c->path);
   c->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) case_input_free);
   c->stages = g_ptr_array_new_with_free_func ((GDestroyNotify) case_stage_free);
-  c->set = wb_trace_set_load (path, error);
+  c->set = wb_trace_set_load_full (path, flags, error);
   if (c->set == NULL)
     return NULL;
   if (is_dir)

@@ -52,6 +52,9 @@ typedef struct _WbCase WbCase;
 /* wb_case_load: (transfer full) the case at @path (a directory like traces/<case>/ or a trace file), or
  * NULL with WB_TRACE_ERROR (parse) or WB_EXECUTOR_ERROR_IO (meta.json) set. */
 WbCase *wb_case_load (const char *path, GError **error);
+/* wb_case_load_full: wb_case_load() reading the directory with @flags (WB_TRACE_SET_LOAD_NO_SUBSETS: a
+ * case without its sub-sets default_execs/ and fallback/). (transfer full) or NULL with @error set. */
+WbCase *wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error);
 void    wb_case_free (WbCase *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCase, wb_case_free)
 

@@ -1,0 +1,29 @@
+/* wb-cli-run.h — what `run` shares with `coverage` (wb-cli-run.c): comparing results with reference tensors
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-cli.h"
+#include "wb-executors.h"
+
+G_BEGIN_DECLS
+
+/* wb_cli_compare_tensor: compares @got with @ref as `run --compare` does: with @have_tol, @rtol and @atol;
+ * otherwise the dtype's defaults (wb_dtype_default_tolerance), the f16/bf16 atol scaled by max |ref| when
+ * that exceeds 1 and elements mismatch. Fills @r and (nullable) the tolerances used; FALSE with
+ * WB_EXECUTOR_ERROR_BAD_ARGUMENT when the shapes differ. */
+gboolean wb_cli_compare_tensor (const WbTensor  *got,
+                                const WbTensor  *ref,
+                                gboolean         have_tol,
+                                double           rtol,
+                                double           atol,
+                                WbCompareResult *r,
+                                double          *rtol_used,
+                                double          *atol_used,
+                                GError         **error);
+
+/* wb_cli_find_reference: (transfer none) (nullable) the tensor of @ref (nullable) named @name, else
+ * "NAME.head" (a partial sample of a large tensor). */
+WbTensor *wb_cli_find_reference (WbSafetensors *ref,
+                                 const char    *name);
+
+G_END_DECLS
