@@ -254,6 +254,8 @@ typedef struct
   GString    *names;
 } ReasonGroup;
 
+#define REASON_NAMES_SHOWN 6
+
 static void
 reason_group_free (ReasonGroup *g)
 {
@@ -302,7 +304,9 @@ summarize (const WbCliCoverageReport *report, WbCliCoverageLevel level, LevelSum
           g->names = g_string_new (NULL);
           g_ptr_array_add (s->reasons, g);
         }
-      g_string_append_printf (g->names, "%s%s", g->n > 0 ? ", " : "", k->name);
+      /* a few names say which; the JSON report lists every case's own reason */
+      if (g->n < REASON_NAMES_SHOWN)
+        g_string_append_printf (g->names, "%s%s", g->n > 0 ? ", " : "", k->name);
       g->n++;
     }
 }
@@ -369,7 +373,10 @@ append_summary (GString *s, const WbCliCoverageReport *report)
         {
           const ReasonGroup *g = s_l.reasons->pdata[j];
 
-          g_string_append_printf (reasons, "- %s: %u %s (%s)\n", level_names[l], g->n, g->reason, g->names->str);
+          g_string_append_printf (reasons, "- %s: %u %s (%s", level_names[l], g->n, g->reason, g->names->str);
+          if (g->n > REASON_NAMES_SHOWN)
+            g_string_append_printf (reasons, " and %u more", g->n - REASON_NAMES_SHOWN);
+          g_string_append (reasons, ")\n");
         }
       level_summary_clear (&s_l);
     }

@@ -100,6 +100,34 @@ skipped_reason (const char *meta)
   return g_strdup ("no trace files (meta.json only)");
 }
 
+/* The same for a zoo case folder (tools/zoo/README.md) that holds only zoo.json: Thunder failed before it
+ * produced a trace, or the recording itself failed; zoo.json has the status and the first error. */
+static char *
+zoo_skipped_reason (const char *zoo)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode   *root;
+  JsonObject *o, *e = NULL;
+  JsonArray  *errors;
+  const char *status;
+
+  if (!json_parser_load_from_file (parser, zoo, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
+    return g_strdup ("no trace files (zoo.json unreadable)");
+  o = json_node_get_object (root);
+  status = json_object_get_string_member_with_default (o, "status", "?");
+  errors = json_object_has_member (o, "errors") ? json_object_get_array_member (o, "errors") : NULL;
+  if (errors != NULL && json_array_get_length (errors) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (errors, 0)))
+    e = json_array_get_object_element (errors, 0);
+  if (e != NULL)
+    {
+      g_auto (GStrv) lines = g_strsplit (json_object_get_string_member_with_default (e, "error", ""), "\n", 2);
+
+      return g_strdup_printf ("no trace files; zoo.json: %s (%s: %s)", status,
+                              json_object_get_string_member_with_default (e, "stage", "?"), lines[0] ? lines[0] : "");
+    }
+  return g_strdup_printf ("no trace files; zoo.json: %s", status);
+}
+
 typedef struct
 {
   GPtrArray  *cases;   /* (element-type WbCliCoverageCase) */
@@ -114,6 +142,7 @@ find_cases (Finder *f, const char *dir, const char *name, guint depth)
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *real = realpath (dir, NULL);
   g_autofree char *meta = g_build_filename (dir, "meta.json", NULL);
+  g_autofree char *zoo = g_build_filename (dir, "zoo.json", NULL);
   const char      *entry;
   gboolean         is_case = FALSE;
 
@@ -146,6 +175,15 @@ find_cases (Finder *f, const char *dir, const char *name, guint depth)
       s->name = g_strdup (name);
       s->path = g_strdup (dir);
       s->reason = skipped_reason (meta);
+      g_ptr_array_add (f->skipped, s);
+    }
+  else if (subdirs->len == 0 && g_file_test (zoo, G_FILE_TEST_IS_REGULAR))
+    {
+      WbCliCoverageSkipped *s = g_new0 (WbCliCoverageSkipped, 1);
+
+      s->name = g_strdup (name);
+      s->path = g_strdup (dir);
+      s->reason = zoo_skipped_reason (zoo);
       g_ptr_array_add (f->skipped, s);
     }
   for (guint i = 0; i < subdirs->len; i++)
