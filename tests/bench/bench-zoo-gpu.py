@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# bench-zoo-gpu.py — the workbench over the zoo on the GPU, beside the real models' eager and torch.compile
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   python3 tests/bench/bench-zoo-gpu.py --app BUNDLE/app/thunder-wb --zoo ZOO_DIR [--out DIR] [--iters N]
+#                                        [--warmup N] [CASE...]
+#
+# Run on the GPU machine in one call (tests/bench/bench-zoo-gpu.sh sets it up), so that every figure of a
+# row comes from the same machine and the same run:
+#   1. `thunder-wb --headless coverage ZOO --levels run-gpu`: the zoo's GPU pass rate and first errors;
+#   2. per training case of tools/zoo/cases.py (or CASE...): the real model (built by cases.py, as recorded)
+#      eagerly and under torch.compile, one case at a time, CUDA events around each step, median of --iters
+#      after --warmup;
+#   3. the workbench's `profile --device cuda` of the case's recorded traces: its iteration median. For a
+#      ThunderFX case, the sum of its subgraphs' medians (the compiled parts of a step; the eager glue
+#      between them is not in it), marked so.
+# Prints a table per case (ms, wb/compile, wb/eager) and the geometric means over the cases where every
+# figure exists; writes OUT/bench-zoo.json. Cases the workbench cannot run show its first error.
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "zoo"))
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--app", required=True)
+    p.add_argument("--zoo", required=True)
+    p.add_argument("--out", default="/tmp/wb-bench-zoo")
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--no-compile", action="store_true")
+    p.add_argument("cases", nargs="*")
+    return p.parse_args()
+
+
+def time_model(fn, args, device, iters, warmup, training, params):
+    import torch
+
+    def step():
+        out = fn(*args)
+        if training:
+            out.backward()
+            for p in params:
+                p.grad = None
+
+    t0 = time.perf_counter()
+    step()
+    if device == "cuda":
+        torch.cuda.synchronize()
+    first = time.perf_counter() - t0
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(iters):
+        if device == "cuda":
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            step()
+            e.record()
+            e.synchronize()
+            times.append(s.elapsed_time(e))
+        else:
+            t = time.perf_counter()
+            step()
+            times.append((time.perf_counter() - t) * 1e3)
+    return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times),
+            "first_call_s": first}
+
+
+def real_model(name, c, a):
+    import torch
+
+    dtype = getattr(torch, c["dtype"])
+    model, args = c["build"](a.device, dtype, c["training"])
+    model = model.to(device=a.device, dtype=dtype).train(c["training"])
+    params = list(model.parameters())
+    res = {}
+    try:
+        res["eager"] = time_model(model, args, a.device, a.iters, a.warmup, c["training"], params)
+    except Exception as e:
+        res["eager"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+    if not a.no_compile:
+        try:
+            torch._dynamo.reset()
+            res["compile"] = time_model(torch.compile(model), args, a.device, a.iters, a.warmup, c["training"], params)
+        except Exception as e:
+            res["compile"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+    return res
+
+
+def entries(case_dir):
+    """The folders holding the case's traces: itself, or its ThunderFX subgraphs."""
+    if any(f.startswith(("forward_", "prologue_")) for f in os.listdir(case_dir)):
+        return [case_dir]
+    return sorted(os.path.join(case_dir, d) for d in os.listdir(case_dir)
+                  if d.startswith("thunderfx_") and os.path.isdir(os.path.join(case_dir, d)))
+
+
+def workbench(app, case_dir, out, iters, warmup):
+    total, errors, n = 0.0, [], 0
+    for e in entries(case_dir):
+        report = os.path.join(out, os.path.relpath(e, os.path.dirname(case_dir)).replace("/", "__") + ".json")
+        cmd = [app, "--headless", "profile", e, "--device", "cuda", "--iters", str(iters), "--warmup", str(warmup),
+               "--report", report]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            rc, err = p.returncode, (p.stderr.strip().splitlines() or ["?"])[-1]
+        except subprocess.TimeoutExpired:
+            rc, err = "timeout", "timed out after 300 s"
+        if rc != 0 or not os.path.exists(report):
+            errors.append(f"{os.path.basename(e)}: exit {rc}: {err}"[:300])
+            continue
+        with open(report, encoding="utf-8") as f:
+            total += json.load(f)["iteration"]["median_ms"]
+        n += 1
+    if not n or errors:
+        return {"error": errors[0] if errors else "no traces", "entries": n}
+    return {"median_ms": total, "entries": n}
+
+
+def main():
+    a = parse_args()
+    import cases
+
+    os.makedirs(a.out, exist_ok=True)
+    cov = os.path.join(a.out, "coverage-gpu.json")
+    p = subprocess.run([a.app, "--headless", "coverage", a.zoo, "--levels", "load,run-gpu", "--jobs", "1",
+                        "--format", "json", "-o", cov], capture_output=True, text=True)
+    print(p.stdout[p.stdout.find("## SUMMARY"):] if "## SUMMARY" in p.stdout else p.stdout + p.stderr[-2000:])
+    names = a.cases or [n for n, c in cases.CASES.items() if c["training"]]
+    rows, ratios_c, ratios_e = [], [], []
+    for n in names:
+        c = cases.CASES[n]
+        case_dir = os.path.join(a.zoo, n)
+        r = {"case": n}
+        r.update(real_model(n, c, a))
+        r["workbench"] = workbench(a.app, case_dir, a.out, a.iters, a.warmup) if os.path.isdir(case_dir) else \
+            {"error": "not in the zoo"}
+        rows.append(r)
+        wb, e, cm = (r["workbench"].get("median_ms"), r["eager"].get("median_ms"),
+                     r.get("compile", {}).get("median_ms"))
+        if wb and cm:
+            ratios_c.append(wb / cm)
+        if wb and e:
+            ratios_e.append(wb / e)
+        f = lambda d: "%.3f" % d["median_ms"] if "median_ms" in d else "-"
+        note = r["workbench"].get("error", "")
+        if r["workbench"].get("entries", 0) > 1 and not note:
+            note = f"sum of {r['workbench']['entries']} ThunderFX subgraphs"
+        print(f"| {n} | {f(r['workbench'])} | {f(r['eager'])} | {f(r.get('compile', {}))} | "
+              f"{'%.2fx' % (wb / cm) if wb and cm else '-'} | {'%.2fx' % (wb / e) if wb and e else '-'} | {note} |",
+              flush=True)
+    gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
+    summary = {"geomean_wb_over_compile": gm(ratios_c), "geomean_wb_over_eager": gm(ratios_e),
+               "cases_with_ratios": len(ratios_c), "cases": len(rows)}
+    print(f"geometric mean over {len(ratios_c)} of {len(rows)} cases: wb/compile "
+          f"{summary['geomean_wb_over_compile'] or '-'}, wb/eager {summary['geomean_wb_over_eager'] or '-'}")
+    with open(os.path.join(a.out, "bench-zoo.json"), "w", encoding="utf-8") as f:
+        json.dump({"rows": rows, "summary": summary}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
