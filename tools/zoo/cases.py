@@ -428,5 +428,40 @@ case("graph_break", "torch", "a data-dependent condition (.item()): thunder.jit 
 variant("graph_break", "graph_break_thunderfx", "the data-dependent condition through ThunderFX", frontend="thunderfx")
 
 
+def _zoo_executor():
+    """An operator executor registered with thunder.extend, as Thunder's tutorials do: it claims ltorch.gelu
+    with its own operator zoo_gelu, so the final traces call a symbol no table of Thunder's own lists."""
+    import thunder
+    import thunder.torch as ltorch
+    from thunder.extend import OperatorExecutor, register_executor
+
+    if thunder.extend.get_executor("zoo_ex") is not None:
+        return
+    ex = OperatorExecutor("zoo_ex", version="0.1")
+    register_executor(ex)
+
+    def gelu_impl(a, approximate="none"):
+        return F.gelu(a, approximate=approximate)
+
+    zoo_gelu = ex.register_operator("zoo_gelu", like=ltorch.gelu, fn=gelu_impl)
+    ex.register_implementation(ltorch.gelu, zoo_gelu, checker=lambda a, approximate="none": True)
+
+
+class GeluMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 256)
+        self.fc2 = nn.Linear(256, 10)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(x)))
+
+
+case("extend_executor", "torch", "an operator executor registered with thunder.extend claiming ltorch.gelu "
+     "(zoo_gelu), inference, recorded on the cpu", training=False, executors="zoo_ex")(_prog(GeluMLP))
+CASES["extend_executor"]["setup"] = _zoo_executor
+CASES["extend_executor"]["device"] = "cpu"
+
+
 def names():
     return list(CASES)

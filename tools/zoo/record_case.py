@@ -285,6 +285,8 @@ def main():
                                        "traceback": traceback.format_exc()[-4000:]})
     try:
         torch._dynamo.reset()
+        if c.get("setup"):
+            c["setup"]()
         run_thunder(c, model, args, a.device, a, info)
         info["status"] = "ok"
     except Exception as e:

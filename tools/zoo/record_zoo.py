@@ -83,8 +83,9 @@ def record(a, name, c, work):
         if not a.thunder_main:
             return {"case": name, "rc": None, "error": "no --thunder-main folder for a case of Thunder's main"}
         env["PYTHONPATH"] = os.path.abspath(a.thunder_main) + os.pathsep + env.get("PYTHONPATH", "")
+    device = c.get("device", a.device)  # a case may name its own (extend_executor: the cpu)
     cmd = [a.wb, "record", "--out", cap, "--save-inputs", "--", a.python, os.path.join(HERE, "record_case.py"),
-           name, "--extras", extras, "--device", a.device, "--iters", str(a.iters)]
+           name, "--extras", extras, "--device", device, "--iters", str(a.iters)]
     if a.no_compile:
         cmd.append("--no-compile")
     t0 = time.time()
@@ -97,7 +98,7 @@ def record(a, name, c, work):
     return {"case": name, "rc": rc, "wall_s": time.time() - t0, "log": out[-8000:],
             "command": " ".join(cmd[:1] + ["record", "--out", "CAP", "--save-inputs", "--", "python3",
                                            "tools/zoo/record_case.py", name, "--extras", "EXTRAS", "--device",
-                                           a.device])}
+                                           device])}
 
 
 def _summary(t):
