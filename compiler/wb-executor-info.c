@@ -329,6 +329,13 @@ can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc looku
     return reject (why_not, info, "%s is already a fusion region", bsym->name);
   if (depth > 16)
     return reject (why_not, info, "decomposition of %s is too deep", bsym->name);
+  if (wb_symbol_is_opaque (sym))
+    {
+      /* an unknown symbol is fused only through its printed subsymbols, never blindly */
+      if (bsym->n_subsymbols == 0)
+        return reject (why_not, info, "%s is an unknown symbol without subsymbols: never fused blindly", bsym->name);
+      return can_fuse_subsymbols (info, bsym, lookup, data, why_not, depth);
+    }
   base = resolve (sym);
   name = wb_symbol_get_name (base);
   module = wb_symbol_get_module (base);
@@ -372,6 +379,25 @@ can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc looku
     }
 }
 
+/* Whether @info may claim the unknown symbol @sym: the executors that take ops by name (their names
+ * decide in can_take_operator), and Thunder's torch executor for what it printed as torch.* itself.
+ * Executors with per-symbol kernels (cpu, cuda) and python have none for a symbol the table lacks. */
+static gboolean
+may_declare_opaque (const WbExecutorInfo *info, const WbSymbol *sym)
+{
+  switch (info->id)
+    {
+    case WB_EXECUTOR_ID_CUDNN:
+    case WB_EXECUTOR_ID_CUBLAS:
+    case WB_EXECUTOR_ID_SDPA:
+      return TRUE;
+    case WB_EXECUTOR_ID_TORCH:
+      return wb_symbol_get_module (sym) == WB_SYMBOL_MODULE_TORCH;
+    default:
+      return FALSE;
+    }
+}
+
 gboolean
 wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer user_data, char **why_not)
 {
@@ -389,6 +415,8 @@ wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTyp
                : reject (why_not, info, "%s is a utility op (python keeps it)", bsym->name);
   if (wb_symbol_is_fusion (bsym->symbol))
     return reject (why_not, info, "%s is a fusion region", bsym->name);
+  if (wb_symbol_is_opaque (bsym->symbol) && !may_declare_opaque (info, bsym->symbol))
+    return reject (why_not, info, "has no kernel for %s, a symbol it does not declare", bsym->name);
   types = tensor_types (bsym, lookup, user_data);
   return can_take_operator (info, bsym, bsym->symbol, types, why_not);
 }

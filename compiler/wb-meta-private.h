@@ -28,6 +28,7 @@ struct _WbSymbol
   const WbSymbol  *like;      /* alias target, or NULL */
   WbParam         *params;
   guint            n_params;
+  gboolean         opaque; /* not in the table: wb_symbol_get_opaque() */
 };
 
 /* One call being typed: the bound arguments and the outputs. */

@@ -101,6 +101,17 @@ claim_bsym (Claim *c, const WbBsym *bsym, const WbBsym *top, guint line)
       _wb_remark_add (sh, "-", bsym, line, FALSE, "no executor takes it whole: decomposed into its subsymbols");
       return flatten (c, bsym, top, line);
     }
+  if (wb_symbol_is_opaque (bsym->symbol))
+    {
+      /* kept unclaimed: the stages still compute; running it fails, naming it */
+      _wb_remark_add (sh, "-", bsym, line, FALSE,
+                      "unknown symbol with no subsymbols and no executor that declares it: kept unclaimed, it cannot run");
+      wb_trace_builder_append (c->builder, bsym);
+      if (bsym != top)
+        _wb_sources_add (c->ctx->sources, bsym, top);
+      define_outputs (c, bsym);
+      return TRUE;
+    }
   g_set_error (c->error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_UNCLAIMED, "%s:%u: no executor takes %s: %s",
                c->ctx->in->filename, line, bsym->name ? bsym->name : "?", reasons->len ? reasons->str : "no executors");
   return FALSE;

@@ -333,6 +333,57 @@ wb_symbol_lookup (const char *name, gsize len)
   return NULL;
 }
 
+/* ---- opaque symbols ---------------------------------------------------------------------------- */
+
+static WbSymbolModule
+module_from_prefix (const char *name)
+{
+  if (g_str_has_prefix (name, "prims."))
+    return WB_SYMBOL_MODULE_PRIMS;
+  if (g_str_has_prefix (name, "ltorch."))
+    return WB_SYMBOL_MODULE_LTORCH;
+  if (g_str_has_prefix (name, "torch.") || g_str_has_prefix (name, "Tensor."))
+    return WB_SYMBOL_MODULE_TORCH;
+  return WB_SYMBOL_MODULE_EXECUTOR;
+}
+
+const WbSymbol *
+wb_symbol_get_opaque (const char *name, gsize len)
+{
+  static GMutex      lock;
+  static GHashTable *opaque; /* interned name -> WbSymbol*, kept for the process */
+  g_autofree char   *key = NULL;
+  WbSymbol          *sym;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  key = g_strndup (name, len);
+  g_mutex_lock (&lock);
+  if (opaque == NULL)
+    opaque = g_hash_table_new (g_str_hash, g_str_equal);
+  sym = g_hash_table_lookup (opaque, key);
+  if (sym == NULL)
+    {
+      sym = g_new0 (WbSymbol, 1);
+      sym->id = WB_SYMBOL_OPAQUE;
+      sym->name = g_intern_string (key);
+      sym->module = module_from_prefix (sym->name);
+      sym->category = WB_SYMBOL_CATEGORY_OPAQUE;
+      sym->executor = sym->module == WB_SYMBOL_MODULE_TORCH ? "torch" : NULL;
+      sym->signature = "*args, **kwargs";
+      sym->opaque = TRUE;
+      parse_signature (sym);
+      g_hash_table_insert (opaque, (gpointer) sym->name, sym);
+    }
+  g_mutex_unlock (&lock);
+  return sym;
+}
+
+gboolean
+wb_symbol_is_opaque (const WbSymbol *symbol)
+{
+  return symbol != NULL && symbol->opaque;
+}
+
 const char *
 wb_symbol_get_name (const WbSymbol *symbol)
 {
@@ -425,6 +476,7 @@ wb_symbol_category_to_string (WbSymbolCategory category)
     "prologue",
     "utility",
     "fusion",
+    "opaque",
   };
   if ((guint) category < G_N_ELEMENTS (names) && names[category] != NULL)
     return names[category];

@@ -76,7 +76,12 @@ typedef enum
   WB_SYMBOL_CATEGORY_PROLOGUE,        /* input checks, unpacking and packing */
   WB_SYMBOL_CATEGORY_UTILITY,         /* del, return, comment, grad markers, collection handling */
   WB_SYMBOL_CATEGORY_FUSION,          /* a fusion region */
+  WB_SYMBOL_CATEGORY_OPAQUE,          /* a symbol the table lacks (wb_symbol_get_opaque) */
 } WbSymbolCategory;
+
+/* The id every opaque symbol answers: beyond the table's rows, so arrays indexed by id must check
+ * wb_symbol_is_opaque() first. */
+#define WB_SYMBOL_OPAQUE ((WbSymbolId) WB_N_SYMBOLS)
 
 /* How a parameter of a symbol's Python signature is passed. */
 typedef enum
@@ -99,6 +104,16 @@ typedef struct
  * "torch.nn.functional.linear", "TorchCompile0"); NULL when the table has none (transfer none).
  * Thread-safe; the table is built on first use. Cost: one hash lookup. */
 const WbSymbol *wb_symbol_lookup (const char *name, gsize len);
+/* wb_symbol_get_opaque: the opaque symbol printed as the first @len bytes of @name: a call of a symbol
+ * the table lacks (a new ltorch/prims op, torch.ops.aten.*, a custom operator, an executor's own
+ * symbol). It keeps the printed name, binds any arguments ("*args, **kwargs"), has no meta function
+ * (wb_symbol_infer fails with WB_SYMBOL_ERROR_NO_META: types come from the trace's annotations) and
+ * category WB_SYMBOL_CATEGORY_OPAQUE; its module follows the prefix (prims., ltorch., torch. or
+ * Tensor., else a bare executor name). One symbol per distinct name for the whole process
+ * (transfer none). Thread-safe. Use wb_symbol_lookup() first: a name the table has is never opaque. */
+const WbSymbol *wb_symbol_get_opaque (const char *name, gsize len);
+/* wb_symbol_is_opaque: TRUE for a symbol of wb_symbol_get_opaque(). */
+gboolean wb_symbol_is_opaque (const WbSymbol *symbol);
 /* wb_symbol_get_name: the canonical printed name (transfer none); for a fusion family the prefix
  * ("TorchCompile"). */
 const char *wb_symbol_get_name (const WbSymbol *symbol);

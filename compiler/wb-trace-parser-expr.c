@@ -36,9 +36,7 @@ parse_items (Parser *p, char close, WbValue *into, gboolean call)
       if (call && _wb_tp_is_ident_start (_wb_tp_peek (p)))
         {
           /* keyword argument? */
-          gsize q = p->pos;
-          while (q < p->n && _wb_tp_is_ident_char (p->s[q]))
-            q++;
+          gsize q = _wb_tp_name_end (p->s, p->n, p->pos);
           if (q < p->n && p->s[q] == '=' && (q + 1 >= p->n || p->s[q + 1] != '='))
             {
               WbKwarg kw;
@@ -174,8 +172,7 @@ parse_atom (Parser *p)
                                               "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
                                               "raise", "return", "try", "while", "with", "yield", NULL };
       WbValue                 *v;
-      while (p->pos < p->n && _wb_tp_is_ident_char (p->s[p->pos]))
-        p->pos++;
+      p->pos = _wb_tp_name_end (p->s, p->n, p->pos);
       for (guint k = 0; keywords[k]; k++)
         if (strlen (keywords[k]) == p->pos - start && memcmp (keywords[k], p->s + start, p->pos - start) == 0)
           return FAIL (p, start, WB_TRACE_ERROR_SYNTAX, "unexpected keyword '%s'", keywords[k]);

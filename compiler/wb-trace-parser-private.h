@@ -70,6 +70,17 @@ _wb_tp_is_ident_char (char c)
   return _wb_tp_is_ident_start (c) || (c >= '0' && c <= '9');
 }
 
+/* _wb_tp_name_end: the end of the name starting at @pos of @s (@n bytes). Thunder prints proxy names made
+ * from module paths, which need not be Python identifiers: a '-' between two name characters
+ * ("t_block1-0_weight") belongs to the name (traces print no subtraction). */
+static inline gsize
+_wb_tp_name_end (const char *s, gsize n, gsize pos)
+{
+  while (pos < n && (_wb_tp_is_ident_char (s[pos]) || (s[pos] == '-' && pos > 0 && _wb_tp_is_ident_char (s[pos - 1]) && pos + 1 < n && _wb_tp_is_ident_char (s[pos + 1]))))
+    pos++;
+  return pos;
+}
+
 static inline gboolean
 _wb_tp_is_digit (char c)
 {

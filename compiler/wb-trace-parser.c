@@ -49,6 +49,39 @@ validate_import (Parser *p, const char *s, gsize n, guint32 line)
   return TRUE;
 }
 
+/* The header's last line when it is a provenance line without '#', else NULL. */
+static const WbHeaderLine *
+bare_provenance (Parser *p)
+{
+  const WbHeaderLine *h = NULL;
+  for (guint i = 0; i < p->headers->len; i++)
+    if (g_array_index (p->headers, WbHeaderLine, i).kind != WB_HEADER_BLANK)
+      h = &g_array_index (p->headers, WbHeaderLine, i);
+  return h != NULL && h->kind == WB_HEADER_PROVENANCE && h->text[0] != '#' ? h : NULL;
+}
+
+/* The text Thunder writes for a stage it skipped: `None` (and white space). */
+static gboolean
+is_none_text (const char *text, gsize len)
+{
+  gsize a = 0, b = len;
+  while (a < b && g_ascii_isspace (text[a]))
+    a++;
+  while (b > a && g_ascii_isspace (text[b - 1]))
+    b--;
+  return b - a == 4 && memcmp (text + a, "None", 4) == 0;
+}
+
+/* No header line but blank ones yet: where a provenance line may stand. */
+static gboolean
+only_blank_headers (Parser *p)
+{
+  for (guint i = 0; i < p->headers->len; i++)
+    if (g_array_index (p->headers, WbHeaderLine, i).kind != WB_HEADER_BLANK)
+      return FALSE;
+  return TRUE;
+}
+
 static void
 parse_provenance (Parser *p, WbTrace *t, const char *s, gsize n)
 {
@@ -201,6 +234,13 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
     len = strlen (text);
   if (filename == NULL)
     filename = "<string>";
+  if (is_none_text (text, len))
+    {
+      g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_NOT_A_TRACE, "%s:1:1: not a trace (Thunder skipped this stage)", filename);
+      g_ptr_array_unref (traces);
+      g_array_free (pending, TRUE);
+      return NULL;
+    }
 
   p->filename = filename;
   p->error = error;
@@ -255,6 +295,14 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
             }
           else if (indent > 0)
             {
+              const WbHeaderLine *bare = bare_provenance (p);
+              if (bare != NULL)
+                {
+                  /* a body line that lost its indentation, not a provenance line */
+                  _wb_tp_set_single_segment (p, bare->line, 1);
+                  _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected a comment, 'import', a decorator or 'def'");
+                  break;
+                }
               _wb_tp_set_single_segment (p, line, 1);
               _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "unexpected indentation before 'def'");
               break;
@@ -297,6 +345,12 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
               if (!parse_def (p, t, s, n, line))
                 break;
               state = BODY;
+            }
+          else if (t->provenance == NULL && only_blank_headers (p) && g_utf8_validate_len (s, n, NULL))
+            {
+              /* Thunder may print a provenance line without '#' ("Extraction only prologue pass") */
+              add_header (p, WB_HEADER_PROVENANCE, s, n, line);
+              t->provenance = wb_arena_strndup (p->arena, s, n);
             }
           else
             {

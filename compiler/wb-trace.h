@@ -18,12 +18,13 @@ GQuark wb_trace_error_quark (void);
 typedef enum
 {
   WB_TRACE_ERROR_SYNTAX = 1,     /* not the printed-trace grammar: says what was expected */
-  WB_TRACE_ERROR_UNKNOWN_SYMBOL, /* a call name that is not in the symbol table */
+  WB_TRACE_ERROR_UNKNOWN_SYMBOL, /* no longer raised: a call name the table lacks is an opaque symbol */
   WB_TRACE_ERROR_UNKNOWN_DTYPE,  /* a dtype shortname or dtypes./torch. name that does not exist */
   WB_TRACE_ERROR_BAD_TYPE,       /* a malformed type comment */
   WB_TRACE_ERROR_UNSUPPORTED,    /* valid but beyond the IR (rank > WB_MAX_RANK, a line over 16 MiB) */
   WB_TRACE_ERROR_IO,             /* reading a file or directory failed */
   WB_TRACE_ERROR_EMPTY,          /* no trace in the input */
+  WB_TRACE_ERROR_NOT_A_TRACE,    /* the text is `None`: Thunder skipped this stage */
 } WbTraceError;
 
 typedef struct _WbSymbol WbSymbol;

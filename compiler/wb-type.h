@@ -46,6 +46,8 @@ typedef struct
   gint64      int_value;   /* WB_TYPE_INT, WB_TYPE_BOOL (0/1) */
   double      float_value; /* WB_TYPE_FLOAT */
   const char *text;
+  gboolean    uninterpreted; /* WB_TYPE_OTHER: an annotation the workbench cannot read, kept verbatim in
+                                @text (set by the trace parser, never by wb_type_parse) */
 } WbType;
 
 /* wb_type_parse: parses a type-comment string without its quotes, exactly @len bytes of @s.

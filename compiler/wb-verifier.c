@@ -351,6 +351,8 @@ note_trusted (Verifier *v, const WbBsym *b, gboolean no_meta)
     }
 }
 
+static const WbType *annotated_type (const WbType *type);
+
 static void
 verify_call (Verifier *v, const WbBsym *b, Scope *scope)
 {
@@ -389,7 +391,13 @@ verify_call (Verifier *v, const WbBsym *b, Scope *scope)
           child = scope_new (scope, NULL);
           verify_body (v, b->subsymbols, b->n_subsymbols, child);
         }
-      if (types && b->symbol != NULL)
+      if (wb_symbol_is_opaque (b->symbol))
+        {
+          diag (v, WB_DIAGNOSTIC_WARNING, LINE (v, b), b->col, "unknown symbol '%s': no meta, types taken from the annotations",
+                b->name);
+          note_trusted (v, b, TRUE);
+        }
+      else if (types && b->symbol != NULL)
         {
           g_autoptr (GError) error = NULL;
           derived_ok = wb_symbol_infer (b->symbol, b->args, b->n_args, b->kwargs, b->n_kwargs, lookup_type, scope, derived,
@@ -438,7 +446,7 @@ verify_call (Verifier *v, const WbBsym *b, Scope *scope)
           const WbType *d = &g_array_index (derived, WbType, 0);
           if (v->stats)
             v->stats->n_compared++;
-          if (!wb_type_equal (&b->type, d))
+          if (!b->type.uninterpreted && !wb_type_equal (&b->type, d))
             mismatch (v, b, out0, &b->type, d, wb_bsym_is_fusion (b) ? "the region's body derives" : "its inputs derive");
         }
     }
@@ -464,15 +472,32 @@ verify_call (Verifier *v, const WbBsym *b, Scope *scope)
       if (derived_ok && i < derived->len)
         t = &g_array_index (derived, WbType, i);
       else if (b->has_type && i == 0)
-        t = &b->type;
+        t = annotated_type (&b->type);
+      else if (child != NULL && child->region == NULL)
+        {
+          /* no meta and no annotation: the subsymbols that define the output type it */
+          Def *d = g_hash_table_lookup (child->defs, g_ptr_array_index (outputs, i));
+          t = d != NULL ? &d->type : NULL;
+        }
       define (v, scope, g_ptr_array_index (outputs, i), t, LINE (v, b), b->col);
     }
   scope_free (child);
 }
 
+/* The type an annotation gives its name: none (unknown) when the annotation is kept as text. */
+static const WbType *
+annotated_type (const WbType *type)
+{
+  static const WbType unknown = { 0 };
+  return type->uninterpreted ? &unknown : type;
+}
+
 static void
 verify_bsym (Verifier *v, const WbBsym *b, Scope *scope)
 {
+  if (b->has_type && b->type.uninterpreted)
+    diag (v, WB_DIAGNOSTIC_WARNING, LINE (v, b), b->col, "annotation \"%s\" is not understood: kept as text, not checked",
+          b->type.text);
   switch (b->kind)
     {
     case WB_BSYM_CALL:
@@ -488,6 +513,8 @@ verify_bsym (Verifier *v, const WbBsym *b, Scope *scope)
           }
         if (!b->has_type)
           break;
+        if (b->type.uninterpreted)
+          break;
         if (d->type.kind == WB_TYPE_UNKNOWN)
           d->type = b->type;
         else if (!(v->flags & WB_VERIFY_NO_TYPES) && !wb_type_equal (&b->type, &d->type))
@@ -502,7 +529,7 @@ verify_bsym (Verifier *v, const WbBsym *b, Scope *scope)
         if (outputs->len == 0 && b->name != NULL)
           g_ptr_array_add (outputs, (gpointer) b->name);
         for (guint i = 0; i < outputs->len; i++)
-          define (v, scope, g_ptr_array_index (outputs, i), b->has_type && outputs->len == 1 ? &b->type : NULL, LINE (v, b), b->col);
+          define (v, scope, g_ptr_array_index (outputs, i), b->has_type && outputs->len == 1 ? annotated_type (&b->type) : NULL, LINE (v, b), b->col);
         break;
       }
     case WB_BSYM_UNPACK:

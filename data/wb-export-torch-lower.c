@@ -209,7 +209,7 @@ emit_direct (Ctx          *c,
       name = b->name;
       break;
     case WB_SYMBOL_MODULE_LTORCH:
-      name = _wb_export_torch_tables ()->torch_alias[wb_symbol_get_id (sym)];
+      name = wb_symbol_is_opaque (sym) ? NULL : _wb_export_torch_tables ()->torch_alias[wb_symbol_get_id (sym)];
       if (name == NULL)
         {
           /* No torch-executor alias: the PyTorch function of the same name, resolved when the script runs. */
@@ -318,7 +318,7 @@ lower_call (Ctx          *c,
       return TRUE;
     }
 
-  row = tables->rows[wb_symbol_get_id (sym)];
+  row = wb_symbol_is_opaque (sym) ? NULL : tables->rows[wb_symbol_get_id (sym)]; /* opaque: no row, id beyond the table */
   if (wb_symbol_get_module (sym) == WB_SYMBOL_MODULE_PRIMS)
     return row != NULL && emit_row (c, sym, row, b, level, out);
   if (row != NULL && emit_row (c, sym, row, b, level, out))

@@ -313,7 +313,7 @@ gboolean
 _wb_export_torch_has_mapping (const WbSymbol *symbol)
 {
   g_return_val_if_fail (symbol != NULL, FALSE);
-  return _wb_export_torch_tables ()->rows[wb_symbol_get_id (symbol)] != NULL;
+  return !wb_symbol_is_opaque (symbol) && _wb_export_torch_tables ()->rows[wb_symbol_get_id (symbol)] != NULL;
 }
 
 void

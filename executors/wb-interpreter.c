@@ -613,6 +613,11 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
       return ok;
     }
 
+  if (wb_symbol_is_opaque (b->symbol))
+    return fail (in, b, error, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                 "%s: unknown symbol with neither a kernel nor subsymbols (%s); to run it, record the trace with "
+                 "its subsymbols (Thunder's repr form) or give an executor a kernel for it",
+                 b->name, why ? why : "no kernel");
   return fail (in, b, error, WB_EXECUTOR_ERROR_UNSUPPORTED,
                "%s: the %s executor cannot run this symbol and it has no decomposition (%s)",
                b->name, wb_executor_get_name (executor), why ? why : "no kernel");

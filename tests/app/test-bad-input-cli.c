@@ -158,7 +158,10 @@ main (int argc, char **argv)
   g_assert_nonnull (tmpdir);
   for (guint c = 0; c < WB_BAD_N_CATEGORIES; c++)
     {
-      g_autofree char *path = g_strdup_printf ("/app/bad-input-cli/%s", wb_bad_category_names[c]);
+      g_autofree char *path = NULL;
+      if (c == WB_BAD_DTYPE || c == WB_BAD_SYMBOL)
+        continue; /* open world (issue 41): unknown dtypes and symbols load, they are no bad input */
+      path = g_strdup_printf ("/app/bad-input-cli/%s", wb_bad_category_names[c]);
       g_test_add_data_func (path, GUINT_TO_POINTER (c), test_category);
     }
   rc = g_test_run ();

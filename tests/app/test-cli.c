@@ -441,7 +441,8 @@ test_check_changed_type (void)
   g_rmdir (tmpdir);
 }
 
-/* Broken input ends with exit 2 and a file:line:col message, for print and for check. */
+/* Broken input ends with exit 2 and a file:line:col message, for print and for check; an unknown dtype
+ * is not broken input. */
 static void
 test_broken_input (void)
 {
@@ -489,7 +490,6 @@ test_broken_input (void)
     } cases[] = {
       { "no_paren.py", no_paren->str },
       { "truncated.py", truncated->str },
-      { "bad_dtype.py", bad_dtype },
       { "empty.py", "" },
       { "bytes.py", "\x01\x02\xff\xfe garbage (((\n" },
     };
@@ -510,6 +510,17 @@ test_broken_input (void)
           }
         g_unlink (path);
       }
+  }
+  /* An unknown dtype is no broken input (open world): kept as text, check warns and exits 0. */
+  {
+    g_autofree char *path = g_build_filename (tmpdir, "unknown_dtype.py", NULL);
+    g_auto (WbRun) run = { 0 };
+
+    g_assert_true (g_file_set_contents (path, bad_dtype, -1, NULL));
+    RUN (&run, "--headless", "check", path);
+    if (run.status != 0 || !has_location (run.err, path) || strstr (run.err, "warning: annotation") == NULL)
+      g_error ("check unknown_dtype.py: exit %d, expected 0 and a warning at %s:LINE:COL; stderr:\n%s", run.status, path, run.err);
+    g_unlink (path);
   }
   g_rmdir (tmpdir);
 }

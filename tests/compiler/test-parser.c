@@ -243,8 +243,7 @@ test_errors (void)
   assert_parse_error ("\n\n", WB_TRACE_ERROR_EMPTY, "bad.py:", "no trace");
   assert_parse_error (HEAD "def f(x):\n  t0 = prims.neg(x  # t0: \"cuda:0 f32[2]\"\n",
                       WB_TRACE_ERROR_SYNTAX, "bad.py:7:", "expected");
-  assert_parse_error (HEAD "def f(x):\n  t0 = prims.neg(x)  # t0: \"cuda:0 f33[2]\"\n",
-                      WB_TRACE_ERROR_UNKNOWN_DTYPE, "bad.py:7:36: ", "unknown dtype");
+  /* an unknown dtype, a rank beyond the IR: kept as text (test-open-world.c), not errors */
   assert_parse_error (HEAD "def f(x):\n   t0 = prims.neg(x)\n", WB_TRACE_ERROR_SYNTAX, "bad.py:7:4: ", "indentation");
   assert_parse_error (HEAD "def f(x):\n  t0 = prims.neg(x)\n      # t1 = prims.neg(x)\n",
                       WB_TRACE_ERROR_SYNTAX, "bad.py:8:7: ", "subsymbol");
@@ -254,8 +253,6 @@ test_errors (void)
   assert_parse_error ("import torch\n@torch.no_grad()\n", WB_TRACE_ERROR_SYNTAX, "bad.py:2:1: ", "expected 'def'");
   assert_parse_error ("import torch\nx = 1\n", WB_TRACE_ERROR_SYNTAX, "bad.py:2:1: ", NULL);
   assert_parse_error (HEAD "def f(x):\n  a, \\\n  b, = x \\\n", WB_TRACE_ERROR_SYNTAX, "bad.py:", NULL);
-  assert_parse_error (HEAD "def f(x):\n  t0 = prims.neg(x)  # t0: \"cuda:0 f32[1, 2, 3, 4, 5, 6, 7, 8, 9]\"\n",
-                      WB_TRACE_ERROR_BAD_TYPE, "bad.py:7:", NULL);
   assert_parse_error (HEAD "def f(x):\n  # \xff\xfe\n", WB_TRACE_ERROR_SYNTAX, "bad.py:7:", "UTF-8");
   {
     /* deep nesting must be an error, not a stack overflow */
