@@ -9,7 +9,8 @@
 
 struct _WbTraceSet
 {
-  GArray       *entries; /* WbTraceEntry */
+  GArray       *entries;  /* WbTraceEntry */
+  GArray       *failures; /* WbTraceFailure */
   GStringChunk *strings;
 };
 
@@ -47,6 +48,7 @@ wb_trace_set_new (void)
   WbTraceSet *set = g_new0 (WbTraceSet, 1);
   set->entries = g_array_new (FALSE, TRUE, sizeof (WbTraceEntry));
   g_array_set_clear_func (set->entries, entry_clear);
+  set->failures = g_array_new (FALSE, TRUE, sizeof (WbTraceFailure));
   set->strings = g_string_chunk_new (1024);
   return set;
 }
@@ -57,6 +59,7 @@ wb_trace_set_free (WbTraceSet *set)
   if (set == NULL)
     return;
   g_array_free (set->entries, TRUE);
+  g_array_free (set->failures, TRUE);
   g_string_chunk_free (set->strings);
   g_free (set);
 }
@@ -88,6 +91,32 @@ wb_trace_set_get_entry (const WbTraceSet *set, guint i)
   g_return_val_if_fail (set != NULL, NULL);
   g_return_val_if_fail (i < set->entries->len, NULL);
   return &g_array_index (set->entries, WbTraceEntry, i);
+}
+
+guint
+wb_trace_set_get_n_failures (const WbTraceSet *set)
+{
+  g_return_val_if_fail (set != NULL, 0);
+  return set->failures->len;
+}
+
+const WbTraceFailure *
+wb_trace_set_get_failure (const WbTraceSet *set, guint i)
+{
+  g_return_val_if_fail (set != NULL, NULL);
+  g_return_val_if_fail (i < set->failures->len, NULL);
+  return &g_array_index (set->failures, WbTraceFailure, i);
+}
+
+static void
+add_failure (WbTraceSet *set, const char *path, const GError *error)
+{
+  WbTraceFailure f = { 0 };
+  f.path = g_string_chunk_insert_const (set->strings, path);
+  f.message = g_string_chunk_insert (set->strings, error->message);
+  f.code = error->code;
+  f.not_a_trace = g_error_matches (error, WB_TRACE_ERROR, WB_TRACE_ERROR_NOT_A_TRACE);
+  g_array_append_val (set->failures, f);
 }
 
 static WbTraceKind
@@ -224,8 +253,10 @@ add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stage
         }
       else if (g_str_has_suffix (name, ".py"))
         {
-          if (!add_file (set, path, subset, in_stages, error))
-            return FALSE;
+          /* file by file: one that does not load is listed, the others still load */
+          g_autoptr (GError) local = NULL;
+          if (!add_file (set, path, subset, in_stages, &local))
+            add_failure (set, path, local);
         }
     }
   return TRUE;
@@ -273,6 +304,26 @@ cmp_entries (gconstpointer pa, gconstpointer pb)
   return g_strcmp0 (a->path, b->path);
 }
 
+/* A directory where nothing loaded: the first real failure, else "empty". Returns NULL. */
+static WbTraceSet *
+no_entries (const WbTraceSet *set, const char *path, GError **error)
+{
+  for (guint i = 0; i < set->failures->len; i++)
+    {
+      const WbTraceFailure *f = &g_array_index (set->failures, WbTraceFailure, i);
+      if (!f->not_a_trace)
+        {
+          g_set_error_literal (error, WB_TRACE_ERROR, f->code, f->message);
+          return NULL;
+        }
+    }
+  if (set->failures->len > 0)
+    g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY, "%s:1:1: no trace in this directory: every file is `None` (Thunder skipped those stages)", path);
+  else
+    g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY, "%s:1:1: no trace files (*.py) in this directory", path);
+  return NULL;
+}
+
 WbTraceSet *
 wb_trace_set_load (const char *path, GError **error)
 {
@@ -289,10 +340,7 @@ wb_trace_set_load_full (const char *path, WbTraceSetLoadFlags flags, GError **er
       if (!add_dir (set, path, "", FALSE, 0, flags, error))
         return NULL;
       if (set->entries->len == 0)
-        {
-          g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY, "%s:1:1: no trace files (*.py) in this directory", path);
-          return NULL;
-        }
+        return no_entries (set, path, error);
       /* stable sort: GArray's sort is not stable, but keys are unique per file and index */
       g_array_sort (set->entries, cmp_entries);
     }

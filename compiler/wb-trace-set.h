@@ -35,13 +35,25 @@ typedef struct
   const char *path;   /* file it was read from */
 } WbTraceEntry;
 
+/* A file of a directory that did not load: the set holds the directory's other files. */
+typedef struct
+{
+  const char *path;        /* the file */
+  const char *message;     /* the parser's error, "FILE:LINE:COL: ..." */
+  int         code;        /* its WbTraceError code */
+  gboolean    not_a_trace; /* Thunder wrote `None` for a stage it skipped (WB_TRACE_ERROR_NOT_A_TRACE) */
+} WbTraceFailure;
+
 typedef struct _WbTraceSet WbTraceSet;
 
 /* wb_trace_set_load: loads @path: a directory laid out like traces/<case>/ (prologue_NN.py, forward_NN.py,
  * backward_NN.py, epilogue_NN.py, stages/NN_label.py, and the sub-sets default_execs/ and fallback/ with
  * their own stages/), or one file holding one or several traces (kind guessed from the function name).
  * Entries are ordered: subset, kind (prologue, forward, backward, epilogue, stage), index.
- * Returns (transfer full) the set or NULL with WB_TRACE_ERROR set (the first file that fails). */
+ * A directory loads file by file: a file that fails to parse, or holds only `None`, is a failure of the
+ * set (wb_trace_set_get_failure) and the other files load. Returns (transfer full) the set, or NULL with
+ * WB_TRACE_ERROR set: a single file that fails, an unreadable directory, or a directory where no file
+ * loaded (the first file's error; WB_TRACE_ERROR_EMPTY when every file is `None` or there is none). */
 WbTraceSet *wb_trace_set_load (const char *path, GError **error);
 
 /* How wb_trace_set_load_full reads a directory. */
@@ -59,7 +71,11 @@ void        wb_trace_set_add (WbTraceSet *set, WbTrace *trace, WbTraceKind kind,
 guint       wb_trace_set_get_n_entries (const WbTraceSet *set);
 /* wb_trace_set_get_entry: (transfer none) entry @i. */
 const WbTraceEntry *wb_trace_set_get_entry (const WbTraceSet *set, guint i);
-void                wb_trace_set_free (WbTraceSet *set);
+/* wb_trace_set_get_n_failures: number of files of the directory that did not load, in path order. */
+guint wb_trace_set_get_n_failures (const WbTraceSet *set);
+/* wb_trace_set_get_failure: (transfer none) failure @i. */
+const WbTraceFailure *wb_trace_set_get_failure (const WbTraceSet *set, guint i);
+void                  wb_trace_set_free (WbTraceSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbTraceSet, wb_trace_set_free)
 
 G_END_DECLS

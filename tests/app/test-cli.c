@@ -525,6 +525,65 @@ test_broken_input (void)
   g_rmdir (tmpdir);
 }
 
+/* Open world (issue 41): a folder with a corrupted file and a `None` file lists both and checks and
+ * recomputes the rest; a run of an unknown symbol without subsymbols fails naming it and its line. */
+static void
+test_open_world (void)
+{
+  const struct
+  {
+    const char *src, *dst;
+  } files[] = {
+    { "bart_g0_forward_00.py", "forward_00.py" },
+    { "bart_g3_prologue_01.py", "prologue_00.py" },
+    { "vgg11_bn_infer_09_split_backward.py", "backward_00.py" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("thunder-wb-open-world-XXXXXX", NULL);
+  g_autofree char *broken = g_build_filename (dir, "forward_01.py", NULL);
+  g_autofree char *opaque = g_build_filename (dir, "opaque.py", NULL);
+  g_autofree char *broken_at = g_strdup_printf ("%s:3:", broken);
+  g_autofree char *opaque_at = g_strdup_printf ("%s:5:", opaque);
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *src = g_test_build_filename (G_TEST_DIST, "compiler", "data", "open-world", files[i].src, NULL);
+      g_autofree char *dst = g_build_filename (dir, files[i].dst, NULL);
+      gsize            len = 0;
+      g_autofree char *text = wb_test_read_file (src, &len);
+      g_assert_true (g_file_set_contents (dst, text, (gssize) len, NULL));
+    }
+  g_assert_true (g_file_set_contents (broken, "import torch\n\ndef computation(x:\n  return x\n", -1, NULL));
+  {
+    g_auto (WbRun) run = { 0 };
+    RUN (&run, "--headless", "check", dir);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, broken_at));
+    g_assert_nonnull (strstr (run.err, "backward_00.py:1:1: note: not a trace (Thunder skipped this stage)"));
+    g_assert_nonnull (strstr (run.err, "forward_00.py:21:3: warning: unknown symbol 'ltorch.setitem_'"));
+    g_assert_nonnull (strstr (run.out, "2 traces checked, 1 errors"));
+    g_assert_nonnull (strstr (run.out, "2 files not loaded"));
+  }
+  {
+    g_auto (WbRun) run = { 0 };
+    RUN (&run, "--headless", "stages", dir, "--recompile");
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "workbench"));
+  }
+  g_unlink (broken);
+  g_assert_true (g_file_set_contents (opaque,
+                                      "import torch\n\ndef computation(x):\n  # x: \"cpu f32[2, 3]\"\n"
+                                      "  t0 = ltorch.my_custom_op(x, 2.0)  # t0: \"cpu f32[2, 3]\"\n  return (t0,)\n",
+                                      -1, NULL));
+  {
+    g_auto (WbRun) run = { 0 };
+    RUN (&run, "--headless", "run", opaque, "--device", "cpu");
+    g_assert_cmpint (run.status, !=, 0);
+    g_assert_nonnull (strstr (run.err, opaque_at));
+    g_assert_nonnull (strstr (run.err, "ltorch.my_custom_op: unknown symbol with neither a kernel nor subsymbols"));
+  }
+  wb_test_remove_tree (dir);
+}
+
 /* Without --headless: 3 when there is no GUI (-Dgui=false) or no display to show it on. */
 static void
 test_gui_unavailable (void)
@@ -560,6 +619,7 @@ main (int    argc,
   g_test_add_func ("/app/cli/check/ce-loss", test_check_ce_loss);
   g_test_add_func ("/app/cli/check/changed-type", test_check_changed_type);
   g_test_add_func ("/app/cli/check/broken-input", test_broken_input);
+  g_test_add_func ("/app/cli/open-world", test_open_world);
   g_test_add_func ("/app/cli/gui-unavailable", test_gui_unavailable);
 
   return g_test_run ();
