@@ -90,8 +90,9 @@ skipped_reason (const char *meta)
   errors = json_object_has_member (o, "errors") ? json_object_get_array_member (o, "errors") : NULL;
   if (errors != NULL && json_array_get_length (errors) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (errors, 0)))
     {
-      const char *exc = json_object_get_string_member_with_default (json_array_get_object_element (errors, 0), "exception", NULL);
-      g_auto (GStrv) lines = g_strsplit (exc != NULL ? g_strstrip (g_strdup (exc)) : "", "\n", -1);
+      const char      *exc = json_object_get_string_member_with_default (json_array_get_object_element (errors, 0), "exception", NULL);
+      g_autofree char *text = g_strstrip (g_strdup (exc != NULL ? exc : ""));
+      g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
       guint n = g_strv_length (lines);
 
       if (n > 0)
