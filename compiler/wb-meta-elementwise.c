@@ -255,7 +255,10 @@ _wb_meta_prim_binary (WbMetaCall *call, GError **error)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "unsupported input dtype %s", wb_dtype_shortname (dt->dtype));
   if (dt == NULL)
     {
-      out_number (call, kind == WB_EW_ALWAYS_BOOL ? WB_TYPE_BOOL : nk);
+      /* Thunder types a comparison of numbers by its value: bool when both are known; with one unknown
+         ("float ?") it keeps the operands' number type (graph_break's `prims.gt(f8, 0.0)  # f9: "float ?"`) */
+      gboolean known = ops[0].has_value && ops[1].has_value;
+      out_number (call, kind == WB_EW_ALWAYS_BOOL && (known || nk == WB_TYPE_UNKNOWN) ? WB_TYPE_BOOL : nk);
       return TRUE;
     }
   if (call->arg & WB_EW_NUMBERS_ONLY)

@@ -169,6 +169,27 @@ test_annotations (void)
   }
 }
 
+/* Thunder types a comparison of numbers with an unknown value by the numbers' type, as graph_break's
+ * forward prints it; with known values it is a bool. */
+static void
+test_number_comparison (void)
+{
+  static const char text[] = "import torch\n"
+                             "\n"
+                             "def computation(f8):\n"
+                             "  # f8: \"float ?\"\n"
+                             "  f9 = prims.gt(f8, 0.0)  # f9: \"float ?\"\n"
+                             "  b10 = prims.gt(2.0, 1.0)  # b10: \"bool True\"\n"
+                             "  return (f9, b10)\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) trace = wb_trace_parse (text, -1, "cmp.py", &error);
+  g_autoptr (GPtrArray) diagnostics = NULL;
+
+  g_assert_no_error (error);
+  diagnostics = wb_trace_verify (trace, WB_VERIFY_DEFAULT);
+  g_assert_cmpuint (diagnostics->len, ==, 0);
+}
+
 /* The pipeline accepts what loads: unknown symbols with subsymbols are decomposed, one without any stays
  * unclaimed, nothing is fused blindly. */
 static void
@@ -276,6 +297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/open-world/check-warns", test_check_warns);
   g_test_add_func ("/compiler/open-world/header-and-names", test_header_and_names);
   g_test_add_func ("/compiler/open-world/annotations", test_annotations);
+  g_test_add_func ("/compiler/open-world/number-comparison", test_number_comparison);
   g_test_add_func ("/compiler/open-world/recompile", test_recompile);
   g_test_add_func ("/compiler/open-world/folder", test_folder);
   return g_test_run ();
