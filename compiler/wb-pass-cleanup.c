@@ -17,6 +17,9 @@ has_side_effects (const WbBsym *b)
     return FALSE;
   if (b->outputs == NULL)
     return TRUE;
+  /* an unknown symbol may write its inputs (ltorch.setitem_, add_): kept, whatever reads it */
+  if (wb_symbol_is_opaque (b->symbol))
+    return TRUE;
   return b->name != NULL && (strstr (b->name, "copy_") != NULL || strstr (b->name, "update_aliases") != NULL);
 }
 
@@ -73,8 +76,8 @@ static gboolean
 is_nondeterministic (const WbBsym *b)
 {
   static const char *const words[] = { "uniform", "rand", "empty", "multinomial", "dropout", "exogenous", "get_grad", NULL };
-  if (b->name == NULL)
-    return TRUE;
+  if (b->name == NULL || wb_symbol_is_opaque (b->symbol))
+    return TRUE; /* an unknown symbol may be random or write its inputs: never merged */
   for (guint i = 0; words[i]; i++)
     if (strstr (b->name, words[i]) != NULL)
       return TRUE;

@@ -191,7 +191,7 @@ test_number_comparison (void)
 }
 
 /* The pipeline accepts what loads: unknown symbols with subsymbols are decomposed, one without any stays
- * unclaimed, nothing is fused blindly. */
+ * unclaimed, nothing is fused blindly, nothing unknown is dropped as dead code. */
 static void
 test_recompile (void)
 {
@@ -201,6 +201,7 @@ test_recompile (void)
                                "  # x: \"cpu f32[2, 3]\"\n"
                                "  t0 = ltorch.my_custom_op(x, 2.0)  # t0: \"cpu f32[2, 3]\"\n"
                                "  t1 = prims.neg(t0)  # t1: \"cpu f32[2, 3]\"\n"
+                               "  t2 = ltorch.my_inplace_(x, 1.0)  # t2: \"cpu f32[2, 3]\"\n"
                                "  return (t1,)\n";
   g_autoptr (WbTrace) bart = load_one ("bart_g0_forward_00.py");
   g_autoptr (GError) error = NULL;
@@ -229,6 +230,12 @@ test_recompile (void)
       }
   }
   g_assert_true (unclaimed);
+  {
+    /* an unknown call nothing reads may write its inputs: dead code elimination keeps it */
+    const WbStage   *last = wb_pipeline_get_stage (q, wb_pipeline_get_n_stages (q) - 1);
+    g_autofree char *printed = wb_trace_to_string (wb_stage_get_trace (last));
+    g_assert_nonnull (strstr (printed, "ltorch.my_inplace_(x, 1.0)"));
+  }
 }
 
 /* A folder loads file by file: the corrupted file and the `None` file are listed, the rest loads. */
