@@ -199,6 +199,7 @@ wb_cli_command_stages (int    argc,
 
   if (!(set = wb_cli_load (path, &error)))
     return wb_cli_report_error (error);
+  wb_cli_report_failures (set); /* the files that did not load; the rest is listed */
   if ((popts.recompile || popts.assignment || popts.plan_with) && !(pipeline = wb_cli_pipeline_run (set, &popts, &error)))
     return wb_cli_report_error (error);
   n = wb_trace_set_get_n_entries (set);
@@ -251,38 +252,6 @@ wb_cli_command_stages (int    argc,
   return WB_EXIT_OK;
 }
 
-/* Lists the files of a directory that did not load, as diagnostics: a file that failed to parse is an
- * error at its FILE:LINE:COL, a `None` file a note. Returns the number of errors. */
-static guint
-report_failures (const WbTraceSet *set)
-{
-  guint n_errors = 0;
-
-  for (guint i = 0; i < wb_trace_set_get_n_failures (set); i++)
-    {
-      const WbTraceFailure *f = wb_trace_set_get_failure (set, i);
-      const char           *what = f->not_a_trace ? "note" : "error";
-      const char           *m = f->message;
-      const char           *q = g_str_has_prefix (m, f->path) ? m + strlen (f->path) : NULL;
-
-      /* "FILE:LINE:COL: message" -> "FILE:LINE:COL: error: message" */
-      for (int k = 0; q != NULL && k < 2; k++)
-        {
-          if (*q != ':' || !g_ascii_isdigit (q[1]))
-            q = NULL;
-          else
-            for (q++; g_ascii_isdigit (*q); q++)
-              ;
-        }
-      if (q != NULL && q[0] == ':' && q[1] == ' ')
-        g_printerr ("%.*s: %s: %s\n", (int) (q - m), m, what, q + 2);
-      else
-        g_printerr ("%s: %s: %s\n", f->path, what, m);
-      n_errors += f->not_a_trace ? 0 : 1;
-    }
-  return n_errors;
-}
-
 /* -- print ------------------------------------------------------------------------------------- */
 
 int
@@ -322,7 +291,7 @@ wb_cli_command_print (int    argc,
           wb_trace_print (e->trace, out);
         }
       /* the files that did not load are listed; the others are printed */
-      if (report_failures (set) > 0)
+      if (wb_cli_report_failures (set) > 0)
         exit_code = WB_EXIT_BAD_INPUT;
     }
   else
@@ -390,7 +359,7 @@ wb_cli_command_check (int    argc,
       n_errors += wb_diagnostics_count_errors (diagnostics);
     }
 
-  n_errors += report_failures (set);
+  n_errors += wb_cli_report_failures (set);
 
   /* TRANSLATORS: the summary of `check`: PATH, traces checked, errors, warnings */
   g_print (_ ("%s: %u traces checked, %u errors, %u warnings\n"), path, n, n_errors, n_warnings);

@@ -92,6 +92,38 @@ wb_cli_load (const char *path,
   return is_session ? set : wb_trace_set_load (path, error);
 }
 
+/* Lists the files of a directory that did not load, as diagnostics: a file that failed to parse is an
+ * error at its FILE:LINE:COL, a `None` file a note. Returns the number of errors. */
+guint
+wb_cli_report_failures (const WbTraceSet *set)
+{
+  guint n_errors = 0;
+
+  for (guint i = 0; i < wb_trace_set_get_n_failures (set); i++)
+    {
+      const WbTraceFailure *f = wb_trace_set_get_failure (set, i);
+      const char           *what = f->not_a_trace ? "note" : "error";
+      const char           *m = f->message;
+      const char           *q = g_str_has_prefix (m, f->path) ? m + strlen (f->path) : NULL;
+
+      /* "FILE:LINE:COL: message" -> "FILE:LINE:COL: error: message" */
+      for (int k = 0; q != NULL && k < 2; k++)
+        {
+          if (*q != ':' || !g_ascii_isdigit (q[1]))
+            q = NULL;
+          else
+            for (q++; g_ascii_isdigit (*q); q++)
+              ;
+        }
+      if (q != NULL && q[0] == ':' && q[1] == ' ')
+        g_printerr ("%.*s: %s: %s\n", (int) (q - m), m, what, q + 2);
+      else
+        g_printerr ("%s: %s: %s\n", f->path, what, m);
+      n_errors += f->not_a_trace ? 0 : 1;
+    }
+  return n_errors;
+}
+
 void
 wb_cli_write (const char *data,
               gsize       len)

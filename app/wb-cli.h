@@ -92,6 +92,10 @@ gboolean wb_cli_check_path (const char *path,
  * or NULL with @error set; a path that does not exist is WB_TRACE_ERROR_IO naming the path. */
 WbTraceSet *wb_cli_load (const char *path,
                          GError    **error);
+/* wb_cli_report_failures: lists on stderr the files of @set's directory that did not load: a parse failure
+ * as "FILE:LINE:COL: error: MESSAGE", a `None` file as "FILE:1:1: note: not a trace (Thunder skipped this
+ * stage)". Returns the number of errors. */
+guint wb_cli_report_failures (const WbTraceSet *set);
 /* wb_cli_load_session: when @path is a session file (*@is_session set TRUE), its latest trace set
  * (transfer full), or NULL with @error set (WB_TRACE_ERROR_IO naming the file); otherwise NULL with
  * *@is_session FALSE and no error (wb-cli-record.c). */
