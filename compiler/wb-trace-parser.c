@@ -210,6 +210,89 @@ parse_def (Parser *p, WbTrace *t, const char *s, gsize n, guint32 line)
   return TRUE;
 }
 
+/* One line before 'def' (@t's header), or the signature itself (*is_def set). FALSE on an error. */
+static gboolean
+header_line (Parser *p, WbTrace *t, const char *s, gsize n, guint32 line, gsize indent, gboolean blank, gboolean *is_def)
+{
+  *is_def = FALSE;
+  if (blank)
+    {
+      if (n > 0)
+        {
+          _wb_tp_set_single_segment (p, line, 1);
+          _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "whitespace on a blank line before 'def'");
+          return FALSE;
+        }
+      add_header (p, WB_HEADER_BLANK, s, n, line);
+    }
+  else if (indent > 0)
+    {
+      const WbHeaderLine *bare = bare_provenance (p);
+      if (bare != NULL)
+        {
+          /* a body line that lost its indentation, not a provenance line */
+          _wb_tp_set_single_segment (p, bare->line, 1);
+          _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected a comment, 'import', a decorator or 'def'");
+          return FALSE;
+        }
+      _wb_tp_set_single_segment (p, line, 1);
+      _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "unexpected indentation before 'def'");
+      return FALSE;
+    }
+  else if (n >= 17 && memcmp (s, "# Constructed by ", 17) == 0)
+    {
+      add_header (p, WB_HEADER_PROVENANCE, s, n, line);
+      parse_provenance (p, t, s, n);
+    }
+  else if (s[0] == '#')
+    {
+      add_header (p, WB_HEADER_COMMENT, s, n, line);
+      if (n == 25 && memcmp (s, "# No signature available", 24) == 0)
+        t->no_signature = TRUE;
+    }
+  else if ((n > 7 && memcmp (s, "import ", 7) == 0) || (n > 5 && memcmp (s, "from ", 5) == 0))
+    {
+      if (!validate_import (p, s, n, line))
+        return FALSE;
+      add_header (p, WB_HEADER_IMPORT, s, n, line);
+    }
+  else if (s[0] == '@')
+    {
+      _wb_tp_set_single_segment (p, line, 2);
+      p->s = s + 1;
+      p->n = n - 1;
+      p->pos = 0;
+      p->nesting = 0;
+      if (_wb_tp_parse_postfix (p) == NULL)
+        return FALSE;
+      if (p->pos != p->n)
+        {
+          _wb_tp_fail_at (p, p->pos, WB_TRACE_ERROR_SYNTAX, "unexpected text after the decorator");
+          return FALSE;
+        }
+      add_header (p, WB_HEADER_DECORATOR, s, n, line);
+    }
+  else if (n > 4 && memcmp (s, "def ", 4) == 0)
+    {
+      if (!parse_def (p, t, s, n, line))
+        return FALSE;
+      *is_def = TRUE;
+    }
+  else if (t->provenance == NULL && only_blank_headers (p) && g_utf8_validate_len (s, n, NULL))
+    {
+      /* Thunder may print a provenance line without '#' ("Extraction only prologue pass") */
+      add_header (p, WB_HEADER_PROVENANCE, s, n, line);
+      t->provenance = wb_arena_strndup (p->arena, s, n);
+    }
+  else
+    {
+      _wb_tp_set_single_segment (p, line, 1);
+      _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected a comment, 'import', a decorator or 'def'");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 GPtrArray *
 wb_trace_parse_many (const char *text, gssize len, const char *filename, GError **error)
 {
@@ -225,7 +308,7 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
   const char *s;
   gsize       n;
   guint32     line, last_line = 0;
-  gboolean    had_newline = FALSE, last_had_newline = FALSE;
+  gboolean    had_newline = FALSE, last_had_newline = FALSE, is_def = FALSE;
   /* header lines seen before a trace object exists (blank lines between traces) */
   GArray *pending = g_array_new (FALSE, FALSE, sizeof (gsize) * 2);
 
@@ -283,81 +366,10 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
             t = trace_new (p, filename, line);
           if (!_wb_tp_check_text (p, s, n, line))
             break;
-          if (blank)
-            {
-              if (n > 0)
-                {
-                  _wb_tp_set_single_segment (p, line, 1);
-                  _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "whitespace on a blank line before 'def'");
-                  break;
-                }
-              add_header (p, WB_HEADER_BLANK, s, n, line);
-            }
-          else if (indent > 0)
-            {
-              const WbHeaderLine *bare = bare_provenance (p);
-              if (bare != NULL)
-                {
-                  /* a body line that lost its indentation, not a provenance line */
-                  _wb_tp_set_single_segment (p, bare->line, 1);
-                  _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected a comment, 'import', a decorator or 'def'");
-                  break;
-                }
-              _wb_tp_set_single_segment (p, line, 1);
-              _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "unexpected indentation before 'def'");
-              break;
-            }
-          else if (n >= 17 && memcmp (s, "# Constructed by ", 17) == 0)
-            {
-              add_header (p, WB_HEADER_PROVENANCE, s, n, line);
-              parse_provenance (p, t, s, n);
-            }
-          else if (s[0] == '#')
-            {
-              add_header (p, WB_HEADER_COMMENT, s, n, line);
-              if (n == 25 && memcmp (s, "# No signature available", 24) == 0)
-                t->no_signature = TRUE;
-            }
-          else if ((n > 7 && memcmp (s, "import ", 7) == 0) || (n > 5 && memcmp (s, "from ", 5) == 0))
-            {
-              if (!validate_import (p, s, n, line))
-                break;
-              add_header (p, WB_HEADER_IMPORT, s, n, line);
-            }
-          else if (s[0] == '@')
-            {
-              _wb_tp_set_single_segment (p, line, 2);
-              p->s = s + 1;
-              p->n = n - 1;
-              p->pos = 0;
-              p->nesting = 0;
-              if (_wb_tp_parse_postfix (p) == NULL)
-                break;
-              if (p->pos != p->n)
-                {
-                  _wb_tp_fail_at (p, p->pos, WB_TRACE_ERROR_SYNTAX, "unexpected text after the decorator");
-                  break;
-                }
-              add_header (p, WB_HEADER_DECORATOR, s, n, line);
-            }
-          else if (n > 4 && memcmp (s, "def ", 4) == 0)
-            {
-              if (!parse_def (p, t, s, n, line))
-                break;
-              state = BODY;
-            }
-          else if (t->provenance == NULL && only_blank_headers (p) && g_utf8_validate_len (s, n, NULL))
-            {
-              /* Thunder may print a provenance line without '#' ("Extraction only prologue pass") */
-              add_header (p, WB_HEADER_PROVENANCE, s, n, line);
-              t->provenance = wb_arena_strndup (p->arena, s, n);
-            }
-          else
-            {
-              _wb_tp_set_single_segment (p, line, 1);
-              _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected a comment, 'import', a decorator or 'def'");
-              break;
-            }
+          if (!header_line (p, t, s, n, line, indent, blank, &is_def))
+            break;
+          if (is_def)
+            state = BODY;
           last_line = line;
           last_had_newline = had_newline;
           continue;
