@@ -32,6 +32,7 @@ typedef struct
   GPtrArray                      *files;   /* relative names */
   GPtrArray                      *traces;  /* per file: (element-type WbTrace) array, or NULL when it failed */
   GPtrArray                      *errors;  /* per file: its parse error (utf8) or NULL */
+  GArray                         *skipped; /* per file: gboolean, TRUE for `None` (Thunder skipped the stage) */
   WbCase                         *c;       /* loaded when a level needs it */
   char                           *c_error; /* why it did not load */
   WbSafetensors                  *tensors; /* tensors.safetensors, NULL when none */
@@ -46,6 +47,7 @@ case_work_clear (CaseWork *w)
   g_clear_pointer (&w->files, g_ptr_array_unref);
   g_clear_pointer (&w->traces, g_ptr_array_unref);
   g_clear_pointer (&w->errors, g_ptr_array_unref);
+  g_clear_pointer (&w->skipped, g_array_unref);
   g_clear_pointer (&w->c, wb_case_free);
   g_clear_pointer (&w->c_error, g_free);
   g_clear_pointer (&w->tensors, wb_safetensors_free);
@@ -174,6 +176,9 @@ static void
 count_file (WbCliCoverageResult *r, const CaseWork *w, guint i, gboolean ok, const char *error)
 {
   r->has_files = TRUE;
+  /* a file holding only `None` is no trace: neither counted nor failed (check lists it as a note) */
+  if (w->skipped != NULL && g_array_index (w->skipped, gboolean, i))
+    return;
   r->files++;
   if (ok)
     {
@@ -196,12 +201,15 @@ parse_files (CaseWork *w)
     return;
   w->traces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   w->errors = g_ptr_array_new_with_free_func (g_free);
+  w->skipped = g_array_new (FALSE, TRUE, sizeof (gboolean));
   for (guint i = 0; i < w->files->len; i++)
     {
       g_autofree char *path = full_path (w, i);
       g_autoptr (GError) error = NULL;
       GPtrArray *traces = wb_trace_parse_file (path, &error);
+      gboolean   none = g_error_matches (error, WB_TRACE_ERROR, WB_TRACE_ERROR_NOT_A_TRACE);
 
+      g_array_append_val (w->skipped, none);
       g_ptr_array_add (w->traces, traces);
       g_ptr_array_add (w->errors, error ? g_strdup (error->message) : NULL);
     }
