@@ -119,6 +119,20 @@ add_failure (WbTraceSet *set, const char *path, const GError *error)
   g_array_append_val (set->failures, f);
 }
 
+void
+wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from)
+{
+  g_return_if_fail (set != NULL && from != NULL);
+  for (guint i = 0; i < from->failures->len; i++)
+    {
+      WbTraceFailure f = g_array_index (from->failures, WbTraceFailure, i);
+
+      f.path = g_string_chunk_insert_const (set->strings, f.path);
+      f.message = g_string_chunk_insert (set->strings, f.message);
+      g_array_append_val (set->failures, f);
+    }
+}
+
 static WbTraceKind
 kind_from_function (const WbTrace *t)
 {

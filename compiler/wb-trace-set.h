@@ -75,6 +75,9 @@ const WbTraceEntry *wb_trace_set_get_entry (const WbTraceSet *set, guint i);
 guint wb_trace_set_get_n_failures (const WbTraceSet *set);
 /* wb_trace_set_get_failure: (transfer none) failure @i. */
 const WbTraceFailure *wb_trace_set_get_failure (const WbTraceSet *set, guint i);
+/* wb_trace_set_copy_failures: appends @from's failures to @set (their texts copied), for a set built
+ * from another's entries (the app's document) that must still say which files did not load. */
+void                  wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from);
 void                  wb_trace_set_free (WbTraceSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbTraceSet, wb_trace_set_free)
 

@@ -65,6 +65,7 @@ job_build_set (Job *job, const WbTraceSet *base, GError **error)
         continue;
       wb_trace_set_add (job->set, e->trace, e->kind, e->index, e->subset, e->label, e->path);
     }
+  wb_trace_set_copy_failures (job->set, base); /* the sidebar lists the files that did not load */
   if (input == NULL)
     {
       job->pipeline_error = g_strdup (_ ("No joint or computation trace to compute the workbench's stages from"));

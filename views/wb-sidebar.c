@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "wb-views.h"
 
@@ -18,6 +19,8 @@ struct _WbSidebar
   GtkWidget  *box;
   GtkWidget  *hide_check;
   GtkListBox *list;
+  GtkListBox *failures; /* the folder's files that did not load (the rest of the set works) */
+  GtkWidget  *failures_title;
   GtkListBox *runs;
 };
 
@@ -164,6 +167,48 @@ runs_changed_cb (WbSidebar *self)
     }
 }
 
+/* One row per file of the folder that did not load: its name, and the parser's message with its
+ * FILE:LINE:COL (whole in the tooltip); a file holding only `None` says Thunder skipped the stage. */
+static void
+update_failures (WbSidebar *self, const WbTraceSet *set)
+{
+  guint      n = set ? wb_trace_set_get_n_failures (set) : 0;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->failures))) != NULL)
+    gtk_list_box_remove (self->failures, child);
+  for (guint i = 0; i < n; i++)
+    {
+      const WbTraceFailure *f = wb_trace_set_get_failure (set, i);
+      GtkWidget            *row = gtk_list_box_row_new ();
+      GtkWidget            *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      g_autofree char      *name = g_path_get_basename (f->path);
+      GtkWidget            *message;
+      const char           *shown = f->message;
+
+      gtk_widget_set_margin_top (box, 4);
+      gtk_widget_set_margin_bottom (box, 4);
+      gtk_box_append (GTK_BOX (box), make_label (name, "heading"));
+      /* the heading names the file: the message shows LINE:COL: what, wrapped (the tooltip has it whole) */
+      if (g_str_has_prefix (f->message, f->path) && f->message[strlen (f->path)] == ':')
+        shown = f->message + strlen (f->path) + 1;
+      /* TRANSLATORS: a file of the folder that holds `None` instead of a trace */
+      message = make_label (f->not_a_trace ? _ ("Not a trace: Thunder skipped this stage") : shown,
+                            f->not_a_trace ? "dim-label" : "error");
+      gtk_label_set_ellipsize (GTK_LABEL (message), PANGO_ELLIPSIZE_NONE);
+      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_max_width_chars (GTK_LABEL (message), 30);
+      gtk_box_append (GTK_BOX (box), message);
+      gtk_widget_set_tooltip_text (row, f->message);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_list_box_append (self->failures, row);
+    }
+  gtk_widget_set_visible (self->failures_title, n > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->failures), n > 0);
+}
+
 static void
 document_changed_cb (WbSidebar *self)
 {
@@ -190,6 +235,7 @@ document_changed_cb (WbSidebar *self)
       gtk_list_box_append (self->list, make_row (self->document, i));
     }
   self->syncing = FALSE;
+  update_failures (self, set);
   selection_changed_cb (self);
 }
 
@@ -245,6 +291,13 @@ wb_sidebar_set_document (WbSidebar *self, WbDocument *document)
   g_signal_connect_object (document, "runs-changed", G_CALLBACK (runs_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
+GtkListBox *
+wb_sidebar_get_failure_list (WbSidebar *self)
+{
+  g_return_val_if_fail (WB_IS_SIDEBAR (self), NULL);
+  return self->failures;
+}
+
 GtkWidget *
 wb_sidebar_new (void)
 {
@@ -293,6 +346,15 @@ wb_sidebar_init (WbSidebar *self)
   gtk_list_box_set_header_func (self->list, update_header, self, NULL);
   gtk_list_box_set_filter_func (self->list, filter_row, self, NULL);
   g_signal_connect (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);
+  self->failures_title = make_label (_ ("Files that did not load"), "heading");
+  gtk_widget_add_css_class (self->failures_title, "dim-label");
+  gtk_widget_set_margin_start (self->failures_title, 12);
+  gtk_widget_set_margin_top (self->failures_title, 12);
+  gtk_widget_set_visible (self->failures_title, FALSE);
+  self->failures = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->failures, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->failures), "navigation-sidebar");
+  gtk_widget_set_visible (GTK_WIDGET (self->failures), FALSE);
   self->runs = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->runs, GTK_SELECTION_NONE);
   gtk_widget_add_css_class (GTK_WIDGET (self->runs), "navigation-sidebar");
@@ -300,6 +362,9 @@ wb_sidebar_init (WbSidebar *self)
   gtk_widget_set_margin_start (runs_title, 12);
   gtk_widget_set_margin_top (runs_title, 12);
 
+  /* the files that did not load come first: a user opening a folder must see that it is incomplete */
+  gtk_box_append (GTK_BOX (inner), self->failures_title);
+  gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->failures));
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->list));
   gtk_box_append (GTK_BOX (inner), runs_title);
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->runs));

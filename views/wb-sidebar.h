@@ -22,5 +22,8 @@ gboolean wb_sidebar_step (WbSidebar *self, int delta);
 void     wb_sidebar_set_hide_unchanged (WbSidebar *self, gboolean hide);
 /* wb_sidebar_get_n_visible: stages listed (hidden ones excluded). */
 guint wb_sidebar_get_n_visible (WbSidebar *self);
+/* wb_sidebar_get_failure_list: (transfer none) the list of the folder's files that did not load: one row
+ * a file, in path order, whose tooltip is the parser's "FILE:LINE:COL: message"; hidden when empty. */
+GtkListBox *wb_sidebar_get_failure_list (WbSidebar *self);
 
 G_END_DECLS

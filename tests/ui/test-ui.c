@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "wb-ui-common.h"
@@ -517,6 +518,79 @@ test_bench_llama (void)
   gtk_window_destroy (GTK_WINDOW (bench_window));
 }
 
+/* A folder with one file cut in the middle of a line (the bundled sample's top-level traces): the window
+ * opens the rest, and the sidebar lists the broken file with the parser's FILE:LINE:COL. */
+static void
+test_broken_file (void)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("WB_SOURCE_ROOT"), "data", "samples", "mlp_small", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wb-ui-broken-XXXXXX", NULL);
+  g_autoptr (GDir) d = g_dir_open (src, 0, NULL);
+  const char       *name;
+  const char       *tooltip;
+  WbWindow         *broken;
+  GtkListBox       *failures;
+  GtkListBoxRow    *row;
+  guint             n_files = 0, loaded = 0;
+  const WbTraceSet *set;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *from = g_build_filename (src, name, NULL);
+      g_autofree char *to = g_build_filename (dir, name, NULL);
+      g_autofree char *text = NULL;
+      gsize            len;
+
+      if (!g_str_has_suffix (name, ".py"))
+        continue;
+      g_assert_true (g_file_get_contents (from, &text, &len, NULL));
+      /* forward_03.py: keep its first 300 bytes, which end inside a statement */
+      if (strcmp (name, "forward_03.py") == 0)
+        {
+          g_assert_cmpuint (len, >, 300);
+          len = 300;
+        }
+      g_assert_true (g_file_set_contents (to, text, (gssize) len, NULL));
+      n_files++;
+    }
+  g_assert_cmpuint (n_files, >, 3);
+
+  broken = wb_ui_open (dir);
+  g_assert_nonnull (wb_document_get_trace_set (wb_window_get_document (broken)));
+  /* every other file's trace is there (the workbench's own stages come after them), the broken one's not */
+  set = wb_document_get_trace_set (wb_window_get_document (broken));
+  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
+
+      loaded += e->path != NULL && g_str_has_prefix (e->path, dir);
+      g_assert_false (e->path != NULL && g_str_has_suffix (e->path, "forward_03.py"));
+    }
+  g_assert_cmpuint (loaded, ==, n_files - 1);
+  failures = wb_sidebar_get_failure_list (WB_SIDEBAR (wb_window_get_sidebar (broken)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (failures)));
+  row = gtk_list_box_get_row_at_index (failures, 0);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (failures, 1));
+  tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (row)); /* transfer none */
+  g_test_message ("the broken file's row: %s", tooltip);
+  g_assert_nonnull (strstr (tooltip, "forward_03.py:"));
+  g_assert_true (g_regex_match_simple ("forward_03\\.py:[0-9]+:[0-9]+: ", tooltip, 0, 0));
+  g_free (wb_ui_screenshot (GTK_WIDGET (broken), "11-broken-file"));
+  gtk_window_destroy (GTK_WINDOW (broken));
+  /* the copy holds files only */
+  g_clear_pointer (&d, g_dir_close);
+  d = g_dir_open (dir, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -533,6 +607,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/preferences", test_preferences);
   g_test_add_func ("/ui/window/switch-executor", test_switch_executor);
   g_test_add_func ("/ui/window/timeline", test_timeline);
+  g_test_add_func ("/ui/window/broken-file", test_broken_file);
   g_test_add_func ("/ui/bench/llama-layer", test_bench_llama);
   return g_test_run ();
 }
