@@ -313,7 +313,6 @@ wb_cli_command_print (int    argc,
 
 /* -- check ------------------------------------------------------------------------------------- */
 
-
 int
 wb_cli_command_check (int    argc,
                       char **argv)
