@@ -4,9 +4,11 @@
 #
 #   tests/bench/bench-zoo-gpu.sh BUNDLE.tar.gz ZOO_DIR [bench-zoo-gpu.py options and CASE...]
 #
-# BUNDLE: made here by tools/gpu-bundle.sh (the headless app, the runner and the libraries the GPU machine
-# lacks); ZOO_DIR: the unpacked zoo (build/tests/zoo/zoo, carried). Run from the repository root on the GPU
-# machine, in one call: prints the GPU coverage summary and the per-case table with its geometric means.
+# BUNDLE: a .tar.gz holding app/thunder-wb, profiler/thunder-wb-runner and lib/ (the libraries the GPU
+# machine lacks), as tools/gpu-bundle.sh makes it (that one also holds the gpu tests; the three stripped
+# are 17 MB); ZOO_DIR: the zoo's cases unpacked there from tests/zoo/cases (the whole unpacked zoo is too
+# large to carry). Run from the repository root on the GPU machine, in one call: prints the GPU coverage
+# summary and the per-case table with its geometric means.
 set -u
 root=/tmp/wb-bundle
 mkdir -p "$root"
