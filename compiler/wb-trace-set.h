@@ -77,8 +77,8 @@ guint wb_trace_set_get_n_failures (const WbTraceSet *set);
 const WbTraceFailure *wb_trace_set_get_failure (const WbTraceSet *set, guint i);
 /* wb_trace_set_copy_failures: appends @from's failures to @set (their texts copied), for a set built
  * from another's entries (the app's document) that must still say which files did not load. */
-void                  wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from);
-void                  wb_trace_set_free (WbTraceSet *set);
+void wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from);
+void wb_trace_set_free (WbTraceSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbTraceSet, wb_trace_set_free)
 
 G_END_DECLS
