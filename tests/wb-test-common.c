@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 const char *
 wb_test_traces_dir (void)
@@ -90,4 +91,50 @@ wb_test_remove_tree (const char *path)
     }
   else
     g_unlink (path);
+}
+
+void
+wb_test_run_clear (WbTestRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+const char *
+wb_test_binary (void)
+{
+  static char *path;
+
+  if (path == NULL)
+    {
+      const char *root = g_getenv ("WB_BUILD_ROOT");
+
+      path = g_build_filename (root ? root : ".", "app", "thunder-wb", NULL);
+      if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        g_error ("%s is not built (WB_BUILD_ROOT=%s)", path, root ? root : "(unset)");
+    }
+  return path;
+}
+
+void
+wb_test_run_thunder_wb (WbTestRun *run, const char *const *unset, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = g_get_environ ();
+  int wait_status = 0;
+
+  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
+  env = g_environ_unsetenv (env, "LANGUAGE");
+  for (guint i = 0; unset != NULL && unset[i] != NULL; i++)
+    env = g_environ_unsetenv (env, unset[i]);
+  g_ptr_array_add (argv, (gpointer) wb_test_binary ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL, &run->out, &run->err, &wait_status, &error);
+  g_assert_no_error (error);
+  if (!WIFEXITED (wait_status))
+    g_error ("thunder-wb %s died (wait status %d); stderr:\n%s", args[0], wait_status, run->err);
+  run->status = WEXITSTATUS (wait_status);
 }

@@ -6,41 +6,8 @@
 #include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "wb-test-common.h"
-
-/* What one run of thunder-wb gave back. */
-typedef struct
-{
-  int   status; /* exit status; the test fails if the process died of a signal */
-  char *out;
-  char *err;
-} WbRun;
-
-static void
-wb_run_clear (WbRun *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WbRun, wb_run_clear)
-
-static const char *
-binary (void)
-{
-  static char *path;
-
-  if (path == NULL)
-    {
-      const char *root = g_getenv ("WB_BUILD_ROOT");
-
-      path = g_build_filename (root ? root : ".", "app", "thunder-wb", NULL);
-      if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-        g_error ("%s is not built (WB_BUILD_ROOT=%s)", path, root ? root : "(unset)");
-    }
-  return path;
-}
 
 static const char *
 sample_dir (void)
@@ -52,38 +19,8 @@ sample_dir (void)
   return dir;
 }
 
-/* run_env: runs thunder-wb with the NULL-terminated @args in the C locale, with @unset variables
- * (NULL-terminated; may be NULL) removed from the environment. */
-static void
-run_env (WbRun             *run,
-         const char *const *unset,
-         const char *const *args)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_auto (GStrv) env = g_get_environ ();
-  int wait_status = 0;
-
-  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
-  env = g_environ_unsetenv (env, "LANGUAGE");
-  for (guint i = 0; unset != NULL && unset[i] != NULL; i++)
-    env = g_environ_unsetenv (env, unset[i]);
-
-  g_ptr_array_add (argv, (gpointer) binary ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  if (!WIFEXITED (wait_status))
-    g_error ("thunder-wb %s died (wait status %d); stderr:\n%s",
-             args[0], wait_status, run->err);
-  run->status = WEXITSTATUS (wait_status);
-}
-
-#define RUN(run, ...) run_env ((run), NULL, (const char *const[]){ __VA_ARGS__, NULL })
+/* RUN: thunder-wb with the arguments, in the C locale (wb_test_run_thunder_wb). */
+#define RUN(run, ...) wb_test_run_thunder_wb ((run), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* stderr has a line "FILE:LINE:COL: ..." naming @file. */
 static gboolean
@@ -116,7 +53,7 @@ assert_same_text (const char *what,
 static void
 assert_print_roundtrip (const char *path)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   g_autofree char *expected = wb_test_read_file (path, NULL);
 
   RUN (&run, "--headless", "print", path);
@@ -128,7 +65,7 @@ assert_print_roundtrip (const char *path)
 static void
 test_version (void)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
 
   RUN (&run, "--version");
   g_assert_cmpint (run.status, ==, 0);
@@ -138,8 +75,8 @@ test_version (void)
 static void
 test_help (void)
 {
-  g_auto (WbRun) run = { 0 };
-  g_auto (WbRun) stages = { 0 };
+  g_auto (WbTestRun) run = { 0 };
+  g_auto (WbTestRun) stages = { 0 };
 
   RUN (&run, "--help");
   g_assert_cmpint (run.status, ==, 0);
@@ -171,12 +108,12 @@ test_usage_errors (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (WbRun) run = { 0 };
+      g_auto (WbTestRun) run = { 0 };
       const char *args[6] = { NULL };
 
       for (guint j = 0; j < 5 && cases[i][j] != NULL; j++)
         args[j] = strcmp (cases[i][j], "PATH") == 0 ? sample_dir () : cases[i][j];
-      run_env (&run, NULL, args);
+      wb_test_run_thunder_wb (&run, NULL, args);
       if (run.status != 2)
         g_error ("thunder-wb %s %s %s: exit %d, expected 2; stderr:\n%s",
                  args[0], args[1] ? args[1] : "", args[2] ? args[2] : "", run.status, run.err);
@@ -215,7 +152,7 @@ test_print_real_files (void)
 static void
 test_print_directory (void)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   g_autoptr (GPtrArray) files = wb_test_list_trace_files (sample_dir ());
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto (GStrv) parts = NULL;
@@ -248,7 +185,7 @@ test_print_directory (void)
 static void
 test_stages_table (void)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   g_auto (GStrv) lines = NULL;
   guint n_forward = 0;
 
@@ -285,7 +222,7 @@ parse_json (const char *text)
 static void
 test_stages_json (void)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   g_autoptr (JsonNode) root = NULL;
   JsonArray *entries;
   guint      n_forward = 0;
@@ -333,7 +270,7 @@ test_stages_json (void)
 static void
 test_stages_show (void)
 {
-  g_auto (WbRun) list = { 0 };
+  g_auto (WbTestRun) list = { 0 };
   g_autoptr (JsonNode) root = NULL;
   JsonArray *entries;
 
@@ -347,8 +284,8 @@ test_stages_show (void)
       JsonObject      *e = json_array_get_object_element (entries, i);
       g_autofree char *expected = wb_test_read_file (json_object_get_string_member (e, "path"), NULL);
       g_autofree char *k = g_strdup_printf ("%u", i);
-      g_auto (WbRun) text = { 0 };
-      g_auto (WbRun) json = { 0 };
+      g_auto (WbTestRun) text = { 0 };
+      g_auto (WbTestRun) json = { 0 };
       g_autoptr (JsonNode) shown = NULL;
 
       RUN (&text, "--headless", "stages", "--show", k, sample_dir ());
@@ -366,7 +303,7 @@ test_stages_show (void)
 static void
 test_check_sample (void)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
 
   RUN (&run, "--headless", "check", sample_dir ());
   if (run.status != 0)
@@ -377,8 +314,8 @@ test_check_sample (void)
 static void
 test_check_ce_loss (void)
 {
-  g_auto (WbRun) run = { 0 };
-  g_auto (WbRun) fallback = { 0 };
+  g_auto (WbTestRun) run = { 0 };
+  g_auto (WbTestRun) fallback = { 0 };
   g_autofree char *dir = NULL;
   g_autofree char *fallback_dir = NULL;
 
@@ -414,7 +351,7 @@ test_check_changed_type (void)
   g_autofree char *escaped = NULL;
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   g_autofree char *changed = NULL;
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   guint line = 0;
 
   for (guint i = 0; lines[i] != NULL; i++)
@@ -501,7 +438,7 @@ test_broken_input (void)
         g_assert_true (g_file_set_contents (path, cases[i].text, -1, NULL));
         for (guint c = 0; c < 2; c++)
           {
-            g_auto (WbRun) run = { 0 };
+            g_auto (WbTestRun) run = { 0 };
 
             RUN (&run, "--headless", c == 0 ? "check" : "print", path);
             if (run.status != 2 || !has_location (run.err, path))
@@ -514,7 +451,7 @@ test_broken_input (void)
   /* An unknown dtype is no broken input (open world): kept as text, check warns and exits 0. */
   {
     g_autofree char *path = g_build_filename (tmpdir, "unknown_dtype.py", NULL);
-    g_auto (WbRun) run = { 0 };
+    g_auto (WbTestRun) run = { 0 };
 
     g_assert_true (g_file_set_contents (path, bad_dtype, -1, NULL));
     RUN (&run, "--headless", "check", path);
@@ -554,7 +491,7 @@ test_open_world (void)
     }
   g_assert_true (g_file_set_contents (broken, "import torch\n\ndef computation(x:\n  return x\n", -1, NULL));
   {
-    g_auto (WbRun) run = { 0 };
+    g_auto (WbTestRun) run = { 0 };
     RUN (&run, "--headless", "check", dir);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, broken_at));
@@ -564,7 +501,7 @@ test_open_world (void)
     g_assert_nonnull (strstr (run.out, "2 files not loaded"));
   }
   {
-    g_auto (WbRun) run = { 0 };
+    g_auto (WbTestRun) run = { 0 };
     RUN (&run, "--headless", "stages", dir, "--recompile");
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "workbench"));
@@ -575,7 +512,7 @@ test_open_world (void)
                                       "  t0 = ltorch.my_custom_op(x, 2.0)  # t0: \"cpu f32[2, 3]\"\n  return (t0,)\n",
                                       -1, NULL));
   {
-    g_auto (WbRun) run = { 0 };
+    g_auto (WbTestRun) run = { 0 };
     RUN (&run, "--headless", "run", opaque, "--device", "cpu");
     g_assert_cmpint (run.status, !=, 0);
     g_assert_nonnull (strstr (run.err, opaque_at));
@@ -589,9 +526,9 @@ static void
 test_gui_unavailable (void)
 {
   const char *const unset[] = { "DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY", NULL };
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
 
-  run_env (&run, unset, (const char *const[]){ sample_dir (), NULL });
+  wb_test_run_thunder_wb (&run, unset, (const char *const[]){ sample_dir (), NULL });
   g_assert_cmpint (run.status, ==, 3);
 #if HAVE_GUI
   g_assert_nonnull (strstr (run.err, "display"));

@@ -6,68 +6,13 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "wb-test-common.h"
 
 static const char *const levels[] = { "load", "check", "roundtrip", "recompile", "run-cpu", "run-gpu" };
 
-/* What one run of thunder-wb gave back. */
-typedef struct
-{
-  int   status; /* exit status; the test fails if the process died of a signal */
-  char *out;
-  char *err;
-} WbRun;
-
-static void
-wb_run_clear (WbRun *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WbRun, wb_run_clear)
-
-static const char *
-binary (void)
-{
-  static char *path;
-
-  if (path == NULL)
-    {
-      const char *root = g_getenv ("WB_BUILD_ROOT");
-
-      path = g_build_filename (root ? root : ".", "app", "thunder-wb", NULL);
-      if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-        g_error ("%s is not built (WB_BUILD_ROOT=%s)", path, root ? root : "(unset)");
-    }
-  return path;
-}
-
-/* run_args: runs thunder-wb with the NULL-terminated @args in the C locale. */
-static void
-run_args (WbRun *run, const char *const *args)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_auto (GStrv) env = g_get_environ ();
-  int wait_status = 0;
-
-  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
-  env = g_environ_unsetenv (env, "LANGUAGE");
-  g_ptr_array_add (argv, (gpointer) binary ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL, &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  if (!WIFEXITED (wait_status))
-    g_error ("thunder-wb %s died (wait status %d); stderr:\n%s", args[0], wait_status, run->err);
-  run->status = WEXITSTATUS (wait_status);
-}
-
-#define RUN(run, ...) run_args ((run), (const char *const[]){ __VA_ARGS__, NULL })
+/* RUN: thunder-wb with the arguments, in the C locale (wb_test_run_thunder_wb). */
+#define RUN(run, ...) wb_test_run_thunder_wb ((run), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* The report's root object, or a test failure naming what did not parse (transfer full). */
 static JsonParser *
@@ -247,7 +192,7 @@ assert_error_located (JsonObject *kase, const char *level)
 static void
 test_shared_traces (void)
 {
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   JsonObject *root, *summary;
@@ -381,7 +326,7 @@ test_corrupted_file (void)
   g_autoptr (GMatchInfo) match = NULL;
   g_autoptr (GRegex) regex = NULL;
   g_autofree char *number = NULL;
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   JsonObject *root, *bad, *good, *load;
   guint       cut_line, line;
   gsize       len = 0;
@@ -427,7 +372,7 @@ test_corrupted_file (void)
 
   /* the same folder without the broken file passes: exit 0 */
   g_assert_cmpint (g_unlink (broken), ==, 0);
-  wb_run_clear (&run);
+  wb_test_run_clear (&run);
   RUN (&run, "--headless", "coverage", tmp, "--levels", "load,check,roundtrip");
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "| mlp_small | ok | ok | ok |"));
@@ -438,7 +383,7 @@ test_corrupted_file (void)
     g_autoptr (JsonParser) again = NULL;
 
     truncate_mid_line (sub);
-    wb_run_clear (&run);
+    wb_test_run_clear (&run);
     RUN (&run, "--headless", "coverage", tmp, "--levels", "load,recompile", "--format", "json");
     g_assert_cmpint (run.status, ==, 1);
     again = parse_report (run.out, strlen (run.out));
@@ -459,7 +404,7 @@ test_run_cpu_not_run (void)
   g_autofree char *llama = NULL;
   g_autofree char *mlp = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
   g_autoptr (JsonParser) parser = NULL;
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   JsonObject *r, *mlp_case;
   gint64      start;
 
@@ -471,7 +416,7 @@ test_run_cpu_not_run (void)
   g_assert_cmpstr (level_status (mlp_case, "run-cpu"), ==, "ok");
   g_assert_true (g_str_has_prefix (json_object_get_string_member (case_level (mlp_case, "run-cpu"), "detail"), "6 of 6 results compared"));
   g_clear_object (&parser);
-  wb_run_clear (&run);
+  wb_test_run_clear (&run);
 
   if (wb_test_traces_dir () == NULL)
     {
@@ -487,7 +432,7 @@ test_run_cpu_not_run (void)
   g_assert_cmpstr (json_object_get_string_member (r, "reason"), ==, "too costly for the cpu");
   g_assert_nonnull (strstr (json_object_get_string_member (r, "detail"), "GFLOP"));
   g_clear_object (&parser);
-  wb_run_clear (&run);
+  wb_test_run_clear (&run);
 
   start = g_get_monotonic_time ();
   RUN (&run, "--headless", "coverage", llama, "--levels", "run-cpu", "--cpu-budget-gflop", "1e9", "--timeout", "1", "--format", "json");
@@ -505,7 +450,7 @@ test_run_gpu (void)
 {
   g_autofree char *mlp = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
   g_autoptr (JsonParser) parser = NULL;
-  g_auto (WbRun) run = { 0 };
+  g_auto (WbTestRun) run = { 0 };
   JsonObject *r;
 
   RUN (&run, "--headless", "coverage", mlp, "--levels", "run-gpu", "--format", "json");
@@ -543,9 +488,9 @@ test_bad_usage (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (WbRun) run = { 0 };
+      g_auto (WbTestRun) run = { 0 };
 
-      run_args (&run, cases[i].args);
+      wb_test_run_thunder_wb (&run, NULL, cases[i].args);
       if (run.status != 2 || strstr (run.err, cases[i].message) == NULL)
         g_error ("coverage case %u exited %d, expected 2 and “%s”:\n%s", i, run.status, cases[i].message, run.err);
       g_assert_cmpstr (run.out, ==, "");
