@@ -20,13 +20,13 @@ import argparse
 import json
 import math
 import os
-import statistics
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "zoo"))
+
+import record_case  # noqa: E402  (tools/zoo: the recorder's timing loop)
 
 
 def parse_args():
@@ -43,37 +43,11 @@ def parse_args():
 
 
 def time_model(fn, args, device, iters, warmup, training, params):
-    import torch
-
-    def step():
-        out = fn(*args)
-        if training:
-            out.backward()
-            for p in params:
-                p.grad = None
-
-    t0 = time.perf_counter()
-    step()
-    if device == "cuda":
-        torch.cuda.synchronize()
-    first = time.perf_counter() - t0
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(iters):
-        if device == "cuda":
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            step()
-            e.record()
-            e.synchronize()
-            times.append(s.elapsed_time(e))
-        else:
-            t = time.perf_counter()
-            step()
-            times.append((time.perf_counter() - t) * 1e3)
-    return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times),
-            "first_call_s": first}
+    """The first call's wall time, then record_case.time_it: the zoo's own timing, CUDA events per step."""
+    _, first = record_case.first_call(fn, args, training, params, device)
+    r = record_case.time_it(fn, args, training, params, device, iters, warmup)
+    r["first_call_s"] = first
+    return r
 
 
 def real_model(name, c, a):
