@@ -8,7 +8,9 @@
 
 #include "wb-meta-private.h"
 
-G_DEFINE_QUARK (wb - symbol - error - quark, wb_symbol_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-symbol-error-quark, wb_symbol_error)
+/* clang-format on */
 
 gboolean
 _wb_meta_fail (GError **error, int code, const WbMetaCall *call, const char *format, ...)

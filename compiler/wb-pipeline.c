@@ -12,7 +12,9 @@
 
 #include "wb-pipeline-private.h"
 
-G_DEFINE_QUARK (wb - pipeline - error - quark, wb_pipeline_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-pipeline-error-quark, wb_pipeline_error)
+/* clang-format on */
 
 struct _WbPipeline
 {

@@ -7,7 +7,9 @@
 #include "wb-compiler.h"
 #include "wb-trace-private.h"
 
-G_DEFINE_QUARK (wb - trace - error - quark, wb_trace_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-trace-error-quark, wb_trace_error)
+/* clang-format on */
 
 WbTrace *
 wb_trace_ref (WbTrace *trace)

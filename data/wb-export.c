@@ -6,7 +6,9 @@
 
 #include "wb-export-private.h"
 
-G_DEFINE_QUARK (wb - export - error - quark, wb_export_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-export-error-quark, wb_export_error)
+/* clang-format on */
 
 static const char *const format_names[] = {
   [WB_EXPORT_FORMAT_PYTHON] = "python",

@@ -7,7 +7,9 @@
 
 #include "wb-report-private.h"
 
-G_DEFINE_QUARK (wb - report - error - quark, wb_report_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-report-error-quark, wb_report_error)
+/* clang-format on */
 
 #if WB_HAVE_CXA_DEMANGLE
 /* The C++ runtime's demangler (libstdc++'s abi::__cxa_demangle from <cxxabi.h>, a C symbol): returns a

@@ -8,7 +8,9 @@
 
 #include "wb-session-private.h"
 
-G_DEFINE_QUARK (wb - session - error - quark, wb_session_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-session-error-quark, wb_session_error)
+/* clang-format on */
 
 #define DEFAULT_BUSY_TIMEOUT_MS 10000
 /* Largest string or blob SQLite will build for us (a printed trace is a few MiB at most). */

@@ -6,7 +6,9 @@
 
 #include "wb-executors-private.h"
 
-G_DEFINE_QUARK (wb - executor - error - quark, wb_executor_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-executor-error-quark, wb_executor_error)
+/* clang-format on */
 
 const char *
 wb_executor_get_name (WbExecutor *executor)

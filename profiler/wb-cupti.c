@@ -9,7 +9,9 @@
 
 #include "wb-profiler.h"
 
-G_DEFINE_QUARK (wb - cupti - error - quark, wb_cupti_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-cupti-error-quark, wb_cupti_error)
+/* clang-format on */
 
 /* -- the collector ------------------------------------------------------------------------------- */
 

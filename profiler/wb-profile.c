@@ -10,7 +10,9 @@
 #include "wb-profiler.h"
 #include "wb-runner.h"
 
-G_DEFINE_QUARK (wb - profile - error - quark, wb_profile_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-profile-error-quark, wb_profile_error)
+/* clang-format on */
 
 typedef struct
 {

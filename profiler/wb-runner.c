@@ -6,7 +6,9 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK (wb - runner - error - quark, wb_runner_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-runner-error-quark, wb_runner_error)
+/* clang-format on */
 
 #ifndef WB_LIBEXECDIR
 #define WB_LIBEXECDIR "/usr/local/libexec"

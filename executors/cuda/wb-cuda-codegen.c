@@ -18,7 +18,9 @@
 #include "wb-cuda-codegen-private.h"
 #include "wb-cuda-prelude.h"
 
-G_DEFINE_QUARK (wb - cuda - codegen - error - quark, wb_cuda_codegen_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-cuda-codegen-error-quark, wb_cuda_codegen_error)
+/* clang-format on */
 
 /* -- the plan ------------------------------------------------------------------------------- */
 

@@ -7,7 +7,9 @@
 #include <dlfcn.h>
 #include <string.h>
 
-G_DEFINE_QUARK (wb - cuda - error - quark, wb_cuda_error)
+/* clang-format off */
+G_DEFINE_QUARK (wb-cuda-error-quark, wb_cuda_error)
+/* clang-format on */
 
 #ifndef WB_CUDA_TOOLKIT
 #define WB_CUDA_TOOLKIT "/usr/local/cuda"

@@ -1,6 +1,6 @@
 /* test-session-bad.c — WbSession refuses bad and untrusted files: truncated, random and mutated bytes,
  * another application's database, a fake application id, extra triggers, views, tables and indexes, a
- * changed or malformed schema, empty and missing files, a directory
+ * changed or malformed schema, empty and missing files, a directory; and the error domains' names
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -340,6 +340,32 @@ test_bad_empty_missing (WbTestSessionFixture *f,
   g_assert_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_IO);
 }
 
+/* -- error domains ------------------------------------------------------------------------------- */
+
+/* Each module's domain reads as its name: clang-format once spaced G_DEFINE_QUARK's first argument
+ * into "wb - trace - error - quark", and that string is what g_quark_to_string gives. */
+static void
+test_error_quark_names (void)
+{
+  struct
+  {
+    GQuark      quark;
+    const char *name;
+  } domains[] = {
+    { WB_TRACE_ERROR, "wb-trace-error-quark" },
+    { WB_SYMBOL_ERROR, "wb-symbol-error-quark" },
+    { WB_PIPELINE_ERROR, "wb-pipeline-error-quark" },
+    { WB_EXECUTOR_ERROR, "wb-executor-error-quark" },
+    { WB_PROFILE_ERROR, "wb-profile-error-quark" },
+    { WB_CUPTI_ERROR, "wb-cupti-error-quark" },
+    { WB_SESSION_ERROR, "wb-session-error-quark" },
+    { WB_REPORT_ERROR, "wb-report-error-quark" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (domains); i++)
+    g_assert_cmpstr (g_quark_to_string (domains[i].quark), ==, domains[i].name);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -357,6 +383,7 @@ main (int    argc,
   ADD ("bad/changed-schema", test_bad_changed_schema);
   ADD ("bad/empty-missing-directory", test_bad_empty_missing);
 #undef ADD
+  g_test_add_func ("/data/errors/quark-names", test_error_quark_names);
 
   return g_test_run ();
 }
