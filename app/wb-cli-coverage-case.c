@@ -20,7 +20,6 @@
 #include "wb-cli-run.h"
 #include "wb-executors.h"
 #include "wb-profiler.h"
-#include "wb-runner.h"
 
 /* The case being worked on. */
 typedef struct

@@ -27,7 +27,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "wb-runner.h"
+#include "wb-profiler.h"
 
 typedef struct
 {

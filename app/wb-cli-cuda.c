@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "wb-cuda.h"
-#include "wb-runner.h"
+#include "wb-profiler.h"
 
 static int
 cmp_double (gconstpointer a, gconstpointer b)

@@ -14,7 +14,6 @@
 #include "wb-cli.h"
 #include "wb-executors.h"
 #include "wb-profiler.h"
-#include "wb-runner.h"
 
 /* The GPU runner's executors (executors/cuda/, in thunder-wb-runner): listed when this build has the
  * runner; they run in that process, so their symbols are not in the table below. */

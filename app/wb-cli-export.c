@@ -9,7 +9,7 @@
 
 #include "wb-cli-cuda.h"
 #include "wb-cli.h"
-#include "wb-export.h"
+#include "wb-data.h"
 
 /* default_stage: the entry a bare `export PATH` takes: the final forward of the top-level sub-set (the
  * program Thunder runs), else the last forward, else entry 0. */

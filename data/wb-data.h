@@ -3,9 +3,10 @@
  *
  * Owns: WbSession (a .wbsession file: texts, trace sets, computed stages, regions, assignments, runs,
  * region statistics, kernel records, device ceilings; schema migrations; the checks that make a file
- * from elsewhere safe to open), WbComparison (two runs side by side, Markdown and JSON), and later the
- * profile reports.
- * Depends on: compiler (traces), profiler (the run data types), SQLite, json-glib. Never GTK.
+ * from elsewhere safe to open), WbComparison (two runs side by side, Markdown and JSON), exports of a
+ * stage (Python, a PyTorch script, DOT, SVG), the profile reports and the baseline gate.
+ * Depends on: compiler (traces), profiler (the run data types), SQLite, json-glib,
+ * Graphviz (optional, for SVG). Never GTK.
  * Threads: one WbSession per thread (a connection is not shared); several processes may open the same
  * file at once: SQLite's WAL and locks keep them consistent, writers wait (busy timeout). */
 #pragma once
@@ -15,6 +16,7 @@
 
 #define WB_DATA_INSIDE
 #include "wb-compare.h"
+#include "wb-export.h"
 #include "wb-gate.h"
 #include "wb-report.h"
 #include "wb-session.h"

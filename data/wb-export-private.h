@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include "wb-export.h"
+#include "wb-data.h"
 
 G_BEGIN_DECLS
 

@@ -12,6 +12,10 @@
  * Graphviz keeps global state, so call it from one thread at a time. */
 #pragma once
 
+#if !defined(WB_DATA_INSIDE) && !defined(WB_DATA_COMPILATION)
+#error "Only <wb-data.h> can be included directly."
+#endif
+
 #include "wb-compiler.h"
 
 G_BEGIN_DECLS

@@ -9,7 +9,7 @@
  * wall-clock view only; Nsight Systems' CUDA API row is the fuller picture where it is installed. */
 #pragma once
 
-#include "wb-cuda-executors.h"
+#include "wb-cuda-toolkit.h"
 
 typedef struct _WbHostTrace WbHostTrace;
 

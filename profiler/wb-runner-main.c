@@ -18,13 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wb-cuda-attention.h"
-#include "wb-cuda-executors.h"
-#include "wb-cuda-graph.h"
+#include "wb-cuda-toolkit.h"
 #include "wb-profiler.h"
 #include "wb-runner-host-trace.h"
 #include "wb-runner-prof.h"
-#include "wb-runner-protocol.h"
 
 typedef struct
 {

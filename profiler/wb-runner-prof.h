@@ -6,7 +6,7 @@
  * here runs on the runner's one thread; times are ns. */
 #pragma once
 
-#include "wb-cuda-executors.h"
+#include "wb-cuda-toolkit.h"
 #include "wb-profiler.h"
 
 /* -- profiling (RUN with `profile`): CUPTI activity records, CUDA events ---------------------------

@@ -12,6 +12,10 @@
  * Threads: the functions keep no state; one channel is used by one thread at a time. */
 #pragma once
 
+#if !defined(WB_PROFILER_INSIDE) && !defined(WB_PROFILER_COMPILATION)
+#error "Only <wb-profiler.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
 
 #include "wb-executors.h"

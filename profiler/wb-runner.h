@@ -11,7 +11,13 @@
  * Threads: a WbRunner is used from one thread; calls block until the runner answers. */
 #pragma once
 
-#include "wb-profiler.h"
+#if !defined(WB_PROFILER_INSIDE) && !defined(WB_PROFILER_COMPILATION)
+#error "Only <wb-profiler.h> can be included directly."
+#endif
+
+#include "wb-cupti.h"
+#include "wb-executors.h"
+#include "wb-run.h"
 #include "wb-runner-protocol.h"
 
 G_BEGIN_DECLS

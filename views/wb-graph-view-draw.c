@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "wb-export.h"
+#include "wb-data.h"
 #include "wb-graph-view-private.h"
 
 /* -- drawing -------------------------------------------------------------------------------------- */

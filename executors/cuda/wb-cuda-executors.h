@@ -22,6 +22,10 @@
  * on first use and the copy is kept for the rest of the run (wb_cuda_executors_begin_run ... end_run). */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include "wb-cuda-runtime.h"
 
 G_BEGIN_DECLS

@@ -18,6 +18,10 @@
  * Threads: the runner's thread (one runtime per process). */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include "wb-cuda-runtime.h"
 
 G_BEGIN_DECLS

@@ -20,6 +20,10 @@
  * Threads: the runtime's thread only. */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include "wb-cuda-runtime.h"
 
 G_BEGIN_DECLS

@@ -23,6 +23,10 @@
  * their seed and offset): wb_cuda_runtime_check_capturable. Threads: the runner's thread only (like WbCudaRuntime). */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include "wb-cuda-runtime.h"
 
 G_BEGIN_DECLS

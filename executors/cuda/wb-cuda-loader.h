@@ -11,6 +11,10 @@
  * Threads: loading is once and thread-safe; the tables are read-only afterwards. */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include <cublasLt.h>
 #include <cuda.h>
 #include <glib.h>

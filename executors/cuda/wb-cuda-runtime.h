@@ -13,6 +13,10 @@
  * Threads: one runtime per process, used from the thread that created it. */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include "wb-cuda-loader.h"
 #include "wb-cuda.h"
 #include "wb-nvrtc.h"

@@ -10,6 +10,10 @@
  * Threads: any thread; the statistics are process-wide and atomic. */
 #pragma once
 
+#if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)
+#error "Only <wb-cuda-toolkit.h> can be included directly."
+#endif
+
 #include <glib.h>
 
 G_BEGIN_DECLS

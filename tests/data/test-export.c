@@ -21,7 +21,6 @@
 
 #include "wb-compiler.h"
 #include "wb-export-private.h"
-#include "wb-export.h"
 #include "wb-test-common.h"
 
 /* -- helpers ------------------------------------------------------------------------------------------------ */

@@ -16,11 +16,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "wb-cuda-executors.h"
-#include "wb-cuda-loader.h"
-#include "wb-cuda.h"
+#include "wb-cuda-toolkit.h"
 #include "wb-interpreter-private.h"
-#include "wb-nvrtc.h"
 #include "wb-test-common.h"
 #include "wb-test-mixed-body.h"
 

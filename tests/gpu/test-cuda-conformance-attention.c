@@ -8,11 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "wb-cuda-attention.h"
-#include "wb-cuda-flash.h"
-#include "wb-cuda-kernels.h"
-#include "wb-cuda-loader.h"
-#include "wb-nvrtc.h"
+#include "wb-cuda-toolkit.h"
 #include "wb-test-common.h"
 #include "wb-test-conformance.h"
 

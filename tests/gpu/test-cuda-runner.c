@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb-runner.h"
+#include "wb-profiler.h"
 #include "wb-test-common.h"
 
 static char *thunder_wb;

@@ -15,9 +15,7 @@
 
 #include <string.h>
 
-#include "wb-cuda-loader.h"
-#include "wb-cuda.h"
-#include "wb-nvrtc.h"
+#include "wb-cuda-toolkit.h"
 #include "wb-test-common.h"
 
 static char *cache_dir;

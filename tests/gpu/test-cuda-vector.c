@@ -22,10 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "wb-cuda-executors.h"
-#include "wb-cuda-loader.h"
-#include "wb-cuda.h"
-#include "wb-nvrtc.h"
+#include "wb-cuda-toolkit.h"
 #include "wb-test-common.h"
 #include "wb-test-mixed-body.h"
 

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "wb-runner.h"
+#include "wb-profiler.h"
 
 static WbRtValue *
 tensor_value (WbDtype dtype, guint rank, const gint64 *shape)

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb-cuda-attention.h"
-#include "wb-cuda-flash.h"
-#include "wb-cuda-kernels.h"
+#include "wb-cuda-toolkit.h"
 
 const WbDtype wb_conf_float_dtypes[4] = { WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_FLOAT64 };
 const WbDtype wb_conf_int_dtypes[4] = { WB_DTYPE_INT64, WB_DTYPE_INT32, WB_DTYPE_INT16, WB_DTYPE_INT8 };

@@ -20,7 +20,7 @@
  *                                    cases run */
 #pragma once
 
-#include "wb-cuda-executors.h"
+#include "wb-cuda-toolkit.h"
 
 G_BEGIN_DECLS
 

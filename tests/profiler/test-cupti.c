@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "wb-data.h"
-#include "wb-runner.h"
+#include "wb-profiler.h"
 
 static WbCuptiActivity
 kernel (const char *name, guint32 corr, gint64 start, gint64 end)
