@@ -5,9 +5,9 @@
 #include "wb-window.h"
 
 #include <glib/gi18n.h>
-#include <signal.h>
 
 #include "wb-application.h"
+#include "wb-record-dialog.h"
 #include "wb-views.h"
 
 struct _WbWindow
@@ -162,7 +162,7 @@ compare_runs_action (GtkWidget *widget, const char *action_name, GVariant *param
   adw_view_stack_set_visible_child_name (WB_WINDOW (widget)->views, "compare");
 }
 
-/* -- recording: `thunder-wb record --session F -- COMMAND` in a dialog with its live output -------- */
+/* -- recording: `thunder-wb record --session F -- COMMAND` in a WbRecordDialog ------------------- */
 
 /* the thunder-wb that records: $WB_THUNDER_WB, this program when it is thunder-wb, or one on PATH */
 static char *
@@ -179,238 +179,21 @@ find_thunder_wb (void)
   return g_find_program_in_path ("thunder-wb");
 }
 
-typedef struct
-{
-  WbWindow      *window; /* (owned) */
-  GtkWindow     *dialog; /* (owned) */
-  GtkEntry      *command;
-  GtkLabel      *session_label;
-  GtkTextBuffer *output;
-  GtkWidget     *start;
-  GtkWidget     *stop;
-  GSubprocess   *process;
-  GCancellable  *cancellable;
-  char          *session;
-  int            refs; /* the dialog's and one per pending read or wait */
-} Record;
-
+/* a recording succeeded: open the session it went to */
 static void
-record_unref (Record *r)
+recorded_cb (WbWindow *self, const char *session)
 {
-  if (--r->refs > 0)
-    return;
-  g_clear_object (&r->cancellable);
-  g_clear_object (&r->process);
-  g_object_unref (r->window);
-  g_object_unref (r->dialog);
-  g_free (r->session);
-  g_free (r);
-}
-
-/* the dialog is gone: stop the command, then drop the dialog's reference */
-static void
-record_close (Record *r)
-{
-  g_cancellable_cancel (r->cancellable);
-  if (r->process != NULL)
-    g_subprocess_force_exit (r->process);
-  record_unref (r);
-}
-
-static void
-record_append (Record *r, const char *text, gssize len)
-{
-  GtkTextIter end;
-
-  gtk_text_buffer_get_end_iter (r->output, &end);
-  gtk_text_buffer_insert (r->output, &end, text, (int) len);
-}
-
-static void
-record_read_cb (GObject *stream, GAsyncResult *result, gpointer data)
-{
-  Record *r = data;
-  g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (stream), result, NULL);
-  gsize       size = 0;
-  const char *text = bytes ? g_bytes_get_data (bytes, &size) : NULL;
-
-  if (size == 0 || g_cancellable_is_cancelled (r->cancellable))
-    {
-      record_unref (r);
-      return;
-    }
-  if (g_utf8_validate (text, (gssize) size, NULL))
-    record_append (r, text, (gssize) size);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (text, (gssize) size);
-
-      record_append (r, valid, -1);
-    }
-  g_input_stream_read_bytes_async (G_INPUT_STREAM (stream), 4096, G_PRIORITY_DEFAULT, r->cancellable, record_read_cb, r);
-}
-
-static void
-record_done_cb (GObject *process, GAsyncResult *result, gpointer data)
-{
-  Record *r = data;
-  g_autoptr (GError) error = NULL;
-
-  if (g_cancellable_is_cancelled (r->cancellable))
-    {
-      record_unref (r);
-      return;
-    }
-  gtk_widget_set_sensitive (r->start, TRUE);
-  gtk_widget_set_sensitive (r->stop, FALSE);
-  if (!g_subprocess_wait_check_finish (G_SUBPROCESS (process), result, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_ ("\nThe recording failed: %s\n"), error->message);
-
-      record_append (r, text, -1);
-    }
-  else
-    {
-      record_append (r, _ ("\nRecorded; opening the session.\n"), -1);
-      wb_window_open (r->window, r->session);
-    }
-  g_clear_object (&r->process);
-  record_unref (r);
-}
-
-static void
-record_start_cb (Record *r)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (r->command));
-  g_auto (GStrv) words = NULL;
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto (GStrv) argv = NULL;
-  g_autoptr (GError) error = NULL;
-
-  if (r->process != NULL)
-    return;
-
-  if (!g_shell_parse_argv (text, NULL, &words, &error))
-    {
-      record_append (r, error->message, -1);
-      record_append (r, "\n", 1);
-      return;
-    }
-  g_strv_builder_add_many (builder, r->window->thunder_wb, "record", "--session", r->session, "--", NULL);
-  g_strv_builder_addv (builder, (const char **) words);
-  argv = g_strv_builder_end (builder);
-  gtk_text_buffer_set_text (r->output, "", 0);
-  {
-    g_autofree char *line = g_strjoinv (" ", argv);
-
-    record_append (r, "$ ", 2);
-    record_append (r, line, -1);
-    record_append (r, "\n", 1);
-  }
-  r->process = g_subprocess_newv ((const char *const *) argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE, &error);
-  if (r->process == NULL)
-    {
-      record_append (r, error->message, -1);
-      return;
-    }
-  gtk_widget_set_sensitive (r->start, FALSE);
-  gtk_widget_set_sensitive (r->stop, TRUE);
-  r->refs += 2;
-  g_input_stream_read_bytes_async (g_subprocess_get_stdout_pipe (r->process), 4096, G_PRIORITY_DEFAULT, r->cancellable, record_read_cb, r);
-  g_subprocess_wait_check_async (r->process, r->cancellable, record_done_cb, r);
-}
-
-static void
-record_stop_cb (Record *r)
-{
-  if (r->process != NULL)
-    g_subprocess_send_signal (r->process, SIGINT);
-}
-
-static void
-record_destroy_cb (GtkWidget *dialog)
-{
-  g_object_set_data (G_OBJECT (dialog), "record", NULL);
-}
-
-static char *
-new_session_path (void)
-{
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
-  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "thunder-wb", "recordings", NULL);
-  g_autofree char *name = g_strdup_printf ("record-%s.wbsession", stamp);
-
-  g_mkdir_with_parents (dir, 0700);
-  return g_build_filename (dir, name, NULL);
+  wb_window_open (self, session);
 }
 
 static void
 record_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  WbWindow        *self = WB_WINDOW (widget);
-  Record          *r = g_new0 (Record, 1);
-  GtkWidget       *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget       *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget       *view = gtk_text_view_new ();
-  GtkWidget       *scroll = gtk_scrolled_window_new ();
-  GtkWidget       *header = adw_header_bar_new ();
-  GtkWidget       *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  const char      *current = wb_document_get_session_path (self->document);
-  g_autofree char *where = NULL;
+  WbWindow       *self = WB_WINDOW (widget);
+  WbRecordDialog *dialog = wb_record_dialog_new (GTK_WINDOW (self), self->thunder_wb, wb_document_get_session_path (self->document));
 
-  r->refs = 1;
-  r->window = g_object_ref (self);
-  r->cancellable = g_cancellable_new ();
-  r->session = current ? g_strdup (current) : new_session_path ();
-  r->dialog = g_object_ref_sink (GTK_WINDOW (adw_window_new ()));
-  gtk_window_set_title (r->dialog, _ ("Record a Script"));
-  gtk_window_set_transient_for (r->dialog, GTK_WINDOW (self));
-  gtk_window_set_modal (r->dialog, TRUE);
-  gtk_window_set_default_size (r->dialog, 760, 480);
-  gtk_window_set_destroy_with_parent (r->dialog, TRUE);
-
-  r->command = GTK_ENTRY (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (r->command, _ ("python3 train.py --steps 1"));
-  gtk_widget_set_hexpand (GTK_WIDGET (r->command), TRUE);
-  r->start = gtk_button_new_with_mnemonic (_ ("_Record"));
-  gtk_widget_add_css_class (r->start, "suggested-action");
-  r->stop = gtk_button_new_with_mnemonic (_ ("_Stop"));
-  gtk_widget_set_sensitive (r->stop, FALSE);
-  g_signal_connect_swapped (r->start, "clicked", G_CALLBACK (record_start_cb), r);
-  g_signal_connect_swapped (r->command, "activate", G_CALLBACK (record_start_cb), r);
-  g_signal_connect_swapped (r->stop, "clicked", G_CALLBACK (record_stop_cb), r);
-  gtk_box_append (GTK_BOX (row), GTK_WIDGET (r->command));
-  gtk_box_append (GTK_BOX (row), r->start);
-  gtk_box_append (GTK_BOX (row), r->stop);
-  gtk_box_append (GTK_BOX (box), row);
-
-  /* TRANSLATORS: where the recorded traces go */
-  where = g_strdup_printf (_ ("Traces and runs go to the session %s"), r->session);
-  r->session_label = GTK_LABEL (gtk_label_new (where));
-  gtk_label_set_xalign (r->session_label, 0);
-  gtk_label_set_ellipsize (r->session_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_add_css_class (GTK_WIDGET (r->session_label), "dim-label");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (r->session_label));
-
-  r->output = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), view);
-  gtk_widget_set_vexpand (scroll, TRUE);
-  gtk_box_append (GTK_BOX (box), scroll);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 12);
-
-  gtk_box_append (GTK_BOX (content), header);
-  gtk_box_append (GTK_BOX (content), box);
-  adw_window_set_content (ADW_WINDOW (r->dialog), content);
-  g_object_set_data_full (G_OBJECT (r->dialog), "record", r, (GDestroyNotify) record_close);
-  /* the dialog holds r, r holds a reference of the dialog: drop r (and stop the command) when it closes */
-  g_signal_connect (r->dialog, "destroy", G_CALLBACK (record_destroy_cb), NULL);
-  gtk_window_present (r->dialog);
+  g_signal_connect_object (dialog, "recorded", G_CALLBACK (recorded_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* The recent menu: what this application opened (GtkRecentManager), newest first, still there. */

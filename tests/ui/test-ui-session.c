@@ -1,17 +1,20 @@
 /* test-ui-session.c — a session made by `thunder-wb --headless profile data/samples/mlp_small --session F`
  * twice: opened in the window, its runs in the sidebar, the two runs compared (executors, times,
  * difference, noise verdict); the region page's claim remarks are the region's own; the Regions table
- * lists the regions of the stage the runs timed (TorchCompile0/1) with their medians
+ * lists the regions of the stage the runs timed (TorchCompile0/1) with their medians; the Record dialog
+ * runs a stand-in recorder into the session, shows its output, stops it, and reopens the session
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "wb-record-dialog.h"
 #include "wb-ui-common.h"
 
 static WbWindow *window;
 static char     *session;
+static char     *recorder; /* (nullable) the stand-in recorder: WB_THUNDER_WB */
 
 static void
 make_session (void)
@@ -215,6 +218,118 @@ test_run_regions (void)
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "23-session-run-regions"));
 }
 
+/* -- recording ----------------------------------------------------------------------------------- */
+
+/* A stand-in for `thunder-wb record --session F -- COMMAND...`: it prints its arguments, fails for a
+ * script named *fail*, sleeps for one named *slow*, and otherwise imports the sample into F, as the
+ * real recorder imports what it recorded. */
+static void
+write_recorder (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  const char      *source = g_getenv ("WB_SOURCE_ROOT");
+  g_autofree char *exe = g_build_filename (build ? build : ".", "app", "thunder-wb", NULL);
+  g_autofree char *sample = g_build_filename (source ? source : ".", "data", "samples", "mlp_small", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wb-ui-record-XXXXXX", NULL);
+  g_autofree char *script = NULL;
+
+  g_assert_nonnull (dir);
+  recorder = g_build_filename (dir, "thunder-wb", NULL);
+  script = g_strdup_printf ("#!/bin/sh\n"
+                            "echo \"recording $*\"\n"
+                            "case \"$6\" in\n"
+                            "  *fail*) echo 'no Thunder here' >&2; exit 1 ;;\n"
+                            "  *slow*) exec sleep 30 ;;\n"
+                            "esac\n"
+                            "exec '%s' --headless import '%s' --session \"$3\"\n",
+                            exe, sample);
+  g_assert_true (g_file_set_contents (recorder, script, -1, NULL));
+  g_assert_cmpint (g_chmod (recorder, 0755), ==, 0);
+  g_setenv ("WB_THUNDER_WB", recorder, TRUE);
+}
+
+static WbRecordDialog *
+find_record_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (WB_IS_RECORD_DIALOG (item))
+        return WB_RECORD_DIALOG (item);
+    }
+  return NULL;
+}
+
+static gboolean
+record_finished (gpointer data)
+{
+  return !wb_record_dialog_is_running (data);
+}
+
+static gboolean
+window_loaded (gpointer data)
+{
+  return !wb_window_is_loading (data);
+}
+
+/* runs @command in @dialog to its end; (transfer full) the output */
+static char *
+record (WbRecordDialog *dialog, const char *command, gboolean stop)
+{
+  wb_record_dialog_set_command (dialog, command);
+  wb_record_dialog_start (dialog);
+  g_assert_true (wb_record_dialog_is_running (dialog));
+  if (stop)
+    {
+      wb_ui_spin (0.3);
+      wb_record_dialog_stop (dialog);
+    }
+  g_assert_true (wb_ui_wait (record_finished, dialog, 60));
+  return wb_record_dialog_dup_output (dialog);
+}
+
+static void
+test_record (void)
+{
+  WbRecordDialog  *dialog;
+  g_autofree char *failed = NULL, *stopped = NULL, *recorded = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_nonnull (window);
+  g_assert_true (wb_window_can_record (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL);
+  dialog = find_record_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  /* the window shows a session: the recordings go into it */
+  g_assert_cmpstr (wb_record_dialog_get_session (dialog), ==, session);
+
+  failed = record (dialog, "python3 'fail here.py'", FALSE);
+  expected = g_strdup_printf ("$ %s record --session %s -- python3 fail here.py\n", recorder, session);
+  g_assert_true (g_str_has_prefix (failed, expected));
+  g_assert_nonnull (strstr (failed, "no Thunder here"));
+  g_assert_nonnull (strstr (failed, "The recording failed"));
+
+  stopped = record (dialog, "python3 slow.py", TRUE);
+  g_assert_nonnull (strstr (stopped, "The recording failed"));
+  g_assert_null (strstr (stopped, "no Thunder here")); /* each recording starts a fresh output */
+
+  recorded = record (dialog, "python3 train.py --steps 1", FALSE);
+  g_assert_nonnull (strstr (recorded, "mlp_small")); /* import's line: the sample is already in the session */
+  g_assert_nonnull (strstr (recorded, "Recorded; opening the session."));
+  g_free (wb_ui_screenshot (GTK_WIDGET (dialog), "24-record-dialog"));
+  g_assert_true (wb_ui_wait (window_loaded, window, 60));
+  g_assert_cmpstr (wb_document_get_session_path (wb_window_get_document (window)), ==, session);
+  g_assert_nonnull (wb_document_get_trace_set (wb_window_get_document (window)));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  wb_ui_spin (0.1);
+  g_assert_null (find_record_dialog ());
+}
+
 int
 main (int argc, char **argv)
 {
@@ -229,7 +344,16 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/session/compare", test_compare);
   g_test_add_func ("/ui/session/region-page", test_region_page);
   g_test_add_func ("/ui/session/run-regions", test_run_regions);
+  g_test_add_func ("/ui/session/record", test_record);
+  write_recorder ();
   result = g_test_run ();
+  if (recorder != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (recorder);
+
+      g_unlink (recorder);
+      g_rmdir (dir);
+    }
   if (session != NULL)
     {
       g_autofree char *dir = g_path_get_dirname (session);
