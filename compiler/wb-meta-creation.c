@@ -643,3 +643,91 @@ _wb_meta_dropout (WbMetaCall *call, GError **error)
   _wb_meta_out_like (call, &a, WB_DTYPE_UNKNOWN);
   return TRUE;
 }
+
+/* ltorch.randint (*args, generator=None, out=None, dtype=None, layout, device=None, ...): args are
+ * (high, size) or (low, high, size); the result is i64 unless dtype= says otherwise. */
+gboolean
+_wb_meta_randint (WbMetaCall *call, GError **error)
+{
+  gint64   shape[MAXD], low = 0, high;
+  guint    n;
+  WbDtype  dtype;
+  gboolean weak;
+  WbDevice device;
+
+  if (call->n_varargs < 2 || call->n_varargs > 3)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "expects (high, size) or (low, high, size)");
+  if ((call->n_varargs == 3 && !_wb_meta_value_int (call, call->varargs[0], &low)) || !_wb_meta_value_int (call, call->varargs[call->n_varargs - 2], &high))
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "low and high must be ints");
+  if (low >= high)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "low must be less than high");
+  if (!_wb_meta_value_ints (call, call->varargs[call->n_varargs - 1], shape, MAXD, &n, FALSE))
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "size must be a sequence of ints");
+  if (!kw_dtype_device (call, FALSE, &dtype, &weak, &device, error))
+    return FALSE;
+  _wb_meta_out_tensor (call, dtype == WB_DTYPE_UNKNOWN ? WB_DTYPE_INT64 : dtype, FALSE, &device, n, shape);
+  return TRUE;
+}
+
+/* ltorch.torch_type (a, dtype=None, ...): with a dtype, a tensor like a of that dtype; without, the type
+ * name (a str). */
+gboolean
+_wb_meta_torch_type (WbMetaCall *call, GError **error)
+{
+  WbType  a;
+  WbDtype dtype;
+  GError *local = NULL;
+
+  if (!_wb_meta_arg_tensor (call, 0, &a, error))
+    return FALSE;
+  if (!_wb_meta_arg_dtype (call, 1, &dtype, NULL, &local))
+    {
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      _wb_meta_out_kind (call, WB_TYPE_STR);
+      return TRUE;
+    }
+  _wb_meta_out_like (call, &a, dtype);
+  return TRUE;
+}
+
+/* ltorch.cuda (a, device=None, ...): a on the given CUDA device (cuda:0 by default). */
+gboolean
+_wb_meta_to_cuda (WbMetaCall *call, GError **error)
+{
+  WbType   a, out;
+  WbDevice device = { .type = WB_DEVICE_CUDA, .index = 0 };
+  GError  *local = NULL;
+  gint64   index;
+
+  if (!_wb_meta_arg_tensor (call, 0, &a, error))
+    return FALSE;
+  if (_wb_meta_arg_int (call, 1, &index, NULL))
+    device.index = (int) index;
+  else if (!_wb_meta_arg_device (call, 1, &device, &local) && local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  out = a;
+  out.text = NULL;
+  out.device = device;
+  _wb_meta_out (call, &out);
+  return TRUE;
+}
+
+/* The torch executor's torch.ops.rngprims.philox_rand (shape, *, stride=None, device, dtype, seed,
+ * offset): the uniform values and the next Philox offset (a cpu i64 0-d tensor). */
+gboolean
+_wb_meta_philox_rand (WbMetaCall *call, GError **error)
+{
+  static const WbDevice cpu = { .type = WB_DEVICE_CPU, .index = 0 };
+
+  if (!out_new (call, 0, error))
+    return FALSE;
+  _wb_meta_out_tensor (call, WB_DTYPE_INT64, FALSE, &cpu, 0, NULL);
+  return TRUE;
+}

@@ -557,3 +557,55 @@ _wb_meta_same_float (WbMetaCall *call, GError **error)
   _wb_meta_out_like (call, &a, WB_DTYPE_UNKNOWN);
   return TRUE;
 }
+
+/* addcmul / addcdiv (a, b, c, *, value=None): a + value * (b op c), broadcast and promoted together
+ * (meta_arg: the WbPromoteKind; addcdiv of integer tensors is refused by PyTorch, not checked here). */
+gboolean
+_wb_meta_ternary (WbMetaCall *call, GError **error)
+{
+  WbType ops[4];
+  guint  n = 3;
+
+  for (guint i = 0; i < 3; i++)
+    if (!_wb_meta_arg_type (call, i, &ops[i], error))
+      return FALSE;
+  if (_wb_meta_arg_present (call, 3))
+    {
+      if (!_wb_meta_arg_type (call, 3, &ops[3], error))
+        return FALSE;
+      n = 4;
+    }
+  return out_elementwise (call, ops, n, (WbPromoteKind) call->arg, error);
+}
+
+/* polygamma (n, a): the elementwise op applies to a (parameter 1); n must be an int. */
+gboolean
+_wb_meta_polygamma (WbMetaCall *call, GError **error)
+{
+  WbType a;
+  gint64 order;
+
+  if (!_wb_meta_arg_int (call, 0, &order, error) || !_wb_meta_arg_type (call, 1, &a, error))
+    return FALSE;
+  if (order < 0)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "order %" G_GINT64_FORMAT " is negative", order);
+  return out_elementwise (call, &a, 1, WB_PROMOTE_INT_TO_FLOAT, error);
+}
+
+/* polar (abs_, angle): abs * (cos angle + i sin angle), broadcast; f32 -> c64, f64 -> c128. */
+gboolean
+_wb_meta_polar (WbMetaCall *call, GError **error)
+{
+  WbType ops[2], out;
+
+  if (!_wb_meta_arg_tensor (call, 0, &ops[0], error) || !_wb_meta_arg_tensor (call, 1, &ops[1], error))
+    return FALSE;
+  if (ops[0].dtype != ops[1].dtype || (ops[0].dtype != WB_DTYPE_FLOAT32 && ops[0].dtype != WB_DTYPE_FLOAT64))
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "expects two f32 or two f64 tensors");
+  if (!_wb_meta_broadcast (call, ops, 2, &out, error))
+    return FALSE;
+  out.dtype = ops[0].dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_COMPLEX128 : WB_DTYPE_COMPLEX64;
+  out.weak = FALSE;
+  _wb_meta_out (call, &out);
+  return TRUE;
+}

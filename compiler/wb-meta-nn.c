@@ -1,8 +1,9 @@
-/* wb-meta-nn.c — meta functions of matmul-like ops, convolution, embedding, norms, losses and attention
- * (ltorch.scaled_dot_product_attention and the sdpa executor's forward/backward ops)
+/* wb-meta-nn.c — meta functions of matmul-like ops, embedding, norms, losses and attention
+ * (ltorch.scaled_dot_product_attention and the sdpa executor's forward/backward ops); convolutions are
+ * in wb-meta-spatial.c
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Sources: thunder/core/prims.py (linear_meta, matmul_meta, convolution_meta, embedding_meta),
+ * Sources: thunder/core/prims.py (linear_meta, matmul_meta, embedding_meta),
  * thunder/torch/__init__.py, thunder/executors/sdpaex.py. */
 #include "config.h"
 
@@ -184,60 +185,7 @@ _wb_meta_prim_grouped_mm (WbMetaCall *call, GError **error)
   return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "unsupported ranks %u and %u", a.rank, b.rank);
 }
 
-/* ---- convolution and embedding ------------------------------------------------------------------ */
-
-static gboolean
-expand_seq (WbMetaCall *call, guint param, guint n, gint64 min_val, gint64 *out, GError **error)
-{
-  gint64 v[MAXD];
-  guint  k;
-
-  if (!_wb_meta_arg_ints (call, param, v, MAXD, &k, TRUE, error))
-    return FALSE;
-  if (k != 1 && k != n)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expected 1 or %u values", n);
-  for (guint i = 0; i < n; i++)
-    {
-      out[i] = v[k == 1 ? 0 : i];
-      if (out[i] < min_val)
-        return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "value %" G_GINT64_FORMAT " is below %" G_GINT64_FORMAT,
-                              out[i], min_val);
-    }
-  return TRUE;
-}
-
-gboolean
-_wb_meta_prim_convolution (WbMetaCall *call, GError **error)
-{
-  WbType a, w;
-  gint64 groups, transposed, stride[MAXD], padding[MAXD], dilation[MAXD], opad[MAXD], shape[MAXD];
-  guint  f;
-
-  if (!_wb_meta_arg_tensor (call, 0, &a, error) || !_wb_meta_arg_tensor (call, 1, &w, error) || !_wb_meta_arg_int (call, 6, &transposed, error) || !_wb_meta_arg_int (call, 8, &groups, error))
-    return FALSE;
-  if (!same_dtype (call, &a, &w, "input and weight", error))
-    return FALSE;
-  if (transposed != 0)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "transposed convolution is not supported");
-  if (w.rank < 3 || a.rank != w.rank || groups <= 0)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "input rank %u, weight rank %u, groups %" G_GINT64_FORMAT,
-                          a.rank, w.rank, groups);
-  f = w.rank - 2;
-  if (w.shape[1] * groups != a.shape[1] || w.shape[0] % groups != 0)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "channels do not match groups");
-  if (!expand_seq (call, 3, f, 1, stride, error) || !expand_seq (call, 4, f, 0, padding, error) || !expand_seq (call, 5, f, 1, dilation, error) || !expand_seq (call, 7, f, 0, opad, error))
-    return FALSE;
-  shape[0] = a.shape[0];
-  shape[1] = a.shape[1] > 0 ? w.shape[0] : 0;
-  for (guint i = 0; i < f; i++)
-    {
-      gint64 pf = a.shape[i + 2] + 2 * padding[i], dk = dilation[i] * (w.shape[i + 2] - 1) + 1;
-      if (pf < dk)
-        return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "kernel larger than the padded input at dim %u", i + 2);
-      shape[i + 2] = (pf - dk) / stride[i] + 1 + opad[i];
-    }
-  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
-}
+/* ---- embedding ------------------------------------------------------------------------------- */
 
 static gboolean
 embedding_common (WbMetaCall *call, gboolean need_i64, GError **error)
@@ -314,15 +262,16 @@ _wb_meta_rms_norm (WbMetaCall *call, GError **error)
   return _wb_meta_layer_norm (call, error);
 }
 
-/* cross_entropy, nll_loss (input [N, C, d...] or [C], target [N, d...]) and mse_loss; reduction= 'none'
- * keeps the target's (or broadcast) shape, 'mean' and 'sum' give a 0-d tensor of the input's dtype. */
+/* cross_entropy, nll_loss (input [N, C, d...] or [C], target [N, d...]), mse_loss and kl_div; reduction= 'none'
+ * keeps the target's (or broadcast) shape, 'mean', 'sum' and 'batchmean' a 0-d tensor of the input's dtype. */
 gboolean
 _wb_meta_loss (WbMetaCall *call, GError **error)
 {
   WbType      a, target;
   int         red_p = _wb_meta_param_index (call, "reduction");
   const char *reduction = red_p >= 0 ? _wb_meta_arg_string (call, red_p) : "mean";
-  gboolean    mse = call->symbol->id == WB_SYMBOL_LTORCH_MSE_LOSS;
+  /* mse_loss and kl_div are elementwise between input and target (no class dim) */
+  gboolean mse = call->symbol->id == WB_SYMBOL_LTORCH_MSE_LOSS || call->symbol->id == WB_SYMBOL_LTORCH_KL_DIV;
 
   if (!_wb_meta_arg_tensor (call, 0, &a, error) || !_wb_meta_arg_tensor (call, 1, &target, error))
     return FALSE;
@@ -364,7 +313,7 @@ _wb_meta_loss (WbMetaCall *call, GError **error)
         return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, r, error);
       }
     }
-  if (strcmp (reduction, "mean") != 0 && strcmp (reduction, "sum") != 0)
+  if (strcmp (reduction, "mean") != 0 && strcmp (reduction, "sum") != 0 && strcmp (reduction, "batchmean") != 0)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "unknown reduction '%s'", reduction);
   return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, NULL, 0, error);
 }
@@ -546,4 +495,26 @@ _wb_meta_sdpa_flash_backward (WbMetaCall *call, GError **error)
     return FALSE;
   B = q.shape[0], H = q.shape[1], E = q.shape[3];
   return _wb_meta_out_shape (call, &q, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_q, E }, 4, error) && _wb_meta_out_shape (call, &k, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_k, E }, 4, error) && _wb_meta_out_shape (call, &v, WB_DTYPE_UNKNOWN, (gint64[]){ B, H, max_k, E }, 4, error);
+}
+
+/* ltorch.scaled_mm (mat_a [m, k], mat_b [k, n], scales..., output_dtype=bf16, ...): [m, n] of
+ * output_dtype (the fp8 GEMM of torch.nn.functional.scaled_mm). */
+gboolean
+_wb_meta_scaled_mm (WbMetaCall *call, GError **error)
+{
+  WbType  a, b;
+  WbDtype dtype = WB_DTYPE_BFLOAT16;
+  int     p = _wb_meta_param_index (call, "output_dtype");
+  GError *local = NULL;
+
+  if (!_wb_meta_arg_tensor (call, 0, &a, error) || !_wb_meta_arg_tensor (call, 1, &b, error))
+    return FALSE;
+  if (a.rank != 2 || b.rank != 2 || a.shape[1] != b.shape[0])
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "expects matrices [m, k] and [k, n]");
+  if (p >= 0 && !_wb_meta_arg_dtype (call, (guint) p, &dtype, NULL, &local) && local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return _wb_meta_out_shape (call, &a, dtype, (gint64[]){ a.shape[0], b.shape[1] }, 2, error);
 }

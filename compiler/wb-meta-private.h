@@ -93,6 +93,7 @@ enum
   WB_REDUCE_VAR,  /* var, std: real dtype */
   WB_REDUCE_VAR_MEAN,
   WB_REDUCE_LOGSUMEXP,
+  WB_REDUCE_BOOL, /* all, any: bool */
 };
 
 /* ---- argument helpers (wb-meta-common.c) --------------------------------------------------------- */
@@ -234,7 +235,6 @@ gboolean _wb_meta_cumsum (WbMetaCall *call, GError **error);
 gboolean _wb_meta_prim_linear (WbMetaCall *call, GError **error);
 gboolean _wb_meta_prim_matmul (WbMetaCall *call, GError **error);
 gboolean _wb_meta_prim_grouped_mm (WbMetaCall *call, GError **error);
-gboolean _wb_meta_prim_convolution (WbMetaCall *call, GError **error);
 gboolean _wb_meta_prim_embedding (WbMetaCall *call, GError **error);
 gboolean _wb_meta_prim_embedding_backward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_linear (WbMetaCall *call, GError **error);
@@ -289,5 +289,58 @@ gboolean _wb_meta_unpack_sequence (WbMetaCall *call, GError **error);
 gboolean _wb_meta_prim_shape (WbMetaCall *call, GError **error);
 gboolean _wb_meta_get_grad (WbMetaCall *call, GError **error);
 gboolean _wb_meta_construct_tuple (WbMetaCall *call, GError **error);
+
+/* wb-meta-elementwise.c (ternary and order-first ops) */
+gboolean _wb_meta_ternary (WbMetaCall *call, GError **error);
+gboolean _wb_meta_polygamma (WbMetaCall *call, GError **error);
+gboolean _wb_meta_polar (WbMetaCall *call, GError **error);
+
+/* wb-meta-spatial.c */
+gboolean _wb_meta_prim_convolution (WbMetaCall *call, GError **error);
+gboolean _wb_meta_conv_nd (WbMetaCall *call, GError **error);
+gboolean _wb_meta_max_pool (WbMetaCall *call, GError **error);
+gboolean _wb_meta_max_pool_with_indices (WbMetaCall *call, GError **error);
+gboolean _wb_meta_avg_pool (WbMetaCall *call, GError **error);
+gboolean _wb_meta_adaptive_pool (WbMetaCall *call, GError **error);
+gboolean _wb_meta_like_input (WbMetaCall *call, GError **error);
+gboolean _wb_meta_channel_norm (WbMetaCall *call, GError **error);
+gboolean _wb_meta_group_norm (WbMetaCall *call, GError **error);
+gboolean _wb_meta_interpolate (WbMetaCall *call, GError **error);
+
+/* wb-meta-inplace.c */
+gboolean _wb_meta_inplace (WbMetaCall *call, GError **error);
+gboolean _wb_meta_update (WbMetaCall *call, GError **error);
+gboolean _wb_meta_tensor_size (WbMetaCall *call, GError **error);
+gboolean _wb_meta_tensor_query (WbMetaCall *call, GError **error);
+
+/* wb-meta-views.c */
+gboolean _wb_meta_select (WbMetaCall *call, GError **error);
+gboolean _wb_meta_diagonal (WbMetaCall *call, GError **error);
+gboolean _wb_meta_t (WbMetaCall *call, GError **error);
+gboolean _wb_meta_unbind (WbMetaCall *call, GError **error);
+gboolean _wb_meta_tensor_split (WbMetaCall *call, GError **error);
+gboolean _wb_meta_unflatten (WbMetaCall *call, GError **error);
+gboolean _wb_meta_repeat (WbMetaCall *call, GError **error);
+gboolean _wb_meta_atleast (WbMetaCall *call, GError **error);
+gboolean _wb_meta_glu (WbMetaCall *call, GError **error);
+gboolean _wb_meta_view_complex (WbMetaCall *call, GError **error);
+gboolean _wb_meta_sort (WbMetaCall *call, GError **error);
+gboolean _wb_meta_torch_max (WbMetaCall *call, GError **error);
+gboolean _wb_meta_one_hot (WbMetaCall *call, GError **error);
+
+/* wb-meta-einsum.c */
+gboolean _wb_meta_einsum (WbMetaCall *call, GError **error);
+gboolean _wb_meta_multi_dot (WbMetaCall *call, GError **error);
+
+/* wb-meta-creation.c (ltorch factories with Python-style arguments) */
+gboolean _wb_meta_randint (WbMetaCall *call, GError **error);
+gboolean _wb_meta_torch_type (WbMetaCall *call, GError **error);
+gboolean _wb_meta_to_cuda (WbMetaCall *call, GError **error);
+gboolean _wb_meta_philox_rand (WbMetaCall *call, GError **error);
+
+/* wb-meta-utility.c (collectives) and wb-meta-nn.c (scaled_mm) */
+gboolean _wb_meta_collective (WbMetaCall *call, GError **error);
+gboolean _wb_meta_wait (WbMetaCall *call, GError **error);
+gboolean _wb_meta_scaled_mm (WbMetaCall *call, GError **error);
 
 G_END_DECLS

@@ -157,6 +157,9 @@ _wb_meta_reduction (WbMetaCall *call, GError **error)
     case WB_REDUCE_LOGSUMEXP:
       result = is_exact (a.dtype) ? WB_DTYPE_FLOAT32 : a.dtype;
       break;
+    case WB_REDUCE_BOOL:
+      result = WB_DTYPE_BOOL8;
+      break;
     case WB_REDUCE_SAME:
     default:
       result = a.dtype;

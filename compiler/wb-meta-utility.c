@@ -141,3 +141,39 @@ _wb_meta_construct_tuple (WbMetaCall *call, GError **error)
   _wb_meta_out_kind (call, call->arg == 1 ? WB_TYPE_LIST : WB_TYPE_TUPLE);
   return TRUE;
 }
+
+/* ---- collectives -------------------------------------------------------------------------------- */
+
+/* ltorch.all_reduce, all_reduce_, broadcast (a, ..., async_op=False): like a; with async_op a future
+ * tensor to wait() on. all_gather and reduce_scatter have no meta here: their shapes depend on the
+ * process group's size, which a trace does not print (their annotations type them). */
+gboolean
+_wb_meta_collective (WbMetaCall *call, GError **error)
+{
+  WbType   a;
+  gboolean async_op = FALSE;
+  int      p = _wb_meta_param_index (call, "async_op");
+
+  if (!_wb_meta_arg_tensor (call, 0, &a, error))
+    return FALSE;
+  if (p >= 0 && !_wb_meta_arg_bool (call, (guint) p, FALSE, &async_op, error))
+    return FALSE;
+  a.text = NULL;
+  a.kind = async_op ? WB_TYPE_FUTURE_TENSOR : WB_TYPE_TENSOR;
+  _wb_meta_out (call, &a);
+  return TRUE;
+}
+
+/* ltorch.wait (slf): the tensor a future tensor stands for. */
+gboolean
+_wb_meta_wait (WbMetaCall *call, GError **error)
+{
+  WbType a;
+
+  if (!_wb_meta_arg_type (call, 0, &a, error))
+    return FALSE;
+  if (a.kind != WB_TYPE_FUTURE_TENSOR && a.kind != WB_TYPE_TENSOR)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "expects a future tensor");
+  _wb_meta_out_like (call, &a, WB_DTYPE_UNKNOWN);
+  return TRUE;
+}

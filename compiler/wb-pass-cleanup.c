@@ -17,8 +17,9 @@ has_side_effects (const WbBsym *b)
     return FALSE;
   if (b->outputs == NULL)
     return TRUE;
-  /* an unknown symbol may write its inputs (ltorch.setitem_, add_): kept, whatever reads it */
-  if (wb_symbol_is_opaque (b->symbol))
+  /* an in-place op writes its first argument, and an unknown symbol may write its inputs: kept,
+   * whatever reads their outputs */
+  if (b->symbol != NULL && (wb_symbol_is_opaque (b->symbol) || wb_symbol_is_inplace (b->symbol)))
     return TRUE;
   return b->name != NULL && (strstr (b->name, "copy_") != NULL || strstr (b->name, "update_aliases") != NULL);
 }
@@ -75,9 +76,9 @@ _wb_pass_dce (WbPassContext *ctx, GError **error)
 static gboolean
 is_nondeterministic (const WbBsym *b)
 {
-  static const char *const words[] = { "uniform", "rand", "empty", "multinomial", "dropout", "exogenous", "get_grad", NULL };
-  if (b->name == NULL || wb_symbol_is_opaque (b->symbol))
-    return TRUE; /* an unknown symbol may be random or write its inputs: never merged */
+  static const char *const words[] = { "uniform", "rand", "empty", "multinomial", "dropout", "exogenous", "get_grad", "bernoulli", "exponential", "philox", NULL };
+  if (b->name == NULL || b->symbol == NULL || wb_symbol_is_opaque (b->symbol) || wb_symbol_is_inplace (b->symbol))
+    return TRUE; /* an unknown symbol may be random or write its inputs, an in-place op does: never merged */
   for (guint i = 0; words[i]; i++)
     if (strstr (b->name, words[i]) != NULL)
       return TRUE;

@@ -456,6 +456,20 @@ wb_symbol_get_params (const WbSymbol *symbol, guint *n_params)
 }
 
 gboolean
+wb_symbol_is_inplace (const WbSymbol *symbol)
+{
+  const char *dot;
+  gsize       n;
+
+  g_return_val_if_fail (symbol != NULL, FALSE);
+  dot = strrchr (symbol->name, '.');
+  dot = dot != NULL ? dot + 1 : symbol->name;
+  n = strlen (dot);
+  /* "x_" but not "_x" alone or "__x__" */
+  return n >= 2 && dot[n - 1] == '_' && dot[n - 2] != '_';
+}
+
+gboolean
 wb_symbol_has_meta (const WbSymbol *symbol)
 {
   return symbol != NULL && symbol->meta != NULL;
@@ -477,6 +491,7 @@ wb_symbol_category_to_string (WbSymbolCategory category)
     "utility",
     "fusion",
     "opaque",
+    "distributed",
   };
   if ((guint) category < G_N_ELEMENTS (names) && names[category] != NULL)
     return names[category];

@@ -77,6 +77,7 @@ typedef enum
   WB_SYMBOL_CATEGORY_UTILITY,         /* del, return, comment, grad markers, collection handling */
   WB_SYMBOL_CATEGORY_FUSION,          /* a fusion region */
   WB_SYMBOL_CATEGORY_OPAQUE,          /* a symbol the table lacks (wb_symbol_get_opaque) */
+  WB_SYMBOL_CATEGORY_DISTRIBUTED,     /* collectives: all_reduce, broadcast, wait */
 } WbSymbolCategory;
 
 /* The id every opaque symbol answers: beyond the table's rows, so arrays indexed by id must check
@@ -114,6 +115,10 @@ const WbSymbol *wb_symbol_lookup (const char *name, gsize len);
 const WbSymbol *wb_symbol_get_opaque (const char *name, gsize len);
 /* wb_symbol_is_opaque: TRUE for a symbol of wb_symbol_get_opaque(). */
 gboolean wb_symbol_is_opaque (const WbSymbol *symbol);
+/* wb_symbol_is_inplace: TRUE when calls of @symbol write into an argument: PyTorch's naming rule, a
+ * name ending in one '_' (ltorch.add_, Tensor.mul_, prims.copy_, setitem_), known or not. Passes keep
+ * such calls even when nothing reads their outputs, and never merge them. */
+gboolean wb_symbol_is_inplace (const WbSymbol *symbol);
 /* wb_symbol_get_name: the canonical printed name (transfer none); for a fusion family the prefix
  * ("TorchCompile"). */
 const char *wb_symbol_get_name (const WbSymbol *symbol);

@@ -563,6 +563,96 @@ test_meta_robust (void)
   g_assert_cmpuint (n_ok, <, n_calls);
 }
 
+/* Convolution, pooling, norms and interpolate; expected shapes are what PyTorch 2.11 returns. */
+static void
+test_meta_spatial (void)
+{
+  const char *x = "x: cuda:0 f32[2, 3, 17, 17]";
+
+  assert_infer ("x: cuda:0 f32[2, 3, 17, 17]; w: cuda:0 f32[8, 3, 3, 3]", "ltorch.conv2d(x, w, None, 2, 1)", "cuda:0 f32[2, 8, 9, 9]");
+  assert_infer ("x: cuda:0 f32[2, 3, 17, 17]; w: cuda:0 f32[6, 1, 3, 3]", "ltorch.conv2d(x, w, None, 1, 'same', 1, 3)", "cuda:0 f32[2, 6, 17, 17]");
+  /* unbatched conv1d with dilation */
+  assert_infer ("x: cuda:0 f32[4, 10]; w: cuda:0 f32[6, 4, 3]", "ltorch.conv1d(x, w, None, 1, 0, 2)", "cuda:0 f32[6, 6]");
+  /* transposed: (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1 */
+  assert_infer ("x: cuda:0 f32[2, 3, 17, 17]; w: cuda:0 f32[3, 4, 3, 3]", "torch.convolution(x, w, None, (2, 2), (1, 1), (1, 1), True, (1, 1), 1)",
+                "cuda:0 f32[2, 4, 34, 34]");
+  assert_infer_error ("x: cuda:0 f32[2, 4, 8, 8]; w: cuda:0 f32[8, 3, 3, 3]", "ltorch.conv2d(x, w)", "input channels");
+  assert_infer_error ("x: cuda:0 f32[2, 3, 8, 8]; w: cuda:0 bf16[8, 3, 3, 3]", "ltorch.conv2d(x, w)", "different dtypes");
+  /* pooling: ATen's output size, ceil_mode and its last-window rule */
+  assert_infer (x, "ltorch.max_pool2d(x, 3, 2, 1, 1, False, False)", "cuda:0 f32[2, 3, 9, 9]");
+  assert_infer ("x: cuda:0 f32[1, 1, 8, 8]", "torch.nn.functional.max_pool2d(x, 3, 2, 0, 1, False, True)", "cuda:0 f32[1, 1, 4, 4]");
+  assert_infer ("x: cuda:0 f32[1, 1, 5, 5]", "ltorch.max_pool2d(x, 2, 2, 1, 1, False, True)", "cuda:0 f32[1, 1, 3, 3]");
+  assert_infer ("x: cuda:0 f32[3, 10]", "ltorch.max_pool1d(x, 4)", "cuda:0 f32[3, 2]");
+  assert_infer (x, "max_pool2d_with_indices(x, 3, 2, 1, 1, False)", "cuda:0 f32[2, 3, 9, 9]; cuda:0 i64[2, 3, 9, 9]");
+  assert_infer (x, "ltorch.max_pool2d(x, 3, 2, 1, 1, True, False)", "cuda:0 f32[2, 3, 9, 9]; cuda:0 i64[2, 3, 9, 9]");
+  assert_infer (x, "ltorch.avg_pool2d(x, 2, 2, 0, True, True, None)", "cuda:0 f32[2, 3, 9, 9]");
+  assert_infer_error (x, "ltorch.avg_pool2d(x, 2, 2, 2)", "more than half the kernel");
+  assert_infer (x, "ltorch.adaptive_avg_pool2d(x, (None, 5))", "cuda:0 f32[2, 3, 17, 5]");
+  assert_infer ("x: cuda:0 f32[1, 512, 2, 4, 4]", "ltorch.adaptive_avg_pool3d(x, (1, 1, 1))", "cuda:0 f32[1, 512, 1, 1, 1]");
+  assert_infer ("g: cuda:0 f32[2, 3, 1, 1]; x: cuda:0 f32[2, 3, 17, 17]", "torch.torch.ops.aten._adaptive_avg_pool2d_backward(g, x)",
+                "cuda:0 f32[2, 3, 17, 17]");
+  /* norms: per-channel parameters must have C entries */
+  assert_infer ("x: cuda:0 f32[2, 3, 17, 17]; m: cuda:0 f32[3]", "ltorch.batch_norm(x, m, m, m, m, True, 0.1, 1e-05)", "cuda:0 f32[2, 3, 17, 17]");
+  assert_infer_error ("x: cuda:0 f32[2, 3, 17, 17]; m: cuda:0 f32[4]", "ltorch.batch_norm(x, m, m, None, None, True, 0.1, 1e-05)", "3 channels");
+  assert_infer ("x: cuda:0 f32[2, 6, 5]", "ltorch.group_norm(x, 3)", "cuda:0 f32[2, 6, 5]");
+  assert_infer_error ("x: cuda:0 f32[2, 6, 5]", "ltorch.group_norm(x, 4)", "groups do not divide");
+  assert_infer (x, "ltorch.interpolate(x, None, 1.5)", "cuda:0 f32[2, 3, 25, 25]");
+  assert_infer (x, "ltorch.interpolate(x, (4, 6))", "cuda:0 f32[2, 3, 4, 6]");
+}
+
+/* In-place ops have their first argument's type after the out-of-place op's checks. */
+static void
+test_meta_inplace (void)
+{
+  const WbSymbol *add_ = wb_symbol_lookup ("ltorch.add_", strlen ("ltorch.add_"));
+
+  g_assert_nonnull (add_);
+  g_assert_true (wb_symbol_is_inplace (add_));
+  g_assert_false (wb_symbol_is_inplace (wb_symbol_lookup ("ltorch.add", strlen ("ltorch.add"))));
+  g_assert_false (wb_symbol_is_inplace (wb_symbol_lookup ("Tensor.__getitem__", strlen ("Tensor.__getitem__"))));
+  /* i32 += f32 stays i32 (PyTorch would refuse the cast; Thunder's copy_ casts) */
+  assert_infer ("a: cuda:0 i64[2, 16]; b: cuda:0 f32[2, 16]", "ltorch.add_(a, b, alpha=1)", "cuda:0 i64[2, 16]");
+  assert_infer ("a: cuda:0 f32[16, 64]", "ltorch.mul_(a, 0.5)", "cuda:0 f32[16, 64]");
+  assert_infer ("a: cuda:0 f32[4, 3]; m: cuda:0 b8[4, 1]", "ltorch.masked_fill_(a, m, 1)", "cuda:0 f32[4, 3]");
+  assert_infer ("a: cuda:0 f32[4]", "ltorch.eq_(a, 2.0)", "cuda:0 f32[4]");
+  assert_infer ("a: cuda:0 f32[4]", "ltorch.polygamma_(a, 1)", "cuda:0 f32[4]");
+  assert_infer_error ("a: cuda:0 f32[2, 3]; b: cuda:0 f32[4]", "ltorch.add_(a, b, alpha=1)", "broadcast");
+  assert_infer ("a: cuda:0 i64[2, 16]; v: cuda:0 i64[2, 15]", "ltorch.setitem_(a, (slice(None,None,None), slice(1,None,None)), v)", "cuda:0 i64[2, 16]");
+  assert_infer ("a: cuda:0 f32[64, 64]; i: cuda:0 i64[8]; s: cuda:0 f32[8, 64]", "torch.index_add(a, 0, i, s)", "cuda:0 f32[64, 64]");
+  assert_infer_error ("a: cuda:0 f32[64, 64]; i: cuda:0 i64[8]; s: cuda:0 f32[8, 64]", "ltorch.scatter_add(a, 2, i, s)", "out of range");
+  /* tensor queries carry their values */
+  assert_infer ("a: cuda:0 f32[2, 3, 4]", "ltorch.dim(a)", "int 3");
+  assert_infer ("a: cuda:0 f32[2, 3, 4]", "ltorch.numel(a)", "int 24");
+  assert_infer ("a: cuda:0 f32[2]", "ltorch.is_nested(a)", "bool False");
+  assert_infer ("a: cuda:0 f32[2]", "ltorch.is_floating_point(a)", "bool True");
+}
+
+/* Views, splits, sort, einsum; expected shapes are what PyTorch 2.11 returns. */
+static void
+test_meta_views (void)
+{
+  assert_infer ("a: cuda:0 f32[7, 2]", "ltorch.tensor_split(a, 3)", "cuda:0 f32[3, 2]; cuda:0 f32[2, 2]; cuda:0 f32[2, 2]");
+  assert_infer ("a: cuda:0 f32[7, 2]", "ltorch.tensor_split(a, (1, 5))", "cuda:0 f32[1, 2]; cuda:0 f32[4, 2]; cuda:0 f32[2, 2]");
+  assert_infer ("a: cuda:0 f32[3, 5]", "ltorch.diagonal(a, 1)", "cuda:0 f32[3]");
+  assert_infer ("a: cuda:0 f32[4]", "ltorch.atleast_3d(a)", "cuda:0 f32[1, 4, 1]");
+  assert_infer ("a: cuda:0 f32[2, 4]", "ltorch.atleast_3d(a)", "cuda:0 f32[2, 4, 1]");
+  assert_infer ("a: cuda:0 f32[2, 3]", "ltorch.repeat(a, 2, 1, 2)", "cuda:0 f32[2, 2, 6]");
+  assert_infer ("a: cuda:0 f32[2, 12]", "ltorch.unflatten(a, 1, (3, -1))", "cuda:0 f32[2, 3, 4]");
+  assert_infer ("a: cuda:0 f32[32, 2]", "ltorch.t(a)", "cuda:0 f32[2, 32]");
+  assert_infer ("a: cuda:0 f32[3, 4]", "ltorch.unbind(a, 1)", "cuda:0 f32[3]; cuda:0 f32[3]; cuda:0 f32[3]; cuda:0 f32[3]");
+  assert_infer ("a: cuda:0 f32[3, 4]", "ltorch.select(a, 0, -1)", "cuda:0 f32[4]");
+  assert_infer ("a: cuda:0 i64[128]", "ltorch.sort(a, None, False, False)", "cuda:0 i64[128]; cuda:0 i64[128]");
+  assert_infer ("a: cuda:0 f32[4, 6]", "torch.sort(a, dim=0, descending=False, stable=False)", "cuda:0 f32[4, 6]; cuda:0 i64[4, 6]");
+  assert_infer ("a: cuda:0 f32[4, 6]", "ltorch.torch_max(a, 1, True)", "cuda:0 f32[4, 1]; cuda:0 i64[4, 1]");
+  assert_infer ("a: cuda:0 i64[4]", "ltorch.one_hot(a, 10)", "cuda:0 i64[4, 10]");
+  assert_infer ("a: cuda:0 f32[2, 3, 4]; b: cuda:0 f32[2, 4, 5]", "ltorch.einsum('bij,bjk->bik', a, b)", "cuda:0 f32[2, 3, 5]");
+  assert_infer ("a: cuda:0 f32[7, 3, 4]; b: cuda:0 f32[4, 5]", "ltorch.einsum('...ij,jk', a, b)", "cuda:0 f32[7, 3, 5]");
+  assert_infer ("a: cuda:0 f32[3, 3]", "ltorch.einsum('ii', a)", "cuda:0 f32[]");
+  assert_infer_error ("a: cuda:0 f32[2, 3]; b: cuda:0 f32[4, 5]", "ltorch.einsum('ij,jk->ik', a, b)", "subscript 'j'");
+  assert_infer ("a: cuda:0 f32[16, 10]; b: cuda:0 f32[16, 10]", "torch.nn.functional.kl_div(a, b, reduction='batchmean')", "cuda:0 f32[]");
+  assert_infer ("a: cuda:0 b8[4, 6]", "ltorch.any_tensor(a, 1)", "cuda:0 b8[4]");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -581,5 +671,8 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/WbSymbol/meta-conversion", test_meta_conversion);
   g_test_add_func ("/compiler/WbSymbol/meta-checks", test_meta_checks);
   g_test_add_func ("/compiler/WbSymbol/meta-robust", test_meta_robust);
+  g_test_add_func ("/compiler/WbSymbol/meta-spatial", test_meta_spatial);
+  g_test_add_func ("/compiler/WbSymbol/meta-inplace", test_meta_inplace);
+  g_test_add_func ("/compiler/WbSymbol/meta-views", test_meta_views);
   return g_test_run ();
 }

@@ -15,8 +15,9 @@
 
 typedef struct
 {
-  const char *module; /* prims, ltorch, torch (every torch executor module together) */
-  guint       rows, known, meta;
+  const char *module; /* prims, ltorch, torch (every torch executor module together), auto (torch
+                       * functions Thunder registers automatically, thunder/torch/default_torch_ops.py) */
+  guint rows, known, meta;
 } Tally;
 
 /* The counts measured when the test was written, per file and module: known, with meta. */
@@ -29,11 +30,13 @@ typedef struct
 
 static const Floor floors[] = {
   { "0.2.6.tsv", "prims", 107, 107 },
-  { "0.2.6.tsv", "ltorch", 142, 142 },
-  { "0.2.6.tsv", "torch", 125, 125 },
+  { "0.2.6.tsv", "ltorch", 329, 329 },
+  { "0.2.6.tsv", "torch", 204, 204 },
+  { "0.2.6.tsv", "auto", 6, 6 },
   { "main-1e22aacb1.tsv", "prims", 107, 107 },
-  { "main-1e22aacb1.tsv", "ltorch", 142, 142 },
-  { "main-1e22aacb1.tsv", "torch", 125, 125 },
+  { "main-1e22aacb1.tsv", "ltorch", 336, 336 },
+  { "main-1e22aacb1.tsv", "torch", 207, 207 },
+  { "main-1e22aacb1.tsv", "auto", 3, 3 },
 };
 
 static void
@@ -43,7 +46,7 @@ measure (gconstpointer data)
   g_autofree char *path = g_build_filename (g_getenv ("WB_SOURCE_ROOT"), "compiler", "thunder-symbols", file, NULL);
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
-  Tally tallies[] = { { "prims", 0, 0, 0 }, { "ltorch", 0, 0, 0 }, { "torch", 0, 0, 0 } };
+  Tally tallies[] = { { "prims", 0, 0, 0 }, { "ltorch", 0, 0, 0 }, { "torch", 0, 0, 0 }, { "auto", 0, 0, 0 } };
   g_autoptr (GString) missing = g_string_new (NULL);
   guint n_missing = 0;
 
@@ -64,10 +67,14 @@ measure (gconstpointer data)
           t = &tallies[k];
       g_assert_nonnull (t);
       t->rows++;
-      s = wb_symbol_lookup (cols[0], strlen (cols[0]));
+      /* torch.Tensor methods are printed as Tensor.<name> (Tensor.to, Tensor.__getitem__) */
+      {
+        const char *printed = g_str_has_prefix (cols[0], "torch.Tensor.") ? cols[0] + strlen ("torch.") : cols[0];
+        s = wb_symbol_lookup (printed, strlen (printed));
+      }
       if (s == NULL)
         {
-          if (n_missing++ < 40)
+          if (strcmp (t->module, "auto") != 0 && n_missing++ < 40)
             g_string_append_printf (missing, " %s", cols[0]);
           continue;
         }
@@ -89,7 +96,7 @@ measure (gconstpointer data)
             g_assert_cmpuint (t->meta, >=, floors[f].min_meta);
           }
     }
-  g_test_message ("%s: %u symbols not in the table, the first:%s", file, n_missing, missing->str);
+  g_test_message ("%s: %u symbols (auto-registered ones aside) not in the table:%s", file, n_missing, missing->str);
 }
 
 int

@@ -9,9 +9,12 @@
 # symbol, sorted: NAME <tab> MODULE <tab> SIGNATURE <tab> CATEGORY, where
 #   - prims:  every make_prim(PrimIDs.X, "name", ...) of thunder/core/prims.py  -> prims.NAME, category prim;
 #   - ltorch: every module-level function of thunder/torch/__init__.py decorated with @torchsymbol(...)
+#             (also under a module-level if/try)
 #             -> ltorch.NAME, its Python signature, category torch;
 #   - torch executor: every _register_torch_operation("name", module=M) of thunder/executors/torchex.py
-#             -> M.NAME as Thunder prints it (torch.NAME by default), category torch-executor.
+#             -> M.NAME as Thunder prints it (torch.NAME by default), category torch-executor;
+#   - auto:   every torch function of thunder/torch/default_torch_ops.py, which Thunder registers
+#             automatically and prints as ltorch.NAME -> ltorch.NAME, module auto, category torch-auto.
 # Symbols Thunder makes in loops at import time (some in-place variants) are not in the source as such
 # and are not listed. tests/compiler/test-thunder-symbols.c measures the workbench's meta coverage on it.
 import ast
@@ -54,11 +57,20 @@ def prims(root):
     return rows
 
 
+def module_level_functions(body):
+    """Function definitions at module level, including those under a module-level `if` (optional ops
+    such as scaled_mm) or `try`."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef):
+            yield node
+        elif isinstance(node, (ast.If, ast.Try)):
+            yield from module_level_functions(node.body)
+            yield from module_level_functions(node.orelse)
+
+
 def ltorch(root):
     rows = []
-    for node in parse(os.path.join(root, "torch", "__init__.py")).body:
-        if not isinstance(node, ast.FunctionDef):
-            continue
+    for node in module_level_functions(parse(os.path.join(root, "torch", "__init__.py")).body):
         for d in node.decorator_list:
             f = d.func if isinstance(d, ast.Call) else d
             if getattr(f, "id", None) == "torchsymbol":
@@ -82,9 +94,29 @@ def torchex(root):
     return rows
 
 
+def auto_registered(root, defined):
+    """The torch functions Thunder registers automatically (thunder/torch/default_torch_ops.py), printed
+    ltorch.NAME; their meta in Thunder runs PyTorch on meta tensors. Names ltorch already defines are
+    left out."""
+    path = os.path.join(root, "torch", "default_torch_ops.py")
+    if not os.path.exists(path):
+        return []
+    rows = []
+    for node in ast.walk(parse(path)):
+        if isinstance(node, ast.Dict):
+            for value in node.values:
+                for item in getattr(value, "elts", []):
+                    if isinstance(item, ast.Attribute):
+                        name = "ltorch." + item.attr
+                        if name not in defined:
+                            rows.append((name, "auto", "", "torch-auto"))
+    return rows
+
+
 def main():
     root = sys.argv[1]
-    rows = sorted(set(prims(root) + ltorch(root) + torchex(root)))
+    rows = prims(root) + ltorch(root) + torchex(root)
+    rows = sorted(set(rows + auto_registered(root, {r[0] for r in rows})))
     print("# name\tmodule\tsignature\tcategory  (tools/thunder-symbols/generate.py %s)" % os.path.basename(
         os.path.dirname(os.path.abspath(root))))
     for r in rows:
