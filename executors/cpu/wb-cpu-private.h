@@ -92,6 +92,10 @@ gboolean _wb_cpu_nn (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_attention (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_creation (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_utility (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_pool (WbKernelCall *call, int op, GError **error);
+/* cumsum (wb-cpu-reduction.c) and copy_with_setitem (wb-cpu-indexing.c): one op each, @op unused. */
+gboolean _wb_cpu_cumsum (WbKernelCall *call, int op, GError **error);
+gboolean _wb_cpu_copy_with_setitem (WbKernelCall *call, int op, GError **error);
 
 /* Operation codes of the families (the `op` column of wb-cpu-ops.def). */
 enum
@@ -178,6 +182,14 @@ enum
   WB_UTIL_FIRST,
   WB_UTIL_FREXP,
   WB_UTIL_OPAQUE,
+  WB_UTIL_DIM,
+  /* pooling */
+  WB_POOL_ADAPTIVE_AVG_2D = 1,
+  WB_POOL_ADAPTIVE_AVG_3D,
+  WB_POOL_ADAPTIVE_AVG_BACKWARD,
+  WB_POOL_MAX_2D_WITH_INDICES,
+  WB_POOL_MAX_3D_WITH_INDICES,
+  WB_POOL_MAX_BACKWARD,
 };
 
 /* -- matmul helpers (wb-cpu-matmul.c), shared with attention and convolution ----------------- */

@@ -405,3 +405,52 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
     }
   return _wb_cpu_set_result (call, result);
 }
+
+/* cumsum (a, dim, *, dtype=None): running sums along dim, in f64 for floats and i64 for exact dtypes
+ * (whose result is i64 unless dtype= says otherwise, as in PyTorch). */
+gboolean
+_wb_cpu_cumsum (WbKernelCall *call, int op, GError **error)
+{
+  WbTensor *a;
+  gint64    dim, outer, len, inner;
+  WbDtype   dtype;
+  gboolean  exact;
+  g_autoptr (WbTensor) src = NULL;
+  g_autoptr (WbTensor) acc = NULL;
+  WbTensor *out;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_int (call, 1, "dim", FALSE, 0, &dim, error) ||
+      !_wb_cpu_arg_dtype (call, 2, "dtype", &dtype, error) || !_wb_cpu_dim (dim, a->rank, &dim, error))
+    return FALSE;
+  exact = _wb_dtype_class (a->dtype) == WB_CLASS_I64;
+  if (dtype == WB_DTYPE_UNKNOWN)
+    dtype = exact ? WB_DTYPE_INT64 : a->dtype;
+  exact = exact && _wb_dtype_class (dtype) == WB_CLASS_I64;
+  src = exact ? _wb_cpu_to_i64 (a, error) : _wb_cpu_to_f64 (a, error);
+  if (src == NULL || (acc = wb_tensor_new_like (src, error)) == NULL)
+    return FALSE;
+  len = a->rank == 0 ? 1 : a->shape[dim];
+  outer = a->rank == 0 ? 1 : _wb_cpu_numel ((guint) dim, a->shape);
+  inner = a->rank == 0 ? 1 : _wb_cpu_numel (a->rank - (guint) dim - 1, a->shape + dim + 1);
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        gint64 base = o * len * inner + i;
+        if (exact)
+          {
+            const gint64 *x = wb_tensor_get_data (src);
+            gint64       *y = wb_tensor_get_data (acc), run = 0;
+            for (gint64 k = 0; k < len; k++)
+              y[base + k * inner] = run += x[base + k * inner];
+          }
+        else
+          {
+            const double *x = wb_tensor_get_data (src);
+            double       *y = wb_tensor_get_data (acc), run = 0;
+            for (gint64 k = 0; k < len; k++)
+              y[base + k * inner] = run += x[base + k * inner];
+          }
+      }
+  out = wb_tensor_to_dtype (acc, dtype, error);
+  return out != NULL && _wb_cpu_set_result (call, out);
+}

@@ -144,6 +144,12 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
         return TRUE;
       }
 
+    case WB_UTIL_DIM:
+      if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
+        return FALSE;
+      call->result = wb_rt_value_new_int (a->rank);
+      return TRUE;
+
     case WB_UTIL_ITEM:
       if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
         return FALSE;

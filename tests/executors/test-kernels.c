@@ -521,6 +521,48 @@ test_check_shapes (void)
   g_assert_nonnull (strstr (error->message, "test.py:8: a: annotated cuda:0 bf16[2], computed cpu f32[2]"));
 }
 
+/* Pooling, cumsum and copy_with_setitem as Thunder prints them without a decomposition (hand-computed,
+ * checked against PyTorch 2.11). */
+static void
+test_pooling (void)
+{
+  double xv[16], gv[4] = { 1, 1, 1, 1 }, hv[6] = { 1, 1, 1, 1, 1, 1 }, iv[6] = { 1, 2, 3, 4, 5, 6 };
+  g_autoptr (GPtrArray) args = NULL;
+  g_autoptr (GPtrArray) out = NULL;
+
+  for (guint i = 0; i < 16; i++)
+    xv[i] = i + 1;
+  args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 4, 4 }, xv), wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 2, 2 }, gv),
+                       wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 2, 3 }, hv), wb_test_tensor (WB_DTYPE_INT64, 2, (gint64[]){ 2, 3 }, iv), NULL);
+  RUN ("x, g, h, n",
+       "  # x: \"cpu f32[1, 1, 4, 4]\"\n"
+       "  # g: \"cpu f32[1, 1, 2, 2]\"\n"
+       "  # h: \"cpu f32[1, 1, 2, 3]\"\n"
+       "  # n: \"cpu i64[2, 3]\"\n"
+       "  t0 = ltorch.adaptive_avg_pool2d(x, (2, 3))  # t0: \"cpu f32[1, 1, 2, 3]\"\n"
+       "  (t1, t2) = max_pool2d_with_indices(x, 2, 2, 0, 1, False)\n"
+       "  t3 = max_pool2d_with_indices_backward(g, x, 2, 2, 0, 1, False, t2)  # t3: \"cpu f32[1, 1, 4, 4]\"\n"
+       "  t4 = torch.torch.ops.aten._adaptive_avg_pool2d_backward(h, x)  # t4: \"cpu f32[1, 1, 4, 4]\"\n"
+       "  t5 = torch.cumsum(n, -1)  # t5: \"cpu i64[2, 3]\"\n"
+       "  t6 = copy_with_setitem_impl(n, (slice(None,None,None), 0), 7)  # t6: \"cpu i64[2, 3]\"\n"
+       "  t7 = copy_with_setitem_impl(n, (slice(None,None,None), slice(1,None,None)), 0)  # t7: \"cpu i64[2, 3]\"\n"
+       "  return (t0, t1, t2, t3, t4, t5, t6, t7)\n",
+       args, out);
+  /* windows [0, 2) x {[0, 2), [1, 3), [2, 4)} and [2, 4) x the same */
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 3.5, 4.5, 5.5, 11.5, 12.5, 13.5 }, 6, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 6, 8, 14, 16 }, 4, 0);
+  /* flat indices in the 4x4 plane, typed like the input as Thunder types them */
+  g_assert_cmpint (wb_test_output (out, 2)->dtype, ==, WB_DTYPE_FLOAT32);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 5, 7, 13, 15 }, 4, 0);
+  wb_test_assert_values (wb_test_output (out, 3), (double[]){ 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1 }, 16, 0);
+  wb_test_assert_values (wb_test_output (out, 4), (double[]){ .25, .5, .5, .25, .25, .5, .5, .25, .25, .5, .5, .25, .25, .5, .5, .25 }, 16, 1e-7);
+  wb_test_assert_values (wb_test_output (out, 5), (double[]){ 1, 3, 6, 4, 9, 15 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 6), (double[]){ 7, 2, 3, 7, 5, 6 }, 6, 0);
+  wb_test_assert_values (wb_test_output (out, 7), (double[]){ 1, 0, 0, 4, 0, 0 }, 6, 0);
+  /* the input is not written */
+  wb_test_assert_values (g_ptr_array_index (args, 3) ? ((WbRtValue *) g_ptr_array_index (args, 3))->tensor : NULL, iv, 6, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -540,5 +582,6 @@ main (int argc, char **argv)
   g_test_add_func ("/executors/cpu/nll-loss-backward", test_nll_loss_backward);
   g_test_add_func ("/executors/cpu/composite-region-alias", test_composite_and_region);
   g_test_add_func ("/executors/cpu/check-shapes", test_check_shapes);
+  g_test_add_func ("/executors/cpu/pooling-cumsum-setitem", test_pooling);
   return g_test_run ();
 }
