@@ -278,8 +278,93 @@ collect_types (const WbBsym *b, GHashTable *types)
     collect_types (b->subsymbols[i], types);
 }
 
+/* The last component of a printed name: "add" for prims.add, torch.add and Tensor.add. */
+static const char *
+short_name (const char *name)
+{
+  const char *dot = strrchr (name, '.');
+  return dot != NULL ? dot + 1 : name;
+}
+
+static gboolean
+name_in (const char *name, const char *const *list)
+{
+  for (guint i = 0; list[i] != NULL; i++)
+    if (strcmp (name, list[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Gives every case input that flows into an index of a dim of @bound elements that bound. The value
+ * @name is followed back through the ops that keep its values (views, copies, conversions, the branches
+ * of where) and through sums, whose @n terms each get bound / n so that the sum stays in range: T5's
+ * relative position buckets are an input plus where() of two others. */
 static void
-find_index_uses (WbCase *c, const WbBsym *b, GHashTable *types)
+bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, guint depth)
+{
+  static const char *const keep[] = { "reshape", "view", "expand", "broadcast_in_dim", "permute", "transpose", "squeeze", "unsqueeze",
+                                      "convert_element_type", "to", "type_as", "long", "clone", "contiguous", "flatten", "shallow_copy",
+                                      "copy_", "update_aliases", "torch_prims_reshape_impl", NULL };
+  const WbBsym *p;
+  const char   *op;
+
+  for (guint k = 0; k < c->inputs->len; k++)
+    {
+      CaseInput *in = c->inputs->pdata[k];
+      if (strcmp (in->pub.trace_name, name) == 0 && (in->pub.index_bound == 0 || bound < in->pub.index_bound))
+        in->pub.index_bound = bound;
+    }
+  if (depth > 32 || (p = g_hash_table_lookup (producers, name)) == NULL || p->n_args == 0)
+    return;
+  op = short_name (p->name);
+  if (strcmp (op, "where") == 0 && p->n_args >= 3)
+    {
+      for (guint i = 1; i < 3; i++)
+        if (p->args[i]->kind == WB_VALUE_NAME)
+          bound_value (c, producers, p->args[i]->text, bound, depth + 1);
+    }
+  else if (strcmp (op, "add") == 0 && p->n_args >= 2)
+    {
+      for (guint i = 0; i < 2; i++)
+        if (p->args[i]->kind == WB_VALUE_NAME)
+          bound_value (c, producers, p->args[i]->text, MAX (bound / 2, 1), depth + 1);
+    }
+  else if (name_in (op, keep))
+    {
+      /* copy_ (src, dst) keeps both; update_aliases ((a, b)) its items */
+      for (guint i = 0; i < MIN (p->n_args, 2u); i++)
+        {
+          const WbValue *a = p->args[i];
+          if (a->kind == WB_VALUE_NAME && (i == 0 || strcmp (op, "copy_") == 0))
+            bound_value (c, producers, a->text, bound, depth + 1);
+          else if (i == 0 && (a->kind == WB_VALUE_TUPLE || a->kind == WB_VALUE_LIST))
+            for (guint k = 0; k < a->n_items; k++)
+              if (a->items[k]->kind == WB_VALUE_NAME)
+                bound_value (c, producers, a->items[k]->text, bound, depth + 1);
+        }
+    }
+}
+
+/* Maps every name a call binds (top level and subsymbols) to that call. */
+static void
+collect_producers (const WbBsym *b, GHashTable *producers)
+{
+  if (b->kind == WB_BSYM_CALL && b->outputs != NULL)
+    {
+      const WbValue *o = b->outputs;
+      if (o->kind == WB_VALUE_NAME)
+        g_hash_table_insert (producers, (gpointer) o->text, (gpointer) b);
+      else if (o->kind == WB_VALUE_TUPLE || o->kind == WB_VALUE_LIST)
+        for (guint i = 0; i < o->n_items; i++)
+          if (o->items[i]->kind == WB_VALUE_NAME)
+            g_hash_table_insert (producers, (gpointer) o->items[i]->text, (gpointer) b);
+    }
+  for (guint i = 0; i < b->n_subsymbols; i++)
+    collect_producers (b->subsymbols[i], producers);
+}
+
+static void
+find_index_uses (WbCase *c, const WbBsym *b, GHashTable *types, GHashTable *producers)
 {
   if (b->kind == WB_BSYM_CALL && b->name)
     for (guint u = 0; u < G_N_ELEMENTS (index_uses); u++)
@@ -302,16 +387,11 @@ find_index_uses (WbCase *c, const WbBsym *b, GHashTable *types)
           dim += st->rank;
         if (dim < 0 || dim >= st->rank)
           continue;
-        for (guint k = 0; k < c->inputs->len; k++)
-          {
-            CaseInput *in = c->inputs->pdata[k];
-            if (strcmp (in->pub.trace_name, ix->text) == 0 && st->shape[dim] > 0 &&
-                (in->pub.index_bound == 0 || st->shape[dim] < in->pub.index_bound))
-              in->pub.index_bound = st->shape[dim];
-          }
+        if (st->shape[dim] > 0)
+          bound_value (c, producers, ix->text, st->shape[dim], 0);
       }
   for (guint i = 0; i < b->n_subsymbols; i++)
-    find_index_uses (c, b->subsymbols[i], types);
+    find_index_uses (c, b->subsymbols[i], types, producers);
 }
 
 static void
@@ -321,10 +401,14 @@ compute_index_bounds (WbCase *c)
     {
       const WbTrace *t = wb_trace_set_get_entry (c->set, i)->trace;
       g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) producers = g_hash_table_new (g_str_hash, g_str_equal);
       for (guint k = 0; k < t->n_body; k++)
-        collect_types (t->body[k], types);
+        {
+          collect_types (t->body[k], types);
+          collect_producers (t->body[k], producers);
+        }
       for (guint k = 0; k < t->n_body; k++)
-        find_index_uses (c, t->body[k], types);
+        find_index_uses (c, t->body[k], types, producers);
     }
 }
 

@@ -60,6 +60,19 @@ def _dtype_name(dtype):
     return s[len("torch."):] if s.startswith("torch.") else s
 
 
+def _snapshot_inputs(args, kwargs):
+    """Copies of the tensor arguments (other values as they are) and their version counters, so that
+    tensors.safetensors can hold the inputs as the call received them and say which it wrote."""
+    def copy(v):
+        return v.detach().clone() if _is_tensor(v) else v
+
+    def version(v):
+        return getattr(v, "_version", None) if _is_tensor(v) else None
+
+    return ([copy(a) for a in args], {k: copy(v) for k, v in kwargs.items()},
+            [version(a) for a in args], {k: version(v) for k, v in kwargs.items()})
+
+
 def _is_tensor(v):
     torch = sys.modules.get("torch")
     return torch is not None and isinstance(v, torch.Tensor)
@@ -325,6 +338,13 @@ class Recorder:
                 stack = rec._local.stack = []
             collector = _StageCollector()
             stack.append(collector)
+            # the program may write its inputs in place (T5's `relative_buckets += ...`): keep their
+            # values from before the call for tensors.safetensors, on the first calls only (a compiled
+            # entry is recorded on its first call; later calls are timed and must not pay for copies)
+            rec._local.inputs_before = None
+            if rec.settings.save_inputs and recorded_call._calls < 2:
+                rec._local.inputs_before = _snapshot_inputs(args, kwargs)
+            recorded_call._calls += 1
             t0 = time.perf_counter()
             try:
                 result = call(*args, **kwargs)
@@ -340,6 +360,7 @@ class Recorder:
             return result
 
         recorded_call._thunder_wb_wrapped = True
+        recorded_call._calls = 0
         return recorded_call
 
     # -- recording ----------------------------------------------------------------------------------
@@ -395,7 +416,9 @@ class Recorder:
 
         if self.settings.save_inputs:
             try:
-                info = self._save_tensors(os.path.join(case_dir, "tensors.safetensors"), fn, target, args, kwargs)
+                before = getattr(self._local, "inputs_before", None)
+                info = self._save_tensors(os.path.join(case_dir, "tensors.safetensors"), fn, target, args, kwargs,
+                                          before)
                 meta["tensors"] = info
             except Exception as e:
                 errors.append(f"--save-inputs: {type(e).__name__}: {e}")
@@ -500,9 +523,17 @@ class Recorder:
         meta["timings"] = {"thunder_first_call_wall_s": wall}
         return meta
 
-    def _save_tensors(self, path, fn, target, args, kwargs):
+    def _save_tensors(self, path, fn, target, args, kwargs, before=None):
+        """@before: _snapshot_inputs() of the call's args and kwargs taken before it ran, or None."""
         names = self._input_names(target, args, kwargs)
         tensors = {}
+        written = []
+        if before is not None and len(before[0]) == len(args) and set(before[1]) == set(kwargs):
+            written = [n for a, n, ver in zip(args, names, before[2]) if ver is not None and a._version != ver]
+            written += [k for k, v in kwargs.items() if before[3][k] is not None and v._version != before[3][k]]
+            args, kwargs = before[0], before[1]
+        else:
+            before = None
         for a, n in zip(args, names):
             if _is_tensor(a):
                 tensors[f"input.{n}"] = a
@@ -525,5 +556,10 @@ class Recorder:
                 info["tensors"][k] = {"shape": list(t.shape), "dtype": _dtype_name(t.dtype), "saved": "no",
                                       "why": str(e)}
         info["bytes"] = safetensors.write(path, raws, {"format": "pt", "creator": "thunder-wb record"})
-        info["note"] = "the inputs, parameters and buffers of the recorded call, as they were after it returned"
+        if before is not None:
+            info["note"] = ("the inputs as they were before the recorded call; parameters and buffers as they "
+                            "were after it returned")
+            info["inputs_written_in_place"] = [f"input.{n}" for n in written]
+        else:
+            info["note"] = "the inputs, parameters and buffers of the recorded call, as they were after it returned"
         return info

@@ -102,6 +102,34 @@ run_cli (gconstpointer data)
     }
 }
 
+/* Seeded index inputs respect the size they index, read back through copies, where() and sums: T5's
+ * bucket index is relative_buckets + where(is_small, relative_position_1, relative_position_if_large_1)
+ * into a 32-row embedding, so each term is drawn below 16 and the run stays in range. */
+static void
+index_bounds (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "executors", "data", "t5_relative_buckets", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = wb_case_load (path, &error);
+  static const char *const terms[] = { "relative_buckets", "relative_position_1", "relative_position_if_large_1" };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (terms); i++)
+    {
+      const WbCaseInput *in = wb_case_find_input (c, terms[i]);
+      g_assert_nonnull (in);
+      g_assert_cmpint (in->index_bound, ==, 16);
+    }
+  g_assert_cmpint (wb_case_find_input (c, "is_small")->index_bound, ==, 0);
+  {
+    g_auto (WbTestRun) run = { 0 };
+    const char *const args[] = { "--headless", "run", path, "--seed", "3", NULL };
+    wb_test_run_thunder_wb (&run, NULL, args);
+    if (run.status != 0)
+      g_error ("run %s: exit %d\n%s", path, run.status, run.err);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -110,5 +138,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/executors/samples/elementwise_chain_small", "elementwise_chain_small", run_case);
   g_test_add_data_func ("/executors/samples/cli/mlp_small", "mlp_small", run_cli);
   g_test_add_data_func ("/executors/samples/cli/elementwise_chain_small", "elementwise_chain_small", run_cli);
+  g_test_add_func ("/executors/samples/index-bounds", index_bounds);
   return g_test_run ();
 }

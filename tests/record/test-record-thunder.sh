@@ -1,7 +1,7 @@
 #!/bin/sh
 # test-record-thunder.sh — `thunder-wb record --profile --save-inputs` of tests/record/llama_tiny.py on the
 # cpu with the real PyTorch and Lightning Thunder, then check, stages --recompile, profile --device cpu and
-# compare on the session. Exit 77 (skipped, never passed) when the Python ($WB_RECORD_PYTHON, default
+# compare on the session; then inplace_input.py, whose saved input must be the one the call received. Exit 77 (skipped, never passed) when the Python ($WB_RECORD_PYTHON, default
 # python3) cannot import torch and thunder.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -u
@@ -37,4 +37,20 @@ grep -q workbench stages.out || fail "no workbench stages"
 head -20 compare.out
 grep -q "thunder: TinyLlama (recorded)" compare.out || fail "compare does not show Thunder's run"
 grep -q "| torch.nn.functional.linear | torch | cpu |" compare.out || fail "regions not paired by name"
+# an input the program writes in place is saved as the call received it (T5's relative buckets)
+"$wb" record --out "$dir/inplace" --save-inputs -- "$py" "$src/tests/record/inplace_input.py" > inplace.out 2>&1 ||
+  { cat inplace.out; fail "record inplace_input.py exited $?"; }
+"$py" - "$dir/inplace/buckets" <<'PY' || fail "inplace_input.py: the saved input is not the one the call received"
+import json, struct, sys
+d = sys.argv[1]
+with open(d + "/tensors.safetensors", "rb") as f:
+    n = struct.unpack("<Q", f.read(8))[0]
+    header = json.loads(f.read(n))
+    data = f.read()
+a, b = header["input.b"]["data_offsets"]
+values = list(struct.unpack("<4q", data[a:b]))
+meta = json.load(open(d + "/meta.json"))
+print("input.b", values, "written in place:", meta["tensors"].get("inputs_written_in_place"))
+sys.exit(0 if values == [1, 2, 3, 0] and meta["tensors"].get("inputs_written_in_place") == ["input.b"] else 1)
+PY
 echo "PASS"
