@@ -223,8 +223,8 @@ _wb_meta_max_pool (WbMetaCall *call, GError **error)
 }
 
 /* The torch executor's max_pool2d_with_indices / max_pool3d_with_indices (a, kernel_size, stride,
- * padding, dilation, ceil_mode): the pooled values and their i64 indices (Thunder's meta types the
- * indices like the input; PyTorch returns i64, which is what runs). */
+ * padding, dilation, ceil_mode): the pooled values and their indices, both typed like the input, as
+ * Thunder's meta types them (thunder/executors/torchex.py); its traces annotate the saved indices so. */
 gboolean
 _wb_meta_max_pool_with_indices (WbMetaCall *call, GError **error)
 {
@@ -235,7 +235,7 @@ _wb_meta_max_pool_with_indices (WbMetaCall *call, GError **error)
     return FALSE;
   if (!_wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error))
     return FALSE;
-  return _wb_meta_out_shape (call, &a, WB_DTYPE_INT64, shape, a.rank, error);
+  return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, shape, a.rank, error);
 }
 
 /* ltorch.avg_pool1d/2d/3d (a, kernel_size, stride=None, padding=0, ceil_mode=False,
