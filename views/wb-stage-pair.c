@@ -231,7 +231,7 @@ typedef struct
   char       *text;
   char      **lines;
   guint       n_lines;
-  guint8     *changed;
+  guint8     *mark;    /* WbLineMark per 0-based line */
   GArray     *starts;  /* (element-type guint) 1-based first line of each top-level bsym, in order */
   GPtrArray  *bsyms;   /* parallel to starts */
   GHashTable *line_of; /* bsym -> line */
@@ -241,8 +241,9 @@ typedef struct
 struct _WbStagePair
 {
   Side     side[2];
-  guint    n_changes;
+  guint    n_changes, n_renamed;
   gboolean exact;
+  GArray  *rows; /* (element-type guint) pairs of 0-based lines (left, right); G_MAXUINT for a filler */
 };
 
 static void
@@ -254,7 +255,7 @@ side_init (Side *side, WbTrace *trace)
   side->n_lines = g_strv_length (side->lines);
   if (side->n_lines > 0 && side->lines[side->n_lines - 1][0] == '\0')
     side->n_lines--; /* the text ends in a newline */
-  side->changed = g_new0 (guint8, side->n_lines + 1);
+  side->mark = g_new0 (guint8, side->n_lines + 1);
   side->starts = g_array_new (FALSE, FALSE, sizeof (guint));
   side->bsyms = g_ptr_array_new ();
   side->line_of = g_hash_table_new (NULL, NULL);
@@ -282,7 +283,7 @@ side_clear (Side *side)
   g_clear_pointer (&side->trace, wb_trace_unref);
   g_free (side->text);
   g_strfreev (side->lines);
-  g_free (side->changed);
+  g_free (side->mark);
   g_array_unref (side->starts);
   g_ptr_array_unref (side->bsyms);
   g_hash_table_unref (side->line_of);
@@ -379,23 +380,146 @@ pair_by_provenance (WbStagePair *pair, const WbStage *stage)
     }
 }
 
+/* -- renaming and alignment ---------------------------------------------------------------------- */
+
+/* Maps the names @r binds to those @l binds, output by output, and recursively through their printed
+ * subsymbols when both have as many. */
+static void
+map_outputs (GHashTable *rename, const WbBsym *l, const WbBsym *r)
+{
+  g_autoptr (GPtrArray) ln = g_ptr_array_new ();
+  g_autoptr (GPtrArray) rn = g_ptr_array_new ();
+
+  wb_bsym_get_output_names (l, ln);
+  wb_bsym_get_output_names (r, rn);
+  if (ln->len == rn->len)
+    for (guint i = 0; i < ln->len; i++)
+      if (strcmp (ln->pdata[i], rn->pdata[i]) != 0)
+        g_hash_table_insert (rename, rn->pdata[i], ln->pdata[i]);
+  if (l->n_subsymbols == r->n_subsymbols)
+    for (guint i = 0; i < l->n_subsymbols; i++)
+      map_outputs (rename, l->subsymbols[i], r->subsymbols[i]);
+}
+
+/* right name -> left name: parameters by position, then the outputs of bound symbols paired one to one. */
+static GHashTable *
+rename_map (const WbStagePair *pair)
+{
+  const WbTrace *lt = pair->side[0].trace, *rt = pair->side[1].trace;
+  GHashTable    *rename = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer       key, value;
+
+  if (lt->n_params == rt->n_params)
+    for (guint i = 0; i < lt->n_params; i++)
+      if (lt->params[i]->kind == WB_VALUE_NAME && rt->params[i]->kind == WB_VALUE_NAME && strcmp (lt->params[i]->text, rt->params[i]->text) != 0)
+        g_hash_table_insert (rename, (gpointer) rt->params[i]->text, (gpointer) lt->params[i]->text);
+  g_hash_table_iter_init (&it, pair->side[1].other);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      GPtrArray *others = value;
+      if (others->len == 1)
+        map_outputs (rename, others->pdata[0], key);
+    }
+  return rename;
+}
+
+/* @line with every identifier that @rename maps replaced (transfer full). */
+static char *
+rename_line (const char *line, GHashTable *rename)
+{
+  GString *out = g_string_sized_new (strlen (line));
+
+  for (const char *p = line; *p;)
+    {
+      if (g_ascii_isalpha (*p) || *p == '_')
+        {
+          const char      *q = p;
+          g_autofree char *word = NULL;
+          const char      *to;
+          while (g_ascii_isalnum (*q) || *q == '_')
+            q++;
+          word = g_strndup (p, q - p);
+          to = g_hash_table_lookup (rename, word);
+          g_string_append (out, to != NULL ? to : word);
+          p = q;
+        }
+      else if (g_ascii_isdigit (*p))
+        {
+          /* a number, or the digits of a name glued to it: copied as they are */
+          while (g_ascii_isalnum (*p) || *p == '_' || *p == '.')
+            g_string_append_c (out, *p++);
+        }
+      else
+        g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Diffs the two texts with the right side's names renamed to the left's: matched lines that differ as
+ * printed are renamed, unmatched ones changed; then lays them out as rows, unmatched runs side by side. */
+static void
+diff_and_align (WbStagePair *pair, GHashTable *rename)
+{
+  Side *l = &pair->side[0], *r = &pair->side[1];
+  g_auto (GStrv) renamed = g_new0 (char *, r->n_lines + 1);
+  g_autofree guint *a_to_b = g_new (guint, l->n_lines + 1);
+  g_autofree guint *b_to_a = g_new (guint, r->n_lines + 1);
+  guint             i = 0, j = 0;
+
+  for (guint k = 0; k < r->n_lines; k++)
+    renamed[k] = rename != NULL && g_hash_table_size (rename) > 0 ? rename_line (r->lines[k], rename) : g_strdup (r->lines[k]);
+  pair->n_changes = wb_line_diff ((const char *const *) l->lines, l->n_lines, (const char *const *) renamed, r->n_lines, l->mark, r->mark, a_to_b);
+  for (guint k = 0; k < r->n_lines; k++)
+    b_to_a[k] = G_MAXUINT;
+  for (guint k = 0; k < l->n_lines; k++)
+    if (a_to_b[k] != G_MAXUINT)
+      {
+        b_to_a[a_to_b[k]] = k;
+        if (strcmp (l->lines[k], r->lines[a_to_b[k]]) != 0)
+          {
+            l->mark[k] = r->mark[a_to_b[k]] = WB_LINE_RENAMED;
+            pair->n_renamed++;
+          }
+      }
+  while (i < l->n_lines || j < r->n_lines)
+    {
+      guint li = i, rj = j, rows;
+      if (i < l->n_lines && j < r->n_lines && a_to_b[i] == j)
+        {
+          g_array_append_vals (pair->rows, (guint[]){ i++, j++ }, 2);
+          continue;
+        }
+      while (li < l->n_lines && a_to_b[li] == G_MAXUINT)
+        li++;
+      while (rj < r->n_lines && b_to_a[rj] == G_MAXUINT)
+        rj++;
+      rows = MAX (li - i, rj - j);
+      for (guint k = 0; k < rows; k++)
+        g_array_append_vals (pair->rows, (guint[]){ i + k < li ? i + k : G_MAXUINT, j + k < rj ? j + k : G_MAXUINT }, 2);
+      i = li, j = rj;
+    }
+}
+
 WbStagePair *
 wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage)
 {
   WbStagePair *pair = g_new0 (WbStagePair, 1);
+  g_autoptr (GHashTable) rename = NULL;
 
   side_init (&pair->side[0], left);
   side_init (&pair->side[1], right);
-  pair->n_changes = wb_line_diff ((const char *const *) pair->side[0].lines, pair->side[0].n_lines,
-                                  (const char *const *) pair->side[1].lines, pair->side[1].n_lines,
-                                  pair->side[0].changed, pair->side[1].changed, NULL);
-  if (left == NULL || right == NULL)
-    return pair;
-  pair->exact = stage != NULL;
-  if (stage != NULL)
-    pair_by_provenance (pair, stage);
-  else
-    pair_structurally (pair);
+  pair->rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (left != NULL && right != NULL)
+    {
+      pair->exact = stage != NULL;
+      if (stage != NULL)
+        pair_by_provenance (pair, stage);
+      else
+        pair_structurally (pair);
+      rename = rename_map (pair);
+    }
+  diff_and_align (pair, rename);
   return pair;
 }
 
@@ -406,6 +530,7 @@ wb_stage_pair_free (WbStagePair *pair)
     return;
   side_clear (&pair->side[0]);
   side_clear (&pair->side[1]);
+  g_array_unref (pair->rows);
   g_free (pair);
 }
 
@@ -424,9 +549,35 @@ wb_stage_pair_get_n_lines (const WbStagePair *pair, gboolean right)
 gboolean
 wb_stage_pair_line_changed (const WbStagePair *pair, gboolean right, guint line)
 {
+  return wb_stage_pair_get_line_mark (pair, right, line) == WB_LINE_CHANGED;
+}
+
+WbLineMark
+wb_stage_pair_get_line_mark (const WbStagePair *pair, gboolean right, guint line)
+{
   const Side *s = &pair->side[right ? 1 : 0];
 
-  return line < s->n_lines && s->changed[line];
+  return line < s->n_lines ? (WbLineMark) s->mark[line] : WB_LINE_SAME;
+}
+
+guint
+wb_stage_pair_get_n_renamed (const WbStagePair *pair)
+{
+  return pair->n_renamed;
+}
+
+guint
+wb_stage_pair_get_n_rows (const WbStagePair *pair)
+{
+  return pair->rows->len / 2;
+}
+
+void
+wb_stage_pair_get_row (const WbStagePair *pair, guint row, guint *left, guint *right)
+{
+  g_return_if_fail (row < pair->rows->len / 2);
+  *left = g_array_index (pair->rows, guint, 2 * row);
+  *right = g_array_index (pair->rows, guint, 2 * row + 1);
 }
 
 guint

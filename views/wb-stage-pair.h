@@ -23,19 +23,40 @@ char *wb_bsym_structural_key (const WbBsym *bsym, GHashTable *types);
 
 typedef struct _WbStagePair WbStagePair;
 
+/* How a line of one side compares with the other side (wb_stage_pair_get_line_mark). */
+typedef enum
+{
+  WB_LINE_SAME = 0,
+  WB_LINE_CHANGED = 1, /* deleted on the left, inserted on the right */
+  WB_LINE_RENAMED = 2, /* matched, but only up to a consistent renaming of proxy names (t2 -> t361) */
+} WbLineMark;
+
 /* wb_stage_pair_new: pairs @left and @right (either may be NULL). With @stage (the workbench stage that
  * @right is, computed from @left) the pairing is the pipeline's exact provenance; otherwise structural
- * (longest common subsequence of structural keys, then equal keys anywhere). (transfer full) */
+ * (longest common subsequence of structural keys, then equal keys anywhere). The line diff then compares
+ * the right side with the names of paired bound symbols' outputs (and of parameters, by position)
+ * renamed to the left side's, so that a line whose only change is proxy names is RENAMED, not CHANGED,
+ * and lays the lines out as aligned rows (Compiler Explorer's and Meld's side-by-side layout: matched
+ * lines on one row, a run of changed lines next to the other side's run, filler rows where one run is
+ * shorter). (transfer full) */
 WbStagePair *wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage);
 void         wb_stage_pair_free (WbStagePair *pair);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbStagePair, wb_stage_pair_free)
 
-/* The printed texts (transfer none) and their diff marks (one per line, 0-based). */
+/* The printed texts (transfer none) and their diff marks (one per line, 0-based). line_changed: the mark
+ * is CHANGED. n_changes: CHANGED lines of both sides; n_renamed: matched pairs of RENAMED lines. */
 const char *wb_stage_pair_get_text (const WbStagePair *pair, gboolean right);
 guint       wb_stage_pair_get_n_lines (const WbStagePair *pair, gboolean right);
 gboolean    wb_stage_pair_line_changed (const WbStagePair *pair, gboolean right, guint line);
+WbLineMark  wb_stage_pair_get_line_mark (const WbStagePair *pair, gboolean right, guint line);
 guint       wb_stage_pair_get_n_changes (const WbStagePair *pair);
-gboolean    wb_stage_pair_is_exact (const WbStagePair *pair);
+guint       wb_stage_pair_get_n_renamed (const WbStagePair *pair);
+/* The aligned layout: row @row shows 0-based line *@left of the left side beside *@right of the right
+ * side; G_MAXUINT on a side is a filler (that side has no line on this row). Every line of each side
+ * appears once, in order. */
+guint    wb_stage_pair_get_n_rows (const WbStagePair *pair);
+void     wb_stage_pair_get_row (const WbStagePair *pair, guint row, guint *left, guint *right);
+gboolean wb_stage_pair_is_exact (const WbStagePair *pair);
 /* wb_stage_pair_get_bsym_at_line: (transfer none) the top-level bound symbol printed on 1-based @line
  * (subsymbol comment lines belong to their top-level bound symbol); NULL for header lines. */
 const WbBsym *wb_stage_pair_get_bsym_at_line (const WbStagePair *pair, gboolean right, guint line);

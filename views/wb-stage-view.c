@@ -30,6 +30,12 @@ struct _WbStageView
   GtkSourceView     *right;
 
   GtkSourceGutterRenderer *times;
+  GtkSourceGutterRenderer *numbers[2];
+
+  /* the aligned layout of the pair shown: per side, trace line (0-based) -> buffer line, and buffer
+   * line -> trace line (G_MAXUINT on a filler row) */
+  GArray *to_buffer[2];
+  GArray *to_trace[2];
 };
 
 G_DEFINE_FINAL_TYPE (WbStageView, wb_stage_view, GTK_TYPE_WIDGET)
@@ -72,6 +78,58 @@ static void
 wb_time_gutter_init (WbTimeGutter *self)
 {
   gtk_source_gutter_renderer_set_xpad (GTK_SOURCE_GUTTER_RENDERER (self), 4);
+}
+
+/* WbLineGutter: the trace's own line numbers (file:line), blank on filler rows; measured on the widest
+ * number, for the reason given above. */
+#define WB_TYPE_LINE_GUTTER (wb_line_gutter_get_type ())
+G_DECLARE_FINAL_TYPE (WbLineGutter, wb_line_gutter, WB, LINE_GUTTER, GtkSourceGutterRendererText)
+
+struct _WbLineGutter
+{
+  GtkSourceGutterRendererText parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (WbLineGutter, wb_line_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER_TEXT)
+
+static void
+wb_line_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  GTK_WIDGET_CLASS (wb_line_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int w = 0, h = 0;
+
+      gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (widget), "00000", &w, &h);
+      *minimum = *natural = MAX (*natural, w + 2 * gtk_source_gutter_renderer_get_xpad (GTK_SOURCE_GUTTER_RENDERER (widget)));
+    }
+}
+
+static void
+wb_line_gutter_class_init (WbLineGutterClass *klass)
+{
+  GTK_WIDGET_CLASS (klass)->measure = wb_line_gutter_measure;
+}
+
+static void
+wb_line_gutter_init (WbLineGutter *self)
+{
+  gtk_source_gutter_renderer_set_xpad (GTK_SOURCE_GUTTER_RENDERER (self), 4);
+}
+
+/* 0-based buffer line of 0-based trace line @line, and back (G_MAXUINT: a filler row, or out of range). */
+static guint
+buffer_line (WbStageView *self, gboolean right, guint line)
+{
+  GArray *map = self->to_buffer[right ? 1 : 0];
+  return map != NULL && line < map->len ? g_array_index (map, guint, line) : line;
+}
+
+static guint
+trace_line (WbStageView *self, gboolean right, guint line)
+{
+  GArray *map = self->to_trace[right ? 1 : 0];
+  return map != NULL ? (line < map->len ? g_array_index (map, guint, line) : G_MAXUINT) : line;
 }
 
 static GtkTextBuffer *
@@ -120,16 +178,53 @@ apply_line_tag (GtkTextBuffer *buffer, const char *tag, guint line)
   gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
 }
 
+/* Fills both panes with the pair's aligned rows: filler rows (empty, shaded) where one side has no line,
+ * changed lines in red or green, lines that differ only by proxy names in a quieter colour. */
 static void
-fill_pane (WbStageView *self, gboolean right)
+fill_panes (WbStageView *self)
 {
-  GtkTextBuffer *buffer = pane_buffer (self, right);
-  guint          n = wb_stage_pair_get_n_lines (self->pair, right);
+  guint n_rows = wb_stage_pair_get_n_rows (self->pair);
 
-  gtk_text_buffer_set_text (buffer, wb_stage_pair_get_text (self->pair, right), -1);
-  for (guint i = 0; i < n; i++)
-    if (wb_stage_pair_line_changed (self->pair, right, i))
-      apply_line_tag (buffer, right ? "added" : "removed", i);
+  for (int side = 0; side < 2; side++)
+    {
+      GtkTextBuffer *buffer = pane_buffer (self, side);
+      g_auto (GStrv) lines = g_strsplit (wb_stage_pair_get_text (self->pair, side), "\n", -1);
+      guint    n_lines = wb_stage_pair_get_n_lines (self->pair, side);
+      GString *text = g_string_new (NULL);
+
+      g_clear_pointer (&self->to_buffer[side], g_array_unref);
+      g_clear_pointer (&self->to_trace[side], g_array_unref);
+      self->to_buffer[side] = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_lines);
+      self->to_trace[side] = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_rows);
+      for (guint row = 0; row < n_rows; row++)
+        {
+          guint l, r, line;
+          wb_stage_pair_get_row (self->pair, row, &l, &r);
+          line = side ? r : l;
+          if (line != G_MAXUINT && line < n_lines)
+            {
+              g_string_append (text, lines[line]);
+              g_array_append_val (self->to_buffer[side], row);
+            }
+          else
+            line = G_MAXUINT;
+          g_array_append_val (self->to_trace[side], line);
+          if (row + 1 < n_rows)
+            g_string_append_c (text, '\n');
+        }
+      gtk_text_buffer_set_text (buffer, text->str, (int) text->len);
+      g_string_free (text, TRUE);
+      for (guint row = 0; row < n_rows; row++)
+        {
+          guint line = g_array_index (self->to_trace[side], guint, row);
+          if (line == G_MAXUINT)
+            apply_line_tag (buffer, "filler", row);
+          else if (wb_stage_pair_get_line_mark (self->pair, side, line) == WB_LINE_CHANGED)
+            apply_line_tag (buffer, side ? "added" : "removed", row);
+          else if (wb_stage_pair_get_line_mark (self->pair, side, line) == WB_LINE_RENAMED)
+            apply_line_tag (buffer, "renamed", row);
+        }
+    }
 }
 
 /* Marks the selected bound symbol's lines (and its counterparts' on the other side); scrolls to them. */
@@ -161,8 +256,8 @@ show_selection (WbStageView *self)
         {
           GtkTextIter iter;
 
-          apply_line_tag (pane_buffer (self, side), "selected", line - 1);
-          gtk_text_buffer_get_iter_at_line (pane_buffer (self, side), &iter, (int) line - 1);
+          apply_line_tag (pane_buffer (self, side), "selected", buffer_line (self, side, line - 1));
+          gtk_text_buffer_get_iter_at_line (pane_buffer (self, side), &iter, (int) buffer_line (self, side, line - 1));
           gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (side ? self->right : self->left), &iter, 0.1, FALSE, 0, 0);
         }
       others = wb_stage_pair_get_counterparts (self->pair, side, bsym);
@@ -171,10 +266,10 @@ show_selection (WbStageView *self)
           {
             GtkTextIter iter;
 
-            apply_line_tag (pane_buffer (self, !side), "selected", line - 1);
+            apply_line_tag (pane_buffer (self, !side), "selected", buffer_line (self, !side, line - 1));
             if (i == 0)
               {
-                gtk_text_buffer_get_iter_at_line (pane_buffer (self, !side), &iter, (int) line - 1);
+                gtk_text_buffer_get_iter_at_line (pane_buffer (self, !side), &iter, (int) buffer_line (self, !side, line - 1));
                 gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (!side ? self->right : self->left), &iter, 0.1, FALSE, 0, 0);
               }
           }
@@ -242,8 +337,7 @@ update_pair (WbStageView *self)
   if (self->prefetch_id == 0)
     self->prefetch_id = g_idle_add_full (G_PRIORITY_LOW, prefetch_idle, self, NULL);
   self->updating = TRUE;
-  fill_pane (self, FALSE);
-  fill_pane (self, TRUE);
+  fill_panes (self);
   self->updating = FALSE;
 
   lt = entry_title (self->document, prev);
@@ -293,7 +387,12 @@ pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, WbStageVi
 
   gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (view), GTK_TEXT_WINDOW_WIDGET, (int) x, (int) y, &bx, &by);
   gtk_text_view_get_iter_at_location (GTK_TEXT_VIEW (view), &iter, bx, by);
-  wb_stage_view_select_line (self, view == GTK_WIDGET (self->right), gtk_text_iter_get_line (&iter) + 1);
+  {
+    gboolean right = view == GTK_WIDGET (self->right);
+    guint    line = trace_line (self, right, (guint) gtk_text_iter_get_line (&iter));
+    if (line != G_MAXUINT)
+      wb_stage_view_select_line (self, right, line + 1);
+  }
 }
 
 GArray *
@@ -309,9 +408,13 @@ wb_stage_view_get_selected_lines (WbStageView *self, gboolean right)
     {
       if (gtk_text_iter_has_tag (&iter, tag))
         {
-          guint line = gtk_text_iter_get_line (&iter) + 1;
+          guint line = trace_line (self, right, (guint) gtk_text_iter_get_line (&iter));
 
-          g_array_append_val (lines, line);
+          if (line != G_MAXUINT)
+            {
+              line++;
+              g_array_append_val (lines, line);
+            }
         }
     }
   while (gtk_text_iter_forward_line (&iter));
@@ -342,9 +445,27 @@ wb_stage_view_search (WbStageView *self, const char *text)
         return FALSE;
     }
   gtk_text_buffer_place_cursor (buffer, &match);
-  wb_stage_view_select_line (self, TRUE, gtk_text_iter_get_line (&match) + 1);
+  if (trace_line (self, TRUE, (guint) gtk_text_iter_get_line (&match)) != G_MAXUINT)
+    wb_stage_view_select_line (self, TRUE, trace_line (self, TRUE, (guint) gtk_text_iter_get_line (&match)) + 1);
   gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->right), &match, 0.1, FALSE, 0, 0);
   return TRUE;
+}
+
+/* The line-number gutters: the trace's line numbers, none on filler rows. */
+static void
+numbers_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, guint line, WbStageView *self)
+{
+  gboolean right = GTK_SOURCE_GUTTER_RENDERER (renderer) == self->numbers[1];
+  guint    t = trace_line (self, right, line);
+  char     text[16];
+
+  if (t == G_MAXUINT)
+    {
+      gtk_source_gutter_renderer_text_set_text (renderer, "", -1);
+      return;
+    }
+  g_snprintf (text, sizeof text, "%u", t + 1);
+  gtk_source_gutter_renderer_text_set_text (renderer, text, -1);
 }
 
 /* The gutter: each line's median time in the latest run. */
@@ -355,7 +476,8 @@ times_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, guin
   double           ms;
   g_autofree char *text = NULL;
 
-  if (self->pair == NULL || wb_document_get_run (self->document) == NULL || (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) == NULL || wb_stage_pair_get_line (self->pair, TRUE, bsym) != line + 1 || (ms = wb_document_get_bsym_ms (self->document, bsym)) < 0)
+  line = trace_line (self, TRUE, line);
+  if (line == G_MAXUINT || self->pair == NULL || wb_document_get_run (self->document) == NULL || (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) == NULL || wb_stage_pair_get_line (self->pair, TRUE, bsym) != line + 1 || (ms = wb_document_get_bsym_ms (self->document, bsym)) < 0)
     {
       gtk_source_gutter_renderer_text_set_text (renderer, "", -1);
       return;
@@ -377,15 +499,19 @@ update_style_scheme (WbStageView *self)
     {
       GtkTextBuffer   *buffer = pane_buffer (self, side);
       GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
-      GdkRGBA          added, removed, selected;
+      GdkRGBA          added, removed, selected, renamed, filler;
 
       gtk_source_buffer_set_style_scheme (GTK_SOURCE_BUFFER (buffer), scheme);
       gdk_rgba_parse (&added, dark ? "rgba(38,162,105,0.30)" : "rgba(46,194,126,0.22)");
       gdk_rgba_parse (&removed, dark ? "rgba(224,27,36,0.30)" : "rgba(237,51,59,0.18)");
       gdk_rgba_parse (&selected, dark ? "rgba(53,132,228,0.45)" : "rgba(53,132,228,0.30)");
+      gdk_rgba_parse (&renamed, dark ? "rgba(229,165,10,0.16)" : "rgba(229,165,10,0.12)");
+      gdk_rgba_parse (&filler, dark ? "rgba(255,255,255,0.05)" : "rgba(0,0,0,0.05)");
       g_object_set (gtk_text_tag_table_lookup (table, "added"), "paragraph-background-rgba", &added, NULL);
       g_object_set (gtk_text_tag_table_lookup (table, "removed"), "paragraph-background-rgba", &removed, NULL);
       g_object_set (gtk_text_tag_table_lookup (table, "selected"), "paragraph-background-rgba", &selected, NULL);
+      g_object_set (gtk_text_tag_table_lookup (table, "renamed"), "paragraph-background-rgba", &renamed, NULL);
+      g_object_set (gtk_text_tag_table_lookup (table, "filler"), "paragraph-background-rgba", &filler, NULL);
     }
 }
 
@@ -422,6 +548,11 @@ wb_stage_view_dispose (GObject *object)
   g_clear_handle_id (&self->prefetch_id, g_source_remove);
   self->pair = NULL;
   g_clear_pointer (&self->pairs, g_hash_table_unref);
+  for (int side = 0; side < 2; side++)
+    {
+      g_clear_pointer (&self->to_buffer[side], g_array_unref);
+      g_clear_pointer (&self->to_trace[side], g_array_unref);
+    }
 
   G_OBJECT_CLASS (wb_stage_view_parent_class)->dispose (object);
 }
@@ -478,13 +609,21 @@ wb_stage_view_init (WbStageView *self)
       gtk_source_buffer_set_highlight_syntax (buffer, TRUE);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "added", NULL);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "removed", NULL);
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "renamed", NULL);
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "filler", NULL);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected", "weight", PANGO_WEIGHT_BOLD, NULL);
+      self->numbers[side] = g_object_new (WB_TYPE_LINE_GUTTER, NULL);
+      gtk_source_gutter_renderer_set_xalign (self->numbers[side], 1.0);
+      gtk_widget_add_css_class (GTK_WIDGET (self->numbers[side]), "dim-label");
+      g_signal_connect (self->numbers[side], "query-data", G_CALLBACK (numbers_query_data_cb), self);
+      gtk_source_gutter_insert (gtk_source_view_get_gutter (view, GTK_TEXT_WINDOW_LEFT), self->numbers[side], -20);
       gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
       g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
       gtk_widget_add_controller (GTK_WIDGET (view), GTK_EVENT_CONTROLLER (click));
     }
 
-  /* scrolling kept in step: equal lines have equal heights, so the same offset shows the same lines */
+  /* scrolling kept in step: both panes show the same aligned rows (fillers included) at equal heights,
+   * so the same offset shows the same rows */
   g_object_bind_property (gtk_scrolled_window_get_vadjustment (self->left_scroll), "value",
                           gtk_scrolled_window_get_vadjustment (self->right_scroll), "value",
                           G_BINDING_BIDIRECTIONAL);
