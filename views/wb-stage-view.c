@@ -19,6 +19,7 @@ struct _WbStageView
   int          left_entry;
   int          right_entry;
   gboolean     updating;
+  gboolean     syncing; /* sync_scroll is moving the other pane */
 
   /* template children */
   GtkPaned          *paned;
@@ -421,6 +422,35 @@ wb_stage_view_get_selected_lines (WbStageView *self, gboolean right)
   return lines;
 }
 
+void
+wb_stage_view_get_top_rows (WbStageView *self, guint *left, guint *right)
+{
+  for (int side = 0; side < 2; side++)
+    {
+      GtkTextView *view = GTK_TEXT_VIEW (side ? self->right : self->left);
+      GtkTextIter  iter;
+      int          top;
+      double       y = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (side ? self->right_scroll : self->left_scroll));
+
+      /* the row at the top edge */
+      gtk_text_view_get_line_at_y (view, &iter, (int) y + 2, &top);
+      *(side ? right : left) = (guint) gtk_text_iter_get_line (&iter);
+    }
+}
+
+void
+wb_stage_view_scroll_to_row (WbStageView *self, guint row)
+{
+  GtkTextIter iter;
+  int         y, height;
+
+  g_return_if_fail (WB_IS_STAGE_VIEW (self));
+  if (!gtk_text_buffer_get_iter_at_line (pane_buffer (self, FALSE), &iter, (int) row))
+    return;
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->left), &iter, &y, &height);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->left_scroll), y);
+}
+
 guint
 wb_stage_view_get_n_changes (WbStageView *self)
 {
@@ -567,6 +597,42 @@ size_allocate (GtkWidget *widget, int width, int height, int baseline)
     gtk_paned_set_position (self->paned, width / 2);
 }
 
+/* Scrolls the pane opposite @from so that the row at @from's top is at its top, at the same fraction. */
+static void
+sync_scroll (WbStageView *self, gboolean from)
+{
+  GtkTextView   *a = GTK_TEXT_VIEW (from ? self->right : self->left), *b = GTK_TEXT_VIEW (from ? self->left : self->right);
+  GtkAdjustment *aa = gtk_scrolled_window_get_vadjustment (from ? self->right_scroll : self->left_scroll);
+  GtkAdjustment *ba = gtk_scrolled_window_get_vadjustment (from ? self->left_scroll : self->right_scroll);
+  GtkTextIter    iter;
+  int            y, top, height, line_top, line_height, row;
+
+  if (self->syncing)
+    return;
+  y = (int) gtk_adjustment_get_value (aa);
+  gtk_text_view_get_line_at_y (a, &iter, y, &top);
+  gtk_text_view_get_line_yrange (a, &iter, &top, &height);
+  row = gtk_text_iter_get_line (&iter);
+  if (!gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (b), &iter, row))
+    return;
+  gtk_text_view_get_line_yrange (b, &iter, &line_top, &line_height);
+  self->syncing = TRUE;
+  gtk_adjustment_set_value (ba, line_top + (height > 0 ? (double) (y - top) * line_height / height : 0));
+  self->syncing = FALSE;
+}
+
+static void
+left_scrolled_cb (WbStageView *self)
+{
+  sync_scroll (self, FALSE);
+}
+
+static void
+right_scrolled_cb (WbStageView *self)
+{
+  sync_scroll (self, TRUE);
+}
+
 static void
 wb_stage_view_class_init (WbStageViewClass *klass)
 {
@@ -611,7 +677,8 @@ wb_stage_view_init (WbStageView *self)
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "removed", NULL);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "renamed", NULL);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "filler", NULL);
-      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected", "weight", PANGO_WEIGHT_BOLD, NULL);
+      /* no bold: a bold line is taller in some fonts, and the panes must keep equal row heights */
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected", NULL);
       self->numbers[side] = g_object_new (WB_TYPE_LINE_GUTTER, NULL);
       gtk_source_gutter_renderer_set_xalign (self->numbers[side], 1.0);
       gtk_widget_add_css_class (GTK_WIDGET (self->numbers[side]), "dim-label");
@@ -622,11 +689,11 @@ wb_stage_view_init (WbStageView *self)
       gtk_widget_add_controller (GTK_WIDGET (view), GTK_EVENT_CONTROLLER (click));
     }
 
-  /* scrolling kept in step: both panes show the same aligned rows (fillers included) at equal heights,
-   * so the same offset shows the same rows */
-  g_object_bind_property (gtk_scrolled_window_get_vadjustment (self->left_scroll), "value",
-                          gtk_scrolled_window_get_vadjustment (self->right_scroll), "value",
-                          G_BINDING_BIDIRECTIONAL);
+  /* scrolling kept in step by row: both panes show the same aligned rows (fillers included), but lines
+   * may differ in height (bold selection, fonts), so the other pane is scrolled to the same row */
+  for (int side = 0; side < 2; side++)
+    g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (side ? self->right_scroll : self->left_scroll), "value-changed",
+                              G_CALLBACK (side ? right_scrolled_cb : left_scrolled_cb), self);
 
   self->times = g_object_new (WB_TYPE_TIME_GUTTER, NULL);
   gtk_source_gutter_renderer_set_xalign (self->times, 1.0);

@@ -23,6 +23,11 @@ void wb_stage_view_select_line (WbStageView *self, gboolean right, guint line);
 /* wb_stage_view_get_selected_lines: (transfer full) (element-type guint) the 1-based lines marked
  * selected in a pane (the selected bound symbol or its counterparts). */
 GArray *wb_stage_view_get_selected_lines (WbStageView *self, gboolean right);
+/* wb_stage_view_get_top_rows: the aligned row (0-based) at the top of the left and of the right pane;
+ * equal when the panes are in step (they scroll as one). */
+void wb_stage_view_get_top_rows (WbStageView *self, guint *left, guint *right);
+/* wb_stage_view_scroll_to_row: scrolls so that aligned row @row (0-based) is at the top of both panes. */
+void wb_stage_view_scroll_to_row (WbStageView *self, guint row);
 /* wb_stage_view_get_n_changes: lines changed between the two panes. */
 guint wb_stage_view_get_n_changes (WbStageView *self);
 /* wb_stage_view_search: selects the next line of the right pane containing @text; FALSE if none. */

@@ -137,6 +137,16 @@ test_select_line (void)
     g_test_message ("selected %s: %u counterpart lines on the left", region, left->len);
   }
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "02-select-line"));
+  /* the panes show the same aligned rows (after the scroll to the selection has been laid out) */
+  {
+    guint top_left, top_right;
+    wb_stage_view_scroll_to_row (view, 40);
+    wb_ui_spin (0.3);
+    wb_stage_view_get_top_rows (view, &top_left, &top_right);
+    g_test_message ("top rows: left %u, right %u", top_left, top_right);
+    g_assert_cmpuint (top_left, ==, 40);
+    g_assert_cmpuint (top_right, ==, 40);
+  }
 
   /* a line before fusion maps forward to its region too */
   {
