@@ -7,11 +7,14 @@
  * Transposed: weight [Cin, Cout/groups, *K]; columns = W_g^T x_g, then scattered back (col2im).
  * bf16/f16 compute in f32 and round once; bias is added in the compute dtype.
  *
+ * kl_div: see op_kl_div.
+ *
  * nll_loss_backward(grad_output, input[N, C, ...] or [C], target, weight, reduction, ignore_index,
  * total_weight): zeros except grad[i, target_i] = -w[target_i] * g / total_weight ('mean'),
  * -w[target_i] * g ('sum') or -w[target_i] * g_i ('none'); ignored targets give 0. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "wb-cpu-private.h"
@@ -293,11 +296,72 @@ op_nll_loss_backward (WbKernelCall *call, GError **error)
   return out != NULL && _wb_cpu_set_result (call, out);
 }
 
+/* kl_div (input, target, size_average, reduce, reduction='mean', log_target=False): pointwise
+ * target * (log target - input), 0 where target is 0 (PyTorch's xlogy), or exp(target) * (target - input)
+ * with log_target; then 'none', 'sum', 'mean' (over every element) or 'batchmean' (sum / input.shape[0]).
+ * Accumulates in f64. */
+static gboolean
+op_kl_div (WbKernelCall *call, GError **error)
+{
+  WbTensor   *input, *target;
+  WbRtValue  *red = wb_kernel_call_get_arg (call, 4, "reduction");
+  const char *reduction = red && red->kind == WB_RT_STRING ? red->s : "mean";
+  gboolean    log_target = FALSE;
+  g_autoptr (WbTensor) x = NULL;
+  g_autoptr (WbTensor) t = NULL;
+  g_autoptr (WbTensor) acc = NULL;
+  gint64    n;
+  double    sum = 0;
+  WbTensor *out;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "input", &input, error) || !_wb_cpu_arg_tensor (call, 1, "target", &target, error) ||
+      !_wb_cpu_arg_bool (call, 5, "log_target", TRUE, FALSE, &log_target, error))
+    return FALSE;
+  if (input->rank != target->rank || memcmp (input->shape, target->shape, sizeof (gint64) * input->rank) != 0)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "kl_div: input and target shapes differ (broadcasting is not supported)");
+      return FALSE;
+    }
+  if ((x = _wb_cpu_to_f64 (input, error)) == NULL || (t = _wb_cpu_to_f64 (target, error)) == NULL ||
+      (acc = wb_tensor_new (WB_DTYPE_FLOAT64, input->rank, input->shape, error)) == NULL)
+    return FALSE;
+  n = wb_tensor_numel (input);
+  for (gint64 i = 0; i < n; i++)
+    {
+      double xi = ((const double *) wb_tensor_get_data (x))[i], ti = ((const double *) wb_tensor_get_data (t))[i], v;
+      if (log_target)
+        v = exp (ti) * (ti - xi);
+      else
+        v = ti > 0 ? ti * (log (ti) - xi) : (ti == 0 ? 0.0 : NAN);
+      ((double *) wb_tensor_get_data (acc))[i] = v;
+      sum += v;
+    }
+  if (g_strcmp0 (reduction, "none") == 0)
+    out = wb_tensor_to_dtype (acc, input->dtype, error);
+  else
+    {
+      double value = sum;
+      if (g_strcmp0 (reduction, "mean") == 0)
+        value = sum / (double) MAX (n, 1);
+      else if (g_strcmp0 (reduction, "batchmean") == 0)
+        value = sum / (double) MAX (input->rank > 0 ? input->shape[0] : 1, 1);
+      else if (g_strcmp0 (reduction, "sum") != 0)
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "kl_div: unknown reduction '%s'", reduction);
+          return FALSE;
+        }
+      out = wb_tensor_new_scalar (input->dtype, value);
+    }
+  return out != NULL && _wb_cpu_set_result (call, out);
+}
+
 gboolean
 _wb_cpu_nn (WbKernelCall *call, int op, GError **error)
 {
   switch (op)
     {
+    case WB_NN_KL_DIV:
+      return op_kl_div (call, error);
     case WB_NN_CONVOLUTION:
       return op_convolution (call, error);
     case WB_NN_NLL_LOSS_BACKWARD:

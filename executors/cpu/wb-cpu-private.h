@@ -142,6 +142,7 @@ enum
   /* nn */
   WB_NN_CONVOLUTION = 1,
   WB_NN_NLL_LOSS_BACKWARD,
+  WB_NN_KL_DIV,
   /* attention */
   WB_ATTN_FLASH_FWD = 1,
   WB_ATTN_FLASH_BWD,

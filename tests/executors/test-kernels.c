@@ -563,6 +563,26 @@ test_pooling (void)
   wb_test_assert_values (g_ptr_array_index (args, 3) ? ((WbRtValue *) g_ptr_array_index (args, 3))->tensor : NULL, iv, 6, 0);
 }
 
+/* kl_div as the torch executor prints it (values from PyTorch 2.11). */
+static void
+test_kl_div (void)
+{
+  double xv[4] = { -1, -2, -0.5, -3 }, tv[4] = { 0.2, 0.8, 0, 1 };
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 2 }, xv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 2, (gint64[]){ 2, 2 }, tv), NULL);
+  g_autoptr (GPtrArray) out = NULL;
+
+  RUN ("x, t",
+       "  # x: \"cpu f32[2, 2]\"\n"
+       "  # t: \"cpu f32[2, 2]\"\n"
+       "  t0 = torch.nn.functional.kl_div(x, t, reduction='batchmean')  # t0: \"cpu f32[]\"\n"
+       "  t1 = ltorch.kl_div(x, t, reduction='none')  # t1: \"cpu f32[2, 2]\"\n"
+       "  return (t0, t1)\n",
+       args, out);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 2.14979887 }, 1, 1e-6);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ -0.12188758, 1.42148519, 0, 3 }, 4, 1e-6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -583,5 +603,6 @@ main (int argc, char **argv)
   g_test_add_func ("/executors/cpu/composite-region-alias", test_composite_and_region);
   g_test_add_func ("/executors/cpu/check-shapes", test_check_shapes);
   g_test_add_func ("/executors/cpu/pooling-cumsum-setitem", test_pooling);
+  g_test_add_func ("/executors/cpu/kl-div", test_kl_div);
   return g_test_run ();
 }
