@@ -104,6 +104,11 @@ wb_window_open (WbWindow *self, const char *path)
 
   basename = g_path_get_basename (path);
   adw_view_switcher_title_set_subtitle (self->window_title, basename);
+  {
+    /* TRANSLATORS: the window's title: the open trace set and the application's name */
+    g_autofree char *title = g_strdup_printf (_ ("%s — Thunder Workbench"), basename);
+    gtk_window_set_title (GTK_WINDOW (self), title);
+  }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), path);
   gtk_spinner_start (self->spinner);
   gtk_stack_set_visible_child_name (self->stack, "loading");
@@ -148,6 +153,36 @@ static void
 open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   choose (WB_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("Open a Trace Folder"));
+}
+
+/* The bundled sample (data/samples/mlp_small): installed with the app, or in the source tree when the
+ * app runs from its build directory. NULL when neither is there (transfer full). */
+char *
+wb_window_find_sample (void)
+{
+  const char *const dirs[] = { PKGDATADIR "/samples", SOURCE_SAMPLESDIR };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = g_build_filename (dirs[i], "mlp_small", NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        return g_steal_pointer (&path);
+    }
+  return NULL;
+}
+
+static void
+open_sample_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WbWindow        *self = WB_WINDOW (widget);
+  g_autofree char *path = wb_window_find_sample ();
+
+  if (path == NULL)
+    {
+      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (_ ("The sample is not installed")));
+      return;
+    }
+  wb_window_open (self, path);
 }
 
 static void
@@ -456,6 +491,7 @@ wb_window_class_init (WbWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.open-file", NULL, open_file_action);
+  gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.profile", NULL, profile_action);
   gtk_widget_class_install_action (widget_class, "win.compare-runs", NULL, compare_runs_action);

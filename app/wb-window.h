@@ -33,5 +33,9 @@ gboolean wb_window_can_record (WbWindow *self);
 void wb_window_show_view (WbWindow *self, const char *name);
 /* wb_window_is_loading: TRUE while a load is in flight. */
 gboolean wb_window_is_loading (WbWindow *self);
+/* wb_window_find_sample: (transfer full) (nullable) the bundled sample's folder (data/samples/mlp_small),
+ * installed under PKGDATADIR or, from a build directory, in the source tree; the welcome page's
+ * "Open the Sample" (win.open-sample) opens it. */
+char *wb_window_find_sample (void);
 
 G_END_DECLS

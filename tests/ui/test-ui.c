@@ -601,6 +601,34 @@ test_broken_file (void)
   g_rmdir (dir);
 }
 
+static gboolean
+window_loaded (gpointer data)
+{
+  WbWindow *w = data;
+  return !wb_window_is_loading (w) && wb_document_get_trace_set (wb_window_get_document (w)) != NULL;
+}
+
+/* First run: a new window shows the welcome page; "Open the Sample" opens the bundled sample (from the
+ * source tree here) and the window's title names it. */
+static void
+test_welcome (void)
+{
+  WbWindow        *fresh = wb_window_new (GTK_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
+  g_autofree char *sample = wb_window_find_sample ();
+
+  g_assert_nonnull (sample);
+  g_assert_true (g_str_has_suffix (sample, "mlp_small"));
+  gtk_window_present (GTK_WINDOW (fresh));
+  wb_ui_spin (0.2);
+  g_free (wb_ui_screenshot (GTK_WIDGET (fresh), "09-welcome"));
+  g_assert_null (wb_document_get_trace_set (wb_window_get_document (fresh)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fresh), "win.open-sample", NULL));
+  g_assert_true (wb_ui_wait (window_loaded, fresh, 60));
+  g_assert_cmpuint (wb_trace_set_get_n_entries (wb_document_get_trace_set (wb_window_get_document (fresh))), >, 3);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (fresh)), "mlp_small"));
+  gtk_window_destroy (GTK_WINDOW (fresh));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -618,6 +646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/switch-executor", test_switch_executor);
   g_test_add_func ("/ui/window/timeline", test_timeline);
   g_test_add_func ("/ui/window/broken-file", test_broken_file);
+  g_test_add_func ("/ui/window/welcome", test_welcome);
   g_test_add_func ("/ui/bench/llama-layer", test_bench_llama);
   return g_test_run ();
 }
