@@ -105,8 +105,8 @@ wb_window_open (WbWindow *self, const char *path)
   basename = g_path_get_basename (path);
   adw_view_switcher_title_set_subtitle (self->window_title, basename);
   {
-    /* TRANSLATORS: the window's title: the open trace set and the application's name */
-    g_autofree char *title = g_strdup_printf (_ ("%s — Thunder Workbench"), basename);
+    /* the open trace set, then the application's name as translated */
+    g_autofree char *title = g_strdup_printf ("%s — %s", basename, _ ("Thunder Workbench"));
     gtk_window_set_title (GTK_WINDOW (self), title);
   }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), path);

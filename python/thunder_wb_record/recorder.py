@@ -343,7 +343,10 @@ class Recorder:
             # entry is recorded on its first call; later calls are timed and must not pay for copies)
             rec._local.inputs_before = None
             if rec.settings.save_inputs and recorded_call._calls < 2:
-                rec._local.inputs_before = _snapshot_inputs(args, kwargs)
+                try:
+                    rec._local.inputs_before = _snapshot_inputs(args, kwargs)
+                except Exception as e:  # the recorder never breaks the program: inputs are then saved after the call
+                    rec.say(f"inputs are saved as they are after the call: {type(e).__name__}: {e}")
             recorded_call._calls += 1
             t0 = time.perf_counter()
             try:

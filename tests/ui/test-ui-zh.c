@@ -26,7 +26,8 @@ test_zh (void)
   g_assert_cmpstr (_ ("Export the Graph"), ==, "导出图");
   g_assert_cmpstr (_ ("Preferences"), ==, "首选项");
   g_assert_cmpstr (_ ("Open _Recent"), ==, "最近打开(_R)");
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, _ ("Thunder Workbench"));
+  /* the title is "CASE — the application's name", translated */
+  g_assert_true (g_str_has_suffix (gtk_window_get_title (GTK_WINDOW (window)), _ ("Thunder Workbench")));
   g_assert_cmpstr (_ ("Thunder Workbench"), !=, "Thunder Workbench");
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "06-zh_CN"));
   /* the graph page in zh_CN: its toolbar's status line is translated */
