@@ -194,13 +194,11 @@ row_step (Kern *k, const Col *C, const Idx *kx, const char *r, const char *E, Id
  * the accumulations in row order, then the stores (the compiler does not move a row's loads above the
  * previous row's stores). WB_CUDA_COLUMN_ROWS sets it (1: a row an iteration). */
 static guint
-rows_per_step (const Col *C)
+rows_per_step (const Gen *g, const Col *C)
 {
-  const char *e = g_getenv ("WB_CUDA_COLUMN_ROWS");
-
   if (C->epi == NULL || C->epi->elems->len == 0)
     return 1;
-  return e != NULL ? (guint) CLAMP (atoi (e), 1, 8) : COLUMN_ROWS_PER_STEP;
+  return g->opt.column_rows > 0 ? g->opt.column_rows : COLUMN_ROWS_PER_STEP;
 }
 
 /* The accumulation over the block's rows r0, r0 + R, ... < r1 of the outputs o .. o + V - 1. */
@@ -208,7 +206,7 @@ static gboolean
 column_loop (Kern *k, const Col *C, GError **error)
 {
   Idx   kx, ax;
-  guint U = rows_per_step (C);
+  guint U = rows_per_step (k->g, C);
 
   if (C->V == 1 && C->epi == NULL)
     return _wb_cg_reduction_loop_range (k, C->accs, C->nn, C->red, C->kept_shape, C->n_kept, C->red_shape, C->n_red, "r0", "r1", C->R, C->c, NULL,
@@ -442,7 +440,6 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   const WbCgEpilogue *elems = epi != NULL && epi->elems->len > 0 ? epi : NULL;
   WbCudaBuffer        pb = { 0 }, cb = { 0 };
   g_autofree guint   *pslot = g_new (guint, nn);
-  const char         *env = g_getenv ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
   gint64              per_sm, blocks;
   guint               vec;
   Kern               *k;
@@ -477,8 +474,8 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   /* the grid: every block resident at once, each slice at least 16 rows per row lane (4 with vectors: an
    * unrolled step) */
   per_sm = C.V > 1 ? COLUMN_BLOCKS_PER_SM_VECTOR : COLUMN_BLOCKS_PER_SM_SCALAR;
-  if (env != NULL && atoi (env) > 0)
-    per_sm = atoi (env);
+  if (g->opt.column_blocks_per_sm > 0)
+    per_sm = g->opt.column_blocks_per_sm;
   C.tiles = (NO + C.CL * (gint64) C.V - 1) / (C.CL * (gint64) C.V);
   C.S = MAX ((gint64) 1, MIN (per_sm * WB_CG_SMS / C.tiles, K / (C.R * (C.V > 1 ? 4 : 16))));
   C.Kc = (K + C.S - 1) / C.S;

@@ -615,7 +615,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
     }
 
   /* a repeat of an earlier pure op on the same operands is that op's value */
-  key = outs->len == 1 && g_getenv ("WB_CUDA_NO_CSE") == NULL ? cse_key (g, n) : NULL;
+  key = outs->len == 1 && !g->opt.no_cse ? cse_key (g, n) : NULL;
   if (key != NULL && (same = g_hash_table_lookup (g->cse, key)) != NULL && same->dtype == g_array_index (types, WbType, 0).dtype)
     {
       g_hash_table_replace (g->env, outs->pdata[0], same);

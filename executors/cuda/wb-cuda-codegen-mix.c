@@ -135,14 +135,14 @@ defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
   gint64        numel;
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
-  if (g_getenv ("WB_CUDA_NO_MIX_DEFER") != NULL || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
+  if (g->opt.no_mix_defer || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
       any_reaches (g, epi->elems, rset))
     return FALSE;
   numel = _wb_cg_numel_of (R.a->rank, R.a->shape);
   for (guint j = 0; j < cset->len; j++)
     g_ptr_array_add (cvals, _wb_cg_operand (g, ((Node *) cset->pdata[j])->arg[0]));
   return input_bytes (g, (Val *const *) cvals->pdata, cvals->len, numel) * numel > MIX_DEFER_MIN_BYTES ||
-         g_getenv ("WB_CUDA_MIX_DEFER_ALWAYS") != NULL;
+         g->opt.mix_defer_always;
 }
 
 static gint64
@@ -163,7 +163,7 @@ _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int
   g_autoptr (GPtrArray) rvals = g_ptr_array_new ();
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
-  if ((g->flags & WB_CUDA_CODEGEN_NO_WAIT) || g_getenv ("WB_CUDA_NO_MIX") != NULL || held < 1 || epi->elems == NULL || epi->elems->len == 0)
+  if ((g->opt.flags & WB_CUDA_CODEGEN_NO_WAIT) || g->opt.no_mix || held < 1 || epi->elems == NULL || epi->elems->len == 0)
     return -1;
   rset = sets->pdata[held];
   cset = sets->pdata[cs];
@@ -233,8 +233,7 @@ _wb_cg_mix_clear (WbCgMix *m)
 gboolean
 _wb_cg_mix_fits (Gen *g, WbCgMix *m, gint64 rows, int T, guint V)
 {
-  const char *env = g_getenv ("WB_CUDA_MIX_BLOCKS_PER_SM");
-  gint64      per_sm = env != NULL && atoi (env) > 0 ? atoi (env) : MIX_BLOCKS_PER_SM;
+  gint64 per_sm = g->opt.mix_blocks_per_sm > 0 ? g->opt.mix_blocks_per_sm : MIX_BLOCKS_PER_SM;
 
   /* rows of one warp, or rows of a block whose sums can wait (defer_ok): a group of several warps meets at two
    * barriers per row, which a block walking its rows waits out one row after the other (a kernel of one row
@@ -264,7 +263,7 @@ _wb_cg_mix_fits (Gen *g, WbCgMix *m, gint64 rows, int T, guint V)
    * tile). Where each combiner has one tile already (gpt2_block's layer-norm backwards, 768 columns: 24
    * combiners -> 6 of 4 x 32) slower, 0.0335 -> 0.0351. */
   m->cv = 1;
-  if (m->c == CLS_F && g_getenv ("WB_CUDA_MIX_SCALAR_COMBINE") == NULL)
+  if (m->c == CLS_F && !g->opt.mix_scalar_combine)
     while (m->cv < 4 && m->C / (MIX_TILE * m->cv) > MIX_MAX_COMBINERS && m->C % (MIX_TILE * m->cv * 2) == 0)
       m->cv *= 2;
   if ((gint64) WB_CUDA_BLOCK * m->cv * m->set->len > MIX_MAX_SHARED) /* the combine's tiles of every sum */

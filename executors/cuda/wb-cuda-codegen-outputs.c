@@ -345,7 +345,7 @@ _wb_cg_read_by_reduction (Gen *g, Val *v)
           WbCgReduction R;
           if (a == NULL || !walk (g, a, &w))
             continue;
-          if (g_getenv ("WB_CUDA_NO_EPILOGUE") == NULL && _wb_cg_reduction_layout (g, n, &R) &&
+          if (!g->opt.no_epilogue && _wb_cg_reduction_layout (g, n, &R) &&
               ((R.column && R.lead && _wb_cg_numel_of (v->rank, v->shape) == _wb_cg_numel_of (R.a->rank, R.a->shape) && _wb_cg_column_split (v, &R) >= 0) ||
                (R.row && R.takes_epilogue && _wb_cg_same_shape_squeezed (v, R.a))))
             continue;

@@ -331,7 +331,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   Idx         ax;
 
   gboolean batch = k->batch; /* inside a uniform branch of cat, at its lane 0 */
-  gboolean clamp = k->hoist.on && g_getenv ("WB_CUDA_NO_HOIST") == NULL;
+  gboolean clamp = k->hoist.on && !k->g->opt.no_hoist;
   int      pad_indent;
 
   gboolean pair = k->pair; /* every lane's word (wb-cuda-codegen-pair.c); @pad_literal is one */
@@ -532,10 +532,9 @@ _wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 
 guint
 _wb_cg_vec_width (Kern *k, gint64 extent)
 {
-  const char *e = g_getenv ("WB_CUDA_NO_VECTOR");
-  guint       v = MIN (8u, 16u / MAX (k->min_bytes, 1u));
+  guint v = MIN (8u, 16u / MAX (k->min_bytes, 1u));
 
-  if (e != NULL && *e != '\0' && strcmp (e, "0") != 0)
+  if (k->g->opt.no_vector)
     return 0;
   while (v > 1 && (extent <= 0 || extent % v != 0))
     v /= 2;
@@ -652,7 +651,7 @@ row_lanes (Kern *k, gint64 inner, gint64 N)
   gint64 run = k->seg / k->vec;
   guint  lanes = 32;
 
-  if (k->seg <= 0 || k->seg % k->vec != 0 || g_getenv ("WB_CUDA_NO_WARP_ROWS") != NULL)
+  if (k->seg <= 0 || k->seg % k->vec != 0 || k->g->opt.no_warp_rows)
     return 32;
   while (lanes > 1 && run % lanes != 0)
     lanes /= 2;

@@ -106,8 +106,8 @@ typedef struct
   guint              n_inputs;
   guint              n_ops;
   guint              n_literal;
-  WbCudaCodegenFlags flags;
-  gint64             sms; /* wb_cuda_codegen_get_sm_count () when the plan began */
+  WbCudaCodegenOptions opt; /* what the plan is built under (flags, switches) */
+  gint64             sms; /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
 } Gen;
 
 /* A hoist point (wb-cuda-codegen-pointwise.c, _wb_cg_vec_pad): the top of a block of the vector loop, where the

@@ -572,7 +572,7 @@ reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
     }
   out->row = a->rank > 0 && out->red[a->rank - 1] && out->K > 1;
   out->column = !out->row && !out->is_var && out->K >= WB_CG_COLUMN_MIN_K && _wb_cg_grid_for (out->NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
-                g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL;
+                !g->opt.no_column_split;
   out->takes_epilogue = out->row && trailing;
   return TRUE;
 }
@@ -684,7 +684,7 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
           mix->used = TRUE;
           R.mix = mix;
           kv->min_blocks = mix->per_sm;                                /* its grid is resident at once: registers for that many blocks */
-          if (g_getenv ("WB_CUDA_NO_PREFETCH") == NULL && !mix->defer) /* deferred: one walk, nothing to prefetch */
+          if (!g->opt.no_prefetch && !mix->defer) /* deferred: one walk, nothing to prefetch */
             {
               g_autofree Val **ops = g_new (Val *, nn);
               for (guint j = 0; j < nn; j++)

@@ -130,7 +130,7 @@ _wb_cg_idx_reshape_grouped (Kern *k, const Idx *ix, const Val *v, const Val *a, 
 {
   guint i = 0, j = 0;
 
-  if (g_getenv ("WB_CUDA_RESHAPE_LINEAR") != NULL || _wb_cg_numel_of (v->rank, v->shape) == 0)
+  if (k->g->opt.reshape_linear || _wb_cg_numel_of (v->rank, v->shape) == 0)
     return FALSE;
   memset (ax, 0, sizeof *ax);
   ax->rank = a->rank;

@@ -139,11 +139,10 @@ guint
 _wb_cg_cat_run (Kern *k, const WbValue *list, guint i, guint dim, guint max, guint *maps)
 {
   Gen        *g = k->g;
-  const char *e = g_getenv ("WB_CUDA_NO_CAT_SELECT");
   Val        *first = _wb_cg_operand (g, list->items[i]);
   guint       run = 1;
 
-  if ((e != NULL && *e != '\0' && strcmp (e, "0") != 0) || k->resident != NULL || k->ptable != NULL || k->table_bits != NULL)
+  if (g->opt.no_cat_select || k->resident != NULL || k->ptable != NULL || k->table_bits != NULL)
     return 1;
   while (run < max && i + run < list->n_items)
     {

@@ -145,11 +145,10 @@ _wb_cg_table_input (Gen *g, GPtrArray *outs)
 {
   Val        *out = outs->pdata[0];
   gint64      N = _wb_cg_numel_of (out->rank, out->shape);
-  const char *env = g_getenv ("WB_CUDA_TABLE");
-  gboolean    always = g_strcmp0 (env, "always") == 0;
+  gboolean    always = g->opt.table_always;
   Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE, NULL, 0 };
 
-  if (outs->len != 1 || (g->flags & WB_CUDA_CODEGEN_NO_TABLE) || g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
+  if (outs->len != 1 || (g->opt.flags & WB_CUDA_CODEGEN_NO_TABLE) || g->opt.no_table || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
     u.ok = FALSE;
   else if (g_hash_table_add (u.seen, out) && take_op (&u, out->def)) /* the output may have its buffer: start at its op */
     (void) _wb_cg_node_reads_any (g, out->def, unary_cb, &u);
@@ -206,7 +205,7 @@ static void
 load_vec (Kern *k, const char *guard, const char *dst, const char *ptr, const char *at, gint64 n)
 {
   _wb_cg_line (k, "if (%s%s < %" G_GINT64_FORMAT ")", guard, at, n);
-  if (g_getenv ("WB_CUDA_TABLE_CACHED") == NULL)
+  if (!k->g->opt.table_cached)
     _wb_cg_line (k, "  asm (\"ld.global.cs.v4.u32 {%%0, %%1, %%2, %%3}, [%%4];\" : \"=r\"(%s.x), \"=r\"(%s.y), \"=r\"(%s.z), \"=r\"(%s.w) : \"l\"(((const wb_u4 *) %s) + %s));", dst, dst, dst,
                  dst, ptr, at);
   else
@@ -218,7 +217,7 @@ load_vec (Kern *k, const char *guard, const char *dst, const char *ptr, const ch
 static void
 store_vec (Kern *k, const char *ptr, const char *at, const char *src)
 {
-  if (g_getenv ("WB_CUDA_TABLE_CACHED") == NULL)
+  if (!k->g->opt.table_cached)
     _wb_cg_line (k, "asm volatile (\"st.global.cs.v4.u32 [%%0], {%%1, %%2, %%3, %%4};\" :: \"l\"(((wb_u4 *) %s) + %s), \"r\"(%s.x), \"r\"(%s.y), \"r\"(%s.z), \"r\"(%s.w) : \"memory\");", ptr, at,
                  src, src, src, src);
   else
@@ -348,13 +347,12 @@ Val *
 _wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input)
 {
   Val        *first = outs->pdata[0], *best = NULL;
-  const char *env = g_getenv ("WB_CUDA_TABLE");
-  gboolean    always = g_strcmp0 (env, "always") == 0;
+  gboolean    always = g->opt.table_always;
   Reach       r = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), _wb_cg_numel_of (first->rank, first->shape), 0 };
   guint       best_heavy = 0, best_cost = 0;
 
   *input = NULL;
-  if ((g->flags & WB_CUDA_CODEGEN_NO_TABLE) || g_getenv ("WB_CUDA_NO_TABLE") != NULL || g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL ||
+  if ((g->opt.flags & WB_CUDA_CODEGEN_NO_TABLE) || g->opt.no_table || g->opt.no_partial_table ||
       (!always && r.numel < TABLE_MIN_ELEMENTS))
     goto out;
   for (guint i = 0; i < outs->len; i++)

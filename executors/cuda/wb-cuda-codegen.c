@@ -184,8 +184,73 @@ wb_cuda_codegen_get_sm_count (void)
   return (guint) g_atomic_int_get (&codegen_sms);
 }
 
+void
+wb_cuda_codegen_options_init (WbCudaCodegenOptions *options, WbCudaCodegenFlags flags)
+{
+  g_return_if_fail (options != NULL);
+  memset (options, 0, sizeof *options);
+  options->flags = flags;
+}
+
+/* A switch that is on when set to anything but "" or "0". */
+static gboolean
+env_on (const char *name)
+{
+  const char *e = g_getenv (name);
+  return e != NULL && *e != '\0' && strcmp (e, "0") != 0;
+}
+
+/* A positive count, or 0 (unset, or not a positive number). */
+static guint
+env_count (const char *name)
+{
+  const char *e = g_getenv (name);
+  return e != NULL && atoi (e) > 0 ? (guint) atoi (e) : 0;
+}
+
+void
+wb_cuda_codegen_options_init_from_env (WbCudaCodegenOptions *o, WbCudaCodegenFlags flags)
+{
+  const char *rows = g_getenv ("WB_CUDA_COLUMN_ROWS");
+
+  wb_cuda_codegen_options_init (o, flags);
+  o->no_bf16x2 = env_on ("WB_CUDA_NO_BF16X2");
+  o->no_cat_select = env_on ("WB_CUDA_NO_CAT_SELECT");
+  o->no_vector = env_on ("WB_CUDA_NO_VECTOR");
+  /* the other switches are on when set at all */
+  o->no_column_split = g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") != NULL;
+  o->no_cse = g_getenv ("WB_CUDA_NO_CSE") != NULL;
+  o->no_epilogue = g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL;
+  o->no_hoist = g_getenv ("WB_CUDA_NO_HOIST") != NULL;
+  o->no_mix = g_getenv ("WB_CUDA_NO_MIX") != NULL;
+  o->no_mix_defer = g_getenv ("WB_CUDA_NO_MIX_DEFER") != NULL;
+  o->no_partial_table = g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL;
+  o->no_prefetch = g_getenv ("WB_CUDA_NO_PREFETCH") != NULL;
+  o->no_reschedule = g_getenv ("WB_CUDA_NO_RESCHEDULE") != NULL;
+  o->no_siblings = g_getenv ("WB_CUDA_NO_SIBLINGS") != NULL;
+  o->no_table = g_getenv ("WB_CUDA_NO_TABLE") != NULL;
+  o->no_warp_rows = g_getenv ("WB_CUDA_NO_WARP_ROWS") != NULL;
+  o->mix_defer_always = g_getenv ("WB_CUDA_MIX_DEFER_ALWAYS") != NULL;
+  o->mix_scalar_combine = g_getenv ("WB_CUDA_MIX_SCALAR_COMBINE") != NULL;
+  o->reshape_linear = g_getenv ("WB_CUDA_RESHAPE_LINEAR") != NULL;
+  o->table_always = g_strcmp0 (g_getenv ("WB_CUDA_TABLE"), "always") == 0;
+  o->table_cached = g_getenv ("WB_CUDA_TABLE_CACHED") != NULL;
+  o->column_blocks_per_sm = env_count ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
+  o->column_rows = rows != NULL ? (guint) CLAMP (atoi (rows), 1, 8) : 0;
+  o->mix_blocks_per_sm = env_count ("WB_CUDA_MIX_BLOCKS_PER_SM");
+}
+
 WbCudaPlan *
 wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, WbCudaCodegenFlags flags, GError **error)
+{
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, flags);
+  return wb_cuda_plan_new_with_options (body, n_body, input_names, inputs, n_inputs, output_names, n_outputs, &o, error);
+}
+
+WbCudaPlan *
+wb_cuda_plan_new_with_options (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, const WbCudaCodegenOptions *options, GError **error)
 {
   Gen          g = { 0 };
   WbCudaPlan  *plan = NULL;
@@ -214,8 +279,8 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
   g.kernels = g_array_new (FALSE, TRUE, sizeof (WbCudaKernel));
   g.source = g_string_new (NULL);
   g.n_inputs = n_inputs;
-  g.flags = flags;
-  g.sms = wb_cuda_codegen_get_sm_count ();
+  g.opt = *options;
+  g.sms = options->sms > 0 ? options->sms : wb_cuda_codegen_get_sm_count ();
 
   for (guint i = 0; i < n_inputs; i++)
     {
@@ -488,6 +553,15 @@ out:
 WbCudaPlan *
 wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error)
 {
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, flags);
+  return wb_cuda_plan_new_region_with_options (region, args, n_args, &o, error);
+}
+
+WbCudaPlan *
+wb_cuda_plan_new_region_with_options (const WbBsym *region, const WbCudaArg *args, guint n_args, const WbCudaCodegenOptions *options, GError **error)
+{
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
 
@@ -495,8 +569,8 @@ wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_ar
   for (guint i = 0; i < n_args; i++)
     g_ptr_array_add (names, region->args[i]->kind == WB_VALUE_NAME ? (gpointer) region->args[i]->text : NULL);
   wb_bsym_get_output_names (region, outs);
-  return wb_cuda_plan_new ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, (const char *const *) names->pdata,
-                           args, n_args, (const char *const *) outs->pdata, outs->len, flags, error);
+  return wb_cuda_plan_new_with_options ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, (const char *const *) names->pdata,
+                                        args, n_args, (const char *const *) outs->pdata, outs->len, options, error);
 }
 
 static gboolean
@@ -639,6 +713,15 @@ _wb_cg_collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPt
 WbCudaPlan *
 wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCodegenFlags flags, GError **error)
 {
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, flags);
+  return wb_cuda_plan_new_annotated_with_options (trace, region, &o, error);
+}
+
+WbCudaPlan *
+wb_cuda_plan_new_annotated_with_options (const WbTrace *trace, const WbBsym *region, const WbCudaCodegenOptions *options, GError **error)
+{
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autofree WbCudaArg *args = NULL;
@@ -661,5 +744,5 @@ wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCo
       else
         args[i].kind = WB_CUDA_ARG_OTHER;
     }
-  return wb_cuda_plan_new_region (region, args, region->n_args, flags, error);
+  return wb_cuda_plan_new_region_with_options (region, args, region->n_args, options, error);
 }
