@@ -519,6 +519,7 @@ squeeze_unit_reduction (Gen *g, Node *n)
       return;
   n->is_reduction = FALSE;
   n->op = "squeeze";
+  n->id = WB_SYMBOL_PRIMS_SQUEEZE;
 }
 
 /* The key of node @n for common subexpressions: its op and each bound argument (a name as the Val it is bound
@@ -552,7 +553,7 @@ cse_key (Gen *g, Node *n)
 }
 
 static gboolean
-add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
+add_node (Gen *g, const WbBsym *b, const char *op, const WbSymbol *prim, GError **error)
 {
   const char *full = b->name;
   Node       *n;
@@ -565,6 +566,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
   n = g_new0 (Node, 1);
   n->b = b;
   n->op = op;
+  n->id = wb_symbol_get_id (prim);
   g_ptr_array_add (g->nodes, n);
   g->n_ops++;
   if (!bind_args (n, error))
@@ -664,7 +666,7 @@ _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GEr
         {
           if (!_wb_cg_op_supported (b->name + strlen ("prims.")))
             return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for %s", b->name);
-          if (!add_node (g, b, b->name + strlen ("prims."), error))
+          if (!add_node (g, b, b->name + strlen ("prims."), b->symbol, error))
             return FALSE;
         }
       else if (b->n_subsymbols > 0)
@@ -678,7 +680,7 @@ _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GEr
           const char *like = wb_symbol_get_name (wb_symbol_get_like (b->symbol));
           if (!_wb_cg_op_supported (like + strlen ("prims.")))
             return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for %s (%s)", b->name, like);
-          if (!add_node (g, b, like + strlen ("prims."), error))
+          if (!add_node (g, b, like + strlen ("prims."), wb_symbol_get_like (b->symbol), error))
             return FALSE;
         }
       else

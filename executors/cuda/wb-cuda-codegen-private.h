@@ -3,7 +3,8 @@
  *
  * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
- * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index
+ * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index (dispatch by symbol id)
+ * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h)
  * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
  * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
@@ -63,6 +64,7 @@ struct _Node
 {
   const WbBsym  *b;
   const char    *op;                 /* prim name without "prims." */
+  WbSymbolId     id;                 /* the prim's symbol id (an executor's alias: the prim it is like) */
   const WbValue *arg[MAX_NODE_ARGS]; /* bound by the symbol's signature; NULL when absent */
   guint          n_arg;
   Val           *out[2];
