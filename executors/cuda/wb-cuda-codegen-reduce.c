@@ -583,6 +583,130 @@ _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
   return reduction_layout (g, n, out, NULL);
 }
 
+/* @R's accumulators, the reduced and kept dims of operand @L->a, and the class the sums are in; *@u: the
+ * innermost reduced dim of extent above 1 (an index into the reduced dims), else left as it is. */
+static gboolean
+row_setup (Gen *g, Row *R, const WbCgReduction *L, int *u, GError **error)
+{
+  Node *const *nodes = R->nodes;
+  guint        nn = R->nn;
+  Acc         *accs = (Acc *) R->accs;
+  Val         *a = L->a;
+
+  R->is_var = L->is_var;
+  memcpy (R->red, L->red, sizeof R->red);
+  for (guint j = 0; j < nn; j++)
+    {
+      accs[j].a = _wb_cg_operand (g, nodes[j]->arg[0]);
+      accs[j].acc = nn == 1 ? "acc" : _wb_cg_gstr (g, "acc%u", j);
+      accs[j].op = R->is_var ? "sum" : nodes[j]->op;
+      if (accs[j].a == NULL || !accs[j].a->is_tensor)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", nodes[j]->op);
+    }
+  if (R->is_var)
+    {
+      Val *cv = nodes[0]->n_arg > 2 ? _wb_cg_number_of (g, nodes[0]->arg[2]) : NULL;
+      if (cv == NULL)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", nodes[0]->op);
+      R->correction = cv->is_float ? cv->f : (double) cv->i;
+    }
+  for (guint d = 0; d < a->rank; d++)
+    {
+      if (R->red[d])
+        {
+          if (a->shape[d] != 1)
+            *u = (int) R->n_red;
+          R->red_shape[R->n_red++] = a->shape[d];
+        }
+      else
+        R->kept_shape[R->n_kept++] = a->shape[d];
+    }
+  R->NO = _wb_cg_numel_of (R->n_kept, R->kept_shape);
+  R->K = _wb_cg_numel_of (R->n_red, R->red_shape);
+  R->c = _wb_cg_dtype_cls (a->dtype);
+  if (R->is_var && R->c == CLS_I)
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", nodes[0]->op);
+  R->ctype = _wb_cg_cls_ctype (R->c);
+  return TRUE;
+}
+
+/* The vector variant of a row kernel: V = @vec consecutive elements per thread and step, groups of *@T threads
+ * with T x V about the row (*@T set here), the scalar loop as its fallback; it takes the column set @mix where
+ * that fits. NULL with @error. */
+static Kern *
+row_vector_kernel (Gen *g, Row *R, WbCgMix *mix, GArray *writes, guint vec, int *T_out, const char *ity, GError **error)
+{
+  guint    nn = R->nn;
+  int      T;
+  Kern    *kv = _wb_cg_kern_new (g, ity);
+  GString *scalar;
+
+  for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R->K; T *= 2)
+    ;
+  /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
+   * barrier. Measured on an H200 (gpt2_block, rows of 768 bf16: 3 steps of 32 x 8): its layer-norm forward
+   * 0.0177 -> 0.0101 ms against 128 threads a row, the recomputed program's nvrtc kernels 0.414 -> 0.401
+   * ms; llama_layer's rows of 4096 (16 steps) were slower with fewer than 256 threads */
+  if (T > 32 && R->K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
+    T = 32;
+  /* the column set before it over the same elements, when each thread's columns are fixed
+   * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
+  if (mix != NULL && R->epi != NULL && _wb_cg_mix_fits (g, mix, R->NO, T, vec))
+    {
+      _wb_cg_mix_buffers (g, mix, writes);
+      mix->used = TRUE;
+      R->mix = mix;
+      kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
+      if (!g->opt.no_prefetch && !mix->defer) /* deferred: one walk, nothing to prefetch */
+        {
+          g_autofree Val **ops = g_new (Val *, nn);
+          for (guint j = 0; j < nn; j++)
+            ops[j] = R->accs[j].a;
+          kv->prefetch = _wb_cg_epilogue_only_inputs (g, R->epi, ops, nn, R->NO * R->K);
+        }
+    }
+  if (!row_body (kv, R, T, vec, error))
+    {
+      _wb_cg_kern_free (kv);
+      return NULL;
+    }
+  scalar = _wb_cg_vec_begin (kv, vec);
+  if (!row_body (kv, R, T, vec, error))
+    {
+      g_string_free (scalar, TRUE);
+      _wb_cg_kern_free (kv);
+      return NULL;
+    }
+  _wb_cg_vec_end (kv, scalar);
+  *T_out = T;
+  return kv;
+}
+
+/* The description of a row kernel (WbCudaKernel.what). */
+static char *
+row_what (Gen *g, const Row *R, const Val *a, int T, guint vec)
+{
+  Node *const *nodes = R->nodes;
+  guint        nn = R->nn;
+  char        *what;
+
+  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", nodes[0]->op,
+                          _wb_cg_siblings_text (g, nn), R->n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R->NO, T);
+  if (vec > 0)
+    {
+      g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);
+      g_free (what);
+      what = g_steal_pointer (&w);
+    }
+  if (R->epi != NULL)
+    {
+      g_autofree char *w = g_strdup_printf ("%s; then %s%s", what, _wb_cg_epilogue_describe (g, R->epi), R->mix ? _wb_cg_mix_describe (g, R->mix) : "");
+      g_free (what);
+      what = g_steal_pointer (&w);
+    }
+  return what;
+}
+
 gboolean
 _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue *epi, WbCgMix *mix, const char *ity, GError **error)
 {
@@ -602,43 +726,9 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   R.nodes = nodes;
   R.nn = nn;
   R.accs = accs;
-  if (!reduction_layout (g, nodes[0], &L, error))
+  if (!reduction_layout (g, nodes[0], &L, error) || !row_setup (g, &R, &L, &u, error))
     return FALSE;
   a = L.a;
-  R.is_var = L.is_var;
-  memcpy (R.red, L.red, sizeof R.red);
-  for (guint j = 0; j < nn; j++)
-    {
-      accs[j].a = _wb_cg_operand (g, nodes[j]->arg[0]);
-      accs[j].acc = nn == 1 ? "acc" : _wb_cg_gstr (g, "acc%u", j);
-      accs[j].op = R.is_var ? "sum" : nodes[j]->op;
-      if (accs[j].a == NULL || !accs[j].a->is_tensor)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", nodes[j]->op);
-    }
-  if (R.is_var)
-    {
-      Val *cv = nodes[0]->n_arg > 2 ? _wb_cg_number_of (g, nodes[0]->arg[2]) : NULL;
-      if (cv == NULL)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", nodes[0]->op);
-      R.correction = cv->is_float ? cv->f : (double) cv->i;
-    }
-  for (guint d = 0; d < a->rank; d++)
-    {
-      if (R.red[d])
-        {
-          if (a->shape[d] != 1)
-            u = (int) R.n_red;
-          R.red_shape[R.n_red++] = a->shape[d];
-        }
-      else
-        R.kept_shape[R.n_kept++] = a->shape[d];
-    }
-  R.NO = _wb_cg_numel_of (R.n_kept, R.kept_shape);
-  R.K = _wb_cg_numel_of (R.n_red, R.red_shape);
-  R.c = _wb_cg_dtype_cls (a->dtype);
-  if (R.is_var && R.c == CLS_I)
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", nodes[0]->op);
-  R.ctype = _wb_cg_cls_ctype (R.c);
   /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread
    * per output walks the reduced dims (adjacent threads read adjacent elements) */
   if (L.row)
@@ -666,62 +756,13 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
    * vector variant when its pointers are aligned, else the same order element by element */
   if (T > 1 && u >= 0 && (vec = _wb_cg_vec_width (k, R.red_shape[u])) > 0)
     {
-      Kern    *kv = _wb_cg_kern_new (g, ity);
-      GString *scalar;
-      for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R.K; T *= 2)
-        ;
-      /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
-       * barrier. Measured on an H200 (gpt2_block, rows of 768 bf16: 3 steps of 32 x 8): its layer-norm forward
-       * 0.0177 -> 0.0101 ms against 128 threads a row, the recomputed program's nvrtc kernels 0.414 -> 0.401
-       * ms; llama_layer's rows of 4096 (16 steps) were slower with fewer than 256 threads */
-      if (T > 32 && R.K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
-        T = 32;
-      /* the column set before it over the same elements, when each thread's columns are fixed
-       * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
-      if (mix != NULL && R.epi != NULL && _wb_cg_mix_fits (g, mix, R.NO, T, vec))
-        {
-          _wb_cg_mix_buffers (g, mix, writes);
-          mix->used = TRUE;
-          R.mix = mix;
-          kv->min_blocks = mix->per_sm;                                /* its grid is resident at once: registers for that many blocks */
-          if (!g->opt.no_prefetch && !mix->defer) /* deferred: one walk, nothing to prefetch */
-            {
-              g_autofree Val **ops = g_new (Val *, nn);
-              for (guint j = 0; j < nn; j++)
-                ops[j] = R.accs[j].a;
-              kv->prefetch = _wb_cg_epilogue_only_inputs (g, R.epi, ops, nn, R.NO * R.K);
-            }
-        }
-      if (!row_body (kv, &R, T, vec, error))
-        {
-          _wb_cg_kern_free (kv);
-          goto out;
-        }
-      scalar = _wb_cg_vec_begin (kv, vec);
-      if (!row_body (kv, &R, T, vec, error))
-        {
-          g_string_free (scalar, TRUE);
-          _wb_cg_kern_free (kv);
-          goto out;
-        }
-      _wb_cg_vec_end (kv, scalar);
+      Kern *kv = row_vector_kernel (g, &R, mix, writes, vec, &T, ity, error);
+      if (kv == NULL)
+        goto out;
       _wb_cg_kern_free (k);
       k = kv;
     }
-  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", nodes[0]->op,
-                          _wb_cg_siblings_text (g, nn), R.n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
-  if (vec > 0)
-    {
-      g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);
-      g_free (what);
-      what = g_steal_pointer (&w);
-    }
-  if (R.epi != NULL)
-    {
-      g_autofree char *w = g_strdup_printf ("%s; then %s%s", what, _wb_cg_epilogue_describe (g, R.epi), R.mix ? _wb_cg_mix_describe (g, R.mix) : "");
-      g_free (what);
-      what = g_steal_pointer (&w);
-    }
+  what = row_what (g, &R, a, T, vec);
   prologue = g_strdup_printf ("%s%s", k->decls ? k->decls->str : "", R.mix ? _wb_cg_mix_shared (g, R.mix) : "");
   if (T > 32)
     {
