@@ -12,18 +12,16 @@
  *
  * When the innermost kept extent is a multiple of the vector width V (wb-cuda-codegen-pointwise.c), each
  * column lane takes V adjacent outputs with an accumulator each, so a warp reads 32 x 16 bytes of a row
- * with one vector load per operand instead of 32 x 2 (bf16) with one scalar load: the scalar kernel
- * reached 0.7-1.9 TB/s on an H200 (gpt2_block's backward), far from the copy bandwidth. As for row
+ * with one vector load per operand instead of 32 x 2 (bf16) with one scalar load: the scalar kernel stays
+ * far from the copy bandwidth (tests/bench/README.md has the figures). As for row
  * reductions, the vector variant runs when its pointers are aligned, else the same elements in the same
  * order one by one. The grid is sized to be resident at once (COLUMN_BLOCKS_PER_SM per SM; a tile of S
  * slices that needed a second wave of a few blocks took twice as long).
  *
  * A walk that also stores pointwise outputs at each element takes 2 rows an iteration (rows_per_step): both
  * rows' accumulations, then both rows' stores. A row at a time, the compiler kept each row's loads behind
- * the previous row's stores, one 16-byte load in flight per thread. Measured on an H200 (bench README,
- * sixteenth session): gpt2_block's GELU backward with the fc bias gradient 0.0717 -> 0.0637 ms, its
- * attention-output bias gradient 0.0104 -> 0.0101 ms, the MLP-output one 0.0220 -> 0.0226 ms; 3 and 4 rows
- * need more registers than 4 blocks per SM leave and were slower. */
+ * the previous row's stores, one 16-byte load in flight per thread. 3 and 4 rows need more registers than
+ * 4 blocks per SM leave. */
 #include "config.h"
 
 #include <stdlib.h>

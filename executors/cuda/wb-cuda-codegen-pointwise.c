@@ -639,10 +639,9 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
 
 /* Lanes of a warp that take consecutive vectors of a row in the vector loop: 32, or fewer where its uniform
  * branches (k->seg) split a warp's 32 x V elements, rows of @inner elements (@N in all) allowing. A warp that
- * straddles a boundary runs both sides, each with part of its threads: llama_layer's rotary backward (a cat of
- * q, k and v pieces of 128 columns, each the sum of two pads that meet at column 64) issued ~290 warp
- * instructions an iteration where one branch of each needs ~150 (its SASS), bound by issue (ncu on an H200,
- * twenty-fifth session). With fewer lanes a row, a warp takes 32 / lanes rows at a time instead, all inside one
+ * straddles a boundary runs both sides, each with part of its threads (a rotary backward's cat of q, k and v
+ * pieces, each the sum of two pads that meet mid-piece, issues about twice the instructions one branch needs,
+ * and is bound by issue). With fewer lanes a row, a warp takes 32 / lanes rows at a time instead, all inside one
  * run. A row's lanes keep at least a 32-byte sector of the narrowest element together (fewer would read sectors
  * by halves), and a run that is the whole row leaves the flat walk as it is (its warps take whole rows). */
 static guint

@@ -23,8 +23,8 @@ G_BEGIN_DECLS
 
 #define MAX_NODE_ARGS 8
 
-/* The SMs the grids are sized for (Gen.sms: wb_cuda_codegen_set_sm_count, by default an H100 SXM's or an
- * H200's 132), and the most blocks a pointwise kernel launches: 8 resident blocks of WB_CUDA_BLOCK threads per
+/* The SMs the grids are sized for (Gen.sms: WbCudaCodegenOptions.sms or wb_cuda_codegen_set_sm_count, by
+ * default 132), and the most blocks a pointwise kernel launches: 8 resident blocks of WB_CUDA_BLOCK threads per
  * SM, 4 waves (grid-stride loops cover the rest). */
 #define WB_CG_SMS (g->sms)
 #define WB_CG_POINTWISE_BLOCKS (WB_CG_SMS * 8 * 4)

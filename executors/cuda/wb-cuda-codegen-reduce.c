@@ -282,9 +282,8 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
     }
   k->lane = 0;
   /* the row's elements of the inputs only the epilogue reads, to L1 while this row's loads are in flight:
-   * the epilogue's loads come after its stores of the step before, so each step waited for DRAM. Measured
-   * on an H200 (gpt2_block's mixed layer-norm backwards): 0.0348 -> 0.0337 and 0.0311 -> 0.0300 ms;
-   * prefetching to L2 instead gave the same. WB_CUDA_NO_PREFETCH=1 leaves it out. */
+   * the epilogue's loads come after its stores of the step before, so each step waited for DRAM (prefetching
+   * to L2 instead does as well). WB_CUDA_NO_PREFETCH=1 leaves it out. */
   for (guint i = 0; sq_mean == NULL && k->prefetch != NULL && i < k->prefetch->len; i++)
     {
       guint slot = g_array_index (k->prefetch, guint, i);
@@ -358,10 +357,8 @@ row_loop (Kern *k, const Row *R, const Acc *accs, int T, guint V, const char *sq
 
   if (V > 1)
     /* a block that walks many rows (the mixed kernel) unrolls the row's steps: all its loads in flight
-     * at once (the loop kept one step's, and a warp waited for memory once per step). Measured on an
-     * H200, with the epilogue's barrier gone: gpt2_block's mixed layer-norm backward 0.0382 -> 0.0360 ms;
-     * row kernels of one row a group lost by it (llama_layer's RMS norm 0.0227 -> 0.0257 ms: more
-     * registers), so they keep the loop */
+     * at once (the loop kept one step's, and a warp waited for memory once per step); row kernels of one
+     * row a group keep the loop, which needs fewer registers */
     return reduction_loop_lanes (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, R->mix != NULL ? R->mix->steps : 0, R->c, sq_mean, error);
   return reduction_loop (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, R->c, sq_mean, error);
 }
@@ -644,9 +641,7 @@ row_vector_kernel (Gen *g, Row *R, WbCgMix *mix, GArray *writes, guint vec, int 
   for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R->K; T *= 2)
     ;
   /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
-   * barrier. Measured on an H200 (gpt2_block, rows of 768 bf16: 3 steps of 32 x 8): its layer-norm forward
-   * 0.0177 -> 0.0101 ms against 128 threads a row, the recomputed program's nvrtc kernels 0.414 -> 0.401
-   * ms; llama_layer's rows of 4096 (16 steps) were slower with fewer than 256 threads */
+   * barrier (longer rows are faster with a block of threads) */
   if (T > 32 && R->K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
     T = 32;
   /* the column set before it over the same elements, when each thread's columns are fixed

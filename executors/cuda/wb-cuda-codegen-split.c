@@ -264,7 +264,7 @@ traffic (Sched *sc)
           total += MAX (vi->bytes, 0); /* written once */
       }
   }
-  /* each fused run is at least one more launch: about the time of this traffic (H200: ~2 us at 4 TB/s) */
+  /* each fused run is at least one more launch: about the time of this traffic (~2 us at 4 TB/s) */
   {
     guint64 used = 0;
     for (guint i = 0; i < sc->n; i++)

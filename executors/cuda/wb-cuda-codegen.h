@@ -199,7 +199,7 @@ void wb_cuda_codegen_options_init_from_env (WbCudaCodegenOptions *options, WbCud
  * runtime's WbCudaDeviceInfo.sm_count; the nvrtc executor sets it before it builds a plan for the device). Grids
  * are sized from it: a mixed norm backward's persistent grid of 2 blocks per SM and its partials, a column
  * reduction's slices, the cap of grid-stride loops. Plans for another count differ only in those numbers, and
- * so in their source (and kernel cache key). @n_sms 0 restores the default, 132 (H100 SXM, H200), which
+ * so in their source (and kernel cache key). @n_sms 0 restores the default, 132, which
  * `export --as cuda` and the tests without a GPU use. Process-wide; not to be changed while another thread
  * builds a plan. */
 void wb_cuda_codegen_set_sm_count (guint n_sms);
