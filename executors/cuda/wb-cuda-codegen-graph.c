@@ -177,82 +177,30 @@ wb_cuda_storage_ctype (WbDtype dt)
     }
 }
 
-/* -- the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) ------------- */
+/* -- the elementwise table (executors/cpu/wb-cpu-elementwise.def, the cpu and CUDA columns) --- */
 
+/* The rows of the one elementwise table (executors/cpu/wb-cpu-elementwise.def): the cpu columns give the name, the
+ * arity and whether the result is b8; WB_EW_CUDA gives the generator's templates. */
+#define WB_CG_RES_BOOL_WB_EW_RES_SAME FALSE
+#define WB_CG_RES_BOOL_WB_EW_RES_BOOL TRUE
+#define WB_EW_UNARY(id, name, res, dt, f32, f64, i64)   { name, 1, WB_CG_RES_BOOL_##res,
+#define WB_EW_BINARY(id, name, res, dt, f32, f64, i64)  { name, 2, WB_CG_RES_BOOL_##res,
+#define WB_EW_TERNARY(id, name, res, dt, f32, f64, i64) { name, 3, WB_CG_RES_BOOL_##res,
+#define WB_EW_CUDA(f, d, i, exact)                      f, d, i, exact },
 static const EwOp ew_ops[] = {
-  { "py_abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)" },
-  { "abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)", TRUE },
-  { "acos", 1, FALSE, "acosf ($0)", "acos ($0)", NULL },
-  { "acosh", 1, FALSE, "acoshf ($0)", "acosh ($0)", NULL },
-  { "asin", 1, FALSE, "asinf ($0)", "asin ($0)", NULL },
-  { "asinh", 1, FALSE, "asinhf ($0)", "asinh ($0)", NULL },
-  { "atan", 1, FALSE, "atanf ($0)", "atan ($0)", NULL },
-  { "atanh", 1, FALSE, "atanhf ($0)", "atanh ($0)", NULL },
-  { "bitwise_not", 1, FALSE, NULL, NULL, "(~$0)" },
-  { "ceil", 1, FALSE, "ceilf ($0)", "ceil ($0)", "$0" },
-  { "cos", 1, FALSE, "cosf ($0)", "cos ($0)", NULL },
-  { "cosh", 1, FALSE, "coshf ($0)", "cosh ($0)", NULL },
-  { "erf", 1, FALSE, "erff ($0)", "erf ($0)", NULL },
-  { "erfc", 1, FALSE, "erfcf ($0)", "erfc ($0)", NULL },
-  { "erfinv", 1, FALSE, "erfinvf ($0)", "erfinv ($0)", NULL },
-  { "erfcinv", 1, FALSE, "erfcinvf ($0)", "erfcinv ($0)", NULL },
-  { "exp", 1, FALSE, "expf ($0)", "exp ($0)", NULL },
-  { "exp2", 1, FALSE, "exp2f ($0)", "exp2 ($0)", NULL },
-  { "expm1", 1, FALSE, "expm1f ($0)", "expm1 ($0)", NULL },
-  { "floor", 1, FALSE, "floorf ($0)", "floor ($0)", "$0" },
-  { "isfinite", 1, TRUE, "(long long) isfinite ($0)", "(long long) isfinite ($0)", "1LL" },
-  { "lgamma", 1, FALSE, "lgammaf ($0)", "lgamma ($0)", NULL },
-  { "log", 1, FALSE, "logf ($0)", "log ($0)", NULL },
-  { "log10", 1, FALSE, "log10f ($0)", "log10 ($0)", NULL },
-  { "log1p", 1, FALSE, "log1pf ($0)", "log1p ($0)", NULL },
-  { "log2", 1, FALSE, "log2f ($0)", "log2 ($0)", NULL },
-  { "ndtri", 1, FALSE, "normcdfinvf ($0)", "normcdfinv ($0)", NULL },
-  { "neg", 1, FALSE, "(-$0)", "(-$0)", "wb_neg_i ($0)", TRUE },
-  { "reciprocal", 1, FALSE, "(1.0f / $0)", "(1.0 / $0)", NULL },
-  { "round", 1, FALSE, "rintf ($0)", "rint ($0)", "$0" },
-  { "rsqrt", 1, FALSE, "(1.0f / sqrtf ($0))", "(1.0 / sqrt ($0))", NULL },
-  { "sign", 1, FALSE, "wb_sign_f ($0)", "wb_sign_d ($0)", "(long long) (($0 > 0) - ($0 < 0))" },
-  { "signbit", 1, TRUE, "(long long) (signbit ($0) != 0)", "(long long) (signbit ($0) != 0)", "(long long) ($0 < 0)" },
-  { "sin", 1, FALSE, "sinf ($0)", "sin ($0)", NULL },
-  { "sinh", 1, FALSE, "sinhf ($0)", "sinh ($0)", NULL },
-  { "sqrt", 1, FALSE, "sqrtf ($0)", "sqrt ($0)", NULL },
-  { "tan", 1, FALSE, "tanf ($0)", "tan ($0)", NULL },
-  { "tanh", 1, FALSE, "tanhf ($0)", "tanh ($0)", NULL },
-  { "trunc", 1, FALSE, "truncf ($0)", "trunc ($0)", "$0" },
-  { "real", 1, FALSE, "$0", "$0", "$0" },
-  { "add", 2, FALSE, "($0 + $1)", "($0 + $1)", "(long long) ((unsigned long long) $0 + (unsigned long long) $1)" },
-  { "atan2", 2, FALSE, "atan2f ($0, $1)", "atan2 ($0, $1)", NULL },
-  { "bitwise_and", 2, FALSE, NULL, NULL, "($0 & $1)" },
-  { "bitwise_or", 2, FALSE, NULL, NULL, "($0 | $1)" },
-  { "bitwise_xor", 2, FALSE, NULL, NULL, "($0 ^ $1)" },
-  { "bitwise_left_shift", 2, FALSE, NULL, NULL, "wb_shl_i ($0, $1)" },
-  { "bitwise_right_shift", 2, FALSE, NULL, NULL, "wb_shr_i ($0, $1)" },
-  { "div", 2, FALSE, "($0 / $1)", "($0 / $1)", "wb_div_i ($0, $1)" },
-  { "py_floordiv", 2, FALSE, "floorf ($0 / $1)", "floor ($0 / $1)", "wb_floordiv_i ($0, $1)" },
-  { "eq", 2, TRUE, "(long long) ($0 == $1)", "(long long) ($0 == $1)", "(long long) ($0 == $1)" },
-  { "ne", 2, TRUE, "(long long) ($0 != $1)", "(long long) ($0 != $1)", "(long long) ($0 != $1)" },
-  { "ge", 2, TRUE, "(long long) ($0 >= $1)", "(long long) ($0 >= $1)", "(long long) ($0 >= $1)" },
-  { "gt", 2, TRUE, "(long long) ($0 > $1)", "(long long) ($0 > $1)", "(long long) ($0 > $1)" },
-  { "le", 2, TRUE, "(long long) ($0 <= $1)", "(long long) ($0 <= $1)", "(long long) ($0 <= $1)" },
-  { "lt", 2, TRUE, "(long long) ($0 < $1)", "(long long) ($0 < $1)", "(long long) ($0 < $1)" },
-  { "fmod", 2, FALSE, "fmodf ($0, $1)", "fmod ($0, $1)", "wb_fmod_i ($0, $1)" },
-  { "maximum", 2, FALSE, "wb_max_f ($0, $1)", "wb_max_d ($0, $1)", "wb_max_i ($0, $1)" },
-  { "minimum", 2, FALSE, "wb_min_f ($0, $1)", "wb_min_d ($0, $1)", "wb_min_i ($0, $1)" },
-  { "mul", 2, FALSE, "($0 * $1)", "($0 * $1)", "(long long) ((unsigned long long) $0 * (unsigned long long) $1)" },
-  { "nextafter", 2, FALSE, "nextafterf ($0, $1)", "nextafter ($0, $1)", NULL },
-  { "pow", 2, FALSE, "powf ($0, $1)", "pow ($0, $1)", "wb_pow_i ($0, $1)" },
-  { "remainder", 2, FALSE, "(float) wb_rem_d ($0, $1)", "wb_rem_d ($0, $1)", "wb_rem_i ($0, $1)" },
-  { "sub", 2, FALSE, "($0 - $1)", "($0 - $1)", "(long long) ((unsigned long long) $0 - (unsigned long long) $1)" },
-  { "where", 3, FALSE, "($0 != 0 ? $1 : $2)", "($0 != 0 ? $1 : $2)", "($0 != 0 ? $1 : $2)" },
-  { "lerp", 3, FALSE, "wb_lerp_f ($0, $1, $2)", "wb_lerp_d ($0, $1, $2)", NULL },
+#include "cpu/wb-cpu-elementwise.def"
 };
+#undef WB_EW_UNARY
+#undef WB_EW_BINARY
+#undef WB_EW_TERNARY
+#undef WB_EW_CUDA
 
 const EwOp *
 _wb_cg_ew_lookup (const char *op)
 {
   for (guint k = 0; k < G_N_ELEMENTS (ew_ops); k++)
     if (strcmp (ew_ops[k].name, op) == 0)
-      return &ew_ops[k];
+      return ew_ops[k].f || ew_ops[k].d || ew_ops[k].i ? &ew_ops[k] : NULL; /* no CUDA column: not generated */
   return NULL;
 }
 
