@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
+ * wb-cuda-codegen-options.c WbCudaCodegenOptions from the environment, the SM count
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
  * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index (dispatch by symbol id)
  * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h)
