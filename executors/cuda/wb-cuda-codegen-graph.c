@@ -636,3 +636,50 @@ _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GEr
     }
   return TRUE;
 }
+
+int
+_wb_cg_innermost_dim (guint rank, const gint64 *shape)
+{
+  for (int d = (int) rank - 1; d >= 0; d--)
+    if (shape[d] != 1)
+      return d;
+  return -1;
+}
+
+Val *
+_wb_cg_input_val (Gen *g, guint slot)
+{
+  for (guint j = 0; j < g->vals->len; j++)
+    {
+      Val *x = g->vals->pdata[j];
+      if (x != NULL && x->input == (int) slot)
+        return x;
+    }
+  return NULL;
+}
+
+gboolean
+_wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
+{
+  for (guint i = 0; i < n->n_arg; i++)
+    {
+      const WbValue *a = n->arg[i];
+      if (a == NULL)
+        continue;
+      if (a->kind == WB_VALUE_NAME)
+        {
+          Val *x = g_hash_table_lookup (g->env, a->text);
+          if (x != NULL && fn (g, x, data))
+            return TRUE;
+        }
+      else if (wb_value_is_sequence (a))
+        for (guint j = 0; j < a->n_items; j++)
+          if (a->items[j]->kind == WB_VALUE_NAME)
+            {
+              Val *x = g_hash_table_lookup (g->env, a->items[j]->text);
+              if (x != NULL && fn (g, x, data))
+                return TRUE;
+            }
+    }
+  return FALSE;
+}

@@ -290,3 +290,23 @@ _wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape)
   g_string_free (s, TRUE);
   return r;
 }
+
+/* @base + the lane being emitted. */
+const char *
+_wb_cg_lane_expr (Kern *k, const char *base)
+{
+  return k->lane == 0 ? base : _wb_cg_gstr (k->g, "(%s + %u)", base, k->lane);
+}
+
+void
+_wb_cg_note_slot (Kern *k, guint slot, guint bytes)
+{
+  for (guint i = 0; i < k->vslots->len; i += 2)
+    if (g_array_index (k->vslots, guint, i) == slot)
+      {
+        g_array_index (k->vslots, guint, i + 1) = MAX (g_array_index (k->vslots, guint, i + 1), bytes);
+        return;
+      }
+  g_array_append_val (k->vslots, slot);
+  g_array_append_val (k->vslots, bytes);
+}

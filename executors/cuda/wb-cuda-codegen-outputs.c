@@ -237,32 +237,6 @@ _wb_cg_view_root (Gen *g, Val *v, gboolean need_move)
   return view ? r : NULL;
 }
 
-gboolean
-_wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
-{
-  for (guint i = 0; i < n->n_arg; i++)
-    {
-      const WbValue *a = n->arg[i];
-      if (a == NULL)
-        continue;
-      if (a->kind == WB_VALUE_NAME)
-        {
-          Val *x = g_hash_table_lookup (g->env, a->text);
-          if (x != NULL && fn (g, x, data))
-            return TRUE;
-        }
-      else if (wb_value_is_sequence (a))
-        for (guint j = 0; j < a->n_items; j++)
-          if (a->items[j]->kind == WB_VALUE_NAME)
-            {
-              Val *x = g_hash_table_lookup (g->env, a->items[j]->text);
-              if (x != NULL && fn (g, x, data))
-                return TRUE;
-            }
-    }
-  return FALSE;
-}
-
 typedef struct
 {
   GHashTable *seen;

@@ -84,13 +84,6 @@ _wb_cg_idx_is_same (const Idx *ix)
   return TRUE;
 }
 
-/* @base + the lane being emitted. */
-const char *
-_wb_cg_lane_expr (Kern *k, const char *base)
-{
-  return k->lane == 0 ? base : _wb_cg_gstr (k->g, "(%s + %u)", base, k->lane);
-}
-
 void
 _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin)
 {
@@ -105,15 +98,6 @@ _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin)
       ix->lin_lane = LANE_UNIT;
       ix->lin_base = lin;
     }
-}
-
-int
-_wb_cg_innermost_dim (guint rank, const gint64 *shape)
-{
-  for (int d = (int) rank - 1; d >= 0; d--)
-    if (shape[d] != 1)
-      return d;
-  return -1;
 }
 
 /* @ix (every dim the same in every lane or base + j) in lane @lane: the same text the lane's own
@@ -440,19 +424,6 @@ vec_type (Kern *k, WbDtype dt, guint n)
   if (strstr (k->decls->str, decl) == NULL)
     g_string_append (k->decls, decl);
   return name;
-}
-
-void
-_wb_cg_note_slot (Kern *k, guint slot, guint bytes)
-{
-  for (guint i = 0; i < k->vslots->len; i += 2)
-    if (g_array_index (k->vslots, guint, i) == slot)
-      {
-        g_array_index (k->vslots, guint, i + 1) = MAX (g_array_index (k->vslots, guint, i + 1), bytes);
-        return;
-      }
-  g_array_append_val (k->vslots, slot);
-  g_array_append_val (k->vslots, bytes);
 }
 
 /* Elements per access (16 bytes at most) of a vector of k->vec elements of @dt. */

@@ -182,6 +182,12 @@ typedef struct
 } EwOp;
 
 /* wb-cuda-codegen-graph.c */
+/* Calls @fn on each tensor Val that node @n reads (sequence arguments included); TRUE as soon as it does. */
+gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data);
+/* The value of input @slot (transfer none; every input slot has one). */
+Val *_wb_cg_input_val (Gen *g, guint slot);
+/* The last dim of @shape of extent other than 1, or -1. */
+int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
@@ -220,8 +226,6 @@ void       _wb_cg_add_to_group (GPtrArray *groups, Val *v);
 /* The computed value @v transposes (through reshapes, squeezes and at least one transpose that moves the
  * innermost dim), when @v is a view of it once it has a contiguous buffer; else NULL. */
 Val *_wb_cg_view_root (Gen *g, Val *v, gboolean need_move);
-/* Calls @fn on each tensor Val that node @n reads (sequence arguments included); TRUE as soon as it does. */
-gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data);
 /* Whether computing @v reads a reduction's result through elementwise and view nodes. */
 gboolean _wb_cg_depends_on_reduction (Gen *g, Val *v);
 /* Whether computing any of @vals (@n of them) reads the result of a reduction for which @pred is TRUE, through the
@@ -259,6 +263,10 @@ void        _wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, guint lane, 
 const char *_wb_cg_pair_literal (Gen *g, const Val *number);
 
 /* wb-cuda-codegen-kern.c */
+/* @base + the lane being emitted (Kern.lane). */
+const char *_wb_cg_lane_expr (Kern *k, const char *base);
+/* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
+void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
 const char *_wb_cg_memo_get (Kern *k, const char *key);
 void        _wb_cg_memo_put (Kern *k, const char *key, const char *expr);
@@ -351,8 +359,6 @@ typedef struct
 
 /* wb-cuda-codegen-reduce.c */
 guint _wb_cg_grid_for (gint64 items, gint64 per_block);
-/* The value of input @slot (transfer none; every input slot has one). */
-Val     *_wb_cg_input_val (Gen *g, guint slot);
 void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
 int      _wb_cg_add_buffer (Gen *g, Val *v);
 gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);
@@ -500,23 +506,18 @@ void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
 void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
 void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
 gboolean    _wb_cg_idx_is_same (const Idx *ix);
-const char *_wb_cg_lane_expr (Kern *k, const char *base);
 /* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
  * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
 void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
 guint    _wb_cg_vec_width (Kern *k, gint64 extent);
 GString *_wb_cg_vec_begin (Kern *k, guint vec);
 void     _wb_cg_vec_end (Kern *k, GString *scalar);
-/* The last dim of @shape of extent other than 1, or -1. */
-int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 
 /* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
 void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
-/* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
-void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
 
 /* wb-cuda-codegen-select.c: consecutive cat pieces the same up to their inputs, emitted as one branch whose
  * loads read through pointers chosen by the piece (vector variants).

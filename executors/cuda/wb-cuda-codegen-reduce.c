@@ -28,18 +28,6 @@ _wb_cg_grid_for (gint64 items, gint64 per_block)
   return (guint) CLAMP (b, 0, 65536);
 }
 
-Val *
-_wb_cg_input_val (Gen *g, guint slot)
-{
-  for (guint j = 0; j < g->vals->len; j++)
-    {
-      Val *x = g->vals->pdata[j];
-      if (x != NULL && x->input == (int) slot)
-        return x;
-    }
-  return NULL;
-}
-
 /* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
 void
 _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
