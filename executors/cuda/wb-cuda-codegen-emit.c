@@ -1,4 +1,4 @@
-/* wb-cuda-codegen-emit.c — the code generator's expressions: conversions, literals, emission of a value at an index
+/* wb-cuda-codegen-emit.c — the code generator's expressions: literals, conversion ops, emission of a value at an index
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -12,42 +12,6 @@
 #include "wb-cuda-codegen-emit-private.h"
 #include "wb-half.h"
 
-/* The expression converting @x (class @from) to class @to, without rounding to a dtype. */
-const char *
-_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to)
-{
-  if (from == to)
-    return x;
-  if (to == CLS_I)
-    return _wb_cg_gstr (g, "wb_f_to_i (%s)", x);
-  return _wb_cg_gstr (g, "(%s) (%s)", _wb_cg_cls_ctype (to), x);
-}
-
-/* @x (of class dtype_cls (dt)) rounded or wrapped to what dtype @dt can hold. */
-const char *
-_wb_cg_normalize (Gen *g, const char *x, WbDtype dt)
-{
-  switch (dt)
-    {
-    case WB_DTYPE_BFLOAT16:
-      return _wb_cg_gstr (g, "wb_round_bf16 (%s)", x);
-    case WB_DTYPE_FLOAT16:
-      return _wb_cg_gstr (g, "wb_round_f16 (%s)", x);
-    case WB_DTYPE_INT32:
-      return _wb_cg_gstr (g, "(long long) (int) (%s)", x);
-    case WB_DTYPE_INT16:
-      return _wb_cg_gstr (g, "(long long) (short) (%s)", x);
-    case WB_DTYPE_INT8:
-      return _wb_cg_gstr (g, "(long long) (signed char) (%s)", x);
-    case WB_DTYPE_UINT8:
-      return _wb_cg_gstr (g, "(long long) (unsigned char) (%s)", x);
-    case WB_DTYPE_BOOL8:
-      return _wb_cg_gstr (g, "(long long) ((%s) != 0)", x);
-    default:
-      return x;
-    }
-}
-
 /* Converts @x of dtype @from (a value of its class) to dtype @to as convert_element_type does. */
 static const char *
 convert (Gen *g, const char *x, WbDtype from, WbDtype to)
@@ -59,39 +23,6 @@ convert (Gen *g, const char *x, WbDtype from, WbDtype to)
   if ((to == WB_DTYPE_BFLOAT16 || to == WB_DTYPE_FLOAT16) && cf != CLS_F)
     x = _wb_cg_gstr (g, "(float) (%s)", x), cf = CLS_F; /* wider sources go through f32 (wb-half.h) */
   return _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, cf, ct), to);
-}
-
-/* Loads element @off of parameter @p (dtype @dt) as a value of its class. */
-const char *
-_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
-{
-  switch (dt)
-    {
-    case WB_DTYPE_BFLOAT16:
-      return _wb_cg_gstr (g, "wb_bf16_to_f (%s[%s])", p, off);
-    case WB_DTYPE_FLOAT16:
-      return _wb_cg_gstr (g, "wb_f16_to_f (%s[%s])", p, off);
-    case WB_DTYPE_FLOAT32:
-    case WB_DTYPE_FLOAT64:
-      return _wb_cg_gstr (g, "%s[%s]", p, off);
-    default:
-      return _wb_cg_gstr (g, "(long long) %s[%s]", p, off);
-    }
-}
-
-/* The statement storing @x (class of @dt, already normalized) at @p[@off]. */
-const char *
-_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt)
-{
-  switch (dt)
-    {
-    case WB_DTYPE_BFLOAT16:
-      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_bf16 (%s);", p, off, x);
-    case WB_DTYPE_FLOAT16:
-      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
-    default:
-      return _wb_cg_gstr (g, "%s[%s] = (%s) (%s);", p, off, wb_cuda_storage_ctype (dt), x);
-    }
 }
 
 const char *

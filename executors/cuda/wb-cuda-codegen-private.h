@@ -4,9 +4,10 @@
  * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
  * wb-cuda-codegen-options.c WbCudaCodegenOptions from the environment, the SM count
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
- * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index (dispatch by symbol id)
+ * wb-cuda-codegen-emit.c   expressions: literals, conversion ops, a value at an index (dispatch by symbol id)
  * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h)
- * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions
+ * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions,
+ *                          loads, stores and casts as text, a finished kernel's entry into the plan
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
  * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
@@ -241,10 +242,6 @@ gboolean _wb_cg_get_ints (const WbValue *v, gint64 *out, guint max, guint *n);
 gboolean _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GError **error);
 
 /* wb-cuda-codegen-emit.c */
-const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
-const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
-const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
-const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
 const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
 /* @v at @ix by its defining node (not the memo, not a load) */
 const char *_wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error);
@@ -263,6 +260,22 @@ void        _wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, guint lane, 
 const char *_wb_cg_pair_literal (Gen *g, const Val *number);
 
 /* wb-cuda-codegen-kern.c */
+const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
+const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
+const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
+const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
+guint _wb_cg_grid_for (gint64 items, gint64 per_block);
+void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
+int      _wb_cg_add_buffer (Gen *g, Val *v);
+void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
+void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
+void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
+gboolean    _wb_cg_idx_is_same (const Idx *ix);
+/* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
+ * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
+void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
+/* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
+void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 /* @base + the lane being emitted (Kern.lane). */
 const char *_wb_cg_lane_expr (Kern *k, const char *base);
 /* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
@@ -358,9 +371,6 @@ typedef struct
 #define WB_CG_COLUMN_MIN_K 512
 
 /* wb-cuda-codegen-reduce.c */
-guint _wb_cg_grid_for (gint64 items, gint64 per_block);
-void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
-int      _wb_cg_add_buffer (Gen *g, Val *v);
 gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);
 /* The combining expression of reduction @op (sum, prod, amax, amin) of class @c, and its identity. */
 const char *_wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b);
@@ -502,19 +512,10 @@ char       *_wb_cg_partial_table_end (Kern *k, GString *what);
 const char *_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */
-void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
-void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
-void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
-gboolean    _wb_cg_idx_is_same (const Idx *ix);
-/* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
- * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
-void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
 guint    _wb_cg_vec_width (Kern *k, gint64 extent);
 GString *_wb_cg_vec_begin (Kern *k, guint vec);
 void     _wb_cg_vec_end (Kern *k, GString *scalar);
 
-/* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
-void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
