@@ -166,6 +166,97 @@ batch_view (WbTensor *t)
   return wb_tensor_try_view (t, 3, shape);
 }
 
+/* The operands of a matmul as cuBLASLt takes them: a as [M, K] or [batch, M, K] and b as [K, N] or
+ * [batch, K, N] (views of the inputs, or of contiguous copies where no view has the shape), their strides,
+ * and the output's shape. */
+typedef struct
+{
+  WbTensor *a, *b; /* owned */
+  gint64    M, N, K, batch, a_bstride, b_bstride;
+  gint64    b_sr, b_sc, a_sr, a_sc;
+  gint64    out_shape[WB_MAX_RANK];
+  guint     out_rank;
+} LtOperands;
+
+static void lt_operands_clear (LtOperands *o);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LtOperands, lt_operands_clear)
+
+static void
+lt_operands_clear (LtOperands *o)
+{
+  g_clear_pointer (&o->a, wb_tensor_unref);
+  g_clear_pointer (&o->b, wb_tensor_unref);
+}
+
+static gboolean
+lt_operands (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, gboolean linear, LtOperands *o, GError **error)
+{
+  o->batch = 1;
+  o->K = a_in->shape[a_in->rank - 1];
+  o->N = linear ? b_in->shape[0] : b_in->shape[b_in->rank - 1];
+  if ((linear ? b_in->shape[1] : b_in->shape[b_in->rank - 2]) != o->K)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: inner dims %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT " differ", o->K,
+                   linear ? b_in->shape[1] : b_in->shape[b_in->rank - 2]);
+      return FALSE;
+    }
+  o->out_rank = a_in->rank;
+  memcpy (o->out_shape, a_in->shape, sizeof (gint64) * a_in->rank);
+  o->out_shape[o->out_rank - 1] = o->N;
+
+  if (b_in->rank == 2)
+    {
+      /* fold every leading dim of a into M */
+      gint64 rows = 1;
+      for (guint d = 0; d + 1 < a_in->rank; d++)
+        rows *= a_in->shape[d];
+      o->a = wb_tensor_try_view (a_in, 2, (gint64[]){ rows, o->K });
+      if (o->a == NULL)
+        {
+          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
+          if (c == NULL)
+            return FALSE;
+          o->a = wb_tensor_try_view (c, 2, (gint64[]){ rows, o->K });
+        }
+      o->M = rows;
+      o->b = wb_tensor_ref (b_in);
+      if (linear)
+        o->b_sr = o->b->strides[1], o->b_sc = o->b->strides[0]; /* B = W^T: B[k, n] = W[n, k] */
+      else
+        o->b_sr = o->b->strides[0], o->b_sc = o->b->strides[1];
+      o->a_sr = o->a->strides[0], o->a_sc = o->a->strides[1];
+    }
+  else
+    {
+      if (a_in->rank != b_in->rank || memcmp (a_in->shape, b_in->shape, sizeof (gint64) * (a_in->rank - 2)) != 0)
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: batch dims that broadcast are not handled");
+          return FALSE;
+        }
+      o->a = batch_view (a_in);
+      if (o->a == NULL)
+        {
+          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
+          if (c == NULL || (o->a = batch_view (c)) == NULL)
+            return FALSE;
+        }
+      o->b = batch_view (b_in);
+      if (o->b == NULL)
+        {
+          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, b_in, error);
+          if (c == NULL || (o->b = batch_view (c)) == NULL)
+            return FALSE;
+        }
+      o->batch = o->a->shape[0];
+      o->M = o->a->shape[1];
+      o->a_bstride = o->a->shape[0] > 1 ? o->a->strides[0] : 0;
+      o->b_bstride = o->b->shape[0] > 1 ? o->b->strides[0] : 0;
+      o->a_sr = o->a->strides[1], o->a_sc = o->a->strides[2];
+      o->b_sr = o->b->strides[1], o->b_sc = o->b->strides[2];
+    }
+  return TRUE;
+}
+
 gboolean
 wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bias_in, gboolean linear, WbTensor **out, GError **error)
 {
@@ -174,10 +265,9 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
   g_autoptr (WbTensor) b = NULL;
   g_autoptr (WbTensor) bias = NULL;
   g_autoptr (WbTensor) y = NULL;
-  gint64                      M, N, K, batch = 1, a_bstride = 0, b_bstride = 0;
+  g_auto (LtOperands) o = { 0 };
+  gint64                      M, N, K, batch, a_bstride, b_bstride;
   gint64                      b_sr, b_sc, a_sr, a_sc;
-  gint64                      out_shape[WB_MAX_RANK];
-  guint                       out_rank;
   WbDtype                     dt = a_in->dtype;
   cublasOperation_t           opa, opb;
   guint64                     ar, ac, br, bc;
@@ -209,68 +299,12 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
   if (!lt_ready (rt, lt, error))
     return FALSE;
 
-  K = a_in->shape[a_in->rank - 1];
-  N = linear ? b_in->shape[0] : b_in->shape[b_in->rank - 1];
-  if ((linear ? b_in->shape[1] : b_in->shape[b_in->rank - 2]) != K)
-    {
-      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: inner dims %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT " differ", K,
-                   linear ? b_in->shape[1] : b_in->shape[b_in->rank - 2]);
-      return FALSE;
-    }
-  out_rank = a_in->rank;
-  memcpy (out_shape, a_in->shape, sizeof (gint64) * a_in->rank);
-  out_shape[out_rank - 1] = N;
-
-  if (b_in->rank == 2)
-    {
-      /* fold every leading dim of a into M */
-      gint64 rows = 1;
-      for (guint d = 0; d + 1 < a_in->rank; d++)
-        rows *= a_in->shape[d];
-      a = wb_tensor_try_view (a_in, 2, (gint64[]){ rows, K });
-      if (a == NULL)
-        {
-          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
-          if (c == NULL)
-            return FALSE;
-          a = wb_tensor_try_view (c, 2, (gint64[]){ rows, K });
-        }
-      M = rows;
-      b = wb_tensor_ref (b_in);
-      if (linear)
-        b_sr = b->strides[1], b_sc = b->strides[0]; /* B = W^T: B[k, n] = W[n, k] */
-      else
-        b_sr = b->strides[0], b_sc = b->strides[1];
-      a_sr = a->strides[0], a_sc = a->strides[1];
-    }
-  else
-    {
-      if (a_in->rank != b_in->rank || memcmp (a_in->shape, b_in->shape, sizeof (gint64) * (a_in->rank - 2)) != 0)
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: batch dims that broadcast are not handled");
-          return FALSE;
-        }
-      a = batch_view (a_in);
-      if (a == NULL)
-        {
-          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, a_in, error);
-          if (c == NULL || (a = batch_view (c)) == NULL)
-            return FALSE;
-        }
-      b = batch_view (b_in);
-      if (b == NULL)
-        {
-          g_autoptr (WbTensor) c = wb_cuda_contiguous (rt, b_in, error);
-          if (c == NULL || (b = batch_view (c)) == NULL)
-            return FALSE;
-        }
-      batch = a->shape[0];
-      M = a->shape[1];
-      a_bstride = a->shape[0] > 1 ? a->strides[0] : 0;
-      b_bstride = b->shape[0] > 1 ? b->strides[0] : 0;
-      a_sr = a->strides[1], a_sc = a->strides[2];
-      b_sr = b->strides[1], b_sc = b->strides[2];
-    }
+  if (!lt_operands (rt, a_in, b_in, linear, &o, error))
+    return FALSE;
+  M = o.M, N = o.N, K = o.K, batch = o.batch, a_bstride = o.a_bstride, b_bstride = o.b_bstride;
+  b_sr = o.b_sr, b_sc = o.b_sc, a_sr = o.a_sr, a_sc = o.a_sc;
+  a = g_steal_pointer (&o.a);
+  b = g_steal_pointer (&o.b);
   /* operands cuBLASLt cannot describe are copied to row-major */
   if (!as_transposed (K, N, b_sr, b_sc, &opa, &ar, &ac, &lda))
     {
@@ -282,7 +316,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cublas: operand a has strides (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", a_sr, a_sc);
       return FALSE;
     }
-  if ((y = wb_cuda_tensor_new (rt, dt, out_rank, out_shape, error)) == NULL)
+  if ((y = wb_cuda_tensor_new (rt, dt, o.out_rank, o.out_shape, error)) == NULL)
     return FALSE;
   if (M == 0 || N == 0)
     {

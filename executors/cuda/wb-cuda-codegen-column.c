@@ -12,18 +12,16 @@
  *
  * When the innermost kept extent is a multiple of the vector width V (wb-cuda-codegen-pointwise.c), each
  * column lane takes V adjacent outputs with an accumulator each, so a warp reads 32 x 16 bytes of a row
- * with one vector load per operand instead of 32 x 2 (bf16) with one scalar load: the scalar kernel
- * reached 0.7-1.9 TB/s on an H200 (gpt2_block's backward), far from the copy bandwidth. As for row
+ * with one vector load per operand instead of 32 x 2 (bf16) with one scalar load: the scalar kernel stays
+ * far from the copy bandwidth (tests/bench/README.md has the figures). As for row
  * reductions, the vector variant runs when its pointers are aligned, else the same elements in the same
  * order one by one. The grid is sized to be resident at once (COLUMN_BLOCKS_PER_SM per SM; a tile of S
  * slices that needed a second wave of a few blocks took twice as long).
  *
  * A walk that also stores pointwise outputs at each element takes 2 rows an iteration (rows_per_step): both
  * rows' accumulations, then both rows' stores. A row at a time, the compiler kept each row's loads behind
- * the previous row's stores, one 16-byte load in flight per thread. Measured on an H200 (bench README,
- * sixteenth session): gpt2_block's GELU backward with the fc bias gradient 0.0717 -> 0.0637 ms, its
- * attention-output bias gradient 0.0104 -> 0.0101 ms, the MLP-output one 0.0220 -> 0.0226 ms; 3 and 4 rows
- * need more registers than 4 blocks per SM leave and were slower. */
+ * the previous row's stores, one 16-byte load in flight per thread. 3 and 4 rows need more registers than
+ * 4 blocks per SM leave. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -194,13 +192,11 @@ row_step (Kern *k, const Col *C, const Idx *kx, const char *r, const char *E, Id
  * the accumulations in row order, then the stores (the compiler does not move a row's loads above the
  * previous row's stores). WB_CUDA_COLUMN_ROWS sets it (1: a row an iteration). */
 static guint
-rows_per_step (const Col *C)
+rows_per_step (const Gen *g, const Col *C)
 {
-  const char *e = g_getenv ("WB_CUDA_COLUMN_ROWS");
-
   if (C->epi == NULL || C->epi->elems->len == 0)
     return 1;
-  return e != NULL ? (guint) CLAMP (atoi (e), 1, 8) : COLUMN_ROWS_PER_STEP;
+  return g->opt.column_rows > 0 ? g->opt.column_rows : COLUMN_ROWS_PER_STEP;
 }
 
 /* The accumulation over the block's rows r0, r0 + R, ... < r1 of the outputs o .. o + V - 1. */
@@ -208,7 +204,7 @@ static gboolean
 column_loop (Kern *k, const Col *C, GError **error)
 {
   Idx   kx, ax;
-  guint U = rows_per_step (C);
+  guint U = rows_per_step (k->g, C);
 
   if (C->V == 1 && C->epi == NULL)
     return _wb_cg_reduction_loop_range (k, C->accs, C->nn, C->red, C->kept_shape, C->n_kept, C->red_shape, C->n_red, "r0", "r1", C->R, C->c, NULL,
@@ -442,7 +438,6 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   const WbCgEpilogue *elems = epi != NULL && epi->elems->len > 0 ? epi : NULL;
   WbCudaBuffer        pb = { 0 }, cb = { 0 };
   g_autofree guint   *pslot = g_new (guint, nn);
-  const char         *env = g_getenv ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
   gint64              per_sm, blocks;
   guint               vec;
   Kern               *k;
@@ -477,8 +472,8 @@ _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint
   /* the grid: every block resident at once, each slice at least 16 rows per row lane (4 with vectors: an
    * unrolled step) */
   per_sm = C.V > 1 ? COLUMN_BLOCKS_PER_SM_VECTOR : COLUMN_BLOCKS_PER_SM_SCALAR;
-  if (env != NULL && atoi (env) > 0)
-    per_sm = atoi (env);
+  if (g->opt.column_blocks_per_sm > 0)
+    per_sm = g->opt.column_blocks_per_sm;
   C.tiles = (NO + C.CL * (gint64) C.V - 1) / (C.CL * (gint64) C.V);
   C.S = MAX ((gint64) 1, MIN (per_sm * WB_CG_SMS / C.tiles, K / (C.R * (C.V > 1 ? 4 : 16))));
   C.Kc = (K + C.S - 1) / C.S;

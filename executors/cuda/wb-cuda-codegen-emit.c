@@ -1,4 +1,4 @@
-/* wb-cuda-codegen-emit.c — the code generator's expressions: conversions, literals, emission of a value at an index
+/* wb-cuda-codegen-emit.c — the code generator's expressions: literals, conversion ops, emission of a value at an index
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -9,43 +9,8 @@
 #define WB_EXECUTORS_COMPILATION
 #endif
 #include "wb-cuda-codegen-private.h"
+#include "wb-cuda-codegen-emit-private.h"
 #include "wb-half.h"
-
-/* The expression converting @x (class @from) to class @to, without rounding to a dtype. */
-const char *
-_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to)
-{
-  if (from == to)
-    return x;
-  if (to == CLS_I)
-    return _wb_cg_gstr (g, "wb_f_to_i (%s)", x);
-  return _wb_cg_gstr (g, "(%s) (%s)", _wb_cg_cls_ctype (to), x);
-}
-
-/* @x (of class dtype_cls (dt)) rounded or wrapped to what dtype @dt can hold. */
-const char *
-_wb_cg_normalize (Gen *g, const char *x, WbDtype dt)
-{
-  switch (dt)
-    {
-    case WB_DTYPE_BFLOAT16:
-      return _wb_cg_gstr (g, "wb_round_bf16 (%s)", x);
-    case WB_DTYPE_FLOAT16:
-      return _wb_cg_gstr (g, "wb_round_f16 (%s)", x);
-    case WB_DTYPE_INT32:
-      return _wb_cg_gstr (g, "(long long) (int) (%s)", x);
-    case WB_DTYPE_INT16:
-      return _wb_cg_gstr (g, "(long long) (short) (%s)", x);
-    case WB_DTYPE_INT8:
-      return _wb_cg_gstr (g, "(long long) (signed char) (%s)", x);
-    case WB_DTYPE_UINT8:
-      return _wb_cg_gstr (g, "(long long) (unsigned char) (%s)", x);
-    case WB_DTYPE_BOOL8:
-      return _wb_cg_gstr (g, "(long long) ((%s) != 0)", x);
-    default:
-      return x;
-    }
-}
 
 /* Converts @x of dtype @from (a value of its class) to dtype @to as convert_element_type does. */
 static const char *
@@ -60,41 +25,8 @@ convert (Gen *g, const char *x, WbDtype from, WbDtype to)
   return _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, cf, ct), to);
 }
 
-/* Loads element @off of parameter @p (dtype @dt) as a value of its class. */
 const char *
-_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
-{
-  switch (dt)
-    {
-    case WB_DTYPE_BFLOAT16:
-      return _wb_cg_gstr (g, "wb_bf16_to_f (%s[%s])", p, off);
-    case WB_DTYPE_FLOAT16:
-      return _wb_cg_gstr (g, "wb_f16_to_f (%s[%s])", p, off);
-    case WB_DTYPE_FLOAT32:
-    case WB_DTYPE_FLOAT64:
-      return _wb_cg_gstr (g, "%s[%s]", p, off);
-    default:
-      return _wb_cg_gstr (g, "(long long) %s[%s]", p, off);
-    }
-}
-
-/* The statement storing @x (class of @dt, already normalized) at @p[@off]. */
-const char *
-_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt)
-{
-  switch (dt)
-    {
-    case WB_DTYPE_BFLOAT16:
-      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_bf16 (%s);", p, off, x);
-    case WB_DTYPE_FLOAT16:
-      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
-    default:
-      return _wb_cg_gstr (g, "%s[%s] = (%s) (%s);", p, off, wb_cuda_storage_ctype (dt), x);
-    }
-}
-
-static const char *
-literal (Gen *g, const Val *v, Cls cls)
+_wb_cg_literal (Gen *g, const Val *v, Cls cls)
 {
   if (cls == CLS_I)
     {
@@ -118,10 +50,10 @@ literal (Gen *g, const Val *v, Cls cls)
     }
 }
 
-/* The literal of number @v as a value of dtype @dt: what _wb_cg_normalize (literal (v)) computes, with
+/* The literal of number @v as a value of dtype @dt: what _wb_cg_normalize (_wb_cg_literal (v)) computes, with
  * bf16 and f16 rounded here (NVRTC cannot fold the rounding's inline asm, which ran per element). */
-static const char *
-literal_of_dtype (Gen *g, const Val *v, WbDtype dt)
+const char *
+_wb_cg_literal_of_dtype (Gen *g, const Val *v, WbDtype dt)
 {
   Cls cls = _wb_cg_dtype_cls (dt);
 
@@ -131,9 +63,9 @@ literal_of_dtype (Gen *g, const Val *v, WbDtype dt)
       float f = v->is_float ? (float) v->f : (float) v->i;
       r.is_float = TRUE;
       r.f = dt == WB_DTYPE_BFLOAT16 ? wb_bf16_to_f32 (wb_f32_to_bf16 (f)) : wb_f16_to_f32 (wb_f32_to_f16 (f));
-      return literal (g, &r, cls);
+      return _wb_cg_literal (g, &r, cls);
     }
-  return _wb_cg_normalize (g, literal (g, v, cls), dt);
+  return _wb_cg_normalize (g, _wb_cg_literal (g, v, cls), dt);
 }
 
 /* -- emission ------------------------------------------------------------------------------- */
@@ -155,13 +87,13 @@ max_cls (Cls a, Cls b)
 }
 
 /* Operand @v at @ix in class @cls. */
-static const char *
-operand_expr (Kern *k, Val *v, const Idx *ix, Cls cls, GError **error)
+const char *
+_wb_cg_operand_expr (Kern *k, Val *v, const Idx *ix, Cls cls, GError **error)
 {
   const char *x;
 
   if (!v->is_tensor)
-    return literal (k->g, v, cls);
+    return _wb_cg_literal (k->g, v, cls);
   x = _wb_cg_emit (k, v, ix, error);
   return x ? _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (v->dtype), cls) : NULL;
 }
@@ -210,8 +142,8 @@ emit_load (Kern *k, Val *v, const Idx *ix)
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_load_expr (k->g, p, off, v->dtype));
 }
 
-static Val *
-arg_val (Kern *k, Node *n, guint i, GError **error)
+Val *
+_wb_cg_arg_val (Kern *k, Node *n, guint i, GError **error)
 {
   Val *v = _wb_cg_operand (k->g, n->arg[i]);
 
@@ -300,7 +232,7 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
   gboolean    is_where = strcmp (op->name, "where") == 0;
 
   for (guint i = 0; i < op->arity; i++)
-    if ((ops[i] = arg_val (k, n, i, error)) == NULL)
+    if ((ops[i] = _wb_cg_arg_val (k, n, i, error)) == NULL)
       return NULL;
   for (guint i = 0; i < op->arity; i++)
     if (ops[i]->is_tensor)
@@ -345,7 +277,7 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
         tmpl = _wb_cg_gstr (k->g, "wb_div_by ($0, %af, %af)", (double) c, (double) reciprocal_rn (c));
     }
   for (guint i = 0; i < op->arity; i++)
-    if ((ex[i] = operand_expr (k, ops[i], ix, cls, error)) == NULL)
+    if ((ex[i] = _wb_cg_operand_expr (k, ops[i], ix, cls, error)) == NULL)
       return NULL;
   r = _wb_cg_ew_expand (k->g, tmpl, ex);
   if (op->res_bool)
@@ -360,8 +292,8 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
 /* @x (an int64 index value) wrapped for a dim of @size: negative counts from the end, out of range traps.
  * Sets dim @d of @ax to it; @same: @x is the same in every lane of a vector kernel (then so is the result,
  * emitted once). */
-static void
-checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gboolean same)
+void
+_wb_cg_checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gboolean same)
 {
   const char *t = _wb_cg_gstr (k->g, "i%u", k->next_var++);
   const char *key = k->vec && same ? _wb_cg_gstr (k->g, "chk|%s|%" G_GINT64_FORMAT, x, size) : NULL;
@@ -382,371 +314,115 @@ checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gboolean s
 
 /* In pair mode (wb-cuda-codegen-pair.c), where a cat or pad cannot compute its lanes in words: the caller
  * computes the value lane by lane */
-static const char *
-refuse_pair (Kern *k)
+const char *
+_wb_cg_refuse_pair (Kern *k)
 {
   k->pair_refused = TRUE;
+  return NULL;
+}
+
+/* convert_element_type: rounded to the output dtype, with the shortcuts where no rounding is needed */
+static const char *
+emit_convert (Kern *k, Val *v, Node *n, Val *a, const Idx *ix, GError **error)
+{
+  Gen        *g = k->g;
+
+    const char *x;
+    /* narrow z -> f32, / c, -> narrow: z * (1 / c) when narrow_div_is_mul says it rounds the same */
+    if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && a->def != NULL &&
+        strcmp (a->def->op, "div") == 0)
+      {
+        Val  *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
+        Val  *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
+                      ? _wb_cg_operand (g, num->def->arg[0])
+                      : NULL;
+        float c = den != NULL && !den->is_tensor ? (den->is_float ? (float) den->f : (float) den->i) : 0.0f;
+        if (z != NULL && z->is_tensor && z->dtype == v->dtype && num->dtype == WB_DTYPE_FLOAT32 && isfinite (c) && c != 0.0f &&
+            narrow_div_is_mul (v->dtype, c, reciprocal_rn (c)))
+          {
+            if ((x = _wb_cg_emit (k, num, ix, error)) == NULL)
+              return NULL;
+            return _wb_cg_new_var (k, "float", _wb_cg_normalize (g, _wb_cg_gstr (g, "%s * %af", x, (double) reciprocal_rn (c)), v->dtype));
+          }
+      }
+    if ((x = _wb_cg_emit (k, a, ix, error)) == NULL)
+      return NULL;
+    if (a->dtype == v->dtype)
+      return x;
+    /* bf16 -> f32 -> bf16 (Thunder prints such round trips between ops): the value of the first is the
+     * answer, no rounding needed. Holds for any float widening, which is exact. */
+    if (a->def != NULL && strcmp (a->def->op, "convert_element_type") == 0 && exact_widening (v->dtype, a->dtype))
+      {
+        Val *b = _wb_cg_arg_val (k, a->def, 0, error);
+        if (b == NULL)
+          return NULL;
+        if (b->is_tensor && b->dtype == v->dtype)
+          return _wb_cg_emit (k, b, ix, error);
+      }
+    /* f32 -> bf16 / f16 of a value that is one already (exactly_in): no rounding */
+    if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && _wb_cg_exactly_in (g, a, v->dtype, 0))
+      return x;
+    return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
+}
+
+static const WbCgEmitRow conversion_rows[] = {
+  { WB_SYMBOL_PRIMS_CONVERT_ELEMENT_TYPE, TRUE, emit_convert },
+};
+
+static const WbCgEmitFamily emit_conversion = { "conversion", conversion_rows, G_N_ELEMENTS (conversion_rows) };
+
+/* Every family but the elementwise table's (emit_elementwise, by name in the table of -graph.c). */
+static const WbCgEmitFamily *const families[] = { &_wb_cg_emit_creation, &_wb_cg_emit_indexing, &emit_conversion, &_wb_cg_emit_views };
+
+static const WbCgEmitRow *
+find_row (WbSymbolId id)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (families); f++)
+    for (guint i = 0; i < families[f]->n_rows; i++)
+      if (families[f]->rows[i].id == id)
+        return &families[f]->rows[i];
+  return NULL;
+}
+
+const char *
+_wb_cg_bad_args (const Node *n, GError **error)
+{
+  _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
   return NULL;
 }
 
 const char *
 _wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
 {
-  Gen        *g = k->g;
-  Node       *n = v->def;
-  const char *op = n->op;
-  const EwOp *ew = _wb_cg_ew_lookup (op);
-  Val        *a;
-  Idx         ax = { 0 };
-  gint64      ints[WB_MAX_RANK], ints3[WB_MAX_RANK];
-  guint       ni = 0, ni3 = 0;
+  Node              *n = v->def;
+  const EwOp        *ew = _wb_cg_ew_lookup (n->op);
+  const WbCgEmitRow *row;
+  Val               *a = NULL;
 
   if (ew != NULL)
     return emit_elementwise (k, v, n, ew, ix, error);
   if (n->is_reduction)
     {
-      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: prims.%s read before its kernel", op);
+      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: prims.%s read before its kernel", n->op);
       return NULL;
     }
-
-  if (strcmp (op, "empty") == 0)
+  row = find_row (n->id);
+  if (row == NULL || row->operand)
     {
-      /* zeros, as the cpu executor fills it (runs stay deterministic) */
-      Cls c = _wb_cg_dtype_cls (v->dtype);
-      return c == CLS_F ? "0.0f" : c == CLS_D ? "0.0"
-                                              : "0LL";
-    }
-  if (strcmp (op, "full") == 0)
-    {
-      Val *fill = _wb_cg_number_of (g, n->arg[1]);
-      if (fill == NULL)
+      if ((a = _wb_cg_arg_val (k, n, 0, error)) == NULL)
+        return NULL;
+      if (!a->is_tensor)
         {
-          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.full: fill value is not a number");
+          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of a number", n->op);
           return NULL;
         }
-      return literal_of_dtype (g, fill, v->dtype);
     }
-  if (strcmp (op, "iota") == 0)
+  if (row == NULL)
     {
-      Val *start = _wb_cg_number_of (g, n->arg[1]), *step = _wb_cg_number_of (g, n->arg[2]);
-      Cls  c = _wb_cg_dtype_cls (v->dtype);
-      if (start == NULL || step == NULL)
-        {
-          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.iota: start and step must be numbers");
-          return NULL;
-        }
-      return _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_normalize (g, _wb_cg_gstr (g, "%s + (%s) %s * %s", literal (g, start, c), _wb_cg_cls_ctype (c), ix->e[0], literal (g, step, c)), v->dtype));
-    }
-
-  if (strcmp (op, "cat") == 0)
-    {
-      const WbValue *list = n->arg[0];
-      gint64         dim, off = 0;
-      const char    *r = _wb_cg_gstr (g, "v%u", k->next_var++);
-      if (list == NULL || !wb_value_is_sequence (list) || list->n_items == 0 || !wb_value_get_int (n->arg[1], &dim))
-        goto bad_args;
-      if (dim < 0)
-        dim += v->rank;
-      if (dim < 0 || dim >= v->rank)
-        goto bad_args;
-      if (k->vec > 1 && _wb_cg_vec_cat (k, v, list, (guint) dim, ix, &r, error))
-        return r; /* every lane at once */
-      if (k->pair)
-        return refuse_pair (k);
-      _wb_cg_line (k, "%s %s;", _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), r);
-      for (guint i = 0; i < list->n_items; i++)
-        {
-          Val        *t = _wb_cg_operand (g, list->items[i]);
-          const char *x;
-          if (t == NULL || !t->is_tensor || t->rank != v->rank)
-            goto bad_args;
-          if (i + 1 < list->n_items)
-            _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", ix->e[dim], off + t->shape[dim]);
-          else if (i > 0)
-            _wb_cg_line (k, "else");
-          _wb_cg_line (k, "{");
-          _wb_cg_open_block (k);
-          ax = *ix;
-          _wb_cg_idx_lin (&ax, NULL);
-          for (guint d = 0; d < t->rank; d++)
-            if (t->shape[d] == 1)
-              ax.e[d] = "0";
-          if (t->shape[dim] != 1)
-            ax.e[dim] = off ? _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - %" G_GINT64_FORMAT, ix->e[dim], off)) : ix->e[dim];
-          /* lanes may straddle two pieces */
-          ax.lane[dim] = ix->lane[dim] == LANE_SAME ? LANE_SAME : LANE_ANY;
-          x = _wb_cg_emit (k, t, &ax, error);
-          if (x == NULL)
-            return NULL;
-          _wb_cg_line (k, "%s = %s;", r, t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
-          _wb_cg_close_block (k);
-          _wb_cg_line (k, "}");
-          off += t->shape[dim];
-        }
-      return r;
-    }
-  if ((a = arg_val (k, n, 0, error)) == NULL)
-    return NULL;
-  if (!a->is_tensor)
-    {
-      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of a number", op);
+      _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for prims.%s", n->op);
       return NULL;
     }
-
-  if (strcmp (op, "convert_element_type") == 0)
-    {
-      const char *x;
-      /* narrow z -> f32, / c, -> narrow: z * (1 / c) when narrow_div_is_mul says it rounds the same */
-      if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && a->def != NULL &&
-          strcmp (a->def->op, "div") == 0)
-        {
-          Val  *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
-          Val  *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
-                        ? _wb_cg_operand (g, num->def->arg[0])
-                        : NULL;
-          float c = den != NULL && !den->is_tensor ? (den->is_float ? (float) den->f : (float) den->i) : 0.0f;
-          if (z != NULL && z->is_tensor && z->dtype == v->dtype && num->dtype == WB_DTYPE_FLOAT32 && isfinite (c) && c != 0.0f &&
-              narrow_div_is_mul (v->dtype, c, reciprocal_rn (c)))
-            {
-              if ((x = _wb_cg_emit (k, num, ix, error)) == NULL)
-                return NULL;
-              return _wb_cg_new_var (k, "float", _wb_cg_normalize (g, _wb_cg_gstr (g, "%s * %af", x, (double) reciprocal_rn (c)), v->dtype));
-            }
-        }
-      if ((x = _wb_cg_emit (k, a, ix, error)) == NULL)
-        return NULL;
-      if (a->dtype == v->dtype)
-        return x;
-      /* bf16 -> f32 -> bf16 (Thunder prints such round trips between ops): the value of the first is the
-       * answer, no rounding needed. Holds for any float widening, which is exact. */
-      if (a->def != NULL && strcmp (a->def->op, "convert_element_type") == 0 && exact_widening (v->dtype, a->dtype))
-        {
-          Val *b = arg_val (k, a->def, 0, error);
-          if (b == NULL)
-            return NULL;
-          if (b->is_tensor && b->dtype == v->dtype)
-            return _wb_cg_emit (k, b, ix, error);
-        }
-      /* f32 -> bf16 / f16 of a value that is one already (exactly_in): no rounding */
-      if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && _wb_cg_exactly_in (g, a, v->dtype, 0))
-        return x;
-      return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
-    }
-  if (strcmp (op, "shallow_copy") == 0 || strcmp (op, "stride_order") == 0 || strcmp (op, "clone") == 0)
-    return _wb_cg_emit (k, a, ix, error);
-  if (strcmp (op, "broadcast_in_dim") == 0)
-    {
-      if (!_wb_cg_get_ints (n->arg[2], ints, WB_MAX_RANK, &ni) || ni != a->rank)
-        goto bad_args;
-      ax.rank = a->rank;
-      for (guint d = 0; d < a->rank; d++)
-        if (a->shape[d] == 1)
-          ax.e[d] = "0";
-        else
-          _wb_cg_idx_dim (&ax, d, ix, (guint) ints[d]);
-      _wb_cg_idx_lin (&ax, _wb_cg_same_shape (a, v) ? ix : NULL);
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "reshape") == 0 || strcmp (op, "view") == 0)
-    {
-      if (_wb_cg_same_shape (a, v))
-        return _wb_cg_emit (k, a, ix, error);
-      if (!_wb_cg_idx_reshape_grouped (k, ix, v, a, &ax) && !(k->vec && _wb_cg_vec_reshape (k, ix, v, a, &ax)))
-        _wb_cg_idx_unravel (k, _wb_cg_idx_linear (k, ix, v->rank, v->shape), a->rank, a->shape, &ax);
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "squeeze") == 0)
-    {
-      guint    o = 0;
-      gboolean sq[WB_MAX_RANK] = { FALSE };
-      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni))
-        goto bad_args;
-      for (guint i = 0; i < ni; i++)
-        if (ints[i] >= 0 && ints[i] < a->rank)
-          sq[ints[i]] = TRUE;
-      ax.rank = a->rank;
-      for (guint d = 0; d < a->rank; d++)
-        if (sq[d])
-          ax.e[d] = "0";
-        else
-          _wb_cg_idx_dim (&ax, d, ix, o++);
-      _wb_cg_idx_lin (&ax, ix);
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "transpose") == 0)
-    {
-      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni) || ni != a->rank)
-        goto bad_args;
-      ax.rank = a->rank;
-      for (guint d = 0; d < v->rank; d++)
-        _wb_cg_idx_dim (&ax, (guint) ints[d], ix, d);
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "slice_prim") == 0)
-    {
-      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni) || ni != a->rank)
-        goto bad_args;
-      for (guint d = 0; d < a->rank; d++)
-        ints3[d] = 1;
-      if (n->arg[3] != NULL && n->arg[3]->kind != WB_VALUE_NONE && (!_wb_cg_get_ints (n->arg[3], ints3, WB_MAX_RANK, &ni3) || ni3 != a->rank))
-        goto bad_args;
-      ax.rank = a->rank;
-      ax.lin = NULL;
-      for (guint d = 0; d < a->rank; d++)
-        {
-          if (a->shape[d] == 1 || v->shape[d] == 1)
-            {
-              ax.e[d] = a->shape[d] == 1 ? "0" : _wb_cg_gstr (g, "%" G_GINT64_FORMAT, ints[d]);
-              ax.lane[d] = LANE_SAME;
-            }
-          else if (ints[d] == 0 && ints3[d] == 1)
-            _wb_cg_idx_dim (&ax, d, ix, d);
-          else
-            {
-              ax.e[d] = _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " + %s * %" G_GINT64_FORMAT ")", ints[d], ix->e[d], ints3[d]);
-              _wb_cg_idx_moved (k, &ax, d, ix, d, ints[d], ints3[d]);
-            }
-        }
-      if (_wb_cg_same_shape (a, v))
-        _wb_cg_idx_lin (&ax, ix);
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "flip") == 0)
-    {
-      gboolean fl[WB_MAX_RANK] = { FALSE };
-      if (!_wb_cg_get_ints (n->arg[1], ints, WB_MAX_RANK, &ni))
-        goto bad_args;
-      for (guint i = 0; i < ni; i++)
-        fl[(ints[i] + a->rank) % MAX (a->rank, 1)] = TRUE;
-      ax.rank = a->rank;
-      ax.lin = NULL;
-      for (guint d = 0; d < a->rank; d++)
-        if (fl[d] && a->shape[d] > 1)
-          {
-            ax.e[d] = _wb_cg_gstr (g, "(%" G_GINT64_FORMAT " - %s)", a->shape[d] - 1, ix->e[d]);
-            _wb_cg_idx_moved (k, &ax, d, ix, d, a->shape[d] - 1, -1);
-          }
-        else
-          _wb_cg_idx_dim (&ax, d, ix, d);
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "take") == 0)
-    {
-      Val        *index = arg_val (k, n, 1, error);
-      gint64      dim;
-      Idx         jx = { 0 };
-      const char *iv;
-      if (index == NULL || !wb_value_get_int (n->arg[2], &dim))
-        goto bad_args;
-      if (dim < 0)
-        dim += a->rank;
-      if (dim < 0 || dim >= a->rank || !index->is_tensor || index->rank > 1)
-        goto bad_args;
-      jx.rank = index->rank;
-      _wb_cg_idx_dim (&jx, 0, ix, (guint) dim);
-      if ((iv = operand_expr (k, index, &jx, CLS_I, error)) == NULL)
-        return NULL;
-      ax = *ix;
-      _wb_cg_idx_lin (&ax, NULL);
-      checked_index (k, iv, a->shape[dim], &ax, (guint) dim, _wb_cg_idx_is_same (&jx));
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "take_along_axis") == 0 || strcmp (op, "gather") == 0)
-    {
-      Val        *index = arg_val (k, n, 1, error);
-      gint64      dim;
-      const char *iv;
-      if (index == NULL || !wb_value_get_int (n->arg[2], &dim))
-        goto bad_args;
-      if (dim < 0)
-        dim += a->rank;
-      if (dim < 0 || dim >= a->rank || !index->is_tensor)
-        goto bad_args;
-      if ((iv = operand_expr (k, index, ix, CLS_I, error)) == NULL)
-        return NULL;
-      ax = *ix;
-      _wb_cg_idx_lin (&ax, NULL);
-      for (guint d = 0; d < a->rank; d++)
-        if (a->shape[d] == 1)
-          ax.e[d] = "0";
-      checked_index (k, iv, a->shape[dim], &ax, (guint) dim, _wb_cg_idx_is_same (ix));
-      return _wb_cg_emit (k, a, &ax, error);
-    }
-  if (strcmp (op, "pad") == 0)
-    {
-      Val           *padv = _wb_cg_number_of (g, n->arg[1]);
-      const WbValue *cfg = n->arg[2];
-      gint64         lo[WB_MAX_RANK], step[WB_MAX_RANK]; /* low padding; interior padding + 1 */
-      gboolean       interior = FALSE;
-      GString       *cond;
-      const char    *r = _wb_cg_gstr (g, "v%u", k->next_var++);
-      const char    *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
-      const char    *x, *pad_lit;
-      if (padv == NULL || cfg == NULL || !wb_value_is_sequence (cfg) || cfg->n_items != a->rank)
-        goto bad_args;
-      for (guint d = 0; d < a->rank; d++)
-        {
-          gint64 c[3];
-          guint  nc = 0;
-          if (!_wb_cg_get_ints (cfg->items[d], c, 3, &nc) || nc != 3 || c[2] < 0)
-            goto bad_args;
-          lo[d] = c[0];
-          step[d] = c[2] + 1;
-          interior |= c[2] != 0;
-        }
-      /* in pair mode the padding is a word: a value that is no bf16 has none */
-      pad_lit = k->pair ? _wb_cg_pair_literal (g, padv) : literal_of_dtype (g, padv, v->dtype);
-      if (k->vec > 1 && !interior && pad_lit != NULL && _wb_cg_vec_pad (k, v, a, lo, pad_lit, ix, &r, error))
-        return r; /* every lane at once */
-      if (k->pair)
-        return refuse_pair (k);
-      cond = g_string_new (NULL);
-      ax.rank = a->rank;
-      ax.lin = NULL;
-      for (guint d = 0; d < a->rank; d++)
-        {
-          const char *t;
-          if (lo[d] == 0 && step[d] == 1 && v->shape[d] == a->shape[d])
-            {
-              _wb_cg_idx_dim (&ax, d, ix, d);
-              continue;
-            }
-          ax.lane[d] = ix->lane[d] == LANE_SAME ? LANE_SAME : LANE_ANY;
-          t = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", ix->e[d], lo[d]));
-          if (cond->len)
-            g_string_append (cond, " && ");
-          if (step[d] == 1)
-            {
-              g_string_append_printf (cond, "%s >= 0 && %s < %" G_GINT64_FORMAT, t, t, a->shape[d]);
-              ax.e[d] = t;
-            }
-          else
-            {
-              g_string_append_printf (cond, "%s >= 0 && %s %% %" G_GINT64_FORMAT " == 0 && %s / %" G_GINT64_FORMAT " < %" G_GINT64_FORMAT, t,
-                                      t, step[d], t, step[d], a->shape[d]);
-              ax.e[d] = _wb_cg_gstr (g, "(%s / %" G_GINT64_FORMAT ")", t, step[d]);
-            }
-        }
-      _wb_cg_line (k, "%s %s;", ctype, r);
-      _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
-      _wb_cg_line (k, "{");
-      _wb_cg_open_block (k);
-      x = _wb_cg_emit (k, a, &ax, error);
-      if (x != NULL)
-        _wb_cg_line (k, "%s = %s;", r, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (a->dtype), _wb_cg_dtype_cls (v->dtype)));
-      _wb_cg_close_block (k);
-      _wb_cg_line (k, "}");
-      _wb_cg_line (k, "else");
-      _wb_cg_line (k, "  %s = %s;", r, literal_of_dtype (g, padv, v->dtype));
-      g_string_free (cond, TRUE);
-      return x ? r : NULL;
-    }
-  _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for prims.%s", op);
-  return NULL;
-
-bad_args:
-  _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", op);
-  return NULL;
+  return row->emit (k, v, n, a, ix, error);
 }
 
 const char *
@@ -760,7 +436,7 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   if ((x = _wb_cg_memo_get (k, key)) != NULL)
     return x;
   if (!v->is_tensor)
-    x = literal (k->g, v, number_cls (v));
+    x = _wb_cg_literal (k->g, v, number_cls (v));
   else if (k->resident != NULL && (x = g_hash_table_lookup (k->resident, v)) != NULL)
     ; /* a row result read at its own row (the epilogue's rule) */
   else if (v->input >= 0 || v->buffer >= 0)

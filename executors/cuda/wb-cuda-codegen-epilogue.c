@@ -74,7 +74,7 @@ _wb_cg_reduction_sets (Gen *g)
   GPtrArray *sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   g_autoptr (GHashTable) done = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) taken = g_hash_table_new (NULL, NULL);
-  gboolean siblings = g_getenv ("WB_CUDA_NO_SIBLINGS") == NULL;
+  gboolean siblings = !g->opt.no_siblings;
 
   for (guint i = 0; i < g->nodes->len; i++)
     {
@@ -417,7 +417,7 @@ int
 _wb_cg_epilogue_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi)
 {
   memset (epi, 0, sizeof *epi);
-  if (g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL)
+  if (g->opt.no_epilogue)
     return -1;
   for (int s = (int) sets->len - 1; s >= 0; s--)
     {
@@ -775,7 +775,7 @@ int
 _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi)
 {
   memset (epi, 0, sizeof *epi);
-  if (g_getenv ("WB_CUDA_NO_EPILOGUE") != NULL)
+  if (g->opt.no_epilogue)
     return -1;
   for (guint s = 0; s < sets->len; s++)
     {

@@ -177,82 +177,30 @@ wb_cuda_storage_ctype (WbDtype dt)
     }
 }
 
-/* -- the elementwise table (semantics of executors/cpu/wb-cpu-elementwise.def) ------------- */
+/* -- the elementwise table (executors/cpu/wb-cpu-elementwise.def, the cpu and CUDA columns) --- */
 
+/* The rows of the one elementwise table (executors/cpu/wb-cpu-elementwise.def): the cpu columns give the name, the
+ * arity and whether the result is b8; WB_EW_CUDA gives the generator's templates. */
+#define WB_CG_RES_BOOL_WB_EW_RES_SAME FALSE
+#define WB_CG_RES_BOOL_WB_EW_RES_BOOL TRUE
+#define WB_EW_UNARY(id, name, res, dt, f32, f64, i64)   { name, 1, WB_CG_RES_BOOL_##res,
+#define WB_EW_BINARY(id, name, res, dt, f32, f64, i64)  { name, 2, WB_CG_RES_BOOL_##res,
+#define WB_EW_TERNARY(id, name, res, dt, f32, f64, i64) { name, 3, WB_CG_RES_BOOL_##res,
+#define WB_EW_CUDA(f, d, i, exact)                      f, d, i, exact },
 static const EwOp ew_ops[] = {
-  { "py_abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)" },
-  { "abs", 1, FALSE, "fabsf ($0)", "fabs ($0)", "($0 < 0 ? wb_neg_i ($0) : $0)", TRUE },
-  { "acos", 1, FALSE, "acosf ($0)", "acos ($0)", NULL },
-  { "acosh", 1, FALSE, "acoshf ($0)", "acosh ($0)", NULL },
-  { "asin", 1, FALSE, "asinf ($0)", "asin ($0)", NULL },
-  { "asinh", 1, FALSE, "asinhf ($0)", "asinh ($0)", NULL },
-  { "atan", 1, FALSE, "atanf ($0)", "atan ($0)", NULL },
-  { "atanh", 1, FALSE, "atanhf ($0)", "atanh ($0)", NULL },
-  { "bitwise_not", 1, FALSE, NULL, NULL, "(~$0)" },
-  { "ceil", 1, FALSE, "ceilf ($0)", "ceil ($0)", "$0" },
-  { "cos", 1, FALSE, "cosf ($0)", "cos ($0)", NULL },
-  { "cosh", 1, FALSE, "coshf ($0)", "cosh ($0)", NULL },
-  { "erf", 1, FALSE, "erff ($0)", "erf ($0)", NULL },
-  { "erfc", 1, FALSE, "erfcf ($0)", "erfc ($0)", NULL },
-  { "erfinv", 1, FALSE, "erfinvf ($0)", "erfinv ($0)", NULL },
-  { "erfcinv", 1, FALSE, "erfcinvf ($0)", "erfcinv ($0)", NULL },
-  { "exp", 1, FALSE, "expf ($0)", "exp ($0)", NULL },
-  { "exp2", 1, FALSE, "exp2f ($0)", "exp2 ($0)", NULL },
-  { "expm1", 1, FALSE, "expm1f ($0)", "expm1 ($0)", NULL },
-  { "floor", 1, FALSE, "floorf ($0)", "floor ($0)", "$0" },
-  { "isfinite", 1, TRUE, "(long long) isfinite ($0)", "(long long) isfinite ($0)", "1LL" },
-  { "lgamma", 1, FALSE, "lgammaf ($0)", "lgamma ($0)", NULL },
-  { "log", 1, FALSE, "logf ($0)", "log ($0)", NULL },
-  { "log10", 1, FALSE, "log10f ($0)", "log10 ($0)", NULL },
-  { "log1p", 1, FALSE, "log1pf ($0)", "log1p ($0)", NULL },
-  { "log2", 1, FALSE, "log2f ($0)", "log2 ($0)", NULL },
-  { "ndtri", 1, FALSE, "normcdfinvf ($0)", "normcdfinv ($0)", NULL },
-  { "neg", 1, FALSE, "(-$0)", "(-$0)", "wb_neg_i ($0)", TRUE },
-  { "reciprocal", 1, FALSE, "(1.0f / $0)", "(1.0 / $0)", NULL },
-  { "round", 1, FALSE, "rintf ($0)", "rint ($0)", "$0" },
-  { "rsqrt", 1, FALSE, "(1.0f / sqrtf ($0))", "(1.0 / sqrt ($0))", NULL },
-  { "sign", 1, FALSE, "wb_sign_f ($0)", "wb_sign_d ($0)", "(long long) (($0 > 0) - ($0 < 0))" },
-  { "signbit", 1, TRUE, "(long long) (signbit ($0) != 0)", "(long long) (signbit ($0) != 0)", "(long long) ($0 < 0)" },
-  { "sin", 1, FALSE, "sinf ($0)", "sin ($0)", NULL },
-  { "sinh", 1, FALSE, "sinhf ($0)", "sinh ($0)", NULL },
-  { "sqrt", 1, FALSE, "sqrtf ($0)", "sqrt ($0)", NULL },
-  { "tan", 1, FALSE, "tanf ($0)", "tan ($0)", NULL },
-  { "tanh", 1, FALSE, "tanhf ($0)", "tanh ($0)", NULL },
-  { "trunc", 1, FALSE, "truncf ($0)", "trunc ($0)", "$0" },
-  { "real", 1, FALSE, "$0", "$0", "$0" },
-  { "add", 2, FALSE, "($0 + $1)", "($0 + $1)", "(long long) ((unsigned long long) $0 + (unsigned long long) $1)" },
-  { "atan2", 2, FALSE, "atan2f ($0, $1)", "atan2 ($0, $1)", NULL },
-  { "bitwise_and", 2, FALSE, NULL, NULL, "($0 & $1)" },
-  { "bitwise_or", 2, FALSE, NULL, NULL, "($0 | $1)" },
-  { "bitwise_xor", 2, FALSE, NULL, NULL, "($0 ^ $1)" },
-  { "bitwise_left_shift", 2, FALSE, NULL, NULL, "wb_shl_i ($0, $1)" },
-  { "bitwise_right_shift", 2, FALSE, NULL, NULL, "wb_shr_i ($0, $1)" },
-  { "div", 2, FALSE, "($0 / $1)", "($0 / $1)", "wb_div_i ($0, $1)" },
-  { "py_floordiv", 2, FALSE, "floorf ($0 / $1)", "floor ($0 / $1)", "wb_floordiv_i ($0, $1)" },
-  { "eq", 2, TRUE, "(long long) ($0 == $1)", "(long long) ($0 == $1)", "(long long) ($0 == $1)" },
-  { "ne", 2, TRUE, "(long long) ($0 != $1)", "(long long) ($0 != $1)", "(long long) ($0 != $1)" },
-  { "ge", 2, TRUE, "(long long) ($0 >= $1)", "(long long) ($0 >= $1)", "(long long) ($0 >= $1)" },
-  { "gt", 2, TRUE, "(long long) ($0 > $1)", "(long long) ($0 > $1)", "(long long) ($0 > $1)" },
-  { "le", 2, TRUE, "(long long) ($0 <= $1)", "(long long) ($0 <= $1)", "(long long) ($0 <= $1)" },
-  { "lt", 2, TRUE, "(long long) ($0 < $1)", "(long long) ($0 < $1)", "(long long) ($0 < $1)" },
-  { "fmod", 2, FALSE, "fmodf ($0, $1)", "fmod ($0, $1)", "wb_fmod_i ($0, $1)" },
-  { "maximum", 2, FALSE, "wb_max_f ($0, $1)", "wb_max_d ($0, $1)", "wb_max_i ($0, $1)" },
-  { "minimum", 2, FALSE, "wb_min_f ($0, $1)", "wb_min_d ($0, $1)", "wb_min_i ($0, $1)" },
-  { "mul", 2, FALSE, "($0 * $1)", "($0 * $1)", "(long long) ((unsigned long long) $0 * (unsigned long long) $1)" },
-  { "nextafter", 2, FALSE, "nextafterf ($0, $1)", "nextafter ($0, $1)", NULL },
-  { "pow", 2, FALSE, "powf ($0, $1)", "pow ($0, $1)", "wb_pow_i ($0, $1)" },
-  { "remainder", 2, FALSE, "(float) wb_rem_d ($0, $1)", "wb_rem_d ($0, $1)", "wb_rem_i ($0, $1)" },
-  { "sub", 2, FALSE, "($0 - $1)", "($0 - $1)", "(long long) ((unsigned long long) $0 - (unsigned long long) $1)" },
-  { "where", 3, FALSE, "($0 != 0 ? $1 : $2)", "($0 != 0 ? $1 : $2)", "($0 != 0 ? $1 : $2)" },
-  { "lerp", 3, FALSE, "wb_lerp_f ($0, $1, $2)", "wb_lerp_d ($0, $1, $2)", NULL },
+#include "cpu/wb-cpu-elementwise.def"
 };
+#undef WB_EW_UNARY
+#undef WB_EW_BINARY
+#undef WB_EW_TERNARY
+#undef WB_EW_CUDA
 
 const EwOp *
 _wb_cg_ew_lookup (const char *op)
 {
   for (guint k = 0; k < G_N_ELEMENTS (ew_ops); k++)
     if (strcmp (ew_ops[k].name, op) == 0)
-      return &ew_ops[k];
+      return ew_ops[k].f || ew_ops[k].d || ew_ops[k].i ? &ew_ops[k] : NULL; /* no CUDA column: not generated */
   return NULL;
 }
 
@@ -519,6 +467,7 @@ squeeze_unit_reduction (Gen *g, Node *n)
       return;
   n->is_reduction = FALSE;
   n->op = "squeeze";
+  n->id = WB_SYMBOL_PRIMS_SQUEEZE;
 }
 
 /* The key of node @n for common subexpressions: its op and each bound argument (a name as the Val it is bound
@@ -552,7 +501,7 @@ cse_key (Gen *g, Node *n)
 }
 
 static gboolean
-add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
+add_node (Gen *g, const WbBsym *b, const char *op, const WbSymbol *prim, GError **error)
 {
   const char *full = b->name;
   Node       *n;
@@ -565,6 +514,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
   n = g_new0 (Node, 1);
   n->b = b;
   n->op = op;
+  n->id = wb_symbol_get_id (prim);
   g_ptr_array_add (g->nodes, n);
   g->n_ops++;
   if (!bind_args (n, error))
@@ -615,7 +565,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, GError **error)
     }
 
   /* a repeat of an earlier pure op on the same operands is that op's value */
-  key = outs->len == 1 && g_getenv ("WB_CUDA_NO_CSE") == NULL ? cse_key (g, n) : NULL;
+  key = outs->len == 1 && !g->opt.no_cse ? cse_key (g, n) : NULL;
   if (key != NULL && (same = g_hash_table_lookup (g->cse, key)) != NULL && same->dtype == g_array_index (types, WbType, 0).dtype)
     {
       g_hash_table_replace (g->env, outs->pdata[0], same);
@@ -664,7 +614,7 @@ _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GEr
         {
           if (!_wb_cg_op_supported (b->name + strlen ("prims.")))
             return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for %s", b->name);
-          if (!add_node (g, b, b->name + strlen ("prims."), error))
+          if (!add_node (g, b, b->name + strlen ("prims."), b->symbol, error))
             return FALSE;
         }
       else if (b->n_subsymbols > 0)
@@ -678,11 +628,58 @@ _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GEr
           const char *like = wb_symbol_get_name (wb_symbol_get_like (b->symbol));
           if (!_wb_cg_op_supported (like + strlen ("prims.")))
             return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "no generator for %s (%s)", b->name, like);
-          if (!add_node (g, b, like + strlen ("prims."), error))
+          if (!add_node (g, b, like + strlen ("prims."), wb_symbol_get_like (b->symbol), error))
             return FALSE;
         }
       else
         return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s has no decomposition to generate from", b->name);
     }
   return TRUE;
+}
+
+int
+_wb_cg_innermost_dim (guint rank, const gint64 *shape)
+{
+  for (int d = (int) rank - 1; d >= 0; d--)
+    if (shape[d] != 1)
+      return d;
+  return -1;
+}
+
+Val *
+_wb_cg_input_val (Gen *g, guint slot)
+{
+  for (guint j = 0; j < g->vals->len; j++)
+    {
+      Val *x = g->vals->pdata[j];
+      if (x != NULL && x->input == (int) slot)
+        return x;
+    }
+  return NULL;
+}
+
+gboolean
+_wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
+{
+  for (guint i = 0; i < n->n_arg; i++)
+    {
+      const WbValue *a = n->arg[i];
+      if (a == NULL)
+        continue;
+      if (a->kind == WB_VALUE_NAME)
+        {
+          Val *x = g_hash_table_lookup (g->env, a->text);
+          if (x != NULL && fn (g, x, data))
+            return TRUE;
+        }
+      else if (wb_value_is_sequence (a))
+        for (guint j = 0; j < a->n_items; j++)
+          if (a->items[j]->kind == WB_VALUE_NAME)
+            {
+              Val *x = g_hash_table_lookup (g->env, a->items[j]->text);
+              if (x != NULL && fn (g, x, data))
+                return TRUE;
+            }
+    }
+  return FALSE;
 }

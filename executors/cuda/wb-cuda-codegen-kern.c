@@ -1,6 +1,9 @@
 /* wb-cuda-codegen-kern.c — the kernel being generated (Kern): its lines and blocks, memo scopes, variables,
- * parameters, and index expressions (keys, unravelling, linear indices)
- * SPDX-License-Identifier: GPL-3.0-or-later */
+ * parameters, index expressions (keys, unravelling, linear indices, per-dim and per-lane forms), the text of
+ * loads, stores and conversions between classes, and the kernel's entry into the plan (buffers, grid, params)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Below the emitters and the kernel assemblers: it calls only wb-cuda-codegen-graph.c. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -289,4 +292,237 @@ _wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape)
   r = _wb_cg_new_var (k, k->ity, s->str);
   g_string_free (s, TRUE);
   return r;
+}
+
+/* @base + the lane being emitted. */
+const char *
+_wb_cg_lane_expr (Kern *k, const char *base)
+{
+  return k->lane == 0 ? base : _wb_cg_gstr (k->g, "(%s + %u)", base, k->lane);
+}
+
+void
+_wb_cg_note_slot (Kern *k, guint slot, guint bytes)
+{
+  for (guint i = 0; i < k->vslots->len; i += 2)
+    if (g_array_index (k->vslots, guint, i) == slot)
+      {
+        g_array_index (k->vslots, guint, i + 1) = MAX (g_array_index (k->vslots, guint, i + 1), bytes);
+        return;
+      }
+  g_array_append_val (k->vslots, slot);
+  g_array_append_val (k->vslots, bytes);
+}
+
+/* Dim @d of @dst is dim @sd of @src (expression and lane form). */
+void
+_wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd)
+{
+  dst->e[d] = src->e[sd];
+  dst->lane[d] = src->lane[sd];
+  dst->base[d] = src->base[sd];
+}
+
+/* The linear index of @dst is that of @src (NULL: none). */
+void
+_wb_cg_idx_lin (Idx *dst, const Idx *src)
+{
+  dst->lin = src ? src->lin : NULL;
+  dst->lin_lane = src ? src->lin_lane : LANE_ANY;
+  dst->lin_base = src ? src->lin_base : NULL;
+}
+
+/* Dim @d of @dst (its expression already set) is @start + @step * dim @sd of @src: the same in every
+ * lane when that is, base + j when it is base + j, the step is 1 and the start keeps the base aligned. */
+void
+_wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step)
+{
+  dst->lane[d] = LANE_ANY;
+  dst->base[d] = NULL;
+  if (src->lane[sd] == LANE_SAME)
+    dst->lane[d] = LANE_SAME;
+  else if (src->lane[sd] == LANE_UNIT && k->vec > 1 && step == 1 && start % k->vec == 0)
+    {
+      dst->lane[d] = LANE_UNIT;
+      dst->base[d] = _wb_cg_gstr (k->g, "(%" G_GINT64_FORMAT " + %s)", start, src->base[sd]);
+      dst->e[d] = _wb_cg_lane_expr (k, dst->base[d]); /* canonical: the same text in every lane but for the lane */
+    }
+}
+
+void
+_wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin)
+{
+  for (guint d = 0; d < ix->rank; d++)
+    ix->lane[d] = LANE_SAME;
+  ix->lane[u] = LANE_UNIT;
+  ix->base[u] = ix->e[u];
+  ix->e[u] = _wb_cg_lane_expr (k, ix->e[u]);
+  if (lin != NULL)
+    {
+      ix->lin = _wb_cg_lane_expr (k, lin);
+      ix->lin_lane = LANE_UNIT;
+      ix->lin_base = lin;
+    }
+}
+
+/* Whether every dim of @ix is the same in every lane. */
+gboolean
+_wb_cg_idx_is_same (const Idx *ix)
+{
+  for (guint d = 0; d < ix->rank; d++)
+    if (ix->lane[d] != LANE_SAME && strcmp (ix->e[d], "0") != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* @ix (every dim the same in every lane or base + j) in lane @lane: the same text the lane's own
+ * emission builds (base + j dims and the linear index are canonical: _wb_cg_lane_expr). */
+void
+_wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
+{
+  guint saved = k->lane;
+
+  k->lane = lane;
+  *out = *ix;
+  for (guint d = 0; d < ix->rank; d++)
+    if (ix->lane[d] == LANE_UNIT)
+      out->e[d] = _wb_cg_lane_expr (k, ix->base[d]);
+  if (ix->lin_lane == LANE_UNIT)
+    out->lin = _wb_cg_lane_expr (k, ix->lin_base);
+  k->lane = saved;
+}
+
+/* -- kernel assembly ------------------------------------------------------------------------ */
+
+guint
+_wb_cg_grid_for (gint64 items, gint64 per_block)
+{
+  gint64 b = (items + per_block - 1) / per_block;
+
+  return (guint) CLAMP (b, 0, 65536);
+}
+
+int
+_wb_cg_add_buffer (Gen *g, Val *v)
+{
+  WbCudaBuffer b = { 0 };
+
+  b.dtype = v->dtype;
+  b.rank = v->rank;
+  memcpy (b.shape, v->shape, sizeof (gint64) * v->rank);
+  b.numel = _wb_cg_numel_of (v->rank, v->shape);
+  g_array_append_val (g->buffers, b);
+  return (int) g->buffers->len - 1;
+}
+
+/* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
+void
+_wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
+{
+  WbCudaKernel kr = { 0 };
+  guint        idx = g->kernels->len;
+
+  kr.entry = g_strdup_printf ("wb_k%u", idx);
+  kr.what = g_strdup (what);
+  kr.grid = grid;
+  kr.block = k->block;
+  kr.smem_bytes = k->smem_bytes;
+  kr.once = k->once;
+  kr.elements = elements;
+  for (guint i = 0; i < n_writes; i++)
+    (void) _wb_cg_param (k, writes[i]);
+  kr.n_params = k->params->len;
+  kr.params = g_memdup2 (k->params->data, sizeof (guint) * k->params->len);
+  g_string_append_printf (g->source, "// %s\nextern \"C\" __global__ void __launch_bounds__ (%u", what, k->block ? k->block : WB_CUDA_BLOCK);
+  if (k->min_blocks > 0)
+    g_string_append_printf (g->source, ", %u", k->min_blocks);
+  g_string_append_printf (g->source, ")\n%s (", kr.entry);
+  for (guint i = 0; i < k->params->len; i++)
+    {
+      guint    slot = g_array_index (k->params, guint, i);
+      gboolean w = FALSE;
+      WbDtype  dt;
+      for (guint j = 0; j < n_writes; j++)
+        w |= writes[j] == slot;
+      if (slot < g->n_inputs)
+        dt = _wb_cg_input_val (g, slot)->dtype;
+      else
+        dt = g_array_index (g->buffers, WbCudaBuffer, slot - g->n_inputs).dtype;
+      g_string_append_printf (g->source, "%s%s%s *__restrict__ p%u", i ? ", " : "", w ? "" : "const ", wb_cuda_storage_ctype (dt), slot);
+    }
+  g_string_append (g->source, ")\n{\n");
+  if (prologue)
+    g_string_append (g->source, prologue);
+  g_string_append (g->source, k->body->str);
+  g_string_append (g->source, "}\n\n");
+  g_array_append_val (g->kernels, kr);
+}
+
+/* The expression converting @x (class @from) to class @to, without rounding to a dtype. */
+const char *
+_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to)
+{
+  if (from == to)
+    return x;
+  if (to == CLS_I)
+    return _wb_cg_gstr (g, "wb_f_to_i (%s)", x);
+  return _wb_cg_gstr (g, "(%s) (%s)", _wb_cg_cls_ctype (to), x);
+}
+
+/* @x (of class dtype_cls (dt)) rounded or wrapped to what dtype @dt can hold. */
+const char *
+_wb_cg_normalize (Gen *g, const char *x, WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_BFLOAT16:
+      return _wb_cg_gstr (g, "wb_round_bf16 (%s)", x);
+    case WB_DTYPE_FLOAT16:
+      return _wb_cg_gstr (g, "wb_round_f16 (%s)", x);
+    case WB_DTYPE_INT32:
+      return _wb_cg_gstr (g, "(long long) (int) (%s)", x);
+    case WB_DTYPE_INT16:
+      return _wb_cg_gstr (g, "(long long) (short) (%s)", x);
+    case WB_DTYPE_INT8:
+      return _wb_cg_gstr (g, "(long long) (signed char) (%s)", x);
+    case WB_DTYPE_UINT8:
+      return _wb_cg_gstr (g, "(long long) (unsigned char) (%s)", x);
+    case WB_DTYPE_BOOL8:
+      return _wb_cg_gstr (g, "(long long) ((%s) != 0)", x);
+    default:
+      return x;
+    }
+}
+
+/* Loads element @off of parameter @p (dtype @dt) as a value of its class. */
+const char *
+_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_BFLOAT16:
+      return _wb_cg_gstr (g, "wb_bf16_to_f (%s[%s])", p, off);
+    case WB_DTYPE_FLOAT16:
+      return _wb_cg_gstr (g, "wb_f16_to_f (%s[%s])", p, off);
+    case WB_DTYPE_FLOAT32:
+    case WB_DTYPE_FLOAT64:
+      return _wb_cg_gstr (g, "%s[%s]", p, off);
+    default:
+      return _wb_cg_gstr (g, "(long long) %s[%s]", p, off);
+    }
+}
+
+/* The statement storing @x (class of @dt, already normalized) at @p[@off]. */
+const char *
+_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt)
+{
+  switch (dt)
+    {
+    case WB_DTYPE_BFLOAT16:
+      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_bf16 (%s);", p, off, x);
+    case WB_DTYPE_FLOAT16:
+      return _wb_cg_gstr (g, "%s[%s] = wb_f_to_f16 (%s);", p, off, x);
+    default:
+      return _wb_cg_gstr (g, "%s[%s] = (%s) (%s);", p, off, wb_cuda_storage_ctype (dt), x);
+    }
 }

@@ -3,8 +3,8 @@
  *
  * A layer-norm or RMS-norm backward reduces one tensor [R, C] two ways: over each row (the input gradient's
  * sums) and over each column (the weight and bias gradients). As two kernels, the column kernel
- * (wb-cuda-codegen-column.c) reads every element a second time: on an H200 the norm backwards of gpt2_block and
- * llama_layer ran at 50-55% of the copy bandwidth, their row kernels alone at 75-87%. TorchInductor's mix-order
+ * (wb-cuda-codegen-column.c) reads every element a second time, and the pair runs well below the copy bandwidth
+ * that the row kernel alone reaches. TorchInductor's mix-order
  * reduction (torch/_inductor: "mix order reduction", 2025) computes both in the row kernel; so does this:
  *
  * - The row kernel walks its rows with its epilogue's element loop unrolled into steps (steps x T x V = C), so
@@ -20,8 +20,8 @@
  *   bf16). The last combiner sets the counters back to zero.
  * - Waiting cannot deadlock where the device holds KC blocks of the kernel at once: at most KC - 1 blocks wait
  *   while one has not arrived, and a block that has not arrived is running or needs one of the other slots,
- *   which blocks that do not wait free when they finish. KC <= 64 is well below an H100's or H200's 2 x 114 or
- *   2 x 132, but not a small GPU's (2 x 24 SMs); so the kernel states it (WbCudaKernel.resident = KC),
+ *   which blocks that do not wait free when they finish. KC <= 64 is well below 2 blocks on each SM of a large
+ *   device, but not of a small one (2 x 24 SMs); so the kernel states it (WbCudaKernel.resident = KC),
  *   wb_cuda_plan_launch compares it with the device's occupancy before launching the plan, and where the
  *   device holds fewer the nvrtc executor builds the plan again without mixing (WB_CUDA_CODEGEN_NO_WAIT).
  *   (Two mixed kernels running at once would need 2 KC - 1 between them; the runtime has one stream.)
@@ -29,33 +29,23 @@
  * The column sums are then added in another order than the column kernel's (per block, then over blocks):
  * f32 sums that differ from it in the last bits, within every tolerance the executors are held to.
  *
- * Measured on an H200 (the bench README's twelfth session): the mixed kernel saves the second read of the
- * elements, but walking rows a block at a time it runs at a lower rate than the one-row-per-block kernel
- * (gpt2_block's norm backward: row kernel 0.027 ms, column kernel 0.016 ms, mixed 0.038 ms; with the combine
- * skipped still 0.035 ms). It is a win only for rows of one warp (_wb_cg_mix_fits); prefetching the next row
- * to L2, a larger grid (3 or 4 blocks per SM) and more combiners did not help. In the thirteenth session the
- * row walk got faster (0.0375 -> 0.0337 ms, bench README): its sums unrolled into the same steps (all of a
- * row's loads in flight), no barrier between the sums and the epilogue (the epilogue reads them from
- * registers), the inputs only the epilogue reads prefetched to L1 during the sums. 128 registers a thread
- * still hold it to 2 blocks per SM, 16 warps: ncu puts most of its stalls on memory latency (long
- * scoreboard) at 23% warp occupancy; a grid of 3 per SM spills (80 registers) and is slower. WB_CUDA_NO_MIX
- * turns it off, WB_CUDA_MIX_BLOCKS_PER_SM sets the grid (and the kernel's __launch_bounds__).
+ * The mixed kernel saves the second read of the elements, but walking rows a block at a time it runs at a
+ * lower rate than the one-row-per-block kernel, so it is used for rows of one warp (_wb_cg_mix_fits) and for
+ * rows whose sums can wait (below). The row walk keeps all of a row's loads in flight (its sums unrolled into
+ * the same steps), has no barrier between the sums and the epilogue (the epilogue reads them from registers),
+ * and prefetches the inputs only the epilogue reads to L1 during the sums. Its registers hold it to 2 blocks
+ * per SM; a grid of 3 per SM spills. WB_CUDA_NO_MIX turns it off, WB_CUDA_MIX_BLOCKS_PER_SM sets the grid (and
+ * the kernel's __launch_bounds__). The figures behind these choices are in tests/bench/README.md.
  *
  * Rows of a block (256 threads, rows of 4096) are mixed when their sums can wait (defer_ok, WbCgMix.defer): the
  * element outputs read none of them, so the block needs no barrier a row. The row sums are then taken in the
  * element walk beside the column sums (one set of loads), each warp's part parked in shared memory at the row's
  * turn, and after the walk each of the block's rows adds its warps' parts in warp order (group_reduce's order:
- * the same sums as the row kernel alone) and stores its results and kept-shape outputs. Measured on an H200
- * (bench README, seventeenth session), llama_layer's RMS-norm backward nvrtcFusion10: column kernel 0.0204 +
- * row kernel 0.0309 -> 0.0416 ms mixed (0.0441 with the 4-byte combine of 4 tiles a combiner); a hand-written
- * kernel of the same walk with a combine kernel of its own, 0.042 ms. Its nvrtcFusion14, whose column sums read
- * fewer of its bytes, went 0.0217 + 0.0112 -> 0.0354 and keeps two kernels (the rule in defer_ok); grids of 3
- * and 4 blocks per SM were slower for both. WB_CUDA_NO_MIX_DEFER=1 turns it off.
+ * the same sums as the row kernel alone) and stores its results and kept-shape outputs. A body whose column sums
+ * read few of its bytes keeps two kernels (the rule in defer_ok). WB_CUDA_NO_MIX_DEFER=1 turns it off.
  *
- * Where the time goes (twenty-fourth session, a probe of gpt2_block's nvrtcFusion9 on an H200, bench README):
- * of ~33 us, ~2 us store the partials and take the ticket, ~3 us combine and wait for the last block (SMs
- * active 76% of the kernel's cycles); the walk alone is at 0.86 of a copy of the same bytes. Column sums in
- * shared memory instead of registers (80 or 64 registers, 3 or 4 blocks per SM) were 5-25% slower. */
+ * Most of the mixed kernel's time is its walk; storing the partials, the ticket and the combine are a small
+ * part. Column sums in shared memory instead of registers (fewer registers, more blocks per SM) were slower. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -108,24 +98,10 @@ input_bytes (Gen *g, Val *const *vals, guint n, gint64 numel)
  * (WbCgMix.defer): its element outputs read none of its results, and the bytes the mixed walk saves outweigh what
  * it costs. The mixed walk saves the column kernel's reads (col bytes an element: each input of the column sums
  * once) and costs a fixed ~9 us more than two kernels (its grid of a few blocks per SM walking the rows one after
- * the other, then the combine); both move their bytes at about 0.25 us per MB on an H200. So it is mixed when the
- * column kernel would read more than MIX_DEFER_MIN_BYTES: 9 us of those reads, rounded up.
- *
- * Measured on an H200 (tests/bench/bench-mix-defer.py, CUPTI kernel medians; bench README, twenty-third session):
- * four bodies of the RMS-norm backward's form at six shapes, one pass / two kernels:
- *
- *   col / row bytes   [1024, 4096]  [2048, 4096]  [4096, 4096]  [8192, 4096]  [4096, 2048]  [2048, 8192]
- *   8 / 10                1.04          0.86          0.72          0.66          0.76          0.80
- *   8 / 14                1.01          0.81          0.72          0.67          0.74          0.75
- *   4 / 6                 1.43          1.17          0.96          0.87          1.02          1.09
- *   4 / 10                1.22          1.02          0.85          0.79          0.91          0.91
- *
- * The rule chooses the faster plan for 22 of these 24 (not [2048, 8192] at 4 / 6, nor [4096, 2048] at 4 / 10,
- * both within 10%), and for llama_layer's RMS-norm backwards (nvrtcFusion10, 8 x 8M = 67 MB: mixed, 0.0422 ->
- * 0.0353 ms; nvrtcFusion14, 4 x 8M = 34 MB: two kernels, 0.0232 against 0.0285). The rule it replaces (col +
- * 0.3 row > 8.5 bytes an element, fitted on [2048, 4096] alone) chose 16 of the 24: it kept two kernels for
- * every body of 4 column bytes, 0.79x-0.96x slower at 16M and 32M elements. WB_CUDA_MIX_DEFER_ALWAYS=1 mixes
- * wherever the sums can wait (for the benchmark). */
+ * the other, then the combine); both move their bytes at about 0.25 us per MB. So it is mixed when the
+ * column kernel would read more than MIX_DEFER_MIN_BYTES: 9 us of those reads, rounded up. The rule was
+ * checked at several shapes with tests/bench/bench-mix-defer.py (its figures: tests/bench/README.md).
+ * WB_CUDA_MIX_DEFER_ALWAYS=1 mixes wherever the sums can wait (for the benchmark). */
 #define MIX_DEFER_MIN_BYTES 40000000
 
 static gboolean
@@ -135,14 +111,14 @@ defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
   gint64        numel;
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
-  if (g_getenv ("WB_CUDA_NO_MIX_DEFER") != NULL || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
+  if (g->opt.no_mix_defer || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
       any_reaches (g, epi->elems, rset))
     return FALSE;
   numel = _wb_cg_numel_of (R.a->rank, R.a->shape);
   for (guint j = 0; j < cset->len; j++)
     g_ptr_array_add (cvals, _wb_cg_operand (g, ((Node *) cset->pdata[j])->arg[0]));
   return input_bytes (g, (Val *const *) cvals->pdata, cvals->len, numel) * numel > MIX_DEFER_MIN_BYTES ||
-         g_getenv ("WB_CUDA_MIX_DEFER_ALWAYS") != NULL;
+         g->opt.mix_defer_always;
 }
 
 static gint64
@@ -163,7 +139,7 @@ _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int
   g_autoptr (GPtrArray) rvals = g_ptr_array_new ();
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
-  if ((g->flags & WB_CUDA_CODEGEN_NO_WAIT) || g_getenv ("WB_CUDA_NO_MIX") != NULL || held < 1 || epi->elems == NULL || epi->elems->len == 0)
+  if ((g->opt.flags & WB_CUDA_CODEGEN_NO_WAIT) || g->opt.no_mix || held < 1 || epi->elems == NULL || epi->elems->len == 0)
     return -1;
   rset = sets->pdata[held];
   cset = sets->pdata[cs];
@@ -233,15 +209,12 @@ _wb_cg_mix_clear (WbCgMix *m)
 gboolean
 _wb_cg_mix_fits (Gen *g, WbCgMix *m, gint64 rows, int T, guint V)
 {
-  const char *env = g_getenv ("WB_CUDA_MIX_BLOCKS_PER_SM");
-  gint64      per_sm = env != NULL && atoi (env) > 0 ? atoi (env) : MIX_BLOCKS_PER_SM;
+  gint64 per_sm = g->opt.mix_blocks_per_sm > 0 ? g->opt.mix_blocks_per_sm : MIX_BLOCKS_PER_SM;
 
   /* rows of one warp, or rows of a block whose sums can wait (defer_ok): a group of several warps meets at two
    * barriers per row, which a block walking its rows waits out one row after the other (a kernel of one row
-   * per block hides them behind its other resident blocks). Measured on an H200, llama_layer's RMS-norm
-   * backwards (rows of 4096, 256 threads) with the barriers: 0.0374 -> 0.0465 ms and 0.0566 -> 0.0546 ms
-   * mixed, where gpt2_block's layer-norm backwards (rows of 768, one warp) went 0.0485 -> 0.0414 and 0.0414 ->
-   * 0.0387 ms. Without them, see the header. */
+   * per block hides them behind its other resident blocks): with those barriers, mixing rows of a block was
+   * not faster. Without them, see the header. */
   if (V < 2 || T < 1 || (T > 32 && (!m->defer_ok || T != WB_CUDA_BLOCK)) || m->C % ((gint64) T * V) != 0)
     return FALSE;
   m->T = T;
@@ -258,13 +231,10 @@ _wb_cg_mix_fits (Gen *g, WbCgMix *m, gint64 rows, int T, guint V)
     return FALSE;
   /* f32 partials and more tiles of MIX_TILE columns than combiners: tiles of 2 or 4 x MIX_TILE columns, loaded 8 or
    * 16 bytes at a time, the narrowest that leaves each combiner one tile (a combiner walks its tiles one after the
-   * other). Measured on an H200: llama_layer's RMS-norm backward (4096 columns), 32 combiners of 4 tiles -> 32 of
-   * tiles of 4 x 32 0.0441 -> 0.0416 ms (seventeenth session); -> 64 of 2 x 32 (MIX_MAX_COMBINERS 32 -> 64) 0.0413
-   * -> 0.0406, 128 of 32 0.0405 (twenty-fourth, a probe, the same bits: a column's order does not depend on the
-   * tile). Where each combiner has one tile already (gpt2_block's layer-norm backwards, 768 columns: 24
-   * combiners -> 6 of 4 x 32) slower, 0.0335 -> 0.0351. */
+   * other); a column's order of additions does not depend on the tile, so the bits are the same. Where each
+   * combiner has one tile already, wider tiles (fewer combiners) were slower. */
   m->cv = 1;
-  if (m->c == CLS_F && g_getenv ("WB_CUDA_MIX_SCALAR_COMBINE") == NULL)
+  if (m->c == CLS_F && !g->opt.mix_scalar_combine)
     while (m->cv < 4 && m->C / (MIX_TILE * m->cv) > MIX_MAX_COMBINERS && m->C % (MIX_TILE * m->cv * 2) == 0)
       m->cv *= 2;
   if ((gint64) WB_CUDA_BLOCK * m->cv * m->set->len > MIX_MAX_SHARED) /* the combine's tiles of every sum */
@@ -408,8 +378,7 @@ store_partials (Kern *k, const WbCgMix *m)
  * wb_col0 + l of each sum from its G partials, 8 groups of interleaved blocks then the groups in order; the
  * results and the kept-shape outputs at wb_col by threads < MIX_TILE. The sums' partials are loaded in one loop
  * (each sum's own order unchanged), so that the loads of all of them are in flight together, and added across
- * the groups after one barrier: on an H200, gpt2_block's layer-norm backward (two sums of 264 partials, 24
- * combiners) 0.0340 -> 0.0332 ms, the same bits (the bench README, twenty-fourth session). */
+ * the groups after one barrier. */
 static const char *
 smem_at (Gen *g, guint j) /* sum j's part of wb_msm, in units of cv values */
 {

@@ -237,32 +237,6 @@ _wb_cg_view_root (Gen *g, Val *v, gboolean need_move)
   return view ? r : NULL;
 }
 
-gboolean
-_wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data)
-{
-  for (guint i = 0; i < n->n_arg; i++)
-    {
-      const WbValue *a = n->arg[i];
-      if (a == NULL)
-        continue;
-      if (a->kind == WB_VALUE_NAME)
-        {
-          Val *x = g_hash_table_lookup (g->env, a->text);
-          if (x != NULL && fn (g, x, data))
-            return TRUE;
-        }
-      else if (wb_value_is_sequence (a))
-        for (guint j = 0; j < a->n_items; j++)
-          if (a->items[j]->kind == WB_VALUE_NAME)
-            {
-              Val *x = g_hash_table_lookup (g->env, a->items[j]->text);
-              if (x != NULL && fn (g, x, data))
-                return TRUE;
-            }
-    }
-  return FALSE;
-}
-
 typedef struct
 {
   GHashTable *seen;
@@ -345,7 +319,7 @@ _wb_cg_read_by_reduction (Gen *g, Val *v)
           WbCgReduction R;
           if (a == NULL || !walk (g, a, &w))
             continue;
-          if (g_getenv ("WB_CUDA_NO_EPILOGUE") == NULL && _wb_cg_reduction_layout (g, n, &R) &&
+          if (!g->opt.no_epilogue && _wb_cg_reduction_layout (g, n, &R) &&
               ((R.column && R.lead && _wb_cg_numel_of (v->rank, v->shape) == _wb_cg_numel_of (R.a->rank, R.a->shape) && _wb_cg_column_split (v, &R) >= 0) ||
                (R.row && R.takes_epilogue && _wb_cg_same_shape_squeezed (v, R.a))))
             continue;

@@ -157,10 +157,9 @@ gain (Gen *g, Val *v, GHashTable *seen, guint depth)
 gboolean
 _wb_cg_pair_worth (Kern *k, Val *v)
 {
-  const char *e = g_getenv ("WB_CUDA_NO_BF16X2");
   g_autoptr (GHashTable) seen = NULL;
 
-  if ((e != NULL && *e != '\0' && strcmp (e, "0") != 0) || k->vec < 2 || k->vec % 2 != 0 || v->dtype != WB_DTYPE_BFLOAT16 || k->table_bits != NULL ||
+  if (k->g->opt.no_bf16x2 || k->vec < 2 || k->vec % 2 != 0 || v->dtype != WB_DTYPE_BFLOAT16 || k->table_bits != NULL ||
       k->ptable != NULL || k->resident != NULL)
     return FALSE;
   seen = g_hash_table_new (NULL, NULL);

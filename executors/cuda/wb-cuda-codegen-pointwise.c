@@ -39,100 +39,6 @@
 
 /* -- lane forms of indices ------------------------------------------------------------------ */
 
-/* Dim @d of @dst is dim @sd of @src (expression and lane form). */
-void
-_wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd)
-{
-  dst->e[d] = src->e[sd];
-  dst->lane[d] = src->lane[sd];
-  dst->base[d] = src->base[sd];
-}
-
-/* The linear index of @dst is that of @src (NULL: none). */
-void
-_wb_cg_idx_lin (Idx *dst, const Idx *src)
-{
-  dst->lin = src ? src->lin : NULL;
-  dst->lin_lane = src ? src->lin_lane : LANE_ANY;
-  dst->lin_base = src ? src->lin_base : NULL;
-}
-
-/* Dim @d of @dst (its expression already set) is @start + @step * dim @sd of @src: the same in every
- * lane when that is, base + j when it is base + j, the step is 1 and the start keeps the base aligned. */
-void
-_wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step)
-{
-  dst->lane[d] = LANE_ANY;
-  dst->base[d] = NULL;
-  if (src->lane[sd] == LANE_SAME)
-    dst->lane[d] = LANE_SAME;
-  else if (src->lane[sd] == LANE_UNIT && k->vec > 1 && step == 1 && start % k->vec == 0)
-    {
-      dst->lane[d] = LANE_UNIT;
-      dst->base[d] = _wb_cg_gstr (k->g, "(%" G_GINT64_FORMAT " + %s)", start, src->base[sd]);
-      dst->e[d] = _wb_cg_lane_expr (k, dst->base[d]); /* canonical: the same text in every lane but for the lane */
-    }
-}
-
-/* Whether every dim of @ix is the same in every lane. */
-gboolean
-_wb_cg_idx_is_same (const Idx *ix)
-{
-  for (guint d = 0; d < ix->rank; d++)
-    if (ix->lane[d] != LANE_SAME && strcmp (ix->e[d], "0") != 0)
-      return FALSE;
-  return TRUE;
-}
-
-/* @base + the lane being emitted. */
-const char *
-_wb_cg_lane_expr (Kern *k, const char *base)
-{
-  return k->lane == 0 ? base : _wb_cg_gstr (k->g, "(%s + %u)", base, k->lane);
-}
-
-void
-_wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin)
-{
-  for (guint d = 0; d < ix->rank; d++)
-    ix->lane[d] = LANE_SAME;
-  ix->lane[u] = LANE_UNIT;
-  ix->base[u] = ix->e[u];
-  ix->e[u] = _wb_cg_lane_expr (k, ix->e[u]);
-  if (lin != NULL)
-    {
-      ix->lin = _wb_cg_lane_expr (k, lin);
-      ix->lin_lane = LANE_UNIT;
-      ix->lin_base = lin;
-    }
-}
-
-int
-_wb_cg_innermost_dim (guint rank, const gint64 *shape)
-{
-  for (int d = (int) rank - 1; d >= 0; d--)
-    if (shape[d] != 1)
-      return d;
-  return -1;
-}
-
-/* @ix (every dim the same in every lane or base + j) in lane @lane: the same text the lane's own
- * emission builds (base + j dims and the linear index are canonical: _wb_cg_lane_expr). */
-void
-_wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out)
-{
-  guint saved = k->lane;
-
-  k->lane = lane;
-  *out = *ix;
-  for (guint d = 0; d < ix->rank; d++)
-    if (ix->lane[d] == LANE_UNIT)
-      out->e[d] = _wb_cg_lane_expr (k, ix->base[d]);
-  if (ix->lin_lane == LANE_UNIT)
-    out->lin = _wb_cg_lane_expr (k, ix->lin_base);
-  k->lane = saved;
-}
-
 /* Declares @n variables of @ctype in @r: one a lane (k->vec), or one a pair of lanes in pair mode (bf16x2 words). */
 static void
 lane_vars (Kern *k, const char *ctype, guint n, const char **r)
@@ -331,7 +237,7 @@ _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_liter
   Idx         ax;
 
   gboolean batch = k->batch; /* inside a uniform branch of cat, at its lane 0 */
-  gboolean clamp = k->hoist.on && g_getenv ("WB_CUDA_NO_HOIST") == NULL;
+  gboolean clamp = k->hoist.on && !k->g->opt.no_hoist;
   int      pad_indent;
 
   gboolean pair = k->pair; /* every lane's word (wb-cuda-codegen-pair.c); @pad_literal is one */
@@ -442,19 +348,6 @@ vec_type (Kern *k, WbDtype dt, guint n)
   return name;
 }
 
-void
-_wb_cg_note_slot (Kern *k, guint slot, guint bytes)
-{
-  for (guint i = 0; i < k->vslots->len; i += 2)
-    if (g_array_index (k->vslots, guint, i) == slot)
-      {
-        g_array_index (k->vslots, guint, i + 1) = MAX (g_array_index (k->vslots, guint, i + 1), bytes);
-        return;
-      }
-  g_array_append_val (k->vslots, slot);
-  g_array_append_val (k->vslots, bytes);
-}
-
 /* Elements per access (16 bytes at most) of a vector of k->vec elements of @dt. */
 static guint
 chunk_of (Kern *k, WbDtype dt)
@@ -532,10 +425,9 @@ _wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 
 guint
 _wb_cg_vec_width (Kern *k, gint64 extent)
 {
-  const char *e = g_getenv ("WB_CUDA_NO_VECTOR");
-  guint       v = MIN (8u, 16u / MAX (k->min_bytes, 1u));
+  guint v = MIN (8u, 16u / MAX (k->min_bytes, 1u));
 
-  if (e != NULL && *e != '\0' && strcmp (e, "0") != 0)
+  if (k->g->opt.no_vector)
     return 0;
   while (v > 1 && (extent <= 0 || extent % v != 0))
     v /= 2;
@@ -640,10 +532,9 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
 
 /* Lanes of a warp that take consecutive vectors of a row in the vector loop: 32, or fewer where its uniform
  * branches (k->seg) split a warp's 32 x V elements, rows of @inner elements (@N in all) allowing. A warp that
- * straddles a boundary runs both sides, each with part of its threads: llama_layer's rotary backward (a cat of
- * q, k and v pieces of 128 columns, each the sum of two pads that meet at column 64) issued ~290 warp
- * instructions an iteration where one branch of each needs ~150 (its SASS), bound by issue (ncu on an H200,
- * twenty-fifth session). With fewer lanes a row, a warp takes 32 / lanes rows at a time instead, all inside one
+ * straddles a boundary runs both sides, each with part of its threads (a rotary backward's cat of q, k and v
+ * pieces, each the sum of two pads that meet mid-piece, issues about twice the instructions one branch needs,
+ * and is bound by issue). With fewer lanes a row, a warp takes 32 / lanes rows at a time instead, all inside one
  * run. A row's lanes keep at least a 32-byte sector of the narrowest element together (fewer would read sectors
  * by halves), and a run that is the whole row leaves the flat walk as it is (its warps take whole rows). */
 static guint
@@ -652,7 +543,7 @@ row_lanes (Kern *k, gint64 inner, gint64 N)
   gint64 run = k->seg / k->vec;
   guint  lanes = 32;
 
-  if (k->seg <= 0 || k->seg % k->vec != 0 || g_getenv ("WB_CUDA_NO_WARP_ROWS") != NULL)
+  if (k->seg <= 0 || k->seg % k->vec != 0 || k->g->opt.no_warp_rows)
     return 32;
   while (lanes > 1 && run % lanes != 0)
     lanes /= 2;

@@ -2,9 +2,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * wb-cuda-codegen.c        planning and the public API (wb-cuda-codegen.h): inputs, outputs as views, plans
+ * wb-cuda-codegen-options.c WbCudaCodegenOptions from the environment, the SM count
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
- * wb-cuda-codegen-emit.c   expressions: conversions, literals, a value at an index
- * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions
+ * wb-cuda-codegen-emit.c   expressions: literals, conversion ops, a value at an index (dispatch by symbol id)
+ * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h)
+ * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions,
+ *                          loads, stores and casts as text, a finished kernel's entry into the plan
  * wb-cuda-codegen-reduce.c kernels: assembly, reductions
  * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
@@ -22,8 +25,8 @@ G_BEGIN_DECLS
 
 #define MAX_NODE_ARGS 8
 
-/* The SMs the grids are sized for (Gen.sms: wb_cuda_codegen_set_sm_count, by default an H100 SXM's or an
- * H200's 132), and the most blocks a pointwise kernel launches: 8 resident blocks of WB_CUDA_BLOCK threads per
+/* The SMs the grids are sized for (Gen.sms: WbCudaCodegenOptions.sms or wb_cuda_codegen_set_sm_count, by
+ * default 132), and the most blocks a pointwise kernel launches: 8 resident blocks of WB_CUDA_BLOCK threads per
  * SM, 4 waves (grid-stride loops cover the rest). */
 #define WB_CG_SMS (g->sms)
 #define WB_CG_POINTWISE_BLOCKS (WB_CG_SMS * 8 * 4)
@@ -63,6 +66,7 @@ struct _Node
 {
   const WbBsym  *b;
   const char    *op;                 /* prim name without "prims." */
+  WbSymbolId     id;                 /* the prim's symbol id (an executor's alias: the prim it is like) */
   const WbValue *arg[MAX_NODE_ARGS]; /* bound by the symbol's signature; NULL when absent */
   guint          n_arg;
   Val           *out[2];
@@ -106,8 +110,8 @@ typedef struct
   guint              n_inputs;
   guint              n_ops;
   guint              n_literal;
-  WbCudaCodegenFlags flags;
-  gint64             sms; /* wb_cuda_codegen_get_sm_count () when the plan began */
+  WbCudaCodegenOptions opt; /* what the plan is built under (flags, switches) */
+  gint64             sms; /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
 } Gen;
 
 /* A hoist point (wb-cuda-codegen-pointwise.c, _wb_cg_vec_pad): the top of a block of the vector loop, where the
@@ -179,6 +183,12 @@ typedef struct
 } EwOp;
 
 /* wb-cuda-codegen-graph.c */
+/* Calls @fn on each tensor Val that node @n reads (sequence arguments included); TRUE as soon as it does. */
+gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data);
+/* The value of input @slot (transfer none; every input slot has one). */
+Val *_wb_cg_input_val (Gen *g, guint slot);
+/* The last dim of @shape of extent other than 1, or -1. */
+int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
@@ -217,8 +227,6 @@ void       _wb_cg_add_to_group (GPtrArray *groups, Val *v);
 /* The computed value @v transposes (through reshapes, squeezes and at least one transpose that moves the
  * innermost dim), when @v is a view of it once it has a contiguous buffer; else NULL. */
 Val *_wb_cg_view_root (Gen *g, Val *v, gboolean need_move);
-/* Calls @fn on each tensor Val that node @n reads (sequence arguments included); TRUE as soon as it does. */
-gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a, gpointer data), gpointer data);
 /* Whether computing @v reads a reduction's result through elementwise and view nodes. */
 gboolean _wb_cg_depends_on_reduction (Gen *g, Val *v);
 /* Whether computing any of @vals (@n of them) reads the result of a reduction for which @pred is TRUE, through the
@@ -234,10 +242,6 @@ gboolean _wb_cg_get_ints (const WbValue *v, gint64 *out, guint max, guint *n);
 gboolean _wb_cg_add_body (Gen *g, const WbBsym *const *body, guint n_body, int depth, GError **error);
 
 /* wb-cuda-codegen-emit.c */
-const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
-const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
-const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
-const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
 const char *_wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error);
 /* @v at @ix by its defining node (not the memo, not a load) */
 const char *_wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error);
@@ -256,6 +260,26 @@ void        _wb_cg_pair_memo (Kern *k, const Val *v, const Idx *ix, guint lane, 
 const char *_wb_cg_pair_literal (Gen *g, const Val *number);
 
 /* wb-cuda-codegen-kern.c */
+const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
+const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
+const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
+const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
+guint _wb_cg_grid_for (gint64 items, gint64 per_block);
+void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
+int      _wb_cg_add_buffer (Gen *g, Val *v);
+void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
+void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
+void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
+gboolean    _wb_cg_idx_is_same (const Idx *ix);
+/* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
+ * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
+void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
+/* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
+void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
+/* @base + the lane being emitted (Kern.lane). */
+const char *_wb_cg_lane_expr (Kern *k, const char *base);
+/* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
+void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
 const char *_wb_cg_memo_get (Kern *k, const char *key);
 void        _wb_cg_memo_put (Kern *k, const char *key, const char *expr);
@@ -347,11 +371,6 @@ typedef struct
 #define WB_CG_COLUMN_MIN_K 512
 
 /* wb-cuda-codegen-reduce.c */
-guint _wb_cg_grid_for (gint64 items, gint64 per_block);
-/* The value of input @slot (transfer none; every input slot has one). */
-Val     *_wb_cg_input_val (Gen *g, guint slot);
-void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
-int      _wb_cg_add_buffer (Gen *g, Val *v);
 gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);
 /* The combining expression of reduction @op (sum, prod, amax, amin) of class @c, and its identity. */
 const char *_wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b);
@@ -493,27 +512,13 @@ char       *_wb_cg_partial_table_end (Kern *k, GString *what);
 const char *_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError **error);
 
 /* wb-cuda-codegen-pointwise.c */
-void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
-void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
-void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
-gboolean    _wb_cg_idx_is_same (const Idx *ix);
-const char *_wb_cg_lane_expr (Kern *k, const char *base);
-/* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
- * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
-void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
 guint    _wb_cg_vec_width (Kern *k, gint64 extent);
 GString *_wb_cg_vec_begin (Kern *k, guint vec);
 void     _wb_cg_vec_end (Kern *k, GString *scalar);
-/* The last dim of @shape of extent other than 1, or -1. */
-int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 
-/* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
-void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
 gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
 const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
-/* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
-void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
 
 /* wb-cuda-codegen-select.c: consecutive cat pieces the same up to their inputs, emitted as one branch whose
  * loads read through pointers chosen by the piece (vector variants).

@@ -18,84 +18,6 @@
 #endif
 #include "wb-cuda-codegen-private.h"
 
-/* -- kernel assembly ------------------------------------------------------------------------ */
-
-guint
-_wb_cg_grid_for (gint64 items, gint64 per_block)
-{
-  gint64 b = (items + per_block - 1) / per_block;
-
-  return (guint) CLAMP (b, 0, 65536);
-}
-
-Val *
-_wb_cg_input_val (Gen *g, guint slot)
-{
-  for (guint j = 0; j < g->vals->len; j++)
-    {
-      Val *x = g->vals->pdata[j];
-      if (x != NULL && x->input == (int) slot)
-        return x;
-    }
-  return NULL;
-}
-
-/* Appends kernel @k to the plan as wb_k<i>; @writes: slots it writes. */
-void
-_wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue)
-{
-  WbCudaKernel kr = { 0 };
-  guint        idx = g->kernels->len;
-
-  kr.entry = g_strdup_printf ("wb_k%u", idx);
-  kr.what = g_strdup (what);
-  kr.grid = grid;
-  kr.block = k->block;
-  kr.smem_bytes = k->smem_bytes;
-  kr.once = k->once;
-  kr.elements = elements;
-  for (guint i = 0; i < n_writes; i++)
-    (void) _wb_cg_param (k, writes[i]);
-  kr.n_params = k->params->len;
-  kr.params = g_memdup2 (k->params->data, sizeof (guint) * k->params->len);
-  g_string_append_printf (g->source, "// %s\nextern \"C\" __global__ void __launch_bounds__ (%u", what, k->block ? k->block : WB_CUDA_BLOCK);
-  if (k->min_blocks > 0)
-    g_string_append_printf (g->source, ", %u", k->min_blocks);
-  g_string_append_printf (g->source, ")\n%s (", kr.entry);
-  for (guint i = 0; i < k->params->len; i++)
-    {
-      guint    slot = g_array_index (k->params, guint, i);
-      gboolean w = FALSE;
-      WbDtype  dt;
-      for (guint j = 0; j < n_writes; j++)
-        w |= writes[j] == slot;
-      if (slot < g->n_inputs)
-        dt = _wb_cg_input_val (g, slot)->dtype;
-      else
-        dt = g_array_index (g->buffers, WbCudaBuffer, slot - g->n_inputs).dtype;
-      g_string_append_printf (g->source, "%s%s%s *__restrict__ p%u", i ? ", " : "", w ? "" : "const ", wb_cuda_storage_ctype (dt), slot);
-    }
-  g_string_append (g->source, ")\n{\n");
-  if (prologue)
-    g_string_append (g->source, prologue);
-  g_string_append (g->source, k->body->str);
-  g_string_append (g->source, "}\n\n");
-  g_array_append_val (g->kernels, kr);
-}
-
-int
-_wb_cg_add_buffer (Gen *g, Val *v)
-{
-  WbCudaBuffer b = { 0 };
-
-  b.dtype = v->dtype;
-  b.rank = v->rank;
-  memcpy (b.shape, v->shape, sizeof (gint64) * v->rank);
-  b.numel = _wb_cg_numel_of (v->rank, v->shape);
-  g_array_append_val (g->buffers, b);
-  return (int) g->buffers->len - 1;
-}
-
 const char *
 _wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b)
 {
@@ -282,9 +204,8 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
     }
   k->lane = 0;
   /* the row's elements of the inputs only the epilogue reads, to L1 while this row's loads are in flight:
-   * the epilogue's loads come after its stores of the step before, so each step waited for DRAM. Measured
-   * on an H200 (gpt2_block's mixed layer-norm backwards): 0.0348 -> 0.0337 and 0.0311 -> 0.0300 ms;
-   * prefetching to L2 instead gave the same. WB_CUDA_NO_PREFETCH=1 leaves it out. */
+   * the epilogue's loads come after its stores of the step before, so each step waited for DRAM (prefetching
+   * to L2 instead does as well). WB_CUDA_NO_PREFETCH=1 leaves it out. */
   for (guint i = 0; sq_mean == NULL && k->prefetch != NULL && i < k->prefetch->len; i++)
     {
       guint slot = g_array_index (k->prefetch, guint, i);
@@ -358,10 +279,8 @@ row_loop (Kern *k, const Row *R, const Acc *accs, int T, guint V, const char *sq
 
   if (V > 1)
     /* a block that walks many rows (the mixed kernel) unrolls the row's steps: all its loads in flight
-     * at once (the loop kept one step's, and a warp waited for memory once per step). Measured on an
-     * H200, with the epilogue's barrier gone: gpt2_block's mixed layer-norm backward 0.0382 -> 0.0360 ms;
-     * row kernels of one row a group lost by it (llama_layer's RMS norm 0.0227 -> 0.0257 ms: more
-     * registers), so they keep the loop */
+     * at once (the loop kept one step's, and a warp waited for memory once per step); row kernels of one
+     * row a group keep the loop, which needs fewer registers */
     return reduction_loop_lanes (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, V, R->mix != NULL ? R->mix->steps : 0, R->c, sq_mean, error);
   return reduction_loop (k, accs, n, R->red, R->kept_shape, R->n_kept, R->red_shape, R->n_red, T, R->c, sq_mean, error);
 }
@@ -572,7 +491,7 @@ reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
     }
   out->row = a->rank > 0 && out->red[a->rank - 1] && out->K > 1;
   out->column = !out->row && !out->is_var && out->K >= WB_CG_COLUMN_MIN_K && _wb_cg_grid_for (out->NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
-                g_getenv ("WB_CUDA_NO_COLUMN_SPLIT") == NULL;
+                !g->opt.no_column_split;
   out->takes_epilogue = out->row && trailing;
   return TRUE;
 }
@@ -581,6 +500,128 @@ gboolean
 _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
 {
   return reduction_layout (g, n, out, NULL);
+}
+
+/* @R's accumulators, the reduced and kept dims of operand @L->a, and the class the sums are in; *@u: the
+ * innermost reduced dim of extent above 1 (an index into the reduced dims), else left as it is. */
+static gboolean
+row_setup (Gen *g, Row *R, const WbCgReduction *L, int *u, GError **error)
+{
+  Node *const *nodes = R->nodes;
+  guint        nn = R->nn;
+  Acc         *accs = (Acc *) R->accs;
+  Val         *a = L->a;
+
+  R->is_var = L->is_var;
+  memcpy (R->red, L->red, sizeof R->red);
+  for (guint j = 0; j < nn; j++)
+    {
+      accs[j].a = _wb_cg_operand (g, nodes[j]->arg[0]);
+      accs[j].acc = nn == 1 ? "acc" : _wb_cg_gstr (g, "acc%u", j);
+      accs[j].op = R->is_var ? "sum" : nodes[j]->op;
+      if (accs[j].a == NULL || !accs[j].a->is_tensor)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", nodes[j]->op);
+    }
+  if (R->is_var)
+    {
+      Val *cv = nodes[0]->n_arg > 2 ? _wb_cg_number_of (g, nodes[0]->arg[2]) : NULL;
+      if (cv == NULL)
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", nodes[0]->op);
+      R->correction = cv->is_float ? cv->f : (double) cv->i;
+    }
+  for (guint d = 0; d < a->rank; d++)
+    {
+      if (R->red[d])
+        {
+          if (a->shape[d] != 1)
+            *u = (int) R->n_red;
+          R->red_shape[R->n_red++] = a->shape[d];
+        }
+      else
+        R->kept_shape[R->n_kept++] = a->shape[d];
+    }
+  R->NO = _wb_cg_numel_of (R->n_kept, R->kept_shape);
+  R->K = _wb_cg_numel_of (R->n_red, R->red_shape);
+  R->c = _wb_cg_dtype_cls (a->dtype);
+  if (R->is_var && R->c == CLS_I)
+    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", nodes[0]->op);
+  R->ctype = _wb_cg_cls_ctype (R->c);
+  return TRUE;
+}
+
+/* The vector variant of a row kernel: V = @vec consecutive elements per thread and step, groups of *@T threads
+ * with T x V about the row (*@T set here), the scalar loop as its fallback; it takes the column set @mix where
+ * that fits. NULL with @error. */
+static Kern *
+row_vector_kernel (Gen *g, Row *R, WbCgMix *mix, GArray *writes, guint vec, int *T_out, const char *ity, GError **error)
+{
+  guint    nn = R->nn;
+  int      T;
+  Kern    *kv = _wb_cg_kern_new (g, ity);
+  GString *scalar;
+
+  for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R->K; T *= 2)
+    ;
+  /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
+   * barrier (longer rows are faster with a block of threads) */
+  if (T > 32 && R->K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
+    T = 32;
+  /* the column set before it over the same elements, when each thread's columns are fixed
+   * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
+  if (mix != NULL && R->epi != NULL && _wb_cg_mix_fits (g, mix, R->NO, T, vec))
+    {
+      _wb_cg_mix_buffers (g, mix, writes);
+      mix->used = TRUE;
+      R->mix = mix;
+      kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
+      if (!g->opt.no_prefetch && !mix->defer) /* deferred: one walk, nothing to prefetch */
+        {
+          g_autofree Val **ops = g_new (Val *, nn);
+          for (guint j = 0; j < nn; j++)
+            ops[j] = R->accs[j].a;
+          kv->prefetch = _wb_cg_epilogue_only_inputs (g, R->epi, ops, nn, R->NO * R->K);
+        }
+    }
+  if (!row_body (kv, R, T, vec, error))
+    {
+      _wb_cg_kern_free (kv);
+      return NULL;
+    }
+  scalar = _wb_cg_vec_begin (kv, vec);
+  if (!row_body (kv, R, T, vec, error))
+    {
+      g_string_free (scalar, TRUE);
+      _wb_cg_kern_free (kv);
+      return NULL;
+    }
+  _wb_cg_vec_end (kv, scalar);
+  *T_out = T;
+  return kv;
+}
+
+/* The description of a row kernel (WbCudaKernel.what). */
+static char *
+row_what (Gen *g, const Row *R, const Val *a, int T, guint vec)
+{
+  Node *const *nodes = R->nodes;
+  guint        nn = R->nn;
+  char        *what;
+
+  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", nodes[0]->op,
+                          _wb_cg_siblings_text (g, nn), R->n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R->NO, T);
+  if (vec > 0)
+    {
+      g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);
+      g_free (what);
+      what = g_steal_pointer (&w);
+    }
+  if (R->epi != NULL)
+    {
+      g_autofree char *w = g_strdup_printf ("%s; then %s%s", what, _wb_cg_epilogue_describe (g, R->epi), R->mix ? _wb_cg_mix_describe (g, R->mix) : "");
+      g_free (what);
+      what = g_steal_pointer (&w);
+    }
+  return what;
 }
 
 gboolean
@@ -602,43 +643,9 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   R.nodes = nodes;
   R.nn = nn;
   R.accs = accs;
-  if (!reduction_layout (g, nodes[0], &L, error))
+  if (!reduction_layout (g, nodes[0], &L, error) || !row_setup (g, &R, &L, &u, error))
     return FALSE;
   a = L.a;
-  R.is_var = L.is_var;
-  memcpy (R.red, L.red, sizeof R.red);
-  for (guint j = 0; j < nn; j++)
-    {
-      accs[j].a = _wb_cg_operand (g, nodes[j]->arg[0]);
-      accs[j].acc = nn == 1 ? "acc" : _wb_cg_gstr (g, "acc%u", j);
-      accs[j].op = R.is_var ? "sum" : nodes[j]->op;
-      if (accs[j].a == NULL || !accs[j].a->is_tensor)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", nodes[j]->op);
-    }
-  if (R.is_var)
-    {
-      Val *cv = nodes[0]->n_arg > 2 ? _wb_cg_number_of (g, nodes[0]->arg[2]) : NULL;
-      if (cv == NULL)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: correction is not a number", nodes[0]->op);
-      R.correction = cv->is_float ? cv->f : (double) cv->i;
-    }
-  for (guint d = 0; d < a->rank; d++)
-    {
-      if (R.red[d])
-        {
-          if (a->shape[d] != 1)
-            u = (int) R.n_red;
-          R.red_shape[R.n_red++] = a->shape[d];
-        }
-      else
-        R.kept_shape[R.n_kept++] = a->shape[d];
-    }
-  R.NO = _wb_cg_numel_of (R.n_kept, R.kept_shape);
-  R.K = _wb_cg_numel_of (R.n_red, R.red_shape);
-  R.c = _wb_cg_dtype_cls (a->dtype);
-  if (R.is_var && R.c == CLS_I)
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s of integers", nodes[0]->op);
-  R.ctype = _wb_cg_cls_ctype (R.c);
   /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread
    * per output walks the reduced dims (adjacent threads read adjacent elements) */
   if (L.row)
@@ -666,62 +673,13 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
    * vector variant when its pointers are aligned, else the same order element by element */
   if (T > 1 && u >= 0 && (vec = _wb_cg_vec_width (k, R.red_shape[u])) > 0)
     {
-      Kern    *kv = _wb_cg_kern_new (g, ity);
-      GString *scalar;
-      for (T = 1; T < WB_CUDA_BLOCK && T * (gint64) vec < R.K; T *= 2)
-        ;
-      /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
-       * barrier. Measured on an H200 (gpt2_block, rows of 768 bf16: 3 steps of 32 x 8): its layer-norm forward
-       * 0.0177 -> 0.0101 ms against 128 threads a row, the recomputed program's nvrtc kernels 0.414 -> 0.401
-       * ms; llama_layer's rows of 4096 (16 steps) were slower with fewer than 256 threads */
-      if (T > 32 && R.K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
-        T = 32;
-      /* the column set before it over the same elements, when each thread's columns are fixed
-       * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
-      if (mix != NULL && R.epi != NULL && _wb_cg_mix_fits (g, mix, R.NO, T, vec))
-        {
-          _wb_cg_mix_buffers (g, mix, writes);
-          mix->used = TRUE;
-          R.mix = mix;
-          kv->min_blocks = mix->per_sm;                                /* its grid is resident at once: registers for that many blocks */
-          if (g_getenv ("WB_CUDA_NO_PREFETCH") == NULL && !mix->defer) /* deferred: one walk, nothing to prefetch */
-            {
-              g_autofree Val **ops = g_new (Val *, nn);
-              for (guint j = 0; j < nn; j++)
-                ops[j] = R.accs[j].a;
-              kv->prefetch = _wb_cg_epilogue_only_inputs (g, R.epi, ops, nn, R.NO * R.K);
-            }
-        }
-      if (!row_body (kv, &R, T, vec, error))
-        {
-          _wb_cg_kern_free (kv);
-          goto out;
-        }
-      scalar = _wb_cg_vec_begin (kv, vec);
-      if (!row_body (kv, &R, T, vec, error))
-        {
-          g_string_free (scalar, TRUE);
-          _wb_cg_kern_free (kv);
-          goto out;
-        }
-      _wb_cg_vec_end (kv, scalar);
+      Kern *kv = row_vector_kernel (g, &R, mix, writes, vec, &T, ity, error);
+      if (kv == NULL)
+        goto out;
       _wb_cg_kern_free (k);
       k = kv;
     }
-  what = g_strdup_printf ("%s%s over %u of %u dims of %s[%" G_GINT64_FORMAT " elements]: %" G_GINT64_FORMAT " outputs, %d threads each", nodes[0]->op,
-                          _wb_cg_siblings_text (g, nn), R.n_red, a->rank, wb_dtype_shortname (a->dtype), _wb_cg_numel_of (a->rank, a->shape), R.NO, T);
-  if (vec > 0)
-    {
-      g_autofree char *w = g_strdup_printf ("%s; vector: %u per thread when aligned", what, vec);
-      g_free (what);
-      what = g_steal_pointer (&w);
-    }
-  if (R.epi != NULL)
-    {
-      g_autofree char *w = g_strdup_printf ("%s; then %s%s", what, _wb_cg_epilogue_describe (g, R.epi), R.mix ? _wb_cg_mix_describe (g, R.mix) : "");
-      g_free (what);
-      what = g_steal_pointer (&w);
-    }
+  what = row_what (g, &R, a, T, vec);
   prologue = g_strdup_printf ("%s%s", k->decls ? k->decls->str : "", R.mix ? _wb_cg_mix_shared (g, R.mix) : "");
   if (T > 32)
     {

@@ -4,14 +4,12 @@
  * A reshape keeps the row-major linear index: unravelling the result's linear index over the operand's
  * shape is always right, and a vector kernel does it once for its V lanes (_wb_cg_vec_reshape). But the
  * expressions it builds (E / 2359296, (E / 2304) % 1024, ...) differ from the ones other paths to the same
- * operand build from per-dim indexes, so the memo of emitted values cannot share them: gpt2_block's qkv
- * gradient (a column kernel that sums a cat of three transposed gradients and stores it as [8192, 2304])
- * built its cat twice a row, once for the sum from (row, column) and once for the store from E, and ran at
- * 0.031 ms. Mapped dim group by dim group (_wb_cg_idx_reshape_grouped: the runs of dims whose extents have
- * the same product on both sides; 8192 = 8 x 1024, 2304 = 3 x 768), the store's (row, column) index reaches
- * the sum's expressions, the cat is emitted once, and the kernel takes 0.025 ms on an H200 (llama_layer's
- * rotary forward, a split of [2048, 12288] into heads, 0.0234 -> 0.0203 ms; bench README, sixteenth
- * session). WB_CUDA_RESHAPE_LINEAR=1 unravels the linear index instead. */
+ * operand build from per-dim indexes, so the memo of emitted values cannot share them: a column kernel that
+ * sums a cat of three transposed gradients and stores it as [8192, 2304] would build its cat twice a row,
+ * once for the sum from (row, column) and once for the store from E. Mapped dim group by dim group
+ * (_wb_cg_idx_reshape_grouped: the runs of dims whose extents have the same product on both sides; 8192 =
+ * 8 x 1024, 2304 = 3 x 768), the store's (row, column) index reaches the sum's expressions and the cat is
+ * emitted once. WB_CUDA_RESHAPE_LINEAR=1 unravels the linear index instead. */
 #include "config.h"
 
 #include <string.h>
@@ -130,7 +128,7 @@ _wb_cg_idx_reshape_grouped (Kern *k, const Idx *ix, const Val *v, const Val *a, 
 {
   guint i = 0, j = 0;
 
-  if (g_getenv ("WB_CUDA_RESHAPE_LINEAR") != NULL || _wb_cg_numel_of (v->rank, v->shape) == 0)
+  if (k->g->opt.reshape_linear || _wb_cg_numel_of (v->rank, v->shape) == 0)
     return FALSE;
   memset (ax, 0, sizeof *ax);
   ax->rank = a->rank;

@@ -8,12 +8,8 @@
  * same expression of different inputs (q and k: the same rotary backward of two gradients), one branch
  * does: the pieces' inputs are read through pointers chosen by the piece the thread's index falls in
  * (`const T *s = q == 0 ? p3 : p4`), and the branch's loads are the same instructions for every thread of
- * the warp. On an H200 (graph-replay spans of the recomputed programs): llama_layer's rotary backward
- * (nvrtcFusion13) 0.0533 -> 0.0438 ms, and gpt2_block's qkv-gradient column kernel (nvrtcFusion12, a cat of
- * three gradients of 768 columns, one piece a warp: a select instead of three branches) 0.0271 -> 0.0242 ms.
- * The rotary backward's pads stay branches (a warp straddles them too): without branches they were slower,
- * with loads at a clamped index and a select (0.0438 -> 0.0475 ms with the select, 0.0533 -> 0.0584 ms
- * without) and with loads predicated on the pad's condition (0.0455 -> 0.0538 ms).
+ * the warp. The rotary backward's pads stay branches (a warp straddles them too): without branches, with
+ * loads at a clamped index and a select, or with loads predicated on the pad's condition, they were slower.
  *
  * Two pieces are the same up to their inputs when their expressions are the same tree of nodes (the same
  * op, output and non-tensor arguments at every node, the same shapes and dtypes), their numbers are equal,
@@ -139,11 +135,10 @@ guint
 _wb_cg_cat_run (Kern *k, const WbValue *list, guint i, guint dim, guint max, guint *maps)
 {
   Gen        *g = k->g;
-  const char *e = g_getenv ("WB_CUDA_NO_CAT_SELECT");
   Val        *first = _wb_cg_operand (g, list->items[i]);
   guint       run = 1;
 
-  if ((e != NULL && *e != '\0' && strcmp (e, "0") != 0) || k->resident != NULL || k->ptable != NULL || k->table_bits != NULL)
+  if (g->opt.no_cat_select || k->resident != NULL || k->ptable != NULL || k->table_bits != NULL)
     return 1;
   while (run < max && i + run < list->n_items)
     {

@@ -264,7 +264,7 @@ traffic (Sched *sc)
           total += MAX (vi->bytes, 0); /* written once */
       }
   }
-  /* each fused run is at least one more launch: about the time of this traffic (H200: ~2 us at 4 TB/s) */
+  /* each fused run is at least one more launch: about the time of this traffic (~2 us at 4 TB/s) */
   {
     guint64 used = 0;
     for (guint i = 0; i < sc->n; i++)
@@ -442,7 +442,7 @@ uses_into (const WbValue *v, GPtrArray *arr)
 /* Places the fusible ones of @units as above: @slots[i] is -1 for a matmul, else the slot (0..number of
  * matmuls) of unit i, on entry the region's order. @outs: the region's output names. */
 static void
-schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots)
+schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots, gboolean reschedule)
 {
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
@@ -493,7 +493,7 @@ schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots)
       if (vi != NULL)
         vi->region_output = TRUE;
     }
-  if (g_getenv ("WB_CUDA_NO_RESCHEDULE") == NULL && m > 0 && m < 63)
+  if (reschedule && m > 0 && m < 63)
     sched_place (&sc);
   for (guint i = 0; i < sc.n; i++)
     {
@@ -507,6 +507,15 @@ schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots)
 
 WbCudaSplit *
 wb_cuda_split_new (const WbBsym *region, GError **error)
+{
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, WB_CUDA_CODEGEN_DEFAULT);
+  return wb_cuda_split_new_with_options (region, &o, error);
+}
+
+WbCudaSplit *
+wb_cuda_split_new_with_options (const WbBsym *region, const WbCudaCodegenOptions *options, GError **error)
 {
   g_autoptr (GHashTable) available = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
@@ -571,7 +580,7 @@ wb_cuda_split_new (const WbBsym *region, GError **error)
     if (region->args[i]->kind == WB_VALUE_NAME)
       g_hash_table_add (available, (gpointer) region->args[i]->text);
   wb_bsym_get_output_names (region, outs);
-  schedule (region, units, outs, slots);
+  schedule (region, units, outs, slots, !options->no_reschedule);
   steps = g_array_new (FALSE, TRUE, sizeof (WbCudaStep));
   ordered = g_ptr_array_new ();
   for (guint s = 0; s <= matmuls->len; s++)
@@ -638,6 +647,15 @@ wb_cuda_split_free (WbCudaSplit *split)
 GPtrArray *
 wb_cuda_split_plans_annotated (const WbTrace *trace, const WbCudaSplit *split, GError **error)
 {
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, WB_CUDA_CODEGEN_DEFAULT);
+  return wb_cuda_split_plans_annotated_with_options (trace, split, &o, error);
+}
+
+GPtrArray *
+wb_cuda_split_plans_annotated_with_options (const WbTrace *trace, const WbCudaSplit *split, const WbCudaCodegenOptions *options, GError **error)
+{
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) plans = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_cuda_plan_free);
@@ -666,7 +684,7 @@ wb_cuda_split_plans_annotated (const WbTrace *trace, const WbCudaSplit *split, G
             }
           wb_cuda_arg_init_contiguous (&args[i], t);
         }
-      plan = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, WB_CUDA_CODEGEN_DEFAULT, error);
+      plan = wb_cuda_plan_new_with_options (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, options, error);
       if (plan == NULL)
         return NULL;
       g_ptr_array_add (plans, plan);

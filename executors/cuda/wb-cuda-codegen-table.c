@@ -2,9 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Thunder's exact GELU (x * 0.5 * (1 + erf (x / sqrt 2)), bf16 rounding after every op) is one bf16 input
- * and one bf16 output over 25 million elements in gpt2_block (nvrtcFusion4). Computed per element it
- * costs 37 SASS instructions an element (erf about 20 of them) and ran at 55% of the copy bandwidth on an
- * H200 (bench README, thirteenth session): bound by its arithmetic, not by memory. A function of one
+ * and one bf16 output. Computed per element it costs some 37 instructions an element (erf about 20 of them)
+ * and is bound by its arithmetic, not by memory. A function of one
  * 16-bit value has only 65536 results, so this computes them once and looks every element up:
  *
  * - The builder kernel (WbCudaKernel.once) evaluates the group's expression at each of the 65536 bit
@@ -30,19 +29,17 @@
  *
  * Partial tables. A pointwise group of several inputs may hold a costly value of one of them alone: llama_layer's
  * SiLU, x * s and its backward g * s * (1 + x * (1 - s)), with s = 1 / (1 + exp (-x)) rounded to bf16 after every
- * op. Its exp and IEEE division cost more than the rest of the kernel; the backward ran at 68% of the copy
- * bandwidth (bench README, fourteenth session). The value s (a 16-bit value computed from one contiguous 16-bit
+ * op. Its exp and IEEE division cost more than the rest of the kernel, which then runs well below the copy
+ * bandwidth. The value s (a 16-bit value computed from one contiguous 16-bit
  * input through elementwise ops and conversions of its own shape) is tabulated by the same builder, and the
  * group's pointwise kernel looks it up (_wb_cg_emit_partial_lookup: the input's bits index the table) and computes
  * the rest. That kernel runs one 1024-thread block per SM with the table in shared memory: half the resident
  * threads of the computed kernel, which costs a group that is already near copy bandwidth more than the lookup
- * saves (gpt2_block's GELU forward of three outputs: 0.0784 -> 0.0827 ms; an L2 prefetch of the next iteration's
- * inputs made it worse, 0.0842). So it is chosen where the arithmetic it removes is large against the bytes each
+ * saves (an L2 prefetch of the next iteration's inputs does not make up for it). So it is chosen where the arithmetic it removes is large against the bytes each
  * element moves: the costly ops of the value (cost 6 or more; a division by a number is a multiply) at least
  * PARTIAL_MIN_HEAVY and at least 1.5 per byte loaded and stored an element; of several such values, the one with
- * the most costly arithmetic, then the least of the rest. Measured on an H200: llama_layer's SiLU backward
- * 0.0411 -> 0.0357 ms, forward 0.0357 -> 0.0342; gpt2_block's GELU backward, which recomputes the forward's
- * 0.5 * (1 + erf (x / sqrt (2))) since wb-pass-remat.c's backward rule, 0.0579 -> 0.0558 (twenty-first session).
+ * the most costly arithmetic, then the least of the rest (a SiLU's s, or the 0.5 * (1 + erf (x / sqrt (2))) that
+ * a GELU backward recomputes since wb-pass-remat.c's backward rule).
  * WB_CUDA_NO_PARTIAL_TABLE=1 (or WB_CUDA_NO_TABLE=1) turns them off; WB_CUDA_TABLE=always takes any value of one
  * input with an op. */
 #include "config.h"
@@ -145,11 +142,10 @@ _wb_cg_table_input (Gen *g, GPtrArray *outs)
 {
   Val        *out = outs->pdata[0];
   gint64      N = _wb_cg_numel_of (out->rank, out->shape);
-  const char *env = g_getenv ("WB_CUDA_TABLE");
-  gboolean    always = g_strcmp0 (env, "always") == 0;
+  gboolean    always = g->opt.table_always;
   Unary       u = { g_hash_table_new (NULL, NULL), NULL, N, 0, TRUE, NULL, 0 };
 
-  if (outs->len != 1 || (g->flags & WB_CUDA_CODEGEN_NO_TABLE) || g_getenv ("WB_CUDA_NO_TABLE") != NULL || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
+  if (outs->len != 1 || (g->opt.flags & WB_CUDA_CODEGEN_NO_TABLE) || g->opt.no_table || !is_16bit_float (out->dtype) || out->def == NULL || (!always && N < TABLE_MIN_ELEMENTS))
     u.ok = FALSE;
   else if (g_hash_table_add (u.seen, out) && take_op (&u, out->def)) /* the output may have its buffer: start at its op */
     (void) _wb_cg_node_reads_any (g, out->def, unary_cb, &u);
@@ -206,19 +202,19 @@ static void
 load_vec (Kern *k, const char *guard, const char *dst, const char *ptr, const char *at, gint64 n)
 {
   _wb_cg_line (k, "if (%s%s < %" G_GINT64_FORMAT ")", guard, at, n);
-  if (g_getenv ("WB_CUDA_TABLE_CACHED") == NULL)
+  if (!k->g->opt.table_cached)
     _wb_cg_line (k, "  asm (\"ld.global.cs.v4.u32 {%%0, %%1, %%2, %%3}, [%%4];\" : \"=r\"(%s.x), \"=r\"(%s.y), \"=r\"(%s.z), \"=r\"(%s.w) : \"l\"(((const wb_u4 *) %s) + %s));", dst, dst, dst,
                  dst, ptr, at);
   else
     _wb_cg_line (k, "  %s = ((const wb_u4 *) %s)[%s];", dst, ptr, at);
 }
 
-/* "@ptr[@at] = @src;" for wb_u4 vectors: a streaming store (st.global.cs; WB_CUDA_TABLE_CACHED=1: a plain one). Measured on an
- * H200 (gpt2_block nvrtcFusion4): 0.0274 -> 0.0259 ms with both */
+/* "@ptr[@at] = @src;" for wb_u4 vectors: a streaming store (st.global.cs; WB_CUDA_TABLE_CACHED=1: a plain one): the
+ * elements are touched once, so they need not stay in the caches */
 static void
 store_vec (Kern *k, const char *ptr, const char *at, const char *src)
 {
-  if (g_getenv ("WB_CUDA_TABLE_CACHED") == NULL)
+  if (!k->g->opt.table_cached)
     _wb_cg_line (k, "asm volatile (\"st.global.cs.v4.u32 [%%0], {%%1, %%2, %%3, %%4};\" :: \"l\"(((wb_u4 *) %s) + %s), \"r\"(%s.x), \"r\"(%s.y), \"r\"(%s.z), \"r\"(%s.w) : \"memory\");", ptr, at,
                  src, src, src, src);
   else
@@ -348,13 +344,12 @@ Val *
 _wb_cg_partial_table (Gen *g, GPtrArray *outs, Val **input)
 {
   Val        *first = outs->pdata[0], *best = NULL;
-  const char *env = g_getenv ("WB_CUDA_TABLE");
-  gboolean    always = g_strcmp0 (env, "always") == 0;
+  gboolean    always = g->opt.table_always;
   Reach       r = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), _wb_cg_numel_of (first->rank, first->shape), 0 };
   guint       best_heavy = 0, best_cost = 0;
 
   *input = NULL;
-  if ((g->flags & WB_CUDA_CODEGEN_NO_TABLE) || g_getenv ("WB_CUDA_NO_TABLE") != NULL || g_getenv ("WB_CUDA_NO_PARTIAL_TABLE") != NULL ||
+  if ((g->opt.flags & WB_CUDA_CODEGEN_NO_TABLE) || g->opt.no_table || g->opt.no_partial_table ||
       (!always && r.numel < TABLE_MIN_ELEMENTS))
     goto out;
   for (guint i = 0; i < outs->len; i++)

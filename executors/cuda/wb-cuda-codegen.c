@@ -169,77 +169,73 @@ wb_cuda_codegen_prelude (void)
   return wb_cuda_prelude_text;
 }
 
-#define DEFAULT_SMS 132
-static guint codegen_sms = DEFAULT_SMS;
-
-void
-wb_cuda_codegen_set_sm_count (guint n_sms)
-{
-  g_atomic_int_set (&codegen_sms, n_sms > 0 ? n_sms : DEFAULT_SMS);
-}
-
-guint
-wb_cuda_codegen_get_sm_count (void)
-{
-  return (guint) g_atomic_int_get (&codegen_sms);
-}
-
 WbCudaPlan *
 wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, WbCudaCodegenFlags flags, GError **error)
 {
-  Gen          g = { 0 };
-  WbCudaPlan  *plan = NULL;
-  gboolean     ok = FALSE;
-  gint64       biggest = 0;
-  const char  *ity;
-  GArray      *outputs = g_array_new (FALSE, TRUE, sizeof (WbCudaOutput));
-  GPtrArray   *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  GPtrArray   *computed = g_ptr_array_new ();                                               /* outputs that are no view of an input or buffer */
-  GHashTable  *deferred = g_hash_table_new (NULL, NULL);                                    /* of those, views of another one */
-  GPtrArray   *promoted = g_ptr_array_new ();                                               /* values computed only for such views to be of */
-  GPtrArray   *early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref); /* groups before the reductions */
-  GPtrArray   *free_outputs = g_ptr_array_new ();                                           /* computed outputs that read no reduction's result */
-  GPtrArray   *sets = NULL;                                                                 /* reductions: sets of siblings */
-  int          held = -1;                                                                   /* the set with an epilogue */
-  int          col_held = -1;                                                               /* the column set with pointwise work */
-  int          mix_set = -1;                                                                /* the column set the held set's kernel computes */
-  WbCgEpilogue epi = { 0 }, cepi = { 0 };
+  WbCudaCodegenOptions o;
 
-  g.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
-  g.cse = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g.env = g_hash_table_new (g_str_hash, g_str_equal);
-  g.vals = g_ptr_array_new_with_free_func ((GDestroyNotify) val_free);
-  g.strings = g_string_chunk_new (4096);
-  g.buffers = g_array_new (FALSE, TRUE, sizeof (WbCudaBuffer));
-  g.kernels = g_array_new (FALSE, TRUE, sizeof (WbCudaKernel));
-  g.source = g_string_new (NULL);
-  g.n_inputs = n_inputs;
-  g.flags = flags;
-  g.sms = wb_cuda_codegen_get_sm_count ();
+  wb_cuda_codegen_options_init_from_env (&o, flags);
+  return wb_cuda_plan_new_with_options (body, n_body, input_names, inputs, n_inputs, output_names, n_outputs, &o, error);
+}
 
+/* What building one plan keeps between its phases (wb_cuda_plan_new_with_options). */
+typedef struct
+{
+  const char *const *output_names;
+  guint              n_outputs;
+  guint              n_inputs;
+  const char        *ity;          /* the index type: "int", or "long long" for 2^30 elements or more */
+  GArray            *outputs;      /* WbCudaOutput */
+  GPtrArray         *groups;       /* pointwise groups after the reductions */
+  GPtrArray         *computed;     /* outputs that are no view of an input or buffer */
+  GHashTable        *deferred;     /* of those, views of another one */
+  GPtrArray         *promoted;     /* values computed only for such views to be of */
+  GPtrArray         *early;        /* groups before the reductions */
+  GPtrArray         *free_outputs; /* computed outputs that read no reduction's result */
+  GPtrArray         *sets;         /* reductions: sets of siblings */
+  WbCgEpilogue       epi, cepi;    /* the row set's and the column set's pointwise work */
+} Build;
+
+static void
+gen_init (Gen *g, guint n_inputs, const WbCudaCodegenOptions *options)
+{
+  g->nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  g->cse = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g->env = g_hash_table_new (g_str_hash, g_str_equal);
+  g->vals = g_ptr_array_new_with_free_func ((GDestroyNotify) val_free);
+  g->strings = g_string_chunk_new (4096);
+  g->buffers = g_array_new (FALSE, TRUE, sizeof (WbCudaBuffer));
+  g->kernels = g_array_new (FALSE, TRUE, sizeof (WbCudaKernel));
+  g->source = g_string_new (NULL);
+  g->n_inputs = n_inputs;
+  g->opt = *options;
+  g->sms = options->sms > 0 ? options->sms : wb_cuda_codegen_get_sm_count ();
+}
+
+/* Binds every input name to its value; *@biggest: the most elements an input spans. */
+static gboolean
+bind_inputs (Gen *g, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, gint64 *biggest, GError **error)
+{
   for (guint i = 0; i < n_inputs; i++)
     {
       Val *v;
       if (input_names[i] == NULL)
         continue;
-      v = _wb_cg_val_new (&g, g_string_chunk_insert (g.strings, input_names[i]));
+      v = _wb_cg_val_new (g, g_string_chunk_insert (g->strings, input_names[i]));
       if (inputs[i].kind == WB_CUDA_ARG_TENSOR)
         {
           if (!_wb_cg_dtype_supported (inputs[i].dtype))
-            {
-              _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "input %s: dtype %s is not supported", input_names[i],
-                           wb_dtype_shortname (inputs[i].dtype));
-              goto out;
-            }
+            return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "input %s: dtype %s is not supported", input_names[i],
+                                wb_dtype_shortname (inputs[i].dtype));
           v->is_tensor = TRUE;
           v->dtype = inputs[i].dtype;
           v->rank = inputs[i].rank;
           memcpy (v->shape, inputs[i].shape, sizeof v->shape);
           memcpy (v->strides, inputs[i].strides, sizeof v->strides);
           v->input = (int) i;
-          biggest = MAX (biggest, _wb_cg_numel_of (v->rank, v->shape));
+          *biggest = MAX (*biggest, _wb_cg_numel_of (v->rank, v->shape));
           for (guint d = 0; d < v->rank; d++)
-            biggest = MAX (biggest, (v->shape[d] - 1) * v->strides[d] + 1);
+            *biggest = MAX (*biggest, (v->shape[d] - 1) * v->strides[d] + 1);
         }
       else if (inputs[i].kind == WB_CUDA_ARG_NUMBER)
         {
@@ -250,121 +246,142 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
         }
       else
         continue;
-      g_hash_table_replace (g.env, (gpointer) v->name, v);
+      g_hash_table_replace (g->env, (gpointer) v->name, v);
     }
+  return TRUE;
+}
 
-  if (!_wb_cg_add_body (&g, body, n_body, 0, error))
-    goto out;
-  for (guint i = 0; i < g.vals->len; i++)
-    {
-      Val *v = g.vals->pdata[i];
-      if (v && v->is_tensor)
-        biggest = MAX (biggest, _wb_cg_numel_of (v->rank, v->shape));
-    }
-  ity = biggest < (G_GINT64_CONSTANT (1) << 30) ? "int" : "long long";
+static Val *
+output_val (Gen *g, const Build *b, guint i)
+{
+  return g_hash_table_lookup (g->env, b->output_names[i]);
+}
 
-  for (guint i = 0; i < n_outputs; i++)
+/* Every output is a tensor the body defines; marks what they need. */
+static gboolean
+mark_outputs (Gen *g, Build *b, GError **error)
+{
+  for (guint i = 0; i < b->n_outputs; i++)
     {
-      Val *v = g_hash_table_lookup (g.env, output_names[i]);
+      Val *v = output_val (g, b, i);
       if (v == NULL)
-        {
-          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "output %s is not defined by the body", output_names[i]);
-          goto out;
-        }
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "output %s is not defined by the body", b->output_names[i]);
       if (!v->is_tensor)
-        {
-          _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "output %s is a number", output_names[i]);
-          goto out;
-        }
-      mark_needed (&g, v);
+        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "output %s is a number", b->output_names[i]);
+      mark_needed (g, v);
     }
-  /* an output that a reduction reads through elementwise ops and that needs no reduction itself (a
-   * gradient and its sum over the batch) is computed first, with the outputs of its shape that need no
-   * reduction either, so that the reduction loads it instead of computing it again; not when the reduction is
-   * a row or column kernel that computes it at each element itself (_wb_cg_read_by_reduction) */
-  for (guint i = 0; i < n_outputs; i++)
+  return TRUE;
+}
+
+/* An output that a reduction reads through elementwise ops and that needs no reduction itself (a
+ * gradient and its sum over the batch) is computed first, with the outputs of its shape that need no
+ * reduction either, so that the reduction loads it instead of computing it again; not when the reduction is
+ * a row or column kernel that computes it at each element itself (_wb_cg_read_by_reduction). */
+static gboolean
+emit_early (Gen *g, Build *b, GError **error)
+{
+  for (guint i = 0; i < b->n_outputs; i++)
     {
-      Val       *v = g_hash_table_lookup (g.env, output_names[i]);
+      Val       *v = output_val (g, b, i);
       WbCgLayout L;
-      if (!_wb_cg_as_view (&g, v, &L, 0) && !_wb_cg_depends_on_reduction (&g, v))
-        g_ptr_array_add (free_outputs, v);
+      if (!_wb_cg_as_view (g, v, &L, 0) && !_wb_cg_depends_on_reduction (g, v))
+        g_ptr_array_add (b->free_outputs, v);
     }
-  for (guint i = 0; i < free_outputs->len; i++)
-    if (_wb_cg_read_by_reduction (&g, free_outputs->pdata[i]))
-      _wb_cg_add_to_group (early, free_outputs->pdata[i]);
-  for (guint i = 0; i < free_outputs->len; i++)
+  for (guint i = 0; i < b->free_outputs->len; i++)
+    if (_wb_cg_read_by_reduction (g, b->free_outputs->pdata[i]))
+      _wb_cg_add_to_group (b->early, b->free_outputs->pdata[i]);
+  for (guint i = 0; i < b->free_outputs->len; i++)
     {
-      Val *v = free_outputs->pdata[i];
-      if (_wb_cg_group_of_shape (early, v) != NULL)
-        _wb_cg_add_to_group (early, v);
+      Val *v = b->free_outputs->pdata[i];
+      if (_wb_cg_group_of_shape (b->early, v) != NULL)
+        _wb_cg_add_to_group (b->early, v);
     }
-  /* and a value that an output only reshapes (gpt2_block's GELU: [8, 1024, 3072] for the next op,
+  /* and a value that an output only reshapes (a [8, 1024, 3072] value for the next op, viewed as
    * [8192, 3072] for a matmul) joins the early kernel of its shape, the output becoming a view of it */
-  for (guint i = 0; i < free_outputs->len; i++)
+  for (guint i = 0; i < b->free_outputs->len; i++)
     {
-      Val *root = _wb_cg_view_root (&g, free_outputs->pdata[i], FALSE);
-      if (root != NULL && _wb_cg_group_of_shape (early, root) != NULL)
-        _wb_cg_add_to_group (early, root);
+      Val *root = _wb_cg_view_root (g, b->free_outputs->pdata[i], FALSE);
+      if (root != NULL && _wb_cg_group_of_shape (b->early, root) != NULL)
+        _wb_cg_add_to_group (b->early, root);
     }
-  for (guint j = 0; j < early->len; j++)
-    if (!_wb_cg_emit_pointwise (&g, early->pdata[j], ity, error))
-      goto out;
-  /* the reductions, siblings sharing a kernel (wb-cuda-codegen-epilogue.c); their results get their buffers
-   * now, so that the pointwise groups below see them as computed, and they are emitted once it is known
-   * which of those groups a row kernel computes itself */
-  sets = _wb_cg_reduction_sets (&g);
-  for (guint s = 0; s < sets->len; s++)
+  for (guint j = 0; j < b->early->len; j++)
+    if (!_wb_cg_emit_pointwise (g, b->early->pdata[j], b->ity, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* The reductions, siblings sharing a kernel (wb-cuda-codegen-epilogue.c); their results get their buffers
+ * now, so that the pointwise groups see them as computed, and they are emitted once it is known which of
+ * those groups a row kernel computes itself. */
+static void
+reduction_buffers (Gen *g, Build *b)
+{
+  b->sets = _wb_cg_reduction_sets (g);
+  for (guint s = 0; s < b->sets->len; s++)
     {
-      GPtrArray *set = sets->pdata[s];
+      GPtrArray *set = b->sets->pdata[s];
       for (guint j = 0; j < set->len; j++)
         for (guint i = 0; i < ((Node *) set->pdata[j])->n_out; i++)
           {
             Val *r = ((Node *) set->pdata[j])->out[i];
             if (r->buffer < 0)
-              r->buffer = _wb_cg_add_buffer (&g, r);
+              r->buffer = _wb_cg_add_buffer (g, r);
           }
     }
+}
+
+/* Which computed outputs are views of other computed outputs or of values computed for them. */
+static void
+defer_views (Gen *g, Build *b)
+{
   /* an output that is a view of another computed output (its reshape for a matmul, say) becomes a view
    * of that output's buffer, not a second kernel computing it again */
-  for (guint i = 0; i < n_outputs; i++)
+  for (guint i = 0; i < b->n_outputs; i++)
     {
-      Val       *v = g_hash_table_lookup (g.env, output_names[i]);
+      Val       *v = output_val (g, b, i);
       WbCgLayout L;
-      if (!_wb_cg_as_view (&g, v, &L, 0) && !g_ptr_array_find (computed, v, NULL))
-        g_ptr_array_add (computed, v);
+      if (!_wb_cg_as_view (g, v, &L, 0) && !g_ptr_array_find (b->computed, v, NULL))
+        g_ptr_array_add (b->computed, v);
     }
-  for (guint i = 0; i < computed->len; i++)
+  for (guint i = 0; i < b->computed->len; i++)
     {
-      Val       *v = computed->pdata[i];
+      Val       *v = b->computed->pdata[i];
       WbCgLayout L;
       gboolean   view;
-      for (guint j = 0; j < computed->len; j++)
-        if (j != i && !g_hash_table_contains (deferred, computed->pdata[j]))
-          ((Val *) computed->pdata[j])->buffer = 0; /* as if computed: only its shape matters */
-      view = _wb_cg_as_view (&g, v, &L, 0);
-      for (guint j = 0; j < computed->len; j++)
-        ((Val *) computed->pdata[j])->buffer = -1;
+      for (guint j = 0; j < b->computed->len; j++)
+        if (j != i && !g_hash_table_contains (b->deferred, b->computed->pdata[j]))
+          ((Val *) b->computed->pdata[j])->buffer = 0; /* as if computed: only its shape matters */
+      view = _wb_cg_as_view (g, v, &L, 0);
+      for (guint j = 0; j < b->computed->len; j++)
+        ((Val *) b->computed->pdata[j])->buffer = -1;
       if (view)
-        g_hash_table_add (deferred, v);
+        g_hash_table_add (b->deferred, v);
     }
   /* an output that transposes a computed value (x.T for a weight-gradient matmul) becomes a strided view of
    * that value written in its own, coalesced layout (cuBLASLt reads it with op T), not a transposing copy */
-  defer_to_view_roots (&g, computed, deferred, promoted, TRUE);
-  /* an output that only reshapes a computed value whose shape another output's kernel has (gpt2_block's
-   * GELU, [8, 1024, 3072] for the next op and [8192, 3072] for a matmul) is a view of that value computed
+  defer_to_view_roots (g, b->computed, b->deferred, b->promoted, TRUE);
+  /* an output that only reshapes a computed value whose shape another output's kernel has (a GELU's
+   * [8, 1024, 3072] for the next op and [8192, 3072] for a matmul) is a view of that value computed
    * in that kernel: the two share their loads and subexpressions instead of two kernels computing them */
-  defer_to_view_roots (&g, computed, deferred, promoted, FALSE);
-  for (guint i = 0; i < promoted->len; i++)
-    _wb_cg_add_to_group (groups, promoted->pdata[i]);
-  for (guint i = 0; i < n_outputs; i++)
+  defer_to_view_roots (g, b->computed, b->deferred, b->promoted, FALSE);
+  for (guint i = 0; i < b->promoted->len; i++)
+    _wb_cg_add_to_group (b->groups, b->promoted->pdata[i]);
+}
+
+/* Each output's layout where it is known now: a view of an input or buffer, or a computed value (its
+ * slot filled in by finish_outputs). */
+static void
+layout_outputs (Gen *g, Build *b)
+{
+  for (guint i = 0; i < b->n_outputs; i++)
     {
-      Val         *v = g_hash_table_lookup (g.env, output_names[i]);
+      Val         *v = output_val (g, b, i);
       WbCgLayout   L;
       WbCudaOutput o = { 0 };
       o.dtype = v->dtype;
-      if (g_hash_table_contains (deferred, v))
+      if (g_hash_table_contains (b->deferred, v))
         o.slot = G_MAXUINT - 1; /* a view of a buffer: filled below */
-      else if (_wb_cg_as_view (&g, v, &L, 0))
+      else if (_wb_cg_as_view (g, v, &L, 0))
         {
           o.slot = L.slot;
           o.rank = L.rank;
@@ -374,17 +391,26 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
         }
       else
         {
-          _wb_cg_add_to_group (groups, v);
+          _wb_cg_add_to_group (b->groups, v);
           o.slot = G_MAXUINT; /* filled below */
           o.rank = v->rank;
           memcpy (o.shape, v->shape, sizeof o.shape);
           _wb_cg_contiguous_strides (v->rank, v->shape, o.strides);
         }
-      g_array_append_val (outputs, o);
+      g_array_append_val (b->outputs, o);
     }
-  held = _wb_cg_epilogue_pick (&g, sets, groups, &epi);
-  col_held = _wb_cg_column_pick (&g, sets, groups, &cepi);
-  mix_set = held >= 0 ? _wb_cg_mix_pick (&g, sets, held, &epi, col_held, &cepi) : -1;
+}
+
+/* The reduction kernels: the set that takes pointwise work (held), the column set that does (col_held), and
+ * the column set the held set's kernel computes too (mix_set). */
+static gboolean
+emit_reductions (Gen *g, Build *b, GError **error)
+{
+  GPtrArray *sets = b->sets;
+  int        held = _wb_cg_epilogue_pick (g, sets, b->groups, &b->epi);
+  int        col_held = _wb_cg_column_pick (g, sets, b->groups, &b->cepi);
+  int        mix_set = held >= 0 ? _wb_cg_mix_pick (g, sets, held, &b->epi, col_held, &b->cepi) : -1;
+
   for (guint s = 0; s < sets->len; s++)
     {
       GPtrArray *set = sets->pdata[s], *cset = mix_set >= 0 ? sets->pdata[mix_set] : NULL;
@@ -393,35 +419,36 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
       if ((int) s == mix_set)
         continue; /* with the next set's kernel, or after it when that cannot take it */
       if ((int) s == held && mix_set >= 0)
-        _wb_cg_mix_init (&g, m = &mix, cset, mix_set == col_held ? &cepi : NULL, set, &epi);
-      done = _wb_cg_emit_reduction (&g, (Node *const *) set->pdata, set->len, (int) s == held ? &epi : (int) s == col_held ? &cepi
-                                                                                                                           : NULL,
-                                    m, ity, error);
+        _wb_cg_mix_init (g, m = &mix, cset, mix_set == col_held ? &b->cepi : NULL, set, &b->epi);
+      done = _wb_cg_emit_reduction (g, (Node *const *) set->pdata, set->len, (int) s == held ? &b->epi : (int) s == col_held ? &b->cepi
+                                                                                                                             : NULL,
+                                    m, b->ity, error);
       /* neither set reads the other's results (_wb_cg_mix_pick): the column kernel can run after */
       if (done && m != NULL && !m->used)
-        done = _wb_cg_emit_reduction (&g, (Node *const *) cset->pdata, cset->len, mix_set == col_held ? &cepi : NULL, NULL, ity, error);
+        done = _wb_cg_emit_reduction (g, (Node *const *) cset->pdata, cset->len, mix_set == col_held ? &b->cepi : NULL, NULL, b->ity, error);
       if (m != NULL)
         _wb_cg_mix_clear (m);
       if (!done)
-        goto out;
+        return FALSE;
     }
-  for (guint j = 0; j < groups->len; j++)
-    if (!_wb_cg_emit_pointwise (&g, groups->pdata[j], ity, error))
-      goto out;
-  for (guint i = 0; i < n_outputs; i++)
+  return TRUE;
+}
+
+/* The slots of computed outputs and of views of their buffers, now that every kernel is emitted. */
+static gboolean
+finish_outputs (Gen *g, Build *b, GError **error)
+{
+  for (guint i = 0; i < b->n_outputs; i++)
     {
-      WbCudaOutput *o = &g_array_index (outputs, WbCudaOutput, i);
-      Val          *v = g_hash_table_lookup (g.env, output_names[i]);
+      WbCudaOutput *o = &g_array_index (b->outputs, WbCudaOutput, i);
+      Val          *v = output_val (g, b, i);
       WbCgLayout    L;
       if (o->slot == G_MAXUINT)
-        o->slot = n_inputs + (guint) v->buffer;
+        o->slot = b->n_inputs + (guint) v->buffer;
       else if (o->slot == G_MAXUINT - 1)
         {
-          if (!_wb_cg_as_view (&g, v, &L, 0))
-            {
-              _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: output %s is not a view of a buffer", output_names[i]);
-              goto out;
-            }
+          if (!_wb_cg_as_view (g, v, &L, 0))
+            return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: output %s is not a view of a buffer", b->output_names[i]);
           o->slot = L.slot;
           o->rank = L.rank;
           memcpy (o->shape, L.shape, sizeof o->shape);
@@ -429,64 +456,129 @@ wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *in
           o->offset = L.offset;
         }
     }
-  ok = TRUE;
+  return TRUE;
+}
 
-out:
-  if (ok)
+/* The plan of what @g generated (its source, kernels and buffers move into it). */
+static WbCudaPlan *
+take_plan (Gen *g, Build *b)
+{
+  WbCudaPlan *plan = g_new0 (WbCudaPlan, 1);
+
+  name_kernels (g);
+  plan->source = g_string_free (g->source, FALSE);
+  g->source = NULL;
+  plan->n_kernels = g->kernels->len;
+  plan->kernels = (WbCudaKernel *) g_array_free (g->kernels, FALSE);
+  g->kernels = NULL;
+  plan->n_buffers = g->buffers->len;
+  plan->buffers = (WbCudaBuffer *) g_array_free (g->buffers, FALSE);
+  g->buffers = NULL;
+  plan->n_outputs = b->outputs->len;
+  plan->outputs = (WbCudaOutput *) g_array_free (b->outputs, FALSE);
+  b->outputs = NULL;
+  plan->n_inputs = b->n_inputs;
+  plan->n_ops = g->n_ops;
+  return plan;
+}
+
+static void
+build_clear (Gen *g, Build *b)
+{
+  if (g->kernels)
     {
-      name_kernels (&g);
-      plan = g_new0 (WbCudaPlan, 1);
-      plan->source = g_string_free (g.source, FALSE);
-      g.source = NULL;
-      plan->n_kernels = g.kernels->len;
-      plan->kernels = (WbCudaKernel *) g_array_free (g.kernels, FALSE);
-      g.kernels = NULL;
-      plan->n_buffers = g.buffers->len;
-      plan->buffers = (WbCudaBuffer *) g_array_free (g.buffers, FALSE);
-      g.buffers = NULL;
-      plan->n_outputs = outputs->len;
-      plan->outputs = (WbCudaOutput *) g_array_free (outputs, FALSE);
-      outputs = NULL;
-      plan->n_inputs = n_inputs;
-      plan->n_ops = g.n_ops;
-    }
-  if (g.kernels)
-    {
-      for (guint i = 0; i < g.kernels->len; i++)
+      for (guint i = 0; i < g->kernels->len; i++)
         {
-          WbCudaKernel *kr = &g_array_index (g.kernels, WbCudaKernel, i);
+          WbCudaKernel *kr = &g_array_index (g->kernels, WbCudaKernel, i);
           g_free (kr->entry);
           g_free (kr->what);
           g_free (kr->params);
         }
-      g_array_unref (g.kernels);
+      g_array_unref (g->kernels);
     }
-  if (g.buffers)
-    g_array_unref (g.buffers);
-  if (outputs)
-    g_array_unref (outputs);
-  if (g.source)
-    g_string_free (g.source, TRUE);
-  g_ptr_array_unref (groups);
-  g_ptr_array_unref (computed);
-  g_ptr_array_unref (promoted);
-  g_ptr_array_unref (early);
-  g_ptr_array_unref (free_outputs);
-  if (sets)
-    g_ptr_array_unref (sets);
-  _wb_cg_epilogue_clear (&epi);
-  _wb_cg_epilogue_clear (&cepi);
-  g_hash_table_unref (deferred);
-  g_ptr_array_unref (g.nodes);
-  g_hash_table_unref (g.cse);
-  g_hash_table_unref (g.env);
-  g_ptr_array_unref (g.vals);
-  g_string_chunk_free (g.strings);
+  if (g->buffers)
+    g_array_unref (g->buffers);
+  if (b->outputs)
+    g_array_unref (b->outputs);
+  if (g->source)
+    g_string_free (g->source, TRUE);
+  g_ptr_array_unref (b->groups);
+  g_ptr_array_unref (b->computed);
+  g_ptr_array_unref (b->promoted);
+  g_ptr_array_unref (b->early);
+  g_ptr_array_unref (b->free_outputs);
+  if (b->sets)
+    g_ptr_array_unref (b->sets);
+  _wb_cg_epilogue_clear (&b->epi);
+  _wb_cg_epilogue_clear (&b->cepi);
+  g_hash_table_unref (b->deferred);
+  g_ptr_array_unref (g->nodes);
+  g_hash_table_unref (g->cse);
+  g_hash_table_unref (g->env);
+  g_ptr_array_unref (g->vals);
+  g_string_chunk_free (g->strings);
+}
+
+WbCudaPlan *
+wb_cuda_plan_new_with_options (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, const WbCudaCodegenOptions *options, GError **error)
+{
+  Gen         g = { 0 };
+  Build       b = { 0 };
+  WbCudaPlan *plan = NULL;
+  gint64      biggest = 0;
+  gboolean    ok;
+
+  b.output_names = output_names;
+  b.n_outputs = n_outputs;
+  b.n_inputs = n_inputs;
+  b.outputs = g_array_new (FALSE, TRUE, sizeof (WbCudaOutput));
+  b.groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  b.computed = g_ptr_array_new ();
+  b.deferred = g_hash_table_new (NULL, NULL);
+  b.promoted = g_ptr_array_new ();
+  b.early = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  b.free_outputs = g_ptr_array_new ();
+  gen_init (&g, n_inputs, options);
+
+  ok = bind_inputs (&g, input_names, inputs, n_inputs, &biggest, error) && _wb_cg_add_body (&g, body, n_body, 0, error);
+  if (ok)
+    {
+      for (guint i = 0; i < g.vals->len; i++)
+        {
+          Val *v = g.vals->pdata[i];
+          if (v && v->is_tensor)
+            biggest = MAX (biggest, _wb_cg_numel_of (v->rank, v->shape));
+        }
+      b.ity = biggest < (G_GINT64_CONSTANT (1) << 30) ? "int" : "long long";
+      ok = mark_outputs (&g, &b, error) && emit_early (&g, &b, error);
+    }
+  if (ok)
+    {
+      reduction_buffers (&g, &b);
+      defer_views (&g, &b);
+      layout_outputs (&g, &b);
+      ok = emit_reductions (&g, &b, error);
+      for (guint j = 0; ok && j < b.groups->len; j++)
+        ok = _wb_cg_emit_pointwise (&g, b.groups->pdata[j], b.ity, error);
+      ok = ok && finish_outputs (&g, &b, error);
+    }
+  if (ok)
+    plan = take_plan (&g, &b);
+  build_clear (&g, &b);
   return plan;
 }
 
 WbCudaPlan *
 wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error)
+{
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, flags);
+  return wb_cuda_plan_new_region_with_options (region, args, n_args, &o, error);
+}
+
+WbCudaPlan *
+wb_cuda_plan_new_region_with_options (const WbBsym *region, const WbCudaArg *args, guint n_args, const WbCudaCodegenOptions *options, GError **error)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
@@ -495,8 +587,8 @@ wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_ar
   for (guint i = 0; i < n_args; i++)
     g_ptr_array_add (names, region->args[i]->kind == WB_VALUE_NAME ? (gpointer) region->args[i]->text : NULL);
   wb_bsym_get_output_names (region, outs);
-  return wb_cuda_plan_new ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, (const char *const *) names->pdata,
-                           args, n_args, (const char *const *) outs->pdata, outs->len, flags, error);
+  return wb_cuda_plan_new_with_options ((const WbBsym *const *) region->subsymbols, region->n_subsymbols, (const char *const *) names->pdata,
+                                        args, n_args, (const char *const *) outs->pdata, outs->len, options, error);
 }
 
 static gboolean
@@ -639,6 +731,15 @@ _wb_cg_collect_types (const WbBsym *const *body, guint n, GHashTable *types, GPt
 WbCudaPlan *
 wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCodegenFlags flags, GError **error)
 {
+  WbCudaCodegenOptions o;
+
+  wb_cuda_codegen_options_init_from_env (&o, flags);
+  return wb_cuda_plan_new_annotated_with_options (trace, region, &o, error);
+}
+
+WbCudaPlan *
+wb_cuda_plan_new_annotated_with_options (const WbTrace *trace, const WbBsym *region, const WbCudaCodegenOptions *options, GError **error)
+{
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autofree WbCudaArg *args = NULL;
@@ -661,5 +762,5 @@ wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCo
       else
         args[i].kind = WB_CUDA_ARG_OTHER;
     }
-  return wb_cuda_plan_new_region (region, args, region->n_args, flags, error);
+  return wb_cuda_plan_new_region_with_options (region, args, region->n_args, options, error);
 }

@@ -153,33 +153,81 @@ typedef enum
   WB_CUDA_CODEGEN_NO_TABLE = 1 << 1,
 } WbCudaCodegenFlags;
 
+/* WbCudaCodegenOptions: everything a plan is built under: the device's limits (@flags, @sms) and the
+ * debugging switches, each named after the environment variable wb_cuda_codegen_options_init_from_env reads
+ * it from (WB_CUDA_NO_CSE=1 -> @no_cse). The generator reads no environment itself: a caller reads it once,
+ * at its edge, and passes the options in. Numbers are 0 for "the generator's default". */
+typedef struct
+{
+  WbCudaCodegenFlags flags;
+  guint              sms; /* SMs the grids are sized for; 0: wb_cuda_codegen_get_sm_count () */
+  /* pieces of the generator turned off, to compare with and to bisect */
+  gboolean no_bf16x2;        /* bf16 ops one lane at a time, never two to a word (-pair.c) */
+  gboolean no_cat_select;    /* cat pieces one branch each, not through pointer selects (-select.c) */
+  gboolean no_column_split;  /* a column reduction's range not split over blocks (-column.c) */
+  gboolean no_cse;           /* a repeat of a pure op on the same operands computed again (-graph.c) */
+  gboolean no_epilogue;      /* pointwise work and siblings left to pointwise kernels (-epilogue.c) */
+  gboolean no_hoist;         /* a vector pad's loads not hoisted to the top of their block (-pointwise.c) */
+  gboolean no_mix;           /* no column sums in a row kernel of the same elements (-mix.c) */
+  gboolean no_mix_defer;     /* a mixed kernel's deferred row sums kept as two kernels (-mix.c) */
+  gboolean no_partial_table; /* no lookup table of a costly value inside a group of several inputs (-table.c) */
+  gboolean no_prefetch;      /* a mixed kernel's column inputs not prefetched to L1 (-reduce.c) */
+  gboolean no_reschedule;    /* a split region's fused runs in program order, not moved together (-split.c) */
+  gboolean no_siblings;      /* sibling reductions one kernel each (-epilogue.c) */
+  gboolean no_table;         /* no lookup table (-table.c) */
+  gboolean no_vector;        /* scalar pointwise and row kernels: no 16-byte vectors (-pointwise.c) */
+  gboolean no_warp_rows;     /* a warp's lanes over one row, never rows of fewer lanes (-pointwise.c) */
+  /* choices forced */
+  gboolean mix_defer_always;   /* mix wherever the sums can be deferred, whatever the size (-mix.c) */
+  gboolean mix_scalar_combine; /* the mixed kernel's combiners one float at a time (-mix.c) */
+  gboolean reshape_linear;     /* a reshape's operand index unravelled from the linear index (-reshape.c) */
+  gboolean table_always;       /* a lookup table wherever one fits, whatever the size and cost (-table.c) */
+  gboolean table_cached;       /* the table kernels' loads and stores through the caches (-table.c) */
+  guint    column_blocks_per_sm; /* the column kernel's blocks per SM (-column.c) */
+  guint    column_rows;          /* rows an iteration of a column walk that stores outputs, 1 to 8 (-column.c) */
+  guint    mix_blocks_per_sm;    /* the mixed kernel's blocks per SM (-mix.c) */
+} WbCudaCodegenOptions;
+
+/* wb_cuda_codegen_options_init: @options with every switch off and every number the default, under @flags. */
+void wb_cuda_codegen_options_init (WbCudaCodegenOptions *options, WbCudaCodegenFlags flags);
+/* wb_cuda_codegen_options_init_from_env: @options as the environment sets them (WB_CUDA_NO_CSE=1 and so on:
+ * docs/ARCHITECTURE.md lists them), under @flags. For the edge of a program: the runner, the command line,
+ * tests. */
+void wb_cuda_codegen_options_init_from_env (WbCudaCodegenOptions *options, WbCudaCodegenFlags flags);
+
 /* wb_cuda_codegen_set_sm_count: the number of SMs of the device the plans built from now on run on (the
  * runtime's WbCudaDeviceInfo.sm_count; the nvrtc executor sets it before it builds a plan for the device). Grids
  * are sized from it: a mixed norm backward's persistent grid of 2 blocks per SM and its partials, a column
  * reduction's slices, the cap of grid-stride loops. Plans for another count differ only in those numbers, and
- * so in their source (and kernel cache key). @n_sms 0 restores the default, 132 (H100 SXM, H200), which
+ * so in their source (and kernel cache key). @n_sms 0 restores the default, 132, which
  * `export --as cuda` and the tests without a GPU use. Process-wide; not to be changed while another thread
  * builds a plan. */
 void wb_cuda_codegen_set_sm_count (guint n_sms);
 /* wb_cuda_codegen_get_sm_count: the count plans are sized for now (wb_cuda_codegen_set_sm_count). */
 guint wb_cuda_codegen_get_sm_count (void);
 
+/* The plan constructors below that take WbCudaCodegenFlags are the edge for callers that keep no options:
+ * each reads the environment once (wb_cuda_codegen_options_init_from_env) and calls its _with_options form. */
+
 /* wb_cuda_plan_new_region: the plan of fusion region @region (a CALL whose subsymbols are its body)
  * with @args[i] describing the value of @region->args[i] (n_args == region->n_args), under @flags.
  * Outputs are the region's output names in order. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
 WbCudaPlan *wb_cuda_plan_new_region (const WbBsym *region, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error);
+WbCudaPlan *wb_cuda_plan_new_region_with_options (const WbBsym *region, const WbCudaArg *args, guint n_args, const WbCudaCodegenOptions *options, GError **error);
 
 /* wb_cuda_plan_new: the plan of the bound symbols @body (prims, or composites through their
  * subsymbols) reading the values @input_names[i] described by @inputs[i] and returning the values
  * @output_names in order (one bound symbol of the per-op executor: @body = that symbol, its argument
  * names as inputs and its outputs), under @flags. (transfer full) or NULL with WB_CUDA_CODEGEN_ERROR. */
 WbCudaPlan *wb_cuda_plan_new (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, WbCudaCodegenFlags flags, GError **error);
+WbCudaPlan *wb_cuda_plan_new_with_options (const WbBsym *const *body, guint n_body, const char *const *input_names, const WbCudaArg *inputs, guint n_inputs, const char *const *output_names, guint n_outputs, const WbCudaCodegenOptions *options, GError **error);
 
 /* wb_cuda_plan_new_annotated: the plan of @region, a fusion call in @trace, with its inputs described by
  * @trace's type annotations (tensors contiguous, numbers with their annotated values), under @flags: what a
  * run with contiguous inputs compiles (export --as cuda, the code generation tests). (transfer full) or NULL
  * with WB_CUDA_CODEGEN_ERROR (_BAD_REGION: an input without an annotation). */
 WbCudaPlan *wb_cuda_plan_new_annotated (const WbTrace *trace, const WbBsym *region, WbCudaCodegenFlags flags, GError **error);
+WbCudaPlan *wb_cuda_plan_new_annotated_with_options (const WbTrace *trace, const WbBsym *region, const WbCudaCodegenOptions *options, GError **error);
 
 /* wb_cuda_codegen_can_fuse: a structural check of @bsym (no shapes): TRUE when every prim its
  * decomposition reaches has a generator, else FALSE and why (transfer full) in @why_not. */
@@ -230,6 +278,8 @@ const WbBsym *wb_cuda_split_matmul_leaf (const WbBsym *unit);
  * WB_CUDA_CODEGEN_ERROR: _BAD_REGION for no fusion region or no matmul in it, _UNSUPPORTED naming the
  * subsymbol that is neither fusible nor a matmul with name operands. */
 WbCudaSplit *wb_cuda_split_new (const WbBsym *region, GError **error);
+/* wb_cuda_split_new_with_options: the same, ordered under @options (no_reschedule). */
+WbCudaSplit *wb_cuda_split_new_with_options (const WbBsym *region, const WbCudaCodegenOptions *options, GError **error);
 void         wb_cuda_split_free (WbCudaSplit *split);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCudaSplit, wb_cuda_split_free)
 
@@ -237,6 +287,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCudaSplit, wb_cuda_split_free)
  * described by @trace's annotations, contiguous (what `export --region R --as cuda` prints).
  * (transfer full: a GPtrArray freeing its plans) or NULL with WB_CUDA_CODEGEN_ERROR. */
 GPtrArray *wb_cuda_split_plans_annotated (const WbTrace *trace, const WbCudaSplit *split, GError **error);
+GPtrArray *wb_cuda_split_plans_annotated_with_options (const WbTrace *trace, const WbCudaSplit *split, const WbCudaCodegenOptions *options, GError **error);
 
 /* wb_cuda_codegen_prelude: (transfer none) the device helpers every source starts with (conversions,
  * rounding, NaN-propagating min/max); part of the compiled text but not of WbCudaPlan.source. */
