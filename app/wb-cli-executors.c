@@ -87,6 +87,22 @@ print_claims (const char *path)
   return WB_EXIT_OK;
 }
 
+int
+wb_cli_check_runnable_executor (const char *option, const char *name)
+{
+  const WbExecutorInfo *info = name ? wb_executor_info_lookup (name) : NULL;
+  g_auto (GStrv) known = NULL;
+  g_autofree char *list = NULL;
+
+  if (name == NULL || (info != NULL && !wb_executor_info_is_thunder (info)))
+    return WB_EXIT_OK;
+  known = wb_executor_info_dup_names (WB_EXECUTOR_SET_RUNNABLE);
+  list = g_strjoinv (", ", known);
+  if (info != NULL)
+    return wb_cli_usage_error (_ ("%s: “%s” is one of Thunder's executors, read-only here (known: %s)"), option, name, list);
+  return wb_cli_usage_error (_ ("%s: unknown executor “%s” (known: %s)"), option, name, list);
+}
+
 static int
 compare_strings (const char **a, const char **b)
 {

@@ -208,6 +208,13 @@ wb_profile_set_device_cuda (WbProfile *profile, const char *default_executor)
   profile->default_executor = g_strdup (default_executor ? default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE)));
 }
 
+const char *
+wb_profile_get_default_executor (const WbProfile *profile)
+{
+  g_return_val_if_fail (profile != NULL, NULL);
+  return profile->cuda ? profile->default_executor : NULL;
+}
+
 GHashTable *
 wb_profile_get_assignment (const WbProfile *profile)
 {

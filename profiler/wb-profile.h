@@ -117,6 +117,9 @@ gboolean wb_profile_set_executors (WbProfile  *profile,
  * wb_executor_info_get_default). Call before set_executors. */
 void wb_profile_set_device_cuda (WbProfile  *profile,
                                  const char *default_executor);
+/* wb_profile_get_default_executor: (transfer none) (nullable) the executor of unassigned regions in the
+ * GPU runner; NULL unless wb_profile_set_device_cuda was called. */
+const char *wb_profile_get_default_executor (const WbProfile *profile);
 /* wb_profile_get_assignment: (transfer none) (element-type utf8 utf8) printed call name -> executor. */
 GHashTable *wb_profile_get_assignment (const WbProfile *profile);
 /* wb_profile_find_entry: the index of the entry @bsym (a top-level call of the profile's program) is, or -1. */
