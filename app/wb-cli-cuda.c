@@ -109,7 +109,7 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
 }
 
 WbCaseRun *
-wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, int *exit_code, GError **error)
+wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, int *exit_code, GError **error)
 {
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (GPtrArray) args = NULL;
@@ -144,7 +144,7 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
     return NULL;
   req.forward = wb_program_get_forward (program);
   req.backward = wb_program_get_backward (program);
-  req.default_executor = g_getenv ("WB_CUDA_DEFAULT_EXECUTOR");
+  req.default_executor = default_executor;
   req.args = args;
   req.cotangents = cots;
   req.seed = options->seed;
@@ -293,7 +293,7 @@ wb_cli_cuda_profile_run (WbCliCudaProfile *cp, WbProfile *profile, WbProgram *pr
   req.forward = wb_program_get_forward (program);
   req.backward = wb_program_get_backward (program);
   req.assignment = wb_profile_get_assignment (profile);
-  req.default_executor = g_getenv ("WB_CUDA_DEFAULT_EXECUTOR");
+  req.default_executor = wb_profile_get_default_executor (profile);
   req.args = args;
   req.cotangents = cotangents;
   req.seed = options->seed;

@@ -10,7 +10,8 @@ G_BEGIN_DECLS
 
 /* wb_cli_run_stage_on_cuda: runs @stage of @c in the GPU runner (as wb_case_run_stage does on the cpu:
  * the same inputs, cotangents and result names), printing the device and what ran where. @iters timed
- * runs after the checked one (0: none). (transfer full) or NULL with @error and the command's exit code
+ * runs after the checked one (0: none); what has no assignment runs on @default_executor (NULL: the
+ * registry's default on CUDA). (transfer full) or NULL with @error and the command's exit code
  * in *@exit_code (3 without a runner, a GPU or a driver, or when the runner died: the message names the
  * region; 1/2 for the runner's check and input errors). */
 WbCaseRun *wb_cli_run_stage_on_cuda (WbCase             *c,
@@ -19,6 +20,7 @@ WbCaseRun *wb_cli_run_stage_on_cuda (WbCase             *c,
                                      WbSafetensors      *tensors,
                                      const WbRunOptions *options,
                                      guint               iters,
+                                     const char         *default_executor,
                                      int                *exit_code,
                                      GError            **error);
 

@@ -3,8 +3,11 @@
  *
  * One row per symbol with a kernel (every symbol of the symbol table with --all): symbol, executor, how
  * (kernel, kernel as the prim an executor op aliases, subsymbols, runtime), input dtypes, note; then the
- * counts and the list of symbols no executor of this build can run. --format json prints
- * {"executors": [{"name", "description"}], "symbols": [{"symbol", "executor", "category", "dtypes", "note"}]}. */
+ * counts and the list of symbols no executor of this build can run. The executors are the registry's rows
+ * (compiler/wb-executor-info.def): ours, and Thunder's marked read-only. --format json prints
+ * {"executors": [{"name", "description", "runs", "device"}], "symbols": [{"symbol", "executor", "category",
+ * "dtypes", "note"}]}. --claims PATH asks the registry's claim rule, as the planner, the runner and the
+ * app do, for every top-level call of PATH's input stage and every executor. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -15,12 +18,10 @@
 #include "wb-executors.h"
 #include "wb-profiler.h"
 
-/* The GPU runner's executors (executors/cuda/, in thunder-wb-runner): listed when this build has the
- * runner; they run in that process, so their symbols are not in the table below. */
-static const char *const cuda_executor_rows[][2] = {
-  { "nvrtc", "fusion regions as generated CUDA C (elementwise, reductions, views folded into indexing), compiled with NVRTC for the device, cached on disk" },
-  { "cublas", "prims.matmul and prims.linear through cuBLASLt (f32 without TF32, bf16, f16; bias epilogue; batched)" },
-  { "cuda", "one generated kernel per op (the eager baseline)" },
+static const char *const runs_names[] = {
+  [WB_EXECUTOR_RUNS_HERE] = "here",
+  [WB_EXECUTOR_RUNS_RUNNER] = "runner",
+  [WB_EXECUTOR_RUNS_THUNDER] = "thunder",
 };
 
 /* (transfer full) "in thunder-wb-runner (PATH); GPU: ..." or NULL when the build has no runner. */
@@ -35,6 +36,71 @@ cuda_availability (void)
   if (wb_cuda_is_available (&why))
     return g_strdup_printf ("GPU runner %s", runner);
   return g_strdup_printf ("GPU runner %s; not usable here: %s", runner, why);
+}
+
+/* (transfer full) the line about registry row @info that is not in the process: the GPU runner's (when
+ * this build has the runner: @avail) and Thunder's; NULL for a runner row without a runner. */
+static char *
+other_executor_line (const WbExecutorInfo *info, const char *avail)
+{
+  const char *name = wb_executor_info_get_name (info);
+
+  if (wb_executor_info_is_thunder (info))
+    return g_strdup_printf (_ ("%s: %s (Thunder's executor: read-only, planned with and shown, never run here)"), name,
+                            wb_executor_info_get_description (info));
+  if (avail == NULL)
+    return NULL;
+  return g_strdup_printf ("%s: %s (%s)", name, wb_executor_info_get_description (info), avail);
+}
+
+/* --claims PATH: for each top-level call of PATH's input stage, every executor's answer. */
+static int
+print_claims (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTraceSet) set = NULL;
+  g_autoptr (GHashTable) types = NULL;
+  const WbTraceEntry *input;
+
+  if (!(set = wb_cli_load (path, &error)))
+    return wb_cli_report_error (error);
+  if ((input = wb_pipeline_find_input (set)) == NULL)
+    return wb_cli_usage_error (_ ("%s: no trace to plan from"), path);
+  types = wb_executor_info_types_new (input->trace);
+  for (guint i = 0; i < input->trace->n_body; i++)
+    {
+      const WbBsym *b = input->trace->body[i];
+
+      if (b->kind != WB_BSYM_CALL || wb_executor_info_is_utility (b))
+        continue;
+      g_print ("%s:%u: %s\n", input->path, wb_trace_get_bsym_line (input->trace, b), b->name);
+      for (guint id = 1; id < WB_N_EXECUTOR_IDS; id++)
+        {
+          const WbExecutorInfo *info = wb_executor_info_get (id);
+          g_autofree char      *why = NULL;
+          gboolean              ok = wb_executor_info_can_run (info, b, wb_executor_info_types_lookup, types, &why);
+
+          g_print ("  %s %-22s %s\n", ok ? "yes" : "no ", wb_executor_info_get_name (info), ok ? "" : why ? why
+                                                                                                          : "");
+        }
+    }
+  return WB_EXIT_OK;
+}
+
+int
+wb_cli_check_runnable_executor (const char *option, const char *name)
+{
+  const WbExecutorInfo *info = name ? wb_executor_info_lookup (name) : NULL;
+  g_auto (GStrv) known = NULL;
+  g_autofree char *list = NULL;
+
+  if (name == NULL || (info != NULL && !wb_executor_info_is_thunder (info)))
+    return WB_EXIT_OK;
+  known = wb_executor_info_dup_names (WB_EXECUTOR_SET_RUNNABLE);
+  list = g_strjoinv (", ", known);
+  if (info != NULL)
+    return wb_cli_usage_error (_ ("%s: “%s” is one of Thunder's executors, read-only here (known: %s)"), option, name, list);
+  return wb_cli_usage_error (_ ("%s: unknown executor “%s” (known: %s)"), option, name, list);
 }
 
 static int
@@ -162,10 +228,12 @@ wb_cli_command_executors (int    argc,
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
   g_autofree char   *format = NULL;
+  g_autofree char   *claims = NULL;
   gboolean           all = FALSE;
   const GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_ ("Output format: text (default) or json"), "FORMAT" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all, N_ ("List every symbol of the symbol table, not only those with kernels"), NULL },
+    { "claims", 0, 0, G_OPTION_ARG_FILENAME, &claims, N_ ("For each top-level call of PATH's input stage, whether each executor takes it, and why not"), "PATH" },
     { NULL }
   };
   const char *const *names = wb_executor_get_names ();
@@ -187,6 +255,8 @@ wb_cli_command_executors (int    argc,
     return wb_cli_usage_error (_ ("“%s” takes no PATH"), "executors");
   if (format != NULL && g_strcmp0 (format, "text") != 0 && g_strcmp0 (format, "json") != 0)
     return wb_cli_usage_error (_ ("unknown format “%s” (known: text, json)"), format);
+  if (claims != NULL)
+    return print_claims (claims);
 
   if (g_strcmp0 (format, "json") == 0)
     {
@@ -206,21 +276,32 @@ wb_cli_command_executors (int    argc,
           json_builder_add_string_value (b, names[e]);
           json_builder_set_member_name (b, "description");
           json_builder_add_string_value (b, d);
+          json_builder_set_member_name (b, "runs");
+          json_builder_add_string_value (b, runs_names[WB_EXECUTOR_RUNS_HERE]);
           json_builder_end_object (b);
         }
       {
         g_autofree char *avail = cuda_availability ();
 
-        for (guint e = 0; avail != NULL && e < G_N_ELEMENTS (cuda_executor_rows); e++)
+        for (guint id = 1; id < WB_N_EXECUTOR_IDS; id++)
           {
-            g_autofree char *d = g_strdup_printf ("%s: %s (%s)", cuda_executor_rows[e][0], cuda_executor_rows[e][1], avail);
+            const WbExecutorInfo *info = wb_executor_info_get (id);
+            g_autofree char      *d = NULL;
+
+            if (wb_executor_info_get_runs (info) == WB_EXECUTOR_RUNS_HERE || (d = other_executor_line (info, avail)) == NULL)
+              continue;
             json_builder_begin_object (b);
             json_builder_set_member_name (b, "name");
-            json_builder_add_string_value (b, cuda_executor_rows[e][0]);
+            json_builder_add_string_value (b, wb_executor_info_get_name (info));
             json_builder_set_member_name (b, "description");
             json_builder_add_string_value (b, d);
-            json_builder_set_member_name (b, "device");
-            json_builder_add_string_value (b, "cuda");
+            json_builder_set_member_name (b, "runs");
+            json_builder_add_string_value (b, runs_names[wb_executor_info_get_runs (info)]);
+            if (!wb_executor_info_is_thunder (info))
+              {
+                json_builder_set_member_name (b, "device");
+                json_builder_add_string_value (b, "cuda"); /* the device */
+              }
             json_builder_end_object (b);
           }
       }
@@ -269,8 +350,14 @@ wb_cli_command_executors (int    argc,
   {
     g_autofree char *avail = cuda_availability ();
 
-    for (guint e = 0; avail != NULL && e < G_N_ELEMENTS (cuda_executor_rows); e++)
-      g_print ("%s: %s (%s)\n", cuda_executor_rows[e][0], cuda_executor_rows[e][1], avail);
+    for (guint id = 1; id < WB_N_EXECUTOR_IDS; id++)
+      {
+        const WbExecutorInfo *info = wb_executor_info_get (id);
+        g_autofree char      *line = NULL;
+
+        if (wb_executor_info_get_runs (info) != WB_EXECUTOR_RUNS_HERE && (line = other_executor_line (info, avail)) != NULL)
+          g_print ("%s\n", line);
+      }
   }
   print_symbol_table (names, all);
   return WB_EXIT_OK;

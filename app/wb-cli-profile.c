@@ -18,6 +18,7 @@ typedef struct
 {
   char    *device;
   char    *executors;
+  char    *default_executor;
   int      iters;
   int      warmup;
   gboolean cuda_graphs;
@@ -41,6 +42,7 @@ profile_options_clear (ProfileOptions *o)
 {
   g_free (o->device);
   g_free (o->executors);
+  g_free (o->default_executor);
   g_free (o->session);
   g_strfreev (o->reports);
   g_free (o->chrome_trace);
@@ -483,7 +485,7 @@ profile_main (ProfileOptions *o, const char *path)
   profile = wb_profile_new (program, stage->label);
   stage_text = wb_profile_dup_stage_text (profile);
   if (gpu != NULL)
-    wb_profile_set_device_cuda (profile, g_getenv ("WB_CUDA_DEFAULT_EXECUTOR"));
+    wb_profile_set_device_cuda (profile, o->default_executor);
   if (!wb_profile_set_executors (profile, o->executors, &error))
     {
       g_printerr ("thunder-wb: %s\n", error->message);
@@ -689,6 +691,8 @@ wb_cli_command_profile (int    argc,
   const GOptionEntry entries[] = {
     { "device", 0, 0, G_OPTION_ARG_STRING, &o.device, N_ ("cpu or cuda (default: cuda when available, else cpu)"), "DEVICE" },
     { "executors", 0, 0, G_OPTION_ARG_STRING, &o.executors, N_ ("Run regions on these executors for this run"), "REGION=EXEC,..." },
+    { "default-executor", 0, 0, G_OPTION_ARG_STRING, &o.default_executor,
+      N_ ("With --device cuda: the executor of what --executors does not assign (default: the registry's)"), "EXEC" },
     { "iters", 0, 0, G_OPTION_ARG_INT, &o.iters, N_ ("Timed iterations (default 20)"), "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &o.warmup, N_ ("Untimed iterations before them (default 3)"), "N" },
     { "cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.cuda_graphs, N_ ("Capture the program as a CUDA graph (cuda only)"), NULL },
@@ -744,6 +748,8 @@ wb_cli_command_profile (int    argc,
     result = wb_cli_usage_error (_ ("--fail-above needs --baseline SESSION[:RUN]"));
   else if (o.baseline != NULL && !o.fail_above_set)
     result = wb_cli_usage_error (_ ("--baseline needs --fail-above PCT"));
+  else if (wb_cli_check_runnable_executor ("--default-executor", o.default_executor) != WB_EXIT_OK)
+    result = WB_EXIT_BAD_INPUT;
   else
     {
       result = -1;

@@ -149,6 +149,7 @@ wb_cli_command_run (int    argc,
   g_autofree char   *compare_path = NULL;
   g_autofree char   *rtol_s = NULL;
   g_autofree char   *atol_s = NULL;
+  g_autofree char   *default_executor = NULL;
   gint64             seed = 0;
   gint               threads = 0;
   gboolean           check_shapes = FALSE, stats = FALSE, recompile = FALSE;
@@ -156,6 +157,8 @@ wb_cli_command_run (int    argc,
     { "stage", 0, 0, G_OPTION_ARG_STRING, &stage_arg,
       N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_ ("Device: cpu (default) or cuda"), "DEVICE" },
+    { "default-executor", 0, 0, G_OPTION_ARG_STRING, &default_executor,
+      N_ ("With --device cuda: the executor of every call (default: the registry's, `executors` lists them)"), "EXEC" },
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs_path, N_ ("Take inputs (and grad_output) from a safetensors file"), "F" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_ ("Seed of the drawn inputs, cotangents and random ops (default 0)"), "N" },
     { "save-outputs", 0, 0, G_OPTION_ARG_FILENAME, &save_path, N_ ("Write inputs, outputs and gradients to a safetensors file"), "F" },
@@ -219,6 +222,8 @@ wb_cli_command_run (int    argc,
     }
   if (threads < 0)
     return wb_cli_usage_error (_ ("--threads takes a number >= 1"));
+  if (wb_cli_check_runnable_executor ("--default-executor", default_executor) != WB_EXIT_OK)
+    return WB_EXIT_BAD_INPUT;
   if (threads > 0)
     wb_cpu_executor_set_num_threads ((guint) threads);
 
@@ -251,7 +256,7 @@ wb_cli_command_run (int    argc,
       int code = WB_EXIT_ENVIRONMENT;
       run = wb_cli_run_stage_on_cuda (c, stage, inputs, input_file, &options,
                                       (guint) g_ascii_strtoull (g_getenv ("WB_CUDA_ITERS") ? g_getenv ("WB_CUDA_ITERS") : "0", NULL, 10),
-                                      &code, &error);
+                                      default_executor, &code, &error);
       if (run == NULL)
         {
           g_printerr ("thunder-wb: %s\n", error->message);

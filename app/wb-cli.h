@@ -49,6 +49,11 @@ int wb_cli_command_profile (int    argc,
  * code: WB_EXIT_BAD_INPUT for a bad, untrusted, newer or missing session file or run, WB_EXIT_ENVIRONMENT
  * for a lock held too long or another SQLite failure; other domains as wb_cli_report_error(). */
 int wb_cli_report_session_error (const GError *error);
+/* wb_cli_check_runnable_executor: WB_EXIT_OK when @name (nullable) is an executor of the registry that
+ * runs here or in the GPU runner; otherwise prints "thunder-wb: @option: ..." with the names and returns
+ * the usage error's exit code (wb-cli-executors.c). */
+int wb_cli_check_runnable_executor (const char *option,
+                                    const char *name);
 /* wb_cli_parse_session_command: parses the options of command @name (@parameters and @summary for
  * --help) and returns its positional arguments in *@positional (transfer full); FALSE with *@exit_code
  * set after printing the problem. */

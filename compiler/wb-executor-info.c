@@ -1,4 +1,4 @@
-/* wb-executor-info.c — what each executor claims, for planning before any executor runs
+/* wb-executor-info.c — the executor registry: the rows and the claim rule that everyone asks
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Claim rules follow Thunder's executors (thunder/extend/__init__.py can_execute/can_fuse,
@@ -8,22 +8,24 @@
 
 #include <string.h>
 
-#include "wb-compiler.h"
+#include "wb-pipeline-private.h"
 
 struct _WbExecutorInfo
 {
   WbExecutorId   id;
   const char    *name;
   WbExecutorKind kind;
-  gboolean       thunder;
+  WbExecutorRuns runs;
+  guint          cuda_rank, cpu_rank;
   const char    *region_prefix;
+  WbExecutorId   partner;
   const char    *description;
 };
 
 static const WbExecutorInfo executors[] = {
-  { WB_EXECUTOR_ID_NONE, "none", WB_EXECUTOR_KIND_OPERATOR, FALSE, NULL, "" },
-#define WB_EXECUTOR_INFO(id, name, kind, thunder, prefix, desc) \
-  { WB_EXECUTOR_ID_##id, name, WB_EXECUTOR_KIND_##kind, thunder, prefix, desc },
+  { WB_EXECUTOR_ID_NONE, "", WB_EXECUTOR_KIND_OPERATOR, WB_EXECUTOR_RUNS_THUNDER, 0, 0, NULL, WB_EXECUTOR_ID_NONE, "" },
+#define WB_EXECUTOR_INFO(id, name, kind, runs, cuda_rank, cpu_rank, prefix, partner, desc) \
+  { WB_EXECUTOR_ID_##id, name, WB_EXECUTOR_KIND_##kind, WB_EXECUTOR_RUNS_##runs, cuda_rank, cpu_rank, prefix, WB_EXECUTOR_ID_##partner, desc },
 #include "wb-executor-info.def"
 #undef WB_EXECUTOR_INFO
 };
@@ -74,7 +76,98 @@ wb_executor_info_get_kind (const WbExecutorInfo *info)
 gboolean
 wb_executor_info_is_thunder (const WbExecutorInfo *info)
 {
-  return info->thunder;
+  return info->runs == WB_EXECUTOR_RUNS_THUNDER;
+}
+
+WbExecutorRuns
+wb_executor_info_get_runs (const WbExecutorInfo *info)
+{
+  return info->runs;
+}
+
+const WbExecutorInfo *
+wb_executor_info_get_partner (const WbExecutorInfo *info)
+{
+  return info->partner != WB_EXECUTOR_ID_NONE ? &executors[info->partner] : NULL;
+}
+
+char **
+wb_executor_info_dup_names (WbExecutorSet set)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 1; i < G_N_ELEMENTS (executors); i++)
+    {
+      WbExecutorSet bit = executors[i].runs == WB_EXECUTOR_RUNS_HERE     ? WB_EXECUTOR_SET_HERE
+                          : executors[i].runs == WB_EXECUTOR_RUNS_RUNNER ? WB_EXECUTOR_SET_RUNNER
+                                                                         : WB_EXECUTOR_SET_THUNDER;
+      if (set & bit)
+        g_ptr_array_add (names, g_strdup (executors[i].name));
+    }
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
+static guint
+rank_of (const WbExecutorInfo *e, gboolean cuda)
+{
+  return cuda ? e->cuda_rank : e->cpu_rank;
+}
+
+char **
+wb_executor_info_dup_priority (gboolean cuda)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint rank = 1; rank < G_N_ELEMENTS (executors); rank++)
+    for (guint i = 1; i < G_N_ELEMENTS (executors); i++)
+      if (rank_of (&executors[i], cuda) == rank)
+        g_ptr_array_add (names, g_strdup (executors[i].name));
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
+const WbExecutorInfo *
+wb_executor_info_get_default (gboolean cuda)
+{
+  const WbExecutorInfo *first = NULL, *fusion = NULL;
+
+  for (guint i = 1; i < G_N_ELEMENTS (executors); i++)
+    {
+      const WbExecutorInfo *e = &executors[i];
+      guint                 r = rank_of (e, cuda);
+
+      if (r == 0)
+        continue;
+      if (first == NULL || r < rank_of (first, cuda))
+        first = e;
+      if (e->kind == WB_EXECUTOR_KIND_FUSION && (fusion == NULL || r < rank_of (fusion, cuda)))
+        fusion = e;
+    }
+  return fusion ? fusion : first;
+}
+
+GHashTable *
+wb_executor_info_types_new (const WbTrace *trace)
+{
+  GHashTable *types = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  if (trace != NULL)
+    wb_executor_info_types_add (types, trace);
+  return types;
+}
+
+void
+wb_executor_info_types_add (GHashTable *types, const WbTrace *trace)
+{
+  g_return_if_fail (types != NULL && trace != NULL);
+  _wb_type_env_add (types, trace);
+}
+
+gboolean
+wb_executor_info_types_lookup (const char *name, WbType *out, gpointer types)
+{
+  return _wb_type_env_lookup (name, out, types);
 }
 
 const char *
@@ -131,6 +224,15 @@ name_in (const char *name, const char *const *names)
   return FALSE;
 }
 
+/* what the claim rule reads types through; @device, when set, replaces every tensor's device (the GPU
+ * runner places every tensor on its device, whatever the trace says) */
+typedef struct
+{
+  WbTypeLookupFunc lookup;
+  gpointer         data;
+  const WbDevice  *device;
+} Env;
+
 typedef struct
 {
   WbTypeLookupFunc lookup;
@@ -162,15 +264,17 @@ collect_value (Collect *c, const WbValue *v)
 
 /* The tensor types among @bsym's inputs (and its annotated output). */
 static GArray *
-tensor_types (const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data)
+tensor_types (const WbBsym *bsym, const Env *env)
 {
-  Collect c = { lookup, data, g_array_new (FALSE, FALSE, sizeof (WbType)) };
+  Collect c = { env->lookup, env->data, g_array_new (FALSE, FALSE, sizeof (WbType)) };
   for (guint i = 0; i < bsym->n_args; i++)
     collect_value (&c, bsym->args[i]);
   for (guint i = 0; i < bsym->n_kwargs; i++)
     collect_value (&c, bsym->kwargs[i].value);
   if (bsym->has_type && bsym->type.kind == WB_TYPE_TENSOR)
     g_array_append_val (c.types, bsym->type);
+  for (guint i = 0; env->device != NULL && i < c.types->len; i++)
+    g_array_index (c.types, WbType, i).device = *env->device;
   return c.types;
 }
 
@@ -231,7 +335,7 @@ static const char *const xentropy_symbols[] = { "ltorch.cross_entropy", "ltorch.
 /* prims nvrtc generates no code for (they need a library or a sort) */
 static const char *const nvrtc_excluded[] = { "prims.topk", "prims.sort", "prims.argmax", "prims.argmin", "prims.scatter", "prims.scatter_add",
                                               "prims.index_add", "prims.index_copy", "prims.index_put", "prims.multinomial", "prims.item",
-                                              "prims.embedding_backward", "prims.copy_", "prims.empty", "prims.tensor_from_sequence",
+                                              "prims.embedding_backward", "prims.copy_", "prims.tensor_from_sequence",
                                               "prims.numpy_array_to_torch_tensor", "prims.device_put", "prims.exogenous_like", NULL };
 
 static gboolean
@@ -239,7 +343,7 @@ is_attention_op (const WbSymbol *sym)
 {
   const char *name = wb_symbol_get_name (sym);
   const char *ex = wb_symbol_get_executor (sym);
-  return name_in (name, attention_symbols) || (ex != NULL && strcmp (ex, "sdpa") == 0);
+  return name_in (name, attention_symbols) || (ex != NULL && strcmp (ex, executors[WB_EXECUTOR_ID_SDPA].name) == 0);
 }
 
 static gboolean
@@ -301,21 +405,21 @@ can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbo
     }
 }
 
-static gboolean can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth);
+static gboolean can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, const Env *env, char **why_not, int depth);
 
 static gboolean
-can_fuse_subsymbols (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth)
+can_fuse_subsymbols (const WbExecutorInfo *info, const WbBsym *bsym, const Env *env, char **why_not, int depth)
 {
   if (bsym->n_subsymbols == 0)
     return reject (why_not, info, "cannot fuse %s (no decomposition to fuse)", bsym->name);
   for (guint i = 0; i < bsym->n_subsymbols; i++)
-    if (!can_fuse (info, bsym->subsymbols[i], lookup, data, why_not, depth + 1))
+    if (!can_fuse (info, bsym->subsymbols[i], env, why_not, depth + 1))
       return FALSE;
   return TRUE;
 }
 
 static gboolean
-can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer data, char **why_not, int depth)
+can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, const Env *env, char **why_not, int depth)
 {
   const WbSymbol  *sym = bsym->symbol, *base;
   const char      *name;
@@ -334,7 +438,7 @@ can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc looku
       /* an unknown symbol is fused only through its printed subsymbols, never blindly */
       if (bsym->n_subsymbols == 0)
         return reject (why_not, info, "%s is an unknown symbol without subsymbols: never fused blindly", bsym->name);
-      return can_fuse_subsymbols (info, bsym, lookup, data, why_not, depth);
+      return can_fuse_subsymbols (info, bsym, env, why_not, depth);
     }
   base = resolve (sym);
   name = wb_symbol_get_name (base);
@@ -342,14 +446,14 @@ can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc looku
   cat = wb_symbol_get_category (base);
   if (cat == WB_SYMBOL_CATEGORY_UTILITY || cat == WB_SYMBOL_CATEGORY_PROLOGUE)
     return reject (why_not, info, "%s is a utility op", name);
-  types = tensor_types (bsym, lookup, data);
+  types = tensor_types (bsym, env);
 
   switch (info->id)
     {
     case WB_EXECUTOR_ID_NVRTC:
     case WB_EXECUTOR_ID_NVFUSER:
       if (module != WB_SYMBOL_MODULE_PRIMS)
-        return can_fuse_subsymbols (info, bsym, lookup, data, why_not, depth);
+        return can_fuse_subsymbols (info, bsym, env, why_not, depth);
       if (cat == WB_SYMBOL_CATEGORY_NN)
         return reject (why_not, info, "%s is a library op (matmul, convolution, attention): left to an operator executor", name);
       if (name_in (name, nvrtc_excluded))
@@ -398,15 +502,13 @@ may_declare_opaque (const WbExecutorInfo *info, const WbSymbol *sym)
     }
 }
 
-gboolean
-wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer user_data, char **why_not)
+static gboolean
+can_take (const WbExecutorInfo *info, const WbBsym *bsym, const Env *env, char **why_not)
 {
   g_autoptr (GArray) types = NULL;
-  g_return_val_if_fail (info != NULL && bsym != NULL && lookup != NULL, FALSE);
-  if (why_not)
-    *why_not = NULL;
+
   if (info->kind == WB_EXECUTOR_KIND_FUSION)
-    return can_fuse (info, bsym, lookup, user_data, why_not, 0);
+    return can_fuse (info, bsym, env, why_not, 0);
   if (bsym->kind != WB_BSYM_CALL || bsym->symbol == NULL)
     return info->id == WB_EXECUTOR_ID_PYTHON ? TRUE : reject (why_not, info, "takes calls only");
   if (wb_executor_info_is_utility (bsym))
@@ -417,6 +519,67 @@ wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTyp
     return reject (why_not, info, "%s is a fusion region", bsym->name);
   if (wb_symbol_is_opaque (bsym->symbol) && !may_declare_opaque (info, bsym->symbol))
     return reject (why_not, info, "has no kernel for %s, a symbol it does not declare", bsym->name);
-  types = tensor_types (bsym, lookup, user_data);
+  types = tensor_types (bsym, env);
   return can_take_operator (info, bsym, bsym->symbol, types, why_not);
+}
+
+gboolean
+wb_executor_info_can_take (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer user_data, char **why_not)
+{
+  Env env = { lookup, user_data, NULL };
+
+  g_return_val_if_fail (info != NULL && bsym != NULL && lookup != NULL, FALSE);
+  if (why_not)
+    *why_not = NULL;
+  return can_take (info, bsym, &env, why_not);
+}
+
+static gboolean
+can_run (const WbExecutorInfo *info, const WbBsym *bsym, const Env *env, char **why_not)
+{
+  const WbExecutorInfo *partner;
+
+  if (bsym->kind != WB_BSYM_CALL || bsym->symbol == NULL || !wb_symbol_is_fusion (bsym->symbol))
+    return can_take (info, bsym, env, why_not);
+  if (info->kind == WB_EXECUTOR_KIND_OPERATOR && bsym->n_subsymbols > 1)
+    return reject (why_not, info, "runs one op at a time; %s fuses %u (unfuse it first)", bsym->name, bsym->n_subsymbols);
+  partner = wb_executor_info_get_partner (info);
+  for (guint i = 0; i < bsym->n_subsymbols; i++)
+    {
+      const WbBsym    *b = bsym->subsymbols[i];
+      g_autofree char *why = NULL;
+
+      if (b->kind != WB_BSYM_CALL || wb_executor_info_is_utility (b))
+        continue;
+      if (can_take (info, b, env, &why))
+        continue;
+      if (partner != NULL && can_take (partner, b, env, NULL))
+        continue;
+      if (why_not)
+        *why_not = g_steal_pointer (&why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wb_executor_info_can_run (const WbExecutorInfo *info, const WbBsym *bsym, WbTypeLookupFunc lookup, gpointer user_data, char **why_not)
+{
+  Env env = { lookup, user_data, NULL };
+
+  g_return_val_if_fail (info != NULL && bsym != NULL && lookup != NULL, FALSE);
+  if (why_not)
+    *why_not = NULL;
+  return can_run (info, bsym, &env, why_not);
+}
+
+gboolean
+wb_executor_info_can_run_on (const WbExecutorInfo *info, const WbBsym *bsym, const WbDevice *device, WbTypeLookupFunc lookup, gpointer user_data, char **why_not)
+{
+  Env env = { lookup, user_data, device };
+
+  g_return_val_if_fail (info != NULL && bsym != NULL && lookup != NULL, FALSE);
+  if (why_not)
+    *why_not = NULL;
+  return can_run (info, bsym, &env, why_not);
 }

@@ -143,9 +143,15 @@ GHashTable *
 _wb_type_env_new (const WbTrace *trace)
 {
   GHashTable *env = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  _wb_type_env_add (env, trace);
+  return env;
+}
+
+void
+_wb_type_env_add (GHashTable *env, const WbTrace *trace)
+{
   for (guint i = 0; i < trace->n_body; i++)
     env_add_bsym (env, trace->body[i]);
-  return env;
 }
 
 void

@@ -52,6 +52,7 @@ void _wb_bsym_add_outputs (const WbBsym *bsym, GPtrArray *names);
 /* _wb_type_env_new: name -> WbType* of every proxy of @trace: annotations, type comments, and derived
  * types (wb_symbol_infer) for outputs without one. (transfer full) */
 GHashTable *_wb_type_env_new (const WbTrace *trace);
+void        _wb_type_env_add (GHashTable *env, const WbTrace *trace);
 gboolean    _wb_type_env_lookup (const char *name, WbType *out, gpointer env);
 /* _wb_sources_add: records that @out came from @in (appends). */
 void _wb_sources_add (GHashTable *sources, const WbBsym *out, const WbBsym *in);

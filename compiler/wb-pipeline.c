@@ -200,9 +200,8 @@ collect_regions (WbPipeline *p, const WbStage *s)
 WbPipeline *
 wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **error)
 {
-  static const char *const cuda_default[] = { "cudnn", "cublas", "nvrtc", "cuda", NULL };
-  static const char *const cpu_default[] = { "cpu", NULL };
-  WbPipelineOptions        defaults = { 0 };
+  g_auto (GStrv) priority = NULL;
+  WbPipelineOptions defaults = { 0 };
   g_autoptr (WbPipeline) p = g_new0 (WbPipeline, 1);
   const char *const *names;
   guint              n = 0;
@@ -212,7 +211,9 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
   g_return_val_if_fail (input != NULL, NULL);
   if (options == NULL)
     options = &defaults;
-  names = options->executors ? options->executors : (trace_on_cuda (input) ? cuda_default : cpu_default);
+  if (options->executors == NULL)
+    priority = wb_executor_info_dup_priority (trace_on_cuda (input));
+  names = options->executors ? options->executors : (const char *const *) priority;
   p->stages = g_ptr_array_new_with_free_func ((GDestroyNotify) stage_free);
   p->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) region_free);
   p->shared.claims = g_hash_table_new (g_direct_hash, g_direct_equal);

@@ -14,7 +14,7 @@ typedef struct
   const char      *name;
   WbSymbolModule   module;
   WbSymbolCategory category;
-  const char      *executor;
+  WbExecutorId     executor; /* the registry's row (wb-executor-info.def) */
   const char      *signature;
   WbMetaFunc       meta;
   int              meta_arg;
@@ -25,17 +25,17 @@ typedef struct
 
 static const Row rows[] = {
 #define WB_PRIM(id, nm, cat, sig, meta, arg) \
-  { WB_SYMBOL_PRIMS_##id, "prims." nm, WB_SYMBOL_MODULE_PRIMS, CAT (cat), NULL, sig, _wb_meta_##meta, arg, -1 },
+  { WB_SYMBOL_PRIMS_##id, "prims." nm, WB_SYMBOL_MODULE_PRIMS, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_LTORCH(id, nm, cat, sig, meta, arg) \
-  { WB_SYMBOL_LTORCH_##id, "ltorch." nm, WB_SYMBOL_MODULE_LTORCH, CAT (cat), NULL, sig, _wb_meta_##meta, arg, -1 },
+  { WB_SYMBOL_LTORCH_##id, "ltorch." nm, WB_SYMBOL_MODULE_LTORCH, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_TORCH(id, nm, target) \
-  { WB_SYMBOL_TORCH_##id, nm, WB_SYMBOL_MODULE_TORCH, 0, "torch", NULL, NULL, 0, WB_SYMBOL_##target },
+  { WB_SYMBOL_TORCH_##id, nm, WB_SYMBOL_MODULE_TORCH, 0, WB_EXECUTOR_ID_TORCH, NULL, NULL, 0, WB_SYMBOL_##target },
 #define WB_EXECUTOR_OP(id, nm, exec, cat, sig, meta, arg) \
-  { WB_SYMBOL_EXEC_##id, nm, WB_SYMBOL_MODULE_EXECUTOR, CAT (cat), exec, sig, _wb_meta_##meta, arg, -1 },
+  { WB_SYMBOL_EXEC_##id, nm, WB_SYMBOL_MODULE_EXECUTOR, CAT (cat), WB_EXECUTOR_ID_##exec, sig, _wb_meta_##meta, arg, -1 },
 #define WB_EXECUTOR_ALIAS(id, nm, exec, target) \
-  { WB_SYMBOL_EXEC_##id, nm, WB_SYMBOL_MODULE_EXECUTOR, 0, exec, NULL, NULL, 0, WB_SYMBOL_##target },
+  { WB_SYMBOL_EXEC_##id, nm, WB_SYMBOL_MODULE_EXECUTOR, 0, WB_EXECUTOR_ID_##exec, NULL, NULL, 0, WB_SYMBOL_##target },
 #define WB_FUSION(id, prefix, exec) \
-  { WB_SYMBOL_FUSION_##id, prefix, WB_SYMBOL_MODULE_FUSION, CAT (FUSION), exec, "*args", NULL, 0, -1 },
+  { WB_SYMBOL_FUSION_##id, prefix, WB_SYMBOL_MODULE_FUSION, CAT (FUSION), WB_EXECUTOR_ID_##exec, "*args", NULL, 0, -1 },
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
 #undef WB_LTORCH
@@ -245,7 +245,7 @@ build_table (gpointer data)
       sym->name = r->name;
       sym->module = r->module;
       sym->category = r->category;
-      sym->executor = r->executor;
+      sym->executor = r->executor != WB_EXECUTOR_ID_NONE ? wb_executor_info_get_name (wb_executor_info_get (r->executor)) : NULL;
       sym->signature = r->signature;
       sym->meta = r->meta;
       sym->meta_arg = r->meta_arg;
@@ -368,7 +368,7 @@ wb_symbol_get_opaque (const char *name, gsize len)
       sym->name = g_intern_string (key);
       sym->module = module_from_prefix (sym->name);
       sym->category = WB_SYMBOL_CATEGORY_OPAQUE;
-      sym->executor = sym->module == WB_SYMBOL_MODULE_TORCH ? "torch" : NULL;
+      sym->executor = sym->module == WB_SYMBOL_MODULE_TORCH ? wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_TORCH)) : NULL;
       sym->signature = "*args, **kwargs";
       sym->opaque = TRUE;
       parse_signature (sym);

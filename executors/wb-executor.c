@@ -74,20 +74,32 @@ wb_executor_describe (WbExecutor *executor)
   return executor->vtable->describe ? executor->vtable->describe (executor) : NULL;
 }
 
-static const char *const executor_names[] = { "cpu", NULL };
+WbExecutor *
+wb_executor_get (WbExecutorId id)
+{
+  g_return_val_if_fail (id > WB_EXECUTOR_ID_NONE && id < WB_N_EXECUTOR_IDS, NULL);
+  /* the registry's rows that run here; the others run in the GPU runner (wb_cuda_executor_get) */
+  return id == WB_EXECUTOR_ID_CPU ? wb_cpu_executor_get () : NULL;
+}
 
 WbExecutor *
 wb_executor_lookup (const char *name)
 {
-  if (g_strcmp0 (name, "cpu") == 0)
-    return wb_cpu_executor_get ();
-  return NULL;
+  const WbExecutorInfo *info = name ? wb_executor_info_lookup (name) : NULL;
+
+  if (info == NULL || wb_executor_info_get_runs (info) != WB_EXECUTOR_RUNS_HERE)
+    return NULL;
+  return wb_executor_get (wb_executor_info_get_id (info));
 }
 
 const char *const *
 wb_executor_get_names (void)
 {
-  return executor_names;
+  static char **names;
+
+  if (g_once_init_enter (&names))
+    g_once_init_leave (&names, wb_executor_info_dup_names (WB_EXECUTOR_SET_HERE));
+  return (const char *const *) names;
 }
 
 char *

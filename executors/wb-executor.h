@@ -111,9 +111,14 @@ GArray *wb_executor_list_support (WbExecutor *executor);
 /* wb_executor_describe: (transfer full) one line, or NULL. */
 char *wb_executor_describe (WbExecutor *executor);
 
-/* wb_executor_lookup: (transfer none) the executor named @name ("cpu"), or NULL. */
+/* wb_executor_get: (transfer none) the in-process executor of the registry's row @id
+ * (compiler/wb-executor-info.def), or NULL when that executor does not run in this process (the GPU
+ * runner's, Thunder's). */
+WbExecutor *wb_executor_get (WbExecutorId id);
+/* wb_executor_lookup: (transfer none) the in-process executor the registry calls @name, or NULL. */
 WbExecutor *wb_executor_lookup (const char *name);
-/* wb_executor_get_names: (transfer none) NULL-terminated names of the executors this build has. */
+/* wb_executor_get_names: (transfer none) NULL-terminated names of the registry's rows that run in this
+ * process (WB_EXECUTOR_SET_HERE). */
 const char *const *wb_executor_get_names (void);
 
 /* wb_dtype_mask_to_string: "f64 f32 bf16 f16" for a dtype bit mask (transfer full); "-" for 0. */

@@ -199,15 +199,20 @@ list_regions (const WbProfile *p)
   return g_string_free (s, FALSE);
 }
 
-static const char *const cuda_executors[] = { "nvrtc", "cuda", "cublas", "cpu", NULL };
-
 void
 wb_profile_set_device_cuda (WbProfile *profile, const char *default_executor)
 {
   g_return_if_fail (profile != NULL);
   profile->cuda = TRUE;
   g_free (profile->default_executor);
-  profile->default_executor = g_strdup (default_executor ? default_executor : "nvrtc");
+  profile->default_executor = g_strdup (default_executor ? default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE)));
+}
+
+const char *
+wb_profile_get_default_executor (const WbProfile *profile)
+{
+  g_return_val_if_fail (profile != NULL, NULL);
+  return profile->cuda ? profile->default_executor : NULL;
 }
 
 GHashTable *
@@ -298,10 +303,15 @@ wb_profile_set_executors (WbProfile  *profile,
         }
       if (profile->cuda)
         {
-          if (!g_strv_contains (cuda_executors, executor))
+          const WbExecutorInfo *info = wb_executor_info_lookup (executor);
+
+          if (info == NULL || wb_executor_info_is_thunder (info))
             {
+              g_auto (GStrv) known = wb_executor_info_dup_names (WB_EXECUTOR_SET_RUNNABLE);
+              g_autofree char *list = g_strjoinv (", ", known);
+
               g_set_error (error, WB_PROFILE_ERROR, WB_PROFILE_ERROR_UNKNOWN_EXECUTOR,
-                           "--executors: unknown executor “%s” on --device cuda (the GPU runner has: nvrtc, cuda, cublas, cpu)", executor);
+                           "--executors: unknown executor “%s” on --device cuda (the GPU runner has: %s)", executor, list);
               return FALSE;
             }
         }
@@ -470,7 +480,7 @@ entry_executor (const WbProfile *p, const Entry *e)
   const char *name = g_hash_table_lookup (p->assignment, e->call_name);
 
   return name != NULL ? name : p->cuda ? p->default_executor
-                                       : "cpu";
+                                       : wb_executor_info_get_name (wb_executor_info_get_default (FALSE));
 }
 
 static WbRun *
@@ -486,7 +496,7 @@ new_run (WbProfile *p, const WbProfileOptions *options)
   run->cuda_graphs = FALSE;
   run->executors = p->executors->len > 0 ? g_strdup (p->executors->str) : NULL;
   run->stage = g_strdup (p->stage_name);
-  g_hash_table_add (executors, p->cuda ? p->default_executor : "cpu");
+  g_hash_table_add (executors, (gpointer) (p->cuda ? p->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (FALSE))));
   for (guint i = 0; i < p->entries->len; i++)
     g_hash_table_add (executors, (gpointer) entry_executor (p, p->entries->pdata[i]));
   {

@@ -112,10 +112,14 @@ gboolean wb_profile_set_executors (WbProfile  *profile,
                                    GError    **error);
 
 /* wb_profile_set_device_cuda: the program runs in the GPU runner, not here: --executors accepts the
- * runner's executors (nvrtc, cuda, cublas, cpu) and only records them (wb_profile_get_assignment), and a
- * region without an assignment runs on @default_executor (NULL: "nvrtc"). Call before set_executors. */
+ * registry's runnable executors and only records them (wb_profile_get_assignment), and a region without
+ * an assignment runs on @default_executor (NULL: the registry's default on CUDA,
+ * wb_executor_info_get_default). Call before set_executors. */
 void wb_profile_set_device_cuda (WbProfile  *profile,
                                  const char *default_executor);
+/* wb_profile_get_default_executor: (transfer none) (nullable) the executor of unassigned regions in the
+ * GPU runner; NULL unless wb_profile_set_device_cuda was called. */
+const char *wb_profile_get_default_executor (const WbProfile *profile);
 /* wb_profile_get_assignment: (transfer none) (element-type utf8 utf8) printed call name -> executor. */
 GHashTable *wb_profile_get_assignment (const WbProfile *profile);
 /* wb_profile_find_entry: the index of the entry @bsym (a top-level call of the profile's program) is, or -1. */

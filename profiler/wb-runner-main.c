@@ -491,7 +491,7 @@ handle_run (Runner *r, GVariant *req)
   g_autoptr (GVariant) assign = NULL;
   g_autoptr (GVariant) av = NULL;
   g_autoptr (WbRunResult) result = NULL;
-  const char    *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = "nvrtc";
+  const char    *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = NULL;
   guint64        seed = 0;
   guint32        warmup = 1, iters = 0;
   gboolean       check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE;
@@ -542,6 +542,9 @@ handle_run (Runner *r, GVariant *req)
       g_array_unref (iter_ms);
       return;
     }
+  wb_cuda_executors_set_program (fw, bw);
+  if (def == NULL)
+    def = wb_executor_info_get_name (wb_executor_info_get_default (TRUE));
   if ((def_exec = wb_cuda_executor_get (def, &error)) == NULL)
     goto fail;
   wb_program_assign (program, NULL, def_exec);

@@ -377,7 +377,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
         g_variant_builder_add (&assign, "{ss}", (const char *) k, (const char *) v);
     }
   g_variant_builder_add (&b, "{sv}", "assign", g_variant_builder_end (&assign));
-  g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : "nvrtc"));
+  g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE))));
   g_variant_builder_add (&b, "{sv}", "seed", g_variant_new_uint64 (req->seed));
   g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));
   g_variant_builder_add (&b, "{sv}", "iters", g_variant_new_uint32 (req->iters));

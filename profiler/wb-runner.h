@@ -54,7 +54,7 @@ typedef struct
   WbTrace    *forward;          /* the program's traces (printed and parsed again in the runner) */
   WbTrace    *backward;         /* (nullable) */
   GHashTable *assignment;       /* (nullable) (element-type utf8 utf8) region or symbol name -> executor name */
-  const char *default_executor; /* NULL: "nvrtc" */
+  const char *default_executor; /* NULL: wb_executor_info_get_default (TRUE) */
   GPtrArray  *args;             /* (element-type WbRtValue) host values, one per forward parameter */
   GPtrArray  *cotangents;       /* (nullable) (element-type WbRtValue) */
   guint64     seed;

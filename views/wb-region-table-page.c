@@ -117,10 +117,20 @@ region_trace (WbRegionTable *self, const WbRegion *region)
   return found;
 }
 
+/* the registry's id of the executor @region is assigned to; WB_EXECUTOR_ID_NONE when unknown */
+static WbExecutorId
+executor_id (const WbRegion *region)
+{
+  const WbExecutorInfo *info = wb_executor_info_lookup (region->executor);
+
+  return info ? wb_executor_info_get_id (info) : WB_EXECUTOR_ID_NONE;
+}
+
 /* The library call of an operator region (cublas, cudnn) and its parameters, from the bound symbol. */
 static void
 append_library_call (WbRegionTable *self, const WbRegion *region, GString *s)
 {
+  WbExecutorId id = executor_id (region);
   g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
   WbTrace *trace = region_trace (self, region);
 
@@ -135,7 +145,7 @@ append_library_call (WbRegionTable *self, const WbRegion *region, GString *s)
 
       if (b->kind != WB_BSYM_CALL || wb_executor_info_is_utility (b))
         continue;
-      if (strcmp (region->executor, "cublas") == 0 && name != NULL && (strstr (name, "linear") || strstr (name, "matmul")))
+      if (id == WB_EXECUTOR_ID_CUBLAS && name != NULL && (strstr (name, "linear") || strstr (name, "matmul")))
         {
           gboolean      linear = strstr (name, "linear") != NULL;
           const WbType *a = b->n_args > 0 ? type_of (types, b->args[0]) : NULL;
@@ -158,7 +168,7 @@ append_library_call (WbRegionTable *self, const WbRegion *region, GString *s)
           g_string_append_printf (s, "    Atype = Btype = Dtype = %s, computeType = CUBLAS_COMPUTE_32F, epilogue = %s\n", cuda_type (a),
                                   bias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT");
         }
-      else if (strcmp (region->executor, "cudnn") == 0)
+      else if (id == WB_EXECUTOR_ID_CUDNN)
         {
           g_string_append_printf (s, _ ("  cuDNN graph for %s: %s\n"), b->name,
                                   name && strstr (name, "conv") ? "convolution_fwd" : name && strstr (name, "attention") ? "sdpa_fwd / sdpa_bwd"
@@ -223,11 +233,13 @@ append_cuda_source (WbRegionTable *self, const WbRegion *region, GString *s)
 static void
 append_runner (WbRegionTable *self, const WbRegion *region, GString *s)
 {
-  if (strcmp (region->executor, "nvrtc") == 0)
+  WbExecutorId id = executor_id (region);
+
+  if (id == WB_EXECUTOR_ID_NVRTC)
     append_cuda_source (self, region, s);
-  else if (strcmp (region->executor, "cublas") == 0 || strcmp (region->executor, "cudnn") == 0)
+  else if (id == WB_EXECUTOR_ID_CUBLAS || id == WB_EXECUTOR_ID_CUDNN)
     append_library_call (self, region, s);
-  else if (strcmp (region->executor, "cpu") == 0)
+  else if (id == WB_EXECUTOR_ID_CPU)
     g_string_append (s, _ ("  the cpu executor runs its bound symbols one by one (listed above)\n"));
   else
     g_string_append_printf (s, _ ("  %s runs its bound symbols one by one (listed above)\n"), region->executor);
@@ -302,16 +314,16 @@ _wb_region_table_update_page (WbRegionTable *self)
       g_string_free (line, TRUE);
     }
   g_string_append (s, _ ("\nWhat each executor says\n"));
-  for (guint i = 0; _wb_region_table_choices[i] != NULL; i++)
+  for (const char *const *c = wb_region_table_get_choices (); *c != NULL; c++)
     {
       g_autofree char *why = NULL;
 
-      if (strcmp (_wb_region_table_choices[i], "unfuse") == 0)
+      if (strcmp (*c, WB_REGION_TABLE_UNFUSE) == 0)
         continue;
-      if (_wb_region_table_can_take (self, region, _wb_region_table_choices[i], &why))
-        g_string_append_printf (s, "  ✓ %s: %s\n", _wb_region_table_choices[i], strcmp (_wb_region_table_choices[i], region->executor) == 0 ? _ ("claimed") : _ ("can take it"));
+      if (_wb_region_table_can_take (self, region, *c, &why))
+        g_string_append_printf (s, "  ✓ %s: %s\n", *c, strcmp (*c, region->executor) == 0 ? _ ("claimed") : _ ("can take it"));
       else
-        g_string_append_printf (s, "  ✗ %s\n", why ? why : _wb_region_table_choices[i]);
+        g_string_append_printf (s, "  ✗ %s\n", why ? why : *c);
     }
   append_remarks (self, region, s);
   g_string_append (s, _ ("\nWhat runs it\n"));

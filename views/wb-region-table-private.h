@@ -31,8 +31,8 @@ struct _WbRegionTable
   GtkLabel           *page;
 };
 
-/* the executors a region's drop-down offers, NULL-terminated */
-extern const char *const _wb_region_table_choices[];
+/* the choice that unfuses a region (not an executor) */
+#define WB_REGION_TABLE_UNFUSE "unfuse"
 
 /* wb-region-table.c */
 const WbRegionStats *_wb_region_table_stats_of (WbRegionTable *self, const char *name, gboolean previous);

@@ -9,7 +9,27 @@
 
 G_DEFINE_FINAL_TYPE (WbRegionTable, wb_region_table, GTK_TYPE_WIDGET)
 
-const char *const _wb_region_table_choices[] = { "nvrtc", "unfuse", "cpu", "cuda", "cublas", "cudnn", NULL };
+const char *const *
+wb_region_table_get_choices (void)
+{
+  static char **choices;
+
+  if (g_once_init_enter (&choices))
+    {
+      const char *first = wb_executor_info_get_name (wb_executor_info_get_default (TRUE));
+      g_auto (GStrv) runnable = wb_executor_info_dup_names (WB_EXECUTOR_SET_RUNNABLE);
+      GPtrArray *list = g_ptr_array_new ();
+
+      g_ptr_array_add (list, g_strdup (first));
+      g_ptr_array_add (list, g_strdup (WB_REGION_TABLE_UNFUSE));
+      for (guint i = 0; runnable[i] != NULL; i++)
+        if (strcmp (runnable[i], first) != 0)
+          g_ptr_array_add (list, g_strdup (runnable[i]));
+      g_ptr_array_add (list, NULL);
+      g_once_init_leave (&choices, (char **) g_ptr_array_free (list, FALSE));
+    }
+  return (const char *const *) choices;
+}
 
 enum
 {
@@ -72,17 +92,6 @@ ops_of (WbRegionTable *self, const char *name)
   return n;
 }
 
-static gboolean
-lookup_type (const char *name, WbType *out, gpointer user_data)
-{
-  const WbType *type = g_hash_table_lookup (user_data, name);
-
-  if (type == NULL)
-    return FALSE;
-  *out = *type;
-  return TRUE;
-}
-
 void
 _wb_region_table_collect (GHashTable *types, WbBsym *const *body, guint n)
 {
@@ -96,19 +105,27 @@ _wb_region_table_collect (GHashTable *types, WbBsym *const *body, guint n)
     }
 }
 
-/* whether @executor can take every bound symbol of @region; the first reason when not */
 gboolean
 _wb_region_table_can_take (WbRegionTable *self, const WbRegion *region, const char *executor, char **why_not)
 {
-  const WbExecutorInfo *info;
-  g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
-  const WbPipeline *pipeline = wb_document_get_pipeline (self->document);
+  return wb_region_table_can_run (wb_document_get_pipeline (self->document), region, executor, why_not);
+}
 
-  if (strcmp (executor, "unfuse") == 0 || strcmp (executor, region->executor) == 0)
+gboolean
+wb_region_table_can_run (const WbPipeline *pipeline, const WbRegion *region, const char *executor, char **why_not)
+{
+  const WbExecutorInfo *info;
+  g_autoptr (GHashTable) types = wb_executor_info_types_new (NULL);
+
+  g_return_val_if_fail (pipeline != NULL && region != NULL && executor != NULL, FALSE);
+  if (why_not != NULL)
+    *why_not = NULL;
+  if (strcmp (executor, WB_REGION_TABLE_UNFUSE) == 0)
     return TRUE;
   if ((info = wb_executor_info_lookup (executor)) == NULL)
     {
-      *why_not = g_strdup_printf (_ ("%s: no such executor"), executor);
+      if (why_not != NULL)
+        *why_not = g_strdup_printf (_ ("%s: no such executor"), executor);
       return FALSE;
     }
   for (guint i = 0; i < wb_pipeline_get_n_stages (pipeline); i++)
@@ -116,25 +133,9 @@ _wb_region_table_can_take (WbRegionTable *self, const WbRegion *region, const ch
       WbTrace *t = wb_stage_get_trace (wb_pipeline_get_stage (pipeline, i));
 
       if (wb_trace_get_bsym_line (t, region->bsym) != 0)
-        _wb_region_table_collect (types, t->body, t->n_body);
+        wb_executor_info_types_add (types, t);
     }
-  _wb_region_table_collect (types, region->bsym->subsymbols, region->bsym->n_subsymbols);
-  if (wb_executor_info_get_kind (info) == WB_EXECUTOR_KIND_OPERATOR && region->n_ops > 1)
-    {
-      /* TRANSLATORS: an operator executor cannot run a fused region of several ops */
-      *why_not = g_strdup_printf (_ ("%s: runs one op at a time; this region fuses %u (unfuse it first)"), executor, region->n_ops);
-      return FALSE;
-    }
-  for (guint i = 0; i < region->bsym->n_subsymbols; i++)
-    {
-      const WbBsym *b = region->bsym->subsymbols[i];
-
-      if (b->kind != WB_BSYM_CALL || wb_executor_info_is_utility (b))
-        continue;
-      if (!wb_executor_info_can_take (info, b, lookup_type, types, why_not))
-        return FALSE;
-    }
-  return TRUE;
+  return wb_executor_info_can_run (info, region->bsym, wb_executor_info_types_lookup, types, why_not);
 }
 
 static char *
@@ -232,7 +233,7 @@ static void
 setup_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *drop = gtk_drop_down_new_from_strings ((const char *const *) _wb_region_table_choices);
+  GtkWidget *drop = gtk_drop_down_new_from_strings (wb_region_table_get_choices ());
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (drop, "flat");
@@ -249,11 +250,12 @@ setup_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTa
 static void
 bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTable *self)
 {
-  GtkWidget      *box = gtk_list_item_get_child (item);
-  GtkWidget      *drop = g_object_get_data (G_OBJECT (box), "drop");
-  GtkWidget      *label = g_object_get_data (G_OBJECT (box), "label");
-  const char     *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
-  const WbRegion *region = wb_document_lookup_region (self->document, name);
+  GtkWidget         *box = gtk_list_item_get_child (item);
+  GtkWidget         *drop = g_object_get_data (G_OBJECT (box), "drop");
+  GtkWidget         *label = g_object_get_data (G_OBJECT (box), "label");
+  const char        *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
+  const WbRegion    *region = wb_document_lookup_region (self->document, name);
+  const char *const *choices = wb_region_table_get_choices ();
   g_autoptr (GString) tip = g_string_new (NULL);
 
   gtk_widget_set_visible (drop, _wb_region_table_own_run (self) == NULL);
@@ -269,13 +271,17 @@ bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTab
     }
   self->binding = TRUE;
   g_object_set_data_full (G_OBJECT (drop), "region", g_strdup (name), g_free);
-  for (guint i = 0; _wb_region_table_choices[i] != NULL; i++)
+  if (region != NULL && wb_executor_info_lookup (region->executor) != NULL &&
+      wb_executor_info_is_thunder (wb_executor_info_lookup (region->executor)))
+    /* TRANSLATORS: %s is one of Thunder's executors, e.g. torchcompile */
+    g_string_append_printf (tip, _ ("%s: Thunder's executor, read-only here; choose one that runs here"), region->executor);
+  for (guint i = 0; choices[i] != NULL; i++)
     {
       g_autofree char *why = NULL;
 
-      if (region != NULL && strcmp (_wb_region_table_choices[i], region->executor) == 0)
+      if (region != NULL && strcmp (choices[i], region->executor) == 0)
         gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), i);
-      if (region != NULL && !_wb_region_table_can_take (self, region, _wb_region_table_choices[i], &why) && why != NULL)
+      if (region != NULL && !_wb_region_table_can_take (self, region, choices[i], &why) && why != NULL)
         g_string_append_printf (tip, "%s%s", tip->len ? "\n" : "", why);
     }
   gtk_widget_set_tooltip_text (drop, tip->len ? tip->str : NULL);
@@ -292,20 +298,21 @@ show_message (WbRegionTable *self, const char *message)
 static void
 executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self)
 {
-  const char      *region = g_object_get_data (G_OBJECT (drop), "region");
-  g_autofree char *why = NULL;
-  guint            i = gtk_drop_down_get_selected (drop);
+  const char        *region = g_object_get_data (G_OBJECT (drop), "region");
+  const char *const *choices = wb_region_table_get_choices ();
+  g_autofree char   *why = NULL;
+  guint              i = gtk_drop_down_get_selected (drop);
 
-  if (self->binding || region == NULL || i >= G_N_ELEMENTS (_wb_region_table_choices) - 1)
+  if (self->binding || region == NULL || i >= g_strv_length ((char **) choices))
     return;
-  if (!wb_region_table_set_executor (self, region, _wb_region_table_choices[i], &why))
+  if (!wb_region_table_set_executor (self, region, choices[i], &why))
     {
       const WbRegion *r = wb_document_lookup_region (self->document, region);
 
       show_message (self, why);
       self->binding = TRUE;
-      for (guint k = 0; r != NULL && _wb_region_table_choices[k] != NULL; k++)
-        if (strcmp (_wb_region_table_choices[k], r->executor) == 0)
+      for (guint k = 0; r != NULL && choices[k] != NULL; k++)
+        if (strcmp (choices[k], r->executor) == 0)
           gtk_drop_down_set_selected (drop, k);
       self->binding = FALSE;
     }

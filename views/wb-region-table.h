@@ -20,6 +20,17 @@ void       wb_region_table_set_document (WbRegionTable *self, WbDocument *docume
 /* wb_region_table_profile: re-runs the pipeline with @assignment (nullable: the current one) and a cpu
  * profile in the background, with a progress bar and a cancel button. */
 void wb_region_table_profile (WbRegionTable *self, const char *assignment);
+/* wb_region_table_get_choices: (transfer none) what a region's executor drop-down offers, NULL-terminated:
+ * the registry's executors that run here or in the GPU runner (the default on CUDA first), then
+ * "unfuse"; never Thunder's read-only executors. Any thread. */
+const char *const *wb_region_table_get_choices (void);
+/* wb_region_table_can_run: whether choice @executor may run @region of @pipeline, as its drop-down shows
+ * it: the registry's claim rule (wb_executor_info_can_run) over the types of the stages that hold the
+ * region; FALSE with the reason in *why_not (transfer full; may be NULL). Needs no widget. */
+gboolean wb_region_table_can_run (const WbPipeline *pipeline,
+                                  const WbRegion   *region,
+                                  const char       *executor,
+                                  char            **why_not);
 /* wb_region_table_set_executor: what choosing @executor ("unfuse" too) in @region's drop-down does;
  * FALSE with the reason in *why_not when the executor cannot take the region. */
 gboolean wb_region_table_set_executor (WbRegionTable *self, const char *region, const char *executor, char **why_not);

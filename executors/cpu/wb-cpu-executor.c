@@ -67,7 +67,7 @@ find_kernel (const WbBsym *bsym)
 static const char *
 cpu_get_name (WbExecutor *self)
 {
-  return "cpu";
+  return wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU));
 }
 
 static WbExecutorKind

@@ -84,7 +84,7 @@ _wb_cuda_exec_run_copy_ (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 gboolean
 _wb_cuda_exec_run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 {
-  WbExecutor          *cpu = wb_executor_lookup ("cpu");
+  WbExecutor          *cpu = wb_executor_get (WB_EXECUTOR_ID_CPU);
   WbKernelCall         hc = *call;
   WbCudaDispatchStats *stats = _wb_cuda_exec_stats ();
   g_autoptr (GPtrArray) hargs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);

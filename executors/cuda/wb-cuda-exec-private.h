@@ -28,7 +28,7 @@ gboolean             _wb_cuda_exec_is_unfusable (const WbBsym *b);
 void                 _wb_cuda_exec_set_unfusable (const WbBsym *b);
 /* The path an executor flavor (0 .. _WB_CUDA_EXEC_MEMO_FLAVORS - 1) chose for @b in the current program:
  * path + 1, or 0 when not chosen yet; forgotten with the program and whenever a call becomes unfusable. */
-#define _WB_CUDA_EXEC_MEMO_FLAVORS 8
+#define _WB_CUDA_EXEC_MEMO_FLAVORS WB_N_EXECUTOR_IDS
 guint       _wb_cuda_exec_memo_path (const WbBsym *b, guint flavor);
 void        _wb_cuda_exec_memo_set_path (const WbBsym *b, guint flavor, guint path);
 void        _wb_cuda_exec_note_reason (const WbBsym *b, const char *reason);

@@ -14,20 +14,16 @@
 #include "wb-cuda-exec-private.h"
 #include "wb-cuda-kernels.h"
 
-typedef enum
-{
-  FLAVOR_NVRTC = 1,
-  FLAVOR_CUDA,
-  FLAVOR_CUBLAS,
-  FLAVOR_CPU,
-} Flavor;
-
+/* One per runnable row of the registry (compiler/wb-executor-info.def); the registry decides whether it
+ * takes a call, this file how the call runs. */
 typedef struct
 {
-  WbExecutor  base;
-  Flavor      flavor;
-  const char *name;
+  WbExecutor            base;
+  const WbExecutorInfo *info;
 } CudaExec;
+
+/* the types the registry's claim rule reads for the current program (wb_cuda_executors_set_program) */
+static GHashTable *program_types;
 
 /* -- symbols -------------------------------------------------------------------------------------- */
 
@@ -54,6 +50,12 @@ is_fusible_group (const WbBsym *b)
   return b->n_subsymbols > 0 && wb_cuda_codegen_outputs_named (b) && !_wb_cuda_exec_is_unfusable (b) && wb_cuda_codegen_can_fuse (b, NULL);
 }
 
+static WbExecutor *
+cpu_executor (void)
+{
+  return wb_executor_get (WB_EXECUTOR_ID_CPU);
+}
+
 /* -- the vtable ----------------------------------------------------------------------------------- */
 
 typedef enum
@@ -72,31 +74,75 @@ typedef enum
 
 static Path choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not);
 
+static guint
+memo_slot (CudaExec *self)
+{
+  return (guint) wb_executor_info_get_id (self->info);
+}
+
 /* the path of @b, memoised per program (wb-cuda-exec-private.h) */
 static Path
 choose_path (CudaExec *self, const WbBsym *b, char **why_not)
 {
-  guint known = _wb_cuda_exec_memo_path (b, self->flavor);
+  guint known = _wb_cuda_exec_memo_path (b, memo_slot (self));
   Path  path;
 
   /* a reason is only asked for when there is no path: find it again */
   if (known > 0 && (why_not == NULL || known - 1 != PATH_NONE))
     return (Path) (known - 1);
   path = choose_path_uncached (self, b, why_not);
-  _wb_cuda_exec_memo_set_path (b, self->flavor, path);
+  _wb_cuda_exec_memo_set_path (b, memo_slot (self), path);
   return path;
 }
 
-static Path
-choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not)
+static GHashTable *
+types (void)
 {
-  WbExecutor *cpu = wb_executor_lookup ("cpu");
+  if (program_types == NULL)
+    program_types = wb_executor_info_types_new (NULL);
+  return program_types;
+}
 
-  if (b->kind != WB_BSYM_CALL || b->symbol == NULL)
-    return PATH_NONE;
-  if (wb_executor_info_is_utility (b) && b->n_subsymbols == 0)
-    return wb_executor_can_execute (cpu, b, why_not) ? PATH_DIRECT : PATH_NONE;
-  if (self->flavor == FLAVOR_CPU)
+/* Whether: the registry's answer for @info and @b on the GPU (wb_executor_info_can_run_on: every tensor
+ * of a program the runner runs is on its device, whatever the trace annotates). */
+static gboolean
+registry_takes (const WbExecutorInfo *info, const WbBsym *b, char **why_not)
+{
+  static const WbDevice gpu = { WB_DEVICE_CUDA, 0 };
+
+  return wb_executor_info_can_run_on (info, b, &gpu, wb_executor_info_types_lookup, types (), why_not);
+}
+
+/* Who runs @b for the executor @self: itself when the registry says it takes @b; otherwise the first
+ * executor of the CUDA priority (wb_executor_info_dup_priority) that the registry lets take it, as
+ * Thunder's claiming would have; NULL when none does (decomposed, or the cpu fallback). */
+static const WbExecutorInfo *
+taker_of (CudaExec *self, const WbBsym *b, char **why_not)
+{
+  g_auto (GStrv) priority = NULL;
+
+  if (registry_takes (self->info, b, why_not))
+    return self->info;
+  if (wb_executor_info_get_runs (self->info) == WB_EXECUTOR_RUNS_HERE)
+    return NULL; /* cpu asked for: nothing moves to the GPU */
+  priority = wb_executor_info_dup_priority (TRUE);
+  for (guint i = 0; priority[i] != NULL; i++)
+    {
+      const WbExecutorInfo *other = wb_executor_info_lookup (priority[i]);
+
+      if (other != self->info && registry_takes (other, b, NULL))
+        return other;
+    }
+  return NULL;
+}
+
+/* How: the path of @b on @taker, an executor the registry lets take it. */
+static Path
+path_on (const WbExecutorInfo *taker, const WbBsym *b, WbExecutor *cpu, char **why_not)
+{
+  gboolean fusion = wb_executor_info_get_kind (taker) == WB_EXECUTOR_KIND_FUSION;
+
+  if (wb_executor_info_get_runs (taker) == WB_EXECUTOR_RUNS_HERE)
     return wb_executor_can_execute (cpu, b, why_not) ? PATH_CPU : PATH_NONE;
   if (wb_cuda_attention_op (b) != WB_CUDA_ATTENTION_NONE && !_wb_cuda_exec_is_unfusable (b) &&
       wb_cuda_attention_check (b, NULL))
@@ -107,29 +153,46 @@ choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not)
     return PATH_COPY;
   if (wb_cuda_kernels_takes (b))
     return PATH_KERNEL;
-  if (self->flavor != FLAVOR_CUDA && is_fusible_group (b))
+  if (fusion && is_fusible_group (b))
     return PATH_FUSE;
-  if (self->flavor != FLAVOR_CUDA && !_wb_cuda_exec_is_unfusable (b) && _wb_cuda_exec_can_split (b))
+  if (fusion && !_wb_cuda_exec_is_unfusable (b) && _wb_cuda_exec_can_split (b))
     return PATH_SPLIT;
   if (is_generated_op (b) && !_wb_cuda_exec_is_unfusable (b))
     return PATH_OP;
-  if (b->n_subsymbols > 0)
-    return PATH_NONE;
-  if (wb_executor_can_execute (cpu, b, why_not))
-    return PATH_CPU;
   return PATH_NONE;
+}
+
+static Path
+choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not)
+{
+  WbExecutor           *cpu = cpu_executor ();
+  const WbExecutorInfo *taker;
+  Path                  path = PATH_NONE;
+
+  if (b->kind != WB_BSYM_CALL || b->symbol == NULL)
+    return PATH_NONE;
+  if (wb_executor_info_is_utility (b) && b->n_subsymbols == 0)
+    return wb_executor_can_execute (cpu, b, why_not) ? PATH_DIRECT : PATH_NONE;
+  if ((taker = taker_of (self, b, why_not)) != NULL)
+    path = path_on (taker, b, cpu, why_not);
+  if (path != PATH_NONE || b->n_subsymbols > 0 || wb_executor_info_get_runs (self->info) == WB_EXECUTOR_RUNS_HERE)
+    return path;
+  /* nobody takes this op and it has no decomposition: the cpu fallback */
+  if (why_not != NULL)
+    g_clear_pointer (why_not, g_free);
+  return wb_executor_can_execute (cpu, b, why_not) ? PATH_CPU : PATH_NONE;
 }
 
 static const char *
 exec_get_name (WbExecutor *e)
 {
-  return ((CudaExec *) e)->name;
+  return wb_executor_info_get_name (((CudaExec *) e)->info);
 }
 
 static WbExecutorKind
 exec_get_kind (WbExecutor *e)
 {
-  return ((CudaExec *) e)->flavor == FLAVOR_NVRTC ? WB_EXECUTOR_KIND_FUSION : WB_EXECUTOR_KIND_OPERATOR;
+  return wb_executor_info_get_kind (((CudaExec *) e)->info);
 }
 
 static gboolean
@@ -166,7 +229,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
            * interpreter then decomposes it (or it falls back) */
           _wb_cuda_exec_set_unfusable (call->bsym);
           _wb_cuda_exec_note_reason (call->bsym, local->message);
-          if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (wb_executor_lookup ("cpu"), call->bsym, NULL))
+          if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (cpu_executor (), call->bsym, NULL))
             return _wb_cuda_exec_run_on_cpu (rt, call, error);
           g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "nvrtc: %s (retry: it will be split)", local->message);
           return FALSE;
@@ -203,7 +266,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
           /* refused (dtype, rank) or a library failure: the cpu runs it, or ltorch's decomposition */
           _wb_cuda_exec_note_reason (call->bsym, local->message);
           _wb_cuda_exec_set_unfusable (call->bsym);
-          if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (wb_executor_lookup ("cpu"), call->bsym, NULL))
+          if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (cpu_executor (), call->bsym, NULL))
             return _wb_cuda_exec_run_on_cpu (rt, call, error);
           g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s (retry: it will be split)", local->message);
           return FALSE;
@@ -229,10 +292,10 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
       ok = _wb_cuda_exec_run_on_cpu (rt, call, &local);
       break;
     case PATH_DIRECT:
-      ok = wb_executor_run (wb_executor_lookup ("cpu"), call, &local);
+      ok = wb_executor_run (cpu_executor (), call, &local);
       break;
     default:
-      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s cannot run %s", self->name, call->bsym->name);
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s cannot run %s", exec_get_name (e), call->bsym->name);
       return FALSE;
     }
   if (!ok)
@@ -265,28 +328,91 @@ static const WbExecutorVTable cuda_vtable = {
   .describe = exec_describe,
 };
 
-static CudaExec executors[] = {
-  { { &cuda_vtable, NULL }, FLAVOR_NVRTC, "nvrtc" },
-  { { &cuda_vtable, NULL }, FLAVOR_CUDA, "cuda" },
-  { { &cuda_vtable, NULL }, FLAVOR_CUBLAS, "cublas" },
-  { { &cuda_vtable, NULL }, FLAVOR_CPU, "cpu" },
-};
+static CudaExec executors[WB_N_EXECUTOR_IDS];
+
+static CudaExec *
+find_executor (const char *name)
+{
+  const WbExecutorInfo *info = name ? wb_executor_info_lookup (name) : NULL;
+  CudaExec             *e;
+
+  if (info == NULL || wb_executor_info_is_thunder (info))
+    return NULL;
+  e = &executors[wb_executor_info_get_id (info)];
+  if (e->info == NULL)
+    {
+      e->base.vtable = &cuda_vtable;
+      e->info = info;
+    }
+  return e;
+}
 
 WbExecutor *
 wb_cuda_executor_get (const char *name, GError **error)
 {
+  CudaExec *e;
+
   if (wb_cuda_runtime_get (error) == NULL)
     return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (executors); i++)
-    if (g_strcmp0 (executors[i].name, name) == 0)
-      return &executors[i].base;
-  g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_NO_DEVICE, "no CUDA executor named %s (nvrtc, cuda, cublas, cpu)", name);
+  if ((e = find_executor (name)) != NULL)
+    return &e->base;
+  {
+    g_auto (GStrv) known = wb_executor_info_dup_names (WB_EXECUTOR_SET_RUNNABLE);
+    g_autofree char *list = g_strjoinv (", ", known);
+
+    g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_NO_DEVICE, "no CUDA executor named %s (%s)", name, list);
+  }
   return NULL;
 }
 
-static const char *const path_names[] = { "split", "nvrtc", "cuda", "cublas", "cuda (copy_)", "cpu fallback", "cpu (utility)",
-                                          "nvrtc runs + cublas", "attention (cudnn, nvrtc flash or cublasLt)",
-                                          "cuda (kernel)" };
+void
+wb_cuda_executors_set_program (const WbTrace *forward, const WbTrace *backward)
+{
+  g_clear_pointer (&program_types, g_hash_table_unref);
+  program_types = wb_executor_info_types_new (forward);
+  if (backward != NULL)
+    wb_executor_info_types_add (program_types, backward);
+  wb_cuda_executors_forget_program ();
+}
+
+gboolean
+wb_cuda_executors_takes (const char *executor, const WbBsym *bsym, char **why_not)
+{
+  CudaExec *self = find_executor (executor);
+
+  g_return_val_if_fail (self != NULL && bsym != NULL, FALSE);
+  if (why_not)
+    *why_not = NULL;
+  return registry_takes (self->info, bsym, why_not);
+}
+
+/* the explain output's word for each path: the registry's name of the executor whose path it is */
+static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA,
+                                               [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA,
+                                               [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU,
+                                               [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA };
+static const char *const path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)",
+                                           [PATH_KERNEL] = " (kernel)" };
+
+/* (transfer full) "nvrtc", "cuda (kernel)", "nvrtc runs + cublas", ... */
+static char *
+path_label (Path path)
+{
+  const char *(*name) (const WbExecutorInfo *) = wb_executor_info_get_name;
+
+  switch (path)
+    {
+    case PATH_NONE:
+      return g_strdup ("split");
+    case PATH_SPLIT:
+      return g_strdup_printf ("%s runs + %s", name (wb_executor_info_get (WB_EXECUTOR_ID_NVRTC)), name (wb_executor_info_get (WB_EXECUTOR_ID_CUBLAS)));
+    case PATH_ATTENTION:
+      return g_strdup_printf ("attention (%s, %s flash or cublasLt)", name (wb_executor_info_get (WB_EXECUTOR_ID_CUDNN)),
+                              name (wb_executor_info_get (WB_EXECUTOR_ID_NVRTC)));
+    default:
+      return g_strdup_printf ("%s%s", name (wb_executor_info_get (path_executors[path])), path_suffix[path] ? path_suffix[path] : "");
+    }
+}
 
 static guint
 explain_body (CudaExec *self, const WbBsym *const *body, guint n, guint depth, GString *out)
@@ -296,12 +422,13 @@ explain_body (CudaExec *self, const WbBsym *const *body, guint n, guint depth, G
   for (guint i = 0; i < n; i++)
     {
       const WbBsym    *b = body[i];
-      g_autofree char *why = NULL;
+      g_autofree char *why = NULL, *label = NULL;
       Path             path;
       if (b->kind != WB_BSYM_CALL)
         continue;
       path = choose_path (self, b, &why);
-      g_string_append_printf (out, "%*s%s: %s%s%s\n", (int) depth * 2, "", b->name, path_names[path],
+      label = path_label (path);
+      g_string_append_printf (out, "%*s%s: %s%s%s\n", (int) depth * 2, "", b->name, label,
                               path == PATH_NONE && b->n_subsymbols == 0 ? " -> error: " : "",
                               path == PATH_NONE && b->n_subsymbols == 0 ? (why ? why : "no kernel") : "");
       if (path == PATH_CPU || (path == PATH_NONE && b->n_subsymbols == 0))
@@ -315,12 +442,9 @@ explain_body (CudaExec *self, const WbBsym *const *body, guint n, guint depth, G
 guint
 wb_cuda_executors_explain (const WbTrace *trace, const char *executor, GString *out)
 {
-  CudaExec *self = NULL;
+  CudaExec *self = find_executor (executor);
 
-  wb_cuda_executors_forget_program ();
-  for (guint i = 0; i < G_N_ELEMENTS (executors); i++)
-    if (g_strcmp0 (executors[i].name, executor) == 0)
-      self = &executors[i];
   g_return_val_if_fail (self != NULL, 0);
+  wb_cuda_executors_set_program (trace, NULL);
   return explain_body (self, (const WbBsym *const *) trace->body, trace->n_body, 0, out);
 }

@@ -16,8 +16,10 @@
  *   cpu     anything else (library ops without a decomposition that no kernel above takes): the
  *           arguments are downloaded, the cpu executor runs it, the results are uploaded. Counted and
  *           reported per symbol ("fallbacks").
- * The executor assigned decides where the chain starts: nvrtc fuses regions; cuda runs regions op by op;
- * cublas and the others take the same chain as nvrtc for what is not theirs.
+ * Whether an executor takes a call is the registry's answer (wb_executor_info_can_run, compiler/
+ * wb-executor-info.h), never decided here: a call the executor assigned does not take goes to the first
+ * executor of the CUDA priority that does (Thunder's claiming), and this file only chooses how it runs
+ * there (the paths above, then the cpu fallback when the path is refused at run time).
  * Arguments that are still host tensors (cotangents drawn by the interpreter, constants) are uploaded
  * on first use and the copy is kept for the rest of the run (wb_cuda_executors_begin_run ... end_run). */
 #pragma once
@@ -30,9 +32,18 @@
 
 G_BEGIN_DECLS
 
-/* wb_cuda_executor_get: (transfer none) the runner's executor named @name: "nvrtc", "cuda", "cublas", or
- * "cpu" (the cpu executor through transfers); NULL for another name or when CUDA is unavailable (@error). */
+/* wb_cuda_executor_get: (transfer none) the runner's executor named @name, one per runnable row of the
+ * registry (wb_executor_info_dup_names (WB_EXECUTOR_SET_RUNNABLE); the cpu one runs the cpu executor
+ * through transfers); NULL for another name (Thunder's read-only executors included) or when CUDA is
+ * unavailable (@error). */
 WbExecutor *wb_cuda_executor_get (const char *name, GError **error);
+/* wb_cuda_executors_set_program: the traces of the program about to run (@backward may be NULL): the
+ * registry's claim rule reads their types. Keeps none of them past the next call; forgets the memo. */
+void wb_cuda_executors_set_program (const WbTrace *forward, const WbTrace *backward);
+/* wb_cuda_executors_takes: whether the runner's executor @executor (a runnable registry name) takes @bsym
+ * itself: the registry's answer with the program's types, which the runner's dispatch asks first. FALSE
+ * with a reason in *why_not (transfer full; may be NULL). Needs no GPU. */
+gboolean wb_cuda_executors_takes (const char *executor, const WbBsym *bsym, char **why_not);
 
 /* WbCudaDispatchStats: what ran where since begin_run. */
 typedef struct

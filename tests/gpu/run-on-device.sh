@@ -114,8 +114,8 @@ for c in mlp_small elementwise_chain_small; do
   echo; echo "== run $c --device cuda --compare tensors.safetensors"
   WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "$t" --compare "$t" 2>&1 | tail -14
   echo "exit $?"
-  echo "== run $c with every op on the per-op cuda executor (WB_CUDA_DEFAULT_EXECUTOR=cuda)"
-  WB_CUDA_DEFAULT_EXECUTOR=cuda WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "$t" --compare "$t" 2>&1 | grep -E "executed|NVRTC|time: median|compared"
+  echo "== run $c with every op on the per-op cuda executor (--default-executor cuda)"
+  WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --default-executor cuda --inputs "$t" --compare "$t" 2>&1 | grep -E "executed|NVRTC|time: median|compared"
   k=$("$root/app/thunder-wb" --headless stages "$root/traces/$c" --recompile | awk '/workbench/ && /Delete Last Used/ && ($2 == "forward" || $2 == "computation") { k = $1 } END { print k }')
   echo "== run $c --recompile --stage $k (nvrtc regions) --device cuda --compare"
   WB_CUDA_ITERS=30 "$root/app/thunder-wb" --headless run "$root/traces/$c" --recompile --stage "$k" --device cuda --inputs "$t" --compare "$t" 2>&1 | tail -14
@@ -151,7 +151,7 @@ for c in misc_ops ce_loss; do
   for ex in nvrtc cuda; do
     echo; echo "== $c (default executor $ex): cpu reference, then --device cuda --compare"
     "$root/app/thunder-wb" --headless run "$root/traces/$c" --save-outputs "/tmp/$c-cpu.safetensors" > /tmp/$c-cpu.log 2>&1 || { tail -5 /tmp/$c-cpu.log; continue; }
-    WB_CUDA_DEFAULT_EXECUTOR=$ex timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --inputs "/tmp/$c-cpu.safetensors" --compare "/tmp/$c-cpu.safetensors" > "$out/$c-$ex-cuda.log" 2>&1
+    timeout 240 "$root/app/thunder-wb" --headless run "$root/traces/$c" --device cuda --default-executor "$ex" --inputs "/tmp/$c-cpu.safetensors" --compare "/tmp/$c-cpu.safetensors" > "$out/$c-$ex-cuda.log" 2>&1
     rc=$?
     grep -E "executed|cpu fallback|compared|mismatch|FAIL|rror" "$out/$c-$ex-cuda.log" | head -20
     echo "exit $rc; $c ($ex) cpu fallbacks: $(grep -c '  cpu fallback: ' "$out/$c-$ex-cuda.log") (expect 0)"
