@@ -12,19 +12,19 @@
 
 typedef struct
 {
-  char       *path;
-  char       *assignment;
-  WbCase     *wcase; /* borrowed from the document while profiling */
-  gboolean    own_case;
-  WbTraceSet *set;
-  WbPipeline *pipeline;
-  char       *pipeline_error;
-  WbRun      *run;
-  GPtrArray  *session_runs; /* (element-type WbRun) runs read from a session */
-  char       *session_path; /* a session: store the run there */
-  gint64      trace_set_id;
-  char       *store_error; /* the run was made but not stored in the session */
-  guint       iters, warmup;
+  char         *path;
+  WbAssignment *assignment; /* (nullable) */
+  WbCase       *wcase;      /* borrowed from the document while profiling */
+  gboolean      own_case;
+  WbTraceSet   *set;
+  WbPipeline   *pipeline;
+  char         *pipeline_error;
+  WbRun        *run;
+  GPtrArray    *session_runs; /* (element-type WbRun) runs read from a session */
+  char         *session_path; /* a session: store the run there */
+  gint64        trace_set_id;
+  char         *store_error; /* the run was made but not stored in the session */
+  guint         iters, warmup;
   void (*progress) (double, gpointer);
   gpointer      progress_data;
   GCancellable *cancellable;
@@ -34,7 +34,7 @@ static void
 job_free (Job *job)
 {
   g_free (job->path);
-  g_free (job->assignment);
+  g_clear_pointer (&job->assignment, wb_assignment_unref);
   if (job->own_case)
     g_clear_pointer (&job->wcase, wb_case_free);
   g_clear_pointer (&job->set, wb_trace_set_free);
@@ -75,7 +75,7 @@ job_build_set (Job *job, const WbTraceSet *base, GError **error)
   if (job->pipeline == NULL)
     {
       /* a bad assignment is the user's error; a trace the pipeline cannot take is only a note */
-      if (job->assignment != NULL)
+      if (!wb_assignment_is_empty (job->assignment))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
@@ -230,8 +230,8 @@ install (WbDocument *self, Job *job)
   self->set = g_steal_pointer (&job->set);
   self->pipeline = g_steal_pointer (&job->pipeline);
   self->pipeline_error = g_steal_pointer (&job->pipeline_error);
-  g_free (self->assignment);
-  self->assignment = g_strdup (job->assignment);
+  g_clear_pointer (&self->assignment, wb_assignment_unref);
+  self->assignment = job->assignment ? wb_assignment_ref (job->assignment) : NULL;
   index_entries (self);
   g_clear_pointer (&self->region_map, g_hash_table_unref);
   self->bsym = NULL;
@@ -389,7 +389,7 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
       return;
     }
   g_free (job->run->assignment);
-  job->run->assignment = g_strdup (job->assignment);
+  job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
   if (job->session_path != NULL)
     {
       g_autoptr (WbSession) session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, &error);
@@ -404,7 +404,7 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 }
 
 void
-wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
+wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   Job *job;
@@ -421,7 +421,7 @@ wb_document_profile_async (WbDocument *self, const char *assignment, guint iters
       return;
     }
   job = g_new0 (Job, 1);
-  job->assignment = assignment && assignment[0] ? g_strdup (assignment) : NULL;
+  job->assignment = wb_assignment_is_empty (assignment) ? NULL : wb_assignment_ref ((WbAssignment *) assignment);
   job->wcase = self->wcase;
   job->iters = MAX (iters, 1);
   job->warmup = warmup;

@@ -19,7 +19,7 @@ GtkWidget *wb_region_table_new (void);
 void       wb_region_table_set_document (WbRegionTable *self, WbDocument *document);
 /* wb_region_table_profile: re-runs the pipeline with @assignment (nullable: the current one) and a cpu
  * profile in the background, with a progress bar and a cancel button. */
-void wb_region_table_profile (WbRegionTable *self, const char *assignment);
+void wb_region_table_profile (WbRegionTable *self, const WbAssignment *assignment);
 /* wb_region_table_set_executor: what choosing @executor ("unfuse" too) in @region's drop-down does;
  * FALSE with the reason in *why_not when the executor cannot take the region. */
 gboolean wb_region_table_set_executor (WbRegionTable *self, const char *region, const char *executor, char **why_not);
