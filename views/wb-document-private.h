@@ -23,8 +23,9 @@ struct _WbDocument
   WbPipeline   *pipeline; /* nullable */
   char         *pipeline_error;
   WbAssignment *assignment;
-  int          *previous; /* per entry */
-  GPtrArray    *runs;     /* (element-type WbRun) */
+  char         *device_reason; /* why the last profile ran on its device (WbProfileJob) */
+  int          *previous;      /* per entry */
+  GPtrArray    *runs;          /* (element-type WbRun) */
   gboolean      busy;
   char         *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
   gint64        trace_set_id; /* the session's trace set shown */

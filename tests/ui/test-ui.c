@@ -174,6 +174,10 @@ test_switch_executor (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
   g_assert_true (wb_ui_wait (runs_at_least, GUINT_TO_POINTER (1), 240));
   g_test_message ("bench: first cpu run: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+  /* the app profiles through the same job as the command line: it says where it ran and why */
+  g_assert_nonnull (wb_document_get_device_reason (doc));
+  g_test_message ("device: %s", wb_document_get_device_reason (doc));
+  g_assert_cmpstr (((WbRun *) wb_document_get_runs (doc)->pdata[wb_document_get_runs (doc)->len - 1])->device_name, ==, "cpu");
 
   /* an operator executor cannot take a fused region: the reason comes back */
   g_assert_false (wb_region_table_set_executor (table, name, "cublas", &why));
