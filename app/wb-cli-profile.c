@@ -375,6 +375,7 @@ configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *pro
 
   wb_profile_device_parse (o->device, &device);
   wb_profile_job_set_device (job, device);
+  wb_profile_job_set_default_executor (job, g_getenv ("WB_CUDA_DEFAULT_EXECUTOR"));
   if (!wb_profile_job_choose_device (job, &error))
     {
       g_printerr ("thunder-wb: --device %s: %s\n", o->device, error->message);

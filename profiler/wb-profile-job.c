@@ -17,6 +17,7 @@ struct _WbProfileJob
   char             *reason;
   char             *model;
   char             *runner_program;
+  char             *default_executor; /* (nullable) the runner's executor of what is not assigned */
   WbRunner         *runner; /* the GPU runner, started and probed by choose_device */
   WbAssignment     *assignment;
   WbProfileOptions  options;
@@ -89,6 +90,7 @@ wb_profile_job_free (WbProfileJob *job)
   g_free (job->reason);
   g_free (job->model);
   g_free (job->runner_program);
+  g_free (job->default_executor);
   g_clear_pointer (&job->runner, wb_runner_free);
   g_clear_pointer (&job->assignment, wb_assignment_unref);
   g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
@@ -105,6 +107,14 @@ wb_profile_job_set_device (WbProfileJob *job, WbProfileDevice device)
 {
   g_return_if_fail (job != NULL);
   job->asked = device;
+}
+
+void
+wb_profile_job_set_default_executor (WbProfileJob *job, const char *executor)
+{
+  g_return_if_fail (job != NULL);
+  g_free (job->default_executor);
+  job->default_executor = g_strdup (executor);
 }
 
 void
@@ -343,7 +353,7 @@ add_runner_stats (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer
 static WbRun *
 run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents,
                          const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes,
-                         WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
+                         const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
 {
   g_autoptr (WbRunnerResult) res = NULL;
   g_autoptr (GVariant) names = NULL;
@@ -371,7 +381,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
   req.forward = wb_program_get_forward (program);
   req.backward = wb_program_get_backward (program);
   req.assignment = wb_profile_get_assignment (profile);
-  req.default_executor = g_getenv ("WB_CUDA_DEFAULT_EXECUTOR");
+  req.default_executor = default_executor;
   req.args = args;
   req.cotangents = cotangents;
   req.seed = options->seed;
@@ -540,7 +550,7 @@ run_on_device (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProf
 
       job_log (job, "running on %s through thunder-wb-runner (%u warm-up, %u timed iterations)", job->model, po->warmup, po->iters);
       run = run_in_runner (job->runner, job->profile, job->program, args, cotangents, po, job->ceilings == NULL,
-                                     &measured, job->notes, job->log, job->log_data, &job->runner_exit, error);
+                                     &measured, job->notes, job->default_executor, job->log, job->log_data, &job->runner_exit, error);
       if (measured != NULL)
         {
           g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
@@ -568,7 +578,7 @@ wb_profile_job_run (WbProfileJob *job, GError **error)
   g_clear_pointer (&job->profile, wb_profile_free);
   job->profile = wb_profile_new (job->program, job->stage_label);
   if (job->device == WB_PROFILE_DEVICE_CUDA)
-    wb_profile_set_device_cuda (job->profile, g_getenv ("WB_CUDA_DEFAULT_EXECUTOR"));
+    wb_profile_set_device_cuda (job->profile, job->default_executor);
   if (!wb_profile_set_assignment (job->profile, job->assignment, error))
     return NULL;
   inputs = wb_case_make_inputs (job->wcase, job->tensors, job->options.seed, error);

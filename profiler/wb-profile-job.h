@@ -62,6 +62,9 @@ void          wb_profile_job_free (WbProfileJob *job);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProfileJob, wb_profile_job_free)
 
 void wb_profile_job_set_device (WbProfileJob *job, WbProfileDevice device);
+/* wb_profile_job_set_default_executor: (nullable) the GPU runner's executor for what the assignment
+ * leaves out; NULL: "nvrtc". The caller reads any setting (`profile`: $WB_CUDA_DEFAULT_EXECUTOR). */
+void wb_profile_job_set_default_executor (WbProfileJob *job, const char *executor);
 /* wb_profile_job_set_runner_program: (nullable) the GPU runner to start instead of the one found
  * (tests start a fake one); also probed without /dev/nvidiactl. */
 void wb_profile_job_set_runner_program (WbProfileJob *job, const char *path);
