@@ -39,6 +39,8 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
   g_auto (GStrv) plan = NULL;
   WbPipelineOptions opts = { 0 };
   WbPipeline       *p;
+  g_autoptr (WbAssignment) assignment = NULL;
+  g_autoptr (GError) local = NULL;
   if (input == NULL)
     {
       g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_NO_INPUT,
@@ -62,7 +64,13 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
           return NULL;
         }
     }
-  opts.assignment = o->assignment;
+  assignment = wb_assignment_parse (o->assignment, &local);
+  if (assignment == NULL)
+    {
+      g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "--executors: %s", local->message);
+      return NULL;
+    }
+  opts.assignment = assignment;
   p = wb_pipeline_run (input->trace, &opts, error);
   if (p != NULL)
     wb_pipeline_append_stages (p, set);

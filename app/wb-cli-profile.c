@@ -104,38 +104,13 @@ is_session_file (const char *path)
   return g_str_has_suffix (path, ".wbsession") || wb_session_file_has_header (path);
 }
 
-/* A stored entry path is untrusted: relative, no "..", no empty or hidden tricks. */
-static gboolean
-safe_relative_path (const char *path)
-{
-  g_auto (GStrv) parts = NULL;
-
-  if (path == NULL || path[0] == '\0' || g_path_is_absolute (path) || strchr (path, '\\') != NULL)
-    return FALSE;
-  parts = g_strsplit (path, "/", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
-    if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0 || strcmp (parts[i], "..") == 0)
-      return FALSE;
-  return TRUE;
-}
-
-static void
-free_gstring (gpointer data)
-{
-  g_string_free (data, TRUE);
-}
-
-/* Writes the latest trace set of @session into a new folder (the layout it was imported from) and returns
- * the path wb_case_load() takes: the folder, or the one file when the set came from one file. */
-static char *
-materialize_session (WbSession *session, gint64 *trace_set_id, char **set_name, char **tmpdir, GError **error)
+/* The latest trace set of @session as a case (wb_case_new_for_set: no folder is written), its id and name. */
+static WbCase *
+session_case (WbSession *session, gint64 *trace_set_id, char **set_name, GError **error)
 {
   g_autoptr (GPtrArray) sets = wb_session_list_trace_sets (session, error);
-  g_autoptr (WbTraceSet) set = NULL;
-  g_autoptr (GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_gstring);
-  g_autoptr (GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
   const WbSessionTraceSet *last;
-  char                    *dir;
+  WbTraceSet              *set;
 
   if (sets == NULL)
     return NULL;
@@ -150,77 +125,7 @@ materialize_session (WbSession *session, gint64 *trace_set_id, char **set_name, 
     return NULL;
   *trace_set_id = last->id;
   *set_name = g_strdup (last->name);
-  if ((dir = g_dir_make_tmp ("thunder-wb-profile-XXXXXX", error)) == NULL)
-    return NULL;
-  *tmpdir = dir;
-
-  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
-    {
-      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
-      GString            *text;
-
-      if (!safe_relative_path (e->path))
-        {
-          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID, "%s: trace set %" G_GINT64_FORMAT ": unsafe entry path “%s”",
-                       wb_session_get_path (session), last->id, e->path ? e->path : "");
-          return NULL;
-        }
-      text = g_hash_table_lookup (texts, e->path);
-      if (text == NULL)
-        {
-          text = g_string_new (NULL);
-          g_hash_table_insert (texts, g_strdup (e->path), text);
-          g_ptr_array_add (order, g_strdup (e->path));
-        }
-      {
-        g_autofree char *printed = wb_trace_to_string (e->trace);
-
-        if (text->len > 0 && text->str[text->len - 1] != '\n')
-          g_string_append_c (text, '\n');
-        g_string_append (text, printed);
-      }
-    }
-  for (guint i = 0; i < order->len; i++)
-    {
-      GString         *text = g_hash_table_lookup (texts, order->pdata[i]);
-      g_autofree char *file = g_build_filename (dir, order->pdata[i], NULL);
-      g_autofree char *parent = g_path_get_dirname (file);
-      gboolean         ok;
-
-      ok = g_mkdir_with_parents (parent, 0700) == 0 && g_file_set_contents (file, text->str, text->len, error);
-      if (!ok)
-        {
-          if (error && *error == NULL)
-            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: cannot create the folder", parent);
-          return NULL;
-        }
-    }
-  if (order->len == 1)
-    return g_build_filename (dir, order->pdata[0], NULL);
-  return g_strdup (dir);
-}
-
-/* Number of forward outputs a training trace returns ('flat_output' or 'output'), for the cotangents. */
-static guint
-count_forward_outputs (const WbTrace *trace)
-{
-  for (guint i = trace->n_body; i > 0; i--)
-    {
-      const WbBsym  *b = trace->body[i - 1];
-      const WbValue *v = b->value;
-
-      if (b->kind != WB_BSYM_RETURN || v == NULL)
-        continue;
-      if (v->kind == WB_VALUE_TUPLE && v->n_items == 2)
-        v = v->items[0];
-      if (v->kind == WB_VALUE_DICT)
-        for (guint k = 0; k + 1 < v->n_items; k += 2)
-          if (v->items[k]->kind == WB_VALUE_STRING &&
-              (g_strcmp0 (v->items[k]->v.s, "flat_output") == 0 || g_strcmp0 (v->items[k]->v.s, "output") == 0))
-            return wb_value_is_sequence (v->items[k + 1]) ? v->items[k + 1]->n_items : 1;
-      return 1;
-    }
-  return 1;
+  return wb_case_new_for_set (set, last->name ? last->name : "session");
 }
 
 /* -- ceilings ------------------------------------------------------------------------------------ */
@@ -346,296 +251,192 @@ executor_error_exit (const GError *error)
   return WB_EXIT_BAD_INPUT;
 }
 
+/* What one `profile` command holds while it runs. */
+typedef struct
+{
+  WbCase            *c;
+  WbSession         *source_session; /* PATH is a session file */
+  WbSession         *session;        /* where the run is stored (--session, or PATH's) */
+  WbSafetensors     *tensors;
+  WbProgram         *program;
+  const WbCaseStage *stage;
+  char              *set_name;
+  gint64             trace_set_id;
+  const char        *path;
+  const char        *label;
+  GError            *store_error;
+} Profiling;
+
+static void
+profiling_clear (Profiling *p)
+{
+  g_clear_pointer (&p->program, wb_program_unref);
+  g_clear_pointer (&p->c, wb_case_free);
+  g_clear_pointer (&p->source_session, wb_session_close);
+  g_clear_pointer (&p->session, wb_session_close);
+  g_clear_pointer (&p->tensors, wb_safetensors_free);
+  g_free (p->set_name);
+  g_clear_error (&p->store_error);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, profiling_clear)
+
+/* The job's store hook: the run (or the failed run) into the session, importing PATH first when the
+ * session does not hold its traces yet. */
+static gboolean
+store_in_session (WbRun *run, gpointer data, GError **error)
+{
+  Profiling *p = data;
+
+  if (p->session == NULL)
+    return TRUE;
+  if (run->label == NULL)
+    run->label = g_strdup (p->label);
+  if (p->trace_set_id == 0 && p->source_session == NULL)
+    {
+      WbSessionImport imported = { 0 };
+
+      if (!wb_session_import_path (p->session, p->path, &imported, &p->store_error))
+        {
+          g_propagate_error (error, g_error_copy (p->store_error));
+          return FALSE;
+        }
+      p->trace_set_id = imported.trace_set_id;
+    }
+  if (wb_session_store_run (p->session, run, p->trace_set_id, &p->store_error) == 0)
+    {
+      g_propagate_error (error, g_error_copy (p->store_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+log_line (const char *line, gpointer data)
+{
+  if (!*(const gboolean *) data)
+    g_printerr ("profile: %s\n", line);
+}
+
+/* Loads PATH (a case, a trace file or a session file: its latest trace set, no folder written) and picks
+ * the stage; -1 or an exit code. */
 static int
-profile_main (ProfileOptions *o, const char *path)
+load_case (ProfileOptions *o, Profiling *p)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (WbCase) c = NULL;
-  g_autoptr (WbProgram) program = NULL;
-  g_autoptr (WbProfile) profile = NULL;
-  g_autoptr (WbSafetensors) tensors = NULL;
-  g_autoptr (GHashTable) inputs = NULL;
-  g_autoptr (GPtrArray) args = NULL;
-  g_autoptr (GPtrArray) cotangents = NULL;
-  g_autoptr (WbSession) session = NULL;
-  g_autoptr (WbSession) source_session = NULL;
-  g_autoptr (WbRun) run = NULL;
-  g_autoptr (WbRun) failed = NULL;
-  g_autoptr (WbRun) baseline = NULL;
-  g_autoptr (WbDeviceCeilings) ceilings = NULL;
-  g_autoptr (WbReport) report = NULL;
-  g_autoptr (WbGate) gate = NULL;
-  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (WbCliCudaProfile) gpu = NULL;
-  g_autofree char   *case_path = NULL;
-  g_autofree char   *tmpdir = NULL;
-  g_autofree char   *set_name = NULL;
-  g_autofree char   *baseline_label = NULL;
-  g_autofree char   *stage_text = NULL;
-  const WbCaseStage *stage;
-  const char        *session_path = o->session;
-  gint64             trace_set_id = 0;
-  WbProfileOptions   po;
-  Progress           progress = { 0 };
-  int                exit_code = WB_EXIT_OK;
 
-  /* the device */
-  if (o->device != NULL && strcmp (o->device, "cpu") != 0 && strcmp (o->device, "cuda") != 0 &&
-      !g_str_has_prefix (o->device, "cuda:"))
-    return wb_cli_usage_error (_ ("--device must be cpu or cuda, not “%s”"), o->device);
-  {
-    g_autofree char *why = NULL;
-    gboolean         cuda = wb_cuda_is_available (&why);
-    gboolean         asked = o->device != NULL && strcmp (o->device, "cpu") != 0;
-
-    if (asked && !cuda)
-      {
-        g_printerr ("thunder-wb: --device %s: %s\n", o->device, why);
-        return WB_EXIT_ENVIRONMENT;
-      }
-    if ((asked || o->device == NULL) && cuda)
-      {
-        g_autoptr (GError) gpu_error = NULL;
-
-        /* the GPU runner: started and probed once; it runs the program (wb-cli-cuda.c) */
-        gpu = wb_cli_cuda_profile_open (&gpu_error);
-        if (gpu == NULL && asked)
-          {
-            g_printerr ("thunder-wb: --device %s: %s\n", o->device, gpu_error->message);
-            return WB_EXIT_ENVIRONMENT;
-          }
-        if (gpu == NULL)
-          {
-            g_clear_pointer (&why, g_free);
-            why = g_strdup (gpu_error->message);
-            cuda = FALSE;
-          }
-      }
-    if (o->device == NULL && !cuda)
-      {
-        g_ptr_array_add (notes, g_strdup_printf ("profiled on cpu: %s", why));
-        if (!o->quiet)
-          g_printerr ("profile: note: no --device given and %s; profiling on cpu\n", why);
-      }
-  }
-  if (o->cuda_graphs)
-    {
-      if (o->device != NULL && strcmp (o->device, "cpu") == 0)
-        return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
-      /* on the GPU the runner captures the program once and replays it; its note comes with the run */
-      if (gpu == NULL)
-        g_ptr_array_add (notes, g_strdup ("--cuda-graphs was ignored: the run is on cpu"));
-    }
-
-  /* the case and its stage */
-  if (!wb_cli_check_path (path, &error))
+  if (!wb_cli_check_path (p->path, &error))
     return wb_cli_report_error (error);
-  if (is_session_file (path))
+  if (is_session_file (p->path))
     {
-      if ((source_session = wb_session_open (path, WB_SESSION_OPEN_DEFAULT, &error)) == NULL)
+      if ((p->source_session = wb_session_open (p->path, WB_SESSION_OPEN_DEFAULT, &error)) == NULL)
         return wb_cli_report_session_error (error);
-      case_path = materialize_session (source_session, &trace_set_id, &set_name, &tmpdir, &error);
-      if (case_path == NULL)
-        {
-          wb_cli_remove_tree (tmpdir);
-          return wb_cli_report_session_error (error);
-        }
-      if (session_path == NULL)
-        session_path = path;
+      if ((p->c = session_case (p->source_session, &p->trace_set_id, &p->set_name, &error)) == NULL)
+        return wb_cli_report_session_error (error);
     }
-  else
-    case_path = g_strdup (path);
-  c = wb_case_load (case_path, &error);
-  if (c == NULL || (o->recompile && !wb_case_add_workbench_stages (c, &error)))
-    {
-      wb_cli_remove_tree (tmpdir);
-      return wb_cli_report_error (error);
-    }
+  else if ((p->c = wb_case_load (p->path, &error)) == NULL)
+    return wb_cli_report_error (error);
+  if (o->recompile && !wb_case_add_workbench_stages (p->c, &error))
+    return wb_cli_report_error (error);
   if (o->stage != NULL)
     {
-      guint64 entry = 0;
-
-      const WbCaseStage *fallback = wb_case_get_default_stage (c);
+      guint64            entry = 0;
+      const WbCaseStage *fallback = wb_case_get_default_stage (p->c);
 
       if (!g_ascii_string_to_unsigned (o->stage, 10, 0, G_MAXINT, &entry, NULL))
-        stage = wb_case_find_stage (c, -1, o->stage);
+        p->stage = wb_case_find_stage (p->c, -1, o->stage);
       /* a backward entry pairs with several forwards (forward_05 and forward_06 both end in "Delete Last
        * Used"): prefer the default stage's */
       else if (fallback != NULL && (fallback->entry == (int) entry || fallback->backward_entry == (int) entry))
-        stage = fallback;
+        p->stage = fallback;
       else
-        stage = wb_case_find_stage (c, (int) entry, NULL);
-      if (stage == NULL)
-        {
-          wb_cli_remove_tree (tmpdir);
-          return wb_cli_usage_error (_ ("--stage %s: no such entry or stage in %s (see “stages %s”)"), o->stage, path, path);
-        }
+        p->stage = wb_case_find_stage (p->c, (int) entry, NULL);
+      if (p->stage == NULL)
+        return wb_cli_usage_error (_ ("--stage %s: no such entry or stage in %s (see “stages %s”)"), o->stage, p->path, p->path);
     }
-  else if ((stage = wb_case_get_default_stage (c)) == NULL)
+  else if ((p->stage = wb_case_get_default_stage (p->c)) == NULL)
+    return wb_cli_usage_error (_ ("%s: no stage to profile"), p->path);
+  if ((p->program = wb_case_make_program (p->c, p->stage, &error)) == NULL)
+    return wb_cli_report_error (error);
+  if (o->inputs != NULL && (p->tensors = wb_safetensors_load (o->inputs, &error)) == NULL)
     {
-      wb_cli_remove_tree (tmpdir);
-      return wb_cli_usage_error (_ ("%s: no stage to profile"), path);
-    }
-  program = wb_case_make_program (c, stage, &error);
-  if (program == NULL)
-    {
-      wb_cli_remove_tree (tmpdir);
-      return wb_cli_report_error (error);
-    }
-  profile = wb_profile_new (program, stage->label);
-  stage_text = wb_profile_dup_stage_text (profile);
-  if (gpu != NULL)
-    wb_profile_set_device_cuda (profile, o->default_executor);
-  if (!wb_profile_set_executors (profile, o->executors, &error))
-    {
-      g_printerr ("thunder-wb: %s\n", error->message);
-      wb_cli_remove_tree (tmpdir);
-      return executor_error_exit (error);
-    }
-
-  /* inputs */
-  if (o->inputs != NULL && (tensors = wb_safetensors_load (o->inputs, &error)) == NULL)
-    {
-      wb_cli_remove_tree (tmpdir);
       g_printerr ("thunder-wb: --inputs: %s\n", error->message);
       return WB_EXIT_BAD_INPUT;
     }
-  inputs = wb_case_make_inputs (c, tensors, (guint64) o->seed, &error);
-  if (inputs != NULL)
-    args = wb_case_make_args (c, program, inputs, &error);
-  if (inputs == NULL || args == NULL)
-    {
-      wb_cli_remove_tree (tmpdir);
-      g_printerr ("thunder-wb: %s\n", error->message);
-      return executor_error_exit (error);
-    }
-  if (tensors != NULL && wb_program_get_kind (program) == WB_PROGRAM_TRAINING)
-    cotangents = wb_case_make_cotangents (c, tensors, count_forward_outputs (wb_program_get_forward (program)));
+  return -1;
+}
 
-  /* the baseline is read before this run is stored (it may be the same session) */
-  if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
-    {
-      wb_cli_remove_tree (tmpdir);
-      return wb_cli_report_session_error (error);
-    }
+/* The device, the assignment, the options and the ceilings of the job; -1 or an exit code. */
+static int
+configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *progress)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbAssignment) assignment = NULL;
+  g_autoptr (WbDeviceCeilings) ceilings = NULL;
+  WbProfileDevice  device;
+  WbProfileOptions po;
 
-  if (session_path != NULL)
+  wb_profile_device_parse (o->device, &device);
+  wb_profile_job_set_device (job, device);
+  wb_profile_job_set_default_executor (job, o->default_executor);
+  if (!wb_profile_job_choose_device (job, &error))
     {
-      if (source_session != NULL && g_strcmp0 (session_path, path) == 0)
-        session = g_steal_pointer (&source_session);
-      else if ((session = wb_session_open (session_path, WB_SESSION_OPEN_CREATE, &error)) == NULL)
-        {
-          wb_cli_remove_tree (tmpdir);
-          return wb_cli_report_session_error (error);
-        }
+      g_printerr ("thunder-wb: --device %s: %s\n", o->device, error->message);
+      return WB_EXIT_ENVIRONMENT;
     }
-  if (gpu != NULL)
+  if (device == WB_PROFILE_DEVICE_AUTO && wb_profile_job_get_device (job) == WB_PROFILE_DEVICE_CPU && !o->quiet)
+    g_printerr ("profile: note: %s; profiling on cpu\n", wb_profile_job_get_device_reason (job));
+  if ((assignment = wb_assignment_parse (o->executors, &error)) == NULL)
     {
-      ceilings = lookup_gpu_ceilings (session, wb_cli_cuda_profile_get_model (gpu));
-      if (ceilings == NULL && !o->quiet)
-        g_printerr ("profile: measuring the ceilings of %s (once per GPU model; cached in %s)\n", wb_cli_cuda_profile_get_model (gpu),
-                    session ? wb_session_get_path (session) : "$XDG_CACHE_HOME/thunder-wb");
+      g_printerr ("thunder-wb: --executors: %s\n", error->message);
+      return WB_EXIT_BAD_INPUT;
     }
-  else
-    ceilings = get_ceilings (session, o->quiet);
-
-  /* run */
+  wb_profile_job_set_assignment (job, assignment);
+  wb_profile_job_set_inputs (job, p->tensors);
   wb_profile_options_init (&po);
   po.iters = (guint) o->iters;
   po.warmup = (guint) o->warmup;
   po.seed = (guint64) o->seed;
   po.check_shapes = o->check_shapes;
-  po.parameters = wb_case_parameter_lookup; /* prologue stages: module.get_parameter */
-  po.parameters_data = inputs;
   po.progress = on_progress;
-  po.progress_data = &progress;
-  po.cuda_graphs = o->cuda_graphs && gpu != NULL;
-  progress.start_us = g_get_monotonic_time ();
-  progress.quiet = o->quiet;
-  if (gpu != NULL)
+  po.progress_data = progress;
+  po.cuda_graphs = o->cuda_graphs;
+  wb_profile_job_set_options (job, &po);
+  wb_profile_job_set_store (job, store_in_session, p);
+  wb_profile_job_set_log (job, log_line, &o->quiet);
+  if (wb_profile_job_get_device (job) == WB_PROFILE_DEVICE_CUDA)
     {
-      g_autoptr (WbDeviceCeilings) measured = NULL;
-      int gpu_exit = WB_EXIT_ENVIRONMENT;
+      const char *model = wb_profile_job_get_device_model (job);
 
-      if (!o->quiet)
-        g_printerr ("profile: running on %s through thunder-wb-runner (%d warm-up, %d timed iterations)\n",
-                    wb_cli_cuda_profile_get_model (gpu), o->warmup, o->iters);
-      run = wb_cli_cuda_profile_run (gpu, profile, program, args, cotangents, &po, ceilings == NULL, &measured, &gpu_exit, &error);
-      wb_cli_remove_tree (tmpdir);
-      if (run == NULL)
-        {
-          g_printerr ("thunder-wb: profile: %s\n", error->message);
-          return gpu_exit != WB_EXIT_OK ? gpu_exit : WB_EXIT_ENVIRONMENT;
-        }
-      if (measured != NULL)
-        {
-          store_gpu_ceilings (session, measured);
-          ceilings = g_steal_pointer (&measured);
-        }
-      if (wb_cli_cuda_profile_get_overhead_note (gpu) != NULL)
-        {
-          g_ptr_array_add (notes, g_strdup_printf ("profiling's cost: %s", wb_cli_cuda_profile_get_overhead_note (gpu)));
-          if (!o->quiet)
-            g_printerr ("profile: %s\n", wb_cli_cuda_profile_get_overhead_note (gpu));
-        }
-      if (po.cuda_graphs && wb_cli_cuda_profile_get_graphs_note (gpu) != NULL)
-        {
-          g_ptr_array_add (notes, g_strdup (wb_cli_cuda_profile_get_graphs_note (gpu)));
-          if (!o->quiet)
-            g_printerr ("profile: %s\n", wb_cli_cuda_profile_get_graphs_note (gpu));
-        }
+      ceilings = lookup_gpu_ceilings (p->session, model);
+      if (ceilings == NULL && !o->quiet)
+        g_printerr ("profile: measuring the ceilings of %s (once per GPU model; cached in %s)\n", model,
+                    p->session ? wb_session_get_path (p->session) : "$XDG_CACHE_HOME/thunder-wb");
     }
   else
-    run = wb_profile_run (profile, args, cotangents, &po, &failed, &error);
-  if (gpu == NULL)
-    wb_cli_remove_tree (tmpdir);
-  if (run == NULL)
-    {
-      g_printerr ("thunder-wb: profile: %s\n", error->message);
-      exit_code = executor_error_exit (error);
-      if (session != NULL && failed != NULL)
-        {
-          g_autoptr (GError) store_error = NULL;
+    ceilings = get_ceilings (p->session, o->quiet);
+  wb_profile_job_set_ceilings (job, ceilings);
+  return -1;
+}
 
-          failed->label = g_strdup (o->label);
-          if (trace_set_id == 0 && source_session == NULL)
-            {
-              WbSessionImport imported = { 0 };
+/* The report of @run: written to the --report files and the Chrome trace, or printed; then the gate. */
+static int
+report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbReport) report = NULL;
+  g_autoptr (WbGate) gate = NULL;
+  g_autofree char *stage_text = wb_profile_dup_stage_text (wb_profile_job_get_profile (job));
+  WbProfile       *profile = wb_profile_job_get_profile (job);
+  GPtrArray       *notes = wb_profile_job_get_notes (job);
 
-              if (wb_session_import_path (session, path, &imported, NULL))
-                trace_set_id = imported.trace_set_id;
-            }
-          if (wb_session_store_run (session, failed, trace_set_id, &store_error) == 0)
-            g_printerr ("thunder-wb: %s\n", store_error->message);
-        }
-      return exit_code;
-    }
-  run->label = g_strdup (o->label);
-
-  /* store */
-  if (session != NULL)
-    {
-      if (trace_set_id == 0)
-        {
-          WbSessionImport imported = { 0 };
-
-          if (!wb_session_import_path (session, path, &imported, &error))
-            return wb_cli_report_session_error (error);
-          trace_set_id = imported.trace_set_id;
-        }
-      if (wb_session_store_run (session, run, trace_set_id, &error) == 0)
-        return wb_cli_report_session_error (error);
-    }
-
-  /* report */
-  report = wb_report_new (run, ceilings, set_name ? set_name : wb_case_get_name (c), stage_text);
+  report = wb_report_new (run, wb_profile_job_get_ceilings (job), p->set_name ? p->set_name : wb_case_get_name (p->c), stage_text);
   for (guint i = 0; i < wb_profile_get_n_entries (profile); i++)
     wb_report_set_region_kind (report, wb_profile_get_entry_name (profile, i), wb_profile_get_entry_is_region (profile, i));
   for (guint i = 0; i < notes->len; i++)
     wb_report_add_note (report, notes->pdata[i]);
-  if (session != NULL)
+  if (p->session != NULL)
     {
-      g_autofree char *note = g_strdup_printf ("stored as run #%" G_GINT64_FORMAT " in %s", run->id, wb_session_get_path (session));
+      g_autofree char *note = g_strdup_printf ("stored as run #%" G_GINT64_FORMAT " in %s", run->id, wb_session_get_path (p->session));
 
       wb_report_add_note (report, note);
     }
@@ -645,7 +446,6 @@ profile_main (ProfileOptions *o, const char *path)
       gate->baseline_label = g_strdup (baseline_label);
       wb_report_set_gate (report, gate);
     }
-
   for (guint i = 0; o->reports != NULL && o->reports[i] != NULL; i++)
     {
       WbReportFormat format;
@@ -668,7 +468,6 @@ profile_main (ProfileOptions *o, const char *path)
 
       wb_cli_write (md, strlen (md));
     }
-
   if (gate != NULL && gate->failed)
     {
       g_autofree char *failures = wb_gate_dup_failures (gate);
@@ -678,6 +477,62 @@ profile_main (ProfileOptions *o, const char *path)
       return WB_EXIT_CHECK_FAILED;
     }
   return WB_EXIT_OK;
+}
+
+static int
+profile_main (ProfileOptions *o, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbProfileJob) job = NULL;
+  g_autoptr (WbRun) run = NULL;
+  g_autoptr (WbRun) baseline = NULL;
+  g_autofree char *baseline_label = NULL;
+  g_auto (Profiling) p = { .path = path, .label = o->label };
+  Progress        progress = { 0 };
+  WbProfileDevice device;
+  int             exit_code;
+
+  if (!wb_profile_device_parse (o->device, &device))
+    return wb_cli_usage_error (_ ("--device must be cpu or cuda, not “%s”"), o->device);
+  if (o->cuda_graphs && device == WB_PROFILE_DEVICE_CPU)
+    return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
+  if ((exit_code = load_case (o, &p)) >= 0)
+    return exit_code;
+  /* the baseline is read before this run is stored (it may be the same session) */
+  if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
+    return wb_cli_report_session_error (error);
+  if (o->session != NULL && p.source_session != NULL && g_strcmp0 (o->session, path) != 0)
+    {
+      if ((p.session = wb_session_open (o->session, WB_SESSION_OPEN_CREATE, &error)) == NULL)
+        return wb_cli_report_session_error (error);
+    }
+  else if (p.source_session != NULL)
+    p.session = g_steal_pointer (&p.source_session);
+  else if (o->session != NULL && (p.session = wb_session_open (o->session, WB_SESSION_OPEN_CREATE, &error)) == NULL)
+    return wb_cli_report_session_error (error);
+
+  job = wb_profile_job_new (p.c, p.program, p.stage->label);
+  if ((exit_code = configure_job (o, &p, job, &progress)) >= 0)
+    return exit_code;
+  progress.start_us = g_get_monotonic_time ();
+  progress.quiet = o->quiet;
+  run = wb_profile_job_run (job, &error);
+  if (wb_profile_job_measured_ceilings (job))
+    store_gpu_ceilings (p.session, wb_profile_job_get_ceilings (job));
+  if (run == NULL)
+    {
+      g_printerr ("thunder-wb: profile: %s\n", error->message);
+      if (p.store_error != NULL && wb_profile_job_get_failed_run (job) != NULL)
+        g_printerr ("thunder-wb: %s\n", p.store_error->message);
+      if (wb_profile_job_get_runner_exit (job) > 0)
+        return wb_profile_job_get_runner_exit (job);
+      if (error->domain == WB_RUNNER_ERROR)
+        return WB_EXIT_ENVIRONMENT;
+      return executor_error_exit (error);
+    }
+  if (p.store_error != NULL)
+    return wb_cli_report_session_error (p.store_error);
+  return report_run (o, &p, job, run, baseline, baseline_label);
 }
 
 int

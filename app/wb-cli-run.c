@@ -135,6 +135,58 @@ wb_cli_find_reference (WbSafetensors *ref, const char *name)
   return wb_safetensors_lookup (ref, head);
 }
 
+/* --stats: the time per kernel (element-type utf8 WbKernelStat). */
+static void
+print_kernel_stats (GHashTable *stats)
+{
+  GHashTableIter it;
+  gpointer       k, v;
+  gint64         total = 0;
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  g_hash_table_iter_init (&it, stats);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    g_ptr_array_add (keys, k), total += ((WbKernelStat *) v)->ns;
+  g_print ("\n%-60s %7s %12s %6s\n", "kernel", "calls", "ms", "share");
+  for (guint i = 0; i < keys->len; i++)
+    {
+      WbKernelStat *s = g_hash_table_lookup (stats, keys->pdata[i]);
+      g_print ("%-60s %7u %12.3f %5.1f%%\n", (char *) keys->pdata[i], s->count, s->ns / 1e6,
+               total ? 100.0 * s->ns / total : 0);
+    }
+}
+
+/* A tolerance: @text (nullable: 0) as a number >= 0 into *@value; FALSE when it is not one. */
+static gboolean
+parse_tolerance (const char *text, double *value)
+{
+  char *end = NULL;
+
+  *value = text ? g_ascii_strtod (text, &end) : 0;
+  return text == NULL || (*end == '\0' && *value >= 0);
+}
+
+/* Runs @stage in the GPU runner once the device is chosen as `profile` and the app choose it
+ * (WbProfileJob: a missing runner or GPU is said the same way everywhere); NULL with the exit code. */
+static WbCaseRun *
+run_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *input_file, const WbRunOptions *options, const char *default_executor, int *code, GError **error)
+{
+  g_autoptr (WbProgram) program = wb_case_make_program (c, stage, NULL);
+  g_autoptr (WbProfileJob) job = program ? wb_profile_job_new (c, program, stage->label) : NULL;
+  const char *iters = g_getenv ("WB_CUDA_ITERS");
+
+  if (job != NULL)
+    {
+      wb_profile_job_set_device (job, WB_PROFILE_DEVICE_CUDA);
+      if (!wb_profile_job_choose_device (job, error))
+        {
+          *code = WB_EXIT_ENVIRONMENT;
+          return NULL;
+        }
+    }
+  return wb_cli_run_stage_on_cuda (c, stage, inputs, input_file, options, (guint) g_ascii_strtoull (iters ? iters : "0", NULL, 10), default_executor,
+                                   code, error);
+}
+
 int
 wb_cli_command_run (int    argc,
                     char **argv)
@@ -204,12 +256,9 @@ wb_cli_command_run (int    argc,
   path = args[1];
   if (rtol_s || atol_s)
     {
-      char *end = NULL;
-      rtol = rtol_s ? g_ascii_strtod (rtol_s, &end) : 0;
-      if (rtol_s && (*end != '\0' || rtol < 0))
+      if (!parse_tolerance (rtol_s, &rtol))
         return wb_cli_usage_error (_ ("--rtol takes a number >= 0, not “%s”"), rtol_s);
-      atol = atol_s ? g_ascii_strtod (atol_s, &end) : 0;
-      if (atol_s && (*end != '\0' || atol < 0))
+      if (!parse_tolerance (atol_s, &atol))
         return wb_cli_usage_error (_ ("--atol takes a number >= 0, not “%s”"), atol_s);
       have_tol = TRUE;
     }
@@ -254,10 +303,8 @@ wb_cli_command_run (int    argc,
   if (on_cuda)
     {
       int code = WB_EXIT_ENVIRONMENT;
-      run = wb_cli_run_stage_on_cuda (c, stage, inputs, input_file, &options,
-                                      (guint) g_ascii_strtoull (g_getenv ("WB_CUDA_ITERS") ? g_getenv ("WB_CUDA_ITERS") : "0", NULL, 10),
-                                      default_executor, &code, &error);
-      if (run == NULL)
+
+      if ((run = run_on_cuda (c, stage, inputs, input_file, &options, default_executor, &code, &error)) == NULL)
         {
           g_printerr ("thunder-wb: %s\n", error->message);
           return code;
@@ -303,22 +350,7 @@ wb_cli_command_run (int    argc,
           print_value_line (name, got, want->tensor, 0, 0, TRUE, &all_ok, &compared);
       }
   if (stats && run->result->stats)
-    {
-      GHashTableIter it;
-      gpointer       k, v;
-      gint64         total = 0;
-      g_autoptr (GPtrArray) keys = g_ptr_array_new ();
-      g_hash_table_iter_init (&it, run->result->stats);
-      while (g_hash_table_iter_next (&it, &k, &v))
-        g_ptr_array_add (keys, k), total += ((WbKernelStat *) v)->ns;
-      g_print ("\n%-60s %7s %12s %6s\n", "kernel", "calls", "ms", "share");
-      for (guint i = 0; i < keys->len; i++)
-        {
-          WbKernelStat *s = g_hash_table_lookup (run->result->stats, keys->pdata[i]);
-          g_print ("%-60s %7u %12.3f %5.1f%%\n", (char *) keys->pdata[i], s->count, s->ns / 1e6,
-                   total ? 100.0 * s->ns / total : 0);
-        }
-    }
+    print_kernel_stats (run->result->stats);
   if (save_path)
     {
       g_autoptr (WbSafetensors) out = wb_safetensors_new ();

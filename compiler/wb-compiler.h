@@ -10,6 +10,7 @@
 #pragma once
 
 #define WB_COMPILER_INSIDE
+#include "wb-assignment.h"
 #include "wb-dtype.h"
 #include "wb-executor-info.h"
 #include "wb-pipeline.h"

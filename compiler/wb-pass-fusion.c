@@ -207,12 +207,43 @@ emit_unfused (Fusion *f, const char *region, const guint *members, guint n, cons
   return TRUE;
 }
 
+/* The region key of a group (wb_region_key of the region it would become). */
+static char *
+region_key (Fusion *f, const guint *members, guint n)
+{
+  g_autofree const WbBsym **bsyms = g_new (const WbBsym *, n);
+
+  for (guint i = 0; i < n; i++)
+    bsyms[i] = f->nodes[members[i]].bsym;
+  return _wb_region_key_of_members (bsyms, n);
+}
+
+/* The assignment's choice for the region @name with @key (a key wins over a name), taken out of
+ * sh->overrides (both entries) so that choices left at the end name no region; (transfer full) or NULL. */
+static char *
+take_choice (WbPassShared *sh, const char *name, const char *key)
+{
+  char *choice = NULL;
+
+  if (sh->overrides == NULL)
+    return NULL;
+  if (key != NULL)
+    choice = g_strdup (g_hash_table_lookup (sh->overrides, key));
+  if (choice == NULL)
+    choice = g_strdup (g_hash_table_lookup (sh->overrides, name));
+  if (key != NULL)
+    g_hash_table_remove (sh->overrides, key);
+  g_hash_table_remove (sh->overrides, name);
+  return choice;
+}
+
 static gboolean
 emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbExecutorInfo *ex)
 {
   WbPassShared    *sh = f->ctx->shared;
   g_autofree char *name = next_region_name (sh, ex);
-  g_autofree char *choice = sh->overrides ? g_strdup (g_hash_table_lookup (sh->overrides, name)) : NULL;
+  g_autofree char *key = region_key (f, members, n);
+  g_autofree char *choice = take_choice (sh, name, key);
   g_autoptr (GHashTable) inside = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen_in = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) ins = g_ptr_array_new (), outs = g_ptr_array_new (), tmp = g_ptr_array_new ();
@@ -223,7 +254,6 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
   if (choice != NULL)
     {
       const WbExecutorInfo *target = wb_executor_info_lookup (choice);
-      g_hash_table_remove (sh->overrides, name);
       if (strcmp (choice, "unfuse") == 0)
         return emit_unfused (f, name, members, n, NULL);
       if (target == NULL)
@@ -302,6 +332,8 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
   }
   g_hash_table_insert (sh->claims, region, (gpointer) ex);
   g_hash_table_insert (sh->region_exec, g_strdup (name), (gpointer) ex);
+  if (key != NULL)
+    g_hash_table_insert (sh->region_keys, g_strdup (name), g_steal_pointer (&key));
   wb_trace_builder_append (f->builder, region);
   return TRUE;
 }
@@ -417,7 +449,7 @@ _wb_pass_fusion (WbPassContext *ctx, GError **error)
       gpointer       key;
       g_hash_table_iter_init (&it, sh->overrides);
       g_hash_table_iter_next (&it, &key, NULL);
-      g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "%s: no region has this name in the fusion stage",
+      g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "%s: no region has this name or key in the fusion stage",
                    (const char *) key);
       ok = FALSE;
     }

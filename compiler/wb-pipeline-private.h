@@ -27,7 +27,9 @@ typedef struct
   GHashTable            *claims;      /* WbBsym* -> const WbExecutorInfo* (operator claims and fusion marks) */
   GHashTable            *backward;    /* set of WbBsym*: bound symbols of the backward part of a joint trace */
   GHashTable            *region_exec; /* region name (owned) -> const WbExecutorInfo* */
-  GHashTable            *overrides;   /* region name -> executor name or "unfuse" (owned strings) */
+  GHashTable            *overrides;   /* region name or key -> executor name or "unfuse" (owned strings; from
+                                         WbPipelineOptions.assignment, each removed when a region takes it) */
+  GHashTable            *region_keys; /* region name (owned) -> its key "@t12" (owned), set by the fusion pass */
   GPtrArray             *remarks;     /* WbRemark */
   GHashTable            *counters;    /* region prefix -> next number */
 } WbPassShared;
@@ -44,6 +46,10 @@ typedef struct
 typedef WbTrace *(*WbPassFunc) (WbPassContext *ctx, GError **error);
 
 /* Analysis helpers (wb-pass-util.c). */
+/* _wb_region_key_of_members: (transfer full) (nullable) the key of a region whose body is @members
+ * (wb_region_key's rule; wb-assignment.c). */
+char *_wb_region_key_of_members (const WbBsym *const *members, guint n);
+
 /* _wb_bsym_add_inputs: appends the proxy names @bsym reads (args, kwargs, assigned/returned value) to
  * @names (element-type utf8, transfer none), in order, duplicates included. DEL reads nothing. */
 void _wb_bsym_add_inputs (const WbBsym *bsym, GPtrArray *names);

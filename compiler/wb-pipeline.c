@@ -64,6 +64,7 @@ region_free (WbRegion *r)
 {
   g_free (r->name);
   g_free (r->executor);
+  g_free (r->key);
   g_free (r);
 }
 
@@ -132,35 +133,23 @@ run_pass (WbPipeline *p, int prev, const char *name, WbPassFunc func, GError **e
   return idx;
 }
 
+/* Checks the choices of @assignment (parsed by the caller) and copies them into sh->overrides. */
 static gboolean
-parse_assignment (WbPassShared *sh, const char *assignment, GError **error)
+take_assignment (WbPassShared *sh, const WbAssignment *assignment, GError **error)
 {
-  g_auto (GStrv) parts = NULL;
-  if (assignment == NULL || *assignment == '\0')
+  if (wb_assignment_is_empty (assignment))
     return TRUE;
   sh->overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  parts = g_strsplit (assignment, ",", -1);
-  for (guint i = 0; parts[i]; i++)
+  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
     {
-      char            *eq = strchr (parts[i], '=');
-      g_autofree char *region = NULL, *exec = NULL;
-      if (*g_strstrip (parts[i]) == '\0')
-        continue;
-      if (eq == NULL || eq == parts[i] || eq[1] == '\0')
+      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
+
+      if (strcmp (c->executor, "unfuse") != 0 && wb_executor_info_lookup (c->executor) == NULL)
         {
-          g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_BAD_ASSIGNMENT, "'%s': expected REGION=EXECUTOR or REGION=unfuse", parts[i]);
+          g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_UNKNOWN_EXECUTOR, "%s=%s: no executor is called '%s'", c->key, c->executor, c->executor);
           return FALSE;
         }
-      region = g_strndup (parts[i], eq - parts[i]);
-      exec = g_strdup (eq + 1);
-      g_strstrip (region);
-      g_strstrip (exec);
-      if (strcmp (exec, "unfuse") != 0 && wb_executor_info_lookup (exec) == NULL)
-        {
-          g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_UNKNOWN_EXECUTOR, "%s=%s: no executor is called '%s'", region, exec, exec);
-          return FALSE;
-        }
-      g_hash_table_insert (sh->overrides, g_steal_pointer (&region), g_steal_pointer (&exec));
+      g_hash_table_insert (sh->overrides, g_strdup (c->key), g_strdup (c->executor));
     }
   return TRUE;
 }
@@ -190,6 +179,9 @@ collect_regions (WbPipeline *p, const WbStage *s)
       r = g_new0 (WbRegion, 1);
       r->name = g_strdup (b->name);
       r->executor = g_strdup (ex ? wb_executor_info_get_name (ex) : "?");
+      r->key = g_strdup (g_hash_table_lookup (p->shared.region_keys, b->name));
+      if (r->key == NULL)
+        r->key = wb_region_key (b);
       r->list = s->list;
       r->bsym = b;
       r->n_ops = b->n_subsymbols;
@@ -218,6 +210,7 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
   p->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) region_free);
   p->shared.claims = g_hash_table_new (g_direct_hash, g_direct_equal);
   p->shared.region_exec = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->shared.region_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   p->shared.remarks = g_ptr_array_new_with_free_func ((GDestroyNotify) remark_free);
   p->shared.counters = g_hash_table_new (g_str_hash, g_str_equal);
   p->shared.fusion_type = options->fusion_type;
@@ -234,7 +227,7 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
         }
       p->shared.executors[p->shared.n_executors++] = ex;
     }
-  if (!parse_assignment (&p->shared, options->assignment, error))
+  if (!take_assignment (&p->shared, options->assignment, error))
     return NULL;
 
   joint = _wb_trace_is_joint (input);
@@ -300,6 +293,7 @@ wb_pipeline_free (WbPipeline *p)
   g_clear_pointer (&p->regions, g_ptr_array_unref);
   g_clear_pointer (&p->shared.claims, g_hash_table_unref);
   g_clear_pointer (&p->shared.region_exec, g_hash_table_unref);
+  g_clear_pointer (&p->shared.region_keys, g_hash_table_unref);
   g_clear_pointer (&p->shared.remarks, g_ptr_array_unref);
   g_clear_pointer (&p->shared.counters, g_hash_table_unref);
   g_clear_pointer (&p->shared.overrides, g_hash_table_unref);

@@ -6,6 +6,7 @@
 #error "Only <wb-compiler.h> can be included directly."
 #endif
 
+#include "wb-assignment.h"
 #include "wb-executor-info.h"
 #include "wb-trace-set.h"
 
@@ -37,8 +38,9 @@ typedef struct
    * cuda: cudnn, cublas, nvrtc, cuda; cpu: cpu */
   const char *const *executors;
   WbFusionType       fusion_type;
-  /* REGION=EXECUTOR or REGION=unfuse choices (as on the command line, comma separated); NULL = none */
-  const char *assignment;
+  /* (nullable) (transfer none) REGION=EXECUTOR or REGION=unfuse choices; a REGION is a region's name
+   * in the fusion stage or its key ("@t12", wb_region_key: a key wins over a name) */
+  const WbAssignment *assignment;
 } WbPipelineOptions;
 
 /* The trace list a stage belongs to. */
@@ -67,6 +69,7 @@ typedef struct
 {
   char         *name;     /* "nvrtcFusion0" */
   char         *executor; /* "nvrtc" */
+  char         *key;      /* "@t12": stable across re-fusion (wb-assignment.h), taken in the fusion pass */
   WbStageList   list;     /* forward or backward (or computation) */
   const WbBsym *bsym;     /* the region's call in the final stage */
   guint         n_ops;    /* bound symbols in its body (top level of the region) */

@@ -80,41 +80,20 @@ canonical_spec (GArray    *choices,
   return g_string_free (spec, FALSE);
 }
 
+/* The choices of @assignment, as the session stores them. */
 static GArray *
-parse_spec (WbSession  *session,
-            const char *spec,
-            GError    **error)
+assignment_choices (const WbAssignment *assignment)
 {
-  g_autoptr (GArray) choices = new_choices ();
-  g_auto (GStrv) items = g_strsplit (spec, ",", -1);
+  GArray *choices = new_choices ();
 
-  for (guint i = 0; items[i] != NULL; i++)
+  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
     {
-      g_autofree char *item = g_strstrip (g_strdup (items[i]));
-      char            *eq = strchr (item, '=');
-      Choice           c = { 0 };
+      const WbAssignmentChoice *ac = wb_assignment_get_choice (assignment, i);
+      Choice                    c = { g_strdup (ac->key), g_strdup (ac->executor) };
 
-      if (*item == '\0')
-        continue;
-      if (eq == NULL)
-        {
-          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID,
-                       "%s: “%s” is not REGION=EXECUTOR", session->path, item);
-          return NULL;
-        }
-      *eq = '\0';
-      c.region = g_strstrip (g_strdup (item));
-      c.executor = g_strstrip (g_strdup (eq + 1));
-      if (!_wb_session_valid_name (c.region) || !_wb_session_valid_name (c.executor))
-        {
-          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID,
-                       "%s: “%s=%s” is not REGION=EXECUTOR", session->path, c.region, c.executor);
-          choice_clear (&c);
-          return NULL;
-        }
       g_array_append_val (choices, c);
     }
-  return g_steal_pointer (&choices);
+  return choices;
 }
 
 /* ensure_assignment: inside a write transaction, the id of the assignment with @choices, storing it
@@ -218,21 +197,36 @@ wb_session_add_assignment (WbSession  *session,
                            const char *spec,
                            GError    **error)
 {
+  g_autoptr (WbAssignment) assignment = NULL;
+  g_autoptr (GError) local = NULL;
+
+  g_return_val_if_fail (session != NULL, 0);
+  g_return_val_if_fail (spec != NULL, 0);
+  if ((assignment = wb_assignment_parse (spec, &local)) == NULL)
+    {
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID, "%s: %s", session->path, local->message);
+      return 0;
+    }
+  return wb_session_add_assignment_choices (session, name, assignment, error);
+}
+
+gint64
+wb_session_add_assignment_choices (WbSession          *session,
+                                   const char         *name,
+                                   const WbAssignment *assignment,
+                                   GError            **error)
+{
   g_autoptr (GArray) choices = NULL;
   gint64 id;
 
   g_return_val_if_fail (session != NULL, 0);
-  g_return_val_if_fail (spec != NULL, 0);
-
   if (name != NULL && !_wb_session_valid_name (name))
     {
       g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID,
                    "%s: “%s” is not a valid assignment name", session->path, name);
       return 0;
     }
-  choices = parse_spec (session, spec, error);
-  if (choices == NULL)
-    return 0;
+  choices = assignment_choices (assignment);
   if (!_wb_session_begin (session, TRUE, error))
     return 0;
   id = _wb_session_ensure_assignment (session, name, choices, TRUE, error);

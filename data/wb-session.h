@@ -185,6 +185,12 @@ gint64 wb_session_add_assignment (WbSession  *session,
                                   const char *name,
                                   const char *spec,
                                   GError    **error);
+/* wb_session_add_assignment_choices: wb_session_add_assignment of an assignment already parsed
+ * (@assignment: transfer none; its keys, region names or region keys "@t12", are stored as they are). */
+gint64 wb_session_add_assignment_choices (WbSession          *session,
+                                          const char         *name,
+                                          const WbAssignment *assignment,
+                                          GError            **error);
 /* wb_session_list_assignments: (transfer full) (element-type WbSessionAssignment) by id. */
 GPtrArray *wb_session_list_assignments (WbSession *session,
                                         GError   **error);

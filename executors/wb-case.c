@@ -24,6 +24,7 @@ struct _WbCase
   GPtrArray     *stages; /* (element-type WbCaseStage) */
   WbSafetensors *reference;
   gboolean       reference_loaded;
+  gboolean       from_set; /* wb_case_new_for_set: no folder behind it */
 };
 
 static void
@@ -429,7 +430,9 @@ entry_label (const WbCase *c, const WbTraceEntry *e)
       return g_strdup_printf ("workbench/%02d_%s", e->index, pass);
     }
 
-  if (e->path && g_str_has_prefix (e->path, c->path) && e->path[strlen (c->path)] == G_DIR_SEPARATOR)
+  if (c->from_set && e->path && !g_path_is_absolute (e->path))
+    label = g_strdup (e->path); /* a set from a session: its entries' paths are relative to the case */
+  else if (e->path && g_str_has_prefix (e->path, c->path) && e->path[strlen (c->path)] == G_DIR_SEPARATOR)
     label = g_strdup (e->path + strlen (c->path) + 1);
   else
     label = g_path_get_basename (e->path ? e->path : "trace");
@@ -515,13 +518,28 @@ wb_case_load (const char *path, GError **error)
   return wb_case_load_full (path, WB_TRACE_SET_LOAD_DEFAULT, error);
 }
 
-WbCase *
-wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
+/* Inputs, their index bounds and the stages of @c, whose set is loaded (@meta_names: nullable). */
+static void
+case_fill (WbCase *c, GPtrArray *meta_names)
 {
-  g_autoptr (WbCase) c = g_new0 (WbCase, 1);
-  g_autoptr (GPtrArray) meta_names = NULL;
-  const WbTraceEntry *pro;
-  gboolean            is_dir = g_file_test (path, G_FILE_TEST_IS_DIR);
+  const WbTraceEntry *pro = find_prologue (c->set);
+
+  if (pro == NULL || !inputs_from_prologue (c, pro->trace, meta_names))
+    {
+      const WbTrace *t = first_computation (c->set);
+      g_ptr_array_set_size (c->inputs, 0);
+      if (t)
+        inputs_from_params (c, t);
+    }
+  fill_input_types (c, first_computation (c->set));
+  compute_index_bounds (c);
+  build_stages (c);
+}
+
+static WbCase *
+case_new (const char *path)
+{
+  WbCase *c = g_new0 (WbCase, 1);
 
   c->path = g_strdup (path);
   while (strlen (c->path) > 1 && g_str_has_suffix (c->path, G_DIR_SEPARATOR_S))
@@ -529,6 +547,16 @@ wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
   c->name = g_path_get_basename (c->path);
   c->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) case_input_free);
   c->stages = g_ptr_array_new_with_free_func ((GDestroyNotify) case_stage_free);
+  return c;
+}
+
+WbCase *
+wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
+{
+  g_autoptr (WbCase) c = case_new (path);
+  g_autoptr (GPtrArray) meta_names = NULL;
+  gboolean is_dir = g_file_test (path, G_FILE_TEST_IS_DIR);
+
   c->set = wb_trace_set_load_full (path, flags, error);
   if (c->set == NULL)
     return NULL;
@@ -542,18 +570,21 @@ wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
           return NULL;
         }
     }
-  pro = find_prologue (c->set);
-  if (pro == NULL || !inputs_from_prologue (c, pro->trace, meta_names))
-    {
-      const WbTrace *t = first_computation (c->set);
-      g_ptr_array_set_size (c->inputs, 0);
-      if (t)
-        inputs_from_params (c, t);
-    }
-  fill_input_types (c, first_computation (c->set));
-  compute_index_bounds (c);
-  build_stages (c);
+  case_fill (c, meta_names);
   return g_steal_pointer (&c);
+}
+
+WbCase *
+wb_case_new_for_set (WbTraceSet *set, const char *name)
+{
+  WbCase *c;
+
+  g_return_val_if_fail (set != NULL && name != NULL, NULL);
+  c = case_new (name);
+  c->from_set = TRUE;
+  c->set = set;
+  case_fill (c, NULL);
+  return c;
 }
 
 const char *
@@ -581,7 +612,7 @@ wb_case_get_reference (WbCase *c, GError **error)
     {
       g_autofree char *p = g_build_filename (c->path, "tensors.safetensors", NULL);
       c->reference_loaded = TRUE;
-      if (g_file_test (c->path, G_FILE_TEST_IS_DIR) && g_file_test (p, G_FILE_TEST_EXISTS))
+      if (!c->from_set && g_file_test (c->path, G_FILE_TEST_IS_DIR) && g_file_test (p, G_FILE_TEST_EXISTS))
         c->reference = wb_safetensors_load (p, error);
     }
   return c->reference;

@@ -55,6 +55,10 @@ WbCase *wb_case_load (const char *path, GError **error);
 /* wb_case_load_full: wb_case_load() reading the directory with @flags (WB_TRACE_SET_LOAD_NO_SUBSETS: a
  * case without its sub-sets default_execs/ and fallback/). (transfer full) or NULL with @error set. */
 WbCase *wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error);
+/* wb_case_new_for_set: (transfer full) the case of @set (transfer full), loaded already (from a session
+ * file: no folder is read or written), called @name; its entries' relative paths are the stages' labels.
+ * It has no meta.json (inputs are named from the prologue) and no reference tensors. */
+WbCase *wb_case_new_for_set (WbTraceSet *set, const char *name);
 void    wb_case_free (WbCase *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbCase, wb_case_free)
 

@@ -33,8 +33,8 @@ struct _WbProfile
   GPtrArray  *entries;    /* (element-type Entry) in execution order */
   GHashTable *by_bsym;    /* const WbBsym* -> GUINT_TO_POINTER (index + 1) */
   GHashTable *call_names; /* printed names of the top-level calls (utility ones included) */
-  GHashTable *assignment; /* printed name -> executor name (both owned) */
-  GString    *executors;  /* the --executors specs applied, comma separated */
+  WbAssignment *assignment; /* (nullable) as given to wb_profile_set_assignment */
+  GHashTable   *by_name;    /* printed call name -> executor name (both owned): the assignment resolved */
   guint32     backward_offset;
   gboolean    cuda;             /* runs in the GPU runner (wb_profile_set_device_cuda) */
   char       *default_executor; /* cuda: the executor of unassigned entries */
@@ -146,8 +146,7 @@ wb_profile_new (WbProgram  *program,
   p->entries = g_ptr_array_new_with_free_func (entry_free);
   p->by_bsym = g_hash_table_new (g_direct_hash, g_direct_equal);
   p->call_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  p->assignment = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  p->executors = g_string_new (NULL);
+  p->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   forward = wb_program_get_forward (program);
   backward = wb_program_get_backward (program);
@@ -170,8 +169,8 @@ wb_profile_free (WbProfile *profile)
   g_ptr_array_unref (profile->entries);
   g_hash_table_unref (profile->by_bsym);
   g_hash_table_unref (profile->call_names);
-  g_hash_table_unref (profile->assignment);
-  g_string_free (profile->executors, TRUE);
+  g_clear_pointer (&profile->assignment, wb_assignment_unref);
+  g_hash_table_unref (profile->by_name);
   g_free (profile->stage_name);
   g_free (profile->default_executor);
   wb_program_unref (profile->program);
@@ -215,7 +214,7 @@ wb_profile_get_default_executor (const WbProfile *profile)
   return profile->cuda ? profile->default_executor : NULL;
 }
 
-GHashTable *
+const WbAssignment *
 wb_profile_get_assignment (const WbProfile *profile)
 {
   g_return_val_if_fail (profile != NULL, NULL);
@@ -263,47 +262,41 @@ find_executor (const char *name, GError **error)
   return NULL;
 }
 
-gboolean
-wb_profile_set_executors (WbProfile  *profile,
-                          const char *spec,
-                          GError    **error)
+/* The printed call name @key stands for in the profile's program, or NULL (wb_assignment_resolve_key). */
+static const char *
+resolve_key (const WbProfile *p, const char *key)
 {
-  g_auto (GStrv) items = NULL;
+  const WbTrace *traces[2] = { wb_program_get_forward (p->program), wb_program_get_backward (p->program) };
+  const char    *name = wb_assignment_resolve_key (key, traces, 2);
+
+  return name != NULL && g_hash_table_contains (p->call_names, name) ? name : NULL;
+}
+
+gboolean
+wb_profile_set_assignment (WbProfile          *profile,
+                           const WbAssignment *assignment,
+                           GError            **error)
+{
+  guint n = wb_assignment_get_n_choices (assignment);
 
   g_return_val_if_fail (profile != NULL, FALSE);
-  if (spec == NULL || spec[0] == '\0')
-    return TRUE;
-  items = g_strsplit (spec, ",", -1);
-  /* check everything first: a bad item changes nothing */
-  for (guint i = 0; items[i] != NULL; i++)
+  /* check everything first: a bad choice changes nothing */
+  for (guint i = 0; i < n; i++)
     {
-      g_autofree char *item = g_strstrip (g_strdup (items[i]));
-      const char      *eq = strchr (item, '=');
-      g_autofree char *region = NULL;
-      g_autofree char *executor = NULL;
+      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
 
-      if (item[0] == '\0')
-        continue;
-      if (eq == NULL || eq == item || eq[1] == '\0')
-        {
-          g_set_error (error, WB_PROFILE_ERROR, WB_PROFILE_ERROR_BAD_OPTION,
-                       "--executors: “%s” is not REGION=EXECUTOR", item);
-          return FALSE;
-        }
-      region = g_strstrip (g_strndup (item, eq - item));
-      executor = g_strstrip (g_strdup (eq + 1));
-      if (!g_hash_table_contains (profile->call_names, region))
+      if (resolve_key (profile, c->key) == NULL)
         {
           g_autofree char *regions = list_regions (profile);
 
           g_set_error (error, WB_PROFILE_ERROR, WB_PROFILE_ERROR_UNKNOWN_REGION,
-                       "--executors: no region or top-level call named “%s” in %s (regions: %s)", region,
+                       "--executors: no region or top-level call named “%s” in %s (regions: %s)", c->key,
                        profile->stage_name ? profile->stage_name : "the program", regions);
           return FALSE;
         }
       if (profile->cuda)
         {
-          const WbExecutorInfo *info = wb_executor_info_lookup (executor);
+          const WbExecutorInfo *info = wb_executor_info_lookup (c->executor);
 
           if (info == NULL || wb_executor_info_is_thunder (info))
             {
@@ -311,31 +304,44 @@ wb_profile_set_executors (WbProfile  *profile,
               g_autofree char *list = g_strjoinv (", ", known);
 
               g_set_error (error, WB_PROFILE_ERROR, WB_PROFILE_ERROR_UNKNOWN_EXECUTOR,
-                           "--executors: unknown executor “%s” on --device cuda (the GPU runner has: %s)", executor, list);
+                           "--executors: unknown executor “%s” on --device cuda (the GPU runner has: %s)", c->executor, list);
               return FALSE;
             }
         }
-      else if (find_executor (executor, error) == NULL)
+      else if (find_executor (c->executor, error) == NULL)
         return FALSE;
     }
-  for (guint i = 0; items[i] != NULL; i++)
+  g_hash_table_remove_all (profile->by_name);
+  for (guint i = 0; i < n; i++)
     {
-      g_autofree char *item = g_strstrip (g_strdup (items[i]));
-      const char      *eq = strchr (item, '=');
-      char            *region, *executor;
+      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
+      const char               *name = resolve_key (profile, c->key);
 
-      if (item[0] == '\0')
-        continue;
-      region = g_strstrip (g_strndup (item, eq - item));
-      executor = g_strstrip (g_strdup (eq + 1));
       if (!profile->cuda)
-        wb_program_assign (profile->program, region, find_executor (executor, NULL));
-      g_hash_table_replace (profile->assignment, region, executor);
+        wb_program_assign (profile->program, name, find_executor (c->executor, NULL));
+      g_hash_table_replace (profile->by_name, g_strdup (name), g_strdup (c->executor));
     }
-  if (profile->executors->len > 0)
-    g_string_append_c (profile->executors, ',');
-  g_string_append (profile->executors, spec);
+  g_clear_pointer (&profile->assignment, wb_assignment_unref);
+  if (n > 0)
+    profile->assignment = wb_assignment_ref ((WbAssignment *) assignment);
   return TRUE;
+}
+
+gboolean
+wb_profile_set_executors (WbProfile  *profile,
+                          const char *spec,
+                          GError    **error)
+{
+  g_autoptr (WbAssignment) assignment = NULL;
+  g_autoptr (GError) local = NULL;
+
+  g_return_val_if_fail (profile != NULL, FALSE);
+  if ((assignment = wb_assignment_parse (spec, &local)) == NULL)
+    {
+      g_set_error (error, WB_PROFILE_ERROR, WB_PROFILE_ERROR_BAD_OPTION, "--executors: %s", local->message);
+      return FALSE;
+    }
+  return wb_profile_set_assignment (profile, assignment, error);
 }
 
 guint
@@ -477,7 +483,7 @@ read_slow_knob (WbProfile *p, Timing *t)
 static const char *
 entry_executor (const WbProfile *p, const Entry *e)
 {
-  const char *name = g_hash_table_lookup (p->assignment, e->call_name);
+  const char *name = g_hash_table_lookup (p->by_name, e->call_name);
 
   return name != NULL ? name : p->cuda ? p->default_executor
                                        : wb_executor_info_get_name (wb_executor_info_get_default (FALSE));
@@ -494,7 +500,7 @@ new_run (WbProfile *p, const WbProfileOptions *options)
   run->iters = options->iters;
   run->warmup = options->warmup;
   run->cuda_graphs = FALSE;
-  run->executors = p->executors->len > 0 ? g_strdup (p->executors->str) : NULL;
+  run->executors = p->assignment != NULL ? wb_assignment_to_string (p->assignment) : NULL;
   run->stage = g_strdup (p->stage_name);
   g_hash_table_add (executors, (gpointer) (p->cuda ? p->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (FALSE))));
   for (guint i = 0; i < p->entries->len; i++)

@@ -104,9 +104,16 @@ WbProfile *wb_profile_new (WbProgram  *program,
 void       wb_profile_free (WbProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProfile, wb_profile_free)
 
-/* wb_profile_set_executors: applies "NAME=EXECUTOR,..." (the --executors option): NAME is a region or the
- * printed name of top-level calls ("TorchCompile0", "prims.linear"). Errors: BAD_OPTION (does not parse),
- * UNKNOWN_REGION, UNKNOWN_EXECUTOR, UNAVAILABLE (a CUDA executor); each names the offending word. */
+/* wb_profile_set_assignment: applies @assignment (referenced, kept unchanged; see wb-assignment.h): a
+ * key is a region's key ("@t12"), a region's name or the printed name of top-level calls
+ * ("TorchCompile0", "prims.linear"). Checked whole before anything is applied; replaces an earlier
+ * assignment. Errors: UNKNOWN_REGION, UNKNOWN_EXECUTOR, UNAVAILABLE (a CUDA executor); each names the
+ * offending word. */
+gboolean wb_profile_set_assignment (WbProfile          *profile,
+                                    const WbAssignment *assignment,
+                                    GError            **error);
+/* wb_profile_set_executors: wb_profile_set_assignment of "KEY=EXECUTOR,..." (the --executors option) as
+ * parsed by wb_assignment_parse; BAD_OPTION when it does not parse. */
 gboolean wb_profile_set_executors (WbProfile  *profile,
                                    const char *spec,
                                    GError    **error);
@@ -120,8 +127,8 @@ void wb_profile_set_device_cuda (WbProfile  *profile,
 /* wb_profile_get_default_executor: (transfer none) (nullable) the executor of unassigned regions in the
  * GPU runner; NULL unless wb_profile_set_device_cuda was called. */
 const char *wb_profile_get_default_executor (const WbProfile *profile);
-/* wb_profile_get_assignment: (transfer none) (element-type utf8 utf8) printed call name -> executor. */
-GHashTable *wb_profile_get_assignment (const WbProfile *profile);
+/* wb_profile_get_assignment: (transfer none) (nullable) the assignment applied, as it was given. */
+const WbAssignment *wb_profile_get_assignment (const WbProfile *profile);
 /* wb_profile_find_entry: the index of the entry @bsym (a top-level call of the profile's program) is, or -1. */
 int wb_profile_find_entry (const WbProfile *profile,
                            const WbBsym    *bsym);

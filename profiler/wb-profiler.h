@@ -5,7 +5,8 @@
  * Owns: the plain data of a profiling run (WbRun, WbRegionStats, WbKernelRecord, WbDeviceCeilings) and
  * order statistics over iteration times; bytes moved and FLOPs counted from a trace's types (WbCostModel);
  * the cpu's ceilings and their cache; WbProfile, which runs a program warm-up + N timed iterations on the
- * cpu and fills a WbRun; the caller's side of the GPU runner process (WbRunner, wb-runner.h) and its
+ * cpu and fills a WbRun; WbProfileJob, the profiling job every caller shares (device choice, the GPU runner
+ * or the in-process cpu, ceilings, notes); the caller's side of the GPU runner process (WbRunner, wb-runner.h) and its
  * protocol (wb-runner-protocol.h); CUPTI activity records and their attribution to regions.
  * Depends on: compiler, executors (running), GLib, json-glib (the ceilings cache), OpenBLAS (the sgemm
  * ceiling). Nothing here knows SQLite or GTK.
@@ -17,6 +18,7 @@
 #include "wb-ceilings.h"
 #include "wb-cost.h"
 #include "wb-cupti.h"
+#include "wb-profile-job.h"
 #include "wb-profile.h"
 #include "wb-run.h"
 #include "wb-runner.h"

@@ -477,6 +477,34 @@ events_free (WbCudaRuntime *rt, CUevent ev[2])
       wb_cuda_runtime_get_api (rt)->cuEventDestroy (ev[i]);
 }
 
+/* Assigns the request's choices (wb_assignment_to_variant) to @program's calls: a region key ("@t12") to
+ * the region of the program's traces that has it, a name to the calls printed with it. */
+static gboolean
+assign_choices (WbProgram *program, GVariant *assign, GError **error)
+{
+  g_autoptr (WbAssignment) assignment = wb_assignment_new_from_variant (assign, error);
+  const WbTrace *traces[2] = { wb_program_get_forward (program), wb_program_get_backward (program) };
+
+  if (assignment == NULL)
+    return FALSE;
+  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
+    {
+      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
+      const char               *name = wb_assignment_resolve_key (c->key, traces, 2);
+      WbExecutor               *e;
+
+      if (name == NULL)
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s=%s: no region has the key %s", c->key, c->executor, c->key);
+          return FALSE;
+        }
+      if ((e = wb_cuda_executor_get (c->executor, error)) == NULL)
+        return FALSE;
+      wb_program_assign (program, name, e);
+    }
+  return TRUE;
+}
+
 static void
 handle_run (Runner *r, GVariant *req)
 {
@@ -549,19 +577,8 @@ handle_run (Runner *r, GVariant *req)
     goto fail;
   wb_program_assign (program, NULL, def_exec);
   assign = g_variant_lookup_value (req, "assign", G_VARIANT_TYPE ("a{ss}"));
-  if (assign)
-    {
-      GVariantIter it;
-      const char  *name, *exec;
-      g_variant_iter_init (&it, assign);
-      while (g_variant_iter_next (&it, "{&s&s}", &name, &exec))
-        {
-          WbExecutor *e = wb_cuda_executor_get (exec, &error);
-          if (e == NULL)
-            goto fail;
-          wb_program_assign (program, name, e);
-        }
-    }
+  if (assign && !assign_choices (program, assign, &error))
+    goto fail;
   av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
   if ((host_args = wb_runner_values_from_variant (av, &error)) == NULL)
     goto fail;

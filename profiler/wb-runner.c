@@ -145,6 +145,13 @@ WbRunner *
 wb_runner_new (GError **error)
 {
   g_autofree char *path = wb_runner_find_program ();
+
+  return wb_runner_new_for_program (path, error);
+}
+
+WbRunner *
+wb_runner_new_for_program (const char *path, GError **error)
+{
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GVariant) hello = NULL;
   WbRunner       *r;
@@ -350,7 +357,7 @@ lookup_values (GVariant *dict, const char *key, GError **error)
 WbRunnerResult *
 wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError **error)
 {
-  GVariantBuilder  b, assign;
+  GVariantBuilder  b;
   g_autofree char *fw = wb_trace_to_string (req->forward);
   g_autofree char *bw = req->backward ? wb_trace_to_string (req->backward) : NULL;
   int              dummy;
@@ -367,16 +374,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
       g_variant_builder_add (&b, "{sv}", "backward_filename",
                              g_variant_new_string (req->backward->filename ? req->backward->filename : "<trace>"));
     }
-  g_variant_builder_init (&assign, G_VARIANT_TYPE ("a{ss}"));
-  if (req->assignment)
-    {
-      GHashTableIter it;
-      gpointer       k, v;
-      g_hash_table_iter_init (&it, req->assignment);
-      while (g_hash_table_iter_next (&it, &k, &v))
-        g_variant_builder_add (&assign, "{ss}", (const char *) k, (const char *) v);
-    }
-  g_variant_builder_add (&b, "{sv}", "assign", g_variant_builder_end (&assign));
+  g_variant_builder_add (&b, "{sv}", "assign", wb_assignment_to_variant (req->assignment));
   g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE))));
   g_variant_builder_add (&b, "{sv}", "seed", g_variant_new_uint64 (req->seed));
   g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));

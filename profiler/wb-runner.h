@@ -40,6 +40,9 @@ typedef struct _WbRunner WbRunner;
 char *wb_runner_find_program (void);
 /* wb_runner_new: starts a runner and reads its greeting. (transfer full) or NULL with WB_RUNNER_ERROR. */
 WbRunner *wb_runner_new (GError **error);
+/* wb_runner_new_for_program: (transfer full) wb_runner_new starting the runner at @path (tests start a
+ * fake one), or NULL with the error. */
+WbRunner *wb_runner_new_for_program (const char *path, GError **error);
 void      wb_runner_free (WbRunner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunner, wb_runner_free)
 
@@ -53,7 +56,8 @@ typedef struct
 {
   WbTrace    *forward;          /* the program's traces (printed and parsed again in the runner) */
   WbTrace    *backward;         /* (nullable) */
-  GHashTable *assignment;       /* (nullable) (element-type utf8 utf8) region or symbol name -> executor name */
+  const WbAssignment *assignment; /* (nullable) (transfer none) sent as it is ("a{ss}", wb_assignment_to_variant):
+                                     the runner resolves region keys in the traces it parses */
   const char *default_executor; /* NULL: wb_executor_info_get_default (TRUE) */
   GPtrArray  *args;             /* (element-type WbRtValue) host values, one per forward parameter */
   GPtrArray  *cotangents;       /* (nullable) (element-type WbRtValue) */

@@ -12,19 +12,20 @@
 
 typedef struct
 {
-  char       *path;
-  char       *assignment;
-  WbCase     *wcase; /* borrowed from the document while profiling */
-  gboolean    own_case;
-  WbTraceSet *set;
-  WbPipeline *pipeline;
-  char       *pipeline_error;
-  WbRun      *run;
-  GPtrArray  *session_runs; /* (element-type WbRun) runs read from a session */
-  char       *session_path; /* a session: store the run there */
-  gint64      trace_set_id;
-  char       *store_error; /* the run was made but not stored in the session */
-  guint       iters, warmup;
+  char         *path;
+  WbAssignment *assignment; /* (nullable) */
+  WbCase       *wcase;      /* borrowed from the document while profiling */
+  gboolean      own_case;
+  WbTraceSet   *set;
+  WbPipeline   *pipeline;
+  char         *pipeline_error;
+  WbRun        *run;
+  GPtrArray    *session_runs; /* (element-type WbRun) runs read from a session */
+  char         *session_path; /* a session: store the run there */
+  gint64        trace_set_id;
+  char         *store_error;   /* the run was made but not stored in the session */
+  char         *device_reason; /* why the profiling job chose its device */
+  guint         iters, warmup;
   void (*progress) (double, gpointer);
   gpointer      progress_data;
   GCancellable *cancellable;
@@ -34,7 +35,7 @@ static void
 job_free (Job *job)
 {
   g_free (job->path);
-  g_free (job->assignment);
+  g_clear_pointer (&job->assignment, wb_assignment_unref);
   if (job->own_case)
     g_clear_pointer (&job->wcase, wb_case_free);
   g_clear_pointer (&job->set, wb_trace_set_free);
@@ -44,6 +45,7 @@ job_free (Job *job)
   g_clear_pointer (&job->session_runs, g_ptr_array_unref);
   g_free (job->session_path);
   g_free (job->store_error);
+  g_free (job->device_reason);
   g_clear_object (&job->cancellable);
   g_free (job);
 }
@@ -75,7 +77,7 @@ job_build_set (Job *job, const WbTraceSet *base, GError **error)
   if (job->pipeline == NULL)
     {
       /* a bad assignment is the user's error; a trace the pipeline cannot take is only a note */
-      if (job->assignment != NULL)
+      if (!wb_assignment_is_empty (job->assignment))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
@@ -118,6 +120,14 @@ load_session (Job *job, GError **error)
   job->trace_set_id = last->id;
   if (last->origin != NULL && g_file_test (last->origin, G_FILE_TEST_EXISTS))
     job->wcase = wb_case_load (last->origin, NULL);
+  if (job->wcase == NULL)
+    {
+      /* the session's own texts, as a case: nothing is written to a folder */
+      WbTraceSet *copy = wb_session_load_trace_set (session, last->id, NULL);
+
+      if (copy != NULL)
+        job->wcase = wb_case_new_for_set (copy, last->name ? last->name : "session");
+    }
   job->session_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
   if ((listed = wb_session_list_runs (session, error)) == NULL)
     {
@@ -230,8 +240,8 @@ install (WbDocument *self, Job *job)
   self->set = g_steal_pointer (&job->set);
   self->pipeline = g_steal_pointer (&job->pipeline);
   self->pipeline_error = g_steal_pointer (&job->pipeline_error);
-  g_free (self->assignment);
-  self->assignment = g_strdup (job->assignment);
+  g_clear_pointer (&self->assignment, wb_assignment_unref);
+  self->assignment = job->assignment ? wb_assignment_ref (job->assignment) : NULL;
   index_entries (self);
   g_clear_pointer (&self->region_map, g_hash_table_unref);
   self->bsym = NULL;
@@ -343,15 +353,46 @@ final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward)
     }
 }
 
+/* The profiling job's store hook: the run into the document's session (opened for the write only). */
+static gboolean
+store_in_session (WbRun *run, gpointer data, GError **error)
+{
+  Job *job = data;
+  g_autoptr (WbSession) session = NULL;
+
+  if (job->session_path == NULL)
+    return TRUE;
+  if ((session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, error)) == NULL)
+    return FALSE;
+  return wb_session_store_run (session, run, job->trace_set_id, error) != 0;
+}
+
+/* The choices of @assignment (nullable) that name a region of @program with an executor (not "unfuse"). */
+static WbAssignment *
+runner_assignment (const WbAssignment *assignment, WbProgram *program)
+{
+  const WbTrace *traces[2] = { wb_program_get_forward (program), wb_program_get_backward (program) };
+  WbAssignment  *runner = wb_assignment_new ();
+
+  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
+    {
+      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
+
+      if (strcmp (c->executor, "unfuse") != 0 && wb_assignment_resolve_key (c->key, traces, 2) != NULL)
+        wb_assignment_set (runner, c->key, c->executor, NULL);
+    }
+  return runner;
+}
+
+/* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
+ * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
 static void
 profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job    *job = data;
   GError *error = NULL;
   g_autoptr (WbProgram) program = NULL;
-  g_autoptr (WbProfile) profile = NULL;
-  g_autoptr (GHashTable) inputs = NULL;
-  g_autoptr (GPtrArray) args = NULL;
+  g_autoptr (WbProfileJob) pj = NULL;
   WbProfileOptions options;
   WbTrace         *forward, *backward;
 
@@ -368,43 +409,48 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   final_stages (job->pipeline, &forward, &backward);
   if (forward != NULL && backward != NULL && wb_program_classify_trace (forward) != WB_PROGRAM_TRAINING)
     backward = NULL;
-  if ((program = wb_program_new (forward, backward, &error)) == NULL || (inputs = wb_case_make_inputs (job->wcase, wb_case_get_reference (job->wcase, NULL), 0, &error)) == NULL || (args = wb_case_make_args (job->wcase, program, inputs, &error)) == NULL)
+  if ((program = wb_program_new (forward, backward, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
   if (g_task_return_error_if_cancelled (task))
     return;
-  profile = wb_profile_new (program, "workbench");
+  pj = wb_profile_job_new (job->wcase, program, "workbench");
   wb_profile_options_init (&options);
   options.iters = job->iters;
   options.warmup = job->warmup;
   options.progress = on_profile_progress;
   options.progress_data = job;
-  options.parameters = wb_case_parameter_lookup;
-  options.parameters_data = inputs;
-  if ((job->run = wb_profile_run (profile, args, NULL, &options, NULL, &error)) == NULL)
+  wb_profile_job_set_options (pj, &options);
+  wb_profile_job_set_inputs (pj, wb_case_get_reference (job->wcase, NULL));
+  /* the assignment was the pipeline's (unfuse, fusion executors); on the GPU its choices of executors
+   * that still name a region of the program also tell the runner where to run them */
+  if (wb_profile_job_choose_device (pj, NULL) && wb_profile_job_get_device (pj) == WB_PROFILE_DEVICE_CUDA)
+    {
+      g_autoptr (WbAssignment) runner = runner_assignment (job->assignment, program);
+
+      wb_profile_job_set_assignment (pj, runner);
+    }
+  wb_profile_job_set_cancellable (pj, cancellable);
+  wb_profile_job_set_store (pj, store_in_session, job);
+  job->run = wb_profile_job_run (pj, &error);
+  g_free (job->device_reason);
+  job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
+  if (job->run == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
   g_free (job->run->assignment);
-  job->run->assignment = g_strdup (job->assignment);
-  if (job->session_path != NULL)
-    {
-      g_autoptr (WbSession) session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, &error);
-
-      if (session == NULL || wb_session_store_run (session, job->run, job->trace_set_id, &error) == 0)
-        {
-          job->store_error = g_strdup (error->message);
-          g_clear_error (&error);
-        }
-    }
+  job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
+  if (wb_profile_job_get_store_error (pj) != NULL)
+    job->store_error = g_strdup (wb_profile_job_get_store_error (pj));
   g_task_return_boolean (task, TRUE);
 }
 
 void
-wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
+wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   Job *job;
@@ -421,7 +467,7 @@ wb_document_profile_async (WbDocument *self, const char *assignment, guint iters
       return;
     }
   job = g_new0 (Job, 1);
-  job->assignment = assignment && assignment[0] ? g_strdup (assignment) : NULL;
+  job->assignment = wb_assignment_is_empty (assignment) ? NULL : wb_assignment_ref ((WbAssignment *) assignment);
   job->wcase = self->wcase;
   job->iters = MAX (iters, 1);
   job->warmup = warmup;
@@ -447,6 +493,8 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
   if (job->store_error != NULL)
     g_warning ("the run was not stored in the session: %s", job->store_error);
   g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
+  g_free (self->device_reason);
+  self->device_reason = g_steal_pointer (&job->device_reason);
   install (self, job);
   _wb_document_emit (self, RUNS_CHANGED);
   return TRUE;

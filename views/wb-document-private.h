@@ -17,17 +17,18 @@ struct _WbDocument
 {
   GObject parent_instance;
 
-  char       *path;
-  WbCase     *wcase;    /* NULL when the path is not a runnable case */
-  WbTraceSet *set;      /* the case's entries, then the workbench's stages */
-  WbPipeline *pipeline; /* nullable */
-  char       *pipeline_error;
-  char       *assignment;
-  int        *previous; /* per entry */
-  GPtrArray  *runs;     /* (element-type WbRun) */
-  gboolean    busy;
-  char       *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
-  gint64      trace_set_id; /* the session's trace set shown */
+  char         *path;
+  WbCase       *wcase;    /* NULL when the path is not a runnable case */
+  WbTraceSet   *set;      /* the case's entries, then the workbench's stages */
+  WbPipeline   *pipeline; /* nullable */
+  char         *pipeline_error;
+  WbAssignment *assignment;
+  char         *device_reason; /* why the last profile ran on its device (WbProfileJob) */
+  int          *previous;      /* per entry */
+  GPtrArray    *runs;          /* (element-type WbRun) */
+  gboolean      busy;
+  char         *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
+  gint64        trace_set_id; /* the session's trace set shown */
 
   guint         entry;
   WbTrace      *bsym_trace;

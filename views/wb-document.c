@@ -63,10 +63,16 @@ wb_document_get_pipeline (WbDocument *self)
   return self->pipeline;
 }
 
-const char *
+const WbAssignment *
 wb_document_get_assignment (WbDocument *self)
 {
   return self->assignment;
+}
+
+const char *
+wb_document_get_device_reason (WbDocument *self)
+{
+  return self->device_reason;
 }
 
 const WbStage *
@@ -272,7 +278,8 @@ wb_document_finalize (GObject *object)
   g_clear_pointer (&self->set, wb_trace_set_free);
   g_clear_pointer (&self->pipeline, wb_pipeline_free);
   g_free (self->pipeline_error);
-  g_free (self->assignment);
+  g_clear_pointer (&self->assignment, wb_assignment_unref);
+  g_free (self->device_reason);
   g_free (self->previous);
   g_ptr_array_unref (self->runs);
   g_clear_pointer (&self->bsym_trace, wb_trace_unref);

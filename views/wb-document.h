@@ -37,8 +37,11 @@ const WbPipeline *wb_document_get_pipeline (WbDocument *self);
 const WbStage *wb_document_get_stage (WbDocument *self, guint entry);
 /* wb_document_get_previous: the entry that @entry was computed from (what the left pane shows), or -1. */
 int wb_document_get_previous (WbDocument *self, guint entry);
-/* wb_document_get_assignment: (nullable) the REGION=EXECUTOR choices of the current pipeline. */
-const char *wb_document_get_assignment (WbDocument *self);
+/* wb_document_get_assignment: (transfer none) (nullable) the choices of the current pipeline. */
+const WbAssignment *wb_document_get_assignment (WbDocument *self);
+/* wb_document_get_device_reason: (transfer none) (nullable) why the last profile ran where it did
+ * ("the GPU runner reports ...", "no device asked for and ..."): the profiling job's device choice. */
+const char *wb_document_get_device_reason (WbDocument *self);
 
 /* Selection. The entry is the stage shown on the right; the bound symbol belongs to that stage's trace
  * (or to the left one when picked there); the region is a name of the pipeline's regions. */
@@ -73,11 +76,12 @@ gboolean wb_document_run_is_planned (WbDocument *self, const WbRun *run);
  * trace in @trace (nullable). NULL when the document has no such trace. */
 const WbBsym *wb_document_find_run_call (WbDocument *self, const WbRun *run, const char *name, WbTrace **trace);
 
-/* wb_document_profile_async: with @assignment ("REGION=EXECUTOR,...", nullable) re-runs the pipeline,
- * then profiles its final forward and backward on the cpu (@iters timed, @warmup untimed) on a worker
+/* wb_document_profile_async: with @assignment (nullable; referenced) re-runs the pipeline,
+ * then profiles its final forward and backward with a WbProfileJob (on the GPU when the runner reports
+ * one, else on the cpu; @iters timed, @warmup untimed) on a worker
  * thread. @progress (nullable) is called on the main thread with a fraction 0..1. On success the new
  * pipeline replaces the old one and the run is appended. */
-void     wb_document_profile_async (WbDocument *self, const char *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
+void     wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
 gboolean wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error);
 gboolean wb_document_is_busy (WbDocument *self);
 

@@ -475,7 +475,7 @@ profile_done (GObject *object, GAsyncResult *result, gpointer data)
 }
 
 void
-wb_region_table_profile (WbRegionTable *self, const char *assignment)
+wb_region_table_profile (WbRegionTable *self, const WbAssignment *assignment)
 {
   g_return_if_fail (WB_IS_REGION_TABLE (self));
 
@@ -493,9 +493,8 @@ wb_region_table_profile (WbRegionTable *self, const char *assignment)
 gboolean
 wb_region_table_set_executor (WbRegionTable *self, const char *name, const char *executor, char **why_not)
 {
-  const WbRegion  *region = wb_document_lookup_region (self->document, name);
-  const char      *old = wb_document_get_assignment (self->document);
-  g_autofree char *assignment = NULL;
+  const WbRegion *region = wb_document_lookup_region (self->document, name);
+  g_autoptr (WbAssignment) assignment = NULL;
 
   if (region == NULL)
     {
@@ -507,7 +506,8 @@ wb_region_table_set_executor (WbRegionTable *self, const char *name, const char 
     return TRUE;
   if (!_wb_region_table_can_take (self, region, executor, why_not))
     return FALSE;
-  assignment = old ? g_strdup_printf ("%s,%s=%s", old, name, executor) : g_strdup_printf ("%s=%s", name, executor);
+  /* by key: the choice stays with this region when re-fusion renumbers the regions */
+  assignment = wb_assignment_copy_with (wb_document_get_assignment (self->document), region->key ? region->key : name, executor, NULL);
   wb_region_table_profile (self, assignment);
   return TRUE;
 }

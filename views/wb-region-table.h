@@ -19,7 +19,7 @@ GtkWidget *wb_region_table_new (void);
 void       wb_region_table_set_document (WbRegionTable *self, WbDocument *document);
 /* wb_region_table_profile: re-runs the pipeline with @assignment (nullable: the current one) and a cpu
  * profile in the background, with a progress bar and a cancel button. */
-void wb_region_table_profile (WbRegionTable *self, const char *assignment);
+void wb_region_table_profile (WbRegionTable *self, const WbAssignment *assignment);
 /* wb_region_table_get_choices: (transfer none) what a region's executor drop-down offers, NULL-terminated:
  * the registry's executors that run here or in the GPU runner (the default on CUDA first), then
  * "unfuse"; never Thunder's read-only executors. Any thread. */

@@ -44,8 +44,10 @@ run_case (const char *name, const char *const *executors, const char *assignment
   g_autofree char *dir = case_dir (name);
   g_autoptr (WbTraceSet) set = NULL;
   const WbTraceEntry *input;
-  WbPipelineOptions   opts = { executors, WB_FUSION_DATAFLOW, assignment };
-  WbPipeline         *p;
+  g_autoptr (WbAssignment) parsed = wb_assignment_parse (assignment, error);
+  WbPipelineOptions opts = { executors, WB_FUSION_DATAFLOW, parsed };
+  WbPipeline       *p;
+  g_assert_no_error (*error);
   if (dir == NULL)
     return NULL;
   set = wb_trace_set_load (dir, error);
@@ -381,6 +383,78 @@ test_reassignment (void)
   g_assert_nonnull (strstr (error->message, "nvrtcFusion9"));
 }
 
+/* The region with @name in @p, or NULL. */
+static const WbRegion *
+find_region (WbPipeline *p, const char *name)
+{
+  GPtrArray *regions = wb_pipeline_get_regions (p);
+
+  for (guint i = 0; i < regions->len; i++)
+    if (strcmp (((WbRegion *) regions->pdata[i])->name, name) == 0)
+      return regions->pdata[i];
+  return NULL;
+}
+
+/* Region keys survive re-fusion: after unfusing the first region every other region keeps its key
+ * (mlp_small: @t65, @t67, @t74, @t22), also where remat changed its contents; a choice by key reaches
+ * the region with that key, and a key wins over a name. */
+static void
+test_region_keys (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbPipeline) base = run_case ("mlp_small", NULL, NULL, NULL, &error);
+  g_autoptr (WbPipeline) unfused = NULL, by_key = NULL, both = NULL;
+  g_autofree char *spec = NULL;
+  GPtrArray       *regions = wb_pipeline_get_regions (base);
+  const WbRegion  *first, *target;
+
+  g_assert_no_error (error);
+  first = find_region (base, "nvrtcFusion0");
+  target = find_region (base, "nvrtcFusion2");
+  g_assert_nonnull (first);
+  g_assert_nonnull (target);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const WbRegion  *r = regions->pdata[i];
+      g_autofree char *key = wb_region_key (r->bsym);
+
+      g_assert_nonnull (r->key);
+      g_assert_true (r->key[0] == '@');
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpstr (r->key, !=, ((WbRegion *) regions->pdata[j])->key);
+      if (r->list == WB_STAGE_FORWARD)
+        g_assert_cmpstr (key, ==, r->key); /* remat adds nothing to forward regions */
+    }
+
+  unfused = run_case ("mlp_small", NULL, "nvrtcFusion0=unfuse", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (wb_pipeline_get_regions (unfused)->len, ==, regions->len - 1);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const WbRegion *r = regions->pdata[i], *again = find_region (unfused, r->name);
+
+      if (r == first)
+        continue;
+      g_assert_nonnull (again);
+      g_assert_cmpstr (again->key, ==, r->key);
+    }
+
+  /* by key: the region with that key is unfused, and only that one */
+  spec = g_strdup_printf ("%s=unfuse", target->key);
+  by_key = run_case ("mlp_small", NULL, spec, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (wb_pipeline_get_regions (by_key)->len, ==, regions->len - 1);
+  g_assert_null (find_region (by_key, "nvrtcFusion2"));
+  g_assert_cmpstr (find_region (by_key, "nvrtcFusion0")->key, ==, first->key);
+
+  /* a name and a key in one assignment; the key of the same region wins over its name */
+  g_clear_pointer (&spec, g_free);
+  spec = g_strdup_printf ("nvrtcFusion0=unfuse,%s=unfuse,nvrtcFusion2=cublas", target->key);
+  both = run_case ("mlp_small", NULL, spec, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (wb_pipeline_get_regions (both)->len, ==, regions->len - 2);
+}
+
 static void
 test_provenance (void)
 {
@@ -497,6 +571,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/WbPipeline/remarks", test_remarks);
   g_test_add_func ("/compiler/WbPipeline/remark-executors", test_remark_dtype);
   g_test_add_func ("/compiler/WbPipeline/reassignment", test_reassignment);
+  g_test_add_func ("/compiler/WbPipeline/region-keys", test_region_keys);
   g_test_add_func ("/compiler/WbPipeline/provenance", test_provenance);
   g_test_add_func ("/compiler/WbPipeline/backward-remat", test_backward_remat);
   return g_test_run ();

@@ -184,6 +184,10 @@ test_switch_executor (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
   g_assert_true (wb_ui_wait (runs_at_least, GUINT_TO_POINTER (1), 240));
   g_test_message ("bench: first cpu run: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+  /* the app profiles through the same job as the command line: it says where it ran and why */
+  g_assert_nonnull (wb_document_get_device_reason (doc));
+  g_test_message ("device: %s", wb_document_get_device_reason (doc));
+  g_assert_cmpstr (((WbRun *) wb_document_get_runs (doc)->pdata[wb_document_get_runs (doc)->len - 1])->device_name, ==, "cpu");
 
   /* an operator executor cannot take a fused region: the reason comes back */
   g_assert_false (wb_region_table_set_executor (table, name, "cublas", &why));
@@ -197,8 +201,15 @@ test_switch_executor (void)
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "03-rerun-progress"));
   g_assert_true (wb_ui_wait (runs_at_least, GUINT_TO_POINTER (2), 240));
   g_test_message ("bench: re-run after the switch: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
-  g_assert_nonnull (wb_document_get_assignment (doc));
-  g_assert_true (g_str_has_suffix (wb_document_get_assignment (doc), "=unfuse"));
+  {
+    const WbAssignment *assignment = wb_document_get_assignment (doc);
+    g_autofree char    *spec = wb_assignment_to_string (assignment);
+
+    /* the choice is stored by the region's key, which survives the renumbering */
+    g_assert_nonnull (assignment);
+    g_assert_true (spec[0] == '@');
+    g_assert_true (g_str_has_suffix (spec, "=unfuse"));
+  }
   g_assert_cmpuint (wb_pipeline_get_regions (wb_document_get_pipeline (doc))->len, !=, 0);
   (void) n_regions;
   wb_document_select_region (doc, ((WbRegion *) wb_pipeline_get_regions (wb_document_get_pipeline (doc))->pdata[0])->name);
