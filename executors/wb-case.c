@@ -378,7 +378,30 @@ find_index_uses (WbCase *c, const WbBsym *b, GHashTable *types, GHashTable *prod
           continue;
         ix = b->args[iu->index_pos];
         src = b->args[iu->src_pos];
-        if (ix->kind != WB_VALUE_NAME || src->kind != WB_VALUE_NAME || (st = g_hash_table_lookup (types, src->text)) == NULL)
+        if (src->kind != WB_VALUE_NAME || (st = g_hash_table_lookup (types, src->text)) == NULL)
+          continue;
+        if (ix->kind == WB_VALUE_TUPLE && iu->dim_pos < 0 && iu->fixed_dim == 0)
+          {
+            /* a getitem key of several items: a tensor item indexes the dim it stands at (slices and ints
+             * take one dim each, None none, ... the dims the items after it leave) */
+            guint d = 0;
+            for (guint k = 0; k < ix->n_items && d < st->rank; k++)
+              {
+                const WbValue *item = ix->items[k];
+                if (item->kind == WB_VALUE_ELLIPSIS)
+                  d = st->rank > ix->n_items - k - 1 ? st->rank - (ix->n_items - k - 1) : d;
+                else if (item->kind == WB_VALUE_NONE)
+                  continue;
+                else
+                  {
+                    if (item->kind == WB_VALUE_NAME && st->shape[d] > 0)
+                      bound_value (c, producers, item->text, st->shape[d], 0);
+                    d++;
+                  }
+              }
+            continue;
+          }
+        if (ix->kind != WB_VALUE_NAME)
           continue;
         if (iu->dim_pos >= 0 && ((guint) iu->dim_pos >= b->n_args || !wb_value_get_int (b->args[iu->dim_pos], &dim)))
           continue;

@@ -121,6 +121,17 @@ index_bounds (void)
       g_assert_cmpint (in->index_bound, ==, 16);
     }
   g_assert_cmpint (wb_case_find_input (c, "is_small")->index_bound, ==, 0);
+
+  /* a getitem key of two index tensors: each bounded by the dim it indexes */
+  {
+    g_autofree char *gpt2 = g_test_build_filename (G_TEST_DIST, "executors", "data", "gpt2_packed_mask", NULL);
+    g_autoptr (WbCase) g = wb_case_load (gpt2, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (wb_case_find_input (g, "batch_indices")->index_bound, ==, 2);
+    /* q_indices also reaches an index through a sum elsewhere: at most 32, maybe less */
+    g_assert_cmpint (wb_case_find_input (g, "q_indices")->index_bound, >, 0);
+    g_assert_cmpint (wb_case_find_input (g, "q_indices")->index_bound, <=, 32);
+  }
   {
     g_auto (WbTestRun) run = { 0 };
     const char *const args[] = { "--headless", "run", path, "--seed", "3", NULL };
