@@ -129,7 +129,8 @@ WbTrace *wb_trace_parse (const char *text, gssize len, const char *filename, GEr
  * Returns (transfer full) (element-type WbTrace) an array of traces, or NULL with WB_TRACE_ERROR set.
  * An input holding no trace at all is WB_TRACE_ERROR_EMPTY. */
 GPtrArray *wb_trace_parse_many (const char *text, gssize len, const char *filename, GError **error);
-/* wb_trace_parse_file: reads @path and parses every trace in it (WB_TRACE_ERROR_IO when unreadable).
+/* wb_trace_parse_file: reads @path and parses every trace in it (WB_TRACE_ERROR_IO when unreadable, or
+ * when @path is not a regular file: a FIFO, a device such as /dev/zero, a directory).
  * (transfer full) (element-type WbTrace). */
 GPtrArray *wb_trace_parse_file (const char *path, GError **error);
 

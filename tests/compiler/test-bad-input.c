@@ -11,6 +11,7 @@
  * Dump the variants for a closer look: WB_BAD_INPUT_DUMP=DIR. */
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "wb-bad-input-gen.h"
 #include "wb-compiler.h"
@@ -250,6 +251,26 @@ test_file_errors (void)
   g_assert_null (t);
   g_assert_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO);
   g_clear_error (&error);
+
+  /* special files are refused at once, naming what they are: a FIFO would block, /dev/zero never end */
+  {
+    g_autofree char *fifo = g_build_filename (dir, "fifo.py", NULL);
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    t = wb_trace_parse_file (fifo, &error);
+    g_assert_null (t);
+    g_assert_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO);
+    g_assert_nonnull (strstr (error->message, "not a regular file (a FIFO)"));
+    g_clear_error (&error);
+    g_remove (fifo);
+  }
+  if (g_file_test ("/dev/zero", G_FILE_TEST_EXISTS))
+    {
+      t = wb_trace_parse_file ("/dev/zero", &error);
+      g_assert_null (t);
+      g_assert_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO);
+      g_assert_nonnull (strstr (error->message, "/dev/zero:1:1: cannot read: not a regular file (a device)"));
+      g_clear_error (&error);
+    }
 
   g_remove (empty);
   g_rmdir (dir);
