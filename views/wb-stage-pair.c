@@ -424,9 +424,10 @@ rename_map (const WbStagePair *pair)
   return rename;
 }
 
-/* @line with every identifier that @rename maps replaced (transfer full). */
+/* @line with every identifier that @rename maps replaced (transfer full); @word is scratch space for
+ * the identifier looked up, shared across lines. */
 static char *
-rename_line (const char *line, GHashTable *rename)
+rename_line (const char *line, GHashTable *rename, GString *word)
 {
   GString *out = g_string_sized_new (strlen (line));
 
@@ -434,14 +435,13 @@ rename_line (const char *line, GHashTable *rename)
     {
       if (g_ascii_isalpha (*p) || *p == '_')
         {
-          const char      *q = p;
-          g_autofree char *word = NULL;
-          const char      *to;
+          const char *q = p, *to;
           while (g_ascii_isalnum (*q) || *q == '_')
             q++;
-          word = g_strndup (p, q - p);
-          to = g_hash_table_lookup (rename, word);
-          g_string_append (out, to != NULL ? to : word);
+          g_string_truncate (word, 0);
+          g_string_append_len (word, p, q - p);
+          to = g_hash_table_lookup (rename, word->str);
+          g_string_append (out, to != NULL ? to : word->str);
           p = q;
         }
       else if (g_ascii_isdigit (*p))
@@ -465,10 +465,11 @@ diff_and_align (WbStagePair *pair, GHashTable *rename)
   g_auto (GStrv) renamed = g_new0 (char *, r->n_lines + 1);
   g_autofree guint *a_to_b = g_new (guint, l->n_lines + 1);
   g_autofree guint *b_to_a = g_new (guint, r->n_lines + 1);
-  guint             i = 0, j = 0;
+  g_autoptr (GString) word = g_string_new (NULL);
+  guint i = 0, j = 0;
 
   for (guint k = 0; k < r->n_lines; k++)
-    renamed[k] = rename != NULL && g_hash_table_size (rename) > 0 ? rename_line (r->lines[k], rename) : g_strdup (r->lines[k]);
+    renamed[k] = rename != NULL && g_hash_table_size (rename) > 0 ? rename_line (r->lines[k], rename, word) : g_strdup (r->lines[k]);
   pair->n_changes = wb_line_diff ((const char *const *) l->lines, l->n_lines, (const char *const *) renamed, r->n_lines, l->mark, r->mark, a_to_b);
   for (guint k = 0; k < r->n_lines; k++)
     b_to_a[k] = G_MAXUINT;

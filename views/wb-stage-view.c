@@ -41,81 +41,60 @@ struct _WbStageView
 
 G_DEFINE_FINAL_TYPE (WbStageView, wb_stage_view, GTK_TYPE_WIDGET)
 
-/* WbTimeGutter: the time column. GtkSourceGutterRendererText measures whatever text it holds at that
- * moment (the last line's, often ""), and a size request does not reach the gutter's layout, so the
- * column was as narrow as its last text and the times were drawn over the line numbers: measure the
- * widest time instead. */
-#define WB_TYPE_TIME_GUTTER (wb_time_gutter_get_type ())
-G_DECLARE_FINAL_TYPE (WbTimeGutter, wb_time_gutter, WB, TIME_GUTTER, GtkSourceGutterRendererText)
+/* WbWidthGutter: a text column as wide as its widest possible text. GtkSourceGutterRendererText measures
+ * whatever text it holds at that moment (the last line's, often ""), and a size request does not reach
+ * the gutter's layout, so the column was as narrow as its last text and the times were drawn over the
+ * line numbers: measure @widest instead, plus @extra pixels. Used for the times and the line numbers. */
+#define WB_TYPE_WIDTH_GUTTER (wb_width_gutter_get_type ())
+G_DECLARE_FINAL_TYPE (WbWidthGutter, wb_width_gutter, WB, WIDTH_GUTTER, GtkSourceGutterRendererText)
 
-struct _WbTimeGutter
+struct _WbWidthGutter
 {
   GtkSourceGutterRendererText parent_instance;
+  const char                 *widest; /* static or translated text */
+  int                         extra;
 };
 
-G_DEFINE_FINAL_TYPE (WbTimeGutter, wb_time_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER_TEXT)
+G_DEFINE_FINAL_TYPE (WbWidthGutter, wb_width_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER_TEXT)
 
 static void
-wb_time_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+wb_width_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
 {
-  GTK_WIDGET_CLASS (wb_time_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+  WbWidthGutter *self = WB_WIDTH_GUTTER (widget);
+
+  GTK_WIDGET_CLASS (wb_width_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       int w = 0, h = 0;
 
-      /* TRANSLATORS: the widest text of the time gutter (keep the width of "%.1f ms") */
-      gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (widget), _ ("0000.0 ms"), &w, &h);
-      *minimum = *natural = MAX (*natural, w + 2 * gtk_source_gutter_renderer_get_xpad (GTK_SOURCE_GUTTER_RENDERER (widget)) + 6);
+      gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (widget), self->widest, &w, &h);
+      *minimum = *natural = MAX (*natural, w + 2 * gtk_source_gutter_renderer_get_xpad (GTK_SOURCE_GUTTER_RENDERER (widget)) + self->extra);
     }
 }
 
 static void
-wb_time_gutter_class_init (WbTimeGutterClass *klass)
+wb_width_gutter_class_init (WbWidthGutterClass *klass)
 {
-  GTK_WIDGET_CLASS (klass)->measure = wb_time_gutter_measure;
+  GTK_WIDGET_CLASS (klass)->measure = wb_width_gutter_measure;
 }
 
 static void
-wb_time_gutter_init (WbTimeGutter *self)
+wb_width_gutter_init (WbWidthGutter *self)
 {
   gtk_source_gutter_renderer_set_xpad (GTK_SOURCE_GUTTER_RENDERER (self), 4);
 }
 
-/* WbLineGutter: the trace's own line numbers (file:line), blank on filler rows; measured on the widest
- * number, for the reason given above. */
-#define WB_TYPE_LINE_GUTTER (wb_line_gutter_get_type ())
-G_DECLARE_FINAL_TYPE (WbLineGutter, wb_line_gutter, WB, LINE_GUTTER, GtkSourceGutterRendererText)
-
-struct _WbLineGutter
+/* (transfer floating) a right-aligned, dimmed column measured on @widest plus @extra pixels */
+static GtkSourceGutterRenderer *
+wb_width_gutter_new (const char *widest, int extra)
 {
-  GtkSourceGutterRendererText parent_instance;
-};
+  WbWidthGutter *self = g_object_new (WB_TYPE_WIDTH_GUTTER, NULL);
 
-G_DEFINE_FINAL_TYPE (WbLineGutter, wb_line_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER_TEXT)
-
-static void
-wb_line_gutter_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
-{
-  GTK_WIDGET_CLASS (wb_line_gutter_parent_class)->measure (widget, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      int w = 0, h = 0;
-
-      gtk_source_gutter_renderer_text_measure (GTK_SOURCE_GUTTER_RENDERER_TEXT (widget), "00000", &w, &h);
-      *minimum = *natural = MAX (*natural, w + 2 * gtk_source_gutter_renderer_get_xpad (GTK_SOURCE_GUTTER_RENDERER (widget)));
-    }
-}
-
-static void
-wb_line_gutter_class_init (WbLineGutterClass *klass)
-{
-  GTK_WIDGET_CLASS (klass)->measure = wb_line_gutter_measure;
-}
-
-static void
-wb_line_gutter_init (WbLineGutter *self)
-{
-  gtk_source_gutter_renderer_set_xpad (GTK_SOURCE_GUTTER_RENDERER (self), 4);
+  self->widest = widest;
+  self->extra = extra;
+  gtk_source_gutter_renderer_set_xalign (GTK_SOURCE_GUTTER_RENDERER (self), 1.0);
+  gtk_widget_add_css_class (GTK_WIDGET (self), "dim-label");
+  return GTK_SOURCE_GUTTER_RENDERER (self);
 }
 
 /* 0-based buffer line of 0-based trace line @line, and back (G_MAXUINT: a filler row, or out of range). */
@@ -462,6 +441,7 @@ wb_stage_view_search (WbStageView *self, const char *text)
 {
   GtkTextBuffer *buffer = pane_buffer (self, TRUE);
   GtkTextIter    start, match, end, cursor;
+  guint          line;
 
   if (text == NULL || text[0] == '\0')
     return FALSE;
@@ -475,8 +455,9 @@ wb_stage_view_search (WbStageView *self, const char *text)
         return FALSE;
     }
   gtk_text_buffer_place_cursor (buffer, &match);
-  if (trace_line (self, TRUE, (guint) gtk_text_iter_get_line (&match)) != G_MAXUINT)
-    wb_stage_view_select_line (self, TRUE, trace_line (self, TRUE, (guint) gtk_text_iter_get_line (&match)) + 1);
+  line = trace_line (self, TRUE, (guint) gtk_text_iter_get_line (&match));
+  if (line != G_MAXUINT)
+    wb_stage_view_select_line (self, TRUE, line + 1);
   gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->right), &match, 0.1, FALSE, 0, 0);
   return TRUE;
 }
@@ -679,9 +660,8 @@ wb_stage_view_init (WbStageView *self)
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "filler", NULL);
       /* no bold: a bold line is taller in some fonts, and the panes must keep equal row heights */
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected", NULL);
-      self->numbers[side] = g_object_new (WB_TYPE_LINE_GUTTER, NULL);
-      gtk_source_gutter_renderer_set_xalign (self->numbers[side], 1.0);
-      gtk_widget_add_css_class (GTK_WIDGET (self->numbers[side]), "dim-label");
+      /* the trace's own line numbers (file:line), blank on filler rows */
+      self->numbers[side] = wb_width_gutter_new ("00000", 0);
       g_signal_connect (self->numbers[side], "query-data", G_CALLBACK (numbers_query_data_cb), self);
       gtk_source_gutter_insert (gtk_source_view_get_gutter (view, GTK_TEXT_WINDOW_LEFT), self->numbers[side], -20);
       gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
@@ -695,9 +675,8 @@ wb_stage_view_init (WbStageView *self)
     g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (side ? self->right_scroll : self->left_scroll), "value-changed",
                               G_CALLBACK (side ? right_scrolled_cb : left_scrolled_cb), self);
 
-  self->times = g_object_new (WB_TYPE_TIME_GUTTER, NULL);
-  gtk_source_gutter_renderer_set_xalign (self->times, 1.0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->times), "dim-label");
+  /* TRANSLATORS: the widest text of the time gutter (keep the width of "%.1f ms") */
+  self->times = wb_width_gutter_new (_ ("0000.0 ms"), 6);
   g_signal_connect (self->times, "query-data", G_CALLBACK (times_query_data_cb), self);
   gutter = gtk_source_view_get_gutter (self->right, GTK_TEXT_WINDOW_LEFT);
   gtk_source_gutter_insert (gutter, self->times, -10);

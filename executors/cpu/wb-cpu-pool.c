@@ -98,6 +98,17 @@ adaptive_window (gint64 o, gint64 out, gint64 in, gint64 *start, gint64 *end)
   *end = ((o + 1) * in + out - 1) / out;
 }
 
+/* The input window [lo, hi) per padded dim of output element (od, oh, ow); returns its size. */
+static gint64
+adaptive_box (const PoolGeom *g, gint64 od, gint64 oh, gint64 ow, gint64 *lo, gint64 *hi)
+{
+  const gint64 o[3] = { od, oh, ow };
+
+  for (guint i = 0; i < 3; i++)
+    adaptive_window (o[i], g->out[i], g->in[i], &lo[i], &hi[i]);
+  return (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+}
+
 static gboolean
 op_adaptive_avg (WbKernelCall *call, guint f, GError **error)
 {
@@ -122,16 +133,13 @@ op_adaptive_avg (WbKernelCall *call, guint f, GError **error)
       for (gint64 oh = 0; oh < g.out[1]; oh++)
         for (gint64 ow = 0; ow < g.out[2]; ow++)
           {
-            gint64 d0, d1, h0, h1, w0, w1;
+            gint64 lo[3], hi[3], size = adaptive_box (&g, od, oh, ow, lo, hi);
             double sum = 0;
-            adaptive_window (od, g.out[0], g.in[0], &d0, &d1);
-            adaptive_window (oh, g.out[1], g.in[1], &h0, &h1);
-            adaptive_window (ow, g.out[2], g.in[2], &w0, &w1);
-            for (gint64 d = d0; d < d1; d++)
-              for (gint64 h = h0; h < h1; h++)
-                for (gint64 w = w0; w < w1; w++)
+            for (gint64 d = lo[0]; d < hi[0]; d++)
+              for (gint64 h = lo[1]; h < hi[1]; h++)
+                for (gint64 w = lo[2]; w < hi[2]; w++)
                   sum += x[((p * g.in[0] + d) * g.in[1] + h) * g.in[2] + w];
-            y[((p * g.out[0] + od) * g.out[1] + oh) * g.out[2] + ow] = sum / (double) ((d1 - d0) * (h1 - h0) * (w1 - w0));
+            y[((p * g.out[0] + od) * g.out[1] + oh) * g.out[2] + ow] = sum / (double) size;
           }
   return finish (call, acc, a->dtype, error);
 }
@@ -170,15 +178,11 @@ op_adaptive_avg_backward (WbKernelCall *call, GError **error)
       for (gint64 oh = 0; oh < g.out[1]; oh++)
         for (gint64 ow = 0; ow < g.out[2]; ow++)
           {
-            gint64 d0, d1, h0, h1, w0, w1;
-            double v;
-            adaptive_window (od, g.out[0], g.in[0], &d0, &d1);
-            adaptive_window (oh, g.out[1], g.in[1], &h0, &h1);
-            adaptive_window (ow, g.out[2], g.in[2], &w0, &w1);
-            v = gy[((p * g.out[0] + od) * g.out[1] + oh) * g.out[2] + ow] / (double) ((d1 - d0) * (h1 - h0) * (w1 - w0));
-            for (gint64 d = d0; d < d1; d++)
-              for (gint64 h = h0; h < h1; h++)
-                for (gint64 w = w0; w < w1; w++)
+            gint64 lo[3], hi[3], size = adaptive_box (&g, od, oh, ow, lo, hi);
+            double v = gy[((p * g.out[0] + od) * g.out[1] + oh) * g.out[2] + ow] / (double) size;
+            for (gint64 d = lo[0]; d < hi[0]; d++)
+              for (gint64 h = lo[1]; h < hi[1]; h++)
+                for (gint64 w = lo[2]; w < hi[2]; w++)
                   gx[((p * g.in[0] + d) * g.in[1] + h) * g.in[2] + w] += v;
           }
   return finish (call, acc, a->dtype, error);
