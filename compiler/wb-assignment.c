@@ -2,12 +2,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "wb-assignment.h"
+
 #include <string.h>
 
-#include "wb-assignment.h"
 #include "wb-pipeline-private.h"
 
-G_DEFINE_QUARK (wb-assignment-error-quark, wb_assignment_error)
+G_DEFINE_QUARK (wb - assignment - error - quark, wb_assignment_error)
 
 typedef struct
 {

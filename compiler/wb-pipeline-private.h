@@ -29,9 +29,9 @@ typedef struct
   GHashTable            *region_exec; /* region name (owned) -> const WbExecutorInfo* */
   GHashTable            *overrides;   /* region name or key -> executor name or "unfuse" (owned strings; from
                                          WbPipelineOptions.assignment, each removed when a region takes it) */
-  GHashTable            *region_keys; /* region name (owned) -> its key "@t12" (owned), set by the fusion pass */
-  GPtrArray             *remarks;     /* WbRemark */
-  GHashTable            *counters;    /* region prefix -> next number */
+  GHashTable *region_keys;            /* region name (owned) -> its key "@t12" (owned), set by the fusion pass */
+  GPtrArray  *remarks;                /* WbRemark */
+  GHashTable *counters;               /* region prefix -> next number */
 } WbPassShared;
 
 /* The environment of one pass: the stage it reads and the sources of what it writes. */

@@ -608,13 +608,15 @@ wb_trace_parse_file (const char *path, GError **error)
   g_autofree char *contents = NULL;
   gsize            len = 0;
   g_autoptr (GError) local = NULL;
-  GStatBuf         st;
+  GStatBuf st;
 
   /* a FIFO would block the read and a device (/dev/zero) never end it: only regular files are read */
   if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
     {
       g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s:1:1: cannot read: not a regular file (%s)", path,
-                   S_ISDIR (st.st_mode) ? "a directory" : S_ISFIFO (st.st_mode) ? "a FIFO" : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device" : "a special file");
+                   S_ISDIR (st.st_mode) ? "a directory" : S_ISFIFO (st.st_mode)                      ? "a FIFO"
+                                                      : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device"
+                                                                                                     : "a special file");
       return NULL;
     }
   if (!g_file_get_contents (path, &contents, &len, &local))

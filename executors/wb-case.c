@@ -306,8 +306,8 @@ bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, g
   static const char *const keep[] = { "reshape", "view", "expand", "broadcast_in_dim", "permute", "transpose", "squeeze", "unsqueeze",
                                       "convert_element_type", "to", "type_as", "long", "clone", "contiguous", "flatten", "shallow_copy",
                                       "copy_", "update_aliases", "torch_prims_reshape_impl", NULL };
-  const WbBsym *p;
-  const char   *op;
+  const WbBsym            *p;
+  const char              *op;
 
   for (guint k = 0; k < c->inputs->len; k++)
     {

@@ -387,12 +387,8 @@ wb_cuda_executors_takes (const char *executor, const WbBsym *bsym, char **why_no
 }
 
 /* the explain output's word for each path: the registry's name of the executor whose path it is */
-static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA,
-                                               [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA,
-                                               [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU,
-                                               [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA };
-static const char *const path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)",
-                                           [PATH_KERNEL] = " (kernel)" };
+static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA, [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA, [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU, [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA };
+static const char *const  path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)", [PATH_KERNEL] = " (kernel)" };
 
 /* (transfer full) "nvrtc", "cuda (kernel)", "nvrtc runs + cublas", ... */
 static char *
