@@ -53,7 +53,7 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
 {
   guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, rebuilds = 0, side_calls = 0, side_joins = 0;
   double      cms = 0;
-  const char *attention = NULL, *rebuild_reason = NULL;
+  const char *attention = NULL, *convolution = NULL, *rebuild_reason = NULL;
   g_autoptr (GVariant) syms = NULL;
   g_autoptr (GVariant) reasons = NULL;
 
@@ -72,6 +72,8 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   g_print (_ ("NVRTC: %u compiled (%.1f ms), %u from the disk cache\n"), compiles, cms, hits);
   if (g_variant_lookup (stats, "attention", "&s", &attention))
     g_print (_ ("attention: %s\n"), attention);
+  if (g_variant_lookup (stats, "convolution", "&s", &convolution))
+    g_print (_ ("convolution: %s\n"), convolution);
   if (g_variant_lookup (stats, "side_calls", "u", &side_calls) && side_calls > 0)
     {
       const char *note = NULL;

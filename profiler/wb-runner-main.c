@@ -186,7 +186,7 @@ stats_variant (guint retries)
   GVariantBuilder            b, fb, rb;
   GHashTableIter             it;
   gpointer                   k, v;
-  g_autofree char           *attention = NULL;
+  g_autofree char           *attention = NULL, *convolution = NULL;
 
   wb_nvrtc_get_stats (&ns);
   g_variant_builder_init (&fb, G_VARIANT_TYPE ("a{su}"));
@@ -214,6 +214,8 @@ stats_variant (guint retries)
   g_variant_builder_add (&b, "{sv}", "retries", g_variant_new_uint32 (retries));
   if ((attention = wb_cuda_attention_describe_paths ()) != NULL)
     g_variant_builder_add (&b, "{sv}", "attention", g_variant_new_string (attention));
+  if ((convolution = wb_cuda_conv_describe ()) != NULL)
+    g_variant_builder_add (&b, "{sv}", "convolution", g_variant_new_string (convolution));
   return g_variant_builder_end (&b);
 }
 
@@ -605,6 +607,7 @@ handle_run (Runner *r, GVariant *req)
   wb_cuda_executors_begin_run ();
   wb_nvrtc_reset_stats ();
   wb_cuda_attention_reset_stats ();
+  wb_cuda_conv_reset_stats ();
   wb_cuda_runtime_set_sync (rt, TRUE);
   r->announce = TRUE;
   for (;;)

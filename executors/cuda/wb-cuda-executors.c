@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "wb-cuda-attention.h"
+#include "wb-cuda-conv.h"
 #include "wb-cuda-exec-private.h"
 #include "wb-cuda-kernels.h"
 
@@ -70,6 +71,7 @@ typedef enum
   PATH_SPLIT,     /* a fusion region around matmul/linear: fusible runs as plans, the rest through cuBLASLt */
   PATH_ATTENTION, /* scaled dot-product attention: cuBLASLt GEMMs and NVRTC row kernels (wb-cuda-attention.h) */
   PATH_KERNEL,    /* a hand-written kernel (random draws, topk/sort, argmax, nll_loss_backward: wb-cuda-kernels.h) */
+  PATH_CONV,      /* convolution through cuDNN (wb-cuda-conv.h) */
 } Path;
 
 static Path choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not);
@@ -149,6 +151,11 @@ path_on (const WbExecutorInfo *taker, const WbBsym *b, WbExecutor *cpu, char **w
     return PATH_ATTENTION;
   if (wb_cuda_split_matmul_leaf (b) == b)
     return PATH_MATMUL;
+#if WB_HAVE_CUDNN
+  /* whether libcudnn loads is known only when the call runs: a refusal then runs it on the cpu */
+  if (wb_cuda_conv_is_op (b))
+    return PATH_CONV;
+#endif
   if (is_copy_ (b))
     return PATH_COPY;
   if (wb_cuda_kernels_takes (b))
@@ -272,6 +279,18 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
           return FALSE;
         }
       break;
+    case PATH_CONV:
+      ok = wb_cuda_conv_run (rt, call, &local);
+      if (!ok && local->code != WB_CUDA_ERROR_FAULT && local->code != WB_CUDA_ERROR_OUT_OF_MEMORY &&
+          (local->domain == WB_EXECUTOR_ERROR || g_error_matches (local, WB_CUDA_ERROR, WB_CUDA_ERROR_NOT_SUPPORTED) ||
+           g_error_matches (local, WB_CUDA_ERROR, WB_CUDA_ERROR_LIBRARY)))
+        {
+          /* arguments cuDNN does not take, or no cuDNN: the cpu runs it */
+          wb_cuda_executors_call_finished (NULL, call->args, call->n_args, NULL);
+          _wb_cuda_exec_note_reason (call->bsym, local->message);
+          return _wb_cuda_exec_run_on_cpu (rt, call, error);
+        }
+      break;
     case PATH_KERNEL:
       ok = wb_cuda_kernels_run (rt, call, &local);
       if (!ok && local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_CALL)
@@ -387,8 +406,8 @@ wb_cuda_executors_takes (const char *executor, const WbBsym *bsym, char **why_no
 }
 
 /* the explain output's word for each path: the registry's name of the executor whose path it is */
-static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA, [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA, [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU, [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA };
-static const char *const  path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)", [PATH_KERNEL] = " (kernel)" };
+static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA, [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA, [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU, [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA, [PATH_CONV] = WB_EXECUTOR_ID_CUDNN };
+static const char *const  path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)", [PATH_KERNEL] = " (kernel)", [PATH_CONV] = " (convolution)" };
 
 /* (transfer full) "nvrtc", "cuda (kernel)", "nvrtc runs + cublas", ... */
 static char *

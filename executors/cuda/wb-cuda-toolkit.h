@@ -4,7 +4,7 @@
  * Owns: the loader of libcuda, libnvrtc and libcublasLt (dlopen: WbCuApi, WbNvrtcApi, WbLtApi), NVRTC
  * compiles with their disk cache, WbCudaRuntime (context, streams, the stream-ordered pool, device
  * tensors, modules, plan launches), the runner's nvrtc, cublas, cuda and cpu executors, CUDA graphs
- * (WbCudaGraph), attention (FlashAttention-2 kernels, cuBLASLt GEMMs and NVRTC row kernels) and the
+ * (WbCudaGraph), convolution (cuDNN), attention (FlashAttention-2 kernels, cuBLASLt GEMMs and NVRTC row kernels) and the
  * hand-written kernels.
  * Depends on: wb-cuda.h (the code generation), executors, compiler, GLib; the toolkit's cuda.h, nvrtc.h
  * and cublasLt.h at build time. Only the runner process (profiler/thunder-wb-runner) and the tests
@@ -16,6 +16,7 @@
 
 #define WB_EXECUTORS_INSIDE
 #include "wb-cuda-attention.h"
+#include "wb-cuda-conv.h"
 #include "wb-cuda-executors.h"
 #include "wb-cuda-flash.h"
 #include "wb-cuda-graph.h"

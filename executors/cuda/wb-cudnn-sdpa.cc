@@ -190,6 +190,12 @@ wb_cudnn_load (gsize *version, GError **error)
   return TRUE;
 }
 
+extern "C" gpointer
+wb_cudnn_get_handle (GError **error)
+{
+  return load (error) ? static_cast<gpointer> (state ().handle) : nullptr;
+}
+
 extern "C" WbCudnnSdpaPlan *
 wb_cudnn_sdpa_plan (const WbCudnnSdpaKey *key, gint64 *workspace_bytes, GError **error)
 {

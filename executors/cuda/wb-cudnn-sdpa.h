@@ -45,6 +45,10 @@ typedef struct _WbCudnnSdpaPlan WbCudnnSdpaPlan;
  * WB_CUDA_ERROR_NOT_SUPPORTED when this build has no cuDNN support (the cudnn build option). */
 gboolean wb_cudnn_load (gsize *version, GError **error);
 
+/* wb_cudnn_get_handle: (transfer none) the process's cudnnHandle_t (as a pointer) after wb_cudnn_load, for
+ * the other cuDNN graphs of the runner (wb-cudnn-conv.h); NULL with wb_cudnn_load's errors. */
+gpointer wb_cudnn_get_handle (GError **error);
+
 /* wb_cudnn_sdpa_plan: (transfer none) the built graph for @key, kept for the life of the process (built on
  * first use: cudnn-frontend's validate, operation graph, heuristics mode A, support check, plan; tens to
  * hundreds of ms). @workspace_bytes receives the scratch its execution needs (bytes, may be 0). NULL with

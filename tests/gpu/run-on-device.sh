@@ -4,7 +4,8 @@
 #
 # usage: tests/gpu/run-on-device.sh BUNDLE.tar.gz [OUTDIR]
 # Unpacks the bundle, points LD_LIBRARY_PATH at its libraries and the machine's CUDA, and runs
-# test-cuda-codegen, test-cuda-conformance, test-cuda-conformance-attention and test-cuda-runner, then the profile scripts
+# test-cuda-codegen, test-cuda-conformance, test-cuda-conformance-attention, test-cuda-conformance-conv and
+# test-cuda-runner, then the profile scripts
 # (test-cuda-profile.sh, test-cuda-cupti.sh) and, with gpt2_block/llama_layer bundled,
 # tests/bench/bench-gpu-overhead.sh. A conformance case that faults ends its
 # process on purpose (the CUDA context is lost); the run resumes after it. Prints a summary table and the
@@ -71,6 +72,7 @@ run("test-cuda-conformance", [], 500)
 run("test-cuda-conformance-attention", [], 500)
 # the backward's dQ from its own kernel instead of atomic adds
 run("test-cuda-conformance-attention", [], 500, {"WB_CUDA_ATTN": "deterministic"}, "test-cuda-conformance-attention-det")
+run("test-cuda-conformance-conv", [], 300)
 run("test-cuda-runner", [], 300)
 run("test-cuda-vector", [], 300)
 print(f"\n{'test':<38}{'ok':>6}{'fail':>6}{'skip':>6}{'crash':>7}{'s':>8}")

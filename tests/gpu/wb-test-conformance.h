@@ -41,7 +41,7 @@ typedef struct
   const char  *name;
   WbDtype      dtype;
   guint        rank;
-  gint64       shape[4];
+  gint64       shape[5];
   WbConfDomain dom;
   gint64       bound;
 } WbConfInput;
