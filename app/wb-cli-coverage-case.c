@@ -441,6 +441,54 @@ compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *re
     r->detail = g_strdup_printf ("%u of %u results compared with %s, all within tolerance", compared, run->names->len, reference_path);
 }
 
+/* run-gpu without reference tensors to compare with: the cpu executor (the reference) runs the same stage on
+ * the same @inputs, within the cpu budget, and every result of @gpu is compared with its; FALSE (and @r
+ * untouched) when the cpu run is over budget or fails. */
+static gboolean
+compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage, GHashTable *inputs, const WbCaseRun *gpu, double gflop)
+{
+  g_autoptr (WbCaseRun) cpu = NULL;
+  WbRunOptions options;
+  guint        compared = 0;
+
+  if (gflop > w->options->cpu_budget_gflop)
+    return FALSE;
+  wb_run_options_init (&options);
+  if ((cpu = wb_case_run_stage (w->c, stage, inputs, NULL, &options, NULL)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < gpu->names->len && i < cpu->names->len; i++)
+    {
+      WbRtValue *g = gpu->values->pdata[i], *c = cpu->values->pdata[i];
+      g_autoptr (GError) error = NULL;
+      WbCompareResult cmp;
+      double          rtol, atol;
+
+      if (g == NULL || c == NULL || g->kind != WB_RT_TENSOR || c->kind != WB_RT_TENSOR ||
+          g_strcmp0 (gpu->names->pdata[i], cpu->names->pdata[i]) != 0)
+        continue;
+      if (!wb_cli_compare_tensor (g->tensor, c->tensor, FALSE, 0, 0, &cmp, &rtol, &atol, &error))
+        {
+          wb_cli_coverage_result_set_fail (r, "%s: %s", (const char *) gpu->names->pdata[i], error->message);
+          return TRUE;
+        }
+      if (cmp.mismatches > 0)
+        {
+          wb_cli_coverage_result_set_fail (r, "%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside atol %g + rtol %g * |cpu| "
+                                              "(max abs error %.3e, first at #%" G_GINT64_FORMAT ") against the cpu executor",
+                                           (const char *) gpu->names->pdata[i], cmp.mismatches, cmp.n, atol, rtol, cmp.max_abs, cmp.first_mismatch);
+          return TRUE;
+        }
+      compared++;
+    }
+  if (compared == 0)
+    return FALSE;
+  r->status = WB_CLI_COVERAGE_OK;
+  g_free (r->detail);
+  r->detail = g_strdup_printf ("%u of %u results compared with the cpu executor's on the same inputs (seed 0), all within tolerance",
+                               compared, gpu->names->len);
+  return TRUE;
+}
+
 /* run-cpu (@on_cuda FALSE) or run-gpu: the default stage as `run` runs it. */
 static void
 level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
@@ -518,6 +566,9 @@ level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
       else
         r->detail = g_strdup ("not compared: no reference tensors; inputs drawn with seed 0");
     }
+  /* nothing recorded to compare the GPU's results with: the cpu executor is the reference */
+  if (on_cuda && r->status == WB_CLI_COVERAGE_OK && r->detail != NULL && g_str_has_prefix (r->detail, "not compared"))
+    compare_with_cpu (w, r, stage, inputs, run, gflop);
 }
 
 /* -- the child's entry point ---------------------------------------------------------------------- */

@@ -155,6 +155,7 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
   req.warmup = g_getenv ("WB_CUDA_WARMUP") ? MAX (1, (guint) g_ascii_strtoull (g_getenv ("WB_CUDA_WARMUP"), NULL, 10)) : 1;
   req.iters = iters;
   req.check_shapes = options->check_shapes;
+  req.allow_cpu_fallback = options->allow_cpu_fallback;
   req.cuda_graphs = iters > 0 && g_strcmp0 (g_getenv ("WB_CUDA_GRAPHS"), "1") == 0;
   if ((res = wb_runner_run (runner, &req, exit_code, error)) == NULL)
     return NULL;

@@ -22,6 +22,7 @@ typedef struct
   int      iters;
   int      warmup;
   gboolean cuda_graphs;
+  gboolean allow_cpu_fallback;
   char    *session;
   char   **reports;
   char    *chrome_trace;
@@ -400,6 +401,7 @@ configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *pro
   po.progress = on_progress;
   po.progress_data = progress;
   po.cuda_graphs = o->cuda_graphs;
+  po.allow_cpu_fallback = o->allow_cpu_fallback;
   wb_profile_job_set_options (job, &po);
   wb_profile_job_set_store (job, store_in_session, p);
   wb_profile_job_set_log (job, log_line, &o->quiet);
@@ -434,6 +436,8 @@ report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRu
     wb_report_set_region_kind (report, wb_profile_get_entry_name (profile, i), wb_profile_get_entry_is_region (profile, i));
   for (guint i = 0; i < notes->len; i++)
     wb_report_add_note (report, notes->pdata[i]);
+  for (guint i = 0; i < wb_profile_job_get_warnings (job)->len; i++)
+    wb_report_add_warning (report, wb_profile_job_get_warnings (job)->pdata[i]);
   if (p->session != NULL)
     {
       g_autofree char *note = g_strdup_printf ("stored as run #%" G_GINT64_FORMAT " in %s", run->id, wb_session_get_path (p->session));
@@ -551,6 +555,8 @@ wb_cli_command_profile (int    argc,
     { "iters", 0, 0, G_OPTION_ARG_INT, &o.iters, N_ ("Timed iterations (default 20)"), "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &o.warmup, N_ ("Untimed iterations before them (default 3)"), "N" },
     { "cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.cuda_graphs, N_ ("Capture the program as a CUDA graph (cuda only)"), NULL },
+    { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &o.allow_cpu_fallback,
+      N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
     { "session", 0, 0, G_OPTION_ARG_FILENAME, &o.session, N_ ("Store the run (and the traces) in session file F"), "F.wbsession" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.reports, N_ ("Write a report; the format follows the name (repeatable)"), "F.md|F.json|F.html" },
     { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME, &o.chrome_trace, N_ ("Write a Chrome trace (Perfetto, chrome://tracing)"), "F.json" },

@@ -204,7 +204,7 @@ wb_cli_command_run (int    argc,
   g_autofree char   *default_executor = NULL;
   gint64             seed = 0;
   gint               threads = 0;
-  gboolean           check_shapes = FALSE, stats = FALSE, recompile = FALSE;
+  gboolean           check_shapes = FALSE, stats = FALSE, recompile = FALSE, allow_cpu_fallback = FALSE;
   const GOptionEntry entries[] = {
     { "stage", 0, 0, G_OPTION_ARG_STRING, &stage_arg,
       N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },
@@ -219,6 +219,8 @@ wb_cli_command_run (int    argc,
     { "atol", 0, 0, G_OPTION_ARG_STRING, &atol_s, N_ ("Absolute tolerance of --compare (default per dtype)"), "A" },
     { "check-shapes", 0, 0, G_OPTION_ARG_NONE, &check_shapes,
       N_ ("Check every executed bound symbol's output against its annotation"), NULL },
+    { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &allow_cpu_fallback,
+      N_ ("With --device cuda: let calls no GPU executor takes run on the cpu (without it they fail the run)"), NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_ ("Threads for kernels and OpenBLAS (default: all processors)"), "N" },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_ ("Print the time spent per kernel"), NULL },
     { "recompile", 0, 0, G_OPTION_ARG_NONE, &recompile,
@@ -299,6 +301,7 @@ wb_cli_command_run (int    argc,
   wb_run_options_init (&options);
   options.seed = (guint64) seed;
   options.check_shapes = check_shapes;
+  options.allow_cpu_fallback = allow_cpu_fallback;
   options.collect_stats = stats;
   if (on_cuda)
     {

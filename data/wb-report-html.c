@@ -49,7 +49,14 @@ append_summary (GString *s, const WbReport *r)
 
   g_string_append (s, "<h1>thunder-wb profile: ");
   append_escaped (s, r->title ? r->title : (run->stage ? run->stage : "run"));
-  g_string_append (s, "</h1>\n<table class=\"summary\">\n");
+  g_string_append (s, "</h1>\n");
+  for (guint i = 0; i < r->warnings->len; i++)
+    {
+      g_string_append (s, "<p class=\"fail\">Warning: ");
+      append_escaped (s, r->warnings->pdata[i]);
+      g_string_append (s, "</p>\n");
+    }
+  g_string_append (s, "<table class=\"summary\">\n");
 #define ROW(label, value)                                \
   do                                                     \
     {                                                    \

@@ -338,6 +338,11 @@ wb_report_to_json (const WbReport *report)
   add_int (b, "schema_version", WB_REPORT_SCHEMA_VERSION);
   add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
   add_string (b, "title", report->title);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < report->warnings->len; i++)
+    json_builder_add_string_value (b, report->warnings->pdata[i]);
+  json_builder_end_array (b);
   add_string (b, "figures", figures);
   add_run (b, report);
   add_ceilings (b, report);

@@ -69,6 +69,8 @@ append_summary (GString *s, const WbReport *r)
   g_autofree char *figures = _wb_report_figures_line (r);
 
   g_string_append_printf (s, "# thunder-wb profile: %s\n\n", r->title ? r->title : (run->stage ? run->stage : "run"));
+  for (guint i = 0; i < r->warnings->len; i++)
+    g_string_append_printf (s, "> **Warning:** %s\n%s", (const char *) r->warnings->pdata[i], i + 1 == r->warnings->len ? "\n" : ">\n");
   if (run->stage != NULL)
     g_string_append_printf (s, "- stage: %s\n", run->stage);
   g_string_append_printf (s, "- device: %s — %s\n", run->device_name ? run->device_name : "?",

@@ -49,9 +49,10 @@ struct _WbReport
   WbDeviceCeilings *ceilings; /* (owned copy) (nullable) */
   char             *title;
   char             *stage_text;
-  GHashTable       *kinds; /* region name -> GINT_TO_POINTER (1 region, 2 other call) */
-  GPtrArray        *notes; /* (element-type utf8) */
-  const WbGate     *gate;  /* (borrowed) (nullable) */
+  GHashTable       *kinds;    /* region name -> GINT_TO_POINTER (1 region, 2 other call) */
+  GPtrArray        *notes;    /* (element-type utf8) */
+  GPtrArray        *warnings; /* (element-type utf8): shown first, before the figures */
+  const WbGate     *gate;     /* (borrowed) (nullable) */
 
   /* derived (wb_report_derive) */
   guint       n_iters;

@@ -107,6 +107,7 @@ wb_report_new (const WbRun            *run,
   r->stage_text = g_strdup (stage_text);
   r->kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->notes = g_ptr_array_new_with_free_func (g_free);
+  r->warnings = g_ptr_array_new_with_free_func (g_free);
   _wb_report_derive (r);
   return r;
 }
@@ -132,6 +133,7 @@ wb_report_free (WbReport *report)
   g_clear_pointer (&report->ceilings, wb_device_ceilings_free);
   g_hash_table_unref (report->kinds);
   g_ptr_array_unref (report->notes);
+  g_ptr_array_unref (report->warnings);
   g_free (report->title);
   g_free (report->stage_text);
   g_free (report);
@@ -153,6 +155,13 @@ wb_report_add_note (WbReport   *report,
 {
   g_return_if_fail (report != NULL && note != NULL);
   g_ptr_array_add (report->notes, g_strdup (note));
+}
+
+void
+wb_report_add_warning (WbReport *report, const char *warning)
+{
+  g_return_if_fail (report != NULL && warning != NULL);
+  g_ptr_array_add (report->warnings, g_strdup (warning));
 }
 
 void

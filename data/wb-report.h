@@ -73,6 +73,10 @@ void wb_report_set_region_kind (WbReport   *report,
 /* wb_report_add_note: a line for the report's notes ("no CUDA in this build: profiled on cpu"). */
 void wb_report_add_note (WbReport   *report,
                          const char *note);
+/* wb_report_add_warning: a line shown at the top of the report, before its figures, for what makes them
+ * misleading ("12 calls ran on the cpu fallback (--allow-cpu-fallback): ..."). */
+void wb_report_add_warning (WbReport   *report,
+                            const char *warning);
 /* wb_report_set_gate: the regression gate's outcome (nullable; borrowed: keep it alive while writing). */
 void wb_report_set_gate (WbReport     *report,
                          const WbGate *gate);

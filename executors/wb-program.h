@@ -93,6 +93,9 @@ typedef struct
   WbParameterLookup parameters; /* (nullable) prologue: module.get_parameter */
   gpointer          parameters_data;
   WbCallHook        call_started; /* (nullable) before every top-level CALL, with observer_data */
+  /* on a GPU (the runner's executors): let calls no GPU path takes run on the cpu (--allow-cpu-fallback);
+   * the cpu interpreter ignores it */
+  gboolean allow_cpu_fallback;
 } WbRunOptions;
 
 /* wb_run_options_init: seed 0, no checks, no stats, no hooks. */

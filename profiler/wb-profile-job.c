@@ -25,7 +25,8 @@ struct _WbProfileJob
   WbDeviceCeilings     *ceilings;
   gboolean              measured;
   WbProfile            *profile;
-  GPtrArray            *notes; /* (element-type utf8) */
+  GPtrArray            *notes;    /* (element-type utf8) */
+  GPtrArray            *warnings; /* (element-type utf8): what a report shows first */
   WbRun                *failed;
   char                 *store_error;
   int                   runner_exit;
@@ -76,6 +77,7 @@ wb_profile_job_new (WbCase *wcase, WbProgram *program, const char *stage_label)
   job->program = wb_program_ref (program);
   job->stage_label = g_strdup (stage_label);
   job->notes = g_ptr_array_new_with_free_func (g_free);
+  job->warnings = g_ptr_array_new_with_free_func (g_free);
   wb_profile_options_init (&job->options);
   return job;
 }
@@ -96,6 +98,7 @@ wb_profile_job_free (WbProfileJob *job)
   g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
   g_clear_pointer (&job->profile, wb_profile_free);
   g_ptr_array_unref (job->notes);
+  g_ptr_array_unref (job->warnings);
   g_clear_pointer (&job->failed, wb_run_free);
   g_free (job->store_error);
   g_clear_object (&job->cancellable);
@@ -325,8 +328,40 @@ fixed_int64 (GVariant *dict, const char *key, gsize *n, GVariant **holder)
 }
 
 /* The runner's statistics as the run's executor versions (and log lines). */
+/* With calls on the cpu fallback (--allow-cpu-fallback), the warning a report shows first: how many, which
+ * ops and why (the runner's fallback_symbols and fallback_reasons); NULL without any (transfer full). */
+static char *
+fallback_warning (GVariant *stats, guint32 fallbacks)
+{
+  g_autoptr (GVariant) syms = g_variant_lookup_value (stats, "fallback_symbols", G_VARIANT_TYPE ("a{su}"));
+  g_autoptr (GVariant) reasons = g_variant_lookup_value (stats, "fallback_reasons", G_VARIANT_TYPE ("a{ss}"));
+  GString     *s;
+  GVariantIter it;
+  const char  *name;
+  guint32      n;
+
+  if (fallbacks == 0)
+    return NULL;
+  s = g_string_new (NULL);
+  g_string_append_printf (s, "%u calls a run ran on the cpu fallback (--allow-cpu-fallback), their tensors downloaded and uploaded: "
+                             "the times below are not the GPU's",
+                          fallbacks);
+  if (syms != NULL)
+    {
+      g_variant_iter_init (&it, syms);
+      while (g_variant_iter_next (&it, "{&su}", &name, &n))
+        {
+          const char *why = NULL;
+          if (reasons != NULL)
+            g_variant_lookup (reasons, name, "&s", &why);
+          g_string_append_printf (s, "; %s x%u%s%s%s", name, n, why ? " (" : "", why ? why : "", why ? ")" : "");
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
 static void
-add_runner_stats (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer log_data)
+add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJobLogFunc log, gpointer log_data)
 {
   guint32          compiles = 0, hits = 0, fallbacks = 0;
   double           cms = 0;
@@ -340,6 +375,14 @@ add_runner_stats (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer
                           fallbacks);
   wb_run_add_executor_version (run, "nvrtc kernels", what);
   gpu_log (log, log_data, "NVRTC kernels: %s", what);
+  {
+    char *warning = fallback_warning (stats, fallbacks);
+    if (warning != NULL)
+      {
+        gpu_log (log, log_data, "warning: %s", warning);
+        g_ptr_array_add (warnings, warning);
+      }
+  }
   if (g_variant_lookup (stats, "attention", "&s", &attention))
     {
       wb_run_add_executor_version (run, "attention", attention);
@@ -356,7 +399,7 @@ add_runner_stats (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer
  * run as the cpu profiler would; *@ceilings (transfer full) the ceilings measured when @measure_ceilings;
  * the runner's medians and statistics go to @log, what a report should say to @notes. */
 static WbRun *
-run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
+run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, GPtrArray *warnings, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
 {
   g_autoptr (WbRunnerResult) res = NULL;
   g_autoptr (GVariant) names = NULL;
@@ -394,6 +437,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
   req.profile = TRUE;
   req.ceilings = measure_ceilings;
   req.cuda_graphs = options->cuda_graphs;
+  req.allow_cpu_fallback = options->allow_cpu_fallback;
   if ((res = wb_runner_run (runner, &req, exit_code, error)) == NULL)
     return NULL;
   *exit_code = 3;
@@ -489,7 +533,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
       gpu_log (log, log_data, "kernel records: %s", run->attribution.kernel_source);
     /* what the runner compiled (cold) and found in the disk cache (warm), kept with the run's versions */
     if (res->stats != NULL)
-      add_runner_stats (run, res->stats, log, log_data);
+      add_runner_stats (run, res->stats, warnings, log, log_data);
     /* trace lines: the entry's stage line */
     for (guint k = 0; k < run->kernels->len; k++)
       {
@@ -553,7 +597,7 @@ run_on_device (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProf
 
       job_log (job, "running on %s through thunder-wb-runner (%u warm-up, %u timed iterations)", job->model, po->warmup, po->iters);
       run = run_in_runner (job->runner, job->profile, job->program, args, cotangents, po, job->ceilings == NULL,
-                           &measured, job->notes, job->default_executor, job->log, job->log_data, &job->runner_exit, error);
+                           &measured, job->notes, job->warnings, job->default_executor, job->log, job->log_data, &job->runner_exit, error);
       if (measured != NULL)
         {
           g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
@@ -626,6 +670,13 @@ wb_profile_job_get_notes (const WbProfileJob *job)
 {
   g_return_val_if_fail (job != NULL, NULL);
   return job->notes;
+}
+
+GPtrArray *
+wb_profile_job_get_warnings (const WbProfileJob *job)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  return job->warnings;
 }
 
 const WbDeviceCeilings *

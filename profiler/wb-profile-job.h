@@ -71,7 +71,7 @@ void wb_profile_job_set_default_executor (WbProfileJob *job, const char *executo
 void wb_profile_job_set_runner_program (WbProfileJob *job, const char *path);
 /* wb_profile_job_set_assignment: (nullable) (referenced) applied by wb_profile_job_run. */
 void wb_profile_job_set_assignment (WbProfileJob *job, WbAssignment *assignment);
-/* wb_profile_job_set_options: copied; iters, warmup, seed, check_shapes, progress, cuda_graphs are used;
+/* wb_profile_job_set_options: copied; iters, warmup, seed, check_shapes, progress, cuda_graphs, allow_cpu_fallback are used;
  * parameters are the case's inputs (set by the job). */
 void wb_profile_job_set_options (WbProfileJob *job, const WbProfileOptions *options);
 /* wb_profile_job_set_inputs: (nullable) (transfer none; must outlive the run) tensors to take inputs and
@@ -104,6 +104,9 @@ WbRun *wb_profile_job_run (WbProfileJob *job, GError **error);
 WbProfile *wb_profile_job_get_profile (const WbProfileJob *job);
 /* wb_profile_job_get_notes: (transfer none) (element-type utf8) what the report should say about the run. */
 GPtrArray *wb_profile_job_get_notes (const WbProfileJob *job);
+/* wb_profile_job_get_warnings: (transfer none) (element-type utf8) what the report should say first: calls
+ * that ran on the cpu fallback of a GPU run (options.allow_cpu_fallback), which makes its times misleading. */
+GPtrArray *wb_profile_job_get_warnings (const WbProfileJob *job);
 /* wb_profile_job_get_ceilings: (transfer none) (nullable) the ceilings known or measured. */
 const WbDeviceCeilings *wb_profile_job_get_ceilings (const WbProfileJob *job);
 /* wb_profile_job_measured_ceilings: TRUE when the runner measured the ceilings in this run (store them). */

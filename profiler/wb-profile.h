@@ -85,6 +85,9 @@ typedef struct
   WbProfileProgressFunc progress; /* (nullable) */
   gpointer              progress_data;
   gboolean              cuda_graphs; /* GPU runner only: replay the timed iterations as one CUDA graph (--cuda-graphs) */
+  /* GPU runner only: let calls no GPU path takes run on the cpu (--allow-cpu-fallback); without it such a call
+   * fails the run naming the op (WB_EXECUTOR_ERROR_CPU_FALLBACK) */
+  gboolean allow_cpu_fallback;
 } WbProfileOptions;
 
 /* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks. */

@@ -524,7 +524,7 @@ handle_run (Runner *r, GVariant *req)
   const char    *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = NULL;
   guint64        seed = 0;
   guint32        warmup = 1, iters = 0;
-  gboolean       check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE;
+  gboolean       check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE, allow_cpu_fallback = FALSE;
   double         copy_gbps = 0, bf16_tflops = 0;
   Graphs         graphs = { 0 };
   WbCudaRuntime *rt;
@@ -554,6 +554,8 @@ handle_run (Runner *r, GVariant *req)
   g_variant_lookup (req, "profile", "b", &profile);
   g_variant_lookup (req, "ceilings", "b", &ceilings);
   g_variant_lookup (req, "cuda_graphs", "b", &cuda_graphs);
+  g_variant_lookup (req, "allow_cpu_fallback", "b", &allow_cpu_fallback);
+  wb_cuda_executors_set_cpu_fallback (allow_cpu_fallback);
   g_clear_pointer (&r->last_region, g_free);
 
   if ((rt = wb_cuda_runtime_get (&error)) == NULL)

@@ -386,6 +386,8 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
     g_variant_builder_add (&b, "{sv}", "ceilings", g_variant_new_boolean (TRUE));
   if (req->cuda_graphs)
     g_variant_builder_add (&b, "{sv}", "cuda_graphs", g_variant_new_boolean (TRUE));
+  if (req->allow_cpu_fallback)
+    g_variant_builder_add (&b, "{sv}", "allow_cpu_fallback", g_variant_new_boolean (TRUE));
   g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
   if (req->cotangents)
     g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));

@@ -54,13 +54,13 @@ const char *wb_runner_get_model (WbRunner *runner);
 
 typedef struct
 {
-  WbTrace    *forward;          /* the program's traces (printed and parsed again in the runner) */
-  WbTrace    *backward;         /* (nullable) */
+  WbTrace            *forward;    /* the program's traces (printed and parsed again in the runner) */
+  WbTrace            *backward;   /* (nullable) */
   const WbAssignment *assignment; /* (nullable) (transfer none) sent as it is ("a{ss}", wb_assignment_to_variant):
                                      the runner resolves region keys in the traces it parses */
-  const char *default_executor; /* NULL: wb_executor_info_get_default (TRUE) */
-  GPtrArray  *args;             /* (element-type WbRtValue) host values, one per forward parameter */
-  GPtrArray  *cotangents;       /* (nullable) (element-type WbRtValue) */
+  const char *default_executor;   /* NULL: wb_executor_info_get_default (TRUE) */
+  GPtrArray  *args;               /* (element-type WbRtValue) host values, one per forward parameter */
+  GPtrArray  *cotangents;         /* (nullable) (element-type WbRtValue) */
   guint64     seed;
   guint       warmup; /* runs before the timed ones (the first one is checked and returns the results) */
   guint       iters;  /* timed runs */
@@ -70,6 +70,9 @@ typedef struct
   /* capture the program once as a CUDA graph after the warm-up and replay it for the timed runs (result's
    * cuda_graphs_used, cuda_graphs_note) */
   gboolean cuda_graphs;
+  /* let a call no GPU path takes run on the cpu (wb_cuda_executors_set_cpu_fallback); otherwise the run fails
+   * with WB_RUNNER_ERROR_FAILED, remote code WB_EXECUTOR_ERROR_CPU_FALLBACK, naming the op (--allow-cpu-fallback) */
+  gboolean allow_cpu_fallback;
 } WbRunnerRequest;
 
 typedef struct

@@ -209,6 +209,32 @@ exec_can_execute (WbExecutor *e, const WbBsym *b, char **why_not)
   return choose_path ((CudaExec *) e, b, why_not) != PATH_NONE;
 }
 
+static gboolean cpu_fallback_allowed;
+
+void
+wb_cuda_executors_set_cpu_fallback (gboolean allowed)
+{
+  cpu_fallback_allowed = allowed;
+}
+
+/* The cpu runs @call because no GPU path takes it (@reason, nullable: why not). Allowed when @self is the cpu
+ * (the user assigned it) or the user asked for the fallback; otherwise the run fails naming the op. */
+static gboolean
+fall_back (CudaExec *self, WbCudaRuntime *rt, WbKernelCall *call, const char *reason, GError **error)
+{
+  if (reason != NULL)
+    _wb_cuda_exec_note_reason (call->bsym, reason);
+  if (!cpu_fallback_allowed && wb_executor_info_get_runs (self->info) != WB_EXECUTOR_RUNS_HERE)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_CPU_FALLBACK,
+                   "%s has no GPU path under %s (%s): a GPU run does not move it to the cpu unless asked "
+                   "(--allow-cpu-fallback)",
+                   call->bsym->name, exec_get_name (&self->base), reason != NULL ? reason : "no GPU executor takes it");
+      return FALSE;
+    }
+  return _wb_cuda_exec_run_on_cpu (rt, call, error);
+}
+
 static gboolean
 exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
 {
@@ -235,9 +261,9 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
           /* the generator refused this call's arguments: remember it and let the runner run again; the
            * interpreter then decomposes it (or it falls back) */
           _wb_cuda_exec_set_unfusable (call->bsym);
-          _wb_cuda_exec_note_reason (call->bsym, local->message);
           if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (cpu_executor (), call->bsym, NULL))
-            return _wb_cuda_exec_run_on_cpu (rt, call, error);
+            return fall_back (self, rt, call, local->message, error);
+          _wb_cuda_exec_note_reason (call->bsym, local->message);
           g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "nvrtc: %s (retry: it will be split)", local->message);
           return FALSE;
         }
@@ -249,8 +275,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
       if (!ok && local->code != WB_CUDA_ERROR_FAULT)
         {
           wb_cuda_executors_call_finished (NULL, call->args, call->n_args, NULL); /* the fallback's downloads join */
-          _wb_cuda_exec_note_reason (call->bsym, local->message);
-          return _wb_cuda_exec_run_on_cpu (rt, call, error);
+          return fall_back (self, rt, call, local->message, error);
         }
       break;
     case PATH_COPY:
@@ -271,10 +296,10 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
       if (!ok && local->domain == WB_CUDA_ERROR && local->code != WB_CUDA_ERROR_FAULT)
         {
           /* refused (dtype, rank) or a library failure: the cpu runs it, or ltorch's decomposition */
-          _wb_cuda_exec_note_reason (call->bsym, local->message);
           _wb_cuda_exec_set_unfusable (call->bsym);
           if (call->bsym->n_subsymbols == 0 && wb_executor_can_execute (cpu_executor (), call->bsym, NULL))
-            return _wb_cuda_exec_run_on_cpu (rt, call, error);
+            return fall_back (self, rt, call, local->message, error);
+          _wb_cuda_exec_note_reason (call->bsym, local->message);
           g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s (retry: it will be split)", local->message);
           return FALSE;
         }
@@ -287,8 +312,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
         {
           /* arguments cuDNN does not take, or no cuDNN: the cpu runs it */
           wb_cuda_executors_call_finished (NULL, call->args, call->n_args, NULL);
-          _wb_cuda_exec_note_reason (call->bsym, local->message);
-          return _wb_cuda_exec_run_on_cpu (rt, call, error);
+          return fall_back (self, rt, call, local->message, error);
         }
       break;
     case PATH_KERNEL:
@@ -296,8 +320,7 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
       if (!ok && local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_CALL)
         {
           /* arguments the kernels do not handle (a dtype, a shape): the cpu runs it */
-          _wb_cuda_exec_note_reason (call->bsym, local->message);
-          return _wb_cuda_exec_run_on_cpu (rt, call, error);
+          return fall_back (self, rt, call, local->message, error);
         }
       if (ok)
         _wb_cuda_exec_stats ()->ops_generated++;
@@ -307,8 +330,10 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
         g_autofree char *why = NULL;
         if (wb_cuda_attention_op (call->bsym) != WB_CUDA_ATTENTION_NONE && !wb_cuda_attention_check (call->bsym, &why))
           _wb_cuda_exec_note_reason (call->bsym, why);
+        else if (wb_executor_info_get_runs (self->info) != WB_EXECUTOR_RUNS_HERE)
+          registry_takes (self->info, call->bsym, &why); /* why this executor does not take it */
+        ok = fall_back (self, rt, call, why, &local);
       }
-      ok = _wb_cuda_exec_run_on_cpu (rt, call, &local);
       break;
     case PATH_DIRECT:
       ok = wb_executor_run (cpu_executor (), call, &local);

@@ -83,6 +83,13 @@ void     wb_cuda_executors_call_finished (const WbBsym *b, WbRtValue *const *arg
  * stream. The program's memo: valid until wb_cuda_executors_forget_program. */
 GPtrArray *wb_cuda_executors_late_calls (const WbTrace *trace);
 
+/* wb_cuda_executors_set_cpu_fallback: whether a call that no GPU path takes (or that its path refuses at run
+ * time: a dtype, a shape, a library without an engine for it) may run on the cpu, its tensors downloaded and
+ * the results uploaded. Off by default: such a call then fails the run with WB_EXECUTOR_ERROR_CPU_FALLBACK
+ * naming the op and the reason (the interpreter adds FILE:LINE). Calls of a region or op the user assigned to
+ * the cpu executor run there either way. Process-wide; the runner sets it per request. */
+void wb_cuda_executors_set_cpu_fallback (gboolean allowed);
+
 /* wb_cuda_executors_get_stats: (transfer none) the statistics of the current or last run. */
 const WbCudaDispatchStats *wb_cuda_executors_get_stats (void);
 

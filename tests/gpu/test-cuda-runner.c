@@ -192,6 +192,67 @@ test_fault (void)
   g_rmdir (dir);
 }
 
+/* prims.index_copy has no GPU path (a cpu kernel only, by design of this test: if one is written, choose
+ * another such op): a GPU run refuses to move it to the cpu silently, and runs it there when asked. */
+static const char fallback_trace[] =
+    "@torch.no_grad()\n"
+    "def computation(a, i, s):\n"
+    "  # a: \"cuda:0 f32[8, 4]\"\n"
+    "  # i: \"cuda:0 i64[3]\"\n"
+    "  # s: \"cuda:0 f32[3, 4]\"\n"
+    "  t0 = prims.index_copy(a, i, s, 0)  # t0: \"cuda:0 f32[8, 4]\"\n"
+    "  return (t0,)\n";
+
+static void
+test_cpu_fallback (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *trace = NULL;
+  g_autofree char *inputs = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int              rc;
+
+  if (!need_gpu ())
+    return;
+  dir = g_dir_make_tmp ("wb-fallback-XXXXXX", NULL);
+  trace = g_build_filename (dir, "fallback.py", NULL);
+  g_assert_true (g_file_set_contents (trace, fallback_trace, -1, NULL));
+  {
+    g_autoptr (WbSafetensors) st = wb_safetensors_new ();
+    g_autoptr (WbTensor) a = wb_tensor_new (WB_DTYPE_FLOAT32, 2, (gint64[]){ 8, 4 }, NULL);
+    g_autoptr (WbTensor) i = wb_tensor_new (WB_DTYPE_INT64, 1, (gint64[]){ 3 }, NULL);
+    g_autoptr (WbTensor) s = wb_tensor_new (WB_DTYPE_FLOAT32, 2, (gint64[]){ 3, 4 }, NULL);
+    g_autoptr (GError) error = NULL;
+    for (gint64 k = 0; k < 32; k++)
+      wb_tensor_set_f64 (a, k, (double) k);
+    for (gint64 k = 0; k < 12; k++)
+      wb_tensor_set_f64 (s, k, -1.0 - (double) k);
+    wb_tensor_set_f64 (i, 0, 1);
+    wb_tensor_set_f64 (i, 1, 5);
+    wb_tensor_set_f64 (i, 2, 2);
+    wb_safetensors_add (st, "input.a", a);
+    wb_safetensors_add (st, "input.i", i);
+    wb_safetensors_add (st, "input.s", s);
+    inputs = g_build_filename (dir, "inputs.safetensors", NULL);
+    g_assert_true (wb_safetensors_save (st, inputs, &error));
+  }
+  /* refused by default, naming the op and the way out */
+  rc = run_cli (&out, &err, "run", trace, "--device", "cuda", "--inputs", inputs, NULL);
+  g_assert_cmpint (rc, !=, 0);
+  g_assert_nonnull (strstr (err, "prims.index_copy"));
+  g_assert_nonnull (strstr (err, "--allow-cpu-fallback"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  /* asked for: it runs, and says so */
+  rc = run_cli (&out, &err, "run", trace, "--device", "cuda", "--inputs", inputs, "--allow-cpu-fallback", NULL);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_nonnull (strstr (out, "1 cpu fallbacks"));
+  g_unlink (trace);
+  g_unlink (inputs);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -219,5 +280,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cuda/runner/compare-recompiled/mlp_small", "mlp_small", test_compare_recompiled);
   g_test_add_data_func ("/cuda/runner/compare-recompiled/elementwise_chain_small", "elementwise_chain_small", test_compare_recompiled);
   g_test_add_func ("/cuda/runner/fault", test_fault);
+  g_test_add_func ("/cuda/runner/cpu-fallback", test_cpu_fallback);
   return g_test_run ();
 }

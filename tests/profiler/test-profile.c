@@ -226,7 +226,7 @@ test_reports (Fixture *f, gconstpointer data)
   g_autoptr (WbDeviceCeilings) ceilings = wb_device_ceilings_new (run->device_model, 10.0, 0.1);
   g_autofree char *text = wb_profile_dup_stage_text (f->profile);
   g_autoptr (WbReport) report = wb_report_new (run, ceilings, "mlp_small", text);
-  g_autofree char *md = wb_report_to_markdown (report);
+  g_autofree char *md = (wb_report_add_warning (report, "2 calls ran on the cpu fallback"), wb_report_to_markdown (report));
   g_autofree char *json = wb_report_to_json (report);
   g_autofree char *html = wb_report_to_html (report);
   g_autofree char *chrome = wb_report_to_chrome_trace (report);
@@ -235,6 +235,9 @@ test_reports (Fixture *f, gconstpointer data)
   JsonObject *root;
 
   g_assert_nonnull (strstr (md, "| TorchCompile0 | region | cpu |"));
+  /* a warning comes first, right under the title */
+  g_assert_nonnull (strstr (md, "# thunder-wb profile: mlp_small\n\n> **Warning:** 2 calls ran on the cpu fallback\n"));
+  g_assert_nonnull (strstr (html, "</h1>\n<p class=\"fail\">Warning: 2 calls ran on the cpu fallback</p>"));
   g_assert_nonnull (strstr (md, "median over 4 timed iterations"));
   g_assert_nonnull (strstr (html, "<svg id=\"timeline\""));
   g_assert_nonnull (strstr (html, "<svg id=\"bars\""));
@@ -244,6 +247,7 @@ test_reports (Fixture *f, gconstpointer data)
   root = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpint (json_object_get_int_member (root, "schema_version"), ==, WB_REPORT_SCHEMA_VERSION);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "regions")), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (root, "warnings"), 0), ==, "2 calls ran on the cpu fallback");
   json_parser_load_from_data (parser, chrome, -1, &error);
   g_assert_no_error (error);
 }
