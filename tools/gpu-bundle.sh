@@ -28,7 +28,7 @@ for t in test-cuda-conformance test-cuda-conformance-attention test-cuda-conform
 done
 # the profile tests and the overhead benchmark are scripts (run from the unpacked bundle's root)
 mkdir -p "$stage/tests/bench"
-cp "$src/tests/gpu/test-cuda-profile.sh" "$src/tests/gpu/test-cuda-cupti.sh" "$stage/tests/gpu/"
+cp "$src/tests/gpu/test-cuda-profile.sh" "$src/tests/gpu/test-cuda-cupti.sh" "$src/tests/gpu/conformance-table.py" "$stage/tests/gpu/"
 cp "$src/tests/bench/bench-gpu-overhead.sh" "$stage/tests/bench/"
 # --cuda-graphs' test and the GPU benchmark of the workbench against PyTorch (tests/bench/README.md)
 cp "$src/tests/gpu/test-cuda-graphs.sh" "$stage/tests/gpu/"

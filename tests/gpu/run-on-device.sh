@@ -80,6 +80,10 @@ for row in summary:
     print(f"{row[0]:<38}{row[1]:>6}{row[2]:>6}{row[3]:>6}{row[4]:>7}{row[5]:>8.1f}")
 PY
 
+# the conformance table: per op, executor and dtype, the cases within tolerance and the worst error
+echo; echo "== conformance table"
+python3 "$root/tests/gpu/conformance-table.py" "$out"/test-cuda-conformance*.log
+
 # profiling through the runner: region times (test-cuda-profile.sh) and CUPTI's kernel records and their
 # attribution to regions, with the CUDA-event fallback (test-cuda-cupti.sh); each ends with "ok: ..."
 for t in test-cuda-profile test-cuda-cupti; do
