@@ -21,7 +21,8 @@ typedef struct
   char    *default_executor;
   int      iters;
   int      warmup;
-  gboolean cuda_graphs;
+  gboolean cuda_graphs;    /* asked for explicitly (the default on cuda) */
+  gboolean no_cuda_graphs; /* --no-cuda-graphs */
   gboolean allow_cpu_fallback;
   char    *session;
   char   **reports;
@@ -400,7 +401,7 @@ configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *pro
   po.check_shapes = o->check_shapes;
   po.progress = on_progress;
   po.progress_data = progress;
-  po.cuda_graphs = o->cuda_graphs;
+  po.cuda_graphs = !o->no_cuda_graphs;
   po.allow_cpu_fallback = o->allow_cpu_fallback;
   wb_profile_job_set_options (job, &po);
   wb_profile_job_set_store (job, store_in_session, p);
@@ -436,6 +437,8 @@ report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRu
     wb_report_set_region_kind (report, wb_profile_get_entry_name (profile, i), wb_profile_get_entry_is_region (profile, i));
   for (guint i = 0; i < notes->len; i++)
     wb_report_add_note (report, notes->pdata[i]);
+  if (o->cuda_graphs && wb_profile_job_get_device (job) != WB_PROFILE_DEVICE_CUDA)
+    wb_report_add_note (report, "--cuda-graphs was ignored: the run is on cpu");
   for (guint i = 0; i < wb_profile_job_get_warnings (job)->len; i++)
     wb_report_add_warning (report, wb_profile_job_get_warnings (job)->pdata[i]);
   if (p->session != NULL)
@@ -500,6 +503,8 @@ profile_main (ProfileOptions *o, const char *path)
     return wb_cli_usage_error (_ ("--device must be cpu or cuda, not “%s”"), o->device);
   if (o->cuda_graphs && device == WB_PROFILE_DEVICE_CPU)
     return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
+  if (o->cuda_graphs && o->no_cuda_graphs)
+    return wb_cli_usage_error (_ ("--cuda-graphs and --no-cuda-graphs contradict each other"));
   if ((exit_code = load_case (o, &p)) >= 0)
     return exit_code;
   /* the baseline is read before this run is stored (it may be the same session) */
@@ -554,7 +559,9 @@ wb_cli_command_profile (int    argc,
       N_ ("With --device cuda: the executor of what --executors does not assign (default: the registry's)"), "EXEC" },
     { "iters", 0, 0, G_OPTION_ARG_INT, &o.iters, N_ ("Timed iterations (default 20)"), "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &o.warmup, N_ ("Untimed iterations before them (default 3)"), "N" },
-    { "cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.cuda_graphs, N_ ("Capture the program as a CUDA graph (cuda only)"), NULL },
+    { "cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.cuda_graphs,
+      N_ ("Replay the timed iterations as a CUDA graph, captured after the checked run (cuda only; the default)"), NULL },
+    { "no-cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.no_cuda_graphs, N_ ("Run every timed iteration call by call, without a CUDA graph"), NULL },
     { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &o.allow_cpu_fallback,
       N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
     { "session", 0, 0, G_OPTION_ARG_FILENAME, &o.session, N_ ("Store the run (and the traces) in session file F"), "F.wbsession" },

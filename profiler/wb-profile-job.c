@@ -640,8 +640,6 @@ wb_profile_job_run (WbProfileJob *job, GError **error)
   po.parameters = wb_case_parameter_lookup; /* prologue stages: module.get_parameter */
   po.parameters_data = inputs;
   po.cuda_graphs = po.cuda_graphs && job->device == WB_PROFILE_DEVICE_CUDA;
-  if (job->options.cuda_graphs && job->device != WB_PROFILE_DEVICE_CUDA)
-    g_ptr_array_add (job->notes, g_strdup ("--cuda-graphs was ignored: the run is on cpu"));
   run = run_on_device (job, args, cotangents, &po, error);
   if (run == NULL)
     {

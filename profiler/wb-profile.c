@@ -47,6 +47,7 @@ wb_profile_options_init (WbProfileOptions *options)
   memset (options, 0, sizeof *options);
   options->iters = 20;
   options->warmup = 3;
+  options->cuda_graphs = TRUE;
 }
 
 gboolean

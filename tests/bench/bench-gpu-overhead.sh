@@ -52,7 +52,7 @@ for c in $cases; do
     rows=""
     if [ $g = 1 ]; then modes=graphs; else modes="cupti cupti-callbacks events"; fi
     for mode in $modes; do
-      flags=""
+      flags=--no-cuda-graphs
       case $mode in
         cupti) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=records" ;;
         cupti-callbacks) env="WB_PROFILE_CUPTI=1 WB_CUPTI_CORRELATION=callbacks" ;;

@@ -82,8 +82,7 @@ def workbench(app, case_dir, entry, out, iters, warmup, graphs, recompile=False)
                                                else "graphs" if graphs else "wb"))
     cmd = [app, "--headless", "profile", case_dir, "--device", "cuda", "--stage", str(entry), "--iters", str(iters),
            "--warmup", str(warmup), "--report", report]
-    if graphs:
-        cmd.append("--cuda-graphs")
+    cmd.append("--cuda-graphs" if graphs else "--no-cuda-graphs")
     if recompile:
         cmd.append("--recompile")
     # the recomputed programs give the per-region table: each region's kernels timed alone, on one stream.

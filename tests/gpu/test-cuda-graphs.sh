@@ -1,14 +1,14 @@
 #!/bin/sh
-# test-cuda-graphs.sh — `profile --device cuda --cuda-graphs` (gpu suite)
+# test-cuda-graphs.sh — CUDA graphs in `profile --device cuda` (the default; gpu suite)
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # mlp_small (forward + backward) three times through the GPU runner, 20 timed iterations each:
-#   1. without graphs;
-#   2. with --cuda-graphs: the run must say the graph was used (run.cuda_graphs, the note), the last replay's
+#   1. without graphs (--no-cuda-graphs);
+#   2. as by default (graphs): the run must say the graph was used (run.cuda_graphs, the note), the last replay's
 #      outputs and gradients must equal the checked run's (the runner compares them: bit-identical, or at
 #      most 1e-5 apart), region times + gap must still add up to each iteration, and the iteration median
 #      must not be above run 1's by more than the noise (the larger interquartile range of the two);
-#   3. with --cuda-graphs and TorchCompile0 on the cpu executor (a cpu fallback: download, host work,
+#   3. as by default, with TorchCompile0 on the cpu executor (a cpu fallback: download, host work,
 #      upload): the capture must fail cleanly, the run must still time its 20 iterations without a graph
 #      (run.cuda_graphs false) and the note must name the region and the op.
 # Exit 77 (skip) without a GPU.
@@ -32,9 +32,9 @@ profile() { # NAME ARGS...
   [ $rc -eq 0 ] || { echo "profile $name exited $rc"; exit 1; }
 }
 
-profile plain
-profile graphs --cuda-graphs
-profile fallback --cuda-graphs --executors TorchCompile0=cpu
+profile plain --no-cuda-graphs
+profile graphs
+profile fallback --executors TorchCompile0=cpu
 
 python3 - "$out" <<'PY'
 import json, re, statistics, sys
