@@ -80,7 +80,7 @@ def entries(case_dir):
 
 
 def workbench(app, case_dir, out, iters, warmup):
-    total, errors, n = 0.0, [], 0
+    total, errors, n, graphs = 0.0, [], 0, 0
     for e in entries(case_dir):
         report = os.path.join(out, os.path.relpath(e, os.path.dirname(case_dir)).replace("/", "__") + ".json")
         cmd = [app, "--headless", "profile", e, "--device", "cuda", "--iters", str(iters), "--warmup", str(warmup),
@@ -94,11 +94,13 @@ def workbench(app, case_dir, out, iters, warmup):
             errors.append(f"{os.path.basename(e)}: exit {rc}: {err}"[:300])
             continue
         with open(report, encoding="utf-8") as f:
-            total += json.load(f)["iteration"]["median_ms"]
+            d = json.load(f)
+        total += d["iteration"]["median_ms"]
+        graphs += bool(d["run"].get("cuda_graphs"))
         n += 1
     if not n or errors:
         return {"error": errors[0] if errors else "no traces", "entries": n}
-    return {"median_ms": total, "entries": n}
+    return {"median_ms": total, "entries": n, "graphs": graphs}
 
 
 def main():
@@ -130,6 +132,8 @@ def main():
         note = r["workbench"].get("error", "")
         if r["workbench"].get("entries", 0) > 1 and not note:
             note = f"sum of {r['workbench']['entries']} ThunderFX subgraphs"
+        if "graphs" in r["workbench"]:
+            note += f"{'; ' if note else ''}CUDA graph in {r['workbench']['graphs']} of {r['workbench']['entries']}"
         print(f"| {n} | {f(r['workbench'])} | {f(r['eager'])} | {f(r.get('compile', {}))} | "
               f"{'%.2fx' % (wb / cm) if wb and cm else '-'} | {'%.2fx' % (wb / e) if wb and e else '-'} | {note} |",
               flush=True)
