@@ -51,8 +51,8 @@ print_times (const char *fmt, GArray *ms)
 static void
 print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_gpu_ms)
 {
-  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, rebuilds = 0, side_calls = 0, side_joins = 0;
-  double      cms = 0;
+  guint32     fused = 0, kernels = 0, ops = 0, mm = 0, fb = 0, compiles = 0, hits = 0, retries = 0, rebuilds = 0, side_calls = 0, side_joins = 0, pre_units = 0, pre_compiled = 0;
+  double      cms = 0, pre_ms = 0;
   const char *attention = NULL, *convolution = NULL, *rebuild_reason = NULL;
   g_autoptr (GVariant) syms = NULL;
   g_autoptr (GVariant) reasons = NULL;
@@ -69,6 +69,10 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
   g_print (_ ("device: %s\n"), device);
   g_print (_ ("executed: %u fused regions (%u kernels), %u one-op kernels, %u cuBLASLt matmuls, %u cpu fallbacks\n"), fused,
            kernels, ops, mm, fb);
+  g_variant_lookup (stats, "precompile_units", "u", &pre_units);
+  g_variant_lookup (stats, "precompile_compiled", "u", &pre_compiled);
+  g_variant_lookup (stats, "precompile_ms", "d", &pre_ms);
+  g_print (_ ("NVRTC ahead of the run: %u regions' units, %u compiled on every core in %.1f ms (the rest cached)\n"), pre_units, pre_compiled, pre_ms);
   g_print (_ ("NVRTC: %u compiled (%.1f ms), %u from the disk cache\n"), compiles, cms, hits);
   if (g_variant_lookup (stats, "attention", "&s", &attention))
     g_print (_ ("attention: %s\n"), attention);

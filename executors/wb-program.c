@@ -166,6 +166,16 @@ wb_program_get_param_names (const WbProgram *program)
   return program->param_names;
 }
 
+WbExecutor *
+wb_program_get_executor_for (const WbProgram *program, const WbBsym *b)
+{
+  WbExecutor *e;
+
+  g_return_val_if_fail (program != NULL && b != NULL, NULL);
+  e = b->name != NULL ? g_hash_table_lookup (program->assignment, b->name) : NULL;
+  return e != NULL ? e : program->default_executor;
+}
+
 void
 wb_run_options_init (WbRunOptions *options)
 {

@@ -72,6 +72,9 @@ void wb_program_assign (WbProgram *program, const char *name, WbExecutor *execut
 /* wb_program_get_param_names: (transfer none) the forward's parameter names in order (STAR/STARSTAR
  * parameters by their base name). */
 GPtrArray *wb_program_get_param_names (const WbProgram *program);
+/* wb_program_get_executor_for: (transfer none) (nullable) the executor that runs top-level call @b: the one
+ * assigned to its name (wb_program_assign), else the default; NULL before any assignment. */
+WbExecutor *wb_program_get_executor_for (const WbProgram *program, const WbBsym *b);
 
 /* WbRunObserver: called after every top-level CALL with its evaluated arguments and result (for a
  * composite or region: a TUPLE of its outputs in printed order). */

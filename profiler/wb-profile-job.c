@@ -363,16 +363,20 @@ fallback_warning (GVariant *stats, guint32 fallbacks)
 static void
 add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJobLogFunc log, gpointer log_data)
 {
-  guint32          compiles = 0, hits = 0, fallbacks = 0;
-  double           cms = 0;
+  guint32          compiles = 0, hits = 0, fallbacks = 0, pre_units = 0, pre_compiled = 0;
+  double           cms = 0, pre_ms = 0;
   const char      *attention = NULL, *convolution = NULL;
   g_autofree char *what = NULL;
   g_variant_lookup (stats, "nvrtc_compiles", "u", &compiles);
   g_variant_lookup (stats, "nvrtc_hits", "u", &hits);
   g_variant_lookup (stats, "compile_ms", "d", &cms);
   g_variant_lookup (stats, "fallbacks", "u", &fallbacks);
-  what = g_strdup_printf ("%u compiled (cold, %.1f ms), %u from the disk cache (warm); %u cpu fallbacks", compiles, cms, hits,
-                          fallbacks);
+  g_variant_lookup (stats, "precompile_units", "u", &pre_units);
+  g_variant_lookup (stats, "precompile_compiled", "u", &pre_compiled);
+  g_variant_lookup (stats, "precompile_ms", "d", &pre_ms);
+  what = g_strdup_printf ("%u regions' units compiled ahead on every core (%u by NVRTC, the rest cached) in %.1f ms; then %u compiled "
+                          "(cold, %.1f ms), %u from the disk cache (warm); %u cpu fallbacks",
+                          pre_units, pre_compiled, pre_ms, compiles, cms, hits, fallbacks);
   wb_run_add_executor_version (run, "nvrtc kernels", what);
   gpu_log (log, log_data, "NVRTC kernels: %s", what);
   {

@@ -52,4 +52,8 @@ gboolean _wb_cuda_exec_run_copy_ (WbCudaRuntime *rt, WbKernelCall *call, GError 
 gboolean _wb_cuda_exec_run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 gboolean _wb_cuda_exec_run_attention (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
+/* wb-cuda-executors.c: whether @e (one of these executors) runs @b, a top-level fusion region, as one
+ * generated plan (the nvrtc path for the whole region) */
+gboolean _wb_cuda_exec_runs_as_plan (WbExecutor *e, const WbBsym *b);
+
 G_END_DECLS

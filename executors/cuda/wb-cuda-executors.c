@@ -374,6 +374,15 @@ static const WbExecutorVTable cuda_vtable = {
 
 static CudaExec executors[WB_N_EXECUTOR_IDS];
 
+gboolean
+_wb_cuda_exec_runs_as_plan (WbExecutor *e, const WbBsym *b)
+{
+  if (e == NULL || e->vtable != &cuda_vtable)
+    return FALSE;
+  _wb_cuda_exec_ensure_tables ();
+  return wb_bsym_is_fusion (b) && choose_path ((CudaExec *) e, b, NULL) == PATH_FUSE;
+}
+
 static CudaExec *
 find_executor (const char *name)
 {

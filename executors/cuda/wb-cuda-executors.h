@@ -90,6 +90,17 @@ GPtrArray *wb_cuda_executors_late_calls (const WbTrace *trace);
  * the cpu executor run there either way. Process-wide; the runner sets it per request. */
 void wb_cuda_executors_set_cpu_fallback (gboolean allowed);
 
+/* wb_cuda_executors_precompile: compiles ahead, with NVRTC on @threads threads (0: one per processor), the
+ * kernels of every top-level fusion region of @program (forward and backward) that its executor runs as one
+ * generated plan, from the regions' annotations (contiguous inputs: what the run builds for such inputs), into
+ * the kernel cache, so that the checked run finds them there rather than compiling them one after another.
+ * Regions whose plan cannot be generated from their annotations are left to the run; so are the per-op plans
+ * of regions split at run time. @program's traces must be the ones set (wb_cuda_executors_set_program) and its
+ * executors assigned. @n_sources (nullable) receives the number of distinct compile units, @n_compiled how many
+ * of them NVRTC compiled (the rest were in the disk cache). Returns the wall time (ms). Compile errors are
+ * left for the run to report. */
+double wb_cuda_executors_precompile (WbCudaRuntime *rt, WbProgram *program, guint threads, guint *n_sources, guint *n_compiled);
+
 /* wb_cuda_executors_get_stats: (transfer none) the statistics of the current or last run. */
 const WbCudaDispatchStats *wb_cuda_executors_get_stats (void);
 
