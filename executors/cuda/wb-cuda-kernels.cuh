@@ -303,7 +303,8 @@ static __device__ void wb_argbest (const typename T::S *a, long long *out, long 
 
 // -- nll_loss_backward: out[b, c, r] = -weight[t] * g / (total for 'mean') where t = target[b, r] == c
 // (t != ignore_index), else 0. g: f64 [nb * nr] ('none') or [1]; target i64; weight f64 [nc] or NULL;
-// total f64 [1]. reduction: 0 none, 1 mean, 2 sum. An out-of-range target traps (the cpu raises).
+// total f64 [1]. reduction: 0 none, 1 mean, 2 sum. An out-of-range target is recorded (wb_index_bad: the
+// call fails, as on the cpu) and contributes nothing.
 template <typename T>
 static __device__ void wb_nll_loss_backward (typename T::S *out, const double *g, const long long *target, const double *weight, const double *total,
                                              long long nb, long long nc, long long nr, int reduction, long long ignore)
@@ -316,8 +317,11 @@ static __device__ void wb_nll_loss_backward (typename T::S *out, const double *g
     if (t != ignore)
       {
         if (t < 0 || t >= nc)
-          __trap ();
-        if (t == c)
+          {
+            if (c == 0)
+              wb_index_bad (t, nc);
+          }
+        else if (t == c)
           {
             double gv = reduction == 0 ? g[b * nr + r] : g[0];
             if (reduction == 1)
