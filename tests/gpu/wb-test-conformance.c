@@ -38,7 +38,17 @@ shape_text (guint rank, const gint64 *shape)
 WbConfInput
 wb_conf_input (const char *name, WbDtype dtype, guint rank, gint64 d0, gint64 d1, gint64 d2, WbConfDomain dom)
 {
-  WbConfInput i = { name, dtype, rank, { d0, d1, d2, 1 }, dom, 0 };
+  WbConfInput i = { name, dtype, rank, { d0, d1, d2, 1, 1 }, dom, 0 };
+  return i;
+}
+
+WbConfInput
+wb_conf_input_shape (const char *name, WbDtype dtype, guint rank, const gint64 *shape, WbConfDomain dom)
+{
+  WbConfInput i = { name, dtype, rank, { 1, 1, 1, 1, 1 }, dom, 0 };
+
+  g_assert (rank <= G_N_ELEMENTS (i.shape));
+  memcpy (i.shape, shape, sizeof (gint64) * rank);
   return i;
 }
 
