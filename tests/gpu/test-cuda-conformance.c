@@ -473,6 +473,14 @@ pool_cases (void)
 
       for (guint i = 0; i < G_N_ELEMENTS (max_pool_cases); i++)
         max_pool_case (&max_pool_cases[i], d);
+      {
+        /* an unbatched [C, D, H, W] input: the symbol, not the rank, says there are 3 spatial dims */
+        const gint64 cdhw[4] = { 3, 4, 8, 8 }, pooled3[4] = { 3, 2, 4, 4 };
+        WbConfInput  ub[2] = { wb_conf_input_shape ("a", d, 4, cdhw, WB_CONF_DOM_ANY), wb_conf_input_shape ("g", d, 4, pooled3, WB_CONF_DOM_ANY) };
+        add_kernel ("max_pool3d_with_indices+backward(2, 2, 0, 1, False) unbatched", d, ub, 2,
+                    "(t0, t1) = max_pool3d_with_indices(a, 2, 2, 0, 1, False)\nt2 = max_pool3d_with_indices_backward(g, a, 2, 2, 0, 1, False, t1)",
+                    "t0, t1, t2", FALSE);
+      }
       add_kernel ("ltorch.adaptive_avg_pool2d+backward((1, 1))", d, gl, 2,
                   "t0 = ltorch.adaptive_avg_pool2d(a, (1, 1))\nt1 = ltorch.adaptive_avg_pool2d_backward(g, a)", "t0, t1", FALSE);
       add_kernel ("ltorch.adaptive_avg_pool2d+backward((4, 3), overlapping)", d, ov, 2,
