@@ -1,5 +1,5 @@
-/* wb-cuda-kernels-index.c — index_add, scatter_add, cumsum and kl_div on the GPU (wb-cuda-kernels-private.h;
- * kernels in wb-cuda-kernels-index.cuh)
+/* wb-cuda-kernels-index.c — index_add, scatter_add, embedding and its backward, cumsum and kl_div on the GPU
+ * (wb-cuda-kernels-private.h; kernels in wb-cuda-kernels-index.cuh)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Arguments are read and checked as the cpu executor reads them (executors/cpu/wb-cpu-indexing.c,
@@ -54,20 +54,22 @@ arg_dim (WbKernelCall *call, guint pos, guint rank, gint64 *dim, GError **error)
 
 /* -- index_add, scatter_add --------------------------------------------------------------------- */
 
-/* (transfer full) @index (integers) as int64 wrapped for a dim of @size, sorted along its dim @dim (stable):
- * the keys in @keys, their positions along @dim in @pos; both of @index's shape. */
+/* (transfer full) @index (integers) as int64 wrapped for a dim of @size, sorted along its dim @dim (stable;
+ * -1: all its elements as one row): the keys in @keys, their positions along @dim (the flat positions) in
+ * @pos; both of @index's shape. */
 static gboolean
 sorted_index (WbCudaRuntime *rt, WbKernelCall *call, WbTensor *index, gint64 dim, gint64 size, WbTensor **keys, WbTensor **pos, GError **error)
 {
   g_autoptr (WbTensor) i64 = NULL;
   g_autoptr (WbTensor) wrapped = NULL;
   g_autofree char *what = NULL;
-  gint64           n = wb_tensor_numel (index), outer = 1, inner = 1, len = index->rank ? index->shape[dim] : 1;
+  gint64           n = wb_tensor_numel (index), outer = 1, inner = 1, len = dim < 0 ? n : index->rank ? index->shape[dim]
+                                                                                                      : 1;
 
   *keys = *pos = NULL;
   if (wb_dtype_is_float (index->dtype) || wb_dtype_is_complex (index->dtype) || index->dtype == WB_DTYPE_BOOL8)
     return _wb_cuda_kern_unsupported (error, "%s: index tensors must be integers, got %s", call->bsym->name, wb_dtype_shortname (index->dtype));
-  for (gint64 d = 0; d < index->rank; d++)
+  for (gint64 d = 0; dim >= 0 && d < index->rank; d++)
     if (d < dim)
       outer *= index->shape[d];
     else if (d > dim)
@@ -134,7 +136,7 @@ _wb_cuda_kernels_index_add (WbCudaRuntime *rt, WbKernelCall *call, GError **erro
       outer *= a->shape[d];
     else if (d > dim)
       inner *= a->shape[d];
-  if (!sorted_index (rt, call, index, 0, R, &keys, &pos, error) || (ac = wb_cuda_contiguous (rt, a, error)) == NULL ||
+  if (!sorted_index (rt, call, index, -1, R, &keys, &pos, error) || (ac = wb_cuda_contiguous (rt, a, error)) == NULL ||
       (vc = wb_cuda_contiguous (rt, value, error)) == NULL || (out = wb_cuda_tensor_new (rt, a->dtype, a->rank, a->shape, error)) == NULL)
     return FALSE;
   what = g_strdup_printf ("%s %s[%" G_GINT64_FORMAT " elements] of %" G_GINT64_FORMAT " indices", call->bsym->name, wb_dtype_shortname (a->dtype),
@@ -194,6 +196,93 @@ _wb_cuda_kernels_scatter_add (WbCudaRuntime *rt, WbKernelCall *call, GError **er
     CUdeviceptr po = wb_cuda_tensor_ptr (out);
     void       *args[] = { &pa, &pv, &pk, &pp, &po, &n, &g };
     if (!launch (rt, "wb_scatter_add", a->dtype, _wb_cuda_kern_blocks (n), args, what, error))
+      {
+        wb_tensor_unref (out);
+        return FALSE;
+      }
+  }
+  return _wb_cuda_kern_set_tensor (call, out);
+}
+
+/* -- embedding, embedding_backward ------------------------------------------------------------- */
+
+gboolean
+_wb_cuda_kernels_embedding (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  g_autoptr (WbTensor) index = NULL;
+  g_autoptr (WbTensor) weight = NULL;
+  g_autoptr (WbTensor) i64 = NULL;
+  g_autoptr (WbTensor) wc = NULL;
+  WbRtValue       *max_norm = wb_kernel_call_get_arg (call, G_MAXUINT, "max_norm");
+  gint64           shape[WB_MAX_RANK], n, d, num;
+  WbTensor        *out;
+  g_autofree char *what = NULL;
+
+  if ((index = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error)) == NULL ||
+      (weight = _wb_cuda_kern_arg_device (rt, call, 1, "weight", FALSE, error)) == NULL)
+    return FALSE;
+  if (max_norm != NULL && max_norm->kind != WB_RT_NONE)
+    return _wb_cuda_kern_unsupported (error, "%s: max_norm is not supported (it renormalises the weight)", call->bsym->name);
+  if (weight->rank != 2 || index->rank + 1 > WB_MAX_RANK || _wb_cuda_kern_suffix (weight->dtype) == NULL || weight->dtype == WB_DTYPE_BOOL8 ||
+      wb_dtype_is_float (index->dtype) || wb_dtype_is_complex (index->dtype) || index->dtype == WB_DTYPE_BOOL8)
+    return _wb_cuda_kern_unsupported (error, "%s: a weight %s of rank %u, indices %s of rank %u", call->bsym->name, wb_dtype_shortname (weight->dtype),
+                                      weight->rank, wb_dtype_shortname (index->dtype), index->rank);
+  num = weight->shape[0], d = weight->shape[1], n = wb_tensor_numel (index);
+  memcpy (shape, index->shape, sizeof (gint64) * index->rank);
+  shape[index->rank] = d;
+  if ((i64 = _wb_cuda_kern_device_as (rt, index, WB_DTYPE_INT64, error)) == NULL || (wc = wb_cuda_contiguous (rt, weight, error)) == NULL ||
+      (out = wb_cuda_tensor_new (rt, weight->dtype, index->rank + 1, shape, error)) == NULL)
+    return FALSE;
+  what = g_strdup_printf ("%s of %" G_GINT64_FORMAT " rows of %" G_GINT64_FORMAT " %s", call->bsym->name, n, d, wb_dtype_shortname (weight->dtype));
+  {
+    CUdeviceptr pw = wb_cuda_tensor_ptr (wc), pi = wb_cuda_tensor_ptr (i64), po = wb_cuda_tensor_ptr (out);
+    void       *args[] = { &pw, &pi, &po, &n, &d, &num };
+    if (!launch (rt, "wb_embedding", weight->dtype, _wb_cuda_kern_blocks (n * d), args, what, error))
+      {
+        wb_tensor_unref (out);
+        return FALSE;
+      }
+  }
+  return _wb_cuda_kern_set_tensor (call, out);
+}
+
+gboolean
+_wb_cuda_kernels_embedding_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  g_autoptr (WbTensor) grad = NULL;
+  g_autoptr (WbTensor) indices = NULL;
+  g_autoptr (WbTensor) gc = NULL;
+  g_autoptr (WbTensor) keys = NULL;
+  g_autoptr (WbTensor) pos = NULL;
+  gint64           num, padding, scale = 0, sparse = 0, n, d;
+  int              scale_i;
+  WbTensor        *out;
+  g_autofree char *what = NULL;
+
+  if ((grad = _wb_cuda_kern_arg_device (rt, call, 0, "grad", FALSE, error)) == NULL ||
+      (indices = _wb_cuda_kern_arg_device (rt, call, 1, "indices", FALSE, error)) == NULL ||
+      !_wb_cuda_kern_arg_int (call, 2, "num_weights", FALSE, 0, &num, error) || !_wb_cuda_kern_arg_int (call, 3, "padding_idx", TRUE, -1, &padding, error) ||
+      !_wb_cuda_kern_arg_int (call, 4, "scale_grad_by_freq", TRUE, FALSE, &scale, error) ||
+      !_wb_cuda_kern_arg_int (call, 5, "sparse", TRUE, FALSE, &sparse, error))
+    return FALSE;
+  if (sparse)
+    return _wb_cuda_kern_unsupported (error, "%s: sparse embedding gradients are not supported", call->bsym->name);
+  if (!wb_dtype_is_float (grad->dtype) || _wb_cuda_kern_suffix (grad->dtype) == NULL || num < 0)
+    return _wb_cuda_kern_unsupported (error, "%s: a gradient of dtype %s", call->bsym->name, wb_dtype_shortname (grad->dtype));
+  d = grad->rank ? grad->shape[grad->rank - 1] : 1;
+  n = wb_tensor_numel (indices);
+  if (wb_tensor_numel (grad) != n * d)
+    return _wb_cuda_kern_unsupported (error, "%s: grad does not match indices", call->bsym->name);
+  if (!sorted_index (rt, call, indices, -1, num, &keys, &pos, error) ||
+      (gc = wb_cuda_contiguous (rt, grad, error)) == NULL || (out = wb_cuda_tensor_new (rt, grad->dtype, 2, (gint64[]){ num, d }, error)) == NULL)
+    return FALSE;
+  what = g_strdup_printf ("%s of %" G_GINT64_FORMAT " rows of %" G_GINT64_FORMAT " %s into %" G_GINT64_FORMAT, call->bsym->name, n, d,
+                          wb_dtype_shortname (grad->dtype), num);
+  scale_i = scale != 0;
+  {
+    CUdeviceptr pg = wb_cuda_tensor_ptr (gc), pk = wb_cuda_tensor_ptr (keys), pp = wb_cuda_tensor_ptr (pos), po = wb_cuda_tensor_ptr (out);
+    void       *args[] = { &pg, &pk, &pp, &po, &num, &d, &n, &padding, &scale_i };
+    if (!launch (rt, "wb_embedding_backward", grad->dtype, _wb_cuda_kern_blocks (num * d), args, what, error))
       {
         wb_tensor_unref (out);
         return FALSE;

@@ -1,5 +1,5 @@
 // wb-cuda-kernels-index.cuh — index updates, scans and kl_div of the per-op cuda executor (launched by
-// wb-cuda-kernels-index.c): index_add, scatter_add, cumsum, kl_div
+// wb-cuda-kernels-index.c): index_add, scatter_add, embedding and its backward, cumsum, kl_div
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Compiled as one unit after wb-cuda-prelude.cuh and wb-cuda-kernels-common.cuh (no #include). Semantics are
 // the cpu executor's (executors/cpu/wb-cpu-indexing.c, wb-cpu-reduction.c, wb-cpu-nn.c):
@@ -8,6 +8,8 @@
 //            and rounded once. Deterministic: the index is sorted first (stable, by the sort kernels of
 //            wb-cuda-kernels.cuh), each output element finds its run of equal keys by binary search and
 //            gathers it; no atomic adds. An index out of range is recorded (wb_index_bad) and clamped.
+//   embedding  a gather of whole rows; its backward is index_add's gather into zeros, without the padding
+//            row, each value scaled by 1 / its row's count with scale_grad_by_freq.
 //   cumsum   running sums in A (double for floats, as the cpu; int64 for integers), rounded once per
 //            element: a thread per row for short rows or many strided rows, else a block per row (a scan
 //            of 8 elements a thread, then of the warps' totals, carried across tiles of 2048).
@@ -100,6 +102,38 @@ static __device__ void wb_scatter_add (const typename T::S *a, const typename T:
         long long s = wb_bound (keys + line, J, inner, m[g.dim], false), end = wb_bound (keys + line, J, inner, m[g.dim], true);
         for (; s < end; s++)
           acc += T::ld (src, soff + pos[line + s * inner] * g.sstride[g.dim]);
+      }
+    T::st (out, e, acc);
+  }
+}
+
+// -- embedding, embedding_backward
+
+// embedding: out[i, :] = weight[index[i], :], the rows copied as stored (weight [num, d], index int64 [n])
+template <typename T>
+static __device__ void wb_embedding (const typename T::S *weight, const long long *idx, typename T::S *out, long long n, long long d, long long num)
+{
+  WB_GRID_STRIDE (e, n * d)
+  out[e] = weight[wb_index_wrap (idx[e / d], num) * d + e % d];
+}
+
+// embedding_backward: out[row, :] (num x d) = the sum of grad[i, :] over the i (ascending) whose index is row,
+// each times 1 / their count with @scale; 0 for the row @padding. keys / pos: the index sorted (int64 [n])
+template <typename T>
+static __device__ void wb_embedding_backward (const typename T::S *g, const long long *keys, const long long *pos, typename T::S *out, long long num,
+                                              long long d, long long n, long long padding, int scale)
+{
+  typedef typename T::V V;
+  WB_GRID_STRIDE (e, num * d)
+  {
+    long long row = e / d, j = e % d;
+    V acc = (V) 0;
+    if (row != padding)
+      {
+        long long s = wb_bound (keys, n, 1, row, false), end = wb_bound (keys, n, 1, row, true);
+        V f = scale ? (V) 1 / (V) (end - s) : (V) 1;
+        for (; s < end; s++)
+          acc += T::ld (g, pos[s] * d + j) * f;
       }
     T::st (out, e, acc);
   }
@@ -253,13 +287,16 @@ static __device__ void wb_kl_div_finish (const double *partial, typename T::S *o
                                                                         const long long *pos, T::S *out, long long n,               \
                                                                         WbScatterGeom g)                                            \
   { wb_scatter_add<T> (a, src, keys, pos, out, n, g); }                                                                            \
+  extern "C" __global__ void __launch_bounds__ (256) wb_embedding_##N (const T::S *weight, const long long *idx, T::S *out, long long n, \
+                                                                      long long d, long long num)                                   \
+  { wb_embedding<T> (weight, idx, out, n, d, num); }                                                                               \
   extern "C" __global__ void __launch_bounds__ (256) wb_cumsum_rows_##N (const T::S *a, T::S *out, long long outer, long long len,  \
                                                                         long long inner)                                            \
   { wb_cumsum_rows<T> (a, out, outer, len, inner); }                                                                               \
   extern "C" __global__ void __launch_bounds__ (256) wb_cumsum_block_##N (const T::S *a, T::S *out, long long outer, long long len, \
                                                                          long long inner)                                           \
   { wb_cumsum_block<T> (a, out, outer, len, inner); }
-#define WB_KL_ENTRIES(N, T)                                                                                                          \
+#define WB_FLOAT_INDEX_ENTRIES(N, T)                                                                                                          \
   extern "C" __global__ void __launch_bounds__ (256) wb_kl_div_##N (const T::S *x, const T::S *t, T::S *out, long long n,           \
                                                                    int log_target)                                                  \
   { wb_kl_div<T> (x, t, out, n, log_target); }                                                                                     \
@@ -268,7 +305,12 @@ static __device__ void wb_kl_div_finish (const double *partial, typename T::S *o
   { wb_kl_div_partial<T> (x, t, partial, n, log_target); }                                                                         \
   extern "C" __global__ void __launch_bounds__ (256) wb_kl_div_finish_##N (const double *partial, T::S *out, long long n,          \
                                                                           double divisor)                                           \
-  { wb_kl_div_finish<T> (partial, out, n, divisor); }
+  { wb_kl_div_finish<T> (partial, out, n, divisor); }                                                                              \
+  extern "C" __global__ void __launch_bounds__ (256) wb_embedding_backward_##N (const T::S *g, const long long *keys,                \
+                                                                               const long long *pos, T::S *out, long long num,      \
+                                                                               long long d, long long n, long long padding,         \
+                                                                               int scale)                                           \
+  { wb_embedding_backward<T> (g, keys, pos, out, num, d, n, padding, scale); }
 
 WB_INDEX_ENTRIES (f64, WbF64)
 WB_INDEX_ENTRIES (f32, WbF32)
@@ -279,7 +321,7 @@ WB_INDEX_ENTRIES (i32, WbI32)
 WB_INDEX_ENTRIES (i16, WbI16)
 WB_INDEX_ENTRIES (i8, WbI8)
 WB_INDEX_ENTRIES (u8, WbU8)
-WB_KL_ENTRIES (f64, WbF64)
-WB_KL_ENTRIES (f32, WbF32)
-WB_KL_ENTRIES (bf16, WbBF16)
-WB_KL_ENTRIES (f16, WbF16)
+WB_FLOAT_INDEX_ENTRIES (f64, WbF64)
+WB_FLOAT_INDEX_ENTRIES (f32, WbF32)
+WB_FLOAT_INDEX_ENTRIES (bf16, WbBF16)
+WB_FLOAT_INDEX_ENTRIES (f16, WbF16)

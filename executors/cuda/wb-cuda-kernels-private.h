@@ -3,7 +3,7 @@
  *
  * wb-cuda-kernels.c holds the op table and the dispatch (wb_cuda_kernels_run), these helpers, and the random
  * draws, sorting, argmax and nll_loss_backward; wb-cuda-kernels-pool.c the pooling ops; wb-cuda-kernels-index.c
- * index_add, scatter_add, cumsum and kl_div. Each family's kernels are one NVRTC unit (its .cuh after
+ * index_add, scatter_add, embedding and its backward, cumsum and kl_div. Each family's kernels are one NVRTC unit (its .cuh after
  * wb-cuda-kernels-common.cuh, embedded by meson.build), compiled on first use and cached on disk.
  * Errors: WB_CUDA_ERROR_CALL for an argument of a form or dtype the kernels refuse (the executor then runs
  * the call on the cpu, with the message as the reason), other WB_CUDA_ERRORs from compiling and launching,
@@ -70,6 +70,10 @@ const char *_wb_cuda_kernels_index_source (void);
 gboolean _wb_cuda_kernels_index_add (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 /* prims.scatter_add (a, index, value, dim) */
 gboolean _wb_cuda_kernels_scatter_add (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+/* prims.embedding (a, weight, *, padding_idx, max_norm=None, ...): rows of weight [num, d] (max_norm refused) */
+gboolean _wb_cuda_kernels_embedding (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+/* prims.embedding_backward (grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse): [num, d] */
+gboolean _wb_cuda_kernels_embedding_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 /* ltorch.cumsum (a, dim, *, dtype=None) */
 gboolean _wb_cuda_kernels_cumsum (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 /* ltorch.kl_div (input, target, size_average, reduce, reduction='mean', log_target=False) */

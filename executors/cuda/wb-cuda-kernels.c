@@ -32,6 +32,8 @@ typedef enum
   OP_ADAPTIVE_AVG_POOL2D_BACKWARD,
   OP_INDEX_ADD,
   OP_SCATTER_ADD,
+  OP_EMBEDDING,
+  OP_EMBEDDING_BACKWARD,
   OP_CUMSUM,
   OP_KL_DIV,
   OP_DETACH,
@@ -63,6 +65,8 @@ static const struct
   /* wb-cuda-kernels-index.c */
   { "prims.index_add", OP_INDEX_ADD },
   { "prims.scatter_add", OP_SCATTER_ADD },
+  { "prims.embedding", OP_EMBEDDING },
+  { "prims.embedding_backward", OP_EMBEDDING_BACKWARD },
   { "ltorch.cumsum", OP_CUMSUM },
   { "ltorch.kl_div", OP_KL_DIV },
   { "ltorch.detach", OP_DETACH },
@@ -628,6 +632,10 @@ wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       return _wb_cuda_kernels_index_add (rt, call, error);
     case OP_SCATTER_ADD:
       return _wb_cuda_kernels_scatter_add (rt, call, error);
+    case OP_EMBEDDING:
+      return _wb_cuda_kernels_embedding (rt, call, error);
+    case OP_EMBEDDING_BACKWARD:
+      return _wb_cuda_kernels_embedding_backward (rt, call, error);
     case OP_CUMSUM:
       return _wb_cuda_kernels_cumsum (rt, call, error);
     case OP_KL_DIV:

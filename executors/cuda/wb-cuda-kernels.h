@@ -29,12 +29,15 @@
  *     values whose index names each element, in ascending source order, summed in f32 for f32/bf16/f16
  *     (f64, int64 wrapping for integers) and rounded once; deterministic (the index is sorted stably, each
  *     output element gathers its run of keys). Floats and integers but b8.
+ *   prims.embedding (a, weight, max_norm=None): rows of weight copied as stored; prims.embedding_backward
+ *     (grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse=False): index_add's sorted gather into
+ *     zeros, the padding row 0, each value scaled by 1 / its row's count with scale_grad_by_freq.
  *   ltorch.cumsum (a, dim, dtype=None): sums in double for floats and int64 for integers (and the result
  *     int64 for integer inputs unless dtype= says), as the cpu; a thread a row or a block scan a row.
  *   ltorch.kl_div (input, target, ..., reduction, log_target): elementwise in double; 'sum', 'mean' and
  *     'batchmean' summed in double by a fixed grid, then one block (the same bits every run).
  *   ltorch.detach, torch.detach: the input itself, as the cpu aliases it.
- * Indices out of range (index_add, scatter_add, a max pool's saved indices, nll_loss_backward's targets) are
+ * Indices out of range (index_add, scatter_add, embedding, a max pool's saved indices, nll_loss_backward's targets) are
  * clamped and recorded (wb_index_bad of the prelude): the checked run fails the call, as the cpu would.
  * Arguments that are host tensors are uploaded for the call. Shapes, k and dims are kernel parameters, so
  * one compiled module serves every call. Random draws refuse stream capture (a CUDA graph would replay
@@ -61,8 +64,8 @@ gboolean wb_cuda_kernels_takes (const WbBsym *bsym);
 gboolean wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
 /* wb_cuda_kernels_source: (transfer none) the CUDA C of unit @unit (without the prelude, which the compiler
- * adds): 0 random draws, sorting, argmax, nll_loss_backward; 1 pooling; 2 index_add, scatter_add, cumsum,
- * kl_div; NULL from 3 on. What --compile-only and the disk cache compile. */
+ * adds): 0 random draws, sorting, argmax, nll_loss_backward; 1 pooling; 2 index_add, scatter_add,
+ * embedding and its backward, cumsum, kl_div; NULL from 3 on. What --compile-only and the disk cache compile. */
 const char *wb_cuda_kernels_source (guint unit);
 
 G_END_DECLS

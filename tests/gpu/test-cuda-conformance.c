@@ -491,7 +491,7 @@ pool_cases (void)
     }
 }
 
-/* -- index_add, scatter_add, cumsum, kl_div, detach (wb-cuda-kernels-index.c): the zoo's shapes (mixtral's
+/* -- index_add, scatter_add, embedding, cumsum, kl_div, detach (wb-cuda-kernels-index.c): the zoo's shapes (mixtral's
  * expert weights and swin's position bias by index_add, misc_ops' scatter_add over topk indices,
  * qwen2/llama's cumsum of a mask, no_grad_teacher's kl_div) and indices long enough for the multi-pass
  * sort, middle dims, strided sources, long scans ---------------------------------------------------- */
@@ -527,6 +527,22 @@ index_update_cases (WbDtype d)
   add_kernel ("prims.scatter_add(dim 0, 2500 indices)", d, col, 3, "t0 = prims.scatter_add(a, i, v, 0)", "t0", FALSE);
 }
 
+/* bert's and llama's token embeddings: [2, 32] indices into [512, 64], the backward into [512, 64] (gpt2's
+ * and llama's in bf16 and f32), with a padding row, and scaled by frequency over 3000 indices */
+static void
+embedding_cases (WbDtype d)
+{
+  WbConfInput fwd[2] = { wb_conf_input ("i", WB_DTYPE_INT64, 2, 2, 32, 1, WB_CONF_DOM_INDEX), wb_conf_input ("w", d, 2, 512, 64, 1, WB_CONF_DOM_ANY) };
+  WbConfInput bwd[2] = { wb_conf_input ("g", d, 3, 2, 32, 64, WB_CONF_DOM_ANY), wb_conf_input ("i", WB_DTYPE_INT64, 2, 2, 32, 1, WB_CONF_DOM_INDEX) };
+  WbConfInput freq[2] = { wb_conf_input ("g", d, 2, 3000, 8, 1, WB_CONF_DOM_POS), wb_conf_input ("i", WB_DTYPE_INT32, 1, 3000, 1, 1, WB_CONF_DOM_INDEX) };
+
+  fwd[0].bound = bwd[1].bound = 512, freq[1].bound = 50;
+  add_kernel ("prims.embedding(padding_idx=0)", d, fwd, 2,
+              "t0 = prims.embedding(i, w, padding_idx=0, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False)", "t0", TRUE);
+  add_kernel ("prims.embedding_backward", d, bwd, 2, "t0 = prims.embedding_backward(g, i, 512, -1, False, False)", "t0", FALSE);
+  add_kernel ("prims.embedding_backward(padding 3, by frequency)", d, freq, 2, "t0 = prims.embedding_backward(g, i, 50, 3, True, False)", "t0", FALSE);
+}
+
 static void
 index_cases (void)
 {
@@ -534,6 +550,8 @@ index_cases (void)
 
   for (guint k = 0; k < G_N_ELEMENTS (update_dtypes); k++)
     index_update_cases (update_dtypes[k]);
+  for (guint k = 0; k < G_N_ELEMENTS (wb_conf_float_dtypes); k++)
+    embedding_cases (wb_conf_float_dtypes[k]);
   {
     WbConfInput mask = wb_conf_input ("a", WB_DTYPE_BOOL8, 2, 2, 32, 1, WB_CONF_DOM_BOOL);
     WbConfInput i32 = wb_conf_input ("a", WB_DTYPE_INT32, 2, 9, 700, 1, WB_CONF_DOM_INT);
