@@ -73,14 +73,14 @@ per_dim (WbKernelCall *call, guint pos, const char *name, guint f, gint64 *out, 
   if (v == NULL || v->kind == WB_RT_NONE)
     return TRUE;
   if (v->kind == WB_RT_INT || v->kind == WB_RT_BOOL)
-    vals[n++] = v->i;
+    vals[n++] = v->kind == WB_RT_BOOL ? v->b : v->i;
   else if (wb_rt_value_is_sequence (v) && v->items->len <= 3)
     for (guint i = 0; i < v->items->len; i++)
       {
         WbRtValue *x = v->items->pdata[i];
         if (x->kind != WB_RT_INT && x->kind != WB_RT_BOOL)
           return _wb_cuda_kern_unsupported (error, "%s: %s is not a sequence of ints", call->bsym->name, name);
-        vals[n++] = x->i;
+        vals[n++] = x->kind == WB_RT_BOOL ? x->b : x->i;
       }
   else
     return _wb_cuda_kern_unsupported (error, "%s: %s is not a sequence of ints", call->bsym->name, name);
