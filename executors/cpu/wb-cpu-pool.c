@@ -323,22 +323,20 @@ op_max_pool_with_indices (WbKernelCall *call, guint f, GError **error)
   return TRUE;
 }
 
-/* max_pool_with_indices_backward (grad, a, kernel_size, stride, padding, dilation, ceil_mode, indices):
- * each output's gradient goes to the input element its index names. */
+/* max_pool{2,3}d_with_indices_backward (grad, a, kernel_size, stride, padding, dilation, ceil_mode, indices)
+ * over the trailing @f dims: each output's gradient goes to the input element its index names. */
 static gboolean
-op_max_pool_backward (WbKernelCall *call, GError **error)
+op_max_pool_backward (WbKernelCall *call, guint f, GError **error)
 {
   WbTensor *go, *a, *indices;
   g_autoptr (WbTensor) g64 = NULL;
   g_autoptr (WbTensor) i64 = NULL;
   WbTensor *acc;
   gint64    planes, plane_in, plane_out;
-  guint     f;
 
   if (!_wb_cpu_arg_tensor (call, 0, "grad", &go, error) || !_wb_cpu_arg_tensor (call, 1, "a", &a, error) ||
       !_wb_cpu_arg_tensor (call, 7, "result1", &indices, error))
     return FALSE;
-  f = a->rank >= 5 ? 3 : 2;
   if (go->rank != a->rank || indices->rank != a->rank || a->rank < f + 1 || wb_tensor_numel (go) != wb_tensor_numel (indices))
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "max_pool backward: gradient, input and indices do not match");
@@ -380,8 +378,10 @@ _wb_cpu_pool (WbKernelCall *call, int op, GError **error)
       return op_max_pool_with_indices (call, 2, error);
     case WB_POOL_MAX_3D_WITH_INDICES:
       return op_max_pool_with_indices (call, 3, error);
-    case WB_POOL_MAX_BACKWARD:
-      return op_max_pool_backward (call, error);
+    case WB_POOL_MAX_2D_BACKWARD:
+      return op_max_pool_backward (call, 2, error);
+    case WB_POOL_MAX_3D_BACKWARD:
+      return op_max_pool_backward (call, 3, error);
     default:
       g_assert_not_reached ();
     }

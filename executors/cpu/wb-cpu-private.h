@@ -190,7 +190,8 @@ enum
   WB_POOL_ADAPTIVE_AVG_BACKWARD,
   WB_POOL_MAX_2D_WITH_INDICES,
   WB_POOL_MAX_3D_WITH_INDICES,
-  WB_POOL_MAX_BACKWARD,
+  WB_POOL_MAX_2D_BACKWARD,
+  WB_POOL_MAX_3D_BACKWARD,
 };
 
 /* -- matmul helpers (wb-cpu-matmul.c), shared with attention and convolution ----------------- */

@@ -4,7 +4,7 @@
  *
  * empty, full and iota are numbers of the index; cat and pad branch on the index (cat: the piece it falls
  * in, pad: inside the operand or the padding); take, take_along_axis and gather read an index tensor and
- * check it (negative counts from the end, out of range traps). The rows of _wb_cg_emit_creation and
+ * check it (negative counts from the end, out of range is recorded and clamped: wb_index_bad). The rows of _wb_cg_emit_creation and
  * _wb_cg_emit_indexing are what _wb_cg_emit_node dispatches to. */
 #include "config.h"
 

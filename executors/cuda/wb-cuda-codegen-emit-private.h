@@ -44,7 +44,7 @@ const char *_wb_cg_operand_expr (Kern *k, Val *v, const Idx *ix, Cls cls, GError
 /* number @v as a literal of class @cls, or of dtype @dt (rounded to it) */
 const char *_wb_cg_literal (Gen *g, const Val *v, Cls cls);
 const char *_wb_cg_literal_of_dtype (Gen *g, const Val *v, WbDtype dt);
-/* dim @d of @ax: int64 index value @x wrapped for a dim of @size (negative from the end, out of range traps) */
+/* dim @d of @ax: int64 index value @x wrapped for a dim of @size (negative from the end, out of range recorded and clamped) */
 void _wb_cg_checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gboolean same);
 /* in pair mode, a value the caller computes lane by lane: sets Kern.pair_refused; NULL */
 const char *_wb_cg_refuse_pair (Kern *k);

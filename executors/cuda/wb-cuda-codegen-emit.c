@@ -289,7 +289,8 @@ emit_elementwise (Kern *k, Val *v, Node *n, const EwOp *op, const Idx *ix, GErro
   return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), _wb_cg_normalize (k->g, r, v->dtype));
 }
 
-/* @x (an int64 index value) wrapped for a dim of @size: negative counts from the end, out of range traps.
+/* @x (an int64 index value) wrapped for a dim of @size: negative counts from the end; out of range is recorded
+ * and clamped (wb_index_bad of the prelude: the runtime fails the call after a checked launch).
  * Sets dim @d of @ax to it; @same: @x is the same in every lane of a vector kernel (then so is the result,
  * emitted once). */
 void
@@ -303,7 +304,7 @@ _wb_cg_checked_index (Kern *k, const char *x, gint64 size, Idx *ax, guint d, gbo
     {
       _wb_cg_line (k, "long long %s = %s;", t, x);
       _wb_cg_line (k, "if (%s < 0) %s += %" G_GINT64_FORMAT ";", t, t, size);
-      _wb_cg_line (k, "if ((unsigned long long) %s >= %" G_GINT64_FORMAT "ULL) __trap ();", t, size);
+      _wb_cg_line (k, "if ((unsigned long long) %s >= %" G_GINT64_FORMAT "ULL) %s = wb_index_bad (%s, %" G_GINT64_FORMAT "LL);", t, size, t, t, size);
       r = _wb_cg_new_var (k, k->ity, _wb_cg_gstr (k->g, "(%s) %s", k->ity, t));
       if (key)
         _wb_cg_memo_put (k, key, r);

@@ -1,15 +1,14 @@
-/* wb-cuda-kernels.c — random draws, topk/sort, argmax/argmin, nll_loss_backward on the GPU (wb-cuda-kernels.h)
+/* wb-cuda-kernels.c — the hand-written kernels' op table and dispatch, the helpers their files share
+ * (wb-cuda-kernels-private.h), random draws, topk/sort, argmax/argmin, nll_loss_backward (wb-cuda-kernels.h)
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "wb-cuda-kernels.h"
-
 #include <string.h>
 
+#include "wb-cuda-kernels-private.h"
 #include "wb-cuda-kernels-text.h"
 
 #define SORT_SMALL 2048 /* WB_SORT_SMALL of the kernels */
-#define MAX_GRID 65535
 
 typedef enum
 {
@@ -24,6 +23,20 @@ typedef enum
   OP_ARGMIN,
   OP_NLL_LOSS_BACKWARD,
   OP_UPDATE_ALIASES,
+  OP_MAX_POOL2D,
+  OP_MAX_POOL3D,
+  OP_MAX_POOL2D_BACKWARD,
+  OP_MAX_POOL3D_BACKWARD,
+  OP_ADAPTIVE_AVG_POOL2D,
+  OP_ADAPTIVE_AVG_POOL3D,
+  OP_ADAPTIVE_AVG_POOL2D_BACKWARD,
+  OP_INDEX_ADD,
+  OP_SCATTER_ADD,
+  OP_EMBEDDING,
+  OP_EMBEDDING_BACKWARD,
+  OP_CUMSUM,
+  OP_KL_DIV,
+  OP_DETACH,
 } Op;
 
 static const struct
@@ -41,6 +54,22 @@ static const struct
   { "prims.argmin", OP_ARGMIN },
   { "ltorch.nll_loss_backward", OP_NLL_LOSS_BACKWARD },
   { "prims.update_aliases", OP_UPDATE_ALIASES },
+  /* wb-cuda-kernels-pool.c */
+  { "max_pool2d_with_indices", OP_MAX_POOL2D },
+  { "max_pool3d_with_indices", OP_MAX_POOL3D },
+  { "max_pool2d_with_indices_backward", OP_MAX_POOL2D_BACKWARD },
+  { "max_pool3d_with_indices_backward", OP_MAX_POOL3D_BACKWARD },
+  { "ltorch.adaptive_avg_pool2d", OP_ADAPTIVE_AVG_POOL2D },
+  { "ltorch.adaptive_avg_pool3d", OP_ADAPTIVE_AVG_POOL3D },
+  { "ltorch.adaptive_avg_pool2d_backward", OP_ADAPTIVE_AVG_POOL2D_BACKWARD },
+  /* wb-cuda-kernels-index.c */
+  { "prims.index_add", OP_INDEX_ADD },
+  { "prims.scatter_add", OP_SCATTER_ADD },
+  { "prims.embedding", OP_EMBEDDING },
+  { "prims.embedding_backward", OP_EMBEDDING_BACKWARD },
+  { "ltorch.cumsum", OP_CUMSUM },
+  { "ltorch.kl_div", OP_KL_DIV },
+  { "ltorch.detach", OP_DETACH },
 };
 
 /* The op @b stands for: its own symbol or the one an executor's alias names (uniform -> prims.uniform). */
@@ -67,18 +96,25 @@ wb_cuda_kernels_takes (const WbBsym *bsym)
 }
 
 const char *
-wb_cuda_kernels_source (void)
+wb_cuda_kernels_source (guint unit)
 {
-  return wb_cuda_kernels_text;
+  switch (unit)
+    {
+    case 0:
+      return wb_cuda_kernels_text;
+    case 1:
+      return _wb_cuda_kernels_pool_source ();
+    case 2:
+      return _wb_cuda_kernels_index_source ();
+    default:
+      return NULL;
+    }
 }
 
 /* -- arguments ---------------------------------------------------------------------------------- */
 
-static gboolean
-unsupported (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-unsupported (GError **error, const char *format, ...)
+gboolean
+_wb_cuda_kern_unsupported (GError **error, const char *format, ...)
 {
   va_list ap;
   char   *msg;
@@ -91,22 +127,22 @@ unsupported (GError **error, const char *format, ...)
   return FALSE;
 }
 
-static gboolean
-arg_int (WbKernelCall *call, guint pos, const char *name, gboolean optional, gint64 def, gint64 *out, GError **error)
+gboolean
+_wb_cuda_kern_arg_int (WbKernelCall *call, guint pos, const char *name, gboolean optional, gint64 def, gint64 *out, GError **error)
 {
   WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || v->kind == WB_RT_NONE)
     {
       *out = def;
-      return optional || unsupported (error, "%s: argument %s is missing", call->bsym->name, name);
+      return optional || _wb_cuda_kern_unsupported (error, "%s: argument %s is missing", call->bsym->name, name);
     }
   if (v->kind == WB_RT_INT || v->kind == WB_RT_BOOL)
     {
       *out = v->kind == WB_RT_BOOL ? v->b : v->i;
       return TRUE;
     }
-  return unsupported (error, "%s: argument %s is not an int", call->bsym->name, name);
+  return _wb_cuda_kern_unsupported (error, "%s: argument %s is not an int", call->bsym->name, name);
 }
 
 static gboolean
@@ -116,7 +152,7 @@ arg_number (WbKernelCall *call, guint pos, const char *name, double *out, GError
 
   if (v != NULL && v->kind != WB_RT_TENSOR && wb_rt_value_get_number (v, out))
     return TRUE;
-  return unsupported (error, "%s: argument %s is not a number", call->bsym->name, name);
+  return _wb_cuda_kern_unsupported (error, "%s: argument %s is not a number", call->bsym->name, name);
 }
 
 static gboolean
@@ -125,13 +161,13 @@ arg_shape (WbKernelCall *call, guint pos, const char *name, guint *rank, gint64 
   WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || !wb_rt_value_is_sequence (v) || v->items->len > WB_MAX_RANK)
-    return unsupported (error, "%s: %s is not a shape", call->bsym->name, name);
+    return _wb_cuda_kern_unsupported (error, "%s: %s is not a shape", call->bsym->name, name);
   *rank = v->items->len;
   for (guint d = 0; d < *rank; d++)
     {
       WbRtValue *x = v->items->pdata[d];
       if (x->kind != WB_RT_INT || x->i < 0)
-        return unsupported (error, "%s: %s is not a shape", call->bsym->name, name);
+        return _wb_cuda_kern_unsupported (error, "%s: %s is not a shape", call->bsym->name, name);
       shape[d] = x->i;
     }
   return TRUE;
@@ -145,24 +181,22 @@ arg_dtype (WbKernelCall *call, WbDtype def)
   return v != NULL && v->kind == WB_RT_DTYPE ? v->dtype : def;
 }
 
-/* A device tensor for argument @pos (uploaded for this call when it is a host tensor), (transfer full). */
-static WbTensor *
-arg_device (WbCudaRuntime *rt, WbKernelCall *call, guint pos, const char *name, gboolean optional, GError **error)
+WbTensor *
+_wb_cuda_kern_arg_device (WbCudaRuntime *rt, WbKernelCall *call, guint pos, const char *name, gboolean optional, GError **error)
 {
   WbRtValue *v = wb_kernel_call_get_arg (call, pos, name);
 
   if (v == NULL || v->kind != WB_RT_TENSOR)
     {
       if (!optional || (v != NULL && v->kind != WB_RT_NONE))
-        unsupported (error, "%s: argument %s is not a tensor", call->bsym->name, name);
+        _wb_cuda_kern_unsupported (error, "%s: argument %s is not a tensor", call->bsym->name, name);
       return NULL;
     }
   return wb_cuda_tensor_is_device (v->tensor) ? wb_tensor_ref (v->tensor) : wb_cuda_upload (rt, v->tensor, error);
 }
 
-/* @t converted to @dtype, contiguous, on the device (transfer full). */
-static WbTensor *
-device_as (WbCudaRuntime *rt, WbTensor *t, WbDtype dtype, GError **error)
+WbTensor *
+_wb_cuda_kern_device_as (WbCudaRuntime *rt, WbTensor *t, WbDtype dtype, GError **error)
 {
   WbTensor *out;
 
@@ -175,8 +209,8 @@ device_as (WbCudaRuntime *rt, WbTensor *t, WbDtype dtype, GError **error)
   return out;
 }
 
-static const char *
-suffix (WbDtype dt)
+const char *
+_wb_cuda_kern_suffix (WbDtype dt)
 {
   switch (dt)
     {
@@ -205,28 +239,35 @@ suffix (WbDtype dt)
     }
 }
 
-static gboolean
-launch (WbCudaRuntime *rt, const char *kernel, WbDtype dt, gint64 items, void **args, const char *what, GError **error)
+gboolean
+_wb_cuda_kern_launch (WbCudaRuntime *rt, const char *source, const char *kernel, WbDtype dt, gint64 blocks, void **args, const char *what, GError **error)
 {
   g_autofree char *entry = NULL;
   CUfunction       fn;
 
-  if (dt != WB_DTYPE_UNKNOWN && suffix (dt) == NULL)
-    return unsupported (error, "%s: dtype %s is not supported", what, wb_dtype_shortname (dt));
-  entry = dt == WB_DTYPE_UNKNOWN ? g_strdup (kernel) : g_strdup_printf ("%s_%s", kernel, suffix (dt));
-  if ((fn = wb_cuda_runtime_get_static_function (rt, wb_cuda_kernels_text, entry, error)) == NULL)
+  if (dt != WB_DTYPE_UNKNOWN && _wb_cuda_kern_suffix (dt) == NULL)
+    return _wb_cuda_kern_unsupported (error, "%s: dtype %s is not supported", what, wb_dtype_shortname (dt));
+  entry = dt == WB_DTYPE_UNKNOWN ? g_strdup (kernel) : g_strdup_printf ("%s_%s", kernel, _wb_cuda_kern_suffix (dt));
+  if ((fn = wb_cuda_runtime_get_static_function (rt, source, entry, error)) == NULL)
     return FALSE;
-  return wb_cuda_runtime_launch (rt, fn, (guint) CLAMP (items, 0, MAX_GRID), args, what, error);
+  return wb_cuda_runtime_launch (rt, fn, (guint) CLAMP (blocks, 0, WB_CUDA_KERN_MAX_GRID), args, what, error);
 }
 
-static gint64
-blocks_of (gint64 n)
+/* a kernel of this file's unit */
+static gboolean
+launch (WbCudaRuntime *rt, const char *kernel, WbDtype dt, gint64 blocks, void **args, const char *what, GError **error)
+{
+  return _wb_cuda_kern_launch (rt, wb_cuda_kernels_text, kernel, dt, blocks, args, what, error);
+}
+
+gint64
+_wb_cuda_kern_blocks (gint64 n)
 {
   return (n + WB_CUDA_BLOCK - 1) / WB_CUDA_BLOCK;
 }
 
-static gboolean
-set_tensor (WbKernelCall *call, WbTensor *t)
+gboolean
+_wb_cuda_kern_set_tensor (WbKernelCall *call, WbTensor *t)
 {
   call->result = wb_rt_value_take_tensor (t);
   return TRUE;
@@ -257,17 +298,17 @@ run_random (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
       return FALSE;
   if (op == OP_RANDINT)
     {
-      if (!arg_int (call, 0, "low", FALSE, 0, &low, error) || !arg_int (call, 1, "high", FALSE, 0, &high, error))
+      if (!_wb_cuda_kern_arg_int (call, 0, "low", FALSE, 0, &low, error) || !_wb_cuda_kern_arg_int (call, 1, "high", FALSE, 0, &high, error))
         return FALSE;
       if (high <= low)
-        return unsupported (error, "%s: high <= low", call->bsym->name);
+        return _wb_cuda_kern_unsupported (error, "%s: high <= low", call->bsym->name);
     }
   else if (!wb_dtype_is_float (dt))
-    return unsupported (error, "%s: dtype %s is not a float", call->bsym->name, wb_dtype_shortname (dt));
+    return _wb_cuda_kern_unsupported (error, "%s: dtype %s is not a float", call->bsym->name, wb_dtype_shortname (dt));
   seed = (gint64) call->state->rng_seed;
   offset = (gint64) call->state->rng_offset;
   if (op == OP_UNIFORM_PHILOX &&
-      (!arg_int (call, G_MAXUINT, "seed", FALSE, 0, &seed, error) || !arg_int (call, G_MAXUINT, "offset", FALSE, 0, &offset, error)))
+      (!_wb_cuda_kern_arg_int (call, G_MAXUINT, "seed", FALSE, 0, &seed, error) || !_wb_cuda_kern_arg_int (call, G_MAXUINT, "offset", FALSE, 0, &offset, error)))
     return FALSE;
   if ((out = wb_cuda_tensor_new (rt, dt, rank, shape, error)) == NULL)
     return FALSE;
@@ -283,7 +324,7 @@ run_random (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
     g_autofree char *what = g_strdup_printf ("%s %s[%" G_GINT64_FORMAT " elements]", call->bsym->name, wb_dtype_shortname (dt), n);
     /* threads: one per Philox block (4 words) for 32-bit uniform draws, else one per pair */
     gint64 items = (op == OP_UNIFORM || op == OP_UNIFORM_PHILOX) && dt != WB_DTYPE_FLOAT64 ? (n + 3) / 4 : (n + 1) / 2;
-    if (n > 0 && !launch (rt, kernel, dt, blocks_of (items), args, what, error))
+    if (n > 0 && !launch (rt, kernel, dt, _wb_cuda_kern_blocks (items), args, what, error))
       {
         wb_tensor_unref (out);
         return FALSE;
@@ -298,10 +339,59 @@ run_random (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
     blocks = (guint64) (n + 3) / 4;
   if (op != OP_UNIFORM_PHILOX)
     call->state->rng_offset += blocks;
-  return set_tensor (call, out);
+  return _wb_cuda_kern_set_tensor (call, out);
 }
 
 /* -- topk, sort ----------------------------------------------------------------------------------- */
+
+gboolean
+_wb_cuda_kern_sort (WbCudaRuntime *rt, WbTensor *a, gint64 outer, gint64 n, gint64 inner, gint64 k, gboolean desc, WbTensor *vals, WbTensor *inds, const char *what, GError **error)
+{
+  CUdeviceptr pa = wb_cuda_tensor_ptr (a), pv = wb_cuda_tensor_ptr (vals), pi = wb_cuda_tensor_ptr (inds);
+  int         P = 1, ni = (int) n, ki = (int) k, desc_i = desc != 0;
+
+  if (n >= G_MAXINT / 2)
+    return _wb_cuda_kern_unsupported (error, "%s: a dim of %" G_GINT64_FORMAT " elements is too long to sort", what, n);
+  if (outer * inner * k == 0)
+    return TRUE;
+  while (P < n)
+    P *= 2;
+  if (P <= SORT_SMALL)
+    {
+      void *args[] = { &pa, &pv, &pi, &outer, &ni, &inner, &ki, &P, &desc_i };
+      return launch (rt, "wb_sort_small", a->dtype, outer * inner, args, what, error);
+    }
+  {
+    /* scratch pairs: keys in the dtype's class, int indices */
+    gint64      rows = outer * inner, total = rows * P;
+    WbDtype     kdt = a->dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : wb_dtype_is_float (a->dtype) ? WB_DTYPE_FLOAT32
+                                                                                                     : WB_DTYPE_INT64;
+    const char *step = kdt == WB_DTYPE_FLOAT64 ? "wb_sort_step_d" : kdt == WB_DTYPE_FLOAT32 ? "wb_sort_step_f"
+                                                                                            : "wb_sort_step_i";
+    g_autoptr (WbTensor) keys = wb_cuda_tensor_new (rt, kdt, 1, &total, error);
+    g_autoptr (WbTensor) idx = keys ? wb_cuda_tensor_new (rt, WB_DTYPE_INT32, 1, &total, error) : NULL;
+    CUdeviceptr pk, px;
+    if (idx == NULL)
+      return FALSE;
+    pk = wb_cuda_tensor_ptr (keys), px = wb_cuda_tensor_ptr (idx);
+    {
+      void *args[] = { &pa, &pk, &px, &outer, &ni, &inner, &P };
+      if (!launch (rt, "wb_sort_init", a->dtype, _wb_cuda_kern_blocks (total), args, what, error))
+        return FALSE;
+    }
+    for (int kk = 2; kk <= P; kk <<= 1)
+      for (int st = kk >> 1; st > 0; st >>= 1)
+        {
+          void *args[] = { &pk, &px, &rows, &P, &kk, &st, &desc_i };
+          if (!launch (rt, step, WB_DTYPE_UNKNOWN, _wb_cuda_kern_blocks (total), args, what, error))
+            return FALSE;
+        }
+    {
+      void *args[] = { &pk, &px, &pv, &pi, &outer, &inner, &ki, &P };
+      return launch (rt, "wb_sort_write", a->dtype, _wb_cuda_kern_blocks (rows * k), args, what, error);
+    }
+  }
+}
 
 static gboolean
 run_sort (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
@@ -309,20 +399,19 @@ run_sort (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
   g_autoptr (WbTensor) a = NULL;
   g_autoptr (WbTensor) ac = NULL;
   gint64           k = 0, dim = -1, desc = 0, outer = 1, inner = 1, n, shape[WB_MAX_RANK];
-  int              P = 1, ni, ki, desc_i;
   WbTensor        *vals = NULL, *inds = NULL;
   WbRtValue       *tuple;
   g_autofree char *what = NULL;
 
-  if ((a = arg_device (rt, call, 0, "a", FALSE, error)) == NULL)
+  if ((a = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error)) == NULL)
     return FALSE;
   if (op == OP_TOPK)
     {
-      if (!arg_int (call, 1, "k", FALSE, 0, &k, error) || !arg_int (call, 2, "dim", TRUE, -1, &dim, error) ||
-          !arg_int (call, 3, "largest", TRUE, TRUE, &desc, error))
+      if (!_wb_cuda_kern_arg_int (call, 1, "k", FALSE, 0, &k, error) || !_wb_cuda_kern_arg_int (call, 2, "dim", TRUE, -1, &dim, error) ||
+          !_wb_cuda_kern_arg_int (call, 3, "largest", TRUE, TRUE, &desc, error))
         return FALSE;
     }
-  else if (!arg_int (call, 1, "dim", TRUE, -1, &dim, error) || !arg_int (call, 2, "descending", TRUE, FALSE, &desc, error))
+  else if (!_wb_cuda_kern_arg_int (call, 1, "dim", TRUE, -1, &dim, error) || !_wb_cuda_kern_arg_int (call, 2, "descending", TRUE, FALSE, &desc, error))
     return FALSE;
   if (a->rank == 0)
     dim = 0, n = 1;
@@ -331,7 +420,7 @@ run_sort (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
       if (dim < 0)
         dim += a->rank;
       if (dim < 0 || dim >= a->rank)
-        return unsupported (error, "%s: dim %" G_GINT64_FORMAT " is out of range", call->bsym->name, dim);
+        return _wb_cuda_kern_unsupported (error, "%s: dim %" G_GINT64_FORMAT " is out of range", call->bsym->name, dim);
       n = a->shape[dim];
       for (gint64 d = 0; d < a->rank; d++)
         if (d < dim)
@@ -342,11 +431,7 @@ run_sort (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
   if (op == OP_SORT)
     k = n;
   if (k < 0 || k > n)
-    return unsupported (error, "%s: k = %" G_GINT64_FORMAT " is out of range for a dim of %" G_GINT64_FORMAT, call->bsym->name, k, n);
-  if (n >= G_MAXINT / 2)
-    return unsupported (error, "%s: a dim of %" G_GINT64_FORMAT " elements is too long", call->bsym->name, n);
-  while (P < n)
-    P *= 2;
+    return _wb_cuda_kern_unsupported (error, "%s: k = %" G_GINT64_FORMAT " is out of range for a dim of %" G_GINT64_FORMAT, call->bsym->name, k, n);
   if ((ac = wb_cuda_contiguous (rt, a, error)) == NULL)
     return FALSE;
   memcpy (shape, a->shape, sizeof shape);
@@ -355,51 +440,10 @@ run_sort (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
   if ((vals = wb_cuda_tensor_new (rt, a->dtype, a->rank, shape, error)) == NULL ||
       (inds = wb_cuda_tensor_new (rt, WB_DTYPE_INT64, a->rank, shape, error)) == NULL)
     goto fail;
-  ni = (int) n, ki = (int) k, desc_i = desc != 0;
   what = g_strdup_printf ("%s of %" G_GINT64_FORMAT " rows of %" G_GINT64_FORMAT " %s, k %" G_GINT64_FORMAT, call->bsym->name, outer * inner, n,
                           wb_dtype_shortname (a->dtype), k);
-  if (outer * inner * k > 0)
-    {
-      CUdeviceptr pa = wb_cuda_tensor_ptr (ac), pv = wb_cuda_tensor_ptr (vals), pi = wb_cuda_tensor_ptr (inds);
-      if (P <= SORT_SMALL)
-        {
-          void *args[] = { &pa, &pv, &pi, &outer, &ni, &inner, &ki, &P, &desc_i };
-          if (!launch (rt, "wb_sort_small", a->dtype, outer * inner, args, what, error))
-            goto fail;
-        }
-      else
-        {
-          /* scratch pairs: keys in the dtype's class, int indices */
-          gint64      rows = outer * inner, total = rows * P;
-          WbDtype     kdt = a->dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : wb_dtype_is_float (a->dtype) ? WB_DTYPE_FLOAT32
-                                                                                                           : WB_DTYPE_INT64;
-          const char *step = kdt == WB_DTYPE_FLOAT64 ? "wb_sort_step_d" : kdt == WB_DTYPE_FLOAT32 ? "wb_sort_step_f"
-                                                                                                  : "wb_sort_step_i";
-          g_autoptr (WbTensor) keys = wb_cuda_tensor_new (rt, kdt, 1, &total, error);
-          g_autoptr (WbTensor) idx = keys ? wb_cuda_tensor_new (rt, WB_DTYPE_INT32, 1, &total, error) : NULL;
-          CUdeviceptr pk, px;
-          if (idx == NULL)
-            goto fail;
-          pk = wb_cuda_tensor_ptr (keys), px = wb_cuda_tensor_ptr (idx);
-          {
-            void *args[] = { &pa, &pk, &px, &outer, &ni, &inner, &P };
-            if (!launch (rt, "wb_sort_init", a->dtype, blocks_of (total), args, what, error))
-              goto fail;
-          }
-          for (int kk = 2; kk <= P; kk <<= 1)
-            for (int s = kk >> 1; s > 0; s >>= 1)
-              {
-                void *args[] = { &pk, &px, &rows, &P, &kk, &s, &desc_i };
-                if (!launch (rt, step, WB_DTYPE_UNKNOWN, blocks_of (total), args, what, error))
-                  goto fail;
-              }
-          {
-            void *args[] = { &pk, &px, &pv, &pi, &outer, &inner, &ki, &P };
-            if (!launch (rt, "wb_sort_write", a->dtype, blocks_of (rows * k), args, what, error))
-              goto fail;
-          }
-        }
-    }
+  if (!_wb_cuda_kern_sort (rt, ac, outer, n, inner, k, desc != 0, vals, inds, what, error))
+    goto fail;
   tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
   wb_rt_value_append (tuple, wb_rt_value_take_tensor (vals));
   wb_rt_value_append (tuple, wb_rt_value_take_tensor (inds));
@@ -425,7 +469,7 @@ run_argbest (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
   int        is_max = op == OP_ARGMAX;
   WbTensor  *out;
 
-  if ((a = arg_device (rt, call, 0, "a", FALSE, error)) == NULL)
+  if ((a = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error)) == NULL)
     return FALSE;
   if (dv == NULL || dv->kind == WB_RT_NONE)
     n = wb_tensor_numel (a); /* over every element: a 0-d result */
@@ -433,12 +477,12 @@ run_argbest (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
     {
       gint64 dim;
       if (dv->kind != WB_RT_INT)
-        return unsupported (error, "%s: dim is not an int", call->bsym->name);
+        return _wb_cuda_kern_unsupported (error, "%s: dim is not an int", call->bsym->name);
       dim = dv->i < 0 ? dv->i + a->rank : dv->i;
       if (a->rank == 0 && (dim == 0 || dim == -1))
         n = 1;
       else if (dim < 0 || dim >= a->rank)
-        return unsupported (error, "%s: dim %" G_GINT64_FORMAT " is out of range", call->bsym->name, dv->i);
+        return _wb_cuda_kern_unsupported (error, "%s: dim %" G_GINT64_FORMAT " is out of range", call->bsym->name, dv->i);
       else
         {
           n = a->shape[dim];
@@ -463,7 +507,7 @@ run_argbest (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
           return FALSE;
         }
     }
-  return set_tensor (call, out);
+  return _wb_cuda_kern_set_tensor (call, out);
 }
 
 /* -- nll_loss_backward ---------------------------------------------------------------------------- */
@@ -487,19 +531,19 @@ run_nll_loss_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   gint64      ignore, nb, nc, nr;
   WbTensor   *out;
 
-  if ((go = arg_device (rt, call, 0, "g", FALSE, error)) == NULL || (input = arg_device (rt, call, 1, "a", FALSE, error)) == NULL ||
-      (target = arg_device (rt, call, 2, "target", FALSE, error)) == NULL)
+  if ((go = _wb_cuda_kern_arg_device (rt, call, 0, "g", FALSE, error)) == NULL || (input = _wb_cuda_kern_arg_device (rt, call, 1, "a", FALSE, error)) == NULL ||
+      (target = _wb_cuda_kern_arg_device (rt, call, 2, "target", FALSE, error)) == NULL)
     return FALSE;
-  weight = arg_device (rt, call, 3, "weight", TRUE, &local);
+  weight = _wb_cuda_kern_arg_device (rt, call, 3, "weight", TRUE, &local);
   if (local != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
-  if (!arg_int (call, 5, "ignore_index", TRUE, -100, &ignore, error))
+  if (!_wb_cuda_kern_arg_int (call, 5, "ignore_index", TRUE, -100, &ignore, error))
     return FALSE;
-  if (!wb_dtype_is_float (input->dtype) || suffix (input->dtype) == NULL)
-    return unsupported (error, "%s: dtype %s is not supported", call->bsym->name, wb_dtype_shortname (input->dtype));
+  if (!wb_dtype_is_float (input->dtype) || _wb_cuda_kern_suffix (input->dtype) == NULL)
+    return _wb_cuda_kern_unsupported (error, "%s: dtype %s is not supported", call->bsym->name, wb_dtype_shortname (input->dtype));
   if (input->rank == 1)
     nb = 1, nc = input->shape[0], nr = 1;
   else
@@ -510,19 +554,19 @@ run_nll_loss_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     }
   if (wb_tensor_numel (target) != nb * nr || (weight && wb_tensor_numel (weight) != nc) ||
       wb_tensor_numel (go) != (mode == 0 ? nb * nr : 1))
-    return unsupported (error, "%s: target, weight or grad_output does not fit the input", call->bsym->name);
-  if ((g64 = device_as (rt, go, WB_DTYPE_FLOAT64, error)) == NULL || (t64 = device_as (rt, target, WB_DTYPE_INT64, error)) == NULL ||
-      (weight && (w64 = device_as (rt, weight, WB_DTYPE_FLOAT64, error)) == NULL))
+    return _wb_cuda_kern_unsupported (error, "%s: target, weight or grad_output does not fit the input", call->bsym->name);
+  if ((g64 = _wb_cuda_kern_device_as (rt, go, WB_DTYPE_FLOAT64, error)) == NULL || (t64 = _wb_cuda_kern_device_as (rt, target, WB_DTYPE_INT64, error)) == NULL ||
+      (weight && (w64 = _wb_cuda_kern_device_as (rt, weight, WB_DTYPE_FLOAT64, error)) == NULL))
     return FALSE;
   /* total_weight: a number or a one-element tensor */
   if (tv != NULL && tv->kind == WB_RT_TENSOR)
     {
       g_autoptr (WbTensor) td = NULL;
-      if ((td = arg_device (rt, call, 6, "total_weight", FALSE, error)) == NULL)
+      if ((td = _wb_cuda_kern_arg_device (rt, call, 6, "total_weight", FALSE, error)) == NULL)
         return FALSE;
       if (wb_tensor_numel (td) != 1)
-        return unsupported (error, "%s: total_weight has %" G_GINT64_FORMAT " elements", call->bsym->name, wb_tensor_numel (td));
-      if ((total64 = device_as (rt, td, WB_DTYPE_FLOAT64, error)) == NULL)
+        return _wb_cuda_kern_unsupported (error, "%s: total_weight has %" G_GINT64_FORMAT " elements", call->bsym->name, wb_tensor_numel (td));
+      if ((total64 = _wb_cuda_kern_device_as (rt, td, WB_DTYPE_FLOAT64, error)) == NULL)
         return FALSE;
     }
   else
@@ -530,7 +574,7 @@ run_nll_loss_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       double x = 1.0;
       g_autoptr (WbTensor) h = NULL;
       if (tv != NULL && tv->kind != WB_RT_NONE && !wb_rt_value_get_number (tv, &x))
-        return unsupported (error, "%s: total_weight is not a number", call->bsym->name);
+        return _wb_cuda_kern_unsupported (error, "%s: total_weight is not a number", call->bsym->name);
       h = wb_tensor_new_scalar (WB_DTYPE_FLOAT64, x);
       if ((total64 = wb_cuda_upload (rt, h, error)) == NULL)
         return FALSE;
@@ -542,13 +586,13 @@ run_nll_loss_backward (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     CUdeviceptr      pw = w64 ? wb_cuda_tensor_ptr (w64) : 0, ptot = wb_cuda_tensor_ptr (total64);
     void            *args[] = { &po, &pg, &pt, &pw, &ptot, &nb, &nc, &nr, &mode, &ignore };
     g_autofree char *what = g_strdup_printf ("%s %s[%" G_GINT64_FORMAT " elements]", call->bsym->name, wb_dtype_shortname (input->dtype), nb * nc * nr);
-    if (nb * nc * nr > 0 && !launch (rt, "wb_nll_loss_backward", input->dtype, blocks_of (nb * nc * nr), args, what, error))
+    if (nb * nc * nr > 0 && !launch (rt, "wb_nll_loss_backward", input->dtype, _wb_cuda_kern_blocks (nb * nc * nr), args, what, error))
       {
         wb_tensor_unref (out);
         return FALSE;
       }
   }
-  return set_tensor (call, out);
+  return _wb_cuda_kern_set_tensor (call, out);
 }
 
 /* -- dispatch ------------------------------------------------------------------------------------- */
@@ -573,18 +617,47 @@ wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       return run_argbest (rt, call, op, error);
     case OP_NLL_LOSS_BACKWARD:
       return run_nll_loss_backward (rt, call, error);
+    case OP_MAX_POOL2D:
+    case OP_MAX_POOL3D:
+      return _wb_cuda_kernels_max_pool (rt, call, op == OP_MAX_POOL2D ? 2 : 3, error);
+    case OP_MAX_POOL2D_BACKWARD:
+    case OP_MAX_POOL3D_BACKWARD:
+      return _wb_cuda_kernels_max_pool_backward (rt, call, op == OP_MAX_POOL2D_BACKWARD ? 2 : 3, error);
+    case OP_ADAPTIVE_AVG_POOL2D:
+    case OP_ADAPTIVE_AVG_POOL3D:
+      return _wb_cuda_kernels_adaptive_avg (rt, call, op == OP_ADAPTIVE_AVG_POOL2D ? 2 : 3, error);
+    case OP_ADAPTIVE_AVG_POOL2D_BACKWARD:
+      return _wb_cuda_kernels_adaptive_avg_backward (rt, call, 2, error);
+    case OP_INDEX_ADD:
+      return _wb_cuda_kernels_index_add (rt, call, error);
+    case OP_SCATTER_ADD:
+      return _wb_cuda_kernels_scatter_add (rt, call, error);
+    case OP_EMBEDDING:
+      return _wb_cuda_kernels_embedding (rt, call, error);
+    case OP_EMBEDDING_BACKWARD:
+      return _wb_cuda_kernels_embedding_backward (rt, call, error);
+    case OP_CUMSUM:
+      return _wb_cuda_kernels_cumsum (rt, call, error);
+    case OP_KL_DIV:
+      return _wb_cuda_kernels_kl_div (rt, call, error);
+    case OP_DETACH:
+      {
+        /* the input itself, as the cpu executor aliases it (no autograd here) */
+        WbTensor *a = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error);
+        return a != NULL && _wb_cuda_kern_set_tensor (call, a);
+      }
     case OP_UPDATE_ALIASES:
       {
         /* the aliases themselves, as the cpu executor returns them */
         WbRtValue *v = wb_kernel_call_get_arg (call, 0, "aliases");
         if (v == NULL || !wb_rt_value_is_sequence (v))
-          return unsupported (error, "%s takes a tuple", call->bsym->name);
+          return _wb_cuda_kern_unsupported (error, "%s takes a tuple", call->bsym->name);
         call->result = wb_rt_value_new_sequence (WB_RT_TUPLE);
         for (guint i = 0; i < v->items->len; i++)
           wb_rt_value_append (call->result, wb_rt_value_ref (v->items->pdata[i]));
         return TRUE;
       }
     default:
-      return unsupported (error, "%s has no hand-written CUDA kernel", call->bsym->name);
+      return _wb_cuda_kern_unsupported (error, "%s has no hand-written CUDA kernel", call->bsym->name);
     }
 }

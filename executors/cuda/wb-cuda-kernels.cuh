@@ -1,7 +1,9 @@
-// wb-cuda-kernels.cuh — the hand-written kernels of the per-op cuda executor (launched by wb-cuda-kernels.c)
+// wb-cuda-kernels.cuh — the hand-written kernels of the per-op cuda executor (launched by wb-cuda-kernels.c):
+// random draws, sorting, argmax, nll_loss_backward
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Compiled as one unit after wb-cuda-prelude.cuh (no #include). Every entry is extern "C" <kernel>_<dtype>
-// and runs with 256 threads per block (wb_cuda_runtime_launch). Semantics are the cpu executor's:
+// Compiled as one unit after wb-cuda-prelude.cuh and wb-cuda-kernels-common.cuh (the dtypes; no #include).
+// Every entry is extern "C" <kernel>_<dtype> and runs with 256 threads per block (wb_cuda_runtime_launch).
+// Semantics are the cpu executor's:
 //   random   executors/wb-philox.c, executors/cpu/wb-cpu-creation.c: Philox 4x32-10, key = seed, counter =
 //            (block, stream 0); element i of a 32-bit draw uses word i % 4 of block offset + i / 4; f64 uses
 //            the two 64-bit halves of block offset + i / 2. Arithmetic in double with explicit _rn intrinsics
@@ -10,36 +12,6 @@
 //            stable order): bitonic sorts with the index as the last key give exactly that order.
 //   argmax   executors/cpu/wb-cpu-reduction.c: the first NaN, else the first maximum (minimum).
 //   nll_loss_backward executors/cpu/wb-cpu-nn.c: computed in double, one rounding to the output dtype.
-
-// -- dtypes: S is the storage type, V the class values compute in (the code generator's classes)
-struct WbF64 { typedef double S; typedef double V;
-  static __device__ V ld (const S *p, long long i) { return p[i]; }
-  static __device__ void st (S *p, long long i, V v) { p[i] = v; } };
-struct WbF32 { typedef float S; typedef float V;
-  static __device__ V ld (const S *p, long long i) { return p[i]; }
-  static __device__ void st (S *p, long long i, V v) { p[i] = v; } };
-struct WbBF16 { typedef unsigned short S; typedef float V;
-  static __device__ V ld (const S *p, long long i) { return wb_bf16_to_f (p[i]); }
-  static __device__ void st (S *p, long long i, V v) { p[i] = wb_f_to_bf16 (v); } };
-struct WbF16 { typedef unsigned short S; typedef float V;
-  static __device__ V ld (const S *p, long long i) { return wb_f16_to_f (p[i]); }
-  static __device__ void st (S *p, long long i, V v) { p[i] = wb_f_to_f16 (v); } };
-template <typename T> struct WbInt { typedef T S; typedef long long V;
-  static __device__ V ld (const S *p, long long i) { return (long long) p[i]; }
-  static __device__ void st (S *p, long long i, V v) { p[i] = (T) v; } };
-typedef WbInt<long long> WbI64;
-typedef WbInt<int> WbI32;
-typedef WbInt<short> WbI16;
-typedef WbInt<signed char> WbI8;
-typedef WbInt<unsigned char> WbU8;
-struct WbB8 { typedef unsigned char S; typedef long long V;
-  static __device__ V ld (const S *p, long long i) { return p[i] != 0; }
-  static __device__ void st (S *p, long long i, V v) { p[i] = v != 0; } };
-
-// double -> the class of T, rounded once (f64 -> f32 -> bf16/f16 as wb-half.h does; integers truncate)
-template <typename T> static __device__ __forceinline__ typename T::V wb_from_d (double x) { return (typename T::V) x; }
-
-#define WB_GRID_STRIDE(i, n) for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long) gridDim.x * blockDim.x)
 
 // -- Philox 4x32-10 (executors/wb-philox.c)
 static __device__ __forceinline__ void wb_philox (unsigned long long seed, unsigned long long block, unsigned int w[4])
@@ -303,7 +275,8 @@ static __device__ void wb_argbest (const typename T::S *a, long long *out, long 
 
 // -- nll_loss_backward: out[b, c, r] = -weight[t] * g / (total for 'mean') where t = target[b, r] == c
 // (t != ignore_index), else 0. g: f64 [nb * nr] ('none') or [1]; target i64; weight f64 [nc] or NULL;
-// total f64 [1]. reduction: 0 none, 1 mean, 2 sum. An out-of-range target traps (the cpu raises).
+// total f64 [1]. reduction: 0 none, 1 mean, 2 sum. An out-of-range target is recorded (wb_index_bad: the
+// call fails, as on the cpu) and contributes nothing.
 template <typename T>
 static __device__ void wb_nll_loss_backward (typename T::S *out, const double *g, const long long *target, const double *weight, const double *total,
                                              long long nb, long long nc, long long nr, int reduction, long long ignore)
@@ -316,8 +289,11 @@ static __device__ void wb_nll_loss_backward (typename T::S *out, const double *g
     if (t != ignore)
       {
         if (t < 0 || t >= nc)
-          __trap ();
-        if (t == c)
+          {
+            if (c == 0)
+              wb_index_bad (t, nc);
+          }
+        else if (t == c)
           {
             double gv = reduction == 0 ? g[b * nr + r] : g[0];
             if (reduction == 1)

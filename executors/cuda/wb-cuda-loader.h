@@ -77,6 +77,7 @@ typedef enum
   X (cuModuleLoadDataEx)        \
   X (cuModuleUnload)            \
   X (cuModuleGetFunction)       \
+  X (cuModuleGetGlobal)         \
   X (cuFuncSetAttribute)        \
   X (cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X (cuLaunchKernel)            \

@@ -97,6 +97,29 @@ static __device__ __forceinline__ void wb_bf16x2_store (unsigned short *at, unsi
 #endif
   *(unsigned int *) at = (x & ~m) | (0x7fc07fc0u & m);
 }
+// An index out of range (a gather's, take's, index_add's, scatter_add's, a max pool's saved index) must not
+// fault the context: the kernel calls wb_index_bad, which records it in its module's wb_index_error ([0] how
+// many, [1] the first value seen, [2] the size of its dim) and returns an index inside the dim, so nothing is
+// read or written out of bounds. The runtime reads the record after every launch of a checked run and fails
+// the call, naming it (wb-cuda-runtime.c). One record per module: NVRTC compiles without -rdc.
+extern "C" { __device__ unsigned long long wb_index_error[3]; }
+static __device__ __noinline__ long long wb_index_bad (long long i, long long size)
+{
+  if (atomicAdd (&wb_index_error[0], 1ULL) == 0ULL)
+    {
+      wb_index_error[1] = (unsigned long long) i;
+      wb_index_error[2] = (unsigned long long) size;
+    }
+  return i < 0 || size <= 0 ? 0 : size - 1;
+}
+// @i wrapped for a dim of @size (negative counts from the end), out of range recorded and clamped
+static __device__ __forceinline__ long long wb_index_wrap (long long i, long long size)
+{
+  if (i < 0)
+    i += size;
+  return (unsigned long long) i < (unsigned long long) size ? i : wb_index_bad (i, size);
+}
+
 // float -> int64 truncating toward zero, NaN -> 0 (the cpu executor's rule)
 static __device__ __forceinline__ long long wb_f_to_i (double x) { return x != x ? 0LL : (long long) x; }
 

@@ -14,12 +14,13 @@ struct _WbCudaRuntime
   CUstream           stream; /* where work goes now: @main, or @side during a call placed there */
   CUmemoryPool       pool;
   WbCudaDeviceInfo   info;
-  GHashTable        *modules;    /* image key -> CUmodule */
-  GHashTable        *functions;  /* "key/entry" -> CUfunction */
-  GHashTable        *fn_names;   /* CUfunction -> its entry name (interned), for the launch hook */
-  GHashTable        *fn_smem;    /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
-  GHashTable        *sources;    /* source text -> image key (no re-hash per launch) */
-  GHashTable        *static_fns; /* a static source's address -> (entry -> CUfunction): no hash of its text */
+  GHashTable        *modules;      /* image key -> CUmodule */
+  GHashTable        *functions;    /* "key/entry" -> CUfunction */
+  GHashTable        *fn_names;     /* CUfunction -> its entry name (interned), for the launch hook */
+  GHashTable        *fn_smem;      /* CUfunction -> the dynamic shared memory it was allowed (bytes, > 48 KiB) */
+  GHashTable        *sources;      /* source text -> image key (no re-hash per launch) */
+  GHashTable        *static_fns;   /* a static source's address -> (entry -> CUfunction): no hash of its text */
+  GHashTable        *index_errors; /* CUfunction -> its module's wb_index_error (a CUdeviceptr), where its source can set it */
   WbCudaRuntimeStats stats;
   gboolean           sync;
   gboolean           broken; /* a sticky error happened: every call fails */

@@ -109,6 +109,7 @@ runtime_new (GError **error)
   rt->fn_smem = g_hash_table_new (NULL, NULL);
   rt->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   rt->static_fns = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
+  rt->index_errors = g_hash_table_new (NULL, NULL);
   rt->sync = g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0;
   rt->stream = rt->main;
   rt->side_epoch = 1;
@@ -359,6 +360,14 @@ wb_cuda_runtime_get_function (WbCudaRuntime *rt, const char *source, const char 
     return NULL;
   g_hash_table_insert (rt->functions, g_steal_pointer (&fkey), fn);
   g_hash_table_insert (rt->fn_names, fn, (gpointer) g_intern_string (entry));
+  /* a source that checks indices (wb_index_bad of the prelude): its launches are checked in a checked run */
+  if (strstr (source, "wb_index_") != NULL)
+    {
+      CUdeviceptr record = 0;
+      size_t      bytes = 0;
+      if (rt->cu->cuModuleGetGlobal (&record, &bytes, mod, "wb_index_error") == CUDA_SUCCESS && bytes >= 3 * sizeof (guint64))
+        g_hash_table_insert (rt->index_errors, fn, GSIZE_TO_POINTER ((gsize) record));
+    }
   return fn;
 }
 
@@ -398,6 +407,31 @@ allow_smem (WbCudaRuntime *rt, CUfunction fn, gsize smem_bytes, GError **error)
     return FALSE;
   g_hash_table_insert (rt->fn_smem, fn, GSIZE_TO_POINTER (smem_bytes));
   return TRUE;
+}
+
+/* After a synchronised launch of @fn: the indices its kernel found out of range and clamped (wb_index_bad of
+ * the prelude), as the call's error (WB_EXECUTOR_ERROR_BAD_ARGUMENT, as the cpu executor reports them); the
+ * record is cleared for the next launch. */
+static gboolean
+check_index_error (WbCudaRuntime *rt, CUfunction fn, const char *what, GError **error)
+{
+  CUdeviceptr record = (CUdeviceptr) GPOINTER_TO_SIZE (g_hash_table_lookup (rt->index_errors, fn));
+  guint64     e[3] = { 0, 0, 0 };
+
+  if (record == 0)
+    return TRUE;
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemcpyDtoHAsync (e, record, sizeof e, rt->stream), "cuMemcpyDtoHAsync", error) ||
+      !wb_cuda_runtime_synchronize (rt, error))
+    return FALSE;
+  if (e[0] == 0)
+    return TRUE;
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemsetD8Async (record, 0, sizeof e, rt->stream), "cuMemsetD8Async", error))
+    return FALSE;
+  g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+               "index %" G_GINT64_FORMAT " is out of range for a dim of size %" G_GINT64_FORMAT " (%s: %" G_GUINT64_FORMAT
+               " index values out of range, clamped on the GPU)",
+               (gint64) e[1], (gint64) e[2], what, e[0]);
+  return FALSE;
 }
 
 gboolean
@@ -443,7 +477,7 @@ wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3]
       g_prefix_error (error, "%s: ", what);
       return FALSE;
     }
-  return TRUE;
+  return !rt->sync || check_index_error (rt, fn, what, error);
 }
 
 gboolean

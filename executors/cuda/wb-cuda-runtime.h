@@ -62,7 +62,9 @@ const WbCuApi          *wb_cuda_runtime_get_api (WbCudaRuntime *rt);
 void                    wb_cuda_runtime_get_stats (WbCudaRuntime *rt, WbCudaRuntimeStats *out);
 /* wb_cuda_runtime_synchronize: waits for the stream; a kernel fault comes back as WB_CUDA_ERROR_FAULT. */
 gboolean wb_cuda_runtime_synchronize (WbCudaRuntime *rt, GError **error);
-/* wb_cuda_runtime_set_sync: synchronise after every launch (faults point at the kernel that caused them). */
+/* wb_cuda_runtime_set_sync: synchronise after every launch (faults point at the kernel that caused them),
+ * and read the index record of every kernel that checks indices (wb_index_bad of the prelude): an index out
+ * of range, which the kernel clamped, fails that launch (the runner's checked run). */
 void     wb_cuda_runtime_set_sync (WbCudaRuntime *rt, gboolean sync);
 gboolean wb_cuda_runtime_get_sync (WbCudaRuntime *rt);
 
@@ -106,7 +108,8 @@ gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, v
  * cuFuncSetAttribute refused: "CUDA_ERROR_INVALID_VALUE" for more shared memory than the device has, or
  * more registers times threads than a multiprocessor holds), WB_CUDA_ERROR_LIBRARY (the driver lacks
  * cuFuncSetAttribute), WB_CUDA_ERROR_FAULT (an earlier fault lost the context, or this kernel faulted,
- * seen when synchronising). */
+ * seen when synchronising), and when synchronising WB_EXECUTOR_ERROR_BAD_ARGUMENT ("index I is out of range
+ * for a dim of size N (@what: K index values out of range, clamped on the GPU)"; the context stays usable). */
 gboolean wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error);
 /* wb_cuda_plan_launch: runs @plan on @inputs (one per input slot: a device tensor, or NULL for a non-tensor)
  * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. The first launch

@@ -563,6 +563,28 @@ test_pooling (void)
   wb_test_assert_values (g_ptr_array_index (args, 3) ? ((WbRtValue *) g_ptr_array_index (args, 3))->tensor : NULL, iv, 6, 0);
 }
 
+/* max_pool3d_with_indices_backward of an unbatched [C, D, H, W] input: the index counts the 3-d plane (the
+ * spatial dims come from the symbol, not from the rank). */
+static void
+test_pool3d_unbatched (void)
+{
+  double xv[8] = { 1, 2, 3, 4, 5, 6, 8, 7 }, gv[1] = { 1 };
+  g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 2, 2, 2 }, xv),
+                                             wb_test_tensor (WB_DTYPE_FLOAT32, 4, (gint64[]){ 1, 1, 1, 1 }, gv), NULL);
+  g_autoptr (GPtrArray) out = NULL;
+
+  RUN ("x, g",
+       "  # x: \"cpu f32[1, 2, 2, 2]\"\n"
+       "  # g: \"cpu f32[1, 1, 1, 1]\"\n"
+       "  (t0, t1) = max_pool3d_with_indices(x, 2, 2, 0, 1, False)\n"
+       "  t2 = max_pool3d_with_indices_backward(g, x, 2, 2, 0, 1, False, t1)  # t2: \"cpu f32[1, 2, 2, 2]\"\n"
+       "  return (t0, t1, t2)\n",
+       args, out);
+  wb_test_assert_values (wb_test_output (out, 0), (double[]){ 8 }, 1, 0);
+  wb_test_assert_values (wb_test_output (out, 1), (double[]){ 6 }, 1, 0);
+  wb_test_assert_values (wb_test_output (out, 2), (double[]){ 0, 0, 0, 0, 0, 0, 1, 0 }, 8, 0);
+}
+
 /* kl_div as the torch executor prints it (values from PyTorch 2.11). */
 static void
 test_kl_div (void)
@@ -603,6 +625,7 @@ main (int argc, char **argv)
   g_test_add_func ("/executors/cpu/composite-region-alias", test_composite_and_region);
   g_test_add_func ("/executors/cpu/check-shapes", test_check_shapes);
   g_test_add_func ("/executors/cpu/pooling-cumsum-setitem", test_pooling);
+  g_test_add_func ("/executors/cpu/pool3d-unbatched", test_pool3d_unbatched);
   g_test_add_func ("/executors/cpu/kl-div", test_kl_div);
   return g_test_run ();
 }

@@ -303,6 +303,9 @@ add_kernel (const char *what, WbDtype d, const WbConfInput *in, guint n_in, cons
   wb_conf_append (c);
 }
 
+static void pool_cases (void);
+static void index_cases (void);
+
 static void
 kernel_cases (void)
 {
@@ -381,13 +384,292 @@ kernel_cases (void)
       add_kernel ("ltorch.nll_loss_backward(sum, weight, ignore)", d, sum, 4, "t0 = ltorch.nll_loss_backward(g, a, target, w, 'sum', 3, 2.5)", "t0", TRUE);
       add_kernel ("ltorch.nll_loss_backward(none)", d, none, 3, "t0 = ltorch.nll_loss_backward(g, a, target, None, 'none', -100, 1.0)", "t0", TRUE);
     }
+  pool_cases ();
+  index_cases ();
+}
+
+/* -- pooling (wb-cuda-kernels-pool.c): the zoo's shapes (resnet50's 3x3 stride-2 max pool and global average
+ * pools, efficientnet's squeeze-excite pools, r3d_18's 3d pool) and windows that overlap, dilate, round up or
+ * are not square; the backward of each max pool from its own forward's indices ------------------------- */
+
+static const WbDtype pool_dtypes[] = { WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_FLOAT64 };
+
+typedef struct
+{
+  const char *args; /* kernel_size, stride, padding, dilation, ceil_mode as printed */
+  guint       f;
+  gint64      in[5];
+  gint64      k[3], s[3], p[3], d[3];
+  gboolean    ceil;
+} MaxPoolCase;
+
+static const MaxPoolCase max_pool_cases[] = {
+  { "3, 2, 1, 1, False", 2, { 2, 8, 32, 32 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 1, 1 }, FALSE },
+  { "3, 2, 1, 1, False", 2, { 2, 8, 16, 16 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 1, 1 }, FALSE },
+  { "2, 2, 0, 1, False", 2, { 2, 16, 8, 8 }, { 2, 2 }, { 2, 2 }, { 0, 0 }, { 1, 1 }, FALSE },
+  { "3, 2, 0, 1, True", 2, { 2, 4, 14, 16 }, { 3, 3 }, { 2, 2 }, { 0, 0 }, { 1, 1 }, TRUE },
+  { "(3, 2), (1, 2), (1, 0), (2, 1), False", 2, { 3, 5, 12, 11 }, { 3, 2 }, { 1, 2 }, { 1, 0 }, { 2, 1 }, FALSE },
+  { "(3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1), False", 3, { 2, 3, 7, 8, 8 }, { 3, 3, 3 }, { 2, 2, 2 }, { 1, 1, 1 }, { 1, 1, 1 }, FALSE },
+  { "(2, 3, 3), (1, 2, 2), (1, 1, 1), (1, 1, 1), True", 3, { 1, 4, 4, 8, 8 }, { 2, 3, 3 }, { 1, 2, 2 }, { 1, 1, 1 }, { 1, 1, 1 }, TRUE },
+};
+
+/* ATen's pooling_output_shape */
+static gint64
+pooled (gint64 in, gint64 k, gint64 s, gint64 p, gint64 d, gboolean ceil)
+{
+  gint64 num = in + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0), out = num / s + 1;
+
+  if (ceil && (out - 1) * s >= in + p)
+    out--;
+  return out;
+}
+
+/* the largest plane whose positions dtype @d counts exactly (Thunder types the indices like the input) */
+static gint64
+exact_positions (WbDtype d)
+{
+  return d == WB_DTYPE_BFLOAT16 ? 256 : d == WB_DTYPE_FLOAT16 ? 2048
+                                                              : G_MAXINT32;
+}
+
+static void
+max_pool_case (const MaxPoolCase *mc, WbDtype d)
+{
+  guint            rank = mc->f + 2;
+  gint64           out[5], plane = 1;
+  g_autofree char *body = NULL;
+  g_autofree char *what = NULL;
+  WbConfInput      in[2];
+
+  memcpy (out, mc->in, sizeof out);
+  for (guint i = 0; i < mc->f; i++)
+    {
+      out[2 + i] = pooled (mc->in[2 + i], mc->k[i], mc->s[i], mc->p[i], mc->d[i], mc->ceil);
+      plane *= mc->in[2 + i];
+    }
+  if (plane > exact_positions (d))
+    return;
+  in[0] = wb_conf_input_shape ("a", d, rank, mc->in, WB_CONF_DOM_ANY);
+  in[1] = wb_conf_input_shape ("g", d, rank, out, WB_CONF_DOM_ANY);
+  body = g_strdup_printf ("(t0, t1) = max_pool%ud_with_indices(a, %s)\nt2 = max_pool%ud_with_indices_backward(g, a, %s, t1)", mc->f, mc->args, mc->f,
+                          mc->args);
+  what = g_strdup_printf ("max_pool%ud_with_indices+backward(%s) of %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT, mc->f, mc->args,
+                          mc->in[1], mc->in[2], mc->in[3]);
+  add_kernel (what, d, in, 2, body, "t0, t1, t2", FALSE);
+}
+
+static void
+pool_cases (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (pool_dtypes); k++)
+    {
+      WbDtype      d = pool_dtypes[k];
+      const gint64 global[4] = { 2, 64, 7, 7 }, global1[4] = { 2, 64, 1, 1 }, odd[4] = { 2, 16, 10, 9 }, odd_out[4] = { 2, 16, 4, 3 };
+      const gint64 se[4] = { 2, 40, 8, 8 }, v3[5] = { 1, 32, 4, 5, 6 }, r3d[5] = { 1, 64, 2, 3, 3 };
+      WbConfInput  gl[2] = { wb_conf_input_shape ("a", d, 4, global, WB_CONF_DOM_ANY), wb_conf_input_shape ("g", d, 4, global1, WB_CONF_DOM_ANY) };
+      WbConfInput  ov[2] = { wb_conf_input_shape ("a", d, 4, odd, WB_CONF_DOM_ANY), wb_conf_input_shape ("g", d, 4, odd_out, WB_CONF_DOM_ANY) };
+      WbConfInput  sq = wb_conf_input_shape ("a", d, 4, se, WB_CONF_DOM_ANY);
+      WbConfInput  a3 = wb_conf_input_shape ("a", d, 5, v3, WB_CONF_DOM_ANY), r3 = wb_conf_input_shape ("a", d, 5, r3d, WB_CONF_DOM_ANY);
+
+      for (guint i = 0; i < G_N_ELEMENTS (max_pool_cases); i++)
+        max_pool_case (&max_pool_cases[i], d);
+      {
+        /* an unbatched [C, D, H, W] input: the symbol, not the rank, says there are 3 spatial dims */
+        const gint64 cdhw[4] = { 3, 4, 8, 8 }, pooled3[4] = { 3, 2, 4, 4 };
+        WbConfInput  ub[2] = { wb_conf_input_shape ("a", d, 4, cdhw, WB_CONF_DOM_ANY), wb_conf_input_shape ("g", d, 4, pooled3, WB_CONF_DOM_ANY) };
+        add_kernel ("max_pool3d_with_indices+backward(2, 2, 0, 1, False) unbatched", d, ub, 2,
+                    "(t0, t1) = max_pool3d_with_indices(a, 2, 2, 0, 1, False)\nt2 = max_pool3d_with_indices_backward(g, a, 2, 2, 0, 1, False, t1)",
+                    "t0, t1, t2", FALSE);
+      }
+      add_kernel ("ltorch.adaptive_avg_pool2d+backward((1, 1))", d, gl, 2,
+                  "t0 = ltorch.adaptive_avg_pool2d(a, (1, 1))\nt1 = ltorch.adaptive_avg_pool2d_backward(g, a)", "t0, t1", FALSE);
+      add_kernel ("ltorch.adaptive_avg_pool2d+backward((4, 3), overlapping)", d, ov, 2,
+                  "t0 = ltorch.adaptive_avg_pool2d(a, (4, 3))\nt1 = ltorch.adaptive_avg_pool2d_backward(g, a)", "t0, t1", FALSE);
+      add_kernel ("ltorch.adaptive_avg_pool2d(1)", d, &sq, 1, "t0 = ltorch.adaptive_avg_pool2d(a, 1)", "t0", FALSE);
+      add_kernel ("ltorch.adaptive_avg_pool3d((2, 3, 4))", d, &a3, 1, "t0 = ltorch.adaptive_avg_pool3d(a, (2, 3, 4))", "t0", FALSE);
+      add_kernel ("torch.nn.functional.adaptive_avg_pool3d((1, 1, 1))", d, &r3, 1, "t0 = torch.nn.functional.adaptive_avg_pool3d(a, (1, 1, 1))", "t0", FALSE);
+    }
+}
+
+/* -- index_add, scatter_add, embedding, cumsum, kl_div, detach (wb-cuda-kernels-index.c): the zoo's shapes (mixtral's
+ * expert weights and swin's position bias by index_add, misc_ops' scatter_add over topk indices,
+ * qwen2/llama's cumsum of a mask, no_grad_teacher's kl_div) and indices long enough for the multi-pass
+ * sort, middle dims, strided sources, long scans ---------------------------------------------------- */
+
+static void
+index_update_cases (WbDtype d)
+{
+  WbConfDomain dom = wb_dtype_is_float (d) ? WB_CONF_DOM_ANY : WB_CONF_DOM_INT;
+  WbConfDomain pos = wb_dtype_is_float (d) ? WB_CONF_DOM_POS : WB_CONF_DOM_SHIFT;
+  WbConfInput  mix[3] = { wb_conf_input ("a", d, 2, 64, 64, 1, dom), wb_conf_input ("i", WB_DTYPE_INT64, 1, 128, 1, 1, WB_CONF_DOM_INDEX),
+                          wb_conf_input ("v", d, 2, 128, 64, 1, dom) };
+  WbConfInput  swin[3] = { wb_conf_input ("a", d, 2, 49, 2, 1, dom), wb_conf_input ("i", WB_DTYPE_INT32, 1, 256, 1, 1, WB_CONF_DOM_INDEX),
+                           wb_conf_input ("v", d, 2, 256, 2, 1, dom) };
+  WbConfInput  mid[3] = { wb_conf_input ("a", d, 3, 8, 37, 5, dom), wb_conf_input ("i", WB_DTYPE_INT64, 1, 50, 1, 1, WB_CONF_DOM_INDEX),
+                          wb_conf_input ("v", d, 3, 8, 50, 5, dom) };
+  WbConfInput  longi[3] = { wb_conf_input ("a", d, 2, 100, 16, 1, pos), wb_conf_input ("i", WB_DTYPE_INT64, 1, 3000, 1, 1, WB_CONF_DOM_INDEX),
+                            wb_conf_input ("v", d, 2, 3000, 16, 1, pos) };
+  WbConfInput  topk[3] = { wb_conf_input ("a", d, 2, 16, 32, 1, dom), wb_conf_input ("i", WB_DTYPE_INT64, 2, 16, 4, 1, WB_CONF_DOM_INDEX),
+                           wb_conf_input ("v", d, 2, 16, 4, 1, dom) };
+  WbConfInput  big[3] = { wb_conf_input ("a", d, 3, 6, 7, 8, dom), wb_conf_input ("i", WB_DTYPE_INT64, 3, 10, 5, 8, WB_CONF_DOM_INDEX),
+                          wb_conf_input ("v", d, 3, 12, 7, 8, dom) };
+  WbConfInput  col[3] = { wb_conf_input ("a", d, 2, 50, 3, 1, pos), wb_conf_input ("i", WB_DTYPE_INT64, 2, 2500, 3, 1, WB_CONF_DOM_INDEX),
+                          wb_conf_input ("v", d, 2, 2500, 3, 1, pos) };
+
+  mix[1].bound = 64, swin[1].bound = 49, mid[1].bound = 37, longi[1].bound = 100;
+  topk[1].bound = 32, big[1].bound = 6, col[1].bound = 50;
+  add_kernel ("prims.index_add(dim 0, 128 into 64)", d, mix, 3, "t0 = prims.index_add(a, i, v, 0)", "t0", FALSE);
+  add_kernel ("prims.index_add(dim 0, i32 index)", d, swin, 3, "t0 = prims.index_add(a, i, v, 0)", "t0", FALSE);
+  add_kernel ("prims.index_add(dim 1)", d, mid, 3, "t0 = prims.index_add(a, i, v, 1)", "t0", FALSE);
+  add_kernel ("prims.index_add(3000 indices)", d, longi, 3, "t0 = prims.index_add(a, i, v, 0)", "t0", FALSE);
+  add_kernel ("prims.scatter_add(dim 1, topk)", d, topk, 3, "t0 = prims.scatter_add(a, i, v, 1)", "t0", FALSE);
+  add_kernel ("prims.scatter_add(dim 0, larger source)", d, big, 3, "t0 = prims.scatter_add(a, i, v, 0)", "t0", FALSE);
+  add_kernel ("prims.scatter_add(dim 0, 2500 indices)", d, col, 3, "t0 = prims.scatter_add(a, i, v, 0)", "t0", FALSE);
+}
+
+/* bert's and llama's token embeddings: [2, 32] indices into [512, 64], the backward into [512, 64] (gpt2's
+ * and llama's in bf16 and f32), with a padding row, and scaled by frequency over 3000 indices */
+static void
+embedding_cases (WbDtype d)
+{
+  WbConfInput fwd[2] = { wb_conf_input ("i", WB_DTYPE_INT64, 2, 2, 32, 1, WB_CONF_DOM_INDEX), wb_conf_input ("w", d, 2, 512, 64, 1, WB_CONF_DOM_ANY) };
+  WbConfInput bwd[2] = { wb_conf_input ("g", d, 3, 2, 32, 64, WB_CONF_DOM_ANY), wb_conf_input ("i", WB_DTYPE_INT64, 2, 2, 32, 1, WB_CONF_DOM_INDEX) };
+  WbConfInput freq[2] = { wb_conf_input ("g", d, 2, 3000, 8, 1, WB_CONF_DOM_POS), wb_conf_input ("i", WB_DTYPE_INT32, 1, 3000, 1, 1, WB_CONF_DOM_INDEX) };
+
+  fwd[0].bound = bwd[1].bound = 512, freq[1].bound = 50;
+  add_kernel ("prims.embedding(padding_idx=0)", d, fwd, 2,
+              "t0 = prims.embedding(i, w, padding_idx=0, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False)", "t0", TRUE);
+  add_kernel ("prims.embedding_backward", d, bwd, 2, "t0 = prims.embedding_backward(g, i, 512, -1, False, False)", "t0", FALSE);
+  add_kernel ("prims.embedding_backward(padding 3, by frequency)", d, freq, 2, "t0 = prims.embedding_backward(g, i, 50, 3, True, False)", "t0", FALSE);
+}
+
+static void
+index_cases (void)
+{
+  static const WbDtype update_dtypes[] = { WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_FLOAT64, WB_DTYPE_INT64, WB_DTYPE_INT32 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (update_dtypes); k++)
+    index_update_cases (update_dtypes[k]);
+  for (guint k = 0; k < G_N_ELEMENTS (wb_conf_float_dtypes); k++)
+    embedding_cases (wb_conf_float_dtypes[k]);
+  {
+    WbConfInput mask = wb_conf_input ("a", WB_DTYPE_BOOL8, 2, 2, 32, 1, WB_CONF_DOM_BOOL);
+    WbConfInput i32 = wb_conf_input ("a", WB_DTYPE_INT32, 2, 9, 700, 1, WB_CONF_DOM_INT);
+    WbConfInput i64 = wb_conf_input ("a", WB_DTYPE_INT64, 3, 4, 3000, 3, WB_CONF_DOM_INT);
+    WbConfInput f32 = wb_conf_input ("a", WB_DTYPE_FLOAT32, 2, 5, 3000, 1, WB_CONF_DOM_ANY);
+    add_kernel ("ltorch.cumsum(b8 mask, -1)", WB_DTYPE_BOOL8, &mask, 1, "t0 = ltorch.cumsum(a, -1, dtype=None)", "t0", TRUE);
+    add_kernel ("torch.cumsum(i32, 1)", WB_DTYPE_INT32, &i32, 1, "t0 = torch.cumsum(a, 1)", "t0", TRUE);
+    add_kernel ("ltorch.cumsum(i64, 1, strided)", WB_DTYPE_INT64, &i64, 1, "t0 = ltorch.cumsum(a, 1, dtype=None)", "t0", TRUE);
+    add_kernel ("ltorch.cumsum(i32 -> f32)", WB_DTYPE_INT32, &i32, 1, "t0 = ltorch.cumsum(a, 1, dtype=dtypes.float32)", "t0", FALSE);
+    add_kernel ("ltorch.cumsum(f32 -> f64)", WB_DTYPE_FLOAT32, &f32, 1, "t0 = ltorch.cumsum(a, 1, dtype=dtypes.float64)", "t0", FALSE);
+  }
+  for (guint k = 0; k < G_N_ELEMENTS (wb_conf_float_dtypes); k++)
+    {
+      WbDtype     d = wb_conf_float_dtypes[k];
+      WbConfInput rows = wb_conf_input ("a", d, 2, 37, 41, 1, WB_CONF_DOM_ANY), longr = wb_conf_input ("a", d, 2, 3, 3000, 1, WB_CONF_DOM_ANY);
+      WbConfInput mid = wb_conf_input ("a", d, 3, 6, 300, 5, WB_CONF_DOM_ANY), cols = wb_conf_input ("a", d, 2, 1000, 40, 1, WB_CONF_DOM_ANY);
+      WbConfInput kl[2] = { wb_conf_input ("a", d, 2, 16, 10, 1, WB_CONF_DOM_ANY), wb_conf_input ("t", d, 2, 16, 10, 1, WB_CONF_DOM_POS) };
+      WbConfInput klbig[2] = { wb_conf_input ("a", d, 2, 300, 257, 1, WB_CONF_DOM_ANY), wb_conf_input ("t", d, 2, 300, 257, 1, WB_CONF_DOM_POS) };
+      WbConfInput kllog[2] = { wb_conf_input ("a", d, 2, 37, 41, 1, WB_CONF_DOM_ANY), wb_conf_input ("t", d, 2, 37, 41, 1, WB_CONF_DOM_UNIT) };
+      add_kernel ("ltorch.cumsum(rows of 41)", d, &rows, 1, "t0 = ltorch.cumsum(a, 1, dtype=None)", "t0", FALSE);
+      add_kernel ("ltorch.cumsum(rows of 3000)", d, &longr, 1, "t0 = ltorch.cumsum(a, -1, dtype=None)", "t0", FALSE);
+      add_kernel ("ltorch.cumsum(middle dim of 300)", d, &mid, 1, "t0 = ltorch.cumsum(a, 1, dtype=None)", "t0", FALSE);
+      add_kernel ("ltorch.cumsum(dim 0 of 1000)", d, &cols, 1, "t0 = ltorch.cumsum(a, 0, dtype=None)", "t0", FALSE);
+      add_kernel ("torch.nn.functional.kl_div(batchmean)", d, kl, 2, "t0 = torch.nn.functional.kl_div(a, t, reduction='batchmean')", "t0", FALSE);
+      add_kernel ("ltorch.kl_div(sum)", d, klbig, 2, "t0 = ltorch.kl_div(a, t, None, None, 'sum', False)", "t0", FALSE);
+      add_kernel ("ltorch.kl_div(mean)", d, klbig, 2, "t0 = ltorch.kl_div(a, t, None, None, 'mean', False)", "t0", FALSE);
+      add_kernel ("ltorch.kl_div(none, log_target)", d, kllog, 2, "t0 = ltorch.kl_div(a, t, None, None, 'none', True)", "t0", FALSE);
+      add_kernel ("torch.detach", d, &rows, 1, "t0 = torch.detach(a)\nt1 = ltorch.detach(t0)", "t1", TRUE);
+    }
+}
+
+/* -- an index out of range on the GPU (the prelude's wb_index_bad): the checked run's call fails with
+ * WB_EXECUTOR_ERROR_BAD_ARGUMENT naming the index, as on the cpu, and the context stays usable: the same
+ * program runs again with good indices. Through a generated gather (prims.take in an nvrtc region) and a
+ * hand-written kernel (prims.index_add on cuda). ------------------------------------------------------ */
+
+typedef struct
+{
+  const char *executor;
+  const char *text;
+} IndexCase;
+
+static const IndexCase index_cases_bad[] = {
+  { "nvrtc", "@torch.no_grad()\ndef computation(a, i, v):\n  # a: \"cuda:0 f32[8, 4]\"\n  # i: \"cuda:0 i64[3]\"\n  # v: \"cuda:0 f32[3, 4]\"\n"
+             "  [t0] = nvrtcFusion0(a, i)\n    # t0 = prims.take(a, i, 0)  # t0: \"cuda:0 f32[3, 4]\"\n  return (t0,)\n" },
+  { "cuda", "@torch.no_grad()\ndef computation(a, i, v):\n  # a: \"cuda:0 f32[8, 4]\"\n  # i: \"cuda:0 i64[3]\"\n  # v: \"cuda:0 f32[3, 4]\"\n"
+            "  t0 = prims.index_add(a, i, v, 0)\n  return (t0,)\n" },
+};
+
+static WbRunResult *
+run_with_index (WbCudaRuntime *rt, WbProgram *program, gint64 bad, GError **error)
+{
+  g_autoptr (GPtrArray) dev = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  const gint64 shapes[3][2] = { { 8, 4 }, { 3, 1 }, { 3, 4 } };
+  WbRunOptions o;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr (WbTensor) h = wb_tensor_new (k == 1 ? WB_DTYPE_INT64 : WB_DTYPE_FLOAT32, k == 1 ? 1 : 2, shapes[k], NULL);
+      for (gint64 e = 0; e < wb_tensor_numel (h); e++)
+        wb_tensor_set_f64 (h, e, k == 1 ? (e == 1 ? (double) bad : (double) e * 3) : 0.5 + (double) e);
+      g_ptr_array_add (dev, wb_rt_value_take_tensor (wb_cuda_upload (rt, h, NULL)));
+    }
+  wb_run_options_init (&o);
+  return wb_program_run (program, &o, dev, NULL, error);
+}
+
+static void
+test_index_out_of_range (gconstpointer data)
+{
+  const IndexCase *ic = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) trace = wb_trace_parse (ic->text, -1, "index.py", &error);
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (WbRunResult) bad = NULL;
+  g_autoptr (WbRunResult) good = NULL;
+  WbCudaRuntime *rt;
+
+  g_assert_no_error (error);
+  if ((rt = wb_cuda_runtime_get (&error)) == NULL)
+    {
+      g_test_skip (error->message);
+      return;
+    }
+  program = wb_program_new (trace, NULL, &error);
+  g_assert_no_error (error);
+  wb_program_assign (program, NULL, wb_cuda_executor_get (ic->executor, &error));
+  g_assert_no_error (error);
+  wb_cuda_runtime_set_sync (rt, TRUE);
+  wb_cuda_executors_begin_run ();
+  bad = run_with_index (rt, program, 1000000, &error);
+  g_assert_null (bad);
+  g_assert_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "index 1000000 is out of range for a dim of size 8"));
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+  wb_cuda_executors_begin_run ();
+  good = run_with_index (rt, program, 7, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (good);
+  wb_cuda_executors_end_run ();
 }
 
 int
 main (int argc, char **argv)
 {
+  gboolean compile_only = FALSE;
+
+  for (int i = 1; i < argc; i++)
+    compile_only |= strcmp (argv[i], "--compile-only") == 0;
   wb_conf_init (&argc, &argv);
   build_cases ();
   wb_conf_add_tests ();
+  /* needs a GPU: not with --compile-only, so that the compile-only run has nothing to skip */
+  if (!compile_only)
+    {
+      g_test_add_data_func ("/cuda/index-out-of-range/nvrtc-take", &index_cases_bad[0], test_index_out_of_range);
+      g_test_add_data_func ("/cuda/index-out-of-range/cuda-index_add", &index_cases_bad[1], test_index_out_of_range);
+    }
   return g_test_run ();
 }

@@ -1,7 +1,8 @@
 /* test-cuda-runner.c — the GPU runner process end to end (suite gpu): the probe, `run --device cuda
  * --compare` of mlp_small and elementwise_chain_small against PyTorch's tensors.safetensors (Thunder's
- * final stages and the workbench's recomputed ones), and a planted out-of-bounds index: the runner dies,
- * the command names the region and exits 3, and the next run succeeds.
+ * final stages and the workbench's recomputed ones), and a planted out-of-bounds index: the kernel clamps
+ * it and records it, the checked run fails naming the region and the index, the command exits 2 (bad input,
+ * as on the cpu), and the next run succeeds.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Without a runner, a driver or a GPU every case is skipped (the probe of wb-runner.h). The command is
@@ -121,7 +122,7 @@ test_compare_recompiled (gconstpointer data)
   g_assert_nonnull (strstr (out, "0 cpu fallbacks"));
 }
 
-static const char fault_trace[] =
+static const char index_trace[] =
     "@torch.no_grad()\n"
     "def computation(a, i):\n"
     "  # a: \"cuda:0 f32[8, 4]\"\n"
@@ -152,7 +153,7 @@ write_inputs (const char *dir, const char *file, gint64 bad)
 }
 
 static void
-test_fault (void)
+test_index_out_of_range (void)
 {
   g_autofree char *dir = NULL;
   g_autofree char *trace = NULL;
@@ -164,21 +165,21 @@ test_fault (void)
 
   if (!need_gpu ())
     return;
-  dir = g_dir_make_tmp ("wb-fault-XXXXXX", NULL);
-  trace = g_build_filename (dir, "fault.py", NULL);
-  g_assert_true (g_file_set_contents (trace, fault_trace, -1, NULL));
+  dir = g_dir_make_tmp ("wb-index-XXXXXX", NULL);
+  trace = g_build_filename (dir, "index.py", NULL);
+  g_assert_true (g_file_set_contents (trace, index_trace, -1, NULL));
   bad = write_inputs (dir, "bad.safetensors", 1000000);
   good = write_inputs (dir, "good.safetensors", 7);
   rc = run_cli (&out, &err, "run", trace, "--device", "cuda", "--inputs", bad, NULL);
-  g_assert_cmpint (rc, ==, 3);
+  g_assert_cmpint (rc, ==, 2);
   g_assert_nonnull (strstr (err, "nvrtcFusion0"));
-  g_assert_nonnull (strstr (err, "runner"));
+  g_assert_nonnull (strstr (err, "index 1000000 is out of range for a dim of size 8"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   rc = run_cli (&out, &err, "run", trace, "--device", "cuda", "--inputs", good, "--compare", good, NULL);
   g_assert_cmpint (rc, ==, 0);
   g_assert_nonnull (strstr (out, "output.0"));
-  /* the same through the API: the dead runner says so, a new one works */
+  /* and through the API, a new runner works */
   {
     g_autoptr (WbRunner) r = wb_runner_new (NULL);
     g_autoptr (GError) error = NULL;
@@ -279,7 +280,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cuda/runner/compare/elementwise_chain_small", "elementwise_chain_small", test_compare);
   g_test_add_data_func ("/cuda/runner/compare-recompiled/mlp_small", "mlp_small", test_compare_recompiled);
   g_test_add_data_func ("/cuda/runner/compare-recompiled/elementwise_chain_small", "elementwise_chain_small", test_compare_recompiled);
-  g_test_add_func ("/cuda/runner/fault", test_fault);
+  g_test_add_func ("/cuda/runner/index-out-of-range", test_index_out_of_range);
   g_test_add_func ("/cuda/runner/cpu-fallback", test_cpu_fallback);
   return g_test_run ();
 }

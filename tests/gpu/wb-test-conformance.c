@@ -38,7 +38,17 @@ shape_text (guint rank, const gint64 *shape)
 WbConfInput
 wb_conf_input (const char *name, WbDtype dtype, guint rank, gint64 d0, gint64 d1, gint64 d2, WbConfDomain dom)
 {
-  WbConfInput i = { name, dtype, rank, { d0, d1, d2, 1 }, dom, 0 };
+  WbConfInput i = { name, dtype, rank, { d0, d1, d2, 1, 1 }, dom, 0 };
+  return i;
+}
+
+WbConfInput
+wb_conf_input_shape (const char *name, WbDtype dtype, guint rank, const gint64 *shape, WbConfDomain dom)
+{
+  WbConfInput i = { name, dtype, rank, { 1, 1, 1, 1, 1 }, dom, 0 };
+
+  g_assert (rank <= G_N_ELEMENTS (i.shape));
+  memcpy (i.shape, shape, sizeof (gint64) * rank);
   return i;
 }
 
@@ -414,18 +424,22 @@ test_case (gconstpointer data)
   g_string_free (report, TRUE);
 }
 
-/* --compile-only: the kernels compile for sm_90 (the first case compiles, the others hit the cache), every
- * call of the case goes to a kernel or a generated plan (no cpu fallback), and the cpu side runs. */
+/* --compile-only: the kernels' units compile for sm_90 (the first case compiles them, the others hit the
+ * cache), every call of the case goes to a kernel or a generated plan (no cpu fallback), and the cpu side
+ * runs. */
 static void
 kernel_case_compile (const WbConfCase *c, WbTrace *trace, const char *text)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (wb_cuda_kernels_source (), "sm_90", cache_dir, &error);
   g_autoptr (GString) where = g_string_new (NULL);
 
-  if (img == NULL)
-    g_error ("%s: %s", c->label, error->message);
-  g_assert_cmpuint (g_bytes_get_size (img->image), >, 0);
+  for (guint u = 0; wb_cuda_kernels_source (u) != NULL; u++)
+    {
+      g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (wb_cuda_kernels_source (u), "sm_90", cache_dir, &error);
+      if (img == NULL)
+        g_error ("%s: unit %u: %s", c->label, u, error->message);
+      g_assert_cmpuint (g_bytes_get_size (img->image), >, 0);
+    }
   if (wb_cuda_executors_explain (trace, "cuda", where) != 0 || strstr (where->str, "cuda (kernel)") == NULL)
     g_test_fail_printf ("%s: not dispatched to a kernel:\n%s", c->label, where->str);
   cpu_side_runs (c, trace, text);

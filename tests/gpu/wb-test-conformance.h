@@ -68,6 +68,8 @@ extern const WbDtype wb_conf_int_dtypes[4];
 
 /* wb_conf_input: an input of rank @rank (at most 3) whose values are drawn from @dom. */
 WbConfInput wb_conf_input (const char *name, WbDtype dtype, guint rank, gint64 d0, gint64 d1, gint64 d2, WbConfDomain dom);
+/* wb_conf_input_shape: an input of shape @shape[@rank] (rank at most 5) whose values are drawn from @dom. */
+WbConfInput wb_conf_input_shape (const char *name, WbDtype dtype, guint rank, const gint64 *shape, WbConfDomain dom);
 /* wb_conf_case_new: (transfer full) the case "EXECUTOR SYMBOL DTYPE" of @body (its lines, with @n_in <= 4 inputs
  * @in) and @outputs, not yet added (wb_conf_append adds it). */
 WbConfCase *wb_conf_case_new (const char *executor, const char *symbol, WbDtype dtype, const WbConfInput *in, guint n_in, const char *body, const char *outputs);
