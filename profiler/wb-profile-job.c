@@ -2,33 +2,33 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "wb-profile-job.h"
+
 #include <gio/gio.h>
 #include <string.h>
 
-#include "wb-profile-job.h"
-
 struct _WbProfileJob
 {
-  WbCase           *wcase; /* borrowed */
-  WbProgram        *program;
-  char             *stage_label;
-  WbProfileDevice   asked;
-  WbProfileDevice   device; /* AUTO until chosen */
-  char             *reason;
-  char             *model;
-  char             *runner_program;
-  char             *default_executor; /* (nullable) the runner's executor of what is not assigned */
-  WbRunner         *runner; /* the GPU runner, started and probed by choose_device */
-  WbAssignment     *assignment;
-  WbProfileOptions  options;
-  WbSafetensors    *tensors; /* borrowed */
-  WbDeviceCeilings *ceilings;
-  gboolean          measured;
-  WbProfile        *profile;
-  GPtrArray        *notes; /* (element-type utf8) */
-  WbRun            *failed;
-  char             *store_error;
-  int               runner_exit;
+  WbCase               *wcase; /* borrowed */
+  WbProgram            *program;
+  char                 *stage_label;
+  WbProfileDevice       asked;
+  WbProfileDevice       device; /* AUTO until chosen */
+  char                 *reason;
+  char                 *model;
+  char                 *runner_program;
+  char                 *default_executor; /* (nullable) the runner's executor of what is not assigned */
+  WbRunner             *runner;           /* the GPU runner, started and probed by choose_device */
+  WbAssignment         *assignment;
+  WbProfileOptions      options;
+  WbSafetensors        *tensors; /* borrowed */
+  WbDeviceCeilings     *ceilings;
+  gboolean              measured;
+  WbProfile            *profile;
+  GPtrArray            *notes; /* (element-type utf8) */
+  WbRun                *failed;
+  char                 *store_error;
+  int                   runner_exit;
   WbProfileJobStoreFunc store;
   gpointer              store_data;
   WbProfileJobLogFunc   log;
@@ -351,9 +351,7 @@ add_runner_stats (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer
  * run as the cpu profiler would; *@ceilings (transfer full) the ceilings measured when @measure_ceilings;
  * the runner's medians and statistics go to @log, what a report should say to @notes. */
 static WbRun *
-run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents,
-                         const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes,
-                         const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
+run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
 {
   g_autoptr (WbRunnerResult) res = NULL;
   g_autoptr (GVariant) names = NULL;
@@ -468,7 +466,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
     const gint64 *plain = fixed_int64 (res->profile, "unprofiled_iter_ns", &n_plain, &plain_v);
     if (plain != NULL && n_plain > 0 && n_iter > 0)
       {
-        double um = wb_times_median_ns (plain, n_plain) / 1e6, pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
+        double           um = wb_times_median_ns (plain, n_plain) / 1e6, pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
         g_autofree char *overhead = g_strdup_printf ("without the profiler's events around each region an iteration took %.3f ms (GPU time, median of "
                                                      "%u run before the timed ones); the timed iterations' %.3f ms is %.2fx that",
                                                      um, (guint) n_plain, pm, um > 0 ? pm / um : 0.0);
@@ -550,7 +548,7 @@ run_on_device (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProf
 
       job_log (job, "running on %s through thunder-wb-runner (%u warm-up, %u timed iterations)", job->model, po->warmup, po->iters);
       run = run_in_runner (job->runner, job->profile, job->program, args, cotangents, po, job->ceilings == NULL,
-                                     &measured, job->notes, job->default_executor, job->log, job->log_data, &job->runner_exit, error);
+                           &measured, job->notes, job->default_executor, job->log, job->log_data, &job->runner_exit, error);
       if (measured != NULL)
         {
           g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
