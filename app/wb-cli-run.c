@@ -166,12 +166,14 @@ parse_tolerance (const char *text, double *value)
 }
 
 /* Runs @stage in the GPU runner once the device is chosen as `profile` and the app choose it
- * (WbProfileJob: a missing runner or GPU is said the same way everywhere); NULL with the exit code. */
+ * (WbProfileJob: a missing runner or GPU is said the same way everywhere), on the runner the job started
+ * and probed for that choice; NULL with the exit code. */
 static WbCaseRun *
 run_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *input_file, const WbRunOptions *options, const char *default_executor, int *code, GError **error)
 {
   g_autoptr (WbProgram) program = wb_case_make_program (c, stage, NULL);
   g_autoptr (WbProfileJob) job = program ? wb_profile_job_new (c, program, stage->label) : NULL;
+  g_autoptr (WbRunner) runner = NULL;
   const char *iters = g_getenv ("WB_CUDA_ITERS");
 
   if (job != NULL)
@@ -182,9 +184,10 @@ run_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetens
           *code = WB_EXIT_ENVIRONMENT;
           return NULL;
         }
+      runner = wb_profile_job_steal_runner (job);
     }
   return wb_cli_run_stage_on_cuda (c, stage, inputs, input_file, options, (guint) g_ascii_strtoull (iters ? iters : "0", NULL, 10), default_executor,
-                                   code, error);
+                                   runner, code, error);
 }
 
 int
