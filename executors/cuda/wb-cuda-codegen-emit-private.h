@@ -6,8 +6,10 @@
  * wb-cuda-codegen-emit.c         conversion (convert_element_type) and the dispatch
  * wb-cuda-codegen-emit-view.c    views (broadcast_in_dim, reshape, squeeze, transpose, slice, flip, copies)
  * wb-cuda-codegen-emit-index.c   creation (empty, full, iota) and indexing (cat, pad, take, gather)
- * Include after wb-cuda-codegen-private.h. */
+ * It includes wb-cuda-codegen-private.h. */
 #pragma once
+
+#include "wb-cuda-codegen-private.h"
 
 G_BEGIN_DECLS
 

@@ -99,19 +99,19 @@ typedef struct
 
 typedef struct
 {
-  GPtrArray         *nodes; /* Node* */
-  GHashTable        *env;   /* name -> Val* */
-  GHashTable        *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
-  GPtrArray         *vals;  /* every Val (owned) */
-  GStringChunk      *strings;
-  GArray            *buffers; /* WbCudaBuffer */
-  GArray            *kernels; /* WbCudaKernel */
-  GString           *source;
-  guint              n_inputs;
-  guint              n_ops;
-  guint              n_literal;
+  GPtrArray           *nodes; /* Node* */
+  GHashTable          *env;   /* name -> Val* */
+  GHashTable          *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
+  GPtrArray           *vals;  /* every Val (owned) */
+  GStringChunk        *strings;
+  GArray              *buffers; /* WbCudaBuffer */
+  GArray              *kernels; /* WbCudaKernel */
+  GString             *source;
+  guint                n_inputs;
+  guint                n_ops;
+  guint                n_literal;
   WbCudaCodegenOptions opt; /* what the plan is built under (flags, switches) */
-  gint64             sms; /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
+  gint64               sms; /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
 } Gen;
 
 /* A hoist point (wb-cuda-codegen-pointwise.c, _wb_cg_vec_pad): the top of a block of the vector loop, where the
@@ -188,7 +188,7 @@ gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a,
 /* The value of input @slot (transfer none; every input slot has one). */
 Val *_wb_cg_input_val (Gen *g, guint slot);
 /* The last dim of @shape of extent other than 1, or -1. */
-int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
+int         _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
@@ -264,22 +264,22 @@ const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
 const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
 const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
 const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
-guint _wb_cg_grid_for (gint64 items, gint64 per_block);
-void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
-int      _wb_cg_add_buffer (Gen *g, Val *v);
+guint       _wb_cg_grid_for (gint64 items, gint64 per_block);
+void        _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
+int         _wb_cg_add_buffer (Gen *g, Val *v);
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
 void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
 void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
 gboolean    _wb_cg_idx_is_same (const Idx *ix);
 /* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
  * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
-void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
+void _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
 /* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
-void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
+void _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 /* @base + the lane being emitted (Kern.lane). */
 const char *_wb_cg_lane_expr (Kern *k, const char *base);
 /* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
-void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
+void        _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
 const char *_wb_cg_memo_get (Kern *k, const char *key);
 void        _wb_cg_memo_put (Kern *k, const char *key, const char *expr);

@@ -573,7 +573,7 @@ row_vector_kernel (Gen *g, Row *R, WbCgMix *mix, GArray *writes, guint vec, int 
       _wb_cg_mix_buffers (g, mix, writes);
       mix->used = TRUE;
       R->mix = mix;
-      kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
+      kv->min_blocks = mix->per_sm;           /* its grid is resident at once: registers for that many blocks */
       if (!g->opt.no_prefetch && !mix->defer) /* deferred: one walk, nothing to prefetch */
         {
           g_autofree Val **ops = g_new (Val *, nn);
