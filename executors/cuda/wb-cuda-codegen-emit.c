@@ -369,18 +369,17 @@ static const WbCgEmitRow conversion_rows[] = {
   { WB_SYMBOL_PRIMS_CONVERT_ELEMENT_TYPE, TRUE, emit_convert },
 };
 
-static const WbCgEmitFamily emit_conversion = { "conversion", conversion_rows, G_N_ELEMENTS (conversion_rows) };
+const WbCgEmitFamily _wb_cg_emit_conversion = { "conversion", conversion_rows, G_N_ELEMENTS (conversion_rows) };
 
-/* Every family but the elementwise table's (emit_elementwise, by name in the table of -graph.c). */
-static const WbCgEmitFamily *const families[] = { &_wb_cg_emit_creation, &_wb_cg_emit_indexing, &emit_conversion, &_wb_cg_emit_views };
-
+/* The row of symbol @id in the families of @ops (every family but the elementwise table's: emit_elementwise,
+ * by name in the table of -graph.c) */
 static const WbCgEmitRow *
-find_row (WbSymbolId id)
+find_row (const WbCgEmitOps *ops, WbSymbolId id)
 {
-  for (guint f = 0; f < G_N_ELEMENTS (families); f++)
-    for (guint i = 0; i < families[f]->n_rows; i++)
-      if (families[f]->rows[i].id == id)
-        return &families[f]->rows[i];
+  for (guint f = 0; f < ops->n_families; f++)
+    for (guint i = 0; i < ops->families[f]->n_rows; i++)
+      if (ops->families[f]->rows[i].id == id)
+        return &ops->families[f]->rows[i];
   return NULL;
 }
 
@@ -406,7 +405,7 @@ _wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: prims.%s read before its kernel", n->op);
       return NULL;
     }
-  row = find_row (n->id);
+  row = find_row (k->g->emit, n->id);
   if (row == NULL || row->operand)
     {
       if ((a = _wb_cg_arg_val (k, n, 0, error)) == NULL)
@@ -431,7 +430,7 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   const char *key, *x;
 
   if (k->pair)
-    return _wb_cg_emit_pair (k, v, ix, error);
+    return k->g->emit->pair (k, v, ix, error);
   key = _wb_cg_idx_key (k->g, v->id, ix);
   if ((x = _wb_cg_memo_get (k, key)) != NULL)
     return x;
@@ -442,7 +441,7 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   else if (v->input >= 0 || v->buffer >= 0)
     x = emit_load (k, v, ix);
   else if (v == k->ptable)
-    x = _wb_cg_emit_partial_lookup (k, v, ix, error);
+    x = k->g->emit->partial_lookup (k, v, ix, error);
   else
     x = _wb_cg_emit_node (k, v, ix, error);
   if (x != NULL)

@@ -5,15 +5,16 @@
  * wb-cuda-codegen-options.c WbCudaCodegenOptions from the environment, the SM count
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
  * wb-cuda-codegen-emit.c   expressions: literals, conversion ops, a value at an index (dispatch by symbol id)
- * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h)
+ * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h); the
+ *                          emitter reaches them, -pair.c and -table.c's lookups through Gen.emit, never by name
  * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions,
- *                          loads, stores and casts as text, a finished kernel's entry into the plan
+ *                          loads (vector loads too), stores and casts as text, a finished kernel's entry into the plan
  * wb-cuda-codegen-accum.c  the reductions' building blocks: layouts, accumulators, loops, combines, results
  * wb-cuda-codegen-reduce.c a reduction set's kernel: the row kernel (groups of T threads), one thread per output
  * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
  * wb-cuda-codegen-mix.c    a column reduction computed in the kernel of a row reduction over the same elements
- * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
+ * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: widths, lanes, vector stores
  * wb-cuda-codegen-table.c  a pointwise group of one 16-bit input as a lookup table of its 65536 values
  * wb-cuda-codegen-select.c cat pieces the same up to their inputs, one branch through pointer selects
  * wb-cuda-codegen-pair.c   bf16 ops two lanes to a word (bf16x2) in the vector variants
@@ -98,6 +99,9 @@ typedef struct
   const char *lin_base;
 } Idx;
 
+/* The emitter's families and variants (wb-cuda-codegen-emit-private.h) */
+typedef struct _WbCgEmitOps WbCgEmitOps;
+
 typedef struct
 {
   GPtrArray           *nodes; /* Node* */
@@ -111,11 +115,12 @@ typedef struct
   guint                n_inputs;
   guint                n_ops;
   guint                n_literal;
-  WbCudaCodegenOptions opt; /* what the plan is built under (flags, switches) */
-  gint64               sms; /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
+  WbCudaCodegenOptions opt;  /* what the plan is built under (flags, switches) */
+  gint64               sms;  /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
+  const WbCgEmitOps   *emit; /* what _wb_cg_emit dispatches to (wb-cuda-codegen.c fills it) */
 } Gen;
 
-/* A hoist point (wb-cuda-codegen-pointwise.c, _wb_cg_vec_pad): the top of a block of the vector loop, where the
+/* A hoist point (wb-cuda-codegen-pointwise.c; a uniform pad branch, wb-cuda-codegen-emit-index.c): the top of a block of the vector loop, where the
  * vector loads of a uniform pad branch inside it are issued, before the block's arithmetic, so that they are in
  * flight with the block's other loads instead of after the arithmetic that waits for those */
 typedef struct
@@ -141,7 +146,7 @@ typedef struct
   /* lanes (wb-cuda-codegen-pointwise.c): the vector variants of pointwise kernels and row reductions */
   guint    vec;          /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
   guint    lane;         /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
-  gboolean batch;        /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
+  gboolean batch;        /* emitting every lane of a uniform branch (a cat's, wb-cuda-codegen-emit-index.c) */
   guint    min_bytes;    /* the narrowest element loaded so far (bytes; 0: none) */
   gint64   seg;          /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
                             boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
@@ -301,6 +306,14 @@ void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint
  * memo; a shape of one dim other than 1 gives @lin itself. */
 void        _wb_cg_idx_unravel_memo (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
+/* Vector loads (the vector variants). _wb_cg_vec_load: @v (slot @slot, strides @st) at @ix in the lane being
+ * emitted, from one vector load per V lanes; NULL when the index is not base + j in a unit-stride dim with
+ * everything else the same in every lane (the caller then loads the element). _wb_cg_vec_type: the aligned
+ * struct type holding @n elements of @dt (declared once per kernel, in k->decls); _wb_cg_vec_chunk: the
+ * elements per access (16 bytes at most) of a vector of k->vec elements of @dt. */
+const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
+const char *_wb_cg_vec_type (Kern *k, WbDtype dt, guint n);
+guint       _wb_cg_vec_chunk (Kern *k, WbDtype dt);
 
 /* The pointwise work a row-reduction kernel does after its reductions (wb-cuda-codegen-epilogue.c) */
 typedef struct
@@ -525,10 +538,6 @@ const char *_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError *
 guint    _wb_cg_vec_width (Kern *k, gint64 extent);
 GString *_wb_cg_vec_begin (Kern *k, guint vec);
 void     _wb_cg_vec_end (Kern *k, GString *scalar);
-
-gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
-gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
-const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
 
 /* wb-cuda-codegen-select.c: consecutive cat pieces the same up to their inputs, emitted as one branch whose
  * loads read through pointers chosen by the piece (vector variants).
