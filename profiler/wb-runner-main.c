@@ -775,7 +775,7 @@ run_timed (Runner *r, Run *run, GError **error)
         return FALSE;
       if (run->cuda_graphs && (plain || timed || traced) && run->graphs.graph == NULL && run->graphs.note == NULL)
         {
-          /* after the warm-up: capture once, then replay (above handle_run) */
+          /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
           Graphs *g = &run->graphs;
           g->r = r, g->program = run->program, g->options = &run->options, g->args = run->args, g->cots = fixed ? fixed : run->cots;
           if (!graphs_capture (g, run->rt, iters, error))
