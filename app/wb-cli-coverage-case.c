@@ -541,7 +541,7 @@ level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
     {
       int code = WB_EXIT_ENVIRONMENT;
 
-      run = wb_cli_run_stage_on_cuda (w->c, stage, inputs, tensors, &options, 0, NULL, &code, &error);
+      run = wb_cli_run_stage_on_cuda (w->c, stage, inputs, tensors, &options, 0, NULL, NULL, &code, &error);
       if (run == NULL && error->domain == WB_RUNNER_ERROR &&
           (error->code == WB_RUNNER_ERROR_NOT_FOUND || error->code == WB_RUNNER_ERROR_NO_GPU))
         {

@@ -115,12 +115,12 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
 }
 
 WbCaseRun *
-wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, int *exit_code, GError **error)
+wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, WbRunner *runner, int *exit_code, GError **error)
 {
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (GPtrArray) args = NULL;
   g_autoptr (GPtrArray) cots = NULL;
-  g_autoptr (WbRunner) runner = NULL;
+  g_autoptr (WbRunner) started = NULL;
   g_autoptr (WbRunnerResult) res = NULL;
   g_autofree char *device = NULL;
   WbRunnerRequest  req = { 0 };
@@ -146,8 +146,12 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
     }
   if (stage->kind != WB_PROGRAM_INFERENCE)
     cots = wb_case_make_cotangents (c, tensors, 1);
-  if ((runner = wb_runner_new (error)) == NULL || !wb_runner_probe (runner, &device, error))
-    return NULL;
+  if (runner == NULL)
+    {
+      if ((started = wb_runner_new (error)) == NULL || !wb_runner_probe (started, &device, error))
+        return NULL;
+      runner = started;
+    }
   req.forward = wb_program_get_forward (program);
   req.backward = wb_program_get_backward (program);
   req.default_executor = default_executor;

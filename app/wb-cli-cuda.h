@@ -9,7 +9,8 @@
 G_BEGIN_DECLS
 
 /* wb_cli_run_stage_on_cuda: runs @stage of @c in the GPU runner (as wb_case_run_stage does on the cpu:
- * the same inputs, cotangents and result names), printing the device and what ran where. @iters timed
+ * the same inputs, cotangents and result names), printing the device and what ran where, on @runner
+ * (transfer none; nullable: a runner is started and probed). @iters timed
  * runs after the checked one (0: none); what has no assignment runs on @default_executor (NULL: the
  * registry's default on CUDA). (transfer full) or NULL with @error and the command's exit code
  * in *@exit_code (3 without a runner, a GPU or a driver, or when the runner died: the message names the
@@ -21,6 +22,7 @@ WbCaseRun *wb_cli_run_stage_on_cuda (WbCase             *c,
                                      const WbRunOptions *options,
                                      guint               iters,
                                      const char         *default_executor,
+                                     WbRunner           *runner,
                                      int                *exit_code,
                                      GError            **error);
 

@@ -231,6 +231,127 @@ describe_counts (JsonObject *counts)
   return g_string_free (s, FALSE);
 }
 
+/* The capture directory (transfer full): --out, a temporary one for --session (*@temporary set), or a new
+ * thunder-wb-record-DATE folder here. NULL after printing why, with the exit code in *@exit_code. */
+static char *
+make_capture_dir (const RecordOptions *o, gboolean *temporary, int *exit_code)
+{
+  g_autoptr (GError) error = NULL;
+  char *capture;
+
+  *temporary = FALSE;
+  if (o->out != NULL)
+    {
+      if (g_mkdir_with_parents (o->out, 0755) != 0)
+        {
+          g_printerr ("thunder-wb: --out %s: %s\n", o->out, g_strerror (errno));
+          *exit_code = WB_EXIT_ENVIRONMENT;
+          return NULL;
+        }
+      return g_canonicalize_filename (o->out, NULL);
+    }
+  if (o->session != NULL)
+    {
+      if ((capture = g_dir_make_tmp ("thunder-wb-record-XXXXXX", &error)) == NULL)
+        {
+          *exit_code = wb_cli_report_error (error);
+          return NULL;
+        }
+      *temporary = TRUE;
+      return capture;
+    }
+  {
+    g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+    g_autofree char *stamp = g_date_time_format (now, "thunder-wb-record-%Y%m%d-%H%M%S");
+
+    if (g_mkdir (stamp, 0755) != 0)
+      {
+        g_printerr ("thunder-wb: record: %s: %s\n", stamp, g_strerror (errno));
+        *exit_code = WB_EXIT_ENVIRONMENT;
+        return NULL;
+      }
+    return g_canonicalize_filename (stamp, NULL);
+  }
+}
+
+/* A case's profile.json (@profile in @case_dir) as a run of Thunder's own kernel times, stored in
+ * @session when there is one. Returns the exit code it asks for; sets *@keep_capture on a failure. */
+static int
+import_profile (const RecordOptions *o, WbSession *session, const char *case_dir, const char *dir, const char *profile, gint64 trace_set_id, gboolean *keep_capture)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *profile_path = g_build_filename (case_dir, profile, NULL);
+  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *label = o->label ? g_strdup (o->label) : g_strdup_printf ("thunder: %s (recorded)", dir);
+  g_autoptr (WbRun) run = NULL;
+
+  run = wb_cli_record_run_from_profile (profile_path, case_dir, label, notes, &error);
+  if (run == NULL)
+    {
+      g_printerr ("thunder-wb: record: %s\n", error->message);
+      *keep_capture = TRUE;
+      return WB_EXIT_BAD_INPUT;
+    }
+  g_print ("    Thunder's own run: %s %s, median %.4f ms of %u iterations, %u regions, %u kernel records\n",
+           run->device_name, run->device_model ? run->device_model : "", wb_run_get_iteration_median_ns (run) / 1e6,
+           run->iteration_ns->len, run->regions->len, run->kernels->len);
+  for (guint k = 0; k < notes->len; k++)
+    g_print ("    note: %s\n", (const char *) notes->pdata[k]);
+  if (session == NULL)
+    {
+      g_print ("    profile: %s\n", profile_path);
+      return WB_EXIT_OK;
+    }
+  if (wb_session_store_run (session, run, trace_set_id, &error) == 0)
+    {
+      *keep_capture = TRUE;
+      return wb_cli_report_session_error (error);
+    }
+  g_print ("    stored as run #%" G_GINT64_FORMAT "\n", run->id);
+  return WB_EXIT_OK;
+}
+
+/* One case of the capture's manifest: its summary, its import into @session, its profile. Returns the
+ * exit code it asks for, or -1 when it is not a case (an unsafe or missing folder); sets *@keep_capture
+ * on a failure, so that the capture stays for a look. */
+static int
+import_case (const RecordOptions *o, WbSession *session, const char *capture, JsonObject *c, gboolean *keep_capture)
+{
+  const char      *dir = wb_cli_record_obj_string (c, "dir");
+  const char      *profile = wb_cli_record_obj_string (c, "profile");
+  const char      *function = wb_cli_record_obj_string (c, "function");
+  JsonArray       *errors = wb_cli_record_obj_array (c, "errors");
+  g_autofree char *case_dir = NULL;
+  g_autofree char *counts = NULL;
+  WbSessionImport  imported = { 0 };
+
+  if (!wb_cli_record_safe_component (dir))
+    return -1;
+  case_dir = g_build_filename (capture, dir, NULL);
+  if (!g_file_test (case_dir, G_FILE_TEST_IS_DIR))
+    return -1;
+  counts = describe_counts (wb_cli_record_obj_object (c, "counts"));
+  g_print ("  %s (thunder.jit of %s): %s\n", dir, function ? function : "?", counts);
+  for (guint k = 0; errors != NULL && k < json_array_get_length (errors); k++)
+    g_print ("    problem: %s\n", json_array_get_string_element (errors, k));
+
+  if (session != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!wb_session_import_path (session, case_dir, &imported, &error))
+        {
+          *keep_capture = TRUE;
+          return wb_cli_report_session_error (error); /* prints it */
+        }
+      g_print ("    trace set %" G_GINT64_FORMAT " in %s%s\n", imported.trace_set_id, wb_session_get_path (session),
+               imported.new_trace_set ? "" : " (already there)");
+    }
+  if (profile != NULL && wb_cli_record_safe_component (profile))
+    return import_profile (o, session, case_dir, dir, profile, imported.trace_set_id, keep_capture);
+  return WB_EXIT_OK;
+}
+
 static int
 record_main (RecordOptions *o, char **command)
 {
@@ -271,33 +392,8 @@ record_main (RecordOptions *o, char **command)
     return exit_code;
 
   /* 3. the capture directory and the session */
-  if (o->out != NULL)
-    {
-      if (g_mkdir_with_parents (o->out, 0755) != 0)
-        {
-          g_printerr ("thunder-wb: --out %s: %s\n", o->out, g_strerror (errno));
-          return WB_EXIT_ENVIRONMENT;
-        }
-      capture = g_canonicalize_filename (o->out, NULL);
-    }
-  else if (o->session != NULL)
-    {
-      if ((capture = g_dir_make_tmp ("thunder-wb-record-XXXXXX", &error)) == NULL)
-        return wb_cli_report_error (error);
-      temporary = TRUE;
-    }
-  else
-    {
-      g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-      g_autofree char *stamp = g_date_time_format (now, "thunder-wb-record-%Y%m%d-%H%M%S");
-
-      if (g_mkdir (stamp, 0755) != 0)
-        {
-          g_printerr ("thunder-wb: record: %s: %s\n", stamp, g_strerror (errno));
-          return WB_EXIT_ENVIRONMENT;
-        }
-      capture = g_canonicalize_filename (stamp, NULL);
-    }
+  if ((capture = make_capture_dir (o, &temporary, &exit_code)) == NULL)
+    return exit_code;
   if (o->session != NULL && (session = wb_session_open (o->session, WB_SESSION_OPEN_CREATE, &error)) == NULL)
     {
       if (temporary)
@@ -343,72 +439,12 @@ record_main (RecordOptions *o, char **command)
 
   for (guint i = 0; cases != NULL && i < json_array_get_length (cases); i++)
     {
-      JsonObject      *c = json_array_get_object_element (cases, i);
-      const char      *dir = wb_cli_record_obj_string (c, "dir");
-      const char      *profile = wb_cli_record_obj_string (c, "profile");
-      JsonArray       *errors = wb_cli_record_obj_array (c, "errors");
-      g_autofree char *case_dir = NULL;
-      g_autofree char *counts = NULL;
-      WbSessionImport  imported = { 0 };
+      int code = import_case (o, session, capture, json_array_get_object_element (cases, i), &keep_capture);
 
-      if (!wb_cli_record_safe_component (dir))
-        continue;
-      case_dir = g_build_filename (capture, dir, NULL);
-      if (!g_file_test (case_dir, G_FILE_TEST_IS_DIR))
+      if (code < 0)
         continue;
       n_cases++;
-      counts = describe_counts (wb_cli_record_obj_object (c, "counts"));
-      g_print ("  %s (thunder.jit of %s): %s\n", dir, wb_cli_record_obj_string (c, "function") ? wb_cli_record_obj_string (c, "function") : "?", counts);
-      for (guint k = 0; errors != NULL && k < json_array_get_length (errors); k++)
-        g_print ("    problem: %s\n", json_array_get_string_element (errors, k));
-
-      if (session != NULL)
-        {
-          g_clear_error (&error);
-          if (!wb_session_import_path (session, case_dir, &imported, &error))
-            {
-              exit_code = MAX (exit_code, wb_cli_report_session_error (error)); /* prints it */
-              keep_capture = TRUE;
-              continue;
-            }
-          g_print ("    trace set %" G_GINT64_FORMAT " in %s%s\n", imported.trace_set_id, wb_session_get_path (session),
-                   imported.new_trace_set ? "" : " (already there)");
-        }
-      if (profile != NULL && wb_cli_record_safe_component (profile))
-        {
-          g_autofree char *profile_path = g_build_filename (case_dir, profile, NULL);
-          g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-          g_autofree char *label = o->label ? g_strdup (o->label) : g_strdup_printf ("thunder: %s (recorded)", dir);
-          g_autoptr (WbRun) run = NULL;
-
-          g_clear_error (&error);
-          run = wb_cli_record_run_from_profile (profile_path, case_dir, label, notes, &error);
-          if (run == NULL)
-            {
-              g_printerr ("thunder-wb: record: %s\n", error->message);
-              exit_code = MAX (exit_code, WB_EXIT_BAD_INPUT);
-              keep_capture = TRUE;
-              continue;
-            }
-          g_print ("    Thunder's own run: %s %s, median %.4f ms of %u iterations, %u regions, %u kernel records\n",
-                   run->device_name, run->device_model ? run->device_model : "", wb_run_get_iteration_median_ns (run) / 1e6,
-                   run->iteration_ns->len, run->regions->len, run->kernels->len);
-          for (guint k = 0; k < notes->len; k++)
-            g_print ("    note: %s\n", (const char *) notes->pdata[k]);
-          if (session != NULL)
-            {
-              g_clear_error (&error);
-              if (wb_session_store_run (session, run, imported.trace_set_id, &error) == 0)
-                {
-                  exit_code = MAX (exit_code, wb_cli_report_session_error (error));
-                  keep_capture = TRUE;
-                  continue;
-                }
-              g_print ("    stored as run #%" G_GINT64_FORMAT "\n", run->id);
-            }
-          else
-            g_print ("    profile: %s\n", profile_path);
-        }
+      exit_code = MAX (exit_code, code);
     }
 
   if (n_cases == 0)

@@ -166,12 +166,14 @@ parse_tolerance (const char *text, double *value)
 }
 
 /* Runs @stage in the GPU runner once the device is chosen as `profile` and the app choose it
- * (WbProfileJob: a missing runner or GPU is said the same way everywhere); NULL with the exit code. */
+ * (WbProfileJob: a missing runner or GPU is said the same way everywhere), on the runner the job started
+ * and probed for that choice; NULL with the exit code. */
 static WbCaseRun *
 run_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *input_file, const WbRunOptions *options, const char *default_executor, int *code, GError **error)
 {
   g_autoptr (WbProgram) program = wb_case_make_program (c, stage, NULL);
   g_autoptr (WbProfileJob) job = program ? wb_profile_job_new (c, program, stage->label) : NULL;
+  g_autoptr (WbRunner) runner = NULL;
   const char *iters = g_getenv ("WB_CUDA_ITERS");
 
   if (job != NULL)
@@ -182,9 +184,88 @@ run_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetens
           *code = WB_EXIT_ENVIRONMENT;
           return NULL;
         }
+      runner = wb_profile_job_steal_runner (job);
     }
   return wb_cli_run_stage_on_cuda (c, stage, inputs, input_file, options, (guint) g_ascii_strtoull (iters ? iters : "0", NULL, 10), default_executor,
-                                   code, error);
+                                   runner, code, error);
+}
+
+/* What ran: the case, stage and device, where the inputs came from, the run's note and (cpu) its times */
+static void
+print_run_header (WbCase *c, const WbCaseStage *stage, WbCaseRun *run, WbSafetensors *input_file, const char *inputs_path, gint64 seed, gboolean on_cuda)
+{
+  guint n_from_file = 0;
+
+  for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
+    if (input_file && wb_safetensors_lookup (input_file, wb_case_get_input (c, i)->name))
+      n_from_file++;
+  if (!on_cuda)
+    g_print (_ ("case %s, stage %s (%s) on cpu; traced device mapped to cpu\n"), wb_case_get_name (c), stage->label,
+             wb_program_kind_to_string (stage->kind));
+  if (input_file)
+    g_print (_ ("inputs: %u of %u from %s, the rest drawn with seed %lld\n"), n_from_file,
+             wb_case_get_n_inputs (c), inputs_path, (long long) seed);
+  else
+    g_print (_ ("inputs: %u drawn with seed %lld\n"), wb_case_get_n_inputs (c), (long long) seed);
+  if (run->note)
+    g_print ("%s\n", run->note);
+  if (!on_cuda) /* the runner prints synchronised timings (wb-cli-cuda.c) */
+    g_print (_ ("time: forward %.3f ms, backward %.3f ms\n"), run->result->forward_ns / 1e6, run->result->backward_ns / 1e6);
+}
+
+/* A line per output and gradient, compared with @compare_file's tensor of its name when there is one, and
+ * the outputs against the case's reference outputs */
+static void
+print_values (WbCaseRun *run, WbSafetensors *compare_file, double rtol, double atol, gboolean have_tol, gboolean *all_ok, guint *compared)
+{
+  have_reference_file = compare_file != NULL;
+  if (compare_file)
+    g_print ("%-28s %-5s %-18s %11s %11s  %s\n", "name", "dtype", "shape", "max abs", "rel", "status");
+  else
+    g_print ("%-28s %-5s %-18s\n", "name", "dtype", "shape");
+  for (guint i = 0; i < run->names->len; i++)
+    print_value_line (run->names->pdata[i], run->values->pdata[i],
+                      wb_cli_find_reference (compare_file, run->names->pdata[i]), rtol, atol, have_tol, all_ok, compared);
+  if (run->reference)
+    for (guint i = 0; i < run->reference->len && i < run->result->outputs->len; i++)
+      {
+        WbRtValue       *want = run->reference->pdata[i], *got = run->result->outputs->pdata[i];
+        g_autofree char *name = g_strdup_printf ("output.%u vs reference", i);
+        if (want->kind == WB_RT_TENSOR)
+          print_value_line (name, got, want->tensor, 0, 0, TRUE, all_ok, compared);
+      }
+}
+
+/* --save-outputs: the inputs, cotangents, outputs and gradients of @run into @save_path */
+static gboolean
+save_outputs (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun *run, const char *save_path, GError **error)
+{
+  g_autoptr (WbSafetensors) out = wb_safetensors_new ();
+
+  for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
+    {
+      const char *n = wb_case_get_input (c, i)->name;
+      wb_safetensors_add (out, n, g_hash_table_lookup (inputs, n));
+    }
+  for (guint i = 0; i < run->result->cotangents->len; i++)
+    {
+      WbRtValue       *v = run->result->cotangents->pdata[i];
+      g_autofree char *n = run->result->cotangents->len == 1 ? g_strdup ("grad_output") : g_strdup_printf ("grad_output.%u", i);
+      if (v->kind == WB_RT_TENSOR)
+        wb_safetensors_add (out, n, v->tensor);
+    }
+  for (guint i = 0; i < run->names->len; i++)
+    {
+      WbRtValue *v = run->values->pdata[i];
+      if (v->kind == WB_RT_TENSOR)
+        wb_safetensors_add (out, run->names->pdata[i], v->tensor);
+    }
+  wb_safetensors_set_metadata (out, "producer", "thunder-wb run");
+  wb_safetensors_set_metadata (out, "stage", stage->label);
+  if (!wb_safetensors_save (out, save_path, error))
+    return FALSE;
+  g_print (_ ("saved %u tensors to %s\n"), wb_safetensors_get_n (out), save_path);
+  return TRUE;
 }
 
 int
@@ -318,69 +399,12 @@ wb_cli_command_run (int    argc,
   if (run == NULL)
     return executor_exit_code (error);
 
-  {
-    guint n_from_file = 0;
-    for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
-      if (input_file && wb_safetensors_lookup (input_file, wb_case_get_input (c, i)->name))
-        n_from_file++;
-    if (!on_cuda)
-      g_print (_ ("case %s, stage %s (%s) on cpu; traced device mapped to cpu\n"), wb_case_get_name (c), stage->label,
-               wb_program_kind_to_string (stage->kind));
-    if (input_file)
-      g_print (_ ("inputs: %u of %u from %s, the rest drawn with seed %lld\n"), n_from_file,
-               wb_case_get_n_inputs (c), inputs_path, (long long) seed);
-    else
-      g_print (_ ("inputs: %u drawn with seed %lld\n"), wb_case_get_n_inputs (c), (long long) seed);
-    if (run->note)
-      g_print ("%s\n", run->note);
-    if (!on_cuda) /* the runner prints synchronised timings (wb-cli-cuda.c) */
-      g_print (_ ("time: forward %.3f ms, backward %.3f ms\n"), run->result->forward_ns / 1e6, run->result->backward_ns / 1e6);
-  }
-  have_reference_file = compare_file != NULL;
-  if (compare_file)
-    g_print ("%-28s %-5s %-18s %11s %11s  %s\n", "name", "dtype", "shape", "max abs", "rel", "status");
-  else
-    g_print ("%-28s %-5s %-18s\n", "name", "dtype", "shape");
-  for (guint i = 0; i < run->names->len; i++)
-    print_value_line (run->names->pdata[i], run->values->pdata[i],
-                      wb_cli_find_reference (compare_file, run->names->pdata[i]), rtol, atol, have_tol, &all_ok, &compared);
-  if (run->reference)
-    for (guint i = 0; i < run->reference->len && i < run->result->outputs->len; i++)
-      {
-        WbRtValue       *want = run->reference->pdata[i], *got = run->result->outputs->pdata[i];
-        g_autofree char *name = g_strdup_printf ("output.%u vs reference", i);
-        if (want->kind == WB_RT_TENSOR)
-          print_value_line (name, got, want->tensor, 0, 0, TRUE, &all_ok, &compared);
-      }
+  print_run_header (c, stage, run, input_file, inputs_path, seed, on_cuda);
+  print_values (run, compare_file, rtol, atol, have_tol, &all_ok, &compared);
   if (stats && run->result->stats)
     print_kernel_stats (run->result->stats);
-  if (save_path)
-    {
-      g_autoptr (WbSafetensors) out = wb_safetensors_new ();
-      for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
-        {
-          const char *n = wb_case_get_input (c, i)->name;
-          wb_safetensors_add (out, n, g_hash_table_lookup (inputs, n));
-        }
-      for (guint i = 0; i < run->result->cotangents->len; i++)
-        {
-          WbRtValue       *v = run->result->cotangents->pdata[i];
-          g_autofree char *n = run->result->cotangents->len == 1 ? g_strdup ("grad_output") : g_strdup_printf ("grad_output.%u", i);
-          if (v->kind == WB_RT_TENSOR)
-            wb_safetensors_add (out, n, v->tensor);
-        }
-      for (guint i = 0; i < run->names->len; i++)
-        {
-          WbRtValue *v = run->values->pdata[i];
-          if (v->kind == WB_RT_TENSOR)
-            wb_safetensors_add (out, run->names->pdata[i], v->tensor);
-        }
-      wb_safetensors_set_metadata (out, "producer", "thunder-wb run");
-      wb_safetensors_set_metadata (out, "stage", stage->label);
-      if (!wb_safetensors_save (out, save_path, &error))
-        return executor_exit_code (error);
-      g_print (_ ("saved %u tensors to %s\n"), wb_safetensors_get_n (out), save_path);
-    }
+  if (save_path && !save_outputs (c, stage, inputs, run, save_path, &error))
+    return executor_exit_code (error);
   if (compare_file)
     {
       g_print (_ ("%u compared: %s\n"), compared, all_ok ? _ ("all within tolerance") : _ ("MISMATCH"));

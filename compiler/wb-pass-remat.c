@@ -314,6 +314,147 @@ decide (Remat *r, const WbTrace *in)
     }
 }
 
+/* The largest N of the Thunder-style names tN the trace types, so that tN+1, tN+2... are free */
+static guint
+last_thunder_name (WbPassContext *ctx)
+{
+  GHashTableIter it;
+  gpointer       key;
+  guint          last = 0;
+
+  g_hash_table_iter_init (&it, ctx->types);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      const char *n = key;
+      if (n[0] == 't' && g_ascii_isdigit (n[1]))
+        {
+          char   *end;
+          guint64 v = g_ascii_strtoull (n + 1, &end, 10);
+          if (*end == '\0' && v > last && v < G_MAXUINT / 2)
+            last = (guint) v;
+        }
+    }
+  return last;
+}
+
+/* @region (a backward region) with @chain recomputed first: the chain's bsyms in their producers' order,
+ * then the old body; its arguments are what the new body reads from outside. A recomputed value that is
+ * still a top-level name (the forward reads it too) gets a fresh name inside the region (tN after
+ * *@next_name): names stay unique in the joint trace. */
+static WbBsym *
+recompute_chain (Remat *r, WbTraceBuilder *b, const WbTrace *in, const WbBsym *region, GHashTable *chain, guint *next_name)
+{
+  GPtrArray *names = r->names;
+  g_autoptr (GPtrArray) subs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GHashTable) inside = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) renames = g_hash_table_new (g_str_hash, g_str_equal);
+  WbBsym *copy = wb_trace_builder_copy_bsym (b, region);
+  guint   n_chain;
+
+  for (guint j = 0; j < in->n_body; j++)
+    if (wb_bsym_is_fusion (in->body[j]))
+      for (guint s = 0; s < in->body[j]->n_subsymbols; s++)
+        if (g_hash_table_contains (chain, in->body[j]->subsymbols[s]))
+          g_ptr_array_add (subs, in->body[j]->subsymbols[s]);
+  for (guint s = 0; s < region->n_subsymbols; s++)
+    g_ptr_array_add (subs, region->subsymbols[s]);
+  n_chain = subs->len - region->n_subsymbols;
+  for (guint s = 0; s < n_chain; s++)
+    {
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_outputs (subs->pdata[s], names);
+      for (guint k = 0; k < names->len; k++)
+        if (g_hash_table_contains (r->top_names, names->pdata[k]) && !g_hash_table_contains (renames, names->pdata[k]))
+          {
+            g_autofree char *fresh = g_strdup_printf ("t%u", ++*next_name);
+            g_hash_table_insert (renames, names->pdata[k], wb_trace_builder_name (b, fresh));
+          }
+    }
+  for (guint s = 0; s < subs->len; s++)
+    subs->pdata[s] = (gpointer) _wb_bsym_rename (b, subs->pdata[s], renames);
+  for (guint s = 0; s < subs->len; s++)
+    {
+      const WbBsym *sb = subs->pdata[s];
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_inputs (sb, names);
+      for (guint k = 0; k < names->len; k++)
+        if (!g_hash_table_contains (inside, names->pdata[k]) && !g_hash_table_contains (seen, names->pdata[k]) && g_hash_table_contains (r->available, names->pdata[k]))
+          {
+            g_hash_table_add (seen, names->pdata[k]);
+            g_ptr_array_add (args, wb_trace_builder_name (b, names->pdata[k]));
+          }
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_outputs (sb, names);
+      for (guint k = 0; k < names->len; k++)
+        g_hash_table_add (inside, names->pdata[k]);
+    }
+  wb_trace_builder_set_subsymbols (b, copy, (WbBsym *const *) subs->pdata, subs->len);
+  copy->n_args = args->len;
+  copy->args = (WbValue **) wb_trace_builder_array (b, args->len);
+  memcpy (copy->args, args->pdata, sizeof (gpointer) * args->len);
+  return copy;
+}
+
+/* @bsym (a fusion region, @orig before this pass rewrote it) with the outputs it keeps: forward, what
+ * somebody reads (@read); backward, all but what its readers now recompute, plus the new outputs cut
+ * from its chains; then only the body and arguments those need. @bsym itself when nothing changes. */
+static const WbBsym *
+prune_outputs (Remat *r, WbTraceBuilder *b, const WbBsym *bsym, const WbBsym *orig, GHashTable *read)
+{
+  GPtrArray *names = r->names;
+  g_autoptr (GPtrArray) keep = g_ptr_array_new ();
+  gboolean   bw = g_hash_table_contains (r->backward, orig);
+  GPtrArray *extra = g_hash_table_lookup (r->cut_outputs, orig);
+  guint      n_old;
+  WbBsym    *copy;
+  g_autoptr (GHashTable) need = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) body = g_ptr_array_new ();
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+
+  for (guint o = 0; o < bsym->outputs->n_items; o++)
+    if (bw ? !g_hash_table_contains (r->dropped, bsym->outputs->items[o]->text)
+           : g_hash_table_contains (read, bsym->outputs->items[o]->text))
+      g_ptr_array_add (keep, bsym->outputs->items[o]);
+  n_old = keep->len;
+  for (guint e = 0; extra != NULL && e < extra->len; e++)
+    g_ptr_array_add (keep, wb_trace_builder_name (b, extra->pdata[e]));
+  if (!((n_old < bsym->outputs->n_items || keep->len > n_old) && keep->len > 0))
+    return bsym;
+
+  copy = wb_trace_builder_copy_bsym (b, bsym);
+  copy->outputs = wb_trace_builder_sequence (b, WB_VALUE_LIST, (WbValue *const *) keep->pdata, keep->len, 0);
+  for (guint o = 0; o < keep->len; o++)
+    g_hash_table_add (need, (gpointer) ((WbValue *) keep->pdata[o])->text);
+  for (guint s = bsym->n_subsymbols; s > 0; s--)
+    {
+      const WbBsym *sb = bsym->subsymbols[s - 1];
+      gboolean      k = FALSE;
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_outputs (sb, names);
+      for (guint q = 0; q < names->len; q++)
+        k |= g_hash_table_contains (need, names->pdata[q]);
+      if (!k)
+        continue;
+      g_ptr_array_insert (body, 0, (gpointer) sb);
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_inputs (sb, names);
+      for (guint q = 0; q < names->len; q++)
+        g_hash_table_add (need, names->pdata[q]);
+    }
+  wb_trace_builder_set_subsymbols (b, copy, (WbBsym *const *) body->pdata, body->len);
+  /* inputs: those still read, in their old order */
+  for (guint a = 0; a < bsym->n_args; a++)
+    if (g_hash_table_contains (need, bsym->args[a]->text))
+      g_ptr_array_add (args, bsym->args[a]);
+  copy->n_args = args->len;
+  copy->args = (WbValue **) wb_trace_builder_array (b, args->len);
+  memcpy (copy->args, args->pdata, sizeof (gpointer) * args->len);
+  _wb_sources_add (r->ctx->sources, copy, orig);
+  return copy;
+}
+
 WbTrace *
 _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
 {
@@ -331,6 +472,7 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
   g_autoptr (GHashTable) pinned = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) dropped = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) cut_outputs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
   Remat r = { ctx, available, backward, readers, bw_reads, pinned, chains, top_names, dropped, cut_outputs, names };
 
   /* every top-level name (what a backward region may read), and the next free Thunder-style name tN */
@@ -344,22 +486,7 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
           g_hash_table_add (top_names, names->pdata[k]);
         }
     }
-  {
-    GHashTableIter it;
-    gpointer       key;
-    g_hash_table_iter_init (&it, ctx->types);
-    while (g_hash_table_iter_next (&it, &key, NULL))
-      {
-        const char *n = key;
-        if (n[0] == 't' && g_ascii_isdigit (n[1]))
-          {
-            char   *end;
-            guint64 v = g_ascii_strtoull (n + 1, &end, 10);
-            if (*end == '\0' && v > next_name && v < G_MAXUINT / 2)
-              next_name = (guint) v;
-          }
-      }
-  }
+  next_name = last_thunder_name (ctx);
   decide (&r, in);
 
   /* rewrite the backward regions that recompute something */
@@ -369,138 +496,31 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
       GHashTable   *chain = g_hash_table_lookup (chains, region);
       if (chain != NULL)
         {
-          /* the recomputed chain, in its producers' order, then the old body */
-          GPtrArray *subs = g_ptr_array_new ();
-          GPtrArray *args = g_ptr_array_new ();
-          g_autoptr (GHashTable) inside = g_hash_table_new (g_str_hash, g_str_equal);
-          g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-          WbBsym *copy = wb_trace_builder_copy_bsym (b, region);
-          for (guint j = 0; j < in->n_body; j++)
-            if (wb_bsym_is_fusion (in->body[j]))
-              for (guint s = 0; s < in->body[j]->n_subsymbols; s++)
-                if (g_hash_table_contains (chain, in->body[j]->subsymbols[s]))
-                  g_ptr_array_add (subs, in->body[j]->subsymbols[s]);
-          for (guint s = 0; s < region->n_subsymbols; s++)
-            g_ptr_array_add (subs, region->subsymbols[s]);
-          {
-            /* A recomputed value that is still a top-level name (the forward reads it too) gets a fresh
-             * name inside this region: names stay unique in the joint trace. */
-            g_autoptr (GHashTable) renames = g_hash_table_new (g_str_hash, g_str_equal);
-            guint n_chain = subs->len - region->n_subsymbols;
-            for (guint s = 0; s < n_chain; s++)
-              {
-                g_ptr_array_set_size (names, 0);
-                _wb_bsym_add_outputs (subs->pdata[s], names);
-                for (guint k = 0; k < names->len; k++)
-                  if (g_hash_table_contains (top_names, names->pdata[k]) && !g_hash_table_contains (renames, names->pdata[k]))
-                    {
-                      g_autofree char *fresh = g_strdup_printf ("t%u", ++next_name);
-                      g_hash_table_insert (renames, names->pdata[k], wb_trace_builder_name (b, fresh));
-                    }
-              }
-            for (guint s = 0; s < subs->len; s++)
-              subs->pdata[s] = (gpointer) _wb_bsym_rename (b, subs->pdata[s], renames);
-          }
-          for (guint s = 0; s < subs->len; s++)
-            {
-              const WbBsym *sb = subs->pdata[s];
-              g_ptr_array_set_size (names, 0);
-              _wb_bsym_add_inputs (sb, names);
-              for (guint k = 0; k < names->len; k++)
-                if (!g_hash_table_contains (inside, names->pdata[k]) && !g_hash_table_contains (seen, names->pdata[k]) && g_hash_table_contains (available, names->pdata[k]))
-                  {
-                    g_hash_table_add (seen, names->pdata[k]);
-                    g_ptr_array_add (args, wb_trace_builder_name (b, names->pdata[k]));
-                  }
-              g_ptr_array_set_size (names, 0);
-              _wb_bsym_add_outputs (sb, names);
-              for (guint k = 0; k < names->len; k++)
-                g_hash_table_add (inside, names->pdata[k]);
-            }
-          wb_trace_builder_set_subsymbols (b, copy, (WbBsym *const *) subs->pdata, subs->len);
-          copy->n_args = args->len;
-          copy->args = (WbValue **) wb_trace_builder_array (b, args->len);
-          memcpy (copy->args, args->pdata, sizeof (gpointer) * args->len);
+          WbBsym *copy = recompute_chain (&r, b, in, region, chain, &next_name);
           g_hash_table_insert (replaced, (gpointer) region, copy);
           _wb_sources_add (ctx->sources, copy, region);
-          g_ptr_array_free (subs, TRUE);
-          g_ptr_array_free (args, TRUE);
         }
     }
 
   /* prune forward regions' outputs nobody reads any more, then their bodies */
-  {
-    g_autoptr (GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
-    for (guint i = 0; i < in->n_body; i++)
-      {
-        const WbBsym *bsym = g_hash_table_lookup (replaced, in->body[i]);
-        if (bsym == NULL)
-          bsym = in->body[i];
-        g_ptr_array_set_size (names, 0);
-        _wb_bsym_add_inputs (bsym, names);
-        for (guint k = 0; k < names->len; k++)
-          g_hash_table_add (read, names->pdata[k]);
-      }
-    for (guint i = 0; i < in->n_body; i++)
-      {
-        const WbBsym *bsym = g_hash_table_lookup (replaced, in->body[i]);
-        if (bsym == NULL)
-          bsym = in->body[i];
-        if (wb_bsym_is_fusion (bsym))
-          {
-            g_autoptr (GPtrArray) keep = g_ptr_array_new ();
-            gboolean   bw = g_hash_table_contains (backward, in->body[i]);
-            GPtrArray *extra = g_hash_table_lookup (cut_outputs, in->body[i]);
-            guint      n_old;
-            /* forward: what somebody reads; backward: all but what its readers now recompute */
-            for (guint o = 0; o < bsym->outputs->n_items; o++)
-              if (bw ? !g_hash_table_contains (dropped, bsym->outputs->items[o]->text)
-                     : g_hash_table_contains (read, bsym->outputs->items[o]->text))
-                g_ptr_array_add (keep, bsym->outputs->items[o]);
-            n_old = keep->len;
-            for (guint e = 0; extra != NULL && e < extra->len; e++)
-              g_ptr_array_add (keep, wb_trace_builder_name (b, extra->pdata[e]));
-            if ((n_old < bsym->outputs->n_items || keep->len > n_old) && keep->len > 0)
-              {
-                WbBsym *copy = wb_trace_builder_copy_bsym (b, bsym);
-                g_autoptr (GHashTable) need = g_hash_table_new (g_str_hash, g_str_equal);
-                g_autoptr (GPtrArray) body = g_ptr_array_new ();
-                copy->outputs = wb_trace_builder_sequence (b, WB_VALUE_LIST, (WbValue *const *) keep->pdata, keep->len, 0);
-                for (guint o = 0; o < keep->len; o++)
-                  g_hash_table_add (need, (gpointer) ((WbValue *) keep->pdata[o])->text);
-                for (guint s = bsym->n_subsymbols; s > 0; s--)
-                  {
-                    const WbBsym *sb = bsym->subsymbols[s - 1];
-                    gboolean      k = FALSE;
-                    g_ptr_array_set_size (names, 0);
-                    _wb_bsym_add_outputs (sb, names);
-                    for (guint q = 0; q < names->len; q++)
-                      k |= g_hash_table_contains (need, names->pdata[q]);
-                    if (!k)
-                      continue;
-                    g_ptr_array_insert (body, 0, (gpointer) sb);
-                    g_ptr_array_set_size (names, 0);
-                    _wb_bsym_add_inputs (sb, names);
-                    for (guint q = 0; q < names->len; q++)
-                      g_hash_table_add (need, names->pdata[q]);
-                  }
-                wb_trace_builder_set_subsymbols (b, copy, (WbBsym *const *) body->pdata, body->len);
-                {
-                  /* inputs: those still read, in their old order */
-                  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-                  for (guint a = 0; a < bsym->n_args; a++)
-                    if (g_hash_table_contains (need, bsym->args[a]->text))
-                      g_ptr_array_add (args, bsym->args[a]);
-                  copy->n_args = args->len;
-                  copy->args = (WbValue **) wb_trace_builder_array (b, args->len);
-                  memcpy (copy->args, args->pdata, sizeof (gpointer) * args->len);
-                }
-                _wb_sources_add (ctx->sources, copy, in->body[i]);
-                bsym = copy;
-              }
-          }
-        wb_trace_builder_append (b, bsym);
-      }
-  }
+  for (guint i = 0; i < in->n_body; i++)
+    {
+      const WbBsym *bsym = g_hash_table_lookup (replaced, in->body[i]);
+      if (bsym == NULL)
+        bsym = in->body[i];
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_inputs (bsym, names);
+      for (guint k = 0; k < names->len; k++)
+        g_hash_table_add (read, names->pdata[k]);
+    }
+  for (guint i = 0; i < in->n_body; i++)
+    {
+      const WbBsym *bsym = g_hash_table_lookup (replaced, in->body[i]);
+      if (bsym == NULL)
+        bsym = in->body[i];
+      if (wb_bsym_is_fusion (bsym))
+        bsym = prune_outputs (&r, b, bsym, in->body[i], read);
+      wb_trace_builder_append (b, bsym);
+    }
   return wb_trace_builder_end (g_steal_pointer (&b));
 }

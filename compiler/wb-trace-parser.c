@@ -295,24 +295,273 @@ header_line (Parser *p, WbTrace *t, const char *s, gsize n, guint32 line, gsize 
   return TRUE;
 }
 
+/* One line of the text as the parser reads it */
+typedef struct
+{
+  const char *s;
+  gsize       n;
+  gsize       indent;      /* leading spaces */
+  gsize       content_end; /* where the trailing whitespace starts */
+  gboolean    blank;
+  guint32     line;
+  gboolean    had_newline;
+} Line;
+
+/* The next trace begins at @line (a line at column 0 after @t's body): @t ends without its trailing
+ * blank lines, which go to the new trace's header. Returns the new trace. */
+static WbTrace *
+next_trace (Parser *p, WbTrace *t, GPtrArray *traces, const char *filename, guint32 last_line, guint32 line)
+{
+  guint nb = 0;
+
+  while (p->flat->len > 0 && ((WbBsym *) p->flat->pdata[p->flat->len - 1])->kind == WB_BSYM_BLANK)
+    {
+      g_ptr_array_set_size (p->flat, p->flat->len - 1);
+      nb++;
+    }
+  g_ptr_array_add (traces, finish_trace (p, t, last_line - nb, TRUE));
+  t = trace_new (p, filename, line - nb);
+  for (guint i = 0; i < nb; i++)
+    add_header (p, WB_HEADER_BLANK, "", 0, line - nb + i);
+  return t;
+}
+
+/* A statement whose line ends in " \": joins it and its continuation lines (each at the statement's
+ * indentation) into p->joined, with a segment per line for error locations and the offset of each break
+ * in p->boundaries, and sets the logical line to it. @ln ends as the last line read. */
+static gboolean
+join_continued (Parser *p, Lines *L, Line *ln)
+{
+  gsize       indent = ln->indent;
+  const char *c = ln->s + indent;
+  gsize       cn = ln->content_end - indent;
+  Segment     seg = { 0, ln->line, (guint32) indent + 1 };
+
+  g_string_truncate (p->joined, 0);
+  g_array_set_size (p->segments, 0);
+  g_array_set_size (p->boundaries, 0);
+  g_array_append_val (p->segments, seg);
+  while (cn > 0 && c[cn - 1] == '\\')
+    {
+      gsize       b_off;
+      const char *ns;
+      gsize       nn, nind, nend;
+      guint32     nline;
+      gboolean    nl;
+      if (cn < 2 || c[cn - 2] != ' ')
+        {
+          _wb_tp_fail_at (p, p->joined->len + cn - 1, WB_TRACE_ERROR_SYNTAX, "expected ' \\' at the end of a continued line");
+          return FALSE;
+        }
+      g_string_append_len (p->joined, c, cn - 1);
+      b_off = p->joined->len - 1;
+      g_array_append_val (p->boundaries, b_off);
+      if (!_wb_tp_next_line (L, &ns, &nn, &nline, &nl))
+        {
+          _wb_tp_fail_at (p, b_off + 1, WB_TRACE_ERROR_SYNTAX, "line continued past the end of the text");
+          return FALSE;
+        }
+      ln->had_newline = nl;
+      ln->line = nline;
+      nind = _wb_tp_count_indent (ns, nn);
+      nend = _wb_tp_trailing_ws_start (ns, nn);
+      if (nind != indent || nend <= nind)
+        {
+          Segment s2 = { p->joined->len, nline, 1 };
+          g_array_append_val (p->segments, s2);
+          _wb_tp_fail_at (p, p->joined->len + MIN (nind, nn), WB_TRACE_ERROR_SYNTAX, "a continued line must keep the statement's indentation");
+          return FALSE;
+        }
+      seg.offset = p->joined->len;
+      seg.line = nline;
+      seg.col = (guint32) nind + 1;
+      g_array_append_val (p->segments, seg);
+      ln->s = ns;
+      ln->n = nn;
+      ln->content_end = nend;
+      c = ns + nind;
+      cn = nend - nind;
+    }
+  g_string_append_len (p->joined, c, cn);
+  p->s = p->joined->str;
+  p->n = p->joined->len;
+  return TRUE;
+}
+
+/* A statement of the body (depth 0, not a comment) into @b, with its continuation lines: only unpacking
+ * statements may be continued, and only after a ',' of the names. */
+static gboolean
+statement_line (Parser *p, Lines *L, Line *ln, WbBsym *b)
+{
+  const char *c = ln->s + ln->indent;
+  gsize       cn = ln->content_end - ln->indent;
+
+  if (cn > 0 && c[cn - 1] == '\\')
+    {
+      if (!join_continued (p, L, ln))
+        return FALSE;
+    }
+  else
+    {
+      _wb_tp_set_single_segment (p, ln->line, ln->indent + 1);
+      p->s = c;
+      p->n = cn;
+    }
+  if (!_wb_tp_parse_statement (p, b))
+    return FALSE;
+  if (b->kind == WB_BSYM_UNPACK && b->outputs->breaks == NULL && p->boundaries->len > 0)
+    {
+      _wb_tp_fail_at (p, g_array_index (p->boundaries, gsize, 0), WB_TRACE_ERROR_SYNTAX, "a line may only be continued after a ',' of the unpacked names");
+      return FALSE;
+    }
+  if (p->boundaries->len > 0 && b->kind != WB_BSYM_UNPACK)
+    {
+      _wb_tp_fail_at (p, g_array_index (p->boundaries, gsize, 0), WB_TRACE_ERROR_SYNTAX, "only unpacking statements may be continued with ' \\'");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A subsymbol comment ("# ..." @depth levels below the body) into a new bsym (*@b): its parent is the
+ * statement on the line above, one level up. */
+static gboolean
+subsymbol_line (Parser *p, const Line *ln, guint depth, WbBsym **b)
+{
+  const char *c = ln->s + ln->indent;
+  gsize       cn = ln->content_end - ln->indent;
+  WbBsym     *prev = p->flat->len ? p->flat->pdata[p->flat->len - 1] : NULL;
+  guint       prev_depth = prev ? prev->depth : 0;
+
+  if (cn < 2 || c[0] != '#' || c[1] != ' ')
+    {
+      _wb_tp_set_single_segment (p, ln->line, 1);
+      _wb_tp_fail_at (p, ln->indent, WB_TRACE_ERROR_SYNTAX, "bad indentation: only subsymbol comments ('# ...') are indented deeper than the body");
+      return FALSE;
+    }
+  if (prev == NULL || depth > prev_depth + 1 || (depth == prev_depth + 1 && prev->kind != WB_BSYM_CALL && prev->kind != WB_BSYM_ASSIGN && prev->kind != WB_BSYM_UNPACK))
+    {
+      _wb_tp_set_single_segment (p, ln->line, 1);
+      _wb_tp_fail_at (p, ln->indent, WB_TRACE_ERROR_SYNTAX, "subsymbol without a parent statement on the line above");
+      return FALSE;
+    }
+  *b = _wb_tp_new_bsym (p, WB_BSYM_CALL, ln->line, ln->indent + 3, depth);
+  _wb_tp_set_single_segment (p, ln->line, ln->indent + 3);
+  p->s = c + 2;
+  p->n = cn - 2;
+  return _wb_tp_parse_statement (p, *b);
+}
+
+/* One line of a body (indented by 2, subsymbols by 2 more each): a blank line, a subsymbol, a comment or
+ * a statement, appended to p->flat with its trailing whitespace. FALSE on an error. */
+static gboolean
+body_line (Parser *p, Lines *L, Line *ln)
+{
+  gsize       indent = ln->indent;
+  guint       depth;
+  const char *c;
+  gsize       cn;
+  WbBsym     *b = NULL;
+
+  if (ln->blank)
+    {
+      b = _wb_tp_new_bsym (p, WB_BSYM_BLANK, ln->line, 1, 0);
+      if (ln->n > 0)
+        {
+          if (!_wb_tp_check_text (p, ln->s, ln->n, ln->line))
+            return FALSE;
+          b->trailing = wb_arena_strndup (p->arena, ln->s, ln->n);
+        }
+      g_ptr_array_add (p->flat, b);
+      return TRUE;
+    }
+  if (indent < 2 || (indent & 1))
+    {
+      _wb_tp_set_single_segment (p, ln->line, 1);
+      _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "bad indentation: %" G_GSIZE_FORMAT " spaces (the body is indented by 2, subsymbols by 2 more each)", indent);
+      return FALSE;
+    }
+  if (ln->s[indent] == '\t')
+    {
+      _wb_tp_set_single_segment (p, ln->line, 1);
+      _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "tab in indentation");
+      return FALSE;
+    }
+  depth = (guint) (indent - 2) / 2;
+  c = ln->s + indent;
+  cn = ln->content_end - indent;
+  if (depth > 0)
+    {
+      if (!subsymbol_line (p, ln, depth, &b))
+        return FALSE;
+    }
+  else if (c[0] == '#')
+    {
+      b = _wb_tp_new_bsym (p, WB_BSYM_COMMENT, ln->line, indent + 1, 0);
+      if (!_wb_tp_parse_body_comment (p, c, cn, ln->line, indent + 1, b))
+        return FALSE;
+    }
+  else
+    {
+      b = _wb_tp_new_bsym (p, WB_BSYM_CALL, ln->line, indent + 1, 0);
+      if (!statement_line (p, L, ln, b))
+        return FALSE;
+    }
+  if (ln->content_end < ln->n)
+    {
+      if (!_wb_tp_check_text (p, ln->s + ln->content_end, ln->n - ln->content_end, ln->line))
+        return FALSE;
+      b->trailing = wb_arena_strndup (p->arena, ln->s + ln->content_end, ln->n - ln->content_end);
+    }
+  g_ptr_array_add (p->flat, b);
+  return TRUE;
+}
+
+/* The end of the text: the last trace (*@t) ends if its body began (*@t is then NULL); a header without
+ * 'def', blank lines after the last body or no trace at all are errors. */
+static void
+end_of_text (Parser *p, WbTrace **t, gboolean in_body, GPtrArray *traces, guint32 last_line, gboolean last_had_newline)
+{
+  if (*t != NULL && in_body)
+    {
+      g_ptr_array_add (traces, finish_trace (p, *t, last_line, last_had_newline));
+      *t = NULL;
+    }
+  else if (*t != NULL)
+    {
+      gboolean only_blank = TRUE;
+      for (guint i = 0; i < p->headers->len; i++)
+        if (g_array_index (p->headers, WbHeaderLine, i).kind != WB_HEADER_BLANK)
+          only_blank = FALSE;
+      _wb_tp_set_single_segment (p, last_line ? last_line : 1, 1);
+      if (only_blank && traces->len > 0)
+        _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "blank lines after the last trace's body must be indented or removed");
+      else if (only_blank)
+        _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_EMPTY, "no trace found (expected 'def ...')");
+      else
+        {
+          Segment seg = { 0, last_line, 1 };
+          g_array_set_size (p->segments, 0);
+          g_array_append_val (p->segments, seg);
+          _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected 'def' after the header, found the end of the text");
+        }
+    }
+  else if (traces->len == 0)
+    {
+      _wb_tp_set_single_segment (p, 1, 1);
+      _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_EMPTY, "no trace found: the text is empty");
+    }
+}
+
 GPtrArray *
 wb_trace_parse_many (const char *text, gssize len, const char *filename, GError **error)
 {
   Parser     P = { 0 }, *p = &P;
   Lines      L;
-  GPtrArray *traces = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_trace_unref);
+  Line       ln;
+  GPtrArray *traces;
   WbTrace   *t = NULL;
-  enum
-  {
-    HEADER,
-    BODY
-  } state = HEADER;
-  const char *s;
-  gsize       n;
-  guint32     line, last_line = 0;
-  gboolean    had_newline = FALSE, last_had_newline = FALSE, is_def = FALSE;
-  /* header lines seen before a trace object exists (blank lines between traces) */
-  GArray *pending = g_array_new (FALSE, FALSE, sizeof (gsize) * 2);
+  gboolean   in_body = FALSE, is_def = FALSE, last_had_newline = FALSE;
+  guint32    last_line = 0;
 
   g_return_val_if_fail (text != NULL || len == 0, NULL);
   if (len < 0)
@@ -322,11 +571,10 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
   if (is_none_text (text, len))
     {
       g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_NOT_A_TRACE, "%s:1:1: not a trace (Thunder skipped this stage)", filename);
-      g_ptr_array_unref (traces);
-      g_array_free (pending, TRUE);
       return NULL;
     }
 
+  traces = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_trace_unref);
   p->filename = filename;
   p->error = error;
   p->atoms = g_hash_table_new (g_str_hash, g_str_equal);
@@ -335,239 +583,39 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
   p->joined = g_string_new (NULL);
   p->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
   p->boundaries = g_array_new (FALSE, FALSE, sizeof (gsize));
-
   L.text = text;
   L.len = len;
   L.pos = 0;
   L.line = 1;
 
-  while (!p->failed && _wb_tp_next_line (&L, &s, &n, &line, &had_newline))
+  while (!p->failed && _wb_tp_next_line (&L, &ln.s, &ln.n, &ln.line, &ln.had_newline))
     {
-      gsize    indent = _wb_tp_count_indent (s, n), content_end = _wb_tp_trailing_ws_start (s, n);
-      gboolean blank = content_end == 0 || (content_end == indent);
-
-      if (state == BODY && !blank && indent == 0)
+      ln.indent = _wb_tp_count_indent (ln.s, ln.n);
+      ln.content_end = _wb_tp_trailing_ws_start (ln.s, ln.n);
+      ln.blank = ln.content_end == 0 || (ln.content_end == ln.indent);
+      if (in_body && !ln.blank && ln.indent == 0)
         {
-          /* the next trace begins: trailing blank lines go to its header */
-          guint nb = 0;
-          while (p->flat->len > 0 && ((WbBsym *) p->flat->pdata[p->flat->len - 1])->kind == WB_BSYM_BLANK)
-            {
-              g_ptr_array_set_size (p->flat, p->flat->len - 1);
-              nb++;
-            }
-          g_ptr_array_add (traces, finish_trace (p, t, last_line - nb, TRUE));
-          t = trace_new (p, filename, line - nb);
-          for (guint i = 0; i < nb; i++)
-            add_header (p, WB_HEADER_BLANK, "", 0, line - nb + i);
-          state = HEADER;
+          t = next_trace (p, t, traces, filename, last_line, ln.line);
+          in_body = FALSE;
         }
-
-      if (state == HEADER)
+      if (!in_body)
         {
+          /* the header: comments, imports and decorators, then 'def' */
           if (t == NULL)
-            t = trace_new (p, filename, line);
-          if (!_wb_tp_check_text (p, s, n, line))
+            t = trace_new (p, filename, ln.line);
+          if (!_wb_tp_check_text (p, ln.s, ln.n, ln.line))
             break;
-          if (!header_line (p, t, s, n, line, indent, blank, &is_def))
+          if (!header_line (p, t, ln.s, ln.n, ln.line, ln.indent, ln.blank, &is_def))
             break;
-          if (is_def)
-            state = BODY;
-          last_line = line;
-          last_had_newline = had_newline;
-          continue;
+          in_body = is_def;
         }
-
-      /* BODY */
-      if (blank)
-        {
-          WbBsym *b = _wb_tp_new_bsym (p, WB_BSYM_BLANK, line, 1, 0);
-          if (n > 0)
-            {
-              if (!_wb_tp_check_text (p, s, n, line))
-                break;
-              b->trailing = wb_arena_strndup (p->arena, s, n);
-            }
-          g_ptr_array_add (p->flat, b);
-        }
-      else if (indent < 2 || (indent & 1))
-        {
-          _wb_tp_set_single_segment (p, line, 1);
-          _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "bad indentation: %" G_GSIZE_FORMAT " spaces (the body is indented by 2, subsymbols by 2 more each)", indent);
-          break;
-        }
-      else if (s[indent] == '\t')
-        {
-          _wb_tp_set_single_segment (p, line, 1);
-          _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "tab in indentation");
-          break;
-        }
-      else
-        {
-          guint       depth = (guint) (indent - 2) / 2;
-          const char *c = s + indent;
-          gsize       cn = content_end - indent;
-          WbBsym     *b;
-          if (depth > 0)
-            {
-              WbBsym *prev = p->flat->len ? p->flat->pdata[p->flat->len - 1] : NULL;
-              guint   prev_depth = prev ? prev->depth : 0;
-              if (cn < 2 || c[0] != '#' || c[1] != ' ')
-                {
-                  _wb_tp_set_single_segment (p, line, 1);
-                  _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "bad indentation: only subsymbol comments ('# ...') are indented deeper than the body");
-                  break;
-                }
-              if (prev == NULL || depth > prev_depth + 1 || (depth == prev_depth + 1 && prev->kind != WB_BSYM_CALL && prev->kind != WB_BSYM_ASSIGN && prev->kind != WB_BSYM_UNPACK))
-                {
-                  _wb_tp_set_single_segment (p, line, 1);
-                  _wb_tp_fail_at (p, indent, WB_TRACE_ERROR_SYNTAX, "subsymbol without a parent statement on the line above");
-                  break;
-                }
-              b = _wb_tp_new_bsym (p, WB_BSYM_CALL, line, indent + 3, depth);
-              _wb_tp_set_single_segment (p, line, indent + 3);
-              p->s = c + 2;
-              p->n = cn - 2;
-              if (!_wb_tp_parse_statement (p, b))
-                break;
-            }
-          else if (c[0] == '#')
-            {
-              b = _wb_tp_new_bsym (p, WB_BSYM_COMMENT, line, indent + 1, 0);
-              if (!_wb_tp_parse_body_comment (p, c, cn, line, indent + 1, b))
-                break;
-            }
-          else
-            {
-              b = _wb_tp_new_bsym (p, WB_BSYM_CALL, line, indent + 1, 0);
-              if (cn > 0 && c[cn - 1] == '\\')
-                {
-                  /* continuation lines: join "a, \" + "b, = c" */
-                  Segment seg = { 0, line, (guint32) indent + 1 };
-                  g_string_truncate (p->joined, 0);
-                  g_array_set_size (p->segments, 0);
-                  g_array_set_size (p->boundaries, 0);
-                  g_array_append_val (p->segments, seg);
-                  while (cn > 0 && c[cn - 1] == '\\')
-                    {
-                      gsize       b_off;
-                      const char *ns;
-                      gsize       nn, nind, nend;
-                      guint32     nline;
-                      gboolean    nl;
-                      if (cn < 2 || c[cn - 2] != ' ')
-                        {
-                          _wb_tp_fail_at (p, p->joined->len + cn - 1, WB_TRACE_ERROR_SYNTAX, "expected ' \\' at the end of a continued line");
-                          break;
-                        }
-                      g_string_append_len (p->joined, c, cn - 1);
-                      b_off = p->joined->len - 1;
-                      g_array_append_val (p->boundaries, b_off);
-                      if (!_wb_tp_next_line (&L, &ns, &nn, &nline, &nl))
-                        {
-                          _wb_tp_fail_at (p, b_off + 1, WB_TRACE_ERROR_SYNTAX, "line continued past the end of the text");
-                          break;
-                        }
-                      had_newline = nl;
-                      line = nline;
-                      nind = _wb_tp_count_indent (ns, nn);
-                      nend = _wb_tp_trailing_ws_start (ns, nn);
-                      if (nind != indent || nend <= nind)
-                        {
-                          Segment s2 = { p->joined->len, nline, 1 };
-                          g_array_append_val (p->segments, s2);
-                          _wb_tp_fail_at (p, p->joined->len + MIN (nind, nn), WB_TRACE_ERROR_SYNTAX, "a continued line must keep the statement's indentation");
-                          break;
-                        }
-                      seg.offset = p->joined->len;
-                      seg.line = nline;
-                      seg.col = (guint32) nind + 1;
-                      g_array_append_val (p->segments, seg);
-                      if (nend < nn)
-                        {
-                          s = ns;
-                          n = nn;
-                          content_end = nend;
-                        }
-                      else
-                        {
-                          s = ns;
-                          n = nn;
-                          content_end = nend;
-                        }
-                      c = ns + nind;
-                      cn = nend - nind;
-                    }
-                  if (p->failed)
-                    break;
-                  g_string_append_len (p->joined, c, cn);
-                  p->s = p->joined->str;
-                  p->n = p->joined->len;
-                }
-              else
-                {
-                  _wb_tp_set_single_segment (p, line, indent + 1);
-                  p->s = c;
-                  p->n = cn;
-                }
-              if (!_wb_tp_parse_statement (p, b))
-                break;
-              if (b->kind == WB_BSYM_UNPACK && b->outputs->breaks == NULL && p->boundaries->len > 0)
-                {
-                  _wb_tp_fail_at (p, g_array_index (p->boundaries, gsize, 0), WB_TRACE_ERROR_SYNTAX, "a line may only be continued after a ',' of the unpacked names");
-                  break;
-                }
-              if (p->boundaries->len > 0 && b->kind != WB_BSYM_UNPACK)
-                {
-                  _wb_tp_fail_at (p, g_array_index (p->boundaries, gsize, 0), WB_TRACE_ERROR_SYNTAX, "only unpacking statements may be continued with ' \\'");
-                  break;
-                }
-            }
-          if (content_end < n)
-            {
-              if (!_wb_tp_check_text (p, s + content_end, n - content_end, line))
-                break;
-              b->trailing = wb_arena_strndup (p->arena, s + content_end, n - content_end);
-            }
-          g_ptr_array_add (p->flat, b);
-        }
-      last_line = line;
-      last_had_newline = had_newline;
+      else if (!body_line (p, &L, &ln))
+        break;
+      last_line = ln.line;
+      last_had_newline = ln.had_newline;
     }
-
   if (!p->failed)
-    {
-      if (t != NULL && state == BODY)
-        g_ptr_array_add (traces, finish_trace (p, t, last_line, last_had_newline)), t = NULL;
-      else if (t != NULL && state == HEADER)
-        {
-          gboolean only_blank = TRUE;
-          for (guint i = 0; i < p->headers->len; i++)
-            if (g_array_index (p->headers, WbHeaderLine, i).kind != WB_HEADER_BLANK)
-              only_blank = FALSE;
-          _wb_tp_set_single_segment (p, last_line ? last_line : 1, 1);
-          if (only_blank && traces->len > 0)
-            {
-              /* blank lines after the last trace: keep them with it */
-              WbTrace *prev = traces->pdata[traces->len - 1];
-              (void) prev;
-              _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "blank lines after the last trace's body must be indented or removed");
-            }
-          else if (only_blank)
-            _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_EMPTY, "no trace found (expected 'def ...')");
-          else
-            {
-              Segment seg = { 0, last_line, 1 };
-              g_array_set_size (p->segments, 0);
-              g_array_append_val (p->segments, seg);
-              _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_SYNTAX, "expected 'def' after the header, found the end of the text");
-            }
-        }
-      else if (t == NULL && traces->len == 0)
-        {
-          _wb_tp_set_single_segment (p, 1, 1);
-          _wb_tp_fail_at (p, 0, WB_TRACE_ERROR_EMPTY, "no trace found: the text is empty");
-        }
-    }
+    end_of_text (p, &t, in_body, traces, last_line, last_had_newline);
 
   if (t != NULL)
     wb_trace_unref (t);
@@ -577,7 +625,6 @@ wb_trace_parse_many (const char *text, gssize len, const char *filename, GError 
   g_string_free (p->joined, TRUE);
   g_array_free (p->segments, TRUE);
   g_array_free (p->boundaries, TRUE);
-  g_array_free (pending, TRUE);
   if (p->failed)
     {
       g_ptr_array_free (traces, TRUE);

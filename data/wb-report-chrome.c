@@ -110,46 +110,49 @@ metadata (JsonBuilder *b, const char *what, guint tid, const char *name, int sor
   json_builder_end_object (b);
 }
 
-char *
-wb_report_to_chrome_trace (const WbReport *report)
+/* What the events are made from: each region's span per iteration, each iteration's first kernel start
+ * and last kernel end, the streams the kernels ran on */
+typedef struct
 {
-  const WbRun *run;
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autoptr (GPtrArray) spans = g_ptr_array_new_with_free_func (span_free);
-  g_autoptr (GHashTable) span_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) streams = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr (GArray) iter_lo = g_array_new (FALSE, TRUE, sizeof (gint64));
-  g_autoptr (GArray) iter_hi = g_array_new (FALSE, TRUE, sizeof (gint64));
-  g_autofree char *process = NULL;
-  guint            n_iters;
-  char            *text;
+  GPtrArray  *spans;      /* Span, in the order of their first kernel */
+  GHashTable *span_index; /* "ITERATION\x1fREGION" (owned) -> the span's index + 1 */
+  GHashTable *streams;    /* stream + 1 */
+  GArray     *iter_lo, *iter_hi;
+  guint       n_iters;
+} Timeline;
 
-  g_return_val_if_fail (report != NULL, NULL);
-  run = report->run;
-  n_iters = MAX (report->n_iters, 1);
-  g_array_set_size (iter_lo, n_iters);
-  g_array_set_size (iter_hi, n_iters);
-  for (guint i = 0; i < n_iters; i++)
+static void
+timeline_init (Timeline *tl, const WbReport *report)
+{
+  const WbRun *run = report->run;
+
+  tl->spans = g_ptr_array_new_with_free_func (span_free);
+  tl->span_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tl->streams = g_hash_table_new (g_direct_hash, g_direct_equal);
+  tl->iter_lo = g_array_new (FALSE, TRUE, sizeof (gint64));
+  tl->iter_hi = g_array_new (FALSE, TRUE, sizeof (gint64));
+  tl->n_iters = MAX (report->n_iters, 1);
+  g_array_set_size (tl->iter_lo, tl->n_iters);
+  g_array_set_size (tl->iter_hi, tl->n_iters);
+  for (guint i = 0; i < tl->n_iters; i++)
     {
-      g_array_index (iter_lo, gint64, i) = G_MAXINT64;
-      g_array_index (iter_hi, gint64, i) = G_MININT64;
+      g_array_index (tl->iter_lo, gint64, i) = G_MAXINT64;
+      g_array_index (tl->iter_hi, gint64, i) = G_MININT64;
     }
 
   /* region spans per (iteration, region) */
   for (guint i = 0; i < run->kernels->len; i++)
     {
       const WbKernelRecord *k = run->kernels->pdata[i];
-      guint                 it = MIN (k->iteration, n_iters - 1);
+      guint                 it = MIN (k->iteration, tl->n_iters - 1);
 
-      g_hash_table_add (streams, GUINT_TO_POINTER (k->stream + 1));
-      g_array_index (iter_lo, gint64, it) = MIN (g_array_index (iter_lo, gint64, it), k->start_ns);
-      g_array_index (iter_hi, gint64, it) = MAX (g_array_index (iter_hi, gint64, it), k->end_ns);
+      g_hash_table_add (tl->streams, GUINT_TO_POINTER (k->stream + 1));
+      g_array_index (tl->iter_lo, gint64, it) = MIN (g_array_index (tl->iter_lo, gint64, it), k->start_ns);
+      g_array_index (tl->iter_hi, gint64, it) = MAX (g_array_index (tl->iter_hi, gint64, it), k->end_ns);
       if (k->region != NULL)
         {
           g_autofree char *key = g_strdup_printf ("%u\x1f%s", k->iteration, k->region);
-          gpointer         index = g_hash_table_lookup (span_index, key);
+          gpointer         index = g_hash_table_lookup (tl->span_index, key);
           Span            *s;
 
           if (index == NULL)
@@ -160,47 +163,61 @@ wb_report_to_chrome_trace (const WbReport *report)
               s->start = k->start_ns;
               s->end = k->end_ns;
               s->line = k->trace_line;
-              g_ptr_array_add (spans, s);
-              g_hash_table_insert (span_index, g_steal_pointer (&key), GUINT_TO_POINTER (spans->len));
+              g_ptr_array_add (tl->spans, s);
+              g_hash_table_insert (tl->span_index, g_steal_pointer (&key), GUINT_TO_POINTER (tl->spans->len));
             }
           else
             {
-              s = spans->pdata[GPOINTER_TO_UINT (index) - 1];
+              s = tl->spans->pdata[GPOINTER_TO_UINT (index) - 1];
               s->start = MIN (s->start, k->start_ns);
               s->end = MAX (s->end, k->end_ns);
             }
         }
     }
-  if (g_hash_table_size (streams) == 0)
-    g_hash_table_add (streams, GUINT_TO_POINTER (1));
+  if (g_hash_table_size (tl->streams) == 0)
+    g_hash_table_add (tl->streams, GUINT_TO_POINTER (1));
+}
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "traceEvents");
-  json_builder_begin_array (b);
+static void
+timeline_clear (Timeline *tl)
+{
+  g_clear_pointer (&tl->spans, g_ptr_array_unref);
+  g_clear_pointer (&tl->span_index, g_hash_table_unref);
+  g_clear_pointer (&tl->streams, g_hash_table_unref);
+  g_clear_pointer (&tl->iter_lo, g_array_unref);
+  g_clear_pointer (&tl->iter_hi, g_array_unref);
+}
 
-  process = g_strdup_printf ("%s — %s", run->device_name ? run->device_name : "device",
-                             run->device_model ? run->device_model : "?");
+/* The process (the device) and its threads: iterations, regions, a thread per stream */
+static void
+add_names (JsonBuilder *b, const WbRun *run, const Timeline *tl)
+{
+  g_autofree char *process = g_strdup_printf ("%s — %s", run->device_name ? run->device_name : "device",
+                                              run->device_model ? run->device_model : "?");
+  GHashTableIter   iter;
+  gpointer         key;
+
   metadata (b, "process_name", 0, process, 0);
   metadata (b, "thread_name", TID_ITERATIONS, "iterations", 0);
   metadata (b, "thread_name", TID_REGIONS, "regions", 1);
-  {
-    GHashTableIter iter;
-    gpointer       key;
-
-    g_hash_table_iter_init (&iter, streams);
-    while (g_hash_table_iter_next (&iter, &key, NULL))
-      {
-        guint            stream = GPOINTER_TO_UINT (key) - 1;
-        g_autofree char *name = g_strdup_printf ("stream %u", stream);
-
-        metadata (b, "thread_name", TID_STREAM0 + stream, name, 2 + (int) stream);
-      }
-  }
-
-  for (guint i = 0; i < n_iters && run->kernels->len > 0; i++)
+  g_hash_table_iter_init (&iter, tl->streams);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      gint64           lo = g_array_index (iter_lo, gint64, i);
-      gint64           hi = g_array_index (iter_hi, gint64, i);
+      guint            stream = GPOINTER_TO_UINT (key) - 1;
+      g_autofree char *name = g_strdup_printf ("stream %u", stream);
+
+      metadata (b, "thread_name", TID_STREAM0 + stream, name, 2 + (int) stream);
+    }
+}
+
+/* A span per timed iteration, from its first kernel to its last */
+static void
+add_iterations (JsonBuilder *b, const WbRun *run, const Timeline *tl)
+{
+  for (guint i = 0; i < tl->n_iters && run->kernels->len > 0; i++)
+    {
+      gint64           lo = g_array_index (tl->iter_lo, gint64, i);
+      gint64           hi = g_array_index (tl->iter_hi, gint64, i);
       g_autofree char *name = g_strdup_printf ("iteration %u", i);
 
       if (lo > hi)
@@ -216,10 +233,17 @@ wb_report_to_chrome_trace (const WbReport *report)
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
+}
 
-  for (guint i = 0; i < spans->len; i++)
+/* A span per region and iteration */
+static void
+add_regions (JsonBuilder *b, const WbReport *report, const Timeline *tl)
+{
+  const WbRun *run = report->run;
+
+  for (guint i = 0; i < tl->spans->len; i++)
     {
-      const Span          *s = spans->pdata[i];
+      const Span          *s = tl->spans->pdata[i];
       const WbRegionStats *st = wb_run_find_region (run, s->region);
       gboolean             is_region = FALSE;
 
@@ -240,6 +264,13 @@ wb_report_to_chrome_trace (const WbReport *report)
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
+}
+
+/* An event per kernel record on its stream's thread, and a flow to it from its region's span */
+static void
+add_kernels (JsonBuilder *b, const WbReport *report, const Timeline *tl)
+{
+  const WbRun *run = report->run;
 
   for (guint i = 0; i < run->kernels->len; i++)
     {
@@ -275,7 +306,7 @@ wb_report_to_chrome_trace (const WbReport *report)
       if (k->region != NULL)
         {
           g_autofree char *key = g_strdup_printf ("%u\x1f%s", k->iteration, k->region);
-          const Span      *s = spans->pdata[GPOINTER_TO_UINT (g_hash_table_lookup (span_index, key)) - 1];
+          const Span      *s = tl->spans->pdata[GPOINTER_TO_UINT (g_hash_table_lookup (tl->span_index, key)) - 1];
 
           begin_event (b, "s", "region-kernel", "region-kernel", TID_REGIONS);
           add_ts (b, "ts", us (s->start));
@@ -289,10 +320,13 @@ wb_report_to_chrome_trace (const WbReport *report)
           json_builder_end_object (b);
         }
     }
-  json_builder_end_array (b);
+}
 
-  json_builder_set_member_name (b, "displayTimeUnit");
-  json_builder_add_string_value (b, "ms");
+static void
+add_other_data (JsonBuilder *b, const WbReport *report)
+{
+  const WbRun *run = report->run;
+
   json_builder_set_member_name (b, "otherData");
   json_builder_begin_object (b);
   add_arg_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
@@ -305,15 +339,36 @@ wb_report_to_chrome_trace (const WbReport *report)
   if (run->attribution.kernel_source != NULL)
     add_arg_string (b, "kernel_source", run->attribution.kernel_source);
   json_builder_end_object (b);
+}
+
+char *
+wb_report_to_chrome_trace (const WbReport *report)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  Timeline         tl = { 0 };
+
+  g_return_val_if_fail (report != NULL, NULL);
+  timeline_init (&tl, report);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "traceEvents");
+  json_builder_begin_array (b);
+  add_names (b, report->run, &tl);
+  add_iterations (b, report->run, &tl);
+  add_regions (b, report, &tl);
+  add_kernels (b, report, &tl);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "displayTimeUnit");
+  json_builder_add_string_value (b, "ms");
+  add_other_data (b, report);
   json_builder_end_object (b);
+  timeline_clear (&tl);
 
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   text = json_generator_to_data (gen, NULL);
-  {
-    char *with_newline = g_strconcat (text, "\n", NULL);
-
-    g_free (text);
-    return with_newline;
-  }
+  return g_strconcat (text, "\n", NULL);
 }

@@ -151,6 +151,93 @@ validate_run (WbSession   *session,
   return TRUE;
 }
 
+/* The run's per-region statistics (inside the transaction of wb_session_store_run) */
+static gboolean
+store_region_stats (StoreCache *cache, gint64 run_id, const WbRun *run, GError **error)
+{
+  WbSession    *session = cache->session;
+  sqlite3_stmt *stmt;
+
+  for (guint i = 0; i < run->regions->len; i++)
+    {
+      const WbRegionStats *r = g_ptr_array_index (run->regions, i);
+      g_autoptr (GBytes) times = _wb_session_times_to_blob (r->times_ns);
+      gint64 region_id = intern (cache, cache->regions, WB_STMT_REGION_FIND, WB_STMT_REGION_INSERT, r->name, error);
+
+      if (region_id == 0)
+        return FALSE;
+      stmt = _wb_session_stmt (session, WB_STMT_REGION_STATS_INSERT, error);
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, run_id);
+      sqlite3_bind_int64 (stmt, 2, i);
+      sqlite3_bind_int64 (stmt, 3, region_id);
+      _wb_session_bind_text (stmt, 4, r->executor);
+      sqlite3_bind_int64 (stmt, 5, r->stage_line);
+      sqlite3_bind_int64 (stmt, 6, r->median_ns);
+      sqlite3_bind_int64 (stmt, 7, r->min_ns);
+      sqlite3_bind_int64 (stmt, 8, r->max_ns);
+      _wb_session_bind_blob (stmt, 9, times);
+      sqlite3_bind_int64 (stmt, 10, r->kernel_count);
+      sqlite3_bind_int64 (stmt, 11, (sqlite3_int64) r->bytes_moved);
+      sqlite3_bind_int64 (stmt, 12, (sqlite3_int64) r->flops);
+      _wb_session_bind_double (stmt, 13, r->share);
+      if (!_wb_session_step_done (session, stmt, "storing region statistics", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The run's kernel records (inside the transaction of wb_session_store_run) */
+static gboolean
+store_kernel_records (StoreCache *cache, gint64 run_id, const WbRun *run, GError **error)
+{
+  WbSession    *session = cache->session;
+  sqlite3_stmt *stmt;
+
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+      gint64                name_id;
+      gint64                region_id = 0;
+
+      name_id = intern (cache, cache->kernel_names, WB_STMT_KERNEL_NAME_FIND, WB_STMT_KERNEL_NAME_INSERT, k->name, error);
+      if (name_id == 0)
+        return FALSE;
+      if (k->region != NULL)
+        {
+          region_id = intern (cache, cache->regions, WB_STMT_REGION_FIND, WB_STMT_REGION_INSERT, k->region, error);
+          if (region_id == 0)
+            return FALSE;
+        }
+      stmt = _wb_session_stmt (session, WB_STMT_KERNEL_INSERT, error);
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, run_id);
+      sqlite3_bind_int64 (stmt, 2, i);
+      sqlite3_bind_int64 (stmt, 3, name_id);
+      if (region_id != 0)
+        sqlite3_bind_int64 (stmt, 4, region_id);
+      else
+        sqlite3_bind_null (stmt, 4);
+      sqlite3_bind_int64 (stmt, 5, k->trace_line);
+      sqlite3_bind_int64 (stmt, 6, k->stream);
+      for (int d = 0; d < 3; d++)
+        sqlite3_bind_int64 (stmt, 7 + d, k->grid[d]);
+      for (int d = 0; d < 3; d++)
+        sqlite3_bind_int64 (stmt, 10 + d, k->block[d]);
+      sqlite3_bind_int64 (stmt, 13, k->registers);
+      sqlite3_bind_int64 (stmt, 14, k->shared_bytes);
+      sqlite3_bind_int64 (stmt, 15, k->start_ns);
+      sqlite3_bind_int64 (stmt, 16, k->end_ns);
+      sqlite3_bind_int64 (stmt, 17, k->iteration);
+      sqlite3_bind_int64 (stmt, 18, (sqlite3_int64) k->correlation_id);
+      if (!_wb_session_step_done (session, stmt, "storing a kernel record", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 gint64
 wb_session_store_run (WbSession *session,
                       WbRun     *run,
@@ -231,74 +318,8 @@ wb_session_store_run (WbSession *session,
   if (!store_attribution (session, run_id, &run->attribution, error))
     goto fail;
 
-  for (guint i = 0; i < run->regions->len; i++)
-    {
-      const WbRegionStats *r = g_ptr_array_index (run->regions, i);
-      g_autoptr (GBytes) times = _wb_session_times_to_blob (r->times_ns);
-      gint64 region_id = intern (&cache, regions, WB_STMT_REGION_FIND, WB_STMT_REGION_INSERT, r->name, error);
-
-      if (region_id == 0)
-        goto fail;
-      stmt = _wb_session_stmt (session, WB_STMT_REGION_STATS_INSERT, error);
-      if (stmt == NULL)
-        goto fail;
-      sqlite3_bind_int64 (stmt, 1, run_id);
-      sqlite3_bind_int64 (stmt, 2, i);
-      sqlite3_bind_int64 (stmt, 3, region_id);
-      _wb_session_bind_text (stmt, 4, r->executor);
-      sqlite3_bind_int64 (stmt, 5, r->stage_line);
-      sqlite3_bind_int64 (stmt, 6, r->median_ns);
-      sqlite3_bind_int64 (stmt, 7, r->min_ns);
-      sqlite3_bind_int64 (stmt, 8, r->max_ns);
-      _wb_session_bind_blob (stmt, 9, times);
-      sqlite3_bind_int64 (stmt, 10, r->kernel_count);
-      sqlite3_bind_int64 (stmt, 11, (sqlite3_int64) r->bytes_moved);
-      sqlite3_bind_int64 (stmt, 12, (sqlite3_int64) r->flops);
-      _wb_session_bind_double (stmt, 13, r->share);
-      if (!_wb_session_step_done (session, stmt, "storing region statistics", error))
-        goto fail;
-    }
-
-  for (guint i = 0; i < run->kernels->len; i++)
-    {
-      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
-      gint64                name_id;
-      gint64                region_id = 0;
-
-      name_id = intern (&cache, kernel_names, WB_STMT_KERNEL_NAME_FIND, WB_STMT_KERNEL_NAME_INSERT, k->name, error);
-      if (name_id == 0)
-        goto fail;
-      if (k->region != NULL)
-        {
-          region_id = intern (&cache, regions, WB_STMT_REGION_FIND, WB_STMT_REGION_INSERT, k->region, error);
-          if (region_id == 0)
-            goto fail;
-        }
-      stmt = _wb_session_stmt (session, WB_STMT_KERNEL_INSERT, error);
-      if (stmt == NULL)
-        goto fail;
-      sqlite3_bind_int64 (stmt, 1, run_id);
-      sqlite3_bind_int64 (stmt, 2, i);
-      sqlite3_bind_int64 (stmt, 3, name_id);
-      if (region_id != 0)
-        sqlite3_bind_int64 (stmt, 4, region_id);
-      else
-        sqlite3_bind_null (stmt, 4);
-      sqlite3_bind_int64 (stmt, 5, k->trace_line);
-      sqlite3_bind_int64 (stmt, 6, k->stream);
-      for (int d = 0; d < 3; d++)
-        sqlite3_bind_int64 (stmt, 7 + d, k->grid[d]);
-      for (int d = 0; d < 3; d++)
-        sqlite3_bind_int64 (stmt, 10 + d, k->block[d]);
-      sqlite3_bind_int64 (stmt, 13, k->registers);
-      sqlite3_bind_int64 (stmt, 14, k->shared_bytes);
-      sqlite3_bind_int64 (stmt, 15, k->start_ns);
-      sqlite3_bind_int64 (stmt, 16, k->end_ns);
-      sqlite3_bind_int64 (stmt, 17, k->iteration);
-      sqlite3_bind_int64 (stmt, 18, (sqlite3_int64) k->correlation_id);
-      if (!_wb_session_step_done (session, stmt, "storing a kernel record", error))
-        goto fail;
-    }
+  if (!store_region_stats (&cache, run_id, run, error) || !store_kernel_records (&cache, run_id, run, error))
+    goto fail;
 
   if (!_wb_session_commit (session, error))
     return 0;

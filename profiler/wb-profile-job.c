@@ -280,6 +280,13 @@ wb_profile_job_get_device_model (const WbProfileJob *job)
   return job->model;
 }
 
+WbRunner *
+wb_profile_job_steal_runner (WbProfileJob *job)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  return g_steal_pointer (&job->runner);
+}
+
 /* -- the GPU runner's profile (moved from app/wb-cli-cuda.c) --------------------------------------- */
 
 G_GNUC_PRINTF (3, 4)

@@ -93,6 +93,10 @@ WbProfileDevice wb_profile_job_get_device (const WbProfileJob *job); /* CPU or C
 const char *wb_profile_job_get_device_reason (const WbProfileJob *job);
 /* wb_profile_job_get_device_model: (transfer none) the GPU's or the cpu's model name once chosen. */
 const char *wb_profile_job_get_device_model (const WbProfileJob *job);
+/* wb_profile_job_steal_runner: (transfer full) (nullable) the GPU runner wb_profile_job_choose_device started
+ * and probed (NULL on the cpu), for a caller that sends it its own request (`run --device cuda`): no second
+ * runner is started. The job has none after it and must not be run. */
+WbRunner *wb_profile_job_steal_runner (WbProfileJob *job);
 
 /* wb_profile_job_run: (transfer full) the run, with the job's notes, stored through the store hook;
  * NULL with the error (the executors' WB_EXECUTOR_ERROR naming FILE:LINE, WB_PROFILE_ERROR for the

@@ -517,250 +517,325 @@ assign_choices (WbProgram *program, GVariant *assign, GError **error)
   return TRUE;
 }
 
-static void
-handle_run (Runner *r, GVariant *req)
+/* -- RUN ----------------------------------------------------------------------------------------------
+ * handle_run answers one RUN request in protocol steps: read the request (run_init), parse its traces
+ * (run_parse), assign the executors and upload the arguments (run_prepare), the checked run (run_checked),
+ * the warm-up, timed and traced iterations (run_timed), then the RESULT message (send_result) or the
+ * ERROR one (run_failed). */
+
+typedef struct
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WbTrace) fw = NULL;
-  g_autoptr (WbTrace) bw = NULL;
-  g_autoptr (WbProgram) program = NULL;
+  /* the request's fields (borrowed from it) */
+  const char *text, *fname, *btext, *bname, *def;
+  guint64     seed;
+  guint32     warmup, iters;
+  gboolean    check_shapes, profile, ceilings, cuda_graphs, allow_cpu_fallback;
+
+  WbCudaRuntime *rt;
+  WbTrace       *fw, *bw;
+  WbProgram     *program;
+  GPtrArray     *args, *cots; /* on the device, uploaded once for every run */
+  WbRunOptions   options;
+  WbRunResult   *result; /* the checked run's */
+  GVariant      *stats;  /* what ran where, counted in the checked run */
+  double         copy_gbps, bf16_tflops;
+  /* the runs after it */
+  Graphs       graphs;
+  GArray      *iter_ms, *iter_gpu_ms; /* double: each timed iteration's host and GPU time */
+  CUevent      gpu_ev[2];             /* around each unprofiled timed run */
+  guint        side_calls, side_joins;
+  WbRunResult *last_side; /* the last run that used the second stream, compared with the checked run's */
+  char        *side_note;
+} Run;
+
+static void
+run_init (Run *run, GVariant *req)
+{
+  run->fname = run->bname = "<trace>";
+  run->warmup = 1;
+  run->iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  run->iter_gpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  g_variant_lookup (req, "forward", "&s", &run->text);
+  g_variant_lookup (req, "filename", "&s", &run->fname);
+  g_variant_lookup (req, "backward", "&s", &run->btext);
+  g_variant_lookup (req, "backward_filename", "&s", &run->bname);
+  g_variant_lookup (req, "default", "&s", &run->def);
+  g_variant_lookup (req, "seed", "t", &run->seed);
+  g_variant_lookup (req, "warmup", "u", &run->warmup);
+  g_variant_lookup (req, "iters", "u", &run->iters);
+  g_variant_lookup (req, "check_shapes", "b", &run->check_shapes);
+  g_variant_lookup (req, "profile", "b", &run->profile);
+  g_variant_lookup (req, "ceilings", "b", &run->ceilings);
+  g_variant_lookup (req, "cuda_graphs", "b", &run->cuda_graphs);
+  g_variant_lookup (req, "allow_cpu_fallback", "b", &run->allow_cpu_fallback);
+  wb_cuda_executors_set_cpu_fallback (run->allow_cpu_fallback);
+}
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->iter_ms, g_array_unref);
+  g_clear_pointer (&run->side_note, g_free);
+  g_clear_pointer (&run->last_side, wb_run_result_free);
+  g_clear_pointer (&run->stats, g_variant_unref);
+  g_clear_pointer (&run->iter_gpu_ms, g_array_unref);
+  g_clear_pointer (&run->result, wb_run_result_free);
+  g_clear_pointer (&run->cots, g_ptr_array_unref);
+  g_clear_pointer (&run->args, g_ptr_array_unref);
+  g_clear_pointer (&run->program, wb_program_unref);
+  g_clear_pointer (&run->bw, wb_trace_unref);
+  g_clear_pointer (&run->fw, wb_trace_unref);
+}
+
+/* The request's traces and their program */
+static gboolean
+run_parse (Run *run, GError **error)
+{
+  if (run->text == NULL || (run->fw = wb_trace_parse (run->text, -1, run->fname, error)) == NULL ||
+      (run->btext != NULL && (run->bw = wb_trace_parse (run->btext, -1, run->bname, error)) == NULL) ||
+      (run->program = wb_program_new (run->fw, run->bw, error)) == NULL)
+    {
+      if (*error == NULL)
+        g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "the request has no forward trace");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The executors of the program's calls, its arguments and cotangents on the device, the run's options,
+ * the ceilings and the profiler when the request asks for them */
+static gboolean
+run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
+{
   g_autoptr (GPtrArray) host_args = NULL;
   g_autoptr (GPtrArray) host_cots = NULL;
-  g_autoptr (GPtrArray) args = NULL;
-  g_autoptr (GPtrArray) cots = NULL;
   g_autoptr (GVariant) assign = NULL;
   g_autoptr (GVariant) av = NULL;
-  g_autoptr (WbRunResult) result = NULL;
-  const char    *text = NULL, *fname = "<trace>", *btext = NULL, *bname = "<trace>", *def = NULL;
-  guint64        seed = 0;
-  guint32        warmup = 1, iters = 0;
-  gboolean       check_shapes = FALSE, profile = FALSE, ceilings = FALSE, cuda_graphs = FALSE, allow_cpu_fallback = FALSE;
-  double         copy_gbps = 0, bf16_tflops = 0;
-  Graphs         graphs = { 0 };
-  WbCudaRuntime *rt;
-  WbExecutor    *def_exec;
-  WbRunOptions   options;
-  guint          retries = 0;
-  GArray        *iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) iter_gpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
-  CUevent         gpu_ev[2] = { NULL, NULL }; /* around each unprofiled timed run */
-  GVariantBuilder b;
-  GVariant       *outs, *grads, *cotv;
-  g_autoptr (GVariant) stats = NULL;
-  WbCudaRuntimeStats before, after;
-  guint              side_calls = 0, side_joins = 0;
-  g_autoptr (WbRunResult) last_side = NULL;
-  g_autofree char *side_note = NULL;
+  g_autoptr (GVariant) cv = NULL;
+  const char *def = run->def;
+  WbExecutor *def_exec;
 
-  g_variant_lookup (req, "forward", "&s", &text);
-  g_variant_lookup (req, "filename", "&s", &fname);
-  g_variant_lookup (req, "backward", "&s", &btext);
-  g_variant_lookup (req, "backward_filename", "&s", &bname);
-  g_variant_lookup (req, "default", "&s", &def);
-  g_variant_lookup (req, "seed", "t", &seed);
-  g_variant_lookup (req, "warmup", "u", &warmup);
-  g_variant_lookup (req, "iters", "u", &iters);
-  g_variant_lookup (req, "check_shapes", "b", &check_shapes);
-  g_variant_lookup (req, "profile", "b", &profile);
-  g_variant_lookup (req, "ceilings", "b", &ceilings);
-  g_variant_lookup (req, "cuda_graphs", "b", &cuda_graphs);
-  g_variant_lookup (req, "allow_cpu_fallback", "b", &allow_cpu_fallback);
-  wb_cuda_executors_set_cpu_fallback (allow_cpu_fallback);
-  g_clear_pointer (&r->last_region, g_free);
-
-  if ((rt = wb_cuda_runtime_get (&error)) == NULL)
-    {
-      send_no_gpu (r, error);
-      g_array_unref (iter_ms);
-      return;
-    }
-  if (text == NULL || (fw = wb_trace_parse (text, -1, fname, &error)) == NULL ||
-      (btext != NULL && (bw = wb_trace_parse (btext, -1, bname, &error)) == NULL) ||
-      (program = wb_program_new (fw, bw, &error)) == NULL)
-    {
-      if (error == NULL)
-        g_set_error (&error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "the request has no forward trace");
-      send_error (r, error, 2, FALSE);
-      g_array_unref (iter_ms);
-      return;
-    }
-  wb_cuda_executors_set_program (fw, bw);
+  wb_cuda_executors_set_program (run->fw, run->bw);
   if (def == NULL)
     def = wb_executor_info_get_name (wb_executor_info_get_default (TRUE));
-  if ((def_exec = wb_cuda_executor_get (def, &error)) == NULL)
-    goto fail;
-  wb_program_assign (program, NULL, def_exec);
+  if ((def_exec = wb_cuda_executor_get (def, error)) == NULL)
+    return FALSE;
+  wb_program_assign (run->program, NULL, def_exec);
   assign = g_variant_lookup_value (req, "assign", G_VARIANT_TYPE ("a{ss}"));
-  if (assign && !assign_choices (program, assign, &error))
-    goto fail;
+  if (assign && !assign_choices (run->program, assign, error))
+    return FALSE;
   /* the regions' kernels compiled on every core now, not one after another as the checked run meets them */
-  precompiled.ms = wb_cuda_executors_precompile (rt, program, 0, &precompiled.units, &precompiled.compiled);
+  precompiled.ms = wb_cuda_executors_precompile (run->rt, run->program, 0, &precompiled.units, &precompiled.compiled);
   av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
-  if ((host_args = wb_runner_values_from_variant (av, &error)) == NULL)
-    goto fail;
-  g_clear_pointer (&av, g_variant_unref);
-  av = g_variant_lookup_value (req, "cotangents", G_VARIANT_TYPE ("av"));
-  if (av && (host_cots = wb_runner_values_from_variant (av, &error)) == NULL)
-    goto fail;
-  if ((args = upload_all (rt, host_args, &error)) == NULL || (host_cots && (cots = upload_all (rt, host_cots, &error)) == NULL))
-    goto fail;
-  g_clear_pointer (&host_args, g_ptr_array_unref);
+  if ((host_args = wb_runner_values_from_variant (av, error)) == NULL)
+    return FALSE;
+  cv = g_variant_lookup_value (req, "cotangents", G_VARIANT_TYPE ("av"));
+  if (cv && (host_cots = wb_runner_values_from_variant (cv, error)) == NULL)
+    return FALSE;
+  if ((run->args = upload_all (run->rt, host_args, error)) == NULL ||
+      (host_cots && (run->cots = upload_all (run->rt, host_cots, error)) == NULL))
+    return FALSE;
 
-  wb_run_options_init (&options);
-  options.seed = seed;
-  options.check_shapes = check_shapes;
-  options.call_started = on_call_started;
-  options.observer = on_call_done;
-  options.observer_data = r;
-  if (ceilings && !wb_runner_measure_ceilings (rt, &copy_gbps, &bf16_tflops, &error))
-    goto fail;
-  if (profile)
-    r->prof = wb_runner_prof_new (rt, program);
+  wb_run_options_init (&run->options);
+  run->options.seed = run->seed;
+  run->options.check_shapes = run->check_shapes;
+  run->options.call_started = on_call_started;
+  run->options.observer = on_call_done;
+  run->options.observer_data = r;
+  if (run->ceilings && !wb_runner_measure_ceilings (run->rt, &run->copy_gbps, &run->bf16_tflops, error))
+    return FALSE;
+  if (run->profile)
+    r->prof = wb_runner_prof_new (run->rt, run->program);
+  return TRUE;
+}
 
-  /* the checked run: every kernel synchronised, every top-level call announced */
+/* The checked run: every kernel synchronised, every top-level call announced; a region the executors
+ * split on the way is run again (at most 16 times). Then what ran where (the timed runs repeat it). */
+static gboolean
+run_checked (Runner *r, Run *run, GError **error)
+{
+  guint retries = 0;
+
   wb_cuda_executors_begin_run ();
   wb_nvrtc_reset_stats ();
   wb_cuda_attention_reset_stats ();
   wb_cuda_conv_reset_stats ();
-  wb_cuda_runtime_set_sync (rt, TRUE);
+  wb_cuda_runtime_set_sync (run->rt, TRUE);
   r->announce = TRUE;
   for (;;)
     {
-      g_clear_error (&error);
-      result = wb_program_run (program, &options, args, cots, &error);
-      if (result != NULL || retries >= 16 || error == NULL || strstr (error->message, "(retry: it will be split)") == NULL)
+      g_clear_error (error);
+      run->result = wb_program_run (run->program, &run->options, run->args, run->cots, error);
+      if (run->result != NULL || retries >= 16 || *error == NULL || strstr ((*error)->message, "(retry: it will be split)") == NULL)
         break;
       retries++;
       wb_cuda_executors_begin_run ();
     }
   r->announce = FALSE;
-  if (result == NULL || !wb_cuda_runtime_synchronize (rt, &error))
-    goto fail;
-  /* what ran where: the checked run's counts (the timed runs repeat them) */
-  g_variant_ref_sink ((stats = stats_variant (retries)));
-  wb_cuda_runtime_set_sync (rt, g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0);
+  if (run->result == NULL || !wb_cuda_runtime_synchronize (run->rt, error))
+    return FALSE;
+  g_variant_ref_sink ((run->stats = stats_variant (retries)));
+  wb_cuda_runtime_set_sync (run->rt, g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0);
+  return TRUE;
+}
 
-  /* warm-up and timed runs reuse the checked run's cotangents (already on the device) */
-  {
-    g_autoptr (GPtrArray) fixed = result->cotangents && result->cotangents->len ? upload_all (rt, result->cotangents, &error) : NULL;
-    /* warm-up, timed iterations, then (profiling with CUPTI) as many traced ones: CUPTI's per-kernel cost
-     * stays out of the times the profile reports, and the kernels come from the traced iterations */
-    guint warm = warmup > 0 ? warmup - 1 : 0;
-    guint n_plain = r->prof ? iters : 0; /* profiling: first without the entries' events (wb-runner-prof.h) */
-    guint n_traced = r->prof && wb_runner_prof_wants_traced_phase (r->prof) ? iters : 0;
-    guint total = warm + n_plain + iters + n_traced;
-    r->host_trace = r->prof == NULL && !cuda_graphs ? wb_host_trace_new (rt) : NULL;
-    for (guint i = 0; i < total; i++)
-      {
-        g_autoptr (WbRunResult) again = NULL;
-        gboolean plain = i >= warm && i < warm + n_plain;
-        gboolean timed = i >= warm + n_plain && i < warm + n_plain + iters;
-        gboolean traced = i >= warm + n_plain + iters;
-        gint64   t0;
-        if (timed && n_plain > 0 && i == warm + n_plain)
-          {
-            wb_runner_prof_end_plain_phase (r->prof);
-            graphs_drop_plain (&graphs);
-          }
-        if (traced && i == warm + n_plain + iters && !wb_runner_prof_begin_traced_phase (r->prof, &error))
-          goto fail;
-        if (cuda_graphs && (plain || timed || traced) && graphs.graph == NULL && graphs.note == NULL)
-          {
-            /* after the warm-up: capture once, then replay (above handle_run) */
-            graphs.r = r, graphs.program = program, graphs.options = &options, graphs.args = args, graphs.cots = fixed ? fixed : cots;
-            if (!graphs_capture (&graphs, rt, iters, &error))
-              goto fail;
-          }
-        t0 = now_ns ();
-        if ((plain || timed || traced) && graphs.graph != NULL)
-          {
-            double ms;
-            gint64 gns = 0;
-            if (!graphs_replay (&graphs, rt, &error))
-              goto fail;
-            ms = (now_ns () - t0) / 1e6;
-            if (timed && r->prof == NULL && wb_cuda_graph_get_last_ns (graphs.graph, &gns, NULL))
-              {
-                double gms = gns / 1e6;
-                g_array_append_val (iter_gpu_ms, gms);
-              }
-            if (timed)
-              g_array_append_val (iter_ms, ms);
-            continue;
-          }
-        if ((plain || timed || traced) && r->prof)
-          wb_runner_prof_begin_iteration (r->prof);
-        else if (timed && !events_record (rt, gpu_ev, 0, &error))
-          goto fail;
-        if (timed)
-          wb_host_trace_begin (r->host_trace);
-        wb_cuda_runtime_get_stats (rt, &before);
-        again = wb_program_run (program, &options, args, fixed ? fixed : cots, &error);
-        wb_host_trace_end (r->host_trace);
-        /* the iteration ends when the side stream's calls have (weight gradients only the return reads) */
-        if (again != NULL && !wb_cuda_runtime_join_side (rt, &error))
-          g_clear_pointer (&again, wb_run_result_free);
-        wb_cuda_runtime_get_stats (rt, &after);
-        side_calls = after.side_calls - before.side_calls; /* per run: the last one's */
-        side_joins = after.side_joins - before.side_joins;
-        if ((plain || timed || traced) && r->prof && again != NULL)
-          r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
-        else if (timed && again != NULL && !events_record (rt, gpu_ev, 1, &error))
-          goto fail;
-        if (again == NULL || !wb_cuda_runtime_synchronize (rt, &error))
-          goto fail;
-        if (side_calls > 0)
-          {
-            g_clear_pointer (&last_side, wb_run_result_free);
-            last_side = g_steal_pointer (&again); /* its values, compared with the checked run's below */
-          }
-        if (timed && r->prof == NULL)
-          {
-            float  ms = 0;
-            double gms;
-            if (!wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuEventElapsedTime (&ms, gpu_ev[0], gpu_ev[1]), "cuEventElapsedTime", &error))
-              goto fail;
-            gms = ms;
-            g_array_append_val (iter_gpu_ms, gms);
-          }
-        if ((plain || timed || traced) && r->prof)
-          {
-            wb_runner_prof_end_iteration (r->prof);
-            if (r->prof->failed)
-              {
-                g_set_error (&error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling: %s", r->prof->fail_msg ? r->prof->fail_msg : "a CUDA event call failed");
-                goto fail;
-              }
-          }
-        if (timed)
-          {
-            double ms = (now_ns () - t0) / 1e6;
-            g_array_append_val (iter_ms, ms);
-          }
-      }
-    wb_host_trace_free (g_steal_pointer (&r->host_trace), iter_gpu_ms->len ? g_array_index (iter_gpu_ms, double, iter_gpu_ms->len - 1) : 0);
-    if (cuda_graphs && graphs.graph == NULL && graphs.note == NULL)
-      graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
-    graphs_finish (&graphs, rt, result, iters);
-    if (last_side != NULL)
-      side_note = same_as_checked (rt, last_side, result, "the last run", "one stream");
-  }
+/* One graph replay after the warm-up (timed: its host time, and its GPU time when not profiling) */
+static gboolean
+run_replay (Runner *r, Run *run, gboolean timed, GError **error)
+{
+  gint64 t0 = now_ns ();
+  double ms;
+  gint64 gns = 0;
 
-  if ((outs = download_all (rt, result->outputs, &error)) == NULL)
-    goto fail;
+  if (!graphs_replay (&run->graphs, run->rt, error))
+    return FALSE;
+  ms = (now_ns () - t0) / 1e6;
+  if (timed && r->prof == NULL && wb_cuda_graph_get_last_ns (run->graphs.graph, &gns, NULL))
+    {
+      double gms = gns / 1e6;
+      g_array_append_val (run->iter_gpu_ms, gms);
+    }
+  if (timed)
+    g_array_append_val (run->iter_ms, ms);
+  return TRUE;
+}
+
+/* One run of the program after the checked one, on @cots: a warm-up, or (@profiled) a plain, timed or
+ * traced iteration of the profiler, or an unprofiled @timed one between a pair of events. */
+static gboolean
+run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean profiled, GError **error)
+{
+  g_autoptr (WbRunResult) again = NULL;
+  WbCudaRuntime     *rt = run->rt;
+  WbCudaRuntimeStats before, after;
+  gint64             t0 = now_ns ();
+
+  if (profiled)
+    wb_runner_prof_begin_iteration (r->prof);
+  else if (timed && !events_record (rt, run->gpu_ev, 0, error))
+    return FALSE;
+  if (timed)
+    wb_host_trace_begin (r->host_trace);
+  wb_cuda_runtime_get_stats (rt, &before);
+  again = wb_program_run (run->program, &run->options, run->args, cots, error);
+  wb_host_trace_end (r->host_trace);
+  /* the iteration ends when the side stream's calls have (weight gradients only the return reads) */
+  if (again != NULL && !wb_cuda_runtime_join_side (rt, error))
+    g_clear_pointer (&again, wb_run_result_free);
+  wb_cuda_runtime_get_stats (rt, &after);
+  run->side_calls = after.side_calls - before.side_calls; /* per run: the last one's */
+  run->side_joins = after.side_joins - before.side_joins;
+  if (profiled && again != NULL)
+    r->prof->ev_iter_end = wb_runner_prof_record (r->prof);
+  else if (timed && again != NULL && !events_record (rt, run->gpu_ev, 1, error))
+    return FALSE;
+  if (again == NULL || !wb_cuda_runtime_synchronize (rt, error))
+    return FALSE;
+  if (run->side_calls > 0)
+    {
+      g_clear_pointer (&run->last_side, wb_run_result_free);
+      run->last_side = g_steal_pointer (&again); /* its values, compared with the checked run's below */
+    }
+  if (timed && r->prof == NULL)
+    {
+      float  ms = 0;
+      double gms;
+      if (!wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuEventElapsedTime (&ms, run->gpu_ev[0], run->gpu_ev[1]), "cuEventElapsedTime", error))
+        return FALSE;
+      gms = ms;
+      g_array_append_val (run->iter_gpu_ms, gms);
+    }
+  if (profiled)
+    {
+      wb_runner_prof_end_iteration (r->prof);
+      if (r->prof->failed)
+        {
+          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling: %s", r->prof->fail_msg ? r->prof->fail_msg : "a CUDA event call failed");
+          return FALSE;
+        }
+    }
+  if (timed)
+    {
+      double ms = (now_ns () - t0) / 1e6;
+      g_array_append_val (run->iter_ms, ms);
+    }
+  return TRUE;
+}
+
+/* Warm-up and timed runs, which reuse the checked run's cotangents (already on the device): warm-up,
+ * timed iterations, then (profiling with CUPTI) as many traced ones: CUPTI's per-kernel cost stays out of
+ * the times the profile reports, and the kernels come from the traced iterations. With `cuda_graphs` the
+ * program is captured after the warm-up and replayed. */
+static gboolean
+run_timed (Runner *r, Run *run, GError **error)
+{
+  WbRunResult *result = run->result;
+  g_autoptr (GPtrArray) fixed = result->cotangents && result->cotangents->len ? upload_all (run->rt, result->cotangents, error) : NULL;
+  guint iters = run->iters;
+  guint warm = run->warmup > 0 ? run->warmup - 1 : 0;
+  guint n_plain = r->prof ? iters : 0; /* profiling: first without the entries' events (wb-runner-prof.h) */
+  guint n_traced = r->prof && wb_runner_prof_wants_traced_phase (r->prof) ? iters : 0;
+  guint total = warm + n_plain + iters + n_traced;
+
+  r->host_trace = r->prof == NULL && !run->cuda_graphs ? wb_host_trace_new (run->rt) : NULL;
+  for (guint i = 0; i < total; i++)
+    {
+      gboolean plain = i >= warm && i < warm + n_plain;
+      gboolean timed = i >= warm + n_plain && i < warm + n_plain + iters;
+      gboolean traced = i >= warm + n_plain + iters;
+      if (timed && n_plain > 0 && i == warm + n_plain)
+        {
+          wb_runner_prof_end_plain_phase (r->prof);
+          graphs_drop_plain (&run->graphs);
+        }
+      if (traced && i == warm + n_plain + iters && !wb_runner_prof_begin_traced_phase (r->prof, error))
+        return FALSE;
+      if (run->cuda_graphs && (plain || timed || traced) && run->graphs.graph == NULL && run->graphs.note == NULL)
+        {
+          /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
+          Graphs *g = &run->graphs;
+          g->r = r, g->program = run->program, g->options = &run->options, g->args = run->args, g->cots = fixed ? fixed : run->cots;
+          if (!graphs_capture (g, run->rt, iters, error))
+            return FALSE;
+        }
+      if ((plain || timed || traced) && run->graphs.graph != NULL)
+        {
+          if (!run_replay (r, run, timed, error))
+            return FALSE;
+        }
+      else if (!run_iteration (r, run, fixed ? fixed : run->cots, timed, (plain || timed || traced) && r->prof, error))
+        return FALSE;
+    }
+  wb_host_trace_free (g_steal_pointer (&r->host_trace), run->iter_gpu_ms->len ? g_array_index (run->iter_gpu_ms, double, run->iter_gpu_ms->len - 1) : 0);
+  if (run->cuda_graphs && run->graphs.graph == NULL && run->graphs.note == NULL)
+    run->graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
+  graphs_finish (&run->graphs, run->rt, result, iters);
+  if (run->last_side != NULL)
+    run->side_note = same_as_checked (run->rt, run->last_side, result, "the last run", "one stream");
+  return TRUE;
+}
+
+/* The RESULT message: the checked run's values (downloaded), the times, what ran where, the device */
+static gboolean
+send_result (Runner *r, Run *run, GError **error)
+{
+  WbRunResult            *result = run->result;
+  const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (run->rt);
+  g_autoptr (GVariant) outs = NULL;
+  g_autoptr (GVariant) grads = NULL;
+  g_autoptr (GVariant) cotv = NULL;
+  g_autofree char *dev = NULL;
+  g_autofree char *drv = NULL;
+  GVariantBuilder  b;
+
+  if ((outs = download_all (run->rt, result->outputs, error)) == NULL)
+    return FALSE;
   g_variant_ref_sink (outs);
-  if ((grads = download_all (rt, result->grads, &error)) == NULL)
-    {
-      g_variant_unref (outs);
-      goto fail;
-    }
+  if ((grads = download_all (run->rt, result->grads, error)) == NULL)
+    return FALSE;
   g_variant_ref_sink (grads);
-  if ((cotv = download_all (rt, result->cotangents, &error)) == NULL)
-    {
-      g_variant_unref (outs);
-      g_variant_unref (grads);
-      goto fail;
-    }
+  if ((cotv = download_all (run->rt, result->cotangents, error)) == NULL)
+    return FALSE;
   g_variant_ref_sink (cotv);
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 (result->kind));
@@ -770,76 +845,92 @@ handle_run (Runner *r, GVariant *req)
   g_variant_builder_add (&b, "{sv}", "flat_args", g_variant_new_strv ((const char *const *) result->flat_args->pdata, result->flat_args->len));
   g_variant_builder_add (&b, "{sv}", "forward_ns", g_variant_new_int64 (result->forward_ns));
   g_variant_builder_add (&b, "{sv}", "backward_ns", g_variant_new_int64 (result->backward_ns));
-  g_variant_builder_add (&b, "{sv}", "iter_ms", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, iter_ms->data, iter_ms->len, sizeof (double)));
+  g_variant_builder_add (&b, "{sv}", "iter_ms", g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, run->iter_ms->data, run->iter_ms->len, sizeof (double)));
   if (r->prof)
     for (guint i = 0; i < r->prof->iter_ns->len; i++)
       {
         double gms = g_array_index (r->prof->iter_ns, gint64, i) / 1e6;
-        g_array_append_val (iter_gpu_ms, gms);
+        g_array_append_val (run->iter_gpu_ms, gms);
       }
-  if (iter_gpu_ms->len > 0)
+  if (run->iter_gpu_ms->len > 0)
     g_variant_builder_add (&b, "{sv}", "iter_gpu_ms",
-                           g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, iter_gpu_ms->data, iter_gpu_ms->len, sizeof (double)));
-  {
-    const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (rt);
-    g_autofree char        *dev = g_strdup_printf ("%s, %s", info->name, info->arch);
-    g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
-  }
-  g_variant_builder_add (&b, "{sv}", "stats", with_streams (stats, side_calls, side_joins, side_note));
-  {
-    const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (rt);
-    g_autofree char        *drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);
-    g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
-    g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
-  }
-  if (cuda_graphs)
+                           g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, run->iter_gpu_ms->data, run->iter_gpu_ms->len, sizeof (double)));
+  dev = g_strdup_printf ("%s, %s", info->name, info->arch);
+  g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
+  g_variant_builder_add (&b, "{sv}", "stats", with_streams (run->stats, run->side_calls, run->side_joins, run->side_note));
+  drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);
+  g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
+  g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
+  if (run->cuda_graphs)
     {
-      g_variant_builder_add (&b, "{sv}", "cuda_graphs_used", g_variant_new_boolean (graphs.used));
-      g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (graphs.note));
-      g_clear_pointer (&graphs.note, g_free);
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_used", g_variant_new_boolean (run->graphs.used));
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (run->graphs.note));
+      g_clear_pointer (&run->graphs.note, g_free);
     }
-  if (ceilings)
+  if (run->ceilings)
     {
-      g_variant_builder_add (&b, "{sv}", "copy_gbps", g_variant_new_double (copy_gbps));
-      g_variant_builder_add (&b, "{sv}", "bf16_tflops", g_variant_new_double (bf16_tflops));
+      g_variant_builder_add (&b, "{sv}", "copy_gbps", g_variant_new_double (run->copy_gbps));
+      g_variant_builder_add (&b, "{sv}", "bf16_tflops", g_variant_new_double (run->bf16_tflops));
     }
   if (r->prof)
     {
       g_variant_builder_add (&b, "{sv}", "profile", wb_runner_prof_variant (r->prof));
       g_clear_pointer (&r->prof, wb_runner_prof_free);
     }
-  g_variant_unref (outs);
-  g_variant_unref (grads);
-  g_variant_unref (cotv);
   wb_runner_write_message (r->out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
-  wb_cuda_executors_end_run ();
-  g_array_unref (iter_ms);
-  events_free (rt, gpu_ev);
-  return;
+  return TRUE;
+}
 
-fail:
+/* A failed run: the ERROR message. After a kernel fault the context is gone: say where and end the process
+ * without touching CUDA again. */
+static void
+run_failed (Runner *r, Run *run, const GError *error)
+{
+  gboolean fault = error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT;
+
   wb_host_trace_free (g_steal_pointer (&r->host_trace), -1);
-  g_array_unref (iter_ms);
-  if (!(error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT))
-    events_free (rt, gpu_ev);
+  if (!fault)
+    events_free (run->rt, run->gpu_ev);
   if (r->prof)
     {
       r->prof->on = FALSE;
-      if (!(error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT))
+      if (!fault)
         g_clear_pointer (&r->prof, wb_runner_prof_free);
     }
-  if (error->domain == WB_CUDA_ERROR && error->code == WB_CUDA_ERROR_FAULT)
+  if (fault)
     {
-      /* the context is gone: say where and end the process without touching CUDA again */
       send_error (r, error, 3, TRUE);
       g_output_stream_flush (r->out, NULL, NULL);
       _exit (3);
     }
-  g_clear_pointer (&graphs.result, wb_run_result_free);
-  g_clear_pointer (&graphs.graph, wb_cuda_graph_free);
-  g_free (graphs.note);
+  g_clear_pointer (&run->graphs.result, wb_run_result_free);
+  g_clear_pointer (&run->graphs.graph, wb_cuda_graph_free);
+  g_clear_pointer (&run->graphs.note, g_free);
   send_error (r, error, exit_code_for (error), FALSE);
   wb_cuda_executors_end_run ();
+}
+
+static void
+handle_run (Runner *r, GVariant *req)
+{
+  g_autoptr (GError) error = NULL;
+  Run run = { 0 };
+
+  run_init (&run, req);
+  g_clear_pointer (&r->last_region, g_free);
+  if ((run.rt = wb_cuda_runtime_get (&error)) == NULL)
+    send_no_gpu (r, error);
+  else if (!run_parse (&run, &error))
+    send_error (r, error, 2, FALSE);
+  else if (run_prepare (r, &run, req, &error) && run_checked (r, &run, &error) && run_timed (r, &run, &error) &&
+           send_result (r, &run, &error))
+    {
+      wb_cuda_executors_end_run ();
+      events_free (run.rt, run.gpu_ev);
+    }
+  else
+    run_failed (r, &run, error);
+  run_clear (&run);
 }
 
 int

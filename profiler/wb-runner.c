@@ -354,17 +354,14 @@ lookup_values (GVariant *dict, const char *key, GError **error)
   return wb_runner_values_from_variant (av, error);
 }
 
-WbRunnerResult *
-wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError **error)
+/* The RUN message of @req (floating) */
+static GVariant *
+request_variant (const WbRunnerRequest *req)
 {
   GVariantBuilder  b;
   g_autofree char *fw = wb_trace_to_string (req->forward);
   g_autofree char *bw = req->backward ? wb_trace_to_string (req->backward) : NULL;
-  int              dummy;
 
-  if (exit_code == NULL)
-    exit_code = &dummy;
-  *exit_code = 3;
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "forward", g_variant_new_string (fw));
   g_variant_builder_add (&b, "{sv}", "filename", g_variant_new_string (req->forward->filename ? req->forward->filename : "<trace>"));
@@ -391,10 +388,118 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
   g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
   if (req->cotangents)
     g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));
+  return g_variant_builder_end (&b);
+}
+
+/* An ERROR message as @error, with the exit status the runner asks for; after a fatal one (a kernel fault)
+ * the runner is dead: it is waited for */
+static void
+error_from_message (WbRunner *r, GVariant *msg, int *exit_code, GError **error)
+{
+  const char *message = "?", *domain = "", *region = NULL;
+  gint32      code = 0, code_exit = 3;
+  gboolean    fatal = FALSE;
+
+  g_variant_lookup (msg, "message", "&s", &message);
+  g_variant_lookup (msg, "domain", "&s", &domain);
+  g_variant_lookup (msg, "code", "i", &code);
+  g_variant_lookup (msg, "exit", "i", &code_exit);
+  g_variant_lookup (msg, "region", "&s", &region);
+  g_variant_lookup (msg, "fatal", "b", &fatal);
+  *exit_code = code_exit;
+  if (fatal)
+    {
+      /* the runner lost its context and is exiting: wait for it and say where */
+      gboolean named = region && g_str_has_prefix (message, region);
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "%s%s%s; the GPU runner exited, the next run starts a fresh one",
+                   region && !named ? region : "", region && !named ? ": " : "", message);
+      r->dead = TRUE;
+      g_subprocess_wait (r->proc, NULL, NULL);
+    }
+  else if (g_strcmp0 (domain, "no-gpu") == 0)
+    g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_NO_GPU, "CUDA is not available: %s", message);
+  else
+    g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_FAILED, "%s", message);
+}
+
+static GArray *
+doubles_of (GVariant *msg, const char *key)
+{
+  g_autoptr (GVariant) v = g_variant_lookup_value (msg, key, G_VARIANT_TYPE ("ad"));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (double));
+
+  if (v)
+    {
+      gsize         n = 0;
+      const double *d = g_variant_get_fixed_array (v, &n, sizeof (double));
+      g_array_append_vals (out, d, n);
+    }
+  return out;
+}
+
+/* A RESULT message as a result (transfer full), or NULL with @error when its values do not decode */
+static WbRunnerResult *
+result_from_message (GVariant *msg, GError **error)
+{
+  WbRunnerResult *res = g_new0 (WbRunnerResult, 1);
+  g_autoptr (GVariant) flat = g_variant_lookup_value (msg, "flat_args", G_VARIANT_TYPE ("as"));
+  const char *device = "", *model = NULL, *driver = NULL, *note = NULL;
+  gint32      kind = 0;
+
+  res->result = g_new0 (WbRunResult, 1);
+  if ((res->result->outputs = lookup_values (msg, "outputs", error)) == NULL ||
+      (res->result->grads = lookup_values (msg, "grads", error)) == NULL ||
+      (res->result->cotangents = lookup_values (msg, "cotangents", error)) == NULL)
+    {
+      wb_runner_result_free (res);
+      return NULL;
+    }
+  res->result->flat_args = g_ptr_array_new_with_free_func (g_free);
+  if (flat)
+    {
+      gsize                   n = 0;
+      g_autofree const char **names = g_variant_get_strv (flat, &n);
+      for (gsize i = 0; i < n; i++)
+        g_ptr_array_add (res->result->flat_args, g_strdup (names[i]));
+    }
+  g_variant_lookup (msg, "kind", "i", &kind);
+  res->result->kind = (WbProgramKind) kind;
+  g_variant_lookup (msg, "forward_ns", "x", &res->result->forward_ns);
+  g_variant_lookup (msg, "backward_ns", "x", &res->result->backward_ns);
+  res->result->value = wb_rt_value_new_none ();
+  res->iter_ms = doubles_of (msg, "iter_ms");
+  res->iter_gpu_ms = doubles_of (msg, "iter_gpu_ms");
+  g_variant_lookup (msg, "device", "&s", &device);
+  res->device = g_strdup (device);
+  res->stats = g_variant_lookup_value (msg, "stats", G_VARIANT_TYPE ("a{sv}"));
+  if (res->stats == NULL)
+    res->stats = g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
+  if (g_variant_lookup (msg, "model", "&s", &model))
+    res->model = g_strdup (model);
+  if (g_variant_lookup (msg, "driver", "&s", &driver))
+    res->driver = g_strdup (driver);
+  g_variant_lookup (msg, "copy_gbps", "d", &res->copy_gbps);
+  g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
+  g_variant_lookup (msg, "cuda_graphs_used", "b", &res->cuda_graphs_used);
+  if (g_variant_lookup (msg, "cuda_graphs_note", "&s", &note))
+    res->cuda_graphs_note = g_strdup (note);
+  res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));
+  return res;
+}
+
+WbRunnerResult *
+wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError **error)
+{
+  int dummy;
+
+  if (exit_code == NULL)
+    exit_code = &dummy;
+  *exit_code = 3;
   g_clear_pointer (&r->last_region, g_free);
-  if (!write_msg (r, WB_RUNNER_MSG_RUN, g_variant_builder_end (&b), error))
+  if (!write_msg (r, WB_RUNNER_MSG_RUN, request_variant (req), error))
     return NULL;
 
+  /* PROGRESS messages name the region running, then an ERROR or the RESULT */
   for (;;)
     {
       g_autoptr (GVariant) msg = NULL;
@@ -416,93 +521,14 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
         }
       if (type == WB_RUNNER_MSG_ERROR)
         {
-          const char *message = "?", *domain = "", *region = NULL;
-          gint32      code = 0, code_exit = 3;
-          gboolean    fatal = FALSE;
-          g_variant_lookup (msg, "message", "&s", &message);
-          g_variant_lookup (msg, "domain", "&s", &domain);
-          g_variant_lookup (msg, "code", "i", &code);
-          g_variant_lookup (msg, "exit", "i", &code_exit);
-          g_variant_lookup (msg, "region", "&s", &region);
-          g_variant_lookup (msg, "fatal", "b", &fatal);
-          *exit_code = code_exit;
-          if (fatal)
-            {
-              /* the runner lost its context and is exiting: wait for it and say where */
-              gboolean named = region && g_str_has_prefix (message, region);
-              g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "%s%s%s; the GPU runner exited, the next run starts a fresh one",
-                           region && !named ? region : "", region && !named ? ": " : "", message);
-              r->dead = TRUE;
-              g_subprocess_wait (r->proc, NULL, NULL);
-            }
-          else if (g_strcmp0 (domain, "no-gpu") == 0)
-            g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_NO_GPU, "CUDA is not available: %s", message);
-          else
-            g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_FAILED, "%s", message);
+          error_from_message (r, msg, exit_code, error);
           return NULL;
         }
       if (type == WB_RUNNER_MSG_RESULT)
         {
-          WbRunnerResult *res = g_new0 (WbRunnerResult, 1);
-          g_autoptr (GVariant) ms = g_variant_lookup_value (msg, "iter_ms", G_VARIANT_TYPE ("ad"));
-          g_autoptr (GVariant) gms = g_variant_lookup_value (msg, "iter_gpu_ms", G_VARIANT_TYPE ("ad"));
-          g_autoptr (GVariant) flat = g_variant_lookup_value (msg, "flat_args", G_VARIANT_TYPE ("as"));
-          const char *device = "";
-          gint32      kind = 0;
-          res->result = g_new0 (WbRunResult, 1);
-          if ((res->result->outputs = lookup_values (msg, "outputs", error)) == NULL ||
-              (res->result->grads = lookup_values (msg, "grads", error)) == NULL ||
-              (res->result->cotangents = lookup_values (msg, "cotangents", error)) == NULL)
-            {
-              wb_runner_result_free (res);
-              return NULL;
-            }
-          res->result->flat_args = g_ptr_array_new_with_free_func (g_free);
-          if (flat)
-            {
-              gsize                   n = 0;
-              g_autofree const char **names = g_variant_get_strv (flat, &n);
-              for (gsize i = 0; i < n; i++)
-                g_ptr_array_add (res->result->flat_args, g_strdup (names[i]));
-            }
-          g_variant_lookup (msg, "kind", "i", &kind);
-          res->result->kind = (WbProgramKind) kind;
-          g_variant_lookup (msg, "forward_ns", "x", &res->result->forward_ns);
-          g_variant_lookup (msg, "backward_ns", "x", &res->result->backward_ns);
-          res->result->value = wb_rt_value_new_none ();
-          res->iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
-          if (ms)
-            {
-              gsize         n = 0;
-              const double *v = g_variant_get_fixed_array (ms, &n, sizeof (double));
-              g_array_append_vals (res->iter_ms, v, n);
-            }
-          res->iter_gpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
-          if (gms)
-            {
-              gsize         n = 0;
-              const double *v = g_variant_get_fixed_array (gms, &n, sizeof (double));
-              g_array_append_vals (res->iter_gpu_ms, v, n);
-            }
-          g_variant_lookup (msg, "device", "&s", &device);
-          res->device = g_strdup (device);
-          res->stats = g_variant_lookup_value (msg, "stats", G_VARIANT_TYPE ("a{sv}"));
-          if (res->stats == NULL)
-            res->stats = g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
-          {
-            const char *model = NULL, *driver = NULL, *note = NULL;
-            if (g_variant_lookup (msg, "model", "&s", &model))
-              res->model = g_strdup (model);
-            if (g_variant_lookup (msg, "driver", "&s", &driver))
-              res->driver = g_strdup (driver);
-            g_variant_lookup (msg, "copy_gbps", "d", &res->copy_gbps);
-            g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
-            g_variant_lookup (msg, "cuda_graphs_used", "b", &res->cuda_graphs_used);
-            if (g_variant_lookup (msg, "cuda_graphs_note", "&s", &note))
-              res->cuda_graphs_note = g_strdup (note);
-            res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));
-          }
-          *exit_code = 0;
+          WbRunnerResult *res = result_from_message (msg, error);
+          if (res != NULL)
+            *exit_code = 0;
           return res;
         }
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "unexpected message %d during a run", type);

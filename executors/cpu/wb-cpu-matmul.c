@@ -182,184 +182,216 @@ finish (WbKernelCall *call, WbTensor *acc, WbDtype dtype, guint rank, const gint
   return _wb_cpu_set_result (call, out);
 }
 
-static gboolean
-run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
+/* The shapes of matmul(a, b): 1-D operands with their unit dim, the GEMM's m, n, k, and the batch dims
+ * broadcast. */
+typedef struct
 {
-  WbDtype dtype = a0->dtype, cdt = dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
-  gint64  ashape[WB_MAX_RANK], astr[WB_MAX_RANK], bshape[WB_MAX_RANK], bstr[WB_MAX_RANK];
-  guint   ar = a0->rank, br = b0->rank, batch_rank;
-  gint64  bshape_out[WB_MAX_RANK], out_shape[WB_MAX_RANK];
-  guint   out_rank = 0;
-  gint64  m, n, k, nbatch = 1;
-  g_autoptr (WbTensor) a = NULL;
-  g_autoptr (WbTensor) b = NULL;
-  GemmOperand ga = { 0 }, gb = { 0 };
-  WbTensor   *acc;
-  WbTensor   *rounded = NULL;
-  gboolean    ok = FALSE;
+  guint  ar, br, batch_rank;
+  gint64 ashape[WB_MAX_RANK], astr[WB_MAX_RANK], bshape[WB_MAX_RANK], bstr[WB_MAX_RANK];
+  gint64 batch[WB_MAX_RANK]; /* the broadcast batch dims */
+  gint64 m, n, k, nbatch;
+} MatmulShape;
 
-  if (ar == 0 || br == 0 || a0->dtype != b0->dtype)
-    {
-      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
-                   "matmul needs two tensors of rank >= 1 and one dtype, got %s[%u] and %s[%u]",
-                   wb_dtype_shortname (a0->dtype), ar, wb_dtype_shortname (b0->dtype), br);
-      return FALSE;
-    }
+static gboolean
+matmul_shape (WbTensor *a0, WbTensor *b0, MatmulShape *s, GError **error)
+{
+  s->ar = a0->rank, s->br = b0->rank, s->nbatch = 1;
   /* 1-D operands get a unit dim */
-  if (ar == 1)
+  if (s->ar == 1)
     {
-      ashape[0] = 1, astr[0] = a0->shape[0] * a0->strides[0];
-      ashape[1] = a0->shape[0], astr[1] = a0->strides[0];
-      ar = 2;
+      s->ashape[0] = 1, s->astr[0] = a0->shape[0] * a0->strides[0];
+      s->ashape[1] = a0->shape[0], s->astr[1] = a0->strides[0];
+      s->ar = 2;
     }
   else
-    memcpy (ashape, a0->shape, ar * sizeof (gint64)), memcpy (astr, a0->strides, ar * sizeof (gint64));
-  if (br == 1)
+    memcpy (s->ashape, a0->shape, s->ar * sizeof (gint64)), memcpy (s->astr, a0->strides, s->ar * sizeof (gint64));
+  if (s->br == 1)
     {
-      bshape[0] = b0->shape[0], bstr[0] = b0->strides[0];
-      bshape[1] = 1, bstr[1] = 1;
-      br = 2;
+      s->bshape[0] = b0->shape[0], s->bstr[0] = b0->strides[0];
+      s->bshape[1] = 1, s->bstr[1] = 1;
+      s->br = 2;
     }
   else
-    memcpy (bshape, b0->shape, br * sizeof (gint64)), memcpy (bstr, b0->strides, br * sizeof (gint64));
-  m = ashape[ar - 2], k = ashape[ar - 1], n = bshape[br - 1];
-  if (bshape[br - 2] != k)
+    memcpy (s->bshape, b0->shape, s->br * sizeof (gint64)), memcpy (s->bstr, b0->strides, s->br * sizeof (gint64));
+  s->m = s->ashape[s->ar - 2], s->k = s->ashape[s->ar - 1], s->n = s->bshape[s->br - 1];
+  if (s->bshape[s->br - 2] != s->k)
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
-                   "matmul: inner dims differ (%" G_GINT64_FORMAT " and %" G_GINT64_FORMAT ")", k, bshape[br - 2]);
+                   "matmul: inner dims differ (%" G_GINT64_FORMAT " and %" G_GINT64_FORMAT ")", s->k, s->bshape[s->br - 2]);
       return FALSE;
     }
   /* broadcast batch dims */
-  batch_rank = MAX (ar, br) - 2;
-  for (guint d = 0; d < batch_rank; d++)
+  s->batch_rank = MAX (s->ar, s->br) - 2;
+  for (guint d = 0; d < s->batch_rank; d++)
     {
-      int    da = (int) d - (int) (batch_rank - (ar - 2)), db = (int) d - (int) (batch_rank - (br - 2));
-      gint64 sa = da >= 0 ? ashape[da] : 1, sb = db >= 0 ? bshape[db] : 1;
+      int    da = (int) d - (int) (s->batch_rank - (s->ar - 2)), db = (int) d - (int) (s->batch_rank - (s->br - 2));
+      gint64 sa = da >= 0 ? s->ashape[da] : 1, sb = db >= 0 ? s->bshape[db] : 1;
       if (sa != sb && sa != 1 && sb != 1)
         {
           g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
                        "matmul: batch dims do not broadcast (%" G_GINT64_FORMAT " and %" G_GINT64_FORMAT ")", sa, sb);
           return FALSE;
         }
-      bshape_out[d] = MAX (sa, sb);
-      nbatch *= bshape_out[d];
+      s->batch[d] = MAX (sa, sb);
+      s->nbatch *= s->batch[d];
     }
-  /* operand views in the compute dtype with broadcast batch dims (stride 0) */
-  {
-    gint64 s_a[WB_MAX_RANK], s_b[WB_MAX_RANK], sh_a[WB_MAX_RANK], sh_b[WB_MAX_RANK];
-    g_autoptr (WbTensor) va = NULL;
-    g_autoptr (WbTensor) vb = NULL;
-    g_autoptr (WbTensor) ca = NULL;
-    g_autoptr (WbTensor) cb = NULL;
+  return TRUE;
+}
 
-    if (a0->dtype != cdt)
-      {
-        if ((ca = _wb_tensor_convert_dense (a0, cdt, error)) == NULL)
-          return FALSE;
-        for (guint d = 0; d < a0->rank; d++)
-          astr[ar - a0->rank + d] = ca->strides[d];
-        if (a0->rank == 1)
-          astr[0] = a0->shape[0];
-      }
-    if (b0->dtype != cdt)
-      {
-        if ((cb = _wb_tensor_convert_dense (b0, cdt, error)) == NULL)
-          return FALSE;
-        for (guint d = 0; d < b0->rank; d++)
-          bstr[d] = cb->strides[d];
-        if (b0->rank == 1)
-          bstr[1] = 1;
-      }
-    for (guint d = 0; d < batch_rank; d++)
-      {
-        int da = (int) d - (int) (batch_rank - (ar - 2)), db = (int) d - (int) (batch_rank - (br - 2));
-        sh_a[d] = sh_b[d] = bshape_out[d];
-        s_a[d] = (da >= 0 && ashape[da] != 1) ? astr[da] : 0;
-        s_b[d] = (db >= 0 && bshape[db] != 1) ? bstr[db] : 0;
-      }
-    sh_a[batch_rank] = m, sh_a[batch_rank + 1] = k;
-    s_a[batch_rank] = astr[ar - 2], s_a[batch_rank + 1] = astr[ar - 1];
-    sh_b[batch_rank] = k, sh_b[batch_rank + 1] = n;
-    s_b[batch_rank] = bstr[br - 2], s_b[batch_rank + 1] = bstr[br - 1];
-    va = wb_tensor_new_view (ca ? ca : a0, cdt, batch_rank + 2, sh_a, s_a, (ca ? ca : a0)->offset);
-    vb = wb_tensor_new_view (cb ? cb : b0, cdt, batch_rank + 2, sh_b, s_b, (cb ? cb : b0)->offset);
-    a = g_steal_pointer (&va);
-    b = g_steal_pointer (&vb);
-  }
+/* The operands as views in the compute dtype @cdt with the broadcast batch dims (stride 0): @a [batch, m,
+ * k] and @b [batch, k, n] (transfer full). bf16/f16 operands are converted once. */
+static gboolean
+matmul_views (WbTensor *a0, WbTensor *b0, WbDtype cdt, MatmulShape *s, WbTensor **a, WbTensor **b, GError **error)
+{
+  gint64 s_a[WB_MAX_RANK], s_b[WB_MAX_RANK], sh_a[WB_MAX_RANK], sh_b[WB_MAX_RANK];
+  guint  ar = s->ar, br = s->br, batch_rank = s->batch_rank;
+  g_autoptr (WbTensor) ca = NULL;
+  g_autoptr (WbTensor) cb = NULL;
 
-  /* fold a's batch into M when b has no batch and a's rows are evenly strided */
-  {
-    gboolean b_batched = FALSE, fold = TRUE;
-    gint64   row_stride = a->strides[batch_rank];
-    for (guint d = 0; d < batch_rank; d++)
-      if (b->strides[d] != 0)
-        b_batched = TRUE;
-    if (fold && !b_batched && a->strides[batch_rank + 1] == 1)
-      {
-        gint64 expect = row_stride * m;
-        for (int d = (int) batch_rank - 1; d >= 0; d--)
-          {
-            if (a->strides[d] != expect)
-              fold = FALSE;
-            expect *= a->shape[d];
-          }
-      }
-    else
-      fold = FALSE;
+  if (a0->dtype != cdt)
+    {
+      if ((ca = _wb_tensor_convert_dense (a0, cdt, error)) == NULL)
+        return FALSE;
+      for (guint d = 0; d < a0->rank; d++)
+        s->astr[ar - a0->rank + d] = ca->strides[d];
+      if (a0->rank == 1)
+        s->astr[0] = a0->shape[0];
+    }
+  if (b0->dtype != cdt)
+    {
+      if ((cb = _wb_tensor_convert_dense (b0, cdt, error)) == NULL)
+        return FALSE;
+      for (guint d = 0; d < b0->rank; d++)
+        s->bstr[d] = cb->strides[d];
+      if (b0->rank == 1)
+        s->bstr[1] = 1;
+    }
+  for (guint d = 0; d < batch_rank; d++)
+    {
+      int da = (int) d - (int) (batch_rank - (ar - 2)), db = (int) d - (int) (batch_rank - (br - 2));
+      sh_a[d] = sh_b[d] = s->batch[d];
+      s_a[d] = (da >= 0 && s->ashape[da] != 1) ? s->astr[da] : 0;
+      s_b[d] = (db >= 0 && s->bshape[db] != 1) ? s->bstr[db] : 0;
+    }
+  sh_a[batch_rank] = s->m, sh_a[batch_rank + 1] = s->k;
+  s_a[batch_rank] = s->astr[ar - 2], s_a[batch_rank + 1] = s->astr[ar - 1];
+  sh_b[batch_rank] = s->k, sh_b[batch_rank + 1] = s->n;
+  s_b[batch_rank] = s->bstr[br - 2], s_b[batch_rank + 1] = s->bstr[br - 1];
+  *a = wb_tensor_new_view (ca ? ca : a0, cdt, batch_rank + 2, sh_a, s_a, (ca ? ca : a0)->offset);
+  *b = wb_tensor_new_view (cb ? cb : b0, cdt, batch_rank + 2, sh_b, s_b, (cb ? cb : b0)->offset);
+  return TRUE;
+}
 
-    acc = wb_tensor_new (cdt, 2, (gint64[]){ fold && dtype != cdt && cdt == WB_DTYPE_FLOAT32 ? 0 : nbatch * m, n }, error);
-    if (acc == NULL)
+/* Whether a's batch folds into M: b has no batch and a's rows are evenly strided */
+static gboolean
+matmul_can_fold (WbTensor *a, WbTensor *b, const MatmulShape *s)
+{
+  guint  batch_rank = s->batch_rank;
+  gint64 expect = a->strides[batch_rank] * s->m;
+
+  for (guint d = 0; d < batch_rank; d++)
+    if (b->strides[d] != 0)
       return FALSE;
-    if (fold)
+  if (a->strides[batch_rank + 1] != 1)
+    return FALSE;
+  for (int d = (int) batch_rank - 1; d >= 0; d--)
+    {
+      if (a->strides[d] != expect)
+        return FALSE;
+      expect *= a->shape[d];
+    }
+  return TRUE;
+}
+
+/* One GEMM per batch of the views @a and @b into @acc ([nbatch * m, n]) */
+static gboolean
+gemm_batches (WbTensor *a, WbTensor *b, WbDtype cdt, const MatmulShape *s, WbTensor *acc, GError **error)
+{
+  guint  batch_rank = s->batch_rank;
+  gint64 m = s->m, n = s->n, k = s->k;
+  gint64 sa2[2] = { a->strides[batch_rank], a->strides[batch_rank + 1] };
+  gint64 sb2[2] = { b->strides[batch_rank], b->strides[batch_rank + 1] };
+
+  for (gint64 bi = 0; bi < s->nbatch; bi++)
+    {
+      gint64 ao = a->offset, bo = b->offset, rem = bi;
+      for (int d = (int) batch_rank - 1; d >= 0; d--)
+        {
+          gint64 i = rem % s->batch[d];
+          rem /= s->batch[d];
+          ao += i * a->strides[d];
+          bo += i * b->strides[d];
+        }
       {
-        gint64 fshape[2] = { nbatch * m, k }, fstr[2] = { row_stride, 1 };
-        g_autoptr (WbTensor) fa = wb_tensor_new_view (a, cdt, 2, fshape, fstr, a->offset);
-        g_autoptr (WbTensor) vb2 = wb_tensor_new_view (b, cdt, 2, (gint64[]){ k, n },
-                                                       (gint64[]){ b->strides[batch_rank], b->strides[batch_rank + 1] }, b->offset);
-        if (!gemm_operand (fa, cdt, &ga, error) || !gemm_operand (vb2, cdt, &gb, error))
-          goto out;
-        if (dtype != cdt && cdt == WB_DTYPE_FLOAT32)
-          {
-            rounded = gemm_rounded (&ga, &gb, nbatch * m, n, k, NULL, dtype, error);
-            if (rounded == NULL)
-              goto out;
-          }
-        else
-          gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, nbatch * m, n, k, wb_tensor_get_data (acc), n, FALSE);
+        g_autoptr (WbTensor) ma = wb_tensor_new_view (a, cdt, 2, (gint64[]){ m, k }, sa2, ao);
+        g_autoptr (WbTensor) mb = wb_tensor_new_view (b, cdt, 2, (gint64[]){ k, n }, sb2, bo);
+        GemmOperand pa = { 0 }, pb = { 0 };
+        gboolean    okb = gemm_operand (ma, cdt, &pa, error) && gemm_operand (mb, cdt, &pb, error);
+        if (okb)
+          gemm (cdt, &pa, pa.t->offset, &pb, pb.t->offset, m, n, k,
+                _wb_elem_ptr (acc, bi * m * n), n, FALSE);
+        g_clear_pointer (&pa.t, wb_tensor_unref);
+        g_clear_pointer (&pb.t, wb_tensor_unref);
+        if (!okb)
+          return FALSE;
       }
-    else
-      {
-        gint64 sa2[2] = { a->strides[batch_rank], a->strides[batch_rank + 1] };
-        gint64 sb2[2] = { b->strides[batch_rank], b->strides[batch_rank + 1] };
-        for (gint64 bi = 0; bi < nbatch; bi++)
-          {
-            gint64 ao = a->offset, bo = b->offset, rem = bi;
-            for (int d = (int) batch_rank - 1; d >= 0; d--)
-              {
-                gint64 i = rem % bshape_out[d];
-                rem /= bshape_out[d];
-                ao += i * a->strides[d];
-                bo += i * b->strides[d];
-              }
-            {
-              g_autoptr (WbTensor) ma = wb_tensor_new_view (a, cdt, 2, (gint64[]){ m, k }, sa2, ao);
-              g_autoptr (WbTensor) mb = wb_tensor_new_view (b, cdt, 2, (gint64[]){ k, n }, sb2, bo);
-              GemmOperand pa = { 0 }, pb = { 0 };
-              gboolean    okb = gemm_operand (ma, cdt, &pa, error) && gemm_operand (mb, cdt, &pb, error);
-              if (okb)
-                gemm (cdt, &pa, pa.t->offset, &pb, pb.t->offset, m, n, k,
-                      _wb_elem_ptr (acc, bi * m * n), n, FALSE);
-              g_clear_pointer (&pa.t, wb_tensor_unref);
-              g_clear_pointer (&pb.t, wb_tensor_unref);
-              if (!okb)
-                goto out;
-            }
-          }
-      }
-  }
+    }
+  return TRUE;
+}
+
+static gboolean
+run_matmul (WbKernelCall *call, WbTensor *a0, WbTensor *b0, GError **error)
+{
+  WbDtype     dtype = a0->dtype, cdt = dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
+  MatmulShape s;
+  gint64      out_shape[WB_MAX_RANK];
+  guint       out_rank = 0, batch_rank;
+  gint64      m, n, k, nbatch;
+  g_autoptr (WbTensor) a = NULL;
+  g_autoptr (WbTensor) b = NULL;
+  GemmOperand ga = { 0 }, gb = { 0 };
+  WbTensor   *acc;
+  WbTensor   *rounded = NULL;
+  gboolean    ok = FALSE;
+  gboolean    fold;
+
+  if (a0->rank == 0 || b0->rank == 0 || a0->dtype != b0->dtype)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                   "matmul needs two tensors of rank >= 1 and one dtype, got %s[%u] and %s[%u]",
+                   wb_dtype_shortname (a0->dtype), a0->rank, wb_dtype_shortname (b0->dtype), b0->rank);
+      return FALSE;
+    }
+  if (!matmul_shape (a0, b0, &s, error) || !matmul_views (a0, b0, cdt, &s, &a, &b, error))
+    return FALSE;
+  batch_rank = s.batch_rank, m = s.m, n = s.n, k = s.k, nbatch = s.nbatch;
+
+  fold = matmul_can_fold (a, b, &s);
+  acc = wb_tensor_new (cdt, 2, (gint64[]){ fold && dtype != cdt && cdt == WB_DTYPE_FLOAT32 ? 0 : nbatch * m, n }, error);
+  if (acc == NULL)
+    return FALSE;
+  if (fold)
+    {
+      gint64 fshape[2] = { nbatch * m, k }, fstr[2] = { a->strides[batch_rank], 1 };
+      g_autoptr (WbTensor) fa = wb_tensor_new_view (a, cdt, 2, fshape, fstr, a->offset);
+      g_autoptr (WbTensor) vb2 = wb_tensor_new_view (b, cdt, 2, (gint64[]){ k, n },
+                                                     (gint64[]){ b->strides[batch_rank], b->strides[batch_rank + 1] }, b->offset);
+      if (!gemm_operand (fa, cdt, &ga, error) || !gemm_operand (vb2, cdt, &gb, error))
+        goto out;
+      if (dtype != cdt && cdt == WB_DTYPE_FLOAT32)
+        {
+          rounded = gemm_rounded (&ga, &gb, nbatch * m, n, k, NULL, dtype, error);
+          if (rounded == NULL)
+            goto out;
+        }
+      else
+        gemm (cdt, &ga, ga.t->offset, &gb, gb.t->offset, nbatch * m, n, k, wb_tensor_get_data (acc), n, FALSE);
+    }
+  else if (!gemm_batches (a, b, cdt, &s, acc, error))
+    goto out;
   /* output shape */
   for (guint d = 0; d < batch_rank; d++)
-    out_shape[out_rank++] = bshape_out[d];
+    out_shape[out_rank++] = s.batch[d];
   if (a0->rank > 1)
     out_shape[out_rank++] = m;
   if (b0->rank > 1)

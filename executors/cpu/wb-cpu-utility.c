@@ -78,8 +78,9 @@ check_number (WbKernelCall *call, GError **error)
   return TRUE;
 }
 
-gboolean
-_wb_cpu_utility (WbKernelCall *call, int op, GError **error)
+/* shallow_copy and device_put (the same value), clone, copy_ (in place) and update_aliases */
+static gboolean
+util_copy (WbKernelCall *call, int op, GError **error)
 {
   WbTensor *a;
 
@@ -144,47 +145,61 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
         return TRUE;
       }
 
-    case WB_UTIL_DIM:
-      if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
-        return FALSE;
-      call->result = wb_rt_value_new_int (a->rank);
-      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
 
-    case WB_UTIL_ITEM:
-      if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
-        return FALSE;
-      if (wb_tensor_numel (a) != 1)
-        {
-          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "item of a tensor with %" G_GINT64_FORMAT " elements", wb_tensor_numel (a));
-          return FALSE;
-        }
-      if (a->dtype == WB_DTYPE_BOOL8)
-        call->result = wb_rt_value_new_bool (wb_tensor_get_i64 (a, 0) != 0);
-      else if (_wb_dtype_class (a->dtype) == WB_CLASS_I64)
-        call->result = wb_rt_value_new_int (wb_tensor_get_i64 (a, 0));
-      else
-        call->result = wb_rt_value_new_float (wb_tensor_get_f64 (a, 0));
-      return TRUE;
+static gboolean
+util_item (WbKernelCall *call, GError **error)
+{
+  WbTensor *a;
 
-    case WB_UTIL_BITCAST:
-      {
-        WbDtype dtype;
-        g_autoptr (WbTensor) c = NULL;
-        if (!_wb_cpu_arg_tensor (call, 0, "src", &a, error) || !_wb_cpu_arg_dtype (call, 1, "dtype", &dtype, error))
-          return FALSE;
-        if (dtype == WB_DTYPE_UNKNOWN || wb_dtype_size (dtype) != wb_dtype_size (a->dtype) || !_wb_dtype_is_supported (dtype))
-          {
-            g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
-                         "bitcast from %s to %s (only equal element sizes)", wb_dtype_shortname (a->dtype),
-                         wb_dtype_shortname (dtype));
-            return FALSE;
-          }
-        c = wb_tensor_contiguous (a, error);
-        if (c == NULL)
-          return FALSE;
-        return _wb_cpu_set_result (call, wb_tensor_new_view (c, dtype, c->rank, c->shape, c->strides, c->offset));
-      }
+  if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
+    return FALSE;
+  if (wb_tensor_numel (a) != 1)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "item of a tensor with %" G_GINT64_FORMAT " elements", wb_tensor_numel (a));
+      return FALSE;
+    }
+  if (a->dtype == WB_DTYPE_BOOL8)
+    call->result = wb_rt_value_new_bool (wb_tensor_get_i64 (a, 0) != 0);
+  else if (_wb_dtype_class (a->dtype) == WB_CLASS_I64)
+    call->result = wb_rt_value_new_int (wb_tensor_get_i64 (a, 0));
+  else
+    call->result = wb_rt_value_new_float (wb_tensor_get_f64 (a, 0));
+  return TRUE;
+}
 
+static gboolean
+util_bitcast (WbKernelCall *call, GError **error)
+{
+  WbTensor *a;
+  WbDtype   dtype;
+  g_autoptr (WbTensor) c = NULL;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "src", &a, error) || !_wb_cpu_arg_dtype (call, 1, "dtype", &dtype, error))
+    return FALSE;
+  if (dtype == WB_DTYPE_UNKNOWN || wb_dtype_size (dtype) != wb_dtype_size (a->dtype) || !_wb_dtype_is_supported (dtype))
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                   "bitcast from %s to %s (only equal element sizes)", wb_dtype_shortname (a->dtype),
+                   wb_dtype_shortname (dtype));
+      return FALSE;
+    }
+  c = wb_tensor_contiguous (a, error);
+  if (c == NULL)
+    return FALSE;
+  return _wb_cpu_set_result (call, wb_tensor_new_view (c, dtype, c->rank, c->shape, c->strides, c->offset));
+}
+
+/* The prologue's checks: a value the workbench could not know (opaque) passes */
+static gboolean
+util_check (WbKernelCall *call, int op, GError **error)
+{
+  switch (op)
+    {
     case WB_UTIL_CHECK_TENSOR:
       return check_tensor (call, error);
 
@@ -226,6 +241,90 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
       return check_number (call, error);
 
     case WB_UTIL_CHECK_PASS:
+      return TRUE;
+
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+/* frexp(a) -> (mantissa in a's dtype, exponent in int32) */
+static gboolean
+util_frexp (WbKernelCall *call, GError **error)
+{
+  WbTensor *a, *m, *e;
+  g_autoptr (WbTensor) x = NULL;
+  gint64 n;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_check_dtype (call, a->dtype, WB_DT_FLOATS, error) ||
+      (x = wb_tensor_to_dtype (a, WB_DTYPE_FLOAT64, error)) == NULL)
+    return FALSE;
+  n = wb_tensor_numel (x);
+  m = wb_tensor_new (WB_DTYPE_FLOAT64, a->rank, a->shape, error);
+  e = m ? wb_tensor_new (WB_DTYPE_INT32, a->rank, a->shape, error) : NULL;
+  if (e == NULL)
+    {
+      g_clear_pointer (&m, wb_tensor_unref);
+      return FALSE;
+    }
+  for (gint64 i = 0; i < n; i++)
+    {
+      int ex = 0;
+      ((double *) wb_tensor_get_data (m))[i] = frexp (((double *) wb_tensor_get_data (x))[i], &ex);
+      ((gint32 *) wb_tensor_get_data (e))[i] = ex;
+    }
+  {
+    WbTensor  *mt = wb_tensor_to_dtype (m, a->dtype, error);
+    WbRtValue *tuple;
+    wb_tensor_unref (m);
+    if (mt == NULL)
+      {
+        wb_tensor_unref (e);
+        return FALSE;
+      }
+    tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
+    wb_rt_value_append (tuple, wb_rt_value_take_tensor (mt));
+    wb_rt_value_append (tuple, wb_rt_value_take_tensor (e));
+    call->result = tuple;
+  }
+  return TRUE;
+}
+
+gboolean
+_wb_cpu_utility (WbKernelCall *call, int op, GError **error)
+{
+  WbTensor *a;
+
+  switch (op)
+    {
+    case WB_UTIL_SHALLOW_COPY:
+    case WB_UTIL_DEVICE_PUT:
+    case WB_UTIL_CLONE:
+    case WB_UTIL_COPY_:
+    case WB_UTIL_UPDATE_ALIASES:
+      return util_copy (call, op, error);
+
+    case WB_UTIL_DIM:
+      if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
+        return FALSE;
+      call->result = wb_rt_value_new_int (a->rank);
+      return TRUE;
+
+    case WB_UTIL_ITEM:
+      return util_item (call, error);
+
+    case WB_UTIL_BITCAST:
+      return util_bitcast (call, error);
+
+    case WB_UTIL_CHECK_TENSOR:
+    case WB_UTIL_CHECK_LEN:
+    case WB_UTIL_CHECK_NONE:
+    case WB_UTIL_CHECK_EMPTY:
+    case WB_UTIL_CHECK_NUMBER:
+    case WB_UTIL_CHECK_PASS:
+      return util_check (call, op, error);
+
     case WB_UTIL_NOTHING:
       return TRUE;
 
@@ -259,43 +358,7 @@ _wb_cpu_utility (WbKernelCall *call, int op, GError **error)
       return TRUE;
 
     case WB_UTIL_FREXP:
-      {
-        WbTensor *m, *e;
-        g_autoptr (WbTensor) x = NULL;
-        gint64 n;
-        if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_check_dtype (call, a->dtype, WB_DT_FLOATS, error) ||
-            (x = wb_tensor_to_dtype (a, WB_DTYPE_FLOAT64, error)) == NULL)
-          return FALSE;
-        n = wb_tensor_numel (x);
-        m = wb_tensor_new (WB_DTYPE_FLOAT64, a->rank, a->shape, error);
-        e = m ? wb_tensor_new (WB_DTYPE_INT32, a->rank, a->shape, error) : NULL;
-        if (e == NULL)
-          {
-            g_clear_pointer (&m, wb_tensor_unref);
-            return FALSE;
-          }
-        for (gint64 i = 0; i < n; i++)
-          {
-            int ex = 0;
-            ((double *) wb_tensor_get_data (m))[i] = frexp (((double *) wb_tensor_get_data (x))[i], &ex);
-            ((gint32 *) wb_tensor_get_data (e))[i] = ex;
-          }
-        {
-          WbTensor  *mt = wb_tensor_to_dtype (m, a->dtype, error);
-          WbRtValue *tuple;
-          wb_tensor_unref (m);
-          if (mt == NULL)
-            {
-              wb_tensor_unref (e);
-              return FALSE;
-            }
-          tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
-          wb_rt_value_append (tuple, wb_rt_value_take_tensor (mt));
-          wb_rt_value_append (tuple, wb_rt_value_take_tensor (e));
-          call->result = tuple;
-        }
-        return TRUE;
-      }
+      return util_frexp (call, error);
 
     case WB_UTIL_PRINT:
       {

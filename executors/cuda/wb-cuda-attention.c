@@ -677,39 +677,31 @@ same_dims (const WbTensor *t, gint64 d0, gint64 d1, gint64 d2, gint64 d3)
   return t->rank == 4 && t->shape[0] == d0 && t->shape[1] == d1 && t->shape[2] == d2 && t->shape[3] == d3;
 }
 
+/* The call's tensors (borrowed): q, k, v [B, H, T, E], and backward grad_out, out and logsumexp */
+typedef struct
+{
+  WbTensor *q, *k, *v, *go, *o, *lse;
+  gint64    b, h;
+} Operands;
+
+/* Reads and checks @op's arguments: the tensors into @a, their sizes, the scale and causality into @d;
+ * FALSE with the reason what the GPU paths do not take (refuse) */
 static gboolean
-run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GError **error)
+read_args (WbKernelCall *call, WbCudaAttentionOp op, gboolean fwd, Operands *a, Dims *d, GError **error)
 {
   Positions  at = positions_of (op);
-  gboolean   fwd = op == WB_CUDA_ATTENTION_FLASH_FWD || op == WB_CUDA_ATTENTION_EFFICIENT_FWD || op == WB_CUDA_ATTENTION_SDPA;
-  WbTensor  *q = NULL, *k = NULL, *v = NULL, *go = NULL, *o = NULL, *lse = NULL;
   WbRtValue *mask = call_arg (call, at.mask, "attn_mask");
   double     dropout, causal, scale;
+  WbTensor  *q, *k, *v, *go, *o, *lse;
   gint64     b, h;
-  g_autoptr (WbTensor) q3 = NULL;
-  g_autoptr (WbTensor) k3 = NULL;
-  g_autoptr (WbTensor) v3 = NULL;
-  /* the operands q, k, v, go, o as the fused kernels and cuDNN read them, and the copies made for them */
-  g_autoptr (WbTensor) hq = NULL;
-  g_autoptr (WbTensor) hk = NULL;
-  g_autoptr (WbTensor) hv = NULL;
-  g_autoptr (WbTensor) hgo = NULL;
-  g_autoptr (WbTensor) ho = NULL;
-  WbTensor            *operands[5];
-  WbTensor           **held[5] = { &hq, &hk, &hv, &hgo, &ho };
-  WbCudaFlashMat       mats[5] = { { 0 } };
-  WbCudnnSdpaPlan     *plan = NULL;
-  G_GNUC_UNUSED gint64 workspace = 0; /* read only with cuDNN */
-  WbCudaFlashDims      fd;
-  gboolean             fused;
-  WbRtValue           *tuple;
 
-  if (!tensor_arg (call, at.q, "query", &q, error) || !tensor_arg (call, at.q + 1, "key", &k, error) ||
-      !tensor_arg (call, at.q + 2, "value", &v, error))
+  if (!tensor_arg (call, at.q, "query", &a->q, error) || !tensor_arg (call, at.q + 1, "key", &a->k, error) ||
+      !tensor_arg (call, at.q + 2, "value", &a->v, error))
     return FALSE;
-  if (!fwd && (!tensor_arg (call, at.go, "grad_out", &go, error) || !tensor_arg (call, at.out, "out", &o, error) ||
-               !tensor_arg (call, at.lse, "logsumexp", &lse, error)))
+  if (!fwd && (!tensor_arg (call, at.go, "grad_out", &a->go, error) || !tensor_arg (call, at.out, "out", &a->o, error) ||
+               !tensor_arg (call, at.lse, "logsumexp", &a->lse, error)))
     return FALSE;
+  q = a->q, k = a->k, v = a->v, go = a->go, o = a->o, lse = a->lse;
   if (mask != NULL && mask->kind != WB_RT_NONE)
     return refuse (error, "an attn_mask is not handled on the GPU");
   if (!number_arg (call, at.dropout, "dropout_p", 0.0, &dropout, error) || !number_arg (call, at.causal, "is_causal", 0.0, &causal, error))
@@ -722,7 +714,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
                    wb_dtype_shortname (k->dtype), wb_dtype_shortname (v->dtype));
   if (q->rank != 4 || k->rank != 4 || v->rank != 4)
     return refuse (error, "q, k, v of ranks %u, %u, %u (4 only: [B, H, T, E])", q->rank, k->rank, v->rank);
-  b = q->shape[0], h = q->shape[1];
+  b = a->b = q->shape[0], h = a->h = q->shape[1];
   d->tq = q->shape[2], d->tk = k->shape[2], d->e = q->shape[3], d->ev = v->shape[3];
   if (!same_dims (k, b, h, d->tk, d->e) || !same_dims (v, b, h, d->tk, d->ev))
     return refuse (error, "q [B, H, Tq, E], k [B, H, Tk, E], v [B, H, Tk, Ev] do not match");
@@ -742,6 +734,74 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
     }
   else
     d->lse_len = op == WB_CUDA_ATTENTION_FLASH_FWD ? (d->tq + 15) / 16 * 16 : (d->tq + 31) / 32 * 32;
+  return TRUE;
+}
+
+/* The forward's result: sdpa's output alone, or the tuple of the aten op (@out, @lse_out, and zeros and
+ * sizes where the op returns sequence offsets and Philox state); (transfer full) out and lse_out */
+static gboolean
+forward_result (WbCudaRuntime *rt, WbCudaAttentionOp op, const Dims *d, gint64 b, WbTensor *out, WbTensor *lse_out, WbKernelCall *call, GError **error)
+{
+  WbRtValue *tuple;
+  gint64     nb = b + 1;
+
+  if (op == WB_CUDA_ATTENTION_SDPA)
+    {
+      wb_tensor_unref (lse_out);
+      call->result = wb_rt_value_take_tensor (out);
+      return TRUE;
+    }
+  tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
+  wb_rt_value_append (tuple, wb_rt_value_take_tensor (out));
+  wb_rt_value_append (tuple, wb_rt_value_take_tensor (lse_out));
+  if (op == WB_CUDA_ATTENTION_FLASH_FWD)
+    {
+      /* cum_seq_q, cum_seq_k, max_q, max_k */
+      if (!append_zeros (rt, tuple, 1, &nb, error) || !append_zeros (rt, tuple, 1, &nb, error))
+        goto fail;
+      wb_rt_value_append (tuple, wb_rt_value_new_int (d->tq));
+      wb_rt_value_append (tuple, wb_rt_value_new_int (d->tk));
+    }
+  /* philox_seed, philox_offset (and the flash op's debug_attn_mask) */
+  for (guint i = 0; i < (op == WB_CUDA_ATTENTION_FLASH_FWD ? 3u : 2u); i++)
+    if (!append_zeros (rt, tuple, 0, &nb, error))
+      goto fail;
+  call->result = tuple;
+  return TRUE;
+
+fail:
+  wb_rt_value_unref (tuple);
+  return FALSE;
+}
+
+static gboolean
+run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GError **error)
+{
+  gboolean  fwd = op == WB_CUDA_ATTENTION_FLASH_FWD || op == WB_CUDA_ATTENTION_EFFICIENT_FWD || op == WB_CUDA_ATTENTION_SDPA;
+  Operands  a = { 0 };
+  WbTensor *q, *k, *v, *go, *o, *lse;
+  gint64    b, h;
+  g_autoptr (WbTensor) q3 = NULL;
+  g_autoptr (WbTensor) k3 = NULL;
+  g_autoptr (WbTensor) v3 = NULL;
+  /* the operands q, k, v, go, o as the fused kernels and cuDNN read them, and the copies made for them */
+  g_autoptr (WbTensor) hq = NULL;
+  g_autoptr (WbTensor) hk = NULL;
+  g_autoptr (WbTensor) hv = NULL;
+  g_autoptr (WbTensor) hgo = NULL;
+  g_autoptr (WbTensor) ho = NULL;
+  WbTensor            *operands[5];
+  WbTensor           **held[5] = { &hq, &hk, &hv, &hgo, &ho };
+  WbCudaFlashMat       mats[5] = { { 0 } };
+  WbCudnnSdpaPlan     *plan = NULL;
+  G_GNUC_UNUSED gint64 workspace = 0; /* read only with cuDNN */
+  WbCudaFlashDims      fd;
+  gboolean             fused;
+  WbRtValue           *tuple;
+
+  if (!read_args (call, op, fwd, &a, d, error))
+    return FALSE;
+  q = a.q, k = a.k, v = a.v, go = a.go, o = a.o, lse = a.lse, b = a.b, h = a.h;
   operands[0] = q, operands[1] = k, operands[2] = v, operands[3] = go, operands[4] = o;
 #if WB_HAVE_CUDNN
   if (!cudnn_plan (rt, d, b, h, fwd, operands, held, mats, &plan, &workspace, error))
@@ -766,7 +826,6 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
       g_autoptr (WbTensor) out = wb_cuda_tensor_new (rt, d->dtype, 4, (gint64[]){ b, h, d->tq, d->ev }, error);
       g_autoptr (WbTensor) lse_out = out ? wb_cuda_tensor_new (rt, WB_DTYPE_FLOAT32, 3, (gint64[]){ b, h, d->lse_len }, error) : NULL;
       g_autoptr (WbTensor) o3 = NULL;
-      gint64 nb = b + 1;
       if (lse_out == NULL)
         return FALSE;
       if (plan != NULL)
@@ -790,28 +849,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
         }
       else if ((o3 = wb_tensor_try_view (out, 3, (gint64[]){ d->bh, d->tq, d->ev })) == NULL || !forward (rt, d, q3, k3, v3, o3, lse_out, error))
         return FALSE;
-      if (op == WB_CUDA_ATTENTION_SDPA)
-        {
-          call->result = wb_rt_value_take_tensor (g_steal_pointer (&out));
-          return TRUE;
-        }
-      tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
-      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&out)));
-      wb_rt_value_append (tuple, wb_rt_value_take_tensor (g_steal_pointer (&lse_out)));
-      if (op == WB_CUDA_ATTENTION_FLASH_FWD)
-        {
-          /* cum_seq_q, cum_seq_k, max_q, max_k */
-          if (!append_zeros (rt, tuple, 1, &nb, error) || !append_zeros (rt, tuple, 1, &nb, error))
-            goto fail;
-          wb_rt_value_append (tuple, wb_rt_value_new_int (d->tq));
-          wb_rt_value_append (tuple, wb_rt_value_new_int (d->tk));
-        }
-      /* philox_seed, philox_offset (and the flash op's debug_attn_mask) */
-      for (guint i = 0; i < (op == WB_CUDA_ATTENTION_FLASH_FWD ? 3u : 2u); i++)
-        if (!append_zeros (rt, tuple, 0, &nb, error))
-          goto fail;
-      call->result = tuple;
-      return TRUE;
+      return forward_result (rt, op, d, b, g_steal_pointer (&out), g_steal_pointer (&lse_out), call, error);
     }
   else
     {
@@ -866,10 +904,6 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
       call->result = tuple;
       return TRUE;
     }
-
-fail:
-  wb_rt_value_unref (tuple);
-  return FALSE;
 }
 
 gboolean

@@ -6,8 +6,10 @@
  * wb-cuda-codegen-emit.c         conversion (convert_element_type) and the dispatch
  * wb-cuda-codegen-emit-view.c    views (broadcast_in_dim, reshape, squeeze, transpose, slice, flip, copies)
  * wb-cuda-codegen-emit-index.c   creation (empty, full, iota) and indexing (cat, pad, take, gather)
- * Include after wb-cuda-codegen-private.h. */
+ * It includes wb-cuda-codegen-private.h. */
 #pragma once
+
+#include "wb-cuda-codegen-private.h"
 
 G_BEGIN_DECLS
 
@@ -30,9 +32,25 @@ typedef struct
   guint              n_rows;
 } WbCgEmitFamily;
 
-extern const WbCgEmitFamily _wb_cg_emit_views;    /* wb-cuda-codegen-emit-view.c */
-extern const WbCgEmitFamily _wb_cg_emit_creation; /* wb-cuda-codegen-emit-index.c */
-extern const WbCgEmitFamily _wb_cg_emit_indexing; /* wb-cuda-codegen-emit-index.c */
+extern const WbCgEmitFamily _wb_cg_emit_conversion; /* wb-cuda-codegen-emit.c */
+extern const WbCgEmitFamily _wb_cg_emit_views;      /* wb-cuda-codegen-emit-view.c */
+extern const WbCgEmitFamily _wb_cg_emit_creation;   /* wb-cuda-codegen-emit-index.c */
+extern const WbCgEmitFamily _wb_cg_emit_indexing;   /* wb-cuda-codegen-emit-index.c */
+
+/* What the emitter (_wb_cg_emit, _wb_cg_emit_node: wb-cuda-codegen-emit.c) reaches in the files above it,
+ * which call it for their operands: the op families it dispatches to by symbol id, a value's word of two bf16
+ * lanes (-pair.c) and a partial table's lookup (-table.c). It reaches them only through this table, which
+ * wb-cuda-codegen.c fills once (Gen.emit), so that no two of those files call each other
+ * (tools/cuda-graph.py). */
+struct _WbCgEmitOps
+{
+  const WbCgEmitFamily *const *families; /* every family but the elementwise table's, searched in order */
+  guint                        n_families;
+  /* with Kern.pair: the word of @v at @ix (_wb_cg_emit_pair) */
+  const char *(*pair) (Kern *k, Val *v, const Idx *ix, GError **error);
+  /* @v is Kern.ptable: its value at @ix looked up in the partial table (_wb_cg_emit_partial_lookup) */
+  const char *(*partial_lookup) (Kern *k, Val *v, const Idx *ix, GError **error);
+};
 
 /* helpers of wb-cuda-codegen-emit.c the families use */
 /* the bad-arguments error of @n; NULL */

@@ -8,8 +8,8 @@
 #ifndef WB_EXECUTORS_COMPILATION
 #define WB_EXECUTORS_COMPILATION
 #endif
-#include "wb-cuda-codegen-private.h"
 #include "wb-cuda-codegen-emit-private.h"
+#include "wb-cuda-codegen-private.h"
 #include "wb-half.h"
 
 /* Converts @x of dtype @from (a value of its class) to dtype @to as convert_element_type does. */
@@ -326,62 +326,61 @@ _wb_cg_refuse_pair (Kern *k)
 static const char *
 emit_convert (Kern *k, Val *v, Node *n, Val *a, const Idx *ix, GError **error)
 {
-  Gen        *g = k->g;
+  Gen *g = k->g;
 
-    const char *x;
-    /* narrow z -> f32, / c, -> narrow: z * (1 / c) when narrow_div_is_mul says it rounds the same */
-    if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && a->def != NULL &&
-        strcmp (a->def->op, "div") == 0)
-      {
-        Val  *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
-        Val  *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
-                      ? _wb_cg_operand (g, num->def->arg[0])
-                      : NULL;
-        float c = den != NULL && !den->is_tensor ? (den->is_float ? (float) den->f : (float) den->i) : 0.0f;
-        if (z != NULL && z->is_tensor && z->dtype == v->dtype && num->dtype == WB_DTYPE_FLOAT32 && isfinite (c) && c != 0.0f &&
-            narrow_div_is_mul (v->dtype, c, reciprocal_rn (c)))
-          {
-            if ((x = _wb_cg_emit (k, num, ix, error)) == NULL)
-              return NULL;
-            return _wb_cg_new_var (k, "float", _wb_cg_normalize (g, _wb_cg_gstr (g, "%s * %af", x, (double) reciprocal_rn (c)), v->dtype));
-          }
-      }
-    if ((x = _wb_cg_emit (k, a, ix, error)) == NULL)
-      return NULL;
-    if (a->dtype == v->dtype)
-      return x;
-    /* bf16 -> f32 -> bf16 (Thunder prints such round trips between ops): the value of the first is the
-     * answer, no rounding needed. Holds for any float widening, which is exact. */
-    if (a->def != NULL && strcmp (a->def->op, "convert_element_type") == 0 && exact_widening (v->dtype, a->dtype))
-      {
-        Val *b = _wb_cg_arg_val (k, a->def, 0, error);
-        if (b == NULL)
-          return NULL;
-        if (b->is_tensor && b->dtype == v->dtype)
-          return _wb_cg_emit (k, b, ix, error);
-      }
-    /* f32 -> bf16 / f16 of a value that is one already (exactly_in): no rounding */
-    if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && _wb_cg_exactly_in (g, a, v->dtype, 0))
-      return x;
-    return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
+  const char *x;
+  /* narrow z -> f32, / c, -> narrow: z * (1 / c) when narrow_div_is_mul says it rounds the same */
+  if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && a->def != NULL &&
+      strcmp (a->def->op, "div") == 0)
+    {
+      Val  *num = _wb_cg_operand (g, a->def->arg[0]), *den = _wb_cg_operand (g, a->def->arg[1]);
+      Val  *z = num != NULL && num->is_tensor && num->def != NULL && strcmp (num->def->op, "convert_element_type") == 0
+                    ? _wb_cg_operand (g, num->def->arg[0])
+                    : NULL;
+      float c = den != NULL && !den->is_tensor ? (den->is_float ? (float) den->f : (float) den->i) : 0.0f;
+      if (z != NULL && z->is_tensor && z->dtype == v->dtype && num->dtype == WB_DTYPE_FLOAT32 && isfinite (c) && c != 0.0f &&
+          narrow_div_is_mul (v->dtype, c, reciprocal_rn (c)))
+        {
+          if ((x = _wb_cg_emit (k, num, ix, error)) == NULL)
+            return NULL;
+          return _wb_cg_new_var (k, "float", _wb_cg_normalize (g, _wb_cg_gstr (g, "%s * %af", x, (double) reciprocal_rn (c)), v->dtype));
+        }
+    }
+  if ((x = _wb_cg_emit (k, a, ix, error)) == NULL)
+    return NULL;
+  if (a->dtype == v->dtype)
+    return x;
+  /* bf16 -> f32 -> bf16 (Thunder prints such round trips between ops): the value of the first is the
+   * answer, no rounding needed. Holds for any float widening, which is exact. */
+  if (a->def != NULL && strcmp (a->def->op, "convert_element_type") == 0 && exact_widening (v->dtype, a->dtype))
+    {
+      Val *b = _wb_cg_arg_val (k, a->def, 0, error);
+      if (b == NULL)
+        return NULL;
+      if (b->is_tensor && b->dtype == v->dtype)
+        return _wb_cg_emit (k, b, ix, error);
+    }
+  /* f32 -> bf16 / f16 of a value that is one already (exactly_in): no rounding */
+  if ((v->dtype == WB_DTYPE_BFLOAT16 || v->dtype == WB_DTYPE_FLOAT16) && a->dtype == WB_DTYPE_FLOAT32 && _wb_cg_exactly_in (g, a, v->dtype, 0))
+    return x;
+  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)), convert (g, x, a->dtype, v->dtype));
 }
 
 static const WbCgEmitRow conversion_rows[] = {
   { WB_SYMBOL_PRIMS_CONVERT_ELEMENT_TYPE, TRUE, emit_convert },
 };
 
-static const WbCgEmitFamily emit_conversion = { "conversion", conversion_rows, G_N_ELEMENTS (conversion_rows) };
+const WbCgEmitFamily _wb_cg_emit_conversion = { "conversion", conversion_rows, G_N_ELEMENTS (conversion_rows) };
 
-/* Every family but the elementwise table's (emit_elementwise, by name in the table of -graph.c). */
-static const WbCgEmitFamily *const families[] = { &_wb_cg_emit_creation, &_wb_cg_emit_indexing, &emit_conversion, &_wb_cg_emit_views };
-
+/* The row of symbol @id in the families of @ops (every family but the elementwise table's: emit_elementwise,
+ * by name in the table of -graph.c) */
 static const WbCgEmitRow *
-find_row (WbSymbolId id)
+find_row (const WbCgEmitOps *ops, WbSymbolId id)
 {
-  for (guint f = 0; f < G_N_ELEMENTS (families); f++)
-    for (guint i = 0; i < families[f]->n_rows; i++)
-      if (families[f]->rows[i].id == id)
-        return &families[f]->rows[i];
+  for (guint f = 0; f < ops->n_families; f++)
+    for (guint i = 0; i < ops->families[f]->n_rows; i++)
+      if (ops->families[f]->rows[i].id == id)
+        return &ops->families[f]->rows[i];
   return NULL;
 }
 
@@ -407,7 +406,7 @@ _wb_cg_emit_node (Kern *k, Val *v, const Idx *ix, GError **error)
       _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "internal: prims.%s read before its kernel", n->op);
       return NULL;
     }
-  row = find_row (n->id);
+  row = find_row (k->g->emit, n->id);
   if (row == NULL || row->operand)
     {
       if ((a = _wb_cg_arg_val (k, n, 0, error)) == NULL)
@@ -432,7 +431,7 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   const char *key, *x;
 
   if (k->pair)
-    return _wb_cg_emit_pair (k, v, ix, error);
+    return k->g->emit->pair (k, v, ix, error);
   key = _wb_cg_idx_key (k->g, v->id, ix);
   if ((x = _wb_cg_memo_get (k, key)) != NULL)
     return x;
@@ -443,7 +442,7 @@ _wb_cg_emit (Kern *k, Val *v, const Idx *ix, GError **error)
   else if (v->input >= 0 || v->buffer >= 0)
     x = emit_load (k, v, ix);
   else if (v == k->ptable)
-    x = _wb_cg_emit_partial_lookup (k, v, ix, error);
+    x = k->g->emit->partial_lookup (k, v, ix, error);
   else
     x = _wb_cg_emit_node (k, v, ix, error);
   if (x != NULL)

@@ -26,7 +26,10 @@
  *
  * Which reads are of the reduced row is found by walking the epilogue's values to the reductions' results
  * through elementwise ops (same shape), broadcast_in_dim and reshapes that only add or drop dims of extent 1,
- * following which dim of the operand each dim is; any other path to a result refuses the group. */
+ * following which dim of the operand each dim is; any other path to a result refuses the group.
+ *
+ * The epilogue's buffers and the inputs it reads are wb-cuda-codegen-outputs.c's; its element walk also takes a
+ * mixed column set's sums (-mix.c, which never calls back here). */
 #include "config.h"
 
 #include <string.h>
@@ -86,13 +89,13 @@ _wb_cg_reduction_sets (Gen *g)
       set = g_ptr_array_new ();
       g_ptr_array_add (set, n);
       g_hash_table_add (taken, n);
-      if (siblings && _wb_cg_reduction_layout (g, n, &L) && !L.is_var && (L.row || L.column))
+      if (siblings && _wb_cg_reduction_layout (g, n, &L, NULL) && !L.is_var && (L.row || L.column))
         for (guint j = i + 1; j < g->nodes->len && set->len < MAX_SIBLINGS; j++)
           {
             Node         *m = g->nodes->pdata[j];
             WbCgReduction M;
             Pending       p = { done, NULL, FALSE };
-            if (!m->is_reduction || !m->out[0]->needed || m->done || g_hash_table_contains (taken, m) || !_wb_cg_reduction_layout (g, m, &M) ||
+            if (!m->is_reduction || !m->out[0]->needed || m->done || g_hash_table_contains (taken, m) || !_wb_cg_reduction_layout (g, m, &M, NULL) ||
                 M.is_var || M.row != L.row || M.column != L.column || !_wb_cg_same_shape (M.a, L.a) || !same_dims (M.red, L.red, L.a->rank) ||
                 _wb_cg_dtype_cls (M.a->dtype) != _wb_cg_dtype_cls (L.a->dtype))
               continue;
@@ -337,7 +340,7 @@ column_lead (Gen *g, Node *n, gpointer data)
   WbCgReduction R;
 
   (void) data;
-  return _wb_cg_reduction_layout (g, n, &R) && R.column && R.lead;
+  return _wb_cg_reduction_layout (g, n, &R, NULL) && R.column && R.lead;
 }
 
 /* Moves the values of group @gi of @groups (of the row reductions' kept shape) that read a column reduction's results
@@ -376,7 +379,7 @@ epilogue_choose (Gen *g, GPtrArray *held, GHashTable *later, GPtrArray *groups, 
   Own           o;
 
   memset (epi, 0, sizeof *epi);
-  if (!_wb_cg_reduction_layout (g, held->pdata[0], &L) || !L.takes_epilogue)
+  if (!_wb_cg_reduction_layout (g, held->pdata[0], &L, NULL) || !L.takes_epilogue)
     return FALSE;
   own_init (&o, g, held, later, &L);
   epi->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
@@ -439,114 +442,6 @@ _wb_cg_epilogue_clear (WbCgEpilogue *epi)
 }
 
 /* -- emission -------------------------------------------------------------------------------- */
-
-static void
-each_output (const WbCgEpilogue *epi, void (*fn) (Val *v, gpointer data), gpointer data)
-{
-  for (guint i = 0; i < epi->rows->len; i++)
-    {
-      GPtrArray *grp = epi->rows->pdata[i];
-      for (guint j = 0; j < grp->len; j++)
-        fn (grp->pdata[j], data);
-    }
-  for (guint j = 0; j < epi->elems->len; j++)
-    fn (epi->elems->pdata[j], data);
-}
-
-typedef struct
-{
-  Gen    *g;
-  GArray *writes;
-} Buffers;
-
-static void
-add_buffer (Val *v, gpointer data)
-{
-  Buffers *b = data;
-  guint    slot;
-
-  if (v->buffer < 0)
-    v->buffer = _wb_cg_add_buffer (b->g, v);
-  slot = b->g->n_inputs + (guint) v->buffer;
-  g_array_append_val (b->writes, slot);
-}
-
-void
-_wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes)
-{
-  Buffers b = { g, writes };
-
-  each_output (epi, add_buffer, &b);
-}
-
-static void
-collect (Val *v, gpointer data)
-{
-  g_ptr_array_add (data, v);
-}
-
-typedef struct
-{
-  GHashTable *seen;
-  GArray     *slots;
-  gint64      numel;
-} RowInputs;
-
-static gboolean
-row_inputs_cb (Gen *g, Val *v, gpointer data)
-{
-  RowInputs *ri = data;
-  guint      slot;
-
-  if (!v->is_tensor || _wb_cg_numel_of (v->rank, v->shape) != ri->numel || !g_hash_table_add (ri->seen, v))
-    return FALSE;
-  if (v->input >= 0)
-    {
-      slot = (guint) v->input;
-      if (_wb_cg_val_contiguous (v))
-        g_array_append_val (ri->slots, slot);
-      return FALSE;
-    }
-  if (v->buffer >= 0 || v->def == NULL || v->def->is_reduction)
-    return FALSE;
-  /* elementwise ops and reshapes of the same number of elements keep the linear index */
-  if (_wb_cg_ew_lookup (v->def->op) != NULL || strcmp (v->def->op, "convert_element_type") == 0 || strcmp (v->def->op, "reshape") == 0)
-    (void) _wb_cg_node_reads_any (g, v->def, row_inputs_cb, ri);
-  return FALSE;
-}
-
-GArray *
-_wb_cg_row_inputs (Gen *g, Val *const *vals, guint n, gint64 numel)
-{
-  RowInputs ri = { g_hash_table_new (NULL, NULL), g_array_new (FALSE, FALSE, sizeof (guint)), numel };
-
-  for (guint j = 0; j < n; j++)
-    {
-      Val *v = vals[j];
-      if (v->input >= 0 || v->def == NULL)
-        (void) row_inputs_cb (g, v, &ri);
-      else if (g_hash_table_add (ri.seen, v)) /* the values themselves may have buffers: start at their op */
-        (void) _wb_cg_node_reads_any (g, v->def, row_inputs_cb, &ri);
-    }
-  g_hash_table_unref (ri.seen);
-  return ri.slots;
-}
-
-GArray *
-_wb_cg_epilogue_only_inputs (Gen *g, const WbCgEpilogue *epi, Val *const *operands, guint n_operands, gint64 numel)
-{
-  GArray *mine = _wb_cg_row_inputs (g, (Val *const *) epi->elems->pdata, epi->elems->len, numel);
-  g_autoptr (GArray) theirs = _wb_cg_row_inputs (g, operands, n_operands, numel);
-
-  for (guint i = mine->len; i-- > 0;)
-    for (guint j = 0; j < theirs->len; j++)
-      if (g_array_index (theirs, guint, j) == g_array_index (mine, guint, i))
-        {
-          g_array_remove_index (mine, i);
-          break;
-        }
-  return mine;
-}
 
 const char *
 _wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi)
@@ -699,32 +594,6 @@ emit_elems (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *sl
   return TRUE;
 }
 
-guint *
-_wb_cg_epilogue_hide (Gen *g, const WbCgEpilogue *epi)
-{
-  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-  guint *slots;
-
-  each_output (epi, collect, outs);
-  slots = g_new (guint, MAX (outs->len, 1));
-  /* every slot first: a value may be two outputs */
-  for (guint i = 0; i < outs->len; i++)
-    slots[i] = g->n_inputs + (guint) ((Val *) outs->pdata[i])->buffer;
-  for (guint i = 0; i < outs->len; i++)
-    ((Val *) outs->pdata[i])->buffer = -1;
-  return slots;
-}
-
-void
-_wb_cg_epilogue_show (Gen *g, const WbCgEpilogue *epi, const guint *slots)
-{
-  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-
-  each_output (epi, collect, outs);
-  for (guint i = 0; i < outs->len; i++)
-    ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - g->n_inputs);
-}
-
 gboolean
 _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error)
 {
@@ -745,33 +614,6 @@ _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const
 /* -- pointwise work in a column kernel ------------------------------------------------------ */
 
 int
-_wb_cg_column_split (const Val *v, const WbCgReduction *L)
-{
-  gint64 K = L->K, lead = 1;
-  int    ua = -1, uv = -1;
-
-  if (_wb_cg_numel_of (v->rank, v->shape) != _wb_cg_numel_of (L->a->rank, L->a->shape))
-    return -1;
-  for (int d = (int) L->a->rank - 1; d >= 0 && ua < 0; d--)
-    if (L->a->shape[d] != 1)
-      ua = d;
-  for (int d = (int) v->rank - 1; d >= 0 && uv < 0; d--)
-    if (v->shape[d] != 1)
-      uv = d;
-  if (ua < 0 || uv < 0 || v->shape[uv] != L->a->shape[ua])
-    return -1;
-  for (guint d = 0; d <= v->rank; d++)
-    {
-      if (lead == K)
-        return (int) d;
-      if (d == v->rank || lead > K)
-        break;
-      lead *= v->shape[d];
-    }
-  return -1;
-}
-
-int
 _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi)
 {
   memset (epi, 0, sizeof *epi);
@@ -783,7 +625,7 @@ _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *ep
       WbCgReduction L;
       Own           o;
       g_autoptr (GHashTable) later = NULL;
-      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L) || !L.column || !L.lead)
+      if (!_wb_cg_reduction_layout (g, set->pdata[0], &L, NULL) || !L.column || !L.lead)
         continue;
       later = g_hash_table_new (NULL, NULL);
       for (guint t = s + 1; t < sets->len; t++)

@@ -3,7 +3,9 @@
  * loads, stores and conversions between classes, and the kernel's entry into the plan (buffers, grid, params)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Below the emitters and the kernel assemblers: it calls only wb-cuda-codegen-graph.c. */
+ * Below the emitters and the kernel assemblers: it calls only wb-cuda-codegen-graph.c. The vector loads of
+ * the vector variants are here too (_wb_cg_vec_load), so that the emitter reads a vector lane without
+ * calling the pointwise kernel's file. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -525,4 +527,104 @@ _wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtyp
     default:
       return _wb_cg_gstr (g, "%s[%s] = (%s) (%s);", p, off, wb_cuda_storage_ctype (dt), x);
     }
+}
+
+/* -- vector loads ------------------------------------------------------------------------------
+ * The vector variants (wb-cuda-codegen-pointwise.c): a lane's element from one aligned vector load per
+ * V lanes, the vector struct types a kernel declares. */
+
+static const char *
+ctype_tag (WbDtype dt)
+{
+  switch (wb_dtype_size (dt))
+    {
+    case 8:
+      return dt == WB_DTYPE_FLOAT64 ? "d" : "l";
+    case 4:
+      return dt == WB_DTYPE_FLOAT32 ? "f" : "i";
+    case 2:
+      return dt == WB_DTYPE_INT16 ? "s" : "h";
+    default:
+      return dt == WB_DTYPE_INT8 ? "c" : "b";
+    }
+}
+
+const char *
+_wb_cg_vec_type (Kern *k, WbDtype dt, guint n)
+{
+  const char      *name = _wb_cg_gstr (k->g, "wb_v%u%s", n, ctype_tag (dt));
+  g_autofree char *decl = g_strdup_printf ("  struct alignas (%u) %s\n  {\n    %s x[%u];\n  };\n", n * (guint) wb_dtype_size (dt), name,
+                                           wb_cuda_storage_ctype (dt), n);
+
+  if (strstr (k->decls->str, decl) == NULL)
+    g_string_append (k->decls, decl);
+  return name;
+}
+
+guint
+_wb_cg_vec_chunk (Kern *k, WbDtype dt)
+{
+  guint bytes = (guint) wb_dtype_size (dt);
+
+  return MIN (16u, k->vec * bytes) / bytes;
+}
+
+/* @v (slot @slot, strides @st) at @ix in the lane being emitted, from one vector load per V lanes; NULL
+ * when the index is not base + j in a unit-stride dim with everything else the same in every lane (the
+ * caller then loads the element: once for all lanes when it is the same in every lane). */
+const char *
+_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous)
+{
+  const char *base, *name, *key;
+  guint       n = _wb_cg_vec_chunk (k, v->dtype);
+
+  if (contiguous && ix->lin)
+    {
+      if (ix->lin_lane != LANE_UNIT)
+        return NULL;
+      base = ix->lin_base;
+    }
+  else
+    {
+      GString *s = g_string_new (NULL);
+      int      unit = -1;
+      gboolean ok = TRUE;
+      for (guint d = 0; d < v->rank; d++)
+        {
+          if (v->shape[d] == 1 || st[d] == 0 || strcmp (ix->e[d], "0") == 0)
+            continue;
+          if (ix->lane[d] == LANE_UNIT && st[d] == 1 && unit < 0)
+            unit = (int) d;
+          else if (ix->lane[d] == LANE_SAME && st[d] % k->vec == 0)
+            g_string_append_printf (s, "(%s) %s * %" G_GINT64_FORMAT " + ", k->ity, ix->e[d], st[d]);
+          else
+            ok = FALSE;
+        }
+      if (unit < 0 || !ok)
+        {
+          g_string_free (s, TRUE);
+          return NULL;
+        }
+      g_string_append (s, ix->base[unit]);
+      base = g_string_chunk_insert (k->g->strings, s->str);
+      g_string_free (s, TRUE);
+    }
+  key = _wb_cg_gstr (k->g, "vld|%u|%s", slot, base);
+  if ((name = _wb_cg_memo_get (k, key)) == NULL)
+    {
+      const char *type = _wb_cg_vec_type (k, v->dtype, n);
+      name = _wb_cg_gstr (k->g, "a%u", k->next_var++);
+      for (guint c = 0; c < k->vec / n; c++)
+        {
+          const char *line = _wb_cg_gstr (k->g, "const %s %s_%u = *(const %s *) (%s + %s%s);", type, name, c, type, _wb_cg_input_ptr (k, slot), base,
+                                          c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
+          /* directly inside a uniform pad branch whose indices are clamped: issued at the hoist point */
+          if (k->pad_indent != k->indent || !_wb_cg_hoist_line (k, name, line))
+            _wb_cg_line (k, "%s", line);
+        }
+      _wb_cg_memo_put (k, key, name);
+      _wb_cg_note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
+    }
+  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)),
+                         _wb_cg_load_expr (k->g, _wb_cg_gstr (k->g, "%s_%u.x", name, k->lane / n), _wb_cg_gstr (k->g, "%u", k->lane % n), v->dtype));
 }

@@ -111,7 +111,7 @@ defer_ok (Gen *g, GPtrArray *rset, const WbCgEpilogue *epi, GPtrArray *cset)
   gint64        numel;
   g_autoptr (GPtrArray) cvals = g_ptr_array_new ();
 
-  if (g->opt.no_mix_defer || !_wb_cg_reduction_layout (g, rset->pdata[0], &R) || R.is_var ||
+  if (g->opt.no_mix_defer || !_wb_cg_reduction_layout (g, rset->pdata[0], &R, NULL) || R.is_var ||
       any_reaches (g, epi->elems, rset))
     return FALSE;
   numel = _wb_cg_numel_of (R.a->rank, R.a->shape);
@@ -143,9 +143,9 @@ _wb_cg_mix_pick (Gen *g, GPtrArray *sets, int held, const WbCgEpilogue *epi, int
     return -1;
   rset = sets->pdata[held];
   cset = sets->pdata[cs];
-  if (!_wb_cg_reduction_layout (g, rset->pdata[0], &R) || !R.row || !R.takes_epilogue || R.is_var)
+  if (!_wb_cg_reduction_layout (g, rset->pdata[0], &R, NULL) || !R.row || !R.takes_epilogue || R.is_var)
     return -1;
-  if (!_wb_cg_reduction_layout (g, cset->pdata[0], &C) || !C.column || !C.lead || C.is_var)
+  if (!_wb_cg_reduction_layout (g, cset->pdata[0], &C, NULL) || !C.column || !C.lead || C.is_var)
     return -1;
   /* longer rows than a warp's only when the row set's element outputs read none of its results (_wb_cg_mix_fits) */
   if ((col_held == cs && cepi->elems->len > 0) ||
@@ -178,12 +178,12 @@ _wb_cg_mix_init (Gen *g, WbCgMix *m, GPtrArray *set, const WbCgEpilogue *cepi, G
   WbCgReduction R;
 
   memset (m, 0, sizeof *m);
-  m->defer_ok = defer_ok (g, rset, epi, set) && _wb_cg_reduction_layout (g, rset->pdata[0], &R);
+  m->defer_ok = defer_ok (g, rset, epi, set) && _wb_cg_reduction_layout (g, rset->pdata[0], &R, NULL);
   m->n_row = rset->len;
   m->row_ctype = m->defer_ok ? _wb_cg_cls_ctype (_wb_cg_dtype_cls (R.a->dtype)) : NULL;
   m->set = set;
   m->cepi = cepi != NULL && cepi->rows != NULL && cepi->rows->len > 0 ? cepi : NULL;
-  (void) _wb_cg_reduction_layout (g, set->pdata[0], &m->L);
+  (void) _wb_cg_reduction_layout (g, set->pdata[0], &m->L, NULL);
   m->c = _wb_cg_dtype_cls (m->L.a->dtype);
   m->ctype = _wb_cg_cls_ctype (m->c);
   m->np = _wb_cg_column_split (m->L.a, &m->L);

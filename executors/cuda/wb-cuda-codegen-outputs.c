@@ -319,7 +319,7 @@ _wb_cg_read_by_reduction (Gen *g, Val *v)
           WbCgReduction R;
           if (a == NULL || !walk (g, a, &w))
             continue;
-          if (!g->opt.no_epilogue && _wb_cg_reduction_layout (g, n, &R) &&
+          if (!g->opt.no_epilogue && _wb_cg_reduction_layout (g, n, &R, NULL) &&
               ((R.column && R.lead && _wb_cg_numel_of (v->rank, v->shape) == _wb_cg_numel_of (R.a->rank, R.a->shape) && _wb_cg_column_split (v, &R) >= 0) ||
                (R.row && R.takes_epilogue && _wb_cg_same_shape_squeezed (v, R.a))))
             continue;
@@ -381,4 +381,143 @@ _wb_cg_take_shape (GPtrArray *vals, const guint *slots, guint i, gboolean *done,
         g_array_append_val (same_slots, slots[j]);
       }
   return TRUE;
+}
+
+/* -- an epilogue's outputs and inputs --------------------------------------------------------
+ * Their buffers (hidden while the kernel computing the epilogue runs: it computes them wherever it needs
+ * them), and the contiguous inputs its values read at their own linear index: what a row kernel prefetches
+ * and what a mixed column set reads beside it (-epilogue.c, -mix.c, -column.c, -reduce.c). */
+
+static void
+each_output (const WbCgEpilogue *epi, void (*fn) (Val *v, gpointer data), gpointer data)
+{
+  for (guint i = 0; i < epi->rows->len; i++)
+    {
+      GPtrArray *grp = epi->rows->pdata[i];
+      for (guint j = 0; j < grp->len; j++)
+        fn (grp->pdata[j], data);
+    }
+  for (guint j = 0; j < epi->elems->len; j++)
+    fn (epi->elems->pdata[j], data);
+}
+
+typedef struct
+{
+  Gen    *g;
+  GArray *writes;
+} Buffers;
+
+static void
+add_buffer (Val *v, gpointer data)
+{
+  Buffers *b = data;
+  guint    slot;
+
+  if (v->buffer < 0)
+    v->buffer = _wb_cg_add_buffer (b->g, v);
+  slot = b->g->n_inputs + (guint) v->buffer;
+  g_array_append_val (b->writes, slot);
+}
+
+void
+_wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes)
+{
+  Buffers b = { g, writes };
+
+  each_output (epi, add_buffer, &b);
+}
+
+static void
+collect (Val *v, gpointer data)
+{
+  g_ptr_array_add (data, v);
+}
+
+guint *
+_wb_cg_epilogue_hide (Gen *g, const WbCgEpilogue *epi)
+{
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+  guint *slots;
+
+  each_output (epi, collect, outs);
+  slots = g_new (guint, MAX (outs->len, 1));
+  /* every slot first: a value may be two outputs */
+  for (guint i = 0; i < outs->len; i++)
+    slots[i] = g->n_inputs + (guint) ((Val *) outs->pdata[i])->buffer;
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = -1;
+  return slots;
+}
+
+void
+_wb_cg_epilogue_show (Gen *g, const WbCgEpilogue *epi, const guint *slots)
+{
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+
+  each_output (epi, collect, outs);
+  for (guint i = 0; i < outs->len; i++)
+    ((Val *) outs->pdata[i])->buffer = (int) (slots[i] - g->n_inputs);
+}
+
+typedef struct
+{
+  GHashTable *seen;
+  GArray     *slots;
+  gint64      numel;
+} RowInputs;
+
+static gboolean
+row_inputs_cb (Gen *g, Val *v, gpointer data)
+{
+  RowInputs *ri = data;
+  guint      slot;
+
+  if (!v->is_tensor || _wb_cg_numel_of (v->rank, v->shape) != ri->numel || !g_hash_table_add (ri->seen, v))
+    return FALSE;
+  if (v->input >= 0)
+    {
+      slot = (guint) v->input;
+      if (_wb_cg_val_contiguous (v))
+        g_array_append_val (ri->slots, slot);
+      return FALSE;
+    }
+  if (v->buffer >= 0 || v->def == NULL || v->def->is_reduction)
+    return FALSE;
+  /* elementwise ops and reshapes of the same number of elements keep the linear index */
+  if (_wb_cg_ew_lookup (v->def->op) != NULL || strcmp (v->def->op, "convert_element_type") == 0 || strcmp (v->def->op, "reshape") == 0)
+    (void) _wb_cg_node_reads_any (g, v->def, row_inputs_cb, ri);
+  return FALSE;
+}
+
+GArray *
+_wb_cg_row_inputs (Gen *g, Val *const *vals, guint n, gint64 numel)
+{
+  RowInputs ri = { g_hash_table_new (NULL, NULL), g_array_new (FALSE, FALSE, sizeof (guint)), numel };
+
+  for (guint j = 0; j < n; j++)
+    {
+      Val *v = vals[j];
+      if (v->input >= 0 || v->def == NULL)
+        (void) row_inputs_cb (g, v, &ri);
+      else if (g_hash_table_add (ri.seen, v)) /* the values themselves may have buffers: start at their op */
+        (void) _wb_cg_node_reads_any (g, v->def, row_inputs_cb, &ri);
+    }
+  g_hash_table_unref (ri.seen);
+  return ri.slots;
+}
+
+GArray *
+_wb_cg_epilogue_only_inputs (Gen *g, const WbCgEpilogue *epi, Val *const *operands, guint n_operands, gint64 numel)
+{
+  GArray *mine = _wb_cg_row_inputs (g, (Val *const *) epi->elems->pdata, epi->elems->len, numel);
+  g_autoptr (GArray) theirs = _wb_cg_row_inputs (g, operands, n_operands, numel);
+
+  for (guint i = mine->len; i-- > 0;)
+    for (guint j = 0; j < theirs->len; j++)
+      if (g_array_index (theirs, guint, j) == g_array_index (mine, guint, i))
+        {
+          g_array_remove_index (mine, i);
+          break;
+        }
+  return mine;
 }

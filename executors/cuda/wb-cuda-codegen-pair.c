@@ -15,7 +15,8 @@
  *
  * The pair mode (Kern.pair) is entered by _wb_cg_vec_store_outputs for an output worth it (_wb_cg_pair_worth:
  * one such op at least, reached through conversions that change no value, negations, views, cat and pad). In
- * it _wb_cg_emit answers, for the lane being emitted (even), the word of that lane and the next. What it
+ * it _wb_cg_emit answers, for the lane being emitted (even), the word of that lane and the next (through
+ * Gen.emit: the emitter does not call this file by name, WbCgEmitOps). What it
  * cannot compute as a word (any other op, a load) it computes lane by lane as floats, as the scalar path
  * does, and packs: a float that holds a bf16 value has its low half 0, so packing is a register move. A view
  * whose operand's index loses its lane form (base + j, or the same in every lane) cannot name the next lane's
@@ -281,7 +282,7 @@ _wb_cg_emit_pair (Kern *k, Val *v, const Idx *ix, GError **error)
   else if (view_of (g, v) != NULL || op_is (v, "cat") || op_is (v, "pad"))
     {
       /* a view's operand refuses where its index loses its lane form; emit_node's cat and pad call
-       * _wb_cg_vec_cat or _wb_cg_vec_pad, which compute every lane in words, or refuse */
+       * vec_cat or vec_pad (wb-cuda-codegen-emit-index.c), which compute every lane in words, or refuse */
       k->pair_refused = FALSE;
       r = _wb_cg_emit_node (k, v, ix, error);
       if (r == NULL && k->pair_refused)

@@ -20,7 +20,9 @@
  * whose innermost index is base + j with stride 1 and whose other dims are the same in every lane is
  * one vector load at an offset that is a multiple of V; one the same in every lane (a broadcast
  * operand) is a scalar load emitted once for all lanes (the memo of emitted values is shared by the
- * lanes); anything else (a transposed or gathered operand, inside cat and pad) is loaded lane by lane.
+ * lanes); anything else (a transposed or gathered operand, inside cat and pad) is loaded lane by lane
+ * (the vector loads: _wb_cg_vec_load in wb-cuda-codegen-kern.c; a cat or pad branch the same in every lane
+ * of a thread is emitted once for them all: wb-cuda-codegen-emit-index.c).
  * Outputs are stored as vectors. Base pointers are only known at launch and views carry their storage
  * offset in the pointer, so the kernel tests the alignment of every pointer it accesses with vectors
  * once and runs the scalar loop when one is not aligned: nothing is read out of bounds (each lane reads
@@ -36,386 +38,6 @@
 #define WB_EXECUTORS_COMPILATION
 #endif
 #include "wb-cuda-codegen-private.h"
-
-/* -- lane forms of indices ------------------------------------------------------------------ */
-
-/* Declares @n variables of @ctype in @r: one a lane (k->vec), or one a pair of lanes in pair mode (bf16x2 words). */
-static void
-lane_vars (Kern *k, const char *ctype, guint n, const char **r)
-{
-  GString *decl = g_string_new (ctype);
-
-  for (guint j = 0; j < n; j++)
-    {
-      r[j] = _wb_cg_gstr (k->g, "v%u", k->next_var++);
-      g_string_append_printf (decl, "%s %s", j ? "," : "", r[j]);
-    }
-  _wb_cg_line (k, "%s;", decl->str);
-  g_string_free (decl, TRUE);
-}
-
-/* Lanes 1 .. V-1 of @v at @ix are @r[1..]: the memo answers their emission. */
-static void
-memo_lanes (Kern *k, const Val *v, const Idx *ix, const char *const *r)
-{
-  for (guint j = 1; j < k->vec; j++)
-    {
-      Idx lx;
-      _wb_cg_idx_in_lane (k, ix, j, &lx);
-      _wb_cg_memo_put (k, _wb_cg_idx_key (k->g, v->id, &lx), r[j]);
-    }
-}
-
-/* In pair mode: lanes 2i and 2i + 1 of @v at @ix are word @w[i]: the memo answers the words and the lanes. */
-static void
-memo_words (Kern *k, const Val *v, const Idx *ix, const char *const *w)
-{
-  for (guint j = 0; j < k->vec; j += 2)
-    {
-      Idx lx;
-      _wb_cg_idx_in_lane (k, ix, j, &lx);
-      _wb_cg_pair_memo (k, v, &lx, j, w[j / 2]);
-    }
-}
-
-static gint64
-gcd64 (gint64 a, gint64 b)
-{
-  while (b != 0)
-    {
-      gint64 t = a % b;
-      a = b;
-      b = t;
-    }
-  return a < 0 ? -a : a;
-}
-
-/* A uniform branch of the vector loop over dim @d of @v at @ix, with boundaries every @step elements of @d (base
- * + j in the lanes) or anywhere in @d (the same in every lane: boundaries every extent of the lanes' dim at
- * least): k->seg, the run of the lanes' dim that no branch boundary splits. */
-static void
-note_seg (Kern *k, const Val *v, const Idx *ix, guint d, gint64 step)
-{
-  gint64 run = 0;
-
-  if (ix->lane[d] == LANE_UNIT)
-    run = gcd64 (step, v->shape[d]);
-  else
-    for (guint e = 0; e < ix->rank; e++)
-      if (ix->lane[e] == LANE_UNIT)
-        run = v->shape[e];
-  if (run > 0)
-    k->seg = k->seg ? gcd64 (k->seg, run) : run;
-}
-
-/* cat along a dim that is the same in every lane, or base + j with every piece starting and ending on a
- * multiple of V: all the lanes of a thread fall in the same piece, so one branch computes the value of
- * every lane (its loads are vectors shared by the lanes), and the lanes after the first find theirs in the
- * memo. FALSE when that does not apply (nothing emitted); else TRUE with *@out the value of lane 0, or
- * NULL and @error. */
-gboolean
-_wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error)
-{
-  Gen              *g = k->g;
-  const char       *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
-  const char       *r[8];
-  gint64            off = 0;
-  gboolean          unit = ix->lane[dim] == LANE_UNIT;
-  const char       *at = unit ? ix->base[dim] : ix->e[dim];
-  g_autofree guint *maps = NULL;
-  gboolean          pair = k->pair; /* every lane's word (wb-cuda-codegen-pair.c) */
-
-  if (k->lane != 0 || k->batch || k->vec > G_N_ELEMENTS (r) || !(unit || ix->lane[dim] == LANE_SAME))
-    return FALSE;
-  for (guint d = 0; d < ix->rank; d++)
-    if (ix->lane[d] == LANE_ANY && strcmp (ix->e[d], "0") != 0)
-      return FALSE;
-  for (guint i = 0; i < list->n_items; i++)
-    {
-      Val *t = _wb_cg_operand (g, list->items[i]);
-      if (t == NULL || !t->is_tensor || t->rank != v->rank || (unit && t->shape[dim] % k->vec != 0) || (pair && t->dtype != v->dtype))
-        return FALSE;
-    }
-  lane_vars (k, pair ? "unsigned int" : ctype, pair ? k->vec / 2 : k->vec, r);
-  k->batch = TRUE;
-  maps = g_new (guint, G_N_ELEMENTS (r) * g->n_inputs);
-  for (guint i = 0, run; i < list->n_items; i += run)
-    {
-      Val        *t = _wb_cg_operand (g, list->items[i]);
-      WbCgSelect  saved;
-      WbCgHoist   hoist;
-      const char *local = NULL; /* the index along dim inside a piece of a select */
-      const char *piece_at;     /* the index along dim inside the piece */
-      run = _wb_cg_cat_run (k, list, i, dim, G_N_ELEMENTS (r), maps);
-      note_seg (k, v, ix, dim, off + (gint64) run * t->shape[dim]); /* the branch's end (a select inside it branches not) */
-      if (i + run < list->n_items)
-        _wb_cg_line (k, "%sif (%s < %" G_GINT64_FORMAT ")", i ? "else " : "", at, off + (gint64) run * t->shape[dim]);
-      else if (i > 0)
-        _wb_cg_line (k, "else");
-      _wb_cg_line (k, "{");
-      _wb_cg_open_block (k);
-      if (run > 1)
-        _wb_cg_select_open (k, run, maps, at, off, t->shape[dim], &local, &saved);
-      _wb_cg_hoist_open (k, &hoist);
-      piece_at = local ? local : off ? _wb_cg_gstr (g, "(%s - %" G_GINT64_FORMAT ")", at, off)
-                                     : at;
-      for (k->lane = 0; k->lane < k->vec; k->lane += pair ? 2 : 1)
-        {
-          Idx         ax;
-          const char *x;
-          _wb_cg_idx_in_lane (k, ix, k->lane, &ax);
-          _wb_cg_idx_lin (&ax, NULL);
-          for (guint d = 0; d < t->rank; d++)
-            if (t->shape[d] == 1)
-              ax.e[d] = "0";
-          if (t->shape[dim] == 1)
-            ax.e[dim] = "0";
-          else if (unit)
-            {
-              ax.base[dim] = piece_at;
-              ax.e[dim] = _wb_cg_lane_expr (k, ax.base[dim]);
-            }
-          else
-            ax.e[dim] = piece_at;
-          if ((x = _wb_cg_emit (k, t, &ax, error)) == NULL)
-            {
-              _wb_cg_hoist_close (k, &hoist);
-              if (run > 1)
-                _wb_cg_select_close (k, run, maps, &saved);
-              k->lane = 0;
-              k->batch = FALSE;
-              *out = NULL;
-              return TRUE;
-            }
-          _wb_cg_line (k, "%s = %s;", r[pair ? k->lane / 2 : k->lane],
-                       t->dtype == v->dtype ? x : _wb_cg_normalize (g, _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (t->dtype), _wb_cg_dtype_cls (v->dtype)), v->dtype));
-        }
-      _wb_cg_hoist_close (k, &hoist);
-      if (run > 1)
-        _wb_cg_select_close (k, run, maps, &saved);
-      _wb_cg_close_block (k);
-      _wb_cg_line (k, "}");
-      off += (gint64) run * t->shape[dim];
-    }
-  k->lane = 0;
-  k->batch = FALSE;
-  if (pair)
-    memo_words (k, v, ix, r);
-  else
-    memo_lanes (k, v, ix, r);
-  *out = r[0];
-  return TRUE;
-}
-
-/* An index variable of a vector pad: at the hoist point where @hoist and its expression @expr is visible there
- * (so that the branch's loads can go there too), else here */
-static const char *
-pad_index (Kern *k, const char *expr, gboolean hoist)
-{
-  const char *name = _wb_cg_gstr (k->g, "v%u", k->next_var++);
-  const char *line = _wb_cg_gstr (k->g, "const %s %s = %s;", k->ity, name, expr);
-
-  if (!hoist || !_wb_cg_hoist_line (k, name, line))
-    _wb_cg_line (k, "%s", line);
-  return name;
-}
-
-/* pad (no interior padding) where every padded dim is the same in every lane, or base + j with its low
- * padding and its source extent multiples of V: the lanes of a thread are all inside the source or all
- * padding, so one branch loads every lane (vectors where the source allows) instead of V branches of
- * scalar loads. RoPE's rotate-half backward is such a pad. @lo: the low padding of each dim of @a
- * (interior 0; the high padding follows from the shapes); @pad_literal: the padding value as an
- * expression of @v's class. Also inside a branch of _wb_cg_vec_cat, at its lane 0. FALSE when that does
- * not apply (nothing emitted); else TRUE with *@out the value of lane 0, or NULL and @error. */
-gboolean
-_wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error)
-{
-  Gen        *g = k->g;
-  const char *ctype = _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype));
-  const char *r[8];
-  GString    *cond;
-  Idx         ax;
-
-  gboolean batch = k->batch; /* inside a uniform branch of cat, at its lane 0 */
-  gboolean clamp = k->hoist.on && !k->g->opt.no_hoist;
-  int      pad_indent;
-
-  gboolean pair = k->pair; /* every lane's word (wb-cuda-codegen-pair.c); @pad_literal is one */
-
-  if (k->lane != 0 || k->vec < 2 || k->vec > G_N_ELEMENTS (r) || a->rank != v->rank || (pair && (a->dtype != v->dtype || k->vec % 2 != 0)))
-    return FALSE;
-  for (guint d = 0; d < ix->rank; d++)
-    {
-      gboolean padded = lo[d] != 0 || a->shape[d] != v->shape[d];
-      if (ix->lane[d] == LANE_ANY && strcmp (ix->e[d], "0") != 0)
-        return FALSE;
-      if (padded && ix->lane[d] == LANE_UNIT && (lo[d] % k->vec != 0 || a->shape[d] % k->vec != 0))
-        return FALSE;
-    }
-  cond = g_string_new (NULL);
-  ax = *ix;
-  _wb_cg_idx_lin (&ax, NULL);
-  for (guint d = 0; d < a->rank; d++)
-    {
-      gboolean    unit = ix->lane[d] == LANE_UNIT;
-      const char *t;
-      if (lo[d] == 0 && a->shape[d] == v->shape[d])
-        continue;
-      note_seg (k, v, ix, d, gcd64 (lo[d], a->shape[d]));
-      t = pad_index (k, _wb_cg_gstr (g, "%s - (%" G_GINT64_FORMAT ")", unit ? ix->base[d] : ix->e[d], lo[d]), clamp);
-      g_string_append_printf (cond, "%s%s >= 0 && %s < %" G_GINT64_FORMAT, cond->len ? " && " : "", t, t, a->shape[d]);
-      /* inside the branch the clamped index is the index; outside it, it still addresses the source */
-      if (clamp)
-        t = pad_index (k, _wb_cg_gstr (g, "min (max (%s, (%s) 0), (%s) %" G_GINT64_FORMAT ")", t, k->ity, k->ity, a->shape[d] - (unit ? (gint64) k->vec : 1)), TRUE);
-      if (unit)
-        ax.base[d] = t, ax.e[d] = t;
-      else
-        ax.e[d] = t;
-    }
-  for (guint d = 0; d < a->rank; d++)
-    if (a->shape[d] == 1)
-      ax.e[d] = "0", ax.lane[d] = LANE_SAME;
-  lane_vars (k, pair ? "unsigned int" : ctype, pair ? k->vec / 2 : k->vec, r);
-  _wb_cg_line (k, "if (%s)", cond->len ? cond->str : "true");
-  g_string_free (cond, TRUE);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  pad_indent = k->pad_indent;
-  if (clamp)
-    k->pad_indent = k->indent;
-  k->batch = TRUE;
-  for (k->lane = 0; k->lane < k->vec; k->lane += pair ? 2 : 1)
-    {
-      Idx         lx;
-      const char *x;
-      _wb_cg_idx_in_lane (k, &ax, k->lane, &lx);
-      if ((x = _wb_cg_emit (k, a, &lx, error)) == NULL)
-        {
-          k->lane = 0;
-          k->batch = batch;
-          k->pad_indent = pad_indent;
-          *out = NULL;
-          return TRUE;
-        }
-      _wb_cg_line (k, "%s = %s;", r[pair ? k->lane / 2 : k->lane], pair ? x : _wb_cg_cast_cls (g, x, _wb_cg_dtype_cls (a->dtype), _wb_cg_dtype_cls (v->dtype)));
-    }
-  k->lane = 0;
-  k->batch = batch;
-  k->pad_indent = pad_indent;
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_line (k, "else");
-  _wb_cg_line (k, "{");
-  for (guint j = 0; j < (pair ? k->vec / 2 : k->vec); j++)
-    _wb_cg_line (k, "  %s = %s;", r[j], pad_literal);
-  _wb_cg_line (k, "}");
-  if (pair)
-    memo_words (k, v, ix, r);
-  else
-    memo_lanes (k, v, ix, r);
-  *out = r[0];
-  return TRUE;
-}
-
-/* -- vector loads and stores ---------------------------------------------------------------- */
-
-static const char *
-ctype_tag (WbDtype dt)
-{
-  switch (wb_dtype_size (dt))
-    {
-    case 8:
-      return dt == WB_DTYPE_FLOAT64 ? "d" : "l";
-    case 4:
-      return dt == WB_DTYPE_FLOAT32 ? "f" : "i";
-    case 2:
-      return dt == WB_DTYPE_INT16 ? "s" : "h";
-    default:
-      return dt == WB_DTYPE_INT8 ? "c" : "b";
-    }
-}
-
-/* The aligned struct type holding @n elements of @dt (declared once per kernel). */
-static const char *
-vec_type (Kern *k, WbDtype dt, guint n)
-{
-  const char      *name = _wb_cg_gstr (k->g, "wb_v%u%s", n, ctype_tag (dt));
-  g_autofree char *decl = g_strdup_printf ("  struct alignas (%u) %s\n  {\n    %s x[%u];\n  };\n", n * (guint) wb_dtype_size (dt), name,
-                                           wb_cuda_storage_ctype (dt), n);
-
-  if (strstr (k->decls->str, decl) == NULL)
-    g_string_append (k->decls, decl);
-  return name;
-}
-
-/* Elements per access (16 bytes at most) of a vector of k->vec elements of @dt. */
-static guint
-chunk_of (Kern *k, WbDtype dt)
-{
-  guint bytes = (guint) wb_dtype_size (dt);
-
-  return MIN (16u, k->vec * bytes) / bytes;
-}
-
-/* @v (slot @slot, strides @st) at @ix in the lane being emitted, from one vector load per V lanes; NULL
- * when the index is not base + j in a unit-stride dim with everything else the same in every lane (the
- * caller then loads the element: once for all lanes when it is the same in every lane). */
-const char *
-_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous)
-{
-  const char *base, *name, *key;
-  guint       n = chunk_of (k, v->dtype);
-
-  if (contiguous && ix->lin)
-    {
-      if (ix->lin_lane != LANE_UNIT)
-        return NULL;
-      base = ix->lin_base;
-    }
-  else
-    {
-      GString *s = g_string_new (NULL);
-      int      unit = -1;
-      gboolean ok = TRUE;
-      for (guint d = 0; d < v->rank; d++)
-        {
-          if (v->shape[d] == 1 || st[d] == 0 || strcmp (ix->e[d], "0") == 0)
-            continue;
-          if (ix->lane[d] == LANE_UNIT && st[d] == 1 && unit < 0)
-            unit = (int) d;
-          else if (ix->lane[d] == LANE_SAME && st[d] % k->vec == 0)
-            g_string_append_printf (s, "(%s) %s * %" G_GINT64_FORMAT " + ", k->ity, ix->e[d], st[d]);
-          else
-            ok = FALSE;
-        }
-      if (unit < 0 || !ok)
-        {
-          g_string_free (s, TRUE);
-          return NULL;
-        }
-      g_string_append (s, ix->base[unit]);
-      base = g_string_chunk_insert (k->g->strings, s->str);
-      g_string_free (s, TRUE);
-    }
-  key = _wb_cg_gstr (k->g, "vld|%u|%s", slot, base);
-  if ((name = _wb_cg_memo_get (k, key)) == NULL)
-    {
-      const char *type = vec_type (k, v->dtype, n);
-      name = _wb_cg_gstr (k->g, "a%u", k->next_var++);
-      for (guint c = 0; c < k->vec / n; c++)
-        {
-          const char *line = _wb_cg_gstr (k->g, "const %s %s_%u = *(const %s *) (%s + %s%s);", type, name, c, type, _wb_cg_input_ptr (k, slot), base,
-                                          c ? _wb_cg_gstr (k->g, " + %u", c * n) : "");
-          /* directly inside a uniform pad branch whose indices are clamped: issued at the hoist point */
-          if (k->pad_indent != k->indent || !_wb_cg_hoist_line (k, name, line))
-            _wb_cg_line (k, "%s", line);
-        }
-      _wb_cg_memo_put (k, key, name);
-      _wb_cg_note_slot (k, slot, n * (guint) wb_dtype_size (v->dtype));
-    }
-  return _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (v->dtype)),
-                         _wb_cg_load_expr (k->g, _wb_cg_gstr (k->g, "%s_%u.x", name, k->lane / n), _wb_cg_gstr (k->g, "%u", k->lane % n), v->dtype));
-}
 
 /* -- the kernel ----------------------------------------------------------------------------- */
 
@@ -486,9 +108,9 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
   for (guint i = 0; i < outs->len; i++)
     {
       Val  *v = outs->pdata[i];
-      guint n = chunk_of (k, v->dtype);
+      guint n = _wb_cg_vec_chunk (k, v->dtype);
       for (guint c = 0; c < k->vec / n; c++)
-        _wb_cg_line (k, "%s o%u_%u_%u;", vec_type (k, v->dtype, n), ov, i, c);
+        _wb_cg_line (k, "%s o%u_%u_%u;", _wb_cg_vec_type (k, v->dtype, n), ov, i, c);
     }
   for (guint i = 0; i < outs->len; i++)
     words[i] = _wb_cg_pair_worth (k, outs->pdata[i]); /* bf16, V even: each word fills two elements of a chunk */
@@ -499,7 +121,7 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
       for (guint i = 0; i < outs->len; i++)
         {
           Val        *v = outs->pdata[i];
-          guint       n = chunk_of (k, v->dtype);
+          guint       n = _wb_cg_vec_chunk (k, v->dtype);
           const char *x;
           if (words[i] && k->lane % 2 != 0)
             continue; /* stored with the lane before */
@@ -521,8 +143,8 @@ _wb_cg_vec_store_outputs (Kern *k, GPtrArray *outs, const guint *writes, const I
   for (guint i = 0; i < outs->len; i++)
     {
       Val        *v = outs->pdata[i];
-      guint       n = chunk_of (k, v->dtype);
-      const char *type = vec_type (k, v->dtype, n);
+      guint       n = _wb_cg_vec_chunk (k, v->dtype);
+      const char *type = _wb_cg_vec_type (k, v->dtype, n);
       for (guint c = 0; c < k->vec / n; c++)
         _wb_cg_line (k, "*(%s *) (p%u + %s%s) = o%u_%u_%u;", type, writes[i], base, c ? _wb_cg_gstr (g, " + %u", c * n) : "", ov, i, c);
       _wb_cg_note_slot (k, writes[i], n * (guint) wb_dtype_size (v->dtype));

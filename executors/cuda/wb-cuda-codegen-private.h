@@ -5,14 +5,16 @@
  * wb-cuda-codegen-options.c WbCudaCodegenOptions from the environment, the SM count
  * wb-cuda-codegen-graph.c  the dataflow graph of a body: values, nodes, the elementwise table, number folding
  * wb-cuda-codegen-emit.c   expressions: literals, conversion ops, a value at an index (dispatch by symbol id)
- * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h)
+ * wb-cuda-codegen-emit-view.c, -emit-index.c  the view ops, the creation and indexing ops (-emit-private.h); the
+ *                          emitter reaches them, -pair.c and -table.c's lookups through Gen.emit, never by name
  * wb-cuda-codegen-kern.c   the kernel being generated: lines, blocks, memo scopes, variables, index expressions,
- *                          loads, stores and casts as text, a finished kernel's entry into the plan
- * wb-cuda-codegen-reduce.c kernels: assembly, reductions
+ *                          loads (vector loads too), stores and casts as text, a finished kernel's entry into the plan
+ * wb-cuda-codegen-accum.c  the reductions' building blocks: layouts, accumulators, loops, combines, results
+ * wb-cuda-codegen-reduce.c a reduction set's kernel: the row kernel (groups of T threads), one thread per output
  * wb-cuda-codegen-column.c the column kernel: reductions over the leading dims (bias and weight gradients)
  * wb-cuda-codegen-epilogue.c sibling reductions in one kernel; pointwise work in a row reduction's kernel
  * wb-cuda-codegen-mix.c    a column reduction computed in the kernel of a row reduction over the same elements
- * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: lanes, vector loads and stores
+ * wb-cuda-codegen-pointwise.c the pointwise kernel; vector variants: widths, lanes, vector stores
  * wb-cuda-codegen-table.c  a pointwise group of one 16-bit input as a lookup table of its 65536 values
  * wb-cuda-codegen-select.c cat pieces the same up to their inputs, one branch through pointer selects
  * wb-cuda-codegen-pair.c   bf16 ops two lanes to a word (bf16x2) in the vector variants
@@ -97,24 +99,28 @@ typedef struct
   const char *lin_base;
 } Idx;
 
+/* The emitter's families and variants (wb-cuda-codegen-emit-private.h) */
+typedef struct _WbCgEmitOps WbCgEmitOps;
+
 typedef struct
 {
-  GPtrArray         *nodes; /* Node* */
-  GHashTable        *env;   /* name -> Val* */
-  GHashTable        *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
-  GPtrArray         *vals;  /* every Val (owned) */
-  GStringChunk      *strings;
-  GArray            *buffers; /* WbCudaBuffer */
-  GArray            *kernels; /* WbCudaKernel */
-  GString           *source;
-  guint              n_inputs;
-  guint              n_ops;
-  guint              n_literal;
-  WbCudaCodegenOptions opt; /* what the plan is built under (flags, switches) */
-  gint64             sms; /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
+  GPtrArray           *nodes; /* Node* */
+  GHashTable          *env;   /* name -> Val* */
+  GHashTable          *cse;   /* a pure op and its operands (cse_key) -> the Val it made: a repeat is that Val */
+  GPtrArray           *vals;  /* every Val (owned) */
+  GStringChunk        *strings;
+  GArray              *buffers; /* WbCudaBuffer */
+  GArray              *kernels; /* WbCudaKernel */
+  GString             *source;
+  guint                n_inputs;
+  guint                n_ops;
+  guint                n_literal;
+  WbCudaCodegenOptions opt;  /* what the plan is built under (flags, switches) */
+  gint64               sms;  /* opt.sms, or wb_cuda_codegen_get_sm_count () when the plan began */
+  const WbCgEmitOps   *emit; /* what _wb_cg_emit dispatches to (wb-cuda-codegen.c fills it) */
 } Gen;
 
-/* A hoist point (wb-cuda-codegen-pointwise.c, _wb_cg_vec_pad): the top of a block of the vector loop, where the
+/* A hoist point (wb-cuda-codegen-pointwise.c; a uniform pad branch, wb-cuda-codegen-emit-index.c): the top of a block of the vector loop, where the
  * vector loads of a uniform pad branch inside it are issued, before the block's arithmetic, so that they are in
  * flight with the block's other loads instead of after the arithmetic that waits for those */
 typedef struct
@@ -140,7 +146,7 @@ typedef struct
   /* lanes (wb-cuda-codegen-pointwise.c): the vector variants of pointwise kernels and row reductions */
   guint    vec;          /* vector lanes (elements per thread) while a vector variant is emitted; 0 otherwise */
   guint    lane;         /* the lane being emitted (also by the lane-ordered scalar loop of a reduction) */
-  gboolean batch;        /* emitting every lane of a uniform branch (_wb_cg_vec_cat) */
+  gboolean batch;        /* emitting every lane of a uniform branch (a cat's, wb-cuda-codegen-emit-index.c) */
   guint    min_bytes;    /* the narrowest element loaded so far (bytes; 0: none) */
   gint64   seg;          /* the vector loop's uniform branches (cat, pad): elements of the lanes' dim between their
                             boundaries, their gcd (0: no branch; note_seg in -pointwise.c) */
@@ -188,7 +194,7 @@ gboolean _wb_cg_node_reads_any (Gen *g, Node *n, gboolean (*fn) (Gen *g, Val *a,
 /* The value of input @slot (transfer none; every input slot has one). */
 Val *_wb_cg_input_val (Gen *g, guint slot);
 /* The last dim of @shape of extent other than 1, or -1. */
-int _wb_cg_innermost_dim (guint rank, const gint64 *shape);
+int         _wb_cg_innermost_dim (guint rank, const gint64 *shape);
 gboolean    _wb_cg_fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 const char *_wb_cg_gstr (Gen *g, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64      _wb_cg_numel_of (guint rank, const gint64 *shape);
@@ -264,22 +270,22 @@ const char *_wb_cg_cast_cls (Gen *g, const char *x, Cls from, Cls to);
 const char *_wb_cg_load_expr (Gen *g, const char *p, const char *off, WbDtype dt);
 const char *_wb_cg_normalize (Gen *g, const char *x, WbDtype dt);
 const char *_wb_cg_store_stmt (Gen *g, const char *p, const char *off, const char *x, WbDtype dt);
-guint _wb_cg_grid_for (gint64 items, gint64 per_block);
-void     _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
-int      _wb_cg_add_buffer (Gen *g, Val *v);
+guint       _wb_cg_grid_for (gint64 items, gint64 per_block);
+void        _wb_cg_finish_kernel (Gen *g, Kern *k, const char *what, guint grid, gint64 elements, const guint *writes, guint n_writes, const char *prologue);
+int         _wb_cg_add_buffer (Gen *g, Val *v);
 void        _wb_cg_idx_dim (Idx *dst, guint d, const Idx *src, guint sd);
 void        _wb_cg_idx_lin (Idx *dst, const Idx *src);
 void        _wb_cg_idx_moved (Kern *k, Idx *dst, guint d, const Idx *src, guint sd, gint64 start, gint64 step);
 gboolean    _wb_cg_idx_is_same (const Idx *ix);
 /* @ix in lane k->lane of a vector loop: every dim the same in every lane but @u, base + lane (its lane-0
  * expression the base, a multiple of the width); @lin (may be NULL) likewise the linear index's base. */
-void     _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
+void _wb_cg_idx_lane_unit (Kern *k, Idx *ix, int u, const char *lin);
 /* @ix (every dim the same in every lane or base + j) in lane @lane, as that lane's emission writes it */
-void        _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
+void _wb_cg_idx_in_lane (Kern *k, const Idx *ix, guint lane, Idx *out);
 /* @base + the lane being emitted (Kern.lane). */
 const char *_wb_cg_lane_expr (Kern *k, const char *base);
 /* Slot @slot is accessed with vectors of @bytes: the vector variant tests its alignment. */
-void _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
+void        _wb_cg_note_slot (Kern *k, guint slot, guint bytes);
 const char *_wb_cg_idx_key (Gen *g, guint id, const Idx *ix);
 const char *_wb_cg_memo_get (Kern *k, const char *key);
 void        _wb_cg_memo_put (Kern *k, const char *key, const char *expr);
@@ -298,16 +304,16 @@ void        _wb_cg_idx_unravel (Kern *k, const char *lin, guint rank, const gint
 /* _wb_cg_idx_unravel once per scope: a second unravel of the same @lin over the same @shape (in the scope
  * of the first or inside it) gives the same variables, so that indexes built apart share their loads in the
  * memo; a shape of one dim other than 1 gives @lin itself. */
-void _wb_cg_idx_unravel_memo (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
-/* Opens a row kernel's walk of its row o in lane order (wb-cuda-codegen-reduce.c): "if (ok) {", the kept
- * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
- * with @steps > 0 (numel (red_shape) = steps x T x V) that walk as "#pragma unroll" steps st, r0 = lane * V +
- * st * T * V, so that a thread's columns are known at compile time (the mixed kernel's column accumulators,
- * wb-cuda-codegen-mix.c). The caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks
- * (also those of the column kernel's walk, wb-cuda-codegen-column.c, which opens the same two). */
-void        _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, gint64 steps, Idx *kx);
-void        _wb_cg_close_row_lanes (Kern *k);
+void        _wb_cg_idx_unravel_memo (Kern *k, const char *lin, guint rank, const gint64 *shape, Idx *out);
 const char *_wb_cg_idx_linear (Kern *k, const Idx *ix, guint rank, const gint64 *shape);
+/* Vector loads (the vector variants). _wb_cg_vec_load: @v (slot @slot, strides @st) at @ix in the lane being
+ * emitted, from one vector load per V lanes; NULL when the index is not base + j in a unit-stride dim with
+ * everything else the same in every lane (the caller then loads the element). _wb_cg_vec_type: the aligned
+ * struct type holding @n elements of @dt (declared once per kernel, in k->decls); _wb_cg_vec_chunk: the
+ * elements per access (16 bytes at most) of a vector of k->vec elements of @dt. */
+const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
+const char *_wb_cg_vec_type (Kern *k, WbDtype dt, guint n);
+guint       _wb_cg_vec_chunk (Kern *k, WbDtype dt);
 
 /* The pointwise work a row-reduction kernel does after its reductions (wb-cuda-codegen-epilogue.c) */
 typedef struct
@@ -350,7 +356,7 @@ typedef struct
   guint           V;
 } WbCgRows;
 
-/* What kind of kernel a reduction gets (wb-cuda-codegen-reduce.c) */
+/* What kind of kernel a reduction gets (_wb_cg_reduction_layout) */
 typedef struct
 {
   Val     *a; /* the operand */
@@ -370,8 +376,13 @@ typedef struct
  * elements per output and its outputs would fill fewer blocks than the device has SMs. */
 #define WB_CG_COLUMN_MIN_K 512
 
-/* wb-cuda-codegen-reduce.c */
-gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out);
+/* wb-cuda-codegen-accum.c: the reductions' building blocks. _wb_cg_reduction_layout: the layout of reduction @n;
+ * FALSE (with @error) when its arguments are of a form the generator does not handle. */
+gboolean _wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error);
+/* For a value @v of the numel of column reduction @L's operand, its innermost extent the operand's: the number
+ * of its leading dims whose product is the reduced extent K (so that its element r * NO + o is the operand's
+ * element (r, o)); -1 when there is none. */
+int _wb_cg_column_split (const Val *v, const WbCgReduction *L);
 /* The combining expression of reduction @op (sum, prod, amax, amin) of class @c, and its identity. */
 const char *_wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b);
 const char *_wb_cg_init_expr (const char *op, Cls c);
@@ -379,6 +390,20 @@ const char *_wb_cg_init_expr (const char *op, Cls c);
 gboolean _wb_cg_accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const char *sq_mean, GError **error);
 /* "if (ok) { for (r = @r_start; r < @r_end; r += @step) { accumulate at (o, r) } }", o the output's index */
 gboolean _wb_cg_reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, Cls c, const char *sq_mean, GError **error);
+/* Combines accumulator @acc (of type @ctype, with reduction @combine_op in class @c) across the @T threads of an
+ * output group, every thread of the block calling it: shuffles within a warp, then (T > 32) the warps' results
+ * in warp order through the shared array wb_sm. */
+void _wb_cg_group_reduce (Kern *k, const char *acc, const char *ctype, const char *combine_op, Cls c, int T);
+/* Opens a row kernel's walk of its row o in lane order (wb-cuda-codegen-reduce.c, -epilogue.c): "if (ok) {", the kept
+ * index of o in @kx (the same in every lane) and "for (r0 = lane * V; r0 < numel (red_shape); r0 += T * V) {";
+ * with @steps > 0 (numel (red_shape) = steps x T x V) that walk as "#pragma unroll" steps st, r0 = lane * V +
+ * st * T * V, so that a thread's columns are known at compile time (the mixed kernel's column accumulators,
+ * wb-cuda-codegen-mix.c). The caller unravels r0. _wb_cg_close_row_lanes resets k->lane and closes both blocks
+ * (also those of the column kernel's walk, wb-cuda-codegen-column.c, which opens the same two). */
+void _wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, gint64 steps, Idx *kx);
+void _wb_cg_close_row_lanes (Kern *k);
+/* @src (an accumulator of class @c) as the value of result @out: cast and rounded to its dtype. */
+const char *_wb_cg_result_expr (Gen *g, const Val *out, Cls c, const char *src);
 /* Stores accumulator @src (of class @c) as reduction output @out at index @at (inside a block). */
 void _wb_cg_store_result (Kern *k, const Val *out, Cls c, const char *src, const char *at);
 /* Buffers for the outputs of @nodes; appends their slots to @writes. */
@@ -389,7 +414,7 @@ const char *_wb_cg_siblings_text (Gen *g, guint nn);
  * the innermost dim kept; @kept_shape and @red_shape its kept and reduced extents), and @epi's elems (may be NULL;
  * _wb_cg_column_pick) at each element. */
 gboolean _wb_cg_emit_column_reduction (Gen *g, Node *const *nodes, const Acc *accs, guint nn, const char *ity, const WbCgReduction *L, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, Cls c, const WbCgEpilogue *epi, GError **error);
-/* One kernel computing reductions @nodes (siblings: one operand shape, the same dims; see
+/* wb-cuda-codegen-reduce.c: one kernel computing reductions @nodes (siblings: one operand shape, the same dims; see
  * _wb_cg_reduction_sets) and, for a row or column kernel, @epi (may be NULL). @mix (may be NULL): a column set
  * (_wb_cg_mix_pick) that a row kernel with @epi also computes when its layout allows (_wb_cg_mix_fits), which
  * then sets @mix->used; when it does not, nothing of @mix is emitted and the caller emits that set itself. */
@@ -405,10 +430,6 @@ int _wb_cg_epilogue_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilog
  * @groups of its operand's shape that read neither its results nor a later set's, moved into @epi->elems (the
  * column kernel visits each element of its operand once); -1 (and @epi empty) when none can. */
 int _wb_cg_column_pick (Gen *g, GPtrArray *sets, GPtrArray *groups, WbCgEpilogue *epi);
-/* For a value @v of the numel of column reduction @L's operand, its innermost extent the operand's: the number
- * of its leading dims whose product is the reduced extent K (so that its element r * NO + o is the operand's
- * element (r, o)); -1 when there is none. */
-int _wb_cg_column_split (const Val *v, const WbCgReduction *L);
 /* wb-cuda-codegen-outputs.c: the values of @groups (GPtrArray of Val*, one group per shape of a reduction's kept
  * numel, as WbCgEpilogue.rows)
  * at the output whose index is variable @at, one output per thread in scalar code, stored at @at in @slots (their
@@ -420,16 +441,18 @@ gboolean _wb_cg_emit_kept_values (Kern *k, GPtrArray *groups, const char *at, co
  * @done[@i]. A kernel whose outputs differ in shape stores them one shape at a time this way. */
 gboolean    _wb_cg_take_shape (GPtrArray *vals, const guint *slots, guint i, gboolean *done, GPtrArray *same, GArray *same_slots);
 void        _wb_cg_epilogue_clear (WbCgEpilogue *epi);
-void        _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 const char *_wb_cg_epilogue_describe (Gen *g, const WbCgEpilogue *epi);
+/* A row kernel's epilogue, storing its outputs at @slots (_wb_cg_epilogue_hide) */
+gboolean _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error);
+/* wb-cuda-codegen-outputs.c: an epilogue's outputs and inputs. _wb_cg_epilogue_buffers: buffers for @epi's
+ * outputs, their slots appended to @writes. */
+void _wb_cg_epilogue_buffers (Gen *g, const WbCgEpilogue *epi, GArray *writes);
 /* The slots of @epi's outputs (its rows' groups in order, then its elements: the order of _wb_cg_epilogue_buffers,
  * which must have given them buffers), their buffers hidden (-1) meanwhile: the kernel emitting the epilogue
  * computes them wherever it needs them (also in its reductions' loops, when an operand is computed from one),
  * never loads them. Transfer full; _wb_cg_epilogue_show gives the buffers back. */
 guint *_wb_cg_epilogue_hide (Gen *g, const WbCgEpilogue *epi);
 void   _wb_cg_epilogue_show (Gen *g, const WbCgEpilogue *epi, const guint *slots);
-/* A row kernel's epilogue, storing its outputs at @slots (_wb_cg_epilogue_hide) */
-gboolean _wb_cg_emit_epilogue (Kern *k, const WbCgEpilogue *epi, const WbCgRows *R, const guint *slots, GError **error);
 /* The contiguous input slots (guint) that @vals read at their own linear index: through elementwise ops,
  * conversions and reshapes of @numel elements. _wb_cg_epilogue_only_inputs: those of the epilogue's element
  * outputs that @operands (the reductions' operands) do not read. Transfer full. */
@@ -515,10 +538,6 @@ const char *_wb_cg_emit_partial_lookup (Kern *k, Val *v, const Idx *ix, GError *
 guint    _wb_cg_vec_width (Kern *k, gint64 extent);
 GString *_wb_cg_vec_begin (Kern *k, guint vec);
 void     _wb_cg_vec_end (Kern *k, GString *scalar);
-
-gboolean    _wb_cg_vec_cat (Kern *k, Val *v, const WbValue *list, guint dim, const Idx *ix, const char **out, GError **error);
-gboolean    _wb_cg_vec_pad (Kern *k, Val *v, Val *a, const gint64 *lo, const char *pad_literal, const Idx *ix, const char **out, GError **error);
-const char *_wb_cg_vec_load (Kern *k, const Val *v, const Idx *ix, guint slot, const gint64 *st, gboolean contiguous);
 
 /* wb-cuda-codegen-select.c: consecutive cat pieces the same up to their inputs, emitted as one branch whose
  * loads read through pointers chosen by the piece (vector variants).

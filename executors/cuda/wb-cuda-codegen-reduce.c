@@ -1,5 +1,10 @@
-/* wb-cuda-codegen-reduce.c — the code generator's kernels: assembly and the reductions
+/* wb-cuda-codegen-reduce.c — a set of sibling reductions as one kernel: the row kernel, or one thread per output
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The top of the reductions' files: it assembles a set's kernel from the building blocks of
+ * wb-cuda-codegen-accum.c and the work the kernel takes (-epilogue.c: the pointwise work after the rows; -mix.c: a
+ * column set summed in the same walk), and hands column sets to the column kernel (-column.c); none of those
+ * calls back here.
  *
  * A reduction of the innermost dim is a group of T threads per output (shuffles, or shared memory past a
  * warp); others one thread per output, or the column kernel for long columns (wb-cuda-codegen-column.c). Row
@@ -18,155 +23,12 @@
 #endif
 #include "wb-cuda-codegen-private.h"
 
-const char *
-_wb_cg_combine_expr (Gen *g, const char *op, Cls c, const char *a, const char *b)
-{
-  const char *sfx = c == CLS_F ? "f" : c == CLS_D ? "d"
-                                                  : "i";
-
-  if (strcmp (op, "amax") == 0)
-    return _wb_cg_gstr (g, "wb_max_%s (%s, %s)", sfx, a, b);
-  if (strcmp (op, "amin") == 0)
-    return _wb_cg_gstr (g, "wb_min_%s (%s, %s)", sfx, a, b);
-  if (strcmp (op, "prod") == 0)
-    return c == CLS_I ? _wb_cg_gstr (g, "(long long) ((unsigned long long) %s * (unsigned long long) %s)", a, b) : _wb_cg_gstr (g, "%s * %s", a, b);
-  return c == CLS_I ? _wb_cg_gstr (g, "(long long) ((unsigned long long) %s + (unsigned long long) %s)", a, b) : _wb_cg_gstr (g, "%s + %s", a, b);
-}
-
-const char *
-_wb_cg_init_expr (const char *op, Cls c)
-{
-  if (strcmp (op, "amax") == 0)
-    return c == CLS_F ? "(-WB_INF_F)" : c == CLS_D ? "(-WB_INF_D)"
-                                                   : "WB_I64_MIN";
-  if (strcmp (op, "amin") == 0)
-    return c == CLS_F ? "WB_INF_F" : c == CLS_D ? "WB_INF_D"
-                                                : "WB_I64_MAX";
-  if (strcmp (op, "prod") == 0)
-    return c == CLS_F ? "1.0f" : c == CLS_D ? "1.0"
-                                            : "1LL";
-  return c == CLS_F ? "0.0f" : c == CLS_D ? "0.0"
-                                          : "0LL";
-}
-
-/* Reduces @acc across the T threads of an output group (every thread of the block calls this). */
-static void
-group_reduce (Kern *k, const char *acc, const char *ctype, const char *combine_op, Cls c, int T)
-{
-  if (T == 1)
-    return;
-  if (T <= 32)
-    {
-      _wb_cg_line (k, "for (int m = %d; m > 0; m >>= 1)", T / 2);
-      _wb_cg_line (k, "  %s = %s;", acc, _wb_cg_combine_expr (k->g, combine_op, c, acc, _wb_cg_gstr (k->g, "__shfl_xor_sync (0xffffffffu, %s, m)", acc)));
-      return;
-    }
-  /* each warp by shuffles, then the group's T / 32 warp results in warp order: two barriers, where a
-   * tree in shared memory took one per halving (seven for T = 128) */
-  _wb_cg_line (k, "for (int m = 16; m > 0; m >>= 1)");
-  _wb_cg_line (k, "  %s = %s;", acc, _wb_cg_combine_expr (k->g, combine_op, c, acc, _wb_cg_gstr (k->g, "__shfl_xor_sync (0xffffffffu, %s, m)", acc)));
-  _wb_cg_line (k, "if ((threadIdx.x & 31u) == 0)");
-  _wb_cg_line (k, "  wb_sm[threadIdx.x / 32] = %s;", acc);
-  _wb_cg_line (k, "__syncthreads ();");
-  _wb_cg_line (k, "%s = wb_sm[(threadIdx.x - lane) / 32];", acc);
-  _wb_cg_line (k, "for (int w = 1; w < %d; w++)", T / 32);
-  _wb_cg_line (k, "  %s = %s;", acc, _wb_cg_combine_expr (k->g, combine_op, c, acc, "wb_sm[(threadIdx.x - lane) / 32 + w]"));
-  _wb_cg_line (k, "__syncthreads ();");
-  (void) ctype;
-}
-
-gboolean
-_wb_cg_accumulate (Kern *k, const Acc *accs, guint n_acc, const Idx *ax, Cls c, const char *sq_mean, GError **error)
-{
-  for (guint i = 0; i < n_acc; i++)
-    {
-      const char *x = _wb_cg_emit (k, accs[i].a, ax, error);
-      if (x == NULL)
-        return FALSE;
-      x = _wb_cg_cast_cls (k->g, x, _wb_cg_dtype_cls (accs[i].a->dtype), c);
-      if (sq_mean)
-        {
-          const char *dlt = _wb_cg_new_var (k, _wb_cg_cls_ctype (c), _wb_cg_gstr (k->g, "%s - %s", x, sq_mean));
-          _wb_cg_line (k, "%s += %s * %s;", accs[i].acc, dlt, dlt);
-        }
-      else
-        _wb_cg_line (k, "%s = %s;", accs[i].acc, _wb_cg_combine_expr (k->g, accs[i].op, c, accs[i].acc, x));
-    }
-  return TRUE;
-}
-
-/* One loop over the reduced index space accumulating into @accs (operands of one shape). */
-gboolean
-_wb_cg_reduction_loop_range (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, const char *r_start, const char *r_end, int step, Cls c, const char *sq_mean, GError **error)
-{
-  Idx   kx = { 0 }, rx = { 0 }, ax = { 0 };
-  Val  *a = accs[0].a;
-  guint ki = 0, ri = 0;
-
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, &kx);
-  /* unrolled: several loads in flight per thread; the sum is still taken in order */
-  _wb_cg_line (k, "#pragma unroll 4");
-  _wb_cg_line (k, "for (%s r = %s; r < %s; r += %d)", k->ity, r_start, r_end, step);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "r", n_red, red_shape, &rx);
-  ax.rank = a->rank;
-  for (guint d = 0; d < a->rank; d++)
-    ax.e[d] = red[d] ? rx.e[ri++] : kx.e[ki++];
-  ax.lin = NULL;
-  if (n_kept == 0 || _wb_cg_numel_of (n_kept, kept_shape) == 1)
-    ax.lin = rx.lin; /* everything reduced: r walks a in order */
-  if (!_wb_cg_accumulate (k, accs, n_acc, &ax, c, sq_mean, error))
-    return FALSE;
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  return TRUE;
-}
-
 static gboolean
 reduction_loop (Kern *k, const Acc *accs, guint n_acc, const gboolean *red, const gint64 *kept_shape, guint n_kept, const gint64 *red_shape, guint n_red, int T, Cls c, const char *sq_mean, GError **error)
 {
   const char *end = _wb_cg_gstr (k->g, "%" G_GINT64_FORMAT, _wb_cg_numel_of (n_red, red_shape));
 
   return _wb_cg_reduction_loop_range (k, accs, n_acc, red, kept_shape, n_kept, red_shape, n_red, T == 1 ? "0" : "lane", end, T, c, sq_mean, error);
-}
-
-void
-_wb_cg_open_row_lanes (Kern *k, guint n_kept, const gint64 *kept_shape, guint n_red, const gint64 *red_shape, int T, guint V, gint64 steps, Idx *kx)
-{
-  _wb_cg_line (k, "if (ok)");
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-  _wb_cg_idx_unravel (k, "o", n_kept, kept_shape, kx);
-  for (guint d = 0; d < n_kept; d++)
-    kx->lane[d] = LANE_SAME;
-  if (steps > 0)
-    {
-      _wb_cg_line (k, "#pragma unroll");
-      _wb_cg_line (k, "for (int st = 0; st < %" G_GINT64_FORMAT "; st++)", steps);
-      _wb_cg_line (k, "{");
-      _wb_cg_open_block (k);
-      _wb_cg_line (k, "const %s r0 = (%s) lane * %u + (%s) st * %d;", k->ity, k->ity, V, k->ity, T * (int) V);
-      return;
-    }
-  _wb_cg_line (k, "for (%s r0 = (%s) lane * %u; r0 < %" G_GINT64_FORMAT "; r0 += %u)", k->ity, k->ity, V, _wb_cg_numel_of (n_red, red_shape), T * V);
-  _wb_cg_line (k, "{");
-  _wb_cg_open_block (k);
-}
-
-void
-_wb_cg_close_row_lanes (Kern *k)
-{
-  k->lane = 0;
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
-  _wb_cg_close_block (k);
-  _wb_cg_line (k, "}");
 }
 
 /* The loop of reduction_loop in lane order: each of the T threads of a group takes @V consecutive
@@ -216,43 +78,6 @@ reduction_loop_lanes (Kern *k, const Acc *accs, guint n_acc, const gboolean *red
   return TRUE;
 }
 
-/* @src (an accumulator of class @c) as the value of result @out: cast and rounded to its dtype */
-static const char *
-result_expr (Gen *g, const Val *out, Cls c, const char *src)
-{
-  return _wb_cg_normalize (g, _wb_cg_cast_cls (g, src, c, _wb_cg_dtype_cls (out->dtype)), out->dtype);
-}
-
-void
-_wb_cg_store_result (Kern *k, const Val *out, Cls c, const char *src, const char *at)
-{
-  Gen        *g = k->g;
-  const char *x = result_expr (g, out, c, src);
-
-  _wb_cg_line (k, "  %s", _wb_cg_store_stmt (g, _wb_cg_gstr (g, "p%u", g->n_inputs + (guint) out->buffer), at, x, out->dtype));
-}
-
-void
-_wb_cg_add_output_buffers (Gen *g, Node *const *nodes, guint nn, GArray *writes)
-{
-  for (guint j = 0; j < nn; j++)
-    for (guint i = 0; i < nodes[j]->n_out; i++)
-      {
-        guint slot;
-        if (nodes[j]->out[i]->buffer < 0)
-          nodes[j]->out[i]->buffer = _wb_cg_add_buffer (g, nodes[j]->out[i]);
-        slot = g->n_inputs + (guint) nodes[j]->out[i]->buffer;
-        g_array_append_val (writes, slot);
-      }
-}
-
-/* " and N siblings" for a kernel of @nn reductions, else "" */
-const char *
-_wb_cg_siblings_text (Gen *g, guint nn)
-{
-  return nn > 1 ? _wb_cg_gstr (g, " and %u sibling%s", nn - 1, nn > 2 ? "s" : "") : "";
-}
-
 /* A row reduction (or sibling reductions): what its kernel body needs. */
 typedef struct
 {
@@ -294,7 +119,7 @@ resident_results (Kern *k, const Row *R)
     for (guint i = 0; i < R->nodes[j]->n_out; i++)
       {
         Val *out = R->nodes[j]->out[i];
-        g_hash_table_insert (k->resident, out, (gpointer) _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (out->dtype)), result_expr (k->g, out, R->c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc)));
+        g_hash_table_insert (k->resident, out, (gpointer) _wb_cg_new_var (k, _wb_cg_cls_ctype (_wb_cg_dtype_cls (out->dtype)), _wb_cg_result_expr (k->g, out, R->c, R->is_var ? (i == 0 ? "var" : "mean") : R->accs[j].acc)));
       }
 }
 
@@ -330,7 +155,7 @@ deferred_row (Kern *k, const Row *R, int T, guint V, GError **error)
     return FALSE;
   _wb_cg_line (k, "const int wb_it = (int) ((ob - (%s) blockIdx.x) / (%s) gridDim.x);", k->ity, k->ity);
   for (guint j = 0; j < R->nn; j++)
-    group_reduce (k, R->accs[j].acc, R->ctype, R->accs[j].op, R->c, 32);
+    _wb_cg_group_reduce (k, R->accs[j].acc, R->ctype, R->accs[j].op, R->c, 32);
   _wb_cg_line (k, "if (ok && (threadIdx.x & 31u) == 0)");
   _wb_cg_line (k, "{");
   for (guint j = 0; j < R->nn; j++)
@@ -339,7 +164,7 @@ deferred_row (Kern *k, const Row *R, int T, guint V, GError **error)
   return TRUE;
 }
 
-/* After the walk: each of the block's rows adds its warps' parts in warp order (the order of group_reduce, so the
+/* After the walk: each of the block's rows adds its warps' parts in warp order (the order of _wb_cg_group_reduce, so the
  * sums are those of the row kernel alone), stores the results and computes the kept-shape outputs. */
 static gboolean
 deferred_rows_finish (Kern *k, const Row *R, int T, GError **error)
@@ -407,7 +232,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   if (!row_loop (k, R, R->accs, T, V, NULL, error))
     return FALSE;
   for (guint j = 0; j < R->nn; j++)
-    group_reduce (k, R->accs[j].acc, ctype, R->accs[j].op, c, T);
+    _wb_cg_group_reduce (k, R->accs[j].acc, ctype, R->accs[j].op, c, T);
   if (R->is_var)
     {
       Acc m2 = { R->accs[0].a, "m2", "sum" };
@@ -415,7 +240,7 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
       _wb_cg_line (k, "%s m2 = %s;", ctype, _wb_cg_init_expr ("sum", c));
       if (!row_loop (k, R, &m2, T, V, "mean", error))
         return FALSE;
-      group_reduce (k, "m2", ctype, "sum", c, T);
+      _wb_cg_group_reduce (k, "m2", ctype, "sum", c, T);
       {
         double den = MAX ((double) R->K - R->correction, 0.0);
         char   buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -447,59 +272,6 @@ row_body (Kern *k, const Row *R, int T, guint V, GError **error)
   _wb_cg_close_block (k);
   _wb_cg_line (k, "}");
   return R->mix == NULL || _wb_cg_mix_finish (k, R->mix, error);
-}
-
-/* The layout of reduction @n (_wb_cg_reduction_layout); FALSE with @error when its arguments are of a form
- * the generator does not handle. */
-static gboolean
-reduction_layout (Gen *g, Node *n, WbCgReduction *out, GError **error)
-{
-  Val     *a = _wb_cg_operand (g, n->arg[0]);
-  gint64   dims[WB_MAX_RANK];
-  guint    nd = 0;
-  gboolean trailing = TRUE, seen = FALSE, seen_kept = FALSE;
-
-  memset (out, 0, sizeof *out);
-  if (a == NULL || !a->is_tensor || !_wb_cg_get_ints (n->arg[1], dims, WB_MAX_RANK, &nd))
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "prims.%s: arguments of a form the generator does not handle", n->op);
-  for (guint i = 0; i < nd; i++)
-    {
-      gint64 d = dims[i] < 0 ? dims[i] + a->rank : dims[i];
-      if (d < 0 || d >= a->rank)
-        return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_BAD_REGION, "prims.%s: dim %" G_GINT64_FORMAT " out of range", n->op, dims[i]);
-      out->red[d] = TRUE;
-    }
-  out->a = a;
-  out->is_var = strcmp (n->op, "var") == 0 || strcmp (n->op, "var_mean") == 0 || strcmp (n->op, "std") == 0;
-  out->NO = out->K = 1;
-  out->lead = TRUE;
-  for (guint d = 0; d < a->rank; d++)
-    {
-      if (out->red[d])
-        {
-          out->K *= a->shape[d], seen |= a->shape[d] != 1;
-          if (seen_kept && a->shape[d] != 1)
-            out->lead = FALSE;
-        }
-      else
-        {
-          out->NO *= a->shape[d];
-          seen_kept |= a->shape[d] != 1;
-          if (seen && a->shape[d] != 1)
-            trailing = FALSE; /* dims of extent 1 aside: element (o, r) is o * K + r */
-        }
-    }
-  out->row = a->rank > 0 && out->red[a->rank - 1] && out->K > 1;
-  out->column = !out->row && !out->is_var && out->K >= WB_CG_COLUMN_MIN_K && _wb_cg_grid_for (out->NO, WB_CUDA_BLOCK) < WB_CG_SMS &&
-                !g->opt.no_column_split;
-  out->takes_epilogue = out->row && trailing;
-  return TRUE;
-}
-
-gboolean
-_wb_cg_reduction_layout (Gen *g, Node *n, WbCgReduction *out)
-{
-  return reduction_layout (g, n, out, NULL);
 }
 
 /* @R's accumulators, the reduced and kept dims of operand @L->a, and the class the sums are in; *@u: the
@@ -573,7 +345,7 @@ row_vector_kernel (Gen *g, Row *R, WbCgMix *mix, GArray *writes, guint vec, int 
       _wb_cg_mix_buffers (g, mix, writes);
       mix->used = TRUE;
       R->mix = mix;
-      kv->min_blocks = mix->per_sm; /* its grid is resident at once: registers for that many blocks */
+      kv->min_blocks = mix->per_sm;           /* its grid is resident at once: registers for that many blocks */
       if (!g->opt.no_prefetch && !mix->defer) /* deferred: one walk, nothing to prefetch */
         {
           g_autofree Val **ops = g_new (Val *, nn);
@@ -643,7 +415,7 @@ _wb_cg_emit_reduction (Gen *g, Node *const *nodes, guint nn, const WbCgEpilogue 
   R.nodes = nodes;
   R.nn = nn;
   R.accs = accs;
-  if (!reduction_layout (g, nodes[0], &L, error) || !row_setup (g, &R, &L, &u, error))
+  if (!_wb_cg_reduction_layout (g, nodes[0], &L, error) || !row_setup (g, &R, &L, &u, error))
     return FALSE;
   a = L.a;
   /* the innermost dim reduced: a group of T threads cooperates on one output; otherwise one thread

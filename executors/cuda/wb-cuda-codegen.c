@@ -15,6 +15,7 @@
 #ifndef WB_EXECUTORS_COMPILATION
 #define WB_EXECUTORS_COMPILATION
 #endif
+#include "wb-cuda-codegen-emit-private.h"
 #include "wb-cuda-codegen-private.h"
 #include "wb-cuda-prelude.h"
 
@@ -196,6 +197,18 @@ typedef struct
   WbCgEpilogue       epi, cepi;    /* the row set's and the column set's pointwise work */
 } Build;
 
+/* What the emitter (wb-cuda-codegen-emit.c) dispatches to without calling it by name (WbCgEmitOps): the op
+ * families, in the order it searches them, the bf16x2 words and the partial tables' lookups. Each of those
+ * files calls the emitter for its operands; filled here, above them all, no two of them call each other. */
+static const WbCgEmitFamily *const emit_families[] = { &_wb_cg_emit_creation, &_wb_cg_emit_indexing, &_wb_cg_emit_conversion, &_wb_cg_emit_views };
+
+static const WbCgEmitOps emit_ops = {
+  emit_families,
+  G_N_ELEMENTS (emit_families),
+  _wb_cg_emit_pair,
+  _wb_cg_emit_partial_lookup,
+};
+
 static void
 gen_init (Gen *g, guint n_inputs, const WbCudaCodegenOptions *options)
 {
@@ -210,6 +223,7 @@ gen_init (Gen *g, guint n_inputs, const WbCudaCodegenOptions *options)
   g->n_inputs = n_inputs;
   g->opt = *options;
   g->sms = options->sms > 0 ? options->sms : wb_cuda_codegen_get_sm_count ();
+  g->emit = &emit_ops;
 }
 
 /* Binds every input name to its value; *@biggest: the most elements an input spans. */

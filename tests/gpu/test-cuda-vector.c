@@ -113,7 +113,7 @@ static const Case cases[] = {
     8 },
   { "cat outer", { { "a", BF16, 2, { 3, 16 } }, { "b", BF16, 2, { 5, 16 } } }, 2, "t0 = prims.cat([a, b, a], 0)\nt1 = prims.neg(t0)", "t1", 8 },
   { "pad", { { "a", F32, 2, { 6, 13 } } }, 1, "t0 = prims.pad(a, 0.5, [(1, 1, 1), (2, 1, 0)])", "t0", 4 },
-  /* pads whose lanes are all inside or all padding (_wb_cg_vec_pad): rotate-half's backward, rows, inside cat */
+  /* pads whose lanes are all inside or all padding (vec_pad, wb-cuda-codegen-emit-index.c): rotate-half's backward, rows, inside cat */
   { "pad halves", { { "x", BF16, 3, { 2, 4, 32 } } }, 1, "t0 = prims.slice_prim(x, [0, 0, 16], [2, 4, 32], [1, 1, 1])\nt1 = prims.pad(t0, 0.0, [(0, 0, 0), (0, 0, 0), (0, 16, 0)])\n"
                                                          "t2 = prims.slice_prim(x, [0, 0, 0], [2, 4, 16], [1, 1, 1])\nt3 = prims.neg(t2)\nt4 = prims.pad(t3, 0.0, [(0, 0, 0), (0, 0, 0), (16, 0, 0)])\n"
                                                          "t5 = prims.convert_element_type(t1, dtypes.float32)\nt6 = prims.convert_element_type(t4, dtypes.float32)\nt7 = prims.add(t5, t6)\n"

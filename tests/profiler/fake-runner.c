@@ -4,11 +4,13 @@
  *
  * FAKE_RUNNER_DEVICE=TEXT: the probe reports that device ("NVIDIA Fake 80GB, sm_90"), model
  * "NVIDIA Fake 80GB"; unset: the probe answers that CUDA is unusable ("no NVIDIA driver (fake)").
+ * FAKE_RUNNER_LOG=FILE: each start appends a line "start" to FILE (how many runners a command started).
  * Any other message ends it. */
 #include "config.h"
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "wb-profiler.h"
@@ -22,7 +24,17 @@ main (void)
   GVariantBuilder b;
   WbRunnerMsgType type;
   g_autoptr (GVariant) payload = NULL;
+  const char *log = g_getenv ("FAKE_RUNNER_LOG");
 
+  if (log != NULL)
+    {
+      FILE *f = fopen (log, "a");
+
+      if (f == NULL)
+        return 1;
+      fputs ("start\n", f);
+      fclose (f);
+    }
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int32 (WB_RUNNER_PROTOCOL_VERSION));
   g_variant_builder_add (&b, "{sv}", "pid", g_variant_new_int32 ((gint32) getpid ()));

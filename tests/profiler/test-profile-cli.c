@@ -1,7 +1,7 @@
 /* test-profile-cli.c — `thunder-wb --headless profile` end to end: every report kind on mlp_small and
  * elementwise_chain_small, the Chrome trace against the format's required fields, the JSON report against
  * its schema version and the stage's regions, the iteration adding up, the regression gate, and the
- * command's errors and exit codes
+ * command's errors and exit codes; and that `run --device cuda` starts the GPU runner once
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -44,9 +44,10 @@ binary (void)
   return path;
 }
 
-/* Runs thunder-wb --headless profile with @args (NULL-terminated); @setenv "NAME=VALUE" (nullable). */
+/* Runs thunder-wb --headless @command with @args (NULL-terminated); @setenv "NAME=VALUE" (nullable,
+ * NULL-terminated). */
 static void
-run_profile (CliRun *run, const char *setenv, const char *const *args)
+run_cli (CliRun *run, const char *const *setenv, const char *command, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
@@ -56,15 +57,15 @@ run_profile (CliRun *run, const char *setenv, const char *const *args)
   env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
   env = g_environ_unsetenv (env, "LANGUAGE");
   env = g_environ_unsetenv (env, "WB_TEST_SLOW_REGION");
-  if (setenv != NULL)
+  for (guint i = 0; setenv != NULL && setenv[i] != NULL; i++)
     {
-      g_auto (GStrv) kv = g_strsplit (setenv, "=", 2);
+      g_auto (GStrv) kv = g_strsplit (setenv[i], "=", 2);
 
       env = g_environ_setenv (env, kv[0], kv[1], TRUE);
     }
   g_ptr_array_add (argv, (gpointer) binary ());
   g_ptr_array_add (argv, "--headless");
-  g_ptr_array_add (argv, "profile");
+  g_ptr_array_add (argv, (gpointer) command);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -74,6 +75,15 @@ run_profile (CliRun *run, const char *setenv, const char *const *args)
   run->status = WEXITSTATUS (wait_status);
   if (run->status != 0)
     g_test_message ("exit %d; stderr:\n%s", run->status, run->err);
+}
+
+/* Runs thunder-wb --headless profile with @args (NULL-terminated); @setenv "NAME=VALUE" (nullable). */
+static void
+run_profile (CliRun *run, const char *setenv, const char *const *args)
+{
+  const char *env[] = { setenv, NULL };
+
+  run_cli (run, env, "profile", args);
 }
 
 static char *
@@ -465,6 +475,32 @@ test_errors (void)
     }
 }
 
+/* `run --device cuda` starts one GPU runner: the one WbProfileJob started to choose the device runs the
+ * stage (a fake runner that reports a GPU and logs each start; it ends at the RUN request, so the command
+ * fails, with the runner's death) */
+static void
+test_run_cuda_one_runner (void)
+{
+  g_autofree char *sample = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *here = g_path_get_dirname (exe);
+  g_autofree char *fake = g_build_filename (here, "fake-runner", NULL);
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *log = g_build_filename (dir, "starts.log", NULL);
+  g_autofree char *runner_env = g_strdup_printf ("WB_RUNNER=%s", fake);
+  g_autofree char *log_env = g_strdup_printf ("FAKE_RUNNER_LOG=%s", log);
+  const char      *env[] = { runner_env, log_env, "FAKE_RUNNER_DEVICE=NVIDIA Fake 80GB, sm_90", NULL };
+  g_auto (CliRun) run = { 0 };
+  g_autofree char *starts = NULL;
+
+  g_assert_true (g_file_test (fake, G_FILE_TEST_IS_EXECUTABLE));
+  run_cli (&run, env, "run", (const char *[]){ sample, "--device", "cuda", NULL });
+  g_assert_cmpint (run.status, ==, 3);
+  g_assert_true (g_file_get_contents (log, &starts, NULL, NULL));
+  g_assert_cmpstr (starts, ==, "start\n");
+  wb_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -473,5 +509,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cli/elementwise_chain_small", test_elementwise_chain);
   g_test_add_func ("/profiler/cli/gate", test_gate);
   g_test_add_func ("/profiler/cli/errors", test_errors);
+  g_test_add_func ("/profiler/cli/run-cuda-one-runner", test_run_cuda_one_runner);
   return g_test_run ();
 }
