@@ -38,6 +38,7 @@ def parse_args():
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--device", default="cuda")
     p.add_argument("--no-compile", action="store_true")
+    p.add_argument("--no-coverage", action="store_true", help="skip the coverage run-gpu pass over the zoo")
     p.add_argument("cases", nargs="*")
     return p.parse_args()
 
@@ -108,10 +109,11 @@ def main():
     import cases
 
     os.makedirs(a.out, exist_ok=True)
-    cov = os.path.join(a.out, "coverage-gpu.json")
-    p = subprocess.run([a.app, "--headless", "coverage", a.zoo, "--levels", "load,run-gpu", "--jobs", "1",
-                        "--format", "json", "-o", cov], capture_output=True, text=True)
-    print(p.stdout[p.stdout.find("## SUMMARY"):] if "## SUMMARY" in p.stdout else p.stdout + p.stderr[-2000:])
+    if not a.no_coverage:
+        cov = os.path.join(a.out, "coverage-gpu.json")
+        p = subprocess.run([a.app, "--headless", "coverage", a.zoo, "--levels", "load,run-gpu", "--jobs", "1",
+                            "--format", "json", "-o", cov], capture_output=True, text=True)
+        print(p.stdout[p.stdout.find("## SUMMARY"):] if "## SUMMARY" in p.stdout else p.stdout + p.stderr[-2000:])
     names = a.cases or [n for n, c in cases.CASES.items() if c["training"]]
     rows, ratios_c, ratios_e = [], [], []
     for n in names:
