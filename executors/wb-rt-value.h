@@ -96,4 +96,12 @@ char *wb_rt_value_describe (const WbRtValue *value);
 /* wb_rt_value_array_new: an empty array that owns its values (element-type WbRtValue) (transfer full). */
 GPtrArray *wb_rt_value_array_new (void);
 
+/* wb_tensor_basic_index_view: (transfer full) the view of @tensor (host or device) that basic indexing by @key
+ * selects, sharing its storage: @key an int, a slice, an Ellipsis or a tuple/list of them (ints may be negative,
+ * slices are clamped as Python's slice.indices() and need positive steps). NULL with WB_EXECUTOR_ERROR_BAD_ARGUMENT
+ * (an int out of range, more indices than dims) or _UNSUPPORTED (a tensor or None in the key, a step <= 0). */
+WbTensor *wb_tensor_basic_index_view (WbTensor        *tensor,
+                                      const WbRtValue *key,
+                                      GError         **error);
+
 G_END_DECLS

@@ -217,11 +217,34 @@ wb_cuda_executors_set_cpu_fallback (gboolean allowed)
   cpu_fallback_allowed = allowed;
 }
 
+static gboolean
+has_tensor (const WbRtValue *v)
+{
+  if (v == NULL)
+    return FALSE;
+  if (v->kind == WB_RT_TENSOR)
+    return TRUE;
+  for (guint i = 0; v->items != NULL && i < v->items->len; i++)
+    if (has_tensor (v->items->pdata[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* The cpu runs @call because no GPU path takes it (@reason, nullable: why not). Allowed when @self is the cpu
- * (the user assigned it) or the user asked for the fallback; otherwise the run fails naming the op. */
+ * (the user assigned it) or the user asked for the fallback; otherwise the run fails naming the op. A call of
+ * numbers alone (`prims.convert_element_type(0, float)` inside a region) is host arithmetic, not a fallback:
+ * the cpu executor computes it on the values as they are. */
 static gboolean
 fall_back (CudaExec *self, WbCudaRuntime *rt, WbKernelCall *call, const char *reason, GError **error)
 {
+  gboolean tensors = FALSE;
+
+  for (guint i = 0; i < call->n_args && !tensors; i++)
+    tensors = has_tensor (call->args[i]);
+  for (guint i = 0; i < call->n_kwargs && !tensors; i++)
+    tensors = has_tensor (call->kwargs[i]);
+  if (!tensors)
+    return wb_executor_run (cpu_executor (), call, error);
   if (reason != NULL)
     _wb_cuda_exec_note_reason (call->bsym, reason);
   if (!cpu_fallback_allowed && wb_executor_info_get_runs (self->info) != WB_EXECUTOR_RUNS_HERE)

@@ -439,3 +439,47 @@ fail:
   wb_tensor_unref (out);
   return FALSE;
 }
+
+/* -- copy_with_setitem ------------------------------------------------------------------------------ */
+
+gboolean
+_wb_cuda_kernels_copy_with_setitem (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  WbRtValue *key = wb_kernel_call_get_arg (call, 1, "index"), *value = wb_kernel_call_get_arg (call, 2, "value");
+  g_autoptr (WbTensor) a = NULL;
+  g_autoptr (WbTensor) out = NULL;
+  g_autoptr (WbTensor) part = NULL;
+  g_autoptr (WbTensor) src = NULL;
+  g_autoptr (WbTensor) wide = NULL;
+  g_autoptr (GError) local = NULL;
+  gint64 bdims[WB_MAX_RANK];
+
+  if ((a = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error)) == NULL)
+    return FALSE;
+  if (key == NULL || value == NULL)
+    return _wb_cuda_kern_unsupported (error, "%s: needs an index and a value", call->bsym->name);
+  if ((out = wb_cuda_tensor_new (rt, a->dtype, a->rank, a->shape, error)) == NULL || !wb_cuda_copy_into (rt, out, a, error))
+    return FALSE;
+  /* a key of tensors (advanced indexing) is not taken here */
+  if ((part = wb_tensor_basic_index_view (out, key, &local)) == NULL)
+    return _wb_cuda_kern_unsupported (error, "%s: %s", call->bsym->name, local->message);
+  if (value->kind == WB_RT_TENSOR)
+    src = _wb_cuda_kern_arg_device (rt, call, 2, "value", FALSE, error);
+  else if (value->kind == WB_RT_INT || value->kind == WB_RT_BOOL || value->kind == WB_RT_FLOAT)
+    {
+      g_autoptr (WbTensor) host = wb_tensor_new_scalar (a->dtype, value->kind == WB_RT_FLOAT ? value->f : value->kind == WB_RT_INT ? (double) value->i
+                                                                                                                                   : (double) value->b);
+      src = wb_cuda_upload (rt, host, error);
+    }
+  else
+    return _wb_cuda_kern_unsupported (error, "%s: the value must be a tensor or a number", call->bsym->name);
+  if (src == NULL)
+    return FALSE;
+  if (src->rank > part->rank)
+    return _wb_cuda_kern_unsupported (error, "%s: a rank-%u value does not fit a rank-%u selection", call->bsym->name, src->rank, part->rank);
+  for (guint d = 0; d < src->rank; d++)
+    bdims[d] = part->rank - src->rank + d;
+  if ((wide = wb_tensor_broadcast_in_dim (src, part->rank, part->shape, bdims, error)) == NULL || !wb_cuda_copy_into (rt, part, wide, error))
+    return FALSE;
+  return _wb_cuda_kern_set_tensor (call, g_steal_pointer (&out));
+}

@@ -119,19 +119,21 @@ pool_out (gint64 in, gint64 k, gint64 pad, gint64 stride, gint64 dilation, gbool
   return out;
 }
 
-/* kernel_size (1), stride (2, default: the kernel), padding (3), dilation (4), ceil_mode (5) over @a */
+/* kernel_size (@at), stride (@at + 1, default: the kernel), padding, dilation, ceil_mode (@at + 4) over @a: the
+ * forward's arguments follow its input (@at 1), the backward's its gradient and input (@at 2) */
 static gboolean
-max_geom (WbKernelCall *call, const WbTensor *a, guint f, PoolGeom *g, GError **error)
+max_geom (WbKernelCall *call, const WbTensor *a, guint f, guint at, PoolGeom *g, GError **error)
 {
   gint64 ceil_mode = 0;
 
   if (!geom_init (g, call, a, f, error))
     return FALSE;
-  if (!per_dim (call, 1, "kernel_size", f, g->k, error))
+  if (!per_dim (call, at, "kernel_size", f, g->k, error))
     return FALSE;
   memcpy (g->stride, g->k, sizeof g->stride);
-  if (!per_dim (call, 2, "stride", f, g->stride, error) || !per_dim (call, 3, "padding", f, g->pad, error) ||
-      !per_dim (call, 4, "dilation", f, g->dil, error) || !_wb_cuda_kern_arg_int (call, 5, "ceil_mode", TRUE, FALSE, &ceil_mode, error))
+  if (!per_dim (call, at + 1, "stride", f, g->stride, error) || !per_dim (call, at + 2, "padding", f, g->pad, error) ||
+      !per_dim (call, at + 3, "dilation", f, g->dil, error) ||
+      !_wb_cuda_kern_arg_int (call, at + 4, "ceil_mode", TRUE, FALSE, &ceil_mode, error))
     return FALSE;
   for (guint i = 0; i < 3; i++)
     {
@@ -174,7 +176,7 @@ _wb_cuda_kernels_max_pool (WbCudaRuntime *rt, WbKernelCall *call, guint f, GErro
   g_autofree char *what = NULL;
 
   if ((a = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error)) == NULL || !float_dtype (call, a->dtype, error) ||
-      !max_geom (call, a, f, &g, error))
+      !max_geom (call, a, f, 1, &g, error))
     return FALSE;
   if (plane (g.in) > exact_integers (a->dtype))
     return _wb_cuda_kern_unsupported (error,
@@ -234,7 +236,7 @@ _wb_cuda_kernels_max_pool_backward (WbCudaRuntime *rt, WbKernelCall *call, guint
     return FALSE;
   if (go->rank != a->rank || indices->rank != a->rank)
     return _wb_cuda_kern_unsupported (error, "%s: gradient, input and indices do not match", call->bsym->name);
-  if (!max_geom (call, a, f, &g, error))
+  if (!max_geom (call, a, f, 2, &g, error))
     return FALSE;
   if (!is_pooled (go, &g, f) || !is_pooled (indices, &g, f))
     return _wb_cuda_kern_unsupported (error, "%s: the gradient or the indices are not the pooling of the input", call->bsym->name);

@@ -78,5 +78,8 @@ gboolean _wb_cuda_kernels_embedding_backward (WbCudaRuntime *rt, WbKernelCall *c
 gboolean _wb_cuda_kernels_cumsum (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 /* ltorch.kl_div (input, target, size_average, reduce, reduction='mean', log_target=False) */
 gboolean _wb_cuda_kernels_kl_div (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+/* copy_with_setitem (a, key, value): a copy of a with a[key] = value; ints, slices and ... as the key (the
+ * strided copy of the runtime, no kernel of its own) */
+gboolean _wb_cuda_kernels_copy_with_setitem (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
 G_END_DECLS

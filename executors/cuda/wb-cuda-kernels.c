@@ -37,6 +37,7 @@ typedef enum
   OP_CUMSUM,
   OP_KL_DIV,
   OP_DETACH,
+  OP_COPY_WITH_SETITEM,
 } Op;
 
 static const struct
@@ -70,6 +71,7 @@ static const struct
   { "ltorch.cumsum", OP_CUMSUM },
   { "ltorch.kl_div", OP_KL_DIV },
   { "ltorch.detach", OP_DETACH },
+  { "prims.copy_with_setitem", OP_COPY_WITH_SETITEM },
 };
 
 /* The op @b stands for: its own symbol or the one an executor's alias names (uniform -> prims.uniform). */
@@ -640,6 +642,8 @@ wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       return _wb_cuda_kernels_cumsum (rt, call, error);
     case OP_KL_DIV:
       return _wb_cuda_kernels_kl_div (rt, call, error);
+    case OP_COPY_WITH_SETITEM:
+      return _wb_cuda_kernels_copy_with_setitem (rt, call, error);
     case OP_DETACH:
       {
         /* the input itself, as the cpu executor aliases it (no autograd here) */

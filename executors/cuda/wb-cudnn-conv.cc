@@ -121,7 +121,18 @@ build (cudnnHandle_t handle, const WbCudnnConvKey *k, _WbCudnnConvPlan *p)
       y = g->pointwise (y, b, fe::graph::Pointwise_attributes ().set_name ("bias_add").set_mode (fe::PointwiseMode_t::ADD));
     }
   y->set_output (true).set_dim (y_dims).set_stride (contiguous_strides (y_dims)).set_uid (UID_Y).set_data_type (io_type (k->dtype));
-  auto err = g->build (handle, { fe::HeurMode_t::A, fe::HeurMode_t::FALLBACK });
+  /* f32 exactly: engines on tensor cores would compute f32 in TF32 (the cpu executor's, cuBLASLt's f32 are exact) */
+  fe::error_t err = g->validate ();
+  if (err.is_good ())
+    err = g->build_operation_graph (handle);
+  if (err.is_good ())
+    err = g->create_execution_plans ({ fe::HeurMode_t::A, fe::HeurMode_t::FALLBACK });
+  if (err.is_good () && k->dtype == WB_DTYPE_FLOAT32)
+    g->deselect_numeric_notes ({ fe::NumericalNote_t::TENSOR_CORE });
+  if (err.is_good ())
+    err = g->check_support ();
+  if (err.is_good ())
+    err = g->build_plans ();
   if (err.is_bad ())
     return err;
   err = g->get_workspace_size (p->workspace);

@@ -10,8 +10,9 @@
  * Tensors are 4-d (2 spatial dims; the caller gives a 1-d convolution a unit height) or 5-d, logical
  * [N, C, *S] with any positive strides (elements); the filter is [K, C/groups, *R] for the forward and
  * [C_in, C_out/groups, *R] for the transpose: cuDNN derives the group count from the channel counts. The
- * output is written contiguous. Accumulation and the bias add are f32 (cuDNN's compute type FLOAT); f32 inputs
- * may run on TF32 tensor cores, as PyTorch's default (torch.backends.cudnn.allow_tf32) lets cuDNN do.
+ * output is written contiguous. Accumulation and the bias add are f32 (cuDNN's compute type FLOAT); f32 graphs
+ * leave out the engines on tensor cores, which would compute in TF32 (PyTorch lets cuDNN do so by default:
+ * torch.backends.cudnn.allow_tf32), so that f32 is f32 here as on the cpu executor and in cuBLASLt's matmuls.
  * libcudnn.so.9 is opened by wb_cudnn_load (wb-cudnn-sdpa.h). Threads: the runner's thread. */
 #pragma once
 

@@ -13,8 +13,12 @@ import re
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r"^# (\S+) (\S+?)(\(.*\))? (\S+) output \d+ .*?: max abs (\S+), rel (\S+), (\d+) of (\d+) outside")
-NOT_OK = re.compile(r"^not ok \d+ /cuda/\S*?/\d+_(\S+?)_(\S+?)(\(.*\))?_(\w+)\s*(#.*)?$")
+DTYPES = r"(f64|f32|bf16|f16|i64|i32|i16|i8|ui8|u8|b8)"
+# "# EXECUTOR SYMBOL[(variant)][ more words] DTYPE output N SHAPE: max abs X, rel Y, M of N outside"
+LINE = re.compile(r"^# (\S+) ([^\s(]+)(.*?) " + DTYPES + r" output \d+ .*?: max abs (\S+), rel (\S+), (\d+) of (\d+) outside")
+# "not ok N /cuda/conformance/NNN_EXECUTOR_SYMBOL[(variant)][_more_words]_DTYPE" (spaces became '_': the symbol
+# is what comes before the first '(' or, without one, the rest)
+NOT_OK = re.compile(r"^not ok \d+ /cuda/\S*?/\d+_([^_]+)_(\S+)_" + DTYPES + r"\s*(#.*)?$")
 
 
 def main(paths):
@@ -37,8 +41,9 @@ def main(paths):
                     dtypes.append(dt)
                 continue
             m = NOT_OK.match(line.strip())
-            if m and "SKIP" not in (m.group(5) or ""):
-                exe, sym, _, dt, _ = m.groups()
+            if m and "SKIP" not in (m.group(4) or ""):
+                exe, rest, dt, _ = m.groups()
+                sym = rest.split("(")[0]
                 c = cells[(sym, exe, dt)]
                 c["cases"] += 1
                 c["fail"] += 1

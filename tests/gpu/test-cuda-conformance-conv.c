@@ -32,10 +32,7 @@ add_conv (const char *what, WbDtype d, guint rank, const gint64 *xs, const gint6
   g_autofree char *label = g_strdup_printf ("prims.convolution(%s)", what);
   WbConfCase      *c = wb_conf_case_new ("cudnn", label, d, in, bias ? 3 : 2, body, "t0");
 
-  /* f32 convolutions may run on TF32 tensor cores (10-bit mantissa), as PyTorch lets cuDNN do by default:
-   * each product is off by up to 2^-10 relative, and a sum of C*R*S of them near zero by more than the f32
-   * tolerance. A wrong index or padding changes an output by O(1): still caught. */
-  c->tol_mult = d == WB_DTYPE_FLOAT32 ? 1000 : 1;
+  /* f32 runs without TF32 (wb-cudnn-conv.h): the dtype's tolerance applies as it is */
   wb_conf_append (c);
 }
 

@@ -581,6 +581,24 @@ index_cases (void)
       add_kernel ("ltorch.kl_div(none, log_target)", d, kllog, 2, "t0 = ltorch.kl_div(a, t, None, None, 'none', True)", "t0", FALSE);
       add_kernel ("torch.detach", d, &rows, 1, "t0 = torch.detach(a)\nt1 = ltorch.detach(t0)", "t1", TRUE);
     }
+  /* copy_with_setitem (whisper's and BART's shifted decoder inputs, T5's): a slice from a tensor, an int row
+   * from a broadcast row, a number through an Ellipsis */
+  for (guint k = 0; k < G_N_ELEMENTS (wb_conf_float_dtypes); k++)
+    {
+      WbDtype     d = wb_conf_float_dtypes[k];
+      WbConfInput sl[2] = { wb_conf_input ("a", d, 2, 2, 8, 1, WB_CONF_DOM_ANY), wb_conf_input ("v", d, 2, 2, 7, 1, WB_CONF_DOM_ANY) };
+      WbConfInput row[2] = { wb_conf_input ("a", d, 3, 3, 5, 6, WB_CONF_DOM_ANY), wb_conf_input ("v", d, 1, 6, 1, 1, WB_CONF_DOM_ANY) };
+      add_kernel ("copy_with_setitem_impl(slice from a tensor)", d, sl, 2,
+                  "t0 = copy_with_setitem_impl(a, (slice(None, None, None), slice(1, None, None)), v)", "t0", TRUE);
+      add_kernel ("prims.copy_with_setitem(int row, broadcast)", d, row, 2, "t0 = prims.copy_with_setitem(a, (1, -2), v)", "t0", TRUE);
+      add_kernel ("prims.copy_with_setitem(number, Ellipsis)", d, row, 1, "t0 = prims.copy_with_setitem(a, (..., slice(0, 6, 2)), 0.5)", "t0",
+                  TRUE);
+    }
+  {
+    WbConfInput ids[2] = { wb_conf_input ("a", WB_DTYPE_INT64, 2, 2, 8, 1, WB_CONF_DOM_INT), wb_conf_input ("v", WB_DTYPE_INT64, 2, 2, 7, 1, WB_CONF_DOM_INT) };
+    add_kernel ("copy_with_setitem_impl(i64 token ids)", WB_DTYPE_INT64, ids, 2,
+                "t0 = copy_with_setitem_impl(a, (slice(None, None, None), slice(1, None, None)), v)", "t0", TRUE);
+  }
 }
 
 /* -- an index out of range on the GPU (the prelude's wb_index_bad): the checked run's call fails with
