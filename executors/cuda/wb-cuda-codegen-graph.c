@@ -593,7 +593,12 @@ add_node (Gen *g, const WbBsym *b, const char *op, const WbSymbol *prim, GError 
   if (key != NULL && n->n_out == 1)
     g_hash_table_insert (g->cse, g_steal_pointer (&key), n->out[0]);
   if (n->n_out == 0)
-    return _wb_cg_fail (error, WB_CUDA_CODEGEN_ERROR_UNSUPPORTED, "%s: no output", full);
+    {
+      /* every output discarded (`_ = prims.convert_element_type(0, float)` inside a decomposition): a pure op
+       * whose value nothing reads is left out */
+      g_ptr_array_remove_index (g->nodes, g->nodes->len - 1); /* n */
+      return TRUE;
+    }
   squeeze_unit_reduction (g, n);
   return TRUE;
 }
