@@ -290,9 +290,8 @@ run_random (WbCudaRuntime *rt, WbKernelCall *call, Op op, GError **error)
   const char *kernel = op == OP_RANDN ? "wb_randn" : op == OP_RANDINT ? "wb_randint"
                                                                       : "wb_uniform";
 
-  /* a CUDA graph would replay the seed and offset of its capture: draws run outside graphs */
-  if (!wb_cuda_runtime_check_capturable (rt, "draws random numbers (seed and offset are kernel arguments)", error))
-    return FALSE;
+  /* a CUDA graph replays the seed and offset of its capture, and so does every run launched call by call: a
+   * program's run starts its offset at 0 (wb_program_run), so each iteration draws the same numbers either way */
   if (!arg_shape (call, shape_pos, "shape", &rank, shape, error))
     return FALSE;
   if (op == OP_UNIFORM || op == OP_UNIFORM_PHILOX)
