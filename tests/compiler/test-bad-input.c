@@ -276,6 +276,54 @@ test_file_errors (void)
   g_rmdir (dir);
 }
 
+/* Shapes that cannot exist load (they are well-formed text) but the verifier reports each annotation as
+ * an error at its line: a negative dimension, an element count or a byte size over 64 bits. */
+static void
+test_impossible_shapes (void)
+{
+  static const struct
+  {
+    const char *shape;
+    const char *why;
+  } cases[] = {
+    { "-3, 4", "dimension 0 is negative" },
+    { "2, -1", "dimension 1 is negative" },
+    { "4611686018427387904, 4", "element count overflows" },
+    { "3037000500, 3037000500", "element count overflows" },
+    { "1152921504606846976, 4", "size in bytes" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (guint where = 0; where < 2; where++)
+      {
+        /* where 0: the parameter's annotation line; 1: a call's type comment */
+        g_autofree char *text = g_strdup_printf ("import torch\n"
+                                                 "\n"
+                                                 "def computation(x):\n"
+                                                 "  # x: \"cpu f32[%s]\"\n"
+                                                 "  t0 = prims.neg(x)  # t0: \"cpu f32[%s]\"\n"
+                                                 "  return (t0,)\n",
+                                                 where == 0 ? cases[i].shape : "2, 3", where == 1 ? cases[i].shape : "2, 3");
+        g_autoptr (GError) error = NULL;
+        g_autoptr (WbTrace) trace = wb_trace_parse (text, -1, "shape.py", &error);
+        g_autoptr (GPtrArray) diagnostics = NULL;
+        g_autofree char *expect = g_strdup_printf ("shape.py:%u:", where == 0 ? 4u : 5u);
+        gboolean         found = FALSE;
+
+        g_assert_no_error (error);
+        diagnostics = wb_trace_verify (trace, WB_VERIFY_DEFAULT);
+        for (guint k = 0; k < diagnostics->len; k++)
+          {
+            const WbDiagnostic *d = diagnostics->pdata[k];
+            g_autofree char    *line = wb_diagnostic_to_string (d);
+            if (d->severity == WB_DIAGNOSTIC_ERROR && g_str_has_prefix (line, expect) && strstr (line, "impossible shape") != NULL && strstr (line, cases[i].why) != NULL)
+              found = TRUE;
+          }
+        if (!found)
+          g_error ("[%s] at line %u: no impossible-shape error", cases[i].shape, where == 0 ? 4u : 5u);
+        g_assert_cmpuint (wb_diagnostics_count_errors (diagnostics), >=, 1);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,6 +345,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/bad-input/count", test_count);
   g_test_add_func ("/compiler/bad-input/deterministic", test_deterministic);
   g_test_add_func ("/compiler/bad-input/file", test_file_errors);
+  g_test_add_func ("/compiler/bad-input/impossible-shapes", test_impossible_shapes);
   for (guint c = 0; c < WB_BAD_N_CATEGORIES; c++)
     {
       g_autofree char *path = g_strdup_printf ("/compiler/bad-input/%s", wb_bad_category_names[c]);
