@@ -56,6 +56,54 @@ wb_cli_usage_error (const char *format,
 }
 
 int
+wb_cli_option_once (const char *option,
+                    char      **values,
+                    char      **value)
+{
+  g_return_val_if_fail (option != NULL && value != NULL, WB_EXIT_BAD_INPUT);
+
+  g_clear_pointer (value, g_free);
+  if (values == NULL || values[0] == NULL)
+    return WB_EXIT_OK;
+  if (values[1] != NULL)
+    return wb_cli_usage_error (_ ("%s given more than once (“%s”, then “%s”): give it once"), option, values[0], values[1]);
+  *value = g_strdup (values[0]);
+  return WB_EXIT_OK;
+}
+
+gboolean
+wb_cli_parse_int_option (const char *option,
+                         const char *value,
+                         gint64      min,
+                         gint64      max,
+                         gint64     *out,
+                         GError    **error)
+{
+  g_autofree char *text = g_strstrip (g_strdup (value));
+
+  if (!g_ascii_string_to_signed (text, 10, min, max, out, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("%s takes a whole number from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", not “%s”"),
+                   option, min, max, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wb_cli_same_file (const char *a,
+                  const char *b)
+{
+  g_autofree char *ca = g_canonicalize_filename (a, NULL);
+  g_autofree char *cb = g_canonicalize_filename (b, NULL);
+  GStatBuf         sa, sb;
+
+  if (strcmp (ca, cb) == 0)
+    return TRUE;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int
 wb_cli_report_error (const GError *error)
 {
   g_return_val_if_fail (error != NULL, WB_EXIT_ENVIRONMENT);

@@ -122,6 +122,50 @@ test_usage_errors (void)
     }
 }
 
+/* Repeated or conflicting options and numbers out of range are usage errors (exit 2) naming the
+ * option, not the last one silently winning; they are refused before anything runs. */
+static void
+test_conflicting_options (void)
+{
+  g_autofree char  *dir = g_dir_make_tmp ("wb-cli-options-XXXXXX", NULL);
+  g_autofree char  *md = g_build_filename (dir, "r.json", NULL);
+  g_autofree char  *md2 = g_build_filename (dir, ".", "r.json", NULL);
+  g_autofree char  *st = g_build_filename (dir, "t.safetensors", NULL);
+  const char *const cases[][10] = {
+    { "profile", "PATH", "--device", "cpu", "--device", "cuda", NULL, NULL, NULL, "--device given more than once" },
+    { "run", "PATH", "--device", "cpu", "--device", "cpu", NULL, NULL, NULL, "--device given more than once" },
+    { "run", "PATH", "--stage", "1", "--stage", "2", NULL, NULL, NULL, "--stage given more than once" },
+    { "profile", "PATH", "--report", md, "--chrome-trace", md, NULL, NULL, NULL, "name the same file" },
+    { "profile", "PATH", "--report", md, "--report", md2, NULL, NULL, NULL, "name the same file" },
+    { "profile", "PATH", "--baseline", "x.wbsession", "--fail-above", "inf", NULL, NULL, NULL, "finite percentage" },
+    { "profile", "PATH", "--baseline", "x.wbsession", "--fail-above", "nan", NULL, NULL, NULL, "finite percentage" },
+    { "profile", "PATH", "--baseline", "x.wbsession", "--fail-above", "-5", NULL, NULL, NULL, "finite percentage" },
+    { "profile", "PATH", "--baseline", "x.wbsession", "--fail-above", "5", "--fail-above", "6", NULL, "--fail-above given more than once" },
+    { "profile", "PATH", "--iters", "0", NULL, NULL, NULL, NULL, NULL, "--iters takes a whole number from 1 to" },
+    { "profile", "PATH", "--iters", "99999999999", NULL, NULL, NULL, NULL, NULL, "--iters takes a whole number from 1 to" },
+    { "profile", "PATH", "--iters", "5", "--iters", "6", NULL, NULL, NULL, "--iters given more than once" },
+    { "profile", "PATH", "--warmup", "-1", NULL, NULL, NULL, NULL, NULL, "--warmup takes a whole number from 0 to" },
+    { "profile", "PATH", "--warmup", "1e9", NULL, NULL, NULL, NULL, NULL, "--warmup takes a whole number from 0 to" },
+    { "run", "PATH", "--inputs", st, "--save-outputs", st, NULL, NULL, NULL, "would overwrite" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (WbTestRun) run = { 0 };
+      const char *args[12] = { "--headless", NULL };
+      guint       n = 1;
+
+      for (guint j = 0; j < 9 && cases[i][j] != NULL; j++)
+        args[n++] = strcmp (cases[i][j], "PATH") == 0 ? sample_dir () : cases[i][j];
+      wb_test_run_thunder_wb (&run, NULL, args);
+      if (run.status != 2 || !g_str_has_prefix (run.err, "thunder-wb: ") || strstr (run.err, cases[i][9]) == NULL)
+        g_error ("case %u (%s %s %s): exit %d, expected 2 and \"%s\"; stderr:\n%s", i, args[1], args[3], args[4], run.status,
+                 cases[i][9], run.err);
+      g_assert_false (g_file_test (md, G_FILE_TEST_EXISTS));
+    }
+  g_rmdir (dir);
+}
+
 static void
 test_print_sample_files (void)
 {
@@ -548,6 +592,7 @@ main (int    argc,
   g_test_add_func ("/app/cli/version", test_version);
   g_test_add_func ("/app/cli/help", test_help);
   g_test_add_func ("/app/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/app/cli/conflicting-options", test_conflicting_options);
   g_test_add_func ("/app/cli/print/sample-files", test_print_sample_files);
   g_test_add_func ("/app/cli/print/real-files", test_print_real_files);
   g_test_add_func ("/app/cli/print/directory", test_print_directory);
