@@ -2,10 +2,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "wb-test-common.h"
 
@@ -163,6 +166,81 @@ test_conflicting_options (void)
                  cases[i][9], run.err);
       g_assert_false (g_file_test (md, G_FILE_TEST_EXISTS));
     }
+  g_rmdir (dir);
+}
+
+static gpointer
+drain_fd (gpointer data)
+{
+  int      fd = GPOINTER_TO_INT (data);
+  GString *text = g_string_new (NULL);
+  char     buf[4096];
+  gssize   n;
+
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    g_string_append_len (text, buf, n);
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+/* `export -o PATH` where PATH is a FIFO or a symbolic link: the FIFO is written in place (a reader
+ * gets the text, and it stays a FIFO), the link is followed (it stays a link, its file gets the text),
+ * a device that is not a terminal is refused naming it. The test holds a write end of the FIFO so
+ * that its reader sees EOF only once it lets go, whatever thunder-wb did. */
+static void
+test_special_outputs (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wb-cli-outputs-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "out.py", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.py", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.py", NULL);
+  g_autofree char *got = NULL;
+  g_auto (WbTestRun) expected = { 0 };
+  g_auto (WbTestRun) to_fifo = { 0 };
+  g_auto (WbTestRun) to_link = { 0 };
+  g_auto (WbTestRun) to_null = { 0 };
+  g_auto (WbTestRun) to_stdout = { 0 };
+  GThread *reader;
+  GStatBuf st;
+  int      rfd, wfd;
+
+  RUN (&expected, "--headless", "export", sample_dir (), "--as", "python");
+  g_assert_cmpint (expected.status, ==, 0);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  rfd = g_open (fifo, O_RDONLY | O_NONBLOCK, 0);
+  g_assert_cmpint (rfd, >=, 0);
+  wfd = g_open (fifo, O_WRONLY, 0);
+  g_assert_cmpint (wfd, >=, 0);
+  g_assert_cmpint (fcntl (rfd, F_SETFL, 0), ==, 0);
+  reader = g_thread_new ("fifo-reader", drain_fd, GINT_TO_POINTER (rfd));
+  RUN (&to_fifo, "--headless", "export", sample_dir (), "--as", "python", "-o", fifo);
+  close (wfd);
+  got = g_thread_join (reader);
+  g_assert_cmpint (to_fifo.status, ==, 0);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_assert_cmpstr (got, ==, expected.out);
+  g_clear_pointer (&got, g_free);
+
+  g_assert_true (g_file_set_contents (target, "old", -1, NULL));
+  g_assert_cmpint (symlink ("target.py", link), ==, 0);
+  RUN (&to_link, "--headless", "export", sample_dir (), "--as", "python", "-o", link);
+  g_assert_cmpint (to_link.status, ==, 0);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_get_contents (target, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, expected.out);
+
+  /* /dev/stdout is a link to the pipe the test reads: written in place, not refused as dangling */
+  RUN (&to_stdout, "--headless", "export", sample_dir (), "--as", "python", "-o", "/dev/stdout");
+  g_assert_cmpint (to_stdout.status, ==, 0);
+  g_assert_cmpstr (to_stdout.out, ==, expected.out);
+
+  RUN (&to_null, "--headless", "export", sample_dir (), "--as", "python", "-o", "/dev/null");
+  g_assert_cmpint (to_null.status, ==, 3);
+  g_assert_nonnull (strstr (to_null.err, "/dev/null: not written"));
+
+  g_remove (fifo), g_remove (link), g_remove (target);
   g_rmdir (dir);
 }
 
@@ -593,6 +671,7 @@ main (int    argc,
   g_test_add_func ("/app/cli/help", test_help);
   g_test_add_func ("/app/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/app/cli/conflicting-options", test_conflicting_options);
+  g_test_add_func ("/app/cli/special-outputs", test_special_outputs);
   g_test_add_func ("/app/cli/print/sample-files", test_print_sample_files);
   g_test_add_func ("/app/cli/print/real-files", test_print_real_files);
   g_test_add_func ("/app/cli/print/directory", test_print_directory);
