@@ -90,6 +90,43 @@ wb_cli_parse_int_option (const char *option,
   return TRUE;
 }
 
+char *
+wb_cli_escape_controls (const char *text,
+                        gboolean    keep_newlines)
+{
+  GString    *out;
+  const char *p, *end;
+
+  if (text == NULL)
+    return NULL;
+  out = g_string_sized_new (strlen (text));
+  end = text + strlen (text);
+  for (p = text; p < end;)
+    {
+      guchar   c = (guchar) *p;
+      gunichar u;
+
+      if ((c == '\n' && keep_newlines) || (c >= 0x20 && c < 0x7f))
+        {
+          g_string_append_c (out, (char) c);
+          p++;
+          continue;
+        }
+      u = c < 0x80 ? c : g_utf8_get_char_validated (p, end - p);
+      if (u < 0x20 || u == 0x7f || (u >= 0x80 && u <= 0x9f) || u == (gunichar) -1 || u == (gunichar) -2)
+        {
+          /* a control character (C0, DEL, C1) or a byte that is not UTF-8: each byte as \xNN */
+          const char *next = (u == (gunichar) -1 || u == (gunichar) -2) ? p + 1 : g_utf8_next_char (p);
+          for (; p < next; p++)
+            g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          continue;
+        }
+      g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 wb_cli_same_file (const char *a,
                   const char *b)

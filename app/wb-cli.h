@@ -100,6 +100,12 @@ gboolean wb_cli_parse_int_option (const char *option,
                                   gint64      max,
                                   gint64     *out,
                                   GError    **error);
+/* wb_cli_escape_controls: @text (nullable) for a terminal: every control character (C0, DEL, C1; the
+ * newline too unless @keep_newlines) and every byte that is not UTF-8 becomes "\xNN" per byte, so that
+ * a name read from a file cannot move the cursor, recolour or clear the screen. Returns (transfer full)
+ * the copy, or NULL for NULL. */
+char *wb_cli_escape_controls (const char *text,
+                              gboolean    keep_newlines);
 /* wb_cli_same_file: TRUE when paths @a and @b name the same file: the same path once made absolute and
  * canonical, or the same device and inode (a hard link, a symbolic link to it). */
 gboolean wb_cli_same_file (const char *a,

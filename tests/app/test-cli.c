@@ -244,6 +244,54 @@ test_special_outputs (void)
   g_rmdir (dir);
 }
 
+/* No control character read from a session file reaches the terminal: a trace set named after a
+ * folder "ev<ESC>[1m" and run labels with ESC and BEL are printed by `sessions` and `compare` as
+ * \x1b and \x07. */
+static void
+test_escaped_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wb-cli-escape-XXXXXX", NULL);
+  g_autofree char *link = g_build_filename (dir, "ev\x1b[1m", NULL);
+  g_autofree char *session = g_build_filename (dir, "s.wbsession", NULL);
+  g_autofree char *sample = g_canonicalize_filename (sample_dir (), NULL);
+  const char      *labels[] = { "red\x1b[31m", "bell\x07"
+                                                    "clear\x1b[2J" };
+  g_auto (WbTestRun) sessions = { 0 };
+  g_auto (WbTestRun) compare = { 0 };
+
+  g_assert_cmpint (symlink (sample, link), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      g_auto (WbTestRun) profile = { 0 };
+      RUN (&profile, "--headless", "profile", link, "--device", "cpu", "--iters", "1", "--warmup", "0", "--session", session, "--label",
+           labels[i], "-q");
+      if (profile.status != 0)
+        g_error ("profile exited %d:\n%s", profile.status, profile.err);
+    }
+  RUN (&sessions, "--headless", "sessions", session);
+  RUN (&compare, "--headless", "compare", session);
+  g_assert_cmpint (sessions.status, ==, 0);
+  g_assert_cmpint (compare.status, ==, 0);
+  for (const char *p = sessions.out; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 && *p != '\n')
+      g_error ("sessions printed control character 0x%02x:\n%s", (guchar) *p, sessions.out);
+  for (const char *p = compare.out; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 && *p != '\n')
+      g_error ("compare printed control character 0x%02x:\n%s", (guchar) *p, compare.out);
+  g_assert_nonnull (strstr (sessions.out, "ev\\x1b[1m"));
+  g_assert_nonnull (strstr (sessions.out, "red\\x1b[31m"));
+  g_assert_nonnull (strstr (sessions.out, "bell\\x07clear\\x1b[2J"));
+  g_assert_nonnull (strstr (compare.out, "red\\x1b[31m"));
+  g_assert_nonnull (strstr (compare.out, "bell\\x07clear\\x1b[2J"));
+  for (const char *const *f = (const char *const[]){ "", "-wal", "-shm", NULL }; *f != NULL; f++)
+    {
+      g_autofree char *file = g_strconcat (session, *f, NULL);
+      g_remove (file);
+    }
+  g_remove (link);
+  g_rmdir (dir);
+}
+
 static void
 test_print_sample_files (void)
 {
@@ -672,6 +720,7 @@ main (int    argc,
   g_test_add_func ("/app/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/app/cli/conflicting-options", test_conflicting_options);
   g_test_add_func ("/app/cli/special-outputs", test_special_outputs);
+  g_test_add_func ("/app/cli/escaped-names", test_escaped_names);
   g_test_add_func ("/app/cli/print/sample-files", test_print_sample_files);
   g_test_add_func ("/app/cli/print/real-files", test_print_real_files);
   g_test_add_func ("/app/cli/print/directory", test_print_directory);
