@@ -74,7 +74,12 @@ wb_cli_command_compare (int    argc,
   if (format != NULL && strcmp (format, "json") == 0)
     text = wb_comparison_to_json (comparison, positional[0]);
   else
-    text = wb_comparison_to_markdown (comparison, positional[0]);
+    {
+      /* labels, device, region and executor names come from the file: no control character reaches
+         the terminal (JSON escapes them itself) */
+      g_autofree char *md = wb_comparison_to_markdown (comparison, positional[0]);
+      text = wb_cli_escape_controls (md, TRUE);
+    }
   wb_cli_write (text, strlen (text));
   if (text[0] != '\0' && text[strlen (text) - 1] != '\n')
     wb_cli_write ("\n", 1);

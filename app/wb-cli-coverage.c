@@ -625,7 +625,7 @@ write_report (const WbCliCoverageReport *report, const CoverageOptions *o, gbool
       wb_cli_write (text, strlen (text));
       return WB_EXIT_OK;
     }
-  if (!g_file_set_contents (o->output, text, -1, &error)) /* a temporary file renamed over FILE */
+  if (!wb_output_write (o->output, text, -1, &error)) /* atomically, or in place for a FIFO or terminal */
     {
       g_printerr ("thunder-wb: %s\n", error->message);
       return WB_EXIT_ENVIRONMENT;

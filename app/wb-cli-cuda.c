@@ -359,7 +359,7 @@ wb_cli_export_cuda (const char *path, int stage, const char *region, const char 
     return code;
   if (output != NULL && strcmp (output, "-") != 0)
     {
-      if (!g_file_set_contents (output, out->str, (gssize) out->len, &error))
+      if (!wb_output_write (output, out->str, (gssize) out->len, &error))
         {
           g_printerr ("thunder-wb: %s\n", error->message);
           return WB_EXIT_ENVIRONMENT;

@@ -116,13 +116,13 @@ wb_cli_command_export (int    argc,
 
   if (output != NULL && strcmp (output, "-") != 0)
     {
-      if (!g_file_set_contents (output, text, -1, &error))
+      if (!wb_output_write (output, text, -1, &error))
         {
           g_printerr ("thunder-wb: %s\n", error->message);
           return WB_EXIT_ENVIRONMENT;
         }
-      if (format == WB_EXPORT_FORMAT_TORCH)
-        g_chmod (output, 0755);
+      if (format == WB_EXPORT_FORMAT_TORCH && g_file_test (output, G_FILE_TEST_IS_REGULAR) && !g_file_test (output, G_FILE_TEST_IS_SYMLINK))
+        g_chmod (output, 0755); /* never a FIFO, a terminal, or what a link points to */
     }
   else
     wb_cli_write (text, strlen (text));

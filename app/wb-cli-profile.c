@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -30,6 +31,8 @@ typedef struct
   char    *baseline;
   double   fail_above;
   gboolean fail_above_set;
+  gboolean iters_set;
+  gboolean warmup_set;
   char    *stage;
   gint64   seed;
   char    *inputs;
@@ -61,16 +64,80 @@ parse_fail_above (const char *name, const char *value, gpointer data, GError **e
   char            *end = NULL;
   g_autofree char *text = g_strstrip (g_strdup (value));
 
+  if (o->fail_above_set)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("%s given more than once: give it once"), name);
+      return FALSE;
+    }
   if (g_str_has_suffix (text, "%"))
     text[strlen (text) - 1] = '\0';
   o->fail_above = g_ascii_strtod (text, &end);
-  if (text[0] == '\0' || end == NULL || *end != '\0' || !(o->fail_above >= 0))
+  if (text[0] == '\0' || end == NULL || *end != '\0' || !isfinite (o->fail_above) || !(o->fail_above >= 0))
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("--fail-above takes a percentage >= 0, not “%s”"), value);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("--fail-above takes a finite percentage >= 0, not “%s”"), value);
       return FALSE;
     }
   o->fail_above_set = TRUE;
   return TRUE;
+}
+
+/* --iters N and --warmup N: given once, within bounds that a run can finish (a million timed
+ * iterations, a hundred thousand untimed ones). */
+static gboolean
+parse_count (const char *name, const char *value, gboolean *set, gint64 min, gint64 max, int *out, GError **error)
+{
+  gint64 v = 0;
+
+  if (*set)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("%s given more than once: give it once"), name);
+      return FALSE;
+    }
+  if (!wb_cli_parse_int_option (name, value, min, max, &v, error))
+    return FALSE;
+  *out = (int) v;
+  *set = TRUE;
+  return TRUE;
+}
+
+static gboolean
+parse_iters (const char *name, const char *value, gpointer data, GError **error)
+{
+  ProfileOptions *o = data;
+  return parse_count (name, value, &o->iters_set, 1, 1000000, &o->iters, error);
+}
+
+static gboolean
+parse_warmup (const char *name, const char *value, gpointer data, GError **error)
+{
+  ProfileOptions *o = data;
+  return parse_count (name, value, &o->warmup_set, 0, 100000, &o->warmup, error);
+}
+
+/* Two outputs naming one file would overwrite each other: every --report and --chrome-trace must
+ * differ (wb_cli_same_file()). Returns WB_EXIT_OK or a usage error. */
+static int
+check_distinct_outputs (const ProfileOptions *o)
+{
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) opts = g_ptr_array_new ();
+
+  for (guint i = 0; o->reports != NULL && o->reports[i] != NULL; i++)
+    {
+      g_ptr_array_add (outs, o->reports[i]);
+      g_ptr_array_add (opts, (gpointer) "--report");
+    }
+  if (o->chrome_trace != NULL)
+    {
+      g_ptr_array_add (outs, o->chrome_trace);
+      g_ptr_array_add (opts, (gpointer) "--chrome-trace");
+    }
+  for (guint i = 0; i < outs->len; i++)
+    for (guint j = i + 1; j < outs->len; j++)
+      if (wb_cli_same_file (outs->pdata[i], outs->pdata[j]))
+        return wb_cli_usage_error (_ ("%s %s and %s %s name the same file: one would overwrite the other"), (char *) opts->pdata[i],
+                                   (char *) outs->pdata[i], (char *) opts->pdata[j], (char *) outs->pdata[j]);
+  return WB_EXIT_OK;
 }
 
 /* -- progress ------------------------------------------------------------------------------------ */
@@ -551,27 +618,28 @@ wb_cli_command_profile (int    argc,
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
+  g_auto (GStrv) device_v = NULL, stage_v = NULL, session_v = NULL, chrome_v = NULL, baseline_v = NULL, inputs_v = NULL;
   ProfileOptions     o = { .iters = 20, .warmup = 3 };
   const GOptionEntry entries[] = {
-    { "device", 0, 0, G_OPTION_ARG_STRING, &o.device, N_ ("cpu or cuda (default: cuda when available, else cpu)"), "DEVICE" },
+    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &device_v, N_ ("cpu or cuda (default: cuda when available, else cpu)"), "DEVICE" },
     { "executors", 0, 0, G_OPTION_ARG_STRING, &o.executors, N_ ("Run regions on these executors for this run"), "REGION=EXEC,..." },
     { "default-executor", 0, 0, G_OPTION_ARG_STRING, &o.default_executor,
       N_ ("With --device cuda: the executor of what --executors does not assign (default: the registry's)"), "EXEC" },
-    { "iters", 0, 0, G_OPTION_ARG_INT, &o.iters, N_ ("Timed iterations (default 20)"), "N" },
-    { "warmup", 0, 0, G_OPTION_ARG_INT, &o.warmup, N_ ("Untimed iterations before them (default 3)"), "N" },
+    { "iters", 0, 0, G_OPTION_ARG_CALLBACK, parse_iters, N_ ("Timed iterations (default 20)"), "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_CALLBACK, parse_warmup, N_ ("Untimed iterations before them (default 3)"), "N" },
     { "cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.cuda_graphs,
       N_ ("Replay the timed iterations as a CUDA graph, captured after the checked run (cuda only; the default)"), NULL },
     { "no-cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.no_cuda_graphs, N_ ("Run every timed iteration call by call, without a CUDA graph"), NULL },
     { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &o.allow_cpu_fallback,
       N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
-    { "session", 0, 0, G_OPTION_ARG_FILENAME, &o.session, N_ ("Store the run (and the traces) in session file F"), "F.wbsession" },
+    { "session", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &session_v, N_ ("Store the run (and the traces) in session file F"), "F.wbsession" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.reports, N_ ("Write a report; the format follows the name (repeatable)"), "F.md|F.json|F.html" },
-    { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME, &o.chrome_trace, N_ ("Write a Chrome trace (Perfetto, chrome://tracing)"), "F.json" },
-    { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &o.baseline, N_ ("Compare with run RUN (default: the latest) of SESSION"), "SESSION[:RUN]" },
+    { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &chrome_v, N_ ("Write a Chrome trace (Perfetto, chrome://tracing)"), "F.json" },
+    { "baseline", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &baseline_v, N_ ("Compare with run RUN (default: the latest) of SESSION"), "SESSION[:RUN]" },
     { "fail-above", 0, 0, G_OPTION_ARG_CALLBACK, parse_fail_above, N_ ("With --baseline: exit 1 when a region or the iteration is slower by more than PCT percent beyond the noise"), "PCT" },
-    { "stage", 0, 0, G_OPTION_ARG_STRING, &o.stage, N_ ("Entry K of `stages PATH` or a stage label (default: the final forward + backward)"), "K" },
+    { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &stage_v, N_ ("Entry K of `stages PATH` or a stage label (default: the final forward + backward)"), "K" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, N_ ("Seed of generated inputs and random ops (default 0)"), "N" },
-    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &o.inputs, N_ ("Inputs (and cotangents) from a safetensors file"), "F.safetensors" },
+    { "inputs", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs_v, N_ ("Inputs (and cotangents) from a safetensors file"), "F.safetensors" },
     { "label", 0, 0, G_OPTION_ARG_STRING, &o.label, N_ ("A note stored with the run"), "TEXT" },
     { "check-shapes", 0, 0, G_OPTION_ARG_NONE, &o.check_shapes, N_ ("Check every annotated output while running (slower)"), NULL },
     { "recompile", 0, 0, G_OPTION_ARG_NONE, &o.recompile,
@@ -608,10 +676,8 @@ wb_cli_command_profile (int    argc,
 
   if (g_strv_length (args) != 2)
     result = wb_cli_usage_error (_ ("“%s” takes one PATH"), "profile");
-  else if (o.iters < 1)
-    result = wb_cli_usage_error (_ ("--iters must be at least 1"));
-  else if (o.warmup < 0)
-    result = wb_cli_usage_error (_ ("--warmup must be 0 or more"));
+  else if (wb_cli_option_once ("--device", device_v, &o.device) || wb_cli_option_once ("--stage", stage_v, &o.stage) || wb_cli_option_once ("--session", session_v, &o.session) || wb_cli_option_once ("--chrome-trace", chrome_v, &o.chrome_trace) || wb_cli_option_once ("--baseline", baseline_v, &o.baseline) || wb_cli_option_once ("--inputs", inputs_v, &o.inputs) || check_distinct_outputs (&o))
+    result = WB_EXIT_BAD_INPUT;
   else if (o.fail_above_set && o.baseline == NULL)
     result = wb_cli_usage_error (_ ("--fail-above needs --baseline SESSION[:RUN]"));
   else if (o.baseline != NULL && !o.fail_above_set)

@@ -275,6 +275,7 @@ wb_cli_command_run (int    argc,
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
+  g_auto (GStrv) stage_v = NULL, device_v = NULL, inputs_v = NULL, save_v = NULL, compare_v = NULL;
   g_autofree char   *stage_arg = NULL;
   g_autofree char   *device = NULL;
   g_autofree char   *inputs_path = NULL;
@@ -287,15 +288,15 @@ wb_cli_command_run (int    argc,
   gint               threads = 0;
   gboolean           check_shapes = FALSE, stats = FALSE, recompile = FALSE, allow_cpu_fallback = FALSE;
   const GOptionEntry entries[] = {
-    { "stage", 0, 0, G_OPTION_ARG_STRING, &stage_arg,
+    { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &stage_v,
       N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },
-    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_ ("Device: cpu (default) or cuda"), "DEVICE" },
+    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &device_v, N_ ("Device: cpu (default) or cuda"), "DEVICE" },
     { "default-executor", 0, 0, G_OPTION_ARG_STRING, &default_executor,
       N_ ("With --device cuda: the executor of every call (default: the registry's, `executors` lists them)"), "EXEC" },
-    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs_path, N_ ("Take inputs (and grad_output) from a safetensors file"), "F" },
+    { "inputs", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs_v, N_ ("Take inputs (and grad_output) from a safetensors file"), "F" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_ ("Seed of the drawn inputs, cotangents and random ops (default 0)"), "N" },
-    { "save-outputs", 0, 0, G_OPTION_ARG_FILENAME, &save_path, N_ ("Write inputs, outputs and gradients to a safetensors file"), "F" },
-    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare_path, N_ ("Compare outputs and gradients with a safetensors file"), "F" },
+    { "save-outputs", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &save_v, N_ ("Write inputs, outputs and gradients to a safetensors file"), "F" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &compare_v, N_ ("Compare outputs and gradients with a safetensors file"), "F" },
     { "rtol", 0, 0, G_OPTION_ARG_STRING, &rtol_s, N_ ("Relative tolerance of --compare (default per dtype)"), "R" },
     { "atol", 0, 0, G_OPTION_ARG_STRING, &atol_s, N_ ("Absolute tolerance of --compare (default per dtype)"), "A" },
     { "check-shapes", 0, 0, G_OPTION_ARG_NONE, &check_shapes,
@@ -336,6 +337,10 @@ wb_cli_command_run (int    argc,
   g_set_prgname ("thunder-wb");
   if (g_strv_length (args) != 2)
     return wb_cli_usage_error (_ ("“%s” takes one PATH"), "run");
+  if (wb_cli_option_once ("--stage", stage_v, &stage_arg) || wb_cli_option_once ("--device", device_v, &device) || wb_cli_option_once ("--inputs", inputs_v, &inputs_path) || wb_cli_option_once ("--save-outputs", save_v, &save_path) || wb_cli_option_once ("--compare", compare_v, &compare_path))
+    return WB_EXIT_BAD_INPUT;
+  if (save_path != NULL && ((inputs_path != NULL && wb_cli_same_file (save_path, inputs_path)) || (compare_path != NULL && wb_cli_same_file (save_path, compare_path))))
+    return wb_cli_usage_error (_ ("--save-outputs %s would overwrite the file it reads (--inputs or --compare)"), save_path);
   path = args[1];
   if (rtol_s || atol_s)
     {

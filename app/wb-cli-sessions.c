@@ -84,8 +84,17 @@ format_median_ms (const WbRun *run)
 static char *
 format_device (const WbRun *run)
 {
-  return g_strdup_printf ("%s%s%s", run->device_name ? run->device_name : "-", run->device_model ? " " : "",
-                          run->device_model ? run->device_model : "");
+  g_autofree char *text = g_strdup_printf ("%s%s%s", run->device_name ? run->device_name : "-", run->device_model ? " " : "",
+                                           run->device_model ? run->device_model : "");
+  return wb_cli_escape_controls (text, FALSE);
+}
+
+/* A string read from the session file, for one cell of a table: "-" when absent, control characters
+ * escaped (wb_cli_escape_controls()). */
+static char *
+cell (const char *text)
+{
+  return text != NULL ? wb_cli_escape_controls (text, FALSE) : g_strdup ("-");
 }
 
 /* -- sessions ------------------------------------------------------------------------------------ */
@@ -103,10 +112,11 @@ sessions_text (WbSession *session,
   g_autofree char *created_date = created ? format_date_us (g_ascii_strtoll (created, NULL, 10)) : NULL;
   int              device_width = strlen ("device");
   int              assignment_width = strlen ("assignment");
+  g_autofree char *path = cell (wb_session_get_path (session)), *by = cell (creator);
 
   /* Column names are the project's vocabulary and stay untranslated: scripts read this table. */
-  g_string_append_printf (out, "session %s: schema version %d, created %s UTC by %s\n", wb_session_get_path (session),
-                          WB_SESSION_SCHEMA_VERSION, created_date ? created_date : "-", creator ? creator : "-");
+  g_string_append_printf (out, "session %s: schema version %d, created %s UTC by %s\n", path, WB_SESSION_SCHEMA_VERSION,
+                          created_date ? created_date : "-", by);
   if (checked)
     g_string_append (out, "integrity: ok (PRAGMA integrity_check, foreign_key_check)\n");
 
@@ -116,18 +126,20 @@ sessions_text (WbSession *session,
       const WbSessionTraceSet *s = g_ptr_array_index (sets, i);
       g_autofree char         *date = format_date_us (s->imported_at_us);
 
+      g_autofree char *name = cell (s->name), *origin = cell (s->origin);
+
       g_string_append_printf (out, "  %3" G_GINT64_FORMAT "  %-24s %4u traces  imported %s UTC from %s\n", s->id,
-                              s->name, s->n_entries, date, s->origin);
+                              name, s->n_entries, date, origin);
     }
 
   for (guint i = 0; i < runs->len; i++)
     {
       const WbRun     *run = g_ptr_array_index (runs, i);
       g_autofree char *device = format_device (run);
+      g_autofree char *assignment = cell (run->assignment);
 
       device_width = MAX (device_width, (int) g_utf8_strlen (device, -1));
-      if (run->assignment != NULL)
-        assignment_width = MAX (assignment_width, (int) g_utf8_strlen (run->assignment, -1));
+      assignment_width = MAX (assignment_width, (int) g_utf8_strlen (assignment, -1));
     }
   g_string_append_printf (out, "\nruns: %u (median ms: the median of each run's timed iterations)\n", runs->len);
   if (runs->len > 0)
@@ -140,13 +152,13 @@ sessions_text (WbSession *session,
       g_autofree char *date = format_date_us (run->start_time_us);
       g_autofree char *device = format_device (run);
       g_autofree char *median = format_median_ms (run);
+      g_autofree char *assignment = cell (run->assignment), *label = cell (run->label), *err = cell (run->error);
 
       g_string_append_printf (out, "  %4" G_GINT64_FORMAT "  %-19s  %-*s  %-6s  %5u  %10s  %-*s  %s\n", run->id, date,
                               device_width, device, wb_run_status_to_string (run->status), run->iteration_ns->len,
-                              median, assignment_width, run->assignment ? run->assignment : "-",
-                              run->label ? run->label : "-");
+                              median, assignment_width, assignment, label);
       if (run->status != WB_RUN_STATUS_OK && run->error != NULL)
-        g_string_append_printf (out, "        error: %s\n", run->error);
+        g_string_append_printf (out, "        error: %s\n", err);
     }
 
   g_string_append_printf (out, "\nassignments: %u\n", assignments->len);
@@ -156,9 +168,10 @@ sessions_text (WbSession *session,
   for (guint i = 0; i < assignments->len; i++)
     {
       const WbSessionAssignment *a = g_ptr_array_index (assignments, i);
+      g_autofree char           *name = cell (a->name), *spec = cell (a->spec);
 
-      g_string_append_printf (out, "  %4" G_GINT64_FORMAT "  %-*s  %7u  %4u  %s\n", a->id, assignment_width, a->name,
-                              a->n_regions, a->n_runs, a->spec);
+      g_string_append_printf (out, "  %4" G_GINT64_FORMAT "  %-*s  %7u  %4u  %s\n", a->id, assignment_width, name,
+                              a->n_regions, a->n_runs, spec);
     }
   wb_cli_write (out->str, out->len);
 }

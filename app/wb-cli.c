@@ -56,6 +56,91 @@ wb_cli_usage_error (const char *format,
 }
 
 int
+wb_cli_option_once (const char *option,
+                    char      **values,
+                    char      **value)
+{
+  g_return_val_if_fail (option != NULL && value != NULL, WB_EXIT_BAD_INPUT);
+
+  g_clear_pointer (value, g_free);
+  if (values == NULL || values[0] == NULL)
+    return WB_EXIT_OK;
+  if (values[1] != NULL)
+    return wb_cli_usage_error (_ ("%s given more than once (“%s”, then “%s”): give it once"), option, values[0], values[1]);
+  *value = g_strdup (values[0]);
+  return WB_EXIT_OK;
+}
+
+gboolean
+wb_cli_parse_int_option (const char *option,
+                         const char *value,
+                         gint64      min,
+                         gint64      max,
+                         gint64     *out,
+                         GError    **error)
+{
+  g_autofree char *text = g_strstrip (g_strdup (value));
+
+  if (!g_ascii_string_to_signed (text, 10, min, max, out, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("%s takes a whole number from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", not “%s”"),
+                   option, min, max, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+wb_cli_escape_controls (const char *text,
+                        gboolean    keep_newlines)
+{
+  GString    *out;
+  const char *p, *end;
+
+  if (text == NULL)
+    return NULL;
+  out = g_string_sized_new (strlen (text));
+  end = text + strlen (text);
+  for (p = text; p < end;)
+    {
+      guchar   c = (guchar) *p;
+      gunichar u;
+
+      if ((c == '\n' && keep_newlines) || (c >= 0x20 && c < 0x7f))
+        {
+          g_string_append_c (out, (char) c);
+          p++;
+          continue;
+        }
+      u = c < 0x80 ? c : g_utf8_get_char_validated (p, end - p);
+      if (u < 0x20 || u == 0x7f || (u >= 0x80 && u <= 0x9f) || u == (gunichar) -1 || u == (gunichar) -2)
+        {
+          /* a control character (C0, DEL, C1) or a byte that is not UTF-8: each byte as \xNN */
+          const char *next = (u == (gunichar) -1 || u == (gunichar) -2) ? p + 1 : g_utf8_next_char (p);
+          for (; p < next; p++)
+            g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          continue;
+        }
+      g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+wb_cli_same_file (const char *a,
+                  const char *b)
+{
+  g_autofree char *ca = g_canonicalize_filename (a, NULL);
+  g_autofree char *cb = g_canonicalize_filename (b, NULL);
+  GStatBuf         sa, sb;
+
+  if (strcmp (ca, cb) == 0)
+    return TRUE;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int
 wb_cli_report_error (const GError *error)
 {
   g_return_val_if_fail (error != NULL, WB_EXIT_ENVIRONMENT);

@@ -85,6 +85,31 @@ int wb_cli_command_executors (int    argc,
  * WB_EXIT_BAD_INPUT. */
 int wb_cli_usage_error (const char *format,
                         ...) G_GNUC_PRINTF (1, 2);
+/* wb_cli_option_once: an option that may be given once, parsed as G_OPTION_ARG_*_ARRAY into @values
+ * (nullable): sets *@value (transfer full, freed first) to its value, or NULL when absent, and returns
+ * WB_EXIT_OK; given more than once, a usage error naming @option and both values (WB_EXIT_BAD_INPUT)
+ * instead of the last one silently winning. */
+int wb_cli_option_once (const char *option,
+                        char      **values,
+                        char      **value);
+/* wb_cli_parse_int_option: parses @value as a decimal integer in [@min, @max] into *@out, or FALSE with
+ * G_OPTION_ERROR_BAD_VALUE naming @option and the range (for G_OPTION_ARG_CALLBACK options). */
+gboolean wb_cli_parse_int_option (const char *option,
+                                  const char *value,
+                                  gint64      min,
+                                  gint64      max,
+                                  gint64     *out,
+                                  GError    **error);
+/* wb_cli_escape_controls: @text (nullable) for a terminal: every control character (C0, DEL, C1; the
+ * newline too unless @keep_newlines) and every byte that is not UTF-8 becomes "\xNN" per byte, so that
+ * a name read from a file cannot move the cursor, recolour or clear the screen. Returns (transfer full)
+ * the copy, or NULL for NULL. */
+char *wb_cli_escape_controls (const char *text,
+                              gboolean    keep_newlines);
+/* wb_cli_same_file: TRUE when paths @a and @b name the same file: the same path once made absolute and
+ * canonical, or the same device and inode (a hard link, a symbolic link to it). */
+gboolean wb_cli_same_file (const char *a,
+                           const char *b);
 /* wb_cli_report_error: prints @error's message to stderr (it already starts with "FILE:LINE:COL: "
  * for parse errors) and returns the exit code for it: WB_EXIT_BAD_INPUT for WB_TRACE_ERROR and
  * G_OPTION_ERROR, WB_EXIT_ENVIRONMENT otherwise. */

@@ -321,16 +321,69 @@ wb_type_numel (const WbType *type)
 {
   gint64 n = 1;
   for (guint i = 0; i < type->rank; i++)
-    n *= type->shape[i];
+    if (type->shape[i] == 0)
+      return 0;
+  for (guint i = 0; i < type->rank; i++)
+    {
+      if (type->shape[i] < 0)
+        return 0;
+      if (n > G_MAXINT64 / type->shape[i])
+        return G_MAXINT64; /* impossible; wb_type_check_shape() says why */
+      n *= type->shape[i];
+    }
   return n;
 }
 
 gint64
 wb_type_nbytes (const WbType *type)
 {
+  gint64 n, size;
   if (type->kind != WB_TYPE_TENSOR && type->kind != WB_TYPE_FUTURE_TENSOR)
     return 0;
-  return wb_type_numel (type) * (gint64) wb_dtype_size (type->dtype);
+  n = wb_type_numel (type);
+  size = (gint64) wb_dtype_size (type->dtype);
+  if (size > 0 && n > G_MAXINT64 / size)
+    return G_MAXINT64;
+  return n * size;
+}
+
+gboolean
+wb_type_check_shape (const WbType *type, char **why)
+{
+  gint64 n = 1, size;
+  if (why != NULL)
+    *why = NULL;
+  if (type->kind != WB_TYPE_TENSOR && type->kind != WB_TYPE_FUTURE_TENSOR)
+    return TRUE;
+  for (guint i = 0; i < type->rank; i++)
+    if (type->shape[i] < 0)
+      {
+        if (why != NULL)
+          *why = g_strdup_printf ("dimension %u is negative (%" G_GINT64_FORMAT ")", i, type->shape[i]);
+        return FALSE;
+      }
+  for (guint i = 0; i < type->rank; i++)
+    if (type->shape[i] == 0)
+      return TRUE; /* no elements, whatever the other dimensions */
+  for (guint i = 0; i < type->rank; i++)
+    {
+      if (n > G_MAXINT64 / type->shape[i])
+        {
+          if (why != NULL)
+            *why = g_strdup ("its element count overflows 64 bits");
+          return FALSE;
+        }
+      n *= type->shape[i];
+    }
+  size = (gint64) wb_dtype_size (type->dtype);
+  if (size > 0 && n > G_MAXINT64 / size)
+    {
+      if (why != NULL)
+        *why = g_strdup_printf ("its size in bytes (%" G_GINT64_FORMAT " elements of %" G_GINT64_FORMAT " bytes) overflows 64 bits", n,
+                                size);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void

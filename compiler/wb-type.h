@@ -62,10 +62,16 @@ char *wb_type_to_string (const WbType *type);
 /* wb_type_equal: same kind, dtype (ignoring weakness), device, shape and, for numbers with values on
  * both sides, the same value. */
 gboolean wb_type_equal (const WbType *a, const WbType *b);
-/* wb_type_numel: number of elements of a tensor type (1 for 0-d). */
+/* wb_type_numel: number of elements of a tensor type (1 for 0-d); G_MAXINT64 when that overflows and
+ * 0 for a negative dimension (see wb_type_check_shape()). */
 gint64 wb_type_numel (const WbType *type);
-/* wb_type_nbytes: bytes of a tensor type's elements (numel * dtype size), 0 for non-tensors. */
+/* wb_type_nbytes: bytes of a tensor type's elements (numel * dtype size), 0 for non-tensors;
+ * G_MAXINT64 when that overflows. */
 gint64 wb_type_nbytes (const WbType *type);
+/* wb_type_check_shape: the one rule for shapes that cannot exist: FALSE when a tensor type has a
+ * negative dimension or its element count or byte size overflows 64 bits, with *@why (transfer full,
+ * may be NULL) saying which. Any other type is TRUE. The verifier reports such an annotation. */
+gboolean wb_type_check_shape (const WbType *type, char **why);
 /* wb_type_init_tensor: fills @out as a tensor of @dtype on @device with @rank dims of @shape. */
 void wb_type_init_tensor (WbType *out, WbDtype dtype, const WbDevice *device, guint rank, const gint64 *shape);
 

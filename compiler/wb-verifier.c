@@ -446,7 +446,7 @@ verify_call (Verifier *v, const WbBsym *b, Scope *scope)
           const WbType *d = &g_array_index (derived, WbType, 0);
           if (v->stats)
             v->stats->n_compared++;
-          if (!b->type.uninterpreted && !wb_type_equal (&b->type, d))
+          if (!b->type.uninterpreted && wb_type_check_shape (&b->type, NULL) && !wb_type_equal (&b->type, d))
             mismatch (v, b, out0, &b->type, d, wb_bsym_is_fusion (b) ? "the region's body derives" : "its inputs derive");
         }
     }
@@ -484,20 +484,37 @@ verify_call (Verifier *v, const WbBsym *b, Scope *scope)
   scope_free (child);
 }
 
-/* The type an annotation gives its name: none (unknown) when the annotation is kept as text. */
+/* The type an annotation gives its name: none (unknown) when the annotation is kept as text or its
+ * shape cannot exist (reported by check_annotation()). */
 static const WbType *
 annotated_type (const WbType *type)
 {
   static const WbType unknown = { 0 };
-  return type->uninterpreted ? &unknown : type;
+  return type->uninterpreted || !wb_type_check_shape (type, NULL) ? &unknown : type;
+}
+
+/* Every annotation passes here once: one kept as text is a warning, a shape that cannot exist (a
+ * negative dimension, an element count or byte size over 64 bits: wb_type_check_shape()) an error. */
+static void
+check_annotation (Verifier *v, const WbBsym *b)
+{
+  g_autofree char *why = NULL;
+  if (!b->has_type)
+    return;
+  if (b->type.uninterpreted)
+    diag (v, WB_DIAGNOSTIC_WARNING, LINE (v, b), b->col, "annotation \"%s\" is not understood: kept as text, not checked",
+          b->type.text);
+  else if (!wb_type_check_shape (&b->type, &why))
+    {
+      g_autofree char *text = wb_type_to_string (&b->type);
+      diag (v, WB_DIAGNOSTIC_ERROR, LINE (v, b), b->col, "annotation \"%s\" is an impossible shape: %s", text, why);
+    }
 }
 
 static void
 verify_bsym (Verifier *v, const WbBsym *b, Scope *scope)
 {
-  if (b->has_type && b->type.uninterpreted)
-    diag (v, WB_DIAGNOSTIC_WARNING, LINE (v, b), b->col, "annotation \"%s\" is not understood: kept as text, not checked",
-          b->type.text);
+  check_annotation (v, b);
   switch (b->kind)
     {
     case WB_BSYM_CALL:
@@ -513,7 +530,7 @@ verify_bsym (Verifier *v, const WbBsym *b, Scope *scope)
           }
         if (!b->has_type)
           break;
-        if (b->type.uninterpreted)
+        if (b->type.uninterpreted || !wb_type_check_shape (&b->type, NULL))
           break;
         if (d->type.kind == WB_TYPE_UNKNOWN)
           d->type = b->type;

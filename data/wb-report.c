@@ -463,7 +463,7 @@ wb_report_write (const WbReport *report,
       g_set_error (error, WB_REPORT_ERROR, WB_REPORT_ERROR_FORMAT, "%s: unknown report format %d", path, (int) format);
       return FALSE;
     }
-  if (!g_file_set_contents (path, text, -1, &local))
+  if (!wb_output_write (path, text, -1, &local))
     {
       g_set_error (error, WB_REPORT_ERROR, WB_REPORT_ERROR_IO, "%s", local->message);
       return FALSE;

@@ -350,7 +350,7 @@ wb_safetensors_save (const WbSafetensors *st, const char *path, GError **error)
       WbTensor *c = contig->pdata[i];
       g_byte_array_append (out, wb_tensor_get_data (c), (guint) wb_tensor_nbytes (c));
     }
-  if (!g_file_set_contents (path, (const char *) out->data, out->len, error))
+  if (!wb_output_write (path, (const char *) out->data, (gssize) out->len, error))
     {
       if (error && *error)
         {

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "wb-bad-input-gen.h"
 #include "wb-compiler.h"
@@ -276,6 +277,145 @@ test_file_errors (void)
   g_rmdir (dir);
 }
 
+/* Shapes that cannot exist load (they are well-formed text) but the verifier reports each annotation as
+ * an error at its line: a negative dimension, an element count or a byte size over 64 bits. */
+static void
+test_impossible_shapes (void)
+{
+  static const struct
+  {
+    const char *shape;
+    const char *why;
+  } cases[] = {
+    { "-3, 4", "dimension 0 is negative" },
+    { "2, -1", "dimension 1 is negative" },
+    { "4611686018427387904, 4", "element count overflows" },
+    { "3037000500, 3037000500", "element count overflows" },
+    { "1152921504606846976, 4", "size in bytes" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (guint where = 0; where < 2; where++)
+      {
+        /* where 0: the parameter's annotation line; 1: a call's type comment */
+        g_autofree char *text = g_strdup_printf ("import torch\n"
+                                                 "\n"
+                                                 "def computation(x):\n"
+                                                 "  # x: \"cpu f32[%s]\"\n"
+                                                 "  t0 = prims.neg(x)  # t0: \"cpu f32[%s]\"\n"
+                                                 "  return (t0,)\n",
+                                                 where == 0 ? cases[i].shape : "2, 3", where == 1 ? cases[i].shape : "2, 3");
+        g_autoptr (GError) error = NULL;
+        g_autoptr (WbTrace) trace = wb_trace_parse (text, -1, "shape.py", &error);
+        g_autoptr (GPtrArray) diagnostics = NULL;
+        g_autofree char *expect = g_strdup_printf ("shape.py:%u:", where == 0 ? 4u : 5u);
+        gboolean         found = FALSE;
+
+        g_assert_no_error (error);
+        diagnostics = wb_trace_verify (trace, WB_VERIFY_DEFAULT);
+        for (guint k = 0; k < diagnostics->len; k++)
+          {
+            const WbDiagnostic *d = diagnostics->pdata[k];
+            g_autofree char    *line = wb_diagnostic_to_string (d);
+            if (d->severity == WB_DIAGNOSTIC_ERROR && g_str_has_prefix (line, expect) && strstr (line, "impossible shape") != NULL && strstr (line, cases[i].why) != NULL)
+              found = TRUE;
+          }
+        if (!found)
+          g_error ("[%s] at line %u: no impossible-shape error", cases[i].shape, where == 0 ? 4u : 5u);
+        g_assert_cmpuint (wb_diagnostics_count_errors (diagnostics), >=, 1);
+      }
+}
+
+static int
+cmp_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gpointer
+read_fifo (gpointer path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL)); /* blocks until the writer opens it */
+  return text;
+}
+
+/* Only the names of @dir, sorted, joined by spaces: no temporary file may be left behind. */
+static char *
+list_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, cmp_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+/* wb_output_write: a FIFO is written in place (never replaced), a symbolic link to a regular file
+ * is followed (the link stays), a dangling link, a directory and a device that is not a terminal are
+ * refused naming the path, and no temporary file is left behind. */
+static void
+test_output_special_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wb-output-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.txt", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.txt", NULL);
+  g_autofree char *dangling = g_build_filename (dir, "dangling.txt", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *got = NULL, *names = NULL;
+  GThread         *reader;
+  GStatBuf         st;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  reader = g_thread_new ("fifo-reader", read_fifo, fifo);
+  g_assert_true (wb_output_write (fifo, "through the fifo\n", -1, &error));
+  g_assert_no_error (error);
+  got = g_thread_join (reader);
+  g_assert_cmpstr (got, ==, "through the fifo\n");
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_clear_pointer (&got, g_free);
+
+  g_assert_true (g_file_set_contents (target, "old", -1, NULL));
+  g_assert_cmpint (symlink ("target.txt", link), ==, 0);
+  g_assert_true (wb_output_write (link, "new", -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_get_contents (target, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "new");
+
+  g_assert_true (wb_output_write (plain, "plain", 5, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (symlink ("missing.txt", dangling), ==, 0);
+  g_assert_false (wb_output_write (dangling, "x", -1, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_true (g_str_has_prefix (error->message, dangling));
+  g_assert_true (g_file_test (dangling, G_FILE_TEST_IS_SYMLINK));
+  g_clear_error (&error);
+
+  g_assert_false (wb_output_write (dir, "x", -1, &error));
+  g_assert_true (g_str_has_prefix (error->message, dir));
+  g_assert_nonnull (strstr (error->message, "a directory"));
+  g_clear_error (&error);
+
+  if (g_file_test ("/dev/null", G_FILE_TEST_EXISTS))
+    {
+      g_assert_false (wb_output_write ("/dev/null", "x", -1, &error));
+      g_assert_true (g_str_has_prefix (error->message, "/dev/null: not written: it is a device that is not a terminal"));
+      g_clear_error (&error);
+    }
+
+  names = list_dir (dir);
+  g_assert_cmpstr (names, ==, "dangling.txt fifo link.txt plain.txt target.txt");
+  g_remove (fifo), g_remove (target), g_remove (link), g_remove (dangling), g_remove (plain);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,6 +437,8 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/bad-input/count", test_count);
   g_test_add_func ("/compiler/bad-input/deterministic", test_deterministic);
   g_test_add_func ("/compiler/bad-input/file", test_file_errors);
+  g_test_add_func ("/compiler/bad-input/impossible-shapes", test_impossible_shapes);
+  g_test_add_func ("/compiler/bad-input/output-special-files", test_output_special_files);
   for (guint c = 0; c < WB_BAD_N_CATEGORIES; c++)
     {
       g_autofree char *path = g_strdup_printf ("/compiler/bad-input/%s", wb_bad_category_names[c]);
