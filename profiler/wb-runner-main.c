@@ -21,17 +21,8 @@
 #include "wb-cuda-toolkit.h"
 #include "wb-profiler.h"
 #include "wb-runner-host-trace.h"
+#include "wb-runner-main-private.h"
 #include "wb-runner-prof.h"
-
-typedef struct
-{
-  GOutputStream *out;
-  gboolean       announce;
-  char          *last_region;
-  WbRunnerProf  *prof;       /* (nullable) a profiled run */
-  const char    *call;       /* (nullable) the top-level call running now: a failed graph capture names it */
-  WbHostTrace   *host_trace; /* (nullable) WB_CUDA_HOST_TRACE=1 (wb-runner-host-trace.h) */
-} Runner;
 
 static gint64
 now_ns (void)
@@ -253,224 +244,6 @@ with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *s
   return g_variant_builder_end (&b);
 }
 
-/* How @run's outputs and gradients compare, bit for bit, with the checked run's (one stream, every kernel
- * synchronised): a phrase for a note about @subject ("the last replay"), @checked_how saying what the checked run
- * was, or NULL. A graph's replays and the runs on the second stream are so checked. */
-static char *
-same_as_checked (WbCudaRuntime *rt, WbRunResult *run, WbRunResult *checked, const char *subject, const char *checked_how)
-{
-  g_autoptr (GError) local = NULL;
-  g_autofree char     *paren = checked_how ? g_strdup_printf (" (%s)", checked_how) : g_strdup ("");
-  g_autofree char     *lead = checked_how ? g_strdup_printf ("%s; ", checked_how) : g_strdup ("");
-  guint                n_out = 0, n_grad = 0;
-  double               d_out = 0, d_grad = 0;
-  WbCudaAttentionStats as;
-
-  if (!wb_cuda_values_compare (rt, run->outputs, checked->outputs, &n_out, &d_out, &local) ||
-      !wb_cuda_values_compare (rt, run->grads, checked->grads, &n_grad, &d_grad, &local))
-    return g_strdup_printf ("%s's results could not be compared with the checked run's: %s", subject, local->message);
-  if (n_out + n_grad == 0)
-    return g_strdup_printf ("%s's outputs and gradients are bit-identical to the checked run's%s", subject, paren);
-  wb_cuda_attention_get_stats (&as);
-  return g_strdup_printf ("%u outputs and %u gradients of %s differ from the checked run's (%smax |diff| %.3g)%s", n_out, n_grad, subject, lead,
-                          MAX (d_out, d_grad),
-                          n_grad > 0 && as.atomic_dq + as.cudnn > 0 ? " (the attention backward sums dQ with atomic adds, in an order that varies; "
-                                                                      "WB_CUDA_ATTN=deterministic gives the same bits every run)"
-                                                                    : "");
-}
-
-/* -- CUDA graphs (RUN with `cuda_graphs`) ------------------------------------------------------------
- * After the warm-up runs (plans compiled, cuBLASLt's workspace allocated) the program, forward and
- * backward, is captured once as a CUDA graph (wb-cuda-graph.h), replayed once untimed, and replayed for
- * each timed iteration. With `profile` the plain phase (wb-runner-prof.h) replays a first capture made
- * without the entries' events, which is then freed; the timed iterations' capture is a profiled iteration:
- * its CUDA events become event-record nodes, every replay records them again and is read like any timed
- * iteration (entry times; CUPTI's kernels, whose correlation ids are the graph launch's, are attributed by
- * the entries' time ranges). If those events give no times the iterations are timed as a whole by events
- * around each launch.
- * Work the graph cannot hold (a cpu fallback, a synchronisation, a host read) fails the capture; the timed
- * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened. */
-
-typedef struct
-{
-  Runner       *r;
-  WbProgram    *program;
-  WbRunOptions *options;
-  GPtrArray    *args, *cots;
-  WbRunResult  *result;      /* the captured run's values: graph memory that holds each replay's results */
-  WbCudaGraph  *graph;       /* NULL when not captured */
-  gboolean      regions;     /* the entries' events work inside the graph */
-  guint         plain_nodes; /* nodes of the profiled program's first graph, without the entries' events (0: none) */
-  gboolean      used;        /* the timed iterations were replays */
-  char         *note;
-} Graphs;
-
-static gboolean
-graphs_body (gpointer data, GError **error)
-{
-  Graphs *g = data;
-
-  g->r->call = NULL;
-  if (g->r->prof)
-    wb_runner_prof_begin_iteration (g->r->prof);
-  g->result = wb_program_run (g->program, g->options, g->args, g->cots, error);
-  if (g->result != NULL && g->r->prof)
-    g->r->prof->ev_iter_end = wb_runner_prof_record (g->r->prof);
-  return g->result != NULL;
-}
-
-static void
-graphs_forget_iteration (WbRunnerProf *p)
-{
-  if (p == NULL)
-    return;
-  if (p->entry >= 0 && p->cupti)
-    wb_cupti_pop (p->cupti, NULL);
-  p->entry = -1;
-  p->on = FALSE;
-  p->failed = FALSE;
-  g_clear_pointer (&p->fail_msg, g_free);
-  g_array_set_size (p->iter_start, p->iter_ns->len);
-  if (p->cupti && wb_cupti_flush (p->cupti, NULL))
-    wb_cupti_collect (p->cupti, NULL, NULL); /* the untimed replay's records */
-}
-
-/* Captures and replays once. FALSE only for a fault (the context is lost); otherwise g->graph or g->note. */
-static gboolean
-graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-  WbRunnerProf *p = g->r->prof;
-
-  g->graph = wb_cuda_graph_capture (rt, graphs_body, g, &local);
-  if (p != NULL)
-    {
-      p->on = FALSE;
-      g_array_set_size (p->iter_start, p->iter_ns->len);
-    }
-  if (g->graph != NULL && (!wb_cuda_graph_launch (g->graph, &local) || !wb_cuda_runtime_synchronize (rt, &local)))
-    {
-      g_clear_pointer (&g->result, wb_run_result_free);
-      g_clear_pointer (&g->graph, wb_cuda_graph_free);
-      g_prefix_error (&local, "replaying it: ");
-    }
-  if (g->graph == NULL)
-    {
-      if (local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_FAULT)
-        {
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
-        }
-      graphs_forget_iteration (p);
-      g_clear_pointer (&g->result, wb_run_result_free);
-      if (local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_CAPTURE)
-        g->note = g_strdup_printf ("cannot capture a CUDA graph: %s %s; the %u timed iterations ran without one", g->r->call ? g->r->call : "the program",
-                                   local->message, iters);
-      else
-        g->note = g_strdup_printf ("cannot capture a CUDA graph: %s; the %u timed iterations ran without one", local->message, iters);
-      g_printerr ("thunder-wb-runner: %s\n", g->note);
-      return TRUE;
-    }
-  if (p != NULL)
-    {
-      wb_runner_prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
-      g->regions = !p->failed;
-      graphs_forget_iteration (p);
-    }
-  return TRUE;
-}
-
-/* One timed replay (or a plain or traced one): like an iteration of the program, its events read after the
- * synchronisation (wb_runner_prof_end_iteration files them by phase). */
-static gboolean
-graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
-{
-  WbRunnerProf *p = g->r->prof;
-  gint64        ns = 0;
-
-  if (p != NULL)
-    {
-      wb_runner_prof_note_start (p);
-      p->it = p->tracing ? p->n_traced : p->iter_ns->len;
-      p->iter_host_ns = wb_cupti_now_ns ();
-    }
-  if (!wb_cuda_graph_launch (g->graph, error) || !wb_cuda_runtime_synchronize (rt, error))
-    return FALSE;
-  if (p == NULL)
-    return TRUE;
-  if (g->regions)
-    {
-      float ms = 0;
-      /* CUPTI's records are placed by the host time of the iteration's start event: here the graph's first
-       * node, which runs the launch latency after the (idle) stream reached the launch */
-      if (p->cu->cuEventElapsedTime (&ms, wb_cuda_graph_get_start_event (g->graph), g_array_index (p->events, CUevent, p->ev_iter_start)) == CUDA_SUCCESS)
-        p->iter_host_ns += (gint64) ((double) ms * 1e6);
-      wb_runner_prof_end_iteration (p);
-      if (p->failed)
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "profiling a CUDA graph replay: %s", p->fail_msg ? p->fail_msg : "a CUDA event call failed");
-          return FALSE;
-        }
-      return TRUE;
-    }
-  if (!wb_cuda_graph_get_last_ns (g->graph, &ns, error))
-    return FALSE;
-  if (p->plain)
-    {
-      g_array_append_val (p->unprofiled_iter_ns, ns);
-      return TRUE;
-    }
-  if (p->tracing)
-    {
-      g_array_append_val (p->traced_iter_ns, ns);
-      p->n_traced++;
-      return TRUE;
-    }
-  g_array_append_val (p->iter_ns, ns);
-  g_array_set_size (p->entry_ns, (gsize) p->iter_ns->len * wb_profile_get_n_entries (p->profile));
-  return TRUE;
-}
-
-/* After the plain phase (profiling): its graph, captured without the entries' events, is freed; the timed
- * iterations capture the program again with them. */
-static void
-graphs_drop_plain (Graphs *g)
-{
-  if (g->graph == NULL)
-    return;
-  g->plain_nodes = wb_cuda_graph_get_n_nodes (g->graph);
-  g_clear_pointer (&g->result, wb_run_result_free);
-  g_clear_pointer (&g->graph, wb_cuda_graph_free);
-}
-
-/* After the last replay: its results against the checked run's, the note; frees the graph. */
-static void
-graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters)
-{
-  g_autofree char *same = NULL;
-  g_autofree char *plain = NULL;
-
-  if (g->graph == NULL)
-    return;
-  plain = g->plain_nodes > 0 ? g_strdup_printf (" (before them, for the unprofiled times, as a graph of %u nodes without the profiler's "
-                                                "events around each region)",
-                                                g->plain_nodes)
-                             : g_strdup ("");
-  same = same_as_checked (rt, g->result, checked, "the last replay", NULL);
-  g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations%s; %s; %s",
-                             checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was",
-                             wb_cuda_graph_get_n_nodes (g->graph), iters, plain, same,
-                             g->r->prof == NULL ? "timed as a whole"
-                             : g->regions       ? "region times come from CUDA events recorded by the graph's event-record nodes"
-                                                : "the events recorded inside the graph gave no times, so only whole iterations are timed "
-                                                  "(events around each launch) and the regions show no time");
-  g->used = TRUE;
-  /* the last replay's memory, then the graph */
-  g_clear_pointer (&g->result, wb_run_result_free);
-  g_clear_pointer (&g->graph, wb_cuda_graph_free);
-}
-
-/* The unprofiled timed runs' GPU time: a pair of events, created on first use. */
 static gboolean
 events_record (WbCudaRuntime *rt, CUevent ev[2], int which, GError **error)
 {
@@ -687,7 +460,7 @@ run_replay (Runner *r, Run *run, gboolean timed, GError **error)
   double ms;
   gint64 gns = 0;
 
-  if (!graphs_replay (&run->graphs, run->rt, error))
+  if (!_wb_runner_graphs_replay (&run->graphs, run->rt, error))
     return FALSE;
   ms = (now_ns () - t0) / 1e6;
   if (timed && r->prof == NULL && wb_cuda_graph_get_last_ns (run->graphs.graph, &gns, NULL))
@@ -786,7 +559,7 @@ run_timed (Runner *r, Run *run, GError **error)
       if (timed && n_plain > 0 && i == warm + n_plain)
         {
           wb_runner_prof_end_plain_phase (r->prof);
-          graphs_drop_plain (&run->graphs);
+          _wb_runner_graphs_drop_plain (&run->graphs);
         }
       if (traced && i == warm + n_plain + iters && !wb_runner_prof_begin_traced_phase (r->prof, error))
         return FALSE;
@@ -795,7 +568,7 @@ run_timed (Runner *r, Run *run, GError **error)
           /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
           Graphs *g = &run->graphs;
           g->r = r, g->program = run->program, g->options = &run->options, g->args = run->args, g->cots = fixed ? fixed : run->cots;
-          if (!graphs_capture (g, run->rt, iters, error))
+          if (!_wb_runner_graphs_capture (g, run->rt, iters, error))
             return FALSE;
         }
       if ((plain || timed || traced) && run->graphs.graph != NULL)
@@ -809,9 +582,9 @@ run_timed (Runner *r, Run *run, GError **error)
   wb_host_trace_free (g_steal_pointer (&r->host_trace), run->iter_gpu_ms->len ? g_array_index (run->iter_gpu_ms, double, run->iter_gpu_ms->len - 1) : 0);
   if (run->cuda_graphs && run->graphs.graph == NULL && run->graphs.note == NULL)
     run->graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
-  graphs_finish (&run->graphs, run->rt, result, iters);
+  _wb_runner_graphs_finish (&run->graphs, run->rt, result, iters);
   if (run->last_side != NULL)
-    run->side_note = same_as_checked (run->rt, run->last_side, result, "the last run", "one stream");
+    run->side_note = _wb_runner_same_as_checked (run->rt, run->last_side, result, "the last run", "one stream");
   return TRUE;
 }
 

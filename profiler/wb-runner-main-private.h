@@ -1,0 +1,60 @@
+/* wb-runner-main-private.h — what the GPU runner's main (wb-runner-main.c) shares with its CUDA-graphs phase
+ * (wb-runner-graphs.c)
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "wb-cuda-toolkit.h"
+#include "wb-profiler.h"
+#include "wb-runner-host-trace.h"
+#include "wb-runner-prof.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GOutputStream *out;
+  gboolean       announce;
+  char          *last_region;
+  WbRunnerProf  *prof;       /* (nullable) a profiled run */
+  const char    *call;       /* (nullable) the top-level call running now: a failed graph capture names it */
+  WbHostTrace   *host_trace; /* (nullable) WB_CUDA_HOST_TRACE=1 (wb-runner-host-trace.h) */
+} Runner;
+
+/* CUDA graphs (RUN with `cuda_graphs`, wb-runner-graphs.c).
+ * After the warm-up runs (plans compiled, cuBLASLt's workspace allocated) the program, forward and
+ * backward, is captured once as a CUDA graph (wb-cuda-graph.h), replayed once untimed, and replayed for
+ * each timed iteration. With `profile` the plain phase (wb-runner-prof.h) replays a first capture made
+ * without the entries' events, which is then freed; the timed iterations' capture is a profiled iteration:
+ * its CUDA events become event-record nodes, every replay records them again and is read like any timed
+ * iteration (entry times; CUPTI's kernels, whose correlation ids are the graph launch's, are attributed by
+ * the entries' time ranges). If those events give no times the iterations are timed as a whole by events
+ * around each launch.
+ * Work the graph cannot hold (a cpu fallback, a synchronisation, a host read) fails the capture; the timed
+ * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened. */
+
+typedef struct
+{
+  Runner       *r;
+  WbProgram    *program;
+  WbRunOptions *options;
+  GPtrArray    *args, *cots;
+  WbRunResult  *result;      /* the captured run's values: graph memory that holds each replay's results */
+  WbCudaGraph  *graph;       /* NULL when not captured */
+  gboolean      regions;     /* the entries' events work inside the graph */
+  guint         plain_nodes; /* nodes of the profiled program's first graph, without the entries' events (0: none) */
+  gboolean      used;        /* the timed iterations were replays */
+  char         *note;
+} Graphs;
+
+/* the capture of the program's run once the warm-up runs are done, its replay, the plain phase's first graph
+ * dropped, and the result's note (wb-runner-graphs.c) */
+gboolean _wb_runner_graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **error);
+gboolean _wb_runner_graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error);
+void     _wb_runner_graphs_drop_plain (Graphs *g);
+void     _wb_runner_graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters);
+
+/* _wb_runner_same_as_checked: (transfer full) how @run's outputs and gradients compare, bit for bit, with the
+ * checked run's: a phrase for a note about @subject, @checked_how (nullable) saying what the checked run was */
+char *_wb_runner_same_as_checked (WbCudaRuntime *rt, WbRunResult *run, WbRunResult *checked, const char *subject, const char *checked_how);
+
+G_END_DECLS
