@@ -51,6 +51,24 @@ wb_dtype_torch_name (WbDtype dtype)
   return info (dtype)->torch_name;
 }
 
+gint64
+wb_dtype_exact_integers (WbDtype dtype)
+{
+  switch (dtype)
+    {
+    case WB_DTYPE_FLOAT64:
+      return G_GINT64_CONSTANT (1) << 53;
+    case WB_DTYPE_FLOAT32:
+      return G_GINT64_CONSTANT (1) << 24;
+    case WB_DTYPE_FLOAT16:
+      return 2048;
+    case WB_DTYPE_BFLOAT16:
+      return 256;
+    default:
+      return 0;
+    }
+}
+
 guint
 wb_dtype_bits (WbDtype dtype)
 {

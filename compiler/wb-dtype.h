@@ -35,6 +35,10 @@ const char *wb_dtype_shortname (WbDtype dtype);
 const char *wb_dtype_thunder_name (WbDtype dtype);
 /* wb_dtype_torch_name: "float32" as in `torch.float32`, "bool" for b8 (transfer none). */
 const char *wb_dtype_torch_name (WbDtype dtype);
+/* wb_dtype_exact_integers: the largest n such that 0..n are all exact in float @dtype (2^(mantissa bits + 1):
+ * 2^53 for f64, 2^24 f32, 2048 f16, 256 bf16); 0 for the other dtypes. Pooling's indices are typed like its
+ * input, so a plane larger than this has positions the dtype cannot count. */
+gint64 wb_dtype_exact_integers (WbDtype dtype);
 /* wb_dtype_bits: storage bits per element (8 for b8). */
 guint wb_dtype_bits (WbDtype dtype);
 /* wb_dtype_size: storage bytes per element, bits rounded up to a byte. */

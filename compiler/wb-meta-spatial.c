@@ -161,14 +161,12 @@ _wb_meta_conv_nd (WbMetaCall *call, GError **error)
 
 /* ---- pooling ------------------------------------------------------------------------------------ */
 
-/* ATen's pooling_output_shape: floor (or ceil) division, and a last window must start inside the input
- * or its left padding. */
-static gint64
-pool_out (gint64 in, gint64 k, gint64 pad, gint64 stride, gint64 dilation, gboolean ceil_mode)
+gint64
+wb_pool_output_size (gint64 in, gint64 kernel, gint64 padding, gint64 stride, gint64 dilation, gboolean ceil_mode)
 {
-  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  gint64 num = in + 2 * padding - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
   gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad)
+  if (ceil_mode && (out - 1) * stride >= in + padding)
     out--;
   return out;
 }
@@ -199,7 +197,7 @@ pool_shape (WbMetaCall *call, WbType *a, guint f, int dil_p, int ceil_p, gint64 
       if (padding[i] * 2 > kernel[i])
         return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "padding %" G_GINT64_FORMAT " is more than half the kernel %" G_GINT64_FORMAT,
                               padding[i], kernel[i]);
-      shape[lead + i] = pool_out (a->shape[lead + i], kernel[i], padding[i], stride[i], dilation[i], ceil_mode);
+      shape[lead + i] = wb_pool_output_size (a->shape[lead + i], kernel[i], padding[i], stride[i], dilation[i], ceil_mode);
       if (shape[lead + i] <= 0)
         return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "the output of dim %u would be empty", lead + i);
     }

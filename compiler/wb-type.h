@@ -68,6 +68,12 @@ gint64 wb_type_numel (const WbType *type);
 /* wb_type_nbytes: bytes of a tensor type's elements (numel * dtype size), 0 for non-tensors;
  * G_MAXINT64 when that overflows. */
 gint64 wb_type_nbytes (const WbType *type);
+/* wb_pool_output_size: the size of one pooled spatial dim (max or average pooling, and their backward): ATen's
+ * pooling_output_shape (aten/src/ATen/native/Pool.h), floor (or with @ceil_mode ceil) division, a last window
+ * having to start inside the input or its left padding. Sizes and @stride, @dilation >= 1 in elements; may be
+ * <= 0 when the window does not fit (the caller refuses that). */
+gint64 wb_pool_output_size (gint64 in, gint64 kernel, gint64 padding, gint64 stride, gint64 dilation, gboolean ceil_mode);
+
 /* wb_type_check_shape: the one rule for shapes that cannot exist: FALSE when a tensor type has a
  * negative dimension or its element count or byte size overflows 64 bits, with *@why (transfer full,
  * may be NULL) saying which. Any other type is TRUE. The verifier reports such an annotation. */

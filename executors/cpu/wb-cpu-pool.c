@@ -190,35 +190,6 @@ op_adaptive_avg_backward (WbKernelCall *call, GError **error)
 
 /* ---- max pooling with indices ------------------------------------------------------------------- */
 
-static gint64
-pool_out (gint64 in, gint64 k, gint64 pad, gint64 stride, gint64 dilation, gboolean ceil_mode)
-{
-  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad)
-    out--;
-  return out;
-}
-
-/* The largest n such that 0..n are exact in @dtype (2^(mantissa bits + 1)). */
-static gint64
-exact_integers (WbDtype dtype)
-{
-  switch (dtype)
-    {
-    case WB_DTYPE_FLOAT64:
-      return G_GINT64_CONSTANT (1) << 53;
-    case WB_DTYPE_FLOAT32:
-      return G_GINT64_CONSTANT (1) << 24;
-    case WB_DTYPE_FLOAT16:
-      return 2048;
-    case WB_DTYPE_BFLOAT16:
-      return 256;
-    default:
-      return 0;
-    }
-}
-
 /* Reads kernel_size (1), stride (2, default: the kernel), padding (3), dilation (4), ceil_mode (5). */
 static gboolean
 max_geom (WbKernelCall *call, const WbTensor *a, guint f, PoolGeom *g, GError **error)
@@ -242,7 +213,7 @@ max_geom (WbKernelCall *call, const WbTensor *a, guint f, PoolGeom *g, GError **
           g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "max_pool: invalid kernel, stride, padding or dilation");
           return FALSE;
         }
-      g->out[i] = pool_out (g->in[i], g->k[i], g->pad[i], g->stride[i], g->dil[i], ceil_mode);
+      g->out[i] = wb_pool_output_size (g->in[i], g->k[i], g->pad[i], g->stride[i], g->dil[i], ceil_mode);
     }
   return TRUE;
 }
@@ -264,7 +235,7 @@ op_max_pool_with_indices (WbKernelCall *call, guint f, GError **error)
     return FALSE;
   if ((a64 = _wb_cpu_to_f64 (a, error)) == NULL || (acc = new_output (a, &g, WB_DTYPE_FLOAT64, error)) == NULL)
     return FALSE;
-  if (_wb_dtype_class (a->dtype) != WB_CLASS_I64 && g.in[0] * g.in[1] * g.in[2] > exact_integers (a->dtype))
+  if (_wb_dtype_class (a->dtype) != WB_CLASS_I64 && g.in[0] * g.in[1] * g.in[2] > wb_dtype_exact_integers (a->dtype))
     {
       wb_tensor_unref (acc);
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,

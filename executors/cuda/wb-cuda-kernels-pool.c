@@ -107,18 +107,6 @@ pooled_like (WbCudaRuntime *rt, const WbTensor *a, const PoolGeom *g, guint f, G
 
 /* -- max pooling with indices ------------------------------------------------------------------- */
 
-/* ATen's pooling_output_shape (aten/src/ATen/native/Pool.h), as the cpu computes it */
-static gint64
-pool_out (gint64 in, gint64 k, gint64 pad, gint64 stride, gint64 dilation, gboolean ceil_mode)
-{
-  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-
-  if (ceil_mode && (out - 1) * stride >= in + pad)
-    out--;
-  return out;
-}
-
 /* kernel_size (@at), stride (@at + 1, default: the kernel), padding, dilation, ceil_mode (@at + 4) over @a: the
  * forward's arguments follow its input (@at 1), the backward's its gradient and input (@at 2) */
 static gboolean
@@ -139,30 +127,11 @@ max_geom (WbKernelCall *call, const WbTensor *a, guint f, guint at, PoolGeom *g,
     {
       if (g->k[i] < 1 || g->stride[i] < 1 || g->dil[i] < 1 || g->pad[i] < 0 || g->pad[i] * 2 > g->k[i])
         return _wb_cuda_kern_unsupported (error, "%s: invalid kernel, stride, padding or dilation", call->bsym->name);
-      g->out[i] = pool_out (g->in[i], g->k[i], g->pad[i], g->stride[i], g->dil[i], ceil_mode != 0);
+      g->out[i] = wb_pool_output_size (g->in[i], g->k[i], g->pad[i], g->stride[i], g->dil[i], ceil_mode != 0);
       if (g->out[i] < 0)
         return _wb_cuda_kern_unsupported (error, "%s: the window is larger than the padded input", call->bsym->name);
     }
   return TRUE;
-}
-
-/* The largest n such that 0..n are exact in @dtype: the indices are stored in the input's dtype */
-static gint64
-exact_integers (WbDtype dtype)
-{
-  switch (dtype)
-    {
-    case WB_DTYPE_FLOAT64:
-      return G_GINT64_CONSTANT (1) << 53;
-    case WB_DTYPE_FLOAT32:
-      return G_GINT64_CONSTANT (1) << 24;
-    case WB_DTYPE_FLOAT16:
-      return 2048;
-    case WB_DTYPE_BFLOAT16:
-      return 256;
-    default:
-      return 0;
-    }
 }
 
 gboolean
@@ -178,7 +147,7 @@ _wb_cuda_kernels_max_pool (WbCudaRuntime *rt, WbKernelCall *call, guint f, GErro
   if ((a = _wb_cuda_kern_arg_device (rt, call, 0, "a", FALSE, error)) == NULL || !float_dtype (call, a->dtype, error) ||
       !max_geom (call, a, f, 1, &g, error))
     return FALSE;
-  if (plane (g.in) > exact_integers (a->dtype))
+  if (plane (g.in) > wb_dtype_exact_integers (a->dtype))
     return _wb_cuda_kern_unsupported (error,
                                       "%s: %s cannot count the %" G_GINT64_FORMAT " positions of a plane exactly (Thunder types the indices like the input)",
                                       call->bsym->name, wb_dtype_shortname (a->dtype), plane (g.in));
