@@ -7,12 +7,12 @@
 
 #include "wb-cudnn-conv.h"
 
-#include <chrono>
 #include <cudnn_frontend.h>
 #include <memory>
 #include <string>
 #include <unordered_map>
 
+#include "wb-cudnn-private.hh"
 #include "wb-cudnn-sdpa.h"
 
 namespace fe = cudnn_frontend;
@@ -157,27 +157,7 @@ wb_cudnn_conv_plan (const WbCudnnConvKey *key, gint64 *workspace_bytes, GError *
     return nullptr;
   try
     {
-      std::string id (reinterpret_cast<const char *> (key), sizeof *key);
-      auto        it = s.plans.find (id);
-      if (it == s.plans.end ())
-        {
-          auto   plan = std::make_unique<_WbCudnnConvPlan> ();
-          auto   t0 = std::chrono::steady_clock::now ();
-          auto   err = build (handle, key, plan.get ());
-          double ms = std::chrono::duration<double, std::milli> (std::chrono::steady_clock::now () - t0).count ();
-          s.stats.build_ms += ms;
-          if (err.is_bad ())
-            {
-              plan->refusal = err.get_message ();
-              if (plan->refusal.empty ())
-                plan->refusal = "no engine (error code " + std::to_string (static_cast<int> (err.get_code ())) + ")";
-              s.stats.refused++;
-            }
-          else
-            s.stats.built++;
-          it = s.plans.emplace (id, std::move (plan)).first;
-        }
-      _WbCudnnConvPlan *p = it->second.get ();
+      _WbCudnnConvPlan *p = wb_cudnn::cached_plan (s.plans, s.stats, key, [handle, key] (_WbCudnnConvPlan *plan) { return build (handle, key, plan); });
       if (!p->refusal.empty ())
         {
           g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_NOT_SUPPORTED, "cuDNN takes no %s%s graph of these shapes: %s",
@@ -208,19 +188,7 @@ wb_cudnn_conv_execute (WbCudnnConvPlan *plan, CUstream stream, CUdeviceptr x, CU
       std::unordered_map<int64_t, void *> pack = { { UID_X, ptr (x) }, { UID_W, ptr (w) }, { UID_Y, ptr (y) } };
       if (plan->bias)
         pack.emplace (UID_B, ptr (bias));
-      cudnnStatus_t st = fe::detail::set_stream (handle, reinterpret_cast<cudaStream_t> (stream));
-      if (st != CUDNN_STATUS_SUCCESS)
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cudnnSetStream: %s", fe::detail::get_error_string (st));
-          return FALSE;
-        }
-      auto err = plan->graph->execute (handle, pack, ptr (workspace));
-      if (err.is_bad ())
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cuDNN convolution: %s", err.get_message ().c_str ());
-          return FALSE;
-        }
-      return TRUE;
+      return wb_cudnn::execute (handle, *plan->graph, stream, pack, workspace, "cuDNN convolution", error);
     }
   catch (const std::exception &e)
     {

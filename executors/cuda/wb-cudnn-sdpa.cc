@@ -7,11 +7,12 @@
 
 #include "wb-cudnn-sdpa.h"
 
-#include <chrono>
 #include <cudnn_frontend.h>
 #include <memory>
 #include <string>
 #include <unordered_map>
+
+#include "wb-cudnn-private.hh"
 
 namespace fe = cudnn_frontend;
 
@@ -206,27 +207,7 @@ wb_cudnn_sdpa_plan (const WbCudnnSdpaKey *key, gint64 *workspace_bytes, GError *
     return nullptr;
   try
     {
-      std::string id (reinterpret_cast<const char *> (key), sizeof *key);
-      auto        it = s.plans.find (id);
-      if (it == s.plans.end ())
-        {
-          auto   plan = std::make_unique<_WbCudnnSdpaPlan> ();
-          auto   t0 = std::chrono::steady_clock::now ();
-          auto   err = build (key, plan.get ());
-          double ms = std::chrono::duration<double, std::milli> (std::chrono::steady_clock::now () - t0).count ();
-          s.stats.build_ms += ms;
-          if (err.is_bad ())
-            {
-              plan->refusal = err.get_message ();
-              if (plan->refusal.empty ())
-                plan->refusal = "no engine (error code " + std::to_string (static_cast<int> (err.get_code ())) + ")";
-              s.stats.refused++;
-            }
-          else
-            s.stats.built++;
-          it = s.plans.emplace (id, std::move (plan)).first;
-        }
-      _WbCudnnSdpaPlan *p = it->second.get ();
+      _WbCudnnSdpaPlan *p = wb_cudnn::cached_plan (s.plans, s.stats, key, [key] (_WbCudnnSdpaPlan *plan) { return build (key, plan); });
       if (!p->refusal.empty ())
         {
           g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_NOT_SUPPORTED, "cuDNN %zu takes no %s graph of these shapes: %s", s.version,
@@ -258,20 +239,8 @@ wb_cudnn_sdpa_execute (WbCudnnSdpaPlan *plan, CUstream stream, const CUdeviceptr
       std::unordered_map<int64_t, void *> pack;
       for (size_t i = 0; i < n; i++)
         pack.emplace (uids[i], reinterpret_cast<void *> (static_cast<uintptr_t> (ptrs[i])));
-      cudnnStatus_t st = fe::detail::set_stream (s.handle, reinterpret_cast<cudaStream_t> (stream));
-      if (st != CUDNN_STATUS_SUCCESS)
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cudnnSetStream: %s", fe::detail::get_error_string (st));
-          return FALSE;
-        }
-      auto err = plan->graph->execute (s.handle, pack, reinterpret_cast<void *> (static_cast<uintptr_t> (workspace)));
-      if (err.is_bad ())
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "cuDNN attention %s: %s", plan->backward ? "backward" : "forward",
-                       err.get_message ().c_str ());
-          return FALSE;
-        }
-      return TRUE;
+      return wb_cudnn::execute (s.handle, *plan->graph, stream, pack, workspace, plan->backward ? "cuDNN attention backward" : "cuDNN attention forward",
+                                error);
     }
   catch (const std::exception &e)
     {
