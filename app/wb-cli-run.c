@@ -3,12 +3,13 @@
  *
  * thunder-wb --headless run PATH [--stage K] [--device cpu] [--inputs F.safetensors] [--seed N]
  *     [--save-outputs F.safetensors] [--compare F.safetensors [--rtol R --atol A]] [--check-shapes]
+ *     [--detect-nan]
  *     [--threads N] [--stats] [--recompile]
  * For a directory the default stage is the final forward (last forward_NN.py) with backward_00.py for
  * training cases; inputs are named as in tensors.safetensors (input.x, param.0.weight: executors/wb-case.h).
  * Prints one line per output and gradient: dtype, shape and, with --compare, the max abs and relative
  * error (relative = max abs / max |reference|) and whether every element is within atol + rtol * |ref|.
- * Exit: 0 ok; 1 a comparison or a --check-shapes/input check failed; 2 bad input or usage;
+ * Exit: 0 ok; 1 a comparison, a --check-shapes/input check or --detect-nan failed; 2 bad input or usage;
  * 3 an op the executor cannot run (the message names the symbol and FILE:LINE) or no such device. */
 #include "config.h"
 
@@ -32,6 +33,7 @@ executor_exit_code (const GError *error)
     {
     case WB_EXECUTOR_ERROR_TYPE_MISMATCH:
     case WB_EXECUTOR_ERROR_CHECK_FAILED:
+    case WB_EXECUTOR_ERROR_NAN:
       return WB_EXIT_CHECK_FAILED;
     case WB_EXECUTOR_ERROR_BAD_ARGUMENT:
     case WB_EXECUTOR_ERROR_UNDEFINED_NAME:
@@ -286,7 +288,7 @@ wb_cli_command_run (int    argc,
   g_autofree char   *default_executor = NULL;
   gint64             seed = 0;
   gint               threads = 0;
-  gboolean           check_shapes = FALSE, stats = FALSE, recompile = FALSE, allow_cpu_fallback = FALSE;
+  gboolean           check_shapes = FALSE, detect_nan = FALSE, stats = FALSE, recompile = FALSE, allow_cpu_fallback = FALSE;
   const GOptionEntry entries[] = {
     { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &stage_v,
       N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },
@@ -301,6 +303,8 @@ wb_cli_command_run (int    argc,
     { "atol", 0, 0, G_OPTION_ARG_STRING, &atol_s, N_ ("Absolute tolerance of --compare (default per dtype)"), "A" },
     { "check-shapes", 0, 0, G_OPTION_ARG_NONE, &check_shapes,
       N_ ("Check every executed bound symbol's output against its annotation"), NULL },
+    { "detect-nan", 0, 0, G_OPTION_ARG_NONE, &detect_nan,
+      N_ ("Stop at the first call whose output holds a NaN and name it (cpu; as torch.autograd.detect_anomaly)"), NULL },
     { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &allow_cpu_fallback,
       N_ ("With --device cuda: let calls no GPU executor takes run on the cpu (without it they fail the run)"), NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_ ("Threads for kernels and OpenBLAS (default: all processors)"), "N" },
@@ -387,6 +391,7 @@ wb_cli_command_run (int    argc,
   wb_run_options_init (&options);
   options.seed = (guint64) seed;
   options.check_shapes = check_shapes;
+  options.detect_nan = detect_nan;
   options.allow_cpu_fallback = allow_cpu_fallback;
   options.collect_stats = stats;
   if (on_cuda)

@@ -297,7 +297,8 @@ name_in (const char *name, const char *const *list)
 }
 
 /* Gives every case input that flows into an index of a dim of @bound elements that bound. The value
- * @name is followed back through the ops that keep its values (views, copies, conversions, the branches
+ * @name is followed back through the ops that keep its values (views, copies, conversions, selections
+ * such as gather and cat, the branches
  * of where) and through sums, whose @n terms each get bound / n so that the sum stays in range: T5's
  * relative position buckets are an input plus where() of two others. */
 static void
@@ -305,7 +306,10 @@ bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, g
 {
   static const char *const keep[] = { "reshape", "view", "expand", "broadcast_in_dim", "permute", "transpose", "squeeze", "unsqueeze",
                                       "convert_element_type", "to", "type_as", "long", "clone", "contiguous", "flatten", "shallow_copy",
-                                      "copy_", "update_aliases", "torch_prims_reshape_impl", NULL };
+                                      "copy_", "update_aliases", "torch_prims_reshape_impl",
+                                      /* selections: their values are some of their first argument's */
+                                      "gather", "take_along_axis", "take_along_dim", "index_select", "take", "getitem", "slice",
+                                      "narrow", "select", "repeat", "tile", "flip", "roll", "cat", "stack", "split", "chunk", NULL };
   const WbBsym            *p;
   const char              *op;
 
@@ -752,6 +756,37 @@ store_part (gint64 begin, gint64 end, gpointer data)
   _wb_store_f64 (st->dst + (gsize) begin * size, st->dtype, 1, v, n);
 }
 
+typedef enum
+{
+  DRAW_ACTIVATION, /* N(0, 1) */
+  DRAW_WEIGHT,     /* a parameter of rank >= 2 */
+  DRAW_SCALE,      /* a rank-1 "weight" (norms) or a running variance */
+  DRAW_SHIFT,      /* any other rank-1 parameter or buffer (biases, running means) */
+} DrawRole;
+
+/* How a drawn input is scaled so that a deep program stays in range as the real model does: module state
+ * is known by the prologue (param.*) or by the names torch.fx/dynamo give lifted module state
+ * (l_self_modules_..._parameters_weight_, ..._buffers_running_var_), which ThunderFX traces keep. */
+static DrawRole
+draw_role (const CaseInput *in)
+{
+  const char *name = in->pub.trace_name ? in->pub.trace_name : in->pub.name;
+  gboolean    buffer = strstr (name, "_buffers_") != NULL;
+  gboolean    param = in->pub.is_param || strstr (name, "_parameters_") != NULL;
+  g_autofree char *leaf = g_strdup (name);
+
+  g_strchomp (g_strdelimit (leaf, "_", ' ')); /* trailing "_" of dynamo's names */
+  if (g_str_has_suffix (leaf, "running var"))
+    return DRAW_SCALE;
+  if (buffer || g_str_has_suffix (leaf, "running mean"))
+    return DRAW_SHIFT;
+  if (!param)
+    return DRAW_ACTIVATION;
+  if (in->pub.type.rank >= 2)
+    return DRAW_WEIGHT;
+  return g_str_has_suffix (leaf, "weight") ? DRAW_SCALE : DRAW_SHIFT;
+}
+
 static WbTensor *
 generate (const CaseInput *in, guint64 seed, GError **error)
 {
@@ -784,21 +819,26 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   st.v = v;
   if (wb_dtype_is_float (t->dtype))
     {
-      if (!in->pub.is_param)
-        wb_philox_normal_f64 (seed, stream, 0, v, (gsize) n);
-      else
+      double bound = 1.0 / sqrt ((double) MAX (n / MAX (t->rank ? t->shape[0] : 1, 1), 1));
+      switch (draw_role (in))
+        {
+        case DRAW_ACTIVATION:
+          wb_philox_normal_f64 (seed, stream, 0, v, (gsize) n);
+          break;
+        case DRAW_WEIGHT: /* PyTorch's default Linear/Conv init scale: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) */
+          st.lo = -bound, st.hi = bound;
+          break;
+        case DRAW_SCALE: /* norm weights, running variances: around 1, positive */
+          st.lo = 0.5, st.hi = 1.5;
+          break;
+        case DRAW_SHIFT: /* biases, running means */
+          st.lo = -0.1, st.hi = 0.1;
+          break;
+        }
+      if (draw_role (in) != DRAW_ACTIVATION)
         {
           wb_philox_uniform_f64 (seed, stream, 0, v, (gsize) n);
           st.scale = TRUE;
-          if (t->rank >= 2)
-            {
-              double bound = 1.0 / sqrt ((double) MAX (n / MAX (t->shape[0], 1), 1));
-              st.lo = -bound, st.hi = bound;
-            }
-          else if (g_str_has_suffix (in->pub.name, "weight"))
-            st.lo = 0.5, st.hi = 1.5;
-          else
-            st.lo = -0.1, st.hi = 0.1;
         }
     }
   else

@@ -32,6 +32,7 @@ typedef enum
   WB_EXECUTOR_ERROR_IO,              /* reading or writing a tensors file failed, or the file is malformed */
   WB_EXECUTOR_ERROR_NO_DEVICE,       /* the device asked for is not available in this build or machine */
   WB_EXECUTOR_ERROR_CPU_FALLBACK,    /* a GPU run would move a call to the cpu, and the user did not allow that */
+  WB_EXECUTOR_ERROR_NAN,             /* a call produced a NaN (WbRunOptions.detect_nan) */
 } WbExecutorError;
 
 #define WB_EXECUTOR_ABI_VERSION 1

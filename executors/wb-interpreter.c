@@ -460,6 +460,61 @@ check_outputs (WbInterp *in, Scope *s, const WbBsym *b, GError **error)
   return check_type (in, b, b->type_name ? b->type_name : "output", &b->type, v, error);
 }
 
+/* --detect-nan: the tensor arguments named by @b, held (name, value) before the call frees last uses */
+static GPtrArray *
+hold_named_args (Scope *s, const WbBsym *b)
+{
+  GPtrArray *held = g_ptr_array_new ();
+
+  for (guint i = 0; i < b->n_args + b->n_kwargs; i++)
+    {
+      const WbValue *a = i < b->n_args ? b->args[i] : b->kwargs[i - b->n_args].value;
+      WbRtValue     *v = a && a->kind == WB_VALUE_NAME ? scope_lookup (s, a->text) : NULL;
+      if (v != NULL)
+        {
+          g_ptr_array_add (held, (gpointer) a->text);
+          g_ptr_array_add (held, wb_rt_value_ref (v));
+        }
+    }
+  return held;
+}
+
+static void
+release_named_args (GPtrArray *held)
+{
+  for (guint i = 1; i < held->len; i += 2)
+    wb_rt_value_unref (held->pdata[i]);
+  g_ptr_array_unref (held);
+}
+
+/* Fails on the first NaN in @b's outputs: the call made it when its held arguments are NaN-free, else
+ * it only passed on a NaN that came from outside any call (a program input). */
+static gboolean
+check_nan (WbInterp *in, Scope *s, const WbBsym *b, GPtrArray *held, GError **error)
+{
+  const WbValue *o = b->outputs;
+  guint          n = o == NULL ? 0 : o->kind == WB_VALUE_NAME ? 1 : o->n_items;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WbValue *name = o->kind == WB_VALUE_NAME ? o : o->items[i];
+      WbRtValue     *v = name->kind == WB_VALUE_NAME ? scope_lookup (s, name->text) : NULL;
+      gint64         nan = wb_rt_value_count_nan (v);
+      if (nan == 0)
+        continue;
+      for (guint k = 0; k < held->len; k += 2)
+        if (wb_rt_value_count_nan (held->pdata[k + 1]) > 0)
+          return fail (in, b, error, WB_EXECUTOR_ERROR_NAN,
+                       "%s: %" G_GINT64_FORMAT " NaN in %s, passed on from its argument %s, which holds NaN "
+                       "although no call made one (a program input?)",
+                       b->name, nan, name->text, (const char *) held->pdata[k]);
+      return fail (in, b, error, WB_EXECUTOR_ERROR_NAN,
+                   "%s: first NaN of the run: %" G_GINT64_FORMAT " NaN in %s%s from NaN-free arguments",
+                   b->name, nan, name->text, wb_rt_value_get_n_items (v) ? " (one of its items)" : "");
+    }
+  return TRUE;
+}
+
 static void
 add_stat (WbInterp *in, const char *name, gint64 ns)
 {
@@ -636,9 +691,15 @@ run_body (WbInterp *in, Scope *s, const WbBsym *const *body, guint n, WbExecutor
       switch (b->kind)
         {
         case WB_BSYM_CALL:
-          ok = run_call (in, s, b, executor, error);
-          if (ok && in->options->check_shapes)
-            ok = check_outputs (in, s, b, error);
+          {
+            GPtrArray *held = in->options->detect_nan ? hold_named_args (s, b) : NULL;
+            ok = run_call (in, s, b, executor, error);
+            if (ok && in->options->check_shapes)
+              ok = check_outputs (in, s, b, error);
+            if (ok && held != NULL)
+              ok = check_nan (in, s, b, held, error);
+            g_clear_pointer (&held, release_named_args);
+          }
           break;
 
         case WB_BSYM_ASSIGN:

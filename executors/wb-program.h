@@ -90,6 +90,9 @@ typedef struct
 {
   guint64           seed;          /* Philox seed of random ops and generated cotangents */
   gboolean          check_shapes;  /* check every annotated output of every executed bsym */
+  /* stop at the first call (subsymbols included) whose output holds a NaN, naming it and whether its
+   * inputs were NaN-free (as torch.autograd.detect_anomaly); host tensors only */
+  gboolean detect_nan;
   gboolean          collect_stats; /* time every kernel (WbRunResult.stats) */
   WbRunObserver     observer;      /* (nullable) */
   gpointer          observer_data;

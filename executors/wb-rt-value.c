@@ -291,3 +291,36 @@ wb_rt_value_array_new (void)
 {
   return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
 }
+
+static gint64
+tensor_count_nan (WbTensor *t)
+{
+  g_autoptr (WbTensor) f = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 n = 0, numel;
+
+  if (t->device.type != WB_DEVICE_CPU || !wb_dtype_is_float (t->dtype) || wb_tensor_numel (t) == 0)
+    return 0;
+  /* one contiguous f64 copy: any float dtype, any layout */
+  if ((f = wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, &error)) == NULL)
+    return 0;
+  numel = wb_tensor_numel (f);
+  for (gint64 i = 0; i < numel; i++)
+    n += isnan (((const double *) wb_tensor_get_data (f))[i]) ? 1 : 0;
+  return n;
+}
+
+gint64
+wb_rt_value_count_nan (const WbRtValue *value)
+{
+  gint64 n = 0;
+
+  if (value == NULL)
+    return 0;
+  if (value->kind == WB_RT_TENSOR && value->tensor != NULL)
+    return tensor_count_nan (value->tensor);
+  if (value->items != NULL)
+    for (guint i = 0; i < value->items->len; i++)
+      n += wb_rt_value_count_nan (value->items->pdata[i]);
+  return n;
+}

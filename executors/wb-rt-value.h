@@ -96,6 +96,11 @@ char *wb_rt_value_describe (const WbRtValue *value);
 /* wb_rt_value_array_new: an empty array that owns its values (element-type WbRtValue) (transfer full). */
 GPtrArray *wb_rt_value_array_new (void);
 
+/* wb_rt_value_count_nan: the number of NaN elements in the floating host tensors of @value (a tensor, or
+ * sequences of them, recursively); device tensors, non-float tensors and numbers count 0. Reads every
+ * element (the --detect-nan check of a run), converting bf16/f16 to f32 on the fly. */
+gint64 wb_rt_value_count_nan (const WbRtValue *value);
+
 /* wb_tensor_basic_index_view: (transfer full) the view of @tensor (host or device) that basic indexing by @key
  * selects, sharing its storage: @key an int, a slice, an Ellipsis or a tuple/list of them (ints may be negative,
  * slices are clamped as Python's slice.indices() and need positive steps). NULL with WB_EXECUTOR_ERROR_BAD_ARGUMENT

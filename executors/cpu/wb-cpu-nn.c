@@ -5,7 +5,7 @@
  * for 1 to 3 spatial dims S. Not transposed: weight [Cout, Cin/groups, *K]; each (batch, group) unfolds
  * its input into columns [Cin/g * prod(K), prod(out)] and multiplies W_g by them with sgemm/dgemm.
  * Transposed: weight [Cin, Cout/groups, *K]; columns = W_g^T x_g, then scattered back (col2im).
- * bf16/f16 compute in f32 and round once; bias is added in the compute dtype.
+ * f64 computes in f64; bf16/f16 compute in f32 and round once; bias is added in the compute dtype.
  *
  * kl_div: see op_kl_div.
  *
@@ -24,72 +24,120 @@ typedef struct
   gint64 in[3], k[3], out[3], stride[3], pad[3], dil[3];
 } ConvGeom;
 
-/* columns[c * K + kk, o] = x[c, o * stride - pad + kk * dil] (0 outside) */
+/* One im2col and one col2im per compute dtype (f32 for f32/bf16/f16, f64 for f64). */
+#define WB_CONV_COLUMNS(T, SUF)                                                                                        \
+  /* columns[c * K + kk, o] = x[c, o * stride - pad + kk * dil] (0 outside) */                                        \
+  static void im2col_##SUF (const T *x, gint64 channels, const ConvGeom *g, T *col)                                   \
+  {                                                                                                                    \
+    gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];                             \
+    for (gint64 c = 0; c < channels; c++)                                                                              \
+      for (gint64 kk = 0; kk < ksize; kk++)                                                                            \
+        {                                                                                                              \
+          gint64 kd = kk / (g->k[1] * g->k[2]), kh = kk / g->k[2] % g->k[1], kw = kk % g->k[2];                        \
+          T     *row = col + (c * ksize + kk) * osize;                                                                 \
+          for (gint64 od = 0; od < g->out[0]; od++)                                                                    \
+            {                                                                                                          \
+              gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];                                              \
+              for (gint64 oh = 0; oh < g->out[1]; oh++)                                                                \
+                {                                                                                                      \
+                  gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];                                          \
+                  T     *r = row + (od * g->out[1] + oh) * g->out[2];                                                  \
+                  if (id < 0 || id >= g->in[0] || ih < 0 || ih >= g->in[1])                                            \
+                    {                                                                                                  \
+                      memset (r, 0, (gsize) g->out[2] * sizeof (T));                                                   \
+                      continue;                                                                                        \
+                    }                                                                                                  \
+                  for (gint64 ow = 0; ow < g->out[2]; ow++)                                                            \
+                    {                                                                                                  \
+                      gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];                                      \
+                      r[ow] = (iw < 0 || iw >= g->in[2]) ? 0 : x[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw]; \
+                    }                                                                                                  \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+  }                                                                                                                    \
+  /* the adjoint of im2col: y[c, o * stride - pad + kk * dil] += columns[c * K + kk, o] */                             \
+  static void col2im_##SUF (const T *col, gint64 channels, const ConvGeom *g, T *y)                                   \
+  {                                                                                                                    \
+    gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];                             \
+    for (gint64 c = 0; c < channels; c++)                                                                              \
+      for (gint64 kk = 0; kk < ksize; kk++)                                                                            \
+        {                                                                                                              \
+          gint64   kd = kk / (g->k[1] * g->k[2]), kh = kk / g->k[2] % g->k[1], kw = kk % g->k[2];                      \
+          const T *row = col + (c * ksize + kk) * osize;                                                               \
+          for (gint64 od = 0; od < g->out[0]; od++)                                                                    \
+            {                                                                                                          \
+              gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];                                              \
+              if (id < 0 || id >= g->in[0])                                                                            \
+                continue;                                                                                              \
+              for (gint64 oh = 0; oh < g->out[1]; oh++)                                                                \
+                {                                                                                                      \
+                  gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];                                          \
+                  if (ih < 0 || ih >= g->in[1])                                                                        \
+                    continue;                                                                                          \
+                  for (gint64 ow = 0; ow < g->out[2]; ow++)                                                            \
+                    {                                                                                                  \
+                      gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];                                      \
+                      if (iw >= 0 && iw < g->in[2])                                                                    \
+                        y[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw] +=                                    \
+                          row[(od * g->out[1] + oh) * g->out[2] + ow];                                                 \
+                    }                                                                                                  \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+  }
+
+WB_CONV_COLUMNS (float, f)
+WB_CONV_COLUMNS (double, d)
+
+/* acc[n, cout, *out] = conv(x, w) in the compute dtype of @acc (f32 or f64); x and w already in it. */
 static void
-im2col (const float *x, gint64 channels, const ConvGeom *g, float *col)
+conv_compute (WbTensor *xc, WbTensor *wc, WbTensor *acc, gboolean transposed, gint64 n, gint64 cin, gint64 cout,
+              gint64 groups, const ConvGeom *g)
 {
-  gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];
+  gboolean dbl = acc->dtype == WB_DTYPE_FLOAT64;
+  gsize    es = dbl ? sizeof (double) : sizeof (float);
+  gint64   cin_g = cin / groups, cout_g = cout / groups, ksize = g->k[0] * g->k[1] * g->k[2];
+  gint64   isize = g->in[0] * g->in[1] * g->in[2], osize = g->out[0] * g->out[1] * g->out[2];
+  ConvGeom t = *g;
+  g_autofree void *col = NULL;
 
-  for (gint64 c = 0; c < channels; c++)
-    for (gint64 kd = 0; kd < g->k[0]; kd++)
-      for (gint64 kh = 0; kh < g->k[1]; kh++)
-        for (gint64 kw = 0; kw < g->k[2]; kw++)
+  /* transposed: the geometry of the forward convolution whose input gradient this is (in <-> out) */
+  memcpy (t.in, g->out, sizeof t.in);
+  memcpy (t.out, g->in, sizeof t.out);
+  col = g_malloc (es * (gsize) MAX ((transposed ? cout_g * isize : cin_g * osize) * ksize, 1));
+  for (gint64 b = 0; b < n; b++)
+    for (gint64 gr = 0; gr < groups; gr++)
+      {
+        const char *x = (const char *) wb_tensor_get_data (xc) + es * (gsize) ((b * cin + gr * cin_g) * isize);
+        const char *wg = (const char *) wb_tensor_get_data (wc) + es * (gsize) (gr * cout_g * cin_g * ksize);
+        char       *y = (char *) wb_tensor_get_data (acc) + es * (gsize) ((b * cout + gr * cout_g) * osize);
+        if (!transposed && !dbl)
           {
-            float *row = col + (c * ksize + (kd * g->k[1] + kh) * g->k[2] + kw) * osize;
-            for (gint64 od = 0; od < g->out[0]; od++)
-              {
-                gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];
-                for (gint64 oh = 0; oh < g->out[1]; oh++)
-                  {
-                    gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];
-                    float *r = row + (od * g->out[1] + oh) * g->out[2];
-                    if (id < 0 || id >= g->in[0] || ih < 0 || ih >= g->in[1])
-                      {
-                        memset (r, 0, (gsize) g->out[2] * sizeof (float));
-                        continue;
-                      }
-                    for (gint64 ow = 0; ow < g->out[2]; ow++)
-                      {
-                        gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];
-                        r[ow] = (iw < 0 || iw >= g->in[2]) ? 0.0f
-                                                           : x[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw];
-                      }
-                  }
-              }
+            im2col_f ((const float *) x, cin_g, g, col);
+            _wb_cpu_sgemm (FALSE, FALSE, cout_g, osize, cin_g * ksize, 1.0f, (const float *) wg, cin_g * ksize, col,
+                           osize, 0.0f, (float *) y, osize);
           }
-}
-
-/* the adjoint of im2col: y[c, o * stride - pad + kk * dil] += columns[c * K + kk, o] */
-static void
-col2im (const float *col, gint64 channels, const ConvGeom *g, float *y)
-{
-  gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];
-
-  for (gint64 c = 0; c < channels; c++)
-    for (gint64 kd = 0; kd < g->k[0]; kd++)
-      for (gint64 kh = 0; kh < g->k[1]; kh++)
-        for (gint64 kw = 0; kw < g->k[2]; kw++)
+        else if (!transposed)
           {
-            const float *row = col + (c * ksize + (kd * g->k[1] + kh) * g->k[2] + kw) * osize;
-            for (gint64 od = 0; od < g->out[0]; od++)
-              {
-                gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];
-                if (id < 0 || id >= g->in[0])
-                  continue;
-                for (gint64 oh = 0; oh < g->out[1]; oh++)
-                  {
-                    gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];
-                    if (ih < 0 || ih >= g->in[1])
-                      continue;
-                    for (gint64 ow = 0; ow < g->out[2]; ow++)
-                      {
-                        gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];
-                        if (iw >= 0 && iw < g->in[2])
-                          y[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw] += row[(od * g->out[1] + oh) * g->out[2] + ow];
-                      }
-                  }
-              }
+            im2col_d ((const double *) x, cin_g, g, col);
+            _wb_cpu_dgemm (FALSE, FALSE, cout_g, osize, cin_g * ksize, 1.0, (const double *) wg, cin_g * ksize, col,
+                           osize, 0.0, (double *) y, osize);
           }
+        /* col[cout_g * K, isize] = W_g^T [cout_g * K, cin_g] x_g [cin_g, isize], then scattered back */
+        else if (!dbl)
+          {
+            _wb_cpu_sgemm (TRUE, FALSE, cout_g * ksize, isize, cin_g, 1.0f, (const float *) wg, cout_g * ksize,
+                           (const float *) x, isize, 0.0f, col, isize);
+            col2im_f (col, cout_g, &t, (float *) y);
+          }
+        else
+          {
+            _wb_cpu_dgemm (TRUE, FALSE, cout_g * ksize, isize, cin_g, 1.0, (const double *) wg, cout_g * ksize,
+                           (const double *) x, isize, 0.0, col, isize);
+            col2im_d (col, cout_g, &t, (double *) y);
+          }
+      }
 }
 
 static gboolean
@@ -115,6 +163,12 @@ spatial_arg (WbKernelCall *call, guint pos, const char *name, guint s, gint64 de
   return TRUE;
 }
 
+static WbTensor *
+compute_copy (WbTensor *t, WbDtype cdt, GError **error)
+{
+  return cdt == WB_DTYPE_FLOAT64 ? _wb_cpu_to_f64 (t, error) : _wb_cpu_to_f32 (t, error);
+}
+
 static gboolean
 op_convolution (WbKernelCall *call, GError **error)
 {
@@ -123,12 +177,12 @@ op_convolution (WbKernelCall *call, GError **error)
   gint64    groups, n, cin, cout, cin_g, cout_g, out_pad[3], shape[WB_MAX_RANK];
   guint     s;
   ConvGeom  g;
-  g_autoptr (WbTensor) x32 = NULL;
-  g_autoptr (WbTensor) w32 = NULL;
+  WbDtype   cdt;
+  g_autoptr (WbTensor) xc = NULL;
+  g_autoptr (WbTensor) wc = NULL;
   g_autoptr (WbTensor) acc = NULL;
-  g_autofree float *col = NULL;
-  gint64            ksize, isize, osize;
-  WbTensor         *out;
+  gint64    osize;
+  WbTensor *out;
 
   if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !_wb_cpu_arg_tensor (call, 1, "weight", &w, error) ||
       !_wb_cpu_arg_tensor_opt (call, 2, "bias", &bias, error) ||
@@ -139,11 +193,6 @@ op_convolution (WbKernelCall *call, GError **error)
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
                    "convolution supports [N, C, *spatial] inputs with 1-3 spatial dims (got rank %u)", a->rank);
-      return FALSE;
-    }
-  if (a->dtype == WB_DTYPE_FLOAT64)
-    {
-      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "f64 convolution is not supported (f32, bf16, f16)");
       return FALSE;
     }
   s = a->rank - 2;
@@ -180,58 +229,26 @@ op_convolution (WbKernelCall *call, GError **error)
   shape[1] = cout;
   for (guint i = 0; i < s; i++)
     shape[2 + i] = g.out[3 - s + i];
-  if ((x32 = _wb_cpu_to_f32 (a, error)) == NULL || (w32 = _wb_cpu_to_f32 (w, error)) == NULL ||
-      (acc = wb_tensor_new_zeros (WB_DTYPE_FLOAT32, a->rank, shape, error)) == NULL)
+  cdt = a->dtype == WB_DTYPE_FLOAT64 ? WB_DTYPE_FLOAT64 : WB_DTYPE_FLOAT32;
+  if ((xc = compute_copy (a, cdt, error)) == NULL || (wc = compute_copy (w, cdt, error)) == NULL ||
+      (acc = wb_tensor_new_zeros (cdt, a->rank, shape, error)) == NULL)
     return FALSE;
-  ksize = g.k[0] * g.k[1] * g.k[2];
-  isize = g.in[0] * g.in[1] * g.in[2];
+  conv_compute (xc, wc, acc, transposed, n, cin, cout, groups, &g);
   osize = g.out[0] * g.out[1] * g.out[2];
-  if (!transposed)
-    {
-      col = g_new (float, MAX (cin_g * ksize * osize, 1));
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 gr = 0; gr < groups; gr++)
-          {
-            const float *x = (const float *) wb_tensor_get_data (x32) + (b * cin + gr * cin_g) * isize;
-            const float *wg = (const float *) wb_tensor_get_data (w32) + gr * cout_g * cin_g * ksize;
-            float       *y = (float *) wb_tensor_get_data (acc) + (b * cout + gr * cout_g) * osize;
-            im2col (x, cin_g, &g, col);
-            _wb_cpu_sgemm (FALSE, FALSE, cout_g, osize, cin_g * ksize, 1.0f, wg, cin_g * ksize, col, osize, 0.0f, y, osize);
-          }
-    }
-  else
-    {
-      /* the geometry of the forward convolution whose input gradient this is: in <-> out swapped */
-      ConvGeom t = g;
-      memcpy (t.in, g.out, sizeof t.in);
-      memcpy (t.out, g.in, sizeof t.out);
-      col = g_new (float, MAX (cout_g * ksize * isize, 1));
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 gr = 0; gr < groups; gr++)
-          {
-            const float *x = (const float *) wb_tensor_get_data (x32) + (b * cin + gr * cin_g) * isize;
-            const float *wg = (const float *) wb_tensor_get_data (w32) + gr * cin_g * cout_g * ksize;
-            float       *y = (float *) wb_tensor_get_data (acc) + (b * cout + gr * cout_g) * osize;
-            /* col[cout_g * K, isize] = W_g^T [cout_g * K, cin_g] x_g [cin_g, isize] */
-            _wb_cpu_sgemm (TRUE, FALSE, cout_g * ksize, isize, cin_g, 1.0f, wg, cout_g * ksize, x, isize, 0.0f, col, isize);
-            col2im (col, cout_g, &t, y);
-          }
-    }
   if (bias != NULL)
     {
-      g_autoptr (WbTensor) b32 = _wb_cpu_to_f32 (bias, error);
-      if (b32 == NULL)
+      g_autoptr (WbTensor) bc = compute_copy (bias, cdt, error);
+      if (bc == NULL)
         return FALSE;
       for (gint64 b = 0; b < n; b++)
         for (gint64 c = 0; c < cout; c++)
-          {
-            float *y = (float *) wb_tensor_get_data (acc) + (b * cout + c) * osize;
-            float  bv = ((const float *) wb_tensor_get_data (b32))[c];
-            for (gint64 o = 0; o < osize; o++)
-              y[o] += bv;
-          }
+          for (gint64 o = 0; o < osize; o++)
+            if (cdt == WB_DTYPE_FLOAT64)
+              ((double *) wb_tensor_get_data (acc))[(b * cout + c) * osize + o] += ((const double *) wb_tensor_get_data (bc))[c];
+            else
+              ((float *) wb_tensor_get_data (acc))[(b * cout + c) * osize + o] += ((const float *) wb_tensor_get_data (bc))[c];
     }
-  if (a->dtype == WB_DTYPE_FLOAT32)
+  if (a->dtype == cdt)
     return _wb_cpu_set_result (call, g_steal_pointer (&acc));
   out = wb_tensor_to_dtype (acc, a->dtype, error);
   return out != NULL && _wb_cpu_set_result (call, out);
