@@ -441,6 +441,48 @@ compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *re
     r->detail = g_strdup_printf ("%u of %u results compared with %s, all within tolerance", compared, run->names->len, reference_path);
 }
 
+/* An f32 result of the GPU outside tolerance of the cpu's: judged against the program run in f64
+ * (wb-cli-coverage-f64.c), which runs once per case (*@f64). TRUE when it passes (noted in *@by_f64);
+ * FALSE with r->detail set to why not, as a suffix of the failure. */
+static gboolean
+judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, const char *name,
+               const WbTensor *got, const WbTensor *cpu, WbCliCoverageResult *r, GString **by_f64)
+{
+  g_autoptr (GError) error = NULL;
+  WbRtValue *ref;
+  double     err_got = 0, err_cpu = 0;
+
+  g_clear_pointer (&r->detail, g_free);
+  if (cpu->dtype != WB_DTYPE_FLOAT32)
+    return FALSE;
+  if (*f64 == NULL && (*f64 = wb_cli_coverage_run_f64 (w->path, stage->label, inputs, &error)) == NULL)
+    {
+      r->detail = g_strdup_printf ("; no f64 reference: %s", error->message);
+      return FALSE;
+    }
+  ref = wb_case_run_lookup (*f64, name);
+  if (ref == NULL || ref->kind != WB_RT_TENSOR)
+    {
+      r->detail = g_strdup ("; the f64 reference lacks it");
+      return FALSE;
+    }
+  switch (wb_cli_coverage_judge_f64 (got, cpu, ref->tensor, &err_got, &err_cpu))
+    {
+    case WB_CLI_F64_PASS:
+      if (*by_f64 == NULL)
+        *by_f64 = g_string_new ("; judged against the f64 program (RMS error at most twice the cpu f32's):");
+      g_string_append_printf (*by_f64, " %s %.2e vs cpu %.2e,", name, err_got, err_cpu);
+      return TRUE;
+    case WB_CLI_F64_FAIL:
+      r->detail = g_strdup_printf ("; against the f64 program, RMS error %.3e, more than twice the cpu f32's %.3e", err_got, err_cpu);
+      return FALSE;
+    case WB_CLI_F64_UNTRUSTED:
+    default:
+      r->detail = g_strdup_printf ("; the f64 program is no reference here (cpu f32 RMS error against it %.3e)", err_cpu);
+      return FALSE;
+    }
+}
+
 /* run-gpu without reference tensors to compare with: the cpu executor (the reference) runs the same stage on
  * the same @inputs, within the cpu budget, and every result of @gpu is compared with its; FALSE (and @r
  * untouched) when the cpu run is over budget or fails. */
@@ -448,6 +490,8 @@ static gboolean
 compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage, GHashTable *inputs, const WbCaseRun *gpu, double gflop)
 {
   g_autoptr (WbCaseRun) cpu = NULL;
+  g_autoptr (WbCaseRun) f64 = NULL;
+  g_autoptr (GString) by_f64 = NULL;
   WbRunOptions options;
   guint        compared = 0;
 
@@ -481,11 +525,13 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
           wb_cli_coverage_result_set_fail (r, "%s: %s", (const char *) gpu->names->pdata[i], error->message);
           return TRUE;
         }
-      if (cmp.mismatches > 0)
+      if (cmp.mismatches > 0 && !judged_by_f64 (w, stage, inputs, &f64, gpu->names->pdata[i], g->tensor, c->tensor, r, &by_f64))
         {
           wb_cli_coverage_result_set_fail (r, "%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside atol %g + rtol %g * |cpu| "
-                                              "(max abs error %.3e, first at #%" G_GINT64_FORMAT ") against the cpu executor",
-                                           (const char *) gpu->names->pdata[i], cmp.mismatches, cmp.n, atol, rtol, cmp.max_abs, cmp.first_mismatch);
+                                              "(max abs error %.3e, first at #%" G_GINT64_FORMAT ") against the cpu executor%s",
+                                           (const char *) gpu->names->pdata[i], cmp.mismatches, cmp.n, atol, rtol, cmp.max_abs,
+                                           cmp.first_mismatch, r->detail ? r->detail : "");
+          g_clear_pointer (&r->detail, g_free);
           return TRUE;
         }
       compared++;
@@ -495,8 +541,8 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
   r->status = WB_CLI_COVERAGE_OK;
   g_free (r->detail);
   r->detail = g_strdup_printf ("%u of %u results compared with the cpu executor's on the same inputs (seed 0), all within tolerance "
-                               "(the dtype's rtol, its atol at least rtol * max |cpu|)",
-                               compared, gpu->names->len);
+                               "(the dtype's rtol, its atol at least rtol * max |cpu|)%s",
+                               compared, gpu->names->len, by_f64 ? by_f64->str : "");
   return TRUE;
 }
 

@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "wb-cli.h"
+#include "wb-executors.h"
 
 G_BEGIN_DECLS
 
@@ -145,5 +146,23 @@ char *wb_cli_coverage_report_to_markdown (const WbCliCoverageReport *report,
 /* wb_cli_coverage_report_to_json: (transfer full) the report as JSON (schema "thunder-wb/coverage",
  * version 1), ending in a newline. */
 char *wb_cli_coverage_report_to_json (const WbCliCoverageReport *report);
+
+/* wb_cli_coverage_run_f64: (transfer full) the stage labelled @stage_label of the case at @path, run on
+ * the cpu executor as an f64 program (WB_TRACE_SET_LOAD_F32_AS_F64; f32 @inputs converted to f64, others
+ * as they are; cotangents drawn with seed 0), or NULL with the loader's or executor's error set. */
+WbCaseRun *wb_cli_coverage_run_f64 (const char *path, const char *stage_label, GHashTable *inputs, GError **error);
+
+/* How a GPU result compares with the f64 reference (wb-cli-coverage-f64.c says the rule and its source). */
+typedef enum
+{
+  WB_CLI_F64_PASS,      /* RMS error against f64 within twice the cpu f32 result's (+ atol / 10) */
+  WB_CLI_F64_FAIL,      /* further from f64 than that */
+  WB_CLI_F64_UNTRUSTED, /* the cpu's f32 result is not near the f64 one (RMS error > half its RMS), or a NaN/Inf */
+} WbCliF64Verdict;
+
+/* wb_cli_coverage_judge_f64: @got (the GPU's) and @cpu (the cpu executor's) against @f64, all of one shape
+ * (host tensors, any float dtype); @err_got and @err_cpu receive the RMS errors. */
+WbCliF64Verdict wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *f64, double *err_got,
+                                           double *err_cpu);
 
 G_END_DECLS

@@ -649,8 +649,28 @@ wb_trace_parse (const char *text, gssize len, const char *filename, GError **err
   return wb_trace_ref (traces->pdata[0]);
 }
 
+/* f32 -> f64 in place, same length: "f32[" not inside a name, and float32 after "dtypes." or "torch." */
+static void
+promote_f32_text (char *text, gsize len)
+{
+  for (gsize i = 0; i + 4 <= len; i++)
+    {
+      if (memcmp (text + i, "f32[", 4) == 0 && (i == 0 || !(g_ascii_isalnum (text[i - 1]) || text[i - 1] == '_')))
+        text[i + 2] = '4', text[i + 1] = '6';
+      else if (i + 7 <= len && memcmp (text + i, "float32", 7) == 0 && i >= 6 &&
+               (memcmp (text + i - 6, "torch.", 6) == 0 || (i >= 7 && memcmp (text + i - 7, "dtypes.", 7) == 0)))
+        text[i + 5] = '6', text[i + 6] = '4';
+    }
+}
+
 GPtrArray *
 wb_trace_parse_file (const char *path, GError **error)
+{
+  return wb_trace_parse_file_full (path, WB_TRACE_PARSE_DEFAULT, error);
+}
+
+GPtrArray *
+wb_trace_parse_file_full (const char *path, WbTraceParseFlags flags, GError **error)
 {
   g_autofree char *contents = NULL;
   gsize            len = 0;
@@ -671,5 +691,7 @@ wb_trace_parse_file (const char *path, GError **error)
       g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s:1:1: cannot read: %s", path, local->message);
       return NULL;
     }
+  if (flags & WB_TRACE_PARSE_F32_AS_F64)
+    promote_f32_text (contents, len);
   return wb_trace_parse_many (contents, len, path, error);
 }

@@ -177,9 +177,11 @@ kind_from_filename (const char *name, WbTraceKind *kind, int *index)
 }
 
 static gboolean
-add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_stages, GError **error)
+add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_stages, WbTraceSetLoadFlags flags,
+          GError **error)
 {
-  g_autoptr (GPtrArray) traces = wb_trace_parse_file (path, error);
+  g_autoptr (GPtrArray) traces =
+    wb_trace_parse_file_full (path, flags & WB_TRACE_SET_LOAD_F32_AS_F64 ? WB_TRACE_PARSE_F32_AS_F64 : WB_TRACE_PARSE_DEFAULT, error);
   g_autofree char *base = g_path_get_basename (path);
   WbTraceKind      kind = WB_TRACE_KIND_UNKNOWN;
   int              index = -1;
@@ -269,7 +271,7 @@ add_dir (WbTraceSet *set, const char *dir, const char *subset, gboolean in_stage
         {
           /* file by file: one that does not load is listed, the others still load */
           g_autoptr (GError) local = NULL;
-          if (!add_file (set, path, subset, in_stages, &local))
+          if (!add_file (set, path, subset, in_stages, flags, &local))
             add_failure (set, path, local);
         }
     }
@@ -358,7 +360,7 @@ wb_trace_set_load_full (const char *path, WbTraceSetLoadFlags flags, GError **er
       /* stable sort: GArray's sort is not stable, but keys are unique per file and index */
       g_array_sort (set->entries, cmp_entries);
     }
-  else if (!add_file (set, path, "", FALSE, error))
+  else if (!add_file (set, path, "", FALSE, flags, error))
     return NULL;
   return g_steal_pointer (&set);
 }

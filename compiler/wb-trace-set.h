@@ -61,6 +61,7 @@ typedef enum
 {
   WB_TRACE_SET_LOAD_DEFAULT = 0,
   WB_TRACE_SET_LOAD_NO_SUBSETS = 1 << 0, /* the directory's own files and stages/ only: no default_execs/, fallback/ */
+  WB_TRACE_SET_LOAD_F32_AS_F64 = 1 << 1, /* every file read as WB_TRACE_PARSE_F32_AS_F64 (an f64 reference) */
 } WbTraceSetLoadFlags;
 
 /* wb_trace_set_load_full: wb_trace_set_load() with @flags. (transfer full) or NULL with WB_TRACE_ERROR. */

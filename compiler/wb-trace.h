@@ -134,6 +134,18 @@ GPtrArray *wb_trace_parse_many (const char *text, gssize len, const char *filena
  * (transfer full) (element-type WbTrace). */
 GPtrArray *wb_trace_parse_file (const char *path, GError **error);
 
+/* How wb_trace_parse_file_full reads a file. */
+typedef enum
+{
+  WB_TRACE_PARSE_DEFAULT = 0,
+  /* read every float32 of the text as float64 ("f32[" annotations, dtypes.float32, torch.float32): the same
+   * program in double precision, the reference that f32 rounding is judged against (same lines and columns) */
+  WB_TRACE_PARSE_F32_AS_F64 = 1 << 0,
+} WbTraceParseFlags;
+
+/* wb_trace_parse_file_full: wb_trace_parse_file() with @flags. (transfer full) or NULL with WB_TRACE_ERROR. */
+GPtrArray *wb_trace_parse_file_full (const char *path, WbTraceParseFlags flags, GError **error);
+
 /* wb_trace_print: appends Thunder's repr form of @trace (every subsymbol as a comment) to @out.
  * For a parsed Thunder trace this is its text byte for byte. */
 void wb_trace_print (const WbTrace *trace, GString *out);

@@ -1,0 +1,87 @@
+/* wb-cli-coverage-f64.c — the f64 reference of coverage's GPU-versus-cpu comparison
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two correct f32 programs (the GPU's, the cpu executor's) sum in different orders, and through a deep
+ * model's backward their results can differ by more than any fixed tolerance although neither is wrong.
+ * Which one is closer to the truth is decided as torch._dynamo does for torch.compile's accuracy checks
+ * (torch/_dynamo/utils.py, same() with fp64_ref): the same program runs in float64 on the cpu executor
+ * (every float32 of its text read as float64, the inputs converted), and the GPU's result passes when its
+ * RMS error against that f64 result is at most twice the cpu f32 result's, plus a tenth of the dtype's
+ * atol. A deep model's backward in f32 can be several percent off the f64 result on either executor; the
+ * reference is refused only where the cpu's own f32 result is not even near it (RMS error above half the
+ * tensor's RMS): a random op drawn differently in f64 (dropout) makes the two programs different ones. */
+#include "config.h"
+
+#include <math.h>
+
+#include "wb-cli-coverage.h"
+#include "wb-executors.h"
+
+WbCaseRun *
+wb_cli_coverage_run_f64 (const char *path, const char *stage_label, GHashTable *inputs, GError **error)
+{
+  g_autoptr (WbCase) c = NULL;
+  g_autoptr (GHashTable) inputs64 = NULL;
+  const WbCaseStage *stage;
+  WbRunOptions       options;
+  GHashTableIter     it;
+  gpointer           key, value;
+
+  c = wb_case_load_full (path, WB_TRACE_SET_LOAD_NO_SUBSETS | WB_TRACE_SET_LOAD_F32_AS_F64, error);
+  if (c == NULL)
+    return NULL;
+  if ((stage = wb_case_find_stage (c, -1, stage_label)) == NULL)
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "%s: no stage %s in its f64 reading", path,
+                   stage_label);
+      return NULL;
+    }
+  inputs64 = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
+  g_hash_table_iter_init (&it, inputs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      WbTensor *t = value;
+      WbTensor *t64 = t->dtype == WB_DTYPE_FLOAT32 ? wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, error) : wb_tensor_ref (t);
+      if (t64 == NULL)
+        return NULL;
+      g_hash_table_insert (inputs64, g_strdup (key), t64);
+    }
+  wb_run_options_init (&options);
+  return wb_case_run_stage (c, stage, inputs64, NULL, &options, error);
+}
+
+/* sqrt(mean((a - b)^2)), or of a alone when @b is NULL; both converted to f64 */
+static double
+rms (const WbTensor *a, const WbTensor *b)
+{
+  g_autoptr (WbTensor) a64 = wb_tensor_to_dtype ((WbTensor *) a, WB_DTYPE_FLOAT64, NULL);
+  g_autoptr (WbTensor) b64 = b ? wb_tensor_to_dtype ((WbTensor *) b, WB_DTYPE_FLOAT64, NULL) : NULL;
+  gint64 n = a64 ? wb_tensor_numel (a64) : 0;
+  double sum = 0;
+
+  if (n == 0 || (b != NULL && (b64 == NULL || wb_tensor_numel (b64) != n)))
+    return NAN;
+  for (gint64 i = 0; i < n; i++)
+    {
+      double d = ((const double *) wb_tensor_get_data (a64))[i] - (b64 ? ((const double *) wb_tensor_get_data (b64))[i] : 0);
+      sum += d * d;
+    }
+  return sqrt (sum / (double) n);
+}
+
+WbCliF64Verdict
+wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *f64, double *err_got, double *err_cpu)
+{
+  double rtol, atol, scale, multiplier;
+
+  *err_got = rms (got, f64);
+  *err_cpu = rms (cpu, f64);
+  scale = rms (f64, NULL);
+  if (!isfinite (*err_got) || !isfinite (*err_cpu) || !isfinite (scale))
+    return WB_CLI_F64_UNTRUSTED;
+  if (*err_cpu > 0.5 * scale)
+    return WB_CLI_F64_UNTRUSTED;
+  wb_dtype_default_tolerance (cpu->dtype, &rtol, &atol);
+  multiplier = cpu->dtype == WB_DTYPE_BFLOAT16 || cpu->dtype == WB_DTYPE_FLOAT16 ? 3.0 : 2.0;
+  return *err_got <= multiplier * *err_cpu + atol / 10.0 ? WB_CLI_F64_PASS : WB_CLI_F64_FAIL;
+}

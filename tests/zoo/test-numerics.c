@@ -1,0 +1,227 @@
+/* test-numerics.c — the numerics a deep real model needs from the cpu executor: inputs drawn in range,
+ * the program read in f64 (the reference of f32 rounding), and the first NaN found by --detect-nan
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * On a real zoo case: RegNet-Y 400MF training (ThunderFX), whose squeeze-excitation gates overflowed
+ * Thunder's sigmoid backward (exp(-x) * 0 = NaN) when the module state was drawn as N(0, 1) activations. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "wb-cli-coverage.h"
+#include "wb-executors.h"
+
+#define CASE "regnet_y_400mf/thunderfx_g0_GraphModule"
+
+static char *
+case_path (void)
+{
+  const char *build = g_getenv ("WB_BUILD_ROOT");
+  return g_build_filename (build ? build : ".", "tests", "zoo", "zoo", CASE, NULL);
+}
+
+static WbCase *
+load (WbTraceSetLoadFlags flags)
+{
+  g_autofree char *path = case_path ();
+  g_autoptr (GError) error = NULL;
+  WbCase *c;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return NULL;
+  c = wb_case_load_full (path, WB_TRACE_SET_LOAD_NO_SUBSETS | flags, &error);
+  g_assert_no_error (error);
+  return c;
+}
+
+static WbCaseRun *
+run (WbCase *c, GHashTable *inputs, gboolean detect_nan, GError **error)
+{
+  WbRunOptions options;
+
+  wb_run_options_init (&options);
+  options.detect_nan = detect_nan;
+  return wb_case_run_stage (c, wb_case_get_default_stage (c), inputs, NULL, &options, error);
+}
+
+static WbTensor *
+input_named (GHashTable *inputs, const char *suffix)
+{
+  GHashTableIter it;
+  gpointer       k, v;
+
+  g_hash_table_iter_init (&it, inputs);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (g_str_has_suffix (k, suffix))
+      return v;
+  g_assert_not_reached ();
+}
+
+static double
+max_abs (WbTensor *t)
+{
+  g_autoptr (WbTensor) d = wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, NULL);
+  double m = 0;
+
+  for (gint64 i = 0; i < wb_tensor_numel (d); i++)
+    m = MAX (m, fabs (((double *) wb_tensor_get_data (d))[i]));
+  return m;
+}
+
+/* Module state is drawn as the model initialises it, and the training step has no NaN. */
+static void
+test_draw_in_range (void)
+{
+  g_autoptr (WbCase) c = load (0);
+  g_autoptr (GHashTable) inputs = NULL;
+  g_autoptr (WbCaseRun) r = NULL;
+  g_autoptr (GError) error = NULL;
+  WbTensor *w, *var;
+
+  if (c == NULL)
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  inputs = wb_case_make_inputs (c, NULL, 0, &error);
+  g_assert_no_error (error);
+  w = input_named (inputs, "stem_modules_0_parameters_weight_"); /* conv [32, 3, 3, 3]: fan_in 27 */
+  g_assert_cmpuint (w->rank, ==, 4);
+  g_assert_cmpfloat (max_abs (w), <=, 1.0 / sqrt (27.0));
+  var = input_named (inputs, "stem_modules_1_buffers_running_var_");
+  g_assert_cmpfloat (max_abs (var), <, 1.5);
+  r = run (c, inputs, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r);
+}
+
+/* The f64 reading runs the same program in double precision: every f32 result comes back f64, close
+ * to the f32 one but not equal to it (so it was computed in f64, convolutions included). */
+static void
+test_f64_reading (void)
+{
+  g_autoptr (WbCase) c = load (0);
+  g_autoptr (WbCase) c64 = load (WB_TRACE_SET_LOAD_F32_AS_F64);
+  g_autoptr (GHashTable) inputs = NULL;
+  g_autoptr (GHashTable) inputs64 = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
+  g_autoptr (WbCaseRun) r = NULL;
+  g_autoptr (WbCaseRun) r64 = NULL;
+  g_autoptr (GError) error = NULL;
+  GHashTableIter it;
+  gpointer       k, v;
+  guint          compared = 0, differ = 0;
+
+  if (c == NULL)
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  inputs = wb_case_make_inputs (c, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_hash_table_iter_init (&it, inputs);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      WbTensor *t = v;
+      g_hash_table_insert (inputs64, g_strdup (k),
+                           t->dtype == WB_DTYPE_FLOAT32 ? wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, NULL) : wb_tensor_ref (t));
+    }
+  r64 = run (c64, inputs64, FALSE, &error);
+  g_assert_no_error (error);
+  r = run (c, inputs, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->names->len, ==, r64->names->len);
+  for (guint i = 0; i < r->names->len; i++)
+    {
+      WbRtValue *a = r->values->pdata[i], *b = wb_case_run_lookup (r64, r->names->pdata[i]);
+      g_autoptr (WbTensor) a64 = NULL;
+      g_autoptr (WbTensor) b64 = NULL;
+      double err = 0, scale;
+
+      if (a == NULL || a->kind != WB_RT_TENSOR || a->tensor->dtype != WB_DTYPE_FLOAT32)
+        continue;
+      g_assert_nonnull (b);
+      g_assert_cmpint (b->tensor->dtype, ==, WB_DTYPE_FLOAT64);
+      a64 = wb_tensor_to_dtype (a->tensor, WB_DTYPE_FLOAT64, NULL);
+      b64 = wb_tensor_to_dtype (b->tensor, WB_DTYPE_FLOAT64, NULL); /* contiguous */
+      scale = max_abs (b->tensor);
+      for (gint64 e = 0; e < wb_tensor_numel (a64); e++)
+        err = MAX (err, fabs (((double *) wb_tensor_get_data (a64))[e] - ((double *) wb_tensor_get_data (b64))[e]));
+      if (err > 5e-2 * scale + 1e-6)
+        g_test_message ("%s: %g of %g", (char *) r->names->pdata[i], err, scale);
+      g_assert_cmpfloat (err, <=, 5e-2 * scale + 1e-6);
+      differ += err > 0;
+      compared++;
+      if (err > 0)
+        {
+          /* coverage's judge: the cpu's own result passes; one 20x further from f64 than it does not */
+          g_autoptr (WbTensor) worse = wb_tensor_to_dtype (a->tensor, WB_DTYPE_FLOAT32, NULL);
+          double eg, ec;
+          for (gint64 e = 0; e < wb_tensor_numel (worse); e++)
+            ((float *) wb_tensor_get_data (worse))[e] +=
+                (float) (20 * (((double *) wb_tensor_get_data (a64))[e] - ((double *) wb_tensor_get_data (b64))[e]));
+          g_assert_cmpint (wb_cli_coverage_judge_f64 (a->tensor, a->tensor, b->tensor, &eg, &ec), ==, WB_CLI_F64_PASS);
+          g_assert_cmpfloat (eg, ==, ec);
+          g_assert_cmpint (wb_cli_coverage_judge_f64 (worse, a->tensor, b->tensor, &eg, &ec), ==, WB_CLI_F64_FAIL);
+          g_assert_cmpfloat (eg, >, 15 * ec);
+        }
+    }
+  g_test_message ("%u f32 results compared with the f64 reading, %u differ", compared, differ);
+  g_assert_cmpuint (compared, >, 200);
+  g_assert_cmpuint (differ, >, compared / 2);
+}
+
+/* --detect-nan names the first call that makes a NaN (an Inf in the image: Inf - Inf in the first
+ * convolution's sums), and says when a NaN came in through an input instead. */
+static void
+test_detect_nan (void)
+{
+  g_autoptr (WbCase) c = load (0);
+  g_autoptr (GHashTable) inputs = NULL;
+  g_autoptr (WbCaseRun) r = NULL;
+  g_autoptr (GError) error = NULL;
+  WbTensor *x;
+
+  if (c == NULL)
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  inputs = wb_case_make_inputs (c, NULL, 0, &error);
+  g_assert_no_error (error);
+  x = input_named (inputs, "input.l_x_");
+  g_assert_cmpint (x->dtype, ==, WB_DTYPE_FLOAT32);
+  ((float *) wb_tensor_get_data (x))[100] = INFINITY;
+  ((float *) wb_tensor_get_data (x))[101] = -INFINITY;
+  r = run (c, inputs, TRUE, &error);
+  g_assert_null (r);
+  g_assert_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_NAN);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "first NaN of the run"));
+  g_assert_nonnull (strstr (error->message, ".py:"));
+  g_clear_error (&error);
+
+  ((float *) wb_tensor_get_data (x))[100] = NAN;
+  ((float *) wb_tensor_get_data (x))[101] = 0;
+  r = run (c, inputs, TRUE, &error);
+  g_assert_null (r);
+  g_assert_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_NAN);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "passed on from its argument"));
+  g_clear_error (&error);
+
+  /* without the check the same run completes (NaN in its results) */
+  r = run (c, inputs, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/zoo/numerics/draw-in-range", test_draw_in_range);
+  g_test_add_func ("/zoo/numerics/f64-reading", test_f64_reading);
+  g_test_add_func ("/zoo/numerics/detect-nan", test_detect_nan);
+  return g_test_run ();
+}
