@@ -53,6 +53,18 @@ gboolean _wb_runner_graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
 void     _wb_runner_graphs_drop_plain (Graphs *g);
 void     _wb_runner_graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters);
 
+/* Inputs the program writes in place, found after the checked run and copied back before every later run
+ * (wb-runner-inputs.c) */
+typedef struct
+{
+  GPtrArray *dst, *src; /* (element-type WbTensor) the arguments written, their pristine device copies */
+  gint64     bytes;     /* copied back before each run */
+} WbWrittenInputs;
+
+gboolean _wb_runner_find_written_inputs (WbCudaRuntime *rt, GPtrArray *args, GPtrArray *host_args, WbWrittenInputs *w, GError **error);
+gboolean _wb_runner_restore_inputs (WbCudaRuntime *rt, const WbWrittenInputs *w, GError **error);
+void     _wb_runner_written_inputs_clear (WbWrittenInputs *w);
+
 /* _wb_runner_same_as_checked: (transfer full) how @run's outputs and gradients compare, bit for bit, with the
  * checked run's: a phrase for a note about @subject, @checked_how (nullable) saying what the checked run was */
 char *_wb_runner_same_as_checked (WbCudaRuntime *rt, WbRunResult *run, WbRunResult *checked, const char *subject, const char *checked_how);

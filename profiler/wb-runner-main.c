@@ -303,11 +303,14 @@ typedef struct
   guint64     seed;
   guint32     warmup, iters;
   gboolean    check_shapes, profile, ceilings, cuda_graphs, allow_cpu_fallback;
+  gint64      bytes_before; /* device bytes live when the checked run started (inputs, cotangents) */
 
   WbCudaRuntime *rt;
   WbTrace       *fw, *bw;
   WbProgram     *program;
   GPtrArray     *args, *cots; /* on the device, uploaded once for every run */
+  GPtrArray     *host_args;   /* as the request sent them */
+  WbWrittenInputs written;    /* those the checked run wrote into, restored before every later run */
   WbRunOptions   options;
   WbRunResult   *result; /* the checked run's */
   GVariant      *stats;  /* what ran where, counted in the checked run */
@@ -355,6 +358,8 @@ run_clear (Run *run)
   g_clear_pointer (&run->result, wb_run_result_free);
   g_clear_pointer (&run->cots, g_ptr_array_unref);
   g_clear_pointer (&run->args, g_ptr_array_unref);
+  g_clear_pointer (&run->host_args, g_ptr_array_unref);
+  _wb_runner_written_inputs_clear (&run->written);
   g_clear_pointer (&run->program, wb_program_unref);
   g_clear_pointer (&run->bw, wb_trace_unref);
   g_clear_pointer (&run->fw, wb_trace_unref);
@@ -408,6 +413,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   if ((run->args = upload_all (run->rt, host_args, error)) == NULL ||
       (host_cots && (run->cots = upload_all (run->rt, host_cots, error)) == NULL))
     return FALSE;
+  run->host_args = g_steal_pointer (&host_args);
 
   wb_run_options_init (&run->options);
   run->options.seed = run->seed;
@@ -434,6 +440,12 @@ run_checked (Runner *r, Run *run, GError **error)
   wb_cuda_attention_reset_stats ();
   wb_cuda_conv_reset_stats ();
   wb_cuda_runtime_set_sync (run->rt, TRUE);
+  {
+    WbCudaRuntimeStats st;
+    wb_cuda_runtime_get_stats (run->rt, &st);
+    run->bytes_before = st.bytes_live; /* inputs and cotangents are on the device: the step's peak is above this */
+    wb_cuda_runtime_reset_peak (run->rt);
+  }
   r->announce = TRUE;
   for (;;)
     {
@@ -448,6 +460,8 @@ run_checked (Runner *r, Run *run, GError **error)
   if (run->result == NULL || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
   g_variant_ref_sink ((run->stats = stats_variant (retries)));
+  if ((run->warmup > 0 || run->iters > 0) && !_wb_runner_find_written_inputs (run->rt, run->args, run->host_args, &run->written, error))
+    return FALSE;
   wb_cuda_runtime_set_sync (run->rt, g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0);
   return TRUE;
 }
@@ -460,7 +474,7 @@ run_replay (Runner *r, Run *run, gboolean timed, GError **error)
   double ms;
   gint64 gns = 0;
 
-  if (!_wb_runner_graphs_replay (&run->graphs, run->rt, error))
+  if (!_wb_runner_restore_inputs (run->rt, &run->written, error) || !_wb_runner_graphs_replay (&run->graphs, run->rt, error))
     return FALSE;
   ms = (now_ns () - t0) / 1e6;
   if (timed && r->prof == NULL && wb_cuda_graph_get_last_ns (run->graphs.graph, &gns, NULL))
@@ -490,6 +504,8 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
   if (timed)
     wb_host_trace_begin (r->host_trace);
   wb_cuda_runtime_get_stats (rt, &before);
+  if (!_wb_runner_restore_inputs (rt, &run->written, error))
+    return FALSE;
   again = wb_program_run (run->program, &run->options, run->args, cots, error);
   wb_host_trace_end (r->host_trace);
   /* the iteration ends when the side stream's calls have (weight gradients only the return reads) */
@@ -628,6 +644,11 @@ send_result (Runner *r, Run *run, GError **error)
   if (run->iter_gpu_ms->len > 0)
     g_variant_builder_add (&b, "{sv}", "iter_gpu_ms",
                            g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, run->iter_gpu_ms->data, run->iter_gpu_ms->len, sizeof (double)));
+  {
+    WbCudaRuntimeStats st;
+    wb_cuda_runtime_get_stats (run->rt, &st);
+    g_variant_builder_add (&b, "{sv}", "device_step_peak_bytes", g_variant_new_int64 (st.bytes_peak - run->bytes_before));
+  }
   dev = g_strdup_printf ("%s, %s", info->name, info->arch);
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
   g_variant_builder_add (&b, "{sv}", "stats", with_streams (run->stats, run->side_calls, run->side_joins, run->side_note));

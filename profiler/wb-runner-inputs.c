@@ -1,0 +1,68 @@
+/* wb-runner-inputs.c — inputs a program writes in place, given back before every run after the checked one
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Thunder's traces write into their inputs (copy_ into a buffer such as BatchNorm's running statistics or
+ * T5's relative position buckets, in-place ops). The runner uploads the inputs once and runs the program
+ * many times, so without care every warm-up and timed run would start from the previous run's writes:
+ * statistics drift, and an index computed in place runs past its table. After the checked run each
+ * device argument is compared with what the request sent; those that changed are kept as a pristine
+ * device copy and copied back (device to device, on the run's stream) before every later run and graph
+ * replay, so that every run sees the inputs the checked run saw. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-runner-main-private.h"
+
+gboolean
+_wb_runner_find_written_inputs (WbCudaRuntime *rt, GPtrArray *args, GPtrArray *host_args, WbWrittenInputs *w, GError **error)
+{
+  w->dst = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
+  w->src = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
+  w->bytes = 0;
+  for (guint i = 0; i < MIN (args->len, host_args->len); i++)
+    {
+      WbRtValue *d = args->pdata[i], *h = host_args->pdata[i];
+      g_autoptr (WbTensor) back = NULL;
+      g_autoptr (WbTensor) sent = NULL;
+      WbTensor *pristine;
+      gsize     n;
+
+      if (d == NULL || h == NULL || d->kind != WB_RT_TENSOR || h->kind != WB_RT_TENSOR || !wb_cuda_tensor_is_device (d->tensor))
+        continue;
+      if ((back = wb_cuda_download (rt, d->tensor, error)) == NULL || (sent = wb_tensor_contiguous (h->tensor, error)) == NULL)
+        return FALSE;
+      n = (gsize) wb_tensor_nbytes (sent);
+      if (n == 0 || (gsize) wb_tensor_nbytes (back) != n || memcmp (wb_tensor_get_data (back), wb_tensor_get_data (sent), n) == 0)
+        continue;
+      if ((pristine = wb_cuda_upload (rt, sent, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (w->dst, wb_tensor_ref (d->tensor));
+      g_ptr_array_add (w->src, pristine);
+      w->bytes += (gint64) n;
+    }
+  return TRUE;
+}
+
+gboolean
+_wb_runner_restore_inputs (WbCudaRuntime *rt, const WbWrittenInputs *w, GError **error)
+{
+  const WbCuApi *cu = wb_cuda_runtime_get_api (rt);
+
+  for (guint i = 0; w->dst != NULL && i < w->dst->len; i++)
+    {
+      WbTensor *d = w->dst->pdata[i], *s = w->src->pdata[i];
+      if (!wb_cuda_check (cu->cuMemcpyDtoDAsync (wb_cuda_tensor_ptr (d), wb_cuda_tensor_ptr (s), (gsize) wb_tensor_nbytes (s),
+                                                 wb_cuda_runtime_get_stream (rt)),
+                          "cuMemcpyDtoDAsync", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+void
+_wb_runner_written_inputs_clear (WbWrittenInputs *w)
+{
+  g_clear_pointer (&w->dst, g_ptr_array_unref);
+  g_clear_pointer (&w->src, g_ptr_array_unref);
+}
