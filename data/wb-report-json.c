@@ -78,6 +78,8 @@ add_run (JsonBuilder *b, const WbReport *r)
   add_int (b, "warmup", run->warmup);
   json_builder_set_member_name (b, "cuda_graphs");
   json_builder_add_boolean_value (b, run->cuda_graphs);
+  if (run->device_step_peak_bytes > 0)
+    add_int (b, "device_step_peak_bytes", run->device_step_peak_bytes);
   add_string (b, "executors", run->executors);
   add_string (b, "assignment", run->assignment);
   json_builder_set_member_name (b, "executor_versions");
@@ -123,6 +125,8 @@ add_iteration (JsonBuilder *b, const WbReport *r)
   add_ms (b, "median_ms", r->iter_median_ns);
   add_ms (b, "min_ms", r->iter_min_ns);
   add_ms (b, "max_ms", r->iter_max_ns);
+  if (r->run->unprofiled_median_ns > 0)
+    add_ms (b, "unprofiled_median_ms", r->run->unprofiled_median_ns);
   add_times (b, "times_ms", r->run->iteration_ns);
   add_ms (b, "regions_sum_ms", r->sum_median_ns);
   add_ms (b, "gap_ms", r->gap_median_ns);

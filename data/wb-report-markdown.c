@@ -89,6 +89,8 @@ append_summary (GString *s, const WbReport *r)
   g_string_append_printf (s, "- figures: %s; kernel times are totals per iteration\n", figures);
   if (g_strcmp0 (run->device_name, "cpu") != 0)
     g_string_append_printf (s, "- CUDA graph: %s\n", run->cuda_graphs ? "yes, the timed iterations are replays of one graph" : "no, every call launched by the runner (see the notes)");
+  if (run->device_step_peak_bytes > 0)
+    g_string_append_printf (s, "- Device memory: the step's peak %.1f MiB above its inputs\n", run->device_step_peak_bytes / 1048576.0);
   if (r->ceilings != NULL)
     g_string_append_printf (s, "- ceilings: copy %.1f GB/s, %s %.3f TFLOP/s\n", r->ceilings->copy_gbps,
                             _wb_report_matmul_label (r), r->ceilings->bf16_tflops);

@@ -412,6 +412,7 @@ add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJob
 static WbRun *
 run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, GPtrArray *warnings, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
 {
+  gint64 unprofiled_ns = 0; /* the median iteration without the profiler's events (GPU time) */
   g_autoptr (WbRunnerResult) res = NULL;
   g_autoptr (GVariant) names = NULL;
   g_autoptr (GVariant) iter_v = NULL;
@@ -526,7 +527,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
     const gint64 *plain = fixed_int64 (res->profile, "unprofiled_iter_ns", &n_plain, &plain_v);
     if (plain != NULL && n_plain > 0 && n_iter > 0)
       {
-        double           um = wb_times_median_ns (plain, n_plain) / 1e6, pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
+        double           um = (unprofiled_ns = wb_times_median_ns (plain, n_plain)) / 1e6, pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
         g_autofree char *overhead = g_strdup_printf ("without the profiler's events around each region an iteration took %.3f ms (GPU time, median of "
                                                      "%u run before the timed ones); the timed iterations' %.3f ms is %.2fx that",
                                                      um, (guint) n_plain, pm, um > 0 ? pm / um : 0.0);
@@ -539,6 +540,10 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
     WbRun *run = wb_profile_build_run (profile, options, &times);
 
     wb_runner_profile_get_attribution (res->profile, &run->attribution);
+    run->device_step_peak_bytes = res->device_step_peak_bytes;
+    run->unprofiled_median_ns = unprofiled_ns;
+    if (res->device_step_peak_bytes > 0)
+      gpu_log (log, log_data, "device memory: the step's peak %.1f MiB above its inputs", res->device_step_peak_bytes / 1048576.0);
     /* with CUPTI it names the traced iterations and how much slower they ran (tests/bench reads it) */
     if (run->attribution.kernel_source != NULL)
       gpu_log (log, log_data, "kernel records: %s", run->attribution.kernel_source);

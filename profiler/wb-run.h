@@ -118,6 +118,12 @@ typedef struct
   guint32             iters;             /* timed iterations asked for (--iters) */
   guint32             warmup;            /* warm-up iterations (--warmup) */
   gboolean            cuda_graphs;       /* --cuda-graphs */
+  /* GPU runs: device bytes the step allocated above its inputs, at most (WbRunnerResult's); 0 unknown. Reports
+   * show it; sessions do not keep it yet */
+  gint64 device_step_peak_bytes;
+  /* GPU runs: the median iteration with no profiler event inside it (the program's own time, as eager and
+   * torch.compile are timed: one event pair per step), ns; 0 unknown. Reports show it; sessions do not keep it */
+  gint64 unprofiled_median_ns;
   char               *executors;         /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
   char               *assignment;        /* name of the assignment (region -> executor set) it ran, or NULL */
   char               *stage;             /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */

@@ -481,6 +481,7 @@ result_from_message (GVariant *msg, GError **error)
   g_variant_lookup (msg, "copy_gbps", "d", &res->copy_gbps);
   g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
   g_variant_lookup (msg, "cuda_graphs_used", "b", &res->cuda_graphs_used);
+  g_variant_lookup (msg, "device_step_peak_bytes", "x", &res->device_step_peak_bytes);
   if (g_variant_lookup (msg, "cuda_graphs_note", "&s", &note))
     res->cuda_graphs_note = g_strdup (note);
   res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));

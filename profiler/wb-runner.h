@@ -105,6 +105,9 @@ typedef struct
    * or why nothing was (nullable) */
   gboolean cuda_graphs_used;
   char    *cuda_graphs_note;
+  /* device bytes the step allocated above its inputs and cotangents, the most over the run (the runtime's
+   * live tensors: pool reserve and library workspaces not counted); 0 from older runners */
+  gint64 device_step_peak_bytes;
 } WbRunnerResult;
 
 /* wb_runner_profile_get_kernels: (transfer full) (element-type WbKernelRecord) the kernel records of a

@@ -49,6 +49,7 @@ typedef struct
   CUdeviceptr    ptr;
   guint          capture;    /* the capture that allocated it (graph memory), 0 outside captures */
   guint          side_epoch; /* the side stream's epoch when side work last touched it, 0 never */
+  gsize          nbytes;     /* counted in the runtime's bytes_live until the tensor is dropped */
 } WbCudaBlock;
 
 /* wb-cuda-runtime.c: TRUE when @rc is CUDA_SUCCESS; else marks @rt broken for a sticky error and sets @error

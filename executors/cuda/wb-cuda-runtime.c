@@ -196,6 +196,7 @@ device_block_free (gpointer data)
   WbCudaBlock   *b = data;
   WbCudaRuntime *rt = b->rt;
 
+  rt->stats.bytes_live -= (gint64) b->nbytes; /* dropped: what the program holds, whenever the pool reuses it */
   if (b->ptr == 0 || rt->broken)
     ;
   else if (rt->capturing && b->capture != rt->capture_serial)
@@ -211,6 +212,12 @@ device_block_free (gpointer data)
       rt->stats.free_ns += (g_get_monotonic_time () - t0) * 1000;
     }
   g_free (b);
+}
+
+void
+wb_cuda_runtime_reset_peak (WbCudaRuntime *rt)
+{
+  rt->stats.bytes_peak = rt->stats.bytes_live;
 }
 
 gboolean
@@ -255,6 +262,9 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
           g_free (b);
           return NULL;
         }
+      b->nbytes = nbytes;
+      rt->stats.bytes_live += (gint64) nbytes;
+      rt->stats.bytes_peak = MAX (rt->stats.bytes_peak, rt->stats.bytes_live);
     }
   return wb_tensor_new_external (dtype, &dev, rank, shape, (gpointer) (guintptr) b->ptr, nbytes, device_block_free, b);
 }

@@ -50,11 +50,15 @@ typedef struct
   gint64 free_ns;    /* host time inside them, ns */
   guint  side_calls; /* calls placed on the second stream (wb_cuda_runtime_end_side) */
   guint  side_joins; /* times the run's stream waited for it */
+  gint64 bytes_live; /* device tensors' bytes allocated and not yet dropped */
+  gint64 bytes_peak; /* the most bytes_live since the runtime started or wb_cuda_runtime_reset_peak */
 } WbCudaRuntimeStats;
 
 /* wb_cuda_runtime_get: the process's runtime, created on first use (probe, context, stream, pool).
  * (transfer none) or NULL with WB_CUDA_ERROR (NO_DRIVER, NO_DEVICE, DRIVER_TOO_OLD, LIBRARY, CALL). The
  * failure is remembered: later calls return the same error without retrying. */
+/* wb_cuda_runtime_reset_peak: bytes_peak = bytes_live (the start of a step whose peak is measured). */
+void wb_cuda_runtime_reset_peak (WbCudaRuntime *rt);
 WbCudaRuntime          *wb_cuda_runtime_get (GError **error);
 const WbCudaDeviceInfo *wb_cuda_runtime_get_info (WbCudaRuntime *rt);
 CUstream                wb_cuda_runtime_get_stream (WbCudaRuntime *rt);

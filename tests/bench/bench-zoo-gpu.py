@@ -22,6 +22,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "zoo"))
@@ -39,6 +40,7 @@ def parse_args():
     p.add_argument("--device", default="cuda")
     p.add_argument("--no-compile", action="store_true")
     p.add_argument("--no-coverage", action="store_true", help="skip the coverage run-gpu pass over the zoo")
+    p.add_argument("--no-extra", action="store_true", help="skip the warm-setup and no-graphs runs (more cases a call)")
     p.add_argument("cases", nargs="*")
     return p.parse_args()
 
@@ -80,28 +82,60 @@ def entries(case_dir):
                   if d.startswith("thunderfx_") and os.path.isdir(os.path.join(case_dir, d)))
 
 
-def workbench(app, case_dir, out, iters, warmup):
-    total, errors, n, graphs = 0.0, [], 0, 0
+def profile_entry(app, entry, report, iters, warmup, extra=()):
+    """One `profile --device cuda` of @entry: (report dict or None, error or None, wall seconds)."""
+    cmd = [app, "--headless", "profile", entry, "--device", "cuda", "--iters", str(iters), "--warmup", str(warmup),
+           "--report", report, *extra]
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        rc, err = p.returncode, (p.stderr.strip().splitlines() or ["?"])[-1]
+    except subprocess.TimeoutExpired:
+        rc, err = "timeout", "timed out after 300 s"
+    wall = time.perf_counter() - t0
+    if rc != 0 or not os.path.exists(report):
+        return None, f"{os.path.basename(entry)}: exit {rc}: {err}"[:300], wall
+    with open(report, encoding="utf-8") as f:
+        return json.load(f), None, wall
+
+
+def workbench(app, case_dir, out, iters, warmup, extra=True):
+    """The case's entries profiled: the first time with a cold kernel cache for them (setup cold: command
+    to report, wall), then once more for one iteration (setup warm), then without CUDA graphs."""
+    total, plain, errors, n, graphs, cold, warm, peak = 0.0, 0.0, [], 0, 0, 0.0, 0.0, 0
     for e in entries(case_dir):
-        report = os.path.join(out, os.path.relpath(e, os.path.dirname(case_dir)).replace("/", "__") + ".json")
-        cmd = [app, "--headless", "profile", e, "--device", "cuda", "--iters", str(iters), "--warmup", str(warmup),
-               "--report", report]
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-            rc, err = p.returncode, (p.stderr.strip().splitlines() or ["?"])[-1]
-        except subprocess.TimeoutExpired:
-            rc, err = "timeout", "timed out after 300 s"
-        if rc != 0 or not os.path.exists(report):
-            errors.append(f"{os.path.basename(e)}: exit {rc}: {err}"[:300])
+        base = os.path.join(out, os.path.relpath(e, os.path.dirname(case_dir)).replace("/", "__"))
+        d, err, wall = profile_entry(app, e, base + ".json", iters, warmup)
+        if err:
+            errors.append(err)
             continue
-        with open(report, encoding="utf-8") as f:
-            d = json.load(f)
-        total += d["iteration"]["median_ms"]
+        cold += wall
+        # the program's own time: no profiler event inside the step, as eager and torch.compile are timed
+        total += d["iteration"].get("unprofiled_median_ms", d["iteration"]["median_ms"])
         graphs += bool(d["run"].get("cuda_graphs"))
+        peak = max(peak, d["run"].get("device_step_peak_bytes", 0))
         n += 1
+        if not extra:
+            warm = plain = None
+            continue
+        _, err, wall = profile_entry(app, e, base + "-warm.json", 1, 0)
+        warm += wall if not err else float("nan")
+        d, err, _ = profile_entry(app, e, base + "-nographs.json", iters, warmup, ["--no-cuda-graphs"])
+        plain += d["iteration"].get("unprofiled_median_ms", d["iteration"]["median_ms"]) if d else float("nan")
     if not n or errors:
         return {"error": errors[0] if errors else "no traces", "entries": n}
-    return {"median_ms": total, "entries": n, "graphs": graphs}
+    return {"median_ms": total, "plain_median_ms": plain, "entries": n, "graphs": graphs, "setup_cold_s": cold,
+            "setup_warm_s": warm, "peak_mb": peak / 2**20}
+
+
+def recorded_thunder(case_dir):
+    """Thunder's median and first call as the recorder measured them (zoo.json; another call, same GPU kind)."""
+    try:
+        with open(os.path.join(case_dir, "zoo.json"), encoding="utf-8") as f:
+            t = json.load(f).get("timings", {})
+        return t.get("thunder", {}).get("median_ms"), t.get("thunder_first_call_wall_s")
+    except (OSError, ValueError):
+        return None, None
 
 
 def main():
@@ -115,13 +149,16 @@ def main():
                             "--format", "json", "-o", cov], capture_output=True, text=True)
         print(p.stdout[p.stdout.find("## SUMMARY"):] if "## SUMMARY" in p.stdout else p.stdout + p.stderr[-2000:])
     names = a.cases or [n for n, c in cases.CASES.items() if c["training"]]
+    print("| case | wb ms (graphs) | wb ms (no graphs) | eager ms | compile ms | Thunder ms (recorded) | wb/compile | "
+          "wb/eager | wb setup cold / warm s | compile / Thunder first call s | wb / compile step peak MiB | note |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     rows, ratios_c, ratios_e = [], [], []
     for n in names:
         c = cases.CASES[n]
         case_dir = os.path.join(a.zoo, n)
         r = {"case": n}
         r.update(real_model(n, c, a))
-        r["workbench"] = workbench(a.app, case_dir, a.out, a.iters, a.warmup) if os.path.isdir(case_dir) else \
+        r["workbench"] = workbench(a.app, case_dir, a.out, a.iters, a.warmup, not a.no_extra) if os.path.isdir(case_dir) else \
             {"error": "not in the zoo"}
         rows.append(r)
         wb, e, cm = (r["workbench"].get("median_ms"), r["eager"].get("median_ms"),
@@ -130,15 +167,25 @@ def main():
             ratios_c.append(wb / cm)
         if wb and e:
             ratios_e.append(wb / e)
-        f = lambda d: "%.3f" % d["median_ms"] if "median_ms" in d else "-"
-        note = r["workbench"].get("error", "")
-        if r["workbench"].get("entries", 0) > 1 and not note:
-            note = f"sum of {r['workbench']['entries']} ThunderFX subgraphs"
-        if "graphs" in r["workbench"]:
-            note += f"{'; ' if note else ''}CUDA graph in {r['workbench']['graphs']} of {r['workbench']['entries']}"
-        print(f"| {n} | {f(r['workbench'])} | {f(r['eager'])} | {f(r.get('compile', {}))} | "
-              f"{'%.2fx' % (wb / cm) if wb and cm else '-'} | {'%.2fx' % (wb / e) if wb and e else '-'} | {note} |",
-              flush=True)
+        f = lambda d, k="median_ms": "%.3f" % d[k] if d.get(k) is not None else "-"
+        wbd = r["workbench"]
+        th_ms, th_first = recorded_thunder(case_dir)
+        r["thunder_recorded"] = {"median_ms": th_ms, "first_call_s": th_first}
+        note = wbd.get("error", "")
+        if wbd.get("entries", 0) > 1 and not note:
+            note = f"sum of {wbd['entries']} ThunderFX subgraphs"
+        if "graphs" in wbd:
+            note += f"{'; ' if note else ''}CUDA graph in {wbd['graphs']} of {wbd['entries']}"
+        cfirst = r.get("compile", {}).get("first_call_s")
+        tpeak = r.get("compile", {}).get("peak_minus_before_mb")
+        print(f"| {n} | {f(wbd)} | {f(wbd, 'plain_median_ms')} | {f(r['eager'])} | {f(r.get('compile', {}))} | "
+              f"{'%.3f' % th_ms if th_ms else '-'} | "
+              f"{'%.2fx' % (wb / cm) if wb and cm else '-'} | {'%.2fx' % (wb / e) if wb and e else '-'} | "
+              f"{'%.1f' % wbd['setup_cold_s'] if wbd.get('setup_cold_s') is not None else '-'} / "
+              f"{'%.1f' % wbd['setup_warm_s'] if wbd.get('setup_warm_s') is not None else '-'} | "
+              f"{'%.1f' % cfirst if cfirst else '-'} / {'%.1f' % th_first if th_first else '-'} | "
+              f"{'%.1f' % wbd['peak_mb'] if 'peak_mb' in wbd else '-'} / {'%.1f' % tpeak if tpeak is not None else '-'} | "
+              f"{note} |", flush=True)
     gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
     summary = {"geomean_wb_over_compile": gm(ratios_c), "geomean_wb_over_eager": gm(ratios_e),
                "cases_with_ratios": len(ratios_c), "cases": len(rows)}
