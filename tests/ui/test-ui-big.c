@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "wb-ui-common.h"
@@ -204,6 +205,135 @@ test_resnet50 (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+profiled_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (wb_document_profile_finish (WB_DOCUMENT (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* kernels of @run overlapping [from, to) (ns from the first kernel), counted here on their own */
+static guint
+count_in_range (const WbRun *run, gint64 from, gint64 to, gint64 *ns)
+{
+  gint64 t0 = G_MAXINT64;
+  guint  n = 0;
+
+  *ns = 0;
+  for (guint i = 0; i < run->kernels->len; i++)
+    t0 = MIN (t0, ((WbKernelRecord *) run->kernels->pdata[i])->start_ns);
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = run->kernels->pdata[i];
+      gint64                s = k->start_ns - t0, e = k->end_ns - t0;
+
+      if (e > s ? (s < to && e > from) : (s >= from && s < to))
+        {
+          n++;
+          *ns += MIN (e, to) - MAX (s, from);
+        }
+    }
+  return n;
+}
+
+/* profiles @path on the cpu, then drags across the middle half of the timeline: the statistics */
+static void
+timeline_range (const char *path, const char *what)
+{
+  WbWindow           *window = wb_ui_open (path);
+  WbDocument         *doc = wb_window_get_document (window);
+  WbTimeline         *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  const WbRun        *run;
+  const WbRangeStats *stats;
+  gboolean            done = FALSE;
+  double              from, to, from2, to2, w;
+  gint64              ns = 0, region_ns = 0, symbol_ns = 0;
+  gint64              t0 = g_get_monotonic_time ();
+  g_autofree char    *shot = g_strdup_printf ("big-%s-timeline", what);
+
+  wb_document_profile_async (doc, NULL, 2, 0, NULL, NULL, NULL, profiled_cb, &done);
+  g_assert_true (wb_ui_wait (is_true, &done, 300));
+  g_test_message ("bench: %s cpu profile (2 iterations): %.1f s", what, (g_get_monotonic_time () - t0) / 1e6);
+  run = wb_document_get_run (doc);
+  g_assert_nonnull (run);
+  g_assert_cmpuint (run->kernels->len, >, 4);
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_kernels (timeline), ==, run->kernels->len);
+  g_assert_cmpuint (wb_timeline_get_n_calls (timeline), >, 0);
+  g_assert_null (wb_timeline_get_range_stats (timeline));
+
+  /* drag across the middle half of the tracks */
+  w = gtk_widget_get_width (GTK_WIDGET (timeline)) - 360;
+  wb_timeline_get_visible_range (timeline, &from, &to);
+  g_assert_cmpfloat (to, >, from);
+  wb_timeline_drag (timeline, 90 + (w - 90) * 0.25, 90 + (w - 90) * 0.75);
+  stats = wb_timeline_get_range_stats (timeline);
+  g_assert_nonnull (stats);
+  g_assert_cmpint (stats->to_ns, >, stats->from_ns);
+  g_assert_cmpuint (stats->kernels, ==, count_in_range (run, stats->from_ns, stats->to_ns, &ns));
+  g_assert_cmpuint (stats->kernels, >, 0);
+  g_assert_cmpuint (stats->kernels, <, run->kernels->len);
+  g_assert_cmpint (stats->kernel_ns, ==, ns);
+  g_assert_cmpint (stats->busy_ns, <=, stats->kernel_ns);
+  g_assert_cmpint (stats->busy_ns, <=, stats->to_ns - stats->from_ns);
+  for (guint i = 0; i < stats->by_region->len; i++)
+    region_ns += ((WbAggregateRow *) stats->by_region->pdata[i])->time_ns;
+  for (guint i = 0; i < stats->by_symbol->len; i++)
+    symbol_ns += ((WbAggregateRow *) stats->by_symbol->pdata[i])->time_ns;
+  g_assert_cmpint (region_ns, ==, ns);
+  g_assert_cmpint (symbol_ns, ==, ns);
+  {
+    g_autofree char      *count = g_strdup_printf ("%u", stats->kernels);
+    const WbAggregateRow *top = stats->by_symbol->pdata[0];
+
+    g_assert_nonnull (strstr (wb_timeline_get_stats_text (timeline), count));
+    g_assert_nonnull (strstr (wb_timeline_get_stats_text (timeline), top->key));
+    g_test_message ("%s range %.4f-%.4f ms: %u kernels, top symbol %s %.4f ms", what, stats->from_ns / 1e6, stats->to_ns / 1e6,
+                    stats->kernels, top->key, top->time_ns / 1e6);
+  }
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), shot));
+
+  /* keys as Perfetto's: W zooms in about the middle, D pans right, Escape clears the range */
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL);
+  wb_timeline_get_visible_range (timeline, &from2, &to2);
+  g_assert_cmpfloat (fabs ((to2 - from2) - (to - from) / 2), <, (to - from) * 0.01);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.pan-right", NULL);
+  wb_timeline_get_visible_range (timeline, &from, &to);
+  g_assert_cmpfloat (from, >, from2);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-out", NULL);
+  wb_timeline_get_visible_range (timeline, &from2, &to2);
+  g_assert_cmpfloat (fabs ((to2 - from2) - 2 * (to - from)), <, (to - from) * 0.01);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
+  g_assert_null (wb_timeline_get_range_stats (timeline));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_timeline_llama_2layer (void)
+{
+  g_autofree char *path = zoo_case ("llama/thunderfx_g0_GraphModule_3");
+
+  timeline_range (path, "llama2");
+}
+
+static void
+test_timeline_llama_32layer (void)
+{
+  g_autofree char *path = zoo_case ("llama_32layer/thunderfx_g0_GraphModule_10");
+
+  timeline_range (path, "llama32");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -215,5 +345,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/big/llama-2layer", test_llama_2layer);
   g_test_add_func ("/ui/big/llama-32layer", test_llama_32layer);
   g_test_add_func ("/ui/big/resnet50", test_resnet50);
+  g_test_add_func ("/ui/big/timeline-llama-2layer", test_timeline_llama_2layer);
+  g_test_add_func ("/ui/big/timeline-llama-32layer", test_timeline_llama_32layer);
   return g_test_run ();
 }
