@@ -24,6 +24,10 @@ GtkWidget          *wb_window_get_region_table (WbWindow *self);
 GtkWidget          *wb_window_get_graph_view (WbWindow *self);
 /* wb_window_get_recent_menu: (transfer none) the "Open Recent" submenu (GtkRecentManager's items). */
 GMenuModel *wb_window_get_recent_menu (WbWindow *self);
+/* wb_window_get_welcome_recent: (transfer none) the welcome page's box of recent files, a button each. */
+GtkWidget *wb_window_get_welcome_recent (WbWindow *self);
+/* wb_window_get_symbol_view: (transfer none) the Symbols page (WbSymbolView). */
+GtkWidget *wb_window_get_symbol_view (WbWindow *self);
 GtkWidget  *wb_window_get_timeline (WbWindow *self);
 GtkWidget  *wb_window_get_kernel_table (WbWindow *self);
 GtkWidget  *wb_window_get_compare_view (WbWindow *self);

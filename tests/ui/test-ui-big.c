@@ -245,6 +245,58 @@ count_in_range (const WbRun *run, gint64 from, gint64 to, gint64 *ns)
   return n;
 }
 
+/* the Symbols page on the run's stage: every call of a symbol counted once, the run's time on its calls,
+ * callers and callees */
+static void
+symbols_of_run (WbWindow *window, const char *what)
+{
+  WbDocument           *doc = wb_window_get_document (window);
+  WbSymbolView         *view = WB_SYMBOL_VIEW (wb_window_get_symbol_view (window));
+  int                   entry = wb_document_get_run_entry (doc);
+  WbTrace              *trace;
+  const WbBsym         *region = NULL;
+  const WbAggregateRow *row;
+  const char           *op = NULL;
+  guint                 calls = 0, inside = 0;
+  g_autofree char      *shot = g_strdup_printf ("big-%s-symbols", what);
+
+  g_assert_cmpint (entry, >=, 0);
+  wb_window_show_view (window, "symbols");
+  wb_document_set_entry (doc, entry);
+  wb_ui_spin (0.2);
+  trace = wb_trace_set_get_entry (wb_document_get_trace_set (doc), entry)->trace;
+  for (guint i = 0; i < trace->n_body && region == NULL; i++)
+    if (wb_bsym_is_fusion (trace->body[i]) && trace->body[i]->n_subsymbols > 0)
+      region = trace->body[i];
+  g_assert_nonnull (region);
+  op = region->subsymbols[0]->name;
+  /* the op's calls, counted here: top level, and one level into every region */
+  for (guint i = 0; i < trace->n_body; i++)
+    {
+      calls += g_strcmp0 (trace->body[i]->name, op) == 0;
+      for (guint k = 0; wb_bsym_is_fusion (trace->body[i]) && k < trace->body[i]->n_subsymbols; k++)
+        inside += g_strcmp0 (trace->body[i]->subsymbols[k]->name, op) == 0;
+    }
+  g_assert_cmpuint (wb_symbol_view_get_n_rows (view), >, 3);
+  row = wb_symbol_view_get_row (view, op);
+  g_assert_nonnull (row);
+  g_assert_cmpuint (row->calls, ==, calls);
+  g_assert_cmpuint (row->calls_in_regions, ==, inside);
+  g_assert_cmpuint (row->bytes, >, 0);
+  wb_symbol_view_select (view, op);
+  g_assert_cmpuint (wb_symbol_view_get_n_callers (view), >=, 1);
+  /* the region's call: the run's kernels on its line, and its body as callees */
+  row = wb_symbol_view_get_row (view, region->name);
+  g_assert_nonnull (row);
+  g_assert_cmpuint (row->kernels, >=, 1);
+  g_assert_cmpint (row->time_ns, >, 0);
+  wb_symbol_view_select (view, region->name);
+  g_assert_cmpuint (wb_symbol_view_get_n_callees (view), >=, 1);
+  g_test_message ("%s symbols: %u; %s: %u calls + %u in regions; %s %.4f ms", what, wb_symbol_view_get_n_rows (view), op, calls, inside,
+                  region->name, row->time_ns / 1e6);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), shot));
+}
+
 /* profiles @path on the cpu, then drags across the middle half of the timeline: the statistics */
 static void
 timeline_range (const char *path, const char *what)
@@ -315,6 +367,7 @@ timeline_range (const char *path, const char *what)
   g_assert_cmpfloat (fabs ((to2 - from2) - 2 * (to - from)), <, (to - from) * 0.01);
   gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
   g_assert_null (wb_timeline_get_range_stats (timeline));
+  symbols_of_run (window, what);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -334,6 +387,75 @@ test_timeline_llama_32layer (void)
   timeline_range (path, "llama32");
 }
 
+static gboolean
+loaded_with (gpointer data)
+{
+  WbWindow *w = data;
+
+  return !wb_window_is_loading (w) && wb_document_get_trace_set (wb_window_get_document (w)) != NULL;
+}
+
+static gboolean
+has_recent_button (gpointer data)
+{
+  return gtk_widget_get_first_child (wb_window_get_welcome_recent (data)) != NULL;
+}
+
+/* the button under @widget whose action is @action */
+static GtkWidget *
+find_button (GtkWidget *widget, const char *action)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *b = find_button (c, action);
+
+      if (b != NULL)
+        return b;
+    }
+  return NULL;
+}
+
+/* First run: the welcome page's "Open the Sample" button opens the bundled sample; its recent files
+ * (after the cases above were opened) each open with a click; the title names what is open */
+static void
+test_welcome (void)
+{
+  GtkApplication  *app = GTK_APPLICATION (g_application_get_default ());
+  WbWindow        *fresh = wb_window_new (app);
+  GtkWidget       *button;
+  GVariant        *target;
+  g_autofree char *path = NULL, *base = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (fresh), 1200, 800);
+  gtk_window_present (GTK_WINDOW (fresh));
+  g_assert_true (wb_ui_wait (has_recent_button, fresh, 10));
+  wb_ui_spin (0.2);
+  g_free (wb_ui_screenshot (GTK_WIDGET (fresh), "big-welcome"));
+  button = find_button (GTK_WIDGET (fresh), "win.open-sample");
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_visible (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (wb_ui_wait (loaded_with, fresh, 60));
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (fresh)), "mlp_small"));
+  gtk_window_destroy (GTK_WINDOW (fresh));
+
+  fresh = wb_window_new (app);
+  gtk_window_present (GTK_WINDOW (fresh));
+  g_assert_true (wb_ui_wait (has_recent_button, fresh, 10));
+  button = gtk_widget_get_first_child (wb_window_get_welcome_recent (fresh));
+  target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+  path = g_variant_dup_string (target, NULL);
+  base = g_path_get_basename (path);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, base);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (wb_ui_wait (loaded_with, fresh, 120));
+  g_assert_cmpstr (wb_document_get_path (wb_window_get_document (fresh)), ==, path);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (fresh)), base));
+  gtk_window_destroy (GTK_WINDOW (fresh));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -347,5 +469,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/big/resnet50", test_resnet50);
   g_test_add_func ("/ui/big/timeline-llama-2layer", test_timeline_llama_2layer);
   g_test_add_func ("/ui/big/timeline-llama-32layer", test_timeline_llama_32layer);
+  g_test_add_func ("/ui/big/welcome", test_welcome);
   return g_test_run ();
 }
