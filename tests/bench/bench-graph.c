@@ -1,11 +1,11 @@
 /* bench-graph.c — the graph view's layouts on a real case: first picture and expand, per stage
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   meson compile -C build-gui bench-graph && build-gui/tests/bench/bench-graph [PATH] [--top N] [--full]
+ *   meson compile -C build-gui bench-graph && build-gui/tests/bench/bench-graph [PATH] [--top N] [--full] [--by-top]
  *
  * Loads PATH (default: the zoo's llama_32layer, unpacked in the build tree) as the window does (the case's
  * entries plus the workbench's stages when the pipeline finds its input), takes the N stages (default 8)
- * with the most bound symbols drawn when every region is expanded, and lays each out as WbGraphView does,
+ * with the most nodes drawn when every region is expanded (--by-top: at the top level), and lays each out as WbGraphView does,
  * on this thread and without a display: the first picture (the default expansion, nothing cached), then
  * expanding the region with the largest body (its body laid out once and cached, the top level again),
  * and with --full everything expanded at once (what the view did before regions were collapsed by
@@ -20,17 +20,18 @@
 typedef struct
 {
   guint    entry;
-  guint    all_nodes;
+  guint    all_nodes, top_nodes, key;
   WbTrace *trace;
 } Row;
 
 static int
-by_nodes (gconstpointer a, gconstpointer b)
+by_key (gconstpointer a, gconstpointer b)
 {
   const Row *x = a, *y = b;
 
-  return x->all_nodes < y->all_nodes ? 1 : x->all_nodes > y->all_nodes ? -1
-                                                                       : 0;
+  if (x->key != y->key)
+    return x->key < y->key ? 1 : -1;
+  return (x->entry > y->entry) - (x->entry < y->entry);
 }
 
 static WbTraceSet *
@@ -129,9 +130,18 @@ bench_row (const WbTraceSet *set, Row *row, gboolean full)
   gpointer region;
   guint    size;
   g_autoptr (GPtrArray) chunks = _wb_graph_chunks_new (row->trace);
-  g_autofree char *name = g_strdup_printf ("%s%s%s_%02u", e->subset && e->subset[0] ? e->subset : "",
-                                           e->subset && e->subset[0] ? "/" : "", wb_trace_kind_to_string (e->kind), e->index);
   char             expand_text[64] = "-", full_text[64] = "-";
+  g_autofree char *subset = g_strdup (e->subset && e->subset[0] ? e->subset : "");
+  g_autofree char *name = NULL;
+
+  if (g_str_has_prefix (subset, "thunderfx_g0_GraphModule"))
+    {
+      char *shorter = g_strconcat ("GM", subset + strlen ("thunderfx_g0_GraphModule"), NULL);
+
+      g_free (subset);
+      subset = shorter;
+    }
+  name = g_strdup_printf ("%s%s%s_%02d", subset, subset[0] ? "/" : "", wb_trace_kind_to_string (e->kind), e->index);
 
   _wb_graph_default_expanded (row->trace, expand);
   first = job_new (row->trace, chunks, expand, NULL);
@@ -167,7 +177,7 @@ bench_row (const WbTraceSet *set, Row *row, gboolean full)
       g_snprintf (full_text, sizeof full_text, "%u: %.0f", shown_nodes (job->top), job->ms);
       _wb_graph_job_free (job);
     }
-  printf ("%5u  %-32.32s %6u %6u %6u %6u %10.0f  %-22s %s\n", row->entry, name, row->trace->n_body, row->all_nodes,
+  printf ("%5u  %-24.24s %6u %6u %6u %6u %10.0f  %-22s %s\n", row->entry, name, row->top_nodes, row->all_nodes,
           chunks ? chunks->len : 0, shown_nodes (first->top), first->ms, expand_text, full_text);
   fflush (stdout);
   _wb_graph_job_free (first);
@@ -178,7 +188,7 @@ main (int argc, char **argv)
 {
   g_autofree char *path = NULL;
   int              top = 8;
-  gboolean         full = FALSE;
+  gboolean         full = FALSE, by_top = FALSE;
   g_autoptr (GError) error = NULL;
   g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
@@ -189,6 +199,8 @@ main (int argc, char **argv)
       top = atoi (argv[++i]);
     else if (g_str_equal (argv[i], "--full"))
       full = TRUE;
+    else if (g_str_equal (argv[i], "--by-top"))
+      by_top = TRUE;
     else
       path = g_strdup (argv[i]);
   if (path == NULL)
@@ -203,15 +215,19 @@ main (int argc, char **argv)
           (g_get_monotonic_time () - t0) / 1e3);
   for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
     {
-      Row r = { i, 0, wb_trace_set_get_entry (set, i)->trace };
+      Row r = { .entry = i, .trace = wb_trace_set_get_entry (set, i)->trace };
 
       if (r.trace == NULL)
         continue;
       r.all_nodes = _wb_graph_count_bsyms (r.trace) + r.trace->n_params;
+      for (guint k = 0; k < r.trace->n_body; k++)
+        r.top_nodes += _wb_graph_is_group (r.trace->body[k]) || r.trace->body[k]->kind == WB_BSYM_CALL || r.trace->body[k]->kind == WB_BSYM_ASSIGN || r.trace->body[k]->kind == WB_BSYM_UNPACK || r.trace->body[k]->kind == WB_BSYM_RETURN;
+      r.top_nodes += r.trace->n_params;
+      r.key = by_top ? r.top_nodes : r.all_nodes;
       g_array_append_val (rows, r);
     }
-  g_array_sort (rows, by_nodes);
-  printf ("%5s  %-32s %6s %6s %6s %6s %10s  %-22s %s\n", "entry", "stage", "bsyms", "all", "chunks", "shown", "first ms",
+  g_array_sort (rows, by_key);
+  printf ("%5s  %-24s %6s %6s %6s %6s %10s  %-22s %s\n", "entry", "stage", "top", "all", "chunks", "shown", "first ms",
           "expand largest ms", full ? "all expanded: nodes, ms" : "");
   for (guint i = 0; i < rows->len && (int) i < top; i++)
     bench_row (set, &g_array_index (rows, Row, i), full);
