@@ -51,6 +51,10 @@ update_info (WbGraphView *self)
 
   if (self->running)
     text = g_strdup (_ ("Laying out…"));
+  else if (self->layout != NULL && self->chunks != NULL)
+    /* TRANSLATORS: graph view status of a large stage: nodes, its top level's chunks, expanded chunks and regions, layout time */
+    text = g_strdup_printf (_ ("%u nodes · top level in %u chunks · %u expanded · laid out in %.0f ms"), wb_graph_view_get_n_nodes (self),
+                            self->chunks->len, g_hash_table_size (self->expanded), self->layout_ms);
   else if (self->layout != NULL)
     /* TRANSLATORS: graph view status: nodes, expanded regions, layout time */
     text = g_strdup_printf (_ ("%u nodes · %u regions expanded · laid out in %.0f ms"), wb_graph_view_get_n_nodes (self),
@@ -146,6 +150,15 @@ update_selected (WbGraphView *self)
 
       if (region != NULL && find_node (self->layout, region->bsym) != NULL)
         self->selected = region->bsym;
+    }
+  if (self->selected == NULL && bsym != NULL && self->chunks != NULL)
+    {
+      /* inside a collapsed chunk: the chunk's node (it stands for its first bound symbol) */
+      WbGraphChunk *chunk = _wb_graph_chunk_of (self->chunks, self->trace, bsym);
+
+      for (guint i = 0; chunk != NULL && self->layout != NULL && i < self->layout->nodes->len; i++)
+        if (g_array_index (self->layout->nodes, VNode, i).group == chunk)
+          self->selected = g_array_index (self->layout->nodes, VNode, i).bsym;
     }
   if (self->selected != NULL)
     center_on (self, self->selected, FALSE);

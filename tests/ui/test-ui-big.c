@@ -109,6 +109,14 @@ graph_first_and_expand (WbWindow *window, guint entry, const char *what)
   g_assert_cmpfloat (wb_graph_view_get_zoom (graph), >, 0);
   g_assert_nonnull (wb_graph_view_get_title (graph));
   g_assert_nonnull (strstr (wb_graph_view_get_title (graph), wb_trace_kind_to_string (wb_trace_set_get_entry (wb_document_get_trace_set (doc), entry)->kind)));
+  if (wb_graph_view_get_n_chunks (graph) > 0)
+    {
+      /* a bound symbol inside a collapsed chunk: the chunk's node is drawn selected */
+      const WbBsym *mid = trace->body[trace->n_body / 2];
+
+      wb_document_select_bsym (doc, trace, mid);
+      g_assert_nonnull (wb_graph_view_get_selected (graph));
+    }
   shot = g_strdup_printf ("big-%s-graph", what);
   g_free (wb_ui_screenshot (GTK_WIDGET (window), shot));
   if (region == NULL)
