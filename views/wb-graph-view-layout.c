@@ -121,6 +121,15 @@ truncate_line (GString *s, const char *text)
     }
 }
 
+/* an input's name, its tail when long (module paths: the tail tells them apart) */
+static char *
+input_label (const char *name)
+{
+  glong n = g_utf8_strlen (name, -1);
+
+  return n <= MAX_LABEL ? g_strdup (name) : g_strconcat ("…", g_utf8_offset_to_pointer (name, n - (MAX_LABEL - 1)), NULL);
+}
+
 static char *
 node_label (const WbBsym *b)
 {
@@ -380,7 +389,7 @@ build_top (WbTrace *trace, GPtrArray *chunks, GHashTable *inner, double cw, doub
       const WbValue *p = trace->params[i];
       const char    *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text
                                                                          : "?";
-      guint          n = add_node (&b, GN_INPUT, NULL, NULL, g_strdup (name), 0, 0);
+      guint          n = add_node (&b, GN_INPUT, NULL, NULL, input_label (name), 0, 0);
 
       g_hash_table_insert (b.producer, (gpointer) name, GUINT_TO_POINTER (n + 1));
     }
@@ -416,7 +425,7 @@ build_chunk (WbTrace *trace, WbGraphChunk *chunk, GHashTable *inner, double cw, 
   for (guint i = 0; i < reads->len; i++)
     if (g_hash_table_remove (params, reads->pdata[i]))
       {
-        guint n = add_node (&b, GN_INPUT, NULL, NULL, g_strdup (reads->pdata[i]), 0, 0);
+        guint n = add_node (&b, GN_INPUT, NULL, NULL, input_label (reads->pdata[i]), 0, 0);
 
         g_hash_table_insert (b.producer, reads->pdata[i], GUINT_TO_POINTER (n + 1));
       }

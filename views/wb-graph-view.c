@@ -348,6 +348,14 @@ wb_graph_view_get_zoom (WbGraphView *self)
   return self->zoom;
 }
 
+double
+wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym)
+{
+  VNode *n = find_node (self->layout, bsym);
+
+  return n != NULL ? _wb_graph_view_node_ms (self, n) : -1;
+}
+
 gboolean
 wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym)
 {

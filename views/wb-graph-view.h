@@ -50,6 +50,9 @@ double wb_graph_view_get_zoom (WbGraphView *self);
 const WbBsym *wb_graph_view_search (WbGraphView *self, const char *text);
 /* wb_graph_view_node_is_visible: whether @bsym's node is laid out and inside the visible area. */
 gboolean wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_get_node_ms: the latest run's time drawn on @bsym's node (its tag, and its colour), ms;
+ * -1 when the node shows none or is not laid out. */
+double wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym);
 /* wb_graph_view_export: the graph as shown (PNG, SVG) or the stage as DOT, written to @path. */
 gboolean wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format, GError **error);
 

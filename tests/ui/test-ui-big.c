@@ -305,6 +305,34 @@ symbols_of_run (WbWindow *window, const char *what)
   g_free (wb_ui_screenshot (GTK_WIDGET (window), shot));
 }
 
+/* the graph of the run's stage: each call's node carries the run's time */
+static void
+graph_times (WbWindow *window, const char *what)
+{
+  WbDocument      *doc = wb_window_get_document (window);
+  WbGraphView     *graph = WB_GRAPH_VIEW (wb_window_get_graph_view (window));
+  int              entry = wb_document_get_run_entry (doc);
+  WbTrace         *trace = wb_trace_set_get_entry (wb_document_get_trace_set (doc), entry)->trace;
+  guint            timed = 0;
+  g_autofree char *shot = g_strdup_printf ("big-%s-graph-times", what);
+
+  wb_window_show_view (window, "graph");
+  wb_document_set_entry (doc, entry);
+  g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+  for (guint i = 0; i < trace->n_body; i++)
+    {
+      double ms = wb_document_get_bsym_ms (doc, trace->body[i]);
+
+      if (ms < 0 || wb_graph_view_get_n_chunks (graph) > 0)
+        continue;
+      g_assert_cmpfloat (wb_graph_view_get_node_ms (graph, trace->body[i]), ==, ms);
+      timed++;
+    }
+  g_assert_cmpuint (timed, >, 0);
+  g_test_message ("%s graph of the run's stage: %u nodes with times", what, timed);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), shot));
+}
+
 /* profiles @path on the cpu, then drags across the middle half of the timeline: the statistics */
 static void
 timeline_range (const char *path, const char *what)
@@ -376,6 +404,7 @@ timeline_range (const char *path, const char *what)
   gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
   g_assert_null (wb_timeline_get_range_stats (timeline));
   symbols_of_run (window, what);
+  graph_times (window, what);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
