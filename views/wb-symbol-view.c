@@ -184,6 +184,18 @@ link_view (GtkListStore *store, const char *title)
   return view;
 }
 
+/* another stage shown: sum it (a new bound symbol selected in the same stage changes nothing here) */
+static void
+selection_changed_cb (WbSymbolView *self)
+{
+  const WbTraceSet *set = wb_document_get_trace_set (self->document);
+  guint             entry = wb_document_get_entry (self->document);
+
+  if (set != NULL && entry < wb_trace_set_get_n_entries (set) && wb_trace_set_get_entry (set, entry)->trace == self->trace)
+    return;
+  rebuild (self);
+}
+
 /* -- public --------------------------------------------------------------------------------------- */
 
 guint
@@ -220,7 +232,7 @@ wb_symbol_view_set_document (WbSymbolView *self, WbDocument *document)
   g_set_object (&self->document, document);
   g_signal_connect_swapped (document, "changed", G_CALLBACK (rebuild), self);
   g_signal_connect_swapped (document, "runs-changed", G_CALLBACK (rebuild), self);
-  g_signal_connect_swapped (document, "selection-changed", G_CALLBACK (rebuild), self);
+  g_signal_connect_swapped (document, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   rebuild (self);
 }
 
