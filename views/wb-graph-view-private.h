@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 #define CLUSTER_PAD 10.0
 #define WB_GRAPH_COLLAPSE_ABOVE 60 /* nodes (top level and region bodies) above which regions start collapsed: fitted, the rest stays readable */
-#define WB_GRAPH_CHUNK_ABOVE 300    /* top-level bound symbols above which the top level is drawn as chunks */
+#define WB_GRAPH_CHUNK_ABOVE 200   /* top-level nodes (inputs, bound symbols) above which the top level is drawn as chunks */
 #define CLUSTER_BAR 20.0
 
 typedef enum

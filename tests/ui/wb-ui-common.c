@@ -2,12 +2,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "wb-locale.h"
 #include "wb-ui-common.h"
 
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 #include <locale.h>
+
+#include "wb-locale.h"
 
 static GtkApplication *application;
 
