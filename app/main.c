@@ -2,19 +2,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n.h>
-#include <locale.h>
-
 #include "wb-cli.h"
+#include "wb-locale.h"
 
 int
 main (int    argc,
       char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  wb_locale_init ();
 
   return wb_cli_run (argc, argv);
 }

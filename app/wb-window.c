@@ -30,12 +30,15 @@ struct _WbWindow
   WbRegionTable        *region_table;
   WbGraphView          *graph_view;
   WbTimeline           *timeline;
+  WbSymbolView         *symbol_view;
   WbKernelTable        *kernel_table;
   WbCompareView        *compare_view;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkToggleButton      *search_button;
   GMenu                *primary_menu;
+  GtkWidget            *recent_title; /* the welcome page's recent files */
+  GtkBox               *recent_box;
 
   GMenu     *recent_menu; /* the recent trace sets (GtkRecentManager) */
   GSettings *settings;    /* (nullable) the application's */
@@ -248,7 +251,11 @@ update_recent (WbWindow *self)
   g_autoptr (GPtrArray) mine = g_ptr_array_new ();
   const char *app = g_get_application_name ();
 
+  GtkWidget *child;
+
   g_menu_remove_all (self->recent_menu);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_box))) != NULL)
+    gtk_box_remove (self->recent_box, child);
   for (GList *l = items; l != NULL; l = l->next)
     if (app == NULL || gtk_recent_info_has_application (l->data, app))
       g_ptr_array_add (mine, l->data);
@@ -266,8 +273,16 @@ update_recent (WbWindow *self)
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", path);
       g_menu_append_item (self->recent_menu, item);
+      /* and on the welcome page: a flat button each, the full path as its tooltip */
+      child = gtk_button_new_with_label (label);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (child), "win.open-recent");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (child), "s", path);
+      gtk_widget_set_tooltip_text (child, path);
+      gtk_widget_add_css_class (child, "flat");
+      gtk_box_append (self->recent_box, child);
       n++;
     }
+  gtk_widget_set_visible (self->recent_title, gtk_widget_get_first_child (GTK_WIDGET (self->recent_box)) != NULL);
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 }
 
@@ -275,6 +290,18 @@ static void
 open_recent_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   wb_window_open (WB_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+GtkWidget *
+wb_window_get_symbol_view (WbWindow *self)
+{
+  return GTK_WIDGET (self->symbol_view);
+}
+
+GtkWidget *
+wb_window_get_welcome_recent (WbWindow *self)
+{
+  return GTK_WIDGET (self->recent_box);
 }
 
 GMenuModel *
@@ -469,6 +496,7 @@ wb_window_class_init (WbWindowClass *klass)
   g_type_ensure (WB_TYPE_TIMELINE);
   g_type_ensure (WB_TYPE_KERNEL_TABLE);
   g_type_ensure (WB_TYPE_COMPARE_VIEW);
+  g_type_ensure (WB_TYPE_SYMBOL_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/dev/thunderwb/Workbench/ui/wb-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WbWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, window_title);
@@ -481,6 +509,9 @@ wb_window_class_init (WbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WbWindow, region_table);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, graph_view);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, symbol_view);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, recent_title);
+  gtk_widget_class_bind_template_child (widget_class, WbWindow, recent_box);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, kernel_table);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, WbWindow, search_bar);
@@ -520,6 +551,7 @@ wb_window_init (WbWindow *self)
   wb_graph_view_set_document (self->graph_view, self->document);
   wb_timeline_set_document (self->timeline, self->document);
   wb_kernel_table_set_document (self->kernel_table, self->document);
+  wb_symbol_view_set_document (self->symbol_view, self->document);
   wb_compare_view_set_document (self->compare_view, self->document);
   self->thunder_wb = find_thunder_wb ();
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.record", self->thunder_wb != NULL);

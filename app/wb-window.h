@@ -29,7 +29,7 @@ GtkWidget  *wb_window_get_kernel_table (WbWindow *self);
 GtkWidget  *wb_window_get_compare_view (WbWindow *self);
 /* wb_window_can_record: whether a thunder-wb that records was found (else the Record action is hidden). */
 gboolean wb_window_can_record (WbWindow *self);
-/* wb_window_show_view: "stages", "regions", "graph", "compare", "timeline". */
+/* wb_window_show_view: "stages", "regions", "graph", "compare", "symbols", "timeline". */
 void wb_window_show_view (WbWindow *self, const char *name);
 /* wb_window_is_loading: TRUE while a load is in flight. */
 gboolean wb_window_is_loading (WbWindow *self);
@@ -37,5 +37,10 @@ gboolean wb_window_is_loading (WbWindow *self);
  * installed under PKGDATADIR or, from a build directory, in the source tree; the welcome page's
  * "Open the Sample" (win.open-sample) opens it. */
 char *wb_window_find_sample (void);
+
+/* wb_window_get_welcome_recent: (transfer none) the welcome page's box of recent files, a button each. */
+GtkWidget *wb_window_get_welcome_recent (WbWindow *self);
+/* wb_window_get_symbol_view: (transfer none) the Symbols page (WbSymbolView). */
+GtkWidget *wb_window_get_symbol_view (WbWindow *self);
 
 G_END_DECLS

@@ -4,7 +4,8 @@
  * Owns: WbSession (a .wbsession file: texts, trace sets, computed stages, regions, assignments, runs,
  * region statistics, kernel records, device ceilings; schema migrations; the checks that make a file
  * from elsewhere safe to open), WbComparison (two runs side by side, Markdown and JSON), exports of a
- * stage (Python, a PyTorch script, DOT, SVG), the profile reports and the baseline gate.
+ * stage (Python, a PyTorch script, DOT, SVG), the profile reports and the baseline gate, and the
+ * summaries by symbol and by time range that the views show (WbAggregate, WbRangeStats).
  * Depends on: compiler (traces), profiler (the run data types), SQLite, json-glib,
  * Graphviz (optional, for SVG). Never GTK.
  * Threads: one WbSession per thread (a connection is not shared); several processes may open the same
@@ -15,6 +16,7 @@
 #include "wb-profiler.h"
 
 #define WB_DATA_INSIDE
+#include "wb-aggregate.h"
 #include "wb-compare.h"
 #include "wb-export.h"
 #include "wb-gate.h"

@@ -11,11 +11,56 @@
 
 /* -- drawing -------------------------------------------------------------------------------------- */
 
+/* the latest run's median iteration, ms; -1 without a run */
+static double
+run_ms (WbGraphView *self)
+{
+  const WbRun *run = self->document ? wb_document_get_run (self->document) : NULL;
+  g_autoptr (GArray) sorted = NULL;
+
+  if (run == NULL || run->iteration_ns == NULL || run->iteration_ns->len == 0)
+    return -1;
+  sorted = g_array_copy (run->iteration_ns);
+  for (guint i = 1; i < sorted->len; i++) /* insertion sort: a few iterations */
+    for (guint k = i; k > 0 && g_array_index (sorted, gint64, k - 1) > g_array_index (sorted, gint64, k); k--)
+      {
+        gint64 t = g_array_index (sorted, gint64, k);
+
+        g_array_index (sorted, gint64, k) = g_array_index (sorted, gint64, k - 1);
+        g_array_index (sorted, gint64, k - 1) = t;
+      }
+  return g_array_index (sorted, gint64, sorted->len / 2) / 1e6;
+}
+
+/* the latest run's time of what @n stands for (a region's call, or every call of a chunk), ms; -1 if none */
+double
+_wb_graph_view_node_ms (WbGraphView *self, const VNode *n)
+{
+  if (self->document == NULL || n->bsym == NULL)
+    return -1;
+  if (n->group != NULL && _wb_graph_is_chunk (self->chunks, n->group))
+    {
+      const WbGraphChunk *chunk = n->group;
+      double              sum = -1;
+
+      for (guint i = chunk->first; i < chunk->last; i++)
+        {
+          double ms = wb_document_get_bsym_ms (self->document, self->trace->body[i]);
+
+          if (ms >= 0)
+            sum = MAX (sum, 0) + ms;
+        }
+      return sum;
+    }
+  return n->bsym == n->owner ? wb_document_get_bsym_ms (self->document, n->bsym) : -1;
+}
+
 static void
-node_fill (WbGraphView *self, const VNode *n, double *rgb)
+node_fill (WbGraphView *self, const VNode *n, double ms, double total, double *rgb)
 {
   const WbRegion *region = n->owner ? wb_document_region_of (self->document, n->owner) : NULL;
-  double          share = region ? wb_document_get_region_share (self->document, region->name) : -1;
+  double          share = ms >= 0 && total > 0 ? ms / total : region ? wb_document_get_region_share (self->document, region->name)
+                                                                     : -1;
 
   if (share >= 0)
     {
@@ -59,7 +104,26 @@ typedef struct
   double       x0, y0, x1, y1; /* visible, graph coordinates; x1 < x0: everything */
   PangoLayout *text;
   gboolean     labels;
+  double       total_ms; /* the latest run's iteration, or -1 */
 } Paint;
+
+/* a node's time, as a small tag on its top right corner */
+static void
+draw_time (cairo_t *cr, Paint *p, double x, double y, double w, double ms)
+{
+  char text[32];
+  int  tw, th;
+
+  g_snprintf (text, sizeof text, ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
+  pango_layout_set_text (p->text, text, -1);
+  pango_layout_get_pixel_size (p->text, &tw, &th);
+  rounded (cr, x + w - tw - 6, y - th / 2.0 - 1, tw + 4, th + 2, 3);
+  cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_move_to (cr, x + w - tw - 4, y - th / 2.0);
+  pango_cairo_show_layout (cr, p->text);
+}
 
 static gboolean
 visible (const Paint *p, double x, double y, double w, double h)
@@ -103,17 +167,17 @@ draw_layout (WbGraphView *self, cairo_t *cr, Layout *l, Paint *p, double dx, dou
     {
       VNode   *n = &g_array_index (l->nodes, VNode, i);
       double   x = n->x - n->w / 2 + dx, y = n->y - n->h / 2 + dy;
-      double   rgb[3];
+      double   rgb[3], ms;
       gboolean selected = n->bsym != NULL && n->bsym == self->selected;
 
       if (!visible (p, x, y, n->w, n->h))
         continue;
+      ms = _wb_graph_view_node_ms (self, n);
       if (n->kind == GN_CLUSTER)
         {
           g_autofree char *title = NULL;
-          const char      *exec = wb_symbol_get_executor (n->bsym->symbol);
 
-          node_fill (self, n, rgb);
+          node_fill (self, n, ms, p->total_ms, rgb);
           rounded (cr, x, y, n->w, n->h, 6);
           cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.35);
           cairo_fill_preserve (cr);
@@ -123,16 +187,19 @@ draw_layout (WbGraphView *self, cairo_t *cr, Layout *l, Paint *p, double dx, dou
           cairo_set_line_width (cr, 1.0);
           if (p->labels)
             {
-              title = g_strdup_printf ("▾ %s%s%s%s", n->bsym->name, exec ? " (" : "", exec ? exec : "", exec ? ")" : "");
+              title = g_strdup_printf ("▾ %s", n->label);
+              g_strdelimit (title, "\n", ' ');
               pango_layout_set_text (p->text, title, -1);
               cairo_set_source_rgb (cr, 0.2, 0.2, 0.15);
               cairo_move_to (cr, x + 6, y + 3);
               pango_cairo_show_layout (cr, p->text);
             }
+          if (ms >= 0 && p->labels)
+            draw_time (cr, p, x, y, n->w, ms);
           draw_layout (self, cr, n->inner, p, x + CLUSTER_PAD, y + CLUSTER_PAD + CLUSTER_BAR);
           continue;
         }
-      node_fill (self, n, rgb);
+      node_fill (self, n, ms, p->total_ms, rgb);
       if (n->kind == GN_INPUT)
         {
           cairo_save (cr);
@@ -166,6 +233,8 @@ draw_layout (WbGraphView *self, cairo_t *cr, Layout *l, Paint *p, double dx, dou
           cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
           cairo_move_to (cr, x + (n->w - tw) / 2, y + (n->h - th) / 2);
           pango_cairo_show_layout (cr, p->text);
+          if (ms >= 0)
+            draw_time (cr, p, x, y, n->w, ms);
         }
     }
 }
@@ -181,6 +250,79 @@ label_layout (cairo_t *cr)
   return text;
 }
 
+/* the stage's name over the graph, top left */
+static void
+draw_title (WbGraphView *self, cairo_t *cr, PangoLayout *text)
+{
+  g_autoptr (PangoFontDescription) font = pango_font_description_from_string ("Sans Bold 9");
+  int tw, th;
+
+  if (self->title == NULL)
+    return;
+  pango_layout_set_font_description (text, font);
+  pango_layout_set_alignment (text, PANGO_ALIGN_LEFT);
+  pango_layout_set_text (text, self->title, -1);
+  pango_layout_get_pixel_size (text, &tw, &th);
+  rounded (cr, 6, 6, tw + 12, th + 6, 4);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0.4, 0.4, 0.4, 0.8);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+  cairo_move_to (cr, 12, 9);
+  pango_cairo_show_layout (cr, text);
+}
+
+/* a map of the whole graph, bottom right, with the visible part framed; only when the graph does not fit */
+static void
+draw_minimap (WbGraphView *self, cairo_t *cr, int width, int height)
+{
+  Layout *l = self->layout;
+  double  s, vx, vy, vw, vh;
+
+  self->mm_w = 0;
+  if (l->width * self->zoom <= width && l->height * self->zoom <= height)
+    return;
+  s = MIN (180.0 / MAX (l->width, 1), 140.0 / MAX (l->height, 1));
+  self->mm_scale = s;
+  self->mm_w = l->width * s + 8;
+  self->mm_h = l->height * s + 8;
+  self->mm_x = width - self->mm_w - 8;
+  self->mm_y = height - self->mm_h - 8;
+  cairo_rectangle (cr, self->mm_x, self->mm_y, self->mm_w, self->mm_h);
+  cairo_set_source_rgba (cr, 0.97, 0.97, 0.97, 0.92);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0.3, 0.3, 0.3, 0.9);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  for (guint i = 0; i < l->nodes->len; i++)
+    {
+      VNode *n = &g_array_index (l->nodes, VNode, i);
+
+      cairo_rectangle (cr, self->mm_x + 4 + (n->x - n->w / 2) * s, self->mm_y + 4 + (n->y - n->h / 2) * s, MAX (n->w * s, 1), MAX (n->h * s, 1));
+      cairo_set_source_rgba (cr, 0.35, 0.45, 0.6, n->kind == GN_CLUSTER ? 0.3 : 0.8);
+      cairo_fill (cr);
+    }
+  vx = -self->ox / self->zoom, vy = -self->oy / self->zoom, vw = width / self->zoom, vh = height / self->zoom;
+  cairo_rectangle (cr, self->mm_x + 4 + vx * s, self->mm_y + 4 + vy * s, vw * s, vh * s);
+  cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, 0.2);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, 0.208, 0.518, 0.894);
+  cairo_stroke (cr);
+}
+
+/* centres the view on the graph point under minimap point (@x, @y) */
+void
+_wb_graph_view_minimap_move (WbGraphView *self, double x, double y)
+{
+  double gx = (x - self->mm_x - 4) / self->mm_scale, gy = (y - self->mm_y - 4) / self->mm_scale;
+
+  self->ox = gtk_widget_get_width (self->area) / 2.0 - gx * self->zoom;
+  self->oy = gtk_widget_get_height (self->area) / 2.0 - gy * self->zoom;
+  gtk_widget_queue_draw (self->area);
+}
+
 void
 _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
@@ -191,6 +333,7 @@ _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, g
     return;
   if (self->zoom <= 0)
     _wb_graph_view_fit (self);
+  cairo_save (cr);
   cairo_translate (cr, self->ox, self->oy);
   cairo_scale (cr, self->zoom, self->zoom);
   p.x0 = -self->ox / self->zoom;
@@ -199,7 +342,11 @@ _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, g
   p.y1 = p.y0 + height / self->zoom;
   p.labels = self->zoom >= 0.3;
   p.text = label_layout (cr);
+  p.total_ms = run_ms (self);
   draw_layout (self, cr, self->layout, &p, 0, 0);
+  cairo_restore (cr);
+  draw_minimap (self, cr, width, height);
+  draw_title (self, cr, p.text);
   g_object_unref (p.text);
 }
 
@@ -210,7 +357,7 @@ wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format,
 {
   cairo_surface_t *surface;
   cairo_t         *cr;
-  Paint            p = { 0, 0, -1, -1, NULL, TRUE };
+  Paint            p = { 0, 0, -1, -1, NULL, TRUE, -1 };
   double           scale = 1.0;
   cairo_status_t   status;
 
@@ -247,6 +394,7 @@ wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format,
   cairo_translate (cr, 10, 10);
   cairo_scale (cr, scale, scale);
   p.text = label_layout (cr);
+  p.total_ms = run_ms (self);
   draw_layout (self, cr, self->layout, &p, 0, 0);
   g_object_unref (p.text);
   cairo_destroy (cr);

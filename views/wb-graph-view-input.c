@@ -46,13 +46,19 @@ _wb_graph_view_click_node (WbGraphView *self, VNode *n, gboolean bar)
   if (n == NULL || n->owner == NULL)
     return;
   if (n->kind == GN_REGION)
-    wb_graph_view_set_expanded (self, n->bsym, TRUE);
+    wb_graph_view_set_expanded (self, n->group, TRUE);
   else if (n->kind == GN_CLUSTER && bar)
     {
-      wb_graph_view_set_expanded (self, n->bsym, FALSE);
+      wb_graph_view_set_expanded (self, n->group, FALSE);
       return;
     }
   wb_document_select_bsym (self->document, self->trace, n->owner);
+}
+
+static gboolean
+in_minimap (WbGraphView *self, double x, double y)
+{
+  return self->mm_w > 0 && x >= self->mm_x && y >= self->mm_y && x <= self->mm_x + self->mm_w && y <= self->mm_y + self->mm_h;
 }
 
 static void
@@ -60,11 +66,22 @@ drag_begin_cb (GtkGestureDrag *gesture, double x, double y, WbGraphView *self)
 {
   self->drag_ox = self->ox;
   self->drag_oy = self->oy;
+  self->mm_drag = in_minimap (self, x, y);
+  if (self->mm_drag)
+    _wb_graph_view_minimap_move (self, x, y);
 }
 
 static void
 drag_update_cb (GtkGestureDrag *gesture, double dx, double dy, WbGraphView *self)
 {
+  if (self->mm_drag)
+    {
+      double sx, sy;
+
+      gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+      _wb_graph_view_minimap_move (self, sx + dx, sy + dy);
+      return;
+    }
   self->ox = self->drag_ox + dx;
   self->oy = self->drag_oy + dy;
   gtk_widget_queue_draw (self->area);
@@ -77,7 +94,7 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, WbGraphView *self)
   gboolean bar = FALSE;
   VNode   *n;
 
-  if (hypot (dx, dy) > 4 || self->zoom <= 0)
+  if (self->mm_drag || hypot (dx, dy) > 4 || self->zoom <= 0)
     return;
   gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
   n = hit (self->layout, (sx - self->ox) / self->zoom, (sy - self->oy) / self->zoom, &bar);
@@ -135,7 +152,7 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 
   if (self->zoom <= 0 || (n = hit (self->layout, (x - self->ox) / self->zoom, (y - self->oy) / self->zoom, &bar)) == NULL)
     return FALSE;
-  text = g_string_new (n->kind == GN_CLUSTER || n->kind == GN_REGION ? n->bsym->name : n->label);
+  text = g_string_new (n->label);
   if (n->owner != NULL)
     {
       const WbRegion *region = wb_document_region_of (self->document, n->owner);
@@ -168,14 +185,7 @@ zoom_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
   if (g_str_equal (action_name, "graph.zoom-fit"))
     {
-      double z;
-
-      if (self->layout == NULL)
-        return;
-      z = MIN ((w - 20) / MAX (self->layout->width, 1), (h - 20) / MAX (self->layout->height, 1));
-      self->zoom = CLAMP (z, 0.02, 1.2);
-      self->ox = (w - self->layout->width * self->zoom) / 2;
-      self->oy = (h - self->layout->height * self->zoom) / 2;
+      _wb_graph_view_fit (self);
       gtk_widget_queue_draw (self->area);
     }
   else if (self->zoom > 0)
@@ -192,8 +202,13 @@ expand_all_action (GtkWidget *widget, const char *action_name, GVariant *paramet
     return;
   g_hash_table_remove_all (self->expanded);
   for (guint i = 0; expand && i < self->trace->n_body; i++)
-    if (self->trace->body[i]->kind == WB_BSYM_CALL && wb_bsym_is_fusion (self->trace->body[i]))
+    if (_wb_graph_is_group (self->trace->body[i]))
       g_hash_table_add (self->expanded, self->trace->body[i]);
+  for (guint i = 0; expand && self->chunks != NULL && i < self->chunks->len; i++)
+    g_hash_table_add (self->expanded, self->chunks->pdata[i]);
+  /* the chunks' cached bodies drew their regions collapsed */
+  for (guint i = 0; self->chunks != NULL && i < self->chunks->len; i++)
+    g_hash_table_remove (self->inner_cache, self->chunks->pdata[i]);
   self->dirty = TRUE;
   _wb_graph_view_start_layout (self);
 }

@@ -7,6 +7,7 @@
  * fixed-size node of the top level. Graphviz keeps global state: one lock around it. */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 #include <string.h>
@@ -120,6 +121,15 @@ truncate_line (GString *s, const char *text)
     }
 }
 
+/* an input's name, its tail when long (module paths: the tail tells them apart) */
+static char *
+input_label (const char *name)
+{
+  glong n = g_utf8_strlen (name, -1);
+
+  return n <= MAX_LABEL ? g_strdup (name) : g_strconcat ("…", g_utf8_offset_to_pointer (name, n - (MAX_LABEL - 1)), NULL);
+}
+
 static char *
 node_label (const WbBsym *b)
 {
@@ -168,7 +178,7 @@ typedef struct
 static guint
 add_node (Build *b, VNodeKind kind, const WbBsym *bsym, const WbBsym *owner, char *label, double w, double h)
 {
-  VNode n = { kind, bsym, owner, label, 0, 0, w, h, NULL };
+  VNode n = { kind, bsym, owner, label, 0, 0, w, h, NULL, NULL };
 
   if (w <= 0 || h <= 0)
     {
@@ -244,6 +254,31 @@ drawn_kind (const WbBsym *b)
   return b->kind == WB_BSYM_CALL || b->kind == WB_BSYM_ASSIGN || b->kind == WB_BSYM_UNPACK || b->kind == WB_BSYM_RETURN;
 }
 
+/* a top-level bound symbol drawn as a region: collapsible, its body laid out on its own */
+gboolean
+_wb_graph_is_group (const WbBsym *b)
+{
+  return b->kind == WB_BSYM_CALL && wb_bsym_is_fusion (b);
+}
+
+/* the bound symbols of a region's body */
+guint
+_wb_graph_group_size (const WbBsym *b)
+{
+  return b->n_subsymbols;
+}
+
+/* the regions drawn expanded when @trace is first shown: every one of a small stage, none of a large */
+void
+_wb_graph_default_expanded (WbTrace *trace, GHashTable *expanded)
+{
+  if (_wb_graph_count_bsyms (trace) > WB_GRAPH_COLLAPSE_ABOVE)
+    return;
+  for (guint i = 0; i < trace->n_body; i++)
+    if (_wb_graph_is_group (trace->body[i]))
+      g_hash_table_add (expanded, trace->body[i]);
+}
+
 /* bound symbols drawn when every region is expanded */
 guint
 _wb_graph_count_bsyms (WbTrace *trace)
@@ -279,54 +314,204 @@ build_body (const WbBsym *region, double cw, double lh)
   return build_finish (&b);
 }
 
-/* The top level; @inner maps an expanded region's call to its body's layout. */
-static Layout *
-build_top (WbTrace *trace, GHashTable *inner, double cw, double lh)
+/* adds @items (bound symbols of a stage's top level): a region expanded when @inner has its body's layout */
+static void
+add_items (Build *b, WbBsym *const *items, guint n_items, GHashTable *inner)
 {
-  Build b;
-
-  build_init (&b, cw, lh);
-  for (guint i = 0; i < trace->n_params; i++)
+  for (guint i = 0; i < n_items; i++)
     {
-      const WbValue *p = trace->params[i];
-      const char    *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text
-                                                                         : "?";
-      guint          n = add_node (&b, GN_INPUT, NULL, NULL, g_strdup (name), 0, 0);
-
-      g_hash_table_insert (b.producer, (gpointer) name, GUINT_TO_POINTER (n + 1));
-    }
-  for (guint i = 0; i < trace->n_body; i++)
-    {
-      const WbBsym *bsym = trace->body[i];
+      const WbBsym *bsym = items[i];
       guint         n;
 
       if (!drawn_kind (bsym))
         continue;
-      if (bsym->kind == WB_BSYM_CALL && wb_bsym_is_fusion (bsym))
+      if (_wb_graph_is_group (bsym))
         {
-          Layout *body = g_hash_table_lookup (inner, bsym);
+          Layout     *body = g_hash_table_lookup (inner, bsym);
+          const char *exec = wb_symbol_get_executor (bsym->symbol);
 
           if (body != NULL)
             {
-              n = add_node (&b, GN_CLUSTER, bsym, bsym, g_strdup (bsym->name), body->width + 2 * CLUSTER_PAD,
-                            body->height + 2 * CLUSTER_PAD + CLUSTER_BAR);
-              g_array_index (b.l->nodes, VNode, n).inner = _wb_graph_layout_ref (body);
+              n = add_node (b, GN_CLUSTER, bsym, bsym, g_strdup_printf ("%s%s%s%s", bsym->name, exec ? " (" : "", exec ? exec : "", exec ? ")" : ""),
+                            body->width + 2 * CLUSTER_PAD, body->height + 2 * CLUSTER_PAD + CLUSTER_BAR);
+              g_array_index (b->l->nodes, VNode, n).inner = _wb_graph_layout_ref (body);
             }
           else
-            {
-              const char *exec = wb_symbol_get_executor (bsym->symbol);
-              char       *label = g_strdup_printf ("%s\n%u ops%s%s", bsym->name, bsym->n_subsymbols,
-                                             exec ? " · " : "", exec ? exec : "");
-
-              n = add_node (&b, GN_REGION, bsym, bsym, label, 0, 0);
-            }
+            n = add_node (b, GN_REGION, bsym, bsym,
+                          g_strdup_printf ("%s\n%u ops%s%s", bsym->name, bsym->n_subsymbols, exec ? " · " : "", exec ? exec : ""), 0, 0);
+          g_array_index (b->l->nodes, VNode, n).group = (gpointer) bsym;
         }
       else
-        n = add_node (&b, bsym->kind == WB_BSYM_RETURN ? GN_RETURN : GN_OP, bsym, bsym, node_label (bsym), 0, 0);
-      add_edges_from (&b, bsym, n);
-      set_outputs (&b, bsym, n);
+        n = add_node (b, bsym->kind == WB_BSYM_RETURN ? GN_RETURN : GN_OP, bsym, bsym, node_label (bsym), 0, 0);
+      add_edges_from (b, bsym, n);
+      set_outputs (b, bsym, n);
     }
+}
+
+/* a chunk's node on the top level: collapsed, or expanded when @inner has its body's layout */
+static void
+add_chunk (Build *b, WbTrace *trace, WbGraphChunk *chunk, GHashTable *inner)
+{
+  Layout       *body = g_hash_table_lookup (inner, chunk);
+  const WbBsym *first = NULL;
+  guint         n;
+
+  for (guint i = chunk->first; i < chunk->last && first == NULL; i++)
+    if (drawn_kind (trace->body[i]))
+      first = trace->body[i];
+  if (body != NULL)
+    {
+      n = add_node (b, GN_CLUSTER, first, first, g_strdup (chunk->label), body->width + 2 * CLUSTER_PAD,
+                    body->height + 2 * CLUSTER_PAD + CLUSTER_BAR);
+      g_array_index (b->l->nodes, VNode, n).inner = _wb_graph_layout_ref (body);
+    }
+  else
+    n = add_node (b, GN_REGION, first, first, g_strdup (chunk->label), 0, 0);
+  g_array_index (b->l->nodes, VNode, n).group = chunk;
+  for (guint i = chunk->first; i < chunk->last; i++)
+    if (drawn_kind (trace->body[i]))
+      {
+        add_edges_from (b, trace->body[i], n);
+        set_outputs (b, trace->body[i], n);
+      }
+}
+
+/* The top level; @inner maps an expanded region's call (or chunk) to its body's layout. */
+static Layout *
+build_top (WbTrace *trace, GPtrArray *chunks, GHashTable *inner, double cw, double lh)
+{
+  Build b;
+
+  build_init (&b, cw, lh);
+  /* chunked, the inputs are drawn in the chunks that read them (build_chunk) */
+  for (guint i = 0; chunks == NULL && i < trace->n_params; i++)
+    {
+      const WbValue *p = trace->params[i];
+      const char    *name = p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text
+                                                                         : "?";
+      guint          n = add_node (&b, GN_INPUT, NULL, NULL, input_label (name), 0, 0);
+
+      g_hash_table_insert (b.producer, (gpointer) name, GUINT_TO_POINTER (n + 1));
+    }
+  if (chunks == NULL)
+    add_items (&b, trace->body, trace->n_body, inner);
+  else
+    for (guint i = 0; i < chunks->len; i++)
+      add_chunk (&b, trace, chunks->pdata[i], inner);
   return build_finish (&b);
+}
+
+static const char *
+param_name (const WbValue *p)
+{
+  return p->kind == WB_VALUE_NAME ? p->text : p->base ? p->base->text
+                                                      : "?";
+}
+
+/* A chunk's body: the stage's inputs it reads, its bound symbols, and the dataflow among them. */
+static Layout *
+build_chunk (WbTrace *trace, WbGraphChunk *chunk, GHashTable *inner, double cw, double lh)
+{
+  Build b;
+  g_autoptr (GHashTable) params = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
+
+  build_init (&b, cw, lh);
+  for (guint i = 0; i < trace->n_params; i++)
+    g_hash_table_add (params, (gpointer) param_name (trace->params[i]));
+  for (guint i = chunk->first; i < chunk->last; i++)
+    if (drawn_kind (trace->body[i]))
+      bsym_reads (trace->body[i], reads);
+  for (guint i = 0; i < reads->len; i++)
+    if (g_hash_table_remove (params, reads->pdata[i]))
+      {
+        guint n = add_node (&b, GN_INPUT, NULL, NULL, input_label (reads->pdata[i]), 0, 0);
+
+        g_hash_table_insert (b.producer, reads->pdata[i], GUINT_TO_POINTER (n + 1));
+      }
+  add_items (&b, trace->body + chunk->first, chunk->last - chunk->first, inner);
+  return build_finish (&b);
+}
+
+/* -- chunks --------------------------------------------------------------------------------------- */
+
+static void
+chunk_free (WbGraphChunk *chunk)
+{
+  g_free (chunk->label);
+  g_free (chunk);
+}
+
+static const char *
+chunk_name (const WbBsym *b)
+{
+  return b->kind == WB_BSYM_CALL && b->name ? b->name : b->kind == WB_BSYM_RETURN ? "return"
+                                                                                  : "=";
+}
+
+/* (transfer full) (nullable) @trace's top level cut into runs of consecutive bound symbols, about 40
+ * of them, each at least 40 drawn: NULL when the top level (inputs and bound symbols) is small enough
+ * to lay out as it is. A 300-node top level takes 0.5 to 2 s in dot, 1,100 nodes 127 s; 40 nodes ~20 ms. */
+GPtrArray *
+_wb_graph_chunks_new (WbTrace *trace)
+{
+  GPtrArray    *chunks;
+  guint         drawn = 0, size;
+  WbGraphChunk *cur = NULL;
+  const WbBsym *first = NULL, *last = NULL;
+
+  for (guint i = 0; i < trace->n_body; i++)
+    drawn += drawn_kind (trace->body[i]);
+  if (drawn + trace->n_params <= WB_GRAPH_CHUNK_ABOVE)
+    return NULL;
+  size = MAX (40, (drawn + 39) / 40);
+  chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) chunk_free);
+  for (guint i = 0; i <= trace->n_body; i++)
+    {
+      if (cur != NULL && (i == trace->n_body || cur->n_drawn == size))
+        {
+          cur->last = i;
+          /* TRANSLATORS: a collapsed run of a large stage's bound symbols: count, first and last symbol */
+          cur->label = g_strdup_printf (_ ("%u ops\n%s … %s"), cur->n_drawn, chunk_name (first), chunk_name (last));
+          g_ptr_array_add (chunks, cur);
+          cur = NULL;
+        }
+      if (i == trace->n_body || !drawn_kind (trace->body[i]))
+        continue;
+      if (cur == NULL)
+        {
+          cur = g_new0 (WbGraphChunk, 1);
+          cur->first = i;
+          first = trace->body[i];
+        }
+      cur->n_drawn++;
+      last = trace->body[i];
+    }
+  return chunks;
+}
+
+gboolean
+_wb_graph_is_chunk (GPtrArray *chunks, gconstpointer group)
+{
+  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
+    if (chunks->pdata[i] == group)
+      return TRUE;
+  return FALSE;
+}
+
+/* (transfer none) (nullable) the chunk holding top-level @bsym */
+WbGraphChunk *
+_wb_graph_chunk_of (GPtrArray *chunks, WbTrace *trace, const WbBsym *bsym)
+{
+  for (guint c = 0; chunks != NULL && c < chunks->len; c++)
+    {
+      WbGraphChunk *chunk = chunks->pdata[c];
+
+      for (guint i = chunk->first; i < chunk->last; i++)
+        if (trace->body[i] == bsym)
+          return chunk;
+    }
+  return NULL;
 }
 
 /* -- Graphviz (worker thread, one at a time) ------------------------------------------------------ */
@@ -446,34 +631,47 @@ _wb_graph_job_free (Job *job)
   g_ptr_array_unref (job->expand);
   g_hash_table_unref (job->inner);
   g_ptr_array_unref (job->computed);
+  g_clear_pointer (&job->chunks, g_ptr_array_unref);
   g_clear_pointer (&job->top, _wb_graph_layout_unref);
   g_free (job);
+}
+
+/* Lays out @job: the bodies it lacks, then the top level. FALSE when @cancellable was cancelled. */
+gboolean
+_wb_graph_job_run (Job *job, GCancellable *cancellable)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  /* the regions' bodies first: an expanded chunk holds the expanded regions in it */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < job->expand->len; i++)
+      {
+        gpointer group = job->expand->pdata[i];
+        gboolean chunk = _wb_graph_is_chunk (job->chunks, group);
+        Layout  *body;
+
+        if (chunk != (pass == 1) || g_hash_table_contains (job->inner, group))
+          continue;
+        if (g_cancellable_is_cancelled (cancellable))
+          return FALSE;
+        body = chunk ? build_chunk (job->trace, group, job->inner, job->cw, job->lh) : build_body (group, job->cw, job->lh);
+        gv_layout (body);
+        g_hash_table_insert (job->inner, group, body);
+        g_ptr_array_add (job->computed, group);
+      }
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  job->top = build_top (job->trace, job->chunks, job->inner, job->cw, job->lh);
+  gv_layout (job->top);
+  job->ms = (g_get_monotonic_time () - t0) / 1e3;
+  return TRUE;
 }
 
 void
 _wb_graph_layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  Job   *job = data;
-  gint64 t0 = g_get_monotonic_time ();
-
-  for (guint i = 0; i < job->expand->len; i++)
-    {
-      const WbBsym *region = job->expand->pdata[i];
-      Layout       *body;
-
-      if (g_hash_table_contains (job->inner, region))
-        continue;
-      if (g_task_return_error_if_cancelled (task))
-        return;
-      body = build_body (region, job->cw, job->lh);
-      gv_layout (body);
-      g_hash_table_insert (job->inner, (gpointer) region, body);
-      g_ptr_array_add (job->computed, (gpointer) region);
-    }
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  job->top = build_top (job->trace, job->inner, job->cw, job->lh);
-  gv_layout (job->top);
-  job->ms = (g_get_monotonic_time () - t0) / 1e3;
-  g_task_return_boolean (task, TRUE);
+  if (!_wb_graph_job_run (data, cancellable))
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_boolean (task, TRUE);
 }

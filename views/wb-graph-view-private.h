@@ -13,6 +13,8 @@
 G_BEGIN_DECLS
 
 #define CLUSTER_PAD 10.0
+#define WB_GRAPH_COLLAPSE_ABOVE 60 /* nodes (top level and region bodies) above which regions start collapsed: fitted, the rest stays readable */
+#define WB_GRAPH_CHUNK_ABOVE 200   /* top-level nodes (inputs, bound symbols) above which the top level is drawn as chunks */
 #define CLUSTER_BAR 20.0
 
 typedef enum
@@ -34,7 +36,17 @@ typedef struct
   char         *label;
   double        x, y, w, h; /* centre and size, points, y down */
   Layout       *inner;      /* GN_CLUSTER: the body's layout (a reference) */
+  gpointer      group;      /* GN_REGION, GN_CLUSTER: what expands: a region's call or a WbGraphChunk */
 } VNode;
+
+/* A run of consecutive top-level bound symbols of a large stage, drawn as one collapsible node, so that
+ * the top level stays small enough for Graphviz to lay out at once; its body is laid out on its own. */
+typedef struct
+{
+  guint first, last; /* the trace's body[first..last) */
+  guint n_drawn;     /* bound symbols drawn in it */
+  char *label;       /* "40 ops · ltorch.linear … prims.add" */
+} WbGraphChunk;
 
 typedef struct
 {
@@ -57,6 +69,7 @@ typedef struct
   GPtrArray  *expand;   /* region calls to draw expanded */
   GHashTable *inner;    /* region call -> Layout (ref): the cache's, then the new ones */
   GPtrArray  *computed; /* region calls whose bodies this job laid out */
+  GPtrArray  *chunks;   /* (nullable) WbGraphChunk, a reference: the top level's chunks */
   Layout     *top;
   double      cw, lh, ms;
 } Job;
@@ -68,7 +81,10 @@ struct _WbGraphView
   WbDocument   *document;
   WbTrace      *trace;       /* shown (a reference) */
   GHashTable   *expanded;    /* region calls drawn expanded */
-  GHashTable   *inner_cache; /* region call -> Layout (ref) */
+  GHashTable   *inner_cache; /* region call or chunk -> Layout (ref) */
+  GPtrArray    *chunks;      /* (nullable) the shown stage's WbGraphChunks, when its top level is large */
+  char         *title;       /* the shown stage's name, drawn over the graph */
+  const WbBsym *centre;      /* (nullable) centre on this bound symbol after the next layout */
   Layout       *layout;
   GCancellable *cancellable;
   gboolean      dirty, running;
@@ -79,24 +95,36 @@ struct _WbGraphView
   const WbBsym *selected;
 
   double      cw, lh;
+  double      mm_x, mm_y, mm_w, mm_h, mm_scale; /* the minimap's place on the canvas; mm_w 0: none */
+  gboolean    mm_drag;
+  guint       search_at; /* where the next search starts: a top-level index */
   GtkWidget  *area;
   GtkLabel   *info;
   GtkSpinner *spinner;
 };
 
 /* wb-graph-view-layout.c */
-Layout *_wb_graph_layout_ref (Layout *l);
-void    _wb_graph_layout_unref (Layout *l);
-guint   _wb_graph_count_bsyms (WbTrace *trace);
-void    _wb_graph_job_free (Job *job);
-void    _wb_graph_layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable);
+Layout       *_wb_graph_layout_ref (Layout *l);
+void          _wb_graph_layout_unref (Layout *l);
+guint         _wb_graph_count_bsyms (WbTrace *trace);
+gboolean      _wb_graph_is_group (const WbBsym *b);
+guint         _wb_graph_group_size (const WbBsym *b);
+void          _wb_graph_default_expanded (WbTrace *trace, GHashTable *expanded);
+GPtrArray    *_wb_graph_chunks_new (WbTrace *trace);
+WbGraphChunk *_wb_graph_chunk_of (GPtrArray *chunks, WbTrace *trace, const WbBsym *bsym);
+gboolean      _wb_graph_is_chunk (GPtrArray *chunks, gconstpointer group);
+void          _wb_graph_job_free (Job *job);
+gboolean      _wb_graph_job_run (Job *job, GCancellable *cancellable);
+void          _wb_graph_layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable);
 
 /* wb-graph-view.c */
 void _wb_graph_view_start_layout (WbGraphView *self);
 void _wb_graph_view_fit (WbGraphView *self);
+void _wb_graph_view_minimap_move (WbGraphView *self, double x, double y);
 
 /* wb-graph-view-draw.c */
-void _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);
+double _wb_graph_view_node_ms (WbGraphView *self, const VNode *n);
+void   _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);
 
 /* wb-graph-view-input.c */
 void _wb_graph_view_click_node (WbGraphView *self, VNode *n, gboolean bar);

@@ -9,10 +9,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "wb-graph-view-private.h"
-
-#define COLLAPSE_ABOVE 200 /* bound symbols (top level and region bodies) above which regions start collapsed */
 
 G_DEFINE_FINAL_TYPE (WbGraphView, wb_graph_view, GTK_TYPE_WIDGET)
 
@@ -30,6 +29,21 @@ current_trace (WbGraphView *self)
   return entry < wb_trace_set_get_n_entries (set) ? wb_trace_set_get_entry (set, entry)->trace : NULL;
 }
 
+static char *
+stage_title (WbGraphView *self)
+{
+  const WbTraceSet   *set = wb_document_get_trace_set (self->document);
+  const WbTraceEntry *e = wb_trace_set_get_entry (set, wb_document_get_entry (self->document));
+  GString            *s = g_string_new (NULL);
+
+  if (e->subset != NULL && e->subset[0])
+    g_string_append_printf (s, "%s/", e->subset);
+  g_string_append_printf (s, "%s_%02d", wb_trace_kind_to_string (e->kind), MAX (e->index, 0));
+  if (e->trace->provenance != NULL)
+    g_string_append_printf (s, " · %s", e->trace->provenance);
+  return g_string_free (s, FALSE);
+}
+
 static void
 update_info (WbGraphView *self)
 {
@@ -37,6 +51,10 @@ update_info (WbGraphView *self)
 
   if (self->running)
     text = g_strdup (_ ("Laying out…"));
+  else if (self->layout != NULL && self->chunks != NULL)
+    /* TRANSLATORS: graph view status of a large stage: nodes, its top level's chunks, expanded chunks and regions, layout time */
+    text = g_strdup_printf (_ ("%u nodes · top level in %u chunks · %u expanded · laid out in %.0f ms"), wb_graph_view_get_n_nodes (self),
+                            self->chunks->len, g_hash_table_size (self->expanded), self->layout_ms);
   else if (self->layout != NULL)
     /* TRANSLATORS: graph view status: nodes, expanded regions, layout time */
     text = g_strdup_printf (_ ("%u nodes · %u regions expanded · laid out in %.0f ms"), wb_graph_view_get_n_nodes (self),
@@ -54,64 +72,53 @@ _wb_graph_view_fit (WbGraphView *self)
 
   if (self->layout == NULL || w <= 0 || h <= 0)
     return;
-  z = MIN ((w - 20) / MAX (self->layout->width, 1), (h - 20) / MAX (self->layout->height, 1));
-  if (z >= 0.35)
-    {
-      self->zoom = MIN (z, 1.2);
-      self->ox = (w - self->layout->width * self->zoom) / 2;
-      self->oy = (h - self->layout->height * self->zoom) / 2;
-    }
-  else
-    {
-      /* too big to fit readably: the top, centred, at a size that still shows the labels */
-      self->zoom = 0.6;
-      self->ox = (w - self->layout->width * self->zoom) / 2;
-      self->oy = 10;
-    }
+  /* the whole graph, below the stage's name; a large stage's top level is chunks, so it stays readable */
+  z = MIN ((w - 20) / MAX (self->layout->width, 1), (h - 50) / MAX (self->layout->height, 1));
+  self->zoom = CLAMP (z, 0.02, 1.2);
+  self->ox = (w - self->layout->width * self->zoom) / 2;
+  self->oy = 36 + (h - 40 - self->layout->height * self->zoom) / 2;
 }
 
-/* find the node of @bsym: top level, or inside an expanded cluster (then *@cluster is that cluster) */
+/* find the node of @bsym at any depth (top level, expanded chunks and regions); its centre in graph
+ * coordinates in *@x, *@y (nullable) */
 static VNode *
-find_node (Layout *l, const WbBsym *bsym, VNode **cluster)
+find_node_at (Layout *l, const WbBsym *bsym, double dx, double dy, double *x, double *y)
 {
-  if (l == NULL || bsym == NULL)
-    return NULL;
-  for (guint i = 0; i < l->nodes->len; i++)
+  for (guint i = 0; l != NULL && bsym != NULL && i < l->nodes->len; i++)
     {
       VNode *n = &g_array_index (l->nodes, VNode, i);
+      VNode *in;
 
-      if (n->bsym == bsym)
-        return n;
-      if (n->inner != NULL)
-        for (guint k = 0; k < n->inner->nodes->len; k++)
-          if (g_array_index (n->inner->nodes, VNode, k).bsym == bsym)
-            {
-              if (cluster)
-                *cluster = n;
-              return &g_array_index (n->inner->nodes, VNode, k);
-            }
+      if (n->bsym == bsym && (n->kind != GN_CLUSTER || n->group == bsym))
+        {
+          if (x)
+            *x = n->x + dx, *y = n->y + dy;
+          return n;
+        }
+      if (n->inner != NULL && (in = find_node_at (n->inner, bsym, dx + n->x - n->w / 2 + CLUSTER_PAD, dy + n->y - n->h / 2 + CLUSTER_PAD + CLUSTER_BAR, x, y)) != NULL)
+        return in;
     }
   return NULL;
 }
 
-static void
-center_on (WbGraphView *self, const WbBsym *bsym)
+static VNode *
+find_node (Layout *l, const WbBsym *bsym)
 {
-  VNode *cluster = NULL;
-  VNode *n = find_node (self->layout, bsym, &cluster);
+  return find_node_at (l, bsym, 0, 0, NULL, NULL);
+}
+
+static void
+center_on (WbGraphView *self, const WbBsym *bsym, gboolean always)
+{
   double x, y, w = gtk_widget_get_width (self->area), h = gtk_widget_get_height (self->area);
 
-  if (n == NULL)
+  if (find_node_at (self->layout, bsym, 0, 0, &x, &y) == NULL)
     return;
-  x = n->x, y = n->y;
-  if (cluster != NULL)
-    {
-      x += cluster->x - cluster->w / 2 + CLUSTER_PAD;
-      y += cluster->y - cluster->h / 2 + CLUSTER_PAD + CLUSTER_BAR;
-    }
+  if (always && self->zoom < 0.5)
+    self->zoom = 0.8;
   x = x * self->zoom + self->ox;
   y = y * self->zoom + self->oy;
-  if (x < 0 || y < 0 || x > w || y > h)
+  if (always || x < 0 || y < 0 || x > w || y > h)
     {
       self->ox += w / 2 - x;
       self->oy += h / 2 - y;
@@ -126,14 +133,14 @@ update_selected (WbGraphView *self)
   self->selected = NULL;
   if (self->trace != NULL && bsym != NULL)
     {
-      if (find_node (self->layout, bsym, NULL) != NULL)
+      if (find_node (self->layout, bsym) != NULL)
         self->selected = bsym;
       else
         {
           /* a bound symbol of another stage: its region's call here, if this stage has it */
           const WbRegion *region = wb_document_region_of (self->document, bsym);
 
-          if (region != NULL && find_node (self->layout, region->bsym, NULL) != NULL)
+          if (region != NULL && find_node (self->layout, region->bsym) != NULL)
             self->selected = region->bsym;
         }
     }
@@ -141,11 +148,20 @@ update_selected (WbGraphView *self)
     {
       const WbRegion *region = wb_document_lookup_region (self->document, wb_document_get_region (self->document));
 
-      if (region != NULL && find_node (self->layout, region->bsym, NULL) != NULL)
+      if (region != NULL && find_node (self->layout, region->bsym) != NULL)
         self->selected = region->bsym;
     }
+  if (self->selected == NULL && bsym != NULL && self->chunks != NULL)
+    {
+      /* inside a collapsed chunk: the chunk's node (it stands for its first bound symbol) */
+      WbGraphChunk *chunk = _wb_graph_chunk_of (self->chunks, self->trace, bsym);
+
+      for (guint i = 0; chunk != NULL && self->layout != NULL && i < self->layout->nodes->len; i++)
+        if (g_array_index (self->layout->nodes, VNode, i).group == chunk)
+          self->selected = g_array_index (self->layout->nodes, VNode, i).bsym;
+    }
   if (self->selected != NULL)
-    center_on (self, self->selected);
+    center_on (self, self->selected, FALSE);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -177,6 +193,11 @@ layout_done (GObject *object, GAsyncResult *result, gpointer user_data)
       if (job->computed->len == job->expand->len || self->zoom <= 0)
         _wb_graph_view_fit (self);
       update_selected (self);
+      if (self->centre != NULL && find_node (self->layout, self->centre) != NULL)
+        {
+          center_on (self, self->centre, TRUE);
+          self->centre = NULL;
+        }
       update_info (self);
     }
   if (self->dirty)
@@ -205,6 +226,7 @@ _wb_graph_view_start_layout (WbGraphView *self)
   job->computed = g_ptr_array_new ();
   job->cw = self->cw;
   job->lh = self->lh;
+  job->chunks = self->chunks ? g_ptr_array_ref (self->chunks) : NULL;
   g_hash_table_iter_init (&it, self->expanded);
   while (g_hash_table_iter_next (&it, &key, NULL))
     {
@@ -231,15 +253,18 @@ set_trace (WbGraphView *self, WbTrace *trace)
   g_clear_pointer (&self->trace, wb_trace_unref);
   g_clear_pointer (&self->layout, _wb_graph_layout_unref);
   g_hash_table_remove_all (self->expanded);
+  g_hash_table_remove_all (self->inner_cache); /* keyed by the old stage's regions and chunks */
+  g_clear_pointer (&self->chunks, g_ptr_array_unref);
   self->zoom = 0;
   self->selected = NULL;
+  self->centre = NULL;
   if (trace != NULL)
     {
       self->trace = wb_trace_ref (trace);
-      if (_wb_graph_count_bsyms (trace) <= COLLAPSE_ABOVE)
-        for (guint i = 0; i < trace->n_body; i++)
-          if (trace->body[i]->kind == WB_BSYM_CALL && wb_bsym_is_fusion (trace->body[i]))
-            g_hash_table_add (self->expanded, trace->body[i]);
+      self->chunks = _wb_graph_chunks_new (trace);
+      g_free (self->title);
+      self->title = stage_title (self);
+      _wb_graph_default_expanded (trace, self->expanded);
     }
   self->dirty = TRUE;
   if (self->running)
@@ -285,18 +310,127 @@ wb_graph_view_get_selected (WbGraphView *self)
   return self->selected;
 }
 
-guint
-wb_graph_view_get_n_nodes (WbGraphView *self)
+static guint
+count_nodes (Layout *l)
 {
   guint n = 0;
 
-  for (guint i = 0; self->layout && i < self->layout->nodes->len; i++)
+  for (guint i = 0; l && i < l->nodes->len; i++)
     {
-      VNode *node = &g_array_index (self->layout->nodes, VNode, i);
+      VNode *node = &g_array_index (l->nodes, VNode, i);
 
-      n += node->inner ? node->inner->nodes->len : 1;
+      n += node->inner ? count_nodes (node->inner) : 1;
     }
   return n;
+}
+
+guint
+wb_graph_view_get_n_nodes (WbGraphView *self)
+{
+  return count_nodes (self->layout);
+}
+
+guint
+wb_graph_view_get_n_chunks (WbGraphView *self)
+{
+  return self->chunks ? self->chunks->len : 0;
+}
+
+const char *
+wb_graph_view_get_title (WbGraphView *self)
+{
+  return self->title;
+}
+
+double
+wb_graph_view_get_zoom (WbGraphView *self)
+{
+  return self->zoom;
+}
+
+double
+wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym)
+{
+  VNode *n = find_node (self->layout, bsym);
+
+  return n != NULL ? _wb_graph_view_node_ms (self, n) : -1;
+}
+
+gboolean
+wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym)
+{
+  double x, y;
+
+  if (find_node_at (self->layout, bsym, 0, 0, &x, &y) == NULL)
+    return FALSE;
+  x = x * self->zoom + self->ox, y = y * self->zoom + self->oy;
+  return x >= 0 && y >= 0 && x <= gtk_widget_get_width (self->area) && y <= gtk_widget_get_height (self->area);
+}
+
+/* pass 0: @b's call is @text; pass 1: its call, outputs or value contain @text */
+static gboolean
+bsym_matches (const WbBsym *b, const char *text, int pass)
+{
+  g_autofree char *outs = NULL;
+
+  if (pass == 0)
+    return g_strcmp0 (b->name, text) == 0;
+  outs = b->outputs ? wb_value_to_string (b->outputs) : b->value ? wb_value_to_string (b->value)
+                                                                 : NULL;
+  return (b->name && strstr (b->name, text)) || (outs && strstr (outs, text));
+}
+
+/* the next match from self->search_at on (exact calls first); its top-level bound symbol in *@top_out */
+static const WbBsym *
+search_from (WbGraphView *self, const char *text, const WbBsym **top_out)
+{
+  for (int pass = 0; pass < 2; pass++)
+    for (guint k = 0; k < self->trace->n_body; k++)
+      {
+        guint         i = (self->search_at + k) % self->trace->n_body;
+        const WbBsym *top = self->trace->body[i];
+
+        *top_out = top;
+        if (bsym_matches (top, text, pass))
+          {
+            self->search_at = i + 1;
+            return top;
+          }
+        for (guint j = 0; _wb_graph_is_group (top) && j < top->n_subsymbols; j++)
+          if (bsym_matches (top->subsymbols[j], text, pass))
+            {
+              self->search_at = i + 1;
+              return top->subsymbols[j];
+            }
+      }
+  return NULL;
+}
+
+const WbBsym *
+wb_graph_view_search (WbGraphView *self, const char *text)
+{
+  const WbBsym *top = NULL, *found;
+  WbGraphChunk *chunk;
+
+  g_return_val_if_fail (WB_IS_GRAPH_VIEW (self), NULL);
+
+  if (self->trace == NULL || self->trace->n_body == 0 || text == NULL || text[0] == '\0')
+    return NULL;
+  if ((found = search_from (self, text, &top)) == NULL)
+    return NULL;
+  if ((chunk = _wb_graph_chunk_of (self->chunks, self->trace, top)) != NULL)
+    wb_graph_view_set_expanded (self, (const WbBsym *) chunk, TRUE);
+  if (_wb_graph_is_group (top))
+    wb_graph_view_set_expanded (self, top, TRUE); /* a region found, or an op in its body: drawn open */
+  self->centre = found;
+  wb_document_select_bsym (self->document, self->trace, top);
+  if (!wb_graph_view_is_busy (self) && find_node (self->layout, found) != NULL)
+    {
+      center_on (self, found, TRUE);
+      self->centre = NULL;
+      gtk_widget_queue_draw (self->area);
+    }
+  return found;
 }
 
 double
@@ -322,6 +456,14 @@ wb_graph_view_set_expanded (WbGraphView *self, const WbBsym *region, gboolean ex
     g_hash_table_add (self->expanded, (gpointer) region);
   else
     g_hash_table_remove (self->expanded, region);
+  if (!_wb_graph_is_chunk (self->chunks, region))
+    {
+      /* a chunk's cached body drew the region the other way */
+      WbGraphChunk *chunk = _wb_graph_chunk_of (self->chunks, self->trace, region);
+
+      if (chunk != NULL)
+        g_hash_table_remove (self->inner_cache, chunk);
+    }
   self->dirty = TRUE;
   _wb_graph_view_start_layout (self);
 }
@@ -329,7 +471,7 @@ wb_graph_view_set_expanded (WbGraphView *self, const WbBsym *region, gboolean ex
 gboolean
 wb_graph_view_click_bsym (WbGraphView *self, const WbBsym *bsym)
 {
-  VNode *n = find_node (self->layout, bsym, NULL);
+  VNode *n = find_node (self->layout, bsym);
 
   if (n == NULL)
     return FALSE;
@@ -383,6 +525,8 @@ wb_graph_view_dispose (GObject *object)
   g_clear_pointer (&self->layout, _wb_graph_layout_unref);
   g_clear_pointer (&self->expanded, g_hash_table_unref);
   g_clear_pointer (&self->inner_cache, g_hash_table_unref);
+  g_clear_pointer (&self->chunks, g_ptr_array_unref);
+  g_clear_pointer (&self->title, g_free);
 
   G_OBJECT_CLASS (wb_graph_view_parent_class)->dispose (object);
 }
@@ -411,10 +555,17 @@ icon_button (const char *icon, const char *action, const char *tooltip)
 }
 
 static void
+search_activate_cb (GtkSearchEntry *entry, WbGraphView *self)
+{
+  wb_graph_view_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
 wb_graph_view_init (WbGraphView *self)
 {
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   GtkWidget *export_button = gtk_menu_button_new ();
+  GtkWidget *search;
   g_autoptr (GMenu) menu = g_menu_new ();
   PangoContext     *context;
   PangoFontMetrics *metrics;
@@ -435,6 +586,11 @@ wb_graph_view_init (WbGraphView *self)
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->spinner));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->info));
+  search = gtk_search_entry_new ();
+  g_object_set (search, "placeholder-text", _ ("Find a node"), NULL);
+  gtk_widget_set_tooltip_text (search, _ ("Find a bound symbol by its call or outputs; Enter finds the next"));
+  g_signal_connect (search, "activate", G_CALLBACK (search_activate_cb), self);
+  gtk_box_append (GTK_BOX (bar), search);
   gtk_box_append (GTK_BOX (bar), icon_button ("list-add-symbolic", "graph.expand-all", _ ("Expand All Regions")));
   gtk_box_append (GTK_BOX (bar), icon_button ("list-remove-symbolic", "graph.collapse-all", _ ("Collapse All Regions")));
   gtk_box_append (GTK_BOX (bar), icon_button ("zoom-out-symbolic", "graph.zoom-out", _ ("Zoom Out")));

@@ -38,6 +38,21 @@ void wb_graph_view_set_expanded (WbGraphView *self, const WbBsym *region, gboole
 guint wb_graph_view_get_n_expanded (WbGraphView *self);
 /* wb_graph_view_click: what a click at graph coordinates does (tests); FALSE when nothing is there. */
 gboolean wb_graph_view_click_bsym (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_get_n_chunks: the collapsible runs a large stage's top level is drawn as (0: none). */
+guint wb_graph_view_get_n_chunks (WbGraphView *self);
+/* wb_graph_view_get_title: (transfer none) (nullable) the shown stage's name, drawn over the graph. */
+const char *wb_graph_view_get_title (WbGraphView *self);
+/* wb_graph_view_get_zoom: the view's scale (1: a point per pixel); 0 before the first layout. */
+double wb_graph_view_get_zoom (WbGraphView *self);
+/* wb_graph_view_search: the next bound symbol after the last one found whose call is @text, else whose call, outputs or value
+ * contain @text (at the top level or in a region's body): it is selected, the chunk or region holding
+ * it expanded, and the view centred on it once laid out. (transfer none) (nullable) what was found. */
+const WbBsym *wb_graph_view_search (WbGraphView *self, const char *text);
+/* wb_graph_view_node_is_visible: whether @bsym's node is laid out and inside the visible area. */
+gboolean wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_get_node_ms: the latest run's time drawn on @bsym's node (its tag, and its colour), ms;
+ * -1 when the node shows none or is not laid out. */
+double wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym);
 /* wb_graph_view_export: the graph as shown (PNG, SVG) or the stage as DOT, written to @path. */
 gboolean wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format, GError **error);
 

@@ -1,4 +1,4 @@
-/* wb-timeline.h — the selected run's kernels per stream on a zoomable time axis, region spans above
+/* wb-timeline.h — the selected run's kernels per stream on a zoomable time axis, regions and calls above
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include <gtk/gtk.h>
 
+#include "wb-data.h"
 #include "wb-document.h"
 
 G_BEGIN_DECLS
@@ -26,5 +27,18 @@ const WbKernelRecord *wb_timeline_get_kernel (WbTimeline *self, guint index);
 void wb_timeline_click_kernel (WbTimeline *self, guint index);
 /* wb_timeline_get_tooltip: (transfer full) the hover text of kernel @index. */
 char *wb_timeline_get_tooltip (WbTimeline *self, guint index);
+/* wb_timeline_select_range: selects [@from_ns, @to_ns) (ns from the run's first kernel; @to_ns < 0
+ * clears it) and shows its statistics beside the tracks. */
+void wb_timeline_select_range (WbTimeline *self, gint64 from_ns, gint64 to_ns);
+/* wb_timeline_drag: what a drag from widget x @x0 to @x1 across the tracks does: selects that range. */
+void wb_timeline_drag (WbTimeline *self, double x0, double x1);
+/* wb_timeline_get_range_stats: (transfer none) (nullable) the selected range's statistics. */
+const WbRangeStats *wb_timeline_get_range_stats (WbTimeline *self);
+/* wb_timeline_get_stats_text: (transfer none) the statistics pane's text. */
+const char *wb_timeline_get_stats_text (WbTimeline *self);
+/* wb_timeline_get_visible_range: the times (ns from the first kernel) at the tracks' left and right edges. */
+void wb_timeline_get_visible_range (WbTimeline *self, double *from_ns, double *to_ns);
+/* wb_timeline_get_n_calls: spans on the calls track (consecutive kernels of one line of the run's stage). */
+guint wb_timeline_get_n_calls (WbTimeline *self);
 
 G_END_DECLS

@@ -19,5 +19,6 @@
 #include "wb-sidebar.h"
 #include "wb-stage-pair.h"
 #include "wb-stage-view.h"
+#include "wb-symbol-view.h"
 #include "wb-timeline.h"
 #undef WB_VIEWS_INSIDE

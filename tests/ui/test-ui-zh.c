@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "wb-ui-common.h"
 
@@ -34,6 +35,32 @@ test_zh (void)
   wb_window_show_view (window, "graph");
   wb_ui_spin (1.5);
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "06b-zh_CN-graph"));
+  /* the new pages' strings */
+  g_assert_cmpstr (_ ("Recent"), ==, "最近");
+  g_assert_cmpstr (_ ("Symbols"), ==, "符号");
+  g_assert_cmpstr (_ ("Find a node"), ==, "查找节点");
+  g_assert_cmpstr (_ ("By symbol"), ==, "按符号");
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "06c-zh_CN-timeline"));
+}
+
+/* thunder-wb itself, run from the build tree, takes the build tree's catalogue (app/wb-locale.h): its
+ * --help lists the commands in Chinese */
+static void
+test_zh_program (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *program = g_build_filename (build ? build : ".", "app", "thunder-wb", NULL);
+  const char      *argv[] = { program, "--help", NULL };
+  g_autofree char *out = NULL;
+  int              status = 0;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "列出 PATH 中的 trace"));
+  g_assert_null (strstr (out, "List the traces of PATH"));
 }
 
 int
@@ -45,5 +72,6 @@ main (int argc, char **argv)
       return 77;
     }
   g_test_add_func ("/ui/zh_CN/labels", test_zh);
+  g_test_add_func ("/ui/zh_CN/program", test_zh_program);
   return g_test_run ();
 }

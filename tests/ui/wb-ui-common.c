@@ -8,21 +8,17 @@
 #include <gtksourceview/gtksource.h>
 #include <locale.h>
 
+#include "wb-locale.h"
+
 static GtkApplication *application;
 
 gboolean
 wb_ui_init (int *argc, char ***argv)
 {
-  const char      *build = g_getenv ("WB_BUILD_ROOT");
-  g_autofree char *po = build ? g_build_filename (build, "po", NULL) : NULL;
-
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("NO_AT_BRIDGE", "1", TRUE);
-  setlocale (LC_ALL, "");
-  if (po != NULL)
-    bindtextdomain (GETTEXT_PACKAGE, po);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  /* as thunder-wb's main(): the build tree's catalogues, since this runs from it */
+  wb_locale_init ();
   g_test_init (argc, argv, NULL);
   if (!gtk_init_check ())
     return FALSE;
