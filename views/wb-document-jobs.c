@@ -213,13 +213,17 @@ index_entries (WbDocument *self)
           if (prev >= 0)
             self->previous[i] = find_entry_of_trace (self->set, wb_stage_get_trace (wb_pipeline_get_stage (self->pipeline, prev)));
         }
-      else if (i > 0)
-        {
-          const WbTraceEntry *p = wb_trace_set_get_entry (self->set, i - 1);
+      else
+        /* the nearest earlier file of the same sub-program (function and parameters): Thunder's stage
+         * files interleave the prologue, the computation and each torch.compile subgraph, and a forward
+         * is never diffed against a backward */
+        for (guint k = i; k > 0 && self->previous[i] < 0; k--)
+          {
+            const WbTraceEntry *p = wb_trace_set_get_entry (self->set, k - 1);
 
-          if (g_strcmp0 (p->subset, e->subset) == 0 && p->kind == e->kind)
-            self->previous[i] = (int) i - 1;
-        }
+            if (g_strcmp0 (p->subset, e->subset) == 0 && p->kind == e->kind && wb_stage_pair_can_pair (p->trace, e->trace))
+              self->previous[i] = (int) k - 1;
+          }
     }
 }
 
