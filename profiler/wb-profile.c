@@ -620,6 +620,7 @@ init_run_options (WbRunOptions *ro, const WbProfileOptions *options)
   ro->check_shapes = options->check_shapes;
   ro->parameters = options->parameters;
   ro->parameters_data = options->parameters_data;
+  ro->cancellable = options->cancellable;
 }
 
 static gboolean

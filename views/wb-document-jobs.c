@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <malloc.h>
 #include <string.h>
 
 #include "wb-document-private.h"
@@ -12,21 +13,24 @@
 
 typedef struct
 {
-  char         *path;
-  WbAssignment *assignment; /* (nullable) */
-  WbCase       *wcase;      /* borrowed from the document while profiling */
-  gboolean      own_case;
-  WbTraceSet   *set;
-  WbPipeline   *pipeline;
-  char         *pipeline_error;
-  WbRun        *run;
-  GPtrArray    *session_runs; /* (element-type WbRun) runs read from a session */
-  char         *session_path; /* a session: store the run there */
-  gint64        trace_set_id;
-  char         *store_error;   /* the run was made but not stored in the session */
-  char         *device_reason; /* why the profiling job chose its device */
-  guint         iters, warmup;
-  void (*progress) (double, gpointer);
+  char           *path;
+  WbAssignment   *assignment; /* (nullable) */
+  WbCase         *wcase;      /* borrowed from the document while profiling */
+  gboolean        own_case;
+  WbTraceSet     *set;
+  WbPipeline     *pipeline;
+  char           *pipeline_error;
+  WbRun          *run;
+  GPtrArray      *session_runs; /* (element-type WbRun) runs read from a session */
+  char           *session_path; /* a session: store the run there */
+  gint64          trace_set_id;
+  char           *store_error;   /* the run was made but not stored in the session */
+  char           *device_reason; /* why the profiling job chose its device */
+  guint           iters, warmup;
+  WbProfileDevice device;
+  WbProfileDevice device_used;
+  gint64          started_us, finished_us;
+  void (*progress) (double, const char *, gpointer);
   gpointer      progress_data;
   GCancellable *cancellable;
 } Job;
@@ -303,9 +307,10 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
 
 typedef struct
 {
-  void (*func) (double, gpointer);
+  void (*func) (double, const char *, gpointer);
   gpointer data;
   double   fraction;
+  char    *text;
 } ProgressCall;
 
 static gboolean
@@ -313,25 +318,53 @@ progress_idle (gpointer data)
 {
   ProgressCall *call = data;
 
-  call->func (call->fraction, call->data);
+  call->func (call->fraction, call->text, call->data);
   return G_SOURCE_REMOVE;
 }
 
 static void
-on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer user_data)
+progress_call_free (gpointer data)
 {
-  Job          *job = user_data;
+  ProgressCall *call = data;
+
+  g_free (call->text);
+  g_free (call);
+}
+
+/* on the worker: hands @fraction and @text to the main thread */
+static void
+job_progress (Job *job, double fraction, char *text)
+{
   ProgressCall *call;
-  guint         all = job->iters + job->warmup;
-  guint         at = phase == WB_PROFILE_PHASE_WARMUP ? done : job->warmup + done;
 
   if (job->progress == NULL)
-    return;
+    {
+      g_free (text);
+      return;
+    }
   call = g_new (ProgressCall, 1);
   call->func = job->progress;
   call->data = job->progress_data;
-  call->fraction = 0.1 + 0.9 * (double) at / MAX (all, 1);
-  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, g_free);
+  call->fraction = fraction;
+  call->text = text;
+  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
+}
+
+/* the job's phases as a fraction and words: the pipeline (0 to 0.1), the warm-up or the GPU's checked run
+ * (to 0.3), then the timed iterations (to 1) */
+static void
+on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer user_data)
+{
+  Job        *job = user_data;
+  const char *device = job->device_used == WB_PROFILE_DEVICE_CUDA ? _ ("the GPU") : _ ("the cpu");
+  double      part = total > 0 ? (double) done / total : 1.0;
+
+  if (phase == WB_PROFILE_PHASE_WARMUP)
+    /* TRANSLATORS: progress: warm-up iteration (on the cpu) or call of the checked run (on the GPU) %u of %u, on %s */
+    job_progress (job, 0.1 + 0.2 * part, g_strdup_printf (_ ("Warming up: %u of %u on %s"), done, total, device));
+  else
+    /* TRANSLATORS: progress: timed iteration %u of %u, on %s ("the cpu", "the GPU") */
+    job_progress (job, 0.3 + 0.7 * part, g_strdup_printf (_ ("Iteration %u of %u on %s"), done, total, device));
 }
 
 static void
@@ -390,37 +423,31 @@ runner_assignment (const WbAssignment *assignment, WbProgram *program)
 
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
  * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
-static void
-profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gboolean
+profile_job (Job *job, GCancellable *cancellable, GError **error)
 {
-  Job    *job = data;
-  GError *error = NULL;
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (WbProfileJob) pj = NULL;
   WbProfileOptions options;
   WbTrace         *forward, *backward;
 
-  if (!job_build_set (job, wb_case_get_trace_set (job->wcase), &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+  job_progress (job, 0.02, g_strdup (_ ("Re-running the pipeline…")));
+  if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
+    return FALSE;
   if (job->pipeline == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", job->pipeline_error);
-      return;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", job->pipeline_error);
+      return FALSE;
     }
   final_stages (job->pipeline, &forward, &backward);
   if (forward != NULL && backward != NULL && wb_program_classify_trace (forward) != WB_PROGRAM_TRAINING)
     backward = NULL;
-  if ((program = wb_program_new (forward, backward, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
-    return;
+  if ((program = wb_program_new (forward, backward, error)) == NULL)
+    return FALSE;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
   pj = wb_profile_job_new (job->wcase, program, "workbench");
+  wb_profile_job_set_device (pj, job->device);
   wb_profile_options_init (&options);
   options.iters = job->iters;
   options.warmup = job->warmup;
@@ -428,9 +455,13 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   options.progress_data = job;
   wb_profile_job_set_options (pj, &options);
   wb_profile_job_set_inputs (pj, wb_case_get_reference (job->wcase, NULL));
+  job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
   /* the assignment was the pipeline's (unfuse, fusion executors); on the GPU its choices of executors
    * that still name a region of the program also tell the runner where to run them */
-  if (wb_profile_job_choose_device (pj, NULL) && wb_profile_job_get_device (pj) == WB_PROFILE_DEVICE_CUDA)
+  if (!wb_profile_job_choose_device (pj, error))
+    return FALSE;
+  job->device_used = wb_profile_job_get_device (pj);
+  if (job->device_used == WB_PROFILE_DEVICE_CUDA)
     {
       g_autoptr (WbAssignment) runner = runner_assignment (job->assignment, program);
 
@@ -438,23 +469,44 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     }
   wb_profile_job_set_cancellable (pj, cancellable);
   wb_profile_job_set_store (pj, store_in_session, job);
-  job->run = wb_profile_job_run (pj, &error);
+  job->run = wb_profile_job_run (pj, error);
   g_free (job->device_reason);
   job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
   if (job->run == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+    return FALSE;
   g_free (job->run->assignment);
   job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
   if (wb_profile_job_get_store_error (pj) != NULL)
     job->store_error = g_strdup (wb_profile_job_get_store_error (pj));
+  return TRUE;
+}
+
+static void
+profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job     *job = data;
+  GError  *error = NULL;
+  gboolean ok;
+
+  job->started_us = g_get_monotonic_time ();
+  ok = profile_job (job, cancellable, &error);
+  job->finished_us = g_get_monotonic_time ();
+  if (!ok)
+    {
+      /* what the run held (tensors, the program, the new pipeline) is freed now, not with the task, and
+       * the allocator hands the pages back to the system: a cancelled 3 GB run leaves no 3 GB behind */
+      g_clear_pointer (&job->pipeline, wb_pipeline_free);
+      g_clear_pointer (&job->set, wb_trace_set_free);
+      malloc_trim (0);
+      g_task_return_error (task, error);
+      return;
+    }
+  malloc_trim (0);
   g_task_return_boolean (task, TRUE);
 }
 
 void
-wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
+wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbProfileDevice device, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, const char *, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   Job *job;
@@ -475,6 +527,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, gui
   job->wcase = self->wcase;
   job->iters = MAX (iters, 1);
   job->warmup = warmup;
+  job->device = device;
   job->progress = progress;
   job->progress_data = progress_data;
   job->session_path = g_strdup (self->session_path);
@@ -496,6 +549,9 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
   job = g_task_get_task_data (G_TASK (result));
   if (job->store_error != NULL)
     g_warning ("the run was not stored in the session: %s", job->store_error);
+  /* for the next run's estimate: how long this one took, for how many iterations */
+  self->last_seconds = (job->finished_us - job->started_us) / 1e6;
+  self->last_iterations = job->iters + job->warmup;
   g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
   g_free (self->device_reason);
   self->device_reason = g_steal_pointer (&job->device_reason);
@@ -519,4 +575,15 @@ wb_document_get_run_entry (WbDocument *self)
     return -1;
   final_stages (self->pipeline, &forward, &backward);
   return forward ? find_entry_of_trace (self->set, forward) : -1;
+}
+
+gboolean
+wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate)
+{
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), FALSE);
+  if (self->last_iterations == 0)
+    return FALSE;
+  *last_seconds = self->last_seconds;
+  *estimate = self->last_seconds * (iters + warmup) / self->last_iterations;
+  return TRUE;
 }
