@@ -421,6 +421,27 @@ runner_assignment (const WbAssignment *assignment, WbProgram *program)
   return runner;
 }
 
+/* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in
+ * the final stage remat may put recomputed values before the region's first bound symbol, and what it
+ * recomputes changes with the regions around it. */
+static void
+use_fusion_keys (WbRun *run, const WbPipeline *pipeline)
+{
+  GPtrArray *regions = wb_pipeline_get_regions (pipeline);
+
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const WbRegion *r = regions->pdata[i];
+      WbRegionStats  *s = r->key ? wb_run_find_region (run, r->name) : NULL;
+
+      if (s != NULL)
+        {
+          g_free (s->key);
+          s->key = g_strdup (r->key);
+        }
+    }
+}
+
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
  * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
 static gboolean
@@ -476,6 +497,7 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
     return FALSE;
   g_free (job->run->assignment);
   job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
+  use_fusion_keys (job->run, job->pipeline);
   if (wb_profile_job_get_store_error (pj) != NULL)
     job->store_error = g_strdup (wb_profile_job_get_store_error (pj));
   return TRUE;
