@@ -602,10 +602,21 @@ wb_document_get_run_entry (WbDocument *self)
 gboolean
 wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate)
 {
+  const WbRun *run;
+  double       per_iteration;
+
   g_return_val_if_fail (WB_IS_DOCUMENT (self), FALSE);
-  if (self->last_iterations == 0)
+  if (self->last_iterations > 0)
+    {
+      *last_seconds = self->last_seconds;
+      *estimate = self->last_seconds * (iters + warmup) / self->last_iterations;
+      return TRUE;
+    }
+  /* a run read from a session: its iterations' median, for each iteration asked */
+  if ((run = wb_document_get_run (self)) == NULL || run->iteration_ns->len == 0)
     return FALSE;
-  *last_seconds = self->last_seconds;
-  *estimate = self->last_seconds * (iters + warmup) / self->last_iterations;
+  per_iteration = wb_run_get_iteration_median_ns (run) / 1e9;
+  *last_seconds = per_iteration * (run->iters + run->warmup);
+  *estimate = per_iteration * (iters + warmup);
   return TRUE;
 }

@@ -85,7 +85,8 @@ const WbBsym *wb_document_find_run_call (WbDocument *self, const WbRun *run, con
  * success the new pipeline replaces the old one and the run is appended. */
 void     wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbProfileDevice device, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, const char *, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
 /* wb_document_estimate_seconds: what a run of @iters + @warmup iterations should take, scaled from the
- * last run of this document (*@last_seconds); FALSE before any run. */
+ * last run this document made (*@last_seconds: its time, pipeline included), else from the iterations of
+ * the latest run it holds (a session's); FALSE without any run. */
 gboolean wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate);
 gboolean wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error);
 gboolean wb_document_is_busy (WbDocument *self);
