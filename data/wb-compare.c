@@ -11,7 +11,7 @@
 #define NOISE_RULE                                                                                      \
   "noise = interquartile range (Q3 - Q1) of a run's per-iteration times (their range, max - min, with " \
   "fewer than 4 iterations); a difference counts when |median B - median A| > max(noise A, noise B); "  \
-  "fewer than 2 iterations in either run: unknown"
+  "fewer than 5 iterations in either run: unknown (too few to tell a difference from noise)"
 
 const char *
 wb_compare_verdict_to_string (WbCompareVerdict verdict)

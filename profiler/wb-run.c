@@ -467,6 +467,12 @@ wb_run_compute_checksum (const WbRun      *run,
       sum_u64 (sum, r->bytes_moved);
       sum_u64 (sum, r->flops);
       sum_double (sum, r->share);
+      /* only when set: the checksums of runs stored before keys existed stay what they were */
+      if (r->key != NULL || r->contents != NULL)
+        {
+          sum_string (sum, r->key);
+          sum_string (sum, r->contents);
+        }
     }
   sum_attribution (sum, &run->attribution);
 

@@ -390,6 +390,27 @@ final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward)
     }
 }
 
+/* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in
+ * the final stage remat may put recomputed values before the region's first bound symbol, and what it
+ * recomputes changes with the regions around it. */
+static void
+use_fusion_keys (WbRun *run, const WbPipeline *pipeline)
+{
+  GPtrArray *regions = wb_pipeline_get_regions (pipeline);
+
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const WbRegion *r = regions->pdata[i];
+      WbRegionStats  *s = r->key ? wb_run_find_region (run, r->name) : NULL;
+
+      if (s != NULL)
+        {
+          g_free (s->key);
+          s->key = g_strdup (r->key);
+        }
+    }
+}
+
 /* The profiling job's store hook: the run into the document's session (opened for the write only). */
 static gboolean
 store_in_session (WbRun *run, gpointer data, GError **error)
@@ -397,6 +418,7 @@ store_in_session (WbRun *run, gpointer data, GError **error)
   Job *job = data;
   g_autoptr (WbSession) session = NULL;
 
+  use_fusion_keys (run, job->pipeline);
   if (job->session_path == NULL)
     return TRUE;
   if ((session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, error)) == NULL)
@@ -419,27 +441,6 @@ runner_assignment (const WbAssignment *assignment, WbProgram *program)
         wb_assignment_set (runner, c->key, c->executor, NULL);
     }
   return runner;
-}
-
-/* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in
- * the final stage remat may put recomputed values before the region's first bound symbol, and what it
- * recomputes changes with the regions around it. */
-static void
-use_fusion_keys (WbRun *run, const WbPipeline *pipeline)
-{
-  GPtrArray *regions = wb_pipeline_get_regions (pipeline);
-
-  for (guint i = 0; i < regions->len; i++)
-    {
-      const WbRegion *r = regions->pdata[i];
-      WbRegionStats  *s = r->key ? wb_run_find_region (run, r->name) : NULL;
-
-      if (s != NULL)
-        {
-          g_free (s->key);
-          s->key = g_strdup (r->key);
-        }
-    }
 }
 
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
