@@ -367,29 +367,6 @@ on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, g
     job_progress (job, 0.3 + 0.7 * part, g_strdup_printf (_ ("Iteration %u of %u on %s"), done, total, device));
 }
 
-static void
-final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward)
-{
-  *forward = *backward = NULL;
-  for (guint i = 0; pipeline != NULL && i < wb_pipeline_get_n_stages (pipeline); i++)
-    {
-      const WbStage *s = wb_pipeline_get_stage (pipeline, i);
-
-      switch (wb_stage_get_list (s))
-        {
-        case WB_STAGE_FORWARD:
-        case WB_STAGE_COMPUTATION:
-          *forward = wb_stage_get_trace (s);
-          break;
-        case WB_STAGE_BACKWARD:
-          *backward = wb_stage_get_trace (s);
-          break;
-        default:
-          break;
-        }
-    }
-}
-
 /* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in
  * the final stage remat may put recomputed values before the region's first bound symbol, and what it
  * recomputes changes with the regions around it. */
@@ -426,23 +403,6 @@ store_in_session (WbRun *run, gpointer data, GError **error)
   return wb_session_store_run (session, run, job->trace_set_id, error) != 0;
 }
 
-/* The choices of @assignment (nullable) that name a region of @program with an executor (not "unfuse"). */
-static WbAssignment *
-runner_assignment (const WbAssignment *assignment, WbProgram *program)
-{
-  const WbTrace *traces[2] = { wb_program_get_forward (program), wb_program_get_backward (program) };
-  WbAssignment  *runner = wb_assignment_new ();
-
-  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
-    {
-      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
-
-      if (strcmp (c->executor, "unfuse") != 0 && wb_assignment_resolve_key (c->key, traces, 2) != NULL)
-        wb_assignment_set (runner, c->key, c->executor, NULL);
-    }
-  return runner;
-}
-
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
  * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
 static gboolean
@@ -451,7 +411,6 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (WbProfileJob) pj = NULL;
   WbProfileOptions options;
-  WbTrace         *forward, *backward;
 
   job_progress (job, 0.02, g_strdup (_ ("Re-running the pipeline…")));
   if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
@@ -461,10 +420,7 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", job->pipeline_error);
       return FALSE;
     }
-  final_stages (job->pipeline, &forward, &backward);
-  if (forward != NULL && backward != NULL && wb_program_classify_trace (forward) != WB_PROGRAM_TRAINING)
-    backward = NULL;
-  if ((program = wb_program_new (forward, backward, error)) == NULL)
+  if ((program = wb_program_new_for_pipeline (job->pipeline, error)) == NULL)
     return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
@@ -478,17 +434,9 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   wb_profile_job_set_options (pj, &options);
   wb_profile_job_set_inputs (pj, wb_case_get_reference (job->wcase, NULL));
   job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
-  /* the assignment was the pipeline's (unfuse, fusion executors); on the GPU its choices of executors
-   * that still name a region of the program also tell the runner where to run them */
-  if (!wb_profile_job_choose_device (pj, error))
+  if (!wb_profile_job_choose_device_for_plan (pj, program, job->assignment, error))
     return FALSE;
   job->device_used = wb_profile_job_get_device (pj);
-  if (job->device_used == WB_PROFILE_DEVICE_CUDA)
-    {
-      g_autoptr (WbAssignment) runner = runner_assignment (job->assignment, program);
-
-      wb_profile_job_set_assignment (pj, runner);
-    }
   wb_profile_job_set_cancellable (pj, cancellable);
   wb_profile_job_set_store (pj, store_in_session, job);
   job->run = wb_profile_job_run (pj, error);
@@ -596,7 +544,7 @@ wb_document_get_run_entry (WbDocument *self)
 
   if (self->set == NULL || self->pipeline == NULL)
     return -1;
-  final_stages (self->pipeline, &forward, &backward);
+  wb_pipeline_get_final_stages (self->pipeline, &forward, &backward);
   return forward ? find_entry_of_trace (self->set, forward) : -1;
 }
 
