@@ -11,7 +11,9 @@
 G_BEGIN_DECLS
 
 /* wb_line_diff: the shortest edit script between the lines @a and @b (Myers' O(ND) algorithm, with the
- * common prefix and suffix trimmed first). Sets @a_changed[i] when line i of @a is deleted and
+ * common prefix and suffix trimmed first); past 4096 edits (whose frontiers would take D^2 memory) the
+ * lines unique to each side anchor the alignment (patience) and the stretches between anchors are
+ * diffed again, so two large, very different stages still align in bounded memory. Sets @a_changed[i] when line i of @a is deleted and
  * @b_changed[j] when line j of @b is inserted; @a_to_b[i] (nullable) gets the line of @b an unchanged
  * line i of @a matches, or G_MAXUINT. Returns the number of edits (deleted + inserted lines). */
 guint wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b, guint8 *a_changed, guint8 *b_changed, guint *a_to_b);

@@ -341,6 +341,43 @@ test_large (void)
   g_assert_cmpfloat (worst_ms, <, 5000);
 }
 
+/* Past 4096 edits the anchored diff takes over: 30,000 lines with every third one different, aligned in
+ * bounded time, every pair equal and in order, every other line changed. */
+static void
+test_many_edits (void)
+{
+  const guint n = 30000;
+  g_autoptr (GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) b = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint8 *ac = g_new0 (guint8, n);
+  g_autofree guint8 *bc = g_new0 (guint8, n);
+  g_autofree guint  *map = g_new (guint, n);
+  guint              edits, matched = 0, last = 0;
+  gint64             t0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_ptr_array_add (a, g_strdup_printf ("  t%u = prims.add(t%u, t%u)", i, i / 2, i / 3));
+      g_ptr_array_add (b, i % 3 == 1 ? g_strdup_printf ("  u%u = prims.mul(u%u)", i, i) : g_strdup (a->pdata[i]));
+    }
+  t0 = g_get_monotonic_time ();
+  edits = wb_line_diff ((const char *const *) a->pdata, n, (const char *const *) b->pdata, n, ac, bc, map);
+  g_test_message ("%u lines, every third changed: %u edits in %.0f ms", n, edits, (g_get_monotonic_time () - t0) / 1e3);
+  g_assert_cmpfloat ((g_get_monotonic_time () - t0) / 1e6, <, 10.0);
+  g_assert_cmpuint (edits, ==, 2 * (n / 3));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpint (ac[i], ==, i % 3 == 1);
+      if (map[i] == G_MAXUINT)
+        continue;
+      g_assert_cmpstr (a->pdata[i], ==, b->pdata[map[i]]);
+      g_assert_true (matched == 0 || map[i] > last);
+      last = map[i];
+      matched++;
+    }
+  g_assert_cmpuint (matched, ==, n - n / 3);
+}
+
 /* One side empty: all rows are the other side's lines, changed, with fillers. */
 static void
 test_one_side (void)
@@ -367,5 +404,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/stage-pair/subprograms", test_subprograms);
   g_test_add_func ("/compiler/stage-pair/can-pair", test_can_pair);
   g_test_add_func ("/compiler/stage-pair/large", test_large);
+  g_test_add_func ("/compiler/stage-pair/many-edits", test_many_edits);
   return g_test_run ();
 }
