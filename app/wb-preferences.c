@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 
 static const char *styles[] = { "system", "light", "dark", NULL };
-static const char *devices[] = { "cpu", "cuda", NULL };
+static const char *devices[] = { "auto", "cpu", "cuda", NULL };
 
 /* a string setting <-> a combo row's selected position */
 static gboolean
@@ -72,7 +72,7 @@ wb_preferences_new (GSettings *settings, GtkWindow *parent)
   GtkWidget  *look = adw_preferences_group_new ();
   GtkWidget  *runs = adw_preferences_group_new ();
   const char *style_labels[] = { _ ("Follow the System"), _ ("Light"), _ ("Dark"), NULL };
-  const char *device_labels[] = { _ ("CPU"), _ ("CUDA (GPU runner)"), NULL };
+  const char *device_labels[] = { _ ("Automatic (the GPU when there is one)"), _ ("CPU"), _ ("CUDA (GPU runner)"), NULL };
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 

@@ -314,8 +314,12 @@ wb_window_get_recent_menu (WbWindow *self)
 static void
 settings_changed_cb (WbWindow *self)
 {
+  g_autofree char *device = g_settings_get_string (self->settings, "device");
+  WbProfileDevice  d = WB_PROFILE_DEVICE_AUTO;
+
   wb_region_table_set_iterations (self->region_table, g_settings_get_uint (self->settings, "iterations"),
                                   g_settings_get_uint (self->settings, "warmup"));
+  wb_region_table_set_device (self->region_table, wb_profile_device_parse (device, &d) ? d : WB_PROFILE_DEVICE_AUTO);
 }
 
 static void
@@ -333,6 +337,7 @@ application_cb (WbWindow *self)
     {
       g_signal_connect_swapped (settings, "changed::iterations", G_CALLBACK (settings_changed_cb), self);
       g_signal_connect_swapped (settings, "changed::warmup", G_CALLBACK (settings_changed_cb), self);
+      g_signal_connect_swapped (settings, "changed::device", G_CALLBACK (settings_changed_cb), self);
       settings_changed_cb (self);
     }
 }

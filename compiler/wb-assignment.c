@@ -307,6 +307,64 @@ wb_region_key (const WbBsym *region)
   return _wb_region_key_of_members ((const WbBsym *const *) region->subsymbols, region->n_subsymbols);
 }
 
+char *
+wb_call_key (const WbBsym *call)
+{
+  const char *name;
+
+  g_return_val_if_fail (call != NULL, NULL);
+  if (wb_bsym_is_fusion (call))
+    return wb_region_key (call);
+  name = first_output_name (call->outputs);
+  return name != NULL ? g_strconcat ("@", name, NULL) : NULL;
+}
+
+/* "symbol(outputs)" of @b, appended to @items */
+static void
+add_member (GPtrArray *items, const WbBsym *b)
+{
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+  GString *s = g_string_new (b->name ? b->name : "?");
+
+  wb_bsym_get_output_names (b, outs);
+  g_string_append_c (s, '(');
+  for (guint i = 0; i < outs->len; i++)
+    g_string_append_printf (s, "%s%s", i ? "," : "", (const char *) outs->pdata[i]);
+  g_string_append_c (s, ')');
+  g_ptr_array_add (items, g_string_free (s, FALSE));
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+char *
+wb_call_contents (const WbBsym *call)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA1);
+
+  g_return_val_if_fail (call != NULL, NULL);
+  if (wb_bsym_is_fusion (call))
+    {
+      for (guint i = 0; i < call->n_subsymbols; i++)
+        if (call->subsymbols[i]->kind == WB_BSYM_CALL || call->subsymbols[i]->kind == WB_BSYM_ASSIGN)
+          add_member (items, call->subsymbols[i]);
+    }
+  else
+    add_member (items, call);
+  /* a set: the same bound symbols in another order are the same contents */
+  g_ptr_array_sort (items, compare_strings);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_checksum_update (sum, (const guchar *) items->pdata[i], -1);
+      g_checksum_update (sum, (const guchar *) ";", 1);
+    }
+  return g_strndup (g_checksum_get_string (sum), 16);
+}
+
 const WbBsym *
 wb_trace_find_region (const WbTrace *trace, const char *key_or_name)
 {

@@ -87,6 +87,14 @@ gboolean wb_assignment_equal (const WbAssignment *a, const WbAssignment *b);
  * subsymbols: a fusion region): "@" + the first output name of its first subsymbol that defines one;
  * NULL when none does. */
 char *wb_region_key (const WbBsym *region);
+/* wb_call_key: (transfer full) (nullable) the stable key of any top-level call a run times: a region's
+ * wb_region_key, else "@" and the call's first output name ("@t40" for `t40 = prims.matmul(...)`): the
+ * same call keeps it when regions around it are re-fused, unfused or renumbered. */
+char *wb_call_key (const WbBsym *call);
+/* wb_call_contents: (transfer full) a digest (16 hex digits) of what @call computes: a region's body as a
+ * set of "symbol(outputs)", or the call itself. Two runs' calls with one key and another digest are the
+ * same region with changed contents (a member unfused out of it, a recomputed value added). */
+char *wb_call_contents (const WbBsym *call);
 /* wb_trace_find_region: (transfer none) (nullable) the top-level fusion region of @trace whose printed
  * name or key is @key_or_name. */
 const WbBsym *wb_trace_find_region (const WbTrace *trace, const char *key_or_name);

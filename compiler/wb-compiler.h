@@ -15,6 +15,7 @@
 #include "wb-executor-info.h"
 #include "wb-output.h"
 #include "wb-pipeline.h"
+#include "wb-stage-pair.h"
 #include "wb-symbol.h"
 #include "wb-trace-builder.h"
 #include "wb-trace-set.h"

@@ -11,7 +11,7 @@
 #define NOISE_RULE                                                                                      \
   "noise = interquartile range (Q3 - Q1) of a run's per-iteration times (their range, max - min, with " \
   "fewer than 4 iterations); a difference counts when |median B - median A| > max(noise A, noise B); "  \
-  "fewer than 2 iterations in either run: unknown"
+  "fewer than 5 iterations in either run: unknown (too few to tell a difference from noise)"
 
 const char *
 wb_compare_verdict_to_string (WbCompareVerdict verdict)
@@ -42,6 +42,7 @@ compare_row_free (WbCompareRow *row)
   g_free (row->name);
   g_free (row->executor_a);
   g_free (row->executor_b);
+  g_free (row->name_b);
   g_free (row);
 }
 
@@ -106,13 +107,35 @@ make_row (const char   *name,
   if (median_a != 0)
     row->diff_pct = 100.0 * (double) row->diff_ns / (double) median_a;
 
-  if (row->n_a < 2 || row->n_b < 2)
-    row->verdict = WB_COMPARE_UNKNOWN;
-  else if (ABS (row->diff_ns) <= row->threshold_ns)
-    row->verdict = WB_COMPARE_WITHIN_NOISE;
-  else
-    row->verdict = row->diff_ns > 0 ? WB_COMPARE_SLOWER : WB_COMPARE_FASTER;
+  row->verdict = wb_compare_verdict (times_a, times_b, NULL);
   return row;
+}
+
+WbCompareVerdict
+wb_compare_verdict (const GArray *times_a, const GArray *times_b, gint64 *threshold_ns)
+{
+  gint64 threshold, diff;
+
+  g_return_val_if_fail (times_a != NULL && times_b != NULL, WB_COMPARE_UNKNOWN);
+  threshold = MAX (noise_ns (times_a), noise_ns (times_b));
+  if (threshold_ns != NULL)
+    *threshold_ns = threshold;
+  if (times_a->len < WB_COMPARE_MIN_ITERATIONS || times_b->len < WB_COMPARE_MIN_ITERATIONS)
+    return WB_COMPARE_UNKNOWN;
+  diff = wb_times_median_ns ((const gint64 *) times_b->data, times_b->len) - wb_times_median_ns ((const gint64 *) times_a->data, times_a->len);
+  if (ABS (diff) <= threshold)
+    return WB_COMPARE_WITHIN_NOISE;
+  return diff > 0 ? WB_COMPARE_SLOWER : WB_COMPARE_FASTER;
+}
+
+const WbRegionStats *
+wb_compare_match (const WbRegionStats *ra, const WbRun *b, const WbRun *a)
+{
+  g_return_val_if_fail (ra != NULL && b != NULL, NULL);
+  /* names are numbers handed out in order: once regions are re-fused they say nothing about contents */
+  if (ra->key != NULL && wb_run_has_keys (b))
+    return wb_run_find_region_by_key (b, ra->key);
+  return wb_run_find_region (b, ra->name);
 }
 
 WbComparison *
@@ -135,16 +158,20 @@ wb_comparison_new (const WbRun *a,
   for (guint i = 0; i < a->regions->len; i++)
     {
       const WbRegionStats *ra = g_ptr_array_index (a->regions, i);
-      const WbRegionStats *rb = wb_run_find_region (b, ra->name);
+      const WbRegionStats *rb = wb_compare_match (ra, b, a);
+      WbCompareRow        *row = make_row (ra->name, ra->executor, rb ? rb->executor : NULL, ra->median_ns, rb ? rb->median_ns : 0,
+                                           ra->times_ns, rb ? rb->times_ns : NULL);
 
-      g_ptr_array_add (c->regions, make_row (ra->name, ra->executor, rb ? rb->executor : NULL, ra->median_ns,
-                                             rb ? rb->median_ns : 0, ra->times_ns, rb ? rb->times_ns : NULL));
+      if (rb != NULL && g_strcmp0 (rb->name, ra->name) != 0)
+        row->name_b = g_strdup (rb->name);
+      row->contents_changed = rb != NULL && ra->contents != NULL && rb->contents != NULL && strcmp (ra->contents, rb->contents) != 0;
+      g_ptr_array_add (c->regions, row);
     }
   for (guint i = 0; i < b->regions->len; i++)
     {
       const WbRegionStats *rb = g_ptr_array_index (b->regions, i);
 
-      if (wb_run_find_region (a, rb->name) == NULL)
+      if (wb_compare_match (rb, a, b) == NULL)
         g_ptr_array_add (c->regions, make_row (rb->name, NULL, rb->executor, 0, rb->median_ns, NULL, rb->times_ns));
     }
 

@@ -19,9 +19,14 @@ G_BEGIN_DECLS
  *   threshold  = max(noise(A), noise(B));
  *   B differs from A when |median(B) - median(A)| > threshold: "slower" or "faster"; else "within noise".
  *
- * With fewer than 2 iterations in either run there is no noise estimate and the verdict is "unknown".
- * Regions are matched by name; a region in one run only is "only in A" / "only in B". */
+ * With fewer than WB_COMPARE_MIN_ITERATIONS iterations in either run the noise cannot be told from a
+ * difference (three iterations' range says little) and the verdict is "unknown" (the app: "too few
+ * iterations").
+ * Regions are matched by key (WbRegionStats.key: the same region across re-fusion and renumbering) when
+ * both runs have keys, else by name; a matched region whose contents digest differs is marked
+ * contents_changed; a region in one run only is "only in A" / "only in B". */
 #define WB_COMPARE_MIN_IQR_ITERATIONS 4
+#define WB_COMPARE_MIN_ITERATIONS     5
 
 typedef enum
 {
@@ -52,6 +57,8 @@ typedef struct
   gint64           diff_ns;      /* median_b_ns - median_a_ns */
   double           diff_pct;     /* 100 * diff / median_a (NAN when median_a is 0) */
   WbCompareVerdict verdict;
+  char            *name_b;           /* (nullable) the region's name in run B when matched by key under another name */
+  gboolean         contents_changed; /* matched by key, but B's region computes other bound symbols */
 } WbCompareRow;
 
 typedef struct
@@ -63,7 +70,12 @@ typedef struct
   GPtrArray    *notes;     /* (element-type utf8) warnings: different devices, failed runs, … */
 } WbComparison;
 
-/* wb_comparison_new: compares @b against @a (transfer none: both are copied). */
+/* wb_compare_match: (transfer none) (nullable) @b's region that is @a's region @ra: by key when both runs
+ * have keys, else by name. */
+const WbRegionStats *wb_compare_match (const WbRegionStats *ra, const WbRun *b, const WbRun *a);
+/* wb_compare_verdict: the noise rule above for two regions' (or iterations') times. */
+WbCompareVerdict wb_compare_verdict (const GArray *times_a, const GArray *times_b, gint64 *threshold_ns);
+/* wb_comparison_new: compares @b against @a (transfer full; the runs are copied). */
 WbComparison *wb_comparison_new (const WbRun *a,
                                  const WbRun *b);
 void          wb_comparison_free (WbComparison *comparison);

@@ -139,6 +139,8 @@ read_regions (WbSession *session,
       r->bytes_moved = (guint64) sqlite3_column_int64 (stmt, 8);
       r->flops = (guint64) sqlite3_column_int64 (stmt, 9);
       r->share = _wb_session_column_double (stmt, 10);
+      r->key = _wb_session_column_dup (stmt, 11);
+      r->contents = _wb_session_column_dup (stmt, 12);
     }
   sqlite3_reset (stmt);
   if (rc != SQLITE_DONE)

@@ -182,6 +182,8 @@ store_region_stats (StoreCache *cache, gint64 run_id, const WbRun *run, GError *
       sqlite3_bind_int64 (stmt, 11, (sqlite3_int64) r->bytes_moved);
       sqlite3_bind_int64 (stmt, 12, (sqlite3_int64) r->flops);
       _wb_session_bind_double (stmt, 13, r->share);
+      _wb_session_bind_text (stmt, 14, r->key);
+      _wb_session_bind_text (stmt, 15, r->contents);
       if (!_wb_session_step_done (session, stmt, "storing region statistics", error))
         return FALSE;
     }

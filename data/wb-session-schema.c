@@ -190,6 +190,12 @@ static const WbSessionMigration migrations[] = {
     "  memset_ns               INTEGER NOT NULL,\n"
     "  memops_attributed       INTEGER NOT NULL\n"
     ");\n" },
+
+  /* Each timed call's identity across re-fusion (WbRegionStats.key, "@t12") and a digest of what it
+   * computes (contents): comparisons match regions by key. NULL for runs stored before. */
+  { 4, "region keys and contents of a run's regions",
+    "ALTER TABLE region_stats ADD COLUMN key TEXT;\n"
+    "ALTER TABLE region_stats ADD COLUMN contents TEXT;\n" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == WB_SESSION_SCHEMA_VERSION);

@@ -538,6 +538,9 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
   g_autofree char *why = NULL;
   gboolean         top = b->depth == 0;
 
+  /* a cancel takes effect before the next top-level call, not at the end of the iteration */
+  if (top && g_cancellable_set_error_if_cancelled (in->options->cancellable, error))
+    return FALSE;
   if (top && in->options->call_started)
     in->options->call_started (in->trace, b, in->options->observer_data);
   if (top && in->assignment)

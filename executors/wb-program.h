@@ -32,6 +32,8 @@
 #error "Only <wb-executors.h> can be included directly."
 #endif
 
+#include <gio/gio.h>
+
 #include "wb-executor.h"
 
 G_BEGIN_DECLS
@@ -102,6 +104,8 @@ typedef struct
   /* on a GPU (the runner's executors): let calls no GPU path takes run on the cpu (--allow-cpu-fallback);
    * the cpu interpreter ignores it */
   gboolean allow_cpu_fallback;
+  /* (nullable) checked before every top-level CALL: a cancelled run stops there with G_IO_ERROR_CANCELLED */
+  GCancellable *cancellable;
 } WbRunOptions;
 
 /* wb_run_options_init: seed 0, no checks, no stats, no hooks. */

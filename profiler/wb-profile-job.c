@@ -35,6 +35,7 @@ struct _WbProfileJob
   WbProfileJobLogFunc   log;
   gpointer              log_data;
   GCancellable         *cancellable;
+  guint                 runner_calls; /* PROGRESS messages of calls in this run */
 };
 
 gboolean
@@ -602,26 +603,69 @@ store_run (WbProfileJob *job, WbRun *run)
     }
 }
 
+/* the runner's PROGRESS as the job's: the checked run's calls as the warm-up phase, then its iterations */
+static void
+on_runner_progress (const char *region, guint line, guint iteration, guint iterations, gpointer data)
+{
+  WbProfileJob *job = data;
+  guint         n = wb_profile_get_n_entries (job->profile);
+
+  if (job->options.progress == NULL)
+    return;
+  if (iterations > 0)
+    job->options.progress (WB_PROFILE_PHASE_TIMED, MIN (iteration, iterations), iterations, 0, job->options.progress_data);
+  else if (region != NULL && n > 0)
+    job->options.progress (WB_PROFILE_PHASE_WARMUP, MIN (++job->runner_calls, n), n, 0, job->options.progress_data);
+}
+
+/* a cancel ends the runner at once (its process, and the device memory with it), from the cancelling thread */
+static void
+on_cancelled (GCancellable *cancellable, gpointer data)
+{
+  wb_runner_kill (data);
+}
+
+static WbRun *
+run_on_gpu (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProfileOptions *po, GError **error)
+{
+  g_autoptr (WbDeviceCeilings) measured = NULL;
+  g_autoptr (GError) local = NULL;
+  gulong handler = 0;
+  WbRun *run;
+
+  job_log (job, "running on %s through thunder-wb-runner (%u warm-up, %u timed iterations)", job->model, po->warmup, po->iters);
+  job->runner_calls = 0;
+  wb_runner_set_progress (job->runner, on_runner_progress, job);
+  if (job->cancellable != NULL)
+    handler = g_cancellable_connect (job->cancellable, G_CALLBACK (on_cancelled), job->runner, NULL);
+  run = run_in_runner (job->runner, job->profile, job->program, args, cotangents, po, job->ceilings == NULL, &measured, job->notes,
+                       job->warnings, job->default_executor, job->log, job->log_data, &job->runner_exit, &local);
+  g_cancellable_disconnect (job->cancellable, handler);
+  wb_runner_set_progress (job->runner, NULL, NULL);
+  if (run == NULL && g_cancellable_is_cancelled (job->cancellable))
+    {
+      /* not a crash: the runner was ended on purpose; the next job starts a fresh one */
+      g_clear_pointer (&job->runner, wb_runner_free);
+      job->runner_exit = 0;
+      g_cancellable_set_error_if_cancelled (job->cancellable, error);
+      return NULL;
+    }
+  if (run == NULL)
+    g_propagate_error (error, g_steal_pointer (&local));
+  if (measured != NULL)
+    {
+      g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
+      job->ceilings = g_steal_pointer (&measured);
+      job->measured = TRUE;
+    }
+  return run;
+}
+
 static WbRun *
 run_on_device (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProfileOptions *po, GError **error)
 {
-  WbRun *run;
-
   if (job->device == WB_PROFILE_DEVICE_CUDA)
-    {
-      g_autoptr (WbDeviceCeilings) measured = NULL;
-
-      job_log (job, "running on %s through thunder-wb-runner (%u warm-up, %u timed iterations)", job->model, po->warmup, po->iters);
-      run = run_in_runner (job->runner, job->profile, job->program, args, cotangents, po, job->ceilings == NULL,
-                           &measured, job->notes, job->warnings, job->default_executor, job->log, job->log_data, &job->runner_exit, error);
-      if (measured != NULL)
-        {
-          g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
-          job->ceilings = g_steal_pointer (&measured);
-          job->measured = TRUE;
-        }
-      return run;
-    }
+    return run_on_gpu (job, args, cotangents, po, error);
   g_clear_pointer (&job->failed, wb_run_free);
   return wb_profile_run (job->profile, args, cotangents, po, &job->failed, error);
 }
@@ -656,9 +700,13 @@ wb_profile_job_run (WbProfileJob *job, GError **error)
   po.parameters = wb_case_parameter_lookup; /* prologue stages: module.get_parameter */
   po.parameters_data = inputs;
   po.cuda_graphs = po.cuda_graphs && job->device == WB_PROFILE_DEVICE_CUDA;
+  po.cancellable = job->cancellable;
   run = run_on_device (job, args, cotangents, &po, error);
   if (run == NULL)
     {
+      /* a cancel is not a failed run: nothing is stored */
+      if (g_cancellable_is_cancelled (job->cancellable))
+        g_clear_pointer (&job->failed, wb_run_free);
       if (job->failed != NULL)
         store_run (job, job->failed);
       return NULL;

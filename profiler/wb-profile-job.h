@@ -98,6 +98,16 @@ const char *wb_profile_job_get_device_model (const WbProfileJob *job);
  * runner is started. The job has none after it and must not be run. */
 WbRunner *wb_profile_job_steal_runner (WbProfileJob *job);
 
+/* The app's job (wb-profile-job-plan.c): wb_pipeline_get_final_stages gives (transfer none) the last
+ * forward or computation stage and the last backward of @pipeline (NULL when absent);
+ * wb_program_new_for_pipeline (transfer full) their program (the backward only with a training forward);
+ * wb_profile_job_choose_device_for_plan chooses the device and, on the GPU, gives the runner the choices of
+ * @plan (nullable: the pipeline's assignment) that name an executor for a region of @program ("unfuse"
+ * was the pipeline's to apply). */
+void       wb_pipeline_get_final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward);
+WbProgram *wb_program_new_for_pipeline (const WbPipeline *pipeline, GError **error);
+gboolean   wb_profile_job_choose_device_for_plan (WbProfileJob *job, WbProgram *program, const WbAssignment *plan, GError **error);
+
 /* wb_profile_job_run: (transfer full) the run, with the job's notes, stored through the store hook;
  * NULL with the error (the executors' WB_EXECUTOR_ERROR naming FILE:LINE, WB_PROFILE_ERROR for the
  * assignment or device, WB_RUNNER_ERROR for the runner, G_IO_ERROR_CANCELLED) otherwise; a failed run

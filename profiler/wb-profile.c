@@ -536,6 +536,8 @@ finish_run (WbProfile *p, WbRun *run, Timing *t, GArray *per_entry, guint n_iter
       WbRegionStats *s = wb_region_stats_new (e->name, entry_executor (p, e));
 
       s->stage_line = e->stage_line;
+      s->key = wb_call_key (e->bsym);
+      s->contents = wb_call_contents (e->bsym);
       for (guint k = 0; k < n_iters; k++)
         wb_region_stats_add_time (s, g_array_index (per_entry, gint64, (gsize) k * p->entries->len + i));
       wb_region_stats_update (s);
@@ -588,6 +590,8 @@ wb_profile_build_run (WbProfile *profile, const WbProfileOptions *options, const
       guint          n_kernels = 0;
 
       s->stage_line = e->stage_line;
+      s->key = wb_call_key (e->bsym);
+      s->contents = wb_call_contents (e->bsym);
       for (guint k = 0; k < times->n_iters; k++)
         wb_region_stats_add_time (s, times->entry_ns[(gsize) k * profile->entries->len + i]);
       wb_region_stats_update (s);
@@ -616,6 +620,7 @@ init_run_options (WbRunOptions *ro, const WbProfileOptions *options)
   ro->check_shapes = options->check_shapes;
   ro->parameters = options->parameters;
   ro->parameters_data = options->parameters_data;
+  ro->cancellable = options->cancellable;
 }
 
 static gboolean

@@ -88,6 +88,9 @@ typedef struct
   /* GPU runner only: let calls no GPU path takes run on the cpu (--allow-cpu-fallback); without it such a call
    * fails the run naming the op (WB_EXECUTOR_ERROR_CPU_FALLBACK) */
   gboolean allow_cpu_fallback;
+  /* (nullable) the cpu run stops before the next top-level call once it is cancelled (G_IO_ERROR_CANCELLED);
+   * the job passes its own (wb_profile_job_set_cancellable) */
+  GCancellable *cancellable;
 } WbProfileOptions;
 
 /* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks; on the GPU the

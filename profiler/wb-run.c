@@ -113,6 +113,8 @@ wb_region_stats_copy (const WbRegionStats *stats)
   copy->name = g_strdup (stats->name);
   copy->executor = g_strdup (stats->executor);
   copy->times_ns = copy_times_array (stats->times_ns);
+  copy->key = g_strdup (stats->key);
+  copy->contents = g_strdup (stats->contents);
   return copy;
 }
 
@@ -123,6 +125,8 @@ wb_region_stats_free (WbRegionStats *stats)
     return;
   g_free (stats->name);
   g_free (stats->executor);
+  g_free (stats->key);
+  g_free (stats->contents);
   g_clear_pointer (&stats->times_ns, g_array_unref);
   g_free (stats);
 }
@@ -465,6 +469,12 @@ wb_run_compute_checksum (const WbRun      *run,
       sum_u64 (sum, r->bytes_moved);
       sum_u64 (sum, r->flops);
       sum_double (sum, r->share);
+      /* only when set: the checksums of runs stored before keys existed stay what they were */
+      if (r->key != NULL || r->contents != NULL)
+        {
+          sum_string (sum, r->key);
+          sum_string (sum, r->contents);
+        }
     }
   sum_attribution (sum, &run->attribution);
 
@@ -595,4 +605,28 @@ wb_times_quartiles_ns (const gint64 *times,
   s = sorted_copy (times, n);
   *q1 = interpolate (s, n, 0.25);
   *q3 = interpolate (s, n, 0.75);
+}
+
+WbRegionStats *
+wb_run_find_region_by_key (const WbRun *run, const char *key)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+  for (guint i = 0; key != NULL && i < run->regions->len; i++)
+    {
+      WbRegionStats *s = run->regions->pdata[i];
+
+      if (g_strcmp0 (s->key, key) == 0)
+        return s;
+    }
+  return NULL;
+}
+
+gboolean
+wb_run_has_keys (const WbRun *run)
+{
+  g_return_val_if_fail (run != NULL, FALSE);
+  for (guint i = 0; i < run->regions->len; i++)
+    if (((WbRegionStats *) run->regions->pdata[i])->key != NULL)
+      return TRUE;
+  return FALSE;
 }

@@ -67,6 +67,8 @@ typedef struct
   guint64 bytes_moved;  /* bytes read + written per iteration, counted statically from the ops */
   guint64 flops;        /* floating-point operations per iteration, counted statically */
   double  share;        /* median_ns / the run's iteration median (0..1; 0 when unknown) */
+  char   *key;          /* (nullable) wb_call_key: the call's identity across re-fusion ("@t12") */
+  char   *contents;     /* (nullable) wb_call_contents: what it computes, to tell a changed region */
 } WbRegionStats;
 
 /* wb_region_stats_new: (transfer full) stats for @name on @executor (nullable) with no times yet. */
@@ -161,6 +163,11 @@ void wb_run_add_kernel (WbRun          *run,
 void wb_run_add_executor_version (WbRun      *run,
                                   const char *name,
                                   const char *version);
+/* wb_run_find_region_by_key: (transfer none) the region whose key (WbRegionStats.key) is @key, or NULL. */
+WbRegionStats *wb_run_find_region_by_key (const WbRun *run,
+                                          const char  *key);
+/* wb_run_has_keys: whether @run's regions carry keys (runs read from a session file do not). */
+gboolean wb_run_has_keys (const WbRun *run);
 /* wb_run_find_region: (transfer none) the region named @name, or NULL. */
 WbRegionStats *wb_run_find_region (const WbRun *run,
                                    const char  *name);

@@ -22,6 +22,8 @@ struct _WbRunner
   char          *last_region;
   char          *model;
   gboolean       dead;
+  WbRunnerProgressFunc progress;
+  gpointer             progress_data;
 };
 
 char *
@@ -512,12 +514,17 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
         {
           const char *region = NULL;
           guint32     line = 0;
+          guint32     iteration = 0, iterations = 0;
           if (g_variant_lookup (msg, "region", "&s", &region))
             {
               g_variant_lookup (msg, "line", "u", &line);
               g_free (r->last_region);
               r->last_region = line ? g_strdup_printf ("%s (line %u)", region, line) : g_strdup (region);
             }
+          g_variant_lookup (msg, "iteration", "u", &iteration);
+          g_variant_lookup (msg, "iterations", "u", &iterations);
+          if (r->progress != NULL)
+            r->progress (region, line, iteration, iterations, r->progress_data);
           continue;
         }
       if (type == WB_RUNNER_MSG_ERROR)
@@ -535,4 +542,27 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "unexpected message %d during a run", type);
       return NULL;
     }
+}
+
+void
+wb_runner_set_progress (WbRunner *runner, WbRunnerProgressFunc func, gpointer user_data)
+{
+  g_return_if_fail (runner != NULL);
+  runner->progress = func;
+  runner->progress_data = user_data;
+}
+
+void
+wb_runner_kill (WbRunner *runner)
+{
+  g_return_if_fail (runner != NULL);
+  if (runner->proc != NULL)
+    g_subprocess_force_exit (runner->proc);
+}
+
+const char *
+wb_runner_get_pid (WbRunner *runner)
+{
+  g_return_val_if_fail (runner != NULL, NULL);
+  return runner->proc ? g_subprocess_get_identifier (runner->proc) : NULL;
 }

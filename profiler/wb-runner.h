@@ -140,6 +140,17 @@ WbRunnerResult *wb_runner_run (WbRunner              *runner,
                                const WbRunnerRequest *request,
                                int                   *exit_code,
                                GError               **error);
+/* WbRunnerProgressFunc: a PROGRESS message: @region (nullable) and its @line, the call about to run in the
+ * checked run; or, from a runner that counts them, @iteration of @iterations (1-based; 0 when absent). Called
+ * on the thread that runs wb_runner_run. */
+typedef void (*WbRunnerProgressFunc) (const char *region, guint line, guint iteration, guint iterations, gpointer user_data);
+/* wb_runner_set_progress: (nullable) @func sees every PROGRESS message of later runs. */
+void wb_runner_set_progress (WbRunner *runner, WbRunnerProgressFunc func, gpointer user_data);
+/* wb_runner_kill: ends the runner's process now (SIGKILL; the device memory it held goes with it), from
+ * any thread: a wb_runner_run in progress then fails with WB_RUNNER_ERROR_CRASHED. */
+void wb_runner_kill (WbRunner *runner);
+/* wb_runner_get_pid: (transfer none) (nullable) the runner process's id as text, while it runs. */
+const char *wb_runner_get_pid (WbRunner *runner);
 /* wb_runner_get_last_region: (transfer none) the last region or symbol the runner announced, or NULL. */
 const char *wb_runner_get_last_region (WbRunner *runner);
 /* wb_runner_is_alive: FALSE once the process ended. */

@@ -62,8 +62,8 @@ verdict_text (WbCompareVerdict v)
       return _ ("only in B");
     case WB_COMPARE_UNKNOWN:
     default:
-      /* TRANSLATORS: too few iterations to estimate the noise */
-      return _ ("unknown");
+      /* TRANSLATORS: the runs have too few iterations to tell a difference from noise */
+      return _ ("too few iterations");
     }
 }
 
@@ -75,6 +75,9 @@ row_cell (const WbCompareRow *r, int c)
   switch (c)
     {
     case C_REGION:
+      if (r->name_b != NULL)
+        /* TRANSLATORS: a region matched by its key under another name in run B: "nvrtcFusion3 (B: nvrtcFusion2)" */
+        return g_strdup_printf (_ ("%s (B: %s)"), r->name, r->name_b);
       return g_strdup (r->name ? r->name : _ ("Whole iteration"));
     case C_EXEC_A:
       return g_strdup (r->executor_a ? r->executor_a : "–");
@@ -91,6 +94,9 @@ row_cell (const WbCompareRow *r, int c)
     case C_NOISE:
       return a && b ? g_strdup_printf ("±%.3f", r->threshold_ns / 1e6) : g_strdup ("–");
     case C_VERDICT:
+      if (r->contents_changed)
+        /* TRANSLATORS: the verdict, then: the region computes other bound symbols in run B */
+        return g_strdup_printf (_ ("%s, changed contents"), verdict_text (r->verdict));
       return g_strdup (verdict_text (r->verdict));
     default:
       return g_strdup ("");

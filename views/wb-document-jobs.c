@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <malloc.h>
 #include <string.h>
 
 #include "wb-document-private.h"
@@ -12,21 +13,24 @@
 
 typedef struct
 {
-  char         *path;
-  WbAssignment *assignment; /* (nullable) */
-  WbCase       *wcase;      /* borrowed from the document while profiling */
-  gboolean      own_case;
-  WbTraceSet   *set;
-  WbPipeline   *pipeline;
-  char         *pipeline_error;
-  WbRun        *run;
-  GPtrArray    *session_runs; /* (element-type WbRun) runs read from a session */
-  char         *session_path; /* a session: store the run there */
-  gint64        trace_set_id;
-  char         *store_error;   /* the run was made but not stored in the session */
-  char         *device_reason; /* why the profiling job chose its device */
-  guint         iters, warmup;
-  void (*progress) (double, gpointer);
+  char           *path;
+  WbAssignment   *assignment; /* (nullable) */
+  WbCase         *wcase;      /* borrowed from the document while profiling */
+  gboolean        own_case;
+  WbTraceSet     *set;
+  WbPipeline     *pipeline;
+  char           *pipeline_error;
+  WbRun          *run;
+  GPtrArray      *session_runs; /* (element-type WbRun) runs read from a session */
+  char           *session_path; /* a session: store the run there */
+  gint64          trace_set_id;
+  char           *store_error;   /* the run was made but not stored in the session */
+  char           *device_reason; /* why the profiling job chose its device */
+  guint           iters, warmup;
+  WbProfileDevice device;
+  WbProfileDevice device_used;
+  gint64          started_us, finished_us;
+  void (*progress) (double, const char *, gpointer);
   gpointer      progress_data;
   GCancellable *cancellable;
 } Job;
@@ -213,13 +217,17 @@ index_entries (WbDocument *self)
           if (prev >= 0)
             self->previous[i] = find_entry_of_trace (self->set, wb_stage_get_trace (wb_pipeline_get_stage (self->pipeline, prev)));
         }
-      else if (i > 0)
-        {
-          const WbTraceEntry *p = wb_trace_set_get_entry (self->set, i - 1);
+      else
+        /* the nearest earlier file of the same sub-program (function and parameters): Thunder's stage
+         * files interleave the prologue, the computation and each torch.compile subgraph, and a forward
+         * is never diffed against a backward */
+        for (guint k = i; k > 0 && self->previous[i] < 0; k--)
+          {
+            const WbTraceEntry *p = wb_trace_set_get_entry (self->set, k - 1);
 
-          if (g_strcmp0 (p->subset, e->subset) == 0 && p->kind == e->kind)
-            self->previous[i] = (int) i - 1;
-        }
+            if (g_strcmp0 (p->subset, e->subset) == 0 && p->kind == e->kind && wb_stage_pair_can_pair (p->trace, e->trace))
+              self->previous[i] = (int) k - 1;
+          }
     }
 }
 
@@ -299,9 +307,10 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
 
 typedef struct
 {
-  void (*func) (double, gpointer);
+  void (*func) (double, const char *, gpointer);
   gpointer data;
   double   fraction;
+  char    *text;
 } ProgressCall;
 
 static gboolean
@@ -309,46 +318,72 @@ progress_idle (gpointer data)
 {
   ProgressCall *call = data;
 
-  call->func (call->fraction, call->data);
+  call->func (call->fraction, call->text, call->data);
   return G_SOURCE_REMOVE;
 }
 
 static void
-on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer user_data)
+progress_call_free (gpointer data)
 {
-  Job          *job = user_data;
+  ProgressCall *call = data;
+
+  g_free (call->text);
+  g_free (call);
+}
+
+/* on the worker: hands @fraction and @text to the main thread */
+static void
+job_progress (Job *job, double fraction, char *text)
+{
   ProgressCall *call;
-  guint         all = job->iters + job->warmup;
-  guint         at = phase == WB_PROFILE_PHASE_WARMUP ? done : job->warmup + done;
 
   if (job->progress == NULL)
-    return;
+    {
+      g_free (text);
+      return;
+    }
   call = g_new (ProgressCall, 1);
   call->func = job->progress;
   call->data = job->progress_data;
-  call->fraction = 0.1 + 0.9 * (double) at / MAX (all, 1);
-  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, g_free);
+  call->fraction = fraction;
+  call->text = text;
+  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
 }
 
+/* the job's phases as a fraction and words: the pipeline (0 to 0.1), the warm-up or the GPU's checked run
+ * (to 0.3), then the timed iterations (to 1) */
 static void
-final_stages (const WbPipeline *pipeline, WbTrace **forward, WbTrace **backward)
+on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer user_data)
 {
-  *forward = *backward = NULL;
-  for (guint i = 0; pipeline != NULL && i < wb_pipeline_get_n_stages (pipeline); i++)
-    {
-      const WbStage *s = wb_pipeline_get_stage (pipeline, i);
+  Job        *job = user_data;
+  const char *device = job->device_used == WB_PROFILE_DEVICE_CUDA ? _ ("the GPU") : _ ("the cpu");
+  double      part = total > 0 ? (double) done / total : 1.0;
 
-      switch (wb_stage_get_list (s))
+  if (phase == WB_PROFILE_PHASE_WARMUP)
+    /* TRANSLATORS: progress: warm-up iteration (on the cpu) or call of the checked run (on the GPU) %u of %u, on %s */
+    job_progress (job, 0.1 + 0.2 * part, g_strdup_printf (_ ("Warming up: %u of %u on %s"), done, total, device));
+  else
+    /* TRANSLATORS: progress: timed iteration %u of %u, on %s ("the cpu", "the GPU") */
+    job_progress (job, 0.3 + 0.7 * part, g_strdup_printf (_ ("Iteration %u of %u on %s"), done, total, device));
+}
+
+/* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in
+ * the final stage remat may put recomputed values before the region's first bound symbol, and what it
+ * recomputes changes with the regions around it. */
+static void
+use_fusion_keys (WbRun *run, const WbPipeline *pipeline)
+{
+  GPtrArray *regions = wb_pipeline_get_regions (pipeline);
+
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const WbRegion *r = regions->pdata[i];
+      WbRegionStats  *s = r->key ? wb_run_find_region (run, r->name) : NULL;
+
+      if (s != NULL)
         {
-        case WB_STAGE_FORWARD:
-        case WB_STAGE_COMPUTATION:
-          *forward = wb_stage_get_trace (s);
-          break;
-        case WB_STAGE_BACKWARD:
-          *backward = wb_stage_get_trace (s);
-          break;
-        default:
-          break;
+          g_free (s->key);
+          s->key = g_strdup (r->key);
         }
     }
 }
@@ -360,6 +395,7 @@ store_in_session (WbRun *run, gpointer data, GError **error)
   Job *job = data;
   g_autoptr (WbSession) session = NULL;
 
+  use_fusion_keys (run, job->pipeline);
   if (job->session_path == NULL)
     return TRUE;
   if ((session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, error)) == NULL)
@@ -367,56 +403,29 @@ store_in_session (WbRun *run, gpointer data, GError **error)
   return wb_session_store_run (session, run, job->trace_set_id, error) != 0;
 }
 
-/* The choices of @assignment (nullable) that name a region of @program with an executor (not "unfuse"). */
-static WbAssignment *
-runner_assignment (const WbAssignment *assignment, WbProgram *program)
-{
-  const WbTrace *traces[2] = { wb_program_get_forward (program), wb_program_get_backward (program) };
-  WbAssignment  *runner = wb_assignment_new ();
-
-  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
-    {
-      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
-
-      if (strcmp (c->executor, "unfuse") != 0 && wb_assignment_resolve_key (c->key, traces, 2) != NULL)
-        wb_assignment_set (runner, c->key, c->executor, NULL);
-    }
-  return runner;
-}
-
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
  * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
-static void
-profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gboolean
+profile_job (Job *job, GCancellable *cancellable, GError **error)
 {
-  Job    *job = data;
-  GError *error = NULL;
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (WbProfileJob) pj = NULL;
   WbProfileOptions options;
-  WbTrace         *forward, *backward;
 
-  if (!job_build_set (job, wb_case_get_trace_set (job->wcase), &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+  job_progress (job, 0.02, g_strdup (_ ("Re-running the pipeline…")));
+  if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
+    return FALSE;
   if (job->pipeline == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", job->pipeline_error);
-      return;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", job->pipeline_error);
+      return FALSE;
     }
-  final_stages (job->pipeline, &forward, &backward);
-  if (forward != NULL && backward != NULL && wb_program_classify_trace (forward) != WB_PROGRAM_TRAINING)
-    backward = NULL;
-  if ((program = wb_program_new (forward, backward, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
-    return;
+  if ((program = wb_program_new_for_pipeline (job->pipeline, error)) == NULL)
+    return FALSE;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
   pj = wb_profile_job_new (job->wcase, program, "workbench");
+  wb_profile_job_set_device (pj, job->device);
   wb_profile_options_init (&options);
   options.iters = job->iters;
   options.warmup = job->warmup;
@@ -424,33 +433,51 @@ profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   options.progress_data = job;
   wb_profile_job_set_options (pj, &options);
   wb_profile_job_set_inputs (pj, wb_case_get_reference (job->wcase, NULL));
-  /* the assignment was the pipeline's (unfuse, fusion executors); on the GPU its choices of executors
-   * that still name a region of the program also tell the runner where to run them */
-  if (wb_profile_job_choose_device (pj, NULL) && wb_profile_job_get_device (pj) == WB_PROFILE_DEVICE_CUDA)
-    {
-      g_autoptr (WbAssignment) runner = runner_assignment (job->assignment, program);
-
-      wb_profile_job_set_assignment (pj, runner);
-    }
+  job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
+  if (!wb_profile_job_choose_device_for_plan (pj, program, job->assignment, error))
+    return FALSE;
+  job->device_used = wb_profile_job_get_device (pj);
   wb_profile_job_set_cancellable (pj, cancellable);
   wb_profile_job_set_store (pj, store_in_session, job);
-  job->run = wb_profile_job_run (pj, &error);
+  job->run = wb_profile_job_run (pj, error);
   g_free (job->device_reason);
   job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
   if (job->run == NULL)
+    return FALSE;
+  g_free (job->run->assignment);
+  job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
+  use_fusion_keys (job->run, job->pipeline);
+  if (wb_profile_job_get_store_error (pj) != NULL)
+    job->store_error = g_strdup (wb_profile_job_get_store_error (pj));
+  return TRUE;
+}
+
+static void
+profile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job     *job = data;
+  GError  *error = NULL;
+  gboolean ok;
+
+  job->started_us = g_get_monotonic_time ();
+  ok = profile_job (job, cancellable, &error);
+  job->finished_us = g_get_monotonic_time ();
+  if (!ok)
     {
+      /* what the run held (tensors, the program, the new pipeline) is freed now, not with the task, and
+       * the allocator hands the pages back to the system: a cancelled 3 GB run leaves no 3 GB behind */
+      g_clear_pointer (&job->pipeline, wb_pipeline_free);
+      g_clear_pointer (&job->set, wb_trace_set_free);
+      malloc_trim (0);
       g_task_return_error (task, error);
       return;
     }
-  g_free (job->run->assignment);
-  job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
-  if (wb_profile_job_get_store_error (pj) != NULL)
-    job->store_error = g_strdup (wb_profile_job_get_store_error (pj));
+  malloc_trim (0);
   g_task_return_boolean (task, TRUE);
 }
 
 void
-wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
+wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbProfileDevice device, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, const char *, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   Job *job;
@@ -471,6 +498,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, gui
   job->wcase = self->wcase;
   job->iters = MAX (iters, 1);
   job->warmup = warmup;
+  job->device = device;
   job->progress = progress;
   job->progress_data = progress_data;
   job->session_path = g_strdup (self->session_path);
@@ -492,6 +520,9 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
   job = g_task_get_task_data (G_TASK (result));
   if (job->store_error != NULL)
     g_warning ("the run was not stored in the session: %s", job->store_error);
+  /* for the next run's estimate: how long this one took, for how many iterations */
+  self->last_seconds = (job->finished_us - job->started_us) / 1e6;
+  self->last_iterations = job->iters + job->warmup;
   g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
   g_free (self->device_reason);
   self->device_reason = g_steal_pointer (&job->device_reason);
@@ -513,6 +544,28 @@ wb_document_get_run_entry (WbDocument *self)
 
   if (self->set == NULL || self->pipeline == NULL)
     return -1;
-  final_stages (self->pipeline, &forward, &backward);
+  wb_pipeline_get_final_stages (self->pipeline, &forward, &backward);
   return forward ? find_entry_of_trace (self->set, forward) : -1;
+}
+
+gboolean
+wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate)
+{
+  const WbRun *run;
+  double       per_iteration;
+
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), FALSE);
+  if (self->last_iterations > 0)
+    {
+      *last_seconds = self->last_seconds;
+      *estimate = self->last_seconds * (iters + warmup) / self->last_iterations;
+      return TRUE;
+    }
+  /* a run read from a session: its iterations' median, for each iteration asked */
+  if ((run = wb_document_get_run (self)) == NULL || run->iteration_ns->len == 0)
+    return FALSE;
+  per_iteration = wb_run_get_iteration_median_ns (run) / 1e9;
+  *last_seconds = per_iteration * (run->iters + run->warmup);
+  *estimate = per_iteration * (iters + warmup);
+  return TRUE;
 }

@@ -27,6 +27,8 @@ struct _WbDocument
   int          *previous;      /* per entry */
   GPtrArray    *runs;          /* (element-type WbRun) */
   gboolean      busy;
+  double        last_seconds;    /* how long the last successful profile took, pipeline included */
+  guint         last_iterations; /* its warm-up and timed iterations; 0 before any */
   char         *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
   gint64        trace_set_id; /* the session's trace set shown */
 

@@ -76,12 +76,18 @@ gboolean wb_document_run_is_planned (WbDocument *self, const WbRun *run);
  * trace in @trace (nullable). NULL when the document has no such trace. */
 const WbBsym *wb_document_find_run_call (WbDocument *self, const WbRun *run, const char *name, WbTrace **trace);
 
-/* wb_document_profile_async: with @assignment (nullable; referenced) re-runs the pipeline,
- * then profiles its final forward and backward with a WbProfileJob (on the GPU when the runner reports
- * one, else on the cpu; @iters timed, @warmup untimed) on a worker
- * thread. @progress (nullable) is called on the main thread with a fraction 0..1. On success the new
- * pipeline replaces the old one and the run is appended. */
-void     wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
+/* wb_document_profile_async: with @assignment (nullable; referenced) re-runs the pipeline, then profiles
+ * its final forward and backward with a WbProfileJob on a worker thread: on @device (AUTO: the GPU when
+ * the runner reports one, else the cpu), @iters timed and @warmup untimed iterations. @progress (nullable)
+ * is called on the main thread with a fraction 0..1 and what is running ("Iteration 3 of 20 on the cpu").
+ * Cancelling @cancellable stops the run before its next call (cpu) or ends the GPU runner at once; the
+ * finish then fails with G_IO_ERROR_CANCELLED, nothing is stored and what the run held is freed. On
+ * success the new pipeline replaces the old one and the run is appended. */
+void     wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbProfileDevice device, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, const char *, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
+/* wb_document_estimate_seconds: what a run of @iters + @warmup iterations should take, scaled from the
+ * last run this document made (*@last_seconds: its time, pipeline included), else from the iterations of
+ * the latest run it holds (a session's); FALSE without any run. */
+gboolean wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate);
 gboolean wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error);
 gboolean wb_document_is_busy (WbDocument *self);
 

@@ -2,9 +2,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "wb-data.h"
 #include "wb-region-table-private.h"
 
 G_DEFINE_FINAL_TYPE (WbRegionTable, wb_region_table, GTK_TYPE_WIDGET)
@@ -47,12 +49,58 @@ enum
 
 /* -- data by name --------------------------------------------------------------------------------- */
 
+/* The row @name's figures in the latest run; with @previous, the same region's in the run before: matched
+ * by key (the region keeps it when re-fusion renumbers regions), by name only for runs without keys. */
 const WbRegionStats *
 _wb_region_table_stats_of (WbRegionTable *self, const char *name, gboolean previous)
 {
-  const WbRun *run = previous ? wb_document_get_previous_run (self->document) : wb_document_get_run (self->document);
+  const WbRun         *run = wb_document_get_run (self->document);
+  const WbRun         *prev = wb_document_get_previous_run (self->document);
+  const WbRegionStats *s = run ? wb_run_find_region (run, name) : NULL;
 
-  return run ? wb_run_find_region (run, name) : NULL;
+  if (!previous)
+    return s;
+  if (prev == NULL)
+    return NULL;
+  return s != NULL ? wb_compare_match (s, prev, run) : wb_run_find_region (prev, name);
+}
+
+/* "Δ previous": the change of the median with the noise verdict, or why there is none */
+static char *
+delta_text (const WbRegionStats *s, const WbRegionStats *p, gboolean have_previous)
+{
+  double      pct;
+  const char *verdict;
+
+  if (s == NULL || !have_previous)
+    return g_strdup ("");
+  if (p == NULL)
+    /* TRANSLATORS: Δ previous: the region is not in the run before */
+    return g_strdup (_ ("new"));
+  if (s->contents != NULL && p->contents != NULL && strcmp (s->contents, p->contents) != 0)
+    /* TRANSLATORS: Δ previous: the same region (by key) computes other bound symbols now: times not comparable */
+    return g_strdup (_ ("changed contents"));
+  if (p->median_ns == 0)
+    return g_strdup ("");
+  pct = 100.0 * (s->median_ns - p->median_ns) / p->median_ns;
+  switch (wb_compare_verdict (p->times_ns, s->times_ns, NULL))
+    {
+    case WB_COMPARE_SLOWER:
+      /* TRANSLATORS: Δ previous: +12.0% slower, beyond the noise */
+      verdict = _ ("slower");
+      break;
+    case WB_COMPARE_FASTER:
+      verdict = _ ("faster");
+      break;
+    case WB_COMPARE_WITHIN_NOISE:
+      verdict = _ ("within noise");
+      break;
+    default:
+      /* TRANSLATORS: Δ previous: fewer than 5 iterations in a run: no verdict */
+      verdict = _ ("too few iterations");
+      break;
+    }
+  return g_strdup_printf ("%+.1f%% %s", pct, verdict);
 }
 
 /* (nullable) the latest run when the rows are its own regions, not the pipeline's */
@@ -69,9 +117,9 @@ executor_of (WbRegionTable *self, const char *name)
   const WbRegion      *region = wb_document_lookup_region (self->document, name);
   const WbRegionStats *s;
 
-  if (_wb_region_table_own_run (self) != NULL)
+  if (_wb_region_table_own_run (self) != NULL || region == NULL)
     return (s = _wb_region_table_stats_of (self, name, FALSE)) != NULL ? s->executor : NULL;
-  return region ? region->executor : NULL;
+  return region->executor;
 }
 
 /* ops of @name: the pipeline region's, or those of the call that ran it in the run's stage; -1 unknown */
@@ -144,6 +192,52 @@ format_bytes (guint64 bytes)
   return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
 
+/* The row of what the run's calls do not cover (the interpreter's or the launches' own time between
+ * them): the iteration's median less the calls' medians, so that the Share column adds up to 100%. */
+static gboolean
+other_row (WbRegionTable *self, double *share, gint64 *ns)
+{
+  const WbRun *run = wb_document_get_run (self->document);
+  double       covered = 0;
+  gint64       sum = 0, iteration;
+
+  if (run == NULL)
+    return FALSE;
+  for (guint i = 0; i < run->regions->len; i++)
+    {
+      const WbRegionStats *r = run->regions->pdata[i];
+
+      covered += r->share;
+      sum += r->median_ns;
+    }
+  iteration = wb_run_get_iteration_median_ns (run);
+  *share = MAX (0.0, 1.0 - covered);
+  *ns = MAX (0, iteration - sum);
+  return TRUE;
+}
+
+static char *
+other_text (WbRegionTable *self, int column)
+{
+  double share;
+  gint64 ns;
+
+  if (!other_row (self, &share, &ns))
+    return g_strdup ("");
+  switch (column)
+    {
+    case COL_REGION:
+      /* TRANSLATORS: a row of the Regions table: the iteration's time outside every timed call */
+      return g_strdup (_ ("(between calls)"));
+    case COL_TIME:
+      return g_strdup_printf ("%.3f", ns / 1e6);
+    case COL_SHARE:
+      return g_strdup_printf ("%.1f%%", 100.0 * share);
+    default:
+      return g_strdup ("");
+    }
+}
+
 static char *
 cell_text (WbRegionTable *self, const char *name, int column)
 {
@@ -151,6 +245,8 @@ cell_text (WbRegionTable *self, const char *name, int column)
   const WbRegionStats *s = _wb_region_table_stats_of (self, name, FALSE);
   const WbRegionStats *p = _wb_region_table_stats_of (self, name, TRUE);
 
+  if (strcmp (name, WB_REGION_TABLE_OTHER) == 0)
+    return other_text (self, column);
   switch (column)
     {
     case COL_REGION:
@@ -164,9 +260,7 @@ cell_text (WbRegionTable *self, const char *name, int column)
     case COL_TIME:
       return s ? g_strdup_printf ("%.3f", s->median_ns / 1e6) : g_strdup ("–");
     case COL_DELTA:
-      if (s == NULL || p == NULL || p->median_ns == 0)
-        return g_strdup ("");
-      return g_strdup_printf ("%+.1f%%", 100.0 * (s->median_ns - p->median_ns) / p->median_ns);
+      return delta_text (s, p, wb_document_get_previous_run (self->document) != NULL);
     case COL_SHARE:
       return s ? g_strdup_printf ("%.1f%%", 100.0 * s->share) : g_strdup ("–");
     case COL_GBPS:
@@ -182,6 +276,12 @@ static double
 cell_number (WbRegionTable *self, const char *name, int column)
 {
   const WbRegionStats *s = _wb_region_table_stats_of (self, name, FALSE);
+  double               share;
+  gint64               ns;
+
+  if (strcmp (name, WB_REGION_TABLE_OTHER) == 0 && other_row (self, &share, &ns))
+    return column == COL_SHARE ? share : column == COL_TIME ? (double) ns
+                                                            : 0;
 
   switch (column)
     {
@@ -258,14 +358,18 @@ bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTab
   const char *const *choices = wb_region_table_get_choices ();
   g_autoptr (GString) tip = g_string_new (NULL);
 
-  gtk_widget_set_visible (drop, _wb_region_table_own_run (self) == NULL);
-  gtk_widget_set_visible (label, _wb_region_table_own_run (self) != NULL);
-  if (_wb_region_table_own_run (self) != NULL)
+  gboolean fixed = _wb_region_table_own_run (self) != NULL || region == NULL;
+
+  gtk_widget_set_visible (drop, !fixed);
+  gtk_widget_set_visible (label, fixed);
+  if (fixed)
     {
       const char *executor = executor_of (self, name);
 
       gtk_label_set_text (GTK_LABEL (label), executor ? executor : "");
-      gtk_widget_set_tooltip_text (label, _ ("What ran it in this run of another stage; choose executors in a run of the workbench's stage"));
+      gtk_widget_set_tooltip_text (label, region == NULL && _wb_region_table_own_run (self) == NULL
+                                              ? _ ("A call outside the fusion regions: what ran it")
+                                              : _ ("What ran it in this run of another stage; choose executors in a run of the workbench's stage"));
       g_object_set_data (G_OBJECT (drop), "region", NULL);
       return;
     }
@@ -288,10 +392,14 @@ bind_executor (GtkSignalListItemFactory *factory, GtkListItem *item, WbRegionTab
   self->binding = FALSE;
 }
 
-static void
-show_message (WbRegionTable *self, const char *message)
+void
+_wb_region_table_show_message (WbRegionTable *self, const char *message, gboolean is_error)
 {
   gtk_label_set_text (self->status, message);
+  if (is_error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->status), "error");
   gtk_widget_set_visible (GTK_WIDGET (self->status), message != NULL);
 }
 
@@ -309,7 +417,7 @@ executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self)
     {
       const WbRegion *r = wb_document_lookup_region (self->document, region);
 
-      show_message (self, why);
+      _wb_region_table_show_message (self, why, TRUE);
       self->binding = TRUE;
       for (guint k = 0; r != NULL && choices[k] != NULL; k++)
         if (strcmp (choices[k], r->executor) == 0)
@@ -440,54 +548,21 @@ reload (WbRegionTable *self)
   if (self->run_regions)
     for (guint i = 0; i < run->regions->len; i++)
       g_ptr_array_add (names, ((WbRegionStats *) run->regions->pdata[i])->name);
+  /* a run of the workbench's stage: every call it timed is a row (unfused ops too, so shares add up) */
+  for (guint i = 0; !self->run_regions && run != NULL && i < run->regions->len; i++)
+    g_ptr_array_add (names, ((WbRegionStats *) run->regions->pdata[i])->name);
+  if (!self->run_regions && run != NULL)
+    g_ptr_array_add (names, (gpointer) WB_REGION_TABLE_OTHER);
+  /* and the pipeline's regions it did not time (none when it ran this plan) */
   for (guint i = 0; !self->run_regions && regions != NULL && i < regions->len; i++)
-    g_ptr_array_add (names, ((WbRegion *) regions->pdata[i])->name);
+    if (run == NULL || wb_run_find_region (run, ((WbRegion *) regions->pdata[i])->name) == NULL)
+      g_ptr_array_add (names, ((WbRegion *) regions->pdata[i])->name);
   g_ptr_array_add (names, NULL);
   self->binding = TRUE;
   gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)), (const char *const *) names->pdata);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->binding = FALSE;
   selection_changed_cb (self);
-}
-
-/* -- profiling ------------------------------------------------------------------------------------ */
-
-static void
-progress_cb (double fraction, gpointer data)
-{
-  WbRegionTable *self = data;
-
-  gtk_progress_bar_set_fraction (self->progress, fraction);
-}
-
-static void
-profile_done (GObject *object, GAsyncResult *result, gpointer data)
-{
-  WbRegionTable *self = data;
-  g_autoptr (GError) error = NULL;
-
-  gtk_widget_set_visible (self->progress_box, FALSE);
-  if (!wb_document_profile_finish (WB_DOCUMENT (object), result, &error))
-    show_message (self, error->message);
-  else
-    show_message (self, NULL);
-  g_object_unref (self);
-}
-
-void
-wb_region_table_profile (WbRegionTable *self, const WbAssignment *assignment)
-{
-  g_return_if_fail (WB_IS_REGION_TABLE (self));
-
-  if (self->document == NULL || wb_document_is_busy (self->document))
-    return;
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  gtk_progress_bar_set_fraction (self->progress, 0.05);
-  gtk_widget_set_visible (self->progress_box, TRUE);
-  show_message (self, NULL);
-  wb_document_profile_async (self->document, assignment ? assignment : wb_document_get_assignment (self->document),
-                             self->iters, self->warmup, self->cancellable, progress_cb, self, profile_done, g_object_ref (self));
 }
 
 gboolean
@@ -512,13 +587,6 @@ wb_region_table_set_executor (WbRegionTable *self, const char *name, const char 
   return TRUE;
 }
 
-void
-wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint warmup)
-{
-  self->iters = iters;
-  self->warmup = warmup;
-}
-
 const char *
 wb_region_table_get_selected (WbRegionTable *self)
 {
@@ -530,7 +598,7 @@ wb_region_table_get_selected (WbRegionTable *self)
 static void
 cancel_clicked_cb (WbRegionTable *self)
 {
-  g_cancellable_cancel (self->cancellable);
+  wb_region_table_cancel (self);
 }
 
 void
@@ -555,6 +623,13 @@ wb_region_table_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->pending, wb_assignment_unref);
+  if (self->confirm_dialog != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->confirm_dialog, self);
+      gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
+      self->confirm_dialog = NULL;
+    }
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->document);
 
@@ -577,14 +652,16 @@ wb_region_table_init (WbRegionTable *self)
   GtkWidget        *cancel = gtk_button_new_with_mnemonic (_ ("_Cancel"));
   GtkSortListModel *sorted;
 
-  self->iters = 3;
-  self->warmup = 1;
+  /* the command line's defaults until the window applies the preferences */
+  self->iters = 20;
+  self->warmup = 3;
+  self->confirm = TRUE;
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
   self->progress_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  gtk_progress_bar_set_text (self->progress, _ ("Re-running the pipeline and profiling on the cpu…"));
+  gtk_progress_bar_set_text (self->progress, _ ("Re-running the pipeline…"));
   gtk_progress_bar_set_show_text (self->progress, TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->progress), TRUE);
   gtk_widget_set_valign (GTK_WIDGET (self->progress), GTK_ALIGN_CENTER);
@@ -600,7 +677,6 @@ wb_region_table_init (WbRegionTable *self)
   self->status = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->status, TRUE);
   gtk_label_set_xalign (self->status, 0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
   gtk_widget_set_margin_start (GTK_WIDGET (self->status), 8);
   gtk_widget_set_visible (GTK_WIDGET (self->status), FALSE);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));

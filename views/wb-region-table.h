@@ -17,9 +17,25 @@ G_DECLARE_FINAL_TYPE (WbRegionTable, wb_region_table, WB, REGION_TABLE, GtkWidge
 
 GtkWidget *wb_region_table_new (void);
 void       wb_region_table_set_document (WbRegionTable *self, WbDocument *document);
-/* wb_region_table_profile: re-runs the pipeline with @assignment (nullable: the current one) and a cpu
- * profile in the background, with a progress bar and a cancel button. */
+/* wb_region_table_profile: re-runs the pipeline with @assignment (nullable: the current one) and profiles
+ * it in the background (wb_document_profile_async: on the device set, the GPU when there is one), with
+ * progress by iteration and a cancel button. Unless wb_region_table_set_confirm (FALSE), a dialog first
+ * names what will run, on which device, how many iterations and the estimate from the last run. */
 void wb_region_table_profile (WbRegionTable *self, const WbAssignment *assignment);
+/* wb_region_table_get_confirm_dialog: (transfer none) (nullable) the AdwMessageDialog shown (responses
+ * "profile" and "cancel"). */
+GtkWidget *wb_region_table_get_confirm_dialog (WbRegionTable *self);
+void       wb_region_table_set_confirm (WbRegionTable *self, gboolean confirm);
+/* wb_region_table_set_device: where runs go (WB_PROFILE_DEVICE_AUTO by default: the GPU when the runner
+ * reports one). */
+void wb_region_table_set_device (WbRegionTable *self, WbProfileDevice device);
+/* wb_region_table_cancel: the Cancel button: the run stops within a second and what it held is freed. */
+void wb_region_table_cancel (WbRegionTable *self);
+/* wb_region_table_get_message: (transfer none) (nullable) the message under the table; *@is_error
+ * (nullable) whether it shows as an error (a cancel does not). */
+const char *wb_region_table_get_message (WbRegionTable *self, gboolean *is_error);
+/* wb_region_table_get_progress_text: (transfer none) (nullable) the progress bar's words while a run goes. */
+const char *wb_region_table_get_progress_text (WbRegionTable *self);
 /* wb_region_table_get_choices: (transfer none) what a region's executor drop-down offers, NULL-terminated:
  * the registry's executors that run here or in the GPU runner (the default on CUDA first), then
  * "unfuse"; never Thunder's read-only executors. Any thread. */

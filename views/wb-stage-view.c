@@ -158,6 +158,24 @@ apply_line_tag (GtkTextBuffer *buffer, const char *tag, guint line)
   gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
 }
 
+/* Highlights inside 0-based trace @line, shown on buffer @row, what differs from the line beside it. */
+static void
+apply_span_tags (WbStageView *self, gboolean right, guint line, guint row, const char *tag)
+{
+  GtkTextBuffer *buffer = pane_buffer (self, right);
+  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  wb_stage_pair_get_spans (self->pair, right, line, spans);
+  for (guint k = 0; k + 1 < spans->len; k += 2)
+    {
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_iter_at_line_index (buffer, &start, (int) row, (int) g_array_index (spans, guint, k));
+      gtk_text_buffer_get_iter_at_line_index (buffer, &end, (int) row, (int) g_array_index (spans, guint, k + 1));
+      gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
+    }
+}
+
 /* Fills both panes with the pair's aligned rows: filler rows (empty, shaded) where one side has no line,
  * changed lines in red or green, lines that differ only by proxy names in a quieter colour. */
 static void
@@ -200,9 +218,15 @@ fill_panes (WbStageView *self)
           if (line == G_MAXUINT)
             apply_line_tag (buffer, "filler", row);
           else if (wb_stage_pair_get_line_mark (self->pair, side, line) == WB_LINE_CHANGED)
-            apply_line_tag (buffer, side ? "added" : "removed", row);
+            {
+              apply_line_tag (buffer, side ? "added" : "removed", row);
+              apply_span_tags (self, side, line, row, "changed-text");
+            }
           else if (wb_stage_pair_get_line_mark (self->pair, side, line) == WB_LINE_RENAMED)
-            apply_line_tag (buffer, "renamed", row);
+            {
+              apply_line_tag (buffer, "renamed", row);
+              apply_span_tags (self, side, line, row, "renamed-text");
+            }
         }
     }
 }
@@ -510,7 +534,7 @@ update_style_scheme (WbStageView *self)
     {
       GtkTextBuffer   *buffer = pane_buffer (self, side);
       GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
-      GdkRGBA          added, removed, selected, renamed, filler;
+      GdkRGBA          added, removed, selected, renamed, filler, changed_text;
 
       gtk_source_buffer_set_style_scheme (GTK_SOURCE_BUFFER (buffer), scheme);
       gdk_rgba_parse (&added, dark ? "rgba(38,162,105,0.30)" : "rgba(46,194,126,0.22)");
@@ -523,6 +547,9 @@ update_style_scheme (WbStageView *self)
       g_object_set (gtk_text_tag_table_lookup (table, "selected"), "paragraph-background-rgba", &selected, NULL);
       g_object_set (gtk_text_tag_table_lookup (table, "renamed"), "paragraph-background-rgba", &renamed, NULL);
       g_object_set (gtk_text_tag_table_lookup (table, "filler"), "paragraph-background-rgba", &filler, NULL);
+      gdk_rgba_parse (&changed_text, side ? (dark ? "rgba(38,162,105,0.55)" : "rgba(46,194,126,0.45)")
+                                          : (dark ? "rgba(224,27,36,0.55)" : "rgba(237,51,59,0.40)"));
+      g_object_set (gtk_text_tag_table_lookup (table, "changed-text"), "background-rgba", &changed_text, NULL);
     }
 }
 
@@ -658,6 +685,9 @@ wb_stage_view_init (WbStageView *self)
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "removed", NULL);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "renamed", NULL);
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "filler", NULL);
+      /* inside a line: the tokens that changed, the names that were renamed */
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "changed-text", NULL);
+      gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "renamed-text", "underline", PANGO_UNDERLINE_SINGLE, NULL);
       /* no bold: a bold line is taller in some fonts, and the panes must keep equal row heights */
       gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected", NULL);
       /* the trace's own line numbers (file:line), blank on filler rows */
@@ -683,4 +713,64 @@ wb_stage_view_init (WbStageView *self)
 
   update_style_scheme (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (update_style_scheme), self, G_CONNECT_SWAPPED);
+}
+
+GArray *
+wb_stage_view_get_highlights (WbStageView *self, gboolean right, guint row, const char *tag_name)
+{
+  GtkTextBuffer *buffer;
+  GtkTextTag    *tag;
+  GtkTextIter    iter, end;
+  GArray        *spans = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (WB_IS_STAGE_VIEW (self), spans);
+  buffer = pane_buffer (self, right);
+  tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  if (tag == NULL || row >= (guint) gtk_text_buffer_get_line_count (buffer))
+    return spans;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) row);
+  end = iter;
+  gtk_text_iter_forward_to_line_end (&end);
+  while (gtk_text_iter_compare (&iter, &end) < 0)
+    {
+      if (gtk_text_iter_has_tag (&iter, tag))
+        {
+          GtkTextIter stop = iter;
+          guint       from = (guint) gtk_text_iter_get_line_index (&iter);
+
+          gtk_text_iter_forward_to_tag_toggle (&stop, tag);
+          if (gtk_text_iter_compare (&stop, &end) > 0)
+            stop = end;
+          g_array_append_vals (spans, (guint[]){ from, (guint) gtk_text_iter_get_line_index (&stop) }, 2);
+          iter = stop;
+        }
+      else if (!gtk_text_iter_forward_to_tag_toggle (&iter, tag))
+        break;
+    }
+  return spans;
+}
+
+char *
+wb_stage_view_dup_row_text (WbStageView *self, gboolean right, guint row)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter    start, end;
+
+  g_return_val_if_fail (WB_IS_STAGE_VIEW (self), NULL);
+  buffer = pane_buffer (self, right);
+  if (row >= (guint) gtk_text_buffer_get_line_count (buffer))
+    return NULL;
+  gtk_text_buffer_get_iter_at_line (buffer, &start, (int) row);
+  end = start;
+  gtk_text_iter_forward_to_line_end (&end);
+  if (gtk_text_iter_get_line (&end) != (int) row)
+    end = start; /* an empty last line */
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+const WbStagePair *
+wb_stage_view_get_pair (WbStageView *self)
+{
+  g_return_val_if_fail (WB_IS_STAGE_VIEW (self), NULL);
+  return self->pair;
 }

@@ -30,6 +30,14 @@ void wb_stage_view_get_top_rows (WbStageView *self, guint *left, guint *right);
 void wb_stage_view_scroll_to_row (WbStageView *self, guint row);
 /* wb_stage_view_get_n_changes: lines changed between the two panes. */
 guint wb_stage_view_get_n_changes (WbStageView *self);
+/* wb_stage_view_get_highlights: (transfer full) (element-type guint) (start, end) byte offsets within
+ * buffer row @row of a pane that carry the tag @tag_name ("changed-text": tokens changed inside a line;
+ * "renamed-text": names renamed), as shown. */
+GArray *wb_stage_view_get_highlights (WbStageView *self, gboolean right, guint row, const char *tag_name);
+/* wb_stage_view_dup_row_text: (transfer full) (nullable) the text a pane shows on aligned row @row. */
+char *wb_stage_view_dup_row_text (WbStageView *self, gboolean right, guint row);
+/* wb_stage_view_get_pair: (transfer none) (nullable) the pair of stages shown. */
+const WbStagePair *wb_stage_view_get_pair (WbStageView *self);
 /* wb_stage_view_search: selects the next line of the right pane containing @text; FALSE if none. */
 gboolean wb_stage_view_search (WbStageView *self, const char *text);
 

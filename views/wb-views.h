@@ -17,7 +17,6 @@
 #include "wb-kernel-table.h"
 #include "wb-region-table.h"
 #include "wb-sidebar.h"
-#include "wb-stage-pair.h"
 #include "wb-stage-view.h"
 #include "wb-symbol-view.h"
 #include "wb-timeline.h"

@@ -1,11 +1,17 @@
-/* fake-runner.c — a stand-in for thunder-wb-runner that answers HELLO and PROBE only, for the device
- * choice of WbProfileJob on machines without a GPU
+/* fake-runner.c — a stand-in for thunder-wb-runner on machines without a GPU: HELLO, PROBE and RUN, so
+ * that the device choice of WbProfileJob and the app's whole GPU path (request, progress, result, cancel)
+ * run in CI
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * FAKE_RUNNER_DEVICE=TEXT: the probe reports that device ("NVIDIA Fake 80GB, sm_90"), model
  * "NVIDIA Fake 80GB"; unset: the probe answers that CUDA is unusable ("no NVIDIA driver (fake)").
  * FAKE_RUNNER_LOG=FILE: each start appends a line "start" to FILE (how many runners a command started).
- * Any other message ends it. */
+ * FAKE_RUNNER_PIDFILE=FILE: each start writes its process id to FILE.
+ * FAKE_RUNNER_ITER_MS=N: each timed iteration takes N ms (default 1), so that a test can cancel a long run.
+ * RUN: parses the request's traces as the real runner does and takes the program's entries from
+ * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and for each
+ * timed iteration (iteration, iterations); answers a RESULT whose profile gives every entry 1 µs times
+ * its position and each iteration the sum. Any other message ends it. */
 #include "config.h"
 
 #include <gio/gunixinputstream.h>
@@ -15,6 +21,132 @@
 
 #include "wb-profiler.h"
 
+static void
+progress (GOutputStream *out, const char *region, guint iteration, guint iterations)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  if (region != NULL)
+    g_variant_builder_add (&b, "{sv}", "region", g_variant_new_string (region));
+  if (iterations > 0)
+    {
+      g_variant_builder_add (&b, "{sv}", "iteration", g_variant_new_uint32 (iteration));
+      g_variant_builder_add (&b, "{sv}", "iterations", g_variant_new_uint32 (iterations));
+    }
+  wb_runner_write_message (out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), NULL);
+}
+
+static WbTrace *
+parse_member (GVariant *payload, const char *key, const char *name_key)
+{
+  const char *text = NULL, *name = "<trace>";
+
+  if (!g_variant_lookup (payload, key, "&s", &text))
+    return NULL;
+  g_variant_lookup (payload, name_key, "&s", &name);
+  return wb_trace_parse (text, -1, name, NULL);
+}
+
+static GVariant *
+int64s (const gint64 *v, gsize n)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, n, sizeof (gint64));
+}
+
+/* RUN: progress, then a RESULT (or an ERROR when the traces do not parse) */
+static gboolean
+run (GOutputStream *out, GVariant *payload)
+{
+  g_autoptr (WbTrace) fw = parse_member (payload, "forward", "filename");
+  g_autoptr (WbTrace) bw = parse_member (payload, "backward", "backward_filename");
+  g_autoptr (WbProgram) program = fw ? wb_program_new (fw, bw, NULL) : NULL;
+  g_autoptr (WbProfile) profile = program ? wb_profile_new (program, NULL) : NULL;
+  guint32            iters = 1, n;
+  const char        *ms = g_getenv ("FAKE_RUNNER_ITER_MS");
+  gulong             sleep_us = ms ? (gulong) g_ascii_strtoull (ms, NULL, 10) * 1000 : 1000;
+  GVariantBuilder    b, p, names;
+  g_autofree gint64 *iter_ns = NULL, *start_ns = NULL, *entry_ns = NULL;
+  gint64             sum = 0;
+
+  if (profile == NULL)
+    {
+      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+      g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string ("fake runner: the traces do not parse"));
+      g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (2));
+      return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
+    }
+  g_variant_lookup (payload, "iters", "u", &iters);
+  n = wb_profile_get_n_entries (profile);
+  g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
+  for (guint i = 0; i < n; i++)
+    {
+      progress (out, wb_profile_get_entry_name (profile, i), 0, 0);
+      g_variant_builder_add (&names, "s", wb_profile_get_entry_name (profile, i));
+      sum += 1000 * (i + 1);
+    }
+  iter_ns = g_new0 (gint64, iters + 1);
+  start_ns = g_new0 (gint64, iters + 1);
+  entry_ns = g_new0 (gint64, (gsize) iters * n + 1);
+  for (guint it = 0; it < iters; it++)
+    {
+      g_usleep (sleep_us);
+      iter_ns[it] = sum;
+      start_ns[it] = (gint64) it * (sum + 1000);
+      for (guint i = 0; i < n; i++)
+        entry_ns[(gsize) it * n + i] = 1000 * (i + 1);
+      progress (out, NULL, it + 1, iters);
+    }
+  g_variant_builder_init (&p, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&p, "{sv}", "entries", g_variant_builder_end (&names));
+  g_variant_builder_add (&p, "{sv}", "iter_ns", int64s (iter_ns, iters));
+  g_variant_builder_add (&p, "{sv}", "iter_start_ns", int64s (start_ns, iters));
+  g_variant_builder_add (&p, "{sv}", "entry_ns", int64s (entry_ns, (gsize) iters * n));
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 ((gint32) wb_program_get_kind (program)));
+  g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));
+  g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
+  g_variant_builder_add (&b, "{sv}", "profile", g_variant_builder_end (&p));
+  return wb_runner_write_message (out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
+}
+
+static gboolean
+probe (GOutputStream *out, const char *device)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "ok", g_variant_new_boolean (device != NULL));
+  g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (device ? device : "no NVIDIA driver (fake)"));
+  if (device != NULL)
+    g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
+  return wb_runner_write_message (out, WB_RUNNER_MSG_PROBE_REPLY, g_variant_builder_end (&b), NULL);
+}
+
+static gboolean
+log_start (void)
+{
+  const char *log = g_getenv ("FAKE_RUNNER_LOG");
+  const char *pidfile = g_getenv ("FAKE_RUNNER_PIDFILE");
+
+  if (log != NULL)
+    {
+      FILE *f = fopen (log, "a");
+
+      if (f == NULL)
+        return FALSE;
+      fputs ("start\n", f);
+      fclose (f);
+    }
+  if (pidfile != NULL)
+    {
+      g_autofree char *pid = g_strdup_printf ("%d\n", (int) getpid ());
+
+      return g_file_set_contents (pidfile, pid, -1, NULL);
+    }
+  return TRUE;
+}
+
 int
 main (void)
 {
@@ -23,35 +155,28 @@ main (void)
   const char     *device = g_getenv ("FAKE_RUNNER_DEVICE");
   GVariantBuilder b;
   WbRunnerMsgType type;
-  g_autoptr (GVariant) payload = NULL;
-  const char *log = g_getenv ("FAKE_RUNNER_LOG");
 
-  if (log != NULL)
-    {
-      FILE *f = fopen (log, "a");
-
-      if (f == NULL)
-        return 1;
-      fputs ("start\n", f);
-      fclose (f);
-    }
+  if (!log_start ())
+    return 1;
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int32 (WB_RUNNER_PROTOCOL_VERSION));
   g_variant_builder_add (&b, "{sv}", "pid", g_variant_new_int32 ((gint32) getpid ()));
   if (!wb_runner_write_message (out, WB_RUNNER_MSG_HELLO, g_variant_builder_end (&b), NULL))
     return 1;
-  while (wb_runner_read_message (in, &type, &payload, NULL))
+  for (;;)
     {
-      g_clear_pointer (&payload, g_variant_unref);
-      if (type != WB_RUNNER_MSG_PROBE)
+      g_autoptr (GVariant) payload = NULL;
+      gboolean ok;
+
+      if (!wb_runner_read_message (in, &type, &payload, NULL))
         return 0;
-      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-      g_variant_builder_add (&b, "{sv}", "ok", g_variant_new_boolean (device != NULL));
-      g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (device ? device : "no NVIDIA driver (fake)"));
-      if (device != NULL)
-        g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
-      if (!wb_runner_write_message (out, WB_RUNNER_MSG_PROBE_REPLY, g_variant_builder_end (&b), NULL))
+      if (type == WB_RUNNER_MSG_PROBE)
+        ok = probe (out, device);
+      else if (type == WB_RUNNER_MSG_RUN)
+        ok = run (out, payload);
+      else
+        return 0;
+      if (!ok)
         return 1;
     }
-  return 0;
 }

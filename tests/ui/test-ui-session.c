@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "wb-record-dialog.h"
@@ -57,6 +58,15 @@ test_open_session (void)
     g_autofree char *label = wb_document_dup_run_label (doc, 1);
 
     g_assert_true (strstr (label, "Run 2") != NULL);
+  }
+  {
+    /* the profile dialog's estimate before any run of this window: the session's latest run's iterations */
+    const WbRun *run = wb_document_get_run (doc);
+    double       last = 0, estimate = 0;
+
+    g_assert_true (wb_document_estimate_seconds (doc, 2 * run->iters, 0, &last, &estimate));
+    g_assert_cmpfloat (estimate, >, 0);
+    g_assert_cmpfloat (fabs (estimate - 2 * run->iters * wb_run_get_iteration_median_ns (run) / 1e9), <, 1e-9);
   }
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "20-session-open"));
 }

@@ -1,20 +1,16 @@
-/* wb-stage-pair.h — two stages side by side: a line diff (Myers) and the pairing of their bound symbols
+/* wb-stage-pair.h — two stages side by side: paired bound symbols, renaming, aligned rows (GTK-free)
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#if !defined(WB_VIEWS_INSIDE) && !defined(WB_VIEWS_COMPILATION)
-#error "Only <wb-views.h> can be included directly."
+#if !defined(WB_COMPILER_INSIDE) && !defined(WB_COMPILER_COMPILATION)
+#error "Only <wb-compiler.h> can be included directly."
 #endif
 
-#include "wb-compiler.h"
+#include "wb-line-diff.h"
+#include "wb-pipeline.h"
+#include "wb-trace.h"
 
 G_BEGIN_DECLS
-
-/* wb_line_diff: the shortest edit script between the lines @a and @b (Myers' O(ND) algorithm, with the
- * common prefix and suffix trimmed first). Sets @a_changed[i] when line i of @a is deleted and
- * @b_changed[j] when line j of @b is inserted; @a_to_b[i] (nullable) gets the line of @b an unchanged
- * line i of @a matches, or G_MAXUINT. Returns the number of edits (deleted + inserted lines). */
-guint wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b, guint8 *a_changed, guint8 *b_changed, guint *a_to_b);
 
 /* wb_bsym_structural_key: (transfer full) what identifies @bsym across Thunder's stages when names change:
  * the operation (an alias stands for its target), the structure of its arguments with each proxy's type
@@ -38,7 +34,8 @@ typedef enum
  * renamed to the left side's, so that a line whose only change is proxy names is RENAMED, not CHANGED,
  * and lays the lines out as aligned rows (Compiler Explorer's and Meld's side-by-side layout: matched
  * lines on one row, a run of changed lines next to the other side's run, filler rows where one run is
- * shorter). (transfer full) */
+ * shorter). Structural pairing stays within one sub-program: the forward and backward parts of a joint
+ * trace, a backward_fn, a forward. (transfer full) */
 WbStagePair *wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage);
 void         wb_stage_pair_free (WbStagePair *pair);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbStagePair, wb_stage_pair_free)
@@ -65,5 +62,16 @@ guint wb_stage_pair_get_line (const WbStagePair *pair, gboolean right, const WbB
 /* wb_stage_pair_get_counterparts: (transfer none) (element-type WbBsym) (nullable) the bound symbols on
  * the other side that @bsym (on side @right) pairs with. */
 GPtrArray *wb_stage_pair_get_counterparts (const WbStagePair *pair, gboolean right, const WbBsym *bsym);
+/* wb_stage_pair_get_row_of_line: the aligned row of 0-based @line; G_MAXUINT when out of range. */
+guint wb_stage_pair_get_row_of_line (const WbStagePair *pair, gboolean right, guint line);
+/* wb_stage_pair_get_spans: what to highlight inside 0-based @line, as (start, end) byte pairs appended
+ * to @spans (element-type guint): beside a RENAMED line, the names that differ as printed; beside a
+ * CHANGED line, the tokens that differ once the right side is renamed. Returns how many spans were
+ * appended to @spans; 0 for a SAME line, or a line beside a filler (the whole line is the change). */
+guint wb_stage_pair_get_spans (const WbStagePair *pair, gboolean right, guint line, GArray *spans);
+/* wb_stage_pair_can_pair: whether @a and @b are stages of one sub-program (the same function name and
+ * parameters: a forward with a forward, one torch.compile subgraph with itself), so that diffing them
+ * means something. Consecutive stage files of different sub-programs are not diffed. */
+gboolean wb_stage_pair_can_pair (const WbTrace *a, const WbTrace *b);
 
 G_END_DECLS

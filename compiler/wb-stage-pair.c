@@ -1,122 +1,17 @@
-/* wb-stage-pair.c — two stages side by side: a line diff (Myers) and the pairing of their bound symbols
- * SPDX-License-Identifier: GPL-3.0-or-later */
+/* wb-stage-pair.c — two stages side by side: the pairing of their bound symbols, renaming, aligned rows
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GTK-free (the model of WbStageView, tested in suite compiler): bound symbols are paired by provenance
+ * or by structure within one sub-program (forward with forward), the right side's names are renamed to
+ * the left's, the lines diffed (wb-line-diff.c) and laid out as aligned rows; inside a row's two lines
+ * the changed tokens are spans. */
 #include "config.h"
+
+#include "wb-stage-pair.h"
 
 #include <string.h>
 
-#include "wb-views.h"
-
-/* -- Myers' diff --------------------------------------------------------------------------------- */
-
-guint
-wb_line_diff (const char *const *a, guint n_a, const char *const *b, guint n_b, guint8 *a_changed, guint8 *b_changed, guint *a_to_b)
-{
-  guint   pre = 0, suf = 0, n, m, edits = 0;
-  int     max, off, d, k, x, y;
-  GArray *trace;
-  int    *v;
-  guint  *ha, *hb;
-
-  memset (a_changed, 0, n_a);
-  memset (b_changed, 0, n_b);
-  if (a_to_b != NULL)
-    for (guint i = 0; i < n_a; i++)
-      a_to_b[i] = G_MAXUINT;
-  while (pre < n_a && pre < n_b && strcmp (a[pre], b[pre]) == 0)
-    {
-      if (a_to_b != NULL)
-        a_to_b[pre] = pre;
-      pre++;
-    }
-  while (suf < n_a - pre && suf < n_b - pre && strcmp (a[n_a - 1 - suf], b[n_b - 1 - suf]) == 0)
-    {
-      if (a_to_b != NULL)
-        a_to_b[n_a - 1 - suf] = n_b - 1 - suf;
-      suf++;
-    }
-  n = n_a - pre - suf;
-  m = n_b - pre - suf;
-  if (n == 0 || m == 0)
-    {
-      memset (a_changed + pre, 1, n);
-      memset (b_changed + pre, 1, m);
-      return n + m;
-    }
-
-  /* hashes first: most comparisons are then one integer compare */
-  ha = g_new (guint, n);
-  hb = g_new (guint, m);
-  for (guint i = 0; i < n; i++)
-    ha[i] = g_str_hash (a[pre + i]);
-  for (guint j = 0; j < m; j++)
-    hb[j] = g_str_hash (b[pre + j]);
-#define EQ(i, j) (ha[i] == hb[j] && strcmp (a[pre + (i)], b[pre + (j)]) == 0)
-
-  max = (int) (n + m);
-  off = max + 1;
-  v = g_new0 (int, 2 * max + 3);
-  trace = g_array_new (FALSE, FALSE, sizeof (int)); /* for each d: v[-d..d] */
-  for (d = 0; d <= max; d++)
-    {
-      gboolean done = FALSE;
-
-      for (k = -d; k <= d; k += 2)
-        {
-          if (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
-            x = v[off + k + 1];
-          else
-            x = v[off + k - 1] + 1;
-          y = x - k;
-          while (x < (int) n && y < (int) m && EQ (x, y))
-            x++, y++;
-          v[off + k] = x;
-          if (x >= (int) n && y >= (int) m)
-            done = TRUE;
-        }
-      g_array_append_vals (trace, v + off - d, 2 * d + 1);
-      if (done)
-        break;
-    }
-
-  /* walk back through the saved frontiers */
-  x = (int) n;
-  y = (int) m;
-  for (; d > 0; d--)
-    {
-      int     *vp = &g_array_index (trace, int, (gsize) (d - 1) * (d - 1)) + (d - 1); /* frontier d-1 */
-      gboolean insert;
-      int      pk, mx, my;
-
-      k = x - y;
-      insert = k == -d || (k != d && vp[k - 1] < vp[k + 1]);
-      pk = insert ? k + 1 : k - 1;
-      mx = vp[pk] + (insert ? 0 : 1);
-      my = mx - k;
-      while (x > mx && y > my)
-        {
-          x--, y--;
-          if (a_to_b != NULL)
-            a_to_b[pre + x] = pre + y;
-        }
-      if (insert)
-        b_changed[pre + --y] = 1;
-      else
-        a_changed[pre + --x] = 1;
-      edits++;
-    }
-  while (x > 0 && y > 0)
-    {
-      x--, y--;
-      if (a_to_b != NULL)
-        a_to_b[pre + x] = pre + y;
-    }
-#undef EQ
-  g_array_free (trace, TRUE);
-  g_free (v);
-  g_free (ha);
-  g_free (hb);
-  return edits;
-}
+#include "wb-pipeline-private.h"
 
 /* -- structural keys ----------------------------------------------------------------------------- */
 
@@ -236,14 +131,16 @@ typedef struct
   GPtrArray  *bsyms;   /* parallel to starts */
   GHashTable *line_of; /* bsym -> line */
   GHashTable *other;   /* bsym -> GPtrArray of counterparts */
+  guint      *row_of;  /* the aligned row of each 0-based line */
 } Side;
 
 struct _WbStagePair
 {
-  Side     side[2];
-  guint    n_changes, n_renamed;
-  gboolean exact;
-  GArray  *rows; /* (element-type guint) pairs of 0-based lines (left, right); G_MAXUINT for a filler */
+  Side        side[2];
+  guint       n_changes, n_renamed;
+  gboolean    exact;
+  GArray     *rows;   /* (element-type guint) pairs of 0-based lines (left, right); G_MAXUINT for a filler */
+  GHashTable *rename; /* (nullable) right name -> left name */
 };
 
 static void
@@ -256,6 +153,7 @@ side_init (Side *side, WbTrace *trace)
   if (side->n_lines > 0 && side->lines[side->n_lines - 1][0] == '\0')
     side->n_lines--; /* the text ends in a newline */
   side->mark = g_new0 (guint8, side->n_lines + 1);
+  side->row_of = g_new0 (guint, side->n_lines + 1);
   side->starts = g_array_new (FALSE, FALSE, sizeof (guint));
   side->bsyms = g_ptr_array_new ();
   side->line_of = g_hash_table_new (NULL, NULL);
@@ -284,6 +182,7 @@ side_clear (Side *side)
   g_free (side->text);
   g_strfreev (side->lines);
   g_free (side->mark);
+  g_free (side->row_of);
   g_array_unref (side->starts);
   g_ptr_array_unref (side->bsyms);
   g_hash_table_unref (side->line_of);
@@ -323,6 +222,26 @@ collect_types (const WbTrace *trace)
   return types;
 }
 
+/* The top-level bound symbols of @trace that belong to a backward sub-program: all of a backward_fn,
+ * the backward part of a joint trace (what its forward outputs do not need), none otherwise. (transfer
+ * full) a set, or NULL for "all" (a backward_fn). */
+static GHashTable *
+backward_part (const WbTrace *trace)
+{
+  if (g_strcmp0 (trace->function_name, "backward_fn") == 0)
+    return NULL;
+  return _wb_trace_find_backward (trace);
+}
+
+static char *
+part_key (const WbBsym *bsym, GHashTable *types, GHashTable *backward)
+{
+  g_autofree char *key = wb_bsym_structural_key (bsym, types);
+  gboolean         back = backward == NULL || g_hash_table_contains (backward, bsym);
+
+  return g_strconcat (back ? "B|" : "F|", key, NULL);
+}
+
 static void
 pair_structurally (WbStagePair *pair)
 {
@@ -336,10 +255,14 @@ pair_structurally (WbStagePair *pair)
   g_autofree guint  *map = g_new (guint, l->bsyms->len + 1);
   g_autoptr (GHashTable) unmatched = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_queue_free);
 
+  g_autoptr (GHashTable) lback = backward_part (l->trace);
+  g_autoptr (GHashTable) rback = backward_part (r->trace);
+
+  /* a key names its sub-program: a forward `add` never pairs with a backward `add` */
   for (guint i = 0; i < l->bsyms->len; i++)
-    g_ptr_array_add (lkeys, wb_bsym_structural_key (l->bsyms->pdata[i], lt));
+    g_ptr_array_add (lkeys, part_key (l->bsyms->pdata[i], lt, lback));
   for (guint j = 0; j < r->bsyms->len; j++)
-    g_ptr_array_add (rkeys, wb_bsym_structural_key (r->bsyms->pdata[j], rt));
+    g_ptr_array_add (rkeys, part_key (r->bsyms->pdata[j], rt, rback));
 
   /* order-preserving matches first (an LCS of the keys), then equal keys anywhere (moved lines) */
   wb_line_diff ((const char *const *) lkeys->pdata, lkeys->len, (const char *const *) rkeys->pdata, rkeys->len, lc, rc, map);
@@ -424,38 +347,6 @@ rename_map (const WbStagePair *pair)
   return rename;
 }
 
-/* @line with every identifier that @rename maps replaced (transfer full); @word is scratch space for
- * the identifier looked up, shared across lines. */
-static char *
-rename_line (const char *line, GHashTable *rename, GString *word)
-{
-  GString *out = g_string_sized_new (strlen (line));
-
-  for (const char *p = line; *p;)
-    {
-      if (g_ascii_isalpha (*p) || *p == '_')
-        {
-          const char *q = p, *to;
-          while (g_ascii_isalnum (*q) || *q == '_')
-            q++;
-          g_string_truncate (word, 0);
-          g_string_append_len (word, p, q - p);
-          to = g_hash_table_lookup (rename, word->str);
-          g_string_append (out, to != NULL ? to : word->str);
-          p = q;
-        }
-      else if (g_ascii_isdigit (*p))
-        {
-          /* a number, or the digits of a name glued to it: copied as they are */
-          while (g_ascii_isalnum (*p) || *p == '_' || *p == '.')
-            g_string_append_c (out, *p++);
-        }
-      else
-        g_string_append_c (out, *p++);
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* Diffs the two texts with the right side's names renamed to the left's: matched lines that differ as
  * printed are renamed, unmatched ones changed; then lays them out as rows, unmatched runs side by side. */
 static void
@@ -469,7 +360,7 @@ diff_and_align (WbStagePair *pair, GHashTable *rename)
   guint i = 0, j = 0;
 
   for (guint k = 0; k < r->n_lines; k++)
-    renamed[k] = rename != NULL && g_hash_table_size (rename) > 0 ? rename_line (r->lines[k], rename, word) : g_strdup (r->lines[k]);
+    renamed[k] = rename != NULL && g_hash_table_size (rename) > 0 ? wb_line_rename (r->lines[k], rename, word) : g_strdup (r->lines[k]);
   pair->n_changes = wb_line_diff ((const char *const *) l->lines, l->n_lines, (const char *const *) renamed, r->n_lines, l->mark, r->mark, a_to_b);
   for (guint k = 0; k < r->n_lines; k++)
     b_to_a[k] = G_MAXUINT;
@@ -488,6 +379,7 @@ diff_and_align (WbStagePair *pair, GHashTable *rename)
       guint li = i, rj = j, rows;
       if (i < l->n_lines && j < r->n_lines && a_to_b[i] == j)
         {
+          l->row_of[i] = r->row_of[j] = pair->rows->len / 2;
           g_array_append_vals (pair->rows, (guint[]){ i++, j++ }, 2);
           continue;
         }
@@ -497,7 +389,13 @@ diff_and_align (WbStagePair *pair, GHashTable *rename)
         rj++;
       rows = MAX (li - i, rj - j);
       for (guint k = 0; k < rows; k++)
-        g_array_append_vals (pair->rows, (guint[]){ i + k < li ? i + k : G_MAXUINT, j + k < rj ? j + k : G_MAXUINT }, 2);
+        {
+          if (i + k < li)
+            l->row_of[i + k] = pair->rows->len / 2;
+          if (j + k < rj)
+            r->row_of[j + k] = pair->rows->len / 2;
+          g_array_append_vals (pair->rows, (guint[]){ i + k < li ? i + k : G_MAXUINT, j + k < rj ? j + k : G_MAXUINT }, 2);
+        }
       i = li, j = rj;
     }
 }
@@ -506,7 +404,6 @@ WbStagePair *
 wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage)
 {
   WbStagePair *pair = g_new0 (WbStagePair, 1);
-  g_autoptr (GHashTable) rename = NULL;
 
   side_init (&pair->side[0], left);
   side_init (&pair->side[1], right);
@@ -518,9 +415,9 @@ wb_stage_pair_new (WbTrace *left, WbTrace *right, const WbStage *stage)
         pair_by_provenance (pair, stage);
       else
         pair_structurally (pair);
-      rename = rename_map (pair);
+      pair->rename = rename_map (pair);
     }
-  diff_and_align (pair, rename);
+  diff_and_align (pair, pair->rename);
   return pair;
 }
 
@@ -532,6 +429,7 @@ wb_stage_pair_free (WbStagePair *pair)
   side_clear (&pair->side[0]);
   side_clear (&pair->side[1]);
   g_array_unref (pair->rows);
+  g_clear_pointer (&pair->rename, g_hash_table_unref);
   g_free (pair);
 }
 
@@ -627,4 +525,47 @@ GPtrArray *
 wb_stage_pair_get_counterparts (const WbStagePair *pair, gboolean right, const WbBsym *bsym)
 {
   return g_hash_table_lookup (pair->side[right ? 1 : 0].other, bsym);
+}
+
+guint
+wb_stage_pair_get_row_of_line (const WbStagePair *pair, gboolean right, guint line)
+{
+  const Side *s = &pair->side[right ? 1 : 0];
+
+  return line < s->n_lines ? s->row_of[line] : G_MAXUINT;
+}
+
+guint
+wb_stage_pair_get_spans (const WbStagePair *pair, gboolean right, guint line, GArray *spans)
+{
+  const Side *s = &pair->side[right ? 1 : 0];
+  guint       row, other[2];
+  WbLineMark  mark;
+
+  g_return_val_if_fail (pair != NULL && spans != NULL, 0);
+  if (line >= s->n_lines || (mark = (WbLineMark) s->mark[line]) == WB_LINE_SAME)
+    return 0;
+  row = s->row_of[line];
+  wb_stage_pair_get_row (pair, row, &other[0], &other[1]);
+  if (other[0] == G_MAXUINT || other[1] == G_MAXUINT || (WbLineMark) pair->side[right ? 0 : 1].mark[other[right ? 0 : 1]] != mark)
+    return 0; /* a line beside a filler, or beside a line of another kind: the whole line */
+  /* a renamed pair: the names that differ as printed; a changed pair: what differs after renaming */
+  return wb_line_diff_spans (pair->side[0].lines[other[0]], pair->side[1].lines[other[1]], mark == WB_LINE_CHANGED ? pair->rename : NULL,
+                             right ? NULL : spans, right ? spans : NULL);
+}
+
+gboolean
+wb_stage_pair_can_pair (const WbTrace *a, const WbTrace *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  if (g_strcmp0 (a->function_name, b->function_name) != 0 || a->n_params != b->n_params)
+    return FALSE;
+  for (guint i = 0; i < a->n_params; i++)
+    {
+      const WbValue *p = a->params[i], *q = b->params[i];
+
+      if (p->kind != q->kind || (p->text != NULL && g_strcmp0 (p->text, q->text) != 0))
+        return FALSE;
+    }
+  return TRUE;
 }

@@ -1,0 +1,423 @@
+/* test-ui-profile.c — the app's tuning loop on a real 2-layer model of the zoo (issue 45, parts 1-3):
+ * stepping through every stage with the aligned diff, profiling through the shared job on the "GPU" (the
+ * fake runner of tests/profiler, so CI drives the GPU path) and on the cpu, changing an executor and
+ * finding each region again by key, and cancelling long runs with the memory given back.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <malloc.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wb-ui-common.h"
+
+static WbWindow *window;
+static char     *case_dir;
+
+/* -- helpers -------------------------------------------------------------------------------------- */
+
+/* resident memory of this process, bytes */
+static guint64
+rss_bytes (void)
+{
+  g_autofree char *text = NULL;
+  guint64          pages = 0;
+
+  if (g_file_get_contents ("/proc/self/statm", &text, NULL, NULL))
+    {
+      g_auto (GStrv) f = g_strsplit (text, " ", -1);
+
+      if (f[0] != NULL && f[1] != NULL)
+        pages = g_ascii_strtoull (f[1], NULL, 10);
+    }
+  return pages * (guint64) sysconf (_SC_PAGESIZE);
+}
+
+static WbRegionTable *
+table (void)
+{
+  return WB_REGION_TABLE (wb_window_get_region_table (window));
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return wb_region_table_get_confirm_dialog (table ()) != NULL;
+}
+
+/* answers the confirmation dialog that a profile asks first; returns its body */
+static char *
+confirm (const char *response)
+{
+  GtkWidget *dialog;
+  char      *body;
+
+  g_assert_true (wb_ui_wait (dialog_shown, NULL, 10));
+  dialog = wb_region_table_get_confirm_dialog (table ());
+  body = g_strdup (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  return body;
+}
+
+typedef struct
+{
+  guint      runs;
+  GPtrArray *texts; /* progress texts seen */
+  guint64    peak_rss;
+} Watch;
+
+static gboolean
+run_done (gpointer data)
+{
+  Watch      *w = data;
+  WbDocument *doc = wb_window_get_document (window);
+  const char *text = wb_region_table_get_progress_text (table ());
+
+  if (text != NULL && w->texts != NULL && (w->texts->len == 0 || strcmp (g_ptr_array_index (w->texts, w->texts->len - 1), text) != 0))
+    g_ptr_array_add (w->texts, g_strdup (text));
+  w->peak_rss = MAX (w->peak_rss, rss_bytes ());
+  return wb_document_get_runs (doc)->len >= w->runs && !wb_document_is_busy (doc);
+}
+
+static gboolean
+texts_have (GPtrArray *texts, const char *prefix)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (g_str_has_prefix (texts->pdata[i], prefix))
+      return TRUE;
+  return FALSE;
+}
+
+static const WbRun *
+latest_run (void)
+{
+  GPtrArray *runs = wb_document_get_runs (wb_window_get_document (window));
+
+  return runs->len ? runs->pdata[runs->len - 1] : NULL;
+}
+
+/* the cells of the Regions table's row @name (tab-separated: Region, Executor, Ops, Bytes, Time, Δ, ...) */
+static GStrv
+row_cells (const char *name)
+{
+  g_autofree char *text = wb_region_table_dup_text (table ());
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      GStrv cells = g_strsplit (lines[i], "\t", -1);
+
+      if (cells[0] != NULL && strcmp (cells[0], name) == 0)
+        return cells;
+      g_strfreev (cells);
+    }
+  return NULL;
+}
+
+/* -- part 3: every stage, the aligned diff ---------------------------------------------------------- */
+
+static void
+test_step_stages (void)
+{
+  WbDocument  *doc = wb_window_get_document (window);
+  WbStageView *view = WB_STAGE_VIEW (wb_window_get_stage_view (window));
+  guint        n = wb_trace_set_get_n_entries (wb_document_get_trace_set (doc));
+  guint        renamed_rows = 0, skipped_neighbours = 0;
+  double       worst_ms = 0;
+
+  wb_window_show_view (window, "stages");
+  for (guint i = 0; i < n; i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (wb_document_get_trace_set (doc), i);
+      int                 prev = wb_document_get_previous (doc, i);
+      const WbStagePair  *pair;
+      gint64              t0 = g_get_monotonic_time ();
+      double              ms;
+
+      wb_document_set_entry (doc, i);
+      wb_ui_spin (0.02);
+      ms = (g_get_monotonic_time () - t0) / 1e3;
+      worst_ms = MAX (worst_ms, ms);
+      pair = wb_stage_view_get_pair (view);
+      g_assert_nonnull (pair);
+      /* a file's diff is against a file of its own sub-program, never simply the file before it */
+      if (prev >= 0 && wb_document_get_stage (doc, i) == NULL)
+        g_assert_true (wb_stage_pair_can_pair (wb_trace_set_get_entry (wb_document_get_trace_set (doc), prev)->trace, e->trace));
+      if (i > 0 && prev != (int) i - 1 && wb_document_get_stage (doc, i) == NULL &&
+          g_strcmp0 (wb_trace_set_get_entry (wb_document_get_trace_set (doc), i - 1)->subset, e->subset) == 0)
+        skipped_neighbours++;
+      /* the first renamed row of the pair: its names are highlighted in both panes, and nothing else */
+      for (guint row = 0; row < wb_stage_pair_get_n_rows (pair) && renamed_rows < 3; row++)
+        {
+          guint l, r;
+
+          wb_stage_pair_get_row (pair, row, &l, &r);
+          if (l != G_MAXUINT && r != G_MAXUINT && wb_stage_pair_get_line_mark (pair, FALSE, l) == WB_LINE_RENAMED)
+            {
+              g_autoptr (GArray) hl = wb_stage_view_get_highlights (view, FALSE, row, "renamed-text");
+              g_autoptr (GArray) hr = wb_stage_view_get_highlights (view, TRUE, row, "renamed-text");
+              g_autoptr (GArray) cl = wb_stage_view_get_highlights (view, FALSE, row, "changed-text");
+              g_autofree char *left = wb_stage_view_dup_row_text (view, FALSE, row);
+              g_autofree char *right = wb_stage_view_dup_row_text (view, TRUE, row);
+
+              /* both panes show the pair's lines on the same row (filler lines keep them aligned) */
+              g_assert_cmpstr (left, !=, right);
+              g_assert_cmpuint (hl->len, >, 0);
+              g_assert_cmpuint (hr->len, >, 0);
+              g_assert_cmpuint (cl->len, ==, 0);
+              g_assert_true (g_ascii_isalpha (left[g_array_index (hl, guint, 0)]) || left[g_array_index (hl, guint, 0)] == '_');
+              g_test_message ("entry %u row %u renamed:\n  %s\n  %s", i, row, left, right);
+              renamed_rows++;
+              break;
+            }
+        }
+    }
+  g_test_message ("bench: stepped through %u stages, slowest step %.0f ms", n, worst_ms);
+  g_assert_cmpuint (renamed_rows, >, 0);
+  g_assert_cmpuint (skipped_neighbours, >, 0); /* split_backward is not diffed against split_forward */
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "30-zoo-aligned-diff"));
+}
+
+/* -- part 1: the GPU path (fake runner), progress, the dialog ---------------------------------------- */
+
+static void
+test_profile_gpu (void)
+{
+  const char      *runner = g_getenv ("WB_FAKE_RUNNER");
+  Watch            w = { 1, g_ptr_array_new_with_free_func (g_free), 0 };
+  g_autofree char *body = NULL;
+
+  if (runner == NULL)
+    {
+      g_test_skip ("no fake runner");
+      g_ptr_array_unref (w.texts);
+      return;
+    }
+  g_setenv ("WB_RUNNER", runner, TRUE);
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_ITER_MS", "20", TRUE);
+  wb_region_table_set_confirm (table (), TRUE);
+  wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
+  wb_region_table_set_iterations (table (), 20, 3);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
+  body = confirm ("profile");
+  g_test_message ("dialog: %s", body);
+  g_assert_nonnull (strstr (body, "20 timed iterations"));
+  g_assert_nonnull (strstr (body, "no earlier run"));
+  g_assert_true (wb_ui_wait (run_done, &w, 120));
+  g_assert_cmpstr (latest_run ()->device_model, ==, "NVIDIA Fake 80GB");
+  g_assert_cmpuint (latest_run ()->iteration_ns->len, ==, 20);
+  g_assert_true (texts_have (w.texts, "Iteration"));
+  for (guint i = 0; i < w.texts->len; i++)
+    g_test_message ("progress: %s", (char *) w.texts->pdata[i]);
+  g_assert_nonnull (strstr (wb_document_get_device_reason (wb_window_get_document (window)), "NVIDIA Fake"));
+  g_ptr_array_unref (w.texts);
+
+  /* the second dialog estimates from the first run */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
+  g_free (body);
+  body = confirm ("cancel");
+  g_assert_nonnull (strstr (body, "should take about"));
+  g_assert_false (wb_document_is_busy (wb_window_get_document (window)));
+}
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !wb_document_is_busy (wb_window_get_document (window));
+}
+
+static gboolean
+iterating (gpointer data)
+{
+  const char *text = wb_region_table_get_progress_text (table ());
+
+  *(guint64 *) data = MAX (*(guint64 *) data, rss_bytes ());
+  return text != NULL && g_str_has_prefix (text, "Iteration") && !g_str_has_prefix (text, "Iteration 1 ");
+}
+
+/* A long GPU run cancelled: the runner process is ended at once (with what it held), not waited for. */
+static void
+test_cancel_gpu (void)
+{
+  g_autofree char *pidfile = g_build_filename (g_get_tmp_dir (), "wb-ui-fake-runner.pid", NULL);
+  g_autofree char *pidtext = NULL;
+  guint64          peak = 0;
+  gint64           t0;
+  gboolean         is_error = TRUE;
+  int              pid;
+
+  if (g_getenv ("WB_FAKE_RUNNER") == NULL)
+    {
+      g_test_skip ("no fake runner");
+      return;
+    }
+  g_setenv ("FAKE_RUNNER_ITER_MS", "200", TRUE);
+  g_setenv ("FAKE_RUNNER_PIDFILE", pidfile, TRUE);
+  wb_region_table_set_confirm (table (), FALSE);
+  wb_region_table_set_iterations (table (), 1000, 1);
+  wb_region_table_profile (table (), NULL);
+  g_assert_true (wb_ui_wait (iterating, &peak, 120));
+  g_assert_true (g_file_get_contents (pidfile, &pidtext, NULL, NULL));
+  pid = atoi (pidtext);
+  g_assert_cmpint (kill (pid, 0), ==, 0);
+  t0 = g_get_monotonic_time ();
+  wb_region_table_cancel (table ());
+  g_assert_true (wb_ui_wait (not_busy, NULL, 10));
+  g_test_message ("bench: GPU run cancelled in %.0f ms", (g_get_monotonic_time () - t0) / 1e3);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+  g_assert_true (kill (pid, 0) == -1 && errno == ESRCH); /* the runner is gone, reaped */
+  g_assert_nonnull (wb_region_table_get_message (table (), &is_error));
+  g_assert_false (is_error);
+  g_assert_null (strstr (wb_region_table_get_message (table (), NULL), "Operation was cancelled"));
+  g_remove (pidfile);
+  g_unsetenv ("FAKE_RUNNER_PIDFILE");
+  g_unsetenv ("WB_RUNNER");
+  g_unsetenv ("FAKE_RUNNER_DEVICE");
+}
+
+/* -- part 2: change an executor, the regions matched by key --------------------------------------- */
+
+static void
+test_change_executor (void)
+{
+  WbDocument          *doc = wb_window_get_document (window);
+  Watch                w = { 0, NULL, 0 };
+  GPtrArray           *regions;
+  const WbRegion      *first, *later = NULL;
+  g_autofree char     *later_key = NULL;
+  g_autofree char     *first_key = NULL;
+  g_autofree char     *first_name = NULL;
+  const WbRegionStats *s;
+  double               share = 0;
+
+  wb_region_table_set_confirm (table (), FALSE);
+  wb_region_table_set_device (table (), WB_PROFILE_DEVICE_CPU);
+  wb_region_table_set_iterations (table (), 5, 1);
+  w.runs = wb_document_get_runs (doc)->len + 1;
+  wb_region_table_profile (table (), NULL);
+  g_assert_true (wb_ui_wait (run_done, &w, 600));
+  g_assert_cmpstr (latest_run ()->device_name, ==, "cpu");
+
+  /* unfuse the first region */
+  regions = wb_pipeline_get_regions (wb_document_get_pipeline (doc));
+  g_assert_cmpuint (regions->len, >=, 2);
+  first = regions->pdata[0];
+  for (guint i = 1; i < regions->len && later == NULL; i++)
+    if (((const WbRegion *) regions->pdata[i])->executor != NULL && strcmp (((const WbRegion *) regions->pdata[i])->executor, first->executor) == 0)
+      later = regions->pdata[i];
+  g_assert_nonnull (later);
+  later_key = g_strdup (later->key);
+  first_key = g_strdup (first->key);
+  first_name = g_strdup (first->name);
+  wb_region_table_set_confirm (table (), TRUE);
+  g_assert_true (wb_region_table_set_executor (table (), first->name, "unfuse", NULL));
+  g_free (confirm ("profile"));
+  w.runs++;
+  g_assert_true (wb_ui_wait (run_done, &w, 600));
+
+  /* the unfused region's key now names its first op, a call of its own: matched by key, its contents changed */
+  s = wb_run_find_region_by_key (latest_run (), first_key);
+  g_assert_nonnull (s);
+  g_test_message ("%s (%s) is now %s", first_name, first_key, s->name);
+  g_assert_cmpstr (s->name, !=, first_name);
+  {
+    g_auto (GStrv) cells = row_cells (s->name);
+
+    g_assert_nonnull (cells);
+    g_test_message ("row: %s | %s | Δ %s", cells[0], cells[1], cells[5]);
+    g_assert_cmpstr (cells[5], ==, "changed contents");
+  }
+  /* a region the change left alone: matched by key, Δ previous compares it with itself, with a verdict */
+  s = wb_run_find_region_by_key (latest_run (), later_key);
+  g_assert_nonnull (s);
+  {
+    g_auto (GStrv) cells = row_cells (s->name);
+
+    g_assert_nonnull (cells);
+    g_test_message ("row: %s | %s | Δ %s", cells[0], cells[1], cells[5]);
+    g_assert_nonnull (strstr (cells[5], "%"));
+    g_assert_true (g_str_has_suffix (cells[5], "within noise") || g_str_has_suffix (cells[5], "slower") || g_str_has_suffix (cells[5], "faster"));
+  }
+  /* every call is a row: the unfused ops too, and the shares add up */
+  for (guint i = 0; i < latest_run ()->regions->len; i++)
+    {
+      const WbRegionStats *r = latest_run ()->regions->pdata[i];
+      g_auto (GStrv) cells = row_cells (r->name);
+
+      g_assert_nonnull (cells);
+      share += r->share;
+    }
+  /* and the time between them is a row of its own: the Share column adds up to the iteration */
+  {
+    g_auto (GStrv) other = row_cells ("(between calls)");
+
+    g_assert_nonnull (other);
+    g_test_message ("shares: %u calls %.1f%%, between calls %s", latest_run ()->regions->len, 100 * share, other[6]);
+    g_assert_cmpfloat (share, >, 0.05);
+    g_assert_cmpfloat (fabs (100 * share + g_ascii_strtod (other[6], NULL) - 100), <, 1.0);
+  }
+  wb_window_show_view (window, "regions");
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "31-zoo-regions-by-key"));
+}
+
+/* -- part 1: a long cpu run cancelled, its memory given back ---------------------------------------- */
+
+static void
+test_cancel_cpu (void)
+{
+  guint64 before, peak = 0, after;
+  gint64  t0;
+  double  cancel_ms;
+
+  malloc_trim (0);
+  wb_ui_spin (0.2);
+  before = rss_bytes ();
+  wb_region_table_set_confirm (table (), FALSE);
+  wb_region_table_set_device (table (), WB_PROFILE_DEVICE_CPU);
+  wb_region_table_set_iterations (table (), 100000, 1);
+  wb_region_table_profile (table (), NULL);
+  g_assert_true (wb_ui_wait (iterating, &peak, 600));
+  t0 = g_get_monotonic_time ();
+  wb_region_table_cancel (table ());
+  g_assert_true (wb_ui_wait (not_busy, NULL, 30));
+  cancel_ms = (g_get_monotonic_time () - t0) / 1e3;
+  wb_ui_spin (0.3);
+  after = rss_bytes ();
+  g_test_message ("bench: cpu run cancelled in %.0f ms; RSS %.1f MB before, %.1f MB at the peak, %.1f MB after", cancel_ms,
+                  before / 1e6, peak / 1e6, after / 1e6);
+  g_assert_cmpfloat (cancel_ms, <, 1000);
+  g_assert_cmpuint (peak, >, before);
+  /* what the run took is given back: at most a quarter of its growth (and 16 MB of caches) stays */
+  g_assert_cmpuint (after, <=, before + (peak - before) / 4 + 16 * 1024 * 1024);
+  g_assert_false (wb_document_is_busy (wb_window_get_document (window)));
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *build = g_getenv ("WB_BUILD_ROOT");
+
+  if (!wb_ui_init (&argc, &argv))
+    return 77;
+  case_dir = build ? g_build_filename (build, "tests", "zoo", "zoo", "llama", "thunderfx_g0_GraphModule_3", NULL) : NULL;
+  if (case_dir == NULL || !g_file_test (case_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_print ("1..0 # SKIP the zoo is not unpacked (tests/zoo)\n");
+      return 0;
+    }
+  window = wb_ui_open (case_dir);
+  g_test_add_func ("/ui/profile/step-stages", test_step_stages);
+  g_test_add_func ("/ui/profile/gpu-fake-runner", test_profile_gpu);
+  g_test_add_func ("/ui/profile/cancel-gpu", test_cancel_gpu);
+  g_test_add_func ("/ui/profile/change-executor", test_change_executor);
+  g_test_add_func ("/ui/profile/cancel-cpu", test_cancel_cpu);
+  return g_test_run ();
+}
