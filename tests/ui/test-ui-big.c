@@ -348,7 +348,7 @@ timeline_range (const char *path, const char *what)
   gint64              t0 = g_get_monotonic_time ();
   g_autofree char    *shot = g_strdup_printf ("big-%s-timeline", what);
 
-  wb_document_profile_async (doc, NULL, 2, 0, NULL, NULL, NULL, profiled_cb, &done);
+  wb_document_profile_async (doc, NULL, WB_PROFILE_DEVICE_CPU, 2, 0, NULL, NULL, NULL, profiled_cb, &done);
   g_assert_true (wb_ui_wait (is_true, &done, 300));
   g_test_message ("bench: %s cpu profile (2 iterations): %.1f s", what, (g_get_monotonic_time () - t0) / 1e6);
   run = wb_document_get_run (doc);
