@@ -23,7 +23,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/tests/bench" "$stage/lib" "$stage/traces" "$stage/kcache"
 cp "$build/app/thunder-wb" "$stage/app/"
 cp "$build/profiler/thunder-wb-runner" "$stage/profiler/"
-for t in test-cuda-conformance test-cuda-conformance-attention test-cuda-conformance-conv test-cuda-runner test-cuda-codegen test-cuda-vector; do
+for t in test-cuda-conformance test-cuda-conformance-attention test-cuda-conformance-conv test-cuda-runner test-cuda-codegen test-cuda-vector test-app-job; do
   cp "$build/tests/gpu/$t" "$stage/tests/gpu/"
 done
 # the profile tests and the overhead benchmark are scripts (run from the unpacked bundle's root)
