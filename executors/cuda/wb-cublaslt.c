@@ -85,6 +85,8 @@ lt_ready (WbCudaRuntime *rt, const WbLtApi *lt, GError **error)
         (!wb_cuda_runtime_check_capturable (rt, "allocates a cuBLASLt workspace (first matmul on a stream)", error) ||
          (workspaces[i] = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, (gint64[]){ WORKSPACE_BYTES }, error)) == NULL))
       return FALSE;
+    else
+      wb_cuda_tensor_untrack (workspaces[i]); /* the library's, not the program's memory */
   return TRUE;
 }
 

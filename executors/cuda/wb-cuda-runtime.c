@@ -215,6 +215,22 @@ device_block_free (gpointer data)
 }
 
 void
+wb_cuda_tensor_untrack (WbTensor *t)
+{
+  WbCudaBlock   *b = wb_cuda_tensor_is_device (t) ? wb_tensor_get_external_data (t) : NULL;
+  WbCudaRuntime *rt = b ? b->rt : NULL;
+
+  if (b == NULL || b->nbytes == 0)
+    return;
+  /* the peak this allocation just set is not the program's */
+  if (rt->stats.bytes_peak == rt->stats.bytes_live)
+    rt->stats.bytes_peak -= (gint64) b->nbytes;
+  rt->stats.bytes_live -= (gint64) b->nbytes;
+  rt->stats.bytes_peak = MAX (rt->stats.bytes_peak, rt->stats.bytes_live);
+  b->nbytes = 0;
+}
+
+void
 wb_cuda_runtime_reset_peak (WbCudaRuntime *rt)
 {
   rt->stats.bytes_peak = rt->stats.bytes_live;

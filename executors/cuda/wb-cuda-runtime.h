@@ -59,6 +59,9 @@ typedef struct
  * failure is remembered: later calls return the same error without retrying. */
 /* wb_cuda_runtime_reset_peak: bytes_peak = bytes_live (the start of a step whose peak is measured). */
 void wb_cuda_runtime_reset_peak (WbCudaRuntime *rt);
+/* wb_cuda_tensor_untrack: leaves the device tensor @t (just allocated) out of bytes_live and bytes_peak:
+ * a library's workspace, not the program's memory. */
+void wb_cuda_tensor_untrack (WbTensor *t);
 WbCudaRuntime          *wb_cuda_runtime_get (GError **error);
 const WbCudaDeviceInfo *wb_cuda_runtime_get_info (WbCudaRuntime *rt);
 CUstream                wb_cuda_runtime_get_stream (WbCudaRuntime *rt);
