@@ -299,8 +299,11 @@ name_in (const char *name, const char *const *list)
 /* Gives every case input that flows into an index of a dim of @bound elements that bound. The value
  * @name is followed back through the ops that keep its values (views, copies, conversions, selections
  * such as gather and cat, the branches
- * of where) and through sums, whose @n terms each get bound / n so that the sum stays in range: T5's
- * relative position buckets are an input plus where() of two others. */
+ * of where) and through sums, products and running sums (bound_terms, cumsum) so that the result stays
+ * in range: T5's relative position buckets are an input plus where() of two others, RoBERTa's position
+ * ids cumsum(mask) * mask + 1. */
+static void bound_terms (WbCase *c, GHashTable *producers, const WbBsym *p, gboolean mul, gint64 bound, guint depth);
+
 static void
 bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, guint depth)
 {
@@ -328,11 +331,15 @@ bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, g
         if (p->args[i]->kind == WB_VALUE_NAME)
           bound_value (c, producers, p->args[i]->text, bound, depth + 1);
     }
-  else if (strcmp (op, "add") == 0 && p->n_args >= 2)
+  else if ((strcmp (op, "add") == 0 || strcmp (op, "mul") == 0) && p->n_args >= 2)
+    bound_terms (c, producers, p, strcmp (op, "mul") == 0, bound, depth);
+  else if (strcmp (op, "cumsum") == 0 && p->n_args >= 2 && p->args[0]->kind == WB_VALUE_NAME)
     {
-      for (guint i = 0; i < 2; i++)
-        if (p->args[i]->kind == WB_VALUE_NAME)
-          bound_value (c, producers, p->args[i]->text, MAX (bound / 2, 1), depth + 1);
+      /* a running sum along a dim of L elements stays below bound when each term is below bound / L */
+      gint64 dim = 0, len = 1;
+      if (wb_value_get_int (p->args[1], &dim) && p->has_type && p->type.rank > 0)
+        len = p->type.shape[dim < 0 ? dim + p->type.rank : dim];
+      bound_value (c, producers, p->args[0]->text, MAX (bound / MAX (len, 1), 1), depth + 1);
     }
   else if (name_in (op, keep))
     {
@@ -348,6 +355,28 @@ bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, g
                 bound_value (c, producers, a->items[k]->text, bound, depth + 1);
         }
     }
+}
+
+/* add (@mul FALSE) or mul of two terms whose result must stay below @bound: two names share it (half each
+ * for a sum, the square root each for a product); a name with a non-negative constant c gets bound - c
+ * (sum) or (bound - 1) / c + 1 (product). */
+static void
+bound_terms (WbCase *c, GHashTable *producers, const WbBsym *p, gboolean mul, gint64 bound, guint depth)
+{
+  double konst = 0;
+  int    named = -1, consts = 0;
+
+  for (guint i = 0; i < 2; i++)
+    if (p->args[i]->kind == WB_VALUE_NAME)
+      named = named < 0 ? (int) i : 2;
+    else if (wb_value_get_number (p->args[i], &konst) && konst >= 0)
+      consts++;
+  if (named == 2)
+    for (guint i = 0; i < 2; i++)
+      bound_value (c, producers, p->args[i]->text, MAX (mul ? (gint64) sqrt ((double) bound) : bound / 2, 1), depth + 1);
+  else if (named >= 0 && consts == 1)
+    bound_value (c, producers, p->args[named]->text,
+                 MAX (mul ? (konst >= 1 ? (gint64) ((double) (bound - 1) / konst) + 1 : bound) : bound - (gint64) konst, 1), depth + 1);
 }
 
 /* Maps every name a call binds (top level and subsymbols) to that call. */
