@@ -1,4 +1,4 @@
-/* wb-preferences.c — the preferences window (style, default iterations, warm-up and device) over GSettings
+/* wb-preferences.c — the preferences window (style, default iterations, warm-up, device, cpu fallback) over GSettings
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every row is bound with g_settings_bind, so the window holds no state of its own: the application
@@ -64,6 +64,21 @@ spin_row (GSettings *settings, const char *key, const char *title, const char *s
   return row;
 }
 
+static GtkWidget *
+switch_row (GSettings *settings, const char *key, const char *title, const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *sw = gtk_switch_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  g_settings_bind (settings, key, sw, "active", G_SETTINGS_BIND_DEFAULT);
+  return row;
+}
+
 GtkWindow *
 wb_preferences_new (GSettings *settings, GtkWindow *parent)
 {
@@ -90,6 +105,9 @@ wb_preferences_new (GSettings *settings, GtkWindow *parent)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (runs),
                              spin_row (settings, "warmup", _ ("Warm-up Iterations"), _ ("Run untimed before the timed ones"), 0, 1000));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (runs), combo_row (settings, "device", _ ("Device"), device_labels, devices));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (runs),
+                             switch_row (settings, "allow-cpu-fallback", _ ("Allow the CPU Fallback"),
+                                         _ ("On the GPU, run operations without a GPU path on the CPU (the run then warns)")));
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (look));
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (runs));
   adw_preferences_window_add (ADW_PREFERENCES_WINDOW (window), ADW_PREFERENCES_PAGE (page));

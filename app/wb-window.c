@@ -320,6 +320,7 @@ settings_changed_cb (WbWindow *self)
   wb_region_table_set_iterations (self->region_table, g_settings_get_uint (self->settings, "iterations"),
                                   g_settings_get_uint (self->settings, "warmup"));
   wb_region_table_set_device (self->region_table, wb_profile_device_parse (device, &d) ? d : WB_PROFILE_DEVICE_AUTO);
+  wb_document_set_allow_cpu_fallback (self->document, g_settings_get_boolean (self->settings, "allow-cpu-fallback"));
 }
 
 static void
@@ -338,6 +339,7 @@ application_cb (WbWindow *self)
       g_signal_connect_swapped (settings, "changed::iterations", G_CALLBACK (settings_changed_cb), self);
       g_signal_connect_swapped (settings, "changed::warmup", G_CALLBACK (settings_changed_cb), self);
       g_signal_connect_swapped (settings, "changed::device", G_CALLBACK (settings_changed_cb), self);
+      g_signal_connect_swapped (settings, "changed::allow-cpu-fallback", G_CALLBACK (settings_changed_cb), self);
       settings_changed_cb (self);
     }
 }

@@ -28,6 +28,7 @@ typedef struct
   char           *device_reason; /* why the profiling job chose its device */
   guint           iters, warmup;
   WbProfileDevice device;
+  gboolean        allow_cpu_fallback;
   WbProfileDevice device_used;
   gint64          started_us, finished_us;
   void (*progress) (double, const char *, gpointer);
@@ -429,6 +430,7 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   wb_profile_options_init (&options);
   options.iters = job->iters;
   options.warmup = job->warmup;
+  options.allow_cpu_fallback = job->allow_cpu_fallback;
   options.progress = on_profile_progress;
   options.progress_data = job;
   wb_profile_job_set_options (pj, &options);
@@ -499,6 +501,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbP
   job->iters = MAX (iters, 1);
   job->warmup = warmup;
   job->device = device;
+  job->allow_cpu_fallback = self->allow_cpu_fallback;
   job->progress = progress;
   job->progress_data = progress_data;
   job->session_path = g_strdup (self->session_path);
@@ -506,6 +509,13 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbP
   self->busy = TRUE;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, profile_thread);
+}
+
+void
+wb_document_set_allow_cpu_fallback (WbDocument *self, gboolean allow)
+{
+  g_return_if_fail (WB_IS_DOCUMENT (self));
+  self->allow_cpu_fallback = allow;
 }
 
 gboolean

@@ -27,6 +27,7 @@ struct _WbDocument
   int          *previous;      /* per entry */
   GPtrArray    *runs;          /* (element-type WbRun) */
   gboolean      busy;
+  gboolean      allow_cpu_fallback; /* for the next profiles (wb_document_set_allow_cpu_fallback) */
   double        last_seconds;    /* how long the last successful profile took, pipeline included */
   guint         last_iterations; /* its warm-up and timed iterations; 0 before any */
   char         *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */

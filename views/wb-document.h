@@ -89,6 +89,10 @@ void     wb_document_profile_async (WbDocument *self, const WbAssignment *assign
  * the latest run it holds (a session's); FALSE without any run. */
 gboolean wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate);
 gboolean wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error);
+/* wb_document_set_allow_cpu_fallback: whether later profiles on the GPU may run calls that have no GPU path
+ * on the cpu (WbProfileOptions.allow_cpu_fallback; the report then warns); FALSE (the default): such a
+ * profile fails naming the call. */
+void     wb_document_set_allow_cpu_fallback (WbDocument *self, gboolean allow);
 gboolean wb_document_is_busy (WbDocument *self);
 
 /* wb_document_get_line_ms: median ms of the run's entry called on line @bsym, or -1. */

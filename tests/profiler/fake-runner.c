@@ -8,6 +8,7 @@
  * FAKE_RUNNER_LOG=FILE: each start appends a line "start" to FILE (how many runners a command started).
  * FAKE_RUNNER_PIDFILE=FILE: each start writes its process id to FILE.
  * FAKE_RUNNER_ITER_MS=N: each timed iteration takes N ms (default 1), so that a test can cancel a long run.
+ * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for).
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
  * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and for each
  * timed iteration (iteration, iterations); answers a RESULT whose profile gives every entry 1 µs times
@@ -77,6 +78,18 @@ run (GOutputStream *out, GVariant *payload)
       return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
     }
   g_variant_lookup (payload, "iters", "u", &iters);
+  if (g_getenv ("FAKE_RUNNER_REQUEST_LOG") != NULL)
+    {
+      gboolean allow = FALSE;
+      FILE    *f = fopen (g_getenv ("FAKE_RUNNER_REQUEST_LOG"), "a");
+
+      g_variant_lookup (payload, "allow_cpu_fallback", "b", &allow);
+      if (f != NULL)
+        {
+          fprintf (f, "allow_cpu_fallback=%d\n", allow ? 1 : 0);
+          fclose (f);
+        }
+    }
   n = wb_profile_get_n_entries (profile);
   g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
   for (guint i = 0; i < n; i++)

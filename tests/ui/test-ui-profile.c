@@ -233,6 +233,45 @@ not_busy (gpointer data)
   return !wb_document_is_busy (wb_window_get_document (window));
 }
 
+/* The preference reaches the GPU runner's request: off by default, on once the user allows it. */
+static void
+test_allow_cpu_fallback (void)
+{
+  const char      *runner = g_getenv ("WB_FAKE_RUNNER");
+  GSettings       *settings = wb_application_get_settings (WB_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
+  g_autofree char *log = g_build_filename (g_get_tmp_dir (), "wb-ui-fallback-XXXXXX", NULL);
+  g_autofree char *text = NULL;
+  int              fd;
+
+  if (runner == NULL)
+    {
+      g_test_skip ("no fake runner");
+      return;
+    }
+  fd = g_mkstemp (log);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_setenv ("WB_RUNNER", runner, TRUE);
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_ITER_MS", "1", TRUE);
+  g_setenv ("FAKE_RUNNER_REQUEST_LOG", log, TRUE);
+  wb_region_table_set_confirm (table (), FALSE);
+  wb_region_table_set_iterations (table (), 3, 0);
+  for (int allow = 0; allow <= 1; allow++)
+    {
+      g_settings_set_boolean (settings, "allow-cpu-fallback", allow);
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
+      wb_ui_spin (0.2);
+      g_assert_true (wb_ui_wait (not_busy, NULL, 120));
+    }
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  g_test_message ("requests: %s", text);
+  g_assert_cmpstr (text, ==, "allow_cpu_fallback=0\nallow_cpu_fallback=1\n");
+  g_settings_set_boolean (settings, "allow-cpu-fallback", FALSE);
+  g_unsetenv ("FAKE_RUNNER_REQUEST_LOG");
+  g_unlink (log);
+}
+
 static gboolean
 iterating (gpointer data)
 {
@@ -417,6 +456,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/profile/step-stages", test_step_stages);
   g_test_add_func ("/ui/profile/gpu-fake-runner", test_profile_gpu);
   g_test_add_func ("/ui/profile/cancel-gpu", test_cancel_gpu);
+  g_test_add_func ("/ui/profile/allow-cpu-fallback", test_allow_cpu_fallback);
   g_test_add_func ("/ui/profile/change-executor", test_change_executor);
   g_test_add_func ("/ui/profile/cancel-cpu", test_cancel_cpu);
   return g_test_run ();
