@@ -296,6 +296,27 @@ run_gui (const char *path)
 #endif
 }
 
+/* --max-trace-bytes, else a $WB_MAX_TRACE_BYTES that must then be valid. FALSE after a usage error. */
+static gboolean
+apply_max_trace_bytes (const char *option)
+{
+  const char *env = g_getenv ("WB_MAX_TRACE_BYTES");
+  guint64     size = 0;
+
+  if (option != NULL && !wb_input_parse_size (option, &size))
+    {
+      wb_cli_usage_error (_ ("--max-trace-bytes takes a size in bytes from 1 (suffix K, M or G), not “%s”"), option);
+      return FALSE;
+    }
+  if (option == NULL && env != NULL && !wb_input_parse_size (env, &size))
+    {
+      wb_cli_usage_error (_ ("WB_MAX_TRACE_BYTES must be a size in bytes from 1 (suffix K, M or G), not “%s”"), env);
+      return FALSE;
+    }
+  wb_input_set_max_trace_bytes (size);
+  return TRUE;
+}
+
 int
 wb_cli_run (int    argc,
             char **argv)
@@ -304,10 +325,13 @@ wb_cli_run (int    argc,
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = NULL;
   g_autofree char   *description = NULL;
+  g_autofree char   *max_trace_bytes = NULL;
   gboolean           headless = FALSE;
   gboolean           version = FALSE;
   const GOptionEntry entries[] = {
     { "headless", 0, 0, G_OPTION_ARG_NONE, &headless, N_ ("Run COMMAND without the GUI"), NULL },
+    { "max-trace-bytes", 0, 0, G_OPTION_ARG_STRING, &max_trace_bytes,
+      N_ ("Refuse a trace file larger than SIZE bytes (suffix K, M or G; default 256M, or $WB_MAX_TRACE_BYTES)"), N_ ("SIZE") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_ ("Print the version and exit"), NULL },
     { NULL }
   };
@@ -338,6 +362,8 @@ wb_cli_run (int    argc,
       g_print ("thunder-wb %s\n", PACKAGE_VERSION);
       return WB_EXIT_OK;
     }
+  if (!apply_max_trace_bytes (max_trace_bytes))
+    return WB_EXIT_BAD_INPUT;
 
   n_args = g_strv_length (args);
 

@@ -252,7 +252,8 @@ assign_lines (GHashTable *lines, const WbBsym *bsym, guint line)
   if (bsym->kind == WB_BSYM_UNPACK && bsym->outputs && bsym->outputs->breaks)
     for (guint i = 0; i < bsym->outputs->n_items; i++)
       line += bsym->outputs->breaks[i] ? 1 : 0;
-  line++;
+  /* a parsed run of blank or comment lines is one bsym over several lines */
+  line += _wb_bsym_run_lines (bsym);
   for (guint i = 0; i < bsym->n_subsymbols; i++)
     line = assign_lines (lines, bsym->subsymbols[i], line);
   return line;

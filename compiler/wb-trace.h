@@ -25,6 +25,7 @@ typedef enum
   WB_TRACE_ERROR_IO,             /* reading a file or directory failed */
   WB_TRACE_ERROR_EMPTY,          /* no trace in the input */
   WB_TRACE_ERROR_NOT_A_TRACE,    /* the text is `None`: Thunder skipped this stage */
+  WB_TRACE_ERROR_TOO_LARGE,      /* a file over the size limit (wb_input_get_max_trace_bytes()) */
 } WbTraceError;
 
 typedef struct _WbSymbol WbSymbol;
@@ -39,8 +40,11 @@ typedef enum
   WB_BSYM_DEL,        /* del a, b                     (python_del; args are the names) */
   WB_BSYM_RETURN,     /* return value                 (python_return) */
   WB_BSYM_ANNOTATION, /* # name: "type"               (unpack_trivial and unpack_sequence element types) */
-  WB_BSYM_COMMENT,    /* # text                       (source location, header, "# C1 (empty sequence)") */
-  WB_BSYM_BLANK,      /* an empty line */
+  WB_BSYM_COMMENT,    /* # text                       (source location, header, "# C1 (empty sequence)"); in a
+                         parsed body, consecutive plain comment lines are one bsym: @comment holds them
+                         all, each next line with its newline, indentation and '#' */
+  WB_BSYM_BLANK,      /* an empty line; in a parsed body consecutive blank lines are one bsym and
+                         @trailing holds their text but the last newline (NULL: one empty line) */
 } WbBsymKind;
 
 typedef struct _WbBsym WbBsym;
@@ -129,8 +133,10 @@ WbTrace *wb_trace_parse (const char *text, gssize len, const char *filename, GEr
  * Returns (transfer full) (element-type WbTrace) an array of traces, or NULL with WB_TRACE_ERROR set.
  * An input holding no trace at all is WB_TRACE_ERROR_EMPTY. */
 GPtrArray *wb_trace_parse_many (const char *text, gssize len, const char *filename, GError **error);
-/* wb_trace_parse_file: reads @path and parses every trace in it (WB_TRACE_ERROR_IO when unreadable, or
- * when @path is not a regular file: a FIFO, a device such as /dev/zero, a directory).
+/* wb_trace_parse_file: reads @path with wb_input_read_file() (never blocking, within
+ * wb_input_get_max_trace_bytes()) and parses every trace in it (WB_TRACE_ERROR_IO when unreadable, or
+ * when @path is not a regular file: a FIFO, a device such as /dev/zero, a directory;
+ * WB_TRACE_ERROR_TOO_LARGE over the limit).
  * (transfer full) (element-type WbTrace). */
 GPtrArray *wb_trace_parse_file (const char *path, GError **error);
 

@@ -65,14 +65,22 @@ read_meta_input_names (const char *dir, GError **error)
   g_autofree char *path = g_build_filename (dir, "meta.json", NULL);
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local = NULL;
-  GPtrArray *names;
-  JsonNode  *root;
-  JsonArray *inputs;
+  g_autofree char *text = NULL;
+  gsize            len = 0;
+  GPtrArray       *names;
+  JsonNode        *root;
+  JsonArray       *inputs;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
   parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, path, &local))
+  /* never blocks on a FIFO, never reads a device; a meta.json is small */
+  if (!wb_input_read_file (path, wb_input_get_max_trace_bytes (), &text, &len, &local))
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, local->message);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, text, (gssize) len, &local))
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "%s: %s", path, local->message);
       return NULL;

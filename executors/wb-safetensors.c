@@ -4,6 +4,7 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb-executors-private.h"
 
@@ -185,8 +186,16 @@ wb_safetensors_load (const char *path, GError **error)
   guint64       hlen = 0;
   JsonNode     *root;
   JsonObject   *obj;
+  int           fd;
 
-  file = g_mapped_file_new (path, FALSE, &local);
+  /* opened without blocking and kept only when it is a regular file: a FIFO or a device is refused */
+  if ((fd = wb_input_open (path, NULL, &local)) < 0)
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, local->message);
+      return NULL;
+    }
+  file = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  close (fd);
   if (file == NULL)
     return io_error (error, path, "%s", local->message), NULL;
   data = (const guint8 *) g_mapped_file_get_contents (file);
