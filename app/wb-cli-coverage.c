@@ -634,7 +634,7 @@ write_report (const WbCliCoverageReport *report, const CoverageOptions *o, gbool
   if (!wb_output_write (o->output, text, -1, &error)) /* atomically, or in place for a FIFO or terminal */
     {
       g_printerr ("thunder-wb: %s\n", error->message);
-      return WB_EXIT_ENVIRONMENT;
+      return wb_cli_exit_code (error);
     }
   {
     g_autofree char *summary = wb_cli_coverage_report_to_markdown (report, TRUE);

@@ -13,6 +13,7 @@ typedef struct
   WbCaseInput pub;
   int         arg_index; /* x = args[i]: i, else -1 */
   char       *kwarg;     /* x = kwargs['k']: k, else NULL */
+  char       *where;     /* "FILE:LINE:COL" of the line that defines or annotates it, for messages */
 } CaseInput;
 
 struct _WbCase
@@ -33,6 +34,7 @@ case_input_free (CaseInput *in)
   g_free (in->pub.name);
   g_free (in->pub.trace_name);
   g_free (in->kwarg);
+  g_free (in->where);
   g_free (in);
 }
 
@@ -170,7 +172,10 @@ inputs_from_prologue (WbCase *c, const WbTrace *pro, GPtrArray *meta_names)
           in = input_new (canon, b->outputs->text, b->has_type ? &b->type : NULL, TRUE);
         }
       if (in != NULL)
-        g_hash_table_insert (by_name, in->pub.trace_name, in);
+        {
+          in->where = g_strdup_printf ("%s:%u:%u", pro->filename, b->line, b->col);
+          g_hash_table_insert (by_name, in->pub.trace_name, in);
+        }
     }
   if (ret == NULL || ret->value == NULL || ret->value->kind != WB_VALUE_TUPLE || ret->value->n_items < 1)
     return FALSE;
@@ -183,6 +188,7 @@ inputs_from_prologue (WbCase *c, const WbTrace *pro, GPtrArray *meta_names)
         {
           g_autofree char *canon = g_strdup_printf ("input.%s", n->kind == WB_VALUE_NAME ? n->text : "?");
           in = input_new (canon, n->kind == WB_VALUE_NAME ? n->text : "?", NULL, FALSE);
+          in->where = g_strdup_printf ("%s:%u:%u", pro->filename, ret->line, ret->col);
         }
       else
         g_hash_table_steal (by_name, n->text);
@@ -221,6 +227,8 @@ inputs_from_params (WbCase *c, const WbTrace *t)
       g_autofree char *canon = g_strdup_printf ("input.%s", name);
       CaseInput       *in = input_new (canon, name, NULL, FALSE);
       in->arg_index = (int) i;
+      /* the `def` line, after the header lines */
+      in->where = g_strdup_printf ("%s:%u:1", t->filename, t->first_line + t->n_header);
       g_ptr_array_add (c->inputs, in);
     }
 }
@@ -238,7 +246,11 @@ fill_input_types (WbCase *c, const WbTrace *t)
         {
           CaseInput *in = c->inputs->pdata[k];
           if (strcmp (in->pub.trace_name, b->name) == 0 && in->pub.type.kind == WB_TYPE_UNKNOWN)
-            in->pub.type = b->type;
+            {
+              in->pub.type = b->type;
+              g_free (in->where);
+              in->where = g_strdup_printf ("%s:%u:%u", t->filename, b->line, b->col);
+            }
         }
     }
 }
@@ -773,7 +785,8 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   if (t->kind != WB_TYPE_TENSOR)
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
-                   "input %s (%s) has no tensor annotation: cannot draw it", in->pub.name, in->pub.trace_name);
+                   "%s: input %s (%s) has no tensor annotation: cannot draw it", in->where ? in->where : "?",
+                   in->pub.name, in->pub.trace_name);
       return NULL;
     }
   if (!_wb_dtype_is_supported (t->dtype))
