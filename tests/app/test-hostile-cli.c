@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -287,6 +288,92 @@ test_print_to_terminal (void)
   g_unlink (path);
 }
 
+/* -- session files ------------------------------------------------------------------------------- */
+
+static void
+sql (const char *path, const char *statement)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, statement, NULL, NULL, NULL) != SQLITE_OK)
+    g_error ("%s: %s", statement, sqlite3_errmsg (db));
+  sqlite3_close (db);
+}
+
+/* A session with a one-trace set and two cpu runs, made by `profile`, copied to @name (transfer full). */
+static char *
+session_copy (const char *name)
+{
+  static char     *made;
+  g_autofree char *path = tmp_path (name);
+  g_autofree char *bytes = NULL;
+  gsize            len = 0;
+
+  if (made == NULL)
+    {
+      g_autofree char *trace = tmp_path ("tiny.py");
+
+      made = tmp_path ("made.wbsession");
+      g_assert_true (g_file_set_contents (trace, "def computation(x):\n  # x: \"cpu f32[4]\"\n"
+                                                 "  t0 = prims.neg(x)  # t0: \"cpu f32[4]\"\n  return t0\n",
+                                          -1, NULL));
+      for (guint i = 0; i < 2; i++)
+        {
+          g_auto (Result) r = { 0 };
+
+          run_cli (&r, "profile", trace, "--device", "cpu", "--iters", "2", "--warmup", "0", "--session", made, NULL);
+          g_assert_cmpint (r.status, ==, 0);
+        }
+    }
+  g_assert_true (g_file_get_contents (made, &bytes, &len, NULL));
+  g_assert_true (g_file_set_contents (path, bytes, len, NULL));
+  return g_steal_pointer (&path);
+}
+
+/* The schema as a list; --check with compare's rule and the text hashes; print of a session. */
+static void
+test_session_files (void)
+{
+  g_autofree char *trigger = session_copy ("trigger.wbsession");
+  g_autofree char *text = session_copy ("text.wbsession");
+  g_autofree char *good = session_copy ("good.wbsession");
+
+  sql (trigger, "DROP INDEX kernels_region; CREATE TRIGGER kernels_region AFTER INSERT ON runs BEGIN "
+                "DELETE FROM runs; END; CREATE INDEX kernels_region ON kernels (region_id);");
+  sql (text, "UPDATE texts SET text = text || ' '");
+  for (const char *const *c = (const char *const[]){ "sessions", "compare", "print", "check", NULL }; *c != NULL; c++)
+    {
+      g_auto (Result) r = { 0 };
+
+      run_cli (&r, *c, trigger, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      assert_contains (r.err, "2 objects named “kernels_region”");
+    }
+  {
+    g_auto (Result) listed = { 0 };
+    g_auto (Result) checked = { 0 };
+    g_auto (Result) printed = { 0 };
+
+    run_cli (&listed, "sessions", text, NULL);
+    g_assert_cmpint (listed.status, ==, 0);
+    run_cli (&checked, "sessions", "--check", text, NULL);
+    g_assert_cmpint (checked.status, ==, 2);
+    assert_contains (checked.err, "does not match the hash stored with it");
+    run_cli (&printed, "print", text, NULL);
+    g_assert_cmpint (printed.status, ==, 2);
+    assert_contains (printed.err, "does not match the hash stored with it");
+  }
+  {
+    g_auto (Result) printed = { 0 };
+
+    run_cli (&printed, "print", good, NULL);
+    g_assert_cmpint (printed.status, ==, 0);
+    g_assert_true (g_str_has_prefix (printed.out, "### tiny.py\n"));
+    assert_contains (printed.out, "  t0 = prims.neg(x)");
+  }
+}
+
 /* -- exit codes ------------------------------------------------------------------------------------ */
 
 /* One rule: 2 for the inputs and options, with FILE:LINE:COL for text; 3 only for the machine. */
@@ -383,6 +470,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/hostile/size-limit", test_size_limit);
   g_test_add_func ("/app/hostile/escaped-messages", test_escaped_messages);
   g_test_add_func ("/app/hostile/print-to-terminal", test_print_to_terminal);
+  g_test_add_func ("/app/hostile/session-files", test_session_files);
   g_test_add_func ("/app/hostile/exit-codes", test_exit_codes);
   rc = g_test_run ();
   {
