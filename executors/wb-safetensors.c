@@ -173,6 +173,34 @@ io_error (GError **error, const char *path, const char *format, ...)
   return FALSE;
 }
 
+static gboolean
+is_string_member (JsonObject *o, const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+
+  return n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING;
+}
+
+/* @name is an array whose elements are all integers. */
+static gboolean
+is_int_array_member (JsonObject *o, const char *name)
+{
+  JsonNode  *n = json_object_get_member (o, name);
+  JsonArray *a;
+
+  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+    return FALSE;
+  a = json_node_get_array (n);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 WbSafetensors *
 wb_safetensors_load (const char *path, GError **error)
 {
@@ -241,9 +269,9 @@ wb_safetensors_load (const char *path, GError **error)
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return io_error (error, path, "entry '%s' is not an object", name), NULL;
       t = json_node_get_object (node);
-      if (!json_object_has_member (t, "dtype") || !json_object_has_member (t, "shape") ||
-          !json_object_has_member (t, "data_offsets"))
-        return io_error (error, path, "entry '%s' lacks dtype, shape or data_offsets", name), NULL;
+      /* a member of another JSON type is as bad as a missing one (and json-glib's getters would warn) */
+      if (!is_string_member (t, "dtype") || !is_int_array_member (t, "shape") || !is_int_array_member (t, "data_offsets"))
+        return io_error (error, path, "entry '%s' lacks dtype (a string), shape or data_offsets (arrays of integers)", name), NULL;
       e.dtype = dtype_from_name (json_object_get_string_member (t, "dtype"));
       if (e.dtype == WB_DTYPE_UNKNOWN)
         {

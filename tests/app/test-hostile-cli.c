@@ -160,6 +160,39 @@ test_special_inputs (void)
   g_unlink (fifo), g_unlink (dir_fifo), g_unlink (meta), g_unlink (inputs);
 }
 
+/* A safetensors header whose members have the wrong JSON types (found by fuzz-safetensors: json-glib's
+ * getters printed CRITICALs): exit 2 naming the file, nothing on stderr but the message. */
+static void
+test_bad_safetensors (void)
+{
+  const char *const headers[] = {
+    "{\"x\":{\"dtype\":\"F32\",\"shape\":5,\"data_offsets\":[0,4]}}",
+    "{\"x\":{\"dtype\":3,\"shape\":[1],\"data_offsets\":[0,4]}}",
+    "{\"x\":{\"dtype\":\"F32\",\"shape\":[\"a\"],\"data_offsets\":[0,4]}}",
+    "{\"x\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4.5]}}",
+  };
+  g_autofree char *path = tmp_path ("bad.safetensors");
+  g_autofree char *forward = sample ("forward_00.py");
+
+  for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+    {
+      g_auto (Result) r = { 0 };
+      g_autoptr (GByteArray) bytes = g_byte_array_new ();
+      guint64 len = strlen (headers[i]);
+
+      for (guint k = 0; k < 8; k++)
+        g_byte_array_append (bytes, (const guint8 *) &(guint8){ (guint8) (len >> (8 * k)) }, 1);
+      g_byte_array_append (bytes, (const guint8 *) headers[i], (guint) len);
+      g_byte_array_append (bytes, (const guint8 *) "\0\0\0\0", 4);
+      g_assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
+      run_cli (&r, "run", forward, "--device", "cpu", "--inputs", path, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      assert_contains (r.err, path);
+      g_assert_null (strstr (r.err, "CRITICAL"));
+    }
+  g_unlink (path);
+}
+
 /* The size limit per trace file, by option and by environment; a bad value is a usage error. */
 static void
 test_size_limit (void)
@@ -468,6 +501,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("wb-hostile-cli-XXXXXX", NULL);
   g_test_add_func ("/app/hostile/special-inputs", test_special_inputs);
   g_test_add_func ("/app/hostile/size-limit", test_size_limit);
+  g_test_add_func ("/app/hostile/bad-safetensors", test_bad_safetensors);
   g_test_add_func ("/app/hostile/escaped-messages", test_escaped_messages);
   g_test_add_func ("/app/hostile/print-to-terminal", test_print_to_terminal);
   g_test_add_func ("/app/hostile/session-files", test_session_files);
