@@ -270,7 +270,7 @@ wb_trace_builder_end (WbTraceBuilder *b)
   t->n_body = b->body->len;
   t->body = (WbBsym **) wb_arena_memdup (b->arena, b->body->pdata, sizeof (gpointer) * (b->body->len ? b->body->len : 1));
   t->lines = g_hash_table_new (g_direct_hash, g_direct_equal);
-  line = t->n_header + (t->function_name ? 2 : 1);
+  line = wb_trace_count_header_lines (t) + (t->function_name ? 2 : 1);
   for (guint i = 0; i < t->n_body; i++)
     line = assign_lines (t->lines, t->body[i], line);
   t->last_line = line - 1;

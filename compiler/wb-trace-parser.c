@@ -21,11 +21,38 @@
 
 #include "wb-trace-parser-private.h"
 
+/* Ends the run of empty header lines being read: the run's header line holds a newline for each line
+ * after its first, so that it prints as many lines. */
+static void
+end_blank_headers (Parser *p)
+{
+  if (p->blank_headers > 1)
+    {
+      char *text = wb_arena_alloc (p->arena, p->blank_headers);
+
+      memset (text, '\n', p->blank_headers - 1);
+      text[p->blank_headers - 1] = '\0';
+      g_array_index (p->headers, WbHeaderLine, p->headers->len - 1).text = text;
+    }
+  p->blank_headers = 0;
+}
+
 static void
 add_header (Parser *p, WbHeaderKind kind, const char *s, gsize n, guint32 line)
 {
-  WbHeaderLine h = { kind, line, wb_arena_strndup (p->arena, s, n) };
+  WbHeaderLine h = { kind, line, NULL };
+
+  /* consecutive empty lines are one header line (a file of empty lines costs its bytes) */
+  if (kind == WB_HEADER_BLANK && n == 0 && p->blank_headers > 0)
+    {
+      p->blank_headers++;
+      return;
+    }
+  end_blank_headers (p);
+  h.text = wb_arena_strndup (p->arena, s, n);
   g_array_append_val (p->headers, h);
+  if (kind == WB_HEADER_BLANK && n == 0)
+    p->blank_headers = 1;
 }
 
 static gboolean
@@ -174,6 +201,7 @@ static WbTrace *
 finish_trace (Parser *p, WbTrace *t, guint32 last_line, gboolean had_newline)
 {
   end_run (p);
+  end_blank_headers (p);
   t->n_header = p->headers->len;
   t->header = wb_arena_memdup (p->arena, p->headers->data, sizeof (WbHeaderLine) * p->headers->len);
   build_tree (p, t);
@@ -195,6 +223,7 @@ trace_new (Parser *p, const char *filename, guint32 first_line)
   g_hash_table_remove_all (p->atoms);
   g_ptr_array_set_size (p->flat, 0);
   g_array_set_size (p->headers, 0);
+  p->blank_headers = 0;
   return t;
 }
 

@@ -64,6 +64,21 @@ _wb_bsym_run_lines (const WbBsym *bsym)
 }
 
 guint
+wb_trace_count_header_lines (const WbTrace *trace)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (trace != NULL, 0);
+  for (guint i = 0; i < trace->n_header; i++)
+    {
+      n++;
+      for (const char *p = trace->header[i].text; p != NULL && (p = strchr (p, '\n')) != NULL; p++)
+        n++;
+    }
+  return n;
+}
+
+guint
 wb_trace_count_bsyms (const WbTrace *trace)
 {
   guint n = 0;

@@ -89,7 +89,8 @@ typedef struct
 {
   WbHeaderKind kind;
   guint32      line;
-  const char  *text; /* the whole line without its newline */
+  const char  *text; /* the whole line without its newline; a parsed run of N empty lines is one
+                        WB_HEADER_BLANK whose text is N - 1 newlines */
 } WbHeaderLine;
 
 typedef struct _WbTrace WbTrace;
@@ -153,6 +154,9 @@ void wb_bsym_print (const WbBsym *bsym, guint depth, GString *out);
  * the line belongs to the trace, not the node); 0 when @bsym is not in @trace. */
 guint wb_trace_get_bsym_line (const WbTrace *trace, const WbBsym *bsym);
 
+/* wb_trace_count_header_lines: the lines @trace's header takes when printed (a run of empty lines is one
+ * WbHeaderLine); the `def` line is the next one. */
+guint wb_trace_count_header_lines (const WbTrace *trace);
 /* wb_trace_count_bsyms: number of top-level bound symbols that are CALL, ASSIGN or UNPACK (what
  * `stages` reports as "bsyms"). */
 guint wb_trace_count_bsyms (const WbTrace *trace);

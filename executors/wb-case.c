@@ -228,7 +228,7 @@ inputs_from_params (WbCase *c, const WbTrace *t)
       CaseInput       *in = input_new (canon, name, NULL, FALSE);
       in->arg_index = (int) i;
       /* the `def` line, after the header lines */
-      in->where = g_strdup_printf ("%s:%u:1", t->filename, t->first_line + t->n_header);
+      in->where = g_strdup_printf ("%s:%u:1", t->filename, t->first_line + wb_trace_count_header_lines (t));
       g_ptr_array_add (c->inputs, in);
     }
 }

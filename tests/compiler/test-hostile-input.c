@@ -124,10 +124,47 @@ test_blank_lines_between_traces (void)
   second = traces->pdata[1];
   g_assert_cmpuint (((const WbTrace *) traces->pdata[0])->last_line, ==, 2);
   g_assert_cmpuint (second->first_line, ==, 3);
-  g_assert_cmpuint (second->n_header, ==, 3);
+  /* one header line for the run of three */
+  g_assert_cmpuint (second->n_header, ==, 1);
+  g_assert_cmpstr (second->header[0].text, ==, "\n\n");
+  g_assert_cmpuint (wb_trace_count_header_lines (second), ==, 3);
   for (guint i = 0; i < traces->len; i++)
     wb_trace_print (traces->pdata[i], printed);
   g_assert_cmpstr (printed->str, ==, text);
+}
+
+/* Empty lines before `def`, and a file of nothing else: one header line per run (before: 24 bytes and a
+ * WbHeaderLine per line, 112 MB for 4 MiB of empty lines). */
+static void
+test_blank_header_lines (void)
+{
+  const guint n = 4 * 1024 * 1024;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) none = NULL;
+  glong before;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_c (text, '\n');
+  before = peak_rss_kib ();
+  none = wb_trace_parse_many (text->str, (gssize) text->len, "blank.py", &error);
+  g_assert_null (none);
+  g_assert_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY);
+  g_clear_error (&error);
+  g_string_append (text, "# c\n\n\ndef f(x):\n  return x\n");
+  {
+    g_autoptr (WbTrace) trace = wb_trace_parse (text->str, (gssize) text->len, "blank.py", &error);
+    g_autofree char *printed = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (trace->n_header, ==, 3);
+    g_assert_cmpuint (wb_trace_count_header_lines (trace), ==, n + 3);
+    g_assert_cmpuint (trace->body[0]->line, ==, n + 5);
+    printed = wb_trace_to_string (trace);
+    g_assert_cmpstr (printed, ==, text->str);
+  }
+  g_test_message ("peak memory +%ld KiB", peak_rss_kib () - before);
+  g_assert_cmpint (peak_rss_kib () - before, <, 64 * 1024);
 }
 
 /* A FIFO, a device, a directory: refused at once by what the opened descriptor is. */
@@ -226,6 +263,7 @@ main (int argc, char **argv)
   /* the memory tests first, while the process's peak is still low */
   g_test_add_func ("/compiler/hostile/blank-lines", test_blank_lines);
   g_test_add_func ("/compiler/hostile/comment-lines", test_comment_lines);
+  g_test_add_func ("/compiler/hostile/blank-header-lines", test_blank_header_lines);
   g_test_add_func ("/compiler/hostile/blank-lines-between-traces", test_blank_lines_between_traces);
   g_test_add_func ("/compiler/hostile/special-files", test_special_files);
   g_test_add_func ("/compiler/hostile/size-limit", test_size_limit);
