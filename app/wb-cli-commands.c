@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "wb-cli.h"
+#include "wb-data.h"
 
 /* parse_command: parses one command's options from @argc/@argv (argv[0] is the program name) and
  * takes exactly one PATH. On success returns TRUE and sets *@path (transfer full); otherwise prints
@@ -264,12 +265,14 @@ wb_cli_command_print (int    argc,
   int exit_code = WB_EXIT_OK;
 
   if (!parse_command ("print", _ ("Parses PATH and prints every trace back. For a file the output is the\n"
-                                  "file byte for byte; for a directory each file's traces follow a line\n"
-                                  "“### FILE” (which always starts a line of its own)."),
+                                  "file byte for byte; for a directory, or a session file's latest trace\n"
+                                  "set, each file's traces follow a line “### FILE” (which always starts a\n"
+                                  "line of its own)."),
                       NULL, argc, argv, &path, &exit_code))
     return exit_code;
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  /* a directory or a session file: every entry of its set, each file's traces after "### FILE" */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) || wb_session_file_has_header (path))
     {
       g_autoptr (WbTraceSet) set = NULL;
       const char *previous = NULL;

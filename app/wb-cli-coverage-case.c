@@ -294,9 +294,9 @@ level_roundtrip (CaseWork *w, WbCliCoverageResult *r)
           count_file (r, w, i, FALSE, w->errors->pdata[i]);
           continue;
         }
-      if (!g_file_get_contents (path, &text, &len, &error))
+      if (!wb_input_read_file (path, wb_input_get_max_trace_bytes (), &text, &len, &error))
         {
-          why = g_strdup_printf ("%s:1:1: %s", path, error->message);
+          why = g_strdup (error->message);
           count_file (r, w, i, FALSE, why);
           continue;
         }

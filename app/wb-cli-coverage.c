@@ -80,11 +80,14 @@ static char *
 skipped_reason (const char *meta)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  gsize            len = 0;
   JsonNode   *root;
   JsonObject *o;
   JsonArray  *errors;
 
-  if (!json_parser_load_from_file (parser, meta, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
+  if (!wb_input_read_file (meta, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
+      !json_parser_load_from_data (parser, text, (gssize) len, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
     return g_strdup ("no trace files (meta.json unreadable)");
   o = json_node_get_object (root);
   errors = json_object_has_member (o, "errors") ? json_object_get_array_member (o, "errors") : NULL;
@@ -107,12 +110,15 @@ static char *
 zoo_skipped_reason (const char *zoo)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  gsize            len = 0;
   JsonNode   *root;
   JsonObject *o, *e = NULL;
   JsonArray  *errors;
   const char *status;
 
-  if (!json_parser_load_from_file (parser, zoo, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
+  if (!wb_input_read_file (zoo, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
+      !json_parser_load_from_data (parser, text, (gssize) len, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
     return g_strdup ("no trace files (zoo.json unreadable)");
   o = json_node_get_object (root);
   status = json_object_get_string_member_with_default (o, "status", "?");
@@ -628,7 +634,7 @@ write_report (const WbCliCoverageReport *report, const CoverageOptions *o, gbool
   if (!wb_output_write (o->output, text, -1, &error)) /* atomically, or in place for a FIFO or terminal */
     {
       g_printerr ("thunder-wb: %s\n", error->message);
-      return WB_EXIT_ENVIRONMENT;
+      return wb_cli_exit_code (error);
     }
   {
     g_autofree char *summary = wb_cli_coverage_report_to_markdown (report, TRUE);

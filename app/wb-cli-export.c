@@ -108,8 +108,7 @@ wb_cli_command_export (int    argc,
   if (text == NULL)
     {
       g_printerr ("thunder-wb: export: %s\n", error->message);
-      return g_error_matches (error, WB_EXPORT_ERROR, WB_EXPORT_ERROR_UNSUPPORTED) ? WB_EXIT_ENVIRONMENT
-                                                                                   : WB_EXIT_BAD_INPUT;
+      return wb_cli_exit_code (error);
     }
   for (guint i = 0; i < warnings->len; i++)
     g_printerr ("%s\n", (const char *) g_ptr_array_index (warnings, i));
@@ -119,7 +118,7 @@ wb_cli_command_export (int    argc,
       if (!wb_output_write (output, text, -1, &error))
         {
           g_printerr ("thunder-wb: %s\n", error->message);
-          return WB_EXIT_ENVIRONMENT;
+          return wb_cli_exit_code (error); /* -o /dev/null, a directory: the option's fault */
         }
       if (format == WB_EXPORT_FORMAT_TORCH && g_file_test (output, G_FILE_TEST_IS_REGULAR) && !g_file_test (output, G_FILE_TEST_IS_SYMLINK))
         g_chmod (output, 0755); /* never a FIFO, a terminal, or what a link points to */

@@ -43,8 +43,12 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
   g_autoptr (GError) local = NULL;
   if (input == NULL)
     {
+      const WbTraceEntry *first = wb_trace_set_get_n_entries (set) > 0 ? wb_trace_set_get_entry (set, 0) : NULL;
+
+      /* the input's fault: name it at its first trace (a set of only prologues, say) */
       g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_NO_INPUT,
-                   "no joint (\"Grad transform pass\") or computation trace to recompute from");
+                   "%s:%u:1: no joint (\"Grad transform pass\") or computation trace to recompute from",
+                   first != NULL && first->path != NULL ? first->path : "<input>", first != NULL ? first->trace->first_line : 1);
       return NULL;
     }
   if (o->plan_with != NULL)

@@ -311,13 +311,7 @@ load_baseline (const char *spec, char **label, GError **error)
 static int
 executor_error_exit (const GError *error)
 {
-  if (error->domain == WB_EXECUTOR_ERROR &&
-      (error->code == WB_EXECUTOR_ERROR_UNSUPPORTED || error->code == WB_EXECUTOR_ERROR_NO_DEVICE ||
-       error->code == WB_EXECUTOR_ERROR_OUT_OF_MEMORY))
-    return WB_EXIT_ENVIRONMENT;
-  if (error->domain == WB_PROFILE_ERROR && error->code == WB_PROFILE_ERROR_UNAVAILABLE)
-    return WB_EXIT_ENVIRONMENT;
-  return WB_EXIT_BAD_INPUT;
+  return wb_cli_exit_code (error);
 }
 
 /* What one `profile` command holds while it runs. */
@@ -450,7 +444,7 @@ configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *pro
   if (!wb_profile_job_choose_device (job, &error))
     {
       g_printerr ("thunder-wb: --device %s: %s\n", o->device, error->message);
-      return WB_EXIT_ENVIRONMENT;
+      return wb_cli_exit_code (error);
     }
   if (device == WB_PROFILE_DEVICE_AUTO && wb_profile_job_get_device (job) == WB_PROFILE_DEVICE_CPU && !o->quiet)
     g_printerr ("profile: note: %s; profiling on cpu\n", wb_profile_job_get_device_reason (job));
@@ -528,13 +522,13 @@ report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRu
       if (!wb_report_write (report, format, o->reports[i], &error))
         {
           g_printerr ("thunder-wb: --report: %s\n", error->message);
-          return WB_EXIT_ENVIRONMENT;
+          return wb_cli_exit_code (error);
         }
     }
   if (o->chrome_trace != NULL && !wb_report_write (report, WB_REPORT_FORMAT_CHROME_TRACE, o->chrome_trace, &error))
     {
       g_printerr ("thunder-wb: --chrome-trace: %s\n", error->message);
-      return WB_EXIT_ENVIRONMENT;
+      return wb_cli_exit_code (error);
     }
   if (o->reports == NULL || o->reports[0] == NULL)
     {

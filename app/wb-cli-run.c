@@ -26,22 +26,7 @@
 static int
 executor_exit_code (const GError *error)
 {
-  if (error->domain != WB_EXECUTOR_ERROR)
-    return wb_cli_report_error (error);
-  g_printerr ("%s\n", error->message);
-  switch (error->code)
-    {
-    case WB_EXECUTOR_ERROR_TYPE_MISMATCH:
-    case WB_EXECUTOR_ERROR_CHECK_FAILED:
-    case WB_EXECUTOR_ERROR_NAN:
-      return WB_EXIT_CHECK_FAILED;
-    case WB_EXECUTOR_ERROR_BAD_ARGUMENT:
-    case WB_EXECUTOR_ERROR_UNDEFINED_NAME:
-    case WB_EXECUTOR_ERROR_IO:
-      return WB_EXIT_BAD_INPUT;
-    default:
-      return WB_EXIT_ENVIRONMENT;
-    }
+  return wb_cli_report_error (error);
 }
 
 static const WbCaseStage *

@@ -16,17 +16,10 @@ wb_cli_report_session_error (const GError *error)
 
   if (error->domain != WB_SESSION_ERROR)
     return wb_cli_report_error (error);
-  g_printerr ("%s\n", error->message);
   /* A bad, untrusted, newer, missing or corrupt file, or a run that is not there, is bad input; a file
-   * another process keeps locked, or an SQLite failure on a good file (disk full), is the environment. */
-  switch ((WbSessionError) error->code)
-    {
-    case WB_SESSION_ERROR_BUSY:
-    case WB_SESSION_ERROR_SQLITE:
-      return WB_EXIT_ENVIRONMENT;
-    default:
-      return WB_EXIT_BAD_INPUT;
-    }
+   * another process keeps locked, or an SQLite failure on a good file (disk full), is the environment
+   * (wb_cli_exit_code). */
+  return wb_cli_report_error (error);
 }
 
 gboolean

@@ -9,6 +9,11 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "wb-data.h"
+#include "wb-executors.h"
+#include "wb-profiler.h"
 
 #if HAVE_GUI
 #include "wb-application.h"
@@ -94,37 +99,26 @@ char *
 wb_cli_escape_controls (const char *text,
                         gboolean    keep_newlines)
 {
-  GString    *out;
-  const char *p, *end;
+  return wb_output_escape_text (text, -1, keep_newlines ? WB_ESCAPE_KEEP_LAYOUT : WB_ESCAPE_DEFAULT);
+}
 
-  if (text == NULL)
-    return NULL;
-  out = g_string_sized_new (strlen (text));
-  end = text + strlen (text);
-  for (p = text; p < end;)
-    {
-      guchar   c = (guchar) *p;
-      gunichar u;
+/* Everything g_print() and g_printerr() write (tables, messages, diagnostics: they quote names, paths
+ * and text from files) goes out with its control characters and non-UTF-8 bytes escaped. */
+static void
+print_escaped (const char *text)
+{
+  g_autofree char *safe = wb_output_escape_text (text, -1, WB_ESCAPE_KEEP_LAYOUT);
 
-      if ((c == '\n' && keep_newlines) || (c >= 0x20 && c < 0x7f))
-        {
-          g_string_append_c (out, (char) c);
-          p++;
-          continue;
-        }
-      u = c < 0x80 ? c : g_utf8_get_char_validated (p, end - p);
-      if (u < 0x20 || u == 0x7f || (u >= 0x80 && u <= 0x9f) || u == (gunichar) -1 || u == (gunichar) -2)
-        {
-          /* a control character (C0, DEL, C1) or a byte that is not UTF-8: each byte as \xNN */
-          const char *next = (u == (gunichar) -1 || u == (gunichar) -2) ? p + 1 : g_utf8_next_char (p);
-          for (; p < next; p++)
-            g_string_append_printf (out, "\\x%02x", (guchar) *p);
-          continue;
-        }
-      g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
-    }
-  return g_string_free (out, FALSE);
+  fputs (safe, stdout);
+}
+
+static void
+printerr_escaped (const char *text)
+{
+  g_autofree char *safe = wb_output_escape_text (text, -1, WB_ESCAPE_KEEP_LAYOUT);
+
+  fputs (safe, stderr);
+  fflush (stderr);
 }
 
 gboolean
@@ -141,15 +135,56 @@ wb_cli_same_file (const char *a,
 }
 
 int
+wb_cli_exit_code (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, WB_EXIT_ENVIRONMENT);
+
+  if (error->domain == WB_SESSION_ERROR)
+    return error->code == WB_SESSION_ERROR_BUSY || error->code == WB_SESSION_ERROR_SQLITE ? WB_EXIT_ENVIRONMENT
+                                                                                          : WB_EXIT_BAD_INPUT;
+  if (error->domain == WB_EXECUTOR_ERROR)
+    switch ((WbExecutorError) error->code)
+      {
+      case WB_EXECUTOR_ERROR_TYPE_MISMATCH:
+      case WB_EXECUTOR_ERROR_CHECK_FAILED:
+      case WB_EXECUTOR_ERROR_NAN:
+        return WB_EXIT_CHECK_FAILED;
+      case WB_EXECUTOR_ERROR_OUT_OF_MEMORY:
+      case WB_EXECUTOR_ERROR_NO_DEVICE:
+        return WB_EXIT_ENVIRONMENT;
+      default: /* unsupported by this trace's symbols or dtypes, bad arguments, a bad tensors file */
+        return WB_EXIT_BAD_INPUT;
+      }
+  if (error->domain == G_FILE_ERROR)
+    switch ((GFileError) error->code)
+      {
+      case G_FILE_ERROR_NOSPC:
+      case G_FILE_ERROR_NOMEM:
+      case G_FILE_ERROR_IO:
+      case G_FILE_ERROR_MFILE:
+      case G_FILE_ERROR_NFILE:
+        return WB_EXIT_ENVIRONMENT; /* the machine: a full disk, no memory, an I/O error */
+      default:
+        return WB_EXIT_BAD_INPUT; /* the path: missing, not allowed, a device, a directory */
+      }
+  if (error->domain == WB_PROFILE_ERROR)
+    return error->code == WB_PROFILE_ERROR_UNAVAILABLE ? WB_EXIT_ENVIRONMENT : WB_EXIT_BAD_INPUT;
+  if (error->domain == WB_EXPORT_ERROR)
+    return error->code == WB_EXPORT_ERROR_UNSUPPORTED || error->code == WB_EXPORT_ERROR_LAYOUT ? WB_EXIT_ENVIRONMENT
+                                                                                               : WB_EXIT_BAD_INPUT;
+  if (error->domain == WB_TRACE_ERROR || error->domain == G_OPTION_ERROR || error->domain == WB_PIPELINE_ERROR ||
+      error->domain == WB_ASSIGNMENT_ERROR)
+    return WB_EXIT_BAD_INPUT;
+  return WB_EXIT_ENVIRONMENT; /* the runner, CUDA, a library: the message says which */
+}
+
+int
 wb_cli_report_error (const GError *error)
 {
   g_return_val_if_fail (error != NULL, WB_EXIT_ENVIRONMENT);
 
   g_printerr ("%s\n", error->message);
-  if (error->domain == WB_TRACE_ERROR || error->domain == G_OPTION_ERROR ||
-      error->domain == G_FILE_ERROR || error->domain == WB_PIPELINE_ERROR)
-    return WB_EXIT_BAD_INPUT;
-  return WB_EXIT_ENVIRONMENT;
+  return wb_cli_exit_code (error);
 }
 
 gboolean
@@ -213,6 +248,16 @@ void
 wb_cli_write (const char *data,
               gsize       len)
 {
+  g_autofree char *safe = NULL;
+
+  /* a terminal gets the text with its control characters escaped; a file or a pipe every byte (print's
+   * round trip, exports) */
+  if (len > 0 && isatty (STDOUT_FILENO))
+    {
+      safe = wb_output_escape_text (data, (gssize) len, WB_ESCAPE_KEEP_LAYOUT);
+      data = safe;
+      len = strlen (safe);
+    }
   if (len > 0 && fwrite (data, 1, len, stdout) != len)
     g_printerr ("thunder-wb: %s: %s\n", _ ("writing to standard output failed"), g_strerror (errno));
 }
@@ -296,6 +341,27 @@ run_gui (const char *path)
 #endif
 }
 
+/* --max-trace-bytes, else a $WB_MAX_TRACE_BYTES that must then be valid. FALSE after a usage error. */
+static gboolean
+apply_max_trace_bytes (const char *option)
+{
+  const char *env = g_getenv ("WB_MAX_TRACE_BYTES");
+  guint64     size = 0;
+
+  if (option != NULL && !wb_input_parse_size (option, &size))
+    {
+      wb_cli_usage_error (_ ("--max-trace-bytes takes a size in bytes from 1 (suffix K, M or G), not “%s”"), option);
+      return FALSE;
+    }
+  if (option == NULL && env != NULL && !wb_input_parse_size (env, &size))
+    {
+      wb_cli_usage_error (_ ("WB_MAX_TRACE_BYTES must be a size in bytes from 1 (suffix K, M or G), not “%s”"), env);
+      return FALSE;
+    }
+  wb_input_set_max_trace_bytes (size);
+  return TRUE;
+}
+
 int
 wb_cli_run (int    argc,
             char **argv)
@@ -304,10 +370,13 @@ wb_cli_run (int    argc,
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) args = NULL;
   g_autofree char   *description = NULL;
+  g_autofree char   *max_trace_bytes = NULL;
   gboolean           headless = FALSE;
   gboolean           version = FALSE;
   const GOptionEntry entries[] = {
     { "headless", 0, 0, G_OPTION_ARG_NONE, &headless, N_ ("Run COMMAND without the GUI"), NULL },
+    { "max-trace-bytes", 0, 0, G_OPTION_ARG_STRING, &max_trace_bytes,
+      N_ ("Refuse a trace file larger than SIZE bytes (suffix K, M or G; default 256M, or $WB_MAX_TRACE_BYTES)"), N_ ("SIZE") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_ ("Print the version and exit"), NULL },
     { NULL }
   };
@@ -315,6 +384,8 @@ wb_cli_run (int    argc,
   guint               n_args;
 
   g_set_prgname ("thunder-wb");
+  g_set_print_handler (print_escaped);
+  g_set_printerr_handler (printerr_escaped);
   args = g_new0 (char *, argc + 1);
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
@@ -338,6 +409,8 @@ wb_cli_run (int    argc,
       g_print ("thunder-wb %s\n", PACKAGE_VERSION);
       return WB_EXIT_OK;
     }
+  if (!apply_max_trace_bytes (max_trace_bytes))
+    return WB_EXIT_BAD_INPUT;
 
   n_args = g_strv_length (args);
 

@@ -101,18 +101,25 @@ gboolean wb_cli_parse_int_option (const char *option,
                                   gint64     *out,
                                   GError    **error);
 /* wb_cli_escape_controls: @text (nullable) for a terminal: every control character (C0, DEL, C1; the
- * newline too unless @keep_newlines) and every byte that is not UTF-8 becomes "\xNN" per byte, so that
- * a name read from a file cannot move the cursor, recolour or clear the screen. Returns (transfer full)
- * the copy, or NULL for NULL. */
+ * newline and tab too unless @keep_newlines) and every byte that is not UTF-8 becomes "\xNN" per byte,
+ * so that a name read from a file cannot move the cursor, recolour or clear the screen
+ * (wb_output_escape_text). Returns (transfer full) the copy, or NULL for NULL. wb_cli_run() also installs
+ * print handlers that pass everything g_print() and g_printerr() write through the same escaping. */
 char *wb_cli_escape_controls (const char *text,
                               gboolean    keep_newlines);
 /* wb_cli_same_file: TRUE when paths @a and @b name the same file: the same path once made absolute and
  * canonical, or the same device and inode (a hard link, a symbolic link to it). */
 gboolean wb_cli_same_file (const char *a,
                            const char *b);
+/* wb_cli_exit_code: the one rule of exit codes for a failure (docs/ARCHITECTURE.md, "Errors and exit
+ * codes"): WB_EXIT_BAD_INPUT (2) for anything wrong in the inputs or the options (a trace, a session
+ * file, a tensors file, an output path that cannot be written such as /dev/null, a symbol or dtype
+ * the trace needs that no executor runs), WB_EXIT_CHECK_FAILED (1) for a value that differs from its
+ * annotation or a failed prologue check, and WB_EXIT_ENVIRONMENT (3) only for the machine: no GPU or
+ * driver, a missing library or build feature, the runner, a full disk, no memory, a busy file. */
+int wb_cli_exit_code (const GError *error);
 /* wb_cli_report_error: prints @error's message to stderr (it already starts with "FILE:LINE:COL: "
- * for parse errors) and returns the exit code for it: WB_EXIT_BAD_INPUT for WB_TRACE_ERROR and
- * G_OPTION_ERROR, WB_EXIT_ENVIRONMENT otherwise. */
+ * for parse errors) and returns wb_cli_exit_code (@error). */
 int wb_cli_report_error (const GError *error);
 /* wb_cli_check_path: TRUE if @path exists; otherwise FALSE with WB_TRACE_ERROR_IO "PATH: No such file
  * or directory" set. */
@@ -132,7 +139,8 @@ guint wb_cli_report_failures (const WbTraceSet *set);
 WbTraceSet *wb_cli_load_session (const char *path,
                                  gboolean   *is_session,
                                  GError    **error);
-/* wb_cli_write: writes @len bytes of @data to stdout unchanged (no newline translation). */
+/* wb_cli_write: writes @len bytes of @data to stdout: unchanged to a file or a pipe (no newline
+ * translation), with control characters and non-UTF-8 bytes escaped to a terminal. */
 void wb_cli_write (const char *data,
                    gsize       len);
 /* wb_cli_remove_tree: removes the directory @path (nullable) and everything under it, without following

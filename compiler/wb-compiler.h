@@ -13,6 +13,7 @@
 #include "wb-assignment.h"
 #include "wb-dtype.h"
 #include "wb-executor-info.h"
+#include "wb-input.h"
 #include "wb-output.h"
 #include "wb-pipeline.h"
 #include "wb-stage-pair.h"

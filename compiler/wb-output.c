@@ -37,16 +37,51 @@ file_kind (mode_t mode)
   return "not a regular file";
 }
 
-/* A regular file (or none yet): a temporary file beside @target renamed over it. */
+/* A regular file (or none yet): a temporary file beside @target, written, synced and renamed over it.
+ * Every message names @path, the path the user asked for, never the temporary file; on any error the
+ * temporary file is removed and @target left as it was. */
 static gboolean
 write_replace (const char *path, const char *target, const char *data, gsize len, GError **error)
 {
-  g_autoptr (GError) local = NULL;
+  g_autofree char *tmp = g_strconcat (target, ".XXXXXX", NULL);
+  const char      *what = "cannot write";
+  int              fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0666); /* the umask applies */
+  int              saved;
 
-  if (g_file_set_contents (target, data, (gssize) len, &local))
-    return TRUE;
-  g_set_error (error, G_FILE_ERROR, local->code, "%s: cannot write: %s", path, local->message);
-  return FALSE;
+  if (fd < 0)
+    return errno_error (error, path, errno, "cannot write: cannot create a file beside it");
+  for (gsize done = 0; done < len;)
+    {
+      gssize n = write (fd, data + done, len - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          what = "cannot write";
+          goto fail;
+        }
+      done += (gsize) n;
+    }
+  if (fsync (fd) != 0 && errno != EINVAL)
+    goto fail;
+  if (close (fd) != 0)
+    {
+      fd = -1;
+      goto fail;
+    }
+  fd = -1;
+  what = "cannot replace it";
+  if (g_rename (tmp, target) != 0)
+    goto fail;
+  return TRUE;
+
+fail:
+  saved = errno;
+  if (fd >= 0)
+    close (fd);
+  g_unlink (tmp);
+  return errno_error (error, path, saved, what);
 }
 
 /* A FIFO or a terminal (@append: a regular file reached through /dev/ or /proc/): written where it is. */
@@ -129,4 +164,61 @@ wb_output_write (const char *path, const char *data, gssize len, GError **error)
     return write_in_place (path, data, (gsize) len, FALSE, error);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: not written: it is %s", path, file_kind (st.st_mode));
   return FALSE;
+}
+
+/* -- text for terminals and reports ------------------------------------------------------------ */
+
+static void
+append_byte_escapes (GString *out, const char *p, const char *next)
+{
+  for (; p < next; p++)
+    g_string_append_printf (out, "\\x%02x", (guchar) *p);
+}
+
+char *
+wb_output_escape_text (const char *text, gssize len, WbEscapeFlags flags)
+{
+  GString    *out;
+  const char *p, *end;
+
+  if (text == NULL)
+    return NULL;
+  if (len < 0)
+    len = (gssize) strlen (text);
+  out = g_string_sized_new ((gsize) len);
+  end = text + len;
+  for (p = text; p < end;)
+    {
+      guchar   c = (guchar) *p;
+      gunichar u;
+
+      if ((c == '\n' || c == '\t') && (flags & WB_ESCAPE_KEEP_LAYOUT))
+        {
+          g_string_append_c (out, (char) c);
+          p++;
+          continue;
+        }
+      if (c >= 0x20 && c < 0x7f)
+        {
+          if ((flags & WB_ESCAPE_MARKDOWN) && strchr ("\\`*[]<>|&", c) != NULL)
+            g_string_append_c (out, '\\');
+          g_string_append_c (out, (char) c);
+          p++;
+          continue;
+        }
+      u = c < 0x80 ? c : g_utf8_get_char_validated (p, end - p);
+      if (u == (gunichar) -1 || u == (gunichar) -2)
+        {
+          /* a byte that is not UTF-8 */
+          append_byte_escapes (out, p, p + 1);
+          p++;
+          continue;
+        }
+      if (u < 0x20 || u == 0x7f || (u >= 0x80 && u <= 0x9f))
+        append_byte_escapes (out, p, g_utf8_next_char (p)); /* C0, DEL, C1 */
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
 }

@@ -23,4 +23,19 @@ G_BEGIN_DECLS
  * Returns FALSE with G_FILE_ERROR set, its message starting with "@path: ". */
 gboolean wb_output_write (const char *path, const char *data, gssize len, GError **error);
 
+/* How wb_output_escape_text() writes text. */
+typedef enum
+{
+  WB_ESCAPE_DEFAULT = 0,          /* every control character escaped, newlines and tabs too */
+  WB_ESCAPE_KEEP_LAYOUT = 1 << 0, /* newlines and tabs kept as they are */
+  WB_ESCAPE_MARKDOWN = 1 << 1,    /* also a backslash before Markdown's (and HTML's) special characters */
+} WbEscapeFlags;
+
+/* wb_output_escape_text: @len bytes of @text (-1: NUL-terminated) made safe for a terminal or a report:
+ * every control character (C0, DEL, C1) and every byte that is not UTF-8 is written as "\xNN" (so a
+ * string from a file cannot move the cursor, recolour or clear a terminal, and is valid UTF-8); with
+ * WB_ESCAPE_MARKDOWN the characters \ ` * _ [ ] < > | & ! # ~ get a backslash, so that a name from a file
+ * is shown as text in Markdown and never becomes markup or HTML. (transfer full); NULL for NULL. */
+char *wb_output_escape_text (const char *text, gssize len, WbEscapeFlags flags);
+
 G_END_DECLS

@@ -252,7 +252,8 @@ assign_lines (GHashTable *lines, const WbBsym *bsym, guint line)
   if (bsym->kind == WB_BSYM_UNPACK && bsym->outputs && bsym->outputs->breaks)
     for (guint i = 0; i < bsym->outputs->n_items; i++)
       line += bsym->outputs->breaks[i] ? 1 : 0;
-  line++;
+  /* a parsed run of blank or comment lines is one bsym over several lines */
+  line += _wb_bsym_run_lines (bsym);
   for (guint i = 0; i < bsym->n_subsymbols; i++)
     line = assign_lines (lines, bsym->subsymbols[i], line);
   return line;
@@ -269,7 +270,7 @@ wb_trace_builder_end (WbTraceBuilder *b)
   t->n_body = b->body->len;
   t->body = (WbBsym **) wb_arena_memdup (b->arena, b->body->pdata, sizeof (gpointer) * (b->body->len ? b->body->len : 1));
   t->lines = g_hash_table_new (g_direct_hash, g_direct_equal);
-  line = t->n_header + (t->function_name ? 2 : 1);
+  line = wb_trace_count_header_lines (t) + (t->function_name ? 2 : 1);
   for (guint i = 0; i < t->n_body; i++)
     line = assign_lines (t->lines, t->body[i], line);
   t->last_line = line - 1;

@@ -38,6 +38,15 @@ typedef struct
   GArray     *boundaries; /* gsize offsets of " \"-breaks in the current logical line */
   char        scratch[256];
 
+  /* A run of consecutive blank lines, or of plain comment lines, in a body is one bsym whose text is
+   * the run's span, copied once when the run ends (end_run): a file of empty lines or comments
+   * costs its bytes, not a bound symbol per line. */
+  WbBsym     *run;          /* the run's BLANK or COMMENT bsym, or NULL */
+  guint       blank_headers; /* empty header lines in the run the last header line began, or 0 */
+  const char *run_start;    /* BLANK: the first line's start; COMMENT: just after its '#' */
+  const char *run_end;      /* BLANK: the last line's end; COMMENT: where its trailing whitespace starts */
+  const char *run_line_end; /* COMMENT: the last line's end */
+
   /* current logical line */
   const char *s;
   gsize       n;
@@ -129,6 +138,9 @@ WbValue *_wb_tp_parse_expr_list (Parser *p, gboolean allow_bare);
 gboolean _wb_tp_parse_statement (Parser *p, WbBsym *bsym);
 WbBsym  *_wb_tp_new_bsym (Parser *p, WbBsymKind kind, guint32 line, guint32 col, guint depth);
 /* A top-level comment: "# name: \"type\"" is an annotation; anything else a comment. */
+/* _wb_tp_is_plain_comment: whether the comment @s ("#...", @n bytes) is not an annotation
+ * ("# name: \"type\""), so that _wb_tp_parse_body_comment makes it a WB_BSYM_COMMENT. */
+gboolean _wb_tp_is_plain_comment (const char *s, gsize n);
 gboolean _wb_tp_parse_body_comment (Parser *p, const char *s, gsize n, guint32 line, guint32 col, WbBsym *b);
 
 G_END_DECLS

@@ -281,13 +281,24 @@ _wb_tp_new_bsym (Parser *p, WbBsymKind kind, guint32 line, guint32 col, guint de
 }
 
 gboolean
+_wb_tp_is_plain_comment (const char *s, gsize n)
+{
+  gsize q;
+
+  if (!(n > 2 && s[1] == ' ' && _wb_tp_is_ident_start (s[2])))
+    return TRUE;
+  q = _wb_tp_name_end (s, n, 2);
+  return !(q + 2 < n && s[q] == ':' && s[q + 1] == ' ' && s[q + 2] == '"');
+}
+
+gboolean
 _wb_tp_parse_body_comment (Parser *p, const char *s, gsize n, guint32 line, guint32 col, WbBsym *b)
 {
   gsize q = 2, n0;
   _wb_tp_set_single_segment (p, line, col);
   p->s = s;
   p->n = n;
-  if (n > 2 && s[1] == ' ' && _wb_tp_is_ident_start (s[2]))
+  if (!_wb_tp_is_plain_comment (s, n))
     {
       n0 = q;
       q = _wb_tp_name_end (s, n, q);

@@ -21,11 +21,38 @@
 
 #include "wb-trace-parser-private.h"
 
+/* Ends the run of empty header lines being read: the run's header line holds a newline for each line
+ * after its first, so that it prints as many lines. */
+static void
+end_blank_headers (Parser *p)
+{
+  if (p->blank_headers > 1)
+    {
+      char *text = wb_arena_alloc (p->arena, p->blank_headers);
+
+      memset (text, '\n', p->blank_headers - 1);
+      text[p->blank_headers - 1] = '\0';
+      g_array_index (p->headers, WbHeaderLine, p->headers->len - 1).text = text;
+    }
+  p->blank_headers = 0;
+}
+
 static void
 add_header (Parser *p, WbHeaderKind kind, const char *s, gsize n, guint32 line)
 {
-  WbHeaderLine h = { kind, line, wb_arena_strndup (p->arena, s, n) };
+  WbHeaderLine h = { kind, line, NULL };
+
+  /* consecutive empty lines are one header line (a file of empty lines costs its bytes) */
+  if (kind == WB_HEADER_BLANK && n == 0 && p->blank_headers > 0)
+    {
+      p->blank_headers++;
+      return;
+    }
+  end_blank_headers (p);
+  h.text = wb_arena_strndup (p->arena, s, n);
   g_array_append_val (p->headers, h);
+  if (kind == WB_HEADER_BLANK && n == 0)
+    p->blank_headers = 1;
 }
 
 static gboolean
@@ -152,9 +179,29 @@ build_tree (Parser *p, WbTrace *t)
   g_free (counts);
 }
 
+/* Ends the run of blank or comment lines being read, if any: its span becomes its text. */
+static void
+end_run (Parser *p)
+{
+  WbBsym *b = p->run;
+
+  if (b == NULL)
+    return;
+  if (b->kind == WB_BSYM_BLANK)
+    b->trailing = p->run_end > p->run_start ? wb_arena_strndup (p->arena, p->run_start, p->run_end - p->run_start) : NULL;
+  else
+    {
+      b->comment = wb_arena_strndup (p->arena, p->run_start, p->run_end - p->run_start);
+      b->trailing = p->run_line_end > p->run_end ? wb_arena_strndup (p->arena, p->run_end, p->run_line_end - p->run_end) : NULL;
+    }
+  p->run = NULL;
+}
+
 static WbTrace *
 finish_trace (Parser *p, WbTrace *t, guint32 last_line, gboolean had_newline)
 {
+  end_run (p);
+  end_blank_headers (p);
   t->n_header = p->headers->len;
   t->header = wb_arena_memdup (p->arena, p->headers->data, sizeof (WbHeaderLine) * p->headers->len);
   build_tree (p, t);
@@ -176,6 +223,7 @@ trace_new (Parser *p, const char *filename, guint32 first_line)
   g_hash_table_remove_all (p->atoms);
   g_ptr_array_set_size (p->flat, 0);
   g_array_set_size (p->headers, 0);
+  p->blank_headers = 0;
   return t;
 }
 
@@ -314,10 +362,11 @@ next_trace (Parser *p, WbTrace *t, GPtrArray *traces, const char *filename, guin
 {
   guint nb = 0;
 
+  end_run (p);
   while (p->flat->len > 0 && ((WbBsym *) p->flat->pdata[p->flat->len - 1])->kind == WB_BSYM_BLANK)
     {
+      nb += _wb_bsym_run_lines (p->flat->pdata[p->flat->len - 1]);
       g_ptr_array_set_size (p->flat, p->flat->len - 1);
-      nb++;
     }
   g_ptr_array_add (traces, finish_trace (p, t, last_line - nb, TRUE));
   t = trace_new (p, filename, line - nb);
@@ -451,6 +500,27 @@ subsymbol_line (Parser *p, const Line *ln, guint depth, WbBsym **b)
   return _wb_tp_parse_statement (p, *b);
 }
 
+/* A plain comment line of the body (not an annotation): starts a run of comment lines or extends the
+ * one the line above began. */
+static gboolean
+comment_line (Parser *p, Line *ln)
+{
+  const char *c = ln->s + ln->indent;
+
+  if (!_wb_tp_check_text (p, c, ln->n - ln->indent, ln->line))
+    return FALSE;
+  if (p->run == NULL || p->run->kind != WB_BSYM_COMMENT)
+    {
+      end_run (p);
+      p->run = _wb_tp_new_bsym (p, WB_BSYM_COMMENT, ln->line, ln->indent + 1, 0);
+      p->run_start = c + 1;
+      g_ptr_array_add (p->flat, p->run);
+    }
+  p->run_end = ln->s + ln->content_end;
+  p->run_line_end = ln->s + ln->n;
+  return TRUE;
+}
+
 /* One line of a body (indented by 2, subsymbols by 2 more each): a blank line, a subsymbol, a comment or
  * a statement, appended to p->flat with its trailing whitespace. FALSE on an error. */
 static gboolean
@@ -464,16 +534,21 @@ body_line (Parser *p, Lines *L, Line *ln)
 
   if (ln->blank)
     {
-      b = _wb_tp_new_bsym (p, WB_BSYM_BLANK, ln->line, 1, 0);
-      if (ln->n > 0)
+      if (ln->n > 0 && !_wb_tp_check_text (p, ln->s, ln->n, ln->line))
+        return FALSE;
+      if (p->run == NULL || p->run->kind != WB_BSYM_BLANK)
         {
-          if (!_wb_tp_check_text (p, ln->s, ln->n, ln->line))
-            return FALSE;
-          b->trailing = wb_arena_strndup (p->arena, ln->s, ln->n);
+          end_run (p);
+          p->run = _wb_tp_new_bsym (p, WB_BSYM_BLANK, ln->line, 1, 0);
+          p->run_start = ln->s;
+          g_ptr_array_add (p->flat, p->run);
         }
-      g_ptr_array_add (p->flat, b);
+      p->run_end = ln->s + ln->n;
       return TRUE;
     }
+  if (indent == 2 && ln->s[indent] == '#' && _wb_tp_is_plain_comment (ln->s + indent, ln->content_end - indent))
+    return comment_line (p, ln);
+  end_run (p);
   if (indent < 2 || (indent & 1))
     {
       _wb_tp_set_single_segment (p, ln->line, 1);
@@ -674,23 +749,10 @@ wb_trace_parse_file_full (const char *path, WbTraceParseFlags flags, GError **er
 {
   g_autofree char *contents = NULL;
   gsize            len = 0;
-  g_autoptr (GError) local = NULL;
-  GStatBuf st;
 
   /* a FIFO would block the read and a device (/dev/zero) never end it: only regular files are read */
-  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s:1:1: cannot read: not a regular file (%s)", path,
-                   S_ISDIR (st.st_mode) ? "a directory" : S_ISFIFO (st.st_mode)                      ? "a FIFO"
-                                                      : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device"
-                                                                                                     : "a special file");
-      return NULL;
-    }
-  if (!g_file_get_contents (path, &contents, &len, &local))
-    {
-      g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s:1:1: cannot read: %s", path, local->message);
-      return NULL;
-    }
+  if (!wb_input_read_file (path, wb_input_get_max_trace_bytes (), &contents, &len, error))
+    return NULL;
   if (flags & WB_TRACE_PARSE_F32_AS_F64)
     promote_f32_text (contents, len);
   return wb_trace_parse_many (contents, len, path, error);

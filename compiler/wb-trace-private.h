@@ -17,4 +17,9 @@ void _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms
 /* _wb_trace_set_filename: the name a computed trace's diagnostics use ("<stage 4: Fusion>"). */
 void _wb_trace_set_filename (WbTrace *trace, const char *filename);
 
+/* _wb_bsym_run_lines: the number of lines @bsym's own text takes: more than 1 for a parsed run of
+ * blank lines or of comment lines (one bsym each), else 1 (continuation lines and subsymbols not
+ * counted). */
+guint _wb_bsym_run_lines (const WbBsym *bsym);
+
 G_END_DECLS

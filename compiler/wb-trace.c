@@ -49,6 +49,36 @@ wb_trace_get_bsym_line (const WbTrace *trace, const WbBsym *bsym)
 }
 
 guint
+_wb_bsym_run_lines (const WbBsym *bsym)
+{
+  const char *text = NULL;
+  guint       n = 1;
+
+  if (bsym->kind == WB_BSYM_BLANK)
+    text = bsym->trailing;
+  else if (bsym->kind == WB_BSYM_COMMENT)
+    text = bsym->comment;
+  for (; text != NULL && (text = strchr (text, '\n')) != NULL; text++)
+    n++;
+  return n;
+}
+
+guint
+wb_trace_count_header_lines (const WbTrace *trace)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (trace != NULL, 0);
+  for (guint i = 0; i < trace->n_header; i++)
+    {
+      n++;
+      for (const char *p = trace->header[i].text; p != NULL && (p = strchr (p, '\n')) != NULL; p++)
+        n++;
+    }
+  return n;
+}
+
+guint
 wb_trace_count_bsyms (const WbTrace *trace)
 {
   guint n = 0;

@@ -25,6 +25,7 @@ typedef enum
   WB_TRACE_ERROR_IO,             /* reading a file or directory failed */
   WB_TRACE_ERROR_EMPTY,          /* no trace in the input */
   WB_TRACE_ERROR_NOT_A_TRACE,    /* the text is `None`: Thunder skipped this stage */
+  WB_TRACE_ERROR_TOO_LARGE,      /* a file over the size limit (wb_input_get_max_trace_bytes()) */
 } WbTraceError;
 
 typedef struct _WbSymbol WbSymbol;
@@ -39,8 +40,11 @@ typedef enum
   WB_BSYM_DEL,        /* del a, b                     (python_del; args are the names) */
   WB_BSYM_RETURN,     /* return value                 (python_return) */
   WB_BSYM_ANNOTATION, /* # name: "type"               (unpack_trivial and unpack_sequence element types) */
-  WB_BSYM_COMMENT,    /* # text                       (source location, header, "# C1 (empty sequence)") */
-  WB_BSYM_BLANK,      /* an empty line */
+  WB_BSYM_COMMENT,    /* # text                       (source location, header, "# C1 (empty sequence)"); in a
+                         parsed body, consecutive plain comment lines are one bsym: @comment holds them
+                         all, each next line with its newline, indentation and '#' */
+  WB_BSYM_BLANK,      /* an empty line; in a parsed body consecutive blank lines are one bsym and
+                         @trailing holds their text but the last newline (NULL: one empty line) */
 } WbBsymKind;
 
 typedef struct _WbBsym WbBsym;
@@ -85,7 +89,8 @@ typedef struct
 {
   WbHeaderKind kind;
   guint32      line;
-  const char  *text; /* the whole line without its newline */
+  const char  *text; /* the whole line without its newline; a parsed run of N empty lines is one
+                        WB_HEADER_BLANK whose text is N - 1 newlines */
 } WbHeaderLine;
 
 typedef struct _WbTrace WbTrace;
@@ -129,8 +134,10 @@ WbTrace *wb_trace_parse (const char *text, gssize len, const char *filename, GEr
  * Returns (transfer full) (element-type WbTrace) an array of traces, or NULL with WB_TRACE_ERROR set.
  * An input holding no trace at all is WB_TRACE_ERROR_EMPTY. */
 GPtrArray *wb_trace_parse_many (const char *text, gssize len, const char *filename, GError **error);
-/* wb_trace_parse_file: reads @path and parses every trace in it (WB_TRACE_ERROR_IO when unreadable, or
- * when @path is not a regular file: a FIFO, a device such as /dev/zero, a directory).
+/* wb_trace_parse_file: reads @path with wb_input_read_file() (never blocking, within
+ * wb_input_get_max_trace_bytes()) and parses every trace in it (WB_TRACE_ERROR_IO when unreadable, or
+ * when @path is not a regular file: a FIFO, a device such as /dev/zero, a directory;
+ * WB_TRACE_ERROR_TOO_LARGE over the limit).
  * (transfer full) (element-type WbTrace). */
 GPtrArray *wb_trace_parse_file (const char *path, GError **error);
 
@@ -159,6 +166,9 @@ void wb_bsym_print (const WbBsym *bsym, guint depth, GString *out);
  * the line belongs to the trace, not the node); 0 when @bsym is not in @trace. */
 guint wb_trace_get_bsym_line (const WbTrace *trace, const WbBsym *bsym);
 
+/* wb_trace_count_header_lines: the lines @trace's header takes when printed (a run of empty lines is one
+ * WbHeaderLine); the `def` line is the next one. */
+guint wb_trace_count_header_lines (const WbTrace *trace);
 /* wb_trace_count_bsyms: number of top-level bound symbols that are CALL, ASSIGN or UNPACK (what
  * `stages` reports as "bsyms"). */
 guint wb_trace_count_bsyms (const WbTrace *trace);

@@ -221,7 +221,7 @@ format_time_us (gint64 us)
   return t ? g_date_time_format (t, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
 }
 
-/* md_cell: @text with "|" and newlines escaped for a Markdown table cell; "-" for NULL or empty. */
+/* md_cell: @text escaped for a Markdown table cell (no "|", no newline); "-" for NULL or empty. */
 static void
 md_cell (GString    *out,
          const char *text)
@@ -230,15 +230,12 @@ md_cell (GString    *out,
   if (text == NULL || *text == '\0')
     g_string_append (out, "-");
   else
-    for (const char *p = text; *p; p++)
-      {
-        if (*p == '|')
-          g_string_append (out, "\\|");
-        else if (*p == '\n' || *p == '\r')
-          g_string_append_c (out, ' ');
-        else
-          g_string_append_c (out, *p);
-      }
+    {
+      /* control characters as \xNN, Markdown's and HTML's special characters ("|" too) backslashed */
+      g_autofree char *safe = wb_output_escape_text (text, -1, WB_ESCAPE_MARKDOWN);
+
+      g_string_append (out, safe);
+    }
   g_string_append (out, " |");
 }
 
@@ -350,7 +347,11 @@ wb_comparison_to_markdown (const WbComparison *c,
   idb = g_strdup_printf ("run %" G_GINT64_FORMAT, c->b->id);
   g_string_append_printf (out, "# Comparing %s (A) with %s (B)\n\n", ida, idb);
   if (title != NULL)
-    g_string_append_printf (out, "Session: `%s`\n\n", title);
+    {
+      g_autofree char *safe = wb_output_escape_text (title, -1, WB_ESCAPE_MARKDOWN);
+
+      g_string_append_printf (out, "Session: %s\n\n", safe);
+    }
 
   deva = g_strdup_printf ("%s%s%s", c->a->device_name ? c->a->device_name : "?",
                           c->a->device_model ? " " : "", c->a->device_model ? c->a->device_model : "");
@@ -395,7 +396,11 @@ wb_comparison_to_markdown (const WbComparison *c,
                                "Δ = B − A. Rule: %s.\n",
                           c->a->iteration_ns->len, c->b->iteration_ns->len, NOISE_RULE);
   for (guint i = 0; i < c->notes->len; i++)
-    g_string_append_printf (out, "\nNote: %s.\n", (const char *) g_ptr_array_index (c->notes, i));
+    {
+      g_autofree char *note = wb_output_escape_text (g_ptr_array_index (c->notes, i), -1, WB_ESCAPE_MARKDOWN);
+
+      g_string_append_printf (out, "\nNote: %s.\n", note);
+    }
   return g_string_free (out, FALSE);
 }
 

@@ -15,7 +15,9 @@
 static void
 append_escaped (GString *s, const char *text)
 {
-  g_autofree char *e = g_markup_escape_text (text ? text : "", -1);
+  /* control characters and bytes that are not UTF-8 as \xNN first: markup escaping needs UTF-8 */
+  g_autofree char *safe = wb_output_escape_text (text ? text : "", -1, WB_ESCAPE_KEEP_LAYOUT);
+  g_autofree char *e = g_markup_escape_text (safe, -1);
 
   g_string_append (s, e);
 }

@@ -8,19 +8,22 @@
 
 #define TOP_KERNELS 10
 
-/* Markdown table cells must not hold "|" or newlines. */
+/* Text from a file (names, labels, devices, messages) as Markdown text: control characters and bytes
+ * that are not UTF-8 as \xNN, Markdown's and HTML's special characters ("|" included) backslashed. A
+ * table cell therefore holds no "|" and no newline ("\x0a"). */
 static void
 append_cell (GString *s, const char *text)
 {
-  for (const char *p = text ? text : "-"; *p; p++)
-    {
-      if (*p == '|')
-        g_string_append (s, "\\|");
-      else if (*p == '\n' || *p == '\r')
-        g_string_append_c (s, ' ');
-      else
-        g_string_append_c (s, *p);
-    }
+  g_autofree char *safe = wb_output_escape_text (text ? text : "-", -1, WB_ESCAPE_MARKDOWN);
+
+  g_string_append (s, safe);
+}
+
+/* The same, as a printf argument (transfer full). */
+static char *
+md (const char *text)
+{
+  return wb_output_escape_text (text ? text : "", -1, WB_ESCAPE_MARKDOWN);
 }
 
 static void
@@ -67,22 +70,31 @@ append_summary (GString *s, const WbReport *r)
 {
   const WbRun     *run = r->run;
   g_autofree char *figures = _wb_report_figures_line (r);
+  g_autofree char *title = md (r->title ? r->title : (run->stage ? run->stage : "run"));
+  g_autofree char *stage = md (run->stage);
+  g_autofree char *device = md (run->device_name ? run->device_name : "?");
+  g_autofree char *model = md (run->device_model ? run->device_model : "?");
+  g_autofree char *driver = md (run->driver_version);
+  g_autofree char *executors = md (run->executors);
 
-  g_string_append_printf (s, "# thunder-wb profile: %s\n\n", r->title ? r->title : (run->stage ? run->stage : "run"));
+  g_string_append_printf (s, "# thunder-wb profile: %s\n\n", title);
   for (guint i = 0; i < r->warnings->len; i++)
-    g_string_append_printf (s, "> **Warning:** %s\n%s", (const char *) r->warnings->pdata[i], i + 1 == r->warnings->len ? "\n" : ">\n");
+    {
+      g_autofree char *warning = md (r->warnings->pdata[i]);
+
+      g_string_append_printf (s, "> **Warning:** %s\n%s", warning, i + 1 == r->warnings->len ? "\n" : ">\n");
+    }
   if (run->stage != NULL)
-    g_string_append_printf (s, "- stage: %s\n", run->stage);
-  g_string_append_printf (s, "- device: %s — %s\n", run->device_name ? run->device_name : "?",
-                          run->device_model ? run->device_model : "?");
+    g_string_append_printf (s, "- stage: %s\n", stage);
+  g_string_append_printf (s, "- device: %s — %s\n", device, model);
   if (run->driver_version != NULL)
-    g_string_append_printf (s, "- driver: %s\n", run->driver_version);
-  g_string_append_printf (s, "- executors: %s\n", run->executors ? run->executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)"
-                                                                                                                             : "default (the GPU runner's: nvrtc)");
+    g_string_append_printf (s, "- driver: %s\n", driver);
+  g_string_append_printf (s, "- executors: %s\n", run->executors ? executors : g_strcmp0 (run->device_name, "cpu") == 0 ? "default (every region on cpu)"
+                                                                                                                        : "default (the GPU runner's: nvrtc)");
   for (guint i = 0; run->executor_versions != NULL && i < run->executor_versions->len; i++)
     {
-      const char *v = run->executor_versions->pdata[i];
-      const char *eq = strchr (v, '=');
+      g_autofree char *v = md (run->executor_versions->pdata[i]);
+      const char      *eq = strchr (v, '=');
       if (eq != NULL)
         g_string_append_printf (s, "- %.*s: %s\n", (int) (eq - v), v, eq + 1);
     }
@@ -99,7 +111,11 @@ append_summary (GString *s, const WbReport *r)
   if (run->id > 0)
     g_string_append_printf (s, "- run: #%" G_GINT64_FORMAT " in the session\n", run->id);
   if (run->status != WB_RUN_STATUS_OK)
-    g_string_append_printf (s, "- status: %s: %s\n", wb_run_status_to_string (run->status), run->error ? run->error : "");
+    {
+      g_autofree char *message = md (run->error);
+
+      g_string_append_printf (s, "- status: %s: %s\n", wb_run_status_to_string (run->status), message);
+    }
   if (run->dropped_records > 0)
     g_string_append_printf (s, "- dropped kernel records: %" G_GUINT64_FORMAT "\n", run->dropped_records);
   append_attribution (s, r);
@@ -205,7 +221,11 @@ append_gate (GString *s, const WbReport *r)
     return;
   g_string_append_printf (s, "## Baseline gate: %s\n\n", g->failed ? "FAILED" : "passed");
   if (g->baseline_label != NULL)
-    g_string_append_printf (s, "Baseline: %s. ", g->baseline_label);
+    {
+      g_autofree char *label = md (g->baseline_label);
+
+      g_string_append_printf (s, "Baseline: %s. ", label);
+    }
   g_string_append_printf (s, "Threshold: +%g%%. Rule: %s.\n\n", g->fail_above_pct, wb_gate_get_rule ());
   g_string_append (s, "| region | baseline ms | ms | Δ % | noise ms | limit ms | verdict |\n|---|---:|---:|---:|---:|---:|---|\n");
   for (guint i = 0; i <= g->regions->len; i++)
@@ -219,7 +239,11 @@ append_gate (GString *s, const WbReport *r)
                               _wb_report_ms (row->limit_ns), row->failed ? "**slower**" : "ok");
     }
   for (guint i = 0; i < g->notes->len; i++)
-    g_string_append_printf (s, "%s- %s\n", i == 0 ? "\n" : "", (const char *) g->notes->pdata[i]);
+    {
+      g_autofree char *note = md (g->notes->pdata[i]);
+
+      g_string_append_printf (s, "%s- %s\n", i == 0 ? "\n" : "", note);
+    }
   g_string_append_c (s, '\n');
 }
 
@@ -239,7 +263,11 @@ wb_report_to_markdown (const WbReport *report)
     {
       g_string_append (s, "## Notes\n\n");
       for (guint i = 0; i < report->notes->len; i++)
-        g_string_append_printf (s, "- %s\n", (const char *) report->notes->pdata[i]);
+        {
+          g_autofree char *note = md (report->notes->pdata[i]);
+
+          g_string_append_printf (s, "- %s\n", note);
+        }
     }
   /* one trailing newline */
   while (s->len > 1 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')

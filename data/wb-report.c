@@ -442,7 +442,6 @@ wb_report_write (const WbReport *report,
                  GError        **error)
 {
   g_autofree char *text = NULL;
-  g_autoptr (GError) local = NULL;
 
   g_return_val_if_fail (report != NULL && path != NULL, FALSE);
   switch (format)
@@ -463,10 +462,6 @@ wb_report_write (const WbReport *report,
       g_set_error (error, WB_REPORT_ERROR, WB_REPORT_ERROR_FORMAT, "%s: unknown report format %d", path, (int) format);
       return FALSE;
     }
-  if (!wb_output_write (path, text, -1, &local))
-    {
-      g_set_error (error, WB_REPORT_ERROR, WB_REPORT_ERROR_IO, "%s", local->message);
-      return FALSE;
-    }
-  return TRUE;
+  /* G_FILE_ERROR as wb_output_write() sets it: the code tells a bad path from a full disk */
+  return wb_output_write (path, text, -1, error);
 }

@@ -37,7 +37,7 @@ GQuark wb_report_error_quark (void);
 typedef enum
 {
   WB_REPORT_ERROR_FORMAT = 1, /* a file name whose extension names no report format */
-  WB_REPORT_ERROR_IO,         /* the file cannot be written */
+  WB_REPORT_ERROR_IO,         /* no longer raised: wb_report_write() sets wb_output_write()'s G_FILE_ERROR */
 } WbReportError;
 
 typedef enum
@@ -94,7 +94,8 @@ char *wb_report_to_chrome_trace (const WbReport *report);
  * The reports show this name; the JSON report keeps the recorded one as "name_mangled". */
 char *wb_report_demangle (const char *name);
 
-/* wb_report_write: writes @report as @format to @path (atomically). */
+/* wb_report_write: writes @report as @format to @path through wb_output_write() (atomically, or in
+ * place for a FIFO or terminal). FALSE with WB_REPORT_ERROR_FORMAT, or G_FILE_ERROR naming @path. */
 gboolean wb_report_write (const WbReport *report,
                           WbReportFormat  format,
                           const char     *path,

@@ -353,6 +353,53 @@ trace_set_exists (WbSession *session,
   return FALSE;
 }
 
+gboolean
+_wb_session_check_text_hash (WbSession  *session,
+                             const char *text,
+                             gsize       len,
+                             const char *sha256,
+                             const char *what,
+                             GError    **error)
+{
+  g_autofree char *actual = _wb_session_sha256 (text != NULL ? text : "", text != NULL ? len : 0);
+
+  if (g_strcmp0 (actual, sha256) == 0)
+    return TRUE;
+  g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_CORRUPT,
+               "%s: corrupt session file: the stored text of %s does not match the hash stored with it",
+               session->path, what);
+  return FALSE;
+}
+
+gboolean
+_wb_session_check_all_texts (WbSession *session,
+                             GError   **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int           rc;
+
+  if (sqlite3_prepare_v2 (session->db, "SELECT id, text, sha256 FROM texts ORDER BY id", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      _wb_session_set_error (session, error, "reading texts");
+      return FALSE;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autofree char *what = g_strdup_printf ("text %" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 0));
+
+      if (!_wb_session_check_text_hash (session, (const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1),
+                                        (const char *) sqlite3_column_text (stmt, 2), what, error))
+        {
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+    }
+  if (rc != SQLITE_DONE)
+    _wb_session_set_error (session, error, "reading texts");
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_DONE;
+}
+
 WbTraceSet *
 wb_session_load_trace_set (WbSession *session,
                            gint64     trace_set_id,
@@ -378,6 +425,13 @@ wb_session_load_trace_set (WbSession *session,
       g_autoptr (WbTrace) trace = NULL;
       g_autofree char *path = _wb_session_column_dup (stmt, 4);
 
+      if (!_wb_session_check_text_hash (session, (const char *) sqlite3_column_text (stmt, 5),
+                                        sqlite3_column_bytes (stmt, 5), (const char *) sqlite3_column_text (stmt, 6),
+                                        path, error))
+        {
+          sqlite3_reset (stmt);
+          goto fail;
+        }
       trace = wb_trace_parse ((const char *) sqlite3_column_text (stmt, 5), sqlite3_column_bytes (stmt, 5),
                               path, error);
       if (trace == NULL)

@@ -116,6 +116,17 @@ void _wb_session_bind_text (sqlite3_stmt *stmt,
 /* _wb_session_column_dup: (transfer full) column @i as text, NULL for NULL. */
 char *_wb_session_column_dup (sqlite3_stmt *stmt,
                               int           i);
+/* _wb_session_check_text_hash: TRUE when @len bytes of @text hash to @sha256; else FALSE with
+ * WB_SESSION_ERROR_CORRUPT naming @what (a path, "text 3"). */
+gboolean _wb_session_check_text_hash (WbSession  *session,
+                                      const char *text,
+                                      gsize       len,
+                                      const char *sha256,
+                                      const char *what,
+                                      GError    **error);
+/* _wb_session_check_all_texts: _wb_session_check_text_hash on every row of texts. */
+gboolean _wb_session_check_all_texts (WbSession *session,
+                                      GError   **error);
 /* _wb_session_sha256: (transfer full) lowercase hex SHA-256 of @len bytes of @data. */
 char *_wb_session_sha256 (const void *data,
                           gsize       len);

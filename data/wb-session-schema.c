@@ -269,14 +269,36 @@ schema_object_free (gpointer data)
   g_free (o);
 }
 
-/* read_schema: every row of @db's sqlite_master, by name. NULL with the SQLite message on failure (a
- * malformed schema fails here: SQLITE_CORRUPT). */
-static GHashTable *
+static int
+compare_strings (const char *a,
+                 const char *b)
+{
+  return g_strcmp0 (a, b);
+}
+
+/* Orders schema rows by name, then type, table and SQL: two lists of the same rows sort alike. */
+static int
+compare_objects (gconstpointer pa,
+                 gconstpointer pb)
+{
+  const SchemaObject *a = *(const SchemaObject *const *) pa;
+  const SchemaObject *b = *(const SchemaObject *const *) pb;
+  int                 c;
+
+  if ((c = compare_strings (a->name, b->name)) != 0 || (c = compare_strings (a->type, b->type)) != 0 ||
+      (c = compare_strings (a->tbl_name, b->tbl_name)) != 0)
+    return c;
+  return compare_strings (a->sql, b->sql);
+}
+
+/* read_schema: every row of @db's sqlite_master, duplicate names included, sorted (compare_objects).
+ * NULL with the SQLite message on failure (a malformed schema fails here: SQLITE_CORRUPT). */
+static GPtrArray *
 read_schema (sqlite3 *db,
              int     *rc_out,
              char   **message)
 {
-  g_autoptr (GHashTable) objects = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, schema_object_free);
+  g_autoptr (GPtrArray) objects = g_ptr_array_new_with_free_func (schema_object_free);
   sqlite3_stmt *stmt = NULL;
   int           rc;
 
@@ -295,7 +317,7 @@ read_schema (sqlite3 *db,
       o->sql = _wb_session_column_dup (stmt, 3);
       if (o->name == NULL)
         o->name = g_strdup ("");
-      g_hash_table_replace (objects, o->name, o);
+      g_ptr_array_add (objects, o);
     }
   if (rc != SQLITE_DONE)
     {
@@ -305,16 +327,17 @@ read_schema (sqlite3 *db,
       return NULL;
     }
   sqlite3_finalize (stmt);
+  g_ptr_array_sort (objects, compare_objects);
   return g_steal_pointer (&objects);
 }
 
-static GHashTable *
+static GPtrArray *
 reference_schema (int      version,
                   GError **error)
 {
   g_autoptr (GError) local = NULL;
   sqlite3    *db = NULL;
-  GHashTable *objects = NULL;
+  GPtrArray  *objects = NULL;
   int         rc = SQLITE_OK;
   char       *message = NULL;
 
@@ -351,11 +374,80 @@ describe_object (const SchemaObject *o)
   return g_strdup_printf ("%s “%s”", o->type ? o->type : "object", o->name);
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
+/* The first object of @objects named @name, or NULL. */
+static const SchemaObject *
+find_named (GPtrArray  *objects,
+            const char *name)
 {
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
+  for (guint i = 0; i < objects->len; i++)
+    if (strcmp (((const SchemaObject *) objects->pdata[i])->name, name) == 0)
+      return objects->pdata[i];
+  return NULL;
+}
+
+/* How many objects of @objects are named @name. */
+static guint
+count_named (GPtrArray  *objects,
+             const char *name)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < objects->len; i++)
+    n += strcmp (((const SchemaObject *) objects->pdata[i])->name, name) == 0;
+  return n;
+}
+
+/* The error for the first place where the sorted lists @found and @expected differ at @i. */
+static void
+schema_mismatch (GPtrArray  *found,
+                 GPtrArray  *expected,
+                 guint       i,
+                 const char *path,
+                 int         version,
+                 GError    **error)
+{
+  const SchemaObject *f = i < found->len ? found->pdata[i] : NULL;
+  const SchemaObject *e;
+  g_autofree char    *what = NULL;
+
+  if (f == NULL || (e = find_named (expected, f->name)) == NULL)
+    {
+      if (f == NULL)
+        {
+          what = describe_object (expected->pdata[i]);
+          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
+                       "%s: not a valid thunder-wb session: the %s of schema version %d is missing", path, what, version);
+          return;
+        }
+      what = describe_object (f);
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
+                   "%s: not a trusted thunder-wb session: its schema holds an unexpected %s "
+                   "(schema version %d has none); refusing to read it",
+                   path, what, version);
+      return;
+    }
+  if (i < expected->len && find_named (found, ((const SchemaObject *) expected->pdata[i])->name) == NULL)
+    {
+      what = describe_object (expected->pdata[i]);
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
+                   "%s: not a valid thunder-wb session: the %s of schema version %d is missing", path, what, version);
+      return;
+    }
+  what = describe_object (f);
+  if (count_named (found, f->name) > count_named (expected, f->name))
+    g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
+                 "%s: not a trusted thunder-wb session: its schema holds %u objects named “%s” (one is a %s), "
+                 "schema version %d has %u; refusing to read it",
+                 path, count_named (found, f->name), f->name, what, version, count_named (expected, f->name));
+  else if (count_named (found, f->name) < count_named (expected, f->name))
+    g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
+                 "%s: not a valid thunder-wb session: an object named “%s” of schema version %d is missing",
+                 path, f->name, version);
+  else
+    g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
+                 "%s: not a trusted thunder-wb session: the %s differs from the definition of "
+                 "schema version %d; refusing to read it",
+                 path, what, version);
 }
 
 gboolean
@@ -364,12 +456,10 @@ _wb_session_verify_schema (sqlite3    *db,
                            int         version,
                            GError    **error)
 {
-  g_autoptr (GHashTable) expected = NULL;
-  g_autoptr (GHashTable) found = NULL;
-  g_autofree char        *message = NULL;
-  g_autofree const char **names = NULL;
-  guint                   n_names = 0;
-  int                     rc = SQLITE_OK;
+  g_autoptr (GPtrArray) expected = NULL;
+  g_autoptr (GPtrArray) found = NULL;
+  g_autofree char *message = NULL;
+  int              rc = SQLITE_OK;
 
   expected = reference_schema (version, error);
   if (expected == NULL)
@@ -382,45 +472,13 @@ _wb_session_verify_schema (sqlite3    *db,
       return FALSE;
     }
 
-  /* Sorted, so the message names the same object every time. */
-  names = (const char **) g_hash_table_get_keys_as_array (found, &n_names);
-  qsort (names, n_names, sizeof (char *), compare_names);
-  for (guint i = 0; i < n_names; i++)
-    {
-      const SchemaObject *f = g_hash_table_lookup (found, names[i]);
-      const SchemaObject *e = g_hash_table_lookup (expected, names[i]);
-      g_autofree char    *what = describe_object (f);
-
-      if (e == NULL)
-        {
-          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
-                       "%s: not a trusted thunder-wb session: its schema holds an unexpected %s "
-                       "(schema version %d has none); refusing to read it",
-                       path, what, version);
-          return FALSE;
-        }
-      if (g_strcmp0 (f->type, e->type) != 0 || g_strcmp0 (f->tbl_name, e->tbl_name) != 0 ||
-          g_strcmp0 (f->sql, e->sql) != 0)
-        {
-          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
-                       "%s: not a trusted thunder-wb session: the %s differs from the definition of "
-                       "schema version %d; refusing to read it",
-                       path, what, version);
-          return FALSE;
-        }
-    }
-
-  g_clear_pointer (&names, g_free);
-  names = (const char **) g_hash_table_get_keys_as_array (expected, &n_names);
-  qsort (names, n_names, sizeof (char *), compare_names);
-  for (guint i = 0; i < n_names; i++)
-    if (!g_hash_table_contains (found, names[i]))
+  /* The whole schema as a list, duplicates included: a second object under a name the schema uses
+   * (a trigger named like an index) is as foreign as one under a new name. Both lists are sorted the
+   * same way, so they are equal row by row or differ at a first row, which the message names. */
+  for (guint i = 0; i < MAX (found->len, expected->len); i++)
+    if (i >= found->len || i >= expected->len || compare_objects (&found->pdata[i], &expected->pdata[i]) != 0)
       {
-        g_autofree char *what = describe_object (g_hash_table_lookup (expected, names[i]));
-
-        g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_UNTRUSTED,
-                     "%s: not a valid thunder-wb session: the %s of schema version %d is missing",
-                     path, what, version);
+        schema_mismatch (found, expected, i, path, version, error);
         return FALSE;
       }
   return TRUE;

@@ -21,7 +21,7 @@ static const char *const stmt_sql[WB_N_STMTS] = {
       "INSERT INTO source_texts (trace_set_id, position, kind, idx, subset, label, path, provenance, "
       "provenance_ms, text_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
   [WB_STMT_SOURCE_LIST] =
-      "SELECT s.kind, s.idx, s.subset, s.label, s.path, t.text FROM source_texts s "
+      "SELECT s.kind, s.idx, s.subset, s.label, s.path, t.text, t.sha256 FROM source_texts s "
       "JOIN texts t ON t.id = s.text_id WHERE s.trace_set_id = ?1 ORDER BY s.position",
   [WB_STMT_SETS_LIST] =
       "SELECT ts.id, ts.name, ts.origin, ts.imported_at, "

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb-session-private.h"
 
@@ -319,6 +320,51 @@ fail:
   return FALSE;
 }
 
+/* Whether this process may write @path and create files beside it (SQLite's journal, WAL, lock). */
+static gboolean
+is_writable (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  return g_access (path, W_OK) == 0 && g_access (dir, W_OK) == 0;
+}
+
+/* An immutable open reads the main file only: refused when a write-ahead log beside it holds commits
+ * the main file lacks. */
+static gboolean
+check_no_wal (const char *path,
+              GError    **error)
+{
+  g_autofree char *wal_path = g_strconcat (path, "-wal", NULL);
+  GStatBuf         st;
+
+  if (g_stat (wal_path, &st) != 0 || st.st_size == 0)
+    return TRUE;
+  g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_READ_ONLY,
+               "%s: cannot be read where it is: its write-ahead log %s holds changes that only a writable "
+               "folder lets SQLite apply (copy both files to a writable folder)",
+               path, wal_path);
+  return FALSE;
+}
+
+/* sqlite3_open_v2 of session->path; @immutable: through the URI "file:PATH?mode=ro&immutable=1". */
+static int
+open_connection (WbSession *session,
+                 int        open_flags,
+                 gboolean   immutable)
+{
+  g_autofree char *absolute = NULL;
+  g_autofree char *escaped = NULL;
+  g_autofree char *uri = NULL;
+
+  if (!immutable)
+    return sqlite3_open_v2 (session->path, &session->db, open_flags, NULL);
+  absolute = g_canonicalize_filename (session->path, NULL);
+  escaped = g_uri_escape_string (absolute, "/", FALSE);
+  uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
+  return sqlite3_open_v2 (uri, &session->db, open_flags | SQLITE_OPEN_URI, NULL);
+}
+
 WbSession *
 wb_session_open (const char        *path,
                  WbSessionOpenFlags flags,
@@ -332,6 +378,7 @@ wb_session_open (const char        *path,
   gint64   application_id = 0;
   gint64   version = 0;
   gint64   n_objects = 0;
+  gboolean immutable;
   int      open_flags;
   int      rc;
 
@@ -352,6 +399,13 @@ wb_session_open (const char        *path,
       return NULL;
     }
 
+  /* A file that nobody may write here (it, or its folder, read-only) is opened immutable: SQLite
+   * then needs no lock file and no shared memory beside it, which a read-only folder cannot hold. */
+  immutable = exists && !empty && !create && !is_writable (path);
+  if (immutable && !check_no_wal (path, error))
+    return NULL;
+  read_only = read_only || immutable;
+
   session = g_new0 (WbSession, 1);
   session->path = g_strdup (path);
   session->read_only = read_only;
@@ -359,7 +413,7 @@ wb_session_open (const char        *path,
   open_flags = SQLITE_OPEN_EXRESCODE | (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
   if (create && !read_only)
     open_flags |= SQLITE_OPEN_CREATE;
-  rc = sqlite3_open_v2 (path, &session->db, open_flags, NULL);
+  rc = open_connection (session, open_flags, immutable);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, WB_SESSION_ERROR, _wb_session_error_code (rc), "%s: %s (%s)", path,
@@ -498,6 +552,42 @@ wb_session_set_busy_timeout (WbSession *session,
   sqlite3_busy_timeout (session->db, MAX (timeout_ms, 0));
 }
 
+/* Reads every run back with its kernel records, as wb_session_get_run() does for `compare`: each must
+ * match the checksums stored with it. */
+static gboolean
+check_all_runs (WbSession *session,
+                GError   **error)
+{
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  sqlite3_stmt *stmt = NULL;
+  int           rc;
+
+  if (sqlite3_prepare_v2 (session->db, "SELECT id FROM runs ORDER BY id", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      _wb_session_set_error (session, error, "listing runs");
+      return FALSE;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (stmt, 0);
+
+      g_array_append_val (ids, id);
+    }
+  if (rc != SQLITE_DONE)
+    _wb_session_set_error (session, error, "listing runs");
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    return FALSE;
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (WbRun) run = wb_session_get_run (session, g_array_index (ids, gint64, i), WB_SESSION_READ_KERNELS, error);
+
+      if (run == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 wb_session_check_integrity (WbSession *session,
                             GError   **error)
@@ -544,7 +634,8 @@ wb_session_check_integrity (WbSession *session,
           return FALSE;
         }
     }
-  return TRUE;
+  /* the rules every reader applies, to every row: a text's hash, a run's checksums (as `compare`) */
+  return _wb_session_check_all_texts (session, error) && check_all_runs (session, error);
 }
 
 char *

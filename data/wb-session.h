@@ -56,9 +56,15 @@ typedef struct _WbSession WbSession;
  * The file is untrusted: before SQLite reads any table, the header is checked (an SQLite file of the
  * size its header says, not truncated), the connection is made defensive (SQLITE_DBCONFIG_DEFENSIVE,
  * PRAGMA trusted_schema=OFF, triggers and views disabled, cell_size_check on), the application id and
- * user_version are read, and sqlite_master must hold exactly the tables and indexes of that schema
- * version with our definitions. Then WAL mode and foreign keys are switched on and an older schema is
- * migrated forward in one transaction. Writers wait up to 10 s for another process (busy timeout).
+ * user_version are read, and sqlite_master, as a list of (type, name, table, SQL) rows with duplicate
+ * names counted, must be exactly that of the schema version with our definitions. Then WAL mode and
+ * foreign keys are switched on and an older schema is migrated forward in one transaction. Writers wait
+ * up to 10 s for another process (busy timeout).
+ *
+ * A file this process may not write, or that lies in a folder it may not write, is opened read-only
+ * and immutable (`file:PATH?mode=ro&immutable=1`: no lock, journal or shared-memory file beside it)
+ * unless WB_SESSION_OPEN_CREATE is given; reading works, writing then fails (SQLITE_READONLY), and a
+ * non-empty write-ahead log beside it, which such an open would not read, is WB_SESSION_ERROR_READ_ONLY.
  *
  * Returns (transfer full) the session, or NULL with WB_SESSION_ERROR set. */
 WbSession *wb_session_open (const char        *path,
@@ -80,8 +86,11 @@ int wb_session_get_opened_version (const WbSession *session);
 /* wb_session_set_busy_timeout: how long a writer waits for another process's lock, ms (default 10000). */
 void wb_session_set_busy_timeout (WbSession *session,
                                   int        timeout_ms);
-/* wb_session_check_integrity: PRAGMA integrity_check and PRAGMA foreign_key_check. TRUE when both are
- * clean; otherwise FALSE with WB_SESSION_ERROR_CORRUPT holding SQLite's first findings. */
+/* wb_session_check_integrity: PRAGMA integrity_check and PRAGMA foreign_key_check, then every text
+ * against its stored SHA-256 and every run (kernel records included) against its stored checksums, the
+ * rules wb_session_load_trace_set() and wb_session_get_run() apply to what they read. TRUE when all are
+ * clean; otherwise FALSE with WB_SESSION_ERROR_CORRUPT naming the first finding (SQLite's findings,
+ * "text N", "run N"). O(file size). */
 gboolean wb_session_check_integrity (WbSession *session,
                                      GError   **error);
 /* wb_session_dup_meta: (transfer full) the value of @key in the meta table ("creator", "created_at"),
@@ -138,7 +147,8 @@ GPtrArray *wb_session_list_trace_sets (WbSession *session,
                                        GError   **error);
 /* wb_session_load_trace_set: parses the texts of set @trace_set_id back into a WbTraceSet (entry paths
  * are the stored relative paths). (transfer full), NULL with an error (WB_SESSION_ERROR_NOT_FOUND,
- * or WB_TRACE_ERROR when a stored text does not parse). */
+ * WB_SESSION_ERROR_CORRUPT when a text does not match its stored SHA-256, or WB_TRACE_ERROR when a stored
+ * text does not parse). */
 WbTraceSet *wb_session_load_trace_set (WbSession *session,
                                        gint64     trace_set_id,
                                        GError   **error);

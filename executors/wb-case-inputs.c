@@ -321,7 +321,8 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   if (t->kind != WB_TYPE_TENSOR)
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
-                   "input %s (%s) has no tensor annotation: cannot draw it", in->pub.name, in->pub.trace_name);
+                   "%s: input %s (%s) has no tensor annotation: cannot draw it", in->where ? in->where : "?",
+                   in->pub.name, in->pub.trace_name);
       return NULL;
     }
   if (!_wb_dtype_is_supported (t->dtype))

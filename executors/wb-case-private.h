@@ -12,6 +12,7 @@ typedef struct
   WbCaseInput pub;
   int         arg_index; /* x = args[i]: i, else -1 */
   char       *kwarg;     /* x = kwargs['k']: k, else NULL */
+  char       *where;     /* "FILE:LINE:COL" of the line that defines or annotates it, for messages */
 } CaseInput;
 
 struct _WbCase

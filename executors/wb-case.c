@@ -15,6 +15,7 @@ case_input_free (CaseInput *in)
   g_free (in->pub.name);
   g_free (in->pub.trace_name);
   g_free (in->kwarg);
+  g_free (in->where);
   g_free (in);
 }
 
@@ -47,14 +48,22 @@ read_meta_input_names (const char *dir, GError **error)
   g_autofree char *path = g_build_filename (dir, "meta.json", NULL);
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local = NULL;
-  GPtrArray *names;
-  JsonNode  *root;
-  JsonArray *inputs;
+  g_autofree char *text = NULL;
+  gsize            len = 0;
+  GPtrArray       *names;
+  JsonNode        *root;
+  JsonArray       *inputs;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
   parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, path, &local))
+  /* never blocks on a FIFO, never reads a device; a meta.json is small */
+  if (!wb_input_read_file (path, wb_input_get_max_trace_bytes (), &text, &len, &local))
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, local->message);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, text, (gssize) len, &local))
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "%s: %s", path, local->message);
       return NULL;
@@ -144,7 +153,10 @@ inputs_from_prologue (WbCase *c, const WbTrace *pro, GPtrArray *meta_names)
           in = input_new (canon, b->outputs->text, b->has_type ? &b->type : NULL, TRUE);
         }
       if (in != NULL)
-        g_hash_table_insert (by_name, in->pub.trace_name, in);
+        {
+          in->where = g_strdup_printf ("%s:%u:%u", pro->filename, b->line, b->col);
+          g_hash_table_insert (by_name, in->pub.trace_name, in);
+        }
     }
   if (ret == NULL || ret->value == NULL || ret->value->kind != WB_VALUE_TUPLE || ret->value->n_items < 1)
     return FALSE;
@@ -157,6 +169,7 @@ inputs_from_prologue (WbCase *c, const WbTrace *pro, GPtrArray *meta_names)
         {
           g_autofree char *canon = g_strdup_printf ("input.%s", n->kind == WB_VALUE_NAME ? n->text : "?");
           in = input_new (canon, n->kind == WB_VALUE_NAME ? n->text : "?", NULL, FALSE);
+          in->where = g_strdup_printf ("%s:%u:%u", pro->filename, ret->line, ret->col);
         }
       else
         g_hash_table_steal (by_name, n->text);
@@ -195,6 +208,8 @@ inputs_from_params (WbCase *c, const WbTrace *t)
       g_autofree char *canon = g_strdup_printf ("input.%s", name);
       CaseInput       *in = input_new (canon, name, NULL, FALSE);
       in->arg_index = (int) i;
+      /* the `def` line, after the header lines */
+      in->where = g_strdup_printf ("%s:%u:1", t->filename, t->first_line + wb_trace_count_header_lines (t));
       g_ptr_array_add (c->inputs, in);
     }
 }
@@ -212,7 +227,11 @@ fill_input_types (WbCase *c, const WbTrace *t)
         {
           CaseInput *in = c->inputs->pdata[k];
           if (strcmp (in->pub.trace_name, b->name) == 0 && in->pub.type.kind == WB_TYPE_UNKNOWN)
-            in->pub.type = b->type;
+            {
+              in->pub.type = b->type;
+              g_free (in->where);
+              in->where = g_strdup_printf ("%s:%u:%u", t->filename, b->line, b->col);
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb-executors-private.h"
 
@@ -172,6 +173,34 @@ io_error (GError **error, const char *path, const char *format, ...)
   return FALSE;
 }
 
+static gboolean
+is_string_member (JsonObject *o, const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+
+  return n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING;
+}
+
+/* @name is an array whose elements are all integers. */
+static gboolean
+is_int_array_member (JsonObject *o, const char *name)
+{
+  JsonNode  *n = json_object_get_member (o, name);
+  JsonArray *a;
+
+  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+    return FALSE;
+  a = json_node_get_array (n);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 WbSafetensors *
 wb_safetensors_load (const char *path, GError **error)
 {
@@ -185,8 +214,16 @@ wb_safetensors_load (const char *path, GError **error)
   guint64       hlen = 0;
   JsonNode     *root;
   JsonObject   *obj;
+  int           fd;
 
-  file = g_mapped_file_new (path, FALSE, &local);
+  /* opened without blocking and kept only when it is a regular file: a FIFO or a device is refused */
+  if ((fd = wb_input_open (path, NULL, &local)) < 0)
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, local->message);
+      return NULL;
+    }
+  file = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  close (fd);
   if (file == NULL)
     return io_error (error, path, "%s", local->message), NULL;
   data = (const guint8 *) g_mapped_file_get_contents (file);
@@ -232,9 +269,9 @@ wb_safetensors_load (const char *path, GError **error)
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return io_error (error, path, "entry '%s' is not an object", name), NULL;
       t = json_node_get_object (node);
-      if (!json_object_has_member (t, "dtype") || !json_object_has_member (t, "shape") ||
-          !json_object_has_member (t, "data_offsets"))
-        return io_error (error, path, "entry '%s' lacks dtype, shape or data_offsets", name), NULL;
+      /* a member of another JSON type is as bad as a missing one (and json-glib's getters would warn) */
+      if (!is_string_member (t, "dtype") || !is_int_array_member (t, "shape") || !is_int_array_member (t, "data_offsets"))
+        return io_error (error, path, "entry '%s' lacks dtype (a string), shape or data_offsets (arrays of integers)", name), NULL;
       e.dtype = dtype_from_name (json_object_get_string_member (t, "dtype"));
       if (e.dtype == WB_DTYPE_UNKNOWN)
         {

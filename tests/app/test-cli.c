@@ -237,7 +237,7 @@ test_special_outputs (void)
   g_assert_cmpstr (to_stdout.out, ==, expected.out);
 
   RUN (&to_null, "--headless", "export", sample_dir (), "--as", "python", "-o", "/dev/null");
-  g_assert_cmpint (to_null.status, ==, 3);
+  g_assert_cmpint (to_null.status, ==, 2); /* the option names a path that cannot take the output */
   g_assert_nonnull (strstr (to_null.err, "/dev/null: not written"));
 
   g_remove (fifo), g_remove (link), g_remove (target);
@@ -281,8 +281,9 @@ test_escaped_names (void)
   g_assert_nonnull (strstr (sessions.out, "ev\\x1b[1m"));
   g_assert_nonnull (strstr (sessions.out, "red\\x1b[31m"));
   g_assert_nonnull (strstr (sessions.out, "bell\\x07clear\\x1b[2J"));
-  g_assert_nonnull (strstr (compare.out, "red\\x1b[31m"));
-  g_assert_nonnull (strstr (compare.out, "bell\\x07clear\\x1b[2J"));
+  /* compare writes Markdown: "[" is backslashed there too */
+  g_assert_nonnull (strstr (compare.out, "red\\x1b\\[31m"));
+  g_assert_nonnull (strstr (compare.out, "bell\\x07clear\\x1b\\[2J"));
   for (const char *const *f = (const char *const[]){ "", "-wal", "-shm", NULL }; *f != NULL; f++)
     {
       g_autofree char *file = g_strconcat (session, *f, NULL);

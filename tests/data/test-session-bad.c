@@ -269,6 +269,30 @@ test_bad_extra_trigger (WbTestSessionFixture *f,
   sqlite3_close (db);
 }
 
+/* A trigger named like one of our indexes and placed before it in sqlite_master: compared by name only,
+ * the index hid it (issue 46). The whole schema is a list: the second object under the name is refused. */
+static void
+test_bad_trigger_named_like_index (WbTestSessionFixture *f,
+                                   gconstpointer         data)
+{
+  sqlite3 *db;
+
+  wb_test_session_make_altered (f->path, 2, "DROP INDEX kernels_region;"
+                                            "CREATE TRIGGER kernels_region AFTER INSERT ON runs BEGIN "
+                                            "INSERT OR REPLACE INTO meta VALUES ('canary', 'fired'); END;"
+                                            "CREATE INDEX kernels_region ON kernels (region_id);");
+  db = wb_test_sqlite_open (f->path);
+  g_assert_cmpint (wb_test_sqlite_int (db, "SELECT count(*) FROM sqlite_master WHERE name = 'kernels_region'"), ==, 2);
+  sqlite3_close (db);
+  wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "2 objects named “kernels_region”");
+
+  /* the same object twice is no better than once: an index dropped and a trigger left in its name */
+  g_unlink (f->path);
+  wb_test_session_make_altered (f->path, 1, "DROP INDEX kernels_region;"
+                                            "CREATE TRIGGER kernels_region AFTER INSERT ON runs BEGIN SELECT 1; END;");
+  wb_test_session_assert_refused (f->path, WB_SESSION_ERROR_UNTRUSTED, "trigger “kernels_region”");
+}
+
 static void
 test_bad_extra_view (WbTestSessionFixture *f,
                      gconstpointer         data)
@@ -379,6 +403,7 @@ main (int    argc,
   ADD ("bad/other-application", test_bad_other_application);
   ADD ("bad/fake-application-id", test_bad_fake_application_id);
   ADD ("bad/extra-trigger", test_bad_extra_trigger);
+  ADD ("bad/trigger-named-like-index", test_bad_trigger_named_like_index);
   ADD ("bad/extra-view", test_bad_extra_view);
   ADD ("bad/changed-schema", test_bad_changed_schema);
   ADD ("bad/empty-missing-directory", test_bad_empty_missing);

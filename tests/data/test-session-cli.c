@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "wb-test-common.h"
 #include "wb-test-runs.h"
@@ -40,6 +41,9 @@ binary (void)
   return path;
 }
 
+/* A command (NULL-terminated) that run_cli() puts before thunder-wb, or NULL. */
+static const char *const *cli_prefix;
+
 /* run_cli: thunder-wb --headless ARGS... (NULL-terminated). */
 static void
 run_cli (CliResult *r,
@@ -52,6 +56,8 @@ run_cli (CliResult *r,
   const char *arg;
   va_list     args;
 
+  for (const char *const *p = cli_prefix; p != NULL && *p != NULL; p++)
+    g_ptr_array_add (argv, (char *) *p);
   g_ptr_array_add (argv, (char *) binary ());
   g_ptr_array_add (argv, (char *) "--headless");
   va_start (args, r);
@@ -380,6 +386,154 @@ test_bad_files (Fixture      *f,
   }
 }
 
+/* The fixture's session with mlp_small imported, copied to @name in its folder (transfer full). */
+static char *
+imported_copy (Fixture    *f,
+               const char *name)
+{
+  g_auto (CliResult) r = { 0 };
+  g_autofree char *mlp = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autofree char *bytes = NULL;
+  gsize            len = 0;
+
+  run_cli (&r, "import", mlp, "--session", f->session, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  /* closed: its WAL was checkpointed into the file */
+  g_assert_true (g_file_get_contents (f->session, &bytes, &len, NULL));
+  g_assert_true (g_file_set_contents (path, bytes, len, NULL));
+  return g_steal_pointer (&path);
+}
+
+static void
+sql (const char *path,
+     const char *statement)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, statement, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+/* `sessions --check` applies compare's rule to every run and the loaders' rule to every text (issue 46:
+ * it passed a run whose checksum failed, and a text whose stored hash no longer matched). */
+static void
+test_check_verifies_hashes (Fixture      *f,
+                            gconstpointer data)
+{
+  g_autofree char *run_path = NULL;
+  g_autofree char *text_path = NULL;
+
+  if (skip_without_binary ())
+    return;
+  run_path = imported_copy (f, "run.wbsession");
+  text_path = imported_copy (f, "text.wbsession");
+  sql (run_path, "UPDATE runs SET label = 'edited' WHERE id = 2");
+  sql (text_path, "UPDATE texts SET text = text || ' ' WHERE id = (SELECT text_id FROM source_texts "
+                  "WHERE trace_set_id = 1 ORDER BY position LIMIT 1)");
+  {
+    g_auto (CliResult) plain = { 0 };
+    g_auto (CliResult) check = { 0 };
+    g_auto (CliResult) compare = { 0 };
+
+    run_cli (&plain, "sessions", run_path, NULL);
+    g_assert_cmpint (plain.status, ==, 0);
+    run_cli (&compare, "compare", run_path, "1", "2", NULL);
+    g_assert_cmpint (compare.status, ==, 2);
+    assert_contains (compare.err, "run 2: its content does not match the checksum");
+    run_cli (&check, "sessions", "--check", run_path, NULL);
+    g_assert_cmpint (check.status, ==, 2);
+    assert_contains (check.err, run_path);
+    assert_contains (check.err, "run 2: its content does not match the checksum");
+  }
+  {
+    g_auto (CliResult) check = { 0 };
+    g_auto (CliResult) load = { 0 };
+
+    run_cli (&check, "sessions", "--check", text_path, NULL);
+    g_assert_cmpint (check.status, ==, 2);
+    assert_contains (check.err, "does not match the hash stored with it");
+    run_cli (&load, "check", text_path, NULL);
+    g_assert_cmpint (load.status, ==, 2);
+    assert_contains (load.err, "does not match the hash stored with it");
+  }
+  {
+    g_auto (CliResult) clean = { 0 };
+
+    run_cli (&clean, "sessions", "--check", f->session, NULL);
+    g_assert_cmpint (clean.status, ==, 0);
+  }
+}
+
+/* The commands that only read, on @path: each exits 0; `print` prints the traces. */
+static void
+run_read_only_commands (const char *path)
+{
+  const char *commands[] = { "sessions", "compare", "check", "print", "stages" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto (CliResult) r = { 0 };
+
+      run_cli (&r, commands[i], path, NULL);
+      if (r.status != 0)
+        g_error ("%s %s exited %d:\n%s", commands[i], path, r.status, r.err);
+      if (strcmp (commands[i], "print") == 0)
+        {
+          g_assert_true (g_str_has_prefix (r.out, "### prologue_00.py\n"));
+          assert_contains (r.out, "\n### forward_00.py\n");
+          assert_contains (r.out, "def computation(");
+        }
+    }
+}
+
+/* A session in a folder this user may not write: every command that only reads works (issue 46: each
+ * failed with "attempt to write a readonly database"); `print` prints its traces. As root, permissions
+ * do not bind: the commands then run as nobody through setpriv. */
+static void
+test_read_only_folder (Fixture      *f,
+                       gconstpointer data)
+{
+  g_autofree char *copy = NULL;
+  g_autofree char *ro_dir = NULL;
+  g_autofree char *ro_path = NULL;
+  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
+
+  if (skip_without_binary ())
+    return;
+  if (geteuid () == 0 && setpriv == NULL)
+    {
+      g_test_skip ("running as root without setpriv: a read-only folder cannot be tested");
+      return;
+    }
+  copy = imported_copy (f, "copy.wbsession");
+  ro_dir = g_build_filename (f->dir, "ro", NULL);
+  ro_path = g_build_filename (ro_dir, "s.wbsession", NULL);
+  g_assert_cmpint (g_mkdir (ro_dir, 0755), ==, 0);
+  g_assert_cmpint (g_rename (copy, ro_path), ==, 0);
+  g_assert_cmpint (g_chmod (ro_path, 0444), ==, 0);
+  g_assert_cmpint (g_chmod (ro_dir, 0555), ==, 0);
+  g_assert_cmpint (g_chmod (f->dir, 0755), ==, 0);
+  {
+    const char *const as_nobody[] = { setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", NULL };
+
+    cli_prefix = geteuid () == 0 ? as_nobody : NULL;
+    run_read_only_commands (ro_path);
+    cli_prefix = NULL;
+  }
+  /* nothing was created beside it */
+  {
+    g_autoptr (GDir) d = g_dir_open (ro_dir, 0, NULL);
+
+    g_assert_cmpstr (g_dir_read_name (d), ==, "s.wbsession");
+    g_assert_null (g_dir_read_name (d));
+  }
+  g_chmod (ro_dir, 0755);
+  g_unlink (ro_path);
+  g_rmdir (ro_dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -390,6 +544,8 @@ main (int    argc,
   ADD ("sessions", test_sessions);
   ADD ("compare", test_compare);
   ADD ("bad-files", test_bad_files);
+  ADD ("check-verifies-hashes", test_check_verifies_hashes);
+  ADD ("read-only-folder", test_read_only_folder);
 #undef ADD
   return g_test_run ();
 }
