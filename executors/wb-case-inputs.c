@@ -131,8 +131,7 @@ bound_value (WbCase *c, GHashTable *producers, const char *name, gint64 bound, g
 }
 
 /* add (@mul FALSE) or mul of two terms whose result must stay below @bound: two names share it (half each
- * for a sum, the square root each for a product); a name with a non-negative constant c gets bound - c
- * (sum) or (bound - 1) / c + 1 (product). */
+ * for a sum, the square root each for a product); a name plus a non-negative constant c gets bound - c. */
 static void
 bound_terms (WbCase *c, GHashTable *producers, const WbBsym *p, gboolean mul, gint64 bound, guint depth)
 {
@@ -147,9 +146,10 @@ bound_terms (WbCase *c, GHashTable *producers, const WbBsym *p, gboolean mul, gi
   if (named == 2)
     for (guint i = 0; i < 2; i++)
       bound_value (c, producers, p->args[i]->text, MAX (mul ? (gint64) sqrt ((double) bound) : bound / 2, 1), depth + 1);
-  else if (named >= 0 && consts == 1)
-    bound_value (c, producers, p->args[named]->text,
-                 MAX (mul ? (konst >= 1 ? (gint64) ((double) (bound - 1) / konst) + 1 : bound) : bound - (gint64) konst, 1), depth + 1);
+  else if (named >= 0 && consts == 1 && !mul)
+    bound_value (c, producers, p->args[named]->text, MAX (bound - (gint64) konst, 1), depth + 1);
+  /* a product with a constant is not followed: it is how a multi-index is linearised (b * 32 + q, with
+   * b's own bound from the key it came from), where splitting the sum's bound would leave b only 0 */
 }
 
 /* Maps every name a call binds (top level and subsymbols) to that call. */
@@ -291,9 +291,9 @@ typedef enum
 static DrawRole
 draw_role (const CaseInput *in)
 {
-  const char *name = in->pub.trace_name ? in->pub.trace_name : in->pub.name;
-  gboolean    buffer = strstr (name, "_buffers_") != NULL;
-  gboolean    param = in->pub.is_param || strstr (name, "_parameters_") != NULL;
+  const char      *name = in->pub.trace_name ? in->pub.trace_name : in->pub.name;
+  gboolean         buffer = strstr (name, "_buffers_") != NULL;
+  gboolean         param = in->pub.is_param || strstr (name, "_parameters_") != NULL;
   g_autofree char *leaf = g_strdup (name);
 
   g_strchomp (g_strdelimit (leaf, "_", ' ')); /* trailing "_" of dynamo's names */

@@ -216,6 +216,53 @@ test_detect_nan (void)
   g_assert_nonnull (r);
 }
 
+/* Index inputs drawn within the tables they index through selections and arithmetic: BERT's token types
+ * (a gather of a buffer, two rows) and RoBERTa's positions (cumsum(mask) * mask + 1, 128 rows); before,
+ * the GPU run stopped at "index 5 ... size 2" and "index 331 ... size 128". */
+static void
+test_index_bounds (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *bert = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", "bert", "thunderfx_g0_GraphModule", NULL);
+  g_autofree char *roberta =
+      g_build_filename (build ? build : ".", "tests", "zoo", "zoo", "roberta", "thunderfx_g0_GraphModule_1", NULL);
+  const char *const paths[] = { bert, roberta };
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_test (bert, G_FILE_TEST_IS_DIR) || !g_file_test (roberta, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr (WbCase) c = wb_case_load_full (paths[i], WB_TRACE_SET_LOAD_NO_SUBSETS, &error);
+      g_autoptr (GHashTable) inputs = NULL;
+      g_autoptr (WbCaseRun) r = NULL;
+      const WbCaseInput *tt = NULL;
+
+      g_assert_no_error (error);
+      for (guint k = 0; k < wb_case_get_n_inputs (c); k++)
+        if (g_str_has_suffix (wb_case_get_input (c, k)->name, "buffers_token_type_ids_"))
+          tt = wb_case_get_input (c, k);
+      g_assert_nonnull (tt);
+      g_assert_cmpint (tt->index_bound, ==, 2);
+      if (i == 1)
+        {
+          const WbCaseInput *mask = wb_case_find_input (c, "mask");
+          g_assert_nonnull (mask);
+          /* 32 positions: each mask element below bound / 32 keeps the running sum, times mask, plus 1 under 128 */
+          g_assert_cmpint (mask->index_bound, >, 0);
+          g_assert_cmpint (mask->index_bound * 32 * mask->index_bound + 1, <=, 128);
+        }
+      inputs = wb_case_make_inputs (c, NULL, 0, &error);
+      g_assert_no_error (error);
+      r = run (c, inputs, FALSE, &error); /* the cpu refuses an index out of range */
+      g_assert_no_error (error);
+      g_assert_nonnull (r);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -223,5 +270,6 @@ main (int argc, char **argv)
   g_test_add_func ("/zoo/numerics/draw-in-range", test_draw_in_range);
   g_test_add_func ("/zoo/numerics/f64-reading", test_f64_reading);
   g_test_add_func ("/zoo/numerics/detect-nan", test_detect_nan);
+  g_test_add_func ("/zoo/numerics/index-bounds", test_index_bounds);
   return g_test_run ();
 }
