@@ -407,6 +407,31 @@ add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJob
     }
 }
 
+/* The median iteration the runner ran before the timed ones without the profiler's events inside it (the
+ * program's own time), ns, or 0; the report's note on what profiling cost, beside the timed median. */
+static gint64
+unprofiled_median (GVariant *profile, const gint64 *iter_ns, gsize n_iter, GPtrArray *notes, WbProfileJobLogFunc log, gpointer log_data)
+{
+  g_autoptr (GVariant) plain_v = NULL;
+  gsize            n_plain = 0;
+  const gint64    *plain = fixed_int64 (profile, "unprofiled_iter_ns", &n_plain, &plain_v);
+  gint64           median;
+  double           um, pm;
+  g_autofree char *overhead = NULL;
+
+  if (plain == NULL || n_plain == 0 || n_iter == 0)
+    return 0;
+  median = wb_times_median_ns (plain, n_plain);
+  um = median / 1e6;
+  pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
+  overhead = g_strdup_printf ("without the profiler's events around each region an iteration took %.3f ms (GPU time, median of "
+                              "%u run before the timed ones); the timed iterations' %.3f ms is %.2fx that",
+                              um, (guint) n_plain, pm, um > 0 ? pm / um : 0.0);
+  g_ptr_array_add (notes, g_strdup_printf ("profiling's cost: %s", overhead));
+  gpu_log (log, log_data, "%s", overhead);
+  return median;
+}
+
 /* Profiles @program in the GPU runner (CUDA events around each entry, CUPTI's kernel records) and builds the
  * run as the cpu profiler would; *@ceilings (transfer full) the ceilings measured when @measure_ceilings;
  * the runner's medians and statistics go to @log, what a report should say to @notes. */
@@ -522,21 +547,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
       g_ptr_array_add (notes, g_strdup (res->cuda_graphs_note));
       gpu_log (log, log_data, "%s", res->cuda_graphs_note);
     }
-  {
-    g_autoptr (GVariant) plain_v = NULL;
-    gsize         n_plain = 0;
-    const gint64 *plain = fixed_int64 (res->profile, "unprofiled_iter_ns", &n_plain, &plain_v);
-    if (plain != NULL && n_plain > 0 && n_iter > 0)
-      {
-        double           um = (unprofiled_ns = wb_times_median_ns (plain, n_plain)) / 1e6, pm = wb_times_median_ns (iter_ns, n_iter) / 1e6;
-        g_autofree char *overhead = g_strdup_printf ("without the profiler's events around each region an iteration took %.3f ms (GPU time, median of "
-                                                     "%u run before the timed ones); the timed iterations' %.3f ms is %.2fx that",
-                                                     um, (guint) n_plain, pm, um > 0 ? pm / um : 0.0);
-
-        g_ptr_array_add (notes, g_strdup_printf ("profiling's cost: %s", overhead));
-        gpu_log (log, log_data, "%s", overhead);
-      }
-  }
+  unprofiled_ns = unprofiled_median (res->profile, iter_ns, n_iter, notes, log, log_data);
   {
     WbRun *run = wb_profile_build_run (profile, options, &times);
 
