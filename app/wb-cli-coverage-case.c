@@ -445,8 +445,7 @@ compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *re
  * (wb-cli-coverage-f64.c), which runs once per case (*@f64). TRUE when it passes (noted in *@by_f64);
  * FALSE with r->detail set to why not, as a suffix of the failure. */
 static gboolean
-judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, const char *name,
-               const WbTensor *got, const WbTensor *cpu, WbCliCoverageResult *r, GString **by_f64)
+judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, const char *name, const WbTensor *got, const WbTensor *cpu, WbCliCoverageResult *r, GString **by_f64)
 {
   g_autoptr (GError) error = NULL;
   WbRtValue *ref;

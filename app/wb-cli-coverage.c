@@ -82,9 +82,9 @@ skipped_reason (const char *meta)
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
   gsize            len = 0;
-  JsonNode   *root;
-  JsonObject *o;
-  JsonArray  *errors;
+  JsonNode        *root;
+  JsonObject      *o;
+  JsonArray       *errors;
 
   if (!wb_input_read_file (meta, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
       !json_parser_load_from_data (parser, text, (gssize) len, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
@@ -112,10 +112,10 @@ zoo_skipped_reason (const char *zoo)
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
   gsize            len = 0;
-  JsonNode   *root;
-  JsonObject *o, *e = NULL;
-  JsonArray  *errors;
-  const char *status;
+  JsonNode        *root;
+  JsonObject      *o, *e = NULL;
+  JsonArray       *errors;
+  const char      *status;
 
   if (!wb_input_read_file (zoo, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
       !json_parser_load_from_data (parser, text, (gssize) len, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))

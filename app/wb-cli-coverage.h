@@ -162,7 +162,6 @@ typedef enum
 
 /* wb_cli_coverage_judge_f64: @got (the GPU's) and @cpu (the cpu executor's) against @f64, all of one shape
  * (host tensors, any float dtype); @err_got and @err_cpu receive the RMS errors. */
-WbCliF64Verdict wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *f64, double *err_got,
-                                           double *err_cpu);
+WbCliF64Verdict wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *f64, double *err_got, double *err_cpu);
 
 G_END_DECLS

@@ -28,10 +28,10 @@ struct _WbDocument
   GPtrArray    *runs;          /* (element-type WbRun) */
   gboolean      busy;
   gboolean      allow_cpu_fallback; /* for the next profiles (wb_document_set_allow_cpu_fallback) */
-  double        last_seconds;    /* how long the last successful profile took, pipeline included */
-  guint         last_iterations; /* its warm-up and timed iterations; 0 before any */
-  char         *session_path; /* (nullable) the .wbsession this came from: new runs are stored there */
-  gint64        trace_set_id; /* the session's trace set shown */
+  double        last_seconds;       /* how long the last successful profile took, pipeline included */
+  guint         last_iterations;    /* its warm-up and timed iterations; 0 before any */
+  char         *session_path;       /* (nullable) the .wbsession this came from: new runs are stored there */
+  gint64        trace_set_id;       /* the session's trace set shown */
 
   guint         entry;
   WbTrace      *bsym_trace;

@@ -83,7 +83,7 @@ const WbBsym *wb_document_find_run_call (WbDocument *self, const WbRun *run, con
  * Cancelling @cancellable stops the run before its next call (cpu) or ends the GPU runner at once; the
  * finish then fails with G_IO_ERROR_CANCELLED, nothing is stored and what the run held is freed. On
  * success the new pipeline replaces the old one and the run is appended. */
-void     wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbProfileDevice device, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, const char *, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
+void wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbProfileDevice device, guint iters, guint warmup, GCancellable *cancellable, void (*progress) (double, const char *, gpointer), gpointer progress_data, GAsyncReadyCallback callback, gpointer user_data);
 /* wb_document_estimate_seconds: what a run of @iters + @warmup iterations should take, scaled from the
  * last run this document made (*@last_seconds: its time, pipeline included), else from the iterations of
  * the latest run it holds (a session's); FALSE without any run. */

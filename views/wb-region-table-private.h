@@ -16,8 +16,8 @@ struct _WbRegionTable
 {
   GtkWidget parent_instance;
 
-  WbDocument   *document;
-  GCancellable *cancellable;
+  WbDocument     *document;
+  GCancellable   *cancellable;
   guint           iters, warmup;
   WbProfileDevice device;
   gboolean        confirm;        /* ask before profiling (the dialog) */
@@ -25,7 +25,7 @@ struct _WbRegionTable
   WbAssignment   *pending;        /* (nullable) what the dialog would run */
   gint64          cancelled_us;   /* when Cancel was pressed; 0 when not */
   gboolean        binding;
-  gboolean      run_regions; /* the rows are the latest run's own regions (a run of another stage) */
+  gboolean        run_regions; /* the rows are the latest run's own regions (a run of another stage) */
 
   GtkWidget          *box;
   GtkWidget          *progress_box;
@@ -48,7 +48,7 @@ const WbRun         *_wb_region_table_own_run (WbRegionTable *self);
 void                 _wb_region_table_collect (GHashTable *types, WbBsym *const *body, guint n);
 gboolean             _wb_region_table_can_take (WbRegionTable *self, const WbRegion *region, const char *executor, char **why_not);
 
-void                 _wb_region_table_show_message (WbRegionTable *self, const char *message, gboolean is_error);
+void _wb_region_table_show_message (WbRegionTable *self, const char *message, gboolean is_error);
 
 /* wb-region-table-page.c */
 void _wb_region_table_update_page (WbRegionTable *self);
