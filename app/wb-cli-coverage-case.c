@@ -443,26 +443,25 @@ compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *re
 
 /* An f32 result of the GPU outside tolerance of the cpu's: judged against the program run in f64
  * (wb-cli-coverage-f64.c), which runs once per case (*@f64). TRUE when it passes (noted in *@by_f64);
- * FALSE with r->detail set to why not, as a suffix of the failure. */
+ * FALSE with *@why (transfer full) saying why not, as a suffix of the failure. */
 static gboolean
-judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, const char *name, const WbTensor *got, const WbTensor *cpu, WbCliCoverageResult *r, GString **by_f64)
+judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, const char *name, const WbTensor *got, const WbTensor *cpu, GString **by_f64, char **why)
 {
   g_autoptr (GError) error = NULL;
   WbRtValue *ref;
   double     err_got = 0, err_cpu = 0;
 
-  g_clear_pointer (&r->detail, g_free);
   if (cpu->dtype != WB_DTYPE_FLOAT32)
     return FALSE;
   if (*f64 == NULL && (*f64 = wb_cli_coverage_run_f64 (w->path, stage->label, inputs, &error)) == NULL)
     {
-      r->detail = g_strdup_printf ("; no f64 reference: %s", error->message);
+      *why = g_strdup_printf ("; no f64 reference: %s", error->message);
       return FALSE;
     }
   ref = wb_case_run_lookup (*f64, name);
   if (ref == NULL || ref->kind != WB_RT_TENSOR)
     {
-      r->detail = g_strdup ("; the f64 reference lacks it");
+      *why = g_strdup ("; the f64 reference lacks it");
       return FALSE;
     }
   switch (wb_cli_coverage_judge_f64 (got, cpu, ref->tensor, &err_got, &err_cpu))
@@ -473,11 +472,11 @@ judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCase
       g_string_append_printf (*by_f64, " %s %.2e vs cpu %.2e,", name, err_got, err_cpu);
       return TRUE;
     case WB_CLI_F64_FAIL:
-      r->detail = g_strdup_printf ("; against the f64 program, RMS error %.3e, more than twice the cpu f32's %.3e", err_got, err_cpu);
+      *why = g_strdup_printf ("; against the f64 program, RMS error %.3e, more than twice the cpu f32's %.3e", err_got, err_cpu);
       return FALSE;
     case WB_CLI_F64_UNTRUSTED:
     default:
-      r->detail = g_strdup_printf ("; the f64 program is no reference here (cpu f32 RMS error against it %.3e)", err_cpu);
+      *why = g_strdup_printf ("; the f64 program is no reference here (cpu f32 RMS error against it %.3e)", err_cpu);
       return FALSE;
     }
 }
@@ -503,8 +502,9 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
     {
       WbRtValue *g = gpu->values->pdata[i], *c = cpu->values->pdata[i];
       g_autoptr (GError) error = NULL;
-      WbCompareResult cmp;
-      double          rtol, atol;
+      g_autofree char *why = NULL;
+      WbCompareResult  cmp;
+      double           rtol, atol;
 
       if (g == NULL || c == NULL || g->kind != WB_RT_TENSOR || c->kind != WB_RT_TENSOR ||
           g_strcmp0 (gpu->names->pdata[i], cpu->names->pdata[i]) != 0)
@@ -524,12 +524,12 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
           wb_cli_coverage_result_set_fail (r, "%s: %s", (const char *) gpu->names->pdata[i], error->message);
           return TRUE;
         }
-      if (cmp.mismatches > 0 && !judged_by_f64 (w, stage, inputs, &f64, gpu->names->pdata[i], g->tensor, c->tensor, r, &by_f64))
+      if (cmp.mismatches > 0 && !judged_by_f64 (w, stage, inputs, &f64, gpu->names->pdata[i], g->tensor, c->tensor, &by_f64, &why))
         {
           wb_cli_coverage_result_set_fail (r, "%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside atol %g + rtol %g * |cpu| "
                                               "(max abs error %.3e, first at #%" G_GINT64_FORMAT ") against the cpu executor%s",
                                            (const char *) gpu->names->pdata[i], cmp.mismatches, cmp.n, atol, rtol, cmp.max_abs,
-                                           cmp.first_mismatch, r->detail ? r->detail : "");
+                                           cmp.first_mismatch, why ? why : "");
           g_clear_pointer (&r->detail, g_free);
           return TRUE;
         }

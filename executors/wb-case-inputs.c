@@ -341,8 +341,9 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   st.v = v;
   if (wb_dtype_is_float (t->dtype))
     {
-      double bound = 1.0 / sqrt ((double) MAX (n / MAX (t->rank ? t->shape[0] : 1, 1), 1));
-      switch (draw_role (in))
+      double   bound = 1.0 / sqrt ((double) MAX (n / MAX (t->rank ? t->shape[0] : 1, 1), 1));
+      DrawRole role = draw_role (in);
+      switch (role)
         {
         case DRAW_ACTIVATION:
           wb_philox_normal_f64 (seed, stream, 0, v, (gsize) n);
@@ -357,7 +358,7 @@ generate (const CaseInput *in, guint64 seed, GError **error)
           st.lo = -0.1, st.hi = 0.1;
           break;
         }
-      if (draw_role (in) != DRAW_ACTIVATION)
+      if (role != DRAW_ACTIVATION)
         {
           wb_philox_uniform_f64 (seed, stream, 0, v, (gsize) n);
           st.scale = TRUE;

@@ -38,6 +38,7 @@ wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double r
   g_autoptr (WbTensor) c64 = NULL;
   g_autoptr (WbTensor) r64 = NULL;
   const double *c, *ref;
+  double        sum_d2 = 0, sum_r2 = 0;
 
   for (guint d = 0; same_shape && d < computed->rank; d++)
     same_shape = computed->shape[d] == reference->shape[d];
@@ -67,17 +68,21 @@ wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double r
         {
           bad = !(isnan (a) && isnan (b));
           d = bad ? INFINITY : 0;
+          r->nonfinite++;
         }
       else if (isinf (a) || isinf (b))
         {
           bad = a != b;
           d = bad ? INFINITY : 0;
+          r->nonfinite++;
         }
       else
         {
           d = fabs (a - b);
           bad = d > atol + rtol * fabs (b);
           r->max_ref = MAX (r->max_ref, fabs (b));
+          sum_d2 += d * d;
+          sum_r2 += b * b;
         }
       r->max_abs = MAX (r->max_abs, d);
       if (bad)
@@ -88,5 +93,10 @@ wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double r
         }
     }
   r->rel = r->max_ref > 0 ? r->max_abs / r->max_ref : (r->max_abs > 0 ? INFINITY : 0);
+  if (r->n > r->nonfinite)
+    {
+      r->rms = sqrt (sum_d2 / (double) (r->n - r->nonfinite));
+      r->rms_ref = sqrt (sum_r2 / (double) (r->n - r->nonfinite));
+    }
   return TRUE;
 }

@@ -6,6 +6,7 @@
  *   rel error  abs error / max_i |r_i|  (norm-wise; a per-element ratio is meaningless near zeros)
  *   mismatches  elements with |c_i - r_i| > atol + rtol * |r_i| (torch.allclose); NaN equals NaN and
  *               equal infinities are equal
+ *   rms error   sqrt (mean_i (c_i - r_i)^2) over the pairs where both are finite (coverage's f64 judge)
  * Both tensors are read in row-major order and converted to f64. A reference with fewer elements than
  * the computed tensor (a partial ".head" tensor of the samples, or any tensor saved truncated) is
  * compared on the computed tensor's leading elements when allow_head is set. */
@@ -28,6 +29,9 @@ typedef struct
   double   rel;            /* rel error (0 when the reference is all zeros and so is the difference) */
   gint64   mismatches;     /* elements outside atol + rtol * |r| */
   gint64   first_mismatch; /* row-major index of the first one, -1 if none */
+  double   rms;            /* sqrt (mean_i (c_i - r_i)^2) over the finite pairs */
+  double   rms_ref;        /* sqrt (mean_i r_i^2) over the same pairs */
+  gint64   nonfinite;      /* pairs where either side is NaN or infinite (equal ones included) */
 } WbCompareResult;
 
 /* wb_tensor_compare: compares @computed with @reference. FALSE with WB_EXECUTOR_ERROR_BAD_ARGUMENT
