@@ -41,11 +41,11 @@ typedef struct
   /* A run of consecutive blank lines, or of plain comment lines, in a body is one bsym whose text is
    * the run's span, copied once when the run ends (end_run): a file of empty lines or comments
    * costs its bytes, not a bound symbol per line. */
-  WbBsym     *run;          /* the run's BLANK or COMMENT bsym, or NULL */
+  WbBsym     *run;           /* the run's BLANK or COMMENT bsym, or NULL */
   guint       blank_headers; /* empty header lines in the run the last header line began, or 0 */
-  const char *run_start;    /* BLANK: the first line's start; COMMENT: just after its '#' */
-  const char *run_end;      /* BLANK: the last line's end; COMMENT: where its trailing whitespace starts */
-  const char *run_line_end; /* COMMENT: the last line's end */
+  const char *run_start;     /* BLANK: the first line's start; COMMENT: just after its '#' */
+  const char *run_end;       /* BLANK: the last line's end; COMMENT: where its trailing whitespace starts */
+  const char *run_line_end;  /* COMMENT: the last line's end */
 
   /* current logical line */
   const char *s;

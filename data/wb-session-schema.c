@@ -336,10 +336,10 @@ reference_schema (int      version,
                   GError **error)
 {
   g_autoptr (GError) local = NULL;
-  sqlite3    *db = NULL;
-  GPtrArray  *objects = NULL;
-  int         rc = SQLITE_OK;
-  char       *message = NULL;
+  sqlite3   *db = NULL;
+  GPtrArray *objects = NULL;
+  int        rc = SQLITE_OK;
+  char      *message = NULL;
 
   if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
     {

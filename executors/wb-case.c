@@ -6,7 +6,6 @@
 #include <math.h>
 #include <string.h>
 
-
 #include "wb-case-private.h"
 
 static void
@@ -516,7 +515,6 @@ wb_case_make_program (const WbCase *c, const WbCaseStage *stage, GError **error)
 
   return wb_program_new (fw, bw, error);
 }
-
 
 WbRtValue *
 wb_case_parameter_lookup (const char *name, gpointer inputs)
