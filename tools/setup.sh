@@ -110,8 +110,29 @@ fetch_cudnn_frontend() {
   rm -rf "$tmp"
 }
 
+# NCCL's header (nccl.h) from NVIDIA's wheel on PyPI: the runner opens libnccl.so.2 with dlopen at run time (the
+# machine's PyTorch ships one), so only the header is needed to build the collectives (executors/cuda/wb-cuda-nccl.c).
+nccl_version=2.27.7
+fetch_nccl_header() {
+  local dest=third_party/nccl cuda=${CUDA_HOME:-/usr/local/cuda} tmp
+  [ -f "$dest/include/nccl.h" ] && return 0
+  [ -f "$cuda/include/cuda.h" ] || return 0
+  tmp=$(mktemp -d)
+  if python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+       -d "$tmp" "nvidia-nccl-cu13==$nccl_version" &&
+     unzip -q -o "$tmp"/nvidia_nccl_cu13-*.whl 'nvidia/nccl/include/nccl.h' -d "$tmp/x" &&
+     mkdir -p "$dest/include" && cp "$tmp/x/nvidia/nccl/include/nccl.h" "$dest/include/"; then
+    echo "setup: NCCL $nccl_version header in $dest/include"
+  else
+    echo "setup: could not fetch NCCL $nccl_version's header from PyPI: building without collectives on the GPU" >&2
+    rm -rf "$dest"
+  fi
+  rm -rf "$tmp"
+}
+
 install_missing
 fetch_cudnn_frontend
+fetch_nccl_header
 [ "$deps_only" -eq 1 ] && exit 0
 
 configure "$builddir" "${meson_options[@]}"

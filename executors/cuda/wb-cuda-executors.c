@@ -14,6 +14,7 @@
 #include "wb-cuda-conv.h"
 #include "wb-cuda-exec-private.h"
 #include "wb-cuda-kernels.h"
+#include "wb-cuda-nccl.h"
 
 /* One per runnable row of the registry (compiler/wb-executor-info.def); the registry decides whether it
  * takes a call, this file how the call runs. */
@@ -67,11 +68,12 @@ typedef enum
   PATH_MATMUL,
   PATH_COPY,
   PATH_CPU,
-  PATH_DIRECT,    /* a utility op (checks, unpacking, collections): the cpu executor on the values as they are */
-  PATH_SPLIT,     /* a fusion region around matmul/linear: fusible runs as plans, the rest through cuBLASLt */
-  PATH_ATTENTION, /* scaled dot-product attention: cuBLASLt GEMMs and NVRTC row kernels (wb-cuda-attention.h) */
-  PATH_KERNEL,    /* a hand-written kernel (random draws, topk/sort, argmax, nll_loss_backward: wb-cuda-kernels.h) */
-  PATH_CONV,      /* convolution through cuDNN (wb-cuda-conv.h) */
+  PATH_DIRECT,     /* a utility op (checks, unpacking, collections): the cpu executor on the values as they are */
+  PATH_SPLIT,      /* a fusion region around matmul/linear: fusible runs as plans, the rest through cuBLASLt */
+  PATH_ATTENTION,  /* scaled dot-product attention: cuBLASLt GEMMs and NVRTC row kernels (wb-cuda-attention.h) */
+  PATH_KERNEL,     /* a hand-written kernel (random draws, topk/sort, argmax, nll_loss_backward: wb-cuda-kernels.h) */
+  PATH_CONV,       /* convolution through cuDNN (wb-cuda-conv.h) */
+  PATH_COLLECTIVE, /* a collective of Thunder's distributed transforms through NCCL (wb-cuda-nccl.h) */
 } Path;
 
 static Path choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not);
@@ -178,6 +180,9 @@ choose_path_uncached (CudaExec *self, const WbBsym *b, char **why_not)
 
   if (b->kind != WB_BSYM_CALL || b->symbol == NULL)
     return PATH_NONE;
+  /* collectives are NCCL's whichever executor is asked: no other runs them on the GPU */
+  if (wb_cuda_nccl_op (b) != WB_CUDA_NCCL_NONE)
+    return PATH_COLLECTIVE;
   if (wb_executor_info_is_utility (b) && b->n_subsymbols == 0)
     return wb_executor_can_execute (cpu, b, why_not) ? PATH_DIRECT : PATH_NONE;
   if ((taker = taker_of (self, b, why_not)) != NULL)
@@ -361,6 +366,9 @@ exec_run (WbExecutor *e, WbKernelCall *call, GError **error)
     case PATH_DIRECT:
       ok = wb_executor_run (cpu_executor (), call, &local);
       break;
+    case PATH_COLLECTIVE:
+      ok = wb_cuda_nccl_run (rt, call, &local);
+      break;
     default:
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s cannot run %s", exec_get_name (e), call->bsym->name);
       return FALSE;
@@ -463,8 +471,8 @@ wb_cuda_executors_takes (const char *executor, const WbBsym *bsym, char **why_no
 }
 
 /* the explain output's word for each path: the registry's name of the executor whose path it is */
-static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA, [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA, [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU, [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA, [PATH_CONV] = WB_EXECUTOR_ID_CUDNN };
-static const char *const  path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)", [PATH_KERNEL] = " (kernel)", [PATH_CONV] = " (convolution)" };
+static const WbExecutorId path_executors[] = { [PATH_FUSE] = WB_EXECUTOR_ID_NVRTC, [PATH_OP] = WB_EXECUTOR_ID_CUDA, [PATH_MATMUL] = WB_EXECUTOR_ID_CUBLAS, [PATH_COPY] = WB_EXECUTOR_ID_CUDA, [PATH_CPU] = WB_EXECUTOR_ID_CPU, [PATH_DIRECT] = WB_EXECUTOR_ID_CPU, [PATH_SPLIT] = WB_EXECUTOR_ID_NVRTC, [PATH_KERNEL] = WB_EXECUTOR_ID_CUDA, [PATH_CONV] = WB_EXECUTOR_ID_CUDNN, [PATH_COLLECTIVE] = WB_EXECUTOR_ID_CUDA };
+static const char *const  path_suffix[] = { [PATH_COPY] = " (copy_)", [PATH_CPU] = " fallback", [PATH_DIRECT] = " (utility)", [PATH_KERNEL] = " (kernel)", [PATH_CONV] = " (convolution)", [PATH_COLLECTIVE] = " (nccl)" };
 
 /* (transfer full) "nvrtc", "cuda (kernel)", "nvrtc runs + cublas", ... */
 static char *

@@ -28,7 +28,7 @@ runtime_new (GError **error)
   const WbCuApi *cu = wb_cuda_load_driver (error);
   WbCudaRuntime *rt;
   CUresult       rc;
-  int            n = 0;
+  int            n = 0, device = 0;
   size_t         total = 0;
   cuuint64_t     threshold = G_MAXUINT64;
 
@@ -65,7 +65,18 @@ runtime_new (GError **error)
       g_free (rt);
       return NULL;
     }
-  if (!wb_cuda_check (cu->cuDeviceGet (&rt->dev, 0), "cuDeviceGet", error) ||
+  /* WB_CUDA_DEVICE: the GPU of this process (a multi-GPU run starts one runner per rank, rank r on GPU r) */
+  {
+    const char *dev_env = g_getenv ("WB_CUDA_DEVICE");
+    device = dev_env != NULL && dev_env[0] != '\0' ? atoi (dev_env) : 0;
+    if (device < 0 || device >= n)
+      {
+        g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_NO_DEVICE, "WB_CUDA_DEVICE=%s: the driver sees %d GPUs (0 to %d)", dev_env, n, n - 1);
+        g_free (rt);
+        return NULL;
+      }
+  }
+  if (!wb_cuda_check (cu->cuDeviceGet (&rt->dev, device), "cuDeviceGet", error) ||
       !wb_cuda_check (cu->cuDeviceGetName (rt->info.name, sizeof rt->info.name, rt->dev), "cuDeviceGetName", error) ||
       !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, rt->dev), "cuDeviceGetAttribute", error) ||
       !wb_cuda_check (cu->cuDeviceGetAttribute (&rt->info.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, rt->dev), "cuDeviceGetAttribute", error) ||

@@ -22,6 +22,7 @@
 #include "wb-cuda-graph.h"
 #include "wb-cuda-kernels.h"
 #include "wb-cuda-loader.h"
+#include "wb-cuda-nccl.h"
 #include "wb-cuda-runtime.h"
 #include "wb-nvrtc.h"
 #undef WB_EXECUTORS_INSIDE

@@ -1,0 +1,556 @@
+/* wb-cuda-nccl.c — collectives through NCCL (wb-cuda-nccl.h): the library, the communicator, the calls
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "wb-cuda-nccl.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include "wb-cuda-exec-private.h"
+
+#if WB_HAVE_NCCL
+#include <nccl.h>
+
+/* The entry points used, resolved from libnccl.so.2 (the header's prototypes give their types). */
+#define WB_NCCL_API(X)      \
+  X (ncclGetVersion)        \
+  X (ncclGetUniqueId)       \
+  X (ncclCommInitRank)      \
+  X (ncclCommDestroy)       \
+  X (ncclGetErrorString)    \
+  X (ncclCommGetAsyncError) \
+  X (ncclAllReduce)         \
+  X (ncclAllGather)         \
+  X (ncclReduceScatter)     \
+  X (ncclBroadcast)
+
+typedef struct
+{
+#define X(name) __typeof__ (name) *name;
+  WB_NCCL_API (X)
+#undef X
+} NcclApi;
+#endif
+
+/* One collective not yet waited for: the run's stream joins @done before it reads the result. */
+typedef struct
+{
+  CUevent    done;
+  GPtrArray *keep; /* (element-type WbTensor) inputs and output, alive until the join */
+} Pending;
+
+static struct
+{
+#if WB_HAVE_NCCL
+  const NcclApi *api;
+  ncclComm_t     comm;
+#endif
+  guint8      id[WB_CUDA_NCCL_ID_BYTES];
+  guint       world_size;
+  guint       rank;
+  CUstream    stream;  /* the communication stream */
+  GHashTable *pending; /* WbTensor* (the result) -> Pending* */
+  guint       calls;
+  char        version[32];
+} nccl = { .world_size = 1 };
+
+/* The driver's table (loaded by the runtime before any collective runs). */
+static const WbCuApi *
+cu_api (void)
+{
+  return wb_cuda_load_driver (NULL);
+}
+
+WbCudaNcclOp
+wb_cuda_nccl_op (const WbBsym *bsym)
+{
+  static const struct
+  {
+    const char  *base;
+    WbCudaNcclOp op;
+  } ops[] = {
+    { "all_reduce", WB_CUDA_NCCL_ALL_REDUCE },
+    { "all_reduce_", WB_CUDA_NCCL_ALL_REDUCE },
+    { "all_gather", WB_CUDA_NCCL_ALL_GATHER },
+    { "reduce_scatter", WB_CUDA_NCCL_REDUCE_SCATTER },
+    { "broadcast", WB_CUDA_NCCL_BROADCAST },
+    { "wait", WB_CUDA_NCCL_WAIT },
+  };
+  const char *name, *dot;
+  char        base[64];
+  gsize       len;
+
+  if (bsym == NULL || bsym->kind != WB_BSYM_CALL || bsym->name == NULL)
+    return WB_CUDA_NCCL_NONE;
+  /* torch_all_reduce_prim_impl, ltorch.all_reduce, dist_prims.all_reduce: the name without module, torch_ and
+   * _prim_impl */
+  name = bsym->name;
+  if ((dot = strrchr (name, '.')) != NULL)
+    {
+      if (!g_str_has_prefix (name, "ltorch.") && !g_str_has_prefix (name, "dist_prims.") &&
+          !g_str_has_prefix (name, "thunder.distributed.prims."))
+        return WB_CUDA_NCCL_NONE; /* torch.broadcast_to and friends are not collectives */
+      name = dot + 1;
+    }
+  else if (g_str_has_prefix (name, "torch_") && g_str_has_suffix (name, "_prim_impl"))
+    name += strlen ("torch_");
+  else
+    return WB_CUDA_NCCL_NONE;
+  len = strlen (name);
+  if (g_str_has_suffix (name, "_prim_impl"))
+    len -= strlen ("_prim_impl");
+  if (len >= sizeof base)
+    return WB_CUDA_NCCL_NONE;
+  memcpy (base, name, len);
+  base[len] = '\0';
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    if (strcmp (base, ops[i].base) == 0)
+      return ops[i].op;
+  return WB_CUDA_NCCL_NONE;
+}
+
+guint
+wb_cuda_nccl_get_world_size (void)
+{
+  return nccl.world_size;
+}
+
+const char *
+wb_cuda_nccl_get_version (void)
+{
+  return nccl.version[0] != '\0' ? nccl.version : NULL;
+}
+
+guint
+wb_cuda_nccl_get_calls (void)
+{
+  return nccl.calls;
+}
+
+#if WB_HAVE_NCCL
+static const NcclApi *
+load (GError **error)
+{
+  static NcclApi api;
+  static char   *failure;
+  static gsize   once;
+
+  if (g_once_init_enter (&once))
+    {
+      const char *env = g_getenv ("WB_NCCL_LIBRARY");
+      const char *names[] = { env != NULL && env[0] != '\0' ? env : "libnccl.so.2", "libnccl.so" };
+      void       *h = NULL;
+
+      for (guint i = 0; i < G_N_ELEMENTS (names) && h == NULL; i++)
+        h = dlopen (names[i], RTLD_NOW | RTLD_LOCAL);
+      if (h == NULL)
+        failure = g_strdup_printf ("libnccl.so.2 cannot be opened (%s): install NCCL (PyTorch's wheels ship it in "
+                                   "site-packages/nvidia/nccl/lib: put that folder on LD_LIBRARY_PATH, or set WB_NCCL_LIBRARY)",
+                                   dlerror ());
+#define X(name)                                                                       \
+  if (failure == NULL && (api.name = (__typeof__ (name) *) dlsym (h, #name)) == NULL) \
+    failure = g_strdup_printf ("libnccl.so.2 lacks %s: NCCL 2.10 or newer is needed", #name);
+      WB_NCCL_API (X)
+#undef X
+      if (failure == NULL)
+        {
+          int v = 0;
+          api.ncclGetVersion (&v);
+          /* NCCL_VERSION(X,Y,Z): X*10000 + Y*100 + Z from 2.9 on */
+          g_snprintf (nccl.version, sizeof nccl.version, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+        }
+      g_once_init_leave (&once, 1);
+    }
+  if (failure != NULL)
+    {
+      g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_LIBRARY, failure);
+      return NULL;
+    }
+  return &api;
+}
+
+static gboolean
+check (ncclResult_t rc, const char *what, GError **error)
+{
+  if (rc == ncclSuccess)
+    return TRUE;
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %s (ncclResult %d)", what,
+               nccl.api != NULL ? nccl.api->ncclGetErrorString (rc) : "NCCL failed", (int) rc);
+  return FALSE;
+}
+#endif
+
+gboolean
+wb_cuda_nccl_get_unique_id (guint8 *id, GError **error)
+{
+#if WB_HAVE_NCCL
+  ncclUniqueId uid;
+
+  G_STATIC_ASSERT (sizeof uid.internal == WB_CUDA_NCCL_ID_BYTES);
+  if ((nccl.api = load (error)) == NULL || !check (nccl.api->ncclGetUniqueId (&uid), "ncclGetUniqueId", error))
+    return FALSE;
+  memcpy (id, uid.internal, WB_CUDA_NCCL_ID_BYTES);
+  return TRUE;
+#else
+  (void) id;
+  g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_LIBRARY,
+                       "this build has no NCCL (its header was missing at build time: tools/setup.sh fetches it)");
+  return FALSE;
+#endif
+}
+
+static void
+pending_free (gpointer data)
+{
+  Pending *p = data;
+
+  if (p->done != NULL)
+    cu_api ()->cuEventDestroy (p->done);
+  g_ptr_array_unref (p->keep);
+  g_free (p);
+}
+
+gboolean
+wb_cuda_nccl_init (WbCudaRuntime *rt, guint world_size, guint rank, const guint8 *id, GError **error)
+{
+#if WB_HAVE_NCCL
+  ncclUniqueId uid;
+  ncclComm_t   comm = NULL;
+
+  if (nccl.comm != NULL && nccl.world_size == world_size && nccl.rank == rank && memcmp (nccl.id, id, sizeof nccl.id) == 0)
+    return TRUE;
+  if ((nccl.api = load (error)) == NULL)
+    return FALSE;
+  if (rank >= world_size)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "rank %u is not below the world size %u", rank, world_size);
+      return FALSE;
+    }
+  if (!wb_cuda_nccl_join_all (rt, error))
+    return FALSE;
+  memcpy (uid.internal, id, WB_CUDA_NCCL_ID_BYTES);
+  if (!check (nccl.api->ncclCommInitRank (&comm, (int) world_size, uid, (int) rank), "ncclCommInitRank", error))
+    return FALSE;
+  if (nccl.comm != NULL)
+    nccl.api->ncclCommDestroy (nccl.comm);
+  nccl.comm = comm;
+  nccl.world_size = world_size;
+  nccl.rank = rank;
+  memcpy (nccl.id, id, sizeof nccl.id);
+  if (nccl.stream == NULL && !wb_cuda_check (cu_api ()->cuStreamCreate (&nccl.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", error))
+    return FALSE;
+  return TRUE;
+#else
+  (void) rt;
+  (void) world_size;
+  (void) rank;
+  (void) id;
+  return wb_cuda_nccl_get_unique_id (NULL, error);
+#endif
+}
+
+gboolean
+wb_cuda_nccl_join_all (WbCudaRuntime *rt, GError **error)
+{
+  GHashTableIter it;
+  gpointer       value;
+  CUstream       run_stream = wb_cuda_runtime_get_stream (rt);
+
+  if (nccl.pending == NULL)
+    return TRUE;
+  g_hash_table_iter_init (&it, nccl.pending);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    if (!wb_cuda_check (cu_api ()->cuStreamWaitEvent (run_stream, ((Pending *) value)->done, 0), "cuStreamWaitEvent", error))
+      return FALSE;
+  g_hash_table_remove_all (nccl.pending);
+  return TRUE;
+}
+
+void
+wb_cuda_nccl_shutdown (WbCudaRuntime *rt)
+{
+  if (rt != NULL)
+    wb_cuda_nccl_join_all (rt, NULL);
+  g_clear_pointer (&nccl.pending, g_hash_table_unref);
+#if WB_HAVE_NCCL
+  if (nccl.comm != NULL)
+    nccl.api->ncclCommDestroy (nccl.comm);
+  nccl.comm = NULL;
+#endif
+  nccl.world_size = 1;
+}
+
+/* ---- the calls ------------------------------------------------------------------------------------------ */
+
+static gboolean
+flag_of (const WbRtValue *v)
+{
+  if (v == NULL)
+    return FALSE;
+  switch (v->kind)
+    {
+    case WB_RT_BOOL:
+      return v->b;
+    case WB_RT_INT:
+      return v->i != 0;
+    case WB_RT_FLOAT:
+      return v->f != 0.0;
+    default:
+      return FALSE;
+    }
+}
+
+#if WB_HAVE_NCCL
+static gboolean
+nccl_dtype (WbDtype dtype, ncclDataType_t *out)
+{
+  switch (dtype)
+    {
+    case WB_DTYPE_BOOL8:
+    case WB_DTYPE_UINT8:
+      *out = ncclUint8;
+      return TRUE;
+    case WB_DTYPE_INT8:
+      *out = ncclInt8;
+      return TRUE;
+    case WB_DTYPE_INT32:
+      *out = ncclInt32;
+      return TRUE;
+    case WB_DTYPE_UINT32:
+      *out = ncclUint32;
+      return TRUE;
+    case WB_DTYPE_INT64:
+      *out = ncclInt64;
+      return TRUE;
+    case WB_DTYPE_UINT64:
+      *out = ncclUint64;
+      return TRUE;
+    case WB_DTYPE_FLOAT16:
+      *out = ncclFloat16;
+      return TRUE;
+    case WB_DTYPE_BFLOAT16:
+      *out = ncclBfloat16;
+      return TRUE;
+    case WB_DTYPE_FLOAT32:
+      *out = ncclFloat32;
+      return TRUE;
+    case WB_DTYPE_FLOAT64:
+      *out = ncclFloat64;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The reduction a printed op names: Thunder's DistributedReduceOps (printed as a global such as
+ * _DistributedReduceOps_SUM_0), torch.distributed.ReduceOp.SUM, or a string; SUM when absent. */
+static gboolean
+reduce_op_of (const WbRtValue *v, ncclRedOp_t *out, GError **error)
+{
+  static const struct
+  {
+    const char *word;
+    ncclRedOp_t op;
+  } ops[] = { { "AVG", ncclAvg }, { "SUM", ncclSum }, { "PRODUCT", ncclProd }, { "PROD", ncclProd }, { "MAX", ncclMax }, { "MIN", ncclMin } };
+  g_autofree char *up = NULL;
+
+  *out = ncclSum;
+  if (v == NULL || v->kind == WB_RT_NONE)
+    return TRUE;
+  if ((v->kind != WB_RT_STRING && v->kind != WB_RT_OPAQUE) || v->s == NULL)
+    {
+      g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "the reduction is not a DistributedReduceOps value");
+      return FALSE;
+    }
+  up = g_ascii_strup (v->s, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    if (strstr (up, ops[i].word) != NULL)
+      {
+        *out = ops[i].op;
+        return TRUE;
+      }
+  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "unknown reduction '%s' (NCCL has SUM, AVG, PRODUCT, MAX, MIN)", v->s);
+  return FALSE;
+}
+
+/* A communicator of one rank when the run has no group (a 1-rank program runs its collectives through NCCL
+ * too, as PyTorch's ProcessGroupNCCL does with a world size of 1). */
+static gboolean
+ensure_comm (WbCudaRuntime *rt, GError **error)
+{
+  guint8 id[WB_CUDA_NCCL_ID_BYTES];
+
+  if (nccl.comm != NULL)
+    return TRUE;
+  return wb_cuda_nccl_get_unique_id (id, error) && wb_cuda_nccl_init (rt, 1, 0, id, error);
+}
+
+static gboolean
+launch (const WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, ncclRedOp_t red, int root, GError **error)
+{
+  const void  *src = (const void *) (uintptr_t) wb_cuda_tensor_ptr (in);
+  void        *dst = (void *) (uintptr_t) wb_cuda_tensor_ptr (out);
+  cudaStream_t s = (cudaStream_t) nccl.stream;
+
+  switch (op)
+    {
+    case WB_CUDA_NCCL_ALL_REDUCE:
+      return check (nccl.api->ncclAllReduce (src, dst, (size_t) wb_tensor_numel (in), dt, red, nccl.comm, s), "ncclAllReduce", error);
+    case WB_CUDA_NCCL_ALL_GATHER:
+      return check (nccl.api->ncclAllGather (src, dst, (size_t) wb_tensor_numel (in), dt, nccl.comm, s), "ncclAllGather", error);
+    case WB_CUDA_NCCL_REDUCE_SCATTER:
+      return check (nccl.api->ncclReduceScatter (src, dst, (size_t) wb_tensor_numel (out), dt, red, nccl.comm, s), "ncclReduceScatter", error);
+    case WB_CUDA_NCCL_BROADCAST:
+      return check (nccl.api->ncclBroadcast (src, dst, (size_t) wb_tensor_numel (in), dt, root, nccl.comm, s), "ncclBroadcast", error);
+    default:
+      g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "not a collective");
+      return FALSE;
+    }
+}
+#endif
+
+/* The output's shape: dim 0 times (all_gather) or divided by (reduce_scatter) the world size. */
+static gboolean
+out_shape (WbCudaNcclOp op, const WbTensor *in, const WbRtValue *dim, gint64 *shape, GError **error)
+{
+  guint w = nccl.world_size;
+
+  memcpy (shape, in->shape, sizeof in->shape);
+  if (op != WB_CUDA_NCCL_ALL_GATHER && op != WB_CUDA_NCCL_REDUCE_SCATTER)
+    return TRUE;
+  if (dim != NULL && dim->kind == WB_RT_INT && dim->i != 0)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "dim=%" G_GINT64_FORMAT ": only dim 0 (Thunder's FSDP) is gathered or scattered on the GPU", dim->i);
+      return FALSE;
+    }
+  if (in->rank == 0)
+    {
+      g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "a 0-d tensor cannot be gathered or scattered");
+      return FALSE;
+    }
+  if (op == WB_CUDA_NCCL_ALL_GATHER)
+    shape[0] *= w;
+  else if (shape[0] % w != 0)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "dim 0 (%" G_GINT64_FORMAT ") is not a multiple of the world size %u", shape[0], w);
+      return FALSE;
+    }
+  else
+    shape[0] /= w;
+  return TRUE;
+}
+
+static gboolean
+run_wait (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  WbRtValue *v = wb_kernel_call_get_arg (call, 0, "slf");
+  Pending   *p;
+
+  if (v == NULL || v->kind != WB_RT_TENSOR)
+    {
+      g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "wait: the argument is not the future of a collective");
+      return FALSE;
+    }
+  if (nccl.pending != NULL && (p = g_hash_table_lookup (nccl.pending, v->tensor)) != NULL)
+    {
+      if (!wb_cuda_check (cu_api ()->cuStreamWaitEvent (wb_cuda_runtime_get_stream (rt), p->done, 0), "cuStreamWaitEvent", error))
+        return FALSE;
+      g_hash_table_remove (nccl.pending, v->tensor);
+    }
+  call->result = wb_rt_value_new_tensor (v->tensor);
+  return TRUE;
+}
+
+gboolean
+wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  WbCudaNcclOp op = wb_cuda_nccl_op (call->bsym);
+  gboolean     is_async, in_place = FALSE;
+  WbRtValue   *a = wb_kernel_call_get_arg (call, 0, "a");
+  g_autoptr (WbRtValue) da = NULL;
+  g_autoptr (WbTensor) in = NULL;
+  g_autoptr (WbTensor) out = NULL;
+  gint64 shape[WB_MAX_RANK];
+
+  if (op == WB_CUDA_NCCL_WAIT)
+    return run_wait (rt, call, error);
+  if (op == WB_CUDA_NCCL_NONE || a == NULL || a->kind != WB_RT_TENSOR)
+    {
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: not a collective on a tensor", call->bsym->name);
+      return FALSE;
+    }
+  if (wb_cuda_runtime_is_capturing (rt))
+    return wb_cuda_runtime_check_capturable (rt, "runs an NCCL collective", error);
+  is_async = flag_of (wb_kernel_call_get_arg (call, 3, g_str_has_prefix (call->bsym->name, "ltorch.") ? "async_op" : "do_async"));
+  if ((da = _wb_cuda_exec_to_device (rt, a, error)) == NULL || (in = wb_cuda_contiguous (rt, da->tensor, error)) == NULL)
+    return FALSE;
+  if (!out_shape (op, in, wb_kernel_call_get_arg (call, op == WB_CUDA_NCCL_ALL_GATHER ? 3 : 4, "dim"), shape, error))
+    return FALSE;
+  /* all_reduce(..., skip_clone=True) reduces its argument in place, as torch.distributed.all_reduce */
+  in_place = op == WB_CUDA_NCCL_ALL_REDUCE && flag_of (wb_kernel_call_get_arg (call, 4, "skip_clone")) && in == da->tensor;
+  if (in_place)
+    out = wb_tensor_ref (in);
+  else if ((out = wb_cuda_tensor_new (rt, in->dtype, in->rank, shape, error)) == NULL)
+    return FALSE;
+  nccl.calls++;
+#if WB_HAVE_NCCL
+  {
+    ncclDataType_t dt;
+    ncclRedOp_t    red = ncclSum;
+    CUevent        ready = NULL, done = NULL;
+    CUstream       run_stream = wb_cuda_runtime_get_stream (rt);
+    const WbCuApi *cu = cu_api ();
+    WbRtValue     *root = wb_kernel_call_get_arg (call, 1, op == WB_CUDA_NCCL_BROADCAST && g_str_has_prefix (call->bsym->name, "ltorch.") ? "src" : "root");
+    gboolean       ok;
+
+    if (!nccl_dtype (in->dtype, &dt))
+      {
+        g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "NCCL has no %s", wb_dtype_shortname (in->dtype));
+        return FALSE;
+      }
+    if ((op == WB_CUDA_NCCL_ALL_REDUCE || op == WB_CUDA_NCCL_REDUCE_SCATTER) && !reduce_op_of (wb_kernel_call_get_arg (call, 1, "op"), &red, error))
+      return FALSE;
+    if (!ensure_comm (rt, error))
+      return FALSE;
+    /* the communication stream starts where the run's stream is now, and the run's stream goes on */
+    ok = wb_cuda_check (cu->cuEventCreate (&ready, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
+         wb_cuda_check (cu->cuEventCreate (&done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
+         wb_cuda_check (cu->cuEventRecord (ready, run_stream), "cuEventRecord", error) &&
+         wb_cuda_check (cu->cuStreamWaitEvent (nccl.stream, ready, 0), "cuStreamWaitEvent", error) &&
+         launch (op, in, out, dt, red, op == WB_CUDA_NCCL_BROADCAST && root != NULL && root->kind == WB_RT_INT ? (int) root->i : 0, error) &&
+         wb_cuda_check (cu->cuEventRecord (done, nccl.stream), "cuEventRecord", error);
+    if (ready != NULL)
+      cu->cuEventDestroy (ready);
+    if (ok && !is_async)
+      ok = wb_cuda_check (cu->cuStreamWaitEvent (run_stream, done, 0), "cuStreamWaitEvent", error);
+    if (!ok || !is_async)
+      {
+        if (done != NULL)
+          cu->cuEventDestroy (done);
+        if (!ok)
+          return FALSE;
+      }
+    else
+      {
+        Pending *p = g_new0 (Pending, 1);
+
+        p->done = done;
+        p->keep = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
+        g_ptr_array_add (p->keep, wb_tensor_ref (in));
+        g_ptr_array_add (p->keep, wb_tensor_ref (out));
+        if (nccl.pending == NULL)
+          nccl.pending = g_hash_table_new_full (NULL, NULL, NULL, pending_free);
+        g_hash_table_replace (nccl.pending, out, p);
+      }
+  }
+#else
+  /* no NCCL in this build: one rank's collective is its argument (a copy unless in place) */
+  if (nccl.world_size > 1)
+    return wb_cuda_nccl_get_unique_id (NULL, error);
+  if (!in_place && !wb_cuda_copy_into (rt, out, in, error))
+    return FALSE;
+#endif
+  call->result = wb_rt_value_take_tensor (g_steal_pointer (&out));
+  return TRUE;
+}
