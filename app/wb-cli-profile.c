@@ -12,35 +12,9 @@
 #include <time.h>
 
 #include "wb-cli-cuda.h"
+#include "wb-cli-profile-private.h"
 #include "wb-cli.h"
 #include "wb-data.h"
-
-typedef struct
-{
-  char    *device;
-  char    *executors;
-  char    *default_executor;
-  int      iters;
-  int      warmup;
-  gboolean cuda_graphs;    /* asked for explicitly (the default on cuda) */
-  gboolean no_cuda_graphs; /* --no-cuda-graphs */
-  gboolean allow_cpu_fallback;
-  char    *session;
-  char   **reports;
-  char    *chrome_trace;
-  char    *baseline;
-  double   fail_above;
-  gboolean fail_above_set;
-  gboolean iters_set;
-  gboolean warmup_set;
-  char    *stage;
-  gint64   seed;
-  char    *inputs;
-  char    *label;
-  gboolean check_shapes;
-  gboolean recompile;
-  gboolean quiet;
-} ProfileOptions;
 
 static void
 profile_options_clear (ProfileOptions *o)
@@ -55,6 +29,7 @@ profile_options_clear (ProfileOptions *o)
   g_free (o->stage);
   g_free (o->inputs);
   g_free (o->label);
+  g_free (o->save_outputs);
 }
 
 static gboolean
@@ -141,13 +116,6 @@ check_distinct_outputs (const ProfileOptions *o)
 }
 
 /* -- progress ------------------------------------------------------------------------------------ */
-
-typedef struct
-{
-  gint64   start_us;
-  gint64   last_us;
-  gboolean quiet;
-} Progress;
 
 static void
 on_progress (WbProfilePhase phase, guint done, guint total, gint64 iteration_ns, gpointer user_data)
@@ -308,30 +276,16 @@ load_baseline (const char *spec, char **label, GError **error)
 
 /* -- the command --------------------------------------------------------------------------------- */
 
-static int
-executor_error_exit (const GError *error)
+int
+_wb_cli_profile_executor_exit (const GError *error)
 {
   return wb_cli_exit_code (error);
 }
 
 /* What one `profile` command holds while it runs. */
-typedef struct
-{
-  WbCase            *c;
-  WbSession         *source_session; /* PATH is a session file */
-  WbSession         *session;        /* where the run is stored (--session, or PATH's) */
-  WbSafetensors     *tensors;
-  WbProgram         *program;
-  const WbCaseStage *stage;
-  char              *set_name;
-  gint64             trace_set_id;
-  const char        *path;
-  const char        *label;
-  GError            *store_error;
-} Profiling;
 
-static void
-profiling_clear (Profiling *p)
+void
+_wb_cli_profile_clear (Profiling *p)
 {
   g_clear_pointer (&p->program, wb_program_unref);
   g_clear_pointer (&p->c, wb_case_free);
@@ -341,7 +295,6 @@ profiling_clear (Profiling *p)
   g_free (p->set_name);
   g_clear_error (&p->store_error);
 }
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, profiling_clear)
 
 /* The job's store hook: the run (or the failed run) into the session, importing PATH first when the
  * session does not hold its traces yet. */
@@ -382,8 +335,8 @@ log_line (const char *line, gpointer data)
 
 /* Loads PATH (a case, a trace file or a session file: its latest trace set, no folder written) and picks
  * the stage; -1 or an exit code. */
-static int
-load_case (ProfileOptions *o, Profiling *p)
+int
+_wb_cli_profile_load_case (ProfileOptions *o, Profiling *p)
 {
   g_autoptr (GError) error = NULL;
 
@@ -429,8 +382,8 @@ load_case (ProfileOptions *o, Profiling *p)
 }
 
 /* The device, the assignment, the options and the ceilings of the job; -1 or an exit code. */
-static int
-configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *progress)
+int
+_wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *progress)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (WbAssignment) assignment = NULL;
@@ -483,8 +436,8 @@ configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *pro
 }
 
 /* The report of @run: written to the --report files and the Chrome trace, or printed; then the gate. */
-static int
-report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label)
+int
+_wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (WbReport) report = NULL;
@@ -566,7 +519,16 @@ profile_main (ProfileOptions *o, const char *path)
     return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
   if (o->cuda_graphs && o->no_cuda_graphs)
     return wb_cli_usage_error (_ ("--cuda-graphs and --no-cuda-graphs contradict each other"));
-  if ((exit_code = load_case (o, &p)) >= 0)
+  {
+    g_autoptr (GPtrArray) ranks = g_file_test (path, G_FILE_TEST_IS_DIR) ? _wb_cli_profile_list_rank_dirs (path) : NULL;
+
+    /* one rank runs as any case (its collectives on one GPU); more need one GPU each */
+    if (ranks != NULL && ranks->len > 1)
+      return _wb_cli_profile_ranks (o, ranks);
+    if (ranks != NULL)
+      p.path = path = ranks->pdata[0] == NULL ? path : g_intern_string (ranks->pdata[0]);
+  }
+  if ((exit_code = _wb_cli_profile_load_case (o, &p)) >= 0)
     return exit_code;
   /* the baseline is read before this run is stored (it may be the same session) */
   if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
@@ -582,7 +544,7 @@ profile_main (ProfileOptions *o, const char *path)
     return wb_cli_report_session_error (error);
 
   job = wb_profile_job_new (p.c, p.program, p.stage->label);
-  if ((exit_code = configure_job (o, &p, job, &progress)) >= 0)
+  if ((exit_code = _wb_cli_profile_configure_job (o, &p, job, &progress)) >= 0)
     return exit_code;
   progress.start_us = g_get_monotonic_time ();
   progress.quiet = o->quiet;
@@ -598,11 +560,13 @@ profile_main (ProfileOptions *o, const char *path)
         return wb_profile_job_get_runner_exit (job);
       if (error->domain == WB_RUNNER_ERROR)
         return WB_EXIT_ENVIRONMENT;
-      return executor_error_exit (error);
+      return _wb_cli_profile_executor_exit (error);
     }
   if (p.store_error != NULL)
     return wb_cli_report_session_error (p.store_error);
-  return report_run (o, &p, job, run, baseline, baseline_label);
+  if (o->save_outputs != NULL && !_wb_cli_profile_save_outputs (job, o->save_outputs, &error))
+    return wb_cli_report_error (error);
+  return _wb_cli_profile_report_run (o, &p, job, run, baseline, baseline_label);
 }
 
 int
@@ -639,6 +603,8 @@ wb_cli_command_profile (int    argc,
     { "recompile", 0, 0, G_OPTION_ARG_NONE, &o.recompile,
       N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, N_ ("No progress or notes on standard error"), NULL },
+    { "save-outputs", 0, 0, G_OPTION_ARG_FILENAME, &o.save_outputs,
+      N_ ("Write the checked run's outputs and gradients (cuda; a multi-GPU case: one file per rank, F.rankN.safetensors)"), "F.safetensors" },
     { NULL }
   };
   GOptionGroup *group;

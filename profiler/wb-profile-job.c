@@ -36,6 +36,9 @@ struct _WbProfileJob
   gpointer              log_data;
   GCancellable         *cancellable;
   guint                 runner_calls; /* PROGRESS messages of calls in this run */
+  int                   cuda_device;  /* the runner's GPU (-1: the first) */
+  WbProfileGroupRank    group;        /* a multi-GPU run's rank (world_size 0: none) */
+  WbRunResult          *checked;      /* the GPU runner's checked run: outputs and gradients on the host */
 };
 
 gboolean
@@ -80,6 +83,7 @@ wb_profile_job_new (WbCase *wcase, WbProgram *program, const char *stage_label)
   job->notes = g_ptr_array_new_with_free_func (g_free);
   job->warnings = g_ptr_array_new_with_free_func (g_free);
   wb_profile_options_init (&job->options);
+  job->cuda_device = -1;
   return job;
 }
 
@@ -103,6 +107,9 @@ wb_profile_job_free (WbProfileJob *job)
   g_clear_pointer (&job->failed, wb_run_free);
   g_free (job->store_error);
   g_clear_object (&job->cancellable);
+  g_clear_pointer (&job->group.nccl_id, g_bytes_unref);
+  g_free (job->group.group);
+  g_clear_pointer (&job->checked, wb_run_result_free);
   g_free (job);
 }
 
@@ -217,7 +224,7 @@ start_runner (WbProfileJob *job, char **why)
         wb_cuda_is_available (why);
       return FALSE;
     }
-  if ((runner = wb_runner_new_for_program (path, &error)) == NULL || !wb_runner_probe (runner, &device, &error))
+  if ((runner = wb_runner_new_full (path, job->cuda_device, &error)) == NULL || !wb_runner_probe (runner, &device, &error))
     {
       *why = g_strdup (error->message);
       return FALSE;
@@ -279,6 +286,39 @@ wb_profile_job_get_device_model (const WbProfileJob *job)
 {
   g_return_val_if_fail (job != NULL, NULL);
   return job->model;
+}
+
+void
+wb_profile_job_set_cuda_device (WbProfileJob *job, int cuda_device)
+{
+  g_return_if_fail (job != NULL && job->runner == NULL);
+  job->cuda_device = cuda_device;
+}
+
+void
+wb_profile_job_set_group_rank (WbProfileJob *job, const WbProfileGroupRank *rank)
+{
+  g_return_if_fail (job != NULL && rank != NULL);
+  g_clear_pointer (&job->group.nccl_id, g_bytes_unref);
+  g_clear_pointer (&job->group.group, g_free);
+  job->group.world_size = rank->world_size;
+  job->group.rank = rank->rank;
+  job->group.nccl_id = rank->nccl_id ? g_bytes_ref (rank->nccl_id) : NULL;
+  job->group.group = g_strdup (rank->group);
+}
+
+WbRunResult *
+wb_profile_job_get_checked_result (const WbProfileJob *job)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  return job->checked;
+}
+
+WbRunner *
+wb_profile_job_get_runner (WbProfileJob *job)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  return job->runner;
 }
 
 WbRunner *
@@ -436,7 +476,7 @@ unprofiled_median (GVariant *profile, const gint64 *iter_ns, gsize n_iter, GPtrA
  * run as the cpu profiler would; *@ceilings (transfer full) the ceilings measured when @measure_ceilings;
  * the runner's medians and statistics go to @log, what a report should say to @notes. */
 static WbRun *
-run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, GPtrArray *warnings, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, int *exit_code, GError **error)
+run_in_runner (WbRunner *runner, const WbProfileGroupRank *group, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, GPtrArray *warnings, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, WbRunResult **checked, int *exit_code, GError **error)
 {
   gint64 unprofiled_ns = 0; /* the median iteration without the profiler's events (GPU time) */
   g_autoptr (WbRunnerResult) res = NULL;
@@ -476,6 +516,9 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
   req.ceilings = measure_ceilings;
   req.cuda_graphs = options->cuda_graphs;
   req.allow_cpu_fallback = options->allow_cpu_fallback;
+  req.world_size = group->world_size;
+  req.rank = group->rank;
+  req.nccl_id = group->nccl_id;
   if ((res = wb_runner_run (runner, &req, exit_code, error)) == NULL)
     return NULL;
   *exit_code = 3;
@@ -532,7 +575,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
         kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, start_ns, (guint) n_iter);
     }
   }
-  device_name = g_strdup ("cuda:0");
+  device_name = g_strdup_printf ("cuda:%u", group->world_size > 0 ? group->rank : 0);
   times.device_name = device_name;
   times.device_model = res->model ? res->model : (wb_runner_get_model (runner) ? wb_runner_get_model (runner) : "unknown GPU");
   times.driver_version = res->driver;
@@ -554,6 +597,13 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
     wb_runner_profile_get_attribution (res->profile, &run->attribution);
     run->device_step_peak_bytes = res->device_step_peak_bytes;
     run->unprofiled_median_ns = unprofiled_ns;
+    g_variant_lookup (res->profile, "clock_origin_ns", "x", &run->clock_origin_ns);
+    if (group->world_size > 0)
+      {
+        run->rank = group->rank;
+        run->world_size = group->world_size;
+        run->group = g_strdup (group->group);
+      }
     if (res->device_step_peak_bytes > 0)
       gpu_log (log, log_data, "device memory: the step's peak %.1f MiB above its inputs", res->device_step_peak_bytes / 1048576.0);
     /* with CUPTI it names the traced iterations and how much slower they ran (tests/bench reads it) */
@@ -572,6 +622,7 @@ run_in_runner (WbRunner *runner, WbProfile *profile, WbProgram *program, GPtrArr
       }
     if (measure_ceilings && ceilings != NULL && res->copy_gbps > 0 && res->bf16_tflops > 0)
       *ceilings = wb_device_ceilings_new (times.device_model, res->copy_gbps, res->bf16_tflops);
+    *checked = g_steal_pointer (&res->result);
     *exit_code = 0;
     return run;
   }
@@ -646,11 +697,12 @@ run_on_gpu (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProfile
 
   job_log (job, "running on %s through thunder-wb-runner (%u warm-up, %u timed iterations)", job->model, po->warmup, po->iters);
   job->runner_calls = 0;
+  g_clear_pointer (&job->checked, wb_run_result_free);
   wb_runner_set_progress (job->runner, on_runner_progress, job);
   if (job->cancellable != NULL)
     handler = g_cancellable_connect (job->cancellable, G_CALLBACK (on_cancelled), job->runner, NULL);
-  run = run_in_runner (job->runner, job->profile, job->program, args, cotangents, po, job->ceilings == NULL, &measured, job->notes,
-                       job->warnings, job->default_executor, job->log, job->log_data, &job->runner_exit, &local);
+  run = run_in_runner (job->runner, &job->group, job->profile, job->program, args, cotangents, po, job->ceilings == NULL, &measured, job->notes,
+                       job->warnings, job->default_executor, job->log, job->log_data, &job->checked, &job->runner_exit, &local);
   g_cancellable_disconnect (job->cancellable, handler);
   wb_runner_set_progress (job->runner, NULL, NULL);
   if (run == NULL && g_cancellable_is_cancelled (job->cancellable))

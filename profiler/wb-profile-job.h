@@ -53,6 +53,16 @@ typedef void (*WbProfileJobLogFunc) (const char *line,
 
 typedef struct _WbProfileJob WbProfileJob;
 
+/* WbProfileGroupRank: one rank of a multi-GPU run (wb-profile-group.h): @rank of @world_size, NCCL's unique id
+ * (128 bytes) and the group's id (WbRun.group). world_size 0: not part of one. */
+typedef struct
+{
+  guint   world_size;
+  guint   rank;
+  GBytes *nccl_id;
+  char   *group;
+} WbProfileGroupRank;
+
 /* wb_profile_job_new: (transfer full) a job profiling @program (referenced) of @wcase (transfer none: it
  * must outlive the job), whose stage is called @stage_label ("forward_06+backward_00"; nullable). */
 WbProfileJob *wb_profile_job_new (WbCase     *wcase,
@@ -66,6 +76,17 @@ void wb_profile_job_set_device (WbProfileJob *job, WbProfileDevice device);
  * leaves out; NULL: the registry's default on CUDA (wb_executor_info_get_default). The caller reads any
  * setting (`profile --default-executor`). */
 void wb_profile_job_set_default_executor (WbProfileJob *job, const char *executor);
+/* wb_profile_job_set_cuda_device: the GPU the job's runner uses (its WB_CUDA_DEVICE; -1, the default: the
+ * first); set before the device is chosen. */
+void wb_profile_job_set_cuda_device (WbProfileJob *job, int cuda_device);
+/* wb_profile_job_set_group_rank: (copied) makes the job's run @rank's part of a multi-GPU run: the runner joins
+ * NCCL's communicator before the checked run, and the run gets rank, world_size and group. */
+void wb_profile_job_set_group_rank (WbProfileJob *job, const WbProfileGroupRank *rank);
+/* wb_profile_job_get_checked_result: (transfer none) (nullable) the outputs, gradients and flat argument
+ * names of the GPU run's checked run (host tensors), after wb_profile_job_run on cuda. */
+WbRunResult *wb_profile_job_get_checked_result (const WbProfileJob *job);
+/* wb_profile_job_get_runner: (transfer none) (nullable) the GPU runner wb_profile_job_choose_device started. */
+WbRunner *wb_profile_job_get_runner (WbProfileJob *job);
 /* wb_profile_job_set_runner_program: (nullable) the GPU runner to start instead of the one found
  * (tests start a fake one); also probed without /dev/nvidiactl. */
 void wb_profile_job_set_runner_program (WbProfileJob *job, const char *path);

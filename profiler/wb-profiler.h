@@ -19,6 +19,7 @@
 #include "wb-cost.h"
 #include "wb-cupti.h"
 #include "wb-profile-job.h"
+#include "wb-profile-group.h"
 #include "wb-profile.h"
 #include "wb-run.h"
 #include "wb-runner.h"

@@ -70,3 +70,8 @@ void     _wb_runner_written_inputs_clear (WbWrittenInputs *w);
 char *_wb_runner_same_as_checked (WbCudaRuntime *rt, WbRunResult *run, WbRunResult *checked, const char *subject, const char *checked_how);
 
 G_END_DECLS
+
+/* wb-runner-nccl.c: a multi-GPU run's part (NCCL_ID, joining the group from a RUN request, statistics) */
+void     _wb_runner_handle_nccl_id (GOutputStream *out);
+gboolean _wb_runner_join_group (WbCudaRuntime *rt, GVariant *req, GError **error);
+void     _wb_runner_nccl_stats (GVariantBuilder *b);

@@ -217,6 +217,7 @@ stats_variant (guint retries)
     g_variant_builder_add (&b, "{sv}", "attention", g_variant_new_string (attention));
   if ((convolution = wb_cuda_conv_describe ()) != NULL)
     g_variant_builder_add (&b, "{sv}", "convolution", g_variant_new_string (convolution));
+  _wb_runner_nccl_stats (&b);
   return g_variant_builder_end (&b);
 }
 
@@ -305,16 +306,16 @@ typedef struct
   gboolean    check_shapes, profile, ceilings, cuda_graphs, allow_cpu_fallback;
   gint64      bytes_before; /* device bytes live when the checked run started (inputs, cotangents) */
 
-  WbCudaRuntime *rt;
-  WbTrace       *fw, *bw;
-  WbProgram     *program;
-  GPtrArray     *args, *cots; /* on the device, uploaded once for every run */
-  GPtrArray     *host_args;   /* as the request sent them */
-  WbWrittenInputs written;    /* those the checked run wrote into, restored before every later run */
-  WbRunOptions   options;
-  WbRunResult   *result; /* the checked run's */
-  GVariant      *stats;  /* what ran where, counted in the checked run */
-  double         copy_gbps, bf16_tflops;
+  WbCudaRuntime  *rt;
+  WbTrace        *fw, *bw;
+  WbProgram      *program;
+  GPtrArray      *args, *cots; /* on the device, uploaded once for every run */
+  GPtrArray      *host_args;   /* as the request sent them */
+  WbWrittenInputs written;     /* those the checked run wrote into, restored before every later run */
+  WbRunOptions    options;
+  WbRunResult    *result; /* the checked run's */
+  GVariant       *stats;  /* what ran where, counted in the checked run */
+  double          copy_gbps, bf16_tflops;
   /* the runs after it */
   Graphs       graphs;
   GArray      *iter_ms, *iter_gpu_ms; /* double: each timed iteration's host and GPU time */
@@ -402,6 +403,8 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   assign = g_variant_lookup_value (req, "assign", G_VARIANT_TYPE ("a{ss}"));
   if (assign && !assign_choices (run->program, assign, error))
     return FALSE;
+  if (!_wb_runner_join_group (run->rt, req, error))
+    return FALSE;
   /* the regions' kernels compiled on every core now, not one after another as the checked run meets them */
   precompiled.ms = wb_cuda_executors_precompile (run->rt, run->program, 0, &precompiled.units, &precompiled.compiled);
   av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
@@ -457,7 +460,7 @@ run_checked (Runner *r, Run *run, GError **error)
       wb_cuda_executors_begin_run ();
     }
   r->announce = FALSE;
-  if (run->result == NULL || !wb_cuda_runtime_synchronize (run->rt, error))
+  if (run->result == NULL || !wb_cuda_nccl_join_all (run->rt, error) || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
   g_variant_ref_sink ((run->stats = stats_variant (retries)));
   if ((run->warmup > 0 || run->iters > 0) && !_wb_runner_find_written_inputs (run->rt, run->args, run->host_args, &run->written, error))
@@ -508,8 +511,9 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
     return FALSE;
   again = wb_program_run (run->program, &run->options, run->args, cots, error);
   wb_host_trace_end (r->host_trace);
-  /* the iteration ends when the side stream's calls have (weight gradients only the return reads) */
-  if (again != NULL && !wb_cuda_runtime_join_side (rt, error))
+  /* the iteration ends when the side stream's calls have (weight gradients only the return reads), and its
+   * collectives */
+  if (again != NULL && (!wb_cuda_runtime_join_side (rt, error) || !wb_cuda_nccl_join_all (rt, error)))
     g_clear_pointer (&again, wb_run_result_free);
   wb_cuda_runtime_get_stats (rt, &after);
   run->side_calls = after.side_calls - before.side_calls; /* per run: the last one's */
@@ -782,6 +786,9 @@ main (int argc, char **argv)
           }
         case WB_RUNNER_MSG_RUN:
           handle_run (&r, msg);
+          break;
+        case WB_RUNNER_MSG_NCCL_ID:
+          _wb_runner_handle_nccl_id (r.out);
           break;
         case WB_RUNNER_MSG_QUIT:
           g_object_unref (r.out);

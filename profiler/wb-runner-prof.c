@@ -340,7 +340,7 @@ prof_memops (guint32 count, guint64 bytes, gint64 ns)
  * "events"), kernel_source_reason s (why not CUPTI; "" with CUPTI), cupti_version u, kernel_ns_total x,
  * kernel_ns_attributed x, kernel_ns_by_time_range x, kernels_by_correlation u, kernels_by_time_range u,
  * kernels_unattributed u, memcpy (utx) and memset (utx) (count, bytes, ns), memops_attributed u,
- * dropped_records t */
+ * dropped_records t, clock_origin_ns x (host CLOCK_MONOTONIC ns of iter_start_ns's 0) */
 GVariant *
 wb_runner_prof_variant (WbRunnerProf *p)
 {
@@ -360,6 +360,8 @@ wb_runner_prof_variant (WbRunnerProf *p)
   g_variant_builder_add (&b, "{sv}", "unprofiled_iter_ns",
                          g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->unprofiled_iter_ns->data, p->unprofiled_iter_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "iter_start_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->iter_start->data, p->iter_start->len, sizeof (gint64)));
+  /* host CLOCK_MONOTONIC (g_get_monotonic_time) of iter_start_ns's 0, ns: the ranks of one host align on it */
+  g_variant_builder_add (&b, "{sv}", "clock_origin_ns", g_variant_new_int64 (p->origin_us * 1000));
   g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));
   g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));

@@ -63,7 +63,7 @@ wb_runner_read_message (GInputStream *in, WbRunnerMsgType *type, GVariant **payl
   memcpy (&len, header + 8, 8);
   t = GUINT32_FROM_LE (t);
   len = GUINT64_FROM_LE (len);
-  if (t < WB_RUNNER_MSG_HELLO || t > WB_RUNNER_MSG_QUIT || len > WB_RUNNER_MAX_MESSAGE)
+  if (t < WB_RUNNER_MSG_HELLO || t > WB_RUNNER_MSG_NCCL_ID_REPLY || len > WB_RUNNER_MAX_MESSAGE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "runner protocol: message type %u of %" G_GUINT64_FORMAT " bytes", t, len);
       return FALSE;

@@ -28,14 +28,16 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  WB_RUNNER_MSG_HELLO = 1,   /* runner -> caller, once at start: version, pid */
-  WB_RUNNER_MSG_PROBE,       /* caller -> runner: is CUDA usable? */
-  WB_RUNNER_MSG_PROBE_REPLY, /* runner -> caller: ok, message, device, arch, code */
-  WB_RUNNER_MSG_RUN,         /* caller -> runner: a program, its assignment, options and inputs */
-  WB_RUNNER_MSG_PROGRESS,    /* runner -> caller: the top-level call about to run (checked pass) */
-  WB_RUNNER_MSG_RESULT,      /* runner -> caller: outputs, gradients, timings, statistics */
-  WB_RUNNER_MSG_ERROR,       /* runner -> caller: domain, code, message, region, exit */
-  WB_RUNNER_MSG_QUIT,        /* caller -> runner: exit now */
+  WB_RUNNER_MSG_HELLO = 1,     /* runner -> caller, once at start: version, pid */
+  WB_RUNNER_MSG_PROBE,         /* caller -> runner: is CUDA usable? */
+  WB_RUNNER_MSG_PROBE_REPLY,   /* runner -> caller: ok, message, device, arch, code */
+  WB_RUNNER_MSG_RUN,           /* caller -> runner: a program, its assignment, options and inputs */
+  WB_RUNNER_MSG_PROGRESS,      /* runner -> caller: the top-level call about to run (checked pass) */
+  WB_RUNNER_MSG_RESULT,        /* runner -> caller: outputs, gradients, timings, statistics */
+  WB_RUNNER_MSG_ERROR,         /* runner -> caller: domain, code, message, region, exit */
+  WB_RUNNER_MSG_QUIT,          /* caller -> runner: exit now */
+  WB_RUNNER_MSG_NCCL_ID,       /* caller -> runner: make NCCL's unique id (rank 0 of a multi-GPU run) */
+  WB_RUNNER_MSG_NCCL_ID_REPLY, /* runner -> caller: ok, id ay (128 bytes) or message, nccl_version */
 } WbRunnerMsgType;
 
 /* wb_runner_write_message: writes one message; @payload (nullable: an empty a{sv}) is sunk if floating. */

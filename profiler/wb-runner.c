@@ -16,12 +16,12 @@ G_DEFINE_QUARK (wb-runner-error-quark, wb_runner_error)
 
 struct _WbRunner
 {
-  GSubprocess   *proc;
-  GOutputStream *to;
-  GInputStream  *from;
-  char          *last_region;
-  char          *model;
-  gboolean       dead;
+  GSubprocess         *proc;
+  GOutputStream       *to;
+  GInputStream        *from;
+  char                *last_region;
+  char                *model;
+  gboolean             dead;
   WbRunnerProgressFunc progress;
   gpointer             progress_data;
 };
@@ -154,6 +154,12 @@ wb_runner_new (GError **error)
 WbRunner *
 wb_runner_new_for_program (const char *path, GError **error)
 {
+  return wb_runner_new_full (path, -1, error);
+}
+
+WbRunner *
+wb_runner_new_full (const char *path, int cuda_device, GError **error)
+{
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GVariant) hello = NULL;
   WbRunner       *r;
@@ -167,6 +173,11 @@ wb_runner_new_for_program (const char *path, GError **error)
       return NULL;
     }
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  if (cuda_device >= 0)
+    {
+      g_autofree char *dev = g_strdup_printf ("%d", cuda_device);
+      g_subprocess_launcher_setenv (launcher, "WB_CUDA_DEVICE", dev, TRUE);
+    }
   r = g_new0 (WbRunner, 1);
   r->proc = g_subprocess_launcher_spawn (launcher, error, path, NULL);
   if (r->proc == NULL)
@@ -387,6 +398,12 @@ request_variant (const WbRunnerRequest *req)
     g_variant_builder_add (&b, "{sv}", "cuda_graphs", g_variant_new_boolean (TRUE));
   if (req->allow_cpu_fallback)
     g_variant_builder_add (&b, "{sv}", "allow_cpu_fallback", g_variant_new_boolean (TRUE));
+  if (req->world_size > 0 && req->nccl_id != NULL)
+    {
+      g_variant_builder_add (&b, "{sv}", "world_size", g_variant_new_uint32 (req->world_size));
+      g_variant_builder_add (&b, "{sv}", "rank", g_variant_new_uint32 (req->rank));
+      g_variant_builder_add (&b, "{sv}", "nccl_id", g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, req->nccl_id, TRUE));
+    }
   g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
   if (req->cotangents)
     g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));
@@ -565,4 +582,34 @@ wb_runner_get_pid (WbRunner *runner)
 {
   g_return_val_if_fail (runner != NULL, NULL);
   return runner->proc ? g_subprocess_get_identifier (runner->proc) : NULL;
+}
+
+GBytes *
+wb_runner_get_nccl_id (WbRunner *r, GError **error)
+{
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GVariant) id = NULL;
+  WbRunnerMsgType type;
+  gboolean        ok = FALSE;
+  const char     *message = "no reason given";
+  gsize           n = 0;
+  gconstpointer   data;
+
+  if (!write_msg (r, WB_RUNNER_MSG_NCCL_ID, NULL, error) || !read_msg (r, &type, &reply, error))
+    return NULL;
+  if (type != WB_RUNNER_MSG_NCCL_ID_REPLY)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "the runner answered NCCL_ID with message %d", type);
+      return NULL;
+    }
+  g_variant_lookup (reply, "ok", "b", &ok);
+  g_variant_lookup (reply, "message", "&s", &message);
+  id = g_variant_lookup_value (reply, "id", G_VARIANT_TYPE_BYTESTRING);
+  if (!ok || id == NULL)
+    {
+      g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_NO_GPU, "NCCL: %s", message);
+      return NULL;
+    }
+  data = g_variant_get_fixed_array (id, &n, 1);
+  return g_bytes_new (data, n);
 }

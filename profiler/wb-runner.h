@@ -43,6 +43,9 @@ WbRunner *wb_runner_new (GError **error);
 /* wb_runner_new_for_program: (transfer full) wb_runner_new starting the runner at @path (tests start a
  * fake one), or NULL with the error. */
 WbRunner *wb_runner_new_for_program (const char *path, GError **error);
+/* wb_runner_new_full: (transfer full) wb_runner_new_for_program with the runner on GPU @cuda_device (its
+ * WB_CUDA_DEVICE; -1: the first GPU), or NULL with the error. A multi-GPU run starts rank r on GPU r. */
+WbRunner *wb_runner_new_full (const char *path, int cuda_device, GError **error);
 void      wb_runner_free (WbRunner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRunner, wb_runner_free)
 
@@ -73,6 +76,12 @@ typedef struct
   /* let a call no GPU path takes run on the cpu (wb_cuda_executors_set_cpu_fallback); otherwise the run fails
    * with WB_RUNNER_ERROR_FAILED, remote code WB_EXECUTOR_ERROR_CPU_FALLBACK, naming the op (--allow-cpu-fallback) */
   gboolean allow_cpu_fallback;
+  /* a multi-GPU run (wb-profile-group.h): @world_size ranks (0: none), this runner's @rank, and NCCL's unique id
+   * (128 bytes, wb_runner_get_nccl_id from rank 0's runner; transfer none) that every rank joins before the
+   * checked run */
+  guint   world_size;
+  guint   rank;
+  GBytes *nccl_id;
 } WbRunnerRequest;
 
 typedef struct
@@ -155,5 +164,10 @@ const char *wb_runner_get_pid (WbRunner *runner);
 const char *wb_runner_get_last_region (WbRunner *runner);
 /* wb_runner_is_alive: FALSE once the process ended. */
 gboolean wb_runner_is_alive (WbRunner *runner);
+
+/* wb_runner_get_nccl_id: (transfer full) a new NCCL unique id (128 bytes) made by @runner, which hosts NCCL's
+ * bootstrap and so must be rank 0's and live until every rank joined; NULL with WB_RUNNER_ERROR_NO_GPU (no
+ * libnccl in the runner: the message says how to get one), _CRASHED or _PROTOCOL. */
+GBytes *wb_runner_get_nccl_id (WbRunner *runner, GError **error);
 
 G_END_DECLS

@@ -1,0 +1,72 @@
+/* wb-cli-profile-private.h — what `profile`'s files share: its options, the loaded case, the job's set-up
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib/gi18n.h>
+
+#include "wb-cli.h"
+#include "wb-data.h"
+
+typedef struct
+{
+  char    *device;
+  char    *executors;
+  char    *default_executor;
+  int      iters;
+  int      warmup;
+  gboolean cuda_graphs;    /* asked for explicitly (the default on cuda) */
+  gboolean no_cuda_graphs; /* --no-cuda-graphs */
+  gboolean allow_cpu_fallback;
+  char    *session;
+  char   **reports;
+  char    *chrome_trace;
+  char    *baseline;
+  double   fail_above;
+  gboolean fail_above_set;
+  gboolean iters_set;
+  gboolean warmup_set;
+  char    *stage;
+  gint64   seed;
+  char    *inputs;
+  char    *label;
+  gboolean check_shapes;
+  gboolean recompile;
+  gboolean quiet;
+  char    *save_outputs;
+} ProfileOptions;
+
+typedef struct
+{
+  gint64   start_us;
+  gint64   last_us;
+  gboolean quiet;
+} Progress;
+
+typedef struct
+{
+  WbCase            *c;
+  WbSession         *source_session; /* PATH is a session file */
+  WbSession         *session;        /* where the run is stored (--session, or PATH's) */
+  WbSafetensors     *tensors;
+  WbProgram         *program;
+  const WbCaseStage *stage;
+  char              *set_name;
+  gint64             trace_set_id;
+  const char        *path;
+  const char        *label;
+  GError            *store_error;
+} Profiling;
+
+/* wb-cli-profile.c: loads PATH and picks the stage (-1, or an exit code); the job's device, assignment, options
+ * and ceilings (-1 or an exit code); the report of one run (an exit code); the exit code of an executor error */
+int  _wb_cli_profile_load_case (ProfileOptions *o, Profiling *p);
+int  _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *progress);
+int  _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label);
+int  _wb_cli_profile_executor_exit (const GError *error);
+void _wb_cli_profile_clear (Profiling *p);
+/* wb-cli-profile-ranks.c: a multi-GPU case (PATH/rank<N>/): its rank folders in rank order, or NULL; profiling it
+ * (an exit code); --save-outputs of a GPU job */
+GPtrArray *_wb_cli_profile_list_rank_dirs (const char *path);
+int        _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs);
+gboolean   _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, _wb_cli_profile_clear)

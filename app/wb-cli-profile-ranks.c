@@ -1,0 +1,144 @@
+/* wb-cli-profile-ranks.c — `profile` of a multi-GPU case (PATH/rank<N>/), --save-outputs
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-cli-profile-private.h"
+
+/* F.md -> F.rank1.md: a multi-GPU case writes one file per rank */
+static char *
+rank_path (const char *path, guint rank)
+{
+  const char *dot = strrchr (path, '.'), *slash = strrchr (path, '/');
+
+  if (dot == NULL || (slash != NULL && dot < slash))
+    return g_strdup_printf ("%s.rank%u", path, rank);
+  return g_strdup_printf ("%.*s.rank%u%s", (int) (dot - path), path, rank, dot);
+}
+
+/* --save-outputs: the checked run's outputs (output.<i>) and gradients (grad.<flat argument>) */
+gboolean
+_wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error)
+{
+  WbRunResult *r = wb_profile_job_get_checked_result (job);
+  g_autoptr (WbSafetensors) out = wb_safetensors_new ();
+
+  if (r == NULL)
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "--save-outputs: only a run on cuda keeps its outputs");
+      return FALSE;
+    }
+  for (guint i = 0; r->outputs != NULL && i < r->outputs->len; i++)
+    {
+      WbRtValue       *v = r->outputs->pdata[i];
+      g_autofree char *n = g_strdup_printf ("output.%u", i);
+      if (v->kind == WB_RT_TENSOR)
+        wb_safetensors_add (out, n, v->tensor);
+    }
+  for (guint i = 0; r->grads != NULL && i < r->grads->len; i++)
+    {
+      WbRtValue       *v = r->grads->pdata[i];
+      g_autofree char *n = g_strdup_printf ("grad.%s", i < r->flat_args->len ? (const char *) r->flat_args->pdata[i] : "?");
+      if (v->kind == WB_RT_TENSOR)
+        wb_safetensors_add (out, n, v->tensor);
+    }
+  wb_safetensors_set_metadata (out, "producer", "thunder-wb profile");
+  if (!wb_safetensors_save (out, save_path, error))
+    return FALSE;
+  g_printerr ("profile: saved %u tensors to %s\n", wb_safetensors_get_n (out), save_path);
+  return TRUE;
+}
+
+/* A multi-GPU case: PATH/rank0 ... PATH/rank<N-1> (each rank's traces and inputs), one runner per GPU (see
+ * wb-profile-group.h); each rank takes its recorded inputs (its share of the batch) unless --inputs names a file.
+ * Reports and --save-outputs get one file per rank (F.rankN.EXT). */
+int
+_wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
+{
+  guint n = dirs->len;
+  g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_profile_job_free);
+  g_autofree Profiling *ps = g_new0 (Profiling, n);
+  g_autofree Progress  *progress = g_new0 (Progress, n);
+  g_autoptr (GPtrArray) runs = NULL;
+  g_autoptr (GError) error = NULL;
+  int exit_code = -1;
+
+  ProfileOptions co = *o; /* a multi-GPU case runs on the GPUs: cuda unless asked otherwise */
+
+  if (o->session != NULL || o->baseline != NULL)
+    return wb_cli_usage_error (_ ("--session and --baseline do not take a multi-GPU case yet"));
+  if (o->device != NULL && g_str_has_prefix (o->device, "cpu"))
+    return wb_cli_usage_error (_ ("a case of %u ranks runs on %u GPUs, one per rank (the cpu runs one rank: profile %s)"), n,
+                               n, (const char *) dirs->pdata[0]);
+  if (co.device == NULL)
+    co.device = (char *) "cuda";
+  o = &co;
+  for (guint r = 0; r < n && exit_code < 0; r++)
+    {
+      WbProfileJob *job;
+
+      ps[r].path = dirs->pdata[r];
+      ps[r].label = o->label;
+      if ((exit_code = _wb_cli_profile_load_case (o, &ps[r])) >= 0)
+        break;
+      job = wb_profile_job_new (ps[r].c, ps[r].program, ps[r].stage->label);
+      g_ptr_array_add (jobs, job);
+      wb_profile_job_set_cuda_device (job, (int) r);
+      progress[r].quiet = o->quiet || r > 0;
+      progress[r].start_us = g_get_monotonic_time ();
+      exit_code = _wb_cli_profile_configure_job (o, &ps[r], job, &progress[r]);
+      if (ps[r].tensors == NULL)
+        wb_profile_job_set_inputs (job, wb_case_get_reference (ps[r].c, NULL));
+      wb_profile_job_set_store (job, NULL, NULL);
+    }
+  if (exit_code < 0 && (runs = wb_profile_group_run ((WbProfileJob **) jobs->pdata, n, &error)) == NULL)
+    {
+      g_printerr ("thunder-wb: profile: %s\n", error->message);
+      exit_code = error->domain == WB_RUNNER_ERROR || error->domain == WB_PROFILE_ERROR ? WB_EXIT_ENVIRONMENT : _wb_cli_profile_executor_exit (error);
+    }
+  for (guint r = 0; exit_code < 0 && r < n; r++)
+    {
+      ProfileOptions ro = *o;
+      g_auto (GStrv) reports = g_new0 (char *, o->reports ? g_strv_length (o->reports) + 1 : 1);
+      g_autofree char *chrome = o->chrome_trace ? rank_path (o->chrome_trace, r) : NULL;
+      g_autofree char *save = o->save_outputs ? rank_path (o->save_outputs, r) : NULL;
+
+      for (guint i = 0; o->reports != NULL && o->reports[i] != NULL; i++)
+        reports[i] = rank_path (o->reports[i], r);
+      ro.reports = reports;
+      ro.chrome_trace = chrome;
+      if (save != NULL && !_wb_cli_profile_save_outputs (jobs->pdata[r], save, &error))
+        {
+          g_printerr ("thunder-wb: %s\n", error->message);
+          exit_code = WB_EXIT_ENVIRONMENT;
+          break;
+        }
+      if (!o->quiet && (o->reports == NULL || o->reports[0] == NULL))
+        g_print ("\n# Rank %u of %u\n\n", r, n);
+      if ((exit_code = _wb_cli_profile_report_run (&ro, &ps[r], jobs->pdata[r], runs->pdata[r], NULL, NULL)) == WB_EXIT_OK)
+        exit_code = -1;
+    }
+  for (guint r = 0; r < n; r++)
+    _wb_cli_profile_clear (&ps[r]);
+  return exit_code < 0 ? WB_EXIT_OK : exit_code;
+}
+
+/* The rank folders of a multi-GPU case (PATH/rank0, PATH/rank1, ...: consecutive from 0), or NULL. */
+GPtrArray *
+_wb_cli_profile_list_rank_dirs (const char *path)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint r = 0;; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank%u", r);
+      g_autofree char *dir = g_build_filename (path, name, NULL);
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        break;
+      g_ptr_array_add (dirs, g_steal_pointer (&dir));
+    }
+  if (dirs->len == 0)
+    g_clear_pointer (&dirs, g_ptr_array_unref);
+  return dirs;
+}
