@@ -7,7 +7,8 @@
  * statistics drift, and an index computed in place runs past its table. After the checked run each
  * device argument is compared with what the request sent; those that changed are kept as a pristine
  * device copy and copied back (device to device, on the run's stream) before every later run and graph
- * replay, so that every run sees the inputs the checked run saw. */
+ * replay, so that every run sees the inputs the checked run saw. Also the uploads and downloads of a run's
+ * values. */
 #include "config.h"
 
 #include <string.h>
@@ -65,4 +66,51 @@ _wb_runner_written_inputs_clear (WbWrittenInputs *w)
 {
   g_clear_pointer (&w->dst, g_ptr_array_unref);
   g_clear_pointer (&w->src, g_ptr_array_unref);
+}
+
+/* Device copies of @values (uploaded once for every run). */
+GPtrArray *
+_wb_runner_upload_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      WbRtValue *v = values->pdata[i];
+      if (v->kind == WB_RT_TENSOR)
+        {
+          WbTensor *d = wb_cuda_upload (rt, v->tensor, error);
+          if (d == NULL)
+            {
+              g_ptr_array_unref (out);
+              return NULL;
+            }
+          g_ptr_array_add (out, wb_rt_value_take_tensor (d));
+        }
+      else
+        g_ptr_array_add (out, wb_rt_value_ref (v));
+    }
+  return out;
+}
+
+/* Host copies of @values as the protocol's av (floating). */
+GVariant *
+_wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
+{
+  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      WbRtValue *v = values->pdata[i];
+      if (v->kind == WB_RT_TENSOR)
+        {
+          WbTensor *h = wb_cuda_download (rt, v->tensor, error);
+          if (h == NULL)
+            return NULL;
+          g_ptr_array_add (host, wb_rt_value_take_tensor (h));
+        }
+      else
+        g_ptr_array_add (host, wb_rt_value_ref (v));
+    }
+  return wb_runner_values_to_variant (host);
 }

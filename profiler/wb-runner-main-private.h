@@ -75,3 +75,6 @@ G_END_DECLS
 void     _wb_runner_handle_nccl_id (GOutputStream *out);
 gboolean _wb_runner_join_group (WbCudaRuntime *rt, GVariant *req, GError **error);
 void     _wb_runner_nccl_stats (GVariantBuilder *b);
+/* wb-runner-inputs.c: device copies of @values (transfer full), host copies as an av (floating); NULL with the error */
+GPtrArray *_wb_runner_upload_all (WbCudaRuntime *rt, GPtrArray *values, GError **error);
+GVariant  *_wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error);

@@ -123,52 +123,6 @@ exit_code_for (const GError *error)
   return 3;
 }
 
-/* Device copies of @values (uploaded once for every run). */
-static GPtrArray *
-upload_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
-{
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-
-  for (guint i = 0; values && i < values->len; i++)
-    {
-      WbRtValue *v = values->pdata[i];
-      if (v->kind == WB_RT_TENSOR)
-        {
-          WbTensor *d = wb_cuda_upload (rt, v->tensor, error);
-          if (d == NULL)
-            {
-              g_ptr_array_unref (out);
-              return NULL;
-            }
-          g_ptr_array_add (out, wb_rt_value_take_tensor (d));
-        }
-      else
-        g_ptr_array_add (out, wb_rt_value_ref (v));
-    }
-  return out;
-}
-
-static GVariant *
-download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
-{
-  g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-
-  for (guint i = 0; values && i < values->len; i++)
-    {
-      WbRtValue *v = values->pdata[i];
-      if (v->kind == WB_RT_TENSOR)
-        {
-          WbTensor *h = wb_cuda_download (rt, v->tensor, error);
-          if (h == NULL)
-            return NULL;
-          g_ptr_array_add (host, wb_rt_value_take_tensor (h));
-        }
-      else
-        g_ptr_array_add (host, wb_rt_value_ref (v));
-    }
-  return wb_runner_values_to_variant (host);
-}
-
 /* the last run's compiles ahead of the checked run (wb_cuda_executors_precompile) */
 static struct
 {
@@ -413,8 +367,8 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   cv = g_variant_lookup_value (req, "cotangents", G_VARIANT_TYPE ("av"));
   if (cv && (host_cots = wb_runner_values_from_variant (cv, error)) == NULL)
     return FALSE;
-  if ((run->args = upload_all (run->rt, host_args, error)) == NULL ||
-      (host_cots && (run->cots = upload_all (run->rt, host_cots, error)) == NULL))
+  if ((run->args = _wb_runner_upload_all (run->rt, host_args, error)) == NULL ||
+      (host_cots && (run->cots = _wb_runner_upload_all (run->rt, host_cots, error)) == NULL))
     return FALSE;
   run->host_args = g_steal_pointer (&host_args);
 
@@ -563,7 +517,7 @@ static gboolean
 run_timed (Runner *r, Run *run, GError **error)
 {
   WbRunResult *result = run->result;
-  g_autoptr (GPtrArray) fixed = result->cotangents && result->cotangents->len ? upload_all (run->rt, result->cotangents, error) : NULL;
+  g_autoptr (GPtrArray) fixed = result->cotangents && result->cotangents->len ? _wb_runner_upload_all (run->rt, result->cotangents, error) : NULL;
   guint iters = run->iters;
   guint warm = run->warmup > 0 ? run->warmup - 1 : 0;
   guint n_plain = r->prof ? iters : 0; /* profiling: first without the entries' events (wb-runner-prof.h) */
@@ -621,13 +575,13 @@ send_result (Runner *r, Run *run, GError **error)
   g_autofree char *drv = NULL;
   GVariantBuilder  b;
 
-  if ((outs = download_all (run->rt, result->outputs, error)) == NULL)
+  if ((outs = _wb_runner_download_all (run->rt, result->outputs, error)) == NULL)
     return FALSE;
   g_variant_ref_sink (outs);
-  if ((grads = download_all (run->rt, result->grads, error)) == NULL)
+  if ((grads = _wb_runner_download_all (run->rt, result->grads, error)) == NULL)
     return FALSE;
   g_variant_ref_sink (grads);
-  if ((cotv = download_all (run->rt, result->cotangents, error)) == NULL)
+  if ((cotv = _wb_runner_download_all (run->rt, result->cotangents, error)) == NULL)
     return FALSE;
   g_variant_ref_sink (cotv);
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
