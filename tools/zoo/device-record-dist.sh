@@ -12,7 +12,8 @@
 #   thunder-wb record --out CAP --save-inputs -- torchrun --standalone --nproc-per-node W tools/zoo/record_dist.py CASE
 # through tools/zoo/record_dist_zoo.py, one at a time, each with a time limit (ZOO_DIST_TIMEOUT, default
 # 150 s), all of them within ZOO_DIST_DEADLINE seconds (default 480: later runs are left out, said so);
-# ZOO_DIST_DEVICE=cpu runs them on the cpu with gloo (a test of the script).
+# ZOO_DIST_DEVICE=cpu runs them on the cpu with gloo (a test of the script); ZOO_DIST_TMP (default /tmp)
+# is where the wheels, the bundle and the zoo folder are unpacked.
 # Writes OUTDIR/zoo-dist.tgz.part-* (the zoo folder, gzipped, in pieces of 15 MB: the device tool brings
 # back files of at most 16 MB), OUTDIR/zoo-dist-record.json and OUTDIR/summary.txt (a line per case).
 set -u
@@ -24,19 +25,23 @@ carry=$1
 out=$2
 nproc=$3
 shift 3
+tmp=${ZOO_DIST_TMP:-/tmp}
 mkdir -p "$out"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site "$carry"/whl/*.whl || exit 9
-export PYTHONPATH=/tmp/site
-mkdir -p /tmp/wb && tar -xzf "$carry/bundle.tgz" -C /tmp/wb || exit 9
-export LD_LIBRARY_PATH="/tmp/wb/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$tmp/site" "$carry"/whl/*.whl || exit 9
+export PYTHONPATH="$tmp/site"
+mkdir -p "$tmp/wb" && tar -xzf "$carry/bundle.tgz" -C "$tmp/wb" || exit 9
+export LD_LIBRARY_PATH="$tmp/wb/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export THUNDER_WB_PYTHONDIR="$PWD/python"
 nvidia-smi -L
 python3 -c "import torch, thunder; print('torch', torch.__version__, 'thunder', thunder.__version__, 'cuda', torch.cuda.is_available(), 'gpus', torch.cuda.device_count())" 2>&1 | grep -v -i warn
-rm -rf /tmp/zoo-dist /tmp/zoo-dist.work
-python3 tools/zoo/record_dist_zoo.py --wb /tmp/wb/app/thunder-wb --out /tmp/zoo-dist --device "${ZOO_DIST_DEVICE:-cuda}" --nproc "$nproc" \
-  --thunder-main "$carry/thunder-main" --timeout "${ZOO_DIST_TIMEOUT:-150}" --deadline "${ZOO_DIST_DEADLINE:-480}" "$@" \
-  2>&1 | tee "$out/summary.txt"
-rc=$?
-tar -C /tmp/zoo-dist -czf - . | split -b 15m - "$out/zoo-dist.tgz.part-"
-cp /tmp/zoo-dist/zoo-dist-record.json "$out/" 2>/dev/null
+rm -rf "$tmp/zoo-dist" "$tmp/zoo-dist.work"
+{
+  python3 tools/zoo/record_dist_zoo.py --wb "$tmp/wb/app/thunder-wb" --out "$tmp/zoo-dist" --device "${ZOO_DIST_DEVICE:-cuda}" \
+    --nproc "$nproc" --thunder-main "$carry/thunder-main" --timeout "${ZOO_DIST_TIMEOUT:-150}" \
+    --deadline "${ZOO_DIST_DEADLINE:-480}" "$@"
+  echo $? > "$tmp/zoo-dist.rc"
+} 2>&1 | tee "$out/summary.txt"
+rc=$(cat "$tmp/zoo-dist.rc" 2>/dev/null || echo 9)
+tar -C "$tmp/zoo-dist" -czf - . | split -b 15m - "$out/zoo-dist.tgz.part-"
+cp "$tmp/zoo-dist/zoo-dist-record.json" "$out/" 2>/dev/null
 exit $rc
