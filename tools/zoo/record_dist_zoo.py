@@ -206,7 +206,7 @@ def main():
     a = parse_args()
     import record_dist
 
-    names = a.cases or record_dist.case_names()
+    names = a.cases or record_dist.case_names() + (["tp_mlp_thunder_main"] if a.thunder_main else [])
     for n in names:
         record_dist.split_case(n[: -len("_thunder_main")] if n.endswith("_thunder_main") else n)
     worlds = [int(w) for w in a.nproc.split(",") if w.strip()]
