@@ -12,7 +12,9 @@
  *      starting with the package's folder and its _site/ (a sitecustomize.py that installs the import
  *      hook), THUNDER_WB_RECORD_DIR = the capture directory and the options as THUNDER_WB_RECORD_*;
  *      Ctrl-C reaches the command; thunder-wb waits for it and imports what was captured before it;
- *   4. read the capture's record.json; import every case folder into the session (wb_session_import_path)
+ *   4. read the capture's record.json (for a distributed program, first merged from the ranks'
+ *      record-rank<R>.json by wb-cli-record-ranks.c: rank R's cases are <case>/rank<R>/); import every
+ *      case folder into the session (wb_session_import_path)
  *      and turn each profile.json into a stored run whose regions carry the executor Thunder used;
  *   5. print a summary: traces per jitted function, the session, the trace sets and run ids.
  * Exit: 0 ok; 1 the command failed or nothing was captured; 2 bad usage or a capture that does not
@@ -325,13 +327,17 @@ import_case (const RecordOptions *o, WbSession *session, const char *capture, Js
   g_autofree char *counts = NULL;
   WbSessionImport  imported = { 0 };
 
-  if (!wb_cli_record_safe_component (dir))
+  if (!wb_cli_record_safe_relative_path (dir))
     return -1;
   case_dir = g_build_filename (capture, dir, NULL);
   if (!g_file_test (case_dir, G_FILE_TEST_IS_DIR))
     return -1;
   counts = describe_counts (wb_cli_record_obj_object (c, "counts"));
-  g_print ("  %s (thunder.jit of %s): %s\n", dir, function ? function : "?", counts);
+  if (wb_cli_record_obj_int (c, "rank", -1) >= 0)
+    g_print ("  %s (thunder.jit of %s, rank %" G_GINT64_FORMAT "): %s\n", dir, function ? function : "?",
+             wb_cli_record_obj_int (c, "rank", -1), counts);
+  else
+    g_print ("  %s (thunder.jit of %s): %s\n", dir, function ? function : "?", counts);
   for (guint k = 0; errors != NULL && k < json_array_get_length (errors); k++)
     g_print ("    problem: %s\n", json_array_get_string_element (errors, k));
 
@@ -352,6 +358,35 @@ import_case (const RecordOptions *o, WbSession *session, const char *capture, Js
   return WB_EXIT_OK;
 }
 
+/* One line per rank of a distributed program's merged manifest: what it captured. */
+static void
+print_ranks (JsonNode *manifest)
+{
+  JsonObject *m = manifest && JSON_NODE_HOLDS_OBJECT (manifest) ? json_node_get_object (manifest) : NULL;
+  JsonArray  *ranks = wb_cli_record_obj_array (m, "ranks");
+  JsonArray  *cases = wb_cli_record_obj_array (m, "cases");
+  gint64      world = wb_cli_record_obj_int (wb_cli_record_obj_object (m, "distributed"), "world_size", 0);
+
+  for (guint i = 0; ranks != NULL && i < json_array_get_length (ranks); i++)
+    {
+      JsonObject *r = json_array_get_object_element (ranks, i);
+      gint64      rank = wb_cli_record_obj_int (r, "rank", -1);
+      gint64      n = wb_cli_record_obj_int (r, "cases", 0);
+      g_autoptr (GString) names = g_string_new (NULL);
+
+      for (guint k = 0; cases != NULL && k < json_array_get_length (cases); k++)
+        {
+          JsonObject *c = json_array_get_object_element (cases, k);
+
+          if (wb_cli_record_obj_int (c, "rank", -1) == rank && wb_cli_record_obj_string (c, "dir") != NULL)
+            g_string_append_printf (names, "%s%s", names->len ? ", " : "", wb_cli_record_obj_string (c, "dir"));
+        }
+      g_print ("record: rank %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " (%s): captured %" G_GINT64_FORMAT " compiled %s%s%s\n",
+               rank, world, wb_cli_record_obj_string (r, "backend") ? wb_cli_record_obj_string (r, "backend") : "no backend",
+               n, n == 1 ? "entry" : "entries", names->len ? ": " : "", names->str);
+    }
+}
+
 static int
 record_main (RecordOptions *o, char **command)
 {
@@ -363,13 +398,14 @@ record_main (RecordOptions *o, char **command)
   g_autofree char *package_dir = NULL;
   g_autofree char *capture = NULL;
   g_autofree char *manifest_path = NULL;
-  const char      *python;
-  gboolean         temporary = FALSE;
-  gboolean         keep_capture = FALSE;
-  JsonArray       *cases;
-  int              status = 0;
-  int              exit_code = WB_EXIT_OK;
-  guint            n_cases = 0;
+  g_autoptr (GArray) ranks = NULL;
+  const char *python;
+  gboolean    temporary = FALSE;
+  gboolean    keep_capture = FALSE;
+  JsonArray  *cases;
+  int         status = 0;
+  int         exit_code = WB_EXIT_OK;
+  guint       n_cases = 0;
 
   /* 0. usage: --out must be new or empty (checked before anything runs) */
   if (o->out != NULL && g_file_test (o->out, G_FILE_TEST_EXISTS) &&
@@ -411,9 +447,18 @@ record_main (RecordOptions *o, char **command)
       return WB_EXIT_ENVIRONMENT;
     }
 
-  /* 5. what it captured */
+  /* 5. what it captured (a distributed program's ranks: merged into record.json first) */
   manifest_path = g_build_filename (capture, RECORD_MANIFEST, NULL);
-  if (g_file_test (manifest_path, G_FILE_TEST_EXISTS))
+  if ((ranks = wb_cli_record_list_ranks (capture))->len > 0)
+    {
+      if ((manifest = wb_cli_record_merge_ranks (capture, &error)) == NULL)
+        {
+          g_printerr ("thunder-wb: record: %s\n", error->message);
+          g_printerr (_ ("thunder-wb: record: the capture is kept in %s\n"), capture);
+          return WB_EXIT_BAD_INPUT;
+        }
+    }
+  else if (g_file_test (manifest_path, G_FILE_TEST_EXISTS))
     {
       g_clear_error (&error);
       if ((manifest = wb_cli_record_load_json (manifest_path, &error)) == NULL || !JSON_NODE_HOLDS_OBJECT (manifest))
@@ -437,6 +482,7 @@ record_main (RecordOptions *o, char **command)
       exit_code = WB_EXIT_CHECK_FAILED;
     }
 
+  print_ranks (manifest);
   for (guint i = 0; cases != NULL && i < json_array_get_length (cases); i++)
     {
       int code = import_case (o, session, capture, json_array_get_object_element (cases, i), &keep_capture);

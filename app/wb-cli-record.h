@@ -31,6 +31,22 @@ JsonObject *wb_cli_record_obj_object (JsonObject *o,
  * component: not empty, no leading dot, no slash or backslash. */
 gboolean wb_cli_record_safe_component (const char *name);
 
+/* wb_cli_record_safe_relative_path: a case folder path from a manifest (untrusted): one or two safe
+ * components joined by '/' ("<case>" or "<case>/rank<R>"). */
+gboolean wb_cli_record_safe_relative_path (const char *path);
+
+/* wb_cli_record_list_ranks: (transfer full) (element-type gint64) the ranks R, ascending, whose manifest
+ * record-rank<R>.json is in @capture (wb-cli-record-ranks.c); empty for a capture of one process. */
+GArray *wb_cli_record_list_ranks (const char *capture);
+
+/* wb_cli_record_merge_ranks: writes @capture/record.json listing every rank's cases (those of
+ * record-rank<R>.json, R ascending, after the cases record.json already listed) with "distributed"
+ * ({"world_size", "ranks"}) and "ranks" (one record per rank manifest), and returns it (transfer full).
+ * NULL with @error set when a manifest cannot be read (json-glib's JSON_PARSER_ERROR or G_FILE_ERROR), is
+ * not a thunder-wb/record manifest (G_FILE_ERROR_INVAL), or record.json cannot be written (G_FILE_ERROR). */
+JsonNode *wb_cli_record_merge_ranks (const char *capture,
+                                     GError    **error);
+
 /* wb_cli_record_run_from_profile: (transfer full) the run of a case's profile.json (@path; schema
  * thunder-wb/record-profile version 1) labelled @label. Entries that the workbench does not time for the
  * case's default stage (in @case_dir) are left out, so `compare` pairs Thunder's regions with the

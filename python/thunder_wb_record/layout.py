@@ -15,6 +15,14 @@
 #     meta.json          inputs, parameters, outputs, executors, one record per trace file, timings
 #     tensors.safetensors  with --save-inputs: input.<arg>, param.<name>, buffer.<name>
 #     profile.json       with --profile: Thunder's own per-region kernel times (see profile.py)
+# A distributed program (distributed.py: torchrun's RANK/WORLD_SIZE, or torch.distributed initialised)
+# is recorded per rank instead, so that ranks never write the same file:
+#   record-rank<R>.json  rank R's manifest: as record.json, with "distributed" ({"world_size", "rank",
+#                        "local_rank", "backend", "launcher"}) and per case "dir": "<case>/rank<R>",
+#                        "case": "<case>", "rank": R
+#   <case>/rank<R>/      rank R's case folder, laid out as <case>/ above; the same compiled entry gets
+#                        the same <case> name on every rank (names are taken per rank)
+# `thunder-wb record` then writes record.json listing every rank's cases (with "ranks").
 
 import json
 import os
@@ -110,14 +118,22 @@ def write_case(case_dir, traces, stages=(), meta=None):
     return out, counts
 
 
+def rank_manifest_name(rank):
+    """record-rank<R>.json: the manifest rank @rank of a distributed program writes."""
+    return "record-rank%d.json" % int(rank)
+
+
 class Manifest:
     """record.json of a capture directory, rewritten after every change."""
 
-    def __init__(self, capture_dir, info=None):
+    def __init__(self, capture_dir, info=None, rank=None):
+        """@rank: None for one process's capture (record.json), else this rank's (record-rank<R>.json)."""
         self.dir = capture_dir
+        self.rank = rank
+        self.file = MANIFEST if rank is None else rank_manifest_name(rank)
         self.data = {"schema": SCHEMA, "version": SCHEMA_VERSION, "cases": []}
         self.data.update(info or {})
-        path = os.path.join(capture_dir, MANIFEST)
+        path = os.path.join(capture_dir, self.file)
         if os.path.exists(path):  # another process of the same command (or a restart) wrote it first
             try:
                 with open(path, encoding="utf-8") as f:
@@ -128,7 +144,11 @@ class Manifest:
                 pass
 
     def names(self):
-        return {c.get("dir") for c in self.data["cases"]}
+        return {c.get("case", c.get("dir")) for c in self.data["cases"]}
+
+    def case_path(self, name):
+        """The folder of case @name relative to the capture directory: <case> or <case>/rank<R>."""
+        return name if self.rank is None else f"{name}/rank{self.rank}"
 
     def new_case_dir(self, base):
         """Creates a fresh case folder from @base (base, base_1, base_2...) and returns its name."""
@@ -138,7 +158,9 @@ class Manifest:
         while True:
             if name not in taken:
                 try:
-                    os.mkdir(os.path.join(self.dir, name))  # atomic: two processes never get one folder
+                    if self.rank is not None:
+                        os.makedirs(os.path.join(self.dir, name), exist_ok=True)  # shared by the ranks
+                    os.mkdir(os.path.join(self.dir, self.case_path(name)))  # atomic: one folder per process
                     return name
                 except FileExistsError:
                     pass
@@ -151,7 +173,7 @@ class Manifest:
 
     def save(self):
         # re-read what other processes added, keep ours, write back
-        path = os.path.join(self.dir, MANIFEST)
+        path = os.path.join(self.dir, self.file)
         try:
             with open(path, encoding="utf-8") as f:
                 old = json.load(f)

@@ -27,6 +27,7 @@ import threading
 import time
 import traceback
 
+from . import distributed as _distributed
 from . import layout
 from . import safetensors
 from . import settings as _settings
@@ -169,6 +170,7 @@ class Recorder:
         self._n_cases = 0
         self._skipped = 0
         self._manifest = None
+        self._rank = None  # rank_info() of a distributed program, read with the first case
         self._patched = set()
         self._profiling = False
         self._fx_graph = threading.local()
@@ -180,11 +182,17 @@ class Recorder:
             print(f"thunder-wb record: {msg}", file=sys.stderr, flush=True)
 
     def manifest(self):
+        """The capture's manifest; for a rank of a distributed program (decided on the first case), that
+        rank's own (layout.py)."""
         if self._manifest is None:
             os.makedirs(self.settings.capture_dir, exist_ok=True)
             info = {"recorder": {"pid": os.getpid(), "argv": list(sys.argv), "python": sys.executable}}
             info.update(_versions())
-            self._manifest = layout.Manifest(self.settings.capture_dir, info)
+            self._rank = _distributed.rank_info()
+            if self._rank is not None:
+                info["distributed"] = self._rank
+            self._manifest = layout.Manifest(self.settings.capture_dir, info,
+                                             None if self._rank is None else self._rank["rank"])
         return self._manifest
 
     # -- patching -----------------------------------------------------------------------------------
@@ -408,11 +416,14 @@ class Recorder:
         base = f"{fx}_{fname}" if fx else fname
         man = self.manifest()
         case = man.new_case_dir(base)
-        case_dir = os.path.join(self.settings.capture_dir, case)
+        rel = man.case_path(case)
+        case_dir = os.path.join(self.settings.capture_dir, rel)
 
         errors = []
         meta = self._meta(jfn, fn, target, args, kwargs, result, forward, backward, wall, errors)
         meta["case"] = case
+        if self._rank is not None:
+            meta["distributed"] = dict(self._rank, **_distributed.transform_info(jfn, fn, args, kwargs))
         stages = collector.stages if collector.compiled else []
         meta, counts = layout.write_case(case_dir, {"prologue": prologue, "forward": forward,
                                                     "backward": backward, "epilogue": epilogue}, stages, meta)
@@ -446,11 +457,12 @@ class Recorder:
 
         meta["errors"] = errors
         layout.write_json(os.path.join(case_dir, "meta.json"), meta)
-        man.add_case({"name": case, "dir": case, "function": getattr(fn, "__qualname__", fname),
+        where = {} if self._rank is None else {"case": case, "rank": self._rank["rank"]}
+        man.add_case({"name": rel, "dir": rel, **where, "function": getattr(fn, "__qualname__", fname),
                       "counts": counts, "training": bool(backward), "profile": profile_file,
                       "tensors": "tensors.safetensors" if "tensors" in meta else None, "errors": errors})
         parts = ", ".join(f"{k} {counts[k]}" for k in ("prologue", "forward", "backward", "epilogue", "stages"))
-        self.say(f"captured {case} ({parts}){' + profile' if profile_file else ''}"
+        self.say(f"captured {rel} ({parts}){' + profile' if profile_file else ''}"
                  + (f"; {len(errors)} problem(s): {'; '.join(errors)}" if errors else ""))
 
     def _input_names(self, target, args, kwargs):

@@ -8,10 +8,12 @@
 # (looseversion, optree, dill) and cuDNN's Python frontend (Thunder's cudnn executor), for CPython 3.12;
 # CARRY/thunder-main: Thunder's main branch as a package folder, from a clone given as THUNDER_MAIN_REPO;
 # CARRY/bundle.tgz: BUILD_DIR/app/thunder-wb and the shared libraries it needs that are not glibc's or gcc's.
+# BUNDLE_ONLY=1: only bundle.tgz again (a rebuilt thunder-wb, e.g. the recorder's C side), nothing downloaded.
 set -eu
 build=$(cd "$1" && pwd)
 carry=$2
 mkdir -p "$carry/whl"
+if [ -z "${BUNDLE_ONLY:-}" ]; then
 plat="--platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64"
 for p in lightning-thunder==0.2.6 looseversion==1.3.0 optree==0.20.0 dill==0.4.1 nvidia-cudnn-frontend==1.32.0; do
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp $plat -d "$carry/whl" "$p"
@@ -20,6 +22,7 @@ if [ -n "${THUNDER_MAIN_REPO:-}" ]; then
   rm -rf "$carry/thunder-main" && mkdir -p "$carry/thunder-main"
   git -C "$THUNDER_MAIN_REPO" archive HEAD thunder | tar -x -C "$carry/thunder-main"
   git -C "$THUNDER_MAIN_REPO" log -1 --format='%H %cd' > "$carry/thunder-main/COMMIT"
+fi
 fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
