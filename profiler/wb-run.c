@@ -230,6 +230,10 @@ wb_run_copy (const WbRun *run)
     g_ptr_array_add (copy->kernels, wb_kernel_record_copy (g_ptr_array_index (run->kernels, i)));
   copy->attribution = run->attribution;
   copy->attribution.kernel_source = g_strdup (run->attribution.kernel_source);
+  copy->rank = run->rank;
+  copy->world_size = run->world_size;
+  copy->clock_origin_ns = run->clock_origin_ns;
+  copy->group = g_strdup (run->group);
   return copy;
 }
 
@@ -251,6 +255,7 @@ wb_run_free (WbRun *run)
   g_clear_pointer (&run->regions, g_ptr_array_unref);
   g_clear_pointer (&run->kernels, g_ptr_array_unref);
   g_free (run->attribution.kernel_source);
+  g_free (run->group);
   g_free (run);
 }
 
@@ -418,6 +423,21 @@ sum_attribution (GChecksum                 *sum,
   sum_u64 (sum, a->memops_attributed);
 }
 
+/* Nothing for a run that is not distributed (every multi-GPU field 0/NULL): older runs keep their checksums.
+ * Any field set adds all four, so a world_size-1 run with a clock origin still differs from one without. */
+static void
+sum_distribution (GChecksum   *sum,
+                  const WbRun *run)
+{
+  if (run->rank == 0 && run->world_size <= 1 && run->clock_origin_ns == 0 && run->group == NULL)
+    return;
+  g_checksum_update (sum, (const guchar *) "wb-ranks-1", 10);
+  sum_u64 (sum, run->rank);
+  sum_u64 (sum, run->world_size);
+  sum_u64 (sum, (guint64) run->clock_origin_ns);
+  sum_string (sum, run->group);
+}
+
 char *
 wb_run_compute_checksum (const WbRun      *run,
                          WbRunChecksumPart part)
@@ -477,6 +497,7 @@ wb_run_compute_checksum (const WbRun      *run,
         }
     }
   sum_attribution (sum, &run->attribution);
+  sum_distribution (sum, run);
 
   return g_strdup (g_checksum_get_string (sum));
 }

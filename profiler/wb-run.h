@@ -111,24 +111,24 @@ typedef struct
 /* WbRun: one profiling run of one stage under one assignment on one device. */
 typedef struct
 {
-  gint64              id;                /* row id in the session it was read from or stored in; 0 before */
-  char               *label;             /* the user's note for the run, or NULL */
-  char               *device_name;       /* "cuda:0", "cpu" */
-  char               *device_model;      /* "NVIDIA H100 80GB HBM3", or the CPU model */
-  char               *driver_version;    /* CUDA driver version ("580.95.05"), or NULL on cpu */
-  GPtrArray          *executor_versions; /* (element-type utf8) "name=version" strings, e.g. "cublaslt=13.1" */
-  guint32             iters;             /* timed iterations asked for (--iters) */
-  guint32             warmup;            /* warm-up iterations (--warmup) */
-  gboolean            cuda_graphs;       /* --cuda-graphs */
+  gint64     id;                /* row id in the session it was read from or stored in; 0 before */
+  char      *label;             /* the user's note for the run, or NULL */
+  char      *device_name;       /* "cuda:0", "cpu" */
+  char      *device_model;      /* "NVIDIA H100 80GB HBM3", or the CPU model */
+  char      *driver_version;    /* CUDA driver version ("580.95.05"), or NULL on cpu */
+  GPtrArray *executor_versions; /* (element-type utf8) "name=version" strings, e.g. "cublaslt=13.1" */
+  guint32    iters;             /* timed iterations asked for (--iters) */
+  guint32    warmup;            /* warm-up iterations (--warmup) */
+  gboolean   cuda_graphs;       /* --cuda-graphs */
   /* GPU runs: device bytes the step allocated above its inputs, at most (WbRunnerResult's); 0 unknown. Reports
    * show it; sessions do not keep it yet */
   gint64 device_step_peak_bytes;
   /* GPU runs: the median iteration with no profiler event inside it (the program's own time, as eager and
    * torch.compile are timed: one event pair per step), ns; 0 unknown. Reports show it; sessions do not keep it */
-  gint64 unprofiled_median_ns;
-  char               *executors;         /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
-  char               *assignment;        /* name of the assignment (region -> executor set) it ran, or NULL */
-  char               *stage;             /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
+  gint64              unprofiled_median_ns;
+  char               *executors;  /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
+  char               *assignment; /* name of the assignment (region -> executor set) it ran, or NULL */
+  char               *stage;      /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
   WbRunStatus         status;
   char               *error;           /* why it failed (status FAILED), or NULL */
   gint64              start_time_us;   /* when the run started, Unix time in microseconds */
@@ -137,6 +137,14 @@ typedef struct
   GPtrArray          *regions;         /* (element-type WbRegionStats) (owned) in execution order */
   GPtrArray          *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
   WbKernelAttribution attribution;     /* (owned strings) GPU runs; see above */
+  /* Multi-GPU runs (DDP, FSDP, DTensor): one WbRun per rank, the ranks of one host in one group. A run that
+   * is not distributed leaves all four at 0/NULL (its checksum is then what it was before they existed). */
+  guint32 rank;       /* this run's rank in a multi-GPU run (0 otherwise) */
+  guint32 world_size; /* ranks in the run; 0 or 1: not distributed */
+  /* host CLOCK_MONOTONIC time (ns) of the run's clock 0 (kernel start_ns are on the run's clock); 0 unknown.
+   * Ranks of one host share CLOCK_MONOTONIC, so clock_origin_ns + start_ns aligns their kernels */
+  gint64 clock_origin_ns;
+  char  *group; /* (nullable) id shared by the runs of the ranks of one multi-GPU run (e.g. a uuid) */
 } WbRun;
 
 /* wb_kernel_attribution_is_empty: TRUE when @attribution holds nothing: kernel_source NULL and every
@@ -175,7 +183,8 @@ WbRegionStats *wb_run_find_region (const WbRun *run,
 gint64 wb_run_get_iteration_median_ns (const WbRun *run);
 /* What a checksum covers: the run with its regions and its attribution (everything but @id and the
  * kernels), or the kernels. An empty attribution (wb_kernel_attribution_is_empty) adds nothing, so the
- * summary checksum of a run without one is what versions before attribution computed. */
+ * summary checksum of a run without one is what versions before attribution computed; likewise the
+ * multi-GPU fields (rank, world_size, clock_origin_ns, group) add nothing when all are 0/NULL. */
 typedef enum
 {
   WB_RUN_CHECKSUM_SUMMARY = 1,
