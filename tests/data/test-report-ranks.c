@@ -355,6 +355,20 @@ test_empty_runs (void)
   }
 }
 
+/* The report of one rank's run names its collective calls' kind. */
+static void
+test_single_run_kind (void)
+{
+  g_autoptr (WbRun) run = make_rank (0, 1, 0);
+  g_autoptr (WbReport) report = wb_report_new (run, NULL, "rank 0", NULL);
+  g_autofree char *json = wb_report_to_json (report);
+  g_autofree char *trace = wb_report_to_chrome_trace (report);
+
+  assert_contains (json, "\"name\" : \"torch_all_reduce_prim_impl\"");
+  assert_contains (json, "\"kind\" : \"collective\"");
+  assert_contains (trace, "\"kind\":\"collective\"");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -366,5 +380,6 @@ main (int   argc,
   g_test_add_func ("/data/report-ranks/chrome-trace", test_chrome_trace);
   g_test_add_func ("/data/report-ranks/check-and-write", test_check_and_write);
   g_test_add_func ("/data/report-ranks/empty-runs", test_empty_runs);
+  g_test_add_func ("/data/report-ranks/single-run-kind", test_single_run_kind);
   return g_test_run ();
 }
