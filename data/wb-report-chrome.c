@@ -260,7 +260,8 @@ add_regions (JsonBuilder *b, const WbReport *report, const Timeline *tl)
       add_arg_string (b, "stage", run->stage);
       add_arg_int (b, "line", st ? st->stage_line : s->line);
       add_arg_int (b, "iteration", s->iteration);
-      add_arg_string (b, "kind", is_region ? "region" : "op");
+      add_arg_string (b, "kind", wb_run_region_is_collective (st) ? "collective" : is_region ? "region"
+                                                                                             : "op");
       json_builder_end_object (b);
       json_builder_end_object (b);
     }

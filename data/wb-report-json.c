@@ -148,7 +148,8 @@ add_regions (JsonBuilder *b, const WbReport *r)
 
       json_builder_begin_object (b);
       add_string (b, "name", s->name);
-      add_string (b, "kind", x->is_region ? "region" : "op");
+      add_string (b, "kind", wb_run_region_is_collective (x->stats) ? "collective" : x->is_region ? "region"
+                                                                                                  : "op");
       add_string (b, "executor", s->executor);
       json_builder_set_member_name (b, "line");
       if (s->stage_line > 0)

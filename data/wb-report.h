@@ -38,6 +38,7 @@ typedef enum
 {
   WB_REPORT_ERROR_FORMAT = 1, /* a file name whose extension names no report format */
   WB_REPORT_ERROR_IO,         /* no longer raised: wb_report_write() sets wb_output_write()'s G_FILE_ERROR */
+  WB_REPORT_ERROR_RANKS,      /* the runs of a multi-GPU report do not go together (wb-report-ranks.h) */
 } WbReportError;
 
 typedef enum

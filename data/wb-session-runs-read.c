@@ -47,6 +47,23 @@ read_attribution (sqlite3_stmt        *stmt,
   return a->kernel_source == NULL || g_utf8_validate (a->kernel_source, -1, NULL);
 }
 
+/* read_ranks: the run_ranks columns of WB_RUN_COLUMNS from @first on (run_id, rank, world_size,
+ * clock_origin_ns, run_group) into @run; left 0/NULL when the run has no row. FALSE when the group id is
+ * not valid UTF-8. */
+static gboolean
+read_ranks (sqlite3_stmt *stmt,
+            int           first,
+            WbRun        *run)
+{
+  if (sqlite3_column_type (stmt, first) == SQLITE_NULL)
+    return TRUE;
+  run->rank = (guint32) sqlite3_column_int64 (stmt, first + 1);
+  run->world_size = (guint32) sqlite3_column_int64 (stmt, first + 2);
+  run->clock_origin_ns = sqlite3_column_int64 (stmt, first + 3);
+  run->group = _wb_session_column_dup (stmt, first + 4);
+  return run->group == NULL || g_utf8_validate (run->group, -1, NULL);
+}
+
 /* read_run_row: a WbRun from a row of WB_RUN_COLUMNS (regions and kernels empty). Also returns the
  * stored counts and checksums for the caller to check. */
 static WbRun *
@@ -103,6 +120,11 @@ read_run_row (WbSession    *session,
   if (!read_attribution (stmt, 22, &run->attribution))
     {
       corrupt_run (session, run->id, "its kernel source is not valid UTF-8", error);
+      return NULL;
+    }
+  if (!read_ranks (stmt, WB_RUN_RANK_COLUMN, run))
+    {
+      corrupt_run (session, run->id, "its group id is not valid UTF-8", error);
       return NULL;
     }
   return g_steal_pointer (&run);
@@ -314,6 +336,55 @@ wb_session_list_runs (WbSession *session,
       return NULL;
     }
   return g_steal_pointer (&runs);
+}
+
+GPtrArray *
+wb_session_list_group_runs (WbSession         *session,
+                            const char        *group,
+                            WbSessionReadFlags flags,
+                            GError           **error)
+{
+  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  sqlite3_stmt *stmt;
+  int           rc;
+
+  g_return_val_if_fail (session != NULL, NULL);
+  g_return_val_if_fail (group != NULL, NULL);
+
+  if (!_wb_session_begin (session, FALSE, error))
+    return NULL;
+  stmt = _wb_session_stmt (session, WB_STMT_GROUP_RUNS, error);
+  if (stmt == NULL)
+    goto fail;
+  _wb_session_bind_text (stmt, 1, group);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (stmt, 0);
+
+      g_array_append_val (ids, id);
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      _wb_session_set_error (session, error, "listing the runs of a group");
+      goto fail;
+    }
+  for (guint i = 0; i < ids->len; i++)
+    {
+      WbRun *run = read_run (session, g_array_index (ids, gint64, i), flags, error);
+
+      if (run == NULL)
+        goto fail;
+      g_ptr_array_add (runs, run);
+    }
+  if (!_wb_session_commit (session, error))
+    return NULL;
+  return g_steal_pointer (&runs);
+
+fail:
+  _wb_session_rollback (session);
+  return NULL;
 }
 
 gboolean

@@ -108,6 +108,29 @@ store_attribution (WbSession                 *session,
   return _wb_session_step_done (session, stmt, "storing the kernel attribution", error);
 }
 
+/* store_ranks: inside the run's transaction, its run_ranks row; none for a run that is not distributed
+ * (every multi-GPU field 0/NULL: the row's absence reads back so). */
+static gboolean
+store_ranks (WbSession   *session,
+             gint64       run_id,
+             const WbRun *run,
+             GError     **error)
+{
+  sqlite3_stmt *stmt;
+
+  if (run->rank == 0 && run->world_size <= 1 && run->clock_origin_ns == 0 && run->group == NULL)
+    return TRUE;
+  stmt = _wb_session_stmt (session, WB_STMT_RANKS_INSERT, error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run_id);
+  sqlite3_bind_int64 (stmt, 2, run->rank);
+  sqlite3_bind_int64 (stmt, 3, run->world_size);
+  sqlite3_bind_int64 (stmt, 4, run->clock_origin_ns);
+  _wb_session_bind_text (stmt, 5, run->group);
+  return _wb_session_step_done (session, stmt, "storing the run's rank", error);
+}
+
 static gboolean
 validate_run (WbSession   *session,
               const WbRun *run,
@@ -146,6 +169,19 @@ validate_run (WbSession   *session,
     {
       g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID,
                    "%s: the run's kernel source is not valid UTF-8", session->path);
+      return FALSE;
+    }
+  if (run->group != NULL && (*run->group == '\0' || !g_utf8_validate (run->group, -1, NULL)))
+    {
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID,
+                   "%s: the run's group id is empty or not valid UTF-8", session->path);
+      return FALSE;
+    }
+  if (run->world_size > 1 && run->rank >= run->world_size)
+    {
+      g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_INVALID,
+                   "%s: the run's rank %u is not below its world size %u", session->path, run->rank,
+                   run->world_size);
       return FALSE;
     }
   return TRUE;
@@ -317,7 +353,7 @@ wb_session_store_run (WbSession *session,
   if (!_wb_session_step_done (session, stmt, "storing a run", error))
     goto fail;
   run_id = sqlite3_last_insert_rowid (session->db);
-  if (!store_attribution (session, run_id, &run->attribution, error))
+  if (!store_attribution (session, run_id, &run->attribution, error) || !store_ranks (session, run_id, run, error))
     goto fail;
 
   if (!store_region_stats (&cache, run_id, run, error) || !store_kernel_records (&cache, run_id, run, error))

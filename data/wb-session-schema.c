@@ -196,6 +196,19 @@ static const WbSessionMigration migrations[] = {
   { 4, "region keys and contents of a run's regions",
     "ALTER TABLE region_stats ADD COLUMN key TEXT;\n"
     "ALTER TABLE region_stats ADD COLUMN contents TEXT;\n" },
+
+  /* The rank of a multi-GPU run (WbRun.rank, world_size, clock_origin_ns, group): one row per run that has
+   * any of them; runs without a row (every run stored before, and runs that are not distributed) read back
+   * 0/NULL. run_group is the id the ranks of one run share; its index lists a group. */
+  { 5, "ranks of multi-GPU runs",
+    "CREATE TABLE run_ranks (\n"
+    "  run_id          INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  rank            INTEGER NOT NULL,\n"
+    "  world_size      INTEGER NOT NULL,\n"
+    "  clock_origin_ns INTEGER NOT NULL,\n"
+    "  run_group       TEXT\n"
+    ");\n"
+    "CREATE INDEX run_ranks_group ON run_ranks (run_group, rank);\n" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == WB_SESSION_SCHEMA_VERSION);

@@ -66,6 +66,9 @@ static const char *const stmt_sql[WB_N_STMTS] = {
       "kernel_ns_by_time_range, kernels_by_correlation, kernels_by_time_range, kernels_unattributed, "
       "memcpy_count, memcpy_bytes, memcpy_ns, memset_count, memset_bytes, memset_ns, memops_attributed) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+  [WB_STMT_RANKS_INSERT] =
+      "INSERT INTO run_ranks (run_id, rank, world_size, clock_origin_ns, run_group) VALUES (?1, ?2, ?3, ?4, ?5)",
+  [WB_STMT_GROUP_RUNS] = "SELECT run_id FROM run_ranks WHERE run_group = ?1 ORDER BY rank, run_id",
   [WB_STMT_RUN_GET] =
       "SELECT " WB_RUN_COLUMNS " FROM " WB_RUN_FROM " WHERE r.id = ?1",
   [WB_STMT_RUNS_LIST] =

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 /* The schema version this build writes (PRAGMA user_version). Older files are migrated forward when
  * opened writable; newer ones are refused (WB_SESSION_ERROR_NEWER_VERSION). */
-#define WB_SESSION_SCHEMA_VERSION 4
+#define WB_SESSION_SCHEMA_VERSION 5
 
 /* PRAGMA application_id of a session file: "TWBS". */
 #define WB_SESSION_APPLICATION_ID 0x54574253
@@ -235,6 +235,15 @@ WbRun *wb_session_get_run (WbSession         *session,
  * checked against the checksum: wb_session_get_run checks). */
 GPtrArray *wb_session_list_runs (WbSession *session,
                                  GError   **error);
+/* wb_session_list_group_runs: (transfer full) (element-type WbRun) the runs whose group
+ * (WbRun.group: the ranks of one multi-GPU run) is @group, by rank (then store order), each read as
+ * wb_session_get_run reads it (@flags; checked against its checksums), all in one read transaction. An
+ * empty array when no run has that group (schema version 5 on; older runs have none). NULL with
+ * WB_SESSION_ERROR_CORRUPT (a run fails its checksum) or an SQLite error. */
+GPtrArray *wb_session_list_group_runs (WbSession         *session,
+                                       const char        *group,
+                                       WbSessionReadFlags flags,
+                                       GError           **error);
 /* wb_session_get_run_pair: reads runs @a_id and @b_id (WB_SESSION_READ_SUMMARY) in one read
  * transaction; with both ids 0, the latest two runs stored (older first). (transfer full) both. */
 gboolean wb_session_get_run_pair (WbSession *session,

@@ -7,7 +7,8 @@
  * the cpu's ceilings and their cache; WbProfile, which runs a program warm-up + N timed iterations on the
  * cpu and fills a WbRun; WbProfileJob, the profiling job every caller shares (device choice, the GPU runner
  * or the in-process cpu, ceilings, notes); the caller's side of the GPU runner process (WbRunner, wb-runner.h) and its
- * protocol (wb-runner-protocol.h); CUPTI activity records and their attribution to regions.
+ * protocol (wb-runner-protocol.h); CUPTI activity records and their attribution to regions; the
+ * communication of a multi-GPU run's ranks (wb-run-comm.h: collectives, NCCL kernels, overlap).
  * Depends on: compiler, executors (running), GLib, json-glib (the ceilings cache), OpenBLAS (the sgemm
  * ceiling). Nothing here knows SQLite or GTK.
  * Threads: the data types are plain structs with no locking: fill one from one thread, then share it
@@ -22,5 +23,6 @@
 #include "wb-profile-group.h"
 #include "wb-profile.h"
 #include "wb-run.h"
+#include "wb-run-comm.h"
 #include "wb-runner.h"
 #undef WB_PROFILER_INSIDE

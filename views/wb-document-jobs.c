@@ -142,7 +142,10 @@ load_session (Job *job, GError **error)
   for (guint i = 0; i < listed->len; i++)
     {
       const WbRun *r = listed->pdata[i];
-      WbRun       *run = wb_session_get_run (session, r->id, i + 1 == listed->len ? WB_SESSION_READ_KERNELS : WB_SESSION_READ_SUMMARY, error);
+      const WbRun *latest = listed->pdata[listed->len - 1];
+      /* the latest run with its kernel records: every rank of it when it is a multi-GPU run */
+      gboolean with_kernels = i + 1 == listed->len || (latest->group != NULL && g_strcmp0 (r->group, latest->group) == 0);
+      WbRun   *run = wb_session_get_run (session, r->id, with_kernels ? WB_SESSION_READ_KERNELS : WB_SESSION_READ_SUMMARY, error);
 
       if (run == NULL)
         {
@@ -290,6 +293,7 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   g_free (self->path);
   self->path = g_strdup (job->path);
   g_ptr_array_set_size (self->runs, 0);
+  self->rank = 0;
   for (guint i = 0; job->session_runs != NULL && i < job->session_runs->len; i++)
     g_ptr_array_add (self->runs, g_steal_pointer (&job->session_runs->pdata[i]));
   g_clear_pointer (&job->session_runs, g_ptr_array_unref);

@@ -5,6 +5,7 @@
  * wb-document-jobs.c     the worker threads: loading a trace set or a session, re-running the pipeline
  *                        and profiling; installing what they produce
  * wb-document-regions.c  regions across the pipeline's stages (provenance), and the calls a run timed
+ * wb-document-ranks.c    the run shown, and the ranks of a multi-GPU run (WbRun.group) among the runs
  * Every name here is private to libwbviews (hidden visibility). */
 #pragma once
 
@@ -26,6 +27,7 @@ struct _WbDocument
   char         *device_reason; /* why the last profile ran on its device (WbProfileJob) */
   int          *previous;      /* per entry */
   GPtrArray    *runs;          /* (element-type WbRun) */
+  guint         rank;          /* the rank shown of the latest multi-GPU run (wb_document_set_rank) */
   gboolean      busy;
   gboolean      allow_cpu_fallback; /* for the next profiles (wb_document_set_allow_cpu_fallback) */
   double        last_seconds;       /* how long the last successful profile took, pipeline included */

@@ -39,6 +39,16 @@ wb_document_dup_run_label (WbDocument *self, guint i)
   if (i >= self->runs->len)
     return NULL;
   run = self->runs->pdata[i];
+  if (run->group != NULL && run->world_size > 1)
+    {
+      if (run->id > 0)
+        /* TRANSLATORS: a run of one rank of a multi-GPU run: number in the window, id in the session, device,
+         * rank, ranks */
+        return g_strdup_printf (_ ("Run %u (#%lld) · %s · rank %u of %u"), i + 1, (long long) run->id,
+                                run->device_name ? run->device_name : "", run->rank, run->world_size);
+      return g_strdup_printf (_ ("Run %u · %s · rank %u of %u"), i + 1, run->device_name ? run->device_name : "",
+                              run->rank, run->world_size);
+    }
   if (run->id > 0)
     /* TRANSLATORS: a run in a list: its number in the window, its id in the session file, the device */
     return g_strdup_printf (_ ("Run %u (#%lld) · %s"), i + 1, (long long) run->id, run->device_name ? run->device_name : "");
@@ -187,17 +197,7 @@ wb_document_get_runs (WbDocument *self)
   return self->runs;
 }
 
-const WbRun *
-wb_document_get_run (WbDocument *self)
-{
-  return self->runs->len > 0 ? self->runs->pdata[self->runs->len - 1] : NULL;
-}
-
-const WbRun *
-wb_document_get_previous_run (WbDocument *self)
-{
-  return self->runs->len > 1 ? self->runs->pdata[self->runs->len - 2] : NULL;
-}
+/* wb_document_get_run and wb_document_get_previous_run: wb-document-ranks.c */
 
 double
 wb_document_get_bsym_ms (WbDocument *self, const WbBsym *bsym)

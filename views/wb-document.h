@@ -62,7 +62,34 @@ const WbBsym *wb_document_find_region_bsym (WbDocument *self, guint entry, const
 GPtrArray   *wb_document_get_runs (WbDocument *self);
 const WbRun *wb_document_get_run (WbDocument *self);          /* the latest, or NULL */
 const WbRun *wb_document_get_previous_run (WbDocument *self); /* the one before, or NULL */
-/* wb_document_dup_run_label: (transfer full) "Run 2 (#7) · cpu" for run @i, or NULL. */
+/* Multi-GPU runs: one WbRun per rank, sharing WbRun.group. The latest run's group (when it has one) is
+ * shown one rank at a time: wb_document_get_run gives the run of the rank selected (wb_document_set_rank;
+ * the group's first rank when it has none of that rank), and wb_document_get_previous_run the run before
+ * the group. */
+/* wb_document_get_group: (transfer none) (nullable) the latest run's group id. */
+const char *wb_document_get_group (WbDocument *self);
+/* wb_document_get_group_runs: (transfer container) (element-type WbRun) the runs of @group (nullable: an
+ * empty array) by rank. */
+GPtrArray *wb_document_get_group_runs (WbDocument *self, const char *group);
+/* wb_document_get_rank / _set_rank: the rank shown (0 first); setting another emits "runs-changed" so
+ * that every view shows that rank's run. */
+guint wb_document_get_rank (WbDocument *self);
+void  wb_document_set_rank (WbDocument *self, guint rank);
+/* wb_document_add_run: appends @run (transfer full) and emits "runs-changed". It is not stored anywhere. */
+void wb_document_add_run (WbDocument *self, WbRun *run);
+/* wb_document_add_run_group: appends copies of @runs (element-type WbRun) (transfer none), the ranks of one
+ * multi-GPU run, shows rank 0 and emits "runs-changed" once. FALSE with WB_REPORT_ERROR_RANKS when they do
+ * not go together (wb_report_ranks_check) or have no group id; nothing is added then. */
+gboolean wb_document_add_run_group (WbDocument *self, const GPtrArray *runs, GError **error);
+/* wb_document_is_collective: whether @name is a collective call: a known collective symbol, or a region of
+ * the shown run that wb_run_region_is_collective says is one. */
+gboolean wb_document_is_collective (WbDocument *self, const char *name);
+/* The colour the views give collectives and communication kernels (regions track, graph, kernel table):
+ * sRGB components 0..1, and as a CSS/Pango colour. */
+#define WB_COLLECTIVE_RGB 0.56, 0.42, 0.75
+#define WB_COLLECTIVE_COLOR "#8f6bbf"
+/* wb_document_dup_run_label: (transfer full) "Run 2 (#7) · cpu" for run @i ("Run 2 · cuda:1 · rank 1 of 2"
+ * for a rank of a multi-GPU run), or NULL. */
 char *wb_document_dup_run_label (WbDocument *self, guint i);
 /* wb_document_get_run_entry: the entry of the stage runs time (the workbench's final forward), or -1 */
 int wb_document_get_run_entry (WbDocument *self);

@@ -62,6 +62,17 @@ node_fill (WbGraphView *self, const VNode *n, double ms, double total, double *r
   double          share = ms >= 0 && total > 0 ? ms / total : region ? wb_document_get_region_share (self->document, region->name)
                                                                      : -1;
 
+  if (n->bsym != NULL && n->bsym->kind == WB_BSYM_CALL && wb_document_is_collective (self->document, n->bsym->name))
+    {
+      /* collectives in their own colour (as in the Regions table and the timeline): lighter for a small
+       * share of the iteration, the full colour for a large one */
+      static const double full[3] = { WB_COLLECTIVE_RGB };
+      double              t = share >= 0 ? 0.35 + 0.65 * MIN (1.0, sqrt (share)) : 0.5;
+
+      for (int i = 0; i < 3; i++)
+        rgb[i] = 1.0 + (full[i] - 1.0) * t;
+      return;
+    }
   if (share >= 0)
     {
       static const double lo[3] = { 0.996, 0.961, 0.922 }, hi[3] = { 0.890, 0.380, 0.090 };

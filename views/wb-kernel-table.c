@@ -14,6 +14,7 @@ struct _WbKernelItem
 {
   GObject         parent_instance;
   WbKernelRecord *record;
+  gboolean        communication; /* an NCCL kernel, or one of a collective call (wb_kernel_record_is_communication) */
 };
 
 G_DEFINE_FINAL_TYPE (WbKernelItem, wb_kernel_item, G_TYPE_OBJECT)
@@ -61,6 +62,8 @@ static const char *column_titles[WB_KERNEL_N_COLUMNS] = {
   N_ ("Registers"),
   N_ ("Shared Memory"),
   N_ ("Duration"),
+  /* TRANSLATORS: column of the kernel table: "collective" (communication) or "compute" */
+  N_ ("Kind"),
 };
 
 static guint64
@@ -100,16 +103,23 @@ compare (gconstpointer a, gconstpointer b, gpointer data)
       return cmp_u64 (x->shared_bytes, y->shared_bytes);
     case WB_KERNEL_COLUMN_DURATION:
       return cmp_u64 (x->end_ns - x->start_ns, y->end_ns - y->start_ns);
+    case WB_KERNEL_COLUMN_KIND:
+      return cmp_u64 (WB_KERNEL_ITEM ((gpointer) a)->communication, WB_KERNEL_ITEM ((gpointer) b)->communication);
     default:
       return 0;
     }
 }
 
 static char *
-cell_text (const WbKernelRecord *k, WbKernelColumn column)
+cell_text (const WbKernelItem *item, WbKernelColumn column)
 {
+  const WbKernelRecord *k = item->record;
+
   switch (column)
     {
+    case WB_KERNEL_COLUMN_KIND:
+      /* TRANSLATORS: the Kind of a kernel: communication (NCCL) or computation */
+      return g_strdup (item->communication ? _ ("collective") : _ ("compute"));
     case WB_KERNEL_COLUMN_NAME:
       return g_strdup (k->name);
     case WB_KERNEL_COLUMN_REGION:
@@ -140,7 +150,7 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   GtkWidget *label = gtk_label_new (NULL);
   int        column = GPOINTER_TO_INT (data);
 
-  gtk_label_set_xalign (GTK_LABEL (label), column <= WB_KERNEL_COLUMN_REGION ? 0 : 1);
+  gtk_label_set_xalign (GTK_LABEL (label), column <= WB_KERNEL_COLUMN_REGION || column == WB_KERNEL_COLUMN_KIND ? 0 : 1);
   if (column == WB_KERNEL_COLUMN_NAME || column == WB_KERNEL_COLUMN_REGION)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   else
@@ -152,9 +162,18 @@ static void
 bind_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
   WbKernelItem    *row = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (row->record, GPOINTER_TO_INT (data));
+  g_autofree char *text = cell_text (row, GPOINTER_TO_INT (data));
+  int              column = GPOINTER_TO_INT (data);
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  if (row->communication && (column == WB_KERNEL_COLUMN_KIND || column == WB_KERNEL_COLUMN_NAME))
+    {
+      /* communication kernels in the collectives' colour, as in the timeline */
+      g_autofree char *markup = g_markup_printf_escaped ("<span foreground=\"%s\">%s</span>", WB_COLLECTIVE_COLOR, text);
+
+      gtk_label_set_markup (GTK_LABEL (gtk_list_item_get_child (item)), markup);
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
 static void
@@ -168,6 +187,7 @@ rebuild (WbKernelTable *self)
       WbKernelItem *item = g_object_new (WB_TYPE_KERNEL_ITEM, NULL);
 
       item->record = wb_kernel_record_copy (run->kernels->pdata[i]);
+      item->communication = wb_kernel_record_is_communication (run, item->record);
       g_ptr_array_add (items, item);
     }
   self->updating = TRUE;
@@ -197,6 +217,17 @@ wb_kernel_table_get_row (WbKernelTable *self, guint row)
   g_autoptr (WbKernelItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), row);
 
   return item ? item->record : NULL;
+}
+
+char *
+wb_kernel_table_dup_cell (WbKernelTable *self, guint row, WbKernelColumn column)
+{
+  g_autoptr (WbKernelItem) item = NULL;
+
+  g_return_val_if_fail (WB_IS_KERNEL_TABLE (self), NULL);
+  g_return_val_if_fail (column < WB_KERNEL_N_COLUMNS, NULL);
+  item = g_list_model_get_item (G_LIST_MODEL (self->sorted), row);
+  return item != NULL ? cell_text (item, column) : NULL;
 }
 
 void

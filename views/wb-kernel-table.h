@@ -27,6 +27,7 @@ typedef enum
   WB_KERNEL_COLUMN_REGISTERS,
   WB_KERNEL_COLUMN_SHARED,
   WB_KERNEL_COLUMN_DURATION,
+  WB_KERNEL_COLUMN_KIND, /* "collective" for communication kernels (wb_kernel_record_is_communication), else "compute" */
   WB_KERNEL_N_COLUMNS
 } WbKernelColumn;
 
@@ -35,6 +36,9 @@ void       wb_kernel_table_set_document (WbKernelTable *self, WbDocument *docume
 guint      wb_kernel_table_get_n_rows (WbKernelTable *self);
 /* wb_kernel_table_get_row: (transfer none) the kernel shown on row @row (in the current sort order). */
 const WbKernelRecord *wb_kernel_table_get_row (WbKernelTable *self, guint row);
+/* wb_kernel_table_dup_cell: (transfer full) (nullable) the text of @column on row @row, as shown; NULL
+ * past the last row. */
+char *wb_kernel_table_dup_cell (WbKernelTable *self, guint row, WbKernelColumn column);
 /* wb_kernel_table_sort: sorts by @column as a click on its header does. */
 void wb_kernel_table_sort (WbKernelTable *self, WbKernelColumn column, gboolean descending);
 

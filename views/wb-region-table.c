@@ -44,6 +44,7 @@ enum
   COL_SHARE,
   COL_GBPS,
   COL_TFLOPS,
+  COL_KIND, /* fusion, collective or another call */
   N_COLS
 };
 
@@ -238,6 +239,27 @@ other_text (WbRegionTable *self, int column)
     }
 }
 
+/* what @name is: a collective (its own region kind, coloured so in every view), a fusion region, or
+ * another timed call (transfer none) */
+static const char *
+kind_of (WbRegionTable *self, const char *name)
+{
+  const WbRegionStats *s = _wb_region_table_stats_of (self, name, FALSE);
+  const char          *hash = strchr (name, '#');
+  const WbSymbol      *symbol;
+
+  if (wb_document_is_collective (self->document, name) || wb_run_region_is_collective (s))
+    /* TRANSLATORS: the Kind of a row of the Regions table: a communication call (all_reduce, ...) */
+    return _ ("collective");
+  symbol = wb_symbol_lookup (name, hash ? (gsize) (hash - name) : strlen (name));
+  if ((symbol != NULL && wb_symbol_is_fusion (symbol)) ||
+      (_wb_region_table_own_run (self) == NULL && wb_document_lookup_region (self->document, name) != NULL))
+    /* TRANSLATORS: the Kind of a row of the Regions table: a fusion region */
+    return _ ("fusion");
+  /* TRANSLATORS: the Kind of a row of the Regions table: another timed call (an op of an executor) */
+  return _ ("call");
+}
+
 static char *
 cell_text (WbRegionTable *self, const char *name, int column)
 {
@@ -267,6 +289,8 @@ cell_text (WbRegionTable *self, const char *name, int column)
       return s && s->median_ns > 0 ? g_strdup_printf ("%.3g", s->bytes_moved / (double) s->median_ns) : g_strdup ("–");
     case COL_TFLOPS:
       return s && s->median_ns > 0 ? g_strdup_printf ("%.3g", s->flops / (double) s->median_ns / 1e3) : g_strdup ("–");
+    case COL_KIND:
+      return g_strdup (kind_of (self, name));
     default:
       return g_strdup ("");
     }
@@ -310,7 +334,7 @@ setup_label (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data
 {
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) == COL_REGION ? 0.0 : 1.0);
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) == COL_REGION || GPOINTER_TO_INT (data) == COL_KIND ? 0.0 : 1.0);
   gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
@@ -321,8 +345,18 @@ bind_label (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   WbRegionTable   *self = g_object_get_data (G_OBJECT (factory), "table");
   const char      *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
   g_autofree char *text = cell_text (self, name, GPOINTER_TO_INT (data));
+  gboolean         collective = (GPOINTER_TO_INT (data) == COL_KIND || GPOINTER_TO_INT (data) == COL_REGION) &&
+                        strcmp (name, WB_REGION_TABLE_OTHER) != 0 && strcmp (kind_of (self, name), _ ("collective")) == 0;
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  if (collective)
+    {
+      /* collectives in their own colour, as in the graph and the timeline */
+      g_autofree char *markup = g_markup_printf_escaped ("<span foreground=\"%s\">%s</span>", WB_COLLECTIVE_COLOR, text);
+
+      gtk_label_set_markup (GTK_LABEL (gtk_list_item_get_child (item)), markup);
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
 static void executor_selected_cb (GtkDropDown *drop, GParamSpec *pspec, WbRegionTable *self);
@@ -440,6 +474,8 @@ compare_cb (gconstpointer a, gconstpointer b, gpointer data)
     return g_utf8_collate (na, nb);
   if (col == COL_EXECUTOR)
     return g_strcmp0 (executor_of (self, na), executor_of (self, nb));
+  if (col == COL_KIND)
+    return g_strcmp0 (kind_of (self, na), kind_of (self, nb));
   x = cell_number (self, na, col);
   y = cell_number (self, nb, col);
   return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER
@@ -700,6 +736,8 @@ wb_region_table_init (WbRegionTable *self)
   add_column (self, _ ("Share"), COL_SHARE);
   add_column (self, _ ("GB/s"), COL_GBPS);
   add_column (self, _ ("TFLOP/s"), COL_TFLOPS);
+  /* TRANSLATORS: column of the Regions table: fusion, collective or call */
+  add_column (self, _ ("Kind"), COL_KIND);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->view));
   gtk_widget_set_vexpand (scroll, TRUE);
 

@@ -54,7 +54,8 @@ void     wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint
 /* wb_region_table_get_selected: (nullable) the region selected in the table. */
 const char *wb_region_table_get_selected (WbRegionTable *self);
 /* wb_region_table_dup_text: (transfer full) the table as shown, tab-separated: the column titles, then
- * one line per row in the view's order (Region, Executor, Ops, Bytes, Time (ms), Δ, Share, GB/s, TFLOP/s). */
+ * one line per row in the view's order (Region, Executor, Ops, Bytes, Time (ms), Δ, Share, GB/s, TFLOP/s,
+ * Kind: "fusion", "collective" (a communication call: wb_document_is_collective) or "call"). */
 char *wb_region_table_dup_text (WbRegionTable *self);
 /* wb_region_table_get_page_text: (transfer full) the region page's text. */
 char *wb_region_table_get_page_text (WbRegionTable *self);

@@ -16,12 +16,15 @@ struct _WbSidebar
   gboolean    hide_unchanged;
   gboolean    syncing;
 
-  GtkWidget  *box;
-  GtkWidget  *hide_check;
-  GtkListBox *list;
-  GtkListBox *failures; /* the folder's files that did not load (the rest of the set works) */
-  GtkWidget  *failures_title;
-  GtkListBox *runs;
+  GtkWidget   *box;
+  GtkWidget   *hide_check;
+  GtkListBox  *list;
+  GtkListBox  *failures; /* the folder's files that did not load (the rest of the set works) */
+  GtkWidget   *failures_title;
+  GtkListBox  *runs;
+  GtkWidget   *rank_box; /* the rank selector and its label: shown for a multi-GPU run */
+  GtkDropDown *ranks;    /* "rank 0 of 2", ...: the rank every view shows */
+  GArray      *rank_ids; /* guint32: the rank of each item of @ranks */
 };
 
 G_DEFINE_FINAL_TYPE (WbSidebar, wb_sidebar, GTK_TYPE_WIDGET)
@@ -143,12 +146,74 @@ selection_changed_cb (WbSidebar *self)
     }
 }
 
+static gboolean
+same_items (GListModel *a, GListModel *b)
+{
+  if (a == NULL || g_list_model_get_n_items (a) != g_list_model_get_n_items (b))
+    return FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (a); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (a), i), gtk_string_list_get_string (GTK_STRING_LIST (b), i)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The rank selector: one item per rank of the latest run's group, the shown rank selected */
+static void
+update_ranks (WbSidebar *self)
+{
+  const char *group = wb_document_get_group (self->document);
+  g_autoptr (GPtrArray) ranks = wb_document_get_group_runs (self->document, group);
+  g_autoptr (GtkStringList) items = gtk_string_list_new (NULL);
+  guint selected = 0;
+
+  g_array_set_size (self->rank_ids, 0);
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      const WbRun *run = ranks->pdata[i];
+      /* TRANSLATORS: the rank selector of a multi-GPU run: this rank, the number of ranks */
+      g_autofree char *label = g_strdup_printf (_ ("rank %u of %u"), run->rank, MAX (run->world_size, ranks->len));
+
+      if (self->rank_ids->len > 0 && g_array_index (self->rank_ids, guint32, self->rank_ids->len - 1) == run->rank)
+        continue; /* a rank twice: one item */
+      if (run->rank == wb_document_get_rank (self->document))
+        selected = self->rank_ids->len;
+      gtk_string_list_append (items, label);
+      g_array_append_val (self->rank_ids, run->rank);
+    }
+  self->syncing = TRUE;
+  /* the same ranks (another rank chosen): keep the model, which the drop-down may be using right now */
+  if (!same_items (gtk_drop_down_get_model (self->ranks), G_LIST_MODEL (items)))
+    gtk_drop_down_set_model (self->ranks, G_LIST_MODEL (items));
+  if (self->rank_ids->len > 0)
+    gtk_drop_down_set_selected (self->ranks, selected);
+  self->syncing = FALSE;
+  gtk_widget_set_visible (self->rank_box, self->rank_ids->len > 0);
+}
+
+static void
+rank_selected_cb (WbSidebar *self)
+{
+  guint i = gtk_drop_down_get_selected (self->ranks);
+
+  if (self->syncing || self->document == NULL || i >= self->rank_ids->len)
+    return;
+  wb_document_set_rank (self->document, g_array_index (self->rank_ids, guint32, i));
+}
+
+GtkDropDown *
+wb_sidebar_get_rank_selector (WbSidebar *self)
+{
+  g_return_val_if_fail (WB_IS_SIDEBAR (self), NULL);
+  return gtk_widget_get_visible (self->rank_box) ? self->ranks : NULL;
+}
+
 static void
 runs_changed_cb (WbSidebar *self)
 {
   GPtrArray *runs = wb_document_get_runs (self->document);
   GtkWidget *child;
 
+  update_ranks (self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->runs))) != NULL)
     gtk_list_box_remove (self->runs, child);
   for (guint i = 0; i < runs->len; i++)
@@ -312,6 +377,7 @@ wb_sidebar_dispose (GObject *object)
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->document);
   g_clear_pointer (&self->unchanged, g_free);
+  g_clear_pointer (&self->rank_ids, g_array_unref);
 
   G_OBJECT_CLASS (wb_sidebar_parent_class)->dispose (object);
 }
@@ -367,6 +433,21 @@ wb_sidebar_init (WbSidebar *self)
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->failures));
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->list));
   gtk_box_append (GTK_BOX (inner), runs_title);
+  /* a multi-GPU run: which rank every view shows */
+  self->rank_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->rank_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (self->rank_box, 12);
+  gtk_widget_set_margin_end (self->rank_box, 12);
+  gtk_widget_set_margin_top (self->rank_box, 4);
+  /* TRANSLATORS: label of the rank selector of a multi-GPU run */
+  gtk_box_append (GTK_BOX (self->rank_box), make_label (_ ("Showing"), "dim-label"));
+  self->ranks = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->ranks), TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->ranks), _ ("The rank of the multi-GPU run that every view shows"));
+  g_signal_connect_swapped (self->ranks, "notify::selected", G_CALLBACK (rank_selected_cb), self);
+  gtk_box_append (GTK_BOX (self->rank_box), GTK_WIDGET (self->ranks));
+  gtk_widget_set_visible (self->rank_box, FALSE);
+  gtk_box_append (GTK_BOX (inner), self->rank_box);
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->runs));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), inner);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

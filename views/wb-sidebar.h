@@ -25,5 +25,9 @@ guint wb_sidebar_get_n_visible (WbSidebar *self);
 /* wb_sidebar_get_failure_list: (transfer none) the list of the folder's files that did not load: one row
  * a file, in path order, whose tooltip is the parser's "FILE:LINE:COL: message"; hidden when empty. */
 GtkListBox *wb_sidebar_get_failure_list (WbSidebar *self);
+/* wb_sidebar_get_rank_selector: (transfer none) (nullable) the drop-down of the ranks of the latest
+ * multi-GPU run ("rank 0 of 2", ...: choosing one shows that rank's run in every view); NULL (hidden) when
+ * the latest run has no group. */
+GtkDropDown *wb_sidebar_get_rank_selector (WbSidebar *self);
 
 G_END_DECLS

@@ -7,53 +7,22 @@
  * (WbRangeStats: kernels, busy time, time by region and by symbol), in a pane that resizes. Drawn with
  * cairo, culled to the visible time range. Drag selects a range (Shift or the middle button pans), a click
  * selects a kernel's region and line, scroll zooms about the pointer (Shift: pans); keys as Perfetto's:
- * W/S zoom in and out, A/D pan, Escape clears the range. */
+ * W/S zoom in and out, A/D pan, Escape clears the range. A multi-GPU run (the document's run has a group)
+ * shows one group of tracks per rank instead: its regions, then its streams, the ranks aligned on their
+ * clock origins, communication kernels and collective calls in the collectives' colour
+ * (wb-timeline-ranks.c). */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "wb-data.h"
-#include "wb-views.h"
+#include "wb-timeline-private.h"
 
-#define AXIS_H 22.0
-#define ROW_H 26.0
-#define LEFT_W 90.0
+#define AXIS_H WB_TIMELINE_AXIS_H
+#define ROW_H WB_TIMELINE_ROW_H
+#define LEFT_W WB_TIMELINE_LEFT_W
 
-typedef struct
-{
-  const char *region;     /* the region, or the call's symbol on the calls track */
-  gint64      start, end; /* ns from the run's first kernel */
-  guint32     line;
-} Span;
-
-#define TRACKS_ABOVE 2 /* regions, calls */
-
-struct _WbTimeline
-{
-  GtkWidget parent_instance;
-
-  WbDocument   *document;
-  GPtrArray    *kernels; /* (element-type WbKernelRecord) copies, start order */
-  GArray       *streams; /* guint32 stream ids, one row each */
-  GArray       *spans;   /* Span */
-  GArray       *calls;   /* Span: the calls track */
-  gint64        t0, t1;
-  int           selected;
-  gint64        sel_from, sel_to; /* the selected range, ns from t0; sel_to < 0: none */
-  WbRangeStats *range;
-  gboolean      panning;
-  double        drag_x;
-
-  double   ns_per_px, offset_ns; /* view: x = LEFT_W + (t - offset_ns) / ns_per_px */
-  double   drag_offset, pointer_x;
-  gboolean user_view; /* the user zoomed or panned: keep the view when the size changes */
-  int      fitted_width;
-
-  GtkWidget *area;
-  GtkLabel  *info;
-  GtkLabel  *stats;
-};
+typedef WbTimelineSpan Span;
 
 G_DEFINE_FINAL_TYPE (WbTimeline, wb_timeline, GTK_TYPE_WIDGET)
 
@@ -67,17 +36,42 @@ region_color (const char *region, double *rgb)
   rgb[0] = r, rgb[1] = g, rgb[2] = b;
 }
 
+/* the row of @rank's stream @stream, added at the end when new (a group adds each rank's rows in order) */
 static int
-stream_row (WbTimeline *self, guint32 stream)
+stream_track (WbTimeline *self, guint32 rank, guint32 stream)
 {
-  for (guint i = 0; i < self->streams->len; i++)
-    if (g_array_index (self->streams, guint32, i) == stream)
-      return (int) i;
-  return -1;
+  WbTrack track = { WB_TRACK_STREAM, rank, stream };
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      const WbTrack *t = &g_array_index (self->tracks, WbTrack, i);
+
+      if (t->kind == WB_TRACK_STREAM && t->rank == rank && t->stream == stream)
+        return (int) i;
+    }
+  g_array_append_val (self->tracks, track);
+  self->n_streams++;
+  return (int) self->tracks->len - 1;
 }
 
-static void
-fit (WbTimeline *self)
+void
+_wb_timeline_add_kernel (WbTimeline *self, const WbKernelRecord *k, gint64 offset, guint32 rank, gboolean communication)
+{
+  WbKernelRecord *copy = wb_kernel_record_copy (k);
+  int             track = stream_track (self, rank, k->stream);
+
+  copy->start_ns += offset;
+  copy->end_ns += offset;
+  g_ptr_array_add (self->kernels, copy);
+  g_array_append_val (self->kernel_track, track);
+  g_array_append_val (self->kernel_comm, communication);
+  g_array_append_val (self->kernel_rank, rank);
+  self->t0 = MIN (self->t0, copy->start_ns);
+  self->t1 = MAX (self->t1, copy->end_ns);
+}
+
+void
+_wb_timeline_fit (WbTimeline *self)
 {
   double w = gtk_widget_get_width (self->area) - LEFT_W - 10;
 
@@ -96,14 +90,15 @@ run_trace (WbTimeline *self)
   return entry >= 0 ? wb_trace_set_get_entry (wb_document_get_trace_set (self->document), entry)->trace : NULL;
 }
 
-/* consecutive kernels of one iteration grouped by region (@calls FALSE) or by line (TRUE) */
+/* consecutive kernels of one iteration (and one rank) grouped by region (@calls FALSE: each on its rank's
+ * regions row) or by line (TRUE: the calls row) */
 static void
 collect_spans (WbTimeline *self, GArray *out, gboolean calls)
 {
   g_autoptr (GHashTable) names = g_hash_table_new (NULL, NULL);
   WbTrace *trace = calls ? run_trace (self) : NULL;
-  Span     cur = { NULL, 0, 0, 0 };
-  guint32  iteration = G_MAXUINT32;
+  Span     cur = { NULL, 0, 0, 0, 0, FALSE };
+  guint32  iteration = G_MAXUINT32, rank = G_MAXUINT32;
 
   for (guint i = 0; trace != NULL && i < trace->n_body; i++)
     if (trace->body[i]->kind == WB_BSYM_CALL && trace->body[i]->name)
@@ -112,10 +107,11 @@ collect_spans (WbTimeline *self, GArray *out, gboolean calls)
     {
       const WbKernelRecord *k = self->kernels->pdata[i];
       const char           *key = calls ? g_hash_table_lookup (names, GUINT_TO_POINTER (k->trace_line)) : k->region;
+      guint32               k_rank = g_array_index (self->kernel_rank, guint32, i);
 
       if (calls && key == NULL && k->trace_line != 0)
         key = k->region; /* a line of another trace (the backward's) */
-      if (cur.region != NULL && (g_strcmp0 (cur.region, key) != 0 || cur.line != (calls ? k->trace_line : 0) || k->iteration != iteration))
+      if (cur.region != NULL && (g_strcmp0 (cur.region, key) != 0 || cur.line != (calls ? k->trace_line : 0) || k->iteration != iteration || k_rank != rank))
         {
           g_array_append_val (out, cur);
           cur.region = NULL;
@@ -127,7 +123,14 @@ collect_spans (WbTimeline *self, GArray *out, gboolean calls)
           cur.region = key;
           cur.line = calls ? k->trace_line : 0;
           cur.start = k->start_ns - self->t0;
+          cur.end = 0;
+          cur.track = calls ? 1 : 0;
+          cur.collective = !calls && g_array_index (self->kernel_comm, gboolean, i) && k->region != NULL;
+          for (guint t = 0; !calls && t < self->tracks->len; t++)
+            if (g_array_index (self->tracks, WbTrack, t).kind == WB_TRACK_REGIONS && g_array_index (self->tracks, WbTrack, t).rank == k_rank)
+              cur.track = (int) t;
           iteration = k->iteration;
+          rank = k_rank;
         }
       cur.end = MAX (cur.end, k->end_ns - self->t0);
     }
@@ -135,62 +138,81 @@ collect_spans (WbTimeline *self, GArray *out, gboolean calls)
     g_array_append_val (out, cur);
 }
 
+/* one run: a regions track, a calls track, then a track per stream */
+static void
+build_run (WbTimeline *self, const WbRun *run)
+{
+  WbTrack regions = { WB_TRACK_REGIONS, 0, 0 }, calls = { WB_TRACK_CALLS, 0, 0 };
+
+  g_array_append_val (self->tracks, regions);
+  g_array_append_val (self->tracks, calls);
+  for (guint i = 0; run != NULL && run->kernels != NULL && i < run->kernels->len; i++)
+    _wb_timeline_add_kernel (self, run->kernels->pdata[i], 0, 0, wb_kernel_record_is_communication (run, run->kernels->pdata[i]));
+}
+
 static void
 rebuild (WbTimeline *self)
 {
   const WbRun *run = self->document ? wb_document_get_run (self->document) : NULL;
+  g_autoptr (GPtrArray) group = self->document && run && run->group ? wb_document_get_group_runs (self->document, run->group) : NULL;
 
   g_ptr_array_set_size (self->kernels, 0);
-  g_array_set_size (self->streams, 0);
+  g_array_set_size (self->kernel_track, 0);
+  g_array_set_size (self->kernel_comm, 0);
+  g_array_set_size (self->kernel_rank, 0);
+  g_array_set_size (self->tracks, 0);
   g_array_set_size (self->spans, 0);
   g_array_set_size (self->calls, 0);
+  g_array_set_size (self->group_offset, 0);
+  g_clear_pointer (&self->group_runs, g_ptr_array_unref);
+  self->n_streams = 0;
   self->selected = -1;
-  self->t0 = self->t1 = 0;
-  if (run != NULL && run->kernels != NULL && run->kernels->len > 0)
-    {
-      self->t0 = G_MAXINT64;
-      self->t1 = G_MININT64;
-      for (guint i = 0; i < run->kernels->len; i++)
-        {
-          const WbKernelRecord *k = run->kernels->pdata[i];
-
-          g_ptr_array_add (self->kernels, wb_kernel_record_copy (k));
-          self->t0 = MIN (self->t0, k->start_ns);
-          self->t1 = MAX (self->t1, k->end_ns);
-          if (stream_row (self, k->stream) < 0)
-            g_array_append_val (self->streams, k->stream);
-        }
-      collect_spans (self, self->spans, FALSE);
-      collect_spans (self, self->calls, TRUE);
-    }
-  fit (self);
+  self->t0 = G_MAXINT64;
+  self->t1 = G_MININT64;
+  if (group != NULL && group->len > 1)
+    _wb_timeline_build_group (self, group);
+  else
+    build_run (self, run);
+  if (self->kernels->len == 0)
+    self->t0 = self->t1 = 0;
+  collect_spans (self, self->spans, FALSE);
+  if (self->group_runs == NULL)
+    collect_spans (self, self->calls, TRUE);
+  _wb_timeline_fit (self);
   {
     g_autofree char *text = NULL;
 
     if (self->kernels->len == 0)
       text = g_strdup (_ ("No run yet: profile to see its kernels"));
+    else if (self->group_runs != NULL)
+      /* TRANSLATORS: timeline status of a multi-GPU run: ranks, kernels, streams, milliseconds */
+      text = g_strdup_printf (_ ("%u ranks · %u kernels on %u streams · %.3f ms"), self->group_runs->len, self->kernels->len,
+                              self->n_streams, (self->t1 - self->t0) / 1e6);
     else
       /* TRANSLATORS: timeline status: kernels, streams, region spans, milliseconds */
       text = g_strdup_printf (_ ("%u kernels on %u streams · %u region spans · %.3f ms"), self->kernels->len,
-                              self->streams->len, self->spans->len, (self->t1 - self->t0) / 1e6);
+                              self->n_streams, self->spans->len, (self->t1 - self->t0) / 1e6);
     gtk_label_set_text (self->info, text);
   }
-  gtk_widget_set_size_request (self->area, -1, (int) (AXIS_H + ROW_H * (TRACKS_ABOVE + self->streams->len) + 10));
+  gtk_widget_set_size_request (self->area, -1, (int) (AXIS_H + ROW_H * self->tracks->len + 10));
   wb_timeline_select_range (self, 0, -1);
   gtk_widget_queue_draw (self->area);
 }
 
-static double
-time_to_x (WbTimeline *self, double ns)
+double
+_wb_timeline_time_to_x (WbTimeline *self, double ns)
 {
   return LEFT_W + (ns - self->offset_ns) / self->ns_per_px;
 }
 
-static double
-x_to_time (WbTimeline *self, double x)
+double
+_wb_timeline_x_to_time (WbTimeline *self, double x)
 {
   return (x - LEFT_W) * self->ns_per_px + self->offset_ns;
 }
+
+#define time_to_x _wb_timeline_time_to_x
+#define x_to_time _wb_timeline_x_to_time
 
 /* the axis: a tick every 1, 2 or 5 × 10^k ns, about every 100 px */
 static void
@@ -230,22 +252,51 @@ static void
 draw_labels (WbTimeline *self, cairo_t *cr, PangoLayout *text, const GdkRGBA *fg)
 {
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.8);
-  pango_layout_set_text (text, _ ("Regions"), -1);
-  cairo_move_to (cr, 6, AXIS_H + 6);
-  pango_cairo_show_layout (cr, text);
-  /* TRANSLATORS: a timeline track: the host's calls that launched the kernels */
-  pango_layout_set_text (text, _ ("Calls"), -1);
-  cairo_move_to (cr, 6, AXIS_H + ROW_H + 6);
-  pango_cairo_show_layout (cr, text);
-  for (guint s = 0; s < self->streams->len; s++)
+  for (guint i = 0; i < self->tracks->len; i++)
     {
-      /* TRANSLATORS: a timeline row: CUDA stream number */
-      g_autofree char *label = g_strdup_printf (_ ("Stream %u"), g_array_index (self->streams, guint32, s));
+      const WbTrack   *t = &g_array_index (self->tracks, WbTrack, i);
+      g_autofree char *label = NULL;
 
+      if (self->group_runs != NULL && t->kind == WB_TRACK_REGIONS)
+        /* TRANSLATORS: a timeline track of a multi-GPU run: the regions of one rank */
+        label = g_strdup_printf (_ ("Rank %u"), t->rank);
+      else if (self->group_runs != NULL)
+        /* TRANSLATORS: a timeline row of a multi-GPU run: rank, CUDA stream number (short: 90 px) */
+        label = g_strdup_printf (_ ("%u: Stream %u"), t->rank, t->stream);
+      else if (t->kind == WB_TRACK_REGIONS)
+        label = g_strdup (_ ("Regions"));
+      else if (t->kind == WB_TRACK_CALLS)
+        /* TRANSLATORS: a timeline track: the host's calls that launched the kernels */
+        label = g_strdup (_ ("Calls"));
+      else
+        /* TRANSLATORS: a timeline row: CUDA stream number */
+        label = g_strdup_printf (_ ("Stream %u"), t->stream);
       pango_layout_set_text (text, label, -1);
-      cairo_move_to (cr, 6, AXIS_H + ROW_H * (s + TRACKS_ABOVE) + 6);
+      cairo_move_to (cr, 6, AXIS_H + ROW_H * i + 6);
       pango_cairo_show_layout (cr, text);
+      if (self->group_runs != NULL && t->kind == WB_TRACK_REGIONS && i > 0)
+        {
+          /* a line above each rank's group of tracks */
+          cairo_move_to (cr, 0, AXIS_H + ROW_H * i + 0.5);
+          cairo_line_to (cr, LEFT_W, AXIS_H + ROW_H * i + 0.5);
+          cairo_set_line_width (cr, 1);
+          cairo_stroke (cr);
+        }
     }
+}
+
+/* the colour of a span, or of a kernel: the collectives' own for communication, else by region */
+static void
+fill_color (const char *region, gboolean collective, double *rgb)
+{
+  static const double shade[3] = { WB_COLLECTIVE_RGB };
+
+  if (collective)
+    {
+      rgb[0] = shade[0], rgb[1] = shade[1], rgb[2] = shade[2];
+      return;
+    }
+  region_color (region, rgb);
 }
 
 /* a box from x0 to x1 on the track at @y, its label clipped to it when there is room */
@@ -276,20 +327,21 @@ draw_box (cairo_t *cr, PangoLayout *text, double x0, double x1, double y, const 
 }
 
 static void
-draw_spans (WbTimeline *self, cairo_t *cr, PangoLayout *text, GArray *spans, int track, const char *region, int width)
+draw_spans (WbTimeline *self, cairo_t *cr, PangoLayout *text, GArray *spans, const char *region, int width)
 {
   for (guint i = 0; i < spans->len; i++)
     {
-      Span  *sp = &g_array_index (spans, Span, i);
-      double x0 = time_to_x (self, sp->start), x1 = MAX (time_to_x (self, sp->end), x0 + 1);
-      double rgb[3];
+      Span    *sp = &g_array_index (spans, Span, i);
+      double   x0 = time_to_x (self, sp->start), x1 = MAX (time_to_x (self, sp->end), x0 + 1);
+      double   rgb[3];
+      gboolean regions = g_array_index (self->tracks, WbTrack, sp->track).kind == WB_TRACK_REGIONS;
 
       if (x1 < LEFT_W || x0 > width)
         continue;
-      region_color (sp->region, rgb);
+      fill_color (sp->region, sp->collective, rgb);
       for (int c = 0; c < 3; c++)
-        rgb[c] *= track == 0 ? 0.8 : 0.9;
-      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * track + 3, rgb, sp->region, track == 0 && g_strcmp0 (sp->region, region) == 0, 2);
+        rgb[c] *= regions ? 0.8 : 0.9;
+      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * sp->track + 3, rgb, sp->region, regions && g_strcmp0 (sp->region, region) == 0, 2);
     }
 }
 
@@ -313,8 +365,8 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
   draw_labels (self, cr, text, &fg);
   cairo_rectangle (cr, LEFT_W, 0, width - LEFT_W, height);
   cairo_clip (cr);
-  draw_spans (self, cr, text, self->spans, 0, region, width);
-  draw_spans (self, cr, text, self->calls, 1, region, width);
+  draw_spans (self, cr, text, self->spans, region, width);
+  draw_spans (self, cr, text, self->calls, region, width);
   for (guint i = 0; i < self->kernels->len; i++)
     {
       const WbKernelRecord *k = self->kernels->pdata[i];
@@ -324,8 +376,8 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
 
       if (x1 < LEFT_W || x0 > width)
         continue;
-      region_color (k->region, rgb);
-      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * (stream_row (self, k->stream) + TRACKS_ABOVE) + 3, rgb, x1 - x0 > 50 ? k->name : NULL,
+      fill_color (k->region, g_array_index (self->kernel_comm, gboolean, i), rgb);
+      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * g_array_index (self->kernel_track, int, i) + 3, rgb, x1 - x0 > 50 ? k->name : NULL,
                 (int) i == self->selected || (region != NULL && g_strcmp0 (k->region, region) == 0), (int) i == self->selected ? 2.5 : 1.2);
     }
   if (self->sel_to >= 0)
@@ -346,15 +398,15 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
   g_object_unref (text);
 }
 
-static int
-kernel_at (WbTimeline *self, double x, double y)
+int
+_wb_timeline_kernel_at (WbTimeline *self, double x, double y)
 {
-  int    row = (int) floor ((y - AXIS_H) / ROW_H) - TRACKS_ABOVE;
+  int    row = (int) floor ((y - AXIS_H) / ROW_H);
   double t;
   int    best = -1;
   double best_d = 4 * self->ns_per_px; /* within 4 px */
 
-  if (row < 0 || row >= (int) self->streams->len || x < LEFT_W)
+  if (row < 0 || row >= (int) self->tracks->len || x < LEFT_W || g_array_index (self->tracks, WbTrack, row).kind != WB_TRACK_STREAM)
     return -1;
   t = x_to_time (self, x) + self->t0;
   for (guint i = 0; i < self->kernels->len; i++)
@@ -362,7 +414,7 @@ kernel_at (WbTimeline *self, double x, double y)
       const WbKernelRecord *k = self->kernels->pdata[i];
       double                d;
 
-      if (stream_row (self, k->stream) != row)
+      if (g_array_index (self->kernel_track, int, i) != row)
         continue;
       d = t < k->start_ns ? k->start_ns - t : t > k->end_ns ? t - k->end_ns
                                                             : 0;
@@ -390,7 +442,7 @@ wb_timeline_get_tooltip (WbTimeline *self, guint index)
 static gboolean
 query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, WbTimeline *self)
 {
-  int              i = kernel_at (self, x, y);
+  int              i = _wb_timeline_kernel_at (self, x, y);
   g_autofree char *text = NULL;
 
   if (i < 0)
@@ -450,6 +502,7 @@ update_stats (WbTimeline *self)
   g_string_append_printf (s, _ ("%u kernels · kernel time %.4f ms · busy %.4f ms (%.0f%%)\n"), self->range->kernels,
                           self->range->kernel_ns / 1e6, self->range->busy_ns / 1e6,
                           self->range->to_ns > self->range->from_ns ? 100.0 * self->range->busy_ns / (self->range->to_ns - self->range->from_ns) : 0);
+  _wb_timeline_append_rank_stats (self, s);
   append_rows (s, _ ("By region"), self->range->by_region, self->range->kernel_ns);
   append_rows (s, _ ("By symbol"), self->range->by_symbol, self->range->kernel_ns);
   gtk_label_set_markup (self->stats, s->str);
@@ -466,7 +519,15 @@ wb_timeline_select_range (WbTimeline *self, gint64 from_ns, gint64 to_ns)
   if (to_ns < 0 || from_ns < 0 || self->kernels->len == 0)
     self->sel_to = -1;
   else
-    self->range = wb_range_stats_new (wb_document_get_run (self->document), run_trace (self), self->sel_from, self->sel_to);
+    {
+      /* the shown run's kernels in the range: for a group, the range on that rank's own clock */
+      const WbRun *run = wb_document_get_run (self->document);
+      gint64       from = self->sel_from, to = self->sel_to;
+
+      if (self->group_runs != NULL)
+        _wb_timeline_range_on_run (self, run, &from, &to);
+      self->range = wb_range_stats_new (run, run_trace (self), from, to);
+    }
   update_stats (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -496,125 +557,6 @@ wb_timeline_get_n_calls (WbTimeline *self)
   return self->calls->len;
 }
 
-/* -- input ---------------------------------------------------------------------------------------- */
-
-static void
-drag_begin_cb (GtkGestureDrag *gesture, double x, double y, WbTimeline *self)
-{
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
-  gtk_widget_grab_focus (self->area);
-  self->panning = (mods & GDK_SHIFT_MASK) || gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_MIDDLE;
-  self->drag_offset = self->offset_ns;
-  self->drag_x = x;
-}
-
-void
-wb_timeline_drag (WbTimeline *self, double x0, double x1)
-{
-  double t0 = x_to_time (self, MAX (x0, LEFT_W)), t1 = x_to_time (self, MAX (x1, LEFT_W));
-
-  g_return_if_fail (WB_IS_TIMELINE (self));
-  wb_timeline_select_range (self, (gint64) MAX (MIN (t0, t1), 0), (gint64) MIN (MAX (t0, t1), self->t1 - self->t0));
-}
-
-static void
-drag_update_cb (GtkGestureDrag *gesture, double dx, double dy, WbTimeline *self)
-{
-  if (self->panning)
-    {
-      self->offset_ns = self->drag_offset - dx * self->ns_per_px;
-      self->user_view = TRUE;
-      gtk_widget_queue_draw (self->area);
-    }
-  else if (fabs (dx) > 4)
-    wb_timeline_drag (self, self->drag_x, self->drag_x + dx);
-}
-
-static void
-drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, WbTimeline *self)
-{
-  double sx, sy;
-  int    i;
-
-  if (hypot (dx, dy) > 4)
-    return;
-  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
-  if ((i = kernel_at (self, sx, sy)) >= 0)
-    wb_timeline_click_kernel (self, i);
-}
-
-static void
-zoom_at (WbTimeline *self, double factor, double x)
-{
-  double t = x_to_time (self, x);
-
-  self->ns_per_px = CLAMP (self->ns_per_px * factor, 0.01, 1e12);
-  self->user_view = TRUE;
-  self->offset_ns = t - (x - LEFT_W) * self->ns_per_px;
-  gtk_widget_queue_draw (self->area);
-}
-
-static void
-pan (WbTimeline *self, double px)
-{
-  self->offset_ns += px * self->ns_per_px;
-  self->user_view = TRUE;
-  gtk_widget_queue_draw (self->area);
-}
-
-static gboolean
-scroll_cb (GtkEventControllerScroll *controller, double dx, double dy, WbTimeline *self)
-{
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-
-  if (mods & GDK_SHIFT_MASK)
-    pan (self, 40 * (dy + dx));
-  else if (dx != 0)
-    pan (self, 40 * dx);
-  else
-    zoom_at (self, pow (1.2, dy), MAX (self->pointer_x, LEFT_W));
-  return TRUE;
-}
-
-static void
-motion_cb (GtkEventControllerMotion *controller, double x, double y, WbTimeline *self)
-{
-  self->pointer_x = x;
-}
-
-/* zoom about the pointer when it is over the tracks (Perfetto's W/S), else about the middle */
-static void
-zoom_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  WbTimeline *self = WB_TIMELINE (widget);
-  double      w = gtk_widget_get_width (self->area);
-  double      x = self->pointer_x > LEFT_W && self->pointer_x < w ? self->pointer_x : LEFT_W + (w - LEFT_W) / 2;
-
-  if (g_str_equal (action_name, "timeline.zoom-fit"))
-    {
-      fit (self);
-      gtk_widget_queue_draw (self->area);
-    }
-  else
-    zoom_at (self, g_str_equal (action_name, "timeline.zoom-in") ? 0.5 : 2.0, x);
-}
-
-static void
-pan_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  WbTimeline *self = WB_TIMELINE (widget);
-  double      w = MAX (gtk_widget_get_width (self->area) - LEFT_W, 100);
-
-  pan (self, (g_str_equal (action_name, "timeline.pan-left") ? -0.2 : 0.2) * w);
-}
-
-static void
-clear_range_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  wb_timeline_select_range (WB_TIMELINE (widget), 0, -1);
-}
-
 guint
 wb_timeline_get_n_kernels (WbTimeline *self)
 {
@@ -624,7 +566,7 @@ wb_timeline_get_n_kernels (WbTimeline *self)
 guint
 wb_timeline_get_n_streams (WbTimeline *self)
 {
-  return self->streams->len;
+  return self->n_streams;
 }
 
 const WbKernelRecord *
@@ -657,7 +599,7 @@ static void
 resize_cb (GtkDrawingArea *area, int width, int height, WbTimeline *self)
 {
   if (!self->user_view && self->kernels->len > 0 && width != self->fitted_width)
-    fit (self);
+    _wb_timeline_fit (self);
 }
 
 static void
@@ -675,7 +617,12 @@ wb_timeline_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_pointer (&self->kernels, g_ptr_array_unref);
-  g_clear_pointer (&self->streams, g_array_unref);
+  g_clear_pointer (&self->kernel_track, g_array_unref);
+  g_clear_pointer (&self->kernel_comm, g_array_unref);
+  g_clear_pointer (&self->kernel_rank, g_array_unref);
+  g_clear_pointer (&self->tracks, g_array_unref);
+  g_clear_pointer (&self->group_runs, g_ptr_array_unref);
+  g_clear_pointer (&self->group_offset, g_array_unref);
   g_clear_pointer (&self->spans, g_array_unref);
   g_clear_pointer (&self->calls, g_array_unref);
   g_clear_pointer (&self->range, wb_range_stats_free);
@@ -691,18 +638,7 @@ wb_timeline_class_init (WbTimelineClass *klass)
 
   object_class->dispose = wb_timeline_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan-left", NULL, pan_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_action);
-  gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, clear_range_action);
-  /* Perfetto's keys */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, 0, "timeline.pan-left", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "timeline.pan-right", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
+  _wb_timeline_class_init_input (widget_class);
 }
 
 static GtkWidget *
@@ -719,16 +655,17 @@ icon_button (const char *icon, const char *action, const char *tooltip)
 static void
 wb_timeline_init (WbTimeline *self)
 {
-  GtkWidget          *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget          *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget          *side = gtk_scrolled_window_new ();
-  GtkGesture         *drag = gtk_gesture_drag_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *side = gtk_scrolled_window_new ();
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))), GTK_ORIENTATION_VERTICAL);
   self->kernels = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_kernel_record_free);
-  self->streams = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->kernel_track = g_array_new (FALSE, FALSE, sizeof (int));
+  self->kernel_comm = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  self->kernel_rank = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->tracks = g_array_new (FALSE, FALSE, sizeof (WbTrack));
+  self->group_offset = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
   self->calls = g_array_new (FALSE, FALSE, sizeof (Span));
   self->selected = -1;
@@ -754,17 +691,9 @@ wb_timeline_init (WbTimeline *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_focusable (self->area, TRUE);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
   gtk_widget_set_has_tooltip (self->area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw_cb, self, NULL);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (self->area, scroll);
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (self->area, motion);
+  _wb_timeline_init_input (self);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
   g_signal_connect (self->area, "resize", G_CALLBACK (resize_cb), self);
   /* the tracks, and beside them the range's statistics: a pane the user resizes */

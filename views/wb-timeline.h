@@ -41,4 +41,22 @@ void wb_timeline_get_visible_range (WbTimeline *self, double *from_ns, double *t
 /* wb_timeline_get_n_calls: spans on the calls track (consecutive kernels of one line of the run's stage). */
 guint wb_timeline_get_n_calls (WbTimeline *self);
 
+/* A multi-GPU run (the shown run has a group of more than one run): one group of tracks per rank, its
+ * regions then its streams, the ranks on one clock (each shifted by its clock_origin_ns minus the
+ * smallest; unshifted when a rank has none). The kernels above are then every rank's, rank by rank, their
+ * times on that clock; the range is on that clock too, its WbRangeStats the shown rank's. */
+/* wb_timeline_get_n_ranks: the ranks drawn; 0 for one run. */
+guint wb_timeline_get_n_ranks (WbTimeline *self);
+/* wb_timeline_get_n_tracks: rows drawn (regions, calls, streams; per rank for a group). */
+guint wb_timeline_get_n_tracks (WbTimeline *self);
+/* wb_timeline_get_kernel_rank: the rank of kernel @index (0 for one run). */
+guint32 wb_timeline_get_kernel_rank (WbTimeline *self, guint index);
+/* wb_timeline_kernel_is_communication: whether kernel @index is drawn as communication (the collectives'
+ * colour: wb_kernel_record_is_communication). */
+gboolean wb_timeline_kernel_is_communication (WbTimeline *self, guint index);
+/* wb_timeline_get_rank_stats: the selected range's computation, communication and overlap of rank @rank's
+ * kernels, ns (wb_run_measure_comm_range on its clock); each out pointer nullable. FALSE without a range,
+ * for one run, or for a rank not drawn. The statistics pane shows them per rank ("By rank"). */
+gboolean wb_timeline_get_rank_stats (WbTimeline *self, guint32 rank, gint64 *compute_ns, gint64 *comm_ns, gint64 *overlap_ns);
+
 G_END_DECLS

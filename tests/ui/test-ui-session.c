@@ -203,7 +203,8 @@ test_run_regions (void)
           if (g_strcmp0 (cells[0], names[n]) != 0)
             continue;
           found = TRUE;
-          g_assert_cmpuint (g_strv_length (cells), ==, 9);
+          g_assert_cmpuint (g_strv_length (cells), ==, 10);
+          g_assert_cmpstr (cells[9], ==, "fusion"); /* TorchCompileN */
           g_assert_cmpstr (cells[1], ==, s->executor);
           g_assert_cmpstr (cells[2], !=, ""); /* ops of its call in forward_NN / backward_NN */
           g_assert_cmpstr (cells[4], !=, "–");

@@ -1,0 +1,315 @@
+/* wb-run-comm.c — communication in a multi-GPU run: collectives, NCCL kernels and their overlap
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Interval arithmetic over a run's kernel records: per iteration, the union of the communication kernels'
+ * [start, end) intervals, the union of the others', and the length of their intersection. Kernels of
+ * several streams overlap each other; a union counts each nanosecond once. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-profiler.h"
+
+/* Thunder's distributed prims (thunder/distributed/prims.py) and torch.distributed's own names. */
+static const char *const collective_names[] = {
+  "all_reduce",
+  "all_gather",
+  "reduce_scatter",
+  "broadcast",
+  "wait",
+  "synchronize",
+  "all_to_all",
+  "all_gather_into_tensor",
+  "reduce_scatter_tensor",
+  "all_to_all_single",
+  "reduce",
+  "barrier",
+};
+
+gboolean
+wb_collective_symbol_is_known (const char *name)
+{
+  const char      *base;
+  g_autofree char *stem = NULL;
+  gsize            len;
+
+  if (name == NULL || *name == '\0')
+    return FALSE;
+  /* "ltorch.all_reduce", "dist_prims.wait": the name after the last dot */
+  base = strrchr (name, '.');
+  base = base != NULL ? base + 1 : name;
+  /* "torch_all_reduce_prim_impl": the torch executor's implementation of the prim */
+  if (g_str_has_prefix (base, "torch_"))
+    base += strlen ("torch_");
+  stem = g_strdup (base);
+  len = strlen (stem);
+  if (g_str_has_suffix (stem, "_prim_impl"))
+    stem[len - strlen ("_prim_impl")] = '\0';
+  else if (g_str_has_suffix (stem, "_impl"))
+    stem[len - strlen ("_impl")] = '\0';
+  for (gsize i = 0; i < G_N_ELEMENTS (collective_names); i++)
+    if (strcmp (stem, collective_names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+wb_run_region_is_collective (const WbRegionStats *stats)
+{
+  if (stats == NULL)
+    return FALSE;
+  return g_strcmp0 (stats->executor, "nccl") == 0 || wb_collective_symbol_is_known (stats->name);
+}
+
+gboolean
+wb_kernel_record_is_communication (const WbRun          *run,
+                                   const WbKernelRecord *record)
+{
+  if (record == NULL)
+    return FALSE;
+  if (record->name != NULL && g_str_has_prefix (record->name, "nccl"))
+    return TRUE;
+  if (run == NULL || record->region == NULL)
+    return FALSE;
+  return wb_run_region_is_collective (wb_run_find_region (run, record->region));
+}
+
+/* Which of @run's kernels are communication, each once: a set of the collective regions' names makes it
+ * linear in the kernels. (transfer full) one gboolean per kernel. */
+static gboolean *
+classify_kernels (const WbRun *run)
+{
+  g_autoptr (GHashTable) collective = g_hash_table_new (g_str_hash, g_str_equal);
+  gboolean *is_comm = g_new0 (gboolean, MAX (run->kernels->len, 1));
+
+  for (guint i = 0; i < run->regions->len; i++)
+    {
+      const WbRegionStats *r = g_ptr_array_index (run->regions, i);
+
+      if (r->name != NULL && wb_run_region_is_collective (r))
+        g_hash_table_add (collective, r->name);
+    }
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+
+      is_comm[i] = (k->name != NULL && g_str_has_prefix (k->name, "nccl")) ||
+                   (k->region != NULL && g_hash_table_contains (collective, k->region));
+    }
+  return is_comm;
+}
+
+/* -- intervals ------------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  gint64 start;
+  gint64 end;
+} Interval;
+
+static int
+compare_intervals (gconstpointer a,
+                   gconstpointer b)
+{
+  const Interval *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Sorts @list and merges it in place into disjoint, ordered intervals; returns the union's length. */
+static gint64
+merge_intervals (GArray *list)
+{
+  guint  out = 0;
+  gint64 length = 0;
+
+  if (list->len == 0)
+    return 0;
+  g_array_sort (list, compare_intervals);
+  for (guint i = 1; i < list->len; i++)
+    {
+      Interval       *last = &g_array_index (list, Interval, out);
+      const Interval *next = &g_array_index (list, Interval, i);
+
+      if (next->start <= last->end)
+        last->end = MAX (last->end, next->end);
+      else
+        g_array_index (list, Interval, ++out) = *next;
+    }
+  g_array_set_size (list, out + 1);
+  for (guint i = 0; i < list->len; i++)
+    length += g_array_index (list, Interval, i).end - g_array_index (list, Interval, i).start;
+  return length;
+}
+
+/* The length of the intersection of two merged (disjoint, ordered) lists. */
+static gint64
+intersect_length (const GArray *a,
+                  const GArray *b)
+{
+  guint  i = 0, j = 0;
+  gint64 length = 0;
+
+  while (i < a->len && j < b->len)
+    {
+      const Interval *x = &g_array_index (a, Interval, i);
+      const Interval *y = &g_array_index (b, Interval, j);
+      gint64          lo = MAX (x->start, y->start), hi = MIN (x->end, y->end);
+
+      if (hi > lo)
+        length += hi - lo;
+      if (x->end < y->end)
+        i++;
+      else
+        j++;
+    }
+  return length;
+}
+
+/* Appends [start, end) clipped to [from, to) to @list when anything is left. */
+static void
+add_clipped (GArray *list,
+             gint64  start,
+             gint64  end,
+             gint64  from,
+             gint64  to)
+{
+  Interval iv = { MAX (start, from), MIN (end, to) };
+
+  if (iv.end > iv.start)
+    g_array_append_val (list, iv);
+}
+
+typedef struct
+{
+  gint64 comm;
+  gint64 compute;
+  gint64 overlap;
+} Measure;
+
+static Measure
+measure_lists (GArray *comm,
+               GArray *compute)
+{
+  Measure m;
+
+  m.comm = merge_intervals (comm);
+  m.compute = merge_intervals (compute);
+  m.overlap = intersect_length (comm, compute);
+  return m;
+}
+
+void
+wb_run_measure_comm_range (const WbRun *run,
+                           gint64       from_ns,
+                           gint64       to_ns,
+                           gint64      *comm_ns,
+                           gint64      *compute_ns,
+                           gint64      *overlap_ns)
+{
+  g_autoptr (GArray) comm = g_array_new (FALSE, FALSE, sizeof (Interval));
+  g_autoptr (GArray) compute = g_array_new (FALSE, FALSE, sizeof (Interval));
+  Measure m = { 0, 0, 0 };
+
+  if (run != NULL && to_ns > from_ns)
+    {
+      g_autofree gboolean *is_comm = classify_kernels (run);
+
+      for (guint i = 0; i < run->kernels->len; i++)
+        {
+          const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+
+          add_clipped (is_comm[i] ? comm : compute, k->start_ns, k->end_ns, from_ns, to_ns);
+        }
+      m = measure_lists (comm, compute);
+    }
+  if (comm_ns != NULL)
+    *comm_ns = m.comm;
+  if (compute_ns != NULL)
+    *compute_ns = m.compute;
+  if (overlap_ns != NULL)
+    *overlap_ns = m.overlap;
+}
+
+static void
+add_collectives (const WbRun *run,
+                 WbCommStats *stats)
+{
+  for (guint i = 0; i < run->regions->len; i++)
+    {
+      const WbRegionStats *r = g_ptr_array_index (run->regions, i);
+
+      if (!wb_run_region_is_collective (r))
+        continue;
+      stats->collective_calls++;
+      stats->collective_bytes += r->bytes_moved;
+      stats->collective_ns += r->median_ns;
+    }
+}
+
+/* The highest iteration kept: a corrupt iteration number must not make us allocate gigabytes. */
+#define MAX_ITERATIONS 1000000
+
+WbCommStats
+wb_run_get_comm_stats (const WbRun *run)
+{
+  WbCommStats          stats;
+  guint                n;
+  g_autofree gboolean *is_comm = NULL;
+  g_autofree gint64   *comm = NULL, *compute = NULL, *overlap = NULL, *exposed = NULL;
+  g_autoptr (GPtrArray) lists = NULL; /* two interval lists per iteration: comm, then the others */
+
+  memset (&stats, 0, sizeof stats);
+  g_return_val_if_fail (run != NULL, stats);
+
+  add_collectives (run, &stats);
+  n = run->iteration_ns->len;
+  is_comm = classify_kernels (run);
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+
+      stats.comm_kernels += is_comm[i] ? 1 : 0;
+      if (k->iteration < MAX_ITERATIONS)
+        n = MAX (n, k->iteration + 1);
+    }
+  stats.iterations = n;
+  if (n == 0 || run->kernels->len == 0)
+    return stats;
+
+  lists = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < 2 * n; i++)
+    g_ptr_array_add (lists, g_array_new (FALSE, FALSE, sizeof (Interval)));
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+
+      if (k->iteration < n)
+        add_clipped (g_ptr_array_index (lists, 2 * k->iteration + (is_comm[i] ? 0 : 1)), k->start_ns, k->end_ns,
+                     G_MININT64, G_MAXINT64);
+    }
+  comm = g_new0 (gint64, n);
+  compute = g_new0 (gint64, n);
+  overlap = g_new0 (gint64, n);
+  exposed = g_new0 (gint64, n);
+  for (guint it = 0; it < n; it++)
+    {
+      Measure m = measure_lists (g_ptr_array_index (lists, 2 * it), g_ptr_array_index (lists, 2 * it + 1));
+
+      comm[it] = m.comm;
+      compute[it] = m.compute;
+      overlap[it] = m.overlap;
+      exposed[it] = m.comm - m.overlap;
+      stats.comm_ns_total += comm[it];
+      stats.compute_ns_total += compute[it];
+      stats.overlap_ns_total += overlap[it];
+      stats.exposed_comm_ns_total += exposed[it];
+    }
+  stats.comm_ns = wb_times_median_ns (comm, n);
+  stats.compute_ns = wb_times_median_ns (compute, n);
+  stats.overlap_ns = wb_times_median_ns (overlap, n);
+  stats.exposed_comm_ns = wb_times_median_ns (exposed, n);
+  return stats;
+}
