@@ -50,9 +50,43 @@ _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError *
   return TRUE;
 }
 
+/* The ranks side by side (data/wb-report-ranks.h): to every --report and --chrome-trace, else printed; an exit
+ * code, -1 when all went well. */
+static int
+write_ranks_report (ProfileOptions *o, GPtrArray *runs, const char *title)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = g_strdup_printf ("%s (%u ranks)", title, runs->len);
+
+  for (guint i = 0; o->reports != NULL && o->reports[i] != NULL; i++)
+    {
+      WbReportFormat format;
+
+      wb_report_format_from_path (o->reports[i], &format);
+      if (!wb_report_write_ranks (runs, name, format, o->reports[i], &error))
+        {
+          g_printerr ("thunder-wb: --report: %s\n", error->message);
+          return wb_cli_exit_code (error);
+        }
+    }
+  if (o->chrome_trace != NULL && !wb_report_write_ranks (runs, name, WB_REPORT_FORMAT_CHROME_TRACE, o->chrome_trace, &error))
+    {
+      g_printerr ("thunder-wb: --chrome-trace: %s\n", error->message);
+      return wb_cli_exit_code (error);
+    }
+  if (o->reports == NULL || o->reports[0] == NULL)
+    {
+      g_autofree char *md = wb_report_ranks_to_markdown (runs, name);
+      wb_cli_write (md, strlen (md));
+    }
+  return -1;
+}
+
 /* A multi-GPU case: PATH/rank0 ... PATH/rank<N-1> (each rank's traces and inputs), one runner per GPU (see
- * wb-profile-group.h); each rank takes its recorded inputs (its share of the batch) unless --inputs names a file.
- * Reports and --save-outputs get one file per rank (F.rankN.EXT). */
+ * wb-profile-group.h); each rank takes its recorded inputs (its share of the batch) unless --inputs names a file
+ * (F.rankR.EXT for rank R when it exists, else F).
+ * --report and --chrome-trace get the ranks side by side (wb-report-ranks.h) and, for --report, each rank's own
+ * report as F.rankN.EXT; --save-outputs one file per rank (F.rankN.EXT). */
 int
 _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
 {
@@ -78,9 +112,15 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
     {
       WbProfileJob *job;
 
+      ProfileOptions   ro = *o;
+      g_autofree char *inputs = o->inputs ? rank_path (o->inputs, r) : NULL;
+
+      /* --inputs F: rank r reads F.rankR.EXT when there is one (each rank's share), else F */
+      if (inputs != NULL && g_file_test (inputs, G_FILE_TEST_EXISTS))
+        ro.inputs = inputs;
       ps[r].path = dirs->pdata[r];
       ps[r].label = o->label;
-      if ((exit_code = _wb_cli_profile_load_case (o, &ps[r])) >= 0)
+      if ((exit_code = _wb_cli_profile_load_case (&ro, &ps[r])) >= 0)
         break;
       job = wb_profile_job_new (ps[r].c, ps[r].program, ps[r].stage->label);
       g_ptr_array_add (jobs, job);
@@ -101,24 +141,25 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
     {
       ProfileOptions ro = *o;
       g_auto (GStrv) reports = g_new0 (char *, o->reports ? g_strv_length (o->reports) + 1 : 1);
-      g_autofree char *chrome = o->chrome_trace ? rank_path (o->chrome_trace, r) : NULL;
       g_autofree char *save = o->save_outputs ? rank_path (o->save_outputs, r) : NULL;
 
       for (guint i = 0; o->reports != NULL && o->reports[i] != NULL; i++)
         reports[i] = rank_path (o->reports[i], r);
       ro.reports = reports;
-      ro.chrome_trace = chrome;
       if (save != NULL && !_wb_cli_profile_save_outputs (jobs->pdata[r], save, &error))
         {
           g_printerr ("thunder-wb: %s\n", error->message);
           exit_code = WB_EXIT_ENVIRONMENT;
           break;
         }
-      if (!o->quiet && (o->reports == NULL || o->reports[0] == NULL))
-        g_print ("\n# Rank %u of %u\n\n", r, n);
-      if ((exit_code = _wb_cli_profile_report_run (&ro, &ps[r], jobs->pdata[r], runs->pdata[r], NULL, NULL)) == WB_EXIT_OK)
+      /* each rank's own report beside the ranks' one: F.rankR.EXT */
+      ro.chrome_trace = NULL;
+      if (o->reports != NULL && o->reports[0] != NULL &&
+          (exit_code = _wb_cli_profile_report_run (&ro, &ps[r], jobs->pdata[r], runs->pdata[r], NULL, NULL)) == WB_EXIT_OK)
         exit_code = -1;
     }
+  if (exit_code < 0)
+    exit_code = write_ranks_report (o, runs, wb_case_get_name (ps[0].c));
   for (guint r = 0; r < n; r++)
     _wb_cli_profile_clear (&ps[r]);
   return exit_code < 0 ? WB_EXIT_OK : exit_code;

@@ -512,6 +512,7 @@ profile_main (ProfileOptions *o, const char *path)
   Progress        progress = { 0 };
   WbProfileDevice device;
   int             exit_code;
+  gboolean        rank_case = FALSE; /* PATH/rank0 alone: a 1-rank run on its recorded inputs */
 
   if (!wb_profile_device_parse (o->device, &device))
     return wb_cli_usage_error (_ ("--device must be cpu or cuda, not “%s”"), o->device);
@@ -526,7 +527,8 @@ profile_main (ProfileOptions *o, const char *path)
     if (ranks != NULL && ranks->len > 1)
       return _wb_cli_profile_ranks (o, ranks);
     if (ranks != NULL)
-      p.path = path = ranks->pdata[0] == NULL ? path : g_intern_string (ranks->pdata[0]);
+      p.path = path = g_intern_string (ranks->pdata[0]);
+    rank_case = ranks != NULL;
   }
   if ((exit_code = _wb_cli_profile_load_case (o, &p)) >= 0)
     return exit_code;
@@ -546,6 +548,8 @@ profile_main (ProfileOptions *o, const char *path)
   job = wb_profile_job_new (p.c, p.program, p.stage->label);
   if ((exit_code = _wb_cli_profile_configure_job (o, &p, job, &progress)) >= 0)
     return exit_code;
+  if (rank_case && p.tensors == NULL)
+    wb_profile_job_set_inputs (job, wb_case_get_reference (p.c, NULL));
   progress.start_us = g_get_monotonic_time ();
   progress.quiet = o->quiet;
   run = wb_profile_job_run (job, &error);

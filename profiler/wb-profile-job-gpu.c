@@ -299,6 +299,17 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
     /* what the runner compiled (cold) and found in the disk cache (warm), kept with the run's versions */
     if (res->stats != NULL)
       add_runner_stats (run, res->stats, warnings, log, log_data);
+    /* collectives ran on NCCL whatever executor the assignment named (executors/cuda/wb-cuda-nccl.h) */
+    for (guint k = 0; k < run->regions->len; k++)
+      {
+        WbRegionStats *rs = run->regions->pdata[k];
+
+        if (wb_collective_symbol_is_known (rs->name))
+          {
+            g_free (rs->executor);
+            rs->executor = g_strdup ("nccl");
+          }
+      }
     /* trace lines: the entry's stage line */
     for (guint k = 0; k < run->kernels->len; k++)
       {

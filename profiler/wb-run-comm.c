@@ -42,6 +42,9 @@ wb_collective_symbol_is_known (const char *name)
   if (g_str_has_prefix (base, "torch_"))
     base += strlen ("torch_");
   stem = g_strdup (base);
+  /* "torch_all_reduce_prim_impl#2": a profile's second call of the symbol */
+  if (strchr (stem, '#') != NULL)
+    *strchr (stem, '#') = '\0';
   len = strlen (stem);
   if (g_str_has_suffix (stem, "_prim_impl"))
     stem[len - strlen ("_prim_impl")] = '\0';
