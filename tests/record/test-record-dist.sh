@@ -65,6 +65,14 @@ record zero3 2 zero3
 for r in 0 1; do
   [ "$(meta "zero3/Sequential/rank$r" world_size rank transform sharding_strategy)" = "2 $r fsdp ZERO3" ] ||
     fail "zero3 rank $r meta.json: $(meta "zero3/Sequential/rank$r" world_size rank transform sharding_strategy)"
+  # Thunder's FSDP shards the parameters (the original module's are left on the meta device): the rank's
+  # shard of 0.weight (32 x 16) is saved, 16 x 16
+  "$py" -c 'import json, struct, sys
+f = open(sys.argv[1], "rb")
+h = json.loads(f.read(struct.unpack("<Q", f.read(8))[0]))
+assert h["param.0.weight"]["shape"] == [16, 16], h.get("param.0.weight")
+assert h["input.input"]["shape"] == [2, 16], h.get("input.input")' "zero3/Sequential/rank$r/tensors.safetensors" ||
+    fail "zero3 rank $r: tensors.safetensors lacks the rank's parameter shard"
   cat "zero3/Sequential/rank$r/"forward_*.py "zero3/Sequential/rank$r/"backward_*.py | grep -q all_gather ||
     fail "zero3 rank $r: no all_gather"
 done
