@@ -163,13 +163,21 @@ def step(fn, args, params):
     return loss
 
 
-def time_step(fn, args, params, dev, iters, warmup):
+def barrier(dev):
+    """All ranks here; NCCL is told the rank's GPU (it warns and guesses otherwise)."""
     import torch.distributed as dist
 
+    if dev.type == "cuda":
+        dist.barrier(device_ids=[dev.index])
+    else:
+        dist.barrier()
+
+
+def time_step(fn, args, params, dev, iters, warmup):
     for _ in range(warmup):
         step(fn, args, params)
     sync(dev)
-    dist.barrier()
+    barrier(dev)
     times = []
     for _ in range(iters):
         if dev.type == "cuda":
@@ -183,7 +191,7 @@ def time_step(fn, args, params, dev, iters, warmup):
             t0 = time.perf_counter()
             step(fn, args, params)
             times.append((time.perf_counter() - t0) * 1e3)
-    dist.barrier()
+    barrier(dev)
     return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times), "iters": iters,
             "warmup": warmup}
 
@@ -396,7 +404,7 @@ def finish(a, info, dist, rc):
           f"thunder {med('thunder')} ms" + "".join(f"; {e['stage']}: {e['error'][:160]}" for e in info["errors"]),
           file=sys.stderr, flush=True)
     with contextlib.suppress(Exception):
-        dist.barrier()
+        barrier(torch.device(info["device"]))
         dist.destroy_process_group()
     return rc
 
