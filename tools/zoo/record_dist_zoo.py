@@ -74,7 +74,8 @@ def record(a, case, world, work):
     env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     if case != base:
         if not a.thunder_main:
-            return {"case": zname, "rc": None, "error": "no --thunder-main folder for a case of Thunder's main"}
+            return {"case": zname, "base": base, "world": world, "rc": None, "cap": cap, "extras": extras,
+                    "thunder": "main", "error": "no --thunder-main folder for a case of Thunder's main"}
         env["PYTHONPATH"] = os.path.abspath(a.thunder_main) + os.pathsep + env.get("PYTHONPATH", "")
     script = [os.path.join(HERE, "record_dist.py"), base, "--extras", extras, "--device", a.device,
               "--iters", str(a.iters), "--warmup", str(a.warmup)]
@@ -256,7 +257,12 @@ def main():
                        "thunder": "main" if n.endswith("_thunder_main") else "release"}
             else:
                 rec = record(a, n, w, work)
-            z = assemble(a, rec)
+            try:
+                z = assemble(a, rec)
+            except Exception as e:  # the next case still runs
+                print(f"{rec.get('case')}: cannot assemble: {type(e).__name__}: {e}", flush=True)
+                results[rec.get("case")] = {"status": f"cannot assemble: {type(e).__name__}: {e}"}
+                continue
             print(summary_line(z), flush=True)
             results[z["case"]] = {k: z[k] for k in ("status", "record_exit", "record_wall_s")}
             results[z["case"]]["timings"] = {r: v["timings"] for r, v in z["ranks"].items()}
