@@ -142,6 +142,11 @@ wb_cli_record_merge_ranks (const char *capture, GError **error)
   json_node_take_object (root, out);
   json_object_set_string_member (out, "schema", RECORD_SCHEMA);
   json_object_set_int_member (out, "version", 1);
+  /* owned by @root from here, so that an early return frees them */
+  json_object_set_array_member (dist, "ranks", rank_ids);
+  json_object_set_object_member (out, "distributed", dist);
+  json_object_set_array_member (out, "ranks", rank_list);
+  json_object_set_array_member (out, "cases", cases);
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_autoptr (JsonNode) single = wb_cli_record_load_json (path, error);
@@ -185,10 +190,6 @@ wb_cli_record_merge_ranks (const char *capture, GError **error)
         json_object_set_string_member (out, "thunder", wb_cli_record_obj_string (mo, "thunder"));
     }
   json_object_set_int_member (dist, "world_size", world);
-  json_object_set_array_member (dist, "ranks", rank_ids);
-  json_object_set_object_member (out, "distributed", dist);
-  json_object_set_array_member (out, "ranks", rank_list);
-  json_object_set_array_member (out, "cases", cases);
 
   gen = json_generator_new ();
   json_generator_set_pretty (gen, TRUE);
