@@ -48,7 +48,7 @@ for r in 0 1; do
   grep -q "all_reduce" "ddp/Sequential/rank$r/backward_00.py" || fail "rank $r: no all_reduce in the backward trace"
   "$wb" --headless check "ddp/Sequential/rank$r" > /dev/null 2>&1 || fail "check of rank $r's folder"
 done
-[ -f ddp/record-rank0.json ] && [ -f ddp/record-rank1.json ] || fail "no record-rank<R>.json"
+{ [ -f ddp/record-rank0.json ] && [ -f ddp/record-rank1.json ]; } || fail "no record-rank<R>.json"
 "$py" -c 'import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["distributed"] == {"world_size": 2, "ranks": [0, 1]}, m["distributed"]
@@ -58,7 +58,7 @@ assert [r["backend"] for r in m["ranks"]] == ["gloo", "gloo"], m["ranks"]' ddp/r
   fail "the ranks' backward traces do not reduce the same gradients"
 
 record one 1 ddp
-[ -d one/Sequential/rank0 ] && [ ! -e one/Sequential/rank1 ] || fail "a 1-rank torchrun is not one/Sequential/rank0/"
+{ [ -d one/Sequential/rank0 ] && [ ! -e one/Sequential/rank1 ]; } || fail "a 1-rank torchrun is not one/Sequential/rank0/"
 [ "$(meta one/Sequential/rank0 world_size rank launcher)" = "1 0 torchrun" ] || fail "1-rank meta.json"
 
 record zero3 2 zero3

@@ -233,8 +233,8 @@ def summary_line(z):
     per = "  ".join(f"r{r}: eager {med(r, 'eager')} thunder {med(r, 'thunder')} ms" for r in sorted(z["ranks"]))
     first = next((e["error"] for r in z["ranks"].values() for e in r["errors"]), z.get("error") or "")
     first = re.sub(r"\s+", " ", first)[:100]
-    return f"{z['case']:30s} {z['status'][:52]:52s} rc={z['record_exit']!s:7s} {z['record_wall_s'] or 0:6.1f}s  {per}" + \
-        (f"  [{first}]" if first else "")
+    line = f"{z['case']:30s} {z['status'][:52]:52s} rc={z['record_exit']!s:7s} {z['record_wall_s'] or 0:6.1f}s  {per}"
+    return line + (f"  [{first}]" if first else "")
 
 
 def main():
