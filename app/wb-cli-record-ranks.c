@@ -142,6 +142,11 @@ wb_cli_record_merge_ranks (const char *capture, GError **error)
   json_node_take_object (root, out);
   json_object_set_string_member (out, "schema", RECORD_SCHEMA);
   json_object_set_int_member (out, "version", 1);
+  /* owned by @root from here, so that an early return frees them */
+  json_object_set_array_member (dist, "ranks", rank_ids);
+  json_object_set_object_member (out, "distributed", dist);
+  json_object_set_array_member (out, "ranks", rank_list);
+  json_object_set_array_member (out, "cases", cases);
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_autoptr (JsonNode) single = wb_cli_record_load_json (path, error);
@@ -175,7 +180,8 @@ wb_cli_record_merge_ranks (const char *capture, GError **error)
       n = append_cases (cases, mo, rank);
       json_array_add_element (rank_list, rank_record (mo, rank, file, n));
       json_array_add_int_element (rank_ids, rank);
-      world = MAX (world, wb_cli_record_obj_int (wb_cli_record_obj_object (mo, "distributed"), "world_size", 0));
+      /* a manifest without "distributed" still says that there are more than R ranks */
+      world = MAX (world, MAX (rank + 1, wb_cli_record_obj_int (wb_cli_record_obj_object (mo, "distributed"), "world_size", 0)));
       if (!json_object_has_member (out, "python") && wb_cli_record_obj_string (mo, "python") != NULL)
         json_object_set_string_member (out, "python", wb_cli_record_obj_string (mo, "python"));
       if (!json_object_has_member (out, "torch") && wb_cli_record_obj_string (mo, "torch") != NULL)
@@ -184,10 +190,6 @@ wb_cli_record_merge_ranks (const char *capture, GError **error)
         json_object_set_string_member (out, "thunder", wb_cli_record_obj_string (mo, "thunder"));
     }
   json_object_set_int_member (dist, "world_size", world);
-  json_object_set_array_member (dist, "ranks", rank_ids);
-  json_object_set_object_member (out, "distributed", dist);
-  json_object_set_array_member (out, "ranks", rank_list);
-  json_object_set_array_member (out, "cases", cases);
 
   gen = json_generator_new ();
   json_generator_set_pretty (gen, TRUE);
@@ -195,4 +197,32 @@ wb_cli_record_merge_ranks (const char *capture, GError **error)
   if (!json_generator_to_file (gen, path, error))
     return NULL;
   return g_steal_pointer (&root);
+}
+
+void
+wb_cli_record_print_ranks (JsonNode *manifest)
+{
+  JsonObject *m = manifest && JSON_NODE_HOLDS_OBJECT (manifest) ? json_node_get_object (manifest) : NULL;
+  JsonArray  *ranks = wb_cli_record_obj_array (m, "ranks");
+  JsonArray  *cases = wb_cli_record_obj_array (m, "cases");
+  gint64      world = wb_cli_record_obj_int (wb_cli_record_obj_object (m, "distributed"), "world_size", 0);
+
+  for (guint i = 0; ranks != NULL && i < json_array_get_length (ranks); i++)
+    {
+      JsonObject *r = json_array_get_object_element (ranks, i);
+      gint64      rank = wb_cli_record_obj_int (r, "rank", -1);
+      gint64      n = wb_cli_record_obj_int (r, "cases", 0);
+      g_autoptr (GString) names = g_string_new (NULL);
+
+      for (guint k = 0; cases != NULL && k < json_array_get_length (cases); k++)
+        {
+          JsonObject *c = json_array_get_object_element (cases, k);
+
+          if (wb_cli_record_obj_int (c, "rank", -1) == rank && wb_cli_record_obj_string (c, "dir") != NULL)
+            g_string_append_printf (names, "%s%s", names->len ? ", " : "", wb_cli_record_obj_string (c, "dir"));
+        }
+      g_print ("record: rank %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " (%s): captured %" G_GINT64_FORMAT " compiled %s%s%s\n",
+               rank, world, wb_cli_record_obj_string (r, "backend") ? wb_cli_record_obj_string (r, "backend") : "no backend",
+               n, n == 1 ? "entry" : "entries", names->len ? ": " : "", names->str);
+    }
 }

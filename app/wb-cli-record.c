@@ -358,35 +358,6 @@ import_case (const RecordOptions *o, WbSession *session, const char *capture, Js
   return WB_EXIT_OK;
 }
 
-/* One line per rank of a distributed program's merged manifest: what it captured. */
-static void
-print_ranks (JsonNode *manifest)
-{
-  JsonObject *m = manifest && JSON_NODE_HOLDS_OBJECT (manifest) ? json_node_get_object (manifest) : NULL;
-  JsonArray  *ranks = wb_cli_record_obj_array (m, "ranks");
-  JsonArray  *cases = wb_cli_record_obj_array (m, "cases");
-  gint64      world = wb_cli_record_obj_int (wb_cli_record_obj_object (m, "distributed"), "world_size", 0);
-
-  for (guint i = 0; ranks != NULL && i < json_array_get_length (ranks); i++)
-    {
-      JsonObject *r = json_array_get_object_element (ranks, i);
-      gint64      rank = wb_cli_record_obj_int (r, "rank", -1);
-      gint64      n = wb_cli_record_obj_int (r, "cases", 0);
-      g_autoptr (GString) names = g_string_new (NULL);
-
-      for (guint k = 0; cases != NULL && k < json_array_get_length (cases); k++)
-        {
-          JsonObject *c = json_array_get_object_element (cases, k);
-
-          if (wb_cli_record_obj_int (c, "rank", -1) == rank && wb_cli_record_obj_string (c, "dir") != NULL)
-            g_string_append_printf (names, "%s%s", names->len ? ", " : "", wb_cli_record_obj_string (c, "dir"));
-        }
-      g_print ("record: rank %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " (%s): captured %" G_GINT64_FORMAT " compiled %s%s%s\n",
-               rank, world, wb_cli_record_obj_string (r, "backend") ? wb_cli_record_obj_string (r, "backend") : "no backend",
-               n, n == 1 ? "entry" : "entries", names->len ? ": " : "", names->str);
-    }
-}
-
 static int
 record_main (RecordOptions *o, char **command)
 {
@@ -482,7 +453,7 @@ record_main (RecordOptions *o, char **command)
       exit_code = WB_EXIT_CHECK_FAILED;
     }
 
-  print_ranks (manifest);
+  wb_cli_record_print_ranks (manifest);
   for (guint i = 0; cases != NULL && i < json_array_get_length (cases); i++)
     {
       int code = import_case (o, session, capture, json_array_get_object_element (cases, i), &keep_capture);

@@ -47,6 +47,11 @@ GArray *wb_cli_record_list_ranks (const char *capture);
 JsonNode *wb_cli_record_merge_ranks (const char *capture,
                                      GError    **error);
 
+/* wb_cli_record_print_ranks: prints to stdout one line per rank of a merged manifest (@manifest, nullable,
+ * as wb_cli_record_merge_ranks() returns it; transfer none): its rank, the world size, the backend and the
+ * case folders it captured. Prints nothing for a capture of one process. */
+void wb_cli_record_print_ranks (JsonNode *manifest);
+
 /* wb_cli_record_run_from_profile: (transfer full) the run of a case's profile.json (@path; schema
  * thunder-wb/record-profile version 1) labelled @label. Entries that the workbench does not time for the
  * case's default stage (in @case_dir) are left out, so `compare` pairs Thunder's regions with the

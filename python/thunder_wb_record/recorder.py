@@ -74,6 +74,15 @@ def _snapshot_inputs(args, kwargs):
             [version(a) for a in args], {k: version(v) for k, v in kwargs.items()})
 
 
+def _parameter_owner(jfn, fn):
+    """The module whose named_parameters() are the ones the compiled program reads: a ThunderModule's own
+    (its overrides: Thunder's FSDP shards them and leaves the original module's on the meta device), else
+    @fn's."""
+    if hasattr(jfn, "_model") and hasattr(jfn, "named_parameters") and hasattr(jfn, "named_buffers"):
+        return jfn
+    return fn
+
+
 def _is_tensor(v):
     torch = sys.modules.get("torch")
     return torch is not None and isinstance(v, torch.Tensor)
@@ -431,7 +440,8 @@ class Recorder:
         if self.settings.save_inputs:
             try:
                 before = getattr(self._local, "inputs_before", None)
-                info = self._save_tensors(os.path.join(case_dir, "tensors.safetensors"), fn, target, args, kwargs,
+                info = self._save_tensors(os.path.join(case_dir, "tensors.safetensors"), _parameter_owner(jfn, fn),
+                                          target, args, kwargs,
                                           before)
                 meta["tensors"] = info
             except Exception as e:
@@ -498,12 +508,13 @@ class Recorder:
         }
         if hasattr(fn, "named_parameters"):
             try:
+                mod = _parameter_owner(jfn, fn)
                 meta["parameters"] = [{"name": n, "shape": list(p.shape), "dtype": _dtype_name(p.dtype),
                                        "device": str(p.device), "requires_grad": bool(p.requires_grad)}
-                                      for n, p in fn.named_parameters()]
-                meta["num_parameters"] = sum(int(p.numel()) for _, p in fn.named_parameters())
+                                      for n, p in mod.named_parameters()]
+                meta["num_parameters"] = sum(int(p.numel()) for _, p in mod.named_parameters())
                 meta["buffers"] = [{"name": n, "shape": list(b.shape), "dtype": _dtype_name(b.dtype)}
-                                   for n, b in fn.named_buffers()]
+                                   for n, b in mod.named_buffers()]
             except Exception as e:
                 errors.append(f"parameters: {type(e).__name__}: {e}")
         meta["outputs"] = [describe(v) for v in _flatten(result, []) if _is_tensor(v)]
@@ -563,6 +574,10 @@ class Recorder:
         info = {"file": "tensors.safetensors", "tensors": {}}
         raws = {}
         for k, t in tensors.items():
+            if getattr(t, "is_meta", False):
+                info["tensors"][k] = {"shape": list(t.shape), "dtype": _dtype_name(t.dtype), "saved": "no",
+                                      "why": "a meta tensor (no data)"}
+                continue
             try:
                 raws[k] = safetensors.raw_from_torch(t)
                 info["tensors"][k] = {"shape": list(t.shape), "dtype": _dtype_name(t.dtype), "saved": "full",

@@ -48,7 +48,7 @@ for r in 0 1; do
   grep -q "all_reduce" "ddp/Sequential/rank$r/backward_00.py" || fail "rank $r: no all_reduce in the backward trace"
   "$wb" --headless check "ddp/Sequential/rank$r" > /dev/null 2>&1 || fail "check of rank $r's folder"
 done
-[ -f ddp/record-rank0.json ] && [ -f ddp/record-rank1.json ] || fail "no record-rank<R>.json"
+{ [ -f ddp/record-rank0.json ] && [ -f ddp/record-rank1.json ]; } || fail "no record-rank<R>.json"
 "$py" -c 'import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["distributed"] == {"world_size": 2, "ranks": [0, 1]}, m["distributed"]
@@ -58,13 +58,21 @@ assert [r["backend"] for r in m["ranks"]] == ["gloo", "gloo"], m["ranks"]' ddp/r
   fail "the ranks' backward traces do not reduce the same gradients"
 
 record one 1 ddp
-[ -d one/Sequential/rank0 ] && [ ! -e one/Sequential/rank1 ] || fail "a 1-rank torchrun is not one/Sequential/rank0/"
+{ [ -d one/Sequential/rank0 ] && [ ! -e one/Sequential/rank1 ]; } || fail "a 1-rank torchrun is not one/Sequential/rank0/"
 [ "$(meta one/Sequential/rank0 world_size rank launcher)" = "1 0 torchrun" ] || fail "1-rank meta.json"
 
 record zero3 2 zero3
 for r in 0 1; do
   [ "$(meta "zero3/Sequential/rank$r" world_size rank transform sharding_strategy)" = "2 $r fsdp ZERO3" ] ||
     fail "zero3 rank $r meta.json: $(meta "zero3/Sequential/rank$r" world_size rank transform sharding_strategy)"
+  # Thunder's FSDP shards the parameters (the original module's are left on the meta device): the rank's
+  # shard of 0.weight (32 x 16) is saved, 16 x 16
+  "$py" -c 'import json, struct, sys
+f = open(sys.argv[1], "rb")
+h = json.loads(f.read(struct.unpack("<Q", f.read(8))[0]))
+assert h["param.0.weight"]["shape"] == [16, 16], h.get("param.0.weight")
+assert h["input.input"]["shape"] == [2, 16], h.get("input.input")' "zero3/Sequential/rank$r/tensors.safetensors" ||
+    fail "zero3 rank $r: tensors.safetensors lacks the rank's parameter shard"
   cat "zero3/Sequential/rank$r/"forward_*.py "zero3/Sequential/rank$r/"backward_*.py | grep -q all_gather ||
     fail "zero3 rank $r: no all_gather"
 done

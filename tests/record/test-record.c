@@ -9,6 +9,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "wb-data.h"
@@ -370,6 +371,128 @@ test_fake_nothing_captured (void)
   wb_test_remove_tree (dir);
 }
 
+/* -- a distributed program's ranks, with the stand-in thunder ---------------------------------------- */
+
+/* Two ranks (RANK/WORLD_SIZE as torchrun sets them) of the fake program, at once: each writes
+ * scale/rank<R>/ and record-rank<R>.json; record merges them into record.json and imports both. */
+static void
+test_fake_ranks (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *session = g_build_filename (dir, "rec.wbsession", NULL);
+  g_autofree char *out = g_build_filename (dir, "cap", NULL);
+  g_autofree char *program = fake_program_path ();
+  g_autofree char *script = g_strdup_printf ("RANK=0 LOCAL_RANK=0 WORLD_SIZE=2 python3 '%s' & "
+                                             "RANK=1 LOCAL_RANK=1 WORLD_SIZE=2 python3 '%s'; wait",
+                                             program, program);
+  g_autofree char *manifest_path = g_build_filename (out, "record.json", NULL);
+  g_autofree char *meta_path = g_build_filename (out, "scale", "rank1", "meta.json", NULL);
+  g_auto (GStrv) env = fake_env (NULL);
+  g_auto (Result) r = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *m;
+
+  if (!have_python3 ())
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  {
+    const char *args[] = { "record", "--session", session, "--out", out, "--", "sh", "-c", script, NULL };
+
+    run_wb (&r, dir, (const char *const *) env, args);
+  }
+  if (r.status != 0)
+    g_printerr ("stdout:\n%s\nstderr:\n%s\n", r.out, r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "record: rank 0 of 2 (no backend): captured 1 compiled entry: scale/rank0"));
+  g_assert_nonnull (strstr (r.out, "record: rank 1 of 2 (no backend): captured 1 compiled entry: scale/rank1"));
+  g_assert_nonnull (strstr (r.out, "scale/rank1 (thunder.jit of scale, rank 1): prologue 2, forward 7"));
+  g_assert_nonnull (strstr (r.out, "record: captured 2 compiled entries"));
+  for (guint rank = 0; rank < 2; rank++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank%u", rank);
+      g_autofree char *case_dir = g_build_filename (out, "scale", name, NULL);
+      g_autoptr (WbTraceSet) set = wb_trace_set_load (case_dir, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (wb_trace_set_get_n_entries (set), ==, 13);
+    }
+  /* record.json lists both ranks' cases, rank by rank */
+  json_parser_load_from_file (parser, manifest_path, &error);
+  g_assert_no_error (error);
+  m = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (m, "distributed"), "world_size"), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (m, "ranks")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (m, "cases")), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (m, "cases"), 1), "dir"), ==,
+                   "scale/rank1");
+  /* each rank's meta.json says which rank it is */
+  {
+    g_autoptr (JsonParser) mp = json_parser_new ();
+    JsonObject *d;
+
+    json_parser_load_from_file (mp, meta_path, &error);
+    g_assert_no_error (error);
+    d = json_object_get_object_member (json_node_get_object (json_parser_get_root (mp)), "distributed");
+    g_assert_nonnull (d);
+    g_assert_cmpint (json_object_get_int_member (d, "rank"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (d, "world_size"), ==, 2);
+    g_assert_cmpstr (json_object_get_string_member (d, "launcher"), ==, "environment");
+  }
+  {
+    g_autoptr (WbSession) ses = wb_session_open (session, WB_SESSION_OPEN_READ_ONLY, &error);
+    g_autoptr (GPtrArray) sets = NULL;
+
+    g_assert_no_error (error);
+    sets = wb_session_list_trace_sets (ses, &error);
+    g_assert_no_error (error);
+    /* the two ranks' traces are the same texts here: the session keeps them once */
+    g_assert_cmpuint (sets->len, ==, 1);
+    g_assert_nonnull (strstr (r.out, "(already there)"));
+  }
+  wb_test_remove_tree (dir);
+}
+
+/* A rank's manifest that is not JSON: exit 2, the file named, the capture kept; a case folder outside
+ * the capture ("../x") or claimed by another rank is not imported. */
+static void
+test_fake_ranks_bad (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_auto (GStrv) env = fake_env (NULL);
+  const char *bad_json = "printf '{not json' > \"$THUNDER_WB_RECORD_DIR/record-rank3.json\"";
+  const char *unsafe = "mkdir -p \"$THUNDER_WB_RECORD_DIR/x/rank0\" && printf '{\"schema\": \"thunder-wb/record\", \"cases\": "
+                       "[{\"dir\": \"../x\", \"rank\": 0}, {\"dir\": \"x/rank0\", \"rank\": 1}, 7]}' > "
+                       "\"$THUNDER_WB_RECORD_DIR/record-rank0.json\"";
+
+  if (!have_python3 ())
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  {
+    g_auto (Result) r = { 0 };
+    const char *args[] = { "record", "--out", "cap1", "--", "sh", "-c", bad_json, NULL };
+
+    run_wb (&r, dir, (const char *const *) env, args);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "record-rank3.json"));
+    g_assert_nonnull (strstr (r.err, "the capture is kept in"));
+  }
+  {
+    g_auto (Result) r = { 0 };
+    const char *args[] = { "record", "--out", "cap2", "--", "sh", "-c", unsafe, NULL };
+
+    run_wb (&r, dir, (const char *const *) env, args);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.out, "record: rank 0 of 1 (no backend): captured 0 compiled entries"));
+    g_assert_nonnull (strstr (r.out, "nothing was captured"));
+  }
+  wb_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -380,5 +503,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/fake/capture", test_fake_capture);
   g_test_add_func ("/record/fake/failing-command", test_fake_failing_command);
   g_test_add_func ("/record/fake/nothing-captured", test_fake_nothing_captured);
+  g_test_add_func ("/record/fake/ranks", test_fake_ranks);
+  g_test_add_func ("/record/fake/ranks-bad", test_fake_ranks_bad);
   return g_test_run ();
 }

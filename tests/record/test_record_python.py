@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # test_record_python.py — unit tests of the recorder's pure-Python parts, with no torch or thunder:
 # the safetensors writer (RawTensors, and torch-like mock tensors through raw_from_torch), the case
-# folder layout and manifest, stage file names, and the kernel-to-entry attribution of profile.py.
+# folder layout and manifest (and a distributed program's per-rank manifests and rank_info), stage file
+# names, and the kernel-to-entry attribution of profile.py.
 # Run by meson (suite app): python3 tests/record/test_record_python.py, with PYTHONPATH=python/.
 # SPDX-License-Identifier: GPL-3.0-or-later
 import ctypes
@@ -146,6 +147,49 @@ class LayoutTest(unittest.TestCase):
             other.add_case({"name": "g", "dir": "g"})
             with open(os.path.join(d, layout.MANIFEST), encoding="utf-8") as f:
                 self.assertEqual([c["dir"] for c in json.load(f)["cases"]], [name, "g"])
+
+    def test_rank_manifests(self):
+        """A distributed program's ranks: <case>/rank<R>/ and record-rank<R>.json, names taken per rank."""
+        from thunder_wb_record import distributed
+
+        with tempfile.TemporaryDirectory() as d:
+            r1 = layout.Manifest(d, {"distributed": {"world_size": 2, "rank": 1}}, rank=1)
+            r0 = layout.Manifest(d, None, rank=0)
+            self.assertEqual(r1.new_case_dir("f"), "f")
+            self.assertEqual(r0.new_case_dir("f"), "f")  # the same entry has the same name on every rank
+            self.assertEqual(r1.new_case_dir("f"), "f_1")
+            self.assertEqual(r1.case_path("f_1"), "f_1/rank1")
+            self.assertTrue(os.path.isdir(os.path.join(d, "f", "rank0")))
+            self.assertTrue(os.path.isdir(os.path.join(d, "f", "rank1")))
+            self.assertTrue(os.path.isdir(os.path.join(d, "f_1", "rank1")))
+            r1.add_case({"name": "f/rank1", "dir": "f/rank1", "case": "f", "rank": 1})
+            r0.add_case({"name": "f/rank0", "dir": "f/rank0", "case": "f", "rank": 0})
+            self.assertEqual(sorted(os.listdir(d)), ["f", "f_1", "record-rank0.json", "record-rank1.json"])
+            with open(os.path.join(d, "record-rank1.json"), encoding="utf-8") as f:
+                rec = json.load(f)
+            self.assertEqual(rec["distributed"], {"world_size": 2, "rank": 1})
+            self.assertEqual([c["dir"] for c in rec["cases"]], ["f/rank1"])
+            # a restarted rank reads its own manifest: its names stay taken
+            self.assertEqual(layout.Manifest(d, None, rank=1).new_case_dir("f"), "f_2")
+        # without torch.distributed, the environment torchrun sets says the rank
+        env = {k: os.environ.get(k) for k in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "TORCHELASTIC_RUN_ID")}
+        try:
+            os.environ.update(RANK="3", WORLD_SIZE="4", LOCAL_RANK="1", TORCHELASTIC_RUN_ID="x")
+            self.assertEqual(distributed.rank_info(), {"world_size": 4, "rank": 3, "local_rank": 1, "backend": None,
+                                                       "launcher": "torchrun"})
+            os.environ["RANK"] = "not a number"
+            self.assertIsNone(distributed.rank_info())
+            for k in ("RANK", "WORLD_SIZE"):
+                del os.environ[k]
+            self.assertIsNone(distributed.rank_info())
+        finally:
+            for k, v in env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        self.assertEqual(distributed.transform_info(object()),
+                         {"transform": None, "sharding_strategy": None, "transforms": [], "dtensor": False})
 
     def test_safe_name(self):
         self.assertEqual(layout.safe_name("../etc/passwd"), "etc_passwd")

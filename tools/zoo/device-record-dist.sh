@@ -45,4 +45,4 @@ rm -rf "$tmp/zoo-dist" "$tmp/zoo-dist.work"
 rc=$(cat "$tmp/zoo-dist.rc" 2>/dev/null || echo 9)
 tar -C "$tmp/zoo-dist" -czf - . | split -b 15m - "$out/zoo-dist.tgz.part-"
 cp "$tmp/zoo-dist/zoo-dist-record.json" "$out/" 2>/dev/null
-exit $rc
+exit "$rc"

@@ -163,13 +163,21 @@ def step(fn, args, params):
     return loss
 
 
-def time_step(fn, args, params, dev, iters, warmup):
+def barrier(dev):
+    """All ranks here; NCCL is told the rank's GPU (it warns and guesses otherwise)."""
     import torch.distributed as dist
 
+    if dev.type == "cuda":
+        dist.barrier(device_ids=[dev.index])
+    else:
+        dist.barrier()
+
+
+def time_step(fn, args, params, dev, iters, warmup):
     for _ in range(warmup):
         step(fn, args, params)
     sync(dev)
-    dist.barrier()
+    barrier(dev)
     times = []
     for _ in range(iters):
         if dev.type == "cuda":
@@ -183,7 +191,7 @@ def time_step(fn, args, params, dev, iters, warmup):
             t0 = time.perf_counter()
             step(fn, args, params)
             times.append((time.perf_counter() - t0) * 1e3)
-    dist.barrier()
+    barrier(dev)
     return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times), "iters": iters,
             "warmup": warmup}
 
@@ -312,7 +320,11 @@ def versions(dev):
     if dev.type == "cuda":
         v["gpu"] = torch.cuda.get_device_name(dev)
         v["cuda"] = torch.version.cuda
-        v["nccl"] = ".".join(map(str, torch.cuda.nccl.version()))
+        try:
+            n = torch.cuda.nccl.version()
+            v["nccl"] = ".".join(map(str, n)) if isinstance(n, (tuple, list)) else str(n)
+        except Exception as e:
+            v["nccl"] = f"{type(e).__name__}: {e}"
     return v
 
 
@@ -335,7 +347,13 @@ def main():
             "model": model_name, "world_size": world, "rank": rank, "local_rank": local,
             "backend": str(dist.get_backend()), "device": str(dev), "argv": sys.argv, "timings": {}, "errors": [],
             "global_batch": GLOBAL_BATCH, "versions": versions(dev)}
-    model, args = build()
+    try:
+        model, args = build()
+    except Exception as e:
+        info["status"] = "model not built"
+        info["errors"].append({"stage": "build", "error": f"{type(e).__name__}: {e}"[:2000],
+                               "traceback": traceback.format_exc()[-6000:]})
+        return finish(a, info, dist, 1)
     if transform != "tp":
         if GLOBAL_BATCH % world:
             raise SystemExit(f"record_dist.py: the global batch of {GLOBAL_BATCH} rows does not split into {world}")
@@ -373,16 +391,22 @@ def main():
         info["errors"].append({"stage": "thunder", "error": f"{type(e).__name__}: {e}"[:2000],
                                "traceback": traceback.format_exc()[-6000:]})
     info["status"] = "; ".join(status)
-    with open(os.path.join(a.extras, f"{a.case}.rank{rank}.json"), "w", encoding="utf-8") as f:
+    return finish(a, info, dist, 0)
+
+
+def finish(a, info, dist, rc):
+    """Writes DIR/CASE.rank<R>.json, prints the rank's line, leaves the process group; returns @rc."""
+    with open(os.path.join(a.extras, f"{a.case}.rank{info['rank']}.json"), "w", encoding="utf-8") as f:
         json.dump(info, f, indent=1, default=str)
     t = info["timings"]
     med = lambda k: ("%.3f" % t[k]["median_ms"]) if k in t else "-"
-    print(f"zoo: {a.case} rank {rank}/{world}: {info['status']}; eager {med('eager')} ms, thunder {med('thunder')} ms"
-          + "".join(f"; {e['stage']}: {e['error'][:160]}" for e in info["errors"]), file=sys.stderr, flush=True)
+    print(f"zoo: {a.case} rank {info['rank']}/{info['world_size']}: {info['status']}; eager {med('eager')} ms, "
+          f"thunder {med('thunder')} ms" + "".join(f"; {e['stage']}: {e['error'][:160]}" for e in info["errors"]),
+          file=sys.stderr, flush=True)
     with contextlib.suppress(Exception):
-        dist.barrier()
+        barrier(torch.device(info["device"]))
         dist.destroy_process_group()
-    return 0
+    return rc
 
 
 if __name__ == "__main__":

@@ -74,7 +74,8 @@ def record(a, case, world, work):
     env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     if case != base:
         if not a.thunder_main:
-            return {"case": zname, "rc": None, "error": "no --thunder-main folder for a case of Thunder's main"}
+            return {"case": zname, "base": base, "world": world, "rc": None, "cap": cap, "extras": extras,
+                    "thunder": "main", "error": "no --thunder-main folder for a case of Thunder's main"}
         env["PYTHONPATH"] = os.path.abspath(a.thunder_main) + os.pathsep + env.get("PYTHONPATH", "")
     script = [os.path.join(HERE, "record_dist.py"), base, "--extras", extras, "--device", a.device,
               "--iters", str(a.iters), "--warmup", str(a.warmup)]
@@ -89,17 +90,49 @@ def record(a, case, world, work):
         out, _ = p.communicate(timeout=a.timeout)
         rc = p.returncode
     except subprocess.TimeoutExpired:
-        for sig in (signal.SIGTERM, signal.SIGKILL):  # the whole session: thunder-wb, torchrun and the ranks
-            try:
-                os.killpg(p.pid, sig)
-            except ProcessLookupError:
-                break
-            time.sleep(3)
+        kill_tree(p.pid)
         out, _ = p.communicate()
         rc = "timeout"
     return {"case": zname, "base": base, "world": world, "rc": rc, "wall_s": time.time() - t0,
             "log": _text(out)[-12000:], "command": " ".join(shown), "cap": cap, "extras": extras,
             "thunder": "main" if case != base else "release"}
+
+
+def descendants(pid):
+    """Every process below @pid (read from /proc): torchrun starts each rank in a session of its own, so
+    killing thunder-wb's process group does not reach them."""
+    children = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", encoding="utf-8") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def kill_tree(pid):
+    """SIGTERM to @pid's process group and every descendant, then SIGKILL to what is left after 5 s."""
+    procs = [pid] + descendants(pid)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for q in procs:
+            try:
+                os.kill(q, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if sig == signal.SIGTERM:
+            time.sleep(5)
 
 
 def _load(path):
@@ -174,6 +207,8 @@ def assemble(a, rec):
     r0 = _load(os.path.join(rec["extras"], f"{rec['base']}.rank0.json")) or {}
     statuses = sorted({v["status"] for v in ranks.values()})
     status = statuses[0] if len(statuses) == 1 else "ranks differ: " + " | ".join(statuses)
+    if rec.get("error") and statuses == ["not recorded"]:
+        status = rec["error"]
     if rec.get("rc") == "timeout":
         status = f"timed out after {a.timeout} s; " + status
     zoo = {"schema": "thunder-wb/zoo-case", "version": 1, "case": zname, "what": r0.get("what", f"{transform} {model}"),
@@ -198,8 +233,8 @@ def summary_line(z):
     per = "  ".join(f"r{r}: eager {med(r, 'eager')} thunder {med(r, 'thunder')} ms" for r in sorted(z["ranks"]))
     first = next((e["error"] for r in z["ranks"].values() for e in r["errors"]), z.get("error") or "")
     first = re.sub(r"\s+", " ", first)[:100]
-    return f"{z['case']:30s} {z['status'][:44]:44s} rc={z['record_exit']!s:7s} {z['record_wall_s'] or 0:6.1f}s  {per}" + \
-        (f"  [{first}]" if first else "")
+    line = f"{z['case']:30s} {z['status'][:52]:52s} rc={z['record_exit']!s:7s} {z['record_wall_s'] or 0:6.1f}s  {per}"
+    return line + (f"  [{first}]" if first else "")
 
 
 def main():
@@ -218,10 +253,16 @@ def main():
         for w in worlds:
             if deadline and time.time() > deadline:
                 rec = {"case": f"{n}_w{w}", "base": n.replace("_thunder_main", ""), "world": w, "rc": None,
-                       "error": "not started: the recording's deadline had passed", "cap": "", "extras": ""}
+                       "error": "not started: the recording's deadline had passed", "cap": "", "extras": "",
+                       "thunder": "main" if n.endswith("_thunder_main") else "release"}
             else:
                 rec = record(a, n, w, work)
-            z = assemble(a, rec)
+            try:
+                z = assemble(a, rec)
+            except Exception as e:  # the next case still runs
+                print(f"{rec.get('case')}: cannot assemble: {type(e).__name__}: {e}", flush=True)
+                results[rec.get("case")] = {"status": f"cannot assemble: {type(e).__name__}: {e}"}
+                continue
             print(summary_line(z), flush=True)
             results[z["case"]] = {k: z[k] for k in ("status", "record_exit", "record_wall_s")}
             results[z["case"]]["timings"] = {r: v["timings"] for r, v in z["ranks"].items()}
