@@ -32,9 +32,14 @@ wb_collective_symbol_is_known (const char *name)
   const char      *base;
   g_autofree char *stem = NULL;
   gsize            len;
+  const WbSymbol  *symbol;
 
   if (name == NULL || *name == '\0')
     return FALSE;
+  /* the symbol table's distributed symbols (ltorch.all_reduce, ltorch.all_reduce_, ltorch.wait, ...) */
+  symbol = wb_symbol_lookup (name, strlen (name));
+  if (symbol != NULL && wb_symbol_get_category (symbol) == WB_SYMBOL_CATEGORY_DISTRIBUTED)
+    return TRUE;
   /* "ltorch.all_reduce", "dist_prims.wait": the name after the last dot */
   base = strrchr (name, '.');
   base = base != NULL ? base + 1 : name;

@@ -47,7 +47,8 @@ gboolean wb_run_region_is_collective (const WbRegionStats *stats);
 /* wb_collective_symbol_is_known: TRUE when @name (nullable) names a collective: Thunder's distributed prims
  * (all_reduce, reduce_scatter, all_gather, broadcast, wait, synchronize, pack/unpack for buckets) in
  * any of the spellings traces use ("all_reduce", "ltorch.all_reduce", "prims.all_reduce",
- * "torch_all_reduce_prim_impl", "dist_prims.wait"). */
+ * "torch_all_reduce_prim_impl", "dist_prims.wait"), or a symbol of the symbol table's distributed category
+ * (WB_SYMBOL_CATEGORY_DISTRIBUTED: ltorch.all_reduce_, ...). */
 gboolean wb_collective_symbol_is_known (const char *name);
 
 /* wb_kernel_record_is_communication: TRUE when @record is communication: its name starts with "nccl"
