@@ -57,6 +57,11 @@ gboolean wb_collective_symbol_is_known (const char *name);
 gboolean wb_kernel_record_is_communication (const WbRun          *run,
                                             const WbKernelRecord *record);
 
+/* wb_run_dup_communication_flags: (transfer full) one gboolean per kernel of @run, in run->kernels' order:
+ * wb_kernel_record_is_communication of each, computed in time linear in the kernels (for views that
+ * colour many kernels); free with g_free. */
+gboolean *wb_run_dup_communication_flags (const WbRun *run);
+
 /* wb_run_get_comm_stats: @run's communication figures (see WbCommStats), returned by value. A run that is
  * not distributed gets them as well (all comm 0 when it has no NCCL kernel and no collective region). */
 WbCommStats wb_run_get_comm_stats (const WbRun *run);

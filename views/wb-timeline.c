@@ -142,12 +142,13 @@ collect_spans (WbTimeline *self, GArray *out, gboolean calls)
 static void
 build_run (WbTimeline *self, const WbRun *run)
 {
-  WbTrack regions = { WB_TRACK_REGIONS, 0, 0 }, calls = { WB_TRACK_CALLS, 0, 0 };
+  WbTrack              regions = { WB_TRACK_REGIONS, 0, 0 }, calls = { WB_TRACK_CALLS, 0, 0 };
+  g_autofree gboolean *comm = run != NULL && run->kernels != NULL ? wb_run_dup_communication_flags (run) : NULL;
 
   g_array_append_val (self->tracks, regions);
   g_array_append_val (self->tracks, calls);
-  for (guint i = 0; run != NULL && run->kernels != NULL && i < run->kernels->len; i++)
-    _wb_timeline_add_kernel (self, run->kernels->pdata[i], 0, 0, wb_kernel_record_is_communication (run, run->kernels->pdata[i]));
+  for (guint i = 0; comm != NULL && i < run->kernels->len; i++)
+    _wb_timeline_add_kernel (self, run->kernels->pdata[i], 0, 0, comm[i]);
 }
 
 static void
