@@ -22,7 +22,7 @@
 #include "wb-profile-job.h"
 #include "wb-profile-group.h"
 #include "wb-profile.h"
-#include "wb-run.h"
 #include "wb-run-comm.h"
+#include "wb-run.h"
 #include "wb-runner.h"
 #undef WB_PROFILER_INSIDE

@@ -32,9 +32,14 @@ wb_collective_symbol_is_known (const char *name)
   const char      *base;
   g_autofree char *stem = NULL;
   gsize            len;
+  const WbSymbol  *symbol;
 
   if (name == NULL || *name == '\0')
     return FALSE;
+  /* the symbol table's distributed symbols (ltorch.all_reduce, ltorch.all_reduce_, ltorch.wait, ...) */
+  symbol = wb_symbol_lookup (name, strlen (name));
+  if (symbol != NULL && wb_symbol_get_category (symbol) == WB_SYMBOL_CATEGORY_DISTRIBUTED)
+    return TRUE;
   /* "ltorch.all_reduce", "dist_prims.wait": the name after the last dot */
   base = strrchr (name, '.');
   base = base != NULL ? base + 1 : name;
@@ -77,14 +82,15 @@ wb_kernel_record_is_communication (const WbRun          *run,
   return wb_run_region_is_collective (wb_run_find_region (run, record->region));
 }
 
-/* Which of @run's kernels are communication, each once: a set of the collective regions' names makes it
- * linear in the kernels. (transfer full) one gboolean per kernel. */
-static gboolean *
-classify_kernels (const WbRun *run)
+/* a set of the collective regions' names makes it linear in the kernels */
+gboolean *
+wb_run_dup_communication_flags (const WbRun *run)
 {
   g_autoptr (GHashTable) collective = g_hash_table_new (g_str_hash, g_str_equal);
-  gboolean *is_comm = g_new0 (gboolean, MAX (run->kernels->len, 1));
+  gboolean *is_comm;
 
+  g_return_val_if_fail (run != NULL, NULL);
+  is_comm = g_new0 (gboolean, MAX (run->kernels->len, 1));
   for (guint i = 0; i < run->regions->len; i++)
     {
       const WbRegionStats *r = g_ptr_array_index (run->regions, i);
@@ -218,7 +224,7 @@ wb_run_measure_comm_range (const WbRun *run,
 
   if (run != NULL && to_ns > from_ns)
     {
-      g_autofree gboolean *is_comm = classify_kernels (run);
+      g_autofree gboolean *is_comm = wb_run_dup_communication_flags (run);
 
       for (guint i = 0; i < run->kernels->len; i++)
         {
@@ -269,7 +275,7 @@ wb_run_get_comm_stats (const WbRun *run)
 
   add_collectives (run, &stats);
   n = run->iteration_ns->len;
-  is_comm = classify_kernels (run);
+  is_comm = wb_run_dup_communication_flags (run);
   for (guint i = 0; i < run->kernels->len; i++)
     {
       const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);

@@ -47,7 +47,8 @@ gboolean wb_run_region_is_collective (const WbRegionStats *stats);
 /* wb_collective_symbol_is_known: TRUE when @name (nullable) names a collective: Thunder's distributed prims
  * (all_reduce, reduce_scatter, all_gather, broadcast, wait, synchronize, pack/unpack for buckets) in
  * any of the spellings traces use ("all_reduce", "ltorch.all_reduce", "prims.all_reduce",
- * "torch_all_reduce_prim_impl", "dist_prims.wait"). */
+ * "torch_all_reduce_prim_impl", "dist_prims.wait"), or a symbol of the symbol table's distributed category
+ * (WB_SYMBOL_CATEGORY_DISTRIBUTED: ltorch.all_reduce_, ...). */
 gboolean wb_collective_symbol_is_known (const char *name);
 
 /* wb_kernel_record_is_communication: TRUE when @record is communication: its name starts with "nccl"
@@ -55,6 +56,11 @@ gboolean wb_collective_symbol_is_known (const char *name);
  * (wb_run_region_is_collective) of the name @record is attributed to. FALSE for NULL. */
 gboolean wb_kernel_record_is_communication (const WbRun          *run,
                                             const WbKernelRecord *record);
+
+/* wb_run_dup_communication_flags: (transfer full) one gboolean per kernel of @run, in run->kernels' order:
+ * wb_kernel_record_is_communication of each, computed in time linear in the kernels (for views that
+ * colour many kernels); free with g_free. */
+gboolean *wb_run_dup_communication_flags (const WbRun *run);
 
 /* wb_run_get_comm_stats: @run's communication figures (see WbCommStats), returned by value. A run that is
  * not distributed gets them as well (all comm 0 when it has no NCCL kernel and no collective region). */

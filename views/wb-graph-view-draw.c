@@ -11,6 +11,8 @@
 
 /* -- drawing -------------------------------------------------------------------------------------- */
 
+static void node_fill (WbGraphView *self, const VNode *n, double ms, double total, double *rgb);
+
 /* the latest run's median iteration, ms; -1 without a run */
 static double
 run_ms (WbGraphView *self)
@@ -53,6 +55,12 @@ _wb_graph_view_node_ms (WbGraphView *self, const VNode *n)
       return sum;
     }
   return n->bsym == n->owner ? wb_document_get_bsym_ms (self->document, n->bsym) : -1;
+}
+
+void
+_wb_graph_view_node_fill (WbGraphView *self, const VNode *n, double *rgb)
+{
+  node_fill (self, n, _wb_graph_view_node_ms (self, n), run_ms (self), rgb);
 }
 
 static void

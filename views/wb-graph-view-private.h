@@ -124,7 +124,9 @@ void _wb_graph_view_minimap_move (WbGraphView *self, double x, double y);
 
 /* wb-graph-view-draw.c */
 double _wb_graph_view_node_ms (WbGraphView *self, const VNode *n);
-void   _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);
+/* _wb_graph_view_node_fill: the colour @n is filled with, as drawn (sRGB 0..1) */
+void _wb_graph_view_node_fill (WbGraphView *self, const VNode *n, double *rgb);
+void _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);
 
 /* wb-graph-view-input.c */
 void _wb_graph_view_click_node (WbGraphView *self, VNode *n, gboolean bar);

@@ -357,6 +357,18 @@ wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym)
 }
 
 gboolean
+wb_graph_view_get_node_rgb (WbGraphView *self, const WbBsym *bsym, double *rgb)
+{
+  VNode *n;
+
+  g_return_val_if_fail (WB_IS_GRAPH_VIEW (self), FALSE);
+  if ((n = find_node (self->layout, bsym)) == NULL)
+    return FALSE;
+  _wb_graph_view_node_fill (self, n, rgb);
+  return TRUE;
+}
+
+gboolean
 wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym)
 {
   double x, y;

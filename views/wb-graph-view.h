@@ -53,6 +53,10 @@ gboolean wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym);
 /* wb_graph_view_get_node_ms: the latest run's time drawn on @bsym's node (its tag, and its colour), ms;
  * -1 when the node shows none or is not laid out. */
 double wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_get_node_rgb: the fill colour of @bsym's node (sRGB 0..1 in @rgb[0..2]): by the latest
+ * run's time, by kind, and for a collective call (wb_document_is_collective) the collectives' colour
+ * (WB_COLLECTIVE_RGB, lighter for a small share of the iteration). FALSE when it is not laid out. */
+gboolean wb_graph_view_get_node_rgb (WbGraphView *self, const WbBsym *bsym, double *rgb);
 /* wb_graph_view_export: the graph as shown (PNG, SVG) or the stage as DOT, written to @path. */
 gboolean wb_graph_view_export (WbGraphView *self, const char *path, WbGraphExport format, GError **error);
 

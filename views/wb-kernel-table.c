@@ -181,13 +181,14 @@ rebuild (WbKernelTable *self)
 {
   const WbRun *run = self->document ? wb_document_get_run (self->document) : NULL;
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree gboolean *comm = run != NULL && run->kernels != NULL ? wb_run_dup_communication_flags (run) : NULL;
 
-  for (guint i = 0; run != NULL && run->kernels != NULL && i < run->kernels->len; i++)
+  for (guint i = 0; comm != NULL && i < run->kernels->len; i++)
     {
       WbKernelItem *item = g_object_new (WB_TYPE_KERNEL_ITEM, NULL);
 
       item->record = wb_kernel_record_copy (run->kernels->pdata[i]);
-      item->communication = wb_kernel_record_is_communication (run, item->record);
+      item->communication = comm[i];
       g_ptr_array_add (items, item);
     }
   self->updating = TRUE;

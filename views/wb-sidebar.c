@@ -433,12 +433,13 @@ wb_sidebar_init (WbSidebar *self)
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->failures));
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->list));
   gtk_box_append (GTK_BOX (inner), runs_title);
-  /* a multi-GPU run: which rank every view shows */
+  /* a multi-GPU run: which rank every view shows, above the lists so that it is always in sight */
   self->rank_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->rank_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_margin_start (self->rank_box, 12);
   gtk_widget_set_margin_end (self->rank_box, 12);
   gtk_widget_set_margin_top (self->rank_box, 4);
+  gtk_widget_set_margin_bottom (self->rank_box, 4);
   /* TRANSLATORS: label of the rank selector of a multi-GPU run */
   gtk_box_append (GTK_BOX (self->rank_box), make_label (_ ("Showing"), "dim-label"));
   self->ranks = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
@@ -447,7 +448,7 @@ wb_sidebar_init (WbSidebar *self)
   g_signal_connect_swapped (self->ranks, "notify::selected", G_CALLBACK (rank_selected_cb), self);
   gtk_box_append (GTK_BOX (self->rank_box), GTK_WIDGET (self->ranks));
   gtk_widget_set_visible (self->rank_box, FALSE);
-  gtk_box_append (GTK_BOX (inner), self->rank_box);
+  gtk_box_append (GTK_BOX (self->box), self->rank_box);
   gtk_box_append (GTK_BOX (inner), GTK_WIDGET (self->runs));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), inner);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

@@ -28,15 +28,15 @@ _wb_timeline_build_group (WbTimeline *self, GPtrArray *runs)
   self->group_runs = g_ptr_array_copy (runs, NULL, NULL);
   for (guint i = 0; i < runs->len; i++)
     {
-      const WbRun *run = runs->pdata[i];
-      gint64       offset = aligned ? run->clock_origin_ns - origin : 0;
-      WbTrack      regions = { WB_TRACK_REGIONS, run->rank, 0 };
+      const WbRun         *run = runs->pdata[i];
+      gint64               offset = aligned ? run->clock_origin_ns - origin : 0;
+      WbTrack              regions = { WB_TRACK_REGIONS, run->rank, 0 };
+      g_autofree gboolean *comm = run->kernels != NULL ? wb_run_dup_communication_flags (run) : NULL;
 
       g_array_append_val (self->group_offset, offset);
       g_array_append_val (self->tracks, regions);
-      for (guint k = 0; run->kernels != NULL && k < run->kernels->len; k++)
-        _wb_timeline_add_kernel (self, run->kernels->pdata[k], offset, run->rank,
-                                 wb_kernel_record_is_communication (run, run->kernels->pdata[k]));
+      for (guint k = 0; comm != NULL && k < run->kernels->len; k++)
+        _wb_timeline_add_kernel (self, run->kernels->pdata[k], offset, run->rank, comm[k]);
     }
 }
 

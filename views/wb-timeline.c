@@ -142,12 +142,13 @@ collect_spans (WbTimeline *self, GArray *out, gboolean calls)
 static void
 build_run (WbTimeline *self, const WbRun *run)
 {
-  WbTrack regions = { WB_TRACK_REGIONS, 0, 0 }, calls = { WB_TRACK_CALLS, 0, 0 };
+  WbTrack              regions = { WB_TRACK_REGIONS, 0, 0 }, calls = { WB_TRACK_CALLS, 0, 0 };
+  g_autofree gboolean *comm = run != NULL && run->kernels != NULL ? wb_run_dup_communication_flags (run) : NULL;
 
   g_array_append_val (self->tracks, regions);
   g_array_append_val (self->tracks, calls);
-  for (guint i = 0; run != NULL && run->kernels != NULL && i < run->kernels->len; i++)
-    _wb_timeline_add_kernel (self, run->kernels->pdata[i], 0, 0, wb_kernel_record_is_communication (run, run->kernels->pdata[i]));
+  for (guint i = 0; comm != NULL && i < run->kernels->len; i++)
+    _wb_timeline_add_kernel (self, run->kernels->pdata[i], 0, 0, comm[i]);
 }
 
 static void
@@ -301,14 +302,14 @@ fill_color (const char *region, gboolean collective, double *rgb)
 
 /* a box from x0 to x1 on the track at @y, its label clipped to it when there is room */
 static void
-draw_box (cairo_t *cr, PangoLayout *text, double x0, double x1, double y, const double *rgb, const char *label, gboolean framed, double frame)
+draw_box (cairo_t *cr, PangoLayout *text, double x0, double x1, double y, double h, const double *rgb, const char *label, gboolean framed, double frame)
 {
-  cairo_rectangle (cr, x0, y, x1 - x0, ROW_H - 6);
+  cairo_rectangle (cr, x0, y, x1 - x0, h);
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   cairo_fill (cr);
   if (framed)
     {
-      cairo_rectangle (cr, x0 + 0.5, y + 0.5, MAX (x1 - x0 - 1, 1), ROW_H - 7);
+      cairo_rectangle (cr, x0 + 0.5, y + 0.5, MAX (x1 - x0 - 1, 1), h - 1);
       cairo_set_source_rgb (cr, 0.208, 0.518, 0.894);
       cairo_set_line_width (cr, frame);
       cairo_stroke (cr);
@@ -316,7 +317,7 @@ draw_box (cairo_t *cr, PangoLayout *text, double x0, double x1, double y, const 
   if (x1 - x0 > 40 && label != NULL)
     {
       cairo_save (cr);
-      cairo_rectangle (cr, x0, y, x1 - x0, ROW_H - 6);
+      cairo_rectangle (cr, x0, y, x1 - x0, h);
       cairo_clip (cr);
       pango_layout_set_text (text, label, -1);
       cairo_set_source_rgb (cr, 0.05, 0.05, 0.05);
@@ -329,19 +330,22 @@ draw_box (cairo_t *cr, PangoLayout *text, double x0, double x1, double y, const 
 static void
 draw_spans (WbTimeline *self, cairo_t *cr, PangoLayout *text, GArray *spans, const char *region, int width)
 {
-  for (guint i = 0; i < spans->len; i++)
+  /* two passes: the collectives' spans last, over the others */
+  for (guint i = 0; i < 2 * spans->len; i++)
     {
-      Span    *sp = &g_array_index (spans, Span, i);
+      Span    *sp = &g_array_index (spans, Span, i % spans->len);
       double   x0 = time_to_x (self, sp->start), x1 = MAX (time_to_x (self, sp->end), x0 + 1);
       double   rgb[3];
       gboolean regions = g_array_index (self->tracks, WbTrack, sp->track).kind == WB_TRACK_REGIONS;
 
-      if (x1 < LEFT_W || x0 > width)
+      if (x1 < LEFT_W || x0 > width || sp->collective != (i >= spans->len))
         continue;
       fill_color (sp->region, sp->collective, rgb);
       for (int c = 0; c < 3; c++)
         rgb[c] *= regions ? 0.8 : 0.9;
-      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * sp->track + 3, rgb, sp->region, regions && g_strcmp0 (sp->region, region) == 0, 2);
+      /* a collective runs beside the computation: its span takes the lower half of the row */
+      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * sp->track + 3 + (sp->collective ? (ROW_H - 6) / 2 : 0),
+                sp->collective ? (ROW_H - 6) / 2 : ROW_H - 6, rgb, sp->region, regions && g_strcmp0 (sp->region, region) == 0, 2);
     }
 }
 
@@ -377,7 +381,7 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
       if (x1 < LEFT_W || x0 > width)
         continue;
       fill_color (k->region, g_array_index (self->kernel_comm, gboolean, i), rgb);
-      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * g_array_index (self->kernel_track, int, i) + 3, rgb, x1 - x0 > 50 ? k->name : NULL,
+      draw_box (cr, text, x0, x1, AXIS_H + ROW_H * g_array_index (self->kernel_track, int, i) + 3, ROW_H - 6, rgb, x1 - x0 > 50 ? k->name : NULL,
                 (int) i == self->selected || (region != NULL && g_strcmp0 (k->region, region) == 0), (int) i == self->selected ? 2.5 : 1.2);
     }
   if (self->sel_to >= 0)

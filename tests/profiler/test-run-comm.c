@@ -38,7 +38,8 @@ test_collective_names (void)
                         "ltorch.all_reduce",
                         "dist_prims.wait",
                         "all_gather",
-                        "prims.broadcast" };
+                        "prims.broadcast",
+                        "ltorch.all_reduce_" /* the table's distributed category */ };
   const char *no[] = { "nvFusion0", "TorchCompile1", "torch_matmul_prim_impl", "ltorch.reduce_sum", "waitress",
                        "", "all_reduce_sum" };
   g_autoptr (WbRegionStats) by_exec = wb_region_stats_new ("CustomThing0", "nccl");
@@ -74,6 +75,22 @@ test_kernel_is_communication (void)
   g_assert_false (wb_kernel_record_is_communication (run, gemm));
   g_assert_false (wb_kernel_record_is_communication (run, orphan));
   g_assert_false (wb_kernel_record_is_communication (run, NULL));
+
+  /* the flags of every kernel at once agree with the one-by-one answer */
+  wb_run_add_kernel (run, wb_kernel_record_copy (nccl));
+  wb_run_add_kernel (run, wb_kernel_record_copy (copy));
+  wb_run_add_kernel (run, wb_kernel_record_copy (gemm));
+  wb_run_add_kernel (run, wb_kernel_record_copy (orphan));
+  {
+    g_autofree gboolean *flags = wb_run_dup_communication_flags (run);
+    const gboolean       want[] = { TRUE, TRUE, FALSE, FALSE };
+
+    for (guint i = 0; i < run->kernels->len; i++)
+      {
+        g_assert_cmpint (flags[i], ==, want[i]);
+        g_assert_cmpint (flags[i], ==, wb_kernel_record_is_communication (run, g_ptr_array_index (run->kernels, i)));
+      }
+  }
 }
 
 /* One iteration. Compute on stream 7: [0,100) and [50,150) overlapping -> union [0,150) = 150, and

@@ -1,6 +1,7 @@
 /* test-ui-ranks.c — a multi-GPU run in the window: the rank selector switches the run every view shows,
  * collectives are their own region kind (Regions table, kernel table), and the timeline draws a group of
- * tracks per rank on one clock with compute / communication / overlap per rank for a range
+ * tracks per rank on one clock with compute / communication / overlap per rank for a range; a collective's
+ * node in the graph has the collectives' colour
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * No multi-GPU run has been recorded yet (issue 47's runs wait for the multi-GPU machine): the session
@@ -11,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "wb-data.h"
@@ -314,6 +316,70 @@ test_add_group (void)
   g_assert_cmpstr (wb_document_get_previous_run (doc ())->group, ==, GROUP);
 }
 
+static gboolean
+graph_ready (gpointer data)
+{
+  return !wb_graph_view_is_busy (data);
+}
+
+/* A trace with a collective (ltorch.all_reduce, the symbol table's distributed category): its node has the
+ * collectives' colour in the graph, the matmul's does not. */
+static const char collective_trace[] = "# Constructed by Delete Last Used (took 0 milliseconds)\n"
+                                       "import torch\n"
+                                       "from thunder.executors.torchex import no_autocast\n"
+                                       "\n"
+                                       "@torch.no_grad()\n"
+                                       "@no_autocast\n"
+                                       "def computation(x, w):\n"
+                                       "  # x: \"cuda:0 f32[8, 16]\"\n"
+                                       "  # w: \"cuda:0 f32[16, 16]\"\n"
+                                       "  t0 = ltorch.linear(x, w, None)  # t0: \"cuda:0 f32[8, 16]\"\n"
+                                       "  t1 = ltorch.all_reduce(t0)  # t1: \"cuda:0 f32[8, 16]\"\n"
+                                       "  return t1\n";
+
+static void
+test_graph_collective (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wb-ui-collective-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "forward_00.py", NULL);
+  WbWindow        *w;
+  WbDocument      *d;
+  WbGraphView     *graph;
+  WbTrace         *trace;
+  const WbBsym    *reduce = NULL, *linear = NULL;
+  double           rgb[3];
+  const double     collective[3] = { WB_COLLECTIVE_RGB };
+
+  g_assert_true (g_file_set_contents (file, collective_trace, -1, NULL));
+  w = wb_ui_open (dir);
+  d = wb_window_get_document (w);
+  wb_document_set_entry (d, 0);
+  trace = wb_trace_set_get_entry (wb_document_get_trace_set (d), 0)->trace;
+  for (guint i = 0; i < trace->n_body; i++)
+    {
+      if (g_strcmp0 (trace->body[i]->name, "ltorch.all_reduce") == 0)
+        reduce = trace->body[i];
+      if (g_strcmp0 (trace->body[i]->name, "ltorch.linear") == 0)
+        linear = trace->body[i];
+    }
+  g_assert_nonnull (reduce);
+  g_assert_nonnull (linear);
+  graph = WB_GRAPH_VIEW (wb_window_get_graph_view (w));
+  wb_window_show_view (w, "graph");
+  g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+  wb_ui_spin (0.2);
+  g_assert_true (wb_graph_view_get_node_rgb (graph, reduce, rgb));
+  /* no run: half-way from white to the collectives' colour; its hue is theirs (blue above green) */
+  for (int c = 0; c < 3; c++)
+    g_assert_cmpfloat (fabs (rgb[c] - (1.0 + (collective[c] - 1.0) * 0.5)), <, 1e-9);
+  g_assert_true (wb_graph_view_get_node_rgb (graph, linear, rgb));
+  g_assert_false (fabs (rgb[0] - (1.0 + (collective[0] - 1.0) * 0.5)) < 1e-9 && fabs (rgb[2] - (1.0 + (collective[2] - 1.0) * 0.5)) < 1e-9);
+  g_free (wb_ui_screenshot (GTK_WIDGET (w), "64-ranks-graph-collective"));
+  gtk_window_destroy (GTK_WINDOW (w));
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -329,6 +395,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/ranks/regions-kind", test_regions_kind);
   g_test_add_func ("/ui/ranks/timeline", test_timeline);
   g_test_add_func ("/ui/ranks/add-group", test_add_group);
+  g_test_add_func ("/ui/ranks/graph-collective", test_graph_collective);
   result = g_test_run ();
   if (session != NULL)
     {
