@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "wb-compiler.h"
+#include "wb-trace-private.h"
 
 static void
 collect_types (GHashTable *types, WbBsym *const *body, guint n)
@@ -175,4 +176,96 @@ wb_case_dir_list_ranks (const char *dir, GError **error)
     g_ptr_array_add (paths, g_build_filename (dir, names->pdata[i], NULL));
   g_ptr_array_add (paths, NULL);
   return (char **) g_ptr_array_free (paths, FALSE);
+}
+
+/* ---- meta.json's "distributed" ------------------------------------------------------------------- */
+
+/* Skips one JSON value whose first token is @t (objects and arrays with their contents). */
+static void
+skip_value (GScanner *sc, GTokenType t)
+{
+  int depth = 0;
+  for (;;)
+    {
+      if (t == G_TOKEN_LEFT_CURLY || t == G_TOKEN_LEFT_BRACE)
+        depth++;
+      else if (t == G_TOKEN_RIGHT_CURLY || t == G_TOKEN_RIGHT_BRACE)
+        depth--;
+      if (depth <= 0 || t == G_TOKEN_EOF || t == G_TOKEN_ERROR)
+        return;
+      t = g_scanner_get_next_token (sc);
+    }
+}
+
+/* Reads the members of the object after "distributed": (its '{' already read). */
+static void
+read_distributed (GScanner *sc, gint64 *ws, gint64 *rank)
+{
+  GTokenType t;
+  while ((t = g_scanner_get_next_token (sc)) == G_TOKEN_STRING)
+    {
+      g_autofree char *key = g_strdup (sc->value.v_string);
+      if (g_scanner_get_next_token (sc) != ':')
+        return;
+      t = g_scanner_get_next_token (sc);
+      if (t == G_TOKEN_INT && strcmp (key, "world_size") == 0)
+        *ws = (gint64) sc->value.v_int64;
+      else if (t == G_TOKEN_INT && strcmp (key, "rank") == 0)
+        *rank = (gint64) sc->value.v_int64;
+      else
+        skip_value (sc, t);
+      if (g_scanner_peek_next_token (sc) == ',')
+        g_scanner_get_next_token (sc);
+    }
+}
+
+void
+_wb_dist_read_meta (const char *dir, int *world_size, int *rank)
+{
+  g_autofree char *path = g_build_filename (dir, "meta.json", NULL);
+  g_autofree char *text = NULL;
+  GScannerConfig   config = { 0 };
+  GScanner        *sc;
+  gsize            len = 0;
+  gint64           ws = -1, r = 0;
+  int              depth = 0;
+  GTokenType       t;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !wb_input_read_file (path, 16 * 1024 * 1024, &text, &len, NULL))
+    return;
+  config.cset_skip_characters = (char *) " \t\r\n";
+  config.cset_identifier_first = (char *) G_CSET_a_2_z G_CSET_A_2_Z;
+  config.cset_identifier_nth = (char *) G_CSET_a_2_z   G_CSET_A_2_Z;
+  config.scan_string_dq = TRUE;
+  config.scan_float = TRUE;
+  config.numbers_2_int = TRUE;
+  config.int_2_float = FALSE;
+  config.scan_identifier = TRUE;
+  config.char_2_token = TRUE;
+  config.store_int64 = TRUE;
+  config.scan_hex = FALSE;
+  config.scan_octal = FALSE;
+  sc = g_scanner_new (&config);
+  g_scanner_input_text (sc, text, (guint) MIN (len, G_MAXUINT));
+  while ((t = g_scanner_get_next_token (sc)) != G_TOKEN_EOF && t != G_TOKEN_ERROR)
+    {
+      if (t == G_TOKEN_LEFT_CURLY)
+        depth++;
+      else if (t == G_TOKEN_RIGHT_CURLY)
+        depth--;
+      else if (t == G_TOKEN_STRING && depth == 1 && strcmp (sc->value.v_string, "distributed") == 0 &&
+               g_scanner_peek_next_token (sc) == ':')
+        {
+          g_scanner_get_next_token (sc);
+          if (g_scanner_get_next_token (sc) == G_TOKEN_LEFT_CURLY)
+            read_distributed (sc, &ws, &r);
+          break;
+        }
+    }
+  g_scanner_destroy (sc);
+  if (ws >= 1 && ws <= 1 << 20 && r >= 0 && r < ws)
+    {
+      *world_size = (int) ws;
+      *rank = (int) r;
+    }
 }
