@@ -167,8 +167,8 @@ wb_case_dir_list_ranks (const char *dir, GError **error)
   for (guint i = 0; i < names->len; i++)
     if (rank_of_name (names->pdata[i]) != (gint64) i)
       {
-        g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s: rank folders must be rank0 to rank%u without a gap: rank%u/ is missing",
-                     dir, names->len - 1, i);
+        g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s: rank folders are numbered from rank0 without a gap: rank%u/ is missing (found %s/)", dir,
+                     i, (const char *) names->pdata[i]);
         return NULL;
       }
   paths = g_ptr_array_new ();
