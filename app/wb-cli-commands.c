@@ -164,20 +164,85 @@ print_json (JsonBuilder *builder)
   wb_cli_write ("\n", 1);
 }
 
+/* Lists the one case (or file) @path, or prints entry @show (-1: none); JSON into @builder when set (the
+ * caller prints the builder when @in_ranks: one object of its "ranks" array). The command's exit code. */
+static int
+stages_one (const char           *path,
+            int                   show,
+            JsonBuilder          *builder,
+            gboolean              in_ranks,
+            WbCliPipelineOptions *popts)
+{
+  g_autoptr (WbTraceSet) set = NULL;
+  g_autoptr (WbPipeline) pipeline = NULL;
+  g_autoptr (GError) error = NULL;
+  guint n;
+
+  if (!(set = wb_cli_load (path, &error)))
+    return wb_cli_report_error (error);
+  wb_cli_report_failures (set); /* the files that did not load; the rest is listed */
+  if ((popts->recompile || popts->assignment || popts->plan_with) && !(pipeline = wb_cli_pipeline_run (set, popts, &error)))
+    return wb_cli_report_error (error);
+  n = wb_trace_set_get_n_entries (set);
+
+  if (show != -1)
+    {
+      const WbTraceEntry *e;
+
+      if (show < 0 || (guint) show >= n)
+        return wb_cli_usage_error (_ ("--show %d: %s has %u entries, numbered from 0"), show, path, n);
+      e = wb_trace_set_get_entry (set, show);
+      if (builder != NULL)
+        {
+          add_entry_json (builder, show, e, TRUE);
+          print_json (builder);
+        }
+      else
+        {
+          g_autoptr (GString) out = g_string_new (NULL);
+
+          wb_trace_print (e->trace, out);
+          wb_cli_write (out->str, out->len);
+        }
+      return WB_EXIT_OK;
+    }
+
+  if (builder != NULL)
+    {
+      json_builder_begin_object (builder);
+      add_string_member (builder, "path", path);
+      json_builder_set_member_name (builder, "entries");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < n; i++)
+        add_entry_json (builder, i, wb_trace_set_get_entry (set, i), FALSE);
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      if (!in_ranks)
+        print_json (builder);
+    }
+  else
+    {
+      print_stages_text (set);
+      if (pipeline != NULL)
+        wb_cli_pipeline_print_regions (pipeline, popts->remarks);
+    }
+
+  return WB_EXIT_OK;
+}
+
 int
 wb_cli_command_stages (int    argc,
                        char **argv)
 {
   g_autofree char *path = NULL;
   g_autofree char *format = NULL;
-  g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GError) error = NULL;
+  g_auto (GStrv) ranks = NULL;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
   int      show = -1;
   int      exit_code = WB_EXIT_OK;
   gboolean json;
-  guint    n;
   g_auto (WbCliPipelineOptions) popts = { 0 };
-  g_autoptr (WbPipeline) pipeline = NULL;
   g_autofree GOptionEntry *pentries = wb_cli_pipeline_entries (&popts);
   g_autoptr (GArray) all = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
   const GOptionEntry entries[] = {
@@ -198,58 +263,39 @@ wb_cli_command_stages (int    argc,
     return wb_cli_usage_error (_ ("unknown --format “%s” (text or json)"), format);
   json = format != NULL && strcmp (format, "json") == 0;
 
-  if (!(set = wb_cli_load (path, &error)))
+  ranks = wb_case_dir_list_ranks (path, &error);
+  if (ranks == NULL && error != NULL)
     return wb_cli_report_error (error);
-  wb_cli_report_failures (set); /* the files that did not load; the rest is listed */
-  if ((popts.recompile || popts.assignment || popts.plan_with) && !(pipeline = wb_cli_pipeline_run (set, &popts, &error)))
-    return wb_cli_report_error (error);
-  n = wb_trace_set_get_n_entries (set);
-
+  if (ranks == NULL)
+    return stages_one (path, show, json ? builder : NULL, FALSE, &popts);
+  /* a case recorded per rank (PATH/rank0, PATH/rank1, ...): each rank folder is a case of its own */
   if (show != -1)
-    {
-      const WbTraceEntry *e;
-
-      if (show < 0 || (guint) show >= n)
-        return wb_cli_usage_error (_ ("--show %d: %s has %u entries, numbered from 0"), show, path, n);
-      e = wb_trace_set_get_entry (set, show);
-      if (json)
-        {
-          g_autoptr (JsonBuilder) builder = json_builder_new ();
-
-          add_entry_json (builder, show, e, TRUE);
-          print_json (builder);
-        }
-      else
-        {
-          g_autoptr (GString) out = g_string_new (NULL);
-
-          wb_trace_print (e->trace, out);
-          wb_cli_write (out->str, out->len);
-        }
-      return WB_EXIT_OK;
-    }
-
+    return wb_cli_usage_error (_ ("--show %d: %s holds one case per rank: give one of them, such as %s"), show, path, ranks[0]);
   if (json)
     {
-      g_autoptr (JsonBuilder) builder = json_builder_new ();
-
       json_builder_begin_object (builder);
       add_string_member (builder, "path", path);
-      json_builder_set_member_name (builder, "entries");
+      json_builder_set_member_name (builder, "ranks");
       json_builder_begin_array (builder);
-      for (guint i = 0; i < n; i++)
-        add_entry_json (builder, i, wb_trace_set_get_entry (set, i), FALSE);
+    }
+  for (guint r = 0; ranks[r] != NULL; r++)
+    {
+      int code;
+      if (!json)
+        {
+          g_autofree char *header = g_strdup_printf ("### %s\n", ranks[r]);
+          wb_cli_write (header, strlen (header));
+        }
+      code = stages_one (ranks[r], -1, json ? builder : NULL, TRUE, &popts);
+      if (code != WB_EXIT_OK)
+        return code;
+    }
+  if (json)
+    {
       json_builder_end_array (builder);
       json_builder_end_object (builder);
       print_json (builder);
     }
-  else
-    {
-      print_stages_text (set);
-      if (pipeline != NULL)
-        wb_cli_pipeline_print_regions (pipeline, popts.remarks);
-    }
-
   return WB_EXIT_OK;
 }
 
@@ -316,29 +362,16 @@ wb_cli_command_print (int    argc,
 
 /* -- check ------------------------------------------------------------------------------------- */
 
-int
-wb_cli_command_check (int    argc,
-                      char **argv)
+/* Checks the one case (or file) @path: diagnostics, then its summary line; the command's exit code. */
+static int
+check_one (const char *path,
+           gboolean    no_types)
 {
-  g_autofree char *path = NULL;
   g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GError) error = NULL;
-  gboolean           no_types = FALSE;
-  guint              n_errors = 0;
-  guint              n_warnings = 0;
-  guint              n;
-  int                exit_code = WB_EXIT_OK;
-  const GOptionEntry entries[] = {
-    { "no-types", 0, 0, G_OPTION_ARG_NONE, &no_types, N_ ("Check names and regions only; do not re-derive types"), NULL },
-    { NULL }
-  };
-
-  if (!parse_command ("check", _ ("Verifies every trace of PATH: each annotated type is re-derived from the\n"
-                                  "symbol table, names are defined before use and once, fusion regions are\n"
-                                  "well formed and uniquely named. Diagnostics go to standard error as\n"
-                                  "FILE:LINE:COL: error: MESSAGE; the exit status is 1 when any is an error."),
-                      entries, argc, argv, &path, &exit_code))
-    return exit_code;
+  guint n_errors = 0;
+  guint n_warnings = 0;
+  guint n;
 
   if (!(set = wb_cli_load (path, &error)))
     return wb_cli_report_error (error);
@@ -370,4 +403,40 @@ wb_cli_command_check (int    argc,
     g_print (_ ("%s: %u files not loaded (listed above; the other files were checked)\n"), path,
              wb_trace_set_get_n_failures (set));
   return n_errors > 0 ? WB_EXIT_CHECK_FAILED : WB_EXIT_OK;
+}
+
+int
+wb_cli_command_check (int    argc,
+                      char **argv)
+{
+  g_autofree char *path = NULL;
+  g_auto (GStrv) ranks = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean           no_types = FALSE;
+  int                exit_code = WB_EXIT_OK;
+  const GOptionEntry entries[] = {
+    { "no-types", 0, 0, G_OPTION_ARG_NONE, &no_types, N_ ("Check names and regions only; do not re-derive types"), NULL },
+    { NULL }
+  };
+
+  if (!parse_command ("check", _ ("Verifies every trace of PATH: each annotated type is re-derived from the\n"
+                                  "symbol table, names are defined before use and once, fusion regions are\n"
+                                  "well formed and uniquely named. Diagnostics go to standard error as\n"
+                                  "FILE:LINE:COL: error: MESSAGE; the exit status is 1 when any is an error.\n"
+                                  "A case recorded per rank (PATH/rank0, PATH/rank1, ...) is checked rank by rank."),
+                      entries, argc, argv, &path, &exit_code))
+    return exit_code;
+
+  /* a case recorded per rank (CASE/rank0, CASE/rank1, ...): each rank folder is a case of its own */
+  ranks = wb_case_dir_list_ranks (path, &error);
+  if (ranks == NULL && error != NULL)
+    return wb_cli_report_error (error);
+  if (ranks == NULL)
+    return check_one (path, no_types);
+  for (guint r = 0; ranks[r] != NULL; r++)
+    {
+      int code = check_one (ranks[r], no_types);
+      exit_code = MAX (exit_code, code); /* 1 check failed < 2 bad input < 3 environment */
+    }
+  return exit_code;
 }

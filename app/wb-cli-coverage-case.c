@@ -570,6 +570,14 @@ level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
       wb_cli_coverage_result_set_fail (r, "%s: no computation trace to run", w->path);
       return;
     }
+  if (!on_cuda && wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)) > 1)
+    {
+      g_autofree char *detail = g_strdup_printf ("world size %d: its collectives need every rank; run-gpu runs it, one process per rank",
+                                                 wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)));
+
+      wb_cli_coverage_result_set_not_run (r, WB_CLI_COVERAGE_REASON_RANKS, detail);
+      return;
+    }
   gflop = estimate_gflop (w->c, stage);
   if (!on_cuda && gflop > w->options->cpu_budget_gflop)
     {

@@ -216,13 +216,73 @@ wb_dtype_promote (WbDtype a, WbDtype b)
   return a > b ? a : b;
 }
 
+#define DEVICE_REPR_PREFIX "thunder.devices.Device("
+
+gsize
+wb_device_repr_length (const char *s, gsize len)
+{
+  gsize n = strlen (DEVICE_REPR_PREFIX);
+  if (len < n || memcmp (s, DEVICE_REPR_PREFIX, n) != 0)
+    return 0;
+  for (gsize i = n; i < len && i < WB_DEVICE_MAX_TEXT; i++)
+    if (s[i] == ')')
+      return i + 1;
+  return 0;
+}
+
+/* "thunder.devices.Device(type='cuda', index=0)", "thunder.devices.Device(type='cpu')": exactly @len bytes. */
+static gboolean
+parse_repr (const char *s, gsize len, WbDevice *out)
+{
+  gsize       n = strlen (DEVICE_REPR_PREFIX), i;
+  const char *types[] = { "cpu", "cuda", "meta" };
+  WbDevice    d = { WB_DEVICE_UNKNOWN, -1, WB_DEVICE_FORM_REPR };
+
+  if (wb_device_repr_length (s, len) != len || len < n + 8 || memcmp (s + n, "type='", 6) != 0)
+    return FALSE;
+  i = n + 6;
+  for (guint k = 0; k < G_N_ELEMENTS (types); k++)
+    {
+      gsize tl = strlen (types[k]);
+      if (i + tl + 1 < len && memcmp (s + i, types[k], tl) == 0 && s[i + tl] == '\'')
+        {
+          d.type = (WbDeviceType) (WB_DEVICE_CPU + k);
+          i += tl + 1;
+          break;
+        }
+    }
+  if (d.type == WB_DEVICE_UNKNOWN)
+    return FALSE;
+  if (i + 8 < len && memcmp (s + i, ", index=", 8) == 0)
+    {
+      int idx = 0;
+      i += 8;
+      if (i + 1 >= len || len - 1 - i > 6)
+        return FALSE;
+      for (; i < len - 1; i++)
+        {
+          if (s[i] < '0' || s[i] > '9')
+            return FALSE;
+          idx = idx * 10 + (s[i] - '0');
+        }
+      d.index = idx;
+    }
+  if (i != len - 1)
+    return FALSE;
+  if (out)
+    *out = d;
+  return TRUE;
+}
+
 gboolean
 wb_device_parse (const char *s, gssize len, WbDevice *out)
 {
-  WbDevice d = { WB_DEVICE_UNKNOWN, -1 };
+  WbDevice d = { WB_DEVICE_UNKNOWN, -1, WB_DEVICE_FORM_SHORT };
   gsize    prefix;
   if (len < 0)
     len = strlen (s);
+  if (wb_device_repr_length (s, len) > 0)
+    return parse_repr (s, len, out);
   if (len >= 3 && memcmp (s, "cpu", 3) == 0)
     d.type = WB_DEVICE_CPU, prefix = 3;
   else if (len >= 4 && memcmp (s, "cuda", 4) == 0)
@@ -260,6 +320,22 @@ wb_device_to_string (const WbDevice *device, char *buf)
   else
     snprintf (buf, 24, "%s", name);
   return buf;
+}
+
+void
+wb_device_append (const WbDevice *device, GString *out)
+{
+  char buf[24];
+  if (device->form != WB_DEVICE_FORM_REPR)
+    {
+      g_string_append (out, wb_device_to_string (device, buf));
+      return;
+    }
+  wb_device_to_string (&(WbDevice){ device->type, -1, WB_DEVICE_FORM_SHORT }, buf);
+  if (device->index >= 0)
+    g_string_append_printf (out, DEVICE_REPR_PREFIX "type='%s', index=%d)", buf, device->index);
+  else
+    g_string_append_printf (out, DEVICE_REPR_PREFIX "type='%s')", buf);
 }
 
 gboolean

@@ -66,17 +66,39 @@ typedef enum
   WB_DEVICE_META,
 } WbDeviceType;
 
-/* WbDevice: a device as in "cuda:0"; index -1 when none was given ("cuda"). */
+/* WbDeviceForm: how a device was printed, so that it prints back the same way. Thunder prints a
+ * TensorProxy's device as device_str() ("cuda:0", "cpu") and a FutureTensorProxy's as the Device's repr
+ * ("thunder.devices.Device(type='cuda', index=0)", "thunder.devices.Device(type='cpu')"). */
+typedef enum
+{
+  WB_DEVICE_FORM_SHORT = 0, /* "cuda:0", "cpu" */
+  WB_DEVICE_FORM_REPR,      /* "thunder.devices.Device(type='cuda', index=0)" */
+} WbDeviceForm;
+
+/* WbDevice: a device as in "cuda:0"; index -1 when none was given ("cuda"). @form only says how to
+ * print it: wb_device_equal ignores it. */
 typedef struct
 {
   WbDeviceType type;
   int          index;
+  WbDeviceForm form;
 } WbDevice;
 
-/* wb_device_parse: parses exactly @len bytes ("cpu", "cuda:0", "meta"); FALSE when not a device. */
+/* The longest device text wb_device_append prints, plus the terminating NUL. */
+#define WB_DEVICE_MAX_TEXT 64
+
+/* wb_device_parse: parses exactly @len bytes (-1: up to the NUL) of either form: "cpu", "cuda:0",
+ * "meta", or Thunder's repr "thunder.devices.Device(type='cuda', index=0)" /
+ * "thunder.devices.Device(type='cpu')"; @out->form records which. FALSE when not a device. */
 gboolean wb_device_parse (const char *s, gssize len, WbDevice *out);
-/* wb_device_to_string: "cuda:0" into @buf of at least 24 bytes; returns @buf. */
-char    *wb_device_to_string (const WbDevice *device, char *buf);
+/* wb_device_repr_length: the length of the repr form "thunder.devices.Device(...)" at the start of the
+ * @len bytes of @s (through its closing parenthesis), or 0 when @s does not start with one. */
+gsize wb_device_repr_length (const char *s, gsize len);
+/* wb_device_to_string: the short form "cuda:0" (whatever @device->form) into @buf of at least 24
+ * bytes, for messages; returns @buf. */
+char *wb_device_to_string (const WbDevice *device, char *buf);
+/* wb_device_append: appends @device to @out in the form it was read (@device->form), as a trace prints it. */
+void     wb_device_append (const WbDevice *device, GString *out);
 gboolean wb_device_equal (const WbDevice *a, const WbDevice *b);
 
 G_END_DECLS

@@ -346,6 +346,38 @@ is_attention_op (const WbSymbol *sym)
   return name_in (name, attention_symbols) || (ex != NULL && strcmp (ex, executors[WB_EXECUTOR_ID_SDPA].name) == 0);
 }
 
+static const WbDtype nccl_dtypes[] = { WB_DTYPE_FLOAT64, WB_DTYPE_FLOAT32, WB_DTYPE_BFLOAT16, WB_DTYPE_FLOAT16, WB_DTYPE_INT64,
+                                       WB_DTYPE_INT32, WB_DTYPE_INT8, WB_DTYPE_UINT8, WB_DTYPE_BOOL8, WB_DTYPE_UNKNOWN };
+
+/* The distributed symbols (symbols/distributed.def, their torch_*_prim_impl aliases and ltorch's
+ * collectives): nccl on CUDA tensors, cpu on host tensors (a world size of 1; more ranks are refused
+ * when the cpu executor runs them, naming the op), Thunder's torch executor as Thunder does; nobody
+ * else (no per-op CUDA kernel, never fused). */
+static gboolean
+can_take_distributed (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbol *base, GArray *types, char **why_not)
+{
+  const char *name = wb_symbol_get_name (base);
+
+  switch (info->id)
+    {
+    case WB_EXECUTOR_ID_NCCL:
+      if (wb_symbol_get_module (base) == WB_SYMBOL_MODULE_LTORCH && bsym->n_subsymbols > 0)
+        return reject (why_not, info, "runs %s through its decomposition", name);
+      return check_tensors (info, types, nccl_dtypes, "f64, f32, bf16, f16, i64, i32, i8, ui8, b8", TRUE, why_not);
+    case WB_EXECUTOR_ID_CPU:
+      if (wb_symbol_get_module (base) == WB_SYMBOL_MODULE_LTORCH && bsym->n_subsymbols > 0)
+        return reject (why_not, info, "runs %s through its decomposition", name);
+      for (guint i = 0; i < types->len; i++)
+        if (g_array_index (types, WbType, i).device.type == WB_DEVICE_CUDA)
+          return reject (why_not, info, "%s on a CUDA tensor is left to nccl", name);
+      return check_tensors (info, types, kernel_dtypes, KERNEL_DTYPES_TEXT, FALSE, why_not);
+    case WB_EXECUTOR_ID_TORCH:
+      return TRUE;
+    default:
+      return reject (why_not, info, "%s is a collective or bucketing op (nccl on CUDA, cpu on the host)", name);
+    }
+}
+
 static gboolean
 can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbol *sym, GArray *types, char **why_not)
 {
@@ -353,6 +385,8 @@ can_take_operator (const WbExecutorInfo *info, const WbBsym *bsym, const WbSymbo
   const char     *name = wb_symbol_get_name (base);
   WbSymbolModule  module = wb_symbol_get_module (base);
 
+  if (wb_symbol_get_category (base) == WB_SYMBOL_CATEGORY_DISTRIBUTED)
+    return can_take_distributed (info, bsym, base, types, why_not);
   switch (info->id)
     {
     case WB_EXECUTOR_ID_CPU:
@@ -446,6 +480,8 @@ can_fuse (const WbExecutorInfo *info, const WbBsym *bsym, const Env *env, char *
   cat = wb_symbol_get_category (base);
   if (cat == WB_SYMBOL_CATEGORY_UTILITY || cat == WB_SYMBOL_CATEGORY_PROLOGUE)
     return reject (why_not, info, "%s is a utility op", name);
+  if (cat == WB_SYMBOL_CATEGORY_DISTRIBUTED)
+    return reject (why_not, info, "%s is communication (a collective, wait or bucketing op): never fused", name);
   types = tensor_types (bsym, env);
 
   switch (info->id)

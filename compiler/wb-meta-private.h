@@ -343,4 +343,17 @@ gboolean _wb_meta_collective (WbMetaCall *call, GError **error);
 gboolean _wb_meta_wait (WbMetaCall *call, GError **error);
 gboolean _wb_meta_scaled_mm (WbMetaCall *call, GError **error);
 
+/* wb-meta-distributed.c (thunder/distributed/prims.py) */
+gboolean _wb_meta_dist_all_gather (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_reduce_scatter (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_ltorch_resize (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_like (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_wait (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_synchronize (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_pack (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_unpack (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_unpack_for_fsdp (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_first_like (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dist_tensor_parallel (WbMetaCall *call, GError **error);
+
 G_END_DECLS

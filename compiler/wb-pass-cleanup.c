@@ -9,13 +9,22 @@
 
 #include "wb-pipeline-private.h"
 
+/* A collective, wait or bucketing op (symbols/distributed.def, their torch_*_prim_impl aliases, ltorch's
+ * collectives): communication with the other ranks, which must all make the same calls in the same
+ * order, so it is kept even when nothing reads it and never merged with another. */
+static gboolean
+is_communication (const WbBsym *b)
+{
+  return b->symbol != NULL && wb_symbol_get_category (b->symbol) == WB_SYMBOL_CATEGORY_DISTRIBUTED;
+}
+
 /* Bound symbols that must stay even when nothing reads their outputs. */
 static gboolean
 has_side_effects (const WbBsym *b)
 {
   if (b->kind != WB_BSYM_CALL)
     return FALSE;
-  if (b->outputs == NULL)
+  if (b->outputs == NULL || is_communication (b))
     return TRUE;
   /* an in-place op writes its first argument, and an unknown symbol may write its inputs: kept,
    * whatever reads their outputs */
@@ -79,6 +88,8 @@ is_nondeterministic (const WbBsym *b)
   static const char *const words[] = { "uniform", "rand", "empty", "multinomial", "dropout", "exogenous", "get_grad", "bernoulli", "exponential", "philox", NULL };
   if (b->name == NULL || b->symbol == NULL || wb_symbol_is_opaque (b->symbol) || wb_symbol_is_inplace (b->symbol))
     return TRUE; /* an unknown symbol may be random or write its inputs, an in-place op does: never merged */
+  if (is_communication (b))
+    return TRUE; /* two all_reduces of one tensor are two calls every rank makes */
   for (guint i = 0; words[i]; i++)
     if (strstr (b->name, words[i]) != NULL)
       return TRUE;

@@ -147,9 +147,26 @@ _wb_type_env_new (const WbTrace *trace)
   return env;
 }
 
+/* Process-group globals typed as ints holding the group's size (wb-meta-distributed.c reads them). */
+static void
+env_add_groups (GHashTable *env, const WbTrace *trace)
+{
+  g_autoptr (GHashTable) sizes = wb_dist_group_sizes_new (trace);
+  GHashTableIter it;
+  gpointer       name, size;
+
+  g_hash_table_iter_init (&it, sizes);
+  while (g_hash_table_iter_next (&it, &name, &size))
+    {
+      WbType t = { .kind = WB_TYPE_INT, .has_value = TRUE, .int_value = GPOINTER_TO_INT (size) };
+      env_set (env, name, &t);
+    }
+}
+
 void
 _wb_type_env_add (GHashTable *env, const WbTrace *trace)
 {
+  env_add_groups (env, trace);
   for (guint i = 0; i < trace->n_body; i++)
     env_add_bsym (env, trace->body[i]);
 }

@@ -35,7 +35,7 @@ typedef enum
 typedef struct
 {
   /* executor names in priority order (NULL-terminated); NULL = the default list for the trace's device:
-   * cuda: cudnn, cublas, nvrtc, cuda; cpu: cpu */
+   * cuda: cudnn, cublas, nvrtc, cuda, nccl; cpu: cpu */
   const char *const *executors;
   WbFusionType       fusion_type;
   /* (nullable) (transfer none) REGION=EXECUTOR or REGION=unfuse choices; a REGION is a region's name

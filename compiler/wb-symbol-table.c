@@ -26,6 +26,8 @@ typedef struct
 static const Row rows[] = {
 #define WB_PRIM(id, nm, cat, sig, meta, arg) \
   { WB_SYMBOL_PRIMS_##id, "prims." nm, WB_SYMBOL_MODULE_PRIMS, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
+#define WB_DIST_PRIM(id, nm, sig, meta, arg) \
+  { WB_SYMBOL_DIST_##id, "thunder.distributed.prims." nm, WB_SYMBOL_MODULE_DISTRIBUTED, CAT (DISTRIBUTED), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_LTORCH(id, nm, cat, sig, meta, arg) \
   { WB_SYMBOL_LTORCH_##id, "ltorch." nm, WB_SYMBOL_MODULE_LTORCH, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_TORCH(id, nm, target) \
@@ -38,6 +40,7 @@ static const Row rows[] = {
   { WB_SYMBOL_FUSION_##id, prefix, WB_SYMBOL_MODULE_FUSION, CAT (FUSION), WB_EXECUTOR_ID_##exec, "*args", NULL, 0, -1 },
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
+#undef WB_DIST_PRIM
 #undef WB_LTORCH
 #undef WB_TORCH
 #undef WB_EXECUTOR_OP
@@ -50,6 +53,7 @@ enum
 {
   N_PRIMS = 0
 #define WB_PRIM(id, nm, cat, sig, meta, arg) +1
+#define WB_DIST_PRIM(id, nm, sig, meta, arg)
 #define WB_LTORCH(id, nm, cat, sig, meta, arg)
 #define WB_TORCH(id, nm, target)
 #define WB_EXECUTOR_OP(id, nm, exec, cat, sig, meta, arg)
@@ -57,6 +61,7 @@ enum
 #define WB_FUSION(id, prefix, exec)
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
+#undef WB_DIST_PRIM
 #undef WB_LTORCH
 #undef WB_TORCH
 #undef WB_EXECUTOR_OP
@@ -342,6 +347,8 @@ module_from_prefix (const char *name)
     return WB_SYMBOL_MODULE_PRIMS;
   if (g_str_has_prefix (name, "ltorch."))
     return WB_SYMBOL_MODULE_LTORCH;
+  if (g_str_has_prefix (name, "thunder.distributed.prims."))
+    return WB_SYMBOL_MODULE_DISTRIBUTED;
   if (g_str_has_prefix (name, "torch.") || g_str_has_prefix (name, "Tensor."))
     return WB_SYMBOL_MODULE_TORCH;
   return WB_SYMBOL_MODULE_EXECUTOR;

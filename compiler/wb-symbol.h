@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 /* The table is generated from the X-macro files in compiler/symbols/, one per category:
  *   prims-elementwise.def, prims-shape.def, prims-indexing.def, prims-reduction.def, prims-nn.def,
  *   prims-creation.def, prims-utility.def      every prim of thunder/core/prims.py (171), printed prims.<name>
+ *   distributed.def                            thunder/distributed/prims.py, printed thunder.distributed.prims.<name>
  *   ltorch.def                                 thunder.torch symbols, printed ltorch.<name>
  *   torch.def                                  the torch executor's symbols (torch.add, Tensor.to, ...): aliases
  *   executor-ops.def                           bare-name executor ops (check_len, torch_div_prim_impl, sdpafx_...)
@@ -39,6 +40,7 @@ typedef enum
 typedef enum
 {
 #define WB_PRIM(id, name, cat, sig, meta, arg) WB_SYMBOL_PRIMS_##id,
+#define WB_DIST_PRIM(id, name, sig, meta, arg) WB_SYMBOL_DIST_##id,
 #define WB_LTORCH(id, name, cat, sig, meta, arg) WB_SYMBOL_LTORCH_##id,
 #define WB_TORCH(id, name, target) WB_SYMBOL_TORCH_##id,
 #define WB_EXECUTOR_OP(id, name, exec, cat, sig, meta, arg) WB_SYMBOL_EXEC_##id,
@@ -46,6 +48,7 @@ typedef enum
 #define WB_FUSION(id, prefix, exec) WB_SYMBOL_FUSION_##id,
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
+#undef WB_DIST_PRIM
 #undef WB_LTORCH
 #undef WB_TORCH
 #undef WB_EXECUTOR_OP
@@ -57,11 +60,12 @@ typedef enum
 /* Where a symbol's printed name comes from. */
 typedef enum
 {
-  WB_SYMBOL_MODULE_PRIMS = 1, /* prims.<name> */
-  WB_SYMBOL_MODULE_LTORCH,    /* ltorch.<name> */
-  WB_SYMBOL_MODULE_TORCH,     /* the torch executor: torch.x, torch.nn.functional.x, Tensor.x */
-  WB_SYMBOL_MODULE_EXECUTOR,  /* a bare name from an executor's call context (check_len, shallow_copy) */
-  WB_SYMBOL_MODULE_FUSION,    /* TorchCompileN, nvFusionN, CUDAGraphN */
+  WB_SYMBOL_MODULE_PRIMS = 1,   /* prims.<name> */
+  WB_SYMBOL_MODULE_LTORCH,      /* ltorch.<name> */
+  WB_SYMBOL_MODULE_TORCH,       /* the torch executor: torch.x, torch.nn.functional.x, Tensor.x */
+  WB_SYMBOL_MODULE_EXECUTOR,    /* a bare name from an executor's call context (check_len, shallow_copy) */
+  WB_SYMBOL_MODULE_FUSION,      /* TorchCompileN, nvFusionN, CUDAGraphN */
+  WB_SYMBOL_MODULE_DISTRIBUTED, /* thunder.distributed.prims.<name> (compiler/symbols/distributed.def) */
 } WbSymbolModule;
 
 typedef enum
@@ -77,7 +81,7 @@ typedef enum
   WB_SYMBOL_CATEGORY_UTILITY,         /* del, return, comment, grad markers, collection handling */
   WB_SYMBOL_CATEGORY_FUSION,          /* a fusion region */
   WB_SYMBOL_CATEGORY_OPAQUE,          /* a symbol the table lacks (wb_symbol_get_opaque) */
-  WB_SYMBOL_CATEGORY_DISTRIBUTED,     /* collectives: all_reduce, broadcast, wait */
+  WB_SYMBOL_CATEGORY_DISTRIBUTED,     /* collectives and their bucketing: all_reduce, all_gather, wait, pack ... */
 } WbSymbolCategory;
 
 /* The id every opaque symbol answers: beyond the table's rows, so arrays indexed by id must check

@@ -22,4 +22,9 @@ void _wb_trace_set_filename (WbTrace *trace, const char *filename);
  * counted). */
 guint _wb_bsym_run_lines (const WbBsym *bsym);
 
+/* _wb_dist_read_meta (wb-distributed.c): "distributed": {"world_size": W, "rank": R} of DIR/meta.json
+ * into *world_size and *rank when present and sane (W >= 1, 0 <= R < W); both untouched otherwise (no
+ * file, unreadable, no such key). Never blocks on a FIFO (wb_input_read_file). */
+void _wb_dist_read_meta (const char *dir, int *world_size, int *rank);
+
 G_END_DECLS

@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "wb-compiler.h"
+#include "wb-trace-private.h"
 
 struct _WbTraceSet
 {
   GArray       *entries;  /* WbTraceEntry */
   GArray       *failures; /* WbTraceFailure */
   GStringChunk *strings;
+  int           world_size; /* 0 until known: wb_trace_set_get_world_size */
+  int           rank;
 };
 
 const char *
@@ -177,11 +180,10 @@ kind_from_filename (const char *name, WbTraceKind *kind, int *index)
 }
 
 static gboolean
-add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_stages, WbTraceSetLoadFlags flags,
-          GError **error)
+add_file (WbTraceSet *set, const char *path, const char *subset, gboolean in_stages, WbTraceSetLoadFlags flags, GError **error)
 {
   g_autoptr (GPtrArray) traces =
-    wb_trace_parse_file_full (path, flags & WB_TRACE_SET_LOAD_F32_AS_F64 ? WB_TRACE_PARSE_F32_AS_F64 : WB_TRACE_PARSE_DEFAULT, error);
+      wb_trace_parse_file_full (path, flags & WB_TRACE_SET_LOAD_F32_AS_F64 ? WB_TRACE_PARSE_F32_AS_F64 : WB_TRACE_PARSE_DEFAULT, error);
   g_autofree char *base = g_path_get_basename (path);
   WbTraceKind      kind = WB_TRACE_KIND_UNKNOWN;
   int              index = -1;
@@ -353,6 +355,7 @@ wb_trace_set_load_full (const char *path, WbTraceSetLoadFlags flags, GError **er
   g_return_val_if_fail (path != NULL, NULL);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
+      _wb_dist_read_meta (path, &set->world_size, &set->rank);
       if (!add_dir (set, path, "", FALSE, 0, flags, error))
         return NULL;
       if (set->entries->len == 0)
@@ -363,4 +366,43 @@ wb_trace_set_load_full (const char *path, WbTraceSetLoadFlags flags, GError **er
   else if (!add_file (set, path, "", FALSE, flags, error))
     return NULL;
   return g_steal_pointer (&set);
+}
+
+/* The world size from the first trace whose collectives size a process group (an all_gather,
+ * reduce_scatter or FULLY_SHARDED synchronize annotation), else 1. */
+static int
+infer_world_size (const WbTraceSet *set)
+{
+  for (guint i = 0; i < set->entries->len; i++)
+    {
+      const WbTraceEntry *e = &g_array_index (set->entries, WbTraceEntry, i);
+      g_autoptr (GHashTable) sizes = e->trace ? wb_dist_group_sizes_new (e->trace) : NULL;
+      GHashTableIter it;
+      gpointer       size;
+      int            most = 0;
+      if (sizes == NULL)
+        continue;
+      g_hash_table_iter_init (&it, sizes);
+      while (g_hash_table_iter_next (&it, NULL, &size))
+        most = MAX (most, GPOINTER_TO_INT (size));
+      if (most > 0)
+        return most;
+    }
+  return 1;
+}
+
+int
+wb_trace_set_get_world_size (const WbTraceSet *set)
+{
+  g_return_val_if_fail (set != NULL, 1);
+  if (set->world_size <= 0)
+    ((WbTraceSet *) set)->world_size = infer_world_size (set); /* computed once, on first use */
+  return set->world_size;
+}
+
+int
+wb_trace_set_get_rank (const WbTraceSet *set)
+{
+  g_return_val_if_fail (set != NULL, 0);
+  return set->rank;
 }

@@ -21,9 +21,13 @@ static gboolean
 parse_tensor (const char *s, gsize len, gsize start, WbType *out, gsize *err)
 {
   gsize i = start, dev_start = start, dt_start;
-  /* device */
-  while (i < len && s[i] != ' ')
-    i++;
+  gsize repr = wb_device_repr_length (s + start, len - start);
+  /* device: "cuda:0", or Thunder's repr "thunder.devices.Device(type='cuda', index=0)" (with spaces) */
+  if (repr > 0)
+    i = start + repr;
+  else
+    while (i < len && s[i] != ' ')
+      i++;
   if (i >= len || !wb_device_parse (s + dev_start, i - dev_start, &out->device))
     {
       *err = dev_start;
@@ -202,7 +206,7 @@ wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
       out->kind = WB_TYPE_FUTURE_TENSOR;
       return parse_tensor (s, len, sp + 1, out, error_offset);
     }
-  if (word_is (s, sp, "cpu") || (sp >= 4 && (memcmp (s, "cuda", 4) == 0 || memcmp (s, "meta", 4) == 0)))
+  if (word_is (s, sp, "cpu") || (sp >= 4 && (memcmp (s, "cuda", 4) == 0 || memcmp (s, "meta", 4) == 0)) || wb_device_repr_length (s, len) > 0)
     {
       out->kind = WB_TYPE_TENSOR;
       return parse_tensor (s, len, 0, out, error_offset);
@@ -218,14 +222,13 @@ wb_type_parse (const char *s, gsize len, WbType *out, gsize *error_offset)
 void
 wb_type_append (const WbType *type, GString *out)
 {
-  char dev[24];
   switch (type->kind)
     {
     case WB_TYPE_FUTURE_TENSOR:
       g_string_append (out, "FUTURE ");
       G_GNUC_FALLTHROUGH;
     case WB_TYPE_TENSOR:
-      g_string_append (out, wb_device_to_string (&type->device, dev));
+      wb_device_append (&type->device, out);
       g_string_append_c (out, ' ');
       g_string_append (out, wb_dtype_shortname (type->dtype));
       g_string_append_c (out, '[');

@@ -32,6 +32,7 @@ struct _Scope
   GHashTable   *defs;        /* name -> Def* */
   const WbBsym *region;      /* the fusion call whose body this is, or NULL */
   GHashTable   *free_inputs; /* region scopes: name -> GUINT_TO_POINTER (first line using it) */
+  GHashTable   *groups;      /* the top scope: process-group global -> its size (wb_dist_group_sizes_new) */
 };
 
 typedef struct
@@ -138,6 +139,8 @@ scope_free (Scope *s)
   if (s == NULL)
     return;
   g_hash_table_unref (s->defs);
+  if (s->groups)
+    g_hash_table_unref (s->groups);
   if (s->free_inputs)
     g_hash_table_unref (s->free_inputs);
   g_free (s);
@@ -162,9 +165,21 @@ scope_find (Scope *scope, const char *name, guint use_line)
 static gboolean
 lookup_type (const char *name, WbType *out, gpointer user_data)
 {
-  Def *d = scope_find (user_data, name, 0);
+  Def   *d = scope_find (user_data, name, 0);
+  Scope *top = user_data;
   if (d == NULL)
-    return FALSE;
+    {
+      /* a process-group global: an int holding the group's size, for the collectives' metas */
+      while (top->parent != NULL)
+        top = top->parent;
+      if (top->groups == NULL || !g_hash_table_contains (top->groups, name))
+        return FALSE;
+      memset (out, 0, sizeof *out);
+      out->kind = WB_TYPE_INT;
+      out->has_value = TRUE;
+      out->int_value = GPOINTER_TO_INT (g_hash_table_lookup (top->groups, name));
+      return TRUE;
+    }
   *out = d->type;
   return TRUE;
 }
@@ -673,6 +688,7 @@ wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyS
   add_globals (&v);
 
   top = scope_new (NULL, NULL);
+  top->groups = wb_dist_group_sizes_new (trace);
   def_line = trace->n_body > 0 && trace->body[0]->line > 0 ? trace->body[0]->line - 1 : trace->first_line;
   for (guint i = 0; i < trace->n_params; i++)
     {

@@ -389,6 +389,8 @@ wb_case_run_stage (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSa
 
   o.parameters = wb_case_parameter_lookup;
   o.parameters_data = inputs;
+  if (o.world_size <= 0 && wb_case_get_trace_set (c) != NULL)
+    o.world_size = wb_trace_set_get_world_size (wb_case_get_trace_set (c)); /* meta.json "distributed", else the annotations */
   switch (stage->kind)
     {
     case WB_PROGRAM_REGION:

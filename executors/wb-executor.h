@@ -46,6 +46,9 @@ typedef struct
   guint64  rng_seed;   /* the run's Philox seed (wb-philox.h) */
   guint64  rng_offset; /* next free Philox block for draws without an explicit seed */
   WbDevice device;     /* where new tensors live (cpu) */
+  /* ranks of the distributed run the trace comes from (>= 1): WbRunOptions.world_size, else the size
+   * of the trace's process groups (wb_dist_group_sizes_new), else 1; the cpu's collectives refuse > 1 */
+  int world_size;
 } WbRunState;
 
 /* WbKernelCall: one call of a bound symbol with its arguments evaluated. */

@@ -16,7 +16,8 @@ struct _WbProgram
   GHashTable   *assignment; /* name (owned) -> WbExecutor* */
   WbExecutor   *default_executor;
   GPtrArray    *param_names;
-  WbLastUses   *last_uses; /* the interpreter's per-body memo, kept across runs */
+  WbLastUses   *last_uses;  /* the interpreter's per-body memo, kept across runs */
+  int           group_size; /* the largest process group its traces size; 0 until computed */
 };
 
 const char *
@@ -278,6 +279,29 @@ make_cotangent (guint index, WbRtValue *output, gpointer data, GError **error)
   return v;
 }
 
+/* The largest process group the program's collectives size (their annotations), or 1. */
+static int
+program_group_size (WbProgram *p)
+{
+  int most = 1;
+  if (g_atomic_int_get (&p->group_size) > 0)
+    return g_atomic_int_get (&p->group_size);
+  for (guint k = 0; k < 2; k++)
+    {
+      WbTrace *t = k == 0 ? p->forward : p->backward;
+      g_autoptr (GHashTable) sizes = t != NULL ? wb_dist_group_sizes_new (t) : NULL;
+      GHashTableIter it;
+      gpointer       size;
+      if (sizes == NULL)
+        continue;
+      g_hash_table_iter_init (&it, sizes);
+      while (g_hash_table_iter_next (&it, NULL, &size))
+        most = MAX (most, GPOINTER_TO_INT (size));
+    }
+  g_atomic_int_set (&p->group_size, most);
+  return most;
+}
+
 static void
 interp_init (WbInterp *in, WbProgram *p, const WbRunOptions *options, GHashTable *stats)
 {
@@ -286,6 +310,7 @@ interp_init (WbInterp *in, WbProgram *p, const WbRunOptions *options, GHashTable
   in->state.rng_offset = 0;
   in->state.device.type = WB_DEVICE_CPU;
   in->state.device.index = -1;
+  in->state.world_size = options->world_size > 0 ? options->world_size : program_group_size (p);
   in->options = options;
   in->assignment = p->assignment;
   in->default_executor = p->default_executor;

@@ -90,11 +90,11 @@ typedef WbRtValue *(*WbParameterLookup) (const char *name, gpointer user_data);
 
 typedef struct
 {
-  guint64           seed;          /* Philox seed of random ops and generated cotangents */
-  gboolean          check_shapes;  /* check every annotated output of every executed bsym */
+  guint64  seed;         /* Philox seed of random ops and generated cotangents */
+  gboolean check_shapes; /* check every annotated output of every executed bsym */
   /* stop at the first call (subsymbols included) whose output holds a NaN, naming it and whether its
    * inputs were NaN-free (as torch.autograd.detect_anomaly); host tensors only */
-  gboolean detect_nan;
+  gboolean          detect_nan;
   gboolean          collect_stats; /* time every kernel (WbRunResult.stats) */
   WbRunObserver     observer;      /* (nullable) */
   gpointer          observer_data;
@@ -106,6 +106,9 @@ typedef struct
   gboolean allow_cpu_fallback;
   /* (nullable) checked before every top-level CALL: a cancelled run stops there with G_IO_ERROR_CANCELLED */
   GCancellable *cancellable;
+  /* ranks of the distributed run the trace was recorded in (meta.json "distributed", set by
+   * wb_case_run_stage); 0: the size of the trace's own process groups, else 1 */
+  int world_size;
 } WbRunOptions;
 
 /* wb_run_options_init: seed 0, no checks, no stats, no hooks. */

@@ -59,7 +59,8 @@ find_kernel (const WbBsym *bsym)
     return NULL;
   k = g_hash_table_lookup (kernel_table (), bsym->name);
   if (k == NULL && bsym->symbol != NULL && wb_symbol_get_module (bsym->symbol) == WB_SYMBOL_MODULE_EXECUTOR &&
-      (like = wb_symbol_get_like (bsym->symbol)) != NULL && wb_symbol_get_module (like) == WB_SYMBOL_MODULE_PRIMS)
+      (like = wb_symbol_get_like (bsym->symbol)) != NULL &&
+      (wb_symbol_get_module (like) == WB_SYMBOL_MODULE_PRIMS || wb_symbol_get_module (like) == WB_SYMBOL_MODULE_DISTRIBUTED))
     k = g_hash_table_lookup (kernel_table (), wb_symbol_get_name (like));
   return k;
 }

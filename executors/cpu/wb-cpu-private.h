@@ -93,6 +93,8 @@ gboolean _wb_cpu_attention (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_creation (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_utility (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_pool (WbKernelCall *call, int op, GError **error);
+/* the distributed prims for a world size of 1 (wb-cpu-distributed.c), @op a WB_DIST_OP_* */
+gboolean _wb_cpu_distributed (WbKernelCall *call, int op, GError **error);
 /* cumsum (wb-cpu-reduction.c) and copy_with_setitem (wb-cpu-indexing.c): one op each, @op unused. */
 gboolean _wb_cpu_cumsum (WbKernelCall *call, int op, GError **error);
 gboolean _wb_cpu_copy_with_setitem (WbKernelCall *call, int op, GError **error);
@@ -160,6 +162,20 @@ enum
   WB_CREATE_RNG_STATE,
   WB_CREATE_EXOGENOUS_LIKE,
   WB_CREATE_MULTINOMIAL,
+  /* utility */
+  /* distributed (wb-cpu-distributed.c) */
+  WB_DIST_OP_ALL_GATHER = 1,
+  WB_DIST_OP_ALL_REDUCE,
+  WB_DIST_OP_BROADCAST,
+  WB_DIST_OP_REDUCE_SCATTER,
+  WB_DIST_OP_SYNCHRONIZE,
+  WB_DIST_OP_TENSOR_PARALLEL,
+  WB_DIST_OP_WAIT,
+  WB_DIST_OP_PASS, /* returns its first argument: update_bucket_view, stash_grad_for_fsdp */
+  WB_DIST_OP_PACK,
+  WB_DIST_OP_PACK_FOR_FSDP,
+  WB_DIST_OP_UNPACK,
+  WB_DIST_OP_UNPACK_FOR_FSDP,
   /* utility */
   WB_UTIL_SHALLOW_COPY = 1,
   WB_UTIL_CLONE,
