@@ -127,7 +127,8 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
       wb_profile_job_set_cuda_device (job, (int) r);
       progress[r].quiet = o->quiet || r > 0;
       progress[r].start_us = g_get_monotonic_time ();
-      exit_code = _wb_cli_profile_configure_job (o, &ps[r], job, &progress[r]);
+      if ((exit_code = _wb_cli_profile_configure_job (o, &ps[r], job, &progress[r])) >= 0)
+        g_printerr ("thunder-wb: profile: rank %u of %u needs GPU %u (above)\n", r, n, r);
       if (ps[r].tensors == NULL)
         wb_profile_job_set_inputs (job, wb_case_get_reference (ps[r].c, NULL));
       wb_profile_job_set_store (job, NULL, NULL);

@@ -33,6 +33,11 @@ cp "$src/tests/bench/bench-gpu-overhead.sh" "$stage/tests/bench/"
 # --cuda-graphs' test and the GPU benchmark of the workbench against PyTorch (tests/bench/README.md)
 cp "$src/tests/gpu/test-cuda-graphs.sh" "$stage/tests/gpu/"
 cp "$src/tests/gpu/test-cuda-streams.sh" "$stage/tests/gpu/"
+# collectives through NCCL on tests/dist's traces (one and two GPUs)
+cp "$src/tests/gpu/test-cuda-nccl.sh" "$src/tests/gpu/compare-ranks.py" "$src/tests/gpu/split-inputs.py" "$src/tests/gpu/safetensors_lite.py" "$stage/tests/gpu/"
+if [ -d "$build/tests/dist/cases" ]; then
+  mkdir -p "$stage/tests/dist" && cp -r "$build/tests/dist/cases" "$stage/tests/dist/"
+fi
 cp "$src/tests/bench/bench-gpu.sh" "$src/tests/bench/bench-gpu.py" "$src/tests/bench/bench-gpu-kernels.py" "$src/tests/bench/bench-flash.py" "$src/tests/bench/bench-mix-defer.py" "$stage/tests/bench/"
 for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-conformance-attention "$stage"/tests/gpu/test-cuda-conformance-conv "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen "$stage"/tests/gpu/test-cuda-vector; do
   ldd "$f" | awk '/=> \// { print $3 }'

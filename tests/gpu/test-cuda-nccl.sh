@@ -1,0 +1,61 @@
+#!/bin/sh
+# test-cuda-nccl.sh — Thunder's collectives through NCCL on one GPU, and on two when the machine has them (gpu suite)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# On tests/dist's real traces (Thunder 0.2.6's DDP and FSDP ZeRO-3 of a small MLP, recorded per rank):
+#   1. `run` of DDP's single rank on the GPU (its all-reduces through a 1-rank NCCL communicator) equals the
+#      output and gradients Thunder computed when it was recorded (`--compare`);
+#   2. with two GPUs, `profile` of the 2-rank DDP and ZeRO-3 cases (one runner per GPU, NCCL between them), each
+#      rank given its share of the 1-rank case's batch (split-inputs.py), gives the 1-rank run's loss and
+#      gradients (compare-ranks.py: every rank's for DDP, the ranks' shards joined for ZeRO-3), and its ranks'
+#      report has both ranks, aligned, each with collective calls and communication kernels.
+# Exit 77 (skip) without a GPU or without libnccl; with one GPU only part 1 runs, and the output says so.
+set -u
+app=${WB_BUILD_ROOT:?}/app/thunder-wb
+cases=${WB_DIST_CASES:-$WB_BUILD_ROOT/tests/dist/cases}
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export XDG_CACHE_HOME="$out/cache"
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$app" --headless run "$cases/ddp_ws1/rank0" --device cuda --compare "$cases/ddp_ws1/rank0/tensors.safetensors" >"$out/run1.txt" 2>&1
+rc=$?
+if [ $rc -eq 3 ]; then
+  echo "skip: $(tail -n 1 "$out/run1.txt")"
+  exit 77
+fi
+cat "$out/run1.txt"
+[ $rc -eq 0 ] || fail "run of ddp_ws1 on the GPU exited $rc"
+echo "ok 1-rank DDP on the GPU matches Thunder's recorded output and gradients"
+
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$ngpu" -lt 2 ]; then
+  echo "# $ngpu GPU: the 2-rank runs need 2 (nothing more to test here)"
+  exit 0
+fi
+for m in ddp zero3; do
+  mode=ddp
+  [ $m = zero3 ] && mode=fsdp
+  python3 "$here/split-inputs.py" --mode $mode --world 2 "$cases/${m}_ws1/rank0/tensors.safetensors" "$out/in-$m" >/dev/null ||
+    fail "split-inputs.py $m"
+  "$app" --headless profile "$cases/${m}_ws1" --device cuda --iters 5 --warmup 1 --save-outputs "$out/$m-w1.safetensors" \
+    >"$out/$m-w1.txt" 2>&1 || { cat "$out/$m-w1.txt"; fail "profile of ${m}_ws1"; }
+  "$app" --headless profile "$cases/${m}_ws2" --iters 5 --warmup 1 --inputs "$out/in-$m/inputs.safetensors" \
+    --save-outputs "$out/$m-w2.safetensors" --report "$out/$m-w2.json" >"$out/$m-w2.txt" 2>&1 ||
+    { cat "$out/$m-w2.txt"; fail "profile of ${m}_ws2 on 2 GPUs"; }
+  python3 "$here/compare-ranks.py" --mode $mode "$out/$m-w1.safetensors" "$out/$m-w2.rank0.safetensors" "$out/$m-w2.rank1.safetensors" ||
+    fail "$m: the 2-rank run differs from the 1-rank run"
+  python3 - "$out/$m-w2.json" <<'PY' || fail "$m: the ranks' report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == "thunder-wb/ranks-report", r["schema"]
+assert r["world_size"] == 2 and [k["rank"] for k in r["ranks"]] == [0, 1], r["ranks"]
+assert r["aligned"], "the ranks' clocks are not aligned"
+for k in r["ranks"]:
+    assert k["status"] == "ok" and k["collectives"] > 0 and k["comm_kernels"] > 0, k
+    assert k["comm_ms"] > 0 and k["exposed_comm_ms"] <= k["comm_ms"] + 1e-9, k
+print("ok ranks report: " + ", ".join("rank %d step %.3f ms, comm %.3f ms, exposed %.3f ms" % (k["rank"], k["step_ms"], k["comm_ms"], k["exposed_comm_ms"]) for k in r["ranks"]))
+PY
+  echo "ok 2-rank $m on 2 GPUs matches the 1-rank run"
+done
