@@ -50,6 +50,24 @@ _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError *
   return TRUE;
 }
 
+/* --session: rank 0's traces (the ranks run the same program on their shards) and every rank's run, one group
+ * (WbRun.group: the app shows them with a rank selector); an exit code, -1 when stored. */
+static int
+store_ranks (const char *session_path, const char *rank0_path, GPtrArray *runs)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbSession) session = wb_session_open (session_path, WB_SESSION_OPEN_CREATE, &error);
+  WbSessionImport imported = { 0 };
+
+  if (session == NULL || !wb_session_import_path (session, rank0_path, &imported, &error))
+    return wb_cli_report_session_error (error);
+  for (guint r = 0; r < runs->len; r++)
+    if (wb_session_store_run (session, runs->pdata[r], imported.trace_set_id, &error) == 0)
+      return wb_cli_report_session_error (error);
+  g_printerr ("profile: stored the %u ranks' runs in %s\n", runs->len, session_path);
+  return -1;
+}
+
 /* The ranks side by side (data/wb-report-ranks.h): to every --report and --chrome-trace, else printed; an exit
  * code, -1 when all went well. */
 static int
@@ -100,8 +118,8 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
 
   ProfileOptions co = *o; /* a multi-GPU case runs on the GPUs: cuda unless asked otherwise */
 
-  if (o->session != NULL || o->baseline != NULL)
-    return wb_cli_usage_error (_ ("--session and --baseline do not take a multi-GPU case yet"));
+  if (o->baseline != NULL)
+    return wb_cli_usage_error (_ ("--baseline does not take a multi-GPU case yet"));
   if (o->device != NULL && g_str_has_prefix (o->device, "cpu"))
     return wb_cli_usage_error (_ ("a case of %u ranks runs on %u GPUs, one per rank (the cpu runs one rank: profile %s)"), n,
                                n, (const char *) dirs->pdata[0]);
@@ -159,6 +177,8 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
           (exit_code = _wb_cli_profile_report_run (&ro, &ps[r], jobs->pdata[r], runs->pdata[r], NULL, NULL)) == WB_EXIT_OK)
         exit_code = -1;
     }
+  if (exit_code < 0 && o->session != NULL)
+    exit_code = store_ranks (o->session, ps[0].path, runs);
   if (exit_code < 0)
     exit_code = write_ranks_report (o, runs, wb_case_get_name (ps[0].c));
   for (guint r = 0; r < n; r++)

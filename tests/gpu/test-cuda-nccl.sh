@@ -8,7 +8,8 @@
 #   2. with two GPUs, `profile` of the 2-rank DDP and ZeRO-3 cases (one runner per GPU, NCCL between them), each
 #      rank given its share of the 1-rank case's batch (split-inputs.py), gives the 1-rank run's loss and
 #      gradients (compare-ranks.py: every rank's for DDP, the ranks' shards joined for ZeRO-3), and its ranks'
-#      report has both ranks, aligned, each with collective calls and communication kernels.
+#      report has both ranks, aligned, each with collective calls and communication kernels; the ranks' runs
+#      are stored in a session as one group (WB_NCCL_KEEP=DIR keeps the sessions and reports there).
 # Exit 77 (skip) without a GPU or without libnccl; with one GPU only part 1 runs, and the output says so.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -42,7 +43,7 @@ for m in ddp zero3; do
   "$app" --headless profile "$cases/${m}_ws1" --device cuda --iters 5 --warmup 1 --save-outputs "$out/$m-w1.safetensors" \
     >"$out/$m-w1.txt" 2>&1 || { cat "$out/$m-w1.txt"; fail "profile of ${m}_ws1"; }
   "$app" --headless profile "$cases/${m}_ws2" --iters 5 --warmup 1 --inputs "$out/in-$m/inputs.safetensors" \
-    --save-outputs "$out/$m-w2.safetensors" --report "$out/$m-w2.json" >"$out/$m-w2.txt" 2>&1 ||
+    --save-outputs "$out/$m-w2.safetensors" --report "$out/$m-w2.json" --session "$out/$m-w2.wbsession" >"$out/$m-w2.txt" 2>&1 ||
     { cat "$out/$m-w2.txt"; fail "profile of ${m}_ws2 on 2 GPUs"; }
   python3 "$here/compare-ranks.py" --mode $mode "$out/$m-w1.safetensors" "$out/$m-w2.rank0.safetensors" "$out/$m-w2.rank1.safetensors" ||
     fail "$m: the 2-rank run differs from the 1-rank run"
@@ -57,5 +58,7 @@ for k in r["ranks"]:
     assert k["comm_ms"] > 0 and k["exposed_comm_ms"] <= k["comm_ms"] + 1e-9, k
 print("ok ranks report: " + ", ".join("rank %d step %.3f ms, comm %.3f ms, exposed %.3f ms" % (k["rank"], k["step_ms"], k["comm_ms"], k["exposed_comm_ms"]) for k in r["ranks"]))
 PY
+  grep -q "stored the 2 ranks' runs" "$out/$m-w2.txt" || fail "$m: the ranks' runs were not stored in the session"
+  [ -n "${WB_NCCL_KEEP:-}" ] && cp "$out/$m-w2.wbsession" "$out/$m-w2.json" "$WB_NCCL_KEEP/"
   echo "ok 2-rank $m on 2 GPUs matches the 1-rank run"
 done
