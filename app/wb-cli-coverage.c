@@ -81,13 +81,15 @@ skipped_reason (const char *meta)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
+  g_autofree char *finite = NULL;
   gsize            len = 0;
   JsonNode        *root;
   JsonObject      *o;
   JsonArray       *errors;
 
   if (!wb_input_read_file (meta, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
-      !json_parser_load_from_data (parser, text, (gssize) len, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
+      !json_parser_load_from_data (parser, (finite = wb_input_json_finite (text, len, &len)), (gssize) len, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
     return g_strdup ("no trace files (meta.json unreadable)");
   o = json_node_get_object (root);
   errors = json_object_has_member (o, "errors") ? json_object_get_array_member (o, "errors") : NULL;
@@ -111,6 +113,7 @@ zoo_skipped_reason (const char *zoo)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
+  g_autofree char *finite = NULL;
   gsize            len = 0;
   JsonNode        *root;
   JsonObject      *o, *e = NULL;
@@ -118,7 +121,8 @@ zoo_skipped_reason (const char *zoo)
   const char      *status;
 
   if (!wb_input_read_file (zoo, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
-      !json_parser_load_from_data (parser, text, (gssize) len, NULL) || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
+      !json_parser_load_from_data (parser, (finite = wb_input_json_finite (text, len, &len)), (gssize) len, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
     return g_strdup ("no trace files (zoo.json unreadable)");
   o = json_node_get_object (root);
   status = json_object_get_string_member_with_default (o, "status", "?");

@@ -201,3 +201,44 @@ wb_input_read_file (const char *path, guint64 max_bytes, char **contents, gsize 
   close (fd);
   return ok;
 }
+
+char *
+wb_input_json_finite (const char *text, gsize length, gsize *out_length)
+{
+  GString *out = g_string_sized_new (length + 16);
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      const char *p = text + i;
+      gsize       left = length - i, skip = 0;
+
+      if (in_string)
+        {
+          g_string_append_c (out, *p);
+          if (*p == '\\' && left > 1)
+            g_string_append_c (out, p[1]), i++;
+          else if (*p == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (*p == '"')
+        in_string = TRUE;
+      else if (left >= 3 && memcmp (p, "NaN", 3) == 0)
+        skip = 3;
+      else if (left >= 8 && memcmp (p, "Infinity", 8) == 0)
+        skip = 8;
+      else if (left >= 9 && memcmp (p, "-Infinity", 9) == 0)
+        skip = 9;
+      if (skip > 0)
+        {
+          g_string_append (out, "null");
+          i += skip - 1;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+  if (out_length != NULL)
+    *out_length = out->len;
+  return g_string_free (out, FALSE);
+}

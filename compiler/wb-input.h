@@ -44,4 +44,10 @@ gboolean wb_input_read_file (const char *path,
                              gsize      *length,
                              GError    **error);
 
+/* wb_input_json_finite: (transfer full) the JSON text @text (@length bytes) with Python's non-standard numbers
+ * NaN, Infinity and -Infinity (what json.dump writes for float('nan') and float('inf'), and RFC 8259 and
+ * json-glib refuse) replaced by null outside strings; *@out_length (nullable) gets its length. Recorders'
+ * meta.json and zoo.json files hold them where a timing or a statistic was not finite. */
+char *wb_input_json_finite (const char *text, gsize length, gsize *out_length);
+
 G_END_DECLS

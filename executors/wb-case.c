@@ -62,11 +62,15 @@ read_meta_input_names (const char *dir, GError **error)
       g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, local->message);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, text, (gssize) len, &local))
-    {
-      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "%s: %s", path, local->message);
-      return NULL;
-    }
+  {
+    /* Python's json writes NaN where a statistic was not finite */
+    g_autofree char *finite = wb_input_json_finite (text, len, &len);
+    if (!json_parser_load_from_data (parser, finite, (gssize) len, &local))
+      {
+        g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_IO, "%s: %s", path, local->message);
+        return NULL;
+      }
+  }
   root = json_parser_get_root (parser);
   if (!JSON_NODE_HOLDS_OBJECT (root) || !json_object_has_member (json_node_get_object (root), "inputs"))
     return NULL;

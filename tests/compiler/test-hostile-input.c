@@ -256,6 +256,19 @@ test_size_limit (void)
   g_rmdir (dir);
 }
 
+/* Python's json.dump writes NaN, Infinity and -Infinity (the zoo's meta.json does where a statistic was not
+ * finite): null in their place, strings untouched, lengths right */
+static void
+test_json_finite (void)
+{
+  static const char text[] = "{\"a\": NaN, \"b\": [Infinity, -Infinity, 1.5], \"s\": \"NaN \\\" Infinity\"}";
+  gsize             len = 0;
+  g_autofree char  *out = wb_input_json_finite (text, sizeof text - 1, &len);
+
+  g_assert_cmpstr (out, ==, "{\"a\": null, \"b\": [null, null, 1.5], \"s\": \"NaN \\\" Infinity\"}");
+  g_assert_cmpuint (len, ==, strlen (out));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -267,5 +280,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compiler/hostile/blank-lines-between-traces", test_blank_lines_between_traces);
   g_test_add_func ("/compiler/hostile/special-files", test_special_files);
   g_test_add_func ("/compiler/hostile/size-limit", test_size_limit);
+  g_test_add_func ("/compiler/hostile/json-finite", test_json_finite);
   return g_test_run ();
 }
