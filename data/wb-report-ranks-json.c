@@ -132,6 +132,11 @@ add_rank (JsonBuilder          *b,
     json_builder_add_null_value (b);
   add_ms (b, "compute_ms", r->comm.compute_ns);
   add_ms (b, "comm_ms", r->comm.comm_ns);
+  json_builder_set_member_name (b, "peer_wait_ms");
+  if (r->peer_wait_ns >= 0)
+    json_builder_add_double_value (b, (double) r->peer_wait_ns / 1e6);
+  else
+    json_builder_add_null_value (b);
   add_ms (b, "overlap_ms", r->comm.overlap_ns);
   add_ms (b, "exposed_comm_ms", r->comm.exposed_comm_ns);
   json_builder_set_member_name (b, "exposed_comm_share");

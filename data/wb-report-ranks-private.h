@@ -14,6 +14,8 @@ typedef struct
   gint64       iteration_ns;  /* the iteration median, ns */
   WbCommStats  comm;          /* wb_run_get_comm_stats */
   double       exposed_share; /* comm.exposed_comm_ns / step_ns (0..1); < 0 when the step is unknown */
+  gint64       peer_wait_ns;  /* of comm.comm_ns, NCCL kernels waiting for the last rank (wb_run_group_measure_peer_wait),
+                                 median per iteration, ns; < 0 when unknown (clocks not aligned, kernels not paired) */
 } WbRankRow;
 
 typedef struct

@@ -60,6 +60,18 @@ _wb_ranks_figures_init (WbRanksFigures  *f,
         g_array_index (f->rows, WbRankRow, j - 1) = t;
       }
   f->aligned = f->aligned && f->rows->len > 0;
+  {
+    /* the waits for the last rank, paired by the ranks' NCCL kernels (rows are in rank order now) */
+    g_autoptr (GPtrArray) ordered = g_ptr_array_new ();
+    g_autofree gint64 *wait = g_new0 (gint64, MAX (f->rows->len, 1));
+    gboolean           known;
+
+    for (guint i = 0; i < f->rows->len; i++)
+      g_ptr_array_add (ordered, (gpointer) _wb_ranks_row (f, i)->run);
+    known = f->aligned && wb_run_group_measure_peer_wait (ordered, wait);
+    for (guint i = 0; i < f->rows->len; i++)
+      g_array_index (f->rows, WbRankRow, i).peer_wait_ns = known ? wait[i] : -1;
+  }
   for (guint i = 0; i < f->rows->len; i++)
     {
       const WbRankRow *row = _wb_ranks_row (f, i);
@@ -166,8 +178,10 @@ figures_line (const WbRanksFigures *f)
 
   return g_strdup_printf ("per rank: medians over %u timed iteration%s; step = the unprofiled median when "
                           "measured, else the iteration median; communication = NCCL kernels and kernels of "
-                          "collective calls (union of their intervals), compute = the other kernels, exposed = "
-                          "communication not overlapped by compute",
+                          "collective calls (union of their intervals), of it waiting for peers = NCCL kernels "
+                          "running before the last rank launched the same collective (the ranks' skew; the rest "
+                          "is the transfer), compute = the other kernels, exposed = communication not overlapped "
+                          "by compute",
                           iters, iters == 1 ? "" : "s");
 }
 
@@ -199,9 +213,9 @@ static void
 markdown_table (GString              *s,
                 const WbRanksFigures *f)
 {
-  g_string_append (s, "| rank | device | status | step ms | iteration ms | compute ms | comm ms | overlap ms | "
-                      "exposed comm ms | exposed % of step | collectives | collective bytes |\n");
-  g_string_append (s, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  g_string_append (s, "| rank | device | status | step ms | iteration ms | compute ms | comm ms | waiting for peers ms | "
+                      "overlap ms | exposed comm ms | exposed % of step | collectives | collective bytes |\n");
+  g_string_append (s, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (guint i = 0; i < f->rows->len; i++)
     {
       const WbRankRow *r = _wb_ranks_row (f, i);
@@ -210,10 +224,12 @@ markdown_table (GString              *s,
       g_autofree char *share =
           r->exposed_share >= 0 ? g_strdup_printf ("%.1f%%", 100.0 * r->exposed_share) : g_strdup ("-");
 
-      g_string_append_printf (s, "| %u%s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %u | %" G_GUINT64_FORMAT " (%s) |\n",
+      g_autofree char *wait = r->peer_wait_ns >= 0 ? g_strdup_printf ("%.3f", ms (r->peer_wait_ns)) : g_strdup ("-");
+
+      g_string_append_printf (s, "| %u%s | %s | %s | %.3f | %.3f | %.3f | %.3f | %s | %.3f | %.3f | %s | %u | %" G_GUINT64_FORMAT " (%s) |\n",
                               r->run->rank, (int) i == f->slowest ? " (slowest)" : "", device,
                               wb_run_status_to_string (r->run->status), ms (r->step_ns), ms (r->iteration_ns),
-                              ms (r->comm.compute_ns), ms (r->comm.comm_ns), ms (r->comm.overlap_ns),
+                              ms (r->comm.compute_ns), ms (r->comm.comm_ns), wait, ms (r->comm.overlap_ns),
                               ms (r->comm.exposed_comm_ns), share, r->comm.collective_calls, r->comm.collective_bytes,
                               size);
     }
@@ -327,7 +343,8 @@ html_table (GString              *s,
 {
   g_string_append (s, "<h2>Ranks</h2>\n<table>\n<tr><th class=\"n\">rank</th><th>device</th><th>status</th>"
                       "<th class=\"n\">step ms</th><th class=\"n\">iteration ms</th><th class=\"n\">compute ms</th>"
-                      "<th class=\"n\">comm ms</th><th class=\"n\">overlap ms</th><th class=\"n\">exposed comm ms</th>"
+                      "<th class=\"n\">comm ms</th><th class=\"n\">waiting for peers ms</th><th class=\"n\">overlap ms</th>"
+                      "<th class=\"n\">exposed comm ms</th>"
                       "<th class=\"n\">exposed % of step</th><th class=\"n\">collectives</th>"
                       "<th class=\"n\">collective bytes</th></tr>\n");
   for (guint i = 0; i < f->rows->len; i++)
@@ -347,9 +364,14 @@ html_table (GString              *s,
         }
       g_string_append_printf (s,
                               "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>"
-                              "<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",
-                              ms (r->step_ns), ms (r->iteration_ns), ms (r->comm.compute_ns), ms (r->comm.comm_ns),
-                              ms (r->comm.overlap_ns), ms (r->comm.exposed_comm_ns));
+                              "<td class=\"n\">%.3f</td>",
+                              ms (r->step_ns), ms (r->iteration_ns), ms (r->comm.compute_ns), ms (r->comm.comm_ns));
+      if (r->peer_wait_ns >= 0)
+        g_string_append_printf (s, "<td class=\"n\">%.3f</td>", ms (r->peer_wait_ns));
+      else
+        g_string_append (s, "<td class=\"n\">-</td>");
+      g_string_append_printf (s, "<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>", ms (r->comm.overlap_ns),
+                              ms (r->comm.exposed_comm_ns));
       if (r->exposed_share >= 0)
         g_string_append_printf (s, "<td class=\"n\">%.1f%%</td>", 100.0 * r->exposed_share);
       else

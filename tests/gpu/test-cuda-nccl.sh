@@ -56,7 +56,8 @@ assert r["aligned"], "the ranks' clocks are not aligned"
 for k in r["ranks"]:
     assert k["status"] == "ok" and k["collectives"] > 0 and k["comm_kernels"] > 0, k
     assert k["comm_ms"] > 0 and k["exposed_comm_ms"] <= k["comm_ms"] + 1e-9, k
-print("ok ranks report: " + ", ".join("rank %d step %.3f ms, comm %.3f ms, exposed %.3f ms" % (k["rank"], k["step_ms"], k["comm_ms"], k["exposed_comm_ms"]) for k in r["ranks"]))
+    assert k["peer_wait_ms"] is not None and 0 <= k["peer_wait_ms"] <= k["comm_ms"] + 1e-9, k
+print("ok ranks report: " + ", ".join("rank %d step %.3f ms, comm %.3f ms (waiting for peers %.3f), exposed %.3f ms" % (k["rank"], k["step_ms"], k["comm_ms"], k["peer_wait_ms"], k["exposed_comm_ms"]) for k in r["ranks"]))
 PY
   grep -q "stored the 2 ranks' runs" "$out/$m-w2.txt" || fail "$m: the ranks' runs were not stored in the session"
   [ -n "${WB_NCCL_KEEP:-}" ] && cp "$out/$m-w2.wbsession" "$out/$m-w2.json" "$WB_NCCL_KEEP/"

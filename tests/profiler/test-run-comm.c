@@ -287,6 +287,50 @@ test_fields_checksum (void)
   g_assert_false (wb_run_equal (run, copy));
 }
 
+/* The waits for the last rank: rank 0 launches each iteration's two all-reduces 200 and 50 us before rank 1
+ * (its clock origin 1 ms later, so its times are 1 ms less), both end together: rank 0 waited 250 us a
+ * step, rank 1 nothing; a third rank with an extra NCCL kernel cannot be paired. Pure interval arithmetic on
+ * the aligned clocks. */
+static void
+test_peer_wait (void)
+{
+  g_autoptr (WbRun) r0 = wb_run_new ();
+  g_autoptr (WbRun) r1 = wb_run_new ();
+  g_autoptr (WbRun) r2 = wb_run_new ();
+  g_autoptr (GPtrArray) runs = g_ptr_array_new ();
+  gint64 wait[3] = { -1, -1, -1 };
+
+  r0->clock_origin_ns = 10000000;
+  r1->clock_origin_ns = 11000000;
+  for (guint32 it = 0; it < 3; it++)
+    {
+      gint64 t = (gint64) it * 5000000 + 2000000; /* on rank 0's clock */
+
+      add_kernel (r0, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "torch_all_reduce_prim_impl", 20, it, t, t + 400000);
+      add_kernel (r1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "torch_all_reduce_prim_impl", 20, it, t - 1000000 + 200000,
+                  t - 1000000 + 400000);
+      add_kernel (r0, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "torch_all_reduce_prim_impl#2", 20, it, t + 500000, t + 600000);
+      add_kernel (r1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "torch_all_reduce_prim_impl#2", 20, it, t - 1000000 + 550000,
+                  t - 1000000 + 600000);
+      add_kernel (r0, "gemm", "nvFusion0", 7, it, t + 100000, t + 300000); /* not NCCL: not paired */
+    }
+  g_ptr_array_add (runs, r0);
+  g_ptr_array_add (runs, r1);
+  g_assert_true (wb_run_group_measure_peer_wait (runs, wait));
+  g_assert_cmpint (wait[0], ==, 250000);
+  g_assert_cmpint (wait[1], ==, 0);
+  /* not pairable: another count of NCCL kernels, or a rank without a clock origin */
+  r2->clock_origin_ns = 12000000;
+  add_kernel (r2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "torch_all_reduce_prim_impl", 20, 0, 0, 10);
+  g_ptr_array_add (runs, r2);
+  g_assert_false (wb_run_group_measure_peer_wait (runs, wait));
+  g_ptr_array_set_size (runs, 2);
+  r1->clock_origin_ns = 0;
+  g_assert_false (wb_run_group_measure_peer_wait (runs, wait));
+  g_ptr_array_set_size (runs, 1);
+  g_assert_false (wb_run_group_measure_peer_wait (runs, wait));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -300,5 +344,6 @@ main (int   argc,
   g_test_add_func ("/profiler/comm/collective-regions", test_collective_regions);
   g_test_add_func ("/profiler/comm/range", test_range);
   g_test_add_func ("/profiler/comm/fields-checksum", test_fields_checksum);
+  g_test_add_func ("/profiler/comm/peer-wait", test_peer_wait);
   return g_test_run ();
 }
