@@ -268,6 +268,16 @@ wb_session_import_path (WbSession       *session,
     return FALSE;
 
   name = g_path_get_basename (path);
+  /* one rank of a case recorded per rank (CASE/rank<N>/): "CASE/rank<N>", so that the cases' ranks differ */
+  if (g_str_has_prefix (name, "rank") && name[4] != '\0' && strspn (name + 4, "0123456789") == strlen (name + 4))
+    {
+      g_autofree char *parent = g_path_get_dirname (path);
+      g_autofree char *case_name = g_path_get_basename (parent);
+      char            *joined = g_strdup_printf ("%s/%s", case_name, name);
+
+      g_free (name);
+      name = joined;
+    }
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     root = g_strdup (path);
   else

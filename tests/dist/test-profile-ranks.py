@@ -50,6 +50,12 @@ def main():
            err + repr(names[:8]))
         ok(all(kinds[n] == "collective" for n in names if "all_reduce" in n or "wait" in n),
            "its collective calls are of kind collective", repr(kinds))
+    # a rank imported into a session is named after its case: ddp_ws1/rank0, not rank0
+    with tempfile.TemporaryDirectory() as tmp:
+        sess = os.path.join(tmp, "s.wbsession")
+        rc, out, err = cli("import", os.path.join(cases, "ddp_ws1", "rank0"), "--session", sess)
+        rc2, out2, err2 = cli("sessions", sess)
+        ok(rc == 0 and rc2 == 0 and "ddp_ws1/rank0" in out2, "a rank's trace set is named CASE/rankN", out2 + err + err2)
     print(f"1..{len(results)}")
     for i, (good, name, detail) in enumerate(results, 1):
         print(f"{'ok' if good else 'not ok'} {i} {name}")
