@@ -66,7 +66,7 @@ int  _wb_cli_profile_executor_exit (const GError *error);
 void _wb_cli_profile_clear (Profiling *p);
 /* wb-cli-profile-ranks.c: a multi-GPU case (PATH/rank<N>/): its rank folders in rank order, or NULL; profiling it
  * (an exit code); --save-outputs of a GPU job */
-GPtrArray *_wb_cli_profile_list_rank_dirs (const char *path);
+GPtrArray *_wb_cli_profile_list_rank_dirs (const char *path, GError **error);
 int        _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs);
 gboolean   _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, _wb_cli_profile_clear)

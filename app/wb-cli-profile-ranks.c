@@ -186,21 +186,18 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
   return exit_code < 0 ? WB_EXIT_OK : exit_code;
 }
 
-/* The rank folders of a multi-GPU case (PATH/rank0, PATH/rank1, ...: consecutive from 0), or NULL. */
+/* The rank folders of a multi-GPU case (wb_case_dir_list_ranks), or NULL (none); a gap in the ranks is bad
+ * input, said here. */
 GPtrArray *
-_wb_cli_profile_list_rank_dirs (const char *path)
+_wb_cli_profile_list_rank_dirs (const char *path, GError **error)
 {
-  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) dirs = wb_case_dir_list_ranks (path, error);
+  GPtrArray *out;
 
-  for (guint r = 0;; r++)
-    {
-      g_autofree char *name = g_strdup_printf ("rank%u", r);
-      g_autofree char *dir = g_build_filename (path, name, NULL);
-      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-        break;
-      g_ptr_array_add (dirs, g_steal_pointer (&dir));
-    }
-  if (dirs->len == 0)
-    g_clear_pointer (&dirs, g_ptr_array_unref);
-  return dirs;
+  if (dirs == NULL)
+    return NULL;
+  out = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    g_ptr_array_add (out, g_strdup (dirs[i]));
+  return out;
 }

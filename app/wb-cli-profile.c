@@ -521,7 +521,11 @@ profile_main (ProfileOptions *o, const char *path)
   if (o->cuda_graphs && o->no_cuda_graphs)
     return wb_cli_usage_error (_ ("--cuda-graphs and --no-cuda-graphs contradict each other"));
   {
-    g_autoptr (GPtrArray) ranks = g_file_test (path, G_FILE_TEST_IS_DIR) ? _wb_cli_profile_list_rank_dirs (path) : NULL;
+    g_autoptr (GError) rank_error = NULL;
+    g_autoptr (GPtrArray) ranks = g_file_test (path, G_FILE_TEST_IS_DIR) ? _wb_cli_profile_list_rank_dirs (path, &rank_error) : NULL;
+
+    if (rank_error != NULL)
+      return wb_cli_report_error (rank_error);
 
     /* one rank runs as any case (its collectives on one GPU); more need one GPU each */
     if (ranks != NULL && ranks->len > 1)
