@@ -134,6 +134,10 @@ wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from)
       f.message = g_string_chunk_insert (set->strings, f.message);
       g_array_append_val (set->failures, f);
     }
+  /* the distributed run it was recorded in stays the set's, whatever traces it is built from */
+  if (from->world_size > 0)
+    set->world_size = from->world_size;
+  set->rank = from->rank;
 }
 
 static WbTraceKind

@@ -77,7 +77,9 @@ guint wb_trace_set_get_n_failures (const WbTraceSet *set);
 /* wb_trace_set_get_failure: (transfer none) failure @i. */
 const WbTraceFailure *wb_trace_set_get_failure (const WbTraceSet *set, guint i);
 /* wb_trace_set_copy_failures: appends @from's failures to @set (their texts copied), for a set built
- * from another's entries (the app's document) that must still say which files did not load. */
+ * from another's entries (the app's document) that must still say which files did not load; it also takes
+ * @from's world size and rank (read from meta.json, not from the traces: without them a rank's
+ * all_gather and reduce_scatter would be typed for a world of one). */
 void wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from);
 /* wb_trace_set_get_world_size: the number of ranks of the distributed run the set was recorded in: the
  * "distributed": {"world_size": W} of the loaded folder's meta.json, else the size of the first

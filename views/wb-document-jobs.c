@@ -29,6 +29,7 @@ typedef struct
   guint           iters, warmup;
   WbProfileDevice device;
   gboolean        allow_cpu_fallback;
+  guint           case_ranks; /* the case's rank folders (load: found; profile: the document's) */
   WbProfileDevice device_used;
   gint64          started_us, finished_us;
   void (*progress) (double, const char *, gpointer);
@@ -165,7 +166,24 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   g_autoptr (WbTraceSet) plain = NULL;
   const WbTraceSet *base;
 
+  g_auto (GStrv) ranks = NULL;
+  const char *load_path = job->path;
+
   job->own_case = TRUE;
+  /* a case recorded per rank: rank 0's traces (the ranks run one program on their shards) */
+  if (g_file_test (job->path, G_FILE_TEST_IS_DIR))
+    {
+      if ((ranks = wb_case_dir_list_ranks (job->path, &error)) == NULL && error != NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      if (ranks != NULL)
+        {
+          job->case_ranks = g_strv_length (ranks);
+          load_path = ranks[0];
+        }
+    }
   if (wb_document_is_session_file (job->path))
     {
       if ((plain = load_session (job, &error)) == NULL)
@@ -175,9 +193,9 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
         }
       base = plain;
     }
-  else if ((job->wcase = wb_case_load (job->path, NULL)) != NULL)
+  else if ((job->wcase = wb_case_load (load_path, NULL)) != NULL)
     base = wb_case_get_trace_set (job->wcase);
-  else if ((plain = wb_trace_set_load (job->path, &error)) != NULL)
+  else if ((plain = wb_trace_set_load (load_path, &error)) != NULL)
     base = plain;
   else
     {
@@ -294,6 +312,7 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   self->path = g_strdup (job->path);
   g_ptr_array_set_size (self->runs, 0);
   self->rank = 0;
+  self->case_ranks = job->case_ranks;
   for (guint i = 0; job->session_runs != NULL && i < job->session_runs->len; i++)
     g_ptr_array_add (self->runs, g_steal_pointer (&job->session_runs->pdata[i]));
   g_clear_pointer (&job->session_runs, g_ptr_array_unref);
@@ -417,6 +436,16 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   g_autoptr (WbProfileJob) pj = NULL;
   WbProfileOptions options;
 
+  if (job->case_ranks > 1)
+    {
+      /* one process per rank, NCCL between them: the command line's multi-GPU profile (wb-profile-group.h) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _ ("This case has %u ranks, shown here as rank 0. Its program runs on %u GPUs at once, one process "
+                      "per rank: run “thunder-wb --headless profile CASE --session F.wbsession” and open F.wbsession, "
+                      "whose runs the app shows rank by rank."),
+                   job->case_ranks, job->case_ranks);
+      return FALSE;
+    }
   job_progress (job, 0.02, g_strdup (_ ("Re-running the pipeline…")));
   if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
     return FALSE;
@@ -506,6 +535,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbP
   job->warmup = warmup;
   job->device = device;
   job->allow_cpu_fallback = self->allow_cpu_fallback;
+  job->case_ranks = self->case_ranks;
   job->progress = progress;
   job->progress_data = progress_data;
   job->session_path = g_strdup (self->session_path);

@@ -28,6 +28,7 @@ struct _WbDocument
   int          *previous;      /* per entry */
   GPtrArray    *runs;          /* (element-type WbRun) */
   guint         rank;          /* the rank shown of the latest multi-GPU run (wb_document_set_rank) */
+  guint         case_ranks;    /* the opened case's rank folders (CASE/rank<N>/: rank 0's traces shown); 0: none */
   gboolean      busy;
   gboolean      allow_cpu_fallback; /* for the next profiles (wb_document_set_allow_cpu_fallback) */
   double        last_seconds;       /* how long the last successful profile took, pipeline included */

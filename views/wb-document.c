@@ -305,3 +305,10 @@ wb_document_init (WbDocument *self)
 {
   self->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
 }
+
+guint
+wb_document_get_case_ranks (WbDocument *self)
+{
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), 0);
+  return self->case_ranks;
+}

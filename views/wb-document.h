@@ -71,6 +71,10 @@ const char *wb_document_get_group (WbDocument *self);
 /* wb_document_get_group_runs: (transfer container) (element-type WbRun) the runs of @group (nullable: an
  * empty array) by rank. */
 GPtrArray *wb_document_get_group_runs (WbDocument *self, const char *group);
+/* wb_document_get_case_ranks: the rank folders of the case folder opened (CASE/rank<N>/, recorded per rank: rank
+ * 0's traces are shown); 0 for any other case. Profiling such a case of more than one rank from the document
+ * fails with G_IO_ERROR_NOT_SUPPORTED saying how to run every rank (the command line's multi-GPU profile). */
+guint wb_document_get_case_ranks (WbDocument *self);
 /* wb_document_get_rank / _set_rank: the rank shown (0 first); setting another emits "runs-changed" so
  * that every view shows that rank's run. */
 guint wb_document_get_rank (WbDocument *self);

@@ -380,6 +380,55 @@ test_graph_collective (void)
   g_rmdir (dir);
 }
 
+typedef struct
+{
+  gboolean done;
+  GError  *error;
+} ProfileWait;
+
+static void
+on_profiled (GObject *source, GAsyncResult *result, gpointer data)
+{
+  ProfileWait *w = data;
+
+  wb_document_profile_finish (WB_DOCUMENT (source), result, &w->error);
+  w->done = TRUE;
+}
+
+static gboolean
+profiled (gpointer data)
+{
+  return ((ProfileWait *) data)->done;
+}
+
+/* A case recorded per rank (tests/dist's real 2-rank DDP traces) opens as its rank 0, and profiling it from
+ * the app says how to run its two ranks instead of running one rank alone. */
+static void
+test_case_ranks (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *path = g_build_filename (build ? build : ".", "tests", "dist", "cases", "ddp_ws2", NULL);
+  ProfileWait      w = { 0 };
+  WbWindow        *win;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("tests/dist/cases are not unpacked");
+      return;
+    }
+  win = wb_ui_open (path);
+  g_assert_cmpuint (wb_document_get_case_ranks (wb_window_get_document (win)), ==, 2);
+  g_assert_cmpuint (wb_trace_set_get_n_entries (wb_document_get_trace_set (wb_window_get_document (win))), >, 0);
+  g_assert_cmpint (wb_trace_set_get_world_size (wb_document_get_trace_set (wb_window_get_document (win))), ==, 2);
+  wb_document_profile_async (wb_window_get_document (win), NULL, WB_PROFILE_DEVICE_CPU, 2, 1, NULL, NULL, NULL, on_profiled, &w);
+  g_assert_true (wb_ui_wait (profiled, &w, 60));
+  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (w.error->message, "2 ranks"));
+  g_assert_nonnull (strstr (w.error->message, "--session"));
+  g_clear_error (&w.error);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -396,6 +445,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/ranks/timeline", test_timeline);
   g_test_add_func ("/ui/ranks/add-group", test_add_group);
   g_test_add_func ("/ui/ranks/graph-collective", test_graph_collective);
+  g_test_add_func ("/ui/ranks/case-ranks", test_case_ranks);
   result = g_test_run ();
   if (session != NULL)
     {
