@@ -161,6 +161,13 @@ test_recompile (gconstpointer data)
             continue;
           calls = communication (wb_stage_get_trace (stage));
           n_out += calls->len;
+          /* a del of a global (the process group, the reduce op) would make it a local of the function */
+          for (guint k = 0; k < wb_stage_get_trace (stage)->n_body; k++)
+            {
+              const WbBsym *d = wb_stage_get_trace (stage)->body[k];
+              for (guint a = 0; d->kind == WB_BSYM_DEL && a < d->n_args; a++)
+                g_assert_true (d->args[a]->kind != WB_VALUE_NAME || d->args[a]->text[0] != '_');
+            }
           for (guint k = 0; k < calls->len; k++)
             {
               const WbBsym *b = calls->pdata[k];
