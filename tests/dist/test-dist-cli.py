@@ -49,6 +49,9 @@ def main():
         t = os.path.join(r0, "tensors.safetensors")
         rc, out, err = cli("run", r0, "--inputs", t, "--compare", t)
         ok(rc == 0 and "5 compared: all within tolerance" in out, f"run {c} --compare", out + err)
+    t = os.path.join(cases, "bucketing", "tensors.safetensors")
+    rc, out, err = cli("run", os.path.join(cases, "bucketing"), "--inputs", t, "--compare", t)
+    ok(rc == 0 and "9 compared: all within tolerance" in out, "run bucketing --compare", out + err)
     for c in ("ddp_ws2", "zero3_ws2"):
         r1 = os.path.join(cases, c, "rank1")
         rc, out, err = cli("run", r1)

@@ -277,6 +277,45 @@ test_names (void)
     }
 }
 
+/* Thunder's bucketing prims called directly (record_bucketing.py): a plain case, no rank folders */
+static void
+test_bucketing (void)
+{
+  g_autofree char *dir = case_dir ("bucketing");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTraceSet) set = NULL;
+  g_auto (GStrv) ranks = NULL;
+  guint seen = 0;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("tests/dist/cases are not unpacked");
+      return;
+    }
+  ranks = wb_case_dir_list_ranks (dir, &error);
+  g_assert_no_error (error);
+  g_assert_null (ranks);
+  set = wb_trace_set_load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wb_trace_set_get_world_size (set), ==, 1);
+  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
+      g_autoptr (GPtrArray) diags = wb_trace_verify (e->trace, WB_VERIFY_DEFAULT);
+      g_autoptr (GPtrArray) calls = communication (e->trace);
+      g_autoptr (GString) out = g_string_new (NULL);
+      g_autofree char *text = NULL;
+
+      for (guint k = 0; k < diags->len; k++)
+        g_error ("%s", wb_diagnostic_to_string (diags->pdata[k]));
+      g_assert_true (g_file_get_contents (e->path, &text, NULL, NULL));
+      wb_trace_print (e->trace, out);
+      g_assert_cmpstr (out->str, ==, text);
+      seen += calls->len;
+    }
+  g_assert_cmpuint (seen, >=, 6); /* pack_for_fsdp x2, unpack_for_fsdp x2, pack, unpack in the last stage */
+}
+
 /* rank folders: in rank order (rank10 after rank9), none, and a gap named */
 static void
 test_rank_folders (void)
@@ -326,6 +365,7 @@ main (int argc, char **argv)
       g_test_add_data_func (rc, cases[i], test_recompile);
     }
   g_test_add_func ("/dist/claims", test_claims);
+  g_test_add_func ("/dist/bucketing", test_bucketing);
   g_test_add_func ("/dist/names", test_names);
   g_test_add_func ("/dist/rank-folders", test_rank_folders);
   return g_test_run ();
