@@ -369,6 +369,7 @@ check_one (const char *path,
 {
   g_autoptr (WbTraceSet) set = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) sharded = NULL;
   guint n_errors = 0;
   guint n_warnings = 0;
   guint n;
@@ -377,10 +378,14 @@ check_one (const char *path,
     return wb_cli_report_error (error);
 
   n = wb_trace_set_get_n_entries (set);
+  /* FSDP's sharded parameters, which Thunder prints as shards before its fsdp pass */
+  sharded = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < n; i++)
+    wb_dist_sharded_params_add (sharded, wb_trace_set_get_entry (set, i)->trace);
   for (guint i = 0; i < n; i++)
     {
       const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
-      g_autoptr (GPtrArray) diagnostics = wb_trace_verify (e->trace, no_types ? WB_VERIFY_NO_TYPES : WB_VERIFY_DEFAULT);
+      g_autoptr (GPtrArray) diagnostics = wb_trace_verify_full (e->trace, no_types ? WB_VERIFY_NO_TYPES : WB_VERIFY_DEFAULT, sharded, NULL);
 
       for (guint j = 0; j < diagnostics->len; j++)
         {

@@ -226,8 +226,14 @@ level_load (CaseWork *w, WbCliCoverageResult *r)
 static void
 level_check (CaseWork *w, WbCliCoverageResult *r)
 {
+  g_autoptr (GHashTable) sharded = g_hash_table_new (g_str_hash, g_str_equal);
+
   parse_files (w);
   r->status = WB_CLI_COVERAGE_OK;
+  /* FSDP's sharded parameters, which Thunder prints as shards before its fsdp pass */
+  for (guint i = 0; i < w->files->len; i++)
+    for (guint t = 0; w->traces->pdata[i] != NULL && t < ((GPtrArray *) w->traces->pdata[i])->len; t++)
+      wb_dist_sharded_params_add (sharded, ((GPtrArray *) w->traces->pdata[i])->pdata[t]);
   for (guint i = 0; i < w->files->len; i++)
     {
       GPtrArray       *traces = w->traces->pdata[i];
@@ -235,7 +241,7 @@ level_check (CaseWork *w, WbCliCoverageResult *r)
 
       for (guint t = 0; traces != NULL && t < traces->len && first == NULL; t++)
         {
-          g_autoptr (GPtrArray) diagnostics = wb_trace_verify (traces->pdata[t], WB_VERIFY_DEFAULT);
+          g_autoptr (GPtrArray) diagnostics = wb_trace_verify_full (traces->pdata[t], WB_VERIFY_DEFAULT, sharded, NULL);
 
           for (guint d = 0; d < diagnostics->len && first == NULL; d++)
             if (((WbDiagnostic *) diagnostics->pdata[d])->severity == WB_DIAGNOSTIC_ERROR)

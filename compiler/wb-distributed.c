@@ -106,6 +106,34 @@ wb_dist_group_sizes_new (const WbTrace *trace)
   return sizes;
 }
 
+static void
+add_sharded (GHashTable *sharded, GHashTable *sizes, WbBsym *const *body, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const WbBsym   *b = body[i];
+      const WbSymbol *base = b->kind == WB_BSYM_CALL ? b->symbol : NULL;
+
+      while (base != NULL && wb_symbol_get_like (base) != NULL)
+        base = wb_symbol_get_like (base);
+      if (base != NULL && !wb_symbol_is_opaque (base) && wb_symbol_get_id (base) == WB_SYMBOL_DIST_SYNCHRONIZE && b->n_args >= 3 &&
+          b->args[0]->kind == WB_VALUE_NAME && b->args[1]->kind == WB_VALUE_NAME && b->args[2]->kind == WB_VALUE_NAME &&
+          g_str_has_prefix (b->args[2]->text, "_DistParallelType_FULLY_SHARDED_") && g_hash_table_contains (sizes, b->args[1]->text))
+        g_hash_table_insert (sharded, (gpointer) b->args[0]->text, g_hash_table_lookup (sizes, b->args[1]->text));
+      add_sharded (sharded, sizes, b->subsymbols, b->n_subsymbols);
+    }
+}
+
+void
+wb_dist_sharded_params_add (GHashTable *sharded, const WbTrace *trace)
+{
+  g_autoptr (GHashTable) sizes = NULL;
+
+  g_return_if_fail (sharded != NULL && trace != NULL);
+  sizes = wb_dist_group_sizes_new (trace);
+  add_sharded (sharded, sizes, trace->body, trace->n_body);
+}
+
 /* ---- rank folders -------------------------------------------------------------------------------- */
 
 /* The N of "rank<N>" (decimal, no leading zeros), or -1. */

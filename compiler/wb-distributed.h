@@ -46,6 +46,12 @@ gboolean wb_dist_is_process_group (const char *name);
  * the torch executor's spellings. A group no annotated call sizes is absent. Keys point into @trace. */
 GHashTable *wb_dist_group_sizes_new (const WbTrace *trace);
 
+/* wb_dist_sharded_params_add: adds to @sharded (g_str_hash; name -> GINT_TO_POINTER (size)) every tensor
+ * @trace passes to synchronize(..., _DistParallelType_FULLY_SHARDED_k) with its group's size when an
+ * annotation of @trace sizes that group (wb_dist_group_sizes_new). Keys point into @trace. For
+ * wb_trace_verify_full over the traces of one rank. */
+void wb_dist_sharded_params_add (GHashTable *sharded, const WbTrace *trace);
+
 /* wb_case_dir_list_ranks: (transfer full) (nullable) the rank folders of case folder @dir, in rank
  * order: the paths DIR/rank0, DIR/rank1, ... of its sub-folders named rank<N> (N decimal, no sign, no
  * leading zeros). NULL with no error when @dir has none (or is not a folder); NULL with WB_TRACE_ERROR_IO

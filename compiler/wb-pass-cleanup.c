@@ -175,12 +175,37 @@ is_collection (GHashTable *types, const char *name)
   return t != NULL && t->kind == WB_TYPE_COLLECTION;
 }
 
+/* The names @trace defines: its parameters and every statement's outputs. Anything else a statement
+ * reads is a global (`_torch_distributed_distributed_c10d_ProcessGroup_4`, `_torch_memory_format_0`):
+ * deleting one inside the function would make it a local of the function, unbound where it is read. */
+static GHashTable *
+defined_names (const WbTrace *trace)
+{
+  GHashTable *defined = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+
+  for (guint i = 0; i < trace->n_params; i++)
+    {
+      const WbValue *p = trace->params[i];
+      if (p != NULL && (p->kind == WB_VALUE_STAR || p->kind == WB_VALUE_STARSTAR))
+        p = p->base;
+      if (p != NULL && p->kind == WB_VALUE_NAME)
+        g_hash_table_add (defined, (gpointer) p->text);
+    }
+  for (guint i = 0; i < trace->n_body; i++)
+    _wb_bsym_add_outputs (trace->body[i], outs);
+  for (guint i = 0; i < outs->len; i++)
+    g_hash_table_add (defined, outs->pdata[i]);
+  return defined;
+}
+
 WbTrace *
 _wb_pass_delete_last_used (WbPassContext *ctx, GError **error)
 {
   WbTrace *in = ctx->in;
   g_autoptr (GHashTable) last = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) returned = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) defined = defined_names (in);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (WbTraceBuilder) b = wb_trace_builder_new (in);
   const WbSymbol *clear = wb_symbol_lookup ("clear_mutable_collection", strlen ("clear_mutable_collection"));
@@ -224,7 +249,8 @@ _wb_pass_delete_last_used (WbPassContext *ctx, GError **error)
         {
           const char *n = names->pdata[j];
           gboolean    dup = FALSE;
-          if (GPOINTER_TO_UINT (g_hash_table_lookup (last, n)) != i + 1 || g_hash_table_contains (returned, n))
+          if (GPOINTER_TO_UINT (g_hash_table_lookup (last, n)) != i + 1 || g_hash_table_contains (returned, n) ||
+              !g_hash_table_contains (defined, n))
             continue;
           for (guint k = 0; k < dying->len; k++)
             dup |= strcmp (dying->pdata[k], n) == 0;

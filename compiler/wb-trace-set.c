@@ -398,10 +398,17 @@ infer_world_size (const WbTraceSet *set)
 int
 wb_trace_set_get_world_size (const WbTraceSet *set)
 {
+  int ws;
+
   g_return_val_if_fail (set != NULL, 1);
-  if (set->world_size <= 0)
-    ((WbTraceSet *) set)->world_size = infer_world_size (set); /* computed once, on first use */
-  return set->world_size;
+  ws = g_atomic_int_get (&set->world_size);
+  if (ws <= 0)
+    {
+      /* inferred on first use (a walk over the traces); two threads racing compute the same value */
+      ws = infer_world_size (set);
+      g_atomic_int_set (&((WbTraceSet *) set)->world_size, ws);
+    }
+  return ws;
 }
 
 int

@@ -84,7 +84,7 @@ void wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from);
 /* wb_trace_set_get_world_size: the number of ranks of the distributed run the set was recorded in: the
  * "distributed": {"world_size": W} of the loaded folder's meta.json, else the size of the first
  * process group an annotated all_gather / reduce_scatter / synchronize sizes, else 1 (not
- * distributed). Not thread-safe on the first call of a set (it caches the inference). */
+ * distributed). Thread-safe; the inference runs on first use and is cached. */
 int wb_trace_set_get_world_size (const WbTraceSet *set);
 /* wb_trace_set_get_rank: this set's rank ("distributed": {"rank": R} of meta.json), else 0. */
 int  wb_trace_set_get_rank (const WbTraceSet *set);

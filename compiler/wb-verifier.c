@@ -49,6 +49,7 @@ typedef struct
   WbVerifyStats *stats;
   GHashTable    *globals; /* names that are modules or builtins, not proxies */
   GHashTable    *regions; /* region name -> RegionSeen* */
+  GHashTable    *unshard; /* (nullable) parameter -> GINT_TO_POINTER (group size): printed as a shard */
 } Verifier;
 
 /* The line of @bsym in the verified trace: computed stages share nodes, so lines belong to the trace. */
@@ -548,7 +549,12 @@ verify_bsym (Verifier *v, const WbBsym *b, Scope *scope)
         if (b->type.uninterpreted || !wb_type_check_shape (&b->type, NULL))
           break;
         if (d->type.kind == WB_TYPE_UNKNOWN)
-          d->type = b->type;
+          {
+            d->type = b->type;
+            /* a FULLY_SHARDED parameter Thunder printed with its shard's shape (see unsharded_params) */
+            if (v->unshard != NULL && d->type.kind == WB_TYPE_TENSOR && d->type.rank > 0 && g_hash_table_contains (v->unshard, b->name))
+              d->type.shape[0] *= GPOINTER_TO_INT (g_hash_table_lookup (v->unshard, b->name));
+          }
         else if (!(v->flags & WB_VERIFY_NO_TYPES) && !wb_type_equal (&b->type, &d->type))
           mismatch (v, b, b->name, &b->type, &d->type, "it was derived as");
         break;
@@ -671,8 +677,55 @@ add_globals (Verifier *v)
     }
 }
 
+/* Marks in @read the names a communication call of @body (at any depth) reads. */
+static void
+communication_reads (GHashTable *read, WbBsym *const *body, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const WbBsym *b = body[i];
+      if (b->kind == WB_BSYM_CALL && b->symbol != NULL && wb_symbol_get_category (b->symbol) == WB_SYMBOL_CATEGORY_DISTRIBUTED)
+        for (guint a = 0; a < b->n_args; a++)
+          if (b->args[a]->kind == WB_VALUE_NAME)
+            g_hash_table_add (read, (gpointer) b->args[a]->text);
+      communication_reads (read, b->subsymbols, b->n_subsymbols);
+    }
+}
+
+/* The parameters of @trace that @sharded names (FULLY_SHARDED elsewhere in the set) and that no collective
+ * of @trace reads: Thunder's FSDP transform changes the parameters' proxies in place, so the traces it
+ * printed before its "fsdp pass" annotate this rank's shard while their ops were traced with the whole
+ * parameter. NULL when there is none. */
+static GHashTable *
+unsharded_params (const WbTrace *trace, GHashTable *sharded)
+{
+  g_autoptr (GHashTable) read = NULL;
+  GHashTable *out = NULL;
+
+  if (sharded == NULL || g_hash_table_size (sharded) == 0)
+    return NULL;
+  read = g_hash_table_new (g_str_hash, g_str_equal);
+  communication_reads (read, trace->body, trace->n_body);
+  for (guint i = 0; i < trace->n_params; i++)
+    {
+      const WbValue *p = trace->params[i];
+      if (p == NULL || p->kind != WB_VALUE_NAME || !g_hash_table_contains (sharded, p->text) || g_hash_table_contains (read, p->text))
+        continue;
+      if (out == NULL)
+        out = g_hash_table_new (g_str_hash, g_str_equal);
+      g_hash_table_insert (out, (gpointer) p->text, g_hash_table_lookup (sharded, p->text));
+    }
+  return out;
+}
+
 GPtrArray *
 wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyStats *stats)
+{
+  return wb_trace_verify_full (trace, flags, NULL, stats);
+}
+
+GPtrArray *
+wb_trace_verify_full (const WbTrace *trace, WbVerifyFlags flags, GHashTable *sharded, WbVerifyStats *stats)
 {
   Verifier v = { 0 };
   Scope   *top;
@@ -680,6 +733,7 @@ wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyS
 
   g_return_val_if_fail (trace != NULL, NULL);
   v.trace = trace;
+  v.unshard = unsharded_params (trace, sharded);
   v.flags = flags;
   v.diags = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_diagnostic_free);
   v.stats = stats;
@@ -710,6 +764,7 @@ wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyS
   }
   g_hash_table_unref (v.regions);
   g_hash_table_unref (v.globals);
+  g_clear_pointer (&v.unshard, g_hash_table_unref);
   g_ptr_array_sort (v.diags, diag_cmp);
   return v.diags;
 }

@@ -63,5 +63,11 @@ typedef struct
  * it with g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL)), names of symbols without meta are
  * counted in it (GUINT_TO_POINTER counts). Counters are added to, so one stats can cover many traces. */
 GPtrArray *wb_trace_verify_with_stats (const WbTrace *trace, WbVerifyFlags flags, WbVerifyStats *stats);
+/* wb_trace_verify_full: wb_trace_verify_with_stats() for a trace of a distributed set. @sharded
+ * (nullable; name -> GINT_TO_POINTER (process-group size), wb_dist_sharded_params_add) names the
+ * parameters FSDP shards: in a trace where no collective reads such a parameter (Thunder printed it
+ * before its "fsdp pass", with the shard's annotation but ops traced on the whole parameter), its
+ * type is the annotation with dim 0 times the group's size. (transfer full) as wb_trace_verify(). */
+GPtrArray *wb_trace_verify_full (const WbTrace *trace, WbVerifyFlags flags, GHashTable *sharded, WbVerifyStats *stats);
 
 G_END_DECLS

@@ -49,6 +49,9 @@ typedef struct
   /* ranks of the distributed run the trace comes from (>= 1): WbRunOptions.world_size, else the size
    * of the trace's process groups (wb_dist_group_sizes_new), else 1; the cpu's collectives refuse > 1 */
   int world_size;
+  /* (nullable) the buckets DDP's pack made in this run (torchex.py's _key_to_bucket_and_views): bucket_key
+   * -> a TUPLE WbRtValue (buffer, numel of view 0, numel of view 1, ...); owned by the run */
+  GHashTable *buckets;
 } WbRunState;
 
 /* WbKernelCall: one call of a bound symbol with its arguments evaluated. */

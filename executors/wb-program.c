@@ -322,12 +322,15 @@ WbRunResult *
 wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args, GPtrArray *cotangents, GError **error)
 {
   g_autoptr (WbRunResult) r = g_new0 (WbRunResult, 1);
+  g_autoptr (GHashTable) buckets = NULL;
   WbInterp        in;
   CotangentSource cot = { options, cotangents, NULL };
   const WbBsym   *ret = _wb_find_return (program->forward);
   gint64          t0;
 
   g_return_val_if_fail (program != NULL && options != NULL && args != NULL, NULL);
+  /* bucket_key -> TUPLE (buffer, numel of view 0, numel of view 1, ...): wb-cpu-distributed.c */
+  buckets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_rt_value_unref);
   r->kind = program->kind;
   r->outputs = wb_rt_value_array_new ();
   r->grads = wb_rt_value_array_new ();
@@ -338,6 +341,7 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
   cot.used = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
 
   interp_init (&in, program, options, r->stats);
+  in.state.buckets = buckets;
   in.cotangent = make_cotangent;
   in.cotangent_data = &cot;
 
@@ -431,6 +435,7 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
         g_ptr_array_add (bargs, saved_list);
         g_ptr_array_add (bargs, cots);
         interp_init (&bin, program, options, r->stats);
+        bin.state.buckets = buckets; /* DDP packs and unpacks its buckets in the backward */
         t0 = wb_run_clock_ns ();
         bret = _wb_interp_run_trace (&bin, program->backward, bargs, error);
         r->backward_ns = wb_run_clock_ns () - t0;

@@ -9,7 +9,10 @@
  * returns it. A program recorded with more ranks (WbRunState.world_size > 1, or a call whose annotated
  * output shows a larger group) is refused, naming the op: it runs on the GPU, one process per rank.
  * The bucketing ops of DDP and FSDP (pack, unpack, update_bucket_view, pack_for_fsdp,
- * unpack_for_fsdp) are local data movement and run exactly as torchex.py does them for any world size. */
+ * unpack_for_fsdp) are local data movement and run exactly as torchex.py does them for any world size:
+ * pack keeps its buffer for the run under its bucket_key (WbRunState.buckets; a second pack of the key
+ * returns that buffer, as torchex's cache does), unpack copies the views of that bucket into its tensors
+ * in place and returns them, update_bucket_view copies a tensor into its view of the bucket. */
 #include "config.h"
 
 #include <string.h>
@@ -141,6 +144,32 @@ copy_elements (WbTensor *dst, gint64 at, const WbTensor *src, gint64 from, gint6
     memcpy ((char *) wb_tensor_get_data (dst) + at * es, (const char *) wb_tensor_get_data (src) + from * es, (gsize) n * es);
 }
 
+/* The bucket packed under the string argument @pos (bucket_key) in this run, or NULL. */
+static WbRtValue *
+find_bucket (WbKernelCall *call, guint pos)
+{
+  WbRtValue *key = wb_kernel_call_get_arg (call, pos, "bucket_key");
+  if (key == NULL || key->kind != WB_RT_STRING || call->state == NULL || call->state->buckets == NULL)
+    return NULL;
+  return g_hash_table_lookup (call->state->buckets, key->s);
+}
+
+/* Keeps @buffer for the run under pack's bucket_key, with the sizes of its views (those of @ts). */
+static void
+keep_bucket (WbKernelCall *call, WbTensor *buffer, GPtrArray *ts)
+{
+  WbRtValue *key = wb_kernel_call_get_arg (call, 1, "bucket_key");
+  WbRtValue *bucket;
+
+  if (key == NULL || key->kind != WB_RT_STRING || call->state == NULL || call->state->buckets == NULL)
+    return;
+  bucket = wb_rt_value_new_sequence (WB_RT_TUPLE);
+  wb_rt_value_append (bucket, wb_rt_value_take_tensor (wb_tensor_ref (buffer)));
+  for (guint i = 0; i < ts->len; i++)
+    wb_rt_value_append (bucket, wb_rt_value_new_int (wb_tensor_numel (ts->pdata[i])));
+  g_hash_table_replace (call->state->buckets, g_strdup (key->s), bucket);
+}
+
 /* pack (tensors, bucket_key), pack_for_fsdp (tensors, world_size, mode): the 1-d buffer.
  * 'gather' and pack: the tensors flattened one after another (torch._utils._flatten_dense_tensors);
  * 'scatter': chunk c of every tensor (torch.chunk of its flat view in world_size parts), for each c in
@@ -153,9 +182,12 @@ pack (WbKernelCall *call, int op, GError **error)
   g_autoptr (WbTensor) out = NULL;
   gint64      total = 0, ws = 1, at = 0, n_chunks = G_MAXINT64;
   const char *mode = "gather";
+  WbRtValue  *bucket;
 
   if (!tensor_list (call, 0, "tensors", in, error))
     return FALSE;
+  if (op == WB_DIST_OP_PACK && (bucket = find_bucket (call, 1)) != NULL)
+    return _wb_cpu_set_result (call, wb_tensor_ref (((WbRtValue *) bucket->items->pdata[0])->tensor));
   if (op == WB_DIST_OP_PACK_FOR_FSDP)
     {
       WbRtValue *m = wb_kernel_call_get_arg (call, 2, "mode");
@@ -199,6 +231,8 @@ pack (WbKernelCall *call, int op, GError **error)
           copy_elements (out, at, ts->pdata[i], from, len);
           at += len;
         }
+  if (op == WB_DIST_OP_PACK)
+    keep_bucket (call, out, ts);
   return _wb_cpu_set_result (call, g_steal_pointer (&out));
 }
 
@@ -279,6 +313,69 @@ unpack_gather (WbKernelCall *call, WbTensor *buffer, GPtrArray *like, gint64 ws,
   return TRUE;
 }
 
+/* unpack (buffer, tensors, bucket_key): the views of the bucket packed under bucket_key (else of
+ * @buffer) copied into @like in place (torch._foreach_copy_); the result is @like. */
+static gboolean
+unpack_bucket (WbKernelCall *call, WbTensor *buffer, GPtrArray *like, GError **error)
+{
+  WbRtValue *bucket = find_bucket (call, 2);
+  g_autoptr (WbRtValue) tuple = wb_rt_value_new_sequence (WB_RT_TUPLE);
+  WbTensor *src = bucket != NULL ? ((WbRtValue *) bucket->items->pdata[0])->tensor : buffer;
+  gint64    at = 0;
+
+  for (guint k = 0; k < like->len; k++)
+    {
+      WbTensor *t = like->pdata[k];
+      gint64    n = wb_tensor_numel (t);
+      g_autoptr (WbTensor) piece = NULL;
+
+      if (at + n > wb_tensor_numel (src) || !wb_tensor_is_contiguous (src) || (piece = wb_tensor_new (src->dtype, t->rank, t->shape, error)) == NULL)
+        {
+          if (error != NULL && *error == NULL)
+            g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "the bucket holds %" G_GINT64_FORMAT " elements, fewer than its tensors need",
+                         wb_tensor_numel (src));
+          return FALSE;
+        }
+      copy_elements (piece, 0, src, at, n);
+      if (!wb_tensor_copy_into (t, piece, error))
+        return FALSE;
+      wb_rt_value_append (tuple, wb_rt_value_take_tensor (wb_tensor_ref (t)));
+      at += n;
+    }
+  call->result = g_steal_pointer (&tuple);
+  return TRUE;
+}
+
+/* update_bucket_view (tensor, index_of_dst_view, bucket_key): @tensor copied into view k of the bucket
+ * (when one was packed under the key); the result is @tensor. */
+static gboolean
+update_bucket_view (WbKernelCall *call, GError **error)
+{
+  WbRtValue *bucket = find_bucket (call, 2);
+  WbTensor  *a, *buffer;
+  gint64     k, at = 0;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "tensor", &a, error) || !_wb_cpu_arg_int (call, 1, "index_of_dst_view", FALSE, 0, &k, error))
+    return FALSE;
+  if (bucket != NULL)
+    {
+      g_autoptr (WbTensor) c = wb_tensor_contiguous (a, error);
+      if (c == NULL)
+        return FALSE;
+      buffer = ((WbRtValue *) bucket->items->pdata[0])->tensor;
+      if (k < 0 || k + 1 >= (gint64) bucket->items->len || ((WbRtValue *) bucket->items->pdata[k + 1])->i != wb_tensor_numel (c))
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "index_of_dst_view=%" G_GINT64_FORMAT " is not a view of %s's size", k,
+                       wb_tensor_shape_to_string (a));
+          return FALSE;
+        }
+      for (gint64 v = 0; v < k; v++)
+        at += ((WbRtValue *) bucket->items->pdata[v + 1])->i;
+      copy_elements (buffer, at, c, 0, wb_tensor_numel (c));
+    }
+  return _wb_cpu_set_result (call, wb_tensor_ref (a));
+}
+
 /* unpack (buffer, tensors, bucket_key) and unpack_for_fsdp (buffer, tensors, world_size, mode). */
 static gboolean
 unpack (WbKernelCall *call, int op, GError **error)
@@ -294,7 +391,7 @@ unpack (WbKernelCall *call, int op, GError **error)
   if ((buffer = wb_tensor_contiguous (b, error)) == NULL)
     return FALSE;
   if (op == WB_DIST_OP_UNPACK)
-    return unpack_pieces (call, buffer, like, 1, 1, error);
+    return unpack_bucket (call, buffer, like, error);
   if (!_wb_cpu_arg_int (call, 2, "world_size", FALSE, 0, &ws, error))
     return FALSE;
   m = wb_kernel_call_get_arg (call, 3, "mode");
@@ -324,10 +421,12 @@ _wb_cpu_distributed (WbKernelCall *call, int op, GError **error)
       if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error) || !check_one_rank (call, a, error))
         return FALSE;
       return _wb_cpu_set_result (call, wb_tensor_ref (a));
+    case WB_DIST_OP_UPDATE_BUCKET_VIEW:
+      return update_bucket_view (call, error);
     case WB_DIST_OP_WAIT:
     case WB_DIST_OP_PASS:
-      /* wait: the cpu ran the collective at once, the future is its tensor; update_bucket_view and
-       * stash_grad_for_fsdp return their first argument (the bucket's view is rebuilt by pack) */
+      /* wait: the cpu ran the collective at once, the future is its tensor; stash_grad_for_fsdp returns
+       * its gradient (the module it stashes it on is not modelled) */
       if (!_wb_cpu_arg_tensor (call, 0, "a", &a, error))
         return FALSE;
       return _wb_cpu_set_result (call, wb_tensor_ref (a));

@@ -171,7 +171,8 @@ enum
   WB_DIST_OP_SYNCHRONIZE,
   WB_DIST_OP_TENSOR_PARALLEL,
   WB_DIST_OP_WAIT,
-  WB_DIST_OP_PASS, /* returns its first argument: update_bucket_view, stash_grad_for_fsdp */
+  WB_DIST_OP_PASS, /* returns its first argument: stash_grad_for_fsdp */
+  WB_DIST_OP_UPDATE_BUCKET_VIEW,
   WB_DIST_OP_PACK,
   WB_DIST_OP_PACK_FOR_FSDP,
   WB_DIST_OP_UNPACK,

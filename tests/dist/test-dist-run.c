@@ -94,6 +94,29 @@ test_one_rank (gconstpointer data)
   g_assert_cmpuint (run_and_compare (c, last, ref), ==, 5);
 }
 
+/* pack, unpack (with its run's bucket), pack_for_fsdp and unpack_for_fsdp as Thunder's torch executor ran
+ * them: nine outputs, exact */
+static void
+test_bucketing (void)
+{
+  const char      *root = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *dir = root ? g_build_filename (root, "tests", "dist", "cases", "bucketing", NULL) : NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) c = NULL;
+  WbSafetensors *ref;
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("tests/dist/cases are not unpacked");
+      return;
+    }
+  c = wb_case_load (dir, &error);
+  g_assert_no_error (error);
+  ref = wb_case_get_reference (c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (run_and_compare (c, wb_case_get_default_stage (c), ref), ==, 9);
+}
+
 /* A rank of a world of 2 on the cpu: WB_EXECUTOR_ERROR_UNSUPPORTED at the first collective. */
 static void
 test_two_ranks (gconstpointer data)
@@ -142,5 +165,6 @@ main (int argc, char **argv)
       g_test_add_data_func (a, one[i], test_one_rank);
       g_test_add_data_func (b, two[i], test_two_ranks);
     }
+  g_test_add_func ("/dist/cpu/bucketing", test_bucketing);
   return g_test_run ();
 }
