@@ -307,7 +307,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
         if (wb_collective_symbol_is_known (rs->name))
           {
             g_free (rs->executor);
-            rs->executor = g_strdup ("nccl");
+            rs->executor = g_strdup (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_NCCL)));
           }
       }
     /* trace lines: the entry's stage line */

@@ -27,6 +27,13 @@ static const char *const collective_names[] = {
 };
 
 gboolean
+wb_kernel_name_is_nccl (const char *name)
+{
+  /* NCCL's device kernels: ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_... (older NCCL) */
+  return name != NULL && g_str_has_prefix (name, "nccl");
+}
+
+gboolean
 wb_collective_symbol_is_known (const char *name)
 {
   const char      *base;
@@ -66,7 +73,7 @@ wb_run_region_is_collective (const WbRegionStats *stats)
 {
   if (stats == NULL)
     return FALSE;
-  return g_strcmp0 (stats->executor, "nccl") == 0 || wb_collective_symbol_is_known (stats->name);
+  return g_strcmp0 (stats->executor, wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_NCCL))) == 0 || wb_collective_symbol_is_known (stats->name);
 }
 
 gboolean
@@ -75,7 +82,7 @@ wb_kernel_record_is_communication (const WbRun          *run,
 {
   if (record == NULL)
     return FALSE;
-  if (record->name != NULL && g_str_has_prefix (record->name, "nccl"))
+  if (wb_kernel_name_is_nccl (record->name))
     return TRUE;
   if (run == NULL || record->region == NULL)
     return FALSE;
@@ -102,7 +109,7 @@ wb_run_dup_communication_flags (const WbRun *run)
     {
       const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
 
-      is_comm[i] = (k->name != NULL && g_str_has_prefix (k->name, "nccl")) ||
+      is_comm[i] = wb_kernel_name_is_nccl (k->name) ||
                    (k->region != NULL && g_hash_table_contains (collective, k->region));
     }
   return is_comm;

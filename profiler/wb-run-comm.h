@@ -38,6 +38,10 @@ typedef struct
   gint64  collective_ns;    /* their median_ns summed: ns per iteration (host-side call time) */
 } WbCommStats;
 
+/* wb_kernel_name_is_nccl: TRUE when @name (nullable) is one of NCCL's device kernels (its name starts with
+ * "nccl": ncclDevKernel_AllReduce_Sum_f32_RING_LL). */
+gboolean wb_kernel_name_is_nccl (const char *name);
+
 /* wb_run_region_is_collective: TRUE when @stats is a top-level collective call: its executor is "nccl", or
  * its name is a known collective symbol (torch_all_reduce_prim_impl, torch_reduce_scatter_prim_impl,
  * torch_all_gather_prim_impl, torch_wait_prim_impl, ltorch.all_reduce, ...: see wb_collective_symbol_is_known).

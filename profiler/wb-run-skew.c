@@ -22,7 +22,7 @@ nccl_kernels (const WbRun *run, guint32 it)
     {
       const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
 
-      if (k->iteration == it && k->name != NULL && g_str_has_prefix (k->name, "nccl"))
+      if (k->iteration == it && wb_kernel_name_is_nccl (k->name))
         g_ptr_array_add (out, (gpointer) k);
     }
   return out;
