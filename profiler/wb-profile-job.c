@@ -447,6 +447,20 @@ wb_profile_job_run (WbProfileJob *job, GError **error)
   g_return_val_if_fail (job != NULL, NULL);
   if (!wb_profile_job_choose_device (job, error))
     return NULL;
+  /* one rank of a larger world alone: its collectives would wait for peers that never come (or, on one
+   * rank's communicator, gather the wrong shapes); the cpu executor refuses them itself, naming the op */
+  {
+    int world = wb_trace_set_get_world_size (wb_case_get_trace_set (job->wcase));
+
+    if (job->device == WB_PROFILE_DEVICE_CUDA && world > 1 && job->group.world_size == 0)
+      {
+        g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                     "%s is rank %d of a world of %d: its collectives need every rank; profile the case folder that "
+                     "holds rank0 ... rank%d (one GPU per rank)",
+                     wb_case_get_name (job->wcase), wb_trace_set_get_rank (wb_case_get_trace_set (job->wcase)), world, world - 1);
+        return NULL;
+      }
+  }
   g_clear_pointer (&job->profile, wb_profile_free);
   job->profile = wb_profile_new (job->program, job->stage_label);
   if (job->device == WB_PROFILE_DEVICE_CUDA)

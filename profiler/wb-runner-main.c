@@ -374,6 +374,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
 
   wb_run_options_init (&run->options);
   run->options.seed = run->seed;
+  run->options.world_size = wb_cuda_nccl_get_world_size (); /* the communicator's: the group's, or 1 */
   run->options.check_shapes = run->check_shapes;
   run->options.call_started = on_call_started;
   run->options.observer = on_call_done;

@@ -10,6 +10,7 @@
 #      gradients (compare-ranks.py: every rank's for DDP, the ranks' shards joined for ZeRO-3), and its ranks'
 #      report has both ranks, aligned, each with collective calls and communication kernels; the ranks' runs
 #      are stored in a session as one group (WB_NCCL_KEEP=DIR keeps the sessions and reports there).
+#   (and `profile` of one rank of the 2-rank case alone is refused, naming its world);
 # Exit 77 (skip) without a GPU or without libnccl; with one GPU only part 1 runs, and the output says so.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -29,6 +30,10 @@ fi
 cat "$out/run1.txt"
 [ $rc -eq 0 ] || fail "run of ddp_ws1 on the GPU exited $rc"
 echo "ok 1-rank DDP on the GPU matches Thunder's recorded output and gradients"
+"$app" --headless profile "$cases/ddp_ws2/rank1" --device cuda --iters 2 --warmup 1 >"$out/alone.txt" 2>&1 &&
+  fail "rank 1 of a world of 2 profiled alone"
+grep -q "rank 1 of a world of 2" "$out/alone.txt" || { cat "$out/alone.txt"; fail "rank 1 alone: no clear error"; }
+echo "ok one rank of a world of 2 is refused alone, naming its world"
 
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$ngpu" -lt 2 ]; then
