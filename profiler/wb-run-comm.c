@@ -29,7 +29,11 @@ static const char *const collective_names[] = {
 gboolean
 wb_kernel_name_is_nccl (const char *name)
 {
-  /* NCCL's device kernels: ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_... (older NCCL) */
+  /* NCCL's device kernels: ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_... (older NCCL), or as CUPTI
+   * reports them, mangled: _Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE */
+  if (name != NULL && name[0] == '_' && name[1] == 'Z')
+    for (name += 2; g_ascii_isdigit (*name); name++)
+      ;
   return name != NULL && g_str_has_prefix (name, "nccl");
 }
 

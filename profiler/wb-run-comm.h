@@ -39,7 +39,7 @@ typedef struct
 } WbCommStats;
 
 /* wb_kernel_name_is_nccl: TRUE when @name (nullable) is one of NCCL's device kernels (its name starts with
- * "nccl": ncclDevKernel_AllReduce_Sum_f32_RING_LL). */
+ * "nccl": ncclDevKernel_AllReduce_Sum_f32_RING_LL), as printed or mangled as CUPTI reports it (_Z39nccl...). */
 gboolean wb_kernel_name_is_nccl (const char *name);
 
 /* wb_run_region_is_collective: TRUE when @stats is a top-level collective call: its executor is "nccl", or

@@ -59,7 +59,7 @@ wb_run_group_measure_peer_wait (const GPtrArray *runs, gint64 *wait_ns)
     return FALSE;
   {
     g_autofree gint64 *per_iter = g_new0 (gint64, (gsize) n * iters);
-    gboolean           matched = TRUE;
+    gboolean           matched = TRUE, any = FALSE;
 
     for (guint32 it = 0; it < iters && matched; it++)
       {
@@ -69,6 +69,7 @@ wb_run_group_measure_peer_wait (const GPtrArray *runs, gint64 *wait_ns)
           g_ptr_array_add (lists, nccl_kernels (g_ptr_array_index (runs, r), it));
         for (guint r = 1; r < n && matched; r++)
           matched = ((GPtrArray *) lists->pdata[r])->len == ((GPtrArray *) lists->pdata[0])->len;
+        any = any || ((GPtrArray *) lists->pdata[0])->len > 0;
         for (guint k = 0; matched && k < ((GPtrArray *) lists->pdata[0])->len; k++)
           {
             gint64 last = G_MININT64;
@@ -89,8 +90,8 @@ wb_run_group_measure_peer_wait (const GPtrArray *runs, gint64 *wait_ns)
               }
           }
       }
-    if (!matched)
-      return FALSE;
+    if (!matched || !any)
+      return FALSE; /* no NCCL kernel at all: nothing to pair, the wait is unknown (not 0) */
     for (guint r = 0; r < n; r++)
       wait_ns[r] = wb_times_median_ns (per_iter + (gsize) r * iters, iters);
   }

@@ -21,7 +21,8 @@ trap 'rm -rf "$out"' EXIT
 export XDG_CACHE_HOME="$out/cache"
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$app" --headless run "$cases/ddp_ws1/rank0" --device cuda --compare "$cases/ddp_ws1/rank0/tensors.safetensors" >"$out/run1.txt" 2>&1
+t1="$cases/ddp_ws1/rank0/tensors.safetensors"
+"$app" --headless run "$cases/ddp_ws1/rank0" --device cuda --inputs "$t1" --compare "$t1" >"$out/run1.txt" 2>&1
 rc=$?
 if [ $rc -eq 3 ]; then
   echo "skip: $(tail -n 1 "$out/run1.txt")"
