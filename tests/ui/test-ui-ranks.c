@@ -429,6 +429,51 @@ test_case_ranks (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* A real 2-GPU run (tests/dist/cases/gpu-session: the zoo's DDP Llama on two H200s through NCCL, stored by
+ * profile --session): the window opens its group with the rank selector on rank 0, and the timeline draws
+ * both ranks, their NCCL kernels (CUPTI's mangled names) as communication. */
+static void
+test_real_session (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *src = g_build_filename (build ? build : ".", "tests", "dist", "cases", "gpu-session", "ddp_llama_w2.wbsession", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wb-ui-gpu-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "ddp_llama_w2.wbsession", NULL);
+  g_autofree char *text = NULL;
+  gsize            len = 0;
+  WbWindow        *win;
+  WbTimeline      *timeline;
+  g_autoptr (GPtrArray) ranks = NULL;
+  guint n_comm = 0;
+
+  if (!g_file_get_contents (src, &text, &len, NULL))
+    {
+      g_test_skip ("tests/dist/cases are not unpacked");
+      return;
+    }
+  /* a copy: the window may store into the session it opened */
+  g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
+  win = wb_ui_open (path);
+  ranks = wb_document_get_group_runs (wb_window_get_document (win), wb_document_get_group (wb_window_get_document (win)));
+  g_assert_cmpuint (ranks->len, ==, 2);
+  g_assert_cmpuint (wb_document_get_rank (wb_window_get_document (win)), ==, 0);
+  timeline = WB_TIMELINE (wb_window_get_timeline (win));
+  wb_window_show_view (win, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_ranks (timeline), ==, 2);
+  for (guint i = 0; i < wb_timeline_get_n_kernels (timeline); i++)
+    {
+      gboolean comm = wb_timeline_kernel_is_communication (timeline, i);
+
+      n_comm += comm;
+      if (wb_kernel_name_is_nccl (wb_timeline_get_kernel (timeline, i)->name))
+        g_assert_true (comm);
+    }
+  g_assert_cmpuint (n_comm, >=, 2 * 400);
+  g_free (wb_ui_screenshot (GTK_WIDGET (win), "65-ranks-real-h200-timeline"));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -446,6 +491,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/ranks/add-group", test_add_group);
   g_test_add_func ("/ui/ranks/graph-collective", test_graph_collective);
   g_test_add_func ("/ui/ranks/case-ranks", test_case_ranks);
+  g_test_add_func ("/ui/ranks/real-session", test_real_session);
   result = g_test_run ();
   if (session != NULL)
     {
