@@ -6,7 +6,8 @@
 #   1. `run` of DDP's single rank on the GPU (its all-reduces through a 1-rank NCCL communicator) equals the
 #      output and gradients Thunder computed when it was recorded (`--compare`);
 #   2. with two GPUs, `profile` of the 2-rank DDP and ZeRO-3 cases (one runner per GPU, NCCL between them), each
-#      rank given its share of the 1-rank case's batch (split-inputs.py), gives the 1-rank run's loss and
+#      rank given the 1-rank case's batch (each rank of these cases ran a batch of that size: split-inputs.py
+#      --whole-batch) and its parameters or shards, gives the 1-rank run's loss and
 #      gradients (compare-ranks.py: every rank's for DDP, the ranks' shards joined for ZeRO-3), and its ranks'
 #      report has both ranks, aligned, each with collective calls and communication kernels; the ranks' runs
 #      are stored in a session as one group (WB_NCCL_KEEP=DIR keeps the sessions and reports there).
@@ -44,7 +45,7 @@ fi
 for m in ddp zero3; do
   mode=ddp
   [ $m = zero3 ] && mode=fsdp
-  python3 "$here/split-inputs.py" --mode $mode --world 2 "$cases/${m}_ws1/rank0/tensors.safetensors" "$out/in-$m" >/dev/null ||
+  python3 "$here/split-inputs.py" --mode $mode --world 2 --whole-batch "$cases/${m}_ws1/rank0/tensors.safetensors" "$out/in-$m" >/dev/null ||
     fail "split-inputs.py $m"
   "$app" --headless profile "$cases/${m}_ws1" --device cuda --iters 5 --warmup 1 --save-outputs "$out/$m-w1.safetensors" \
     >"$out/$m-w1.txt" 2>&1 || { cat "$out/$m-w1.txt"; fail "profile of ${m}_ws1"; }
