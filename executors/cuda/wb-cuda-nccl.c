@@ -65,49 +65,34 @@ cu_api (void)
 WbCudaNcclOp
 wb_cuda_nccl_op (const WbBsym *bsym)
 {
-  static const struct
-  {
-    const char  *base;
-    WbCudaNcclOp op;
-  } ops[] = {
-    { "all_reduce", WB_CUDA_NCCL_ALL_REDUCE },
-    { "all_reduce_", WB_CUDA_NCCL_ALL_REDUCE },
-    { "all_gather", WB_CUDA_NCCL_ALL_GATHER },
-    { "reduce_scatter", WB_CUDA_NCCL_REDUCE_SCATTER },
-    { "broadcast", WB_CUDA_NCCL_BROADCAST },
-    { "wait", WB_CUDA_NCCL_WAIT },
-  };
-  const char *name, *dot;
-  char        base[64];
-  gsize       len;
+  const WbSymbol *like;
 
-  if (bsym == NULL || bsym->kind != WB_BSYM_CALL || bsym->name == NULL)
+  if (bsym == NULL || bsym->kind != WB_BSYM_CALL || bsym->symbol == NULL)
     return WB_CUDA_NCCL_NONE;
-  /* torch_all_reduce_prim_impl, ltorch.all_reduce, dist_prims.all_reduce: the name without module, torch_ and
-   * _prim_impl */
-  name = bsym->name;
-  if ((dot = strrchr (name, '.')) != NULL)
+  /* the symbol table's rows: thunder.distributed.prims.<op>, the torch executor's torch_<op>_prim_impl (an alias
+   * of it) and ltorch's */
+  like = wb_symbol_get_like (bsym->symbol);
+  switch (wb_symbol_get_id (like != NULL ? like : bsym->symbol))
     {
-      if (!g_str_has_prefix (name, "ltorch.") && !g_str_has_prefix (name, "dist_prims.") &&
-          !g_str_has_prefix (name, "thunder.distributed.prims."))
-        return WB_CUDA_NCCL_NONE; /* torch.broadcast_to and friends are not collectives */
-      name = dot + 1;
+    case WB_SYMBOL_DIST_ALL_REDUCE:
+    case WB_SYMBOL_LTORCH_ALL_REDUCE:
+    case WB_SYMBOL_LTORCH_ALL_REDUCE_:
+      return WB_CUDA_NCCL_ALL_REDUCE;
+    case WB_SYMBOL_DIST_ALL_GATHER:
+    case WB_SYMBOL_LTORCH_ALL_GATHER:
+      return WB_CUDA_NCCL_ALL_GATHER;
+    case WB_SYMBOL_DIST_REDUCE_SCATTER:
+    case WB_SYMBOL_LTORCH_REDUCE_SCATTER:
+      return WB_CUDA_NCCL_REDUCE_SCATTER;
+    case WB_SYMBOL_DIST_BROADCAST:
+    case WB_SYMBOL_LTORCH_BROADCAST:
+      return WB_CUDA_NCCL_BROADCAST;
+    case WB_SYMBOL_DIST_WAIT:
+    case WB_SYMBOL_LTORCH_WAIT:
+      return WB_CUDA_NCCL_WAIT;
+    default:
+      return WB_CUDA_NCCL_NONE;
     }
-  else if (g_str_has_prefix (name, "torch_") && g_str_has_suffix (name, "_prim_impl"))
-    name += strlen ("torch_");
-  else
-    return WB_CUDA_NCCL_NONE;
-  len = strlen (name);
-  if (g_str_has_suffix (name, "_prim_impl"))
-    len -= strlen ("_prim_impl");
-  if (len >= sizeof base)
-    return WB_CUDA_NCCL_NONE;
-  memcpy (base, name, len);
-  base[len] = '\0';
-  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
-    if (strcmp (base, ops[i].base) == 0)
-      return ops[i].op;
-  return WB_CUDA_NCCL_NONE;
 }
 
 guint
@@ -343,35 +328,42 @@ nccl_dtype (WbDtype dtype, ncclDataType_t *out)
     }
 }
 
-/* The reduction a printed op names: Thunder's DistributedReduceOps (printed as a global such as
- * _DistributedReduceOps_SUM_0), torch.distributed.ReduceOp.SUM, or a string; SUM when absent. */
+/* The reduction a printed op names: Thunder's DistributedReduceOps global (_DistributedReduceOps_SUM_0, read by
+ * the compiler's wb_dist_reduce_op_from_name, as the cpu executor reads it); SUM when absent (ltorch's default). */
 static gboolean
 reduce_op_of (const WbRtValue *v, ncclRedOp_t *out, GError **error)
 {
-  static const struct
-  {
-    const char *word;
-    ncclRedOp_t op;
-  } ops[] = { { "AVG", ncclAvg }, { "SUM", ncclSum }, { "PRODUCT", ncclProd }, { "PROD", ncclProd }, { "MAX", ncclMax }, { "MIN", ncclMin } };
-  g_autofree char *up = NULL;
+  WbDistReduceOp op;
 
   *out = ncclSum;
   if (v == NULL || v->kind == WB_RT_NONE)
     return TRUE;
-  if ((v->kind != WB_RT_STRING && v->kind != WB_RT_OPAQUE) || v->s == NULL)
+  op = wb_dist_reduce_op_from_name ((v->kind == WB_RT_STRING || v->kind == WB_RT_OPAQUE) ? v->s : NULL);
+  switch (op)
     {
-      g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "the reduction is not a DistributedReduceOps value");
+    case WB_DIST_REDUCE_SUM:
+      return TRUE;
+    case WB_DIST_REDUCE_AVG:
+      *out = ncclAvg;
+      return TRUE;
+    case WB_DIST_REDUCE_PRODUCT:
+      *out = ncclProd;
+      return TRUE;
+    case WB_DIST_REDUCE_MIN:
+      *out = ncclMin;
+      return TRUE;
+    case WB_DIST_REDUCE_MAX:
+      *out = ncclMax;
+      return TRUE;
+    case WB_DIST_REDUCE_UNKNOWN:
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "the reduction %s is not a DistributedReduceOps global",
+                   (v->kind == WB_RT_STRING || v->kind == WB_RT_OPAQUE) && v->s ? v->s : "given");
+      return FALSE;
+    default:
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "NCCL has no %s reduction (it has SUM, AVG, PRODUCT, MIN, MAX)",
+                   wb_dist_reduce_op_to_string (op));
       return FALSE;
     }
-  up = g_ascii_strup (v->s, -1);
-  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
-    if (strstr (up, ops[i].word) != NULL)
-      {
-        *out = ops[i].op;
-        return TRUE;
-      }
-  g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "unknown reduction '%s' (NCCL has SUM, AVG, PRODUCT, MAX, MIN)", v->s);
-  return FALSE;
 }
 
 /* A communicator of one rank when the run has no group (a 1-rank program runs its collectives through NCCL

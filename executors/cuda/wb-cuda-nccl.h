@@ -28,8 +28,8 @@ G_BEGIN_DECLS
 
 #define WB_CUDA_NCCL_ID_BYTES 128 /* NCCL_UNIQUE_ID_BYTES */
 
-/* The collective a bound symbol stands for, whatever module printed it (torch_all_reduce_prim_impl,
- * ltorch.all_reduce, all_reduce). */
+/* The collective a bound symbol stands for, by its symbol table row: thunder.distributed.prims.<op>, the torch
+ * executor's torch_<op>_prim_impl (an alias of it) and ltorch.<op>. */
 typedef enum
 {
   WB_CUDA_NCCL_NONE = 0,

@@ -10,7 +10,8 @@
  *     no GPU needed) against the registry's answer for a call on the GPU;
  *   - the app's drop-down source (wb_region_table_can_run, with -Dgui=true) for the planner's regions
  *     (the first MAX_REGIONS of each case) and every choice it offers, against the registry and the runner.
- * Reasons are compared too. The runner places every tensor on its GPU, so for a trace annotated on the
+ * The runner's NCCL path (wb_cuda_nccl_op) must take the zoo's collectives, and only symbols of the
+ * distributed category. Reasons are compared too. The runner places every tensor on its GPU, so for a trace annotated on the
  * cpu its answers are the registry's for CUDA devices; for a trace on CUDA all three agree exactly. */
 #include "config.h"
 
@@ -25,7 +26,7 @@
 
 typedef struct
 {
-  guint cases, planner, runner, app;
+  guint cases, planner, runner, app, collectives;
 } Counts;
 
 static const WbDevice gpu = { WB_DEVICE_CUDA, 0 };
@@ -87,6 +88,14 @@ check_bsyms (const WbPipeline *pipeline, Counts *n)
       n->planner++;
       if (!g_hash_table_add (seen, (gpointer) r->bsym))
         continue;
+      /* the runner's NCCL path takes a collective by its symbol table row: only the distributed category */
+      if (wb_cuda_nccl_op (r->bsym) != WB_CUDA_NCCL_NONE)
+        {
+          const WbSymbol *like = wb_symbol_get_like (r->bsym->symbol);
+
+          g_assert_cmpint (wb_symbol_get_category (like != NULL ? like : r->bsym->symbol), ==, WB_SYMBOL_CATEGORY_DISTRIBUTED);
+          n->collectives++;
+        }
       for (guint e = 0; runnable[e] != NULL; e++)
         {
           const WbExecutorInfo *ex = wb_executor_info_lookup (runnable[e]);
@@ -235,7 +244,9 @@ test_zoo (void)
       return;
     }
   check_dir (zoo, &n);
-  g_test_message ("zoo: %u cases, %u planner decisions, %u runner answers, %u drop-down answers", n.cases, n.planner, n.runner, n.app);
+  g_test_message ("zoo: %u cases, %u planner decisions, %u runner answers, %u drop-down answers, %u collectives", n.cases, n.planner,
+                  n.runner, n.app, n.collectives);
+  g_assert_cmpuint (n.collectives, >, 0); /* the zoo's DDP and FSDP cases */
   g_assert_cmpuint (n.cases, >=, 30);
   g_assert_cmpuint (n.planner, >, 1000);
   g_assert_cmpuint (n.runner, >, 1000);
