@@ -109,12 +109,14 @@ out_maybe_future (WbMetaCall *call, const WbType *t, gboolean future)
   _wb_meta_out (call, &o);
 }
 
-/* all_gather / reduce_scatter (a, /, [op,] group, do_async, dim=None): dim (0 when None) multiplied
- * (all_gather) or divided (reduce_scatter, which must divide evenly) by the group's size. */
+/* all_gather / reduce_scatter (a, /, [op,] group, do_async, dim=None), and ltorch's (a, [op,] group=None,
+ * async_op=False, dim=None): dim (0 when None) multiplied (all_gather) or divided (reduce_scatter, which must
+ * divide evenly) by the group's size. ltorch's group None is the default (world) group, whose size the
+ * environment answers under the name "None" only when known. */
 static gboolean
-resize_by_group (WbMetaCall *call, gboolean gather, GError **error)
+resize_by_group (WbMetaCall *call, gboolean gather, gboolean ltorch, GError **error)
 {
-  int      pg = _wb_meta_param_index (call, "group"), pa = _wb_meta_param_index (call, "do_async");
+  int      pg = _wb_meta_param_index (call, "group"), pa = _wb_meta_param_index (call, ltorch ? "async_op" : "do_async");
   int      pd = _wb_meta_param_index (call, "dim");
   WbType   a;
   gint64   size, dim = 0;
@@ -129,6 +131,8 @@ resize_by_group (WbMetaCall *call, gboolean gather, GError **error)
   if (a.rank == 0 || dim < 0 || dim >= (gint64) a.rank)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "dim must satisfy 0 <= dim=%" G_GINT64_FORMAT " < %u",
                           dim, a.rank);
+  if (ltorch && (pg < 0 || !_wb_meta_arg_present (call, (guint) pg)))
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_UNKNOWN, call, "the size of the default process group is unknown");
   if (!group_size (call, (guint) pg, &size, error))
     return FALSE;
   if (gather)
@@ -146,46 +150,20 @@ resize_by_group (WbMetaCall *call, gboolean gather, GError **error)
 gboolean
 _wb_meta_dist_all_gather (WbMetaCall *call, GError **error)
 {
-  return resize_by_group (call, TRUE, error);
+  return resize_by_group (call, TRUE, FALSE, error);
 }
 
 gboolean
 _wb_meta_dist_reduce_scatter (WbMetaCall *call, GError **error)
 {
-  return resize_by_group (call, FALSE, error);
+  return resize_by_group (call, FALSE, FALSE, error);
 }
 
-/* ltorch.all_gather / reduce_scatter (a, [op,] group=None, async_op=False, dim=None): group None is the
- * default (world) group, whose size the environment answers under the name "None" only when known. */
+/* ltorch.all_gather (meta_arg 1) / reduce_scatter (0) */
 gboolean
 _wb_meta_dist_ltorch_resize (WbMetaCall *call, GError **error)
 {
-  int      pg = _wb_meta_param_index (call, "group"), pa = _wb_meta_param_index (call, "async_op");
-  int      pd = _wb_meta_param_index (call, "dim");
-  WbType   a;
-  gint64   size, dim = 0;
-  gboolean async = FALSE;
-
-  if (!_wb_meta_arg_tensor (call, 0, &a, error))
-    return FALSE;
-  if (pa >= 0 && !_wb_meta_arg_bool (call, (guint) pa, FALSE, &async, error))
-    return FALSE;
-  if (pd >= 0 && _wb_meta_arg_present (call, (guint) pd) && !_wb_meta_arg_int (call, (guint) pd, &dim, error))
-    return FALSE;
-  if (a.rank == 0 || dim < 0 || dim >= (gint64) a.rank)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "dim must satisfy 0 <= dim < rank %u", a.rank);
-  if (pg < 0 || !_wb_meta_arg_present (call, (guint) pg))
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_UNKNOWN, call, "the size of the default process group is unknown");
-  if (!group_size (call, (guint) pg, &size, error))
-    return FALSE;
-  if (call->arg > 0)
-    a.shape[dim] *= size;
-  else if (a.shape[dim] % size != 0)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "dim %" G_GINT64_FORMAT " is not divisible by the group's size", dim);
-  else
-    a.shape[dim] /= size;
-  out_maybe_future (call, &a, async);
-  return TRUE;
+  return resize_by_group (call, call->arg > 0, TRUE, error);
 }
 
 /* all_reduce (a, /, op, group, do_async, skip_clone=False), broadcast (a, /, root, group, do_async):
