@@ -346,10 +346,7 @@ char *
 wb_report_to_chrome_trace (const WbReport *report)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  Timeline         tl = { 0 };
+  Timeline tl = { 0 };
 
   g_return_val_if_fail (report != NULL, NULL);
   timeline_init (&tl, report);
@@ -368,8 +365,5 @@ wb_report_to_chrome_trace (const WbReport *report)
   json_builder_end_object (b);
   timeline_clear (&tl);
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
+  return _wb_json_finish (b, FALSE);
 }

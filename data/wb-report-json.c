@@ -7,47 +7,6 @@
 #include "wb-report-private.h"
 
 static void
-add_string (JsonBuilder *b, const char *name, const char *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_double (JsonBuilder *b, const char *name, double value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, value);
-}
-
-/* a figure that may be unknown (< 0): null then */
-static void
-add_optional (JsonBuilder *b, const char *name, double value)
-{
-  json_builder_set_member_name (b, name);
-  if (value >= 0)
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_ms (JsonBuilder *b, const char *name, gint64 ns)
-{
-  add_double (b, name, _wb_report_ms (ns));
-}
-
-static void
 add_times (JsonBuilder *b, const char *name, const GArray *times)
 {
   json_builder_set_member_name (b, name);
@@ -69,32 +28,32 @@ add_run (JsonBuilder *b, const WbReport *r)
     json_builder_add_int_value (b, run->id);
   else
     json_builder_add_null_value (b);
-  add_string (b, "label", run->label);
-  add_string (b, "stage", run->stage);
-  add_string (b, "status", wb_run_status_to_string (run->status));
-  add_string (b, "error", run->error);
-  add_int (b, "started_at_us", run->start_time_us);
-  add_int (b, "iters", run->iters);
-  add_int (b, "warmup", run->warmup);
+  _wb_json_add_string (b, "label", run->label);
+  _wb_json_add_string (b, "stage", run->stage);
+  _wb_json_add_string (b, "status", wb_run_status_to_string (run->status));
+  _wb_json_add_string (b, "error", run->error);
+  _wb_json_add_int (b, "started_at_us", run->start_time_us);
+  _wb_json_add_int (b, "iters", run->iters);
+  _wb_json_add_int (b, "warmup", run->warmup);
   json_builder_set_member_name (b, "cuda_graphs");
   json_builder_add_boolean_value (b, run->cuda_graphs);
   if (run->device_step_peak_bytes > 0)
-    add_int (b, "device_step_peak_bytes", run->device_step_peak_bytes);
-  add_string (b, "executors", run->executors);
-  add_string (b, "assignment", run->assignment);
+    _wb_json_add_int (b, "device_step_peak_bytes", run->device_step_peak_bytes);
+  _wb_json_add_string (b, "executors", run->executors);
+  _wb_json_add_string (b, "assignment", run->assignment);
   json_builder_set_member_name (b, "executor_versions");
   json_builder_begin_array (b);
   for (guint i = 0; run->executor_versions && i < run->executor_versions->len; i++)
     json_builder_add_string_value (b, run->executor_versions->pdata[i]);
   json_builder_end_array (b);
-  add_int (b, "dropped_records", (gint64) run->dropped_records);
+  _wb_json_add_int (b, "dropped_records", (gint64) run->dropped_records);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "device");
   json_builder_begin_object (b);
-  add_string (b, "name", run->device_name);
-  add_string (b, "model", run->device_model);
-  add_string (b, "driver", run->driver_version);
+  _wb_json_add_string (b, "name", run->device_name);
+  _wb_json_add_string (b, "model", run->device_model);
+  _wb_json_add_string (b, "driver", run->driver_version);
   json_builder_end_object (b);
 }
 
@@ -108,11 +67,11 @@ add_ceilings (JsonBuilder *b, const WbReport *r)
       return;
     }
   json_builder_begin_object (b);
-  add_string (b, "device_model", r->ceilings->device_model);
-  add_double (b, "copy_gbps", r->ceilings->copy_gbps);
-  add_double (b, "matmul_tflops", r->ceilings->bf16_tflops);
-  add_string (b, "matmul_kind", _wb_report_matmul_label (r));
-  add_int (b, "measured_at_us", r->ceilings->measured_at_us);
+  _wb_json_add_string (b, "device_model", r->ceilings->device_model);
+  _wb_json_add_double (b, "copy_gbps", r->ceilings->copy_gbps);
+  _wb_json_add_double (b, "matmul_tflops", r->ceilings->bf16_tflops);
+  _wb_json_add_string (b, "matmul_kind", _wb_report_matmul_label (r));
+  _wb_json_add_int (b, "measured_at_us", r->ceilings->measured_at_us);
   json_builder_end_object (b);
 }
 
@@ -121,17 +80,17 @@ add_iteration (JsonBuilder *b, const WbReport *r)
 {
   json_builder_set_member_name (b, "iteration");
   json_builder_begin_object (b);
-  add_int (b, "count", r->n_iters);
-  add_ms (b, "median_ms", r->iter_median_ns);
-  add_ms (b, "min_ms", r->iter_min_ns);
-  add_ms (b, "max_ms", r->iter_max_ns);
+  _wb_json_add_int (b, "count", r->n_iters);
+  _wb_json_add_ms (b, "median_ms", r->iter_median_ns);
+  _wb_json_add_ms (b, "min_ms", r->iter_min_ns);
+  _wb_json_add_ms (b, "max_ms", r->iter_max_ns);
   if (r->run->unprofiled_median_ns > 0)
-    add_ms (b, "unprofiled_median_ms", r->run->unprofiled_median_ns);
+    _wb_json_add_ms (b, "unprofiled_median_ms", r->run->unprofiled_median_ns);
   add_times (b, "times_ms", r->run->iteration_ns);
-  add_ms (b, "regions_sum_ms", r->sum_median_ns);
-  add_ms (b, "gap_ms", r->gap_median_ns);
-  add_ms (b, "gap_min_ms", r->gap_min_ns);
-  add_ms (b, "gap_max_ms", r->gap_max_ns);
+  _wb_json_add_ms (b, "regions_sum_ms", r->sum_median_ns);
+  _wb_json_add_ms (b, "gap_ms", r->gap_median_ns);
+  _wb_json_add_ms (b, "gap_min_ms", r->gap_min_ns);
+  _wb_json_add_ms (b, "gap_max_ms", r->gap_max_ns);
   add_times (b, "gap_times_ms", r->gap_ns);
   json_builder_end_object (b);
 }
@@ -147,29 +106,29 @@ add_regions (JsonBuilder *b, const WbReport *r)
       const WbRegionStats  *s = x->stats;
 
       json_builder_begin_object (b);
-      add_string (b, "name", s->name);
-      add_string (b, "kind", wb_run_region_is_collective (x->stats) ? "collective" : x->is_region ? "region"
-                                                                                                  : "op");
-      add_string (b, "executor", s->executor);
+      _wb_json_add_string (b, "name", s->name);
+      _wb_json_add_string (b, "kind", wb_run_region_is_collective (x->stats) ? "collective" : x->is_region ? "region"
+                                                                                                           : "op");
+      _wb_json_add_string (b, "executor", s->executor);
       json_builder_set_member_name (b, "line");
       if (s->stage_line > 0)
         json_builder_add_int_value (b, s->stage_line);
       else
         json_builder_add_null_value (b);
-      add_ms (b, "median_ms", s->median_ns);
-      add_ms (b, "min_ms", s->min_ns);
-      add_ms (b, "max_ms", s->max_ns);
+      _wb_json_add_ms (b, "median_ms", s->median_ns);
+      _wb_json_add_ms (b, "min_ms", s->min_ns);
+      _wb_json_add_ms (b, "max_ms", s->max_ns);
       add_times (b, "times_ms", s->times_ns);
-      add_double (b, "share", s->share);
-      add_int (b, "kernel_count", s->kernel_count);
-      add_int (b, "bytes", (gint64) s->bytes_moved);
-      add_int (b, "flops", (gint64) s->flops);
-      add_double (b, "gbps", x->gbps);
-      add_double (b, "tflops", x->tflops);
-      add_optional (b, "pct_of_copy", x->pct_of_copy);
-      add_optional (b, "pct_of_matmul", x->pct_of_matmul);
-      add_optional (b, "pct_of_ceiling", x->pct_of_ceiling);
-      add_string (b, "bound", x->bound);
+      _wb_json_add_double (b, "share", s->share);
+      _wb_json_add_int (b, "kernel_count", s->kernel_count);
+      _wb_json_add_int (b, "bytes", (gint64) s->bytes_moved);
+      _wb_json_add_int (b, "flops", (gint64) s->flops);
+      _wb_json_add_double (b, "gbps", x->gbps);
+      _wb_json_add_double (b, "tflops", x->tflops);
+      _wb_json_add_optional (b, "pct_of_copy", x->pct_of_copy);
+      _wb_json_add_optional (b, "pct_of_matmul", x->pct_of_matmul);
+      _wb_json_add_optional (b, "pct_of_ceiling", x->pct_of_ceiling);
+      _wb_json_add_string (b, "bound", x->bound);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -195,9 +154,9 @@ add_memops (JsonBuilder *b, const char *name, guint32 count, guint64 bytes, gint
 {
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
-  add_int (b, "count", count);
-  add_int (b, "bytes", (gint64) bytes);
-  add_ms (b, "ms", ns);
+  _wb_json_add_int (b, "count", count);
+  _wb_json_add_int (b, "bytes", (gint64) bytes);
+  _wb_json_add_ms (b, "ms", ns);
   json_builder_end_object (b);
 }
 
@@ -214,19 +173,19 @@ add_attribution (JsonBuilder *b, const WbReport *r)
       return;
     }
   json_builder_begin_object (b);
-  add_string (b, "kernel_source", a->kernel_source);
-  add_ms (b, "kernel_ms_total", a->kernel_ns_total);
-  add_ms (b, "kernel_ms_attributed", a->kernel_ns_attributed);
-  add_ms (b, "kernel_ms_by_correlation", a->kernel_ns_attributed - a->kernel_ns_by_time_range);
-  add_ms (b, "kernel_ms_by_time_range", a->kernel_ns_by_time_range);
-  add_double (b, "unattributed_pct", a->kernel_ns_total > 0 ? 100.0 * (double) (a->kernel_ns_total - a->kernel_ns_attributed) / (double) a->kernel_ns_total : 0.0);
-  add_int (b, "kernels_by_correlation", a->kernels_by_correlation);
-  add_int (b, "kernels_by_time_range", a->kernels_by_time_range);
-  add_int (b, "kernels_unattributed", a->kernels_unattributed);
+  _wb_json_add_string (b, "kernel_source", a->kernel_source);
+  _wb_json_add_ms (b, "kernel_ms_total", a->kernel_ns_total);
+  _wb_json_add_ms (b, "kernel_ms_attributed", a->kernel_ns_attributed);
+  _wb_json_add_ms (b, "kernel_ms_by_correlation", a->kernel_ns_attributed - a->kernel_ns_by_time_range);
+  _wb_json_add_ms (b, "kernel_ms_by_time_range", a->kernel_ns_by_time_range);
+  _wb_json_add_double (b, "unattributed_pct", a->kernel_ns_total > 0 ? 100.0 * (double) (a->kernel_ns_total - a->kernel_ns_attributed) / (double) a->kernel_ns_total : 0.0);
+  _wb_json_add_int (b, "kernels_by_correlation", a->kernels_by_correlation);
+  _wb_json_add_int (b, "kernels_by_time_range", a->kernels_by_time_range);
+  _wb_json_add_int (b, "kernels_unattributed", a->kernels_unattributed);
   add_memops (b, "memcpy", a->memcpy_count, a->memcpy_bytes, a->memcpy_ns);
   add_memops (b, "memset", a->memset_count, a->memset_bytes, a->memset_ns);
-  add_int (b, "memops_attributed", a->memops_attributed);
-  add_int (b, "dropped_records", (gint64) r->run->dropped_records);
+  _wb_json_add_int (b, "memops_attributed", a->memops_attributed);
+  _wb_json_add_int (b, "dropped_records", (gint64) r->run->dropped_records);
   json_builder_end_object (b);
 }
 
@@ -240,23 +199,23 @@ add_kernels (JsonBuilder *b, const WbReport *r)
       const WbReportKernel *k = r->kernels->pdata[i];
 
       json_builder_begin_object (b);
-      add_string (b, "name", k->name);
-      add_string (b, "name_mangled", k->mangled);
-      add_string (b, "region", k->region);
+      _wb_json_add_string (b, "name", k->name);
+      _wb_json_add_string (b, "name_mangled", k->mangled);
+      _wb_json_add_string (b, "region", k->region);
       json_builder_set_member_name (b, "line");
       if (k->line > 0)
         json_builder_add_int_value (b, k->line);
       else
         json_builder_add_null_value (b);
-      add_int (b, "stream", k->stream);
-      add_double (b, "calls_per_iteration", k->calls);
-      add_ms (b, "median_ms", k->median_ns);
-      add_ms (b, "min_ms", k->min_ns);
-      add_ms (b, "max_ms", k->max_ns);
+      _wb_json_add_int (b, "stream", k->stream);
+      _wb_json_add_double (b, "calls_per_iteration", k->calls);
+      _wb_json_add_ms (b, "median_ms", k->median_ns);
+      _wb_json_add_ms (b, "min_ms", k->min_ns);
+      _wb_json_add_ms (b, "max_ms", k->max_ns);
       add_dim3 (b, "grid", k->grid);
       add_dim3 (b, "block", k->block);
-      add_int (b, "registers", k->registers);
-      add_int (b, "shared_bytes", k->shared_bytes);
+      _wb_json_add_int (b, "registers", k->registers);
+      _wb_json_add_int (b, "shared_bytes", k->shared_bytes);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -268,8 +227,8 @@ add_kernels (JsonBuilder *b, const WbReport *r)
       const WbReportLine *l = &g_array_index (r->lines, WbReportLine, i);
 
       json_builder_begin_object (b);
-      add_int (b, "line", l->line);
-      add_ms (b, "median_ms", l->median_ns);
+      _wb_json_add_int (b, "line", l->line);
+      _wb_json_add_ms (b, "median_ms", l->median_ns);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -279,12 +238,12 @@ static void
 add_gate_row (JsonBuilder *b, const WbGateRow *row)
 {
   json_builder_begin_object (b);
-  add_string (b, "name", row->name);
-  add_ms (b, "baseline_ms", row->baseline_ns);
-  add_ms (b, "median_ms", row->new_ns);
-  add_double (b, "diff_pct", row->diff_pct);
-  add_ms (b, "noise_ms", row->noise_ns);
-  add_ms (b, "limit_ms", row->limit_ns);
+  _wb_json_add_string (b, "name", row->name);
+  _wb_json_add_ms (b, "baseline_ms", row->baseline_ns);
+  _wb_json_add_ms (b, "median_ms", row->new_ns);
+  _wb_json_add_double (b, "diff_pct", row->diff_pct);
+  _wb_json_add_ms (b, "noise_ms", row->noise_ns);
+  _wb_json_add_ms (b, "limit_ms", row->limit_ns);
   json_builder_set_member_name (b, "failed");
   json_builder_add_boolean_value (b, row->failed);
   json_builder_end_object (b);
@@ -302,14 +261,14 @@ add_gate (JsonBuilder *b, const WbReport *r)
       return;
     }
   json_builder_begin_object (b);
-  add_string (b, "baseline", g->baseline_label);
+  _wb_json_add_string (b, "baseline", g->baseline_label);
   json_builder_set_member_name (b, "baseline_run_id");
   if (g->baseline_run_id > 0)
     json_builder_add_int_value (b, g->baseline_run_id);
   else
     json_builder_add_null_value (b);
-  add_double (b, "fail_above_pct", g->fail_above_pct);
-  add_string (b, "rule", wb_gate_get_rule ());
+  _wb_json_add_double (b, "fail_above_pct", g->fail_above_pct);
+  _wb_json_add_string (b, "rule", wb_gate_get_rule ());
   json_builder_set_member_name (b, "failed");
   json_builder_add_boolean_value (b, g->failed);
   json_builder_set_member_name (b, "iteration");
@@ -331,24 +290,21 @@ char *
 wb_report_to_json (const WbReport *report)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
   g_autofree char *figures = NULL;
-  char            *text;
 
   g_return_val_if_fail (report != NULL, NULL);
   figures = _wb_report_figures_line (report);
   json_builder_begin_object (b);
-  add_string (b, "schema", WB_REPORT_SCHEMA);
-  add_int (b, "schema_version", WB_REPORT_SCHEMA_VERSION);
-  add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
-  add_string (b, "title", report->title);
+  _wb_json_add_string (b, "schema", WB_REPORT_SCHEMA);
+  _wb_json_add_int (b, "schema_version", WB_REPORT_SCHEMA_VERSION);
+  _wb_json_add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
+  _wb_json_add_string (b, "title", report->title);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (guint i = 0; i < report->warnings->len; i++)
     json_builder_add_string_value (b, report->warnings->pdata[i]);
   json_builder_end_array (b);
-  add_string (b, "figures", figures);
+  _wb_json_add_string (b, "figures", figures);
   add_run (b, report);
   add_ceilings (b, report);
   add_iteration (b, report);
@@ -363,14 +319,5 @@ wb_report_to_json (const WbReport *report)
   json_builder_end_array (b);
   json_builder_end_object (b);
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  {
-    char *with_newline = g_strconcat (text, "\n", NULL);
-
-    g_free (text);
-    return with_newline;
-  }
+  return _wb_json_finish (b, TRUE);
 }

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "wb-data.h"
 
 G_BEGIN_DECLS
@@ -83,6 +85,15 @@ _wb_report_ms (gint64 ns)
 {
   return (double) ns / 1e6;
 }
+/* wb-report-json-build.c: a member @name of the object being built: a string (null for NULL; invalid UTF-8 made
+ * valid), an int, a double, ns as ms, a figure that may be unknown (null when < 0); and the finished text with a
+ * newline (transfer full). */
+void  _wb_json_add_string (JsonBuilder *b, const char *name, const char *value);
+void  _wb_json_add_int (JsonBuilder *b, const char *name, gint64 value);
+void  _wb_json_add_double (JsonBuilder *b, const char *name, double value);
+void  _wb_json_add_ms (JsonBuilder *b, const char *name, gint64 ns);
+void  _wb_json_add_optional (JsonBuilder *b, const char *name, double value);
+char *_wb_json_finish (JsonBuilder *b, gboolean pretty);
 /* _wb_report_figures_line: "median over N timed iterations after W warm-up" (transfer full). */
 char *_wb_report_figures_line (const WbReport *report);
 

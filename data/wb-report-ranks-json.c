@@ -13,69 +13,12 @@
 
 #include <json-glib/json-glib.h>
 
+#include "wb-report-private.h"
 #include "wb-report-ranks-private.h"
 
 #define TID_ITERATIONS 1
 #define TID_REGIONS 2
 #define TID_STREAM0 10
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else if (g_utf8_validate (value, -1, NULL))
-    json_builder_add_string_value (b, value);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (value, -1);
-
-      json_builder_add_string_value (b, valid);
-    }
-}
-
-static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_double (JsonBuilder *b,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, value);
-}
-
-static void
-add_ms (JsonBuilder *b,
-        const char  *name,
-        gint64       ns)
-{
-  add_double (b, name, (double) ns / 1e6);
-}
-
-static char *
-finish (JsonBuilder *b,
-        gboolean     pretty)
-{
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, pretty);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
-}
 
 /* -- JSON ------------------------------------------------------------------------------------------ */
 
@@ -92,11 +35,11 @@ add_collectives (JsonBuilder *b,
       if (!wb_run_region_is_collective (r))
         continue;
       json_builder_begin_object (b);
-      add_string (b, "name", r->name);
-      add_string (b, "executor", r->executor);
-      add_int (b, "line", r->stage_line);
-      add_ms (b, "median_ms", r->median_ns);
-      add_int (b, "bytes", (gint64) r->bytes_moved);
+      _wb_json_add_string (b, "name", r->name);
+      _wb_json_add_string (b, "executor", r->executor);
+      _wb_json_add_int (b, "line", r->stage_line);
+      _wb_json_add_ms (b, "median_ms", r->median_ns);
+      _wb_json_add_int (b, "bytes", (gint64) r->bytes_moved);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -111,50 +54,38 @@ add_rank (JsonBuilder          *b,
   const WbRun     *run = r->run;
 
   json_builder_begin_object (b);
-  add_int (b, "rank", run->rank);
+  _wb_json_add_int (b, "rank", run->rank);
   json_builder_set_member_name (b, "run_id");
   if (run->id > 0)
     json_builder_add_int_value (b, run->id);
   else
     json_builder_add_null_value (b);
-  add_string (b, "device", run->device_name);
-  add_string (b, "device_model", run->device_model);
-  add_string (b, "status", wb_run_status_to_string (run->status));
-  add_string (b, "error", run->error);
-  add_int (b, "iterations", r->comm.iterations);
-  add_int (b, "clock_origin_ns", run->clock_origin_ns);
-  add_ms (b, "step_ms", r->step_ns);
-  add_ms (b, "iteration_median_ms", r->iteration_ns);
-  json_builder_set_member_name (b, "unprofiled_median_ms");
-  if (run->unprofiled_median_ns > 0)
-    json_builder_add_double_value (b, (double) run->unprofiled_median_ns / 1e6);
-  else
-    json_builder_add_null_value (b);
-  add_ms (b, "compute_ms", r->comm.compute_ns);
-  add_ms (b, "comm_ms", r->comm.comm_ns);
-  json_builder_set_member_name (b, "peer_wait_ms");
-  if (r->peer_wait_ns >= 0)
-    json_builder_add_double_value (b, (double) r->peer_wait_ns / 1e6);
-  else
-    json_builder_add_null_value (b);
-  add_ms (b, "overlap_ms", r->comm.overlap_ns);
-  add_ms (b, "exposed_comm_ms", r->comm.exposed_comm_ns);
-  json_builder_set_member_name (b, "exposed_comm_share");
-  if (r->exposed_share >= 0)
-    json_builder_add_double_value (b, r->exposed_share);
-  else
-    json_builder_add_null_value (b);
+  _wb_json_add_string (b, "device", run->device_name);
+  _wb_json_add_string (b, "device_model", run->device_model);
+  _wb_json_add_string (b, "status", wb_run_status_to_string (run->status));
+  _wb_json_add_string (b, "error", run->error);
+  _wb_json_add_int (b, "iterations", r->comm.iterations);
+  _wb_json_add_int (b, "clock_origin_ns", run->clock_origin_ns);
+  _wb_json_add_ms (b, "step_ms", r->step_ns);
+  _wb_json_add_ms (b, "iteration_median_ms", r->iteration_ns);
+  _wb_json_add_optional (b, "unprofiled_median_ms", run->unprofiled_median_ns > 0 ? _wb_report_ms (run->unprofiled_median_ns) : -1);
+  _wb_json_add_ms (b, "compute_ms", r->comm.compute_ns);
+  _wb_json_add_ms (b, "comm_ms", r->comm.comm_ns);
+  _wb_json_add_optional (b, "peer_wait_ms", r->peer_wait_ns >= 0 ? _wb_report_ms (r->peer_wait_ns) : -1);
+  _wb_json_add_ms (b, "overlap_ms", r->comm.overlap_ns);
+  _wb_json_add_ms (b, "exposed_comm_ms", r->comm.exposed_comm_ns);
+  _wb_json_add_optional (b, "exposed_comm_share", r->exposed_share);
   json_builder_set_member_name (b, "totals");
   json_builder_begin_object (b);
-  add_ms (b, "compute_ms", r->comm.compute_ns_total);
-  add_ms (b, "comm_ms", r->comm.comm_ns_total);
-  add_ms (b, "overlap_ms", r->comm.overlap_ns_total);
-  add_ms (b, "exposed_comm_ms", r->comm.exposed_comm_ns_total);
+  _wb_json_add_ms (b, "compute_ms", r->comm.compute_ns_total);
+  _wb_json_add_ms (b, "comm_ms", r->comm.comm_ns_total);
+  _wb_json_add_ms (b, "overlap_ms", r->comm.overlap_ns_total);
+  _wb_json_add_ms (b, "exposed_comm_ms", r->comm.exposed_comm_ns_total);
   json_builder_end_object (b);
-  add_int (b, "comm_kernels", r->comm.comm_kernels);
-  add_int (b, "collectives", r->comm.collective_calls);
-  add_int (b, "collective_bytes", (gint64) r->comm.collective_bytes);
-  add_ms (b, "collective_ms", r->comm.collective_ns);
+  _wb_json_add_int (b, "comm_kernels", r->comm.comm_kernels);
+  _wb_json_add_int (b, "collectives", r->comm.collective_calls);
+  _wb_json_add_int (b, "collective_bytes", (gint64) r->comm.collective_bytes);
+  _wb_json_add_ms (b, "collective_ms", r->comm.collective_ns);
   json_builder_set_member_name (b, "slowest");
   json_builder_add_boolean_value (b, (int) i == f->slowest);
   add_collectives (b, run);
@@ -172,13 +103,13 @@ wb_report_ranks_to_json (const GPtrArray *runs,
   g_return_val_if_fail (runs != NULL, NULL);
   _wb_ranks_figures_init (&f, runs);
   json_builder_begin_object (b);
-  add_string (b, "schema", WB_RANKS_REPORT_SCHEMA);
-  add_int (b, "schema_version", WB_RANKS_REPORT_SCHEMA_VERSION);
-  add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
-  add_string (b, "title", title);
-  add_string (b, "group", f.group);
-  add_string (b, "stage", f.stage);
-  add_int (b, "world_size", f.world_size);
+  _wb_json_add_string (b, "schema", WB_RANKS_REPORT_SCHEMA);
+  _wb_json_add_int (b, "schema_version", WB_RANKS_REPORT_SCHEMA_VERSION);
+  _wb_json_add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
+  _wb_json_add_string (b, "title", title);
+  _wb_json_add_string (b, "group", f.group);
+  _wb_json_add_string (b, "stage", f.stage);
+  _wb_json_add_int (b, "world_size", f.world_size);
   json_builder_set_member_name (b, "aligned");
   json_builder_add_boolean_value (b, f.aligned);
   json_builder_set_member_name (b, "slowest_rank");
@@ -198,7 +129,7 @@ wb_report_ranks_to_json (const GPtrArray *runs,
     add_rank (b, &f, i);
   json_builder_end_array (b);
   json_builder_end_object (b);
-  text = finish (b, TRUE);
+  text = _wb_json_finish (b, TRUE);
   _wb_ranks_figures_clear (&f);
   return text;
 }
@@ -214,12 +145,12 @@ begin_event (JsonBuilder *b,
              guint        tid)
 {
   json_builder_begin_object (b);
-  add_string (b, "name", name ? name : "?");
-  add_string (b, "ph", ph);
+  _wb_json_add_string (b, "name", name ? name : "?");
+  _wb_json_add_string (b, "ph", ph);
   if (cat != NULL)
-    add_string (b, "cat", cat);
-  add_int (b, "pid", pid);
-  add_int (b, "tid", tid);
+    _wb_json_add_string (b, "cat", cat);
+  _wb_json_add_int (b, "pid", pid);
+  _wb_json_add_int (b, "tid", tid);
 }
 
 static void
@@ -233,17 +164,17 @@ metadata (JsonBuilder *b,
   gboolean process = g_str_has_prefix (what, "process");
 
   begin_event (b, "M", what, NULL, pid, tid);
-  add_double (b, "ts", 0);
+  _wb_json_add_double (b, "ts", 0);
   json_builder_set_member_name (b, "args");
   json_builder_begin_object (b);
-  add_string (b, "name", name);
+  _wb_json_add_string (b, "name", name);
   json_builder_end_object (b);
   json_builder_end_object (b);
   begin_event (b, "M", process ? "process_sort_index" : "thread_sort_index", NULL, pid, tid);
-  add_double (b, "ts", 0);
+  _wb_json_add_double (b, "ts", 0);
   json_builder_set_member_name (b, "args");
   json_builder_begin_object (b);
-  add_int (b, "sort_index", sort_index);
+  _wb_json_add_int (b, "sort_index", sort_index);
   json_builder_end_object (b);
   json_builder_end_object (b);
 }
@@ -258,8 +189,8 @@ add_span (JsonBuilder *b,
           gint64       end_ns)
 {
   begin_event (b, "X", name, cat, pid, tid);
-  add_double (b, "ts", (double) start_ns / 1000.0);
-  add_double (b, "dur", (double) MAX (end_ns - start_ns, 0) / 1000.0);
+  _wb_json_add_double (b, "ts", (double) start_ns / 1000.0);
+  _wb_json_add_double (b, "dur", (double) MAX (end_ns - start_ns, 0) / 1000.0);
 }
 
 typedef struct
@@ -318,11 +249,11 @@ add_rank_events (JsonBuilder *b,
       add_span (b, name, cat, pid, TID_STREAM0 + k->stream, start, end);
       json_builder_set_member_name (b, "args");
       json_builder_begin_object (b);
-      add_string (b, "region", k->region);
-      add_int (b, "line", k->trace_line);
-      add_int (b, "iteration", k->iteration);
-      add_int (b, "stream", k->stream);
-      add_int (b, "rank", run->rank);
+      _wb_json_add_string (b, "region", k->region);
+      _wb_json_add_int (b, "line", k->trace_line);
+      _wb_json_add_int (b, "iteration", k->iteration);
+      _wb_json_add_int (b, "stream", k->stream);
+      _wb_json_add_int (b, "rank", run->rank);
       json_builder_end_object (b);
       json_builder_end_object (b);
 
@@ -380,11 +311,11 @@ add_rank_events (JsonBuilder *b,
       add_span (b, s->region, collective ? "collective" : "region", pid, TID_REGIONS, s->start, s->end);
       json_builder_set_member_name (b, "args");
       json_builder_begin_object (b);
-      add_string (b, "executor", st ? st->executor : NULL);
-      add_int (b, "iteration", s->iteration);
-      add_string (b, "kind", collective ? "collective" : "region");
+      _wb_json_add_string (b, "executor", st ? st->executor : NULL);
+      _wb_json_add_int (b, "iteration", s->iteration);
+      _wb_json_add_string (b, "kind", collective ? "collective" : "region");
       if (collective)
-        add_int (b, "bytes", (gint64) st->bytes_moved);
+        _wb_json_add_int (b, "bytes", (gint64) st->bytes_moved);
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
@@ -406,21 +337,21 @@ wb_report_ranks_to_chrome_trace (const GPtrArray *runs,
   for (guint i = 0; i < f.rows->len; i++)
     add_rank_events (b, _wb_ranks_row (&f, i)->run, _wb_ranks_offset_ns (&f, _wb_ranks_row (&f, i)->run));
   json_builder_end_array (b);
-  add_string (b, "displayTimeUnit", "ms");
+  _wb_json_add_string (b, "displayTimeUnit", "ms");
   json_builder_set_member_name (b, "otherData");
   json_builder_begin_object (b);
-  add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
-  add_string (b, "title", title);
-  add_string (b, "group", f.group);
-  add_string (b, "stage", f.stage);
-  add_int (b, "world_size", f.world_size);
+  _wb_json_add_string (b, "generator", "thunder-wb " PACKAGE_VERSION);
+  _wb_json_add_string (b, "title", title);
+  _wb_json_add_string (b, "group", f.group);
+  _wb_json_add_string (b, "stage", f.stage);
+  _wb_json_add_int (b, "world_size", f.world_size);
   json_builder_set_member_name (b, "aligned");
   json_builder_add_boolean_value (b, f.aligned);
-  add_int (b, "clock_origin_ns", f.origin_ns);
-  add_string (b, "time_origin", f.aligned ? "the earliest rank's clock 0 (host CLOCK_MONOTONIC, clock_origin_ns)" : "each rank's own clock 0 (a rank has no clock origin)");
+  _wb_json_add_int (b, "clock_origin_ns", f.origin_ns);
+  _wb_json_add_string (b, "time_origin", f.aligned ? "the earliest rank's clock 0 (host CLOCK_MONOTONIC, clock_origin_ns)" : "each rank's own clock 0 (a rank has no clock origin)");
   json_builder_end_object (b);
   json_builder_end_object (b);
-  text = finish (b, FALSE);
+  text = _wb_json_finish (b, FALSE);
   _wb_ranks_figures_clear (&f);
   return text;
 }
