@@ -272,6 +272,23 @@ add_collectives (const WbRun *run,
 /* The highest iteration kept: a corrupt iteration number must not make us allocate gigabytes. */
 #define MAX_ITERATIONS 1000000
 
+/* The timed iterations a run's figures cover: max (iteration_ns->len, the highest kernel iteration + 1), a
+ * kernel's iteration of MAX_ITERATIONS or more (a damaged session file) left out. */
+static guint
+count_iterations (const WbRun *run)
+{
+  guint n = run->iteration_ns != NULL ? run->iteration_ns->len : 0;
+
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+
+      if (k->iteration < MAX_ITERATIONS)
+        n = MAX (n, k->iteration + 1);
+    }
+  return n;
+}
+
 WbCommStats
 wb_run_get_comm_stats (const WbRun *run)
 {
@@ -285,16 +302,10 @@ wb_run_get_comm_stats (const WbRun *run)
   g_return_val_if_fail (run != NULL, stats);
 
   add_collectives (run, &stats);
-  n = run->iteration_ns->len;
+  n = count_iterations (run);
   is_comm = wb_run_dup_communication_flags (run);
   for (guint i = 0; i < run->kernels->len; i++)
-    {
-      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
-
-      stats.comm_kernels += is_comm[i] ? 1 : 0;
-      if (k->iteration < MAX_ITERATIONS)
-        n = MAX (n, k->iteration + 1);
-    }
+    stats.comm_kernels += is_comm[i] ? 1 : 0;
   stats.iterations = n;
   if (n == 0 || run->kernels->len == 0)
     return stats;
@@ -332,4 +343,102 @@ wb_run_get_comm_stats (const WbRun *run)
   stats.overlap_ns = wb_times_median_ns (overlap, n);
   stats.exposed_comm_ns = wb_times_median_ns (exposed, n);
   return stats;
+}
+
+/* -- waiting for peers ------------------------------------------------------------------------------
+ * An NCCL kernel runs from its launch on one rank until the transfer ends, and the transfer cannot start
+ * before every rank launched its part of the same collective: the rank that comes first spends the
+ * difference waiting for the last (the step's skew). With the ranks' clocks aligned (clock_origin_ns: one
+ * host's CLOCK_MONOTONIC), the k-th NCCL kernel of an iteration on every rank is the same collective (the
+ * ranks run one program), so rank r waits min (end_r, max over ranks of start) - start_r in it. */
+
+/* (transfer full) @n arrays: @run's NCCL kernels of each iteration below @n, in start order (a run's kernels
+ * are sorted by start), in one pass over the kernels. */
+static GPtrArray *
+nccl_kernels_by_iteration (const WbRun *run, guint n)
+{
+  GPtrArray *by = g_ptr_array_new_full (n, (GDestroyNotify) g_ptr_array_unref);
+
+  for (guint it = 0; it < n; it++)
+    g_ptr_array_add (by, g_ptr_array_new ());
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = g_ptr_array_index (run->kernels, i);
+
+      if (k->iteration < n && wb_kernel_name_is_nccl (k->name))
+        g_ptr_array_add (by->pdata[k->iteration], (gpointer) k);
+    }
+  return by;
+}
+
+/* Adds to @wait (one per run, for iteration @it of @iters) each run's wait in @kernels (per run, the
+ * iteration's NCCL kernels, the same count on every run). */
+static void
+add_waits (const GPtrArray *runs, GPtrArray *const *kernels, guint it, guint iters, gint64 *wait)
+{
+  for (guint k = 0; k < kernels[0]->len; k++)
+    {
+      gint64 last = G_MININT64;
+
+      for (guint r = 0; r < runs->len; r++)
+        {
+          const WbRun          *run = g_ptr_array_index (runs, r);
+          const WbKernelRecord *kr = g_ptr_array_index (kernels[r], k);
+
+          last = MAX (last, run->clock_origin_ns + kr->start_ns);
+        }
+      for (guint r = 0; r < runs->len; r++)
+        {
+          const WbRun          *run = g_ptr_array_index (runs, r);
+          const WbKernelRecord *kr = g_ptr_array_index (kernels[r], k);
+          gint64                start = run->clock_origin_ns + kr->start_ns, end = run->clock_origin_ns + kr->end_ns;
+
+          wait[(gsize) r * iters + it] += MAX (0, MIN (end, last) - start);
+        }
+    }
+}
+
+gboolean
+wb_run_group_measure_peer_wait (const GPtrArray *runs, gint64 *wait_ns)
+{
+  guint n = runs != NULL ? runs->len : 0, iters = G_MAXUINT;
+  g_autoptr (GPtrArray) by_run = NULL; /* per run: its NCCL kernels by iteration */
+  g_autofree gint64 *per_iter = NULL;
+  gboolean           any = FALSE;
+
+  if (n < 2)
+    return FALSE;
+  for (guint r = 0; r < n; r++)
+    {
+      const WbRun *run = g_ptr_array_index (runs, r);
+
+      if (run == NULL || run->clock_origin_ns == 0 || run->kernels == NULL)
+        return FALSE;
+      iters = MIN (iters, count_iterations (run));
+      wait_ns[r] = 0;
+    }
+  if (iters == 0)
+    return FALSE;
+  by_run = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  for (guint r = 0; r < n; r++)
+    g_ptr_array_add (by_run, nccl_kernels_by_iteration (g_ptr_array_index (runs, r), iters));
+  per_iter = g_new0 (gint64, (gsize) n * iters);
+  for (guint it = 0; it < iters; it++)
+    {
+      g_autofree GPtrArray **kernels = g_new (GPtrArray *, n);
+
+      for (guint r = 0; r < n; r++)
+        {
+          kernels[r] = ((GPtrArray *) by_run->pdata[r])->pdata[it];
+          if (kernels[r]->len != kernels[0]->len)
+            return FALSE; /* the ranks' NCCL kernels do not pair up */
+        }
+      any = any || kernels[0]->len > 0;
+      add_waits (runs, kernels, it, iters, per_iter);
+    }
+  if (!any)
+    return FALSE; /* no NCCL kernel at all: nothing to pair, the wait is unknown (not 0) */
+  for (guint r = 0; r < n; r++)
+    wait_ns[r] = wb_times_median_ns (per_iter + (gsize) r * iters, iters);
+  return TRUE;
 }

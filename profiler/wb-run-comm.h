@@ -82,7 +82,7 @@ void wb_run_measure_comm_range (const WbRun *run,
 
 /* wb_run_group_measure_peer_wait: for each run of @runs (the ranks of one multi-GPU run, any order), the
  * median per timed iteration of the time its NCCL kernels spent waiting for the last rank to launch the same
- * collective (wb-run-skew.c: the k-th NCCL kernel of an iteration on every rank; clocks aligned on
+ * collective (the k-th NCCL kernel of an iteration on every rank; clocks aligned on
  * clock_origin_ns) into @wait_ns[i], ns (part of WbCommStats.comm_ns; the rest is the transfer). FALSE, and
  * @wait_ns untouched past what was zeroed, when there are fewer than two runs, a run has no clock origin, or
  * the ranks' NCCL kernels do not pair up (another count in an iteration). @wait_ns holds runs->len values. */
