@@ -64,9 +64,8 @@ int  _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJo
 int  _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label);
 int  _wb_cli_profile_executor_exit (const GError *error);
 void _wb_cli_profile_clear (Profiling *p);
-/* wb-cli-profile-ranks.c: a multi-GPU case (PATH/rank<N>/): its rank folders in rank order, or NULL; profiling it
- * (an exit code); --save-outputs of a GPU job */
-GPtrArray *_wb_cli_profile_list_rank_dirs (const char *path, GError **error);
-int        _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs);
-gboolean   _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error);
+/* wb-cli-profile-ranks.c: profiling a multi-GPU case from its rank folders (wb_case_dir_list_ranks; an exit code);
+ * --save-outputs of a GPU job */
+int      _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs);
+gboolean _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, _wb_cli_profile_clear)

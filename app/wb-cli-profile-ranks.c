@@ -106,9 +106,9 @@ write_ranks_report (ProfileOptions *o, GPtrArray *runs, const char *title)
  * --report and --chrome-trace get the ranks side by side (wb-report-ranks.h) and, for --report, each rank's own
  * report as F.rankN.EXT; --save-outputs one file per rank (F.rankN.EXT). */
 int
-_wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
+_wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs)
 {
-  guint n = dirs->len;
+  guint n = g_strv_length ((char **) dirs);
   g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_profile_job_free);
   g_autofree Profiling *ps = g_new0 (Profiling, n);
   g_autofree Progress  *progress = g_new0 (Progress, n);
@@ -122,7 +122,7 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
     return wb_cli_usage_error (_ ("--baseline does not take a multi-GPU case yet"));
   if (o->device != NULL && g_str_has_prefix (o->device, "cpu"))
     return wb_cli_usage_error (_ ("a case of %u ranks runs on %u GPUs, one per rank (the cpu runs one rank: profile %s)"), n,
-                               n, (const char *) dirs->pdata[0]);
+                               n, dirs[0]);
   if (co.device == NULL)
     co.device = (char *) "cuda";
   o = &co;
@@ -136,7 +136,7 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
       /* --inputs F: rank r reads F.rankR.EXT when there is one (each rank's share), else F */
       if (inputs != NULL && g_file_test (inputs, G_FILE_TEST_EXISTS))
         ro.inputs = inputs;
-      ps[r].path = dirs->pdata[r];
+      ps[r].path = dirs[r];
       ps[r].label = o->label;
       if ((exit_code = _wb_cli_profile_load_case (&ro, &ps[r])) >= 0)
         break;
@@ -184,20 +184,4 @@ _wb_cli_profile_ranks (ProfileOptions *o, GPtrArray *dirs)
   for (guint r = 0; r < n; r++)
     _wb_cli_profile_clear (&ps[r]);
   return exit_code < 0 ? WB_EXIT_OK : exit_code;
-}
-
-/* The rank folders of a multi-GPU case (wb_case_dir_list_ranks), or NULL (none); a gap in the ranks is bad
- * input, said here. */
-GPtrArray *
-_wb_cli_profile_list_rank_dirs (const char *path, GError **error)
-{
-  g_auto (GStrv) dirs = wb_case_dir_list_ranks (path, error);
-  GPtrArray *out;
-
-  if (dirs == NULL)
-    return NULL;
-  out = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; dirs[i] != NULL; i++)
-    g_ptr_array_add (out, g_strdup (dirs[i]));
-  return out;
 }

@@ -522,16 +522,16 @@ profile_main (ProfileOptions *o, const char *path)
     return wb_cli_usage_error (_ ("--cuda-graphs and --no-cuda-graphs contradict each other"));
   {
     g_autoptr (GError) rank_error = NULL;
-    g_autoptr (GPtrArray) ranks = g_file_test (path, G_FILE_TEST_IS_DIR) ? _wb_cli_profile_list_rank_dirs (path, &rank_error) : NULL;
+    g_auto (GStrv) ranks = g_file_test (path, G_FILE_TEST_IS_DIR) ? wb_case_dir_list_ranks (path, &rank_error) : NULL;
 
     if (rank_error != NULL)
       return wb_cli_report_error (rank_error);
 
     /* one rank runs as any case (its collectives on one GPU); more need one GPU each */
-    if (ranks != NULL && ranks->len > 1)
-      return _wb_cli_profile_ranks (o, ranks);
+    if (ranks != NULL && ranks[1] != NULL)
+      return _wb_cli_profile_ranks (o, (const char *const *) ranks);
     if (ranks != NULL)
-      p.path = path = g_intern_string (ranks->pdata[0]);
+      p.path = path = g_intern_string (ranks[0]);
     rank_case = ranks != NULL;
   }
   if ((exit_code = _wb_cli_profile_load_case (o, &p)) >= 0)
