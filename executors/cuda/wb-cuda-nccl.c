@@ -474,7 +474,10 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     }
   if (wb_cuda_runtime_is_capturing (rt))
     return wb_cuda_runtime_check_capturable (rt, "runs an NCCL collective", error);
-  is_async = flag_of (wb_kernel_call_get_arg (call, 3, g_str_has_prefix (call->bsym->name, "ltorch.") ? "async_op" : "do_async"));
+  /* do_async (async_op for ltorch) follows the group: position 2 of all_gather (a, group, do_async, dim), 3 of
+   * the others (a, op or root, group, do_async, ...) */
+  is_async = flag_of (wb_kernel_call_get_arg (call, op == WB_CUDA_NCCL_ALL_GATHER ? 2 : 3,
+                                              g_str_has_prefix (call->bsym->name, "ltorch.") ? "async_op" : "do_async"));
   if ((da = _wb_cuda_exec_to_device (rt, a, error)) == NULL || (in = wb_cuda_contiguous (rt, da->tensor, error)) == NULL)
     return FALSE;
   if (!out_shape (op, in, wb_kernel_call_get_arg (call, op == WB_CUDA_NCCL_ALL_GATHER ? 3 : 4, "dim"), shape, error))
