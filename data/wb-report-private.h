@@ -67,6 +67,8 @@ struct _WbReport
   GPtrArray  *kernels;          /* (element-type WbReportKernel) slowest first */
   GArray     *lines;            /* (element-type WbReportLine) by line */
   GHashTable *display_names;    /* kernel name as recorded -> demangled (both owned) */
+  GHashTable *region_rows;      /* region name -> (its first index in regions) + 1; names owned by run */
+  GArray     *region_next;      /* guint per region row: the next row of the same name + 1, or 0 */
   guint       median_iteration; /* the timed iteration whose time is closest to the median */
 };
 

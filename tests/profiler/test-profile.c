@@ -330,6 +330,44 @@ test_ceilings_cache (void)
   }
 }
 
+/* Kinds set after the report is made reach every row of that name (two rows may share one) and no other
+ * row; the kind of a name the symbol table knows is the table's until set. */
+static void
+test_region_kinds (void)
+{
+  g_autoptr (WbRun) run = wb_run_new ();
+  g_autoptr (WbReport) report = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  const char *names[] = { "nvFusion0", "ltorch.add", "TorchCompile0", "nvFusion0" };
+  const char *want[] = { "op", "op", "region", "op" };
+  JsonArray  *regions;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      WbRegionStats *s = wb_region_stats_new (names[i], "nvfuser");
+      wb_region_stats_add_time (s, 1000 * (i + 1));
+      wb_region_stats_update (s);
+      wb_run_add_region (run, s);
+    }
+  report = wb_report_new (run, NULL, "kinds", NULL);
+  wb_report_set_region_kind (report, "nvFusion0", FALSE);
+  wb_report_set_region_kind (report, "not-a-row", TRUE);
+  json = wb_report_to_json (report);
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  regions = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      JsonObject *o = json_array_get_object_element (regions, i);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        if (g_str_equal (json_object_get_string_member (o, "name"), names[k]))
+          g_assert_cmpstr (json_object_get_string_member (o, "kind"), ==, want[k]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -342,6 +380,7 @@ main (int argc, char **argv)
   ADD ("unprofiled", test_unprofiled);
   ADD ("reports", test_reports);
 #undef ADD
+  g_test_add_func ("/profiler/report/region-kinds", test_region_kinds);
   g_test_add_func ("/profiler/gate/rule", test_gate);
   g_test_add_func ("/profiler/ceilings/cache", test_ceilings_cache);
   return g_test_run ();
