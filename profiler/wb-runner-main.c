@@ -360,7 +360,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   if (!_wb_runner_join_group (run->rt, req, error))
     return FALSE;
   /* the regions' kernels compiled on every core now, not one after another as the checked run meets them */
-  precompiled.ms = wb_cuda_executors_precompile (run->rt, run->program, 0, &precompiled.units, &precompiled.compiled);
+  precompiled.ms = wb_cuda_executors_precompile (wb_cuda_runtime_get_info (run->rt)->arch, run->program, 0, &precompiled.units, &precompiled.compiled);
   av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
   if ((host_args = wb_runner_values_from_variant (av, error)) == NULL)
     return FALSE;

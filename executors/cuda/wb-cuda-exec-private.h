@@ -52,8 +52,23 @@ gboolean _wb_cuda_exec_run_copy_ (WbCudaRuntime *rt, WbKernelCall *call, GError 
 gboolean _wb_cuda_exec_run_on_cpu (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 gboolean _wb_cuda_exec_run_attention (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
-/* wb-cuda-executors.c: whether @e (one of these executors) runs @b, a top-level fusion region, as one
- * generated plan (the nvrtc path for the whole region) */
-gboolean _wb_cuda_exec_runs_as_plan (WbExecutor *e, const WbBsym *b);
+/* wb-cuda-executors.c: how @e (one of these executors) runs @b where generated code is concerned: one plan
+ * for a whole fusion region (its args its inputs), one plan for a call (its named arguments its inputs),
+ * a region split into fused runs around library calls, a call decomposed into its subsymbols (each asked
+ * again), a library or hand-written kernel, a utility op, or none of these (the cpu). */
+typedef enum
+{
+  WB_CUDA_PLAN_NONE = 0,
+  WB_CUDA_PLAN_REGION,
+  WB_CUDA_PLAN_CALL,
+  WB_CUDA_PLAN_SPLIT,
+  WB_CUDA_PLAN_DECOMPOSED,
+  WB_CUDA_PLAN_LIBRARY, /* cuBLASLt, cuDNN, attention, a hand-written kernel, NCCL: dense outputs */
+  WB_CUDA_PLAN_UTILITY, /* the cpu executor on the values as they are (checks, aliases, unpacking) */
+  WB_CUDA_PLAN_COPY,    /* copy_ (from, to): a strided copy into to's storage */
+  WB_CUDA_PLAN_KERNEL,  /* a hand-written kernel (wb-cuda-kernels.h): dense inputs and outputs */
+  WB_CUDA_PLAN_CONV,    /* cuDNN's convolution (wb-cuda-conv.h): dense inputs and outputs, a bias kernel */
+} WbCudaPlanPath;
+WbCudaPlanPath _wb_cuda_exec_plan_path (WbExecutor *e, const WbBsym *b);
 
 G_END_DECLS

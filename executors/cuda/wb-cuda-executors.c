@@ -405,13 +405,38 @@ static const WbExecutorVTable cuda_vtable = {
 
 static CudaExec executors[WB_N_EXECUTOR_IDS];
 
-gboolean
-_wb_cuda_exec_runs_as_plan (WbExecutor *e, const WbBsym *b)
+WbCudaPlanPath
+_wb_cuda_exec_plan_path (WbExecutor *e, const WbBsym *b)
 {
   if (e == NULL || e->vtable != &cuda_vtable)
-    return FALSE;
+    return WB_CUDA_PLAN_NONE;
   _wb_cuda_exec_ensure_tables ();
-  return wb_bsym_is_fusion (b) && choose_path ((CudaExec *) e, b, NULL) == PATH_FUSE;
+  switch (choose_path ((CudaExec *) e, b, NULL))
+    {
+    case PATH_FUSE:
+      return wb_bsym_is_fusion (b) ? WB_CUDA_PLAN_REGION : WB_CUDA_PLAN_CALL;
+    case PATH_OP:
+      return WB_CUDA_PLAN_CALL;
+    case PATH_SPLIT:
+      return WB_CUDA_PLAN_SPLIT;
+    case PATH_NONE:
+      return b->n_subsymbols > 0 ? WB_CUDA_PLAN_DECOMPOSED : WB_CUDA_PLAN_NONE;
+    case PATH_COPY:
+      return WB_CUDA_PLAN_COPY;
+    case PATH_KERNEL:
+      return WB_CUDA_PLAN_KERNEL;
+    case PATH_CONV:
+      return WB_CUDA_PLAN_CONV;
+    case PATH_MATMUL:
+    case PATH_ATTENTION:
+    case PATH_COLLECTIVE:
+      return WB_CUDA_PLAN_LIBRARY;
+    case PATH_DIRECT:
+      return WB_CUDA_PLAN_UTILITY;
+    case PATH_CPU:
+    default:
+      return WB_CUDA_PLAN_NONE;
+    }
 }
 
 static CudaExec *
@@ -447,6 +472,14 @@ wb_cuda_executor_get (const char *name, GError **error)
     g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_NO_DEVICE, "no CUDA executor named %s (%s)", name, list);
   }
   return NULL;
+}
+
+WbExecutor *
+wb_cuda_executor_peek (const char *name)
+{
+  CudaExec *e = find_executor (name);
+
+  return e != NULL ? &e->base : NULL;
 }
 
 void

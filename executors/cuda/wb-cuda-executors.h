@@ -37,6 +37,11 @@ G_BEGIN_DECLS
  * through transfers); NULL for another name (Thunder's read-only executors included) or when CUDA is
  * unavailable (@error). */
 WbExecutor *wb_cuda_executor_get (const char *name, GError **error);
+/* wb_cuda_executor_peek: (transfer none) the CUDA executor @name (a registry name) without asking for the
+ * device: what it would take and how (can_execute, wb_cuda_executors_precompile_sources) answers on a machine
+ * without a GPU; running a call through it asks for the device then. NULL for a name the registry does not
+ * run here. */
+WbExecutor *wb_cuda_executor_peek (const char *name);
 /* wb_cuda_executors_set_program: the traces of the program about to run (@backward may be NULL): the
  * registry's claim rule reads their types. Keeps none of them past the next call; forgets the memo. */
 void wb_cuda_executors_set_program (const WbTrace *forward, const WbTrace *backward);
@@ -90,16 +95,24 @@ GPtrArray *wb_cuda_executors_late_calls (const WbTrace *trace);
  * the cpu executor run there either way. Process-wide; the runner sets it per request. */
 void wb_cuda_executors_set_cpu_fallback (gboolean allowed);
 
-/* wb_cuda_executors_precompile: compiles ahead, with NVRTC on @threads threads (0: one per processor), the
- * kernels of every top-level fusion region of @program (forward and backward) that its executor runs as one
- * generated plan, from the regions' annotations (contiguous inputs: what the run builds for such inputs), into
- * the kernel cache, so that the checked run finds them there rather than compiling them one after another.
- * Regions whose plan cannot be generated from their annotations are left to the run; so are the per-op plans
- * of regions split at run time. @program's traces must be the ones set (wb_cuda_executors_set_program) and its
- * executors assigned. @n_sources (nullable) receives the number of distinct compile units, @n_compiled how many
- * of them NVRTC compiled (the rest were in the disk cache). Returns the wall time (ms). Compile errors are
- * left for the run to report. */
-double wb_cuda_executors_precompile (WbCudaRuntime *rt, WbProgram *program, guint threads, guint *n_sources, guint *n_compiled);
+/* wb_cuda_executors_precompile_sources: (transfer full) (element-type utf8) the distinct CUDA sources of the
+ * plans @program's executors generate for it (forward and backward): every top-level fusion region run as
+ * one plan, every call run as one plan, the fused runs of regions split around library calls, and the same
+ * for the subsymbols of calls the executor decomposes; each from the trace's annotations (or types its
+ * metas derive), with the layouts the run gives their inputs: dense, or the strides of a view a plan
+ * made (size-1 dimensions with stride 0); also the copies (wb_cuda_copy_source) of copy_, of views a library
+ * call or hand-written kernel takes dense and of returned views, and the hand-written kernels' units.
+ * @n_failed (nullable): plans that could not be generated from the annotations (left to the run), and
+ * @first_failure (nullable, transfer full) the first one's call and reason. @program's traces must be the ones set
+ * (wb_cuda_executors_set_program) and its executors assigned. Needs no device. */
+GPtrArray *wb_cuda_executors_precompile_sources (WbProgram *program, guint *n_failed, char **first_failure);
+
+/* wb_cuda_executors_precompile: compiles wb_cuda_executors_precompile_sources (@program) with NVRTC for
+ * @arch ("sm_90", or "compute_90" for PTX) on @threads threads (0: one per processor) into the kernel cache,
+ * so that the checked run finds them there rather than compiling them one after another. @n_sources
+ * (nullable) receives the number of distinct compile units, @n_compiled how many of them NVRTC compiled (the
+ * rest were in the disk cache). Returns the wall time (ms). Compile errors are left for the run to report. */
+double wb_cuda_executors_precompile (const char *arch, WbProgram *program, guint threads, guint *n_sources, guint *n_compiled);
 
 /* wb_cuda_executors_get_stats: (transfer none) the statistics of the current or last run. */
 const WbCudaDispatchStats *wb_cuda_executors_get_stats (void);

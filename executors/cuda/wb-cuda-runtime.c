@@ -788,6 +788,23 @@ copy_source (const WbTensor *dst, const WbTensor *src)
   return g_string_free (s, FALSE);
 }
 
+char *
+wb_cuda_copy_source (WbDtype dst_dtype, const gint64 *dst_strides, WbDtype src_dtype, const gint64 *src_strides, guint rank, const gint64 *shape)
+{
+  WbTensor dst = { .dtype = dst_dtype, .rank = rank }, src = { .dtype = src_dtype, .rank = rank };
+  gint64   acc = 1;
+
+  g_return_val_if_fail (rank <= WB_MAX_RANK, NULL);
+  for (int d = (int) rank - 1; d >= 0; d--)
+    {
+      dst.shape[d] = src.shape[d] = shape[d];
+      src.strides[d] = src_strides[d];
+      dst.strides[d] = dst_strides != NULL ? dst_strides[d] : acc;
+      acc *= MAX (shape[d], 1);
+    }
+  return copy_source (&dst, &src);
+}
+
 gboolean
 wb_cuda_copy_into (WbCudaRuntime *rt, WbTensor *dst, const WbTensor *src, GError **error)
 {

@@ -61,7 +61,7 @@ typedef struct
 void wb_cuda_runtime_reset_peak (WbCudaRuntime *rt);
 /* wb_cuda_tensor_untrack: leaves the device tensor @t (just allocated) out of bytes_live and bytes_peak:
  * a library's workspace, not the program's memory. */
-void wb_cuda_tensor_untrack (WbTensor *t);
+void                    wb_cuda_tensor_untrack (WbTensor *t);
 WbCudaRuntime          *wb_cuda_runtime_get (GError **error);
 const WbCudaDeviceInfo *wb_cuda_runtime_get_info (WbCudaRuntime *rt);
 CUstream                wb_cuda_runtime_get_stream (WbCudaRuntime *rt);
@@ -92,6 +92,11 @@ WbTensor *wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error);
 gboolean wb_cuda_copy_into (WbCudaRuntime *rt, WbTensor *dst, const WbTensor *src, GError **error);
 /* wb_cuda_contiguous: @t itself (a new reference) when contiguous, else a contiguous device copy. */
 WbTensor *wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error);
+/* wb_cuda_copy_source: (transfer full) the CUDA source (entry "wb_copy") that wb_cuda_copy_into compiles to
+ * copy a @src_dtype tensor laid out with element @src_strides (0 where it broadcasts) into a @dst_dtype one
+ * with @dst_strides (NULL: dense), both of @shape (@rank dims): what wb_cuda_executors_precompile compiles
+ * ahead for copy_ and for views that a library call or a download takes dense. */
+char *wb_cuda_copy_source (WbDtype dst_dtype, const gint64 *dst_strides, WbDtype src_dtype, const gint64 *src_strides, guint rank, const gint64 *shape);
 
 /* Modules and plans. */
 /* wb_cuda_runtime_get_function: the kernel @entry of @source compiled for the device (NVRTC disk cache,

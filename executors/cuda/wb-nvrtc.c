@@ -215,6 +215,12 @@ wb_nvrtc_compile (const char *source, const char *arch, const char *cache_dir, G
       /* best effort: a cache that cannot be written only costs a compile next time */
       g_file_set_contents (log_path, img->log, -1, NULL);
       g_file_set_contents (path, (const char *) bytes, (gssize) len, NULL);
+      /* $WB_KERNEL_CACHE_SOURCES: the compiled text beside its image, to read what a run compiled */
+      if (g_getenv ("WB_KERNEL_CACHE_SOURCES") != NULL)
+        {
+          g_autofree char *cu = g_strdup_printf ("%s/%s.cu", dir, img->key);
+          g_file_set_contents (cu, source, -1, NULL);
+        }
     }
   return img;
 }

@@ -1,0 +1,175 @@
+/* test-cuda-precompile.c — the kernels compiled ahead of a run, over the zoo (no GPU)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * wb_cuda_executors_precompile_sources on the program the runner builds for every case of the zoo
+ * (build/tests/zoo/zoo: the final forward and backward traces, the default GPU executors): every plan the
+ * executors generate must come from the trace's annotations (none left to the run), and the distinct sources
+ * must cover the calls run as generated code. A case of single ops (ResNet-50's trace has no fusion regions)
+ * must get its per-op kernels, a case of regions its regions'. With --compile, each case's sources are also
+ * compiled with NVRTC for sm_90 (the GPU machine's check of what CI only generates). */
+#include "config.h"
+
+#include <string.h>
+
+#include "wb-compiler.h"
+#include "wb-cuda-toolkit.h"
+#include "wb-test-common.h"
+
+typedef struct
+{
+  guint cases;
+  guint sources;
+  guint failed; /* plans left to the run in entries whose every call is known */
+  guint opaque; /* ... in entries calling an unknown symbol */
+} Counts;
+
+static WbTrace *
+parse (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  WbTrace         *t;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  t = wb_trace_parse (text, -1, path, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+/* the case's program as the runner builds it: the last forward_NN.py and backward_00.py */
+static WbProgram *
+case_program (const char *dir, WbTrace **fw, WbTrace **bw)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *bpath = g_build_filename (dir, "backward_00.py", NULL);
+  g_autofree char *fpath = NULL;
+  WbProgram       *program;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("forward_%02u.py", i);
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      if (!g_file_test (p, G_FILE_TEST_EXISTS))
+        break;
+      g_free (fpath);
+      fpath = g_steal_pointer (&p);
+    }
+  if (fpath == NULL)
+    return NULL;
+  *fw = parse (fpath);
+  *bw = g_file_test (bpath, G_FILE_TEST_EXISTS) ? parse (bpath) : NULL;
+  program = wb_program_new (*fw, *bw, &error);
+  g_assert_no_error (error);
+  return program;
+}
+
+/* whether @body calls a symbol the workbench does not know and Thunder printed without a decomposition (the
+ * run refuses such a call: what reads its outputs cannot be planned ahead either) */
+static gboolean
+calls_opaque (WbBsym *const *body, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (body[i]->kind == WB_BSYM_CALL &&
+        ((body[i]->symbol != NULL && wb_symbol_is_opaque (body[i]->symbol) && body[i]->n_subsymbols == 0) ||
+         calls_opaque (body[i]->subsymbols, body[i]->n_subsymbols)))
+      return TRUE;
+  return FALSE;
+}
+
+static guint
+check_case (const char *dir, const char *name, Counts *n)
+{
+  g_autoptr (WbTrace) fw = NULL;
+  g_autoptr (WbTrace) bw = NULL;
+  g_autoptr (WbProgram) program = case_program (dir, &fw, &bw);
+  g_autoptr (GPtrArray) sources = NULL;
+  g_autofree char *why = NULL;
+  WbExecutor      *def;
+  guint            failed = 0;
+
+  if (program == NULL)
+    return 0;
+  wb_cuda_executors_set_program (fw, bw);
+  def = wb_cuda_executor_peek (wb_executor_info_get_name (wb_executor_info_get_default (TRUE)));
+  g_assert_nonnull (def);
+  wb_program_assign (program, NULL, def);
+  sources = wb_cuda_executors_precompile_sources (program, &failed, &why);
+  g_test_message ("%s: %u sources, %u plans left to the run%s%s", name, sources->len, failed, why ? ", the first: " : "", why ? why : "");
+  n->cases++;
+  n->sources += sources->len;
+  if (calls_opaque (fw->body, fw->n_body) || (bw != NULL && calls_opaque (bw->body, bw->n_body)))
+    n->opaque += failed;
+  else
+    n->failed += failed;
+  for (guint i = 0; i < sources->len; i++)
+    g_assert_nonnull (strstr (sources->pdata[i], "__global__"));
+  wb_cuda_executors_forget_program ();
+  return sources->len;
+}
+
+/* every entry under @dir: a folder with forward traces, else its subfolders (ThunderFX modules, ranks) */
+static guint
+check_tree (const char *dir, const char *name, Counts *n)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) subs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *first = g_build_filename (dir, "forward_00.py", NULL);
+  const char      *e;
+  guint            sources = 0;
+
+  if (g_file_test (first, G_FILE_TEST_EXISTS))
+    return check_case (dir, name, n);
+  while (d != NULL && (e = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (subs, g_strdup (e));
+  g_ptr_array_sort (subs, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < subs->len; i++)
+    {
+      g_autofree char *sub = g_build_filename (dir, subs->pdata[i], NULL);
+      g_autofree char *label = g_strdup_printf ("%s/%s", name, (char *) subs->pdata[i]);
+      if (g_file_test (sub, G_FILE_TEST_IS_DIR) && strcmp (subs->pdata[i], "stages") != 0)
+        sources += check_tree (sub, label, n);
+    }
+  return sources;
+}
+
+static void
+test_zoo (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *zoo = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", NULL);
+  g_autofree char *resnet = g_build_filename (zoo, "resnet50", NULL);
+  g_autofree char *llama = g_build_filename (zoo, "llama", NULL);
+  g_autoptr (GDir) d = NULL;
+  Counts      n = { 0 };
+  const char *e;
+
+  if (!g_file_test (zoo, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  /* ResNet-50's single ops: hundreds of distinct kernels (the H200 compiled 334 of them during the run
+   * before the calls were precompiled) */
+  g_assert_cmpuint (check_tree (resnet, "resnet50", &n), >, 300);
+  /* a ThunderFX case: its modules' fusion regions */
+  g_assert_cmpuint (check_tree (llama, "llama", &n), >, 5);
+  d = g_dir_open (zoo, 0, NULL);
+  while (d != NULL && (e = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *dir = g_build_filename (zoo, e, NULL);
+      if (strcmp (e, "resnet50") != 0 && strcmp (e, "llama") != 0 && g_file_test (dir, G_FILE_TEST_IS_DIR))
+        check_tree (dir, e, &n);
+    }
+  g_test_message ("zoo: %u entries, %u sources, %u plans left to the run (and %u beside unknown symbols)", n.cases, n.sources, n.failed,
+                  n.opaque);
+  g_assert_cmpuint (n.failed, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/executors/precompile/zoo", test_zoo);
+  return g_test_run ();
+}
