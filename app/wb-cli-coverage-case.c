@@ -564,11 +564,6 @@ level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
   WbRunOptions options;
   double       gflop;
 
-  if (on_cuda && w->options->no_cuda != NULL)
-    {
-      wb_cli_coverage_result_set_not_run (r, WB_CLI_COVERAGE_REASON_NO_CUDA, w->options->no_cuda);
-      return;
-    }
   if (ensure_case (w, r) == NULL)
     return;
   if ((stage = wb_case_get_default_stage (w->c)) == NULL)
@@ -576,12 +571,20 @@ level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
       wb_cli_coverage_result_set_fail (r, "%s: no computation trace to run", w->path);
       return;
     }
-  if (!on_cuda && wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)) > 1)
+  /* one rank alone would run its collectives on a communicator of one (an all_gather returning its own shard):
+   * both levels leave it to the multi-GPU profile, which starts a runner per rank */
+  if (wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)) > 1)
     {
-      g_autofree char *detail = g_strdup_printf ("world size %d: its collectives need every rank; run-gpu runs it, one process per rank",
+      g_autofree char *detail = g_strdup_printf ("world size %d: its collectives need every rank; `profile` of the case folder runs it, "
+                                                 "one GPU and one runner per rank",
                                                  wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)));
 
       wb_cli_coverage_result_set_not_run (r, WB_CLI_COVERAGE_REASON_RANKS, detail);
+      return;
+    }
+  if (on_cuda && w->options->no_cuda != NULL)
+    {
+      wb_cli_coverage_result_set_not_run (r, WB_CLI_COVERAGE_REASON_NO_CUDA, w->options->no_cuda);
       return;
     }
   gflop = estimate_gflop (w->c, stage);

@@ -43,7 +43,7 @@ typedef enum
 #define WB_CLI_COVERAGE_REASON_BUDGET "too costly for the cpu"
 #define WB_CLI_COVERAGE_REASON_TIMEOUT "timed out"
 #define WB_CLI_COVERAGE_REASON_NO_CUDA "CUDA unavailable"
-#define WB_CLI_COVERAGE_REASON_RANKS "a rank of a larger world (the cpu runs one rank)"
+#define WB_CLI_COVERAGE_REASON_RANKS "a rank of a larger world (one process runs one rank)"
 
 /* One level of one case. */
 typedef struct

@@ -467,6 +467,40 @@ test_run_gpu (void)
   g_assert_cmpuint (strlen (json_object_get_string_member (r, "detail")), >, 0);
 }
 
+/* A rank folder of a world of 2 (DDP recorded per rank): neither level runs one rank alone, whose collectives
+ * would run on a communicator of one, and the reason names the multi-GPU profile; not a failure, never a pass. */
+static void
+test_ranks_not_run (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *ddp = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", "ddp_llama_w2", NULL);
+  g_autoptr (JsonParser) parser = NULL;
+  g_auto (WbTestRun) run = { 0 };
+  const char *ranks[] = { "rank0", "rank1" };
+
+  if (!g_file_test (ddp, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  RUN (&run, "--headless", "coverage", ddp, "--levels", "load,run-cpu,run-gpu", "--format", "json");
+  g_assert_cmpint (run.status, ==, 1);
+  parser = parse_report (run.out, strlen (run.out));
+  for (guint i = 0; i < G_N_ELEMENTS (ranks); i++)
+    {
+      JsonObject *c = find_case (report_root (parser), ranks[i]);
+      g_assert_nonnull (c);
+      g_assert_cmpstr (level_status (c, "load"), ==, "ok");
+      for (guint l = 0; l < 2; l++)
+        {
+          JsonObject *r = case_level (c, l == 0 ? "run-cpu" : "run-gpu");
+          g_assert_cmpstr (json_object_get_string_member (r, "status"), ==, "not-run");
+          g_assert_cmpstr (json_object_get_string_member (r, "reason"), ==, "a rank of a larger world (one process runs one rank)");
+          g_assert_nonnull (strstr (json_object_get_string_member (r, "detail"), "world size 2"));
+        }
+    }
+}
+
 static void
 test_bad_usage (void)
 {
@@ -507,6 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/coverage/corrupted-file", test_corrupted_file);
   g_test_add_func ("/app/coverage/run-cpu-not-run", test_run_cpu_not_run);
   g_test_add_func ("/app/coverage/run-gpu", test_run_gpu);
+  g_test_add_func ("/app/coverage/ranks-not-run", test_ranks_not_run);
   g_test_add_func ("/app/coverage/bad-usage", test_bad_usage);
 
   return g_test_run ();
