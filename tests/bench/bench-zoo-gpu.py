@@ -39,8 +39,12 @@ def parse_args():
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--device", default="cuda")
     p.add_argument("--no-compile", action="store_true")
+    p.add_argument("--reduce-overhead", action="store_true",
+                   help="also torch.compile(mode='reduce-overhead'): CUDA graphs, the like-for-like column for our graph replays")
     p.add_argument("--no-coverage", action="store_true", help="skip the coverage run-gpu pass over the zoo")
     p.add_argument("--no-extra", action="store_true", help="skip the warm-setup and no-graphs runs (more cases a call)")
+    p.add_argument("--shard", default="0/1", help="K/N: every N-th case from the K-th (one GPU each, in parallel)")
+    p.add_argument("--deadline", type=float, default=0, help="start no case after this many seconds (0: none)")
     p.add_argument("cases", nargs="*")
     return p.parse_args()
 
@@ -71,6 +75,13 @@ def real_model(name, c, a):
             res["compile"] = time_model(torch.compile(model), args, a.device, a.iters, a.warmup, c["training"], params)
         except Exception as e:
             res["compile"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+    if a.reduce_overhead:
+        try:
+            torch._dynamo.reset()
+            res["compile_ro"] = time_model(torch.compile(model, mode="reduce-overhead"), args, a.device, a.iters, a.warmup,
+                                           c["training"], params)
+        except Exception as e:
+            res["compile_ro"] = {"error": f"{type(e).__name__}: {e}"[:300]}
     return res
 
 
@@ -102,7 +113,7 @@ def profile_entry(app, entry, report, iters, warmup, extra=()):
 def workbench(app, case_dir, out, iters, warmup, extra=True):
     """The case's entries profiled: the first time with a cold kernel cache for them (setup cold: command
     to report, wall), then once more for one iteration (setup warm), then without CUDA graphs."""
-    total, plain, errors, n, graphs, cold, warm, peak = 0.0, 0.0, [], 0, 0, 0.0, 0.0, 0
+    total, plain, errors, n, graphs, cold, warm, peak, rt_compiles = 0.0, 0.0, [], 0, 0, 0.0, 0.0, 0, 0
     for e in entries(case_dir):
         base = os.path.join(out, os.path.relpath(e, os.path.dirname(case_dir)).replace("/", "__"))
         d, err, wall = profile_entry(app, e, base + ".json", iters, warmup)
@@ -110,6 +121,7 @@ def workbench(app, case_dir, out, iters, warmup, extra=True):
             errors.append(err)
             continue
         cold += wall
+        rt_compiles += runtime_compiles(d)
         # the program's own time: no profiler event inside the step, as eager and torch.compile are timed
         total += d["iteration"].get("unprofiled_median_ms", d["iteration"]["median_ms"])
         graphs += bool(d["run"].get("cuda_graphs"))
@@ -125,7 +137,18 @@ def workbench(app, case_dir, out, iters, warmup, extra=True):
     if not n or errors:
         return {"error": errors[0] if errors else "no traces", "entries": n}
     return {"median_ms": total, "plain_median_ms": plain, "entries": n, "graphs": graphs, "setup_cold_s": cold,
-            "setup_warm_s": warm, "peak_mb": peak / 2**20}
+            "setup_warm_s": warm, "peak_mb": peak / 2**20, "runtime_compiles": rt_compiles}
+
+
+def runtime_compiles(report):
+    """The kernels NVRTC compiled during the run, after the ones compiled ahead (the report's "nvrtc kernels")."""
+    for v in report.get("run", {}).get("executor_versions") or []:
+        if v.startswith("nvrtc kernels=") and "; then " in v:
+            try:
+                return int(v.split("; then ", 1)[1].split()[0])
+            except ValueError:
+                return 0
+    return 0
 
 
 def recorded_thunder(case_dir):
@@ -149,11 +172,17 @@ def main():
                             "--format", "json", "-o", cov], capture_output=True, text=True)
         print(p.stdout[p.stdout.find("## SUMMARY"):] if "## SUMMARY" in p.stdout else p.stdout + p.stderr[-2000:])
     names = a.cases or [n for n, c in cases.CASES.items() if c["training"]]
+    k, n_shards = (int(x) for x in a.shard.split("/"))
+    names = names[k::n_shards]
+    started = time.monotonic()
     print("| case | wb ms (graphs) | wb ms (no graphs) | eager ms | compile ms | Thunder ms (recorded) | wb/compile | "
           "wb/eager | wb setup cold / warm s | compile / Thunder first call s | wb / compile step peak MiB | note |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    rows, ratios_c, ratios_e = [], [], []
+    rows, ratios_c, ratios_e, ratios_ro = [], [], [], []
     for n in names:
+        if a.deadline and time.monotonic() - started > a.deadline:
+            print(f"| {n} | not run: the call's deadline ({a.deadline:.0f} s) had passed |", flush=True)
+            continue
         c = cases.CASES[n]
         case_dir = os.path.join(a.zoo, n)
         r = {"case": n}
@@ -176,6 +205,16 @@ def main():
             note = f"sum of {wbd['entries']} ThunderFX subgraphs"
         if "graphs" in wbd:
             note += f"{'; ' if note else ''}CUDA graph in {wbd['graphs']} of {wbd['entries']}"
+        ro = r.get("compile_ro", {}).get("median_ms")
+        if ro:
+            note += f"{'; ' if note else ''}torch.compile reduce-overhead {ro:.3f} ms: wb {wb / ro:.2f}x" if wb else \
+                f"{'; ' if note else ''}torch.compile reduce-overhead {ro:.3f} ms"
+            if wb:
+                ratios_ro.append(wb / ro)
+        elif "compile_ro" in r:
+            note += f"{'; ' if note else ''}reduce-overhead: {r['compile_ro'].get('error', '?')[:120]}"
+        if wbd.get("runtime_compiles"):
+            note += f"; {wbd['runtime_compiles']} kernels compiled during the run"
         cfirst = r.get("compile", {}).get("first_call_s")
         tpeak = r.get("compile", {}).get("peak_minus_before_mb")
         print(f"| {n} | {f(wbd)} | {f(wbd, 'plain_median_ms')} | {f(r['eager'])} | {f(r.get('compile', {}))} | "
@@ -188,9 +227,10 @@ def main():
               f"{note} |", flush=True)
     gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
     summary = {"geomean_wb_over_compile": gm(ratios_c), "geomean_wb_over_eager": gm(ratios_e),
-               "cases_with_ratios": len(ratios_c), "cases": len(rows)}
+               "geomean_wb_over_compile_reduce_overhead": gm(ratios_ro), "cases_with_ratios": len(ratios_c), "cases": len(rows)}
     print(f"geometric mean over {len(ratios_c)} of {len(rows)} cases: wb/compile "
-          f"{summary['geomean_wb_over_compile'] or '-'}, wb/eager {summary['geomean_wb_over_eager'] or '-'}")
+          f"{summary['geomean_wb_over_compile'] or '-'}, wb/eager {summary['geomean_wb_over_eager'] or '-'}, "
+          f"wb/compile reduce-overhead over {len(ratios_ro)}: {summary['geomean_wb_over_compile_reduce_overhead'] or '-'}")
     with open(os.path.join(a.out, "bench-zoo.json"), "w", encoding="utf-8") as f:
         json.dump({"rows": rows, "summary": summary}, f, indent=1)
     return 0
