@@ -333,15 +333,44 @@ ensure_case (CaseWork *w, WbCliCoverageResult *r)
   return w->c;
 }
 
+/* The first error of the verifier (names defined before use and once, regions consistent; types are the
+ * pipeline's own) in the traces the workbench computed, as "LABEL:LINE:COL: message"; NULL when none. */
+static char *
+workbench_stage_error (const WbCase *c)
+{
+  const WbTraceSet *set = wb_case_get_trace_set (c);
+
+  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
+      g_autoptr (GPtrArray) diagnostics = NULL;
+
+      if (g_strcmp0 (e->subset, "workbench") != 0)
+        continue;
+      diagnostics = wb_trace_verify (e->trace, WB_VERIFY_NO_TYPES);
+      for (guint k = 0; k < diagnostics->len; k++)
+        {
+          const WbDiagnostic *d = diagnostics->pdata[k];
+          if (d->severity == WB_DIAGNOSTIC_ERROR)
+            return g_strdup_printf ("%s:%u:%u: %s (a stage the workbench computed)", d->filename ? d->filename : "workbench", d->line,
+                                    d->col, d->message);
+        }
+    }
+  return NULL;
+}
+
 static void
 level_recompile (CaseWork *w, WbCliCoverageResult *r)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *bad = NULL;
 
   if (ensure_case (w, r) == NULL)
     return;
   if (!wb_case_add_workbench_stages (w->c, &error))
     wb_cli_coverage_result_set_fail (r, "%s", error->message);
+  else if ((bad = workbench_stage_error (w->c)) != NULL)
+    wb_cli_coverage_result_set_fail (r, "%s", bad);
   else
     r->status = WB_CLI_COVERAGE_OK;
 }

@@ -314,26 +314,48 @@ decide (Remat *r, const WbTrace *in)
     }
 }
 
-/* The largest N of the Thunder-style names tN the trace types, so that tN+1, tN+2... are free */
+static guint
+name_number (const char *n)
+{
+  char   *end;
+  guint64 v;
+
+  if (n[0] != 't' || !g_ascii_isdigit (n[1]))
+    return 0;
+  v = g_ascii_strtoull (n + 1, &end, 10);
+  return *end == '\0' && v < G_MAXUINT / 2 ? (guint) v : 0;
+}
+
+/* the largest N of the names tN that @body defines, at every depth */
+static guint
+last_defined_name (WbBsym *const *body, guint n, GPtrArray *names)
+{
+  guint last = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_ptr_array_set_size (names, 0);
+      _wb_bsym_add_outputs (body[i], names);
+      for (guint k = 0; k < names->len; k++)
+        last = MAX (last, name_number (names->pdata[k]));
+      last = MAX (last, last_defined_name (body[i]->subsymbols, body[i]->n_subsymbols, names));
+    }
+  return last;
+}
+
+/* The largest N of the Thunder-style names tN the trace types or defines (an unknown symbol's outputs have
+ * no type), so that tN+1, tN+2... are free */
 static guint
 last_thunder_name (WbPassContext *ctx)
 {
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
   GHashTableIter it;
   gpointer       key;
-  guint          last = 0;
+  guint          last = last_defined_name (ctx->in->body, ctx->in->n_body, names);
 
   g_hash_table_iter_init (&it, ctx->types);
   while (g_hash_table_iter_next (&it, &key, NULL))
-    {
-      const char *n = key;
-      if (n[0] == 't' && g_ascii_isdigit (n[1]))
-        {
-          char   *end;
-          guint64 v = g_ascii_strtoull (n + 1, &end, 10);
-          if (*end == '\0' && v > last && v < G_MAXUINT / 2)
-            last = (guint) v;
-        }
-    }
+    last = MAX (last, name_number (key));
   return last;
 }
 

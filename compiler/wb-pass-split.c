@@ -26,7 +26,7 @@ _wb_trace_find_backward (const WbTrace *trace)
   g_autoptr (GHashTable) needed = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   const WbBsym  *ret = _wb_trace_return (trace);
-  const WbValue *fw;
+  const WbValue *fw, *flat_args;
   if (ret == NULL || (fw = _wb_dict_get (ret->value, "fw_flat_out")) == NULL)
     return backward;
   {
@@ -34,6 +34,13 @@ _wb_trace_find_backward (const WbTrace *trace)
     probe.kind = WB_BSYM_RETURN;
     probe.value = (WbValue *) fw;
     _wb_bsym_add_inputs (&probe, names);
+    /* the forward also returns flat_args, where an argument the program wrote in place (a BatchNorm running
+     * statistic's copy_) is the copy's result: what computes it is forward work */
+    if ((flat_args = _wb_dict_get (ret->value, "flat_args")) != NULL)
+      {
+        probe.value = (WbValue *) flat_args;
+        _wb_bsym_add_inputs (&probe, names);
+      }
   }
   for (guint k = 0; k < names->len; k++)
     g_hash_table_add (needed, names->pdata[k]);
