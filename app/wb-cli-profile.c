@@ -120,17 +120,20 @@ check_distinct_outputs (const ProfileOptions *o)
 static void
 on_progress (WbProfilePhase phase, guint done, guint total, gint64 iteration_ns, gpointer user_data)
 {
-  Progress *p = user_data;
-  gint64    now = g_get_monotonic_time ();
+  Progress        *p = user_data;
+  gint64           now = g_get_monotonic_time ();
+  g_autofree char *left = NULL;
 
-  /* long runs only: after 2 s, at most once a second, and always the last iteration once started */
+  /* long runs only: after 2 s, at most once a second, and always the last of each phase once started */
   if (p->quiet || now - p->start_us < 2 * G_USEC_PER_SEC)
     return;
-  if (now - p->last_us < G_USEC_PER_SEC && !(phase == WB_PROFILE_PHASE_TIMED && done == total && p->last_us > 0))
+  if (now - p->last_us < G_USEC_PER_SEC && !(done == total && p->last_us > 0))
     return;
   p->last_us = now;
-  g_printerr ("profile: %s %u/%u (%.1f ms)\n", phase == WB_PROFILE_PHASE_WARMUP ? "warm-up" : "iteration", done, total,
-              iteration_ns / 1e6);
+  /* what is left of the phase at the last iteration's pace (the GPU's phases: the runner's wall time) */
+  if (iteration_ns > 0 && done < total)
+    left = g_strdup_printf (", about %.1f s left in this phase", (double) iteration_ns * (total - done) / 1e9);
+  g_printerr ("profile: %s %u/%u (%.1f ms%s)\n", wb_profile_phase_to_string (phase), done, total, iteration_ns / 1e6, left ? left : "");
 }
 
 /* -- loading ------------------------------------------------------------------------------------- */

@@ -367,19 +367,29 @@ store_run (WbProfileJob *job, WbRun *run)
     }
 }
 
-/* the runner's PROGRESS as the job's: the checked run's calls as the warm-up phase, then its iterations */
+/* the runner's PROGRESS as the job's: the checked run's calls (counted here: the runner names them), then
+ * each phase's iterations as the runner counts them */
 static void
-on_runner_progress (const char *region, guint line, guint iteration, guint iterations, gpointer data)
+on_runner_progress (const WbRunnerProgress *p, gpointer data)
 {
+  static const WbProfilePhase phases[] = {
+    [WB_RUNNER_PHASE_WARMUP] = WB_PROFILE_PHASE_WARMUP,
+    [WB_RUNNER_PHASE_UNPROFILED] = WB_PROFILE_PHASE_UNPROFILED,
+    [WB_RUNNER_PHASE_TIMED] = WB_PROFILE_PHASE_TIMED,
+    [WB_RUNNER_PHASE_TRACED] = WB_PROFILE_PHASE_TRACED,
+  };
   WbProfileJob *job = data;
   guint         n = wb_profile_get_n_entries (job->profile);
 
   if (job->options.progress == NULL)
     return;
-  if (iterations > 0)
-    job->options.progress (WB_PROFILE_PHASE_TIMED, MIN (iteration, iterations), iterations, 0, job->options.progress_data);
-  else if (region != NULL && n > 0)
-    job->options.progress (WB_PROFILE_PHASE_WARMUP, MIN (++job->runner_calls, n), n, 0, job->options.progress_data);
+  if (p->phase != WB_RUNNER_PHASE_NONE && (guint) p->phase < G_N_ELEMENTS (phases) && p->iterations > 0)
+    job->options.progress (phases[p->phase], MIN (p->iteration, p->iterations), p->iterations, p->iteration_ns, job->options.progress_data);
+  else if (p->region != NULL && n > 0)
+    {
+      job->runner_calls++; /* not inside MIN (), which would count it twice */
+      job->options.progress (WB_PROFILE_PHASE_CHECKED, MIN (job->runner_calls, n), n, 0, job->options.progress_data);
+    }
 }
 
 /* a cancel ends the runner at once (its process, and the device memory with it), from the cancelling thread */

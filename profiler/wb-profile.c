@@ -28,16 +28,16 @@ typedef struct
 
 struct _WbProfile
 {
-  WbProgram  *program;
-  char       *stage_name;
-  GPtrArray  *entries;    /* (element-type Entry) in execution order */
-  GHashTable *by_bsym;    /* const WbBsym* -> GUINT_TO_POINTER (index + 1) */
-  GHashTable *call_names; /* printed names of the top-level calls (utility ones included) */
+  WbProgram    *program;
+  char         *stage_name;
+  GPtrArray    *entries;    /* (element-type Entry) in execution order */
+  GHashTable   *by_bsym;    /* const WbBsym* -> GUINT_TO_POINTER (index + 1) */
+  GHashTable   *call_names; /* printed names of the top-level calls (utility ones included) */
   WbAssignment *assignment; /* (nullable) as given to wb_profile_set_assignment */
   GHashTable   *by_name;    /* printed call name -> executor name (both owned): the assignment resolved */
-  guint32     backward_offset;
-  gboolean    cuda;             /* runs in the GPU runner (wb_profile_set_device_cuda) */
-  char       *default_executor; /* cuda: the executor of unassigned entries */
+  guint32       backward_offset;
+  gboolean      cuda;             /* runs in the GPU runner (wb_profile_set_device_cuda) */
+  char         *default_executor; /* cuda: the executor of unassigned entries */
 };
 
 void
@@ -48,6 +48,26 @@ wb_profile_options_init (WbProfileOptions *options)
   options->iters = 20;
   options->warmup = 3;
   options->cuda_graphs = TRUE;
+}
+
+const char *
+wb_profile_phase_to_string (WbProfilePhase phase)
+{
+  switch (phase)
+    {
+    case WB_PROFILE_PHASE_CHECKED:
+      return "checked run";
+    case WB_PROFILE_PHASE_WARMUP:
+      return "warm-up";
+    case WB_PROFILE_PHASE_UNPROFILED:
+      return "unprofiled";
+    case WB_PROFILE_PHASE_TIMED:
+      return "iteration";
+    case WB_PROFILE_PHASE_TRACED:
+      return "traced";
+    default:
+      return "?";
+    }
 }
 
 gboolean

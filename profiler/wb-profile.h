@@ -61,13 +61,25 @@ typedef enum
 /* The environment variable of the test-only slow-down knob (see above). */
 #define WB_TEST_SLOW_REGION_ENV "WB_TEST_SLOW_REGION"
 
+/* The phases of a profile, in the order they run. The cpu runs WARMUP and TIMED; the GPU runner all of them
+ * (UNPROFILED and TRACED when it profiles, TRACED only when CUPTI traces). */
 typedef enum
 {
-  WB_PROFILE_PHASE_WARMUP = 1,
-  WB_PROFILE_PHASE_TIMED,
+  WB_PROFILE_PHASE_CHECKED = 1, /* the GPU's checked run: @done of @total is its top-level calls */
+  WB_PROFILE_PHASE_WARMUP,      /* untimed warm-up iterations */
+  WB_PROFILE_PHASE_UNPROFILED,  /* the GPU's plain iterations (no event inside them): the program's own time */
+  WB_PROFILE_PHASE_TIMED,       /* the timed iterations: the run's statistics */
+  WB_PROFILE_PHASE_TRACED,      /* the GPU's iterations under CUPTI: the kernel records */
 } WbProfilePhase;
 
-/* WbProfileProgressFunc: called after each iteration: @done of @total in @phase; @iteration_ns its time. */
+/* wb_profile_phase_to_string: (transfer none) the phase's name for a terminal, untranslated: "checked run",
+ * "warm-up", "unprofiled", "iteration" (timed), "traced". */
+const char *wb_profile_phase_to_string (WbProfilePhase phase);
+
+/* WbProfileProgressFunc: @done of @total in @phase (iterations; the checked run's calls), @iteration_ns the
+ * last iteration's time (0: unknown). On the cpu after every iteration; from the GPU runner at most every
+ * WB_RUNNER_PROGRESS_INTERVAL_US and after the last iteration of each phase, so @done may skip. Called on
+ * the thread that runs the profile. */
 typedef void (*WbProfileProgressFunc) (WbProfilePhase phase,
                                        guint          done,
                                        guint          total,

@@ -18,6 +18,8 @@ typedef struct
   WbRunnerProf  *prof;       /* (nullable) a profiled run */
   const char    *call;       /* (nullable) the top-level call running now: a failed graph capture names it */
   WbHostTrace   *host_trace; /* (nullable) WB_CUDA_HOST_TRACE=1 (wb-runner-host-trace.h) */
+  /* the rate limit of the iterations' PROGRESS messages, every phase of a run (wb-runner-protocol.h) */
+  WbRunnerProgressLimit limit;
 } Runner;
 
 /* CUDA graphs (RUN with `cuda_graphs`, wb-runner-graphs.c).

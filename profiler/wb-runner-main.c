@@ -6,7 +6,8 @@
  * nothing printed by a library can corrupt a message). A run: parse the program's traces, assign the
  * runner's executors (executors/cuda/wb-cuda-executors.h), upload the arguments once, run it once checked
  * (synchronising after every kernel and announcing every top-level call, so a fault names its region),
- * then warm-up and timed runs (each synchronised at its end), and return the checked run's outputs,
+ * then warm-up and timed runs (each synchronised at its end; every phase's iterations reported with a
+ * rate-limited PROGRESS, wb_runner_send_iteration), and return the checked run's outputs,
  * gradients and cotangents with the timings and what ran where. A kernel fault loses the CUDA context for
  * good: the runner reports it (fatal) and exits with status 3; the caller starts a fresh runner.
  * Exit: 0 after QUIT or end of input, 3 after a fault, 2 on a protocol error. */
@@ -62,9 +63,8 @@ send_no_gpu (Runner *r, const GError *error)
 static void
 on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
 {
-  Runner         *r = data;
-  GVariantBuilder b;
-  guint           line;
+  Runner *r = data;
+  guint   line;
 
   r->call = bsym->name;
   /* first: a call placed on the second stream has its events recorded there (wb-cuda-executors.h). A fork
@@ -83,11 +83,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   g_free (r->last_region);
   r->last_region = line ? g_strdup_printf ("%s:%u: %s", trace->filename ? trace->filename : "<trace>", line, bsym->name)
                         : g_strdup (bsym->name);
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&b, "{sv}", "region", g_variant_new_string (bsym->name));
-  g_variant_builder_add (&b, "{sv}", "line", g_variant_new_uint32 (line));
-  g_variant_builder_add (&b, "{sv}", "trace", g_variant_new_string (trace->filename ? trace->filename : "<trace>"));
-  wb_runner_write_message (r->out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), NULL);
+  wb_runner_send_call (r->out, bsym->name, line, trace->filename ? trace->filename : "<trace>", NULL);
 }
 
 static void
@@ -510,6 +506,26 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
   return TRUE;
 }
 
+/* Iteration @i of run_timed's loop (@warm warm-ups, @n_plain plain, @iters timed, then traced ones) ended
+ * after @ns: its PROGRESS, as its phase counts it, rate-limited (wb_runner_send_iteration). A graph's
+ * capture and untimed replay count in the first iteration of their phase. */
+static void
+iteration_done (Runner *r, guint i, guint warm, guint n_plain, guint iters, gint64 ns)
+{
+  WbRunnerPhase phase;
+  guint         first, n;
+
+  if (i < warm)
+    phase = WB_RUNNER_PHASE_WARMUP, first = 0, n = warm;
+  else if (i < warm + n_plain)
+    phase = WB_RUNNER_PHASE_UNPROFILED, first = warm, n = n_plain;
+  else if (i < warm + n_plain + iters)
+    phase = WB_RUNNER_PHASE_TIMED, first = warm + n_plain, n = iters;
+  else
+    phase = WB_RUNNER_PHASE_TRACED, first = warm + n_plain + iters, n = iters;
+  wb_runner_send_iteration (r->out, &r->limit, phase, i - first + 1, n, ns, NULL);
+}
+
 /* Warm-up and timed runs, which reuse the checked run's cotangents (already on the device): warm-up,
  * timed iterations, then (profiling with CUPTI) as many traced ones: CUPTI's per-kernel cost stays out of
  * the times the profile reports, and the kernels come from the traced iterations. With `cuda_graphs` the
@@ -526,11 +542,13 @@ run_timed (Runner *r, Run *run, GError **error)
   guint total = warm + n_plain + iters + n_traced;
 
   r->host_trace = r->prof == NULL && !run->cuda_graphs ? wb_host_trace_new (run->rt) : NULL;
+  wb_runner_progress_limit_init (&r->limit);
   for (guint i = 0; i < total; i++)
     {
       gboolean plain = i >= warm && i < warm + n_plain;
       gboolean timed = i >= warm + n_plain && i < warm + n_plain + iters;
       gboolean traced = i >= warm + n_plain + iters;
+      gint64   t0 = now_ns ();
       if (timed && n_plain > 0 && i == warm + n_plain)
         {
           wb_runner_prof_end_plain_phase (r->prof);
@@ -553,6 +571,7 @@ run_timed (Runner *r, Run *run, GError **error)
         }
       else if (!run_iteration (r, run, fixed ? fixed : run->cots, timed, (plain || timed || traced) && r->prof, error))
         return FALSE;
+      iteration_done (r, i, warm, n_plain, iters, now_ns () - t0);
     }
   wb_host_trace_free (g_steal_pointer (&r->host_trace), run->iter_gpu_ms->len ? g_array_index (run->iter_gpu_ms, double, run->iter_gpu_ms->len - 1) : 0);
   if (run->cuda_graphs && run->graphs.graph == NULL && run->graphs.note == NULL)

@@ -299,3 +299,63 @@ wb_runner_values_from_variant (GVariant *av, GError **error)
     }
   return out;
 }
+
+/* -- PROGRESS: the checked run's calls and every phase's iterations ----------------------------------- */
+
+static const char *const phase_names[] = { NULL, "warmup", "unprofiled", "timed", "traced" };
+
+const char *
+wb_runner_phase_to_string (WbRunnerPhase phase)
+{
+  return (guint) phase < G_N_ELEMENTS (phase_names) ? phase_names[phase] : NULL;
+}
+
+WbRunnerPhase
+wb_runner_phase_from_string (const char *name)
+{
+  for (guint i = 1; name != NULL && i < G_N_ELEMENTS (phase_names); i++)
+    if (strcmp (name, phase_names[i]) == 0)
+      return (WbRunnerPhase) i;
+  return WB_RUNNER_PHASE_NONE;
+}
+
+void
+wb_runner_progress_limit_init (WbRunnerProgressLimit *limit)
+{
+  limit->interval_us = WB_RUNNER_PROGRESS_INTERVAL_US;
+  limit->last_us = 0;
+  limit->sent = 0;
+}
+
+gboolean
+wb_runner_send_call (GOutputStream *out, const char *name, guint line, const char *trace, GError **error)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "region", g_variant_new_string (name));
+  g_variant_builder_add (&b, "{sv}", "line", g_variant_new_uint32 (line));
+  if (trace != NULL)
+    g_variant_builder_add (&b, "{sv}", "trace", g_variant_new_string (trace));
+  return wb_runner_write_message (out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), error);
+}
+
+gboolean
+wb_runner_send_iteration (GOutputStream *out, WbRunnerProgressLimit *limit, WbRunnerPhase phase, guint done, guint total, gint64 iteration_ns, GError **error)
+{
+  gint64          now = g_get_monotonic_time ();
+  GVariantBuilder b;
+
+  g_return_val_if_fail (wb_runner_phase_to_string (phase) != NULL, FALSE);
+  /* the last of a phase always goes (the caller sees each phase end); others once per interval */
+  if (done < total && limit->last_us != 0 && now - limit->last_us < limit->interval_us)
+    return FALSE;
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "phase", g_variant_new_string (wb_runner_phase_to_string (phase)));
+  g_variant_builder_add (&b, "{sv}", "iteration", g_variant_new_uint32 (done));
+  g_variant_builder_add (&b, "{sv}", "iterations", g_variant_new_uint32 (total));
+  g_variant_builder_add (&b, "{sv}", "iteration_ns", g_variant_new_int64 (iteration_ns));
+  limit->last_us = now;
+  limit->sent++;
+  return wb_runner_write_message (out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), error);
+}

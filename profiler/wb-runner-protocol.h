@@ -32,7 +32,7 @@ typedef enum
   WB_RUNNER_MSG_PROBE,         /* caller -> runner: is CUDA usable? */
   WB_RUNNER_MSG_PROBE_REPLY,   /* runner -> caller: ok, message, device, arch, code */
   WB_RUNNER_MSG_RUN,           /* caller -> runner: a program, its assignment, options and inputs */
-  WB_RUNNER_MSG_PROGRESS,      /* runner -> caller: the top-level call about to run (checked pass) */
+  WB_RUNNER_MSG_PROGRESS,      /* runner -> caller: the checked run's next call, or an iteration done (phase) */
   WB_RUNNER_MSG_RESULT,        /* runner -> caller: outputs, gradients, timings, statistics */
   WB_RUNNER_MSG_ERROR,         /* runner -> caller: domain, code, message, region, exit */
   WB_RUNNER_MSG_QUIT,          /* caller -> runner: exit now */
@@ -45,6 +45,53 @@ gboolean wb_runner_write_message (GOutputStream *out, WbRunnerMsgType type, GVar
 /* wb_runner_read_message: reads one message into @type and @payload (transfer full, a{sv}). At a clean end
  * of stream before any byte of a header: FALSE with G_IO_ERROR_CLOSED. */
 gboolean wb_runner_read_message (GInputStream *in, WbRunnerMsgType *type, GVariant **payload, GError **error);
+
+/* The phases of a run's iterations after its checked run, in the order the runner runs them; PROGRESS's
+ * `phase` names them (wb_runner_phase_to_string). */
+typedef enum
+{
+  WB_RUNNER_PHASE_NONE = 0,   /* not an iteration: a call of the checked run */
+  WB_RUNNER_PHASE_WARMUP,     /* "warmup": the warm-up runs after the checked one */
+  WB_RUNNER_PHASE_UNPROFILED, /* "unprofiled": profiling's plain iterations (events only at start and end) */
+  WB_RUNNER_PHASE_TIMED,      /* "timed": the timed iterations, graph replays or call by call */
+  WB_RUNNER_PHASE_TRACED,     /* "traced": profiling's iterations under CUPTI, for the kernel records */
+} WbRunnerPhase;
+
+/* wb_runner_phase_to_string: (transfer none) "warmup", "unprofiled", "timed", "traced"; NULL for NONE. */
+const char *wb_runner_phase_to_string (WbRunnerPhase phase);
+/* wb_runner_phase_from_string: the phase @name (nullable) names; NONE when none. */
+WbRunnerPhase wb_runner_phase_from_string (const char *name);
+
+/* The least time between two iteration PROGRESS messages of a run, µs: a loop of tiny iterations sends at
+ * most one per interval (and the last of each phase), so that the pipe and the caller are not flooded. */
+#define WB_RUNNER_PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 20)
+
+/* The rate limit of a run's iteration messages: init once per RUN. */
+typedef struct
+{
+  gint64 interval_us; /* WB_RUNNER_PROGRESS_INTERVAL_US unless a test sets another */
+  gint64 last_us;     /* monotonic time of the last message sent, 0: none yet */
+  guint  sent;        /* messages sent */
+} WbRunnerProgressLimit;
+
+void wb_runner_progress_limit_init (WbRunnerProgressLimit *limit);
+
+/* wb_runner_send_call: the PROGRESS of the checked run's next top-level call: `region` @name, `line` @line
+ * (0: unknown), `trace` @trace (nullable: omitted). Never rate-limited: a fault must name its call. Errors:
+ * the stream's. */
+gboolean wb_runner_send_call (GOutputStream *out, const char *name, guint line, const char *trace, GError **error);
+/* wb_runner_send_iteration: iteration @done (1-based) of @total of @phase ended, after @iteration_ns of host
+ * wall time (ns, 0: unknown). Writes the PROGRESS `phase`, `iteration`, `iterations`, `iteration_ns` when it
+ * is the phase's last or @limit's interval has passed since the last one sent; otherwise writes nothing.
+ * TRUE when a message was written; FALSE when held back, or with @error (the stream's) when writing failed.
+ * The real runner and the fake one of the tests both send through this. */
+gboolean wb_runner_send_iteration (GOutputStream         *out,
+                                   WbRunnerProgressLimit *limit,
+                                   WbRunnerPhase          phase,
+                                   guint                  done,
+                                   guint                  total,
+                                   gint64                 iteration_ns,
+                                   GError               **error);
 
 /* wb_runner_value_to_variant: (transfer floating) the (yv) encoding of @value; host tensors only. */
 GVariant *wb_runner_value_to_variant (WbRtValue *value);

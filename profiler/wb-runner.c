@@ -507,6 +507,34 @@ result_from_message (GVariant *msg, GError **error)
   return res;
 }
 
+/* A PROGRESS message: the call named is where a crash happened; then the progress hook */
+static void
+on_progress_message (WbRunner *r, GVariant *msg)
+{
+  WbRunnerProgress p = { 0 };
+  const char      *phase = NULL;
+  guint32          line = 0, iteration = 0, iterations = 0;
+
+  if (g_variant_lookup (msg, "region", "&s", &p.region))
+    {
+      g_variant_lookup (msg, "line", "u", &line);
+      g_free (r->last_region);
+      r->last_region = line ? g_strdup_printf ("%s (line %u)", p.region, line) : g_strdup (p.region);
+    }
+  g_variant_lookup (msg, "iteration", "u", &iteration);
+  g_variant_lookup (msg, "iterations", "u", &iterations);
+  g_variant_lookup (msg, "iteration_ns", "x", &p.iteration_ns);
+  g_variant_lookup (msg, "phase", "&s", &phase);
+  p.line = line;
+  p.iteration = iteration;
+  p.iterations = iterations;
+  p.phase = wb_runner_phase_from_string (phase);
+  if (phase == NULL && iterations > 0)
+    p.phase = WB_RUNNER_PHASE_TIMED; /* an older runner counted the timed iterations only */
+  if (r->progress != NULL)
+    r->progress (&p, r->progress_data);
+}
+
 WbRunnerResult *
 wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError **error)
 {
@@ -529,19 +557,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
         return NULL;
       if (type == WB_RUNNER_MSG_PROGRESS)
         {
-          const char *region = NULL;
-          guint32     line = 0;
-          guint32     iteration = 0, iterations = 0;
-          if (g_variant_lookup (msg, "region", "&s", &region))
-            {
-              g_variant_lookup (msg, "line", "u", &line);
-              g_free (r->last_region);
-              r->last_region = line ? g_strdup_printf ("%s (line %u)", region, line) : g_strdup (region);
-            }
-          g_variant_lookup (msg, "iteration", "u", &iteration);
-          g_variant_lookup (msg, "iterations", "u", &iterations);
-          if (r->progress != NULL)
-            r->progress (region, line, iteration, iterations, r->progress_data);
+          on_progress_message (r, msg);
           continue;
         }
       if (type == WB_RUNNER_MSG_ERROR)

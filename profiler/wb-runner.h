@@ -149,10 +149,22 @@ WbRunnerResult *wb_runner_run (WbRunner              *runner,
                                const WbRunnerRequest *request,
                                int                   *exit_code,
                                GError               **error);
-/* WbRunnerProgressFunc: a PROGRESS message: @region (nullable) and its @line, the call about to run in the
- * checked run; or, from a runner that counts them, @iteration of @iterations (1-based; 0 when absent). Called
- * on the thread that runs wb_runner_run. */
-typedef void (*WbRunnerProgressFunc) (const char *region, guint line, guint iteration, guint iterations, gpointer user_data);
+/* WbRunnerProgress: one PROGRESS message. Either a call of the checked run (@region non-NULL, @phase NONE),
+ * or an iteration done: @iteration (1-based) of @iterations in @phase, which took @iteration_ns of host
+ * wall time (ns; 0 when the runner did not say). The runner sends an iteration at most every
+ * WB_RUNNER_PROGRESS_INTERVAL_US and the last of each phase; a message with iterations but no phase (an
+ * older runner) is a timed one. Strings are borrowed for the call. */
+typedef struct
+{
+  const char   *region; /* (nullable) the call about to run in the checked run */
+  guint         line;   /* its line in its trace, 0: unknown */
+  WbRunnerPhase phase;
+  guint         iteration;
+  guint         iterations;
+  gint64        iteration_ns;
+} WbRunnerProgress;
+/* WbRunnerProgressFunc: called on the thread that runs wb_runner_run, once per PROGRESS message. */
+typedef void (*WbRunnerProgressFunc) (const WbRunnerProgress *progress, gpointer user_data);
 /* wb_runner_set_progress: (nullable) @func sees every PROGRESS message of later runs. */
 void wb_runner_set_progress (WbRunner *runner, WbRunnerProgressFunc func, gpointer user_data);
 /* wb_runner_kill: ends the runner's process now (SIGKILL; the device memory it held goes with it), from

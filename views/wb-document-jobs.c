@@ -374,21 +374,88 @@ job_progress (Job *job, double fraction, char *text)
   g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
 }
 
-/* the job's phases as a fraction and words: the pipeline (0 to 0.1), the warm-up or the GPU's checked run
- * (to 0.3), then the timed iterations (to 1) */
+/* Where @phase lies among the job's iterations, as fractions of them all: @start, @width. Each iteration
+ * counts one, the GPU's checked run one too; on the GPU profiling runs unprofiled, timed and traced
+ * iterations after the warm-up (traced only with CUPTI: without, the bar goes from the timed phase's end to
+ * done). Also the iterations of the phases after it, in @after. */
+static void
+phase_span (const Job *job, WbProfilePhase phase, double *start, double *width, guint *after)
+{
+  gboolean gpu = job->device_used == WB_PROFILE_DEVICE_CUDA;
+  guint    units[WB_PROFILE_PHASE_TRACED + 1] = { 0 };
+  guint    total = 0, before = 0;
+
+  units[WB_PROFILE_PHASE_CHECKED] = gpu ? 1 : 0;
+  units[WB_PROFILE_PHASE_WARMUP] = gpu ? MAX (job->warmup, 1) - 1 : job->warmup;
+  units[WB_PROFILE_PHASE_UNPROFILED] = gpu ? job->iters : 0;
+  units[WB_PROFILE_PHASE_TIMED] = job->iters;
+  units[WB_PROFILE_PHASE_TRACED] = gpu ? job->iters : 0;
+  *after = 0;
+  for (guint k = WB_PROFILE_PHASE_CHECKED; k <= WB_PROFILE_PHASE_TRACED; k++)
+    {
+      total += units[k];
+      if (k < (guint) phase)
+        before += units[k];
+      else if (k > (guint) phase)
+        *after += units[k];
+    }
+  total = MAX (total, 1);
+  *start = (double) before / total;
+  *width = (guint) phase <= WB_PROFILE_PHASE_TRACED ? (double) units[phase] / total : 0;
+}
+
+/* The words of @phase's progress, @done of @total on @device (transfer full). */
+static char *
+phase_text (WbProfilePhase phase, guint done, guint total, const char *device)
+{
+  switch (phase)
+    {
+    case WB_PROFILE_PHASE_CHECKED:
+      /* TRANSLATORS: progress: the GPU's first, checked run (every kernel synchronised), at its call %u of %u, on %s */
+      return g_strdup_printf (_ ("Checked run: call %u of %u on %s"), done, total, device);
+    case WB_PROFILE_PHASE_WARMUP:
+      /* TRANSLATORS: progress: warm-up iteration %u of %u, on %s ("the cpu", "the GPU") */
+      return g_strdup_printf (_ ("Warming up: %u of %u on %s"), done, total, device);
+    case WB_PROFILE_PHASE_UNPROFILED:
+      /* TRANSLATORS: progress: iteration %u of %u run without the profiler's events (the program's own time), on %s */
+      return g_strdup_printf (_ ("Unprofiled iteration %u of %u on %s"), done, total, device);
+    case WB_PROFILE_PHASE_TRACED:
+      /* TRANSLATORS: progress: iteration %u of %u traced by CUPTI for the kernel records, on %s */
+      return g_strdup_printf (_ ("Traced iteration %u of %u on %s"), done, total, device);
+    case WB_PROFILE_PHASE_TIMED:
+    default:
+      /* TRANSLATORS: progress: timed iteration %u of %u, on %s ("the cpu", "the GPU") */
+      return g_strdup_printf (_ ("Iteration %u of %u on %s"), done, total, device);
+    }
+}
+
+/* the job's phases as a fraction and words: the pipeline (0 to 0.1), then every phase's iterations in
+ * proportion to their number (phase_span), with the time left at the last iteration's pace */
 static void
 on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer user_data)
 {
-  Job        *job = user_data;
-  const char *device = job->device_used == WB_PROFILE_DEVICE_CUDA ? _ ("the GPU") : _ ("the cpu");
-  double      part = total > 0 ? (double) done / total : 1.0;
+  Job             *job = user_data;
+  const char      *device = job->device_used == WB_PROFILE_DEVICE_CUDA ? _ ("the GPU") : _ ("the cpu");
+  double           part = total > 0 ? (double) MIN (done, total) / total : 1.0;
+  double           start, width;
+  guint            after;
+  g_autofree char *text = phase_text (phase, done, total, device);
 
-  if (phase == WB_PROFILE_PHASE_WARMUP)
-    /* TRANSLATORS: progress: warm-up iteration (on the cpu) or call of the checked run (on the GPU) %u of %u, on %s */
-    job_progress (job, 0.1 + 0.2 * part, g_strdup_printf (_ ("Warming up: %u of %u on %s"), done, total, device));
-  else
-    /* TRANSLATORS: progress: timed iteration %u of %u, on %s ("the cpu", "the GPU") */
-    job_progress (job, 0.3 + 0.7 * part, g_strdup_printf (_ ("Iteration %u of %u on %s"), done, total, device));
+  phase_span (job, phase, &start, &width, &after);
+  if (ns > 0 && done <= total)
+    {
+      double left_s = (double) ns * (total - done + after) / 1e9;
+
+      if (left_s >= 0.05)
+        {
+          /* TRANSLATORS: progress: the phase's words ("Iteration 5 of 20 on the GPU"), then the seconds left */
+          char *with_left = g_strdup_printf (_ ("%s, about %.1f s left"), text, left_s);
+
+          g_free (text);
+          text = with_left;
+        }
+    }
+  job_progress (job, 0.1 + 0.9 * (start + width * part), g_steal_pointer (&text));
 }
 
 /* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in

@@ -175,6 +175,13 @@ wb_region_table_get_progress_text (WbRegionTable *self)
   return gtk_widget_get_visible (self->progress_box) ? gtk_progress_bar_get_text (self->progress) : NULL;
 }
 
+double
+wb_region_table_get_progress_fraction (WbRegionTable *self)
+{
+  g_return_val_if_fail (WB_IS_REGION_TABLE (self), -1);
+  return gtk_widget_get_visible (self->progress_box) ? gtk_progress_bar_get_fraction (self->progress) : -1;
+}
+
 void
 wb_region_table_set_iterations (WbRegionTable *self, guint iters, guint warmup)
 {

@@ -36,6 +36,8 @@ void wb_region_table_cancel (WbRegionTable *self);
 const char *wb_region_table_get_message (WbRegionTable *self, gboolean *is_error);
 /* wb_region_table_get_progress_text: (transfer none) (nullable) the progress bar's words while a run goes. */
 const char *wb_region_table_get_progress_text (WbRegionTable *self);
+/* wb_region_table_get_progress_fraction: the progress bar's fraction (0 to 1) while a run goes, else -1. */
+double wb_region_table_get_progress_fraction (WbRegionTable *self);
 /* wb_region_table_get_choices: (transfer none) what a region's executor drop-down offers, NULL-terminated:
  * the registry's executors that run here or in the GPU runner (the default on CUDA first), then
  * "unfuse"; never Thunder's read-only executors. Any thread. */

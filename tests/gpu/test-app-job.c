@@ -17,9 +17,17 @@
 typedef struct
 {
   guint         timed;  /* timed iterations reported */
-  guint         warmup; /* calls of the checked run reported */
-  GCancellable *cancel; /* (nullable) cancelled at the first timed iteration */
+  guint         warmup; /* calls of the checked run and warm-up iterations reported */
+  GCancellable *cancel; /* (nullable) cancelled at the first progress of the checked run */
   gint64        cancelled_at;
+  /* per-iteration progress (issue 45): messages per phase, the last @done, its @total, whether @done always
+   * rose within its phase, and whether a phase came after a later one */
+  guint          per_phase[WB_PROFILE_PHASE_TRACED + 1];
+  guint          last_done[WB_PROFILE_PHASE_TRACED + 1];
+  guint          total[WB_PROFILE_PHASE_TRACED + 1];
+  gboolean       rising;
+  gboolean       out_of_order;
+  WbProfilePhase phase;
 } Progress;
 
 static void
@@ -29,8 +37,18 @@ on_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer 
 
   if (phase == WB_PROFILE_PHASE_TIMED)
     p->timed++;
-  else
+  else if (phase == WB_PROFILE_PHASE_CHECKED || phase == WB_PROFILE_PHASE_WARMUP)
     p->warmup++;
+  if (phase <= WB_PROFILE_PHASE_TRACED)
+    {
+      p->out_of_order |= phase < p->phase;
+      if (phase != WB_PROFILE_PHASE_CHECKED && p->per_phase[phase] > 0 && done <= p->last_done[phase])
+        p->rising = FALSE;
+      p->per_phase[phase]++;
+      p->last_done[phase] = done;
+      p->total[phase] = total;
+      p->phase = phase;
+    }
   if (p->cancel != NULL && p->cancelled_at == 0 && p->warmup > 0)
     {
       p->cancelled_at = g_get_monotonic_time ();
@@ -90,7 +108,7 @@ test_app_job (void)
   g_autoptr (WbProfileJob) job = NULL;
   g_autoptr (WbRun) run = NULL;
   g_autofree char *spec = NULL;
-  Progress         progress = { 0 };
+  Progress         progress = { .rising = TRUE };
   const WbRegion  *first;
   gint64           t0;
 
@@ -115,6 +133,19 @@ test_app_job (void)
   g_assert_cmpuint (run->iteration_ns->len, ==, 20);
   g_assert_cmpuint (progress.warmup, >, 0);
   g_assert_true (wb_run_has_keys (run));
+  /* the runner reports every phase per iteration (rate-limited, always the last of each): the timed phase's
+   * messages rose to its 20th iteration, after the unprofiled phase's and before the traced one's */
+  g_test_message ("progress messages: %u checked calls, %u warm-up, %u unprofiled, %u timed, %u traced", progress.per_phase[WB_PROFILE_PHASE_CHECKED],
+                  progress.per_phase[WB_PROFILE_PHASE_WARMUP], progress.per_phase[WB_PROFILE_PHASE_UNPROFILED],
+                  progress.per_phase[WB_PROFILE_PHASE_TIMED], progress.per_phase[WB_PROFILE_PHASE_TRACED]);
+  g_assert_cmpuint (progress.per_phase[WB_PROFILE_PHASE_TIMED], >=, 1);
+  g_assert_cmpuint (progress.per_phase[WB_PROFILE_PHASE_TIMED], <=, 20);
+  g_assert_cmpuint (progress.last_done[WB_PROFILE_PHASE_TIMED], ==, 20);
+  g_assert_cmpuint (progress.total[WB_PROFILE_PHASE_TIMED], ==, 20);
+  g_assert_cmpuint (progress.last_done[WB_PROFILE_PHASE_WARMUP], ==, 2); /* 3 warm-up: the checked run and 2 more */
+  g_assert_cmpuint (progress.last_done[WB_PROFILE_PHASE_UNPROFILED], ==, 20);
+  g_assert_true (progress.rising);
+  g_assert_false (progress.out_of_order);
 
   /* unfuse the first region by key, as the Regions table does: the other regions are found by key */
   first = wb_pipeline_get_regions (p0)->pdata[0];
@@ -124,7 +155,7 @@ test_app_job (void)
     g_autoptr (WbProgram) prog1 = NULL;
     g_autoptr (WbProfileJob) job1 = NULL;
     g_autoptr (WbRun) run1 = NULL;
-    Progress pr1 = { 0 };
+    Progress pr1 = { .rising = TRUE };
     guint    matched = 0;
 
     job1 = app_job (wcase, spec, 20, &pr1, &p1, &prog1);
@@ -145,7 +176,7 @@ test_app_job (void)
     g_autoptr (GCancellable) cancel = g_cancellable_new ();
     g_autoptr (WbRun) run2 = NULL;
     g_autoptr (GError) cancelled = NULL;
-    Progress pr2 = { 0, 0, cancel, 0 };
+    Progress pr2 = { .cancel = cancel, .rising = TRUE };
 
     job2 = app_job (wcase, NULL, 100000, &pr2, &p2, &prog2);
     wb_profile_job_set_cancellable (job2, cancel);

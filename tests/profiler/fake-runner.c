@@ -7,12 +7,15 @@
  * "NVIDIA Fake 80GB"; unset: the probe answers that CUDA is unusable ("no NVIDIA driver (fake)").
  * FAKE_RUNNER_LOG=FILE: each start appends a line "start" to FILE (how many runners a command started).
  * FAKE_RUNNER_PIDFILE=FILE: each start writes its process id to FILE.
- * FAKE_RUNNER_ITER_MS=N: each timed iteration takes N ms (default 1), so that a test can cancel a long run.
+ * FAKE_RUNNER_ITER_MS=N: each iteration of every phase takes N ms (default 1), so that a test can cancel a
+ * long run. FAKE_RUNNER_CUPTI=0: a profiled run has no traced phase (as without CUPTI).
  * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for).
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
- * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and for each
- * timed iteration (iteration, iterations); answers a RESULT whose profile gives every entry 1 µs times
- * its position and each iteration the sum. Any other message ends it. */
+ * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and runs the
+ * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
+ * PROGRESS messages written and rate-limited by the protocol's own code (wb_runner_send_iteration);
+ * answers a RESULT whose profile gives every entry 1 µs times its position and each iteration the sum.
+ * Any other message ends it. */
 #include "config.h"
 
 #include <gio/gunixinputstream.h>
@@ -22,20 +25,35 @@
 
 #include "wb-profiler.h"
 
+/* The phases after the checked run, as the real runner runs them (wb-runner-main.c's run_timed): @warm
+ * warm-ups, then, profiling, as many unprofiled iterations as timed ones, the timed ones, and (with CUPTI)
+ * as many traced ones; each iteration sleeps @sleep_us and sends its PROGRESS through the protocol's own
+ * rate limit, as the real runner does. */
 static void
-progress (GOutputStream *out, const char *region, guint iteration, guint iterations)
+run_phases (GOutputStream *out, guint warm, guint iters, gboolean profile, gboolean traced, gulong sleep_us)
 {
-  GVariantBuilder b;
+  const struct
+  {
+    WbRunnerPhase phase;
+    guint         n;
+  } phases[] = {
+    { WB_RUNNER_PHASE_WARMUP, warm },
+    { WB_RUNNER_PHASE_UNPROFILED, profile ? iters : 0 },
+    { WB_RUNNER_PHASE_TIMED, iters },
+    { WB_RUNNER_PHASE_TRACED, profile && traced ? iters : 0 },
+  };
+  WbRunnerProgressLimit limit;
 
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-  if (region != NULL)
-    g_variant_builder_add (&b, "{sv}", "region", g_variant_new_string (region));
-  if (iterations > 0)
-    {
-      g_variant_builder_add (&b, "{sv}", "iteration", g_variant_new_uint32 (iteration));
-      g_variant_builder_add (&b, "{sv}", "iterations", g_variant_new_uint32 (iterations));
-    }
-  wb_runner_write_message (out, WB_RUNNER_MSG_PROGRESS, g_variant_builder_end (&b), NULL);
+  wb_runner_progress_limit_init (&limit);
+  for (guint k = 0; k < G_N_ELEMENTS (phases); k++)
+    for (guint it = 0; it < phases[k].n; it++)
+      {
+        gint64 t0 = g_get_monotonic_time ();
+
+        if (sleep_us > 0)
+          g_usleep (sleep_us);
+        wb_runner_send_iteration (out, &limit, phases[k].phase, it + 1, phases[k].n, (g_get_monotonic_time () - t0) * 1000, NULL);
+      }
 }
 
 static WbTrace *
@@ -63,7 +81,8 @@ run (GOutputStream *out, GVariant *payload)
   g_autoptr (WbTrace) bw = parse_member (payload, "backward", "backward_filename");
   g_autoptr (WbProgram) program = fw ? wb_program_new (fw, bw, NULL) : NULL;
   g_autoptr (WbProfile) profile = program ? wb_profile_new (program, NULL) : NULL;
-  guint32            iters = 1, n;
+  guint32            iters = 1, warmup = 1, n;
+  gboolean           profiled = FALSE;
   const char        *ms = g_getenv ("FAKE_RUNNER_ITER_MS");
   gulong             sleep_us = ms ? (gulong) g_ascii_strtoull (ms, NULL, 10) * 1000 : 1000;
   GVariantBuilder    b, p, names;
@@ -78,6 +97,8 @@ run (GOutputStream *out, GVariant *payload)
       return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
     }
   g_variant_lookup (payload, "iters", "u", &iters);
+  g_variant_lookup (payload, "warmup", "u", &warmup);
+  g_variant_lookup (payload, "profile", "b", &profiled);
   if (g_getenv ("FAKE_RUNNER_REQUEST_LOG") != NULL)
     {
       gboolean allow = FALSE;
@@ -94,21 +115,20 @@ run (GOutputStream *out, GVariant *payload)
   g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
   for (guint i = 0; i < n; i++)
     {
-      progress (out, wb_profile_get_entry_name (profile, i), 0, 0);
+      wb_runner_send_call (out, wb_profile_get_entry_name (profile, i), 0, NULL, NULL);
       g_variant_builder_add (&names, "s", wb_profile_get_entry_name (profile, i));
       sum += 1000 * (i + 1);
     }
   iter_ns = g_new0 (gint64, iters + 1);
   start_ns = g_new0 (gint64, iters + 1);
   entry_ns = g_new0 (gint64, (gsize) iters * n + 1);
+  run_phases (out, warmup > 0 ? warmup - 1 : 0, iters, profiled, g_strcmp0 (g_getenv ("FAKE_RUNNER_CUPTI"), "0") != 0, sleep_us);
   for (guint it = 0; it < iters; it++)
     {
-      g_usleep (sleep_us);
       iter_ns[it] = sum;
       start_ns[it] = (gint64) it * (sum + 1000);
       for (guint i = 0; i < n; i++)
         entry_ns[(gsize) it * n + i] = 1000 * (i + 1);
-      progress (out, NULL, it + 1, iters);
     }
   g_variant_builder_init (&p, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&p, "{sv}", "entries", g_variant_builder_end (&names));

@@ -501,6 +501,28 @@ test_run_cuda_one_runner (void)
   wb_test_remove_tree (dir);
 }
 
+/* `profile --device cuda` of a run over 2 s: its progress lines name each phase the runner reports per
+ * iteration (fake runner, 40 ms iterations) and end each phase at its last iteration */
+static void
+test_profile_cuda_progress (void)
+{
+  g_autofree char *sample = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *here = g_path_get_dirname (exe);
+  g_autofree char *fake = g_build_filename (here, "fake-runner", NULL);
+  g_autofree char *runner_env = g_strdup_printf ("WB_RUNNER=%s", fake);
+  const char      *env[] = { runner_env, "FAKE_RUNNER_ITER_MS=40", "FAKE_RUNNER_DEVICE=NVIDIA Fake 80GB, sm_90", NULL };
+  g_auto (CliRun) run = { 0 };
+
+  run_cli (&run, env, "profile", (const char *[]){ sample, "--device", "cuda", "--iters", "40", "--warmup", "1", NULL });
+  g_test_message ("profile --device cuda, progress:\n%s", run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  /* the timed and traced phases end after 2 s: their last iterations are printed, with the phase's name */
+  g_assert_nonnull (strstr (run.err, "profile: iteration 40/40 ("));
+  g_assert_nonnull (strstr (run.err, "profile: traced 40/40 ("));
+  g_assert_nonnull (strstr (run.err, "s left in this phase)"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -510,5 +532,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cli/gate", test_gate);
   g_test_add_func ("/profiler/cli/errors", test_errors);
   g_test_add_func ("/profiler/cli/run-cuda-one-runner", test_run_cuda_one_runner);
+  g_test_add_func ("/profiler/cli/profile-cuda-progress", test_profile_cuda_progress);
   return g_test_run ();
 }

@@ -1,5 +1,7 @@
 /* test-profile-job.c — WbProfileJob: the device choice (runner absent, no GPU, a GPU reported by a fake
- * runner), and a cpu run of a case built from a loaded trace set (no folder) with a region-key assignment
+ * runner), a cpu run of a case built from a loaded trace set (no folder) with a region-key assignment, and
+ * the GPU runner's per-iteration progress of every phase (through the fake runner, which sends it with the
+ * protocol's own code) with its rate limit
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -173,6 +175,154 @@ test_cpu_run (Fixture *f, gconstpointer data)
   g_assert_true (wb_profile_get_assignment (wb_profile_job_get_profile (job)) == assignment);
 }
 
+/* -- per-iteration progress (issue 45) ------------------------------------------------------------ */
+
+typedef struct
+{
+  WbProfilePhase phase;
+  guint          done, total;
+  gint64         ns;
+} Step;
+
+static void
+record_step (WbProfilePhase phase, guint done, guint total, gint64 ns, gpointer data)
+{
+  Step step = { phase, done, total, ns };
+
+  if (g_test_verbose ())
+    g_test_message ("progress %d %u/%u %" G_GINT64_FORMAT, phase, done, total, ns);
+
+  g_array_append_val ((GArray *) data, step);
+}
+
+/* A GPU run (fake runner) of @iters timed iterations of @iter_ms each, 3 warm-up: the steps the job's
+ * progress callback saw, and the run's wall time in *@elapsed_us. */
+static GArray *
+gpu_run_steps (Fixture *f, guint iters, const char *iter_ms, gint64 *elapsed_us)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbProfileJob) job = NULL;
+  g_autoptr (WbRun) run = NULL;
+  GArray          *steps = g_array_new (FALSE, FALSE, sizeof (Step));
+  WbProfileOptions po;
+  gint64           t0;
+
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_ITER_MS", iter_ms, TRUE);
+  job = new_job (f, WB_PROFILE_DEVICE_CUDA, f->fake_runner);
+  wb_profile_options_init (&po);
+  po.iters = iters;
+  po.warmup = 3;
+  po.progress = record_step;
+  po.progress_data = steps;
+  wb_profile_job_set_options (job, &po);
+  t0 = g_get_monotonic_time ();
+  run = wb_profile_job_run (job, &error);
+  *elapsed_us = g_get_monotonic_time () - t0;
+  g_assert_no_error (error);
+  g_assert_cmpuint (run->iteration_ns->len, ==, iters);
+  g_unsetenv ("FAKE_RUNNER_DEVICE");
+  g_unsetenv ("FAKE_RUNNER_ITER_MS");
+  return steps;
+}
+
+/* Every phase in run order, each with @done rising to its @total, each iteration's time at least @min_ns;
+ * returns the iteration steps (not the checked run's calls) and the count per phase in @per_phase. */
+static guint
+check_phases (GArray *steps, guint iters, gint64 min_ns, guint per_phase[WB_PROFILE_PHASE_TRACED + 1])
+{
+  const guint expect[] = { 0, 0, 2, iters, iters, iters }; /* checked: the calls; warm-up: 3 - the checked run */
+  guint       last_done = 0, n_iter = 0;
+  int         phase = 0;
+
+  memset (per_phase, 0, sizeof (guint) * (WB_PROFILE_PHASE_TRACED + 1));
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const Step *s = &g_array_index (steps, Step, i);
+
+      g_assert_cmpint (s->phase, >=, phase); /* phases in run order, none again after it ended */
+      if ((int) s->phase != phase)
+        {
+          if (phase != 0)
+            g_assert_cmpuint (last_done, ==, g_array_index (steps, Step, i - 1).total); /* the last of each phase came */
+          phase = s->phase;
+          last_done = 0;
+        }
+      if (g_test_verbose ())
+        g_test_message ("step %u: phase %d %u/%u after %u", i, s->phase, s->done, s->total, last_done);
+      g_assert_cmpuint (s->done, >, last_done); /* per phase: monotonically increasing */
+      g_assert_cmpuint (s->done, <=, s->total);
+      if (s->phase != WB_PROFILE_PHASE_CHECKED)
+        {
+          g_assert_cmpuint (s->total, ==, expect[s->phase]);
+          g_assert_cmpint (s->ns, >=, min_ns);
+          n_iter++;
+        }
+      last_done = s->done;
+      per_phase[s->phase]++;
+    }
+  g_assert_cmpint (phase, ==, WB_PROFILE_PHASE_TRACED);
+  g_assert_cmpuint (last_done, ==, iters);
+  for (guint k = WB_PROFILE_PHASE_CHECKED; k <= WB_PROFILE_PHASE_TRACED; k++)
+    g_assert_cmpuint (per_phase[k], >, 0);
+  return n_iter;
+}
+
+/* A multi-phase GPU run of slow iterations: every phase's iterations reach the job's callback, rising. */
+static void
+test_gpu_progress (Fixture *f, gconstpointer data)
+{
+  gint64 us;
+  g_autoptr (GArray) steps = gpu_run_steps (f, 8, "30", &us);
+  guint per[WB_PROFILE_PHASE_TRACED + 1];
+
+  check_phases (steps, 8, 30 * 1000 * 1000, per);
+  g_test_message ("30 ms iterations: %u checked calls, %u warm-up, %u unprofiled, %u timed, %u traced steps in %.0f ms", per[1], per[2], per[3],
+                  per[4], per[5], us / 1e3);
+  /* 240 ms per phase: more than its last iteration, fewer than all of them (one per 50 ms) */
+  for (guint k = WB_PROFILE_PHASE_UNPROFILED; k <= WB_PROFILE_PHASE_TRACED; k++)
+    {
+      g_assert_cmpuint (per[k], >=, 2);
+      g_assert_cmpuint (per[k], <, 8);
+    }
+}
+
+/* Many tiny iterations: the runner sends at most one iteration message per interval, plus each phase's last. */
+static void
+test_gpu_progress_rate_limit (Fixture *f, gconstpointer data)
+{
+  const guint iters = 20000;
+  gint64      us;
+  g_autoptr (GArray) steps = gpu_run_steps (f, iters, "0", &us);
+  guint per[WB_PROFILE_PHASE_TRACED + 1];
+  guint n = check_phases (steps, iters, 0, per);
+  guint bound = 4 + (guint) (us / WB_RUNNER_PROGRESS_INTERVAL_US) + 1;
+
+  g_test_message ("%u iterations in 4 phases: %u progress messages in %.0f ms (at most %u allowed)", 2 + 3 * iters, n, us / 1e3, bound);
+  g_assert_cmpuint (n, <=, bound);
+  g_assert_cmpuint (n, <, 100);
+}
+
+/* The protocol's limit alone: a tight loop sends its first and its last, nothing between. */
+static void
+test_progress_limit (void)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  WbRunnerProgressLimit limit;
+  guint                 sent = 0;
+  gint64                t0 = g_get_monotonic_time ();
+
+  wb_runner_progress_limit_init (&limit);
+  for (guint i = 1; i <= 1000; i++)
+    sent += wb_runner_send_iteration (out, &limit, WB_RUNNER_PHASE_TIMED, i, 1000, 1, NULL);
+  if (g_get_monotonic_time () - t0 < WB_RUNNER_PROGRESS_INTERVAL_US)
+    g_assert_cmpuint (sent, ==, 2);
+  g_assert_cmpuint (limit.sent, ==, sent);
+  g_assert_cmpstr (wb_runner_phase_to_string (WB_RUNNER_PHASE_UNPROFILED), ==, "unprofiled");
+  g_assert_cmpint (wb_runner_phase_from_string ("traced"), ==, WB_RUNNER_PHASE_TRACED);
+  g_assert_cmpint (wb_runner_phase_from_string ("later"), ==, WB_RUNNER_PHASE_NONE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -182,5 +332,8 @@ main (int argc, char **argv)
   g_test_add ("/profiler/WbProfileJob/no-gpu", Fixture, NULL, fixture_set_up, test_no_gpu, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/gpu-reported", Fixture, NULL, fixture_set_up, test_gpu_reported, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/cpu-run", Fixture, NULL, fixture_set_up, test_cpu_run, fixture_tear_down);
+  g_test_add ("/profiler/WbProfileJob/gpu-progress", Fixture, NULL, fixture_set_up, test_gpu_progress, fixture_tear_down);
+  g_test_add ("/profiler/WbProfileJob/gpu-progress-rate-limit", Fixture, NULL, fixture_set_up, test_gpu_progress_rate_limit, fixture_tear_down);
+  g_test_add_func ("/profiler/runner-protocol/progress-limit", test_progress_limit);
   return g_test_run ();
 }

@@ -70,6 +70,7 @@ typedef struct
   guint      runs;
   GPtrArray *texts; /* progress texts seen */
   guint64    peak_rss;
+  double     fraction; /* the progress bar's highest fraction seen; it never went back (asserted) */
 } Watch;
 
 static gboolean
@@ -81,6 +82,13 @@ run_done (gpointer data)
 
   if (text != NULL && w->texts != NULL && (w->texts->len == 0 || strcmp (g_ptr_array_index (w->texts, w->texts->len - 1), text) != 0))
     g_ptr_array_add (w->texts, g_strdup (text));
+  if (text != NULL && w->texts != NULL)
+    {
+      double f = wb_region_table_get_progress_fraction (table ());
+
+      g_assert_cmpfloat (f, >=, w->fraction);
+      w->fraction = f;
+    }
   w->peak_rss = MAX (w->peak_rss, rss_bytes ());
   return wb_document_get_runs (doc)->len >= w->runs && !wb_document_is_busy (doc);
 }
@@ -186,6 +194,43 @@ test_step_stages (void)
 
 /* -- part 1: the GPU path (fake runner), progress, the dialog ---------------------------------------- */
 
+/* The progress texts of a GPU run, in the order seen: each phase's words (in run order, none again after
+ * it ended) with its iteration number rising and, for the phases of iterations, the last one shown. */
+static void
+check_phase_texts (GPtrArray *texts, guint iters)
+{
+  static const char *const phases[] = { "Checked run: call ", "Warming up: ", "Unprofiled iteration ", "Iteration ", "Traced iteration " };
+  guint                    seen[G_N_ELEMENTS (phases)] = { 0 }, last[G_N_ELEMENTS (phases)] = { 0 }, total[G_N_ELEMENTS (phases)] = { 0 };
+  int                      at = -1;
+
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *t = texts->pdata[i];
+
+      for (int k = 0; k < (int) G_N_ELEMENTS (phases); k++)
+        if (g_str_has_prefix (t, phases[k]))
+          {
+            guint done = 0, of = 0;
+
+            g_assert_cmpint (sscanf (t + strlen (phases[k]), "%u of %u", &done, &of), ==, 2);
+            g_assert_cmpint (k, >=, at);
+            g_assert_cmpuint (done, >, k == at ? last[k] : 0);
+            at = k;
+            last[k] = done;
+            total[k] = of;
+            seen[k]++;
+          }
+    }
+  for (guint k = 2; k < G_N_ELEMENTS (phases); k++)
+    {
+      g_test_message ("%s: %u texts, the last %u of %u", phases[k], seen[k], last[k], total[k]);
+      g_assert_cmpuint (seen[k], >=, 2);
+      g_assert_cmpuint (total[k], ==, iters);
+      g_assert_cmpuint (last[k], ==, iters);
+    }
+  g_assert_cmpuint (seen[0], >, 0);
+}
+
 static void
 test_profile_gpu (void)
 {
@@ -201,21 +246,31 @@ test_profile_gpu (void)
     }
   g_setenv ("WB_RUNNER", runner, TRUE);
   g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
-  g_setenv ("FAKE_RUNNER_ITER_MS", "20", TRUE);
+  /* 60 ms iterations: the runner's rate limit (one per 50 ms) lets every phase show several */
+  g_setenv ("FAKE_RUNNER_ITER_MS", "60", TRUE);
   wb_region_table_set_confirm (table (), TRUE);
   wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
-  wb_region_table_set_iterations (table (), 20, 3);
+  wb_region_table_set_iterations (table (), 8, 3);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
   body = confirm ("profile");
   g_test_message ("dialog: %s", body);
-  g_assert_nonnull (strstr (body, "20 timed iterations"));
+  g_assert_nonnull (strstr (body, "8 timed iterations"));
   g_assert_nonnull (strstr (body, "no earlier run"));
   g_assert_true (wb_ui_wait (run_done, &w, 120));
   g_assert_cmpstr (latest_run ()->device_model, ==, "NVIDIA Fake 80GB");
-  g_assert_cmpuint (latest_run ()->iteration_ns->len, ==, 20);
+  g_assert_cmpuint (latest_run ()->iteration_ns->len, ==, 8);
   g_assert_true (texts_have (w.texts, "Iteration"));
   for (guint i = 0; i < w.texts->len; i++)
     g_test_message ("progress: %s", (char *) w.texts->pdata[i]);
+  check_phase_texts (w.texts, 8);
+  g_assert_true (texts_have (w.texts, "Traced iteration 8 of 8"));
+  {
+    gboolean left = FALSE; /* the iterations' texts say how long is left */
+
+    for (guint i = 0; i < w.texts->len; i++)
+      left |= g_str_has_prefix (w.texts->pdata[i], "Iteration ") && strstr (w.texts->pdata[i], " s left") != NULL;
+    g_assert_true (left);
+  }
   g_assert_nonnull (strstr (wb_document_get_device_reason (wb_window_get_document (window)), "NVIDIA Fake"));
   g_ptr_array_unref (w.texts);
 
@@ -272,13 +327,16 @@ test_allow_cpu_fallback (void)
   g_unlink (log);
 }
 
+/* an iteration after the first of a phase of iterations (the GPU's first is its unprofiled phase) */
 static gboolean
 iterating (gpointer data)
 {
   const char *text = wb_region_table_get_progress_text (table ());
 
   *(guint64 *) data = MAX (*(guint64 *) data, rss_bytes ());
-  return text != NULL && g_str_has_prefix (text, "Iteration") && !g_str_has_prefix (text, "Iteration 1 ");
+  if (text != NULL && g_str_has_prefix (text, "Unprofiled i"))
+    text += strlen ("Unprofiled i") - 1;
+  return text != NULL && (g_str_has_prefix (text, "Iteration") || g_str_has_prefix (text, "iteration")) && !g_str_has_prefix (text + 1, "teration 1 ");
 }
 
 /* A long GPU run cancelled: the runner process is ended at once (with what it held), not waited for. */
