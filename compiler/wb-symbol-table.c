@@ -358,9 +358,11 @@ const WbSymbol *
 wb_symbol_get_opaque (const char *name, gsize len)
 {
   static GMutex      lock;
-  static GHashTable *opaque; /* interned name -> WbSymbol*, kept for the process */
-  g_autofree char   *key = NULL;
-  WbSymbol          *sym;
+  static GHashTable *opaque; /* name -> WbSymbol*, kept for the process (the names are its own copies: a
+                              * file's unknown names must not grow GLib's interned strings, which are
+                              * never freed) */
+  g_autofree char *key = NULL;
+  WbSymbol        *sym;
 
   g_return_val_if_fail (name != NULL, NULL);
   key = g_strndup (name, len);
@@ -372,7 +374,7 @@ wb_symbol_get_opaque (const char *name, gsize len)
     {
       sym = g_new0 (WbSymbol, 1);
       sym->id = WB_SYMBOL_OPAQUE;
-      sym->name = g_intern_string (key);
+      sym->name = g_strdup (key);
       sym->module = module_from_prefix (sym->name);
       sym->category = WB_SYMBOL_CATEGORY_OPAQUE;
       sym->executor = sym->module == WB_SYMBOL_MODULE_TORCH ? wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_TORCH)) : NULL;
