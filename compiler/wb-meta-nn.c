@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Sources: thunder/core/prims.py (linear_meta, matmul_meta, embedding_meta),
- * thunder/torch/__init__.py, thunder/executors/sdpaex.py. */
+ * thunder/torch/__init__.py (backward_adaptor: the vjp of an automatically registered torch function),
+ * thunder/executors/sdpaex.py. */
 #include "config.h"
 
 #include <string.h>
@@ -316,6 +317,78 @@ _wb_meta_loss (WbMetaCall *call, GError **error)
   if (strcmp (reduction, "mean") != 0 && strcmp (reduction, "sum") != 0 && strcmp (reduction, "batchmean") != 0)
     return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "unknown reduction '%s'", reduction);
   return _wb_meta_out_shape (call, &a, WB_DTYPE_UNKNOWN, NULL, 0, error);
+}
+
+/* The keyword arguments of kl_div as a vjp saved them ({'reduction': 'batchmean', 'log_target': False}):
+ * reduction 'none', 'mean', 'sum' or 'batchmean' (default 'mean'), log_target a bool (default False). */
+static gboolean
+kl_div_kwargs (WbMetaCall *call, const WbValue *kwargs, const char **reduction, GError **error)
+{
+  *reduction = "mean";
+  for (guint i = 0; i + 1 < kwargs->n_items; i += 2)
+    {
+      const WbValue *k = kwargs->items[i], *v = kwargs->items[i + 1];
+      if (k->kind != WB_VALUE_STRING)
+        return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "keyword names must be strings");
+      if (strcmp (k->v.s, "reduction") == 0)
+        {
+          if (v->kind != WB_VALUE_STRING)
+            return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "reduction must be a string");
+          *reduction = v->v.s;
+        }
+      else if (strcmp (k->v.s, "log_target") == 0)
+        {
+          if (v->kind != WB_VALUE_BOOL)
+            return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_TYPE, call, "log_target must be True or False");
+        }
+      else
+        return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "unsupported keyword argument '%s' of kl_div (reduction and log_target only)",
+                              k->v.s);
+    }
+  if (strcmp (*reduction, "none") != 0 && strcmp (*reduction, "mean") != 0 && strcmp (*reduction, "sum") != 0 &&
+      strcmp (*reduction, "batchmean") != 0)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "unknown reduction '%s'", *reduction);
+  return TRUE;
+}
+
+/* kl_div_vjp (((input, target), {kwargs}), g): the torch executor's vjp of kl_div. The cotangent g has the
+ * loss's shape: input and target broadcast for 'none', else 0-d. Outputs: grad_input like input and
+ * grad_target like target (floats). */
+gboolean
+_wb_meta_kl_div_vjp (WbMetaCall *call, GError **error)
+{
+  const WbValue *saved = call->params[0], *args, *kwargs;
+  const char    *reduction;
+  WbType         a, target, g, loss;
+
+  if (saved == NULL || saved->kind != WB_VALUE_TUPLE || saved->n_items != 2 || saved->items[0]->kind != WB_VALUE_TUPLE ||
+      saved->items[1]->kind != WB_VALUE_DICT)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "saved_for_backward must be ((input, target), {keyword arguments})");
+  args = saved->items[0], kwargs = saved->items[1];
+  if (args->n_items != 2)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call,
+                          "kl_div's positional arguments must be (input, target), got %u (reduction and log_target by keyword)", args->n_items);
+  if (!_wb_meta_value_tensor (call, args->items[0], "input", &a, error) || !_wb_meta_value_tensor (call, args->items[1], "target", &target, error) ||
+      !kl_div_kwargs (call, kwargs, &reduction, error))
+    return FALSE;
+  if (!wb_dtype_is_float (a.dtype) || !wb_dtype_is_float (target.dtype))
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "input and target must be floating point");
+  if (call->n_varargs != 1)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "takes one cotangent, got %u", call->n_varargs);
+  if (!_wb_meta_value_tensor (call, call->varargs[0], "grad_output", &g, error))
+    return FALSE;
+  {
+    WbType ops[2] = { a, target };
+    if (!_wb_meta_broadcast (call, ops, 2, &loss, error))
+      return FALSE;
+  }
+  if (strcmp (reduction, "none") != 0)
+    loss.rank = 0;
+  if (g.rank != loss.rank || memcmp (g.shape, loss.shape, sizeof (gint64) * g.rank) != 0)
+    return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_SHAPE, call, "the cotangent's shape is not the loss's (reduction '%s')", reduction);
+  _wb_meta_out_like (call, &a, WB_DTYPE_UNKNOWN);
+  _wb_meta_out_like (call, &target, WB_DTYPE_UNKNOWN);
+  return TRUE;
 }
 
 gboolean

@@ -246,6 +246,7 @@ gboolean _wb_meta_embedding (WbMetaCall *call, GError **error);
 gboolean _wb_meta_layer_norm (WbMetaCall *call, GError **error);
 gboolean _wb_meta_rms_norm (WbMetaCall *call, GError **error);
 gboolean _wb_meta_loss (WbMetaCall *call, GError **error);
+gboolean _wb_meta_kl_div_vjp (WbMetaCall *call, GError **error);
 gboolean _wb_meta_nll_loss_backward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_log_softmax_backward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_sdpa (WbMetaCall *call, GError **error);

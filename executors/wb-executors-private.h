@@ -91,4 +91,19 @@ gint64 _wb_contiguous_strides (guint rank, const gint64 *shape, gint64 *strides)
  * subsymbols' included */
 void _wb_bsym_collect_uses (const WbBsym *b, GHashTable *set);
 
+/* WbKlDivVjpArgs: the arguments of the torch executor's kl_div_vjp (((input, target), {kwargs}), g), as
+ * Thunder's vjp of an automatically registered torch function saves them and compiler/wb-meta-nn.c reads
+ * them. Tensors are (transfer none), host or device. */
+typedef struct
+{
+  WbTensor   *input, *target, *g; /* input and target floats of one shape; g that shape for 'none', else 1 element */
+  const char *reduction;          /* "none", "mean", "sum" or "batchmean" */
+  gboolean    log_target;
+  double      divisor; /* what the loss was divided by: 1 ('none', 'sum'), the elements ('mean'), input.shape[0] ('batchmean') */
+} WbKlDivVjpArgs;
+
+/* _wb_kl_div_vjp_args: reads @call's arguments into @out (executors/cpu/wb-cpu-nn.c); FALSE with
+ * WB_EXECUTOR_ERROR_BAD_ARGUMENT for a form the meta refuses, _UNSUPPORTED for broadcasting. */
+gboolean _wb_kl_div_vjp_args (const WbKernelCall *call, WbKlDivVjpArgs *out, GError **error);
+
 G_END_DECLS

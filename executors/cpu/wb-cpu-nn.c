@@ -7,7 +7,7 @@
  * Transposed: weight [Cin, Cout/groups, *K]; columns = W_g^T x_g, then scattered back (col2im).
  * f64 computes in f64; bf16/f16 compute in f32 and round once; bias is added in the compute dtype.
  *
- * kl_div: see op_kl_div.
+ * kl_div: see op_kl_div; its vjp (kl_div_vjp, both gradients): see op_kl_div_vjp.
  *
  * nll_loss_backward(grad_output, input[N, C, ...] or [C], target, weight, reduction, ignore_index,
  * total_weight): zeros except grad[i, target_i] = -w[target_i] * g / total_weight ('mean'),
@@ -25,66 +25,66 @@ typedef struct
 } ConvGeom;
 
 /* One im2col and one col2im per compute dtype (f32 for f32/bf16/f16, f64 for f64). */
-#define WB_CONV_COLUMNS(T, SUF)                                                                                        \
-  /* columns[c * K + kk, o] = x[c, o * stride - pad + kk * dil] (0 outside) */                                        \
-  static void im2col_##SUF (const T *x, gint64 channels, const ConvGeom *g, T *col)                                   \
-  {                                                                                                                    \
-    gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];                             \
-    for (gint64 c = 0; c < channels; c++)                                                                              \
-      for (gint64 kk = 0; kk < ksize; kk++)                                                                            \
-        {                                                                                                              \
-          gint64 kd = kk / (g->k[1] * g->k[2]), kh = kk / g->k[2] % g->k[1], kw = kk % g->k[2];                        \
-          T     *row = col + (c * ksize + kk) * osize;                                                                 \
-          for (gint64 od = 0; od < g->out[0]; od++)                                                                    \
-            {                                                                                                          \
-              gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];                                              \
-              for (gint64 oh = 0; oh < g->out[1]; oh++)                                                                \
-                {                                                                                                      \
-                  gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];                                          \
-                  T     *r = row + (od * g->out[1] + oh) * g->out[2];                                                  \
-                  if (id < 0 || id >= g->in[0] || ih < 0 || ih >= g->in[1])                                            \
-                    {                                                                                                  \
-                      memset (r, 0, (gsize) g->out[2] * sizeof (T));                                                   \
-                      continue;                                                                                        \
-                    }                                                                                                  \
-                  for (gint64 ow = 0; ow < g->out[2]; ow++)                                                            \
-                    {                                                                                                  \
-                      gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];                                      \
+#define WB_CONV_COLUMNS(T, SUF)                                                                                          \
+  /* columns[c * K + kk, o] = x[c, o * stride - pad + kk * dil] (0 outside) */                                           \
+  static void im2col_##SUF (const T *x, gint64 channels, const ConvGeom *g, T *col)                                      \
+  {                                                                                                                      \
+    gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];                               \
+    for (gint64 c = 0; c < channels; c++)                                                                                \
+      for (gint64 kk = 0; kk < ksize; kk++)                                                                              \
+        {                                                                                                                \
+          gint64 kd = kk / (g->k[1] * g->k[2]), kh = kk / g->k[2] % g->k[1], kw = kk % g->k[2];                          \
+          T     *row = col + (c * ksize + kk) * osize;                                                                   \
+          for (gint64 od = 0; od < g->out[0]; od++)                                                                      \
+            {                                                                                                            \
+              gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];                                                \
+              for (gint64 oh = 0; oh < g->out[1]; oh++)                                                                  \
+                {                                                                                                        \
+                  gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];                                            \
+                  T     *r = row + (od * g->out[1] + oh) * g->out[2];                                                    \
+                  if (id < 0 || id >= g->in[0] || ih < 0 || ih >= g->in[1])                                              \
+                    {                                                                                                    \
+                      memset (r, 0, (gsize) g->out[2] * sizeof (T));                                                     \
+                      continue;                                                                                          \
+                    }                                                                                                    \
+                  for (gint64 ow = 0; ow < g->out[2]; ow++)                                                              \
+                    {                                                                                                    \
+                      gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];                                        \
                       r[ow] = (iw < 0 || iw >= g->in[2]) ? 0 : x[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw]; \
-                    }                                                                                                  \
-                }                                                                                                      \
-            }                                                                                                          \
-        }                                                                                                              \
-  }                                                                                                                    \
-  /* the adjoint of im2col: y[c, o * stride - pad + kk * dil] += columns[c * K + kk, o] */                             \
-  static void col2im_##SUF (const T *col, gint64 channels, const ConvGeom *g, T *y)                                   \
-  {                                                                                                                    \
-    gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];                             \
-    for (gint64 c = 0; c < channels; c++)                                                                              \
-      for (gint64 kk = 0; kk < ksize; kk++)                                                                            \
-        {                                                                                                              \
-          gint64   kd = kk / (g->k[1] * g->k[2]), kh = kk / g->k[2] % g->k[1], kw = kk % g->k[2];                      \
-          const T *row = col + (c * ksize + kk) * osize;                                                               \
-          for (gint64 od = 0; od < g->out[0]; od++)                                                                    \
-            {                                                                                                          \
-              gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];                                              \
-              if (id < 0 || id >= g->in[0])                                                                            \
-                continue;                                                                                              \
-              for (gint64 oh = 0; oh < g->out[1]; oh++)                                                                \
-                {                                                                                                      \
-                  gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];                                          \
-                  if (ih < 0 || ih >= g->in[1])                                                                        \
-                    continue;                                                                                          \
-                  for (gint64 ow = 0; ow < g->out[2]; ow++)                                                            \
-                    {                                                                                                  \
-                      gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];                                      \
-                      if (iw >= 0 && iw < g->in[2])                                                                    \
-                        y[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw] +=                                    \
-                          row[(od * g->out[1] + oh) * g->out[2] + ow];                                                 \
-                    }                                                                                                  \
-                }                                                                                                      \
-            }                                                                                                          \
-        }                                                                                                              \
+                    }                                                                                                    \
+                }                                                                                                        \
+            }                                                                                                            \
+        }                                                                                                                \
+  }                                                                                                                      \
+  /* the adjoint of im2col: y[c, o * stride - pad + kk * dil] += columns[c * K + kk, o] */                               \
+  static void col2im_##SUF (const T *col, gint64 channels, const ConvGeom *g, T *y)                                      \
+  {                                                                                                                      \
+    gint64 ksize = g->k[0] * g->k[1] * g->k[2], osize = g->out[0] * g->out[1] * g->out[2];                               \
+    for (gint64 c = 0; c < channels; c++)                                                                                \
+      for (gint64 kk = 0; kk < ksize; kk++)                                                                              \
+        {                                                                                                                \
+          gint64   kd = kk / (g->k[1] * g->k[2]), kh = kk / g->k[2] % g->k[1], kw = kk % g->k[2];                        \
+          const T *row = col + (c * ksize + kk) * osize;                                                                 \
+          for (gint64 od = 0; od < g->out[0]; od++)                                                                      \
+            {                                                                                                            \
+              gint64 id = od * g->stride[0] - g->pad[0] + kd * g->dil[0];                                                \
+              if (id < 0 || id >= g->in[0])                                                                              \
+                continue;                                                                                                \
+              for (gint64 oh = 0; oh < g->out[1]; oh++)                                                                  \
+                {                                                                                                        \
+                  gint64 ih = oh * g->stride[1] - g->pad[1] + kh * g->dil[1];                                            \
+                  if (ih < 0 || ih >= g->in[1])                                                                          \
+                    continue;                                                                                            \
+                  for (gint64 ow = 0; ow < g->out[2]; ow++)                                                              \
+                    {                                                                                                    \
+                      gint64 iw = ow * g->stride[2] - g->pad[2] + kw * g->dil[2];                                        \
+                      if (iw >= 0 && iw < g->in[2])                                                                      \
+                        y[((c * g->in[0] + id) * g->in[1] + ih) * g->in[2] + iw] +=                                      \
+                            row[(od * g->out[1] + oh) * g->out[2] + ow];                                                 \
+                    }                                                                                                    \
+                }                                                                                                        \
+            }                                                                                                            \
+        }                                                                                                                \
   }
 
 WB_CONV_COLUMNS (float, f)
@@ -92,14 +92,13 @@ WB_CONV_COLUMNS (double, d)
 
 /* acc[n, cout, *out] = conv(x, w) in the compute dtype of @acc (f32 or f64); x and w already in it. */
 static void
-conv_compute (WbTensor *xc, WbTensor *wc, WbTensor *acc, gboolean transposed, gint64 n, gint64 cin, gint64 cout,
-              gint64 groups, const ConvGeom *g)
+conv_compute (WbTensor *xc, WbTensor *wc, WbTensor *acc, gboolean transposed, gint64 n, gint64 cin, gint64 cout, gint64 groups, const ConvGeom *g)
 {
-  gboolean dbl = acc->dtype == WB_DTYPE_FLOAT64;
-  gsize    es = dbl ? sizeof (double) : sizeof (float);
-  gint64   cin_g = cin / groups, cout_g = cout / groups, ksize = g->k[0] * g->k[1] * g->k[2];
-  gint64   isize = g->in[0] * g->in[1] * g->in[2], osize = g->out[0] * g->out[1] * g->out[2];
-  ConvGeom t = *g;
+  gboolean         dbl = acc->dtype == WB_DTYPE_FLOAT64;
+  gsize            es = dbl ? sizeof (double) : sizeof (float);
+  gint64           cin_g = cin / groups, cout_g = cout / groups, ksize = g->k[0] * g->k[1] * g->k[2];
+  gint64           isize = g->in[0] * g->in[1] * g->in[2], osize = g->out[0] * g->out[1] * g->out[2];
+  ConvGeom         t = *g;
   g_autofree void *col = NULL;
 
   /* transposed: the geometry of the forward convolution whose input gradient this is (in <-> out) */
@@ -372,6 +371,132 @@ op_kl_div (WbKernelCall *call, GError **error)
   return out != NULL && _wb_cpu_set_result (call, out);
 }
 
+static gboolean
+vjp_fail (GError **error, int code, const char *message)
+{
+  g_set_error (error, WB_EXECUTOR_ERROR, code, "kl_div_vjp: %s", message);
+  return FALSE;
+}
+
+/* The keyword arguments kl_div's vjp saved: reduction and log_target, nothing else. */
+static gboolean
+kl_div_vjp_kwargs (const WbRtValue *kwargs, WbKlDivVjpArgs *out, GError **error)
+{
+  for (guint i = 0; i + 1 < kwargs->items->len; i += 2)
+    {
+      const WbRtValue *k = kwargs->items->pdata[i], *v = kwargs->items->pdata[i + 1];
+      if (k->kind != WB_RT_STRING)
+        return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "keyword names must be strings");
+      if (strcmp (k->s, "reduction") == 0 && v->kind == WB_RT_STRING)
+        out->reduction = v->s;
+      else if (strcmp (k->s, "log_target") == 0 && v->kind == WB_RT_BOOL)
+        out->log_target = v->b;
+      else
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
+                       "kl_div_vjp: unsupported keyword argument '%s' of kl_div (reduction: a string, log_target: a bool)", k->s);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+_wb_kl_div_vjp_args (const WbKernelCall *call, WbKlDivVjpArgs *out, GError **error)
+{
+  const WbRtValue *saved = wb_kernel_call_get_arg (call, 0, "saved_for_backward"), *args, *kwargs, *g = wb_kernel_call_get_arg (call, 1, NULL);
+  WbTensor        *x, *t;
+
+  memset (out, 0, sizeof *out);
+  out->reduction = "mean";
+  if (saved == NULL || saved->kind != WB_RT_TUPLE || saved->items->len != 2 || (args = saved->items->pdata[0])->kind != WB_RT_TUPLE ||
+      (kwargs = saved->items->pdata[1])->kind != WB_RT_DICT)
+    return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "saved_for_backward must be ((input, target), {keyword arguments})");
+  if (args->items->len != 2 || ((const WbRtValue *) args->items->pdata[0])->kind != WB_RT_TENSOR ||
+      ((const WbRtValue *) args->items->pdata[1])->kind != WB_RT_TENSOR)
+    return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "kl_div's positional arguments must be the tensors (input, target)");
+  if (g == NULL || g->kind != WB_RT_TENSOR || call->n_args != 2)
+    return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "takes one cotangent tensor");
+  if (!kl_div_vjp_kwargs (kwargs, out, error))
+    return FALSE;
+  x = out->input = ((WbRtValue *) args->items->pdata[0])->tensor;
+  t = out->target = ((WbRtValue *) args->items->pdata[1])->tensor;
+  out->g = g->tensor;
+  if (!wb_dtype_is_float (x->dtype) || !wb_dtype_is_float (t->dtype))
+    return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "input and target must be floating point");
+  if (x->rank != t->rank || memcmp (x->shape, t->shape, sizeof (gint64) * x->rank) != 0)
+    return vjp_fail (error, WB_EXECUTOR_ERROR_UNSUPPORTED, "input and target shapes differ (broadcasting is not supported)");
+  if (strcmp (out->reduction, "none") == 0 || strcmp (out->reduction, "sum") == 0)
+    out->divisor = 1;
+  else if (strcmp (out->reduction, "mean") == 0)
+    out->divisor = (double) MAX (wb_tensor_numel (x), 1);
+  else if (strcmp (out->reduction, "batchmean") == 0)
+    out->divisor = (double) MAX (x->rank > 0 ? x->shape[0] : 1, 1);
+  else
+    {
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "kl_div_vjp: unknown reduction '%s'", out->reduction);
+      return FALSE;
+    }
+  if (strcmp (out->reduction, "none") == 0 ? out->g->rank != x->rank || memcmp (out->g->shape, x->shape, sizeof (gint64) * x->rank) != 0
+                                           : wb_tensor_numel (out->g) != 1)
+    return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "the cotangent's shape is not the loss's");
+  return TRUE;
+}
+
+/* kl_div_vjp: both gradients of kl_div at once, in f64, as PyTorch's autograd computes them (Thunder's vjp
+ * is torch.autograd.functional.vjp). With h = g / divisor (g elementwise for 'none'):
+ *   log_target False: grad_input = -target * h, grad_target = (log target + 1 - input) * h, NaN where
+ *     target is 0 as in PyTorch (the xlogy(target, target) term's derivative target / target is 0 / 0)
+ *   log_target True:  grad_input = -exp(target) * h, grad_target = exp(target) * (target - input + 1) * h */
+static gboolean
+op_kl_div_vjp (WbKernelCall *call, GError **error)
+{
+  WbKlDivVjpArgs a;
+  g_autoptr (WbTensor) x = NULL;
+  g_autoptr (WbTensor) t = NULL;
+  g_autoptr (WbTensor) g = NULL;
+  g_autoptr (WbTensor) gi = NULL;
+  g_autoptr (WbTensor) gt = NULL;
+  WbTensor *gi_out, *gt_out;
+  gint64    n, g_step;
+
+  if (!_wb_kl_div_vjp_args (call, &a, error))
+    return FALSE;
+  if ((x = _wb_cpu_to_f64 (a.input, error)) == NULL || (t = _wb_cpu_to_f64 (a.target, error)) == NULL || (g = _wb_cpu_to_f64 (a.g, error)) == NULL ||
+      (gi = wb_tensor_new (WB_DTYPE_FLOAT64, x->rank, x->shape, error)) == NULL || (gt = wb_tensor_new (WB_DTYPE_FLOAT64, x->rank, x->shape, error)) == NULL)
+    return FALSE;
+  n = wb_tensor_numel (x);
+  g_step = wb_tensor_numel (g) == n ? 1 : 0;
+  for (gint64 i = 0; i < n; i++)
+    {
+      const double xi = ((const double *) wb_tensor_get_data (x))[i], ti = ((const double *) wb_tensor_get_data (t))[i];
+      const double h = ((const double *) wb_tensor_get_data (g))[i * g_step] / a.divisor;
+      double      *pi = (double *) wb_tensor_get_data (gi) + i, *pt = (double *) wb_tensor_get_data (gt) + i;
+      if (a.log_target)
+        {
+          double e = exp (ti);
+          *pi = -e * h;
+          *pt = e * (ti - xi + 1) * h;
+        }
+      else
+        {
+          *pi = -ti * h;
+          *pt = ti == 0 ? NAN : (log (ti) + 1 - xi) * h;
+        }
+    }
+  if ((gi_out = wb_tensor_to_dtype (gi, a.input->dtype, error)) == NULL)
+    return FALSE;
+  if ((gt_out = wb_tensor_to_dtype (gt, a.target->dtype, error)) == NULL)
+    {
+      wb_tensor_unref (gi_out);
+      return FALSE;
+    }
+  call->result = wb_rt_value_new_sequence (WB_RT_TUPLE);
+  wb_rt_value_append (call->result, wb_rt_value_take_tensor (gi_out));
+  wb_rt_value_append (call->result, wb_rt_value_take_tensor (gt_out));
+  return TRUE;
+}
+
 gboolean
 _wb_cpu_nn (WbKernelCall *call, int op, GError **error)
 {
@@ -379,6 +504,8 @@ _wb_cpu_nn (WbKernelCall *call, int op, GError **error)
     {
     case WB_NN_KL_DIV:
       return op_kl_div (call, error);
+    case WB_NN_KL_DIV_VJP:
+      return op_kl_div_vjp (call, error);
     case WB_NN_CONVOLUTION:
       return op_convolution (call, error);
     case WB_NN_NLL_LOSS_BACKWARD:

@@ -1,4 +1,4 @@
-/* wb-cuda-kernels-index.c — index_add, scatter_add, embedding and its backward, cumsum and kl_div on the GPU
+/* wb-cuda-kernels-index.c — index_add, scatter_add, embedding and its backward, cumsum, kl_div and its vjp on the GPU
  * (wb-cuda-kernels-private.h; kernels in wb-cuda-kernels-index.cuh)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -437,6 +437,60 @@ _wb_cuda_kernels_kl_div (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 
 fail:
   wb_tensor_unref (out);
+  return FALSE;
+}
+
+/* (transfer full) @t (host or device) on the device, contiguous */
+static WbTensor *
+device_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error)
+{
+  g_autoptr (WbTensor) d = wb_cuda_tensor_is_device (t) ? wb_tensor_ref (t) : wb_cuda_upload (rt, t, error);
+
+  return d == NULL ? NULL : wb_cuda_contiguous (rt, d, error);
+}
+
+/* kl_div_vjp (((input, target), {kwargs}), g): both gradients in one kernel (wb_kl_div_vjp), read as the cpu
+ * reads them (_wb_kl_div_vjp_args); input, target and g of one float dtype, else the cpu runs it. */
+gboolean
+_wb_cuda_kernels_kl_div_vjp (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
+{
+  WbKlDivVjpArgs a;
+  g_autoptr (GError) local = NULL;
+  g_autoptr (WbTensor) x = NULL;
+  g_autoptr (WbTensor) t = NULL;
+  g_autoptr (WbTensor) g = NULL;
+  WbTensor        *gi = NULL, *gt = NULL;
+  gint64           n, g_step;
+  int              lt;
+  g_autofree char *what = NULL;
+
+  if (!_wb_kl_div_vjp_args (call, &a, &local))
+    return _wb_cuda_kern_unsupported (error, "%s", local->message);
+  if (a.target->dtype != a.input->dtype || a.g->dtype != a.input->dtype)
+    return _wb_cuda_kern_unsupported (error, "%s: input, target and cotangent dtypes differ", call->bsym->name);
+  if ((x = device_contiguous (rt, a.input, error)) == NULL || (t = device_contiguous (rt, a.target, error)) == NULL ||
+      (g = device_contiguous (rt, a.g, error)) == NULL || (gi = wb_cuda_tensor_new (rt, x->dtype, x->rank, x->shape, error)) == NULL ||
+      (gt = wb_cuda_tensor_new (rt, x->dtype, x->rank, x->shape, error)) == NULL)
+    goto fail;
+  n = wb_tensor_numel (x);
+  g_step = strcmp (a.reduction, "none") == 0 ? 1 : 0;
+  lt = a.log_target != 0;
+  what = g_strdup_printf ("%s %s[%" G_GINT64_FORMAT " elements], %s", call->bsym->name, wb_dtype_shortname (x->dtype), n, a.reduction);
+  {
+    CUdeviceptr px = wb_cuda_tensor_ptr (x), pt = wb_cuda_tensor_ptr (t), pg = wb_cuda_tensor_ptr (g);
+    CUdeviceptr pi = wb_cuda_tensor_ptr (gi), pgt = wb_cuda_tensor_ptr (gt);
+    void       *args[] = { &px, &pt, &pg, &pi, &pgt, &n, &g_step, &a.divisor, &lt };
+    if (!launch (rt, "wb_kl_div_vjp", x->dtype, _wb_cuda_kern_blocks (n), args, what, error))
+      goto fail;
+  }
+  call->result = wb_rt_value_new_sequence (WB_RT_TUPLE);
+  wb_rt_value_append (call->result, wb_rt_value_take_tensor (gi));
+  wb_rt_value_append (call->result, wb_rt_value_take_tensor (gt));
+  return TRUE;
+
+fail:
+  g_clear_pointer (&gi, wb_tensor_unref);
+  g_clear_pointer (&gt, wb_tensor_unref);
   return FALSE;
 }
 

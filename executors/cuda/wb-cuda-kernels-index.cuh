@@ -1,5 +1,5 @@
 // wb-cuda-kernels-index.cuh — index updates, scans and kl_div of the per-op cuda executor (launched by
-// wb-cuda-kernels-index.c): index_add, scatter_add, embedding and its backward, cumsum, kl_div
+// wb-cuda-kernels-index.c): index_add, scatter_add, embedding and its backward, cumsum, kl_div and its vjp
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Compiled as one unit after wb-cuda-prelude.cuh and wb-cuda-kernels-common.cuh (no #include). Semantics are
 // the cpu executor's (executors/cpu/wb-cpu-indexing.c, wb-cpu-reduction.c, wb-cpu-nn.c):
@@ -14,7 +14,8 @@
 //            element: a thread per row for short rows or many strided rows, else a block per row (a scan
 //            of 8 elements a thread, then of the warps' totals, carried across tiles of 2048).
 //   kl_div   elementwise in double; 'sum', 'mean', 'batchmean': partial sums of fixed blocks in double,
-//            then one block adds them in order (the same result every run).
+//            then one block adds them in order (the same result every run). kl_div_vjp: both gradients at
+//            each element in one pass, in double.
 
 // -- index_add, scatter_add
 
@@ -277,6 +278,33 @@ static __device__ void wb_kl_div_finish (const double *partial, typename T::S *o
     T::st (out, 0, wb_from_d<T> (sum[0] / divisor));
 }
 
+// -- kl_div_vjp: both gradients of kl_div in one pass, in double as the cpu's op_kl_div_vjp. With h = g / divisor
+// (g elementwise when g_step is 1, else its one element): grad_input = -target * h, grad_target =
+// (log target + 1 - input) * h, NaN where target is 0 (PyTorch's autograd: xlogy's target / target); with
+// log_target -exp(target) * h and exp(target) * (target - input + 1) * h
+template <typename T>
+static __device__ void wb_kl_div_vjp (const typename T::S *x, const typename T::S *t, const typename T::S *g, typename T::S *gi,
+                                      typename T::S *gt, long long n, long long g_step, double divisor, int log_target)
+{
+  WB_GRID_STRIDE (e, n)
+  {
+    double xi = (double) T::ld (x, e), ti = (double) T::ld (t, e), h = (double) T::ld (g, e * g_step) / divisor, a, b;
+    if (log_target)
+      {
+        double ex = exp (ti);
+        a = -ex * h;
+        b = ex * (ti - xi + 1.0) * h;
+      }
+    else
+      {
+        a = -ti * h;
+        b = ti == 0.0 ? WB_NAN_D : (log (ti) + 1.0 - xi) * h;
+      }
+    T::st (gi, e, wb_from_d<T> (a));
+    T::st (gt, e, wb_from_d<T> (b));
+  }
+}
+
 // -- the entries
 #define WB_INDEX_ENTRIES(N, T)                                                                                                       \
   extern "C" __global__ void __launch_bounds__ (256) wb_index_add_##N (const T::S *a, const T::S *value, const long long *keys,     \
@@ -306,6 +334,10 @@ static __device__ void wb_kl_div_finish (const double *partial, typename T::S *o
   extern "C" __global__ void __launch_bounds__ (256) wb_kl_div_finish_##N (const double *partial, T::S *out, long long n,          \
                                                                           double divisor)                                           \
   { wb_kl_div_finish<T> (partial, out, n, divisor); }                                                                              \
+  extern "C" __global__ void __launch_bounds__ (256) wb_kl_div_vjp_##N (const T::S *x, const T::S *t, const T::S *g, T::S *gi,       \
+                                                                       T::S *gt, long long n, long long g_step, double divisor,     \
+                                                                       int log_target)                                              \
+  { wb_kl_div_vjp<T> (x, t, g, gi, gt, n, g_step, divisor, log_target); }                                                          \
   extern "C" __global__ void __launch_bounds__ (256) wb_embedding_backward_##N (const T::S *g, const long long *keys,                \
                                                                                const long long *pos, T::S *out, long long num,      \
                                                                                long long d, long long n, long long padding,         \

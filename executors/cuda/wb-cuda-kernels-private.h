@@ -78,6 +78,9 @@ gboolean _wb_cuda_kernels_embedding_backward (WbCudaRuntime *rt, WbKernelCall *c
 gboolean _wb_cuda_kernels_cumsum (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 /* ltorch.kl_div (input, target, size_average, reduce, reduction='mean', log_target=False) */
 gboolean _wb_cuda_kernels_kl_div (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+/* kl_div_vjp (((input, target), {'reduction': ..., 'log_target': ...}), g) -> (grad_input, grad_target): the
+ * torch executor's vjp of kl_div, both gradients in one kernel */
+gboolean _wb_cuda_kernels_kl_div_vjp (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 /* copy_with_setitem (a, key, value): a copy of a with a[key] = value; ints, slices and ... as the key (the
  * strided copy of the runtime, no kernel of its own) */
 gboolean _wb_cuda_kernels_copy_with_setitem (WbCudaRuntime *rt, WbKernelCall *call, GError **error);

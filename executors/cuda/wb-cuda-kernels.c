@@ -36,6 +36,7 @@ typedef enum
   OP_EMBEDDING_BACKWARD,
   OP_CUMSUM,
   OP_KL_DIV,
+  OP_KL_DIV_VJP,
   OP_DETACH,
   OP_COPY_WITH_SETITEM,
 } Op;
@@ -70,6 +71,7 @@ static const struct
   { "prims.embedding_backward", OP_EMBEDDING_BACKWARD },
   { "ltorch.cumsum", OP_CUMSUM },
   { "ltorch.kl_div", OP_KL_DIV },
+  { "kl_div_vjp", OP_KL_DIV_VJP },
   { "ltorch.detach", OP_DETACH },
   { "prims.copy_with_setitem", OP_COPY_WITH_SETITEM },
 };
@@ -641,6 +643,8 @@ wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       return _wb_cuda_kernels_cumsum (rt, call, error);
     case OP_KL_DIV:
       return _wb_cuda_kernels_kl_div (rt, call, error);
+    case OP_KL_DIV_VJP:
+      return _wb_cuda_kernels_kl_div_vjp (rt, call, error);
     case OP_COPY_WITH_SETITEM:
       return _wb_cuda_kernels_copy_with_setitem (rt, call, error);
     case OP_DETACH:

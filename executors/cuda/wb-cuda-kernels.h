@@ -36,6 +36,8 @@
  *     int64 for integer inputs unless dtype= says), as the cpu; a thread a row or a block scan a row.
  *   ltorch.kl_div (input, target, ..., reduction, log_target): elementwise in double; 'sum', 'mean' and
  *     'batchmean' summed in double by a fixed grid, then one block (the same bits every run).
+ *   kl_div_vjp (((input, target), {kwargs}), g): the torch executor's vjp of kl_div, both gradients at each
+ *     element in one pass, in double (grad_target NaN where target is 0, as PyTorch's autograd).
  *   ltorch.detach, torch.detach: the input itself, as the cpu aliases it.
  * Indices out of range (index_add, scatter_add, embedding, a max pool's saved indices, nll_loss_backward's targets) are
  * clamped and recorded (wb_index_bad of the prelude): the checked run fails the call, as the cpu would.
@@ -65,7 +67,7 @@ gboolean wb_cuda_kernels_run (WbCudaRuntime *rt, WbKernelCall *call, GError **er
 
 /* wb_cuda_kernels_source: (transfer none) the CUDA C of unit @unit (without the prelude, which the compiler
  * adds): 0 random draws, sorting, argmax, nll_loss_backward; 1 pooling; 2 index_add, scatter_add,
- * embedding and its backward, cumsum, kl_div; NULL from 3 on. What --compile-only and the disk cache compile. */
+ * embedding and its backward, cumsum, kl_div and its vjp; NULL from 3 on. What --compile-only and the disk cache compile. */
 const char *wb_cuda_kernels_source (guint unit);
 
 G_END_DECLS

@@ -668,7 +668,8 @@ test_open_world (void)
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, broken_at));
     g_assert_nonnull (strstr (run.err, "backward_00.py:1:1: note: not a trace (Thunder skipped this stage)"));
-    g_assert_nonnull (strstr (run.err, "backward_01.py:29:3: warning: unknown symbol 'kl_div_vjp'"));
+    /* kl_div_vjp, Thunder's vjp of an automatically registered torch function, is in the table (issue 43) */
+    g_assert_null (strstr (run.err, "unknown symbol 'kl_div_vjp'"));
     g_assert_null (strstr (run.err, "unknown symbol 'ltorch.setitem_'"));
     g_assert_nonnull (strstr (run.out, "3 traces checked, 1 errors"));
     g_assert_nonnull (strstr (run.out, "2 files not loaded"));

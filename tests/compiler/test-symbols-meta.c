@@ -651,6 +651,19 @@ test_meta_views (void)
   assert_infer ("a: cuda:0 f32[3, 3]", "ltorch.einsum('ii', a)", "cuda:0 f32[]");
   assert_infer_error ("a: cuda:0 f32[2, 3]; b: cuda:0 f32[4, 5]", "ltorch.einsum('ij,jk->ik', a, b)", "subscript 'j'");
   assert_infer ("a: cuda:0 f32[16, 10]; b: cuda:0 f32[16, 10]", "torch.nn.functional.kl_div(a, b, reduction='batchmean')", "cuda:0 f32[]");
+  /* kl_div_vjp as no_grad_teacher's backward prints it: ((input, target), {kwargs}), cotangent -> (grad_input, grad_target) */
+  {
+    const char *kl = "a: cuda:0 f32[16, 10]; b: cuda:0 f32[16, 10]; g: cuda:0 f32[]; gn: cuda:0 f32[16, 10]";
+    assert_infer (kl, "kl_div_vjp(((a, b), {'reduction': \"batchmean\"}), g)", "cuda:0 f32[16, 10]; cuda:0 f32[16, 10]");
+    assert_infer (kl, "kl_div_vjp(((a, b), {}), g)", "cuda:0 f32[16, 10]; cuda:0 f32[16, 10]");
+    assert_infer (kl, "kl_div_vjp(((a, b), {'reduction': 'none', 'log_target': True}), gn)", "cuda:0 f32[16, 10]; cuda:0 f32[16, 10]");
+    assert_infer_error (kl, "kl_div_vjp(((a, b), {'reduction': 'none'}), g)", "the cotangent's shape is not the loss's");
+    assert_infer_error (kl, "kl_div_vjp(((a, b), {'reduction': 'max'}), g)", "unknown reduction 'max'");
+    assert_infer_error (kl, "kl_div_vjp(((a, b), {'size_average': None}), g)", "unsupported keyword argument 'size_average'");
+    assert_infer_error (kl, "kl_div_vjp(((a, b), {'log_target': 'yes'}), g)", "log_target must be True or False");
+    assert_infer_error (kl, "kl_div_vjp(((a, b, None), {}), g)", "positional arguments must be (input, target)");
+    assert_infer_error (kl, "kl_div_vjp((a, b), g)", "saved_for_backward must be");
+  }
   assert_infer ("a: cuda:0 b8[4, 6]", "ltorch.any_tensor(a, 1)", "cuda:0 b8[4]");
 }
 

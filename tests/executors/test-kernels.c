@@ -605,6 +605,77 @@ test_kl_div (void)
   wb_test_assert_values (wb_test_output (out, 1), (double[]){ -0.12188758, 1.42148519, 0, 3 }, 4, 1e-6);
 }
 
+/* kl_div_vjp, the vjp Thunder registers with kl_div (no_grad_teacher's backward): both gradients against
+ * PyTorch 2.11's autograd, reductions batchmean, mean and sum in f32 with a target of 0 (its grad_target
+ * is NaN in PyTorch: xlogy's derivative target / target), 'none' with log_target and batchmean in f64.
+ * Expected values printed by (torch 2.11, cpu):
+ *   import torch, torch.nn.functional as F
+ *   def vjp(x, t, g, **kw):
+ *       x = x.clone().requires_grad_(); t = t.clone().requires_grad_()
+ *       return torch.autograd.grad(F.kl_div(x, t, **kw), (x, t), g)
+ *   x = [[-1.0, -2.0, -0.5], [-3.0, -0.25, -1.5]]
+ *   t = [[0.2, 0.0, 0.8], [1.0, 0.5, 0.3]]
+ *   lt = [[-1.5, -0.2, -2.0], [0.1, -0.7, -1.1]]
+ *   gn = [[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]]
+ *   for dt, kw, tt, g in ((torch.float32, dict(reduction="batchmean"), t, 1.5),
+ *                         (torch.float32, dict(reduction="mean"), t, 1.5),
+ *                         (torch.float32, dict(reduction="sum", log_target=False), t, 1.5),
+ *                         (torch.float64, dict(reduction="none", log_target=True), lt, gn),
+ *                         (torch.float64, dict(reduction="batchmean"), t, 1.5)):
+ *       T = lambda v: torch.tensor(v, dtype=dt)
+ *       for r in vjp(T(x), T(tt), T(g), **kw):
+ *           print(", ".join(f"{v:.10g}" for v in r.flatten().tolist())) */
+static void
+test_kl_div_vjp (void)
+{
+  const double xv[6] = { -1.0, -2.0, -0.5, -3.0, -0.25, -1.5 }, tv[6] = { 0.2, 0.0, 0.8, 1.0, 0.5, 0.3 };
+  const double ltv[6] = { -1.5, -0.2, -2.0, 0.1, -0.7, -1.1 }, gnv[6] = { 1.0, -2.0, 0.5, 0.25, 3.0, -1.0 }, g0v[1] = { 1.5 };
+  const gint64 shape[2] = { 2, 3 };
+
+  {
+    g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT32, 2, shape, xv), wb_test_tensor (WB_DTYPE_FLOAT32, 2, shape, tv),
+                                               wb_test_tensor (WB_DTYPE_FLOAT32, 0, shape, g0v), NULL);
+    g_autoptr (GPtrArray) out = NULL;
+    RUN ("x, t, g",
+         "  # x: \"cpu f32[2, 3]\"\n"
+         "  # t: \"cpu f32[2, 3]\"\n"
+         "  # g: \"cpu f32[]\"\n"
+         "  (t0, t1) = kl_div_vjp(((x, t), {'reduction': \"batchmean\"}), g)\n"
+         "  (t2, t3) = kl_div_vjp(((x, t), {'reduction': 'mean'}), g)\n"
+         "  (t4, t5) = kl_div_vjp(((x, t), {'reduction': 'sum', 'log_target': False}), g)\n"
+         "  return (t0, t1, t2, t3, t4, t5)\n",
+         args, out);
+    wb_test_assert_values (wb_test_output (out, 0), (double[]){ -0.150000006, -0, -0.6000000238, -0.75, -0.375, -0.2250000089 }, 6, 1e-6);
+    wb_test_assert_values (wb_test_output (out, 1), (double[]){ 0.2929215431, NAN, 0.9576423168, 3, 0.4176396132, 0.9720203876 }, 6, 1e-6);
+    wb_test_assert_values (wb_test_output (out, 2), (double[]){ -0.05000000075, -0, -0.200000003, -0.25, -0.125, -0.07500000298 }, 6, 1e-6);
+    wb_test_assert_values (wb_test_output (out, 3), (double[]){ 0.09764051437, NAN, 0.3192141056, 1, 0.1392132044, 0.3240067959 }, 6, 1e-6);
+    wb_test_assert_values (wb_test_output (out, 4), (double[]){ -0.3000000119, -0, -1.200000048, -1.5, -0.75, -0.4500000179 }, 6, 1e-6);
+    wb_test_assert_values (wb_test_output (out, 5), (double[]){ 0.5858430862, NAN, 1.915284634, 6, 0.8352792263, 1.944040775 }, 6, 1e-6);
+  }
+  {
+    g_autoptr (GPtrArray) args = wb_test_args (wb_test_tensor (WB_DTYPE_FLOAT64, 2, shape, xv), wb_test_tensor (WB_DTYPE_FLOAT64, 2, shape, ltv),
+                                               wb_test_tensor (WB_DTYPE_FLOAT64, 2, shape, gnv), wb_test_tensor (WB_DTYPE_FLOAT64, 2, shape, tv),
+                                               wb_test_tensor (WB_DTYPE_FLOAT64, 0, shape, g0v), NULL);
+    g_autoptr (GPtrArray) out = NULL;
+    RUN ("x, lt, gn, t, g",
+         "  # x: \"cpu f64[2, 3]\"\n"
+         "  # lt: \"cpu f64[2, 3]\"\n"
+         "  # gn: \"cpu f64[2, 3]\"\n"
+         "  # t: \"cpu f64[2, 3]\"\n"
+         "  # g: \"cpu f64[]\"\n"
+         "  (t0, t1) = kl_div_vjp(((x, lt), {'reduction': 'none', 'log_target': True}), gn)\n"
+         "  (t2, t3) = kl_div_vjp(((x, t), {'reduction': 'batchmean'}), g)\n"
+         "  return (t0, t1, t2, t3)\n",
+         args, out);
+    wb_test_assert_values (wb_test_output (out, 0),
+                           (double[]){ -0.2231301601, 1.637461506, -0.06766764162, -0.2762927295, -1.489755911, 0.3328710837 }, 6, 2e-9);
+    wb_test_assert_values (wb_test_output (out, 1),
+                           (double[]){ 0.1115650801, -4.584892217, -0.03383382081, 1.132800191, 0.8193657513, -0.4660195172 }, 6, 2e-9);
+    wb_test_assert_values (wb_test_output (out, 2), (double[]){ -0.15, -0, -0.6, -0.75, -0.375, -0.225 }, 6, 2e-9);
+    wb_test_assert_values (wb_test_output (out, 3), (double[]){ 0.2929215657, NAN, 0.9576423365, 3, 0.4176396146, 0.9720203968 }, 6, 2e-9);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -627,5 +698,6 @@ main (int argc, char **argv)
   g_test_add_func ("/executors/cpu/pooling-cumsum-setitem", test_pooling);
   g_test_add_func ("/executors/cpu/pool3d-unbatched", test_pool3d_unbatched);
   g_test_add_func ("/executors/cpu/kl-div", test_kl_div);
+  g_test_add_func ("/executors/cpu/kl-div-vjp", test_kl_div_vjp);
   return g_test_run ();
 }

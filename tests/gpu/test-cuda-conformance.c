@@ -493,7 +493,7 @@ pool_cases (void)
 
 /* -- index_add, scatter_add, embedding, cumsum, kl_div, detach (wb-cuda-kernels-index.c): the zoo's shapes (mixtral's
  * expert weights and swin's position bias by index_add, misc_ops' scatter_add over topk indices,
- * qwen2/llama's cumsum of a mask, no_grad_teacher's kl_div) and indices long enough for the multi-pass
+ * qwen2/llama's cumsum of a mask, no_grad_teacher's kl_div and kl_div_vjp) and indices long enough for the multi-pass
  * sort, middle dims, strided sources, long scans ---------------------------------------------------- */
 
 static void
@@ -579,6 +579,19 @@ index_cases (void)
       add_kernel ("ltorch.kl_div(sum)", d, klbig, 2, "t0 = ltorch.kl_div(a, t, None, None, 'sum', False)", "t0", FALSE);
       add_kernel ("ltorch.kl_div(mean)", d, klbig, 2, "t0 = ltorch.kl_div(a, t, None, None, 'mean', False)", "t0", FALSE);
       add_kernel ("ltorch.kl_div(none, log_target)", d, kllog, 2, "t0 = ltorch.kl_div(a, t, None, None, 'none', True)", "t0", FALSE);
+      /* kl_div_vjp (no_grad_teacher's backward): a 0-d cotangent, or one of the input's shape for 'none' */
+      {
+        WbConfInput vjp[3] = { kl[0], kl[1], wb_conf_input ("g", d, 0, 1, 1, 1, WB_CONF_DOM_ANY) };
+        WbConfInput vjpbig[3] = { klbig[0], klbig[1], wb_conf_input ("g", d, 2, 300, 257, 1, WB_CONF_DOM_ANY) };
+        WbConfInput vjpsum[3] = { klbig[0], klbig[1], wb_conf_input ("g", d, 0, 1, 1, 1, WB_CONF_DOM_ANY) };
+        WbConfInput vjplog[3] = { kllog[0], kllog[1], wb_conf_input ("g", d, 0, 1, 1, 1, WB_CONF_DOM_ANY) };
+        add_kernel ("kl_div_vjp(batchmean)", d, vjp, 3, "(t0, t1) = kl_div_vjp(((a, t), {'reduction': \"batchmean\"}), g)", "t0, t1", FALSE);
+        add_kernel ("kl_div_vjp(none)", d, vjpbig, 3, "(t0, t1) = kl_div_vjp(((a, t), {'reduction': 'none'}), g)", "t0, t1", FALSE);
+        add_kernel ("kl_div_vjp(sum)", d, vjpsum, 3, "(t0, t1) = kl_div_vjp(((a, t), {'reduction': 'sum', 'log_target': False}), g)", "t0, t1",
+                    FALSE);
+        add_kernel ("kl_div_vjp(mean, log_target)", d, vjplog, 3, "(t0, t1) = kl_div_vjp(((a, t), {'reduction': 'mean', 'log_target': True}), g)",
+                    "t0, t1", FALSE);
+      }
       add_kernel ("torch.detach", d, &rows, 1, "t0 = torch.detach(a)\nt1 = ltorch.detach(t0)", "t1", TRUE);
     }
   /* copy_with_setitem (whisper's and BART's shifted decoder inputs, T5's): a slice from a tensor, an int row
