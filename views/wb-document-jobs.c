@@ -34,6 +34,7 @@ typedef struct
   gint64          started_us, finished_us;
   void (*progress) (double, const char *, gpointer);
   gpointer      progress_data;
+  double        shown; /* the highest fraction handed to @progress: the bar never goes back */
   GCancellable *cancellable;
 } Job;
 
@@ -366,10 +367,13 @@ job_progress (Job *job, double fraction, char *text)
       g_free (text);
       return;
     }
+  /* the phases' spans are estimates made as the run reports them (the device, the runner's phases): a later
+   * estimate may place the bar a little lower, which the bar does not show */
+  job->shown = MAX (job->shown, fraction);
   call = g_new (ProgressCall, 1);
   call->func = job->progress;
   call->data = job->progress_data;
-  call->fraction = fraction;
+  call->fraction = job->shown;
   call->text = text;
   g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
 }
