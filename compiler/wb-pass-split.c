@@ -101,6 +101,51 @@ names_tuple (WbTraceBuilder *b, GPtrArray *names)
   return wb_trace_builder_sequence (b, WB_VALUE_TUPLE, items, names->len, 0);
 }
 
+/* the leaves of @v in order (tuples and lists flattened), a name or NULL for another value */
+static void
+flat_leaves (const WbValue *v, GPtrArray *leaves)
+{
+  if (v != NULL && wb_value_is_sequence (v))
+    for (guint i = 0; i < v->n_items; i++)
+      flat_leaves (v->items[i], leaves);
+  else
+    g_ptr_array_add (leaves, v != NULL && v->kind == WB_VALUE_NAME ? (gpointer) v->text : NULL);
+}
+
+/* The backward's cotangents, one per flat forward output as the caller passes them (Thunder's
+ * `_, t552, t557, = cotangents`): the get_grad output of that output, or "_" where nothing reads its
+ * gradient. NULL when a get_grad reads a value that is not a forward output (then @cotangents as found). */
+static GPtrArray *
+cotangent_targets (const WbTrace *in, const WbValue *fw_out)
+{
+  g_autoptr (GHashTable) grad_of = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) leaves = g_ptr_array_new ();
+  GPtrArray *targets = g_ptr_array_new ();
+  guint      matched = 0, n_grads = 0;
+
+  for (guint i = 0; i < in->n_body; i++)
+    {
+      const WbBsym *b = in->body[i];
+      if (_wb_bsym_is_get_grad (b) && b->n_args == 1 && b->args[0]->kind == WB_VALUE_NAME && b->outputs != NULL &&
+          b->outputs->kind == WB_VALUE_NAME)
+        {
+          g_hash_table_insert (grad_of, (gpointer) b->args[0]->text, (gpointer) b->outputs->text);
+          n_grads++;
+        }
+    }
+  flat_leaves (fw_out, leaves);
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      const char *g = leaves->pdata[i] ? g_hash_table_lookup (grad_of, leaves->pdata[i]) : NULL;
+      if (g != NULL && g_hash_table_remove (grad_of, leaves->pdata[i]))
+        matched++;
+      g_ptr_array_add (targets, (gpointer) (g != NULL ? g : "_"));
+    }
+  if (matched != n_grads)
+    g_clear_pointer (&targets, g_ptr_array_unref);
+  return targets;
+}
+
 WbTrace *
 _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
 {
@@ -207,9 +252,13 @@ _wb_pass_split (WbPassContext *ctx, WbTrace **backward_out, GError **error)
     wb_trace_builder_append (bb, annotation (bb, "C1", &coll));
     if (cotangents->len > 0)
       {
-        wb_trace_builder_append (bb, unpack (bb, cotangents, "cotangents"));
-        for (guint i = 0; i < cotangents->len; i++)
-          wb_trace_builder_append (bb, annotation (bb, cotangents->pdata[i], g_hash_table_lookup (ctx->types, cotangents->pdata[i])));
+        g_autoptr (GPtrArray) targets = cotangent_targets (in, fw_out);
+        GPtrArray *unpacked = targets != NULL ? targets : cotangents;
+
+        wb_trace_builder_append (bb, unpack (bb, unpacked, "cotangents"));
+        for (guint i = 0; i < unpacked->len; i++)
+          if (strcmp (unpacked->pdata[i], "_") != 0)
+            wb_trace_builder_append (bb, annotation (bb, unpacked->pdata[i], g_hash_table_lookup (ctx->types, unpacked->pdata[i])));
       }
     if (saved_tensors->len > 0)
       {
