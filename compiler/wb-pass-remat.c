@@ -75,6 +75,7 @@ typedef struct
   GHashTable    *dropped;     /* backward outputs their readers recompute */
   GHashTable    *cut_outputs; /* backward region -> GPtrArray of its new outputs */
   GPtrArray     *names;       /* scratch */
+  GHashTable    *written;     /* names a copy_ writes into (its destination), at any depth */
 } Remat;
 
 /* Collects into @chain (producer order unknown yet) the cheap bsyms computing @name inside the producer
@@ -102,6 +103,10 @@ collect_chain (Remat *r, GHashTable *prod, const char *name, GHashTable *chain, 
   for (guint i = 0; i < ins->len; i++)
     {
       const char *n = ins->pdata[i];
+      /* a copy_ writes into @n's storage later in the step (an in-place activation, a running statistic):
+       * recomputed in the backward, the chain would read the new contents, not what the forward read */
+      if (g_hash_table_contains (r->written, n))
+        return FALSE;
       if (g_hash_table_contains (r->available, n))
         g_hash_table_add (frontier, (gpointer) n);
       else if (!collect_chain (r, prod, n, chain, frontier, cut, depth + 1))
@@ -266,6 +271,20 @@ find_readers (Remat *r, const WbTrace *in)
           if (g_hash_table_contains (r->backward, bsym))
             g_hash_table_add (r->bw_reads, r->names->pdata[k]);
         }
+    }
+}
+
+/* Adds to @written the destination of every copy_ in @body, at every depth. */
+static void
+find_written (WbBsym *const *body, guint n, GHashTable *written)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const WbBsym *b = body[i];
+      if (b->kind == WB_BSYM_CALL && b->name != NULL && g_str_has_suffix (b->name, "copy_") && b->n_args >= 2 &&
+          b->args[1]->kind == WB_VALUE_NAME)
+        g_hash_table_add (written, (gpointer) b->args[1]->text);
+      find_written (b->subsymbols, b->n_subsymbols, written);
     }
 }
 
@@ -495,7 +514,8 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
   g_autoptr (GHashTable) dropped = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) cut_outputs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
   g_autoptr (GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
-  Remat r = { ctx, available, backward, readers, bw_reads, pinned, chains, top_names, dropped, cut_outputs, names };
+  g_autoptr (GHashTable) written = g_hash_table_new (g_str_hash, g_str_equal);
+  Remat r = { ctx, available, backward, readers, bw_reads, pinned, chains, top_names, dropped, cut_outputs, names, written };
 
   /* every top-level name (what a backward region may read), and the next free Thunder-style name tN */
   for (guint i = 0; i < in->n_body; i++)
@@ -509,6 +529,7 @@ _wb_pass_rematerialize (WbPassContext *ctx, GError **error)
         }
     }
   next_name = last_thunder_name (ctx);
+  find_written (in->body, in->n_body, written);
   decide (&r, in);
 
   /* rewrite the backward regions that recompute something */

@@ -7,8 +7,8 @@
 # For zoo entries chosen for what broke before: a forward output with no gradient (ConvNeXt's `noise`:
 # Thunder's backward unpacks `_` for it), copy_ into a BatchNorm statistic returned in flat_args (ResNet-50,
 # inplace_ops), an unknown symbol's untyped outputs beside rematerialisation (no_grad_teacher), attention
-# (BERT, CLIP): Thunder's final forward and backward run on the cpu executor with drawn inputs and save their
-# outputs and gradients; then the workbench's final recomputed stages (`--recompile`, the last "Delete Last
+# (BERT, CLIP), rematerialisation beside in-place writes (MobileNetV3's first subgraph): Thunder's final
+# forward and backward run on the cpu executor with drawn inputs and save their outputs and gradients; then the workbench's final recomputed stages (`--recompile`, the last "Delete Last
 # Used" forward and its backward) run on the same inputs and are compared with them, within the dtype's
 # tolerance. Both programs compute the same step, so they must agree.
 import os
@@ -17,7 +17,7 @@ import sys
 
 ENTRIES = ["convnext_tiny/thunderfx_g0_GraphModule", "resnet50", "inplace_ops", "no_grad_teacher",
            "bert/thunderfx_g0_GraphModule", "bert/thunderfx_g0_GraphModule_1", "clip/thunderfx_g0_GraphModule_2",
-           "llama/thunderfx_g0_GraphModule_1", "checkpointing", "misc_ops"]
+           "llama/thunderfx_g0_GraphModule_1", "checkpointing", "misc_ops", "mobilenet_v3_small/thunderfx_g0_GraphModule"]
 
 
 def run(cmd):
