@@ -102,6 +102,10 @@ typedef struct
   double      divisor; /* what the loss was divided by: 1 ('none', 'sum'), the elements ('mean'), input.shape[0] ('batchmean') */
 } WbKlDivVjpArgs;
 
+/* _wb_kl_div_divisor: what kl_div divides its sum by under @reduction over @input ('sum' 1, 'mean' the
+ * elements, 'batchmean' the first dim), 0 for 'none' (no reduction), -1 for an unknown reduction; one rule
+ * for kl_div and its vjp on every executor (executors/cpu/wb-cpu-nn.c). */
+double _wb_kl_div_divisor (const char *reduction, const WbTensor *input);
 /* _wb_kl_div_vjp_args: reads @call's arguments into @out (executors/cpu/wb-cpu-nn.c); FALSE with
  * WB_EXECUTOR_ERROR_BAD_ARGUMENT for a form the meta refuses, _UNSUPPORTED for broadcasting. */
 gboolean _wb_kl_div_vjp_args (const WbKernelCall *call, WbKlDivVjpArgs *out, GError **error);

@@ -327,7 +327,7 @@ op_kl_div (WbKernelCall *call, GError **error)
   g_autoptr (WbTensor) t = NULL;
   g_autoptr (WbTensor) acc = NULL;
   gint64    n;
-  double    sum = 0;
+  double    sum = 0, divisor;
   WbTensor *out;
 
   if (!_wb_cpu_arg_tensor (call, 0, "input", &input, error) || !_wb_cpu_arg_tensor (call, 1, "target", &target, error) ||
@@ -352,23 +352,27 @@ op_kl_div (WbKernelCall *call, GError **error)
       ((double *) wb_tensor_get_data (acc))[i] = v;
       sum += v;
     }
-  if (g_strcmp0 (reduction, "none") == 0)
-    out = wb_tensor_to_dtype (acc, input->dtype, error);
-  else
+  if ((divisor = _wb_kl_div_divisor (reduction, input)) < 0)
     {
-      double value = sum;
-      if (g_strcmp0 (reduction, "mean") == 0)
-        value = sum / (double) MAX (n, 1);
-      else if (g_strcmp0 (reduction, "batchmean") == 0)
-        value = sum / (double) MAX (input->rank > 0 ? input->shape[0] : 1, 1);
-      else if (g_strcmp0 (reduction, "sum") != 0)
-        {
-          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "kl_div: unknown reduction '%s'", reduction);
-          return FALSE;
-        }
-      out = wb_tensor_new_scalar (input->dtype, value);
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "kl_div: unknown reduction '%s'", reduction);
+      return FALSE;
     }
+  out = divisor == 0 ? wb_tensor_to_dtype (acc, input->dtype, error) : wb_tensor_new_scalar (input->dtype, sum / divisor);
   return out != NULL && _wb_cpu_set_result (call, out);
+}
+
+double
+_wb_kl_div_divisor (const char *reduction, const WbTensor *input)
+{
+  if (g_strcmp0 (reduction, "none") == 0)
+    return 0;
+  if (g_strcmp0 (reduction, "sum") == 0)
+    return 1;
+  if (g_strcmp0 (reduction, "mean") == 0)
+    return (double) MAX (wb_tensor_numel (input), 1);
+  if (g_strcmp0 (reduction, "batchmean") == 0)
+    return (double) MAX (input->rank > 0 ? input->shape[0] : 1, 1);
+  return -1;
 }
 
 static gboolean
@@ -426,17 +430,13 @@ _wb_kl_div_vjp_args (const WbKernelCall *call, WbKlDivVjpArgs *out, GError **err
     return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "input and target must be floating point");
   if (x->rank != t->rank || memcmp (x->shape, t->shape, sizeof (gint64) * x->rank) != 0)
     return vjp_fail (error, WB_EXECUTOR_ERROR_UNSUPPORTED, "input and target shapes differ (broadcasting is not supported)");
-  if (strcmp (out->reduction, "none") == 0 || strcmp (out->reduction, "sum") == 0)
-    out->divisor = 1;
-  else if (strcmp (out->reduction, "mean") == 0)
-    out->divisor = (double) MAX (wb_tensor_numel (x), 1);
-  else if (strcmp (out->reduction, "batchmean") == 0)
-    out->divisor = (double) MAX (x->rank > 0 ? x->shape[0] : 1, 1);
-  else
+  /* 'none' scales the elementwise cotangent by 1 */
+  if ((out->divisor = _wb_kl_div_divisor (out->reduction, x)) < 0)
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "kl_div_vjp: unknown reduction '%s'", out->reduction);
       return FALSE;
     }
+  out->divisor = MAX (out->divisor, 1);
   if (strcmp (out->reduction, "none") == 0 ? out->g->rank != x->rank || memcmp (out->g->shape, x->shape, sizeof (gint64) * x->rank) != 0
                                            : wb_tensor_numel (out->g) != 1)
     return vjp_fail (error, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "the cotangent's shape is not the loss's");

@@ -363,22 +363,6 @@ _wb_cuda_kernels_cumsum (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 
 /* -- kl_div ------------------------------------------------------------------------------------- */
 
-/* The divisor of @reduction over @input ('sum' 1, 'mean' the elements, 'batchmean' the first dim), 0 for
- * 'none', -1 for an unknown reduction */
-static double
-kl_divisor (const char *reduction, const WbTensor *input)
-{
-  if (g_strcmp0 (reduction, "none") == 0)
-    return 0;
-  if (g_strcmp0 (reduction, "sum") == 0)
-    return 1;
-  if (g_strcmp0 (reduction, "mean") == 0)
-    return (double) MAX (wb_tensor_numel (input), 1);
-  if (g_strcmp0 (reduction, "batchmean") == 0)
-    return (double) MAX (input->rank > 0 ? input->shape[0] : 1, 1);
-  return -1;
-}
-
 gboolean
 _wb_cuda_kernels_kl_div (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 {
@@ -401,7 +385,7 @@ _wb_cuda_kernels_kl_div (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     return FALSE;
   if (x->rank != t->rank || memcmp (x->shape, t->shape, sizeof (gint64) * x->rank) != 0 || x->dtype != t->dtype || !wb_dtype_is_float (x->dtype))
     return _wb_cuda_kern_unsupported (error, "%s: input and target differ in shape or dtype, or are not floats", call->bsym->name);
-  if ((divisor = kl_divisor (reduction, x)) < 0)
+  if ((divisor = _wb_kl_div_divisor (reduction, x)) < 0)
     return _wb_cuda_kern_unsupported (error, "%s: unknown reduction '%s'", call->bsym->name, reduction);
   n = wb_tensor_numel (x);
   lt = log_target != 0;
