@@ -223,6 +223,18 @@ level_load (CaseWork *w, WbCliCoverageResult *r)
     count_file (r, w, i, w->traces->pdata[i] != NULL, w->errors->pdata[i]);
 }
 
+/* The verifier's first error in @trace as "FILE:LINE:COL: error: MESSAGE" (transfer full), or NULL. */
+static char *
+first_error (const WbTrace *trace, WbVerifyFlags flags, GHashTable *sharded)
+{
+  g_autoptr (GPtrArray) diagnostics = wb_trace_verify_full (trace, flags, sharded, NULL);
+
+  for (guint d = 0; d < diagnostics->len; d++)
+    if (((WbDiagnostic *) diagnostics->pdata[d])->severity == WB_DIAGNOSTIC_ERROR)
+      return wb_diagnostic_to_string (diagnostics->pdata[d]);
+  return NULL;
+}
+
 static void
 level_check (CaseWork *w, WbCliCoverageResult *r)
 {
@@ -240,13 +252,7 @@ level_check (CaseWork *w, WbCliCoverageResult *r)
       g_autofree char *first = NULL;
 
       for (guint t = 0; traces != NULL && t < traces->len && first == NULL; t++)
-        {
-          g_autoptr (GPtrArray) diagnostics = wb_trace_verify_full (traces->pdata[t], WB_VERIFY_DEFAULT, sharded, NULL);
-
-          for (guint d = 0; d < diagnostics->len && first == NULL; d++)
-            if (((WbDiagnostic *) diagnostics->pdata[d])->severity == WB_DIAGNOSTIC_ERROR)
-              first = wb_diagnostic_to_string (diagnostics->pdata[d]);
-        }
+        first = first_error (traces->pdata[t], WB_VERIFY_DEFAULT, sharded);
       count_file (r, w, i, traces != NULL && first == NULL, traces != NULL ? first : w->errors->pdata[i]);
     }
 }
@@ -334,7 +340,7 @@ ensure_case (CaseWork *w, WbCliCoverageResult *r)
 }
 
 /* The first error of the verifier (names defined before use and once, regions consistent; types are the
- * pipeline's own) in the traces the workbench computed, as "LABEL:LINE:COL: message"; NULL when none. */
+ * pipeline's own) in the traces the workbench computed, as first_error gives it; NULL when none. */
 static char *
 workbench_stage_error (const WbCase *c)
 {
@@ -343,18 +349,10 @@ workbench_stage_error (const WbCase *c)
   for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
     {
       const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
-      g_autoptr (GPtrArray) diagnostics = NULL;
+      g_autofree char    *first = g_strcmp0 (e->subset, "workbench") == 0 ? first_error (e->trace, WB_VERIFY_NO_TYPES, NULL) : NULL;
 
-      if (g_strcmp0 (e->subset, "workbench") != 0)
-        continue;
-      diagnostics = wb_trace_verify (e->trace, WB_VERIFY_NO_TYPES);
-      for (guint k = 0; k < diagnostics->len; k++)
-        {
-          const WbDiagnostic *d = diagnostics->pdata[k];
-          if (d->severity == WB_DIAGNOSTIC_ERROR)
-            return g_strdup_printf ("%s:%u:%u: %s (a stage the workbench computed)", d->filename ? d->filename : "workbench", d->line,
-                                    d->col, d->message);
-        }
+      if (first != NULL)
+        return g_strdup_printf ("%s (a stage the workbench computed)", first);
     }
   return NULL;
 }

@@ -104,22 +104,15 @@ arg_of (Collect *c, const WbValue *v, WbCudaArg *arg)
       arg->strides[d] = 0;
 }
 
+/* whether @a is laid out dense: wb_tensor_is_contiguous's rule, on its shape and strides */
 static gboolean
 arg_is_dense (const WbCudaArg *a)
 {
-  gint64 expected = 1;
+  WbTensor t = { .rank = a->rank };
 
-  for (int d = (int) a->rank - 1; d >= 0; d--)
-    {
-      if (a->shape[d] == 1)
-        continue;
-      if (a->shape[d] == 0)
-        return TRUE;
-      if (a->strides[d] != expected)
-        return FALSE;
-      expected *= a->shape[d];
-    }
-  return TRUE;
+  memcpy (t.shape, a->shape, sizeof t.shape);
+  memcpy (t.strides, a->strides, sizeof t.strides);
+  return wb_tensor_is_contiguous (&t);
 }
 
 /* @name's value is output @o of a plan: remembered when it is not dense (a view of an input, a permuted
