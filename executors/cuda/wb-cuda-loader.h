@@ -71,6 +71,7 @@ typedef enum
   X (cuMemcpyDtoHAsync)         \
   X (cuMemcpyDtoDAsync)         \
   X (cuMemsetD8Async)           \
+  X (cuMemsetD32Async)          \
   X (cuMemAllocHost)            \
   X (cuMemFreeHost)             \
   X (cuMemGetInfo)              \

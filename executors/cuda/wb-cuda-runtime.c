@@ -296,6 +296,45 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
   return wb_tensor_new_external (dtype, &dev, rank, shape, (gpointer) (guintptr) b->ptr, nbytes, device_block_free, b);
 }
 
+/* A few bytes from the host (a number the trace passes where a kernel takes a tensor: setitem's value, a
+ * loss's total weight) written by memsets, whose values travel in the call: a CUDA graph captures them as
+ * memset nodes, where a copy from pageable host memory cannot be captured. */
+static WbTensor *
+upload_by_memset (WbCudaRuntime *rt, WbTensor *host, GError **error)
+{
+  const guint8 *bytes = wb_tensor_get_data (host);
+  gsize         nbytes = (gsize) wb_tensor_nbytes (host);
+  WbTensor     *d;
+  CUdeviceptr   p;
+
+  if ((d = wb_cuda_tensor_new (rt, host->dtype, host->rank, host->shape, error)) == NULL)
+    return NULL;
+  p = wb_cuda_tensor_ptr (d);
+  for (gsize i = 0; i < nbytes;)
+    {
+      CUresult rc;
+      if (nbytes - i >= 4 && (i % 4) == 0)
+        {
+          guint32 word;
+          memcpy (&word, bytes + i, 4);
+          rc = rt->cu->cuMemsetD32Async (p + i, word, 1, rt->stream);
+          i += 4;
+        }
+      else
+        {
+          rc = rt->cu->cuMemsetD8Async (p + i, bytes[i], 1, rt->stream);
+          i += 1;
+        }
+      if (!_wb_cuda_runtime_check (rt, rc, "cuMemsetD32Async", error))
+        {
+          wb_tensor_unref (d);
+          return NULL;
+        }
+    }
+  rt->stats.bytes_uploaded += nbytes;
+  return d;
+}
+
 WbTensor *
 wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error)
 {
@@ -305,9 +344,11 @@ wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error)
 
   if (wb_cuda_tensor_is_device (t))
     return wb_tensor_ref (t);
-  if (!wb_cuda_runtime_check_capturable (rt, "copies host memory to the device (an upload)", error))
-    return NULL;
   if ((host = wb_tensor_contiguous (t, error)) == NULL)
+    return NULL;
+  if ((gsize) wb_tensor_nbytes (host) <= WB_CUDA_UPLOAD_BY_MEMSET_BYTES)
+    return upload_by_memset (rt, host, error);
+  if (!wb_cuda_runtime_check_capturable (rt, "copies host memory to the device (an upload)", error))
     return NULL;
   if ((d = wb_cuda_tensor_new (rt, t->dtype, t->rank, t->shape, error)) == NULL)
     return NULL;

@@ -82,8 +82,12 @@ WbTensor *wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, cons
 gboolean wb_cuda_tensor_is_device (const WbTensor *t);
 /* wb_cuda_tensor_ptr: the device address of @t's element (0, ..., 0). */
 CUdeviceptr wb_cuda_tensor_ptr (const WbTensor *t);
+/* Host tensors of at most this many bytes are uploaded by memsets, which a CUDA graph can capture. */
+#define WB_CUDA_UPLOAD_BY_MEMSET_BYTES 16
+
 /* wb_cuda_upload: (transfer full) a contiguous device copy of host tensor @t (a new reference to @t when it
- * already is a device tensor). */
+ * already is a device tensor). Up to WB_CUDA_UPLOAD_BY_MEMSET_BYTES it is written by memsets and may be
+ * called during a capture; a larger one during a capture fails with WB_CUDA_ERROR_CAPTURE. */
 WbTensor *wb_cuda_upload (WbCudaRuntime *rt, WbTensor *t, GError **error);
 /* wb_cuda_download: (transfer full) a contiguous host copy of device tensor @t (waits for the stream). */
 WbTensor *wb_cuda_download (WbCudaRuntime *rt, WbTensor *t, GError **error);

@@ -10,7 +10,9 @@
 #      must not be above run 1's by more than the noise (the larger interquartile range of the two);
 #   3. as by default, with TorchCompile0 on the cpu executor (a cpu fallback: download, host work,
 #      upload): the capture must fail cleanly, the run must still time its 20 iterations without a graph
-#      (run.cuda_graphs false) and the note must name the region and the op.
+#      (run.cuda_graphs false) and the note must name the region and the op;
+#   4. when the zoo is unpacked, bart's first subgraph, whose program writes numbers into slices of a tensor
+#      (prims.copy_with_setitem with a number: a small host value on the device) must be captured.
 # Exit 77 (skip) without a GPU.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -94,3 +96,19 @@ print("fallback note:", why[0])
 assert "TorchCompile0" in why[0] and "cpu fallback" in why[0], why[0]
 print("ok")
 PY
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+
+zoo_case=${WB_BUILD_ROOT}/tests/zoo/zoo/bart/thunderfx_g0_GraphModule
+if [ -d "$zoo_case" ]; then
+  "$app" --headless profile "$zoo_case" --device cuda --iters 3 --warmup 1 --report "$out/setitem.json" 2>"$out/setitem.err" ||
+    { cat "$out/setitem.err"; echo "profile of $zoo_case failed"; exit 1; }
+  python3 - "$out/setitem.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["run"]["cuda_graphs"] is True, [n for n in d["notes"] if "graph" in n.lower()]
+print("copy_with_setitem of a number: captured")
+PY
+else
+  echo "note: the zoo is not unpacked; bart's setitem capture not checked"
+fi
