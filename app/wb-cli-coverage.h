@@ -156,10 +156,13 @@ WbCaseRun *wb_cli_coverage_run_f64 (const char *path, const char *stage_label, G
 /* How a GPU result compares with the f64 reference (wb-cli-coverage-f64.c says the rule and its source). */
 typedef enum
 {
-  WB_CLI_F64_PASS,      /* RMS error against f64 within twice the cpu f32 result's (+ atol / 10) */
+  WB_CLI_F64_PASS,      /* RMS error against f64 within twice the cpu f32 result's + max (atol, 1e-4 RMS) / 10 */
   WB_CLI_F64_FAIL,      /* further from f64 than that */
   WB_CLI_F64_UNTRUSTED, /* the cpu's f32 result is not near the f64 one (RMS error > half its RMS), or a NaN/Inf */
 } WbCliF64Verdict;
+
+/* torch._dynamo's tolerance of its fp64 accuracy check (utils.same, tol=1e-4), relative to a tensor's RMS here */
+#define WB_CLI_F64_TOL 1e-4
 
 /* wb_cli_coverage_judge_f64: @got (the GPU's) and @cpu (the cpu executor's) against @f64, all of one shape
  * (host tensors, any float dtype); @err_got and @err_cpu receive the RMS errors. */
