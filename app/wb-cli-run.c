@@ -45,6 +45,73 @@ pick_stage (WbCase *c, const char *stage)
 
 static gboolean have_reference_file;
 
+/* --f64 --inputs F: F's float32 tensors as float64, the cotangents (grad_output) among them; takes @st */
+static WbSafetensors *
+file_to_f64 (WbSafetensors *st, GError **error)
+{
+  g_autoptr (WbSafetensors) in = st;
+  g_autoptr (WbSafetensors) out = wb_safetensors_new ();
+
+  for (guint i = 0; i < wb_safetensors_get_n (in); i++)
+    {
+      WbTensor *t = wb_safetensors_get_tensor (in, i);
+      g_autoptr (WbTensor) t64 = t->dtype == WB_DTYPE_FLOAT32 ? wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, error) : wb_tensor_ref (t);
+
+      if (t64 == NULL)
+        return NULL;
+      wb_safetensors_add (out, wb_safetensors_get_name (in, i), t64);
+    }
+  return g_steal_pointer (&out);
+}
+
+/* --save-outputs: the inputs as the run starts, copied, because the cpu executor writes the program's
+ * in-place updates (a BatchNorm's running statistics through copy_) into the caller's tensors and the GPU
+ * run does not; the file then lets `run --inputs` start from the same values on either device */
+static GHashTable *
+inputs_snapshot (WbCase *c, GHashTable *inputs, GError **error)
+{
+  g_autoptr (GHashTable) copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
+
+  for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
+    {
+      const char *n = wb_case_get_input (c, i)->name;
+      WbTensor   *t = g_hash_table_lookup (inputs, n), *d;
+
+      if (t == NULL)
+        continue;
+      if ((d = wb_tensor_new (t->dtype, t->rank, t->shape, error)) == NULL)
+        return NULL;
+      if (!wb_tensor_copy_into (d, t, error))
+        {
+          wb_tensor_unref (d);
+          return NULL;
+        }
+      g_hash_table_insert (copy, g_strdup (n), d);
+    }
+  return g_steal_pointer (&copy);
+}
+
+/* --f64: every float32 input (drawn or read) converted in place of the f32 one */
+static gboolean
+inputs_to_f64 (GHashTable *inputs, GError **error)
+{
+  GHashTableIter it;
+  gpointer       key, value;
+
+  g_hash_table_iter_init (&it, inputs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      WbTensor *t = value, *t64;
+
+      if (t == NULL || t->dtype != WB_DTYPE_FLOAT32)
+        continue;
+      if ((t64 = wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, error)) == NULL)
+        return FALSE;
+      g_hash_table_iter_replace (&it, t64);
+    }
+  return TRUE;
+}
+
 gboolean
 wb_cli_compare_tensor (const WbTensor *got, const WbTensor *ref, gboolean have_tol, double rtol, double atol, WbCompareResult *r, double *rtol_used, double *atol_used, GError **error)
 {
@@ -274,6 +341,7 @@ wb_cli_command_run (int    argc,
   gint64             seed = 0;
   gint               threads = 0;
   gboolean           check_shapes = FALSE, detect_nan = FALSE, stats = FALSE, recompile = FALSE, allow_cpu_fallback = FALSE;
+  gboolean           f64 = FALSE;
   const GOptionEntry entries[] = {
     { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &stage_v,
       N_ ("Entry K of `stages PATH`, or a stage label such as forward_04 (default: the final forward, with its backward)"), "K" },
@@ -294,14 +362,18 @@ wb_cli_command_run (int    argc,
       N_ ("With --device cuda: let calls no GPU executor takes run on the cpu (without it they fail the run)"), NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_ ("Threads for kernels and OpenBLAS (default: all processors)"), "N" },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_ ("Print the time spent per kernel"), NULL },
+    { "f64", 0, 0, G_OPTION_ARG_NONE, &f64,
+      N_ ("Read every float32 of the program and its inputs as float64 (cpu): the reference coverage judges the GPU by"), NULL },
     { "recompile", 0, 0, G_OPTION_ARG_NONE, &recompile,
       N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
     { NULL }
   };
   g_autoptr (WbCase) c = NULL;
+  g_autoptr (WbCase) c32 = NULL;
   g_autoptr (WbSafetensors) input_file = NULL;
   g_autoptr (WbSafetensors) compare_file = NULL;
   g_autoptr (GHashTable) inputs = NULL;
+  g_autoptr (GHashTable) saved_inputs = NULL;
   g_autoptr (WbCaseRun) run = NULL;
   const WbCaseStage *stage;
   WbRunOptions       options;
@@ -348,12 +420,15 @@ wb_cli_command_run (int    argc,
     }
   if (threads < 0)
     return wb_cli_usage_error (_ ("--threads takes a number >= 1"));
+  if (f64 && on_cuda)
+    return wb_cli_usage_error (_ ("--f64 runs on the cpu only"));
   if (wb_cli_check_runnable_executor ("--default-executor", default_executor) != WB_EXIT_OK)
     return WB_EXIT_BAD_INPUT;
   if (threads > 0)
     wb_cpu_executor_set_num_threads ((guint) threads);
 
-  if (!wb_cli_check_path (path, &error) || (c = wb_case_load (path, &error)) == NULL)
+  if (!wb_cli_check_path (path, &error) ||
+      (c = wb_case_load_full (path, f64 ? WB_TRACE_SET_LOAD_F32_AS_F64 : WB_TRACE_SET_LOAD_DEFAULT, &error)) == NULL)
     return wb_cli_report_error (error);
   if (recompile && !wb_case_add_workbench_stages (c, &error))
     return executor_exit_code (error);
@@ -367,10 +442,18 @@ wb_cli_command_run (int    argc,
     }
   if (inputs_path && (input_file = wb_safetensors_load (inputs_path, &error)) == NULL)
     return executor_exit_code (error);
+  if (f64 && input_file != NULL && (input_file = file_to_f64 (g_steal_pointer (&input_file), &error)) == NULL)
+    return executor_exit_code (error);
   if (compare_path && (compare_file = wb_safetensors_load (compare_path, &error)) == NULL)
     return executor_exit_code (error);
-  inputs = wb_case_make_inputs (c, input_file, (guint64) seed, &error);
-  if (inputs == NULL)
+  /* --f64 draws the inputs the f32 program would get, then converts them, as coverage's judge does */
+  if (f64 && (c32 = wb_case_load (path, &error)) == NULL)
+    return wb_cli_report_error (error);
+  inputs = wb_case_make_inputs (f64 ? c32 : c, input_file, (guint64) seed, &error);
+  if (inputs == NULL || (f64 && !inputs_to_f64 (inputs, &error)))
+    return executor_exit_code (error);
+
+  if (save_path != NULL && (saved_inputs = inputs_snapshot (c, inputs, &error)) == NULL)
     return executor_exit_code (error);
 
   wb_run_options_init (&options);
@@ -398,7 +481,7 @@ wb_cli_command_run (int    argc,
   print_values (run, compare_file, rtol, atol, have_tol, &all_ok, &compared);
   if (stats && run->result->stats)
     print_kernel_stats (run->result->stats);
-  if (save_path && !save_outputs (c, stage, inputs, run, save_path, &error))
+  if (save_path && !save_outputs (c, stage, saved_inputs, run, save_path, &error))
     return executor_exit_code (error);
   if (compare_file)
     {
