@@ -152,8 +152,8 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
         return NULL;
       runner = started;
     }
-  req.forward = wb_program_get_forward (program);
-  req.backward = wb_program_get_backward (program);
+  req.forward = wb_program_get_source (program, FALSE); /* the runner decomposes as wb_program_new did */
+  req.backward = wb_program_get_source (program, TRUE);
   req.default_executor = default_executor;
   req.args = args;
   req.cotangents = cots;

@@ -11,6 +11,7 @@
 
 #define WB_COMPILER_INSIDE
 #include "wb-assignment.h"
+#include "wb-decomposition.h"
 #include "wb-distributed.h"
 #include "wb-dtype.h"
 #include "wb-executor-info.h"

@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-#define WB_META_MAX_PARAMS 24
+#define WB_META_MAX_PARAMS 32
 
 typedef struct _WbMetaCall WbMetaCall;
 typedef gboolean (*WbMetaFunc) (WbMetaCall *call, GError **error);
@@ -97,6 +97,20 @@ enum
 };
 
 /* ---- argument helpers (wb-meta-common.c) --------------------------------------------------------- */
+
+/* _wb_meta_bind (wb-symbol-table.c): binds @args/@kwargs as printed to @symbol's signature (an alias
+ * binds to its target's) into @call, for a meta function or a decomposition (wb-decomposition.c) to read
+ * with the helpers below; @call->outputs is left NULL. FALSE with WB_SYMBOL_ERROR_BAD_ARGS when they do
+ * not bind. */
+gboolean _wb_meta_bind (WbMetaCall      *call,
+                        const WbSymbol  *symbol,
+                        WbValue *const  *args,
+                        guint            n_args,
+                        const WbKwarg   *kwargs,
+                        guint            n_kwargs,
+                        WbTypeLookupFunc lookup,
+                        gpointer         user_data,
+                        GError         **error);
 
 gboolean _wb_meta_fail (GError **error, int code, const WbMetaCall *call, const char *format, ...) G_GNUC_PRINTF (4, 5);
 /* _wb_meta_param_index: the index of the parameter called @name in the call's signature, or -1. */
@@ -250,6 +264,8 @@ gboolean _wb_meta_kl_div_vjp (WbMetaCall *call, GError **error);
 gboolean _wb_meta_nll_loss_backward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_log_softmax_backward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_sdpa (WbMetaCall *call, GError **error);
+/* wb-decomposition-mha.c */
+gboolean _wb_meta_mha (WbMetaCall *call, GError **error);
 gboolean _wb_meta_sdpa_efficient_forward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_sdpa_flash_forward (WbMetaCall *call, GError **error);
 gboolean _wb_meta_sdpa_efficient_backward (WbMetaCall *call, GError **error);

@@ -4,7 +4,9 @@
  * Modelled on _transform_for_operator_executor_execution in thunder/executors/passes.py: for every
  * top-level bound symbol, the first executor in priority order that takes it claims it (an operator
  * executor runs it as one op; a fusion executor keeps it for its fusion pass); when none does, a
- * composite is replaced by its subsymbols, which are claimed in turn; a prim nobody takes is an error.
+ * composite is replaced by its subsymbols, which are claimed in turn; a prim nobody takes is an error. A
+ * composite Thunder printed without subsymbols that the workbench can decompose is first given that
+ * decomposition (wb-decomposition.h) and then claimed the same way.
  * Every decision is recorded as a remark with its reason. */
 #include "config.h"
 
@@ -17,6 +19,7 @@ typedef struct
   WbPassContext  *ctx;
   WbTraceBuilder *builder;
   GHashTable     *defined; /* names defined so far at the top level */
+  GHashTable     *taken;   /* every name of the input, for the workbench's decompositions; made when needed */
   GError        **error;
 } Claim;
 
@@ -62,11 +65,38 @@ flatten (Claim *c, const WbBsym *bsym, const WbBsym *top, guint line)
   return TRUE;
 }
 
+/* @bsym, a composite Thunder printed without subsymbols, with the workbench's decomposition as its
+ * subsymbols (wb-decomposition.h); NULL, with a remark saying why, when the decomposition refuses it */
+static const WbBsym *
+decompose (Claim *c, const WbBsym *bsym, guint line)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *why = NULL;
+  const WbBsym    *out;
+
+  if (c->taken == NULL)
+    {
+      c->taken = g_hash_table_new (g_str_hash, g_str_equal);
+      wb_decomposition_add_names (c->ctx->in, c->taken);
+    }
+  out = wb_decomposition_build (c->builder, bsym, _wb_type_env_lookup, c->ctx->types, c->taken, &local);
+  if (out == NULL)
+    {
+      why = g_strdup_printf ("printed without subsymbols, and the workbench's decomposition refuses it: %s", local->message);
+      _wb_remark_add (c->ctx->shared, "-", bsym, line, FALSE, why);
+    }
+  return out;
+}
+
 static gboolean
 claim_bsym (Claim *c, const WbBsym *bsym, const WbBsym *top, guint line)
 {
   WbPassShared *sh = c->ctx->shared;
   g_autoptr (GString) reasons = g_string_new (NULL);
+  const WbBsym *decomposed;
+
+  if (wb_decomposition_needed (bsym) && (decomposed = decompose (c, bsym, line)) != NULL)
+    bsym = decomposed; /* claimed like a composite Thunder printed with its subsymbols */
 
   if (wb_executor_info_is_utility (bsym) || _wb_bsym_is_get_grad (bsym) || wb_symbol_is_fusion (bsym->symbol))
     {
@@ -120,7 +150,7 @@ claim_bsym (Claim *c, const WbBsym *bsym, const WbBsym *top, guint line)
 WbTrace *
 _wb_pass_claim (WbPassContext *ctx, GError **error)
 {
-  Claim    c = { ctx, wb_trace_builder_new (ctx->in), g_hash_table_new (g_str_hash, g_str_equal), error };
+  Claim    c = { ctx, wb_trace_builder_new (ctx->in), g_hash_table_new (g_str_hash, g_str_equal), NULL, error };
   WbTrace *out = NULL;
   gboolean ok = TRUE;
   for (guint i = 0; i < ctx->in->n_body && ok; i++)
@@ -138,5 +168,6 @@ _wb_pass_claim (WbPassContext *ctx, GError **error)
     out = wb_trace_builder_end (g_steal_pointer (&c.builder));
   g_clear_pointer (&c.builder, wb_trace_builder_free);
   g_hash_table_unref (c.defined);
+  g_clear_pointer (&c.taken, g_hash_table_unref);
   return out;
 }

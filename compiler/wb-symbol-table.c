@@ -586,6 +586,31 @@ bind_args (WbMetaCall *call, const WbSymbol *target, WbValue *const *args, guint
 }
 
 gboolean
+_wb_meta_bind (WbMetaCall      *call,
+               const WbSymbol  *symbol,
+               WbValue *const  *args,
+               guint            n_args,
+               const WbKwarg   *kwargs,
+               guint            n_kwargs,
+               WbTypeLookupFunc lookup,
+               gpointer         user_data,
+               GError         **error)
+{
+  const WbSymbol *target = symbol->like != NULL ? symbol->like : symbol;
+
+  memset (call, 0, sizeof *call);
+  call->symbol = target;
+  call->name = symbol->name;
+  call->arg = target->meta_arg;
+  call->lookup = lookup;
+  call->lookup_data = user_data;
+  for (guint a = 0; a < n_args; a++)
+    if (args[a] == NULL)
+      return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, call, "argument %u is missing", a);
+  return bind_args (call, target, args, n_args, kwargs, n_kwargs, error);
+}
+
+gboolean
 wb_symbol_infer (const WbSymbol  *symbol,
                  WbValue *const  *args,
                  guint            n_args,
@@ -596,31 +621,25 @@ wb_symbol_infer (const WbSymbol  *symbol,
                  GArray          *outputs,
                  GError         **error)
 {
-  WbMetaCall      call;
-  const WbSymbol *target;
-  gboolean        ok;
+  WbMetaCall call;
+  gboolean   ok;
 
   g_return_val_if_fail (symbol != NULL, FALSE);
   g_return_val_if_fail (outputs != NULL, FALSE);
   g_return_val_if_fail (n_args == 0 || args != NULL, FALSE);
   g_return_val_if_fail (n_kwargs == 0 || kwargs != NULL, FALSE);
 
-  target = symbol->like != NULL ? symbol->like : symbol;
-  memset (&call, 0, sizeof call);
-  call.symbol = target;
-  call.name = symbol->name;
-  call.arg = target->meta_arg;
-  call.lookup = lookup;
-  call.lookup_data = user_data;
-  if (target->meta == NULL)
-    return _wb_meta_fail (error, WB_SYMBOL_ERROR_NO_META, &call, "no meta function");
-  for (guint a = 0; a < n_args; a++)
-    if (args[a] == NULL)
-      return _wb_meta_fail (error, WB_SYMBOL_ERROR_BAD_ARGS, &call, "argument %u is missing", a);
-  if (!bind_args (&call, target, args, n_args, kwargs, n_kwargs, error))
+  if ((symbol->like != NULL ? symbol->like : symbol)->meta == NULL)
+    {
+      memset (&call, 0, sizeof call);
+      call.symbol = symbol->like != NULL ? symbol->like : symbol;
+      call.name = symbol->name;
+      return _wb_meta_fail (error, WB_SYMBOL_ERROR_NO_META, &call, "no meta function");
+    }
+  if (!_wb_meta_bind (&call, symbol, args, n_args, kwargs, n_kwargs, lookup, user_data, error))
     return FALSE;
   call.outputs = g_array_new (FALSE, TRUE, sizeof (WbType));
-  ok = target->meta (&call, error);
+  ok = call.symbol->meta (&call, error);
   if (ok)
     g_array_append_vals (outputs, call.outputs->data, call.outputs->len);
   g_array_unref (call.outputs);

@@ -33,6 +33,7 @@ typedef enum
   WB_SYMBOL_ERROR_BAD_SHAPE,    /* shapes, dims or dtypes are inconsistent (what Thunder's meta rejects) */
   WB_SYMBOL_ERROR_UNKNOWN,      /* an input's type is unknown, so nothing can be derived */
   WB_SYMBOL_ERROR_NO_META,      /* the symbol has no meta function */
+  WB_SYMBOL_ERROR_UNSUPPORTED,  /* the workbench's decomposition of the symbol does not implement an option the call uses */
 } WbSymbolError;
 
 /* Symbol ids: WB_SYMBOL_PRIMS_ADD, WB_SYMBOL_LTORCH_ADD, WB_SYMBOL_TORCH_ADD, WB_SYMBOL_EXEC_CHECK_LEN,

@@ -10,8 +10,10 @@
 struct _WbProgram
 {
   gint          ref_count;
-  WbTrace      *forward;
+  WbTrace      *forward; /* what runs: the traces given, with the workbench's decompositions */
   WbTrace      *backward;
+  WbTrace      *source_forward; /* the traces as given */
+  WbTrace      *source_backward;
   WbProgramKind kind;
   GHashTable   *assignment; /* name (owned) -> WbExecutor* */
   WbExecutor   *default_executor;
@@ -72,6 +74,8 @@ wb_program_classify_trace (const WbTrace *trace)
 WbProgram *
 wb_program_new (WbTrace *forward, WbTrace *backward, GError **error)
 {
+  g_autoptr (WbTrace) run_fw = NULL;
+  g_autoptr (WbTrace) run_bw = NULL;
   WbProgram    *p;
   WbProgramKind kind;
 
@@ -98,10 +102,16 @@ wb_program_new (WbTrace *forward, WbTrace *backward, GError **error)
                    forward->filename ? forward->filename : "<trace>");
       return NULL;
     }
+  /* composites Thunder printed without a decomposition that the workbench can decompose */
+  if ((run_fw = wb_trace_decompose (forward, error)) == NULL ||
+      (backward != NULL && (run_bw = wb_trace_decompose (backward, error)) == NULL))
+    return NULL;
   p = g_new0 (WbProgram, 1);
   p->ref_count = 1;
-  p->forward = wb_trace_ref (forward);
-  p->backward = backward ? wb_trace_ref (backward) : NULL;
+  p->forward = g_steal_pointer (&run_fw);
+  p->backward = g_steal_pointer (&run_bw);
+  p->source_forward = wb_trace_ref (forward);
+  p->source_backward = backward ? wb_trace_ref (backward) : NULL;
   p->kind = kind;
   p->assignment = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->default_executor = wb_cpu_executor_get ();
@@ -127,6 +137,9 @@ wb_program_unref (WbProgram *program)
   wb_trace_unref (program->forward);
   if (program->backward)
     wb_trace_unref (program->backward);
+  wb_trace_unref (program->source_forward);
+  if (program->source_backward)
+    wb_trace_unref (program->source_backward);
   g_hash_table_unref (program->assignment);
   g_ptr_array_unref (program->param_names);
   _wb_last_uses_free (program->last_uses);
@@ -149,6 +162,12 @@ WbTrace *
 wb_program_get_backward (const WbProgram *program)
 {
   return program->backward;
+}
+
+WbTrace *
+wb_program_get_source (const WbProgram *program, gboolean backward)
+{
+  return backward ? program->source_backward : program->source_forward;
 }
 
 void

@@ -57,17 +57,25 @@ WbProgramKind wb_program_classify_trace (const WbTrace *trace);
 typedef struct _WbProgram WbProgram;
 
 /* wb_program_new: a program of @forward and, for TRAINING, @backward (else NULL). Takes references.
+ * A call of a composite Thunder printed without subsymbols that the workbench can decompose
+ * (wb_trace_decompose) runs through that decomposition: the program runs a copy of the trace that has it,
+ * with the same lines.
  * Fails with WB_EXECUTOR_ERROR_BAD_ARGUMENT when a final forward comes without a backward or the kinds
- * do not pair. (transfer full) */
+ * do not pair, and with WB_SYMBOL_ERROR ("FILE:LINE: ltorch.NAME: ...") when such a call cannot be
+ * decomposed (WB_SYMBOL_ERROR_UNSUPPORTED: an option the decomposition does not implement). (transfer full) */
 WbProgram *wb_program_new (WbTrace *forward, WbTrace *backward, GError **error);
 WbProgram *wb_program_ref (WbProgram *program);
 void       wb_program_unref (WbProgram *program);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbProgram, wb_program_unref)
 
 WbProgramKind wb_program_get_kind (const WbProgram *program);
-/* (transfer none) the traces; backward may be NULL. */
+/* (transfer none) the traces that run (with the workbench's decompositions); backward may be NULL. */
 WbTrace *wb_program_get_forward (const WbProgram *program);
 WbTrace *wb_program_get_backward (const WbProgram *program);
+/* wb_program_get_source: (transfer none) the forward or, with @backward, the backward trace as given to
+ * wb_program_new (NULL when none): what a request to the GPU runner prints, so that the runner, which makes
+ * its own program of it, reads the lines of the user's file. */
+WbTrace *wb_program_get_source (const WbProgram *program, gboolean backward);
 /* wb_program_assign: runs top-level calls printed @name (a region such as "TorchCompile0", or a symbol
  * such as "prims.linear") on @executor. NULL @name sets the default (initially cpu). */
 void wb_program_assign (WbProgram *program, const char *name, WbExecutor *executor);

@@ -199,8 +199,8 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
                    wb_program_kind_to_string (kind));
       return NULL;
     }
-  req.forward = wb_program_get_forward (program);
-  req.backward = wb_program_get_backward (program);
+  req.forward = wb_program_get_source (program, FALSE); /* the runner decomposes as wb_program_new did */
+  req.backward = wb_program_get_source (program, TRUE);
   req.assignment = wb_profile_get_assignment (profile);
   req.default_executor = default_executor;
   req.args = args;

@@ -344,7 +344,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   const char *def = run->def;
   WbExecutor *def_exec;
 
-  wb_cuda_executors_set_program (run->fw, run->bw);
+  wb_cuda_executors_set_program (wb_program_get_forward (run->program), wb_program_get_backward (run->program));
   if (def == NULL)
     def = wb_executor_info_get_name (wb_executor_info_get_default (TRUE));
   if ((def_exec = wb_cuda_executor_get (def, error)) == NULL)

@@ -32,11 +32,11 @@ static const Floor floors[] = {
   { "0.2.6.tsv", "prims", 107, 107 },
   { "0.2.6.tsv", "ltorch", 333, 333 },
   { "0.2.6.tsv", "torch", 204, 204 },
-  { "0.2.6.tsv", "auto", 6, 6 },
+  { "0.2.6.tsv", "auto", 7, 7 },
   { "main-1e22aacb1.tsv", "prims", 107, 107 },
   { "main-1e22aacb1.tsv", "ltorch", 340, 340 },
   { "main-1e22aacb1.tsv", "torch", 207, 207 },
-  { "main-1e22aacb1.tsv", "auto", 3, 3 },
+  { "main-1e22aacb1.tsv", "auto", 4, 4 },
 };
 
 static void

@@ -90,7 +90,7 @@ check_case (const char *dir, const char *name, Counts *n)
 
   if (program == NULL)
     return 0;
-  wb_cuda_executors_set_program (fw, bw);
+  wb_cuda_executors_set_program (wb_program_get_forward (program), wb_program_get_backward (program));
   def = wb_cuda_executor_peek (wb_executor_info_get_name (wb_executor_info_get_default (TRUE)));
   g_assert_nonnull (def);
   wb_program_assign (program, NULL, def);
@@ -166,10 +166,79 @@ test_zoo (void)
   g_assert_cmpuint (n.failed, ==, 0);
 }
 
+/* vit_tiny under thunder.jit: Thunder printed ltorch.multi_head_attention_forward without subsymbols; the
+ * program runs the workbench's decomposition (wb-decomposition-mha.c). Every call of it goes to a GPU
+ * path (no cpu fallback), its plans come from the annotations, and each compiles with NVRTC for sm_90. */
+static void
+test_decomposition (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *dir = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", "vit_tiny", "thunder_jit_failed", NULL);
+  const char      *cache = g_getenv ("WB_KERNEL_CACHE_DIR");
+  g_autoptr (WbTrace) fw = NULL;
+  g_autoptr (WbTrace) bw = NULL;
+  g_autoptr (WbProgram) program = NULL;
+  g_autoptr (GPtrArray) sources = NULL;
+  g_autoptr (GString) where = g_string_new (NULL);
+  g_autofree char *why = NULL;
+  guint            failed = 0, decomposed = 0;
+  WbTrace         *run;
+
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  program = case_program (dir, &fw, &bw);
+  run = wb_program_get_forward (program);
+  for (guint i = 0; i < run->n_body; i++)
+    if (run->body[i]->symbol != NULL && strcmp (run->body[i]->name, "ltorch.multi_head_attention_forward") == 0)
+      {
+        g_assert_cmpuint (run->body[i]->n_subsymbols, >, 20);
+        /* the lines stay the file's */
+        g_assert_cmpuint (wb_trace_get_bsym_line (run, run->body[i]), ==, wb_trace_get_bsym_line (fw, fw->body[i]));
+        decomposed++;
+      }
+  g_assert_cmpuint (decomposed, ==, 2);
+  wb_cuda_executors_set_program (run, NULL);
+  wb_cuda_executors_explain (run, "nvrtc", where);
+  g_test_message ("%s", where->str);
+  {
+    /* the decomposed calls and each of their subsymbols on a GPU path (a build without cuDNN leaves the
+     * patch embedding's convolution to the cpu: not this test's business) */
+    g_auto (GStrv) lines = g_strsplit (where->str, "\n", -1);
+    gboolean inside = FALSE;
+    guint    seen = 0;
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        if (lines[i][0] != ' ')
+          inside = g_str_has_prefix (lines[i], "ltorch.multi_head_attention_forward:");
+        if (inside && strstr (lines[i], "cpu") != NULL)
+          g_error ("not on the GPU: %s", lines[i]);
+        seen += inside;
+      }
+    g_assert_cmpuint (seen, >, 40);
+  }
+  wb_program_assign (program, NULL, wb_cuda_executor_peek ("nvrtc"));
+  sources = wb_cuda_executors_precompile_sources (program, &failed, &why);
+  g_assert_cmpuint (failed, ==, 0);
+  g_assert_cmpuint (sources->len, >, 0);
+  for (guint i = 0; i < sources->len; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (sources->pdata[i], "sm_90", cache, &error);
+      if (img == NULL)
+        g_error ("%s\n%s", error->message, (const char *) sources->pdata[i]);
+    }
+  g_test_message ("%u sources compiled", sources->len);
+  wb_cuda_executors_forget_program ();
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/executors/precompile/zoo", test_zoo);
+  g_test_add_func ("/executors/precompile/decomposition", test_decomposition);
   return g_test_run ();
 }
