@@ -31,6 +31,7 @@ from . import distributed as _distributed
 from . import layout
 from . import safetensors
 from . import settings as _settings
+from .snapshot import Snapshot
 
 __all__ = ["get", "Recorder"]
 
@@ -59,19 +60,6 @@ def _versions():
 def _dtype_name(dtype):
     s = str(dtype)
     return s[len("torch."):] if s.startswith("torch.") else s
-
-
-def _snapshot_inputs(args, kwargs):
-    """Copies of the tensor arguments (other values as they are) and their version counters, so that
-    tensors.safetensors can hold the inputs as the call received them and say which it wrote."""
-    def copy(v):
-        return v.detach().clone() if _is_tensor(v) else v
-
-    def version(v):
-        return getattr(v, "_version", None) if _is_tensor(v) else None
-
-    return ([copy(a) for a in args], {k: copy(v) for k, v in kwargs.items()},
-            [version(a) for a in args], {k: version(v) for k, v in kwargs.items()})
 
 
 def _parameter_owner(jfn, fn):
@@ -355,15 +343,7 @@ class Recorder:
                 stack = rec._local.stack = []
             collector = _StageCollector()
             stack.append(collector)
-            # the program may write its inputs in place (T5's `relative_buckets += ...`): keep their
-            # values from before the call for tensors.safetensors, on the first calls only (a compiled
-            # entry is recorded on its first call; later calls are timed and must not pay for copies)
-            rec._local.inputs_before = None
-            if rec.settings.save_inputs and recorded_call._calls < 2:
-                try:
-                    rec._local.inputs_before = _snapshot_inputs(args, kwargs)
-                except Exception as e:  # the recorder never breaks the program: inputs are then saved after the call
-                    rec.say(f"inputs are saved as they are after the call: {type(e).__name__}: {e}")
+            snap = rec._snapshot(recorded_call, jfn, fn, args, kwargs)
             recorded_call._calls += 1
             t0 = time.perf_counter()
             try:
@@ -372,20 +352,46 @@ class Recorder:
                 stack.pop()
             wall = time.perf_counter() - t0
             try:
-                rec.after_call(jfn, fn, fx, args, kwargs, result, collector, wall)
+                rec.after_call(jfn, fn, fx, args, kwargs, result, collector, wall, snap)
             except Exception as e:
                 rec.say(f"recording failed: {type(e).__name__}: {e}")
                 if os.environ.get("THUNDER_WB_RECORD_DEBUG"):
                     traceback.print_exc()
+            if snap is not None and not recorded_call._writes:
+                try:  # a callable that writes what it receives is copied before each later call too
+                    recorded_call._writes = snap.wrote(args, kwargs, _parameter_owner(jfn, fn))
+                except Exception:
+                    pass
             return result
 
         recorded_call._thunder_wb_wrapped = True
         recorded_call._calls = 0
+        recorded_call._writes = False
         return recorded_call
+
+    def _snapshot(self, recorded_call, jfn, fn, args, kwargs):
+        """What the call receives, before it runs (snapshot.py), for tensors.safetensors: copies on the
+        first two calls of a callable (its first compiled entry is recorded on its first call) and on
+        every later call of one that wrote what it received (a new entry
+        may compile on any call); otherwise only the arguments' version counters (cheap: timed loops do
+        not pay for copies), so that an entry recorded then says which inputs were saved after the call
+        wrote them. None without --save-inputs."""
+        if not self.settings.save_inputs:
+            return None
+        owner = _parameter_owner(jfn, fn)
+        if recorded_call._calls < 2 or recorded_call._writes:
+            try:
+                return Snapshot(args, kwargs, owner, copy=True)
+            except Exception as e:  # the recorder never breaks the program (out of memory: no copies)
+                self.say(f"inputs are saved as they are after the call: {type(e).__name__}: {e}")
+        try:
+            return Snapshot(args, kwargs, None, copy=False)
+        except Exception:
+            return None
 
     # -- recording ----------------------------------------------------------------------------------
 
-    def after_call(self, jfn, fn, fx, args, kwargs, result, collector, wall):
+    def after_call(self, jfn, fn, fx, args, kwargs, result, collector, wall, snap=None):
         import thunder
 
         cs = thunder.compile_stats(jfn)
@@ -439,10 +445,8 @@ class Recorder:
 
         if self.settings.save_inputs:
             try:
-                before = getattr(self._local, "inputs_before", None)
                 info = self._save_tensors(os.path.join(case_dir, "tensors.safetensors"), _parameter_owner(jfn, fn),
-                                          target, args, kwargs,
-                                          before)
+                                          target, args, kwargs, snap)
                 meta["tensors"] = info
             except Exception as e:
                 errors.append(f"--save-inputs: {type(e).__name__}: {e}")
@@ -549,17 +553,15 @@ class Recorder:
         meta["timings"] = {"thunder_first_call_wall_s": wall}
         return meta
 
-    def _save_tensors(self, path, fn, target, args, kwargs, before=None):
-        """@before: _snapshot_inputs() of the call's args and kwargs taken before it ran, or None."""
+    def _save_tensors(self, path, fn, target, args, kwargs, snap=None):
+        """@snap: the Snapshot taken before the call ran, or None: the inputs and buffers are then saved as
+        they are after it."""
         names = self._input_names(target, args, kwargs)
         tensors = {}
-        written = []
-        if before is not None and len(before[0]) == len(args) and set(before[1]) == set(kwargs):
-            written = [n for a, n, ver in zip(args, names, before[2]) if ver is not None and a._version != ver]
-            written += [k for k, v in kwargs.items() if before[3][k] is not None and v._version != before[3][k]]
-            args, kwargs = before[0], before[1]
-        else:
-            before = None
+        written = snap.written(args, kwargs, names, fn) if snap is not None else []
+        copied = snap is not None and snap.copied and snap.matches(args, kwargs)
+        if copied:
+            args, kwargs = snap.inputs(args, kwargs)
         for a, n in zip(args, names):
             if _is_tensor(a):
                 tensors[f"input.{n}"] = a
@@ -570,7 +572,7 @@ class Recorder:
             for n, p in fn.named_parameters():
                 tensors[f"param.{n}"] = p
             for n, b in fn.named_buffers():
-                tensors[f"buffer.{n}"] = b
+                tensors[f"buffer.{n}"] = snap.buffer(n, b) if copied else b
         info = {"file": "tensors.safetensors", "tensors": {}}
         raws = {}
         for k, t in tensors.items():
@@ -586,10 +588,19 @@ class Recorder:
                 info["tensors"][k] = {"shape": list(t.shape), "dtype": _dtype_name(t.dtype), "saved": "no",
                                       "why": str(e)}
         info["bytes"] = safetensors.write(path, raws, {"format": "pt", "creator": "thunder-wb record"})
-        if before is not None:
-            info["note"] = ("the inputs as they were before the recorded call; parameters and buffers as they "
+        if copied:
+            info["note"] = ("the inputs and buffers as they were before the recorded call; parameters as they "
                             "were after it returned")
-            info["inputs_written_in_place"] = [f"input.{n}" for n in written]
         else:
             info["note"] = "the inputs, parameters and buffers of the recorded call, as they were after it returned"
+        if written:
+            # what the call wrote in place: saved as it was before the call, but for parameters (never
+            # copied) and for a call that was not copied (see _snapshot), listed in "saved_after_write"
+            info["inputs_written_in_place"] = written
+            after = [k for k in written if k.startswith("param.") or not copied]
+            if after:
+                info["saved_after_write"] = after
+                self.say(f"{', '.join(after)}: written in place by the call and saved as it was after it")
+        elif copied:
+            info["inputs_written_in_place"] = []
         return info

@@ -223,6 +223,7 @@ def keep_partial_traces(a, info):
 def main():
     a = parse_args()
     import cases
+    import precision
     import torch
 
     c = cases.CASES[a.case]
@@ -260,7 +261,9 @@ def main():
 
     # the eager reference first, on a fixed RNG state (dropout and stochastic depth draw from it)
     torch.manual_seed(7)
-    ref = reference(model, args, training)
+    with precision.ieee_fp32():  # the reference in f32, not TF32 (precision.py); timed with the defaults
+        ref = reference(model, args, training)
+    info["reference_precision"] = precision.describe()
     from safetensors.torch import save_file
 
     save_file({k: v.contiguous().cpu() for k, v in ref.items()}, os.path.join(a.extras, f"{a.case}.ref.safetensors"))

@@ -39,6 +39,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import precision  # tools/zoo/precision.py, beside this script
+
 GLOBAL_BATCH = 4  # rows of the global batch (divisible by 1, 2 and 4 ranks)
 SEQ, VOCAB = 32, 512  # the language model's sequence and vocabulary
 IMG = 64  # the convnet's image side
@@ -372,7 +374,9 @@ def main():
     try:
         fn, module = pytorch_model(transform, model, dev, world)
         torch.manual_seed(7)
-        ref = reference(fn, module, args)
+        with precision.ieee_fp32():  # the reference in f32, not TF32 (precision.py); timed with the defaults
+            ref = reference(fn, module, args)
+        info["reference_precision"] = precision.describe()
         from safetensors.torch import save_file
 
         save_file({k: v.contiguous().cpu() for k, v in ref.items()},

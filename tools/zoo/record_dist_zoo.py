@@ -169,7 +169,7 @@ def assemble_rank(a, rec, rank, dest, info):
         meta = _load(os.path.join(dst, "meta.json")) or {}
         try:
             budget = a.tensor_budget if flat else a.tensor_budget // max(4, len(entries))
-            meta["tensors"] = merge_tensors(dst, ref if flat else None, budget)
+            meta["tensors"] = merge_tensors(dst, ref if flat else None, budget, meta.get("tensors"))
         except Exception as ex:
             meta.setdefault("errors", []).append(f"tensors: {type(ex).__name__}: {ex}")
         if flat:
@@ -218,6 +218,7 @@ def assemble(a, rec):
                            "backend": r0.get("backend"), "global_batch": r0.get("global_batch")},
            "status": status, "ranks": ranks, "record_exit": rec.get("rc"), "record_wall_s": rec.get("wall_s"),
            "command": rec.get("command"), "versions": r0.get("versions"), "num_parameters": r0.get("num_parameters"),
+           "reference_precision": r0.get("reference_precision"),
            "error": rec.get("error"), "log_tail": rec.get("log", "")[-4000:]}
     with open(os.path.join(dest, "zoo.json"), "w", encoding="utf-8") as f:
         json.dump(zoo, f, indent=1, default=str)

@@ -107,8 +107,10 @@ def _summary(t):
             "max": float(f.max()) if f.numel() else 0.0, "mean": float(f.mean()) if f.numel() else 0.0}
 
 
-def merge_tensors(entry_dir, ref_path, budget):
-    """entry_dir/tensors.safetensors + the eager reference, within the budget (see the file's comment)."""
+def merge_tensors(entry_dir, ref_path, budget, recorded=None):
+    """entry_dir/tensors.safetensors + the eager reference, within the budget (see the file's comment).
+    @recorded: the recorder's meta.json "tensors" for that file, whose account of what the recorded call
+    wrote in place (python/thunder_wb_record/snapshot.py) is kept."""
     from safetensors.torch import load_file, save_file
 
     path = os.path.join(entry_dir, "tensors.safetensors")
@@ -129,8 +131,12 @@ def merge_tensors(entry_dir, ref_path, budget):
         info[k] = d
     if out:
         save_file(out, path, metadata={"info": json.dumps(info), "creator": "tools/zoo/record_zoo.py"})
-    return {"file": "tensors.safetensors", "complete": all(v["saved"] == "full" for v in info.values()),
-            "bytes": os.path.getsize(path) if out else 0, "tensors": info}
+    merged = {"file": "tensors.safetensors", "complete": all(v["saved"] == "full" for v in info.values()),
+              "bytes": os.path.getsize(path) if out else 0, "tensors": info}
+    for k in ("note", "inputs_written_in_place", "saved_after_write"):
+        if isinstance(recorded, dict) and k in recorded:
+            merged["recorder_" + k if k == "note" else k] = recorded[k]
+    return merged
 
 
 def assemble(a, name, c, work, rec):
@@ -169,7 +175,7 @@ def assemble(a, name, c, work, rec):
         try:
             # the case's budget is shared by its entries (a ThunderFX case can have dozens)
             budget = a.tensor_budget if flat else a.tensor_budget // max(4, len(entries))
-            meta["tensors"] = merge_tensors(dst, ref if flat else None, budget)
+            meta["tensors"] = merge_tensors(dst, ref if flat else None, budget, meta.get("tensors"))
         except Exception as ex:
             meta.setdefault("errors", []).append(f"tensors: {type(ex).__name__}: {ex}")
         if flat:
@@ -188,7 +194,7 @@ def assemble(a, name, c, work, rec):
            "status": info.get("status", "not recorded"), "entries": entries, "layout": "flat" if flat else "entries",
            "record_exit": rec.get("rc"), "record_wall_s": rec.get("wall_s"), "command": rec.get("command"),
            "versions": info.get("versions"), "num_parameters": info.get("num_parameters"),
-           "timings": info.get("timings", {}), "errors": info.get("errors", []), "retry": info.get("retry"),
+           "reference_precision": info.get("reference_precision"), "timings": info.get("timings", {}), "errors": info.get("errors", []), "retry": info.get("retry"),
            "log_tail": rec.get("log", "")[-3000:]}
     with open(os.path.join(dest, "zoo.json"), "w", encoding="utf-8") as f:
         json.dump(zoo, f, indent=1, default=str)
