@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -438,6 +439,32 @@ _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *jo
   return -1;
 }
 
+/* PyTorch's step peaks for the case in @dir (meta.json "timings": eager and torch_compile's
+ * peak_minus_before_mb, the recorder's tools/zoo/record_case.py) into @run; nothing when absent */
+static void
+read_torch_peaks (const char *dir, WbRun *run)
+{
+  g_autofree char *path = dir ? g_build_filename (dir, "meta.json", NULL) : NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const char *keys[] = { "eager", "torch_compile" };
+  gint64     *into[] = { &run->memory.torch_eager_peak_bytes, &run->memory.torch_compile_peak_bytes };
+  JsonNode   *root;
+  JsonObject *timings;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR) || !json_parser_load_from_file (parser, path, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      !json_object_has_member (json_node_get_object (root), "timings") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (root), "timings")))
+    return;
+  timings = json_object_get_object_member (json_node_get_object (root), "timings");
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      JsonNode *t = json_object_get_member (timings, keys[i]);
+      if (t != NULL && JSON_NODE_HOLDS_OBJECT (t) && json_object_has_member (json_node_get_object (t), "peak_minus_before_mb"))
+        *into[i] = (gint64) (json_object_get_double_member (json_node_get_object (t), "peak_minus_before_mb") * 1048576.0);
+    }
+}
+
 /* The report of @run: written to the --report files and the Chrome trace, or printed; then the gate. */
 int
 _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label)
@@ -449,6 +476,8 @@ _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, 
   WbProfile       *profile = wb_profile_job_get_profile (job);
   GPtrArray       *notes = wb_profile_job_get_notes (job);
 
+  if (run->device_step_peak_bytes > 0 && p->c != NULL)
+    read_torch_peaks (wb_case_get_path (p->c), run);
   report = wb_report_new (run, wb_profile_job_get_ceilings (job), p->set_name ? p->set_name : wb_case_get_name (p->c), stage_text);
   for (guint i = 0; i < wb_profile_get_n_entries (profile); i++)
     wb_report_set_region_kind (report, wb_profile_get_entry_name (profile, i), wb_profile_get_entry_is_region (profile, i));

@@ -38,7 +38,26 @@ add_run (JsonBuilder *b, const WbReport *r)
   json_builder_set_member_name (b, "cuda_graphs");
   json_builder_add_boolean_value (b, run->cuda_graphs);
   if (run->device_step_peak_bytes > 0)
-    _wb_json_add_int (b, "device_step_peak_bytes", run->device_step_peak_bytes);
+    {
+      _wb_json_add_int (b, "device_step_peak_bytes", run->device_step_peak_bytes);
+      json_builder_set_member_name (b, "memory");
+      json_builder_begin_object (b);
+      _wb_json_add_int (b, "first_run_peak_bytes", run->memory.first_run_peak_bytes);
+      _wb_json_add_int (b, "allocs_per_iteration", run->memory.allocs_per_iteration);
+      json_builder_set_member_name (b, "plan_used");
+      json_builder_add_boolean_value (b, run->memory.plan_used);
+      _wb_json_add_int (b, "plan_arena_bytes", run->memory.plan_arena_bytes);
+      _wb_json_add_int (b, "plan_sum_bytes", run->memory.plan_sum_bytes);
+      _wb_json_add_int (b, "plan_live_peak_bytes", run->memory.plan_live_peak_bytes);
+      _wb_json_add_int (b, "plan_buffers", run->memory.plan_buffers);
+      _wb_json_add_int (b, "arena_allocs_per_iteration", run->memory.arena_allocs);
+      _wb_json_add_int (b, "arena_misses_per_iteration", run->memory.arena_misses);
+      if (run->memory.torch_eager_peak_bytes > 0)
+        _wb_json_add_int (b, "torch_eager_peak_bytes", run->memory.torch_eager_peak_bytes);
+      if (run->memory.torch_compile_peak_bytes > 0)
+        _wb_json_add_int (b, "torch_compile_peak_bytes", run->memory.torch_compile_peak_bytes);
+      json_builder_end_object (b);
+    }
   _wb_json_add_string (b, "executors", run->executors);
   _wb_json_add_string (b, "assignment", run->assignment);
   json_builder_set_member_name (b, "executor_versions");

@@ -102,7 +102,18 @@ append_summary (GString *s, const WbReport *r)
   if (g_strcmp0 (run->device_name, "cpu") != 0)
     g_string_append_printf (s, "- CUDA graph: %s\n", run->cuda_graphs ? "yes, the timed iterations are replays of one graph" : "no, every call launched by the runner (see the notes)");
   if (run->device_step_peak_bytes > 0)
-    g_string_append_printf (s, "- Device memory: the step's peak %.1f MiB above its inputs\n", run->device_step_peak_bytes / 1048576.0);
+    g_string_append_printf (s, "- Device memory: the step's peak %.1f MiB above its inputs (the first, checked run's %.1f MiB); %u allocations per iteration\n",
+                            run->device_step_peak_bytes / 1048576.0, run->memory.first_run_peak_bytes / 1048576.0, run->memory.allocs_per_iteration);
+  if (run->memory.plan_arena_bytes > 0)
+    g_string_append_printf (s,
+                            "- Memory plan: %s; arena %.1f MiB for %u tensors (sum of their sizes %.1f MiB, %.3f of it; most live at one step %.1f MiB); "
+                            "%u placed in it per iteration, %u places still in use\n",
+                            run->memory.plan_used ? "on" : "computed, not used", run->memory.plan_arena_bytes / 1048576.0, run->memory.plan_buffers,
+                            run->memory.plan_sum_bytes / 1048576.0, (double) run->memory.plan_arena_bytes / (double) MAX (run->memory.plan_sum_bytes, 1),
+                            run->memory.plan_live_peak_bytes / 1048576.0, run->memory.arena_allocs, run->memory.arena_misses);
+  if (run->memory.torch_eager_peak_bytes > 0 || run->memory.torch_compile_peak_bytes > 0)
+    g_string_append_printf (s, "- PyTorch's step peak above its inputs (meta.json): eager %.1f MiB, torch.compile %.1f MiB\n",
+                            run->memory.torch_eager_peak_bytes / 1048576.0, run->memory.torch_compile_peak_bytes / 1048576.0);
   if (r->ceilings != NULL)
     g_string_append_printf (s, "- ceilings: copy %.1f GB/s, %s %.3f TFLOP/s\n", r->ceilings->copy_gbps,
                             _wb_report_matmul_label (r), r->ceilings->bf16_tflops);

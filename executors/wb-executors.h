@@ -20,6 +20,7 @@
 #include "wb-compiler.h"
 #include "wb-executor.h"
 #include "wb-half.h"
+#include "wb-memory-plan.h"
 #include "wb-philox.h"
 #include "wb-program.h"
 #include "wb-rt-value.h"

@@ -453,6 +453,16 @@ wb_program_run (WbProgram *program, const WbRunOptions *options, GPtrArray *args
           }
         g_ptr_array_add (bargs, saved_list);
         g_ptr_array_add (bargs, cots);
+        /* the saved tensors now live only in saved_list, which the backward empties (clear_mutable_collection):
+         * each is freed at its last use there, not with the result */
+        {
+          WbRtValue *slim = wb_rt_value_new_sequence (WB_RT_TUPLE);
+          wb_rt_value_append (slim, wb_rt_value_ref (dict));
+          wb_rt_value_append (slim, wb_rt_value_new_sequence (WB_RT_TUPLE));
+          wb_rt_value_unref (r->value);
+          r->value = slim;
+          saved = NULL;
+        }
         interp_init (&bin, program, options, r->stats);
         bin.state.buckets = buckets; /* DDP packs and unpacks its buckets in the backward */
         t0 = wb_run_clock_ns ();

@@ -136,7 +136,8 @@ typedef struct
   GPtrArray    *grads;       /* (element-type WbRtValue) one per flat arg (NONE where no grad); empty if none */
   GPtrArray    *flat_args;   /* (element-type utf8) names of the flat args (the params when not printed) */
   GPtrArray    *cotangents;  /* (element-type WbRtValue) the cotangents used (JOINT, TRAINING) */
-  WbRtValue    *value;       /* the forward trace's return value as is */
+  WbRtValue    *value;       /* the forward trace's return value as is (TRAINING: its saved-for-backward part emptied, so
+                                saved tensors are freed during the backward) */
   GHashTable   *stats;       /* (element-type utf8 WbKernelStat) per kernel name when collect_stats */
   gint64        forward_ns;  /* wall time of the forward trace, ns */
   gint64        backward_ns; /* wall time of backward_fn (TRAINING), ns */

@@ -283,6 +283,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
 
     wb_runner_profile_get_attribution (res->profile, &run->attribution);
     run->device_step_peak_bytes = res->device_step_peak_bytes;
+    run->memory = res->memory;
     run->unprofiled_median_ns = unprofiled_ns;
     g_variant_lookup (res->profile, "clock_origin_ns", "x", &run->clock_origin_ns);
     if (group->world_size > 0)

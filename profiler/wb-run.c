@@ -215,6 +215,7 @@ wb_run_copy (const WbRun *run)
   copy->warmup = run->warmup;
   copy->cuda_graphs = run->cuda_graphs;
   copy->device_step_peak_bytes = run->device_step_peak_bytes;
+  copy->memory = run->memory;
   copy->unprofiled_median_ns = run->unprofiled_median_ns;
   copy->executors = g_strdup (run->executors);
   copy->assignment = g_strdup (run->assignment);

@@ -108,6 +108,24 @@ typedef struct
   guint32 memops_attributed; /* memcpy + memset records attributed to a region */
 } WbKernelAttribution;
 
+/* WbRunMemory: a GPU run's device memory (the runner's static memory plan, executors/wb-memory-plan.h, and
+ * its own counts) and PyTorch's for the same step where the case recorded it (meta.json "timings"). Bytes;
+ * 0 unknown. Reports show it; sessions do not keep it. */
+typedef struct
+{
+  gint64   first_run_peak_bytes;   /* the checked (first) run's peak above its start, arena included */
+  guint32  allocs_per_iteration;   /* cuMemAllocAsync calls of one run after the checked one (a captured graph's) */
+  gboolean plan_used;              /* the plan's arena served the run */
+  gint64   plan_arena_bytes;       /* the plan's arena */
+  gint64   plan_sum_bytes;         /* its buffers' sizes added up */
+  gint64   plan_live_peak_bytes;   /* the most bytes of buffers live at one step (the arena's lower bound) */
+  guint32  plan_buffers;           /* tensors the plan placed */
+  guint32  arena_allocs;           /* tensors one run placed in the arena */
+  guint32  arena_misses;           /* planned places one run could not take (bytes still in use) */
+  gint64   torch_eager_peak_bytes; /* PyTorch eager's step peak above what was allocated before it */
+  gint64   torch_compile_peak_bytes;
+} WbRunMemory;
+
 /* WbRun: one profiling run of one stage under one assignment on one device. */
 typedef struct
 {
@@ -122,7 +140,8 @@ typedef struct
   gboolean   cuda_graphs;       /* --cuda-graphs */
   /* GPU runs: device bytes the step allocated above its inputs, at most (WbRunnerResult's); 0 unknown. Reports
    * show it; sessions do not keep it yet */
-  gint64 device_step_peak_bytes;
+  gint64      device_step_peak_bytes;
+  WbRunMemory memory;
   /* GPU runs: the median iteration with no profiler event inside it (the program's own time, as eager and
    * torch.compile are timed: one event pair per step), ns; 0 unknown. Reports show it; sessions do not keep it */
   gint64              unprofiled_median_ns;

@@ -10,9 +10,37 @@
 
 G_BEGIN_DECLS
 
+/* The static memory plan of a run and what each run of the program allocated (wb-runner-memory.c). The plan
+ * is on unless the request's `memory_plan` is false or WB_MEMORY_PLAN=0. */
+typedef struct
+{
+  WbCudaRuntime *rt;
+  WbMemoryPlan  *plan; /* (nullable) off, or nothing to place */
+  char          *note; /* (nullable) why the plan is off */
+  /* a run between _wb_runner_memory_begin and _end */
+  WbCudaRuntimeStats at_start;
+  /* the checked (first) run's and the most of any later run's: peak bytes above the run's start (the pool's
+   * path; the arena's bytes added when sent), cuMemAllocAsync calls, tensors placed in the arena, misses */
+  gint64   first_peak, peak;
+  guint    first_allocs, allocs, arena_allocs, arena_misses;
+  gboolean later; /* a run after the checked one was measured */
+} WbRunnerMemory;
+
+void _wb_runner_memory_prepare (WbRunnerMemory *m, WbCudaRuntime *rt, WbProgram *program, gboolean want);
+void _wb_runner_memory_clear (WbRunnerMemory *m);
+/* around a top-level call (the runner's call hooks): its planned places, then none */
+void _wb_runner_memory_call (WbRunnerMemory *m, const WbBsym *call);
+void _wb_runner_memory_call_done (WbRunnerMemory *m);
+/* around one run of the program (checked, warm-up, capture or timed; a graph replay allocates nothing) */
+void _wb_runner_memory_begin (WbRunnerMemory *m);
+void _wb_runner_memory_end (WbRunnerMemory *m, gboolean checked);
+/* the RESULT's memory keys (wb-runner.h, WbRunnerResult) */
+void _wb_runner_memory_add_result (WbRunnerMemory *m, GVariantBuilder *b);
+
 typedef struct
 {
   GOutputStream *out;
+  WbRunnerMemory mem;
   gboolean       announce;
   char          *last_region;
   WbRunnerProf  *prof;       /* (nullable) a profiled run */

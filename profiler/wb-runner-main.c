@@ -67,6 +67,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
   guint   line;
 
   r->call = bsym->name;
+  _wb_runner_memory_call (&r->mem, bsym); /* where the memory plan put its outputs */
   /* first: a call placed on the second stream has its events recorded there (wb-cuda-executors.h). A fork
    * that fails leaves it on the run's stream; the failure shows in the call itself */
   if (!wb_cuda_executors_call_starting (trace, bsym, NULL))
@@ -96,6 +97,7 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
   if (r->prof)
     wb_runner_prof_call_done (r->prof, bsym);
   wb_cuda_executors_call_finished (bsym, args, n_args, result); /* last: after the entry's end event */
+  _wb_runner_memory_call_done (&r->mem);
 }
 
 static int
@@ -254,7 +256,7 @@ typedef struct
   guint64     seed;
   guint32     warmup, iters;
   gboolean    check_shapes, profile, ceilings, cuda_graphs, allow_cpu_fallback;
-  gint64      bytes_before; /* device bytes live when the checked run started (inputs, cotangents) */
+  gboolean    memory_plan; /* the static memory plan (wb-runner-memory.c); default on */
 
   WbCudaRuntime  *rt;
   WbTrace        *fw, *bw;
@@ -280,6 +282,7 @@ run_init (Run *run, GVariant *req)
 {
   run->fname = run->bname = "<trace>";
   run->warmup = 1;
+  run->memory_plan = TRUE;
   run->iter_ms = g_array_new (FALSE, FALSE, sizeof (double));
   run->iter_gpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
   g_variant_lookup (req, "forward", "&s", &run->text);
@@ -295,6 +298,7 @@ run_init (Run *run, GVariant *req)
   g_variant_lookup (req, "ceilings", "b", &run->ceilings);
   g_variant_lookup (req, "cuda_graphs", "b", &run->cuda_graphs);
   g_variant_lookup (req, "allow_cpu_fallback", "b", &run->allow_cpu_fallback);
+  g_variant_lookup (req, "memory_plan", "b", &run->memory_plan);
   wb_cuda_executors_set_cpu_fallback (run->allow_cpu_fallback);
 }
 
@@ -367,6 +371,8 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
       (host_cots && (run->cots = _wb_runner_upload_all (run->rt, host_cots, error)) == NULL))
     return FALSE;
   run->host_args = g_steal_pointer (&host_args);
+  /* the plan's arena, before the checked run and any capture */
+  _wb_runner_memory_prepare (&r->mem, run->rt, run->program, run->memory_plan);
 
   wb_run_options_init (&run->options);
   run->options.seed = run->seed;
@@ -394,12 +400,7 @@ run_checked (Runner *r, Run *run, GError **error)
   wb_cuda_attention_reset_stats ();
   wb_cuda_conv_reset_stats ();
   wb_cuda_runtime_set_sync (run->rt, TRUE);
-  {
-    WbCudaRuntimeStats st;
-    wb_cuda_runtime_get_stats (run->rt, &st);
-    run->bytes_before = st.bytes_live; /* inputs and cotangents are on the device: the step's peak is above this */
-    wb_cuda_runtime_reset_peak (run->rt);
-  }
+  _wb_runner_memory_begin (&r->mem); /* inputs and cotangents are on the device: the run's peak is above them */
   r->announce = TRUE;
   for (;;)
     {
@@ -413,6 +414,7 @@ run_checked (Runner *r, Run *run, GError **error)
   r->announce = FALSE;
   if (run->result == NULL || !wb_cuda_nccl_join_all (run->rt, error) || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
+  _wb_runner_memory_end (&r->mem, TRUE);
   g_variant_ref_sink ((run->stats = stats_variant (retries)));
   if ((run->warmup > 0 || run->iters > 0) && !_wb_runner_find_written_inputs (run->rt, run->args, run->host_args, &run->written, error))
     return FALSE;
@@ -460,6 +462,7 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
   wb_cuda_runtime_get_stats (rt, &before);
   if (!_wb_runner_restore_inputs (rt, &run->written, error))
     return FALSE;
+  _wb_runner_memory_begin (&r->mem);
   again = wb_program_run (run->program, &run->options, run->args, cots, error);
   wb_host_trace_end (r->host_trace);
   /* the iteration ends when the side stream's calls have (weight gradients only the return reads), and its
@@ -475,6 +478,7 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
     return FALSE;
   if (again == NULL || !wb_cuda_runtime_synchronize (rt, error))
     return FALSE;
+  _wb_runner_memory_end (&r->mem, FALSE); /* with its results: PyTorch's step peak holds the gradients too */
   if (run->side_calls > 0)
     {
       g_clear_pointer (&run->last_side, wb_run_result_free);
@@ -561,8 +565,11 @@ run_timed (Runner *r, Run *run, GError **error)
           /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
           Graphs *g = &run->graphs;
           g->r = r, g->program = run->program, g->options = &run->options, g->args = run->args, g->cots = fixed ? fixed : run->cots;
+          _wb_runner_memory_begin (&r->mem);
           if (!_wb_runner_graphs_capture (g, run->rt, iters, error))
             return FALSE;
+          if (g->graph != NULL)
+            _wb_runner_memory_end (&r->mem, FALSE); /* the captured run's tensors: what every replay holds */
         }
       if ((plain || timed || traced) && run->graphs.graph != NULL)
         {
@@ -622,11 +629,7 @@ send_result (Runner *r, Run *run, GError **error)
   if (run->iter_gpu_ms->len > 0)
     g_variant_builder_add (&b, "{sv}", "iter_gpu_ms",
                            g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, run->iter_gpu_ms->data, run->iter_gpu_ms->len, sizeof (double)));
-  {
-    WbCudaRuntimeStats st;
-    wb_cuda_runtime_get_stats (run->rt, &st);
-    g_variant_builder_add (&b, "{sv}", "device_step_peak_bytes", g_variant_new_int64 (st.bytes_peak - run->bytes_before));
-  }
+  _wb_runner_memory_add_result (&r->mem, &b);
   dev = g_strdup_printf ("%s, %s", info->name, info->arch);
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
   g_variant_builder_add (&b, "{sv}", "stats", with_streams (run->stats, run->side_calls, run->side_joins, run->side_note));
@@ -703,6 +706,7 @@ handle_run (Runner *r, GVariant *req)
   else
     run_failed (r, &run, error);
   run_clear (&run);
+  _wb_runner_memory_clear (&r->mem); /* after the results: nothing holds the arena now */
 }
 
 int

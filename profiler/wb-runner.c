@@ -501,6 +501,15 @@ result_from_message (GVariant *msg, GError **error)
   g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
   g_variant_lookup (msg, "cuda_graphs_used", "b", &res->cuda_graphs_used);
   g_variant_lookup (msg, "device_step_peak_bytes", "x", &res->device_step_peak_bytes);
+  g_variant_lookup (msg, "device_first_run_peak_bytes", "x", &res->memory.first_run_peak_bytes);
+  g_variant_lookup (msg, "allocs_per_iteration", "u", &res->memory.allocs_per_iteration);
+  g_variant_lookup (msg, "memory_plan", "b", &res->memory.plan_used);
+  g_variant_lookup (msg, "plan_arena_bytes", "x", &res->memory.plan_arena_bytes);
+  g_variant_lookup (msg, "plan_sum_bytes", "x", &res->memory.plan_sum_bytes);
+  g_variant_lookup (msg, "plan_live_peak_bytes", "x", &res->memory.plan_live_peak_bytes);
+  g_variant_lookup (msg, "plan_buffers", "u", &res->memory.plan_buffers);
+  g_variant_lookup (msg, "arena_allocs_per_iteration", "u", &res->memory.arena_allocs);
+  g_variant_lookup (msg, "arena_misses_per_iteration", "u", &res->memory.arena_misses);
   if (g_variant_lookup (msg, "cuda_graphs_note", "&s", &note))
     res->cuda_graphs_note = g_strdup (note);
   res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));

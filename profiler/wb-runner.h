@@ -117,6 +117,8 @@ typedef struct
   /* device bytes the step allocated above its inputs and cotangents, the most over the run (the runtime's
    * live tensors: pool reserve and library workspaces not counted); 0 from older runners */
   gint64 device_step_peak_bytes;
+  /* the run's memory plan and allocation counts (wb-run.h; the torch_* fields left 0) */
+  WbRunMemory memory;
 } WbRunnerResult;
 
 /* wb_runner_profile_get_kernels: (transfer full) (element-type WbKernelRecord) the kernel records of a

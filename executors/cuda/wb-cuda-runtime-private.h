@@ -40,7 +40,19 @@ struct _WbCudaRuntime
   guint    side_epoch;   /* bumped at every join: blocks marked with the current epoch were touched by side work */
   gboolean side_pending; /* the side stream holds work @main has not waited for */
   gboolean side_off;     /* WB_CUDA_STREAMS=1 */
+  /* the static memory plan's arena (wb-cuda-arena.c) */
+  CUdeviceptr arena;
+  gint64      arena_bytes;
+  GArray     *arena_busy;   /* WbCudaArenaRange: the arena's bytes in use or not yet reusable */
+  GArray     *arena_expect; /* WbCudaArenaPlace: where the current call's outputs may go */
 };
+
+typedef struct
+{
+  gint64   offset, end;
+  guint    hold_epoch;       /* released, but side work of this epoch may still read it: busy until it is joined */
+  gboolean released, pinned; /* pinned: released during a capture it predates (the graph's replays read it) */
+} WbCudaArenaRange;
 
 /* the storage of a device tensor (wb_tensor_new_external's destroy data) */
 typedef struct
@@ -50,6 +62,7 @@ typedef struct
   guint          capture;    /* the capture that allocated it (graph memory), 0 outside captures */
   guint          side_epoch; /* the side stream's epoch when side work last touched it, 0 never */
   gsize          nbytes;     /* counted in the runtime's bytes_live until the tensor is dropped */
+  gint64         arena_off;  /* >= 0: a sub-range of the runtime's arena at this offset (nothing to free) */
 } WbCudaBlock;
 
 /* wb-cuda-runtime.c: TRUE when @rc is CUDA_SUCCESS; else marks @rt broken for a sticky error and sets @error
@@ -60,5 +73,12 @@ WbCudaBlock *_wb_cuda_block_of (const WbTensor *t);
 /* wb-cuda-streams.c: frees @b's memory in stream order, on the side stream where side work not yet joined
  * touched it (after that stream waits for the run's stream as it is now), else on the current stream */
 void _wb_cuda_block_free_ordered (WbCudaRuntime *rt, WbCudaBlock *b);
+/* wb-cuda-streams.c: side work not yet joined touched @b */
+gboolean _wb_cuda_block_touched_unjoined (WbCudaRuntime *rt, const WbCudaBlock *b);
+/* wb-cuda-arena.c: serves an allocation of @nbytes from the current call's planned places: the address, or
+ * 0 (take the pool's path) when no place of that size is free now; sets @b->arena_off */
+CUdeviceptr _wb_cuda_arena_take (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes);
+/* wb-cuda-arena.c: @b's range is free again (or held while side work or a graph may read it) */
+void _wb_cuda_arena_release (WbCudaRuntime *rt, WbCudaBlock *b);
 
 G_END_DECLS

@@ -208,7 +208,9 @@ device_block_free (gpointer data)
   WbCudaRuntime *rt = b->rt;
 
   rt->stats.bytes_live -= (gint64) b->nbytes; /* dropped: what the program holds, whenever the pool reuses it */
-  if (b->ptr == 0 || rt->broken)
+  if (b->arena_off >= 0)
+    _wb_cuda_arena_release (rt, b); /* nothing to free: its range of the arena is free again */
+  else if (b->ptr == 0 || rt->broken)
     ;
   else if (rt->capturing && b->capture != rt->capture_serial)
     /* a graph cannot free memory it did not allocate, and its replays still read it: later */
@@ -278,7 +280,10 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
   b = g_new0 (WbCudaBlock, 1);
   b->rt = rt;
   b->capture = rt->capturing ? rt->capture_serial : 0;
-  if (nbytes > 0)
+  b->arena_off = -1;
+  if (nbytes > 0 && (b->ptr = _wb_cuda_arena_take (rt, b, nbytes)) != 0)
+    ; /* a planned place of the memory plan's arena: not counted in allocs or bytes_live */
+  else if (nbytes > 0)
     {
       gint64   t0 = g_get_monotonic_time ();
       CUresult rc = rt->cu->cuMemAllocAsync (&b->ptr, nbytes, rt->stream);

@@ -52,6 +52,12 @@ typedef struct
   guint  side_joins; /* times the run's stream waited for it */
   gint64 bytes_live; /* device tensors' bytes allocated and not yet dropped */
   gint64 bytes_peak; /* the most bytes_live since the runtime started or wb_cuda_runtime_reset_peak */
+  /* the static memory plan's arena (below): device tensors placed in it (not in allocs, bytes_live or
+   * bytes_peak: the arena is allocated once, its bytes are arena_bytes), and planned places that could not be
+   * taken (the call allocated another size, or the bytes were still in use) */
+  guint  arena_allocs;
+  guint  arena_misses;
+  gint64 arena_bytes;
 } WbCudaRuntimeStats;
 
 /* wb_cuda_runtime_get: the process's runtime, created on first use (probe, context, stream, pool).
@@ -101,6 +107,21 @@ WbTensor *wb_cuda_contiguous (WbCudaRuntime *rt, WbTensor *t, GError **error);
  * with @dst_strides (NULL: dense), both of @shape (@rank dims): what wb_cuda_executors_precompile compiles
  * ahead for copy_ and for views that a library call or a download takes dense. */
 char *wb_cuda_copy_source (WbDtype dst_dtype, const gint64 *dst_strides, WbDtype src_dtype, const gint64 *src_strides, guint rank, const gint64 *shape);
+
+/* The static memory plan's arena (wb-cuda-arena.c; the plan: executors/wb-memory-plan.h). One block of the
+ * pool, allocated when the program is built (before any capture); while a call runs, the places its outputs
+ * were planned at (wb_cuda_runtime_expect) serve its device allocations of exactly their byte counts, each
+ * taken only when no tensor still holds any of its bytes (a lifetime the plan did not foresee, a view kept,
+ * side work not yet joined, a graph that reads it), else the allocation takes the pool's path. A tensor in
+ * the arena is never freed: its range becomes free again when it is dropped. */
+/* wb_cuda_runtime_set_arena: allocates an arena of @nbytes (0: none), giving back the previous one. Not while
+ * capturing. FALSE with WB_CUDA_ERROR_CALL (cuMemAllocAsync: out of memory). */
+gboolean wb_cuda_runtime_set_arena (WbCudaRuntime *rt, gint64 nbytes, GError **error);
+/* wb_cuda_runtime_expect: the places (@offsets and @nbytes, @n of them; byte offsets into the arena) the next
+ * allocations may take, until the next call; @n = 0 clears them. */
+void wb_cuda_runtime_expect (WbCudaRuntime *rt, const gint64 *offsets, const gint64 *nbytes, guint n);
+/* wb_cuda_tensor_in_arena: TRUE when device tensor @t's storage is a range of the arena */
+gboolean wb_cuda_tensor_in_arena (const WbTensor *t);
 
 /* Modules and plans. */
 /* wb_cuda_runtime_get_function: the kernel @entry of @source compiled for the device (NVRTC disk cache,

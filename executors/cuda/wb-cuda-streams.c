@@ -33,6 +33,12 @@ touched_unjoined (WbCudaRuntime *rt, const WbCudaBlock *b)
   return b != NULL && rt->side_pending && b->side_epoch == rt->side_epoch;
 }
 
+gboolean
+_wb_cuda_block_touched_unjoined (WbCudaRuntime *rt, const WbCudaBlock *b)
+{
+  return touched_unjoined (rt, b);
+}
+
 void
 _wb_cuda_block_free_ordered (WbCudaRuntime *rt, WbCudaBlock *b)
 {
