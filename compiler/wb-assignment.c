@@ -319,6 +319,28 @@ wb_call_key (const WbBsym *call)
   return name != NULL ? g_strconcat ("@", name, NULL) : NULL;
 }
 
+char *
+wb_trace_get_call_key (const WbTrace *trace, const WbBsym *call)
+{
+  const char *key;
+
+  g_return_val_if_fail (trace != NULL && call != NULL, NULL);
+  if (trace->region_keys != NULL && call->name != NULL && wb_bsym_is_fusion (call) && (key = g_hash_table_lookup (trace->region_keys, call->name)) != NULL)
+    return g_strdup (key);
+  return wb_call_key (call);
+}
+
+const char *
+wb_trace_get_unfused_from (const WbTrace *trace, const WbBsym *call)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (trace != NULL && call != NULL, NULL);
+  if (trace->unfused_from == NULL || wb_bsym_is_fusion (call) || (key = wb_call_key (call)) == NULL)
+    return NULL;
+  return g_hash_table_lookup (trace->unfused_from, key);
+}
+
 /* "symbol(outputs)" of @b, appended to @items */
 static void
 add_member (GPtrArray *items, const WbBsym *b)
@@ -377,7 +399,7 @@ wb_trace_find_region (const WbTrace *trace, const char *key_or_name)
         continue;
       if (key_or_name[0] == '@')
         {
-          g_autofree char *key = wb_region_key (b);
+          g_autofree char *key = wb_trace_get_call_key (trace, b);
 
           if (g_strcmp0 (key, key_or_name) == 0)
             return b;

@@ -91,12 +91,22 @@ char *wb_region_key (const WbBsym *region);
  * wb_region_key, else "@" and the call's first output name ("@t40" for `t40 = prims.matmul(...)`): the
  * same call keeps it when regions around it are re-fused, unfused or renumbered. */
 char *wb_call_key (const WbBsym *call);
+/* wb_trace_get_call_key: (transfer full) (nullable) the key of @call, a top-level call of @trace, through
+ * provenance: in a stage a pipeline made (wb-pipeline.h), a region has the key the fusion pass gave it
+ * when it formed the region (WbRegion.key), whatever remat and CSE added to its body since (recomputed
+ * values come first in a backward region, so its body's first output is another region's); in any other
+ * trace, and for any other call, wb_call_key. A call unfused out of a region keeps its own key. */
+char *wb_trace_get_call_key (const WbTrace *trace, const WbBsym *call);
+/* wb_trace_get_unfused_from: (transfer none) (nullable) in a stage a pipeline made, the key of the region
+ * the pipeline's assignment unfused @call (a top-level call of @trace) out of ("@t12=unfuse", or an
+ * operator executor chosen for a region); NULL for any other call or trace. */
+const char *wb_trace_get_unfused_from (const WbTrace *trace, const WbBsym *call);
 /* wb_call_contents: (transfer full) a digest (16 hex digits) of what @call computes: a region's body as a
  * set of "symbol(outputs)", or the call itself. Two runs' calls with one key and another digest are the
  * same region with changed contents (a member unfused out of it, a recomputed value added). */
 char *wb_call_contents (const WbBsym *call);
 /* wb_trace_find_region: (transfer none) (nullable) the top-level fusion region of @trace whose printed
- * name or key is @key_or_name. */
+ * name or key (wb_trace_get_call_key) is @key_or_name. */
 const WbBsym *wb_trace_find_region (const WbTrace *trace, const char *key_or_name);
 
 /* wb_assignment_resolve_key: (transfer none) (nullable) the printed name a choice's @key stands for in a

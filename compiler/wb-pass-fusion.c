@@ -154,6 +154,7 @@ typedef struct
   GHashTable     *position; /* name -> last schedule position reading it (+1) */
   GHashTable     *defined;  /* names defined in the trace */
   GHashTable     *returned; /* names the return reads */
+  const char     *unfusing; /* (nullable) the key of the region emit_unfused is emitting */
   GError        **error;
 } Fusion;
 
@@ -193,18 +194,29 @@ emit_operator (Fusion *f, const char *region, const WbBsym *b, const WbExecutorI
     }
   g_hash_table_insert (sh->claims, (gpointer) b, (gpointer) taker);
   _wb_remark_add (sh, wb_executor_info_get_name (taker), b, wb_trace_get_bsym_line (f->ctx->in, b), TRUE, "claimed (region unfused by the assignment)");
+  if (f->unfusing != NULL)
+    {
+      char *key = wb_call_key (b);
+
+      if (key != NULL)
+        g_hash_table_insert (sh->unfused_from, key, g_strdup (f->unfusing));
+    }
   wb_trace_builder_append (f->builder, b);
   return TRUE;
 }
 
-/* Emits the members of a group one by one, claimed by operator executors. */
+/* Emits the members of a group one by one, claimed by operator executors; each call emitted is noted as
+ * unfused from the group's region key @key (nullable) in sh->unfused_from. */
 static gboolean
-emit_unfused (Fusion *f, const char *region, const guint *members, guint n, const WbExecutorInfo *only)
+emit_unfused (Fusion *f, const char *region, const char *key, const guint *members, guint n, const WbExecutorInfo *only)
 {
-  for (guint i = 0; i < n; i++)
-    if (!emit_operator (f, region, f->nodes[members[i]].bsym, only, 0))
-      return FALSE;
-  return TRUE;
+  gboolean ok = TRUE;
+
+  f->unfusing = key;
+  for (guint i = 0; i < n && ok; i++)
+    ok = emit_operator (f, region, f->nodes[members[i]].bsym, only, 0);
+  f->unfusing = NULL;
+  return ok;
 }
 
 /* The region key of a group (wb_region_key of the region it would become). */
@@ -255,7 +267,7 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
     {
       const WbExecutorInfo *target = wb_executor_info_lookup (choice);
       if (strcmp (choice, "unfuse") == 0)
-        return emit_unfused (f, name, members, n, NULL);
+        return emit_unfused (f, name, key, members, n, NULL);
       if (target == NULL)
         {
           g_set_error (f->error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_UNKNOWN_EXECUTOR, "%s=%s: no executor is called '%s'", name, choice, choice);
@@ -273,7 +285,7 @@ emit_region (Fusion *f, const guint *members, guint n, guint end_pos, const WbEx
             }
         }
       if (wb_executor_info_get_kind (target) == WB_EXECUTOR_KIND_OPERATOR)
-        return emit_unfused (f, name, members, n, target);
+        return emit_unfused (f, name, key, members, n, target);
       if (target != ex)
         {
           g_free (name);
@@ -348,7 +360,7 @@ _wb_pass_fusion (WbPassContext *ctx, GError **error)
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GArray) order = NULL;
   g_autoptr (GPtrArray) head = g_ptr_array_new (), tail = g_ptr_array_new ();
-  Fusion   f = { ctx, NULL, NULL, 0, NULL, NULL, NULL, error };
+  Fusion   f = { ctx, NULL, NULL, 0, NULL, NULL, NULL, NULL, error };
   WbTrace *out = NULL;
   gboolean ok = TRUE;
   guint    n = 0;

@@ -30,6 +30,8 @@ typedef struct
   GHashTable            *overrides;   /* region name or key -> executor name or "unfuse" (owned strings; from
                                          WbPipelineOptions.assignment, each removed when a region takes it) */
   GHashTable *region_keys;            /* region name (owned) -> its key "@t12" (owned), set by the fusion pass */
+  GHashTable *unfused_from;           /* a call's key (owned) -> the key (owned) of the region the assignment
+                                         unfused it from, set by the fusion pass */
   GPtrArray  *remarks;                /* WbRemark */
   GHashTable *counters;               /* region prefix -> next number */
 } WbPassShared;

@@ -163,6 +163,21 @@ trace_on_cuda (const WbTrace *t)
   return TRUE;
 }
 
+/* Gives every stage the pipeline computed the fusion pass's keys (wb_trace_get_call_key): a region keeps
+ * the key it was formed with through remat, CSE, the split and the deletions, which renumber nothing but
+ * put recomputed values before its first member. */
+static void
+publish_keys (WbPipeline *p, const WbTrace *input)
+{
+  for (guint i = 0; i < p->stages->len; i++)
+    {
+      WbStage *s = p->stages->pdata[i];
+
+      if (s->trace != input)
+        _wb_trace_set_keys (s->trace, p->shared.region_keys, p->shared.unfused_from);
+    }
+}
+
 static void
 collect_regions (WbPipeline *p, const WbStage *s)
 {
@@ -211,6 +226,7 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
   p->shared.claims = g_hash_table_new (g_direct_hash, g_direct_equal);
   p->shared.region_exec = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->shared.region_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->shared.unfused_from = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   p->shared.remarks = g_ptr_array_new_with_free_func ((GDestroyNotify) remark_free);
   p->shared.counters = g_hash_table_new (g_str_hash, g_str_equal);
   p->shared.fusion_type = options->fusion_type;
@@ -281,6 +297,7 @@ wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **erro
         return NULL;
       collect_regions (p, p->stages->pdata[cur]);
     }
+  publish_keys (p, input);
   return g_steal_pointer (&p);
 }
 
@@ -294,6 +311,7 @@ wb_pipeline_free (WbPipeline *p)
   g_clear_pointer (&p->shared.claims, g_hash_table_unref);
   g_clear_pointer (&p->shared.region_exec, g_hash_table_unref);
   g_clear_pointer (&p->shared.region_keys, g_hash_table_unref);
+  g_clear_pointer (&p->shared.unfused_from, g_hash_table_unref);
   g_clear_pointer (&p->shared.remarks, g_ptr_array_unref);
   g_clear_pointer (&p->shared.counters, g_hash_table_unref);
   g_clear_pointer (&p->shared.overrides, g_hash_table_unref);

@@ -295,6 +295,15 @@ _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms)
 }
 
 void
+_wb_trace_set_keys (WbTrace *trace, GHashTable *region_keys, GHashTable *unfused_from)
+{
+  g_clear_pointer (&trace->region_keys, g_hash_table_unref);
+  g_clear_pointer (&trace->unfused_from, g_hash_table_unref);
+  trace->region_keys = region_keys ? g_hash_table_ref (region_keys) : NULL;
+  trace->unfused_from = unfused_from ? g_hash_table_ref (unfused_from) : NULL;
+}
+
+void
 _wb_trace_set_filename (WbTrace *trace, const char *filename)
 {
   trace->filename = wb_arena_strdup (trace->arena, filename);

@@ -14,6 +14,12 @@ WbArena *_wb_trace_get_arena (const WbTrace *trace);
  * while the trace is private to the pipeline that made it). */
 void _wb_trace_set_provenance (WbTrace *trace, const char *provenance, double ms);
 
+/* _wb_trace_set_keys: the keys of a pipeline's stage (only while the trace is private to the pipeline that
+ * made it): @region_keys maps a region's name to the key the fusion pass gave it, @unfused_from a call's
+ * key (wb_call_key) to the key of the region the assignment unfused it from (both referenced, nullable;
+ * see wb_trace_get_call_key). */
+void _wb_trace_set_keys (WbTrace *trace, GHashTable *region_keys, GHashTable *unfused_from);
+
 /* _wb_trace_set_filename: the name a computed trace's diagnostics use ("<stage 4: Fusion>"). */
 void _wb_trace_set_filename (WbTrace *trace, const char *filename);
 

@@ -29,6 +29,8 @@ wb_trace_unref (WbTrace *trace)
       wb_arena_free (trace->arena);
       g_clear_pointer (&trace->deps, g_ptr_array_unref);
       g_clear_pointer (&trace->lines, g_hash_table_unref);
+      g_clear_pointer (&trace->region_keys, g_hash_table_unref);
+      g_clear_pointer (&trace->unfused_from, g_hash_table_unref);
       g_free (trace);
     }
 }

@@ -103,6 +103,10 @@ struct _WbTrace
   gpointer    arena;
   GPtrArray  *deps;  /* traces whose nodes this one shares (kept alive) */
   GHashTable *lines; /* computed traces: WbBsym* -> its line in this trace's printed text */
+  /* a pipeline's stages: region name -> its fusion-stage key, and a call's key -> the key of the region
+   * it was unfused from (both utf8 -> utf8, shared read-only between the pipeline's stages; NULL: none) */
+  GHashTable *region_keys;
+  GHashTable *unfused_from;
   /*< public >*/
   const char   *filename;   /* for diagnostics; "<string>" when parsed from memory */
   guint32       first_line; /* line of the trace's first line in @filename */

@@ -43,6 +43,7 @@ compare_row_free (WbCompareRow *row)
   g_free (row->executor_a);
   g_free (row->executor_b);
   g_free (row->name_b);
+  g_free (row->region);
   g_free (row);
 }
 
@@ -128,14 +129,75 @@ wb_compare_verdict (const GArray *times_a, const GArray *times_b, gint64 *thresh
   return diff > 0 ? WB_COMPARE_SLOWER : WB_COMPARE_FASTER;
 }
 
+/* Whether @x and @y, rows with one key, are a region and the call unfused out of it that gave it its key. */
+static gboolean
+region_and_its_call (const WbRegionStats *x, const WbRegionStats *y)
+{
+  return (g_strcmp0 (x->unfused_from, x->key) == 0) != (g_strcmp0 (y->unfused_from, y->key) == 0);
+}
+
 const WbRegionStats *
 wb_compare_match (const WbRegionStats *ra, const WbRun *b, const WbRun *a)
 {
   g_return_val_if_fail (ra != NULL && b != NULL, NULL);
   /* names are numbers handed out in order: once regions are re-fused they say nothing about contents */
   if (ra->key != NULL && wb_run_has_keys (b))
-    return wb_run_find_region_by_key (b, ra->key);
+    {
+      for (guint i = 0; i < b->regions->len; i++)
+        {
+          const WbRegionStats *rb = b->regions->pdata[i];
+
+          if (g_strcmp0 (rb->key, ra->key) == 0 && !region_and_its_call (ra, rb))
+            return rb;
+        }
+      return NULL;
+    }
   return wb_run_find_region (b, ra->name);
+}
+
+const WbRegionStats *
+wb_compare_unfused_from (const WbRegionStats *r, const WbRun *other)
+{
+  g_return_val_if_fail (r != NULL && other != NULL, NULL);
+  for (guint i = 0; r->unfused_from != NULL && i < other->regions->len; i++)
+    {
+      const WbRegionStats *o = other->regions->pdata[i];
+
+      if (o->unfused_from == NULL && g_strcmp0 (o->key, r->unfused_from) == 0)
+        return o;
+    }
+  return NULL;
+}
+
+gboolean
+wb_compare_unfused_in (const WbRegionStats *r, const WbRun *other)
+{
+  g_return_val_if_fail (r != NULL && other != NULL, FALSE);
+  for (guint i = 0; r->unfused_from == NULL && r->key != NULL && i < other->regions->len; i++)
+    if (g_strcmp0 (((const WbRegionStats *) other->regions->pdata[i])->unfused_from, r->key) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+char *
+wb_compare_row_verdict (const WbCompareRow *row)
+{
+  g_return_val_if_fail (row != NULL, NULL);
+  switch (row->fusion)
+    {
+    case WB_COMPARE_FUSION_UNFUSED_IN_B:
+      return g_strdup ("unfused in B");
+    case WB_COMPARE_FUSION_UNFUSED_FROM_A:
+      return g_strdup_printf ("unfused from %s", row->region);
+    case WB_COMPARE_FUSION_FUSED_IN_B:
+      return g_strdup ("fused in B");
+    case WB_COMPARE_FUSION_FUSED_INTO_B:
+      return g_strdup_printf ("fused into %s in B", row->region);
+    case WB_COMPARE_FUSION_SAME:
+    default:
+      break;
+    }
+  return g_strdup_printf ("%s%s", wb_compare_verdict_to_string (row->verdict), row->contents_changed ? ", changed contents" : "");
 }
 
 WbComparison *
@@ -165,14 +227,31 @@ wb_comparison_new (const WbRun *a,
       if (rb != NULL && g_strcmp0 (rb->name, ra->name) != 0)
         row->name_b = g_strdup (rb->name);
       row->contents_changed = rb != NULL && ra->contents != NULL && rb->contents != NULL && strcmp (ra->contents, rb->contents) != 0;
+      if (rb == NULL)
+        {
+          const WbRegionStats *region = wb_compare_unfused_from (ra, b);
+
+          if (wb_compare_unfused_in (ra, b))
+            row->fusion = WB_COMPARE_FUSION_UNFUSED_IN_B;
+          else if (region != NULL)
+            row->fusion = WB_COMPARE_FUSION_FUSED_INTO_B, row->region = g_strdup (region->name);
+        }
       g_ptr_array_add (c->regions, row);
     }
   for (guint i = 0; i < b->regions->len; i++)
     {
       const WbRegionStats *rb = g_ptr_array_index (b->regions, i);
+      const WbRegionStats *region;
+      WbCompareRow        *row;
 
-      if (wb_compare_match (rb, a, b) == NULL)
-        g_ptr_array_add (c->regions, make_row (rb->name, NULL, rb->executor, 0, rb->median_ns, NULL, rb->times_ns));
+      if (wb_compare_match (rb, a, b) != NULL)
+        continue;
+      row = make_row (rb->name, NULL, rb->executor, 0, rb->median_ns, NULL, rb->times_ns);
+      if ((region = wb_compare_unfused_from (rb, a)) != NULL)
+        row->fusion = WB_COMPARE_FUSION_UNFUSED_FROM_A, row->region = g_strdup (region->name);
+      else if (wb_compare_unfused_in (rb, a))
+        row->fusion = WB_COMPARE_FUSION_FUSED_IN_B;
+      g_ptr_array_add (c->regions, row);
     }
 
   if (g_strcmp0 (a->device_model, b->device_model) != 0 || g_strcmp0 (a->device_name, b->device_name) != 0)
@@ -259,13 +338,15 @@ static void
 md_row (GString            *out,
         const WbCompareRow *row)
 {
-  gboolean both = row->verdict != WB_COMPARE_ONLY_A && row->verdict != WB_COMPARE_ONLY_B;
+  gboolean         both = row->verdict != WB_COMPARE_ONLY_A && row->verdict != WB_COMPARE_ONLY_B;
+  g_autofree char *verdict = wb_compare_row_verdict (row);
+  g_autofree char *name = row->name_b ? g_strdup_printf ("%s (B: %s)", row->name, row->name_b) : NULL;
 
   g_string_append (out, "|");
   if (row->name == NULL)
     g_string_append (out, " **whole iteration** |");
   else
-    md_cell (out, row->name);
+    md_cell (out, name ? name : row->name);
   md_cell (out, row->executor_a);
   md_cell (out, row->executor_b);
   md_number (out, "%.4f", ms (row->median_a_ns), row->verdict != WB_COMPARE_ONLY_B);
@@ -274,9 +355,9 @@ md_row (GString            *out,
   md_number (out, "%+.1f%%", row->diff_pct, both);
   md_number (out, "%.4f", ms (row->threshold_ns), both && row->verdict != WB_COMPARE_UNKNOWN);
   if (row->verdict == WB_COMPARE_SLOWER || row->verdict == WB_COMPARE_FASTER)
-    g_string_append_printf (out, " **%s** |\n", wb_compare_verdict_to_string (row->verdict));
+    g_string_append_printf (out, " **%s** |\n", verdict);
   else
-    g_string_append_printf (out, " %s |\n", wb_compare_verdict_to_string (row->verdict));
+    g_string_append_printf (out, " %s |\n", verdict);
 }
 
 static void
@@ -533,6 +614,16 @@ json_row (JsonBuilder        *b,
   json_builder_set_member_name (b, "n_b");
   json_builder_add_int_value (b, row->n_b);
   json_add_string (b, "verdict", wb_compare_verdict_to_string (row->verdict));
+  if (row->name != NULL)
+    {
+      g_autofree char *text = wb_compare_row_verdict (row);
+
+      /* the match by key: B's name when it differs, whether the contents changed, and the unfuse */
+      json_add_string (b, "name_b", row->name_b);
+      json_builder_set_member_name (b, "contents_changed");
+      json_builder_add_boolean_value (b, row->contents_changed);
+      json_add_string (b, "verdict_text", text);
+    }
   json_builder_set_member_name (b, "exceeds_noise");
   json_builder_add_boolean_value (b, row->verdict == WB_COMPARE_SLOWER || row->verdict == WB_COMPARE_FASTER);
   json_builder_end_object (b);

@@ -24,9 +24,11 @@ G_BEGIN_DECLS
  * iterations").
  * Regions are matched by key (WbRegionStats.key: the same region across re-fusion and renumbering) when
  * both runs have keys, else by name; a matched region whose contents digest differs is marked
- * contents_changed; a region in one run only is "only in A" / "only in B". */
+ * contents_changed; a region in one run only is "only in A" / "only in B". A region one run ran fused and
+ * the other unfused (WbRegionStats.unfused_from) is not matched with its first call, which has its key:
+ * its row and its calls' rows say so (WbCompareFusion). */
 #define WB_COMPARE_MIN_IQR_ITERATIONS 4
-#define WB_COMPARE_MIN_ITERATIONS     5
+#define WB_COMPARE_MIN_ITERATIONS 5
 
 typedef enum
 {
@@ -37,6 +39,16 @@ typedef enum
   WB_COMPARE_ONLY_A,  /* the region is in run A only */
   WB_COMPARE_ONLY_B,  /* the region is in run B only */
 } WbCompareVerdict;
+
+/* How an unfuse relates a row to the other run (WbRegionStats.unfused_from). */
+typedef enum
+{
+  WB_COMPARE_FUSION_SAME = 0,
+  WB_COMPARE_FUSION_UNFUSED_IN_B,   /* A's region (ONLY_A): B ran its calls one by one */
+  WB_COMPARE_FUSION_UNFUSED_FROM_A, /* B's call (ONLY_B) unfused out of A's region row->region */
+  WB_COMPARE_FUSION_FUSED_IN_B,     /* B's region (ONLY_B): A ran its calls one by one */
+  WB_COMPARE_FUSION_FUSED_INTO_B,   /* A's call (ONLY_A) that B ran inside its region row->region */
+} WbCompareFusion;
 
 /* wb_compare_verdict_to_string: "within noise", "slower", "faster", "unknown", "only in A", "only in B". */
 const char *wb_compare_verdict_to_string (WbCompareVerdict verdict);
@@ -59,7 +71,14 @@ typedef struct
   WbCompareVerdict verdict;
   char            *name_b;           /* (nullable) the region's name in run B when matched by key under another name */
   gboolean         contents_changed; /* matched by key, but B's region computes other bound symbols */
+  WbCompareFusion  fusion;           /* an unfuse between the runs (verdict ONLY_A or ONLY_B) */
+  char            *region;           /* (nullable) with _UNFUSED_FROM_A and _FUSED_INTO_B: the region's name */
 } WbCompareRow;
+
+/* wb_compare_row_verdict: (transfer full) the verdict as the outputs print it, untranslated: the
+ * verdict's name, ", changed contents" after it, or the unfuse ("unfused in B", "unfused from
+ * nvrtcFusion0", "fused in B", "fused into nvrtcFusion0 in B"). */
+char *wb_compare_row_verdict (const WbCompareRow *row);
 
 typedef struct
 {
@@ -71,8 +90,14 @@ typedef struct
 } WbComparison;
 
 /* wb_compare_match: (transfer none) (nullable) @b's region that is @a's region @ra: by key when both runs
- * have keys, else by name. */
+ * have keys, else by name; never a region with the call unfused out of it (WbRegionStats.unfused_from):
+ * they share the key but not what they compute. */
 const WbRegionStats *wb_compare_match (const WbRegionStats *ra, const WbRun *b, const WbRun *a);
+/* wb_compare_unfused_from: (transfer none) (nullable) the row of @other that is the region @r (a call)
+ * was unfused out of: @r ran on its own, @other ran it inside that region. */
+const WbRegionStats *wb_compare_unfused_from (const WbRegionStats *r, const WbRun *other);
+/* wb_compare_unfused_in: whether @other ran the calls of @r (a region: no unfused_from) one by one. */
+gboolean wb_compare_unfused_in (const WbRegionStats *r, const WbRun *other);
 /* wb_compare_verdict: the noise rule above for two regions' (or iterations') times. */
 WbCompareVerdict wb_compare_verdict (const GArray *times_a, const GArray *times_b, gint64 *threshold_ns);
 /* wb_comparison_new: compares @b against @a (transfer full; the runs are copied). */

@@ -163,6 +163,7 @@ read_regions (WbSession *session,
       r->share = _wb_session_column_double (stmt, 10);
       r->key = _wb_session_column_dup (stmt, 11);
       r->contents = _wb_session_column_dup (stmt, 12);
+      r->unfused_from = _wb_session_column_dup (stmt, 13);
     }
   sqlite3_reset (stmt);
   if (rc != SQLITE_DONE)

@@ -220,6 +220,7 @@ store_region_stats (StoreCache *cache, gint64 run_id, const WbRun *run, GError *
       _wb_session_bind_double (stmt, 13, r->share);
       _wb_session_bind_text (stmt, 14, r->key);
       _wb_session_bind_text (stmt, 15, r->contents);
+      _wb_session_bind_text (stmt, 16, r->unfused_from);
       if (!_wb_session_step_done (session, stmt, "storing region statistics", error))
         return FALSE;
     }

@@ -209,6 +209,12 @@ static const WbSessionMigration migrations[] = {
     "  run_group       TEXT\n"
     ");\n"
     "CREATE INDEX run_ranks_group ON run_ranks (run_group, rank);\n" },
+
+  /* The key of the region a timed call was unfused from (WbRegionStats.unfused_from, "@t12"): a comparison
+   * says "unfused" for that region rather than "only in A". NULL for regions, other calls and runs stored
+   * before. */
+  { 6, "the region each call of a run was unfused from",
+    "ALTER TABLE region_stats ADD COLUMN unfused_from TEXT;\n" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == WB_SESSION_SCHEMA_VERSION);

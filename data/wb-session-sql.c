@@ -55,8 +55,8 @@ static const char *const stmt_sql[WB_N_STMTS] = {
       "?21, ?22, ?23)",
   [WB_STMT_REGION_STATS_INSERT] =
       "INSERT INTO region_stats (run_id, position, region_id, executor, stage_line, median_ns, min_ns, max_ns, "
-      "times_ns, kernel_count, bytes_moved, flops, share, key, contents) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+      "times_ns, kernel_count, bytes_moved, flops, share, key, contents, unfused_from) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
   [WB_STMT_KERNEL_INSERT] =
       "INSERT INTO kernels (run_id, seq, name_id, region_id, trace_line, stream, grid_x, grid_y, grid_z, "
       "block_x, block_y, block_z, registers, shared_bytes, start_ns, end_ns, iteration, correlation_id) "
@@ -77,7 +77,7 @@ static const char *const stmt_sql[WB_N_STMTS] = {
   [WB_STMT_RUNS_COUNT] = "SELECT count(*) FROM runs",
   [WB_STMT_REGION_STATS_GET] =
       "SELECT r.name, s.executor, s.stage_line, s.median_ns, s.min_ns, s.max_ns, s.times_ns, s.kernel_count, "
-      "s.bytes_moved, s.flops, s.share, s.key, s.contents FROM region_stats s JOIN regions r ON r.id = s.region_id "
+      "s.bytes_moved, s.flops, s.share, s.key, s.contents, s.unfused_from FROM region_stats s JOIN regions r ON r.id = s.region_id "
       "WHERE s.run_id = ?1 ORDER BY s.position",
   [WB_STMT_KERNELS_GET] =
       "SELECT n.name, r.name, k.trace_line, k.stream, k.grid_x, k.grid_y, k.grid_z, k.block_x, k.block_y, "

@@ -178,6 +178,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   gint64 unprofiled_ns = 0; /* the median iteration without the profiler's events (GPU time) */
   g_autoptr (WbRunnerResult) res = NULL;
   g_autoptr (GVariant) names = NULL;
+  g_autoptr (WbAssignment) runner_assignment = NULL;
   g_autoptr (GVariant) iter_v = NULL;
   g_autoptr (GVariant) start_v = NULL;
   g_autoptr (GVariant) entry_v = NULL;
@@ -201,7 +202,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
     }
   req.forward = wb_program_get_source (program, FALSE); /* the runner decomposes as wb_program_new did */
   req.backward = wb_program_get_source (program, TRUE);
-  req.assignment = wb_profile_get_assignment (profile);
+  req.assignment = runner_assignment = wb_profile_dup_assignment_by_name (profile);
   req.default_executor = default_executor;
   req.args = args;
   req.cotangents = cotangents;

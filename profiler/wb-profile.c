@@ -20,6 +20,8 @@ typedef struct
   char          *call_name; /* the printed call name (what --executors and kernel records use) */
   const WbTrace *trace;     /* forward or backward */
   const WbBsym  *bsym;
+  char          *key;          /* wb_trace_get_call_key: through the pipeline's provenance when it made the trace */
+  const char    *unfused_from; /* (nullable) wb_trace_get_unfused_from (owned by the trace) */
   guint32        stage_line;
   gboolean       is_region;
   guint64        bytes;
@@ -101,6 +103,7 @@ entry_free (gpointer data)
 
   g_free (e->name);
   g_free (e->call_name);
+  g_free (e->key);
   g_free (e);
 }
 
@@ -143,6 +146,8 @@ add_entries (WbProfile *p, const WbTrace *trace, guint32 offset, GHashTable *see
       e->name = n == 1 ? g_strdup (b->name) : g_strdup_printf ("%s#%u", b->name, n);
       e->trace = trace;
       e->bsym = b;
+      e->key = wb_trace_get_call_key (trace, b);
+      e->unfused_from = wb_trace_get_unfused_from (trace, b);
       e->is_region = wb_bsym_is_fusion (b);
       line = wb_trace_get_bsym_line (trace, b);
       e->stage_line = line >= first ? offset + (line - first + 1) : 0;
@@ -346,6 +351,26 @@ wb_profile_set_assignment (WbProfile          *profile,
   if (n > 0)
     profile->assignment = wb_assignment_ref ((WbAssignment *) assignment);
   return TRUE;
+}
+
+WbAssignment *
+wb_profile_dup_assignment_by_name (const WbProfile *profile)
+{
+  WbAssignment *by_name;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+  if (profile->assignment == NULL)
+    return NULL;
+  by_name = wb_assignment_new ();
+  for (guint i = 0; i < wb_assignment_get_n_choices (profile->assignment); i++)
+    {
+      const WbAssignmentChoice *c = wb_assignment_get_choice (profile->assignment, i);
+      const char               *name = resolve_key (profile, c->key);
+
+      /* checked by wb_profile_set_assignment: every key resolves */
+      wb_assignment_set (by_name, name ? name : c->key, c->executor, NULL);
+    }
+  return by_name;
 }
 
 gboolean
@@ -556,8 +581,9 @@ finish_run (WbProfile *p, WbRun *run, Timing *t, GArray *per_entry, guint n_iter
       WbRegionStats *s = wb_region_stats_new (e->name, entry_executor (p, e));
 
       s->stage_line = e->stage_line;
-      s->key = wb_call_key (e->bsym);
+      s->key = g_strdup (e->key);
       s->contents = wb_call_contents (e->bsym);
+      s->unfused_from = g_strdup (e->unfused_from);
       for (guint k = 0; k < n_iters; k++)
         wb_region_stats_add_time (s, g_array_index (per_entry, gint64, (gsize) k * p->entries->len + i));
       wb_region_stats_update (s);
@@ -610,8 +636,9 @@ wb_profile_build_run (WbProfile *profile, const WbProfileOptions *options, const
       guint          n_kernels = 0;
 
       s->stage_line = e->stage_line;
-      s->key = wb_call_key (e->bsym);
+      s->key = g_strdup (e->key);
       s->contents = wb_call_contents (e->bsym);
+      s->unfused_from = g_strdup (e->unfused_from);
       for (guint k = 0; k < times->n_iters; k++)
         wb_region_stats_add_time (s, times->entry_ns[(gsize) k * profile->entries->len + i]);
       wb_region_stats_update (s);

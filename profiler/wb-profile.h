@@ -148,6 +148,11 @@ void wb_profile_set_device_cuda (WbProfile  *profile,
 const char *wb_profile_get_default_executor (const WbProfile *profile);
 /* wb_profile_get_assignment: (transfer none) (nullable) the assignment applied, as it was given. */
 const WbAssignment *wb_profile_get_assignment (const WbProfile *profile);
+/* wb_profile_dup_assignment_by_name: (transfer full) (nullable) the assignment applied with each key
+ * replaced by the printed name it resolved to in the profile's program, in the same order; NULL without
+ * one. The GPU runner gets it: it parses the traces again, and the keys a pipeline gave its regions
+ * (wb_trace_get_call_key) do not travel with their text. */
+WbAssignment *wb_profile_dup_assignment_by_name (const WbProfile *profile);
 /* wb_profile_find_entry: the index of the entry @bsym (a top-level call of the profile's program) is, or -1. */
 int wb_profile_find_entry (const WbProfile *profile,
                            const WbBsym    *bsym);

@@ -115,6 +115,7 @@ wb_region_stats_copy (const WbRegionStats *stats)
   copy->times_ns = copy_times_array (stats->times_ns);
   copy->key = g_strdup (stats->key);
   copy->contents = g_strdup (stats->contents);
+  copy->unfused_from = g_strdup (stats->unfused_from);
   return copy;
 }
 
@@ -127,6 +128,7 @@ wb_region_stats_free (WbRegionStats *stats)
   g_free (stats->executor);
   g_free (stats->key);
   g_free (stats->contents);
+  g_free (stats->unfused_from);
   g_clear_pointer (&stats->times_ns, g_array_unref);
   g_free (stats);
 }
@@ -496,6 +498,8 @@ wb_run_compute_checksum (const WbRun      *run,
           sum_string (sum, r->key);
           sum_string (sum, r->contents);
         }
+      if (r->unfused_from != NULL)
+        sum_string (sum, r->unfused_from);
     }
   sum_attribution (sum, &run->attribution);
   sum_distribution (sum, run);

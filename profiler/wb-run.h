@@ -69,6 +69,9 @@ typedef struct
   double  share;        /* median_ns / the run's iteration median (0..1; 0 when unknown) */
   char   *key;          /* (nullable) wb_call_key: the call's identity across re-fusion ("@t12") */
   char   *contents;     /* (nullable) wb_call_contents: what it computes, to tell a changed region */
+  /* (nullable) wb_trace_get_unfused_from: the key of the region this call was a member of before the
+   * assignment unfused that region ("@t12=unfuse"); NULL for regions and for calls that were never fused */
+  char *unfused_from;
 } WbRegionStats;
 
 /* wb_region_stats_new: (transfer full) stats for @name on @executor (nullable) with no times yet. */

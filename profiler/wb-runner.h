@@ -60,7 +60,8 @@ typedef struct
   WbTrace            *forward;    /* the program's traces (printed and parsed again in the runner) */
   WbTrace            *backward;   /* (nullable) */
   const WbAssignment *assignment; /* (nullable) (transfer none) sent as it is ("a{ss}", wb_assignment_to_variant):
-                                     the runner resolves region keys in the traces it parses */
+                                     the runner resolves region keys in the traces it parses
+                                     (wb_region_key's rule: a job sends names, wb_profile_dup_assignment_by_name) */
   const char *default_executor;   /* NULL: wb_executor_info_get_default (TRUE) */
   GPtrArray  *args;               /* (element-type WbRtValue) host values, one per forward parameter */
   GPtrArray  *cotangents;         /* (nullable) (element-type WbRtValue) */

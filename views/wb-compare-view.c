@@ -94,6 +94,23 @@ row_cell (const WbCompareRow *r, int c)
     case C_NOISE:
       return a && b ? g_strdup_printf ("±%.3f", r->threshold_ns / 1e6) : g_strdup ("–");
     case C_VERDICT:
+      switch (r->fusion)
+        {
+        case WB_COMPARE_FUSION_UNFUSED_IN_B:
+          /* TRANSLATORS: the verdict of a region of run A whose calls run one by one in run B */
+          return g_strdup (_ ("unfused in B"));
+        case WB_COMPARE_FUSION_UNFUSED_FROM_A:
+          /* TRANSLATORS: the verdict of a call of run B; %s is the region of run A it was unfused from */
+          return g_strdup_printf (_ ("unfused from %s"), r->region);
+        case WB_COMPARE_FUSION_FUSED_IN_B:
+          /* TRANSLATORS: the verdict of a region of run B whose calls ran one by one in run A */
+          return g_strdup (_ ("fused in B"));
+        case WB_COMPARE_FUSION_FUSED_INTO_B:
+          /* TRANSLATORS: the verdict of a call of run A; %s is the region of run B that runs it */
+          return g_strdup_printf (_ ("fused into %s in B"), r->region);
+        default:
+          break;
+        }
       if (r->contents_changed)
         /* TRANSLATORS: the verdict, then: the region computes other bound symbols in run B */
         return g_strdup_printf (_ ("%s, changed contents"), verdict_text (r->verdict));

@@ -462,27 +462,6 @@ on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, g
   job_progress (job, 0.1 + 0.9 * (start + width * part), g_steal_pointer (&text));
 }
 
-/* A region of the run is known by the fusion pass's key (WbRegion.key), as the assignment knows it: in
- * the final stage remat may put recomputed values before the region's first bound symbol, and what it
- * recomputes changes with the regions around it. */
-static void
-use_fusion_keys (WbRun *run, const WbPipeline *pipeline)
-{
-  GPtrArray *regions = wb_pipeline_get_regions (pipeline);
-
-  for (guint i = 0; i < regions->len; i++)
-    {
-      const WbRegion *r = regions->pdata[i];
-      WbRegionStats  *s = r->key ? wb_run_find_region (run, r->name) : NULL;
-
-      if (s != NULL)
-        {
-          g_free (s->key);
-          s->key = g_strdup (r->key);
-        }
-    }
-}
-
 /* The profiling job's store hook: the run into the document's session (opened for the write only). */
 static gboolean
 store_in_session (WbRun *run, gpointer data, GError **error)
@@ -490,7 +469,7 @@ store_in_session (WbRun *run, gpointer data, GError **error)
   Job *job = data;
   g_autoptr (WbSession) session = NULL;
 
-  use_fusion_keys (run, job->pipeline);
+  /* the run's rows already have the fusion pass's keys (wb_trace_get_call_key through the program) */
   if (job->session_path == NULL)
     return TRUE;
   if ((session = wb_session_open (job->session_path, WB_SESSION_OPEN_DEFAULT, error)) == NULL)
@@ -552,7 +531,6 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
     return FALSE;
   g_free (job->run->assignment);
   job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
-  use_fusion_keys (job->run, job->pipeline);
   if (wb_profile_job_get_store_error (pj) != NULL)
     job->store_error = g_strdup (wb_profile_job_get_store_error (pj));
   return TRUE;

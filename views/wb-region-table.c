@@ -68,13 +68,19 @@ _wb_region_table_stats_of (WbRegionTable *self, const char *name, gboolean previ
 
 /* "Δ previous": the change of the median with the noise verdict, or why there is none */
 static char *
-delta_text (const WbRegionStats *s, const WbRegionStats *p, gboolean have_previous)
+delta_text (const WbRegionStats *s, const WbRegionStats *p, const WbRun *prev, gboolean have_previous)
 {
   double      pct;
   const char *verdict;
 
   if (s == NULL || !have_previous)
     return g_strdup ("");
+  if (p == NULL && prev != NULL && wb_compare_unfused_from (s, prev) != NULL)
+    /* TRANSLATORS: Δ previous: the call ran inside a fusion region in the run before; the assignment unfused it */
+    return g_strdup (_ ("unfused"));
+  if (p == NULL && prev != NULL && wb_compare_unfused_in (s, prev))
+    /* TRANSLATORS: Δ previous: the region's calls ran one by one in the run before; now fused again */
+    return g_strdup (_ ("fused"));
   if (p == NULL)
     /* TRANSLATORS: Δ previous: the region is not in the run before */
     return g_strdup (_ ("new"));
@@ -282,7 +288,7 @@ cell_text (WbRegionTable *self, const char *name, int column)
     case COL_TIME:
       return s ? g_strdup_printf ("%.3f", s->median_ns / 1e6) : g_strdup ("–");
     case COL_DELTA:
-      return delta_text (s, p, wb_document_get_previous_run (self->document) != NULL);
+      return delta_text (s, p, wb_document_get_previous_run (self->document), wb_document_get_previous_run (self->document) != NULL);
     case COL_SHARE:
       return s ? g_strdup_printf ("%.1f%%", 100.0 * s->share) : g_strdup ("–");
     case COL_GBPS:

@@ -7,7 +7,7 @@
  * records what the report of the ranks derives from them: the group reads back as two ranks of one world,
  * aligned, each with NCCL kernels (CUPTI's mangled names) and collective calls; the ranks' NCCL kernels
  * pair up and the waits for the last rank are measured (at most the communication time); the report's
- * formats hold both ranks. */
+ * formats hold both ranks. The file is schema version 5: a copy of it is migrated on opening. */
 #include "config.h"
 
 #include <json-glib/json-glib.h>
@@ -27,21 +27,31 @@ session_path (void)
 static GPtrArray *
 read_group (void)
 {
-  g_autofree char *path = session_path ();
+  g_autofree char *src = session_path ();
   g_autoptr (GError) error = NULL;
   g_autoptr (WbSession) s = NULL;
   g_autoptr (GPtrArray) runs = NULL;
   g_autoptr (WbRun) first = NULL;
+  g_autofree char *text = NULL, *dir = NULL, *path = NULL;
+  gsize            len = 0;
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  if (!g_file_get_contents (src, &text, &len, NULL))
     return NULL;
-  s = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, &error);
+  /* written by schema version 5: a read-only open would refuse the migration, so a copy is migrated */
+  dir = g_dir_make_tmp ("wb-ranks-session-XXXXXX", &error);
   g_assert_no_error (error);
+  path = g_build_filename (dir, "ddp_llama_w2.wbsession", NULL);
+  g_assert_true (g_file_set_contents (path, text, (gssize) len, &error));
+  s = wb_session_open (path, WB_SESSION_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wb_session_get_opened_version (s), ==, 5);
   first = wb_session_get_run (s, 1, WB_SESSION_READ_KERNELS, &error);
   g_assert_no_error (error);
   g_assert_nonnull (first->group);
   runs = wb_session_list_group_runs (s, first->group, WB_SESSION_READ_KERNELS, &error);
   g_assert_no_error (error);
+  g_clear_pointer (&s, wb_session_close);
+  wb_test_remove_tree (dir);
   return g_steal_pointer (&runs);
 }
 

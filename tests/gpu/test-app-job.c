@@ -1,6 +1,7 @@
 /* test-app-job.c — the app's profiling job on the GPU, driven as views/wb-document-jobs.c drives it (issue
  * 45, part 1): the pipeline re-run with an executor choice by key, the program of its final stages, the
- * device chosen with the plan (wb-profile-job-plan.c), progress, the run's regions matched by key, and a
+ * device chosen with the plan (wb-profile-job-plan.c), progress, the run's rows matched by key after an
+ * unfuse (as the app's Δ column and `compare` match them: tests/profiler/test-run-keys.c on the cpu), and a
  * long run cancelled from another thread within a second, the runner's process gone. Suite gpu: skips
  * without a GPU (the runner's probe decides).
  * SPDX-License-Identifier: GPL-3.0-or-later */
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wb-data.h"
 #include "wb-profiler.h"
 #include "wb-test-common.h"
 
@@ -147,7 +149,9 @@ test_app_job (void)
   g_assert_true (progress.rising);
   g_assert_false (progress.out_of_order);
 
-  /* unfuse the first region by key, as the Regions table does: the other regions are found by key */
+  /* unfuse the first region by key, as the Regions table does: every other row of the first run is found by
+   * key; the unfused region's is not, its calls (the timed calls of its body) are rows unfused from it, and
+   * nothing else is new */
   first = wb_pipeline_get_regions (p0)->pdata[0];
   spec = g_strdup_printf ("%s=unfuse", first->key);
   {
@@ -156,16 +160,44 @@ test_app_job (void)
     g_autoptr (WbProfileJob) job1 = NULL;
     g_autoptr (WbRun) run1 = NULL;
     Progress pr1 = { .rising = TRUE };
-    guint    matched = 0;
+    guint    matched = 0, unfused = 0, members = 0;
 
     job1 = app_job (wcase, spec, 20, &pr1, &p1, &prog1);
     run1 = wb_profile_job_run (job1, &error);
     g_assert_no_error (error);
+    g_assert_true (wb_run_has_keys (run1));
     for (guint i = 0; i < run->regions->len; i++)
-      matched += wb_run_find_region_by_key (run1, ((WbRegionStats *) run->regions->pdata[i])->key) != NULL;
-    g_test_message ("after %s: %u of %u calls of the first run found by key; iteration %.3f ms", spec, matched, run->regions->len,
-                    wb_run_get_iteration_median_ns (run1) / 1e6);
-    g_assert_cmpuint (matched, ==, run->regions->len);
+      {
+        const WbRegionStats *r = run->regions->pdata[i];
+        const WbRegionStats *m = wb_compare_match (r, run1, run);
+
+        if (strcmp (r->key, first->key) == 0)
+          {
+            g_assert_null (m);
+            g_assert_true (wb_compare_unfused_in (r, run1));
+          }
+        else if (m == NULL)
+          g_error ("%s (%s) of the first run is not found by key after %s", r->name, r->key, spec);
+        matched += m != NULL;
+      }
+    for (guint i = 0; i < run1->regions->len; i++)
+      {
+        const WbRegionStats *r = run1->regions->pdata[i];
+
+        if (r->unfused_from != NULL)
+          {
+            g_assert_cmpstr (r->unfused_from, ==, first->key);
+            unfused++;
+          }
+        else if (wb_compare_match (r, run, run1) == NULL)
+          g_error ("%s (%s) of the second run is not in the first", r->name, r->key);
+      }
+    for (guint i = 0; i < first->bsym->n_subsymbols; i++)
+      members += first->bsym->subsymbols[i]->kind == WB_BSYM_CALL && !wb_executor_info_is_utility (first->bsym->subsymbols[i]);
+    g_test_message ("after %s: %u of %u rows of the first run found by key, %u calls unfused from %s; iteration %.3f ms", spec, matched,
+                    run->regions->len, unfused, first->name, wb_run_get_iteration_median_ns (run1) / 1e6);
+    g_assert_cmpuint (matched, ==, run->regions->len - 1);
+    g_assert_cmpuint (unfused, ==, members);
   }
 
   /* a long run cancelled during its checked run: it stops at once, the runner is gone */
