@@ -12,6 +12,7 @@
 #define WB_COMPILER_INSIDE
 #include "wb-assignment.h"
 #include "wb-distributed.h"
+#include "wb-dtensor.h"
 #include "wb-dtype.h"
 #include "wb-executor-info.h"
 #include "wb-input.h"
