@@ -9,6 +9,7 @@
  * (torch/distributed/tensor/_redistribute.py) on a fake process group of two ranks. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "wb-compiler.h"
@@ -347,12 +348,71 @@ test_zoo_traces (void)
   g_assert_cmpuint (lowered[1], >, 0); /* Partial(sum) -> Replicate in GraphModule_3 and _5 */
 }
 
+/* ---- running on the cpu executor ------------------------------------------------------------------ */
+
+/* Subgraph 2 of each rank (redistribute Shard(2) -> Shard(2), to_local, gelu, from_local Shard(2)): the
+ * DTensor input is drawn as the rank's local tensor, [4, 16, 256 / 2], and the output, a DTensor, is its
+ * local tensor gelu(input) (checked with libm's erf: 0.5 x (1 + erf(x / sqrt 2))). Subgraph 3's
+ * redistribute (Partial(sum) -> Replicate) needs the other rank: the cpu refuses it naming the all_reduce. */
+static void
+test_run_cpu (void)
+{
+  g_autofree char *dir = case_dir ();
+
+  for (guint r = 0; dir != NULL && r < 2; r++)
+    {
+      g_autofree char *rank = g_strdup_printf ("rank%u", r);
+      g_autofree char *g2 = g_build_filename (dir, rank, "thunderfx_g0_GraphModule_2", NULL);
+      g_autofree char *g3 = g_build_filename (dir, rank, "thunderfx_g0_GraphModule_3", NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WbCase) c = wb_case_load (g2, &error);
+      g_autoptr (WbCase) c3 = NULL;
+      g_autoptr (GHashTable) inputs = NULL;
+      g_autoptr (WbCaseRun) run = NULL;
+      WbTensor    *in, *out;
+      WbRunOptions options;
+      const float *x, *y;
+      double       worst = 0;
+
+      g_assert_no_error (error);
+      inputs = wb_case_make_inputs (c, NULL, 7, &error);
+      g_assert_no_error (error);
+      in = g_hash_table_lookup (inputs, "input.linear");
+      g_assert_nonnull (in);
+      g_assert_cmpuint (in->rank, ==, 3);
+      g_assert_cmpint (in->shape[2], ==, 128);
+      wb_run_options_init (&options);
+      run = wb_case_run_stage (c, wb_case_get_default_stage (c), inputs, NULL, &options, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (run->values->len, ==, 1);
+      out = ((WbRtValue *) run->values->pdata[0])->tensor;
+      g_assert_cmpint (out->shape[2], ==, 128);
+      x = wb_tensor_get_data (in);
+      y = wb_tensor_get_data (out);
+      for (gint64 i = 0; i < wb_tensor_numel (in); i++)
+        worst = MAX (worst, fabs (y[i] - 0.5 * x[i] * (1.0 + erf (x[i] / sqrt (2.0)))));
+      g_assert_cmpfloat (worst, <, 1e-5);
+
+      c3 = wb_case_load (g3, &error);
+      g_assert_no_error (error);
+      g_clear_pointer (&inputs, g_hash_table_unref);
+      inputs = wb_case_make_inputs (c3, NULL, 7, &error);
+      g_assert_no_error (error);
+      g_clear_pointer (&run, wb_case_run_free);
+      run = wb_case_run_stage (c3, wb_case_get_default_stage (c3), inputs, NULL, &options, &error);
+      g_assert_null (run);
+      g_assert_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "all_reduce(sum)"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/dtensor/type", test_type);
-  g_test_add_func ("/dtensor/redistribute/torch-pairs", test_torch_pairs);
-  g_test_add_func ("/dtensor/zoo/" CASE, test_zoo_traces);
+  g_test_add_func ("/dtensor/compiler/type", test_type);
+  g_test_add_func ("/dtensor/compiler/redistribute-vs-torch", test_torch_pairs);
+  g_test_add_func ("/dtensor/compiler/zoo/" CASE, test_zoo_traces);
+  g_test_add_func ("/dtensor/run/cpu", test_run_cpu);
   return g_test_run ();
 }
