@@ -412,7 +412,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dtensor/compiler/type", test_type);
   g_test_add_func ("/dtensor/compiler/redistribute-vs-torch", test_torch_pairs);
-  g_test_add_func ("/dtensor/compiler/zoo/" CASE, test_zoo_traces);
+  g_test_add_func ("/dtensor/compiler/zoo-" CASE, test_zoo_traces);
   g_test_add_func ("/dtensor/run/cpu", test_run_cpu);
   return g_test_run ();
 }

@@ -22,8 +22,6 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import load_file, save_file
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "zoo"))
-
 
 def model():
     torch.manual_seed(0)
