@@ -602,9 +602,20 @@ level_run (CaseWork *w, WbCliCoverageResult *r, gboolean on_cuda)
    * both levels leave it to the multi-GPU profile, which starts a runner per rank */
   if (wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)) > 1)
     {
-      g_autofree char *detail = g_strdup_printf ("world size %d: its collectives need every rank; `profile` of the case folder runs it, "
-                                                 "one GPU and one runner per rank",
-                                                 wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)));
+      g_autofree char *parent = g_path_get_dirname (w->path);
+      g_autofree char *rank = g_path_get_basename (parent);
+      g_autofree char *entry = g_path_get_basename (w->path);
+      g_autofree char *detail = NULL;
+
+      /* an entry of a rank folder (CASE/rank<N>/<ENTRY>, ThunderFX's subgraphs): the case folder with --stage */
+      if (g_str_has_prefix (rank, "rank") && g_ascii_isdigit (rank[4]))
+        detail = g_strdup_printf ("world size %d: its collectives need every rank; `profile` of the case folder with "
+                                  "--stage %s/%s runs it, one GPU and one runner per rank",
+                                  wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)), entry, stage->label);
+      else
+        detail = g_strdup_printf ("world size %d: its collectives need every rank; `profile` of the case folder runs it, "
+                                  "one GPU and one runner per rank",
+                                  wb_trace_set_get_world_size (wb_case_get_trace_set (w->c)));
 
       wb_cli_coverage_result_set_not_run (r, WB_CLI_COVERAGE_REASON_RANKS, detail);
       return;

@@ -105,10 +105,33 @@ write_ranks_report (ProfileOptions *o, GPtrArray *runs, const char *title)
  * (F.rankR.EXT for rank R when it exists, else F).
  * --report and --chrome-trace get the ranks side by side (wb-report-ranks.h) and, for --report, each rank's own
  * report as F.rankN.EXT; --save-outputs one file per rank (F.rankN.EXT). */
+/* Rank folders that hold several entries (ThunderFX's subgraphs: CASE/rank<N>/<ENTRY>/, each a case of its own
+ * with its prologue and inputs): --stage ENTRY/LABEL runs folder ENTRY of every rank at stage LABEL. Returns the
+ * ranks' folders (transfer full) and sets *@stage to LABEL; NULL when --stage does not name an entry. */
+static char **
+entry_dirs (const ProfileOptions *o, const char *const *dirs, const char **stage)
+{
+  const char      *slash = o->stage != NULL ? strchr (o->stage, '/') : NULL;
+  g_autofree char *entry = slash != NULL ? g_strndup (o->stage, slash - o->stage) : NULL;
+  g_autofree char *first = entry != NULL ? g_build_filename (dirs[0], entry, NULL) : NULL;
+  guint            n = g_strv_length ((char **) dirs);
+  char           **out;
+
+  if (first == NULL || entry[0] == '\0' || strchr (slash + 1, '/') != NULL || !g_file_test (first, G_FILE_TEST_IS_DIR))
+    return NULL;
+  out = g_new0 (char *, n + 1);
+  for (guint r = 0; r < n; r++)
+    out[r] = g_build_filename (dirs[r], entry, NULL);
+  *stage = slash + 1;
+  return out;
+}
+
 int
 _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs)
 {
-  guint n = g_strv_length ((char **) dirs);
+  guint       n = g_strv_length ((char **) dirs);
+  const char *entry_stage = NULL;
+  g_auto (GStrv) entries = entry_dirs (o, dirs, &entry_stage);
   g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_profile_job_free);
   g_autofree Profiling *ps = g_new0 (Profiling, n);
   g_autofree Progress  *progress = g_new0 (Progress, n);
@@ -125,6 +148,11 @@ _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs)
                                n, dirs[0]);
   if (co.device == NULL)
     co.device = (char *) "cuda";
+  if (entries != NULL)
+    {
+      co.stage = (char *) entry_stage;
+      dirs = (const char *const *) entries;
+    }
   o = &co;
   for (guint r = 0; r < n && exit_code < 0; r++)
     {

@@ -13,6 +13,7 @@
 #include "wb-assignment.h"
 #include "wb-decomposition.h"
 #include "wb-distributed.h"
+#include "wb-dtensor.h"
 #include "wb-dtype.h"
 #include "wb-executor-info.h"
 #include "wb-input.h"

@@ -373,4 +373,9 @@ gboolean _wb_meta_dist_unpack_for_fsdp (WbMetaCall *call, GError **error);
 gboolean _wb_meta_dist_first_like (WbMetaCall *call, GError **error);
 gboolean _wb_meta_dist_tensor_parallel (WbMetaCall *call, GError **error);
 
+/* wb-meta-dtensor.c (thunder/torch/experimental/dtensor_torch_and_prims.py) */
+gboolean _wb_meta_dtensor_from_local (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dtensor_to_local (WbMetaCall *call, GError **error);
+gboolean _wb_meta_dtensor_redistribute (WbMetaCall *call, GError **error);
+
 G_END_DECLS

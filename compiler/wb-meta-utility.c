@@ -44,7 +44,12 @@ _wb_meta_check_tensor (WbMetaCall *call, GError **error)
   WbDevice device;
   char     a[24], b[24];
 
-  if (!_wb_meta_arg_tensor (call, 0, &t, error) || !_wb_meta_arg_ints (call, 1, shape, MAXD, &n, FALSE, error))
+  /* a DTensor (a DTensorProxy is a TensorProxy) is checked against its global shape */
+  if (_wb_meta_arg_type (call, 0, &t, NULL) && t.kind == WB_TYPE_DTENSOR)
+    ;
+  else if (!_wb_meta_arg_tensor (call, 0, &t, error))
+    return FALSE;
+  if (!_wb_meta_arg_ints (call, 1, shape, MAXD, &n, FALSE, error))
     return FALSE;
   if (n != t.rank || memcmp (shape, t.shape, sizeof (gint64) * n) != 0)
     {

@@ -163,10 +163,24 @@ env_add_groups (GHashTable *env, const WbTrace *trace)
     }
 }
 
+/* DTensor mesh and placement globals typed from the trace's annotated dtensor calls (wb-meta-dtensor.c). */
+static void
+env_add_dtensor_globals (GHashTable *env, const WbTrace *trace)
+{
+  g_autoptr (GHashTable) globals = wb_dtensor_globals_new (trace);
+  GHashTableIter it;
+  gpointer       name, type;
+
+  g_hash_table_iter_init (&it, globals);
+  while (g_hash_table_iter_next (&it, &name, &type))
+    env_set (env, name, type);
+}
+
 void
 _wb_type_env_add (GHashTable *env, const WbTrace *trace)
 {
   env_add_groups (env, trace);
+  env_add_dtensor_globals (env, trace);
   for (guint i = 0; i < trace->n_body; i++)
     env_add_bsym (env, trace->body[i]);
 }

@@ -28,6 +28,8 @@ static const Row rows[] = {
   { WB_SYMBOL_PRIMS_##id, "prims." nm, WB_SYMBOL_MODULE_PRIMS, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_DIST_PRIM(id, nm, sig, meta, arg) \
   { WB_SYMBOL_DIST_##id, "thunder.distributed.prims." nm, WB_SYMBOL_MODULE_DISTRIBUTED, CAT (DISTRIBUTED), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
+#define WB_DTENSOR_PRIM(id, nm, cat, sig, meta, arg) \
+  { WB_SYMBOL_DTENSOR_##id, WB_DTENSOR_PREFIX nm, WB_SYMBOL_MODULE_DTENSOR, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_LTORCH(id, nm, cat, sig, meta, arg) \
   { WB_SYMBOL_LTORCH_##id, "ltorch." nm, WB_SYMBOL_MODULE_LTORCH, CAT (cat), WB_EXECUTOR_ID_NONE, sig, _wb_meta_##meta, arg, -1 },
 #define WB_TORCH(id, nm, target) \
@@ -41,6 +43,7 @@ static const Row rows[] = {
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
 #undef WB_DIST_PRIM
+#undef WB_DTENSOR_PRIM
 #undef WB_LTORCH
 #undef WB_TORCH
 #undef WB_EXECUTOR_OP
@@ -54,6 +57,7 @@ enum
   N_PRIMS = 0
 #define WB_PRIM(id, nm, cat, sig, meta, arg) +1
 #define WB_DIST_PRIM(id, nm, sig, meta, arg)
+#define WB_DTENSOR_PRIM(id, nm, cat, sig, meta, arg)
 #define WB_LTORCH(id, nm, cat, sig, meta, arg)
 #define WB_TORCH(id, nm, target)
 #define WB_EXECUTOR_OP(id, nm, exec, cat, sig, meta, arg)
@@ -62,6 +66,7 @@ enum
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
 #undef WB_DIST_PRIM
+#undef WB_DTENSOR_PRIM
 #undef WB_LTORCH
 #undef WB_TORCH
 #undef WB_EXECUTOR_OP
@@ -349,6 +354,8 @@ module_from_prefix (const char *name)
     return WB_SYMBOL_MODULE_LTORCH;
   if (g_str_has_prefix (name, "thunder.distributed.prims."))
     return WB_SYMBOL_MODULE_DISTRIBUTED;
+  if (g_str_has_prefix (name, WB_DTENSOR_PREFIX))
+    return WB_SYMBOL_MODULE_DTENSOR;
   if (g_str_has_prefix (name, "torch.") || g_str_has_prefix (name, "Tensor."))
     return WB_SYMBOL_MODULE_TORCH;
   return WB_SYMBOL_MODULE_EXECUTOR;

@@ -42,6 +42,7 @@ typedef enum
 {
 #define WB_PRIM(id, name, cat, sig, meta, arg) WB_SYMBOL_PRIMS_##id,
 #define WB_DIST_PRIM(id, name, sig, meta, arg) WB_SYMBOL_DIST_##id,
+#define WB_DTENSOR_PRIM(id, name, cat, sig, meta, arg) WB_SYMBOL_DTENSOR_##id,
 #define WB_LTORCH(id, name, cat, sig, meta, arg) WB_SYMBOL_LTORCH_##id,
 #define WB_TORCH(id, name, target) WB_SYMBOL_TORCH_##id,
 #define WB_EXECUTOR_OP(id, name, exec, cat, sig, meta, arg) WB_SYMBOL_EXEC_##id,
@@ -50,6 +51,7 @@ typedef enum
 #include "symbols/wb-symbols-all.def"
 #undef WB_PRIM
 #undef WB_DIST_PRIM
+#undef WB_DTENSOR_PRIM
 #undef WB_LTORCH
 #undef WB_TORCH
 #undef WB_EXECUTOR_OP
@@ -57,6 +59,9 @@ typedef enum
 #undef WB_FUSION
   WB_N_SYMBOLS
 } WbSymbolId;
+
+/* The module Thunder's DTensor prims are printed in (WB_SYMBOL_MODULE_DTENSOR). */
+#define WB_DTENSOR_PREFIX "thunder.torch.experimental.dtensor_torch_and_prims."
 
 /* Where a symbol's printed name comes from. */
 typedef enum
@@ -67,6 +72,7 @@ typedef enum
   WB_SYMBOL_MODULE_EXECUTOR,    /* a bare name from an executor's call context (check_len, shallow_copy) */
   WB_SYMBOL_MODULE_FUSION,      /* TorchCompileN, nvFusionN, CUDAGraphN */
   WB_SYMBOL_MODULE_DISTRIBUTED, /* thunder.distributed.prims.<name> (compiler/symbols/distributed.def) */
+  WB_SYMBOL_MODULE_DTENSOR,     /* thunder.torch.experimental.dtensor_torch_and_prims.<name> (distributed.def) */
 } WbSymbolModule;
 
 typedef enum

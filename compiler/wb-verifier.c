@@ -33,6 +33,7 @@ struct _Scope
   const WbBsym *region;      /* the fusion call whose body this is, or NULL */
   GHashTable   *free_inputs; /* region scopes: name -> GUINT_TO_POINTER (first line using it) */
   GHashTable   *groups;      /* the top scope: process-group global -> its size (wb_dist_group_sizes_new) */
+  GHashTable   *dtensor;     /* the top scope: DTensor mesh / placement global -> WbType (wb_dtensor_globals_new) */
 };
 
 typedef struct
@@ -142,6 +143,8 @@ scope_free (Scope *s)
   g_hash_table_unref (s->defs);
   if (s->groups)
     g_hash_table_unref (s->groups);
+  if (s->dtensor)
+    g_hash_table_unref (s->dtensor);
   if (s->free_inputs)
     g_hash_table_unref (s->free_inputs);
   g_free (s);
@@ -171,8 +174,15 @@ lookup_type (const char *name, WbType *out, gpointer user_data)
   if (d == NULL)
     {
       /* a process-group global: an int holding the group's size, for the collectives' metas */
+      const WbType *dt;
       while (top->parent != NULL)
         top = top->parent;
+      /* a DTensor mesh or placement global: the type its annotated calls give it */
+      if (top->dtensor != NULL && (dt = g_hash_table_lookup (top->dtensor, name)) != NULL)
+        {
+          *out = *dt;
+          return TRUE;
+        }
       if (top->groups == NULL || !g_hash_table_contains (top->groups, name))
         return FALSE;
       memset (out, 0, sizeof *out);
@@ -743,6 +753,7 @@ wb_trace_verify_full (const WbTrace *trace, WbVerifyFlags flags, GHashTable *sha
 
   top = scope_new (NULL, NULL);
   top->groups = wb_dist_group_sizes_new (trace);
+  top->dtensor = wb_dtensor_globals_new (trace);
   def_line = trace->n_body > 0 && trace->body[0]->line > 0 ? trace->body[0]->line - 1 : trace->first_line;
   for (guint i = 0; i < trace->n_params; i++)
     {

@@ -373,6 +373,35 @@ generate (const CaseInput *in, guint64 seed, GError **error)
   return out;
 }
 
+/* A DTensor input saved whole (its global shape, not the rank's local one): the rank's shard of every
+ * Shard(d) dim, copied (Replicate and Partial keep the tensor). NULL with @error set. */
+static WbTensor *
+local_shard (const CaseInput *in, WbTensor *t, GError **error)
+{
+  gint64 offset = t->offset, off;
+  g_autoptr (WbTensor) view = NULL;
+  WbTensor *out;
+
+  for (guint i = 0; i < in->dtensor.dtensor.mesh_rank; i++)
+    if (in->dtensor.dtensor.placements[i].kind == WB_PLACEMENT_SHARD)
+      {
+        guint d = in->dtensor.dtensor.placements[i].dim;
+        wb_dtensor_shard_size (in->dtensor.shape[d], in->dtensor.dtensor.mesh_shape[i], in->coord[i], &off);
+        offset += off * t->strides[d];
+      }
+  view = wb_tensor_new_view (t, t->dtype, in->pub.type.rank, in->pub.type.shape, t->strides, offset);
+  out = wb_tensor_new_like (view, error);
+  if (out != NULL && !wb_tensor_copy_into (out, view, error))
+    g_clear_pointer (&out, wb_tensor_unref);
+  return out;
+}
+
+static gboolean
+same_shape (const WbTensor *t, const WbType *type)
+{
+  return t->rank == type->rank && memcmp (t->shape, type->shape, sizeof (gint64) * t->rank) == 0;
+}
+
 GHashTable *
 wb_case_make_inputs (const WbCase *c, WbSafetensors *tensors, guint64 seed, GError **error)
 {
@@ -382,7 +411,12 @@ wb_case_make_inputs (const WbCase *c, WbSafetensors *tensors, guint64 seed, GErr
     {
       const CaseInput *in = c->inputs->pdata[i];
       WbTensor        *t = tensors ? wb_safetensors_lookup (tensors, in->pub.name) : NULL;
-      if (t != NULL)
+      if (t != NULL && in->dtensor.kind == WB_TYPE_DTENSOR && !same_shape (t, &in->pub.type) && same_shape (t, &in->dtensor))
+        {
+          if ((t = local_shard (in, t, error)) == NULL)
+            return NULL;
+        }
+      else if (t != NULL)
         t = wb_tensor_ref (t);
       else if ((t = generate (in, seed, error)) == NULL)
         return NULL;

@@ -10,9 +10,12 @@ G_BEGIN_DECLS
 typedef struct
 {
   WbCaseInput pub;
-  int         arg_index; /* x = args[i]: i, else -1 */
-  char       *kwarg;     /* x = kwargs['k']: k, else NULL */
-  char       *where;     /* "FILE:LINE:COL" of the line that defines or annotates it, for messages */
+  int         arg_index;          /* x = args[i]: i, else -1 */
+  char       *kwarg;              /* x = kwargs['k']: k, else NULL */
+  char       *where;              /* "FILE:LINE:COL" of the line that defines or annotates it, for messages */
+  WbType      dtensor;            /* WB_TYPE_DTENSOR: the input is a DTensor of this (global) type, and pub.type is the
+                                     rank's local tensor (what the run passes); else WB_TYPE_UNKNOWN */
+  gint64 coord[WB_MAX_MESH_RANK]; /* the rank's coordinates in dtensor's mesh */
 } CaseInput;
 
 struct _WbCase

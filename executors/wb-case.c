@@ -239,6 +239,24 @@ fill_input_types (WbCase *c, const WbTrace *t)
     }
 }
 
+/* A DTensor input is passed as its local tensor: the rank's shard of its global shape (the rank the set
+ * was recorded on, meta.json's "distributed"). */
+static void
+localize_dtensor_inputs (WbCase *c)
+{
+  gint64 rank = c->set != NULL ? wb_trace_set_get_rank (c->set) : 0;
+
+  for (guint k = 0; k < c->inputs->len; k++)
+    {
+      CaseInput *in = c->inputs->pdata[k];
+      if (in->pub.type.kind != WB_TYPE_DTENSOR)
+        continue;
+      in->dtensor = in->pub.type;
+      wb_type_dtensor_mesh_coord (&in->dtensor, rank, in->coord);
+      wb_type_dtensor_local (&in->dtensor, in->coord, &in->pub.type);
+    }
+}
+
 /* -- stages ---------------------------------------------------------------------------------------- */
 
 static char *
@@ -358,6 +376,7 @@ case_fill (WbCase *c, GPtrArray *meta_names)
         inputs_from_params (c, t);
     }
   fill_input_types (c, first_computation (c->set));
+  localize_dtensor_inputs (c);
   _wb_case_compute_index_bounds (c);
   build_stages (c);
 }

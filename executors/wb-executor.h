@@ -67,6 +67,9 @@ typedef struct
   guint         n_kwargs;
   WbRunState   *state;
   WbRtValue    *result; /* set by run (transfer full): the value, a TUPLE for several outputs, or NONE */
+  /* (nullable) the DTensor type (WB_TYPE_DTENSOR) the trace annotates the first argument with, when it
+   * is a name so annotated (dtensor_redistribute's source placements; the value is the local tensor) */
+  const WbType *in_dtensor;
 } WbKernelCall;
 
 /* wb_kernel_call_get_arg: (transfer none) the argument printed at position @pos, else the keyword argument

@@ -28,9 +28,10 @@ struct _WbInterp
   GHashTable         *grad_index; /* JOINT: fw_flat_out name -> index + 1 */
   WbCotangentFunc     cotangent;
   gpointer            cotangent_data;
-  GHashTable         *stats;     /* name -> WbKernelStat* */
-  const WbTrace      *trace;     /* the trace being run */
-  WbLastUses         *last_uses; /* (nullable) the program's; NULL: computed per body and run */
+  GHashTable         *stats;         /* name -> WbKernelStat* */
+  const WbTrace      *trace;         /* the trace being run */
+  WbLastUses         *last_uses;     /* (nullable) the program's; NULL: computed per body and run */
+  GHashTable         *dtensor_types; /* (nullable) name -> const WbType* of @trace's DTensor annotations, built on first use */
 };
 
 /* _wb_interp_run_trace: binds @args to @trace's parameters and runs its body. Returns the RETURN value

@@ -258,6 +258,40 @@ bind (WbInterp *in, Scope *s, const WbBsym *b, const WbValue *pattern, WbRtValue
   return fail (in, b, error, WB_EXECUTOR_ERROR_UNSUPPORTED, "unsupported assignment target");
 }
 
+/* -- DTensor annotations ------------------------------------------------------------------------ */
+
+static void
+collect_dtensor_types (GHashTable *types, WbBsym *const *body, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const WbBsym *b = body[i];
+      if (b->has_type && b->type.kind == WB_TYPE_DTENSOR)
+        {
+          if (b->kind == WB_BSYM_ANNOTATION && b->name != NULL)
+            g_hash_table_insert (types, (gpointer) b->name, (gpointer) &b->type);
+          else if (b->outputs != NULL && b->outputs->kind == WB_VALUE_NAME)
+            g_hash_table_insert (types, (gpointer) b->outputs->text, (gpointer) &b->type);
+        }
+      collect_dtensor_types (types, b->subsymbols, b->n_subsymbols);
+    }
+}
+
+/* The DTensor type @name is annotated with in the trace being run, or NULL (the table is built once per
+ * interpreter, the first time a call asks). */
+static const WbType *
+dtensor_type (WbInterp *in, const char *name)
+{
+  if (in->trace == NULL)
+    return NULL;
+  if (in->dtensor_types == NULL)
+    {
+      in->dtensor_types = g_hash_table_new (g_str_hash, g_str_equal);
+      collect_dtensor_types (in->dtensor_types, in->trace->body, in->trace->n_body);
+    }
+  return g_hash_table_lookup (in->dtensor_types, name);
+}
+
 /* -- annotation checks -------------------------------------------------------------------------- */
 
 static gboolean
@@ -493,7 +527,8 @@ static gboolean
 check_nan (WbInterp *in, Scope *s, const WbBsym *b, GPtrArray *held, GError **error)
 {
   const WbValue *o = b->outputs;
-  guint          n = o == NULL ? 0 : o->kind == WB_VALUE_NAME ? 1 : o->n_items;
+  guint          n = o == NULL ? 0 : o->kind == WB_VALUE_NAME ? 1
+                                                              : o->n_items;
 
   for (guint i = 0; i < n; i++)
     {
@@ -609,6 +644,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
       call.kwargs = (WbRtValue **) kwargs->pdata;
       call.n_kwargs = kwargs->len;
       call.state = &in->state;
+      call.in_dtensor = b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME ? dtensor_type (in, b->args[0]->text) : NULL;
       t0 = in->stats ? wb_run_clock_ns () : 0;
       if (!wb_executor_run (executor, &call, error))
         {
@@ -817,10 +853,13 @@ _wb_interp_run_trace (WbInterp *in, const WbTrace *trace, GPtrArray *args, GErro
   const WbBsym *ret = _wb_find_return (trace);
   WbRtValue    *value = NULL;
   GHashTable   *keep = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable   *outer_types = in->dtensor_types; /* a trace run from inside another keeps the outer's */
 
   in->trace = trace;
+  in->dtensor_types = NULL;
   if (args->len != trace->n_params)
     {
+      in->dtensor_types = outer_types;
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
                    "%s:%u: %s takes %u arguments, got %u", trace->filename ? trace->filename : "<trace>",
                    trace->first_line, trace->function_name ? trace->function_name : "the trace",
@@ -840,5 +879,7 @@ _wb_interp_run_trace (WbInterp *in, const WbTrace *trace, GPtrArray *args, GErro
     }
   scope_clear (&top);
   g_hash_table_unref (keep);
+  g_clear_pointer (&in->dtensor_types, g_hash_table_unref);
+  in->dtensor_types = outer_types;
   return value;
 }

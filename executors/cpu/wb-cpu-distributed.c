@@ -403,6 +403,41 @@ unpack (WbKernelCall *call, int op, GError **error)
   return FALSE;
 }
 
+/* dtensor_redistribute (dtensor, device_mesh=None, placements=None, *, async_op=False): from the annotated
+ * source DTensor (WbKernelCall.in_dtensor) to the annotated output; only a plan without steps runs here. */
+static gboolean
+redistribute (WbKernelCall *call, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  WbDtensorStep steps[WB_MAX_MESH_RANK];
+  guint         n = 0;
+  WbTensor     *a;
+
+  if (!_wb_cpu_arg_tensor (call, 0, "dtensor", &a, error))
+    return FALSE;
+  if (call->in_dtensor == NULL || !call->bsym->has_type || call->bsym->type.kind != WB_TYPE_DTENSOR)
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                           "the placements before and after are not both annotated DTensor types");
+      return FALSE;
+    }
+  if (!wb_dtensor_redistribute_plan (call->in_dtensor, &call->bsym->type, steps, &n, &local))
+    {
+      g_set_error_literal (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, local->message);
+      return FALSE;
+    }
+  if (n > 0)
+    {
+      g_autofree char *step = wb_dtensor_step_to_string (&steps[0]);
+      g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED,
+                   "this redistribute is %s over %" G_GINT64_FORMAT " ranks, which the cpu executor (one process) cannot run: run it "
+                   "on the GPU with one process per rank (thunder-wb --headless profile CASE)",
+                   step, steps[0].group_size);
+      return FALSE;
+    }
+  return _wb_cpu_set_result (call, wb_tensor_ref (a));
+}
+
 gboolean
 _wb_cpu_distributed (WbKernelCall *call, int op, GError **error)
 {
@@ -436,6 +471,13 @@ _wb_cpu_distributed (WbKernelCall *call, int op, GError **error)
     case WB_DIST_OP_UNPACK:
     case WB_DIST_OP_UNPACK_FOR_FSDP:
       return unpack (call, op, error);
+    case WB_DIST_OP_DTENSOR_LOCAL:
+      /* a DTensor's value is its local tensor: from_local and to_local are that tensor */
+      if (!_wb_cpu_arg_tensor (call, 0, g_str_has_suffix (call->bsym->name, "from_local") ? "x" : "dtensor", &a, error))
+        return FALSE;
+      return _wb_cpu_set_result (call, wb_tensor_ref (a));
+    case WB_DIST_OP_REDISTRIBUTE:
+      return redistribute (call, error);
     default:
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "unknown distributed op %d", op);
       return FALSE;

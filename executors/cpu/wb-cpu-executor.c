@@ -60,7 +60,8 @@ find_kernel (const WbBsym *bsym)
   k = g_hash_table_lookup (kernel_table (), bsym->name);
   if (k == NULL && bsym->symbol != NULL && wb_symbol_get_module (bsym->symbol) == WB_SYMBOL_MODULE_EXECUTOR &&
       (like = wb_symbol_get_like (bsym->symbol)) != NULL &&
-      (wb_symbol_get_module (like) == WB_SYMBOL_MODULE_PRIMS || wb_symbol_get_module (like) == WB_SYMBOL_MODULE_DISTRIBUTED))
+      (wb_symbol_get_module (like) == WB_SYMBOL_MODULE_PRIMS || wb_symbol_get_module (like) == WB_SYMBOL_MODULE_DISTRIBUTED ||
+       wb_symbol_get_module (like) == WB_SYMBOL_MODULE_DTENSOR))
     k = g_hash_table_lookup (kernel_table (), wb_symbol_get_name (like));
   return k;
 }

@@ -178,6 +178,8 @@ enum
   WB_DIST_OP_PACK_FOR_FSDP,
   WB_DIST_OP_UNPACK,
   WB_DIST_OP_UNPACK_FOR_FSDP,
+  WB_DIST_OP_DTENSOR_LOCAL, /* dtensor_from_local, dtensor_to_local: the local tensor */
+  WB_DIST_OP_REDISTRIBUTE,  /* dtensor_redistribute */
   /* utility */
   WB_UTIL_SHALLOW_COPY = 1,
   WB_UTIL_CLONE,

@@ -90,6 +90,11 @@ wb_cuda_nccl_op (const WbBsym *bsym)
     case WB_SYMBOL_DIST_WAIT:
     case WB_SYMBOL_LTORCH_WAIT:
       return WB_CUDA_NCCL_WAIT;
+    case WB_SYMBOL_DTENSOR_FROM_LOCAL:
+    case WB_SYMBOL_DTENSOR_TO_LOCAL:
+      return WB_CUDA_NCCL_DTENSOR_LOCAL;
+    case WB_SYMBOL_DTENSOR_REDISTRIBUTE:
+      return WB_CUDA_NCCL_REDISTRIBUTE;
     default:
       return WB_CUDA_NCCL_NONE;
     }
@@ -111,6 +116,12 @@ guint
 wb_cuda_nccl_get_calls (void)
 {
   return nccl.calls;
+}
+
+guint
+_wb_cuda_nccl_get_rank (void)
+{
+  return nccl.rank;
 }
 
 #if WB_HAVE_NCCL
@@ -402,6 +413,84 @@ launch (const WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, n
 }
 #endif
 
+#if WB_HAVE_NCCL
+/* Launches @op on the communication stream once the run's stream reached this point; a synchronous call
+ * makes the run's stream wait for it at once, an asynchronous one returns its completion in *@done_out
+ * (the caller waits on it later). */
+static gboolean
+enqueue (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, ncclRedOp_t red, int root, gboolean is_async, CUevent *done_out, GError **error)
+{
+  CUevent        ready = NULL, done = NULL;
+  CUstream       run_stream = wb_cuda_runtime_get_stream (rt);
+  const WbCuApi *cu = cu_api ();
+  gboolean       ok;
+
+  /* the communication stream starts where the run's stream is now, and the run's stream goes on */
+  ok = wb_cuda_check (cu->cuEventCreate (&ready, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
+       wb_cuda_check (cu->cuEventCreate (&done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
+       wb_cuda_check (cu->cuEventRecord (ready, run_stream), "cuEventRecord", error) &&
+       wb_cuda_check (cu->cuStreamWaitEvent (nccl.stream, ready, 0), "cuStreamWaitEvent", error) && launch (op, in, out, dt, red, root, error) &&
+       wb_cuda_check (cu->cuEventRecord (done, nccl.stream), "cuEventRecord", error);
+  if (ready != NULL)
+    cu->cuEventDestroy (ready);
+  if (ok && !is_async)
+    ok = wb_cuda_check (cu->cuStreamWaitEvent (run_stream, done, 0), "cuStreamWaitEvent", error);
+  if (!ok || !is_async)
+    {
+      if (done != NULL)
+        cu->cuEventDestroy (done);
+      return ok;
+    }
+  *done_out = done;
+  return TRUE;
+}
+#endif
+
+gboolean
+_wb_cuda_nccl_collective (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, int red, GError **error)
+{
+  if (wb_cuda_runtime_is_capturing (rt))
+    return wb_cuda_runtime_check_capturable (rt, "runs an NCCL collective", error);
+  nccl.calls++;
+#if WB_HAVE_NCCL
+  {
+    ncclDataType_t dt;
+    ncclRedOp_t    r;
+
+    switch (red)
+      {
+      case WB_PARTIAL_AVG:
+        r = ncclAvg;
+        break;
+      case WB_PARTIAL_MAX:
+        r = ncclMax;
+        break;
+      case WB_PARTIAL_MIN:
+        r = ncclMin;
+        break;
+      case WB_PARTIAL_PRODUCT:
+        r = ncclProd;
+        break;
+      default:
+        r = ncclSum;
+        break;
+      }
+    if (!nccl_dtype (in->dtype, &dt))
+      {
+        g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "NCCL has no %s", wb_dtype_shortname (in->dtype));
+        return FALSE;
+      }
+    return ensure_comm (rt, error) && enqueue (rt, op, in, out, dt, r, 0, FALSE, NULL, error);
+  }
+#else
+  (void) op;
+  (void) red;
+  if (nccl.world_size > 1)
+    return wb_cuda_nccl_get_unique_id (NULL, error);
+  return wb_cuda_copy_into (rt, out, in, error);
+#endif
+}
+
 /* The output's shape: dim 0 times (all_gather) or divided by (reduce_scatter) the world size. */
 static gboolean
 out_shape (WbCudaNcclOp op, const WbTensor *in, const WbRtValue *dim, gint64 *shape, GError **error)
@@ -467,6 +556,8 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
 
   if (op == WB_CUDA_NCCL_WAIT)
     return run_wait (rt, call, error);
+  if (op == WB_CUDA_NCCL_DTENSOR_LOCAL || op == WB_CUDA_NCCL_REDISTRIBUTE)
+    return _wb_cuda_nccl_run_dtensor (rt, call, error);
   if (op == WB_CUDA_NCCL_NONE || a == NULL || a->kind != WB_RT_TENSOR)
     {
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: not a collective on a tensor", call->bsym->name);
@@ -493,11 +584,8 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   {
     ncclDataType_t dt;
     ncclRedOp_t    red = ncclSum;
-    CUevent        ready = NULL, done = NULL;
-    CUstream       run_stream = wb_cuda_runtime_get_stream (rt);
-    const WbCuApi *cu = cu_api ();
+    CUevent        done = NULL;
     WbRtValue     *root = wb_kernel_call_get_arg (call, 1, op == WB_CUDA_NCCL_BROADCAST && g_str_has_prefix (call->bsym->name, "ltorch.") ? "src" : "root");
-    gboolean       ok;
 
     if (!nccl_dtype (in->dtype, &dt))
       {
@@ -508,25 +596,9 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       return FALSE;
     if (!ensure_comm (rt, error))
       return FALSE;
-    /* the communication stream starts where the run's stream is now, and the run's stream goes on */
-    ok = wb_cuda_check (cu->cuEventCreate (&ready, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
-         wb_cuda_check (cu->cuEventCreate (&done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
-         wb_cuda_check (cu->cuEventRecord (ready, run_stream), "cuEventRecord", error) &&
-         wb_cuda_check (cu->cuStreamWaitEvent (nccl.stream, ready, 0), "cuStreamWaitEvent", error) &&
-         launch (op, in, out, dt, red, op == WB_CUDA_NCCL_BROADCAST && root != NULL && root->kind == WB_RT_INT ? (int) root->i : 0, error) &&
-         wb_cuda_check (cu->cuEventRecord (done, nccl.stream), "cuEventRecord", error);
-    if (ready != NULL)
-      cu->cuEventDestroy (ready);
-    if (ok && !is_async)
-      ok = wb_cuda_check (cu->cuStreamWaitEvent (run_stream, done, 0), "cuStreamWaitEvent", error);
-    if (!ok || !is_async)
-      {
-        if (done != NULL)
-          cu->cuEventDestroy (done);
-        if (!ok)
-          return FALSE;
-      }
-    else
+    if (!enqueue (rt, op, in, out, dt, red, op == WB_CUDA_NCCL_BROADCAST && root != NULL && root->kind == WB_RT_INT ? (int) root->i : 0, is_async, &done, error))
+      return FALSE;
+    if (is_async)
       {
         Pending *p = g_new0 (Pending, 1);
 

@@ -38,6 +38,8 @@ typedef enum
   WB_CUDA_NCCL_REDUCE_SCATTER,
   WB_CUDA_NCCL_BROADCAST,
   WB_CUDA_NCCL_WAIT,
+  WB_CUDA_NCCL_DTENSOR_LOCAL, /* dtensor_from_local, dtensor_to_local: the local tensor (wb-cuda-nccl-dtensor.c) */
+  WB_CUDA_NCCL_REDISTRIBUTE,  /* dtensor_redistribute: the collective its placements ask for (wb-cuda-nccl-dtensor.c) */
 } WbCudaNcclOp;
 
 /* wb_cuda_nccl_op: the collective @bsym calls, or WB_CUDA_NCCL_NONE. */
@@ -76,5 +78,16 @@ guint wb_cuda_nccl_get_calls (void);
 
 /* wb_cuda_nccl_shutdown: joins, then destroys the communicator (the runner's exit). */
 void wb_cuda_nccl_shutdown (WbCudaRuntime *rt);
+
+/* Private to executors/cuda (wb-cuda-nccl-dtensor.c). */
+/* _wb_cuda_nccl_collective: a synchronous @op (ALL_REDUCE, ALL_GATHER or REDUCE_SCATTER, dim 0 of the flat
+ * buffers) from contiguous device tensor @in into contiguous @out, which the caller allocated (all_gather:
+ * world size times @in's elements; reduce_scatter: @in's over the world size), with reduction @red
+ * (WbPartialOp: sum, avg, max, min, product) on the communication stream, the run's stream waiting for it. */
+gboolean _wb_cuda_nccl_collective (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, int red, GError **error);
+/* _wb_cuda_nccl_get_rank: this process's rank in the communicator (0 without one). */
+guint _wb_cuda_nccl_get_rank (void);
+/* _wb_cuda_nccl_run_dtensor: runs a WB_CUDA_NCCL_DTENSOR_LOCAL or WB_CUDA_NCCL_REDISTRIBUTE call. */
+gboolean _wb_cuda_nccl_run_dtensor (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
 G_END_DECLS

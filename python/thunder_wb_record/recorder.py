@@ -575,7 +575,11 @@ class Recorder:
                 tensors[f"buffer.{n}"] = snap.buffer(n, b) if copied else b
         info = {"file": "tensors.safetensors", "tensors": {}}
         raws = {}
-        for k, t in tensors.items():
+        for k, t in list(tensors.items()):
+            if hasattr(t, "to_local") and hasattr(t, "placements"):
+                # a DTensor: its own storage is not its data; the rank's local tensor is what the workbench
+                # passes for it (executors/wb-case-inputs.c)
+                t = tensors[k] = t.to_local()
             if getattr(t, "is_meta", False):
                 info["tensors"][k] = {"shape": list(t.shape), "dtype": _dtype_name(t.dtype), "saved": "no",
                                       "why": "a meta tensor (no data)"}
