@@ -17,6 +17,7 @@ typedef struct
   gboolean cuda_graphs;    /* asked for explicitly (the default on cuda) */
   gboolean no_cuda_graphs; /* --no-cuda-graphs */
   gboolean allow_cpu_fallback;
+  gboolean allow_tf32;
   char    *session;
   char   **reports;
   char    *chrome_trace;

@@ -421,6 +421,7 @@ _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *jo
   po.progress_data = progress;
   po.cuda_graphs = !o->no_cuda_graphs;
   po.allow_cpu_fallback = o->allow_cpu_fallback;
+  po.allow_tf32 = o->allow_tf32;
   wb_profile_job_set_options (job, &po);
   wb_profile_job_set_store (job, store_in_session, p);
   wb_profile_job_set_log (job, log_line, &o->quiet);
@@ -485,6 +486,10 @@ _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, 
     wb_report_add_note (report, notes->pdata[i]);
   if (o->cuda_graphs && wb_profile_job_get_device (job) != WB_PROFILE_DEVICE_CUDA)
     wb_report_add_note (report, "--cuda-graphs was ignored: the run is on cpu");
+  if (o->allow_tf32)
+    wb_report_add_note (report, wb_profile_job_get_device (job) == WB_PROFILE_DEVICE_CUDA
+                                    ? "--allow-tf32: f32 convolutions may run in TF32 on tensor cores, as PyTorch lets cuDNN by default"
+                                    : "--allow-tf32 was ignored: the run is on cpu");
   for (guint i = 0; i < wb_profile_job_get_warnings (job)->len; i++)
     wb_report_add_warning (report, wb_profile_job_get_warnings (job)->pdata[i]);
   if (p->session != NULL)
@@ -630,6 +635,8 @@ wb_cli_command_profile (int    argc,
     { "no-cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.no_cuda_graphs, N_ ("Run every timed iteration call by call, without a CUDA graph"), NULL },
     { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &o.allow_cpu_fallback,
       N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
+    { "allow-tf32", 0, 0, G_OPTION_ARG_NONE, &o.allow_tf32,
+      N_ ("Let f32 convolutions use TF32 tensor cores, as PyTorch allows cuDNN by default (cuda only; results then differ from exact f32)"), NULL },
     { "session", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &session_v, N_ ("Store the run (and the traces) in session file F"), "F.wbsession" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.reports, N_ ("Write a report; the format follows the name (repeatable)"), "F.md|F.json|F.html" },
     { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &chrome_v, N_ ("Write a Chrome trace (Perfetto, chrome://tracing)"), "F.json" },

@@ -214,6 +214,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   req.ceilings = measure_ceilings;
   req.cuda_graphs = options->cuda_graphs;
   req.allow_cpu_fallback = options->allow_cpu_fallback;
+  req.allow_tf32 = options->allow_tf32;
   req.world_size = group->world_size;
   req.rank = group->rank;
   req.nccl_id = group->nccl_id;

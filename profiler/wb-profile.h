@@ -100,6 +100,8 @@ typedef struct
   /* GPU runner only: let calls no GPU path takes run on the cpu (--allow-cpu-fallback); without it such a call
    * fails the run naming the op (WB_EXECUTOR_ERROR_CPU_FALLBACK) */
   gboolean allow_cpu_fallback;
+  /* GPU runner only: f32 convolutions may use TF32 tensor cores, as PyTorch's default (--allow-tf32) */
+  gboolean allow_tf32;
   /* (nullable) the cpu run stops before the next top-level call once it is cancelled (G_IO_ERROR_CANCELLED);
    * the job passes its own (wb_profile_job_set_cancellable) */
   GCancellable *cancellable;

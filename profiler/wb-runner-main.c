@@ -280,6 +280,8 @@ typedef struct
 static void
 run_init (Run *run, GVariant *req)
 {
+  gboolean allow_tf32 = FALSE;
+
   run->fname = run->bname = "<trace>";
   run->warmup = 1;
   run->memory_plan = TRUE;
@@ -300,6 +302,8 @@ run_init (Run *run, GVariant *req)
   g_variant_lookup (req, "allow_cpu_fallback", "b", &run->allow_cpu_fallback);
   g_variant_lookup (req, "memory_plan", "b", &run->memory_plan);
   wb_cuda_executors_set_cpu_fallback (run->allow_cpu_fallback);
+  g_variant_lookup (req, "allow_tf32", "b", &allow_tf32);
+  wb_cuda_executors_set_tf32 (allow_tf32);
 }
 
 static void

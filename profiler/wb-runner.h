@@ -77,6 +77,8 @@ typedef struct
   /* let a call no GPU path takes run on the cpu (wb_cuda_executors_set_cpu_fallback); otherwise the run fails
    * with WB_RUNNER_ERROR_FAILED, remote code WB_EXECUTOR_ERROR_CPU_FALLBACK, naming the op (--allow-cpu-fallback) */
   gboolean allow_cpu_fallback;
+  /* f32 convolutions may use TF32 tensor cores (wb_cuda_executors_set_tf32; --allow-tf32) */
+  gboolean allow_tf32;
   /* a multi-GPU run (wb-profile-group.h): @world_size ranks (0: none), this runner's @rank, and NCCL's unique id
    * (128 bytes, wb_runner_get_nccl_id from rank 0's runner; transfer none) that every rank joins before the
    * checked run */

@@ -10,6 +10,7 @@
 #if WB_HAVE_CUDNN
 #include "wb-cudnn-conv.h"
 #include "wb-cudnn-sdpa.h"
+#include "wb-cuda-executors.h"
 #endif
 
 #define MAX_GRID 65535
@@ -273,6 +274,7 @@ convolve (WbCudaRuntime *rt, const Geom *g, WbTensor *x, WbTensor *w, WbTensor *
   memset (&key, 0, sizeof key);
   key.dtype = x->dtype;
   key.transposed = g->transposed;
+  key.tf32 = x->dtype == WB_DTYPE_FLOAT32 && wb_cuda_executors_get_tf32 ();
   key.rank = (gint32) (x->rank + off);
   cudnn_dims (x, key.x_dims, key.x_strides);
   cudnn_dims (w, key.w_dims, key.w_strides);

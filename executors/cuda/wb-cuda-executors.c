@@ -215,6 +215,19 @@ exec_can_execute (WbExecutor *e, const WbBsym *b, char **why_not)
 }
 
 static gboolean cpu_fallback_allowed;
+static gboolean tf32_allowed;
+
+void
+wb_cuda_executors_set_tf32 (gboolean allowed)
+{
+  tf32_allowed = allowed;
+}
+
+gboolean
+wb_cuda_executors_get_tf32 (void)
+{
+  return tf32_allowed;
+}
 
 void
 wb_cuda_executors_set_cpu_fallback (gboolean allowed)

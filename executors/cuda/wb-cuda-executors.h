@@ -95,6 +95,13 @@ GPtrArray *wb_cuda_executors_late_calls (const WbTrace *trace);
  * the cpu executor run there either way. Process-wide; the runner sets it per request. */
 void wb_cuda_executors_set_cpu_fallback (gboolean allowed);
 
+/* wb_cuda_executors_set_tf32: whether f32 convolutions may run on tensor cores in TF32 (10-bit mantissa
+ * products, f32 sums), as PyTorch lets cuDNN by default (torch.backends.cudnn.allow_tf32); off by default:
+ * f32 is then exact (wb-cudnn-conv.cc). Matmuls stay exact either way, as PyTorch's default
+ * (torch.backends.cuda.matmul.allow_tf32 False). Process-wide; the runner sets it per request. */
+void     wb_cuda_executors_set_tf32 (gboolean allowed);
+gboolean wb_cuda_executors_get_tf32 (void);
+
 /* wb_cuda_executors_precompile_sources: (transfer full) (element-type utf8) the distinct CUDA sources of the
  * plans @program's executors generate for it (forward and backward): every top-level fusion region run as
  * one plan, every call run as one plan, the fused runs of regions split around library calls, and the same

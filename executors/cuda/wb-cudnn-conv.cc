@@ -130,7 +130,9 @@ build (cudnnHandle_t handle, const WbCudnnConvKey *k, _WbCudnnConvPlan *p, bool 
    * operands and lose digits that a batch norm over few elements then amplifies (densenet121's last block);
    * no engine that sums in an order that changes from run to run, so that graph replays are bit-identical.
    * @strict FALSE keeps only the first rule, for shapes that no strict engine takes */
-  if (err.is_good () && k->dtype == WB_DTYPE_FLOAT32 && !strict)
+  if (err.is_good () && k->dtype == WB_DTYPE_FLOAT32 && k->tf32)
+    g->deselect_numeric_notes ({ fe::NumericalNote_t::FFT, fe::NumericalNote_t::NONDETERMINISTIC });
+  else if (err.is_good () && k->dtype == WB_DTYPE_FLOAT32 && !strict)
     g->deselect_numeric_notes ({ fe::NumericalNote_t::TENSOR_CORE });
   else if (err.is_good () && k->dtype == WB_DTYPE_FLOAT32)
     g->deselect_numeric_notes ({ fe::NumericalNote_t::TENSOR_CORE, fe::NumericalNote_t::DOWN_CONVERT_INPUTS,

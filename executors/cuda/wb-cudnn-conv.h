@@ -29,6 +29,8 @@ typedef struct
   gint32 transposed; /* 0: y = conv(x, w); 1: y = conv_transpose(x, w) */
   gint32 rank;       /* 4 or 5: the tensors' rank (2 or 3 spatial dims) */
   gint32 bias;       /* 1: y += bias[k] in the graph (bias contiguous [K]) */
+  gint32 tf32;       /* 1: an f32 graph may run on tensor cores in TF32 (wb_cuda_executors_set_tf32) */
+  gint32 reserved;   /* 0 (the key is compared as bytes) */
   gint64 x_dims[WB_CUDNN_CONV_MAX_RANK], x_strides[WB_CUDNN_CONV_MAX_RANK];
   gint64 w_dims[WB_CUDNN_CONV_MAX_RANK], w_strides[WB_CUDNN_CONV_MAX_RANK];
   gint64 y_dims[WB_CUDNN_CONV_MAX_RANK];  /* y is contiguous */

@@ -41,6 +41,9 @@ def parse_args():
     p.add_argument("--no-compile", action="store_true")
     p.add_argument("--reduce-overhead", action="store_true",
                    help="also torch.compile(mode='reduce-overhead'): CUDA graphs, the like-for-like column for our graph replays")
+    p.add_argument("--allow-tf32", action="store_true",
+                   help="profile with --allow-tf32: f32 convolutions in TF32, as PyTorch's default for the eager and "
+                        "torch.compile columns (torch.backends.cudnn.allow_tf32)")
     p.add_argument("--no-coverage", action="store_true", help="skip the coverage run-gpu pass over the zoo")
     p.add_argument("--no-extra", action="store_true", help="skip the warm-setup and no-graphs runs (more cases a call)")
     p.add_argument("--shard", default="0/1", help="K/N: every N-th case from the K-th (one GPU each, in parallel)")
@@ -96,7 +99,7 @@ def entries(case_dir):
 def profile_entry(app, entry, report, iters, warmup, extra=()):
     """One `profile --device cuda` of @entry: (report dict or None, error or None, wall seconds)."""
     cmd = [app, "--headless", "profile", entry, "--device", "cuda", "--iters", str(iters), "--warmup", str(warmup),
-           "--report", report, *extra]
+           "--report", report, *PROFILE_FLAGS, *extra]
     t0 = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -161,10 +164,15 @@ def recorded_thunder(case_dir):
         return None, None
 
 
+PROFILE_FLAGS = []  # options every profile of the run takes (--allow-tf32)
+
+
 def main():
     a = parse_args()
     import cases
 
+    if a.allow_tf32:
+        PROFILE_FLAGS.append("--allow-tf32")
     os.makedirs(a.out, exist_ok=True)
     if not a.no_coverage:
         cov = os.path.join(a.out, "coverage-gpu.json")

@@ -9,7 +9,8 @@
  * FAKE_RUNNER_PIDFILE=FILE: each start writes its process id to FILE.
  * FAKE_RUNNER_ITER_MS=N: each iteration of every phase takes N ms (default 1), so that a test can cancel a
  * long run. FAKE_RUNNER_CUPTI=0: a profiled run has no traced phase (as without CUPTI).
- * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for).
+ * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for), and
+ * "allow_tf32=1" when the request allows TF32.
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
  * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and runs the
  * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
@@ -101,13 +102,16 @@ run (GOutputStream *out, GVariant *payload)
   g_variant_lookup (payload, "profile", "b", &profiled);
   if (g_getenv ("FAKE_RUNNER_REQUEST_LOG") != NULL)
     {
-      gboolean allow = FALSE;
+      gboolean allow = FALSE, tf32 = FALSE;
       FILE    *f = fopen (g_getenv ("FAKE_RUNNER_REQUEST_LOG"), "a");
 
       g_variant_lookup (payload, "allow_cpu_fallback", "b", &allow);
+      g_variant_lookup (payload, "allow_tf32", "b", &tf32);
       if (f != NULL)
         {
           fprintf (f, "allow_cpu_fallback=%d\n", allow ? 1 : 0);
+          if (tf32)
+            fprintf (f, "allow_tf32=1\n");
           fclose (f);
         }
     }

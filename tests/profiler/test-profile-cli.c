@@ -523,6 +523,39 @@ test_profile_cuda_progress (void)
   g_assert_nonnull (strstr (run.err, "s left in this phase)"));
 }
 
+/* --allow-tf32 reaches the GPU runner's request and the report says so; on the cpu it is ignored, said too */
+static void
+test_profile_allow_tf32 (void)
+{
+  g_autofree char *sample = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *here = g_path_get_dirname (exe);
+  g_autofree char *fake = g_build_filename (here, "fake-runner", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wb-tf32-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "requests.log", NULL);
+  g_autofree char *report = g_build_filename (dir, "r.md", NULL);
+  g_autofree char *runner_env = g_strdup_printf ("WB_RUNNER=%s", fake);
+  g_autofree char *log_env = g_strdup_printf ("FAKE_RUNNER_REQUEST_LOG=%s", log);
+  const char      *env[] = { runner_env, log_env, "FAKE_RUNNER_DEVICE=NVIDIA Fake 80GB, sm_90", NULL };
+  g_autofree char *text = NULL, *md = NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_auto (CliRun) run = { 0 };
+      run_cli (&run, env, "profile",
+               (const char *[]){ sample, "--device", i == 0 ? "cuda" : "cpu", "--iters", "3", "--allow-tf32", "--report", report, NULL });
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_true (g_file_get_contents (report, &md, NULL, NULL));
+      g_assert_nonnull (strstr (md, i == 0 ? "--allow-tf32: f32 convolutions may run in TF32" : "--allow-tf32 was ignored: the run is on cpu"));
+      g_clear_pointer (&md, g_free);
+    }
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "allow_cpu_fallback=0\nallow_tf32=1\n");
+  g_unlink (log);
+  g_unlink (report);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -533,5 +566,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cli/errors", test_errors);
   g_test_add_func ("/profiler/cli/run-cuda-one-runner", test_run_cuda_one_runner);
   g_test_add_func ("/profiler/cli/profile-cuda-progress", test_profile_cuda_progress);
+  g_test_add_func ("/profiler/cli/profile-allow-tf32", test_profile_allow_tf32);
   return g_test_run ();
 }
