@@ -437,10 +437,32 @@ missing_input (WbCase *c, WbSafetensors *tensors)
 }
 
 /* Compares @run's results with @reference: OK with a note, or FAIL naming the first mismatch. */
+/* The result furthest from its reference, relative to the reference's largest magnitude (name: transfer none) */
+typedef struct
+{
+  const char *name;
+  double      max_abs;
+  double      rel;
+} Worst;
+
+static void
+note_worst (Worst *w, const char *name, const WbCompareResult *cmp)
+{
+  double rel = cmp->max_ref > 0 ? cmp->max_abs / cmp->max_ref : cmp->max_abs;
+
+  if (rel > w->rel)
+    {
+      w->name = name;
+      w->max_abs = cmp->max_abs;
+      w->rel = rel;
+    }
+}
+
 static void
 compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *reference, const char *reference_path)
 {
   guint compared = 0;
+  Worst worst = { "-", 0, -1 };
 
   for (guint i = 0; i < run->names->len; i++)
     {
@@ -465,13 +487,15 @@ compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *re
                                            name, cmp.mismatches, cmp.n, atol, rtol, cmp.max_abs, cmp.first_mismatch, reference_path);
           return;
         }
+      note_worst (&worst, name, &cmp);
       compared++;
     }
   r->status = WB_CLI_COVERAGE_OK;
   if (compared == 0)
     r->detail = g_strdup_printf ("not compared: %s holds none of the %u results", reference_path, run->names->len);
   else
-    r->detail = g_strdup_printf ("%u of %u results compared with %s, all within tolerance", compared, run->names->len, reference_path);
+    r->detail = g_strdup_printf ("%u of %u results compared with %s, all within tolerance; worst %s: max abs error %.3e, %.3e of max |ref|",
+                                 compared, run->names->len, reference_path, worst.name, worst.max_abs, worst.rel);
 }
 
 /* An f32 result of the GPU outside tolerance of the cpu's: judged against the program run in f64
@@ -525,6 +549,7 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
   g_autoptr (GString) by_f64 = NULL;
   WbRunOptions options;
   guint        compared = 0;
+  Worst        worst = { "-", 0, -1 };
 
   if (gflop > w->options->cpu_budget_gflop)
     return FALSE;
@@ -566,6 +591,7 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
           g_clear_pointer (&r->detail, g_free);
           return TRUE;
         }
+      note_worst (&worst, gpu->names->pdata[i], &cmp);
       compared++;
     }
   if (compared == 0)
@@ -573,8 +599,8 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
   r->status = WB_CLI_COVERAGE_OK;
   g_free (r->detail);
   r->detail = g_strdup_printf ("%u of %u results compared with the cpu executor's on the same inputs (seed 0), all within tolerance "
-                               "(the dtype's rtol, its atol at least rtol * max |cpu|)%s",
-                               compared, gpu->names->len, by_f64 ? by_f64->str : "");
+                               "(the dtype's rtol, its atol at least rtol * max |cpu|); worst %s: max abs error %.3e, %.3e of max |cpu|%s",
+                               compared, gpu->names->len, worst.name, worst.max_abs, worst.rel, by_f64 ? by_f64->str : "");
   return TRUE;
 }
 

@@ -532,6 +532,54 @@ test_bad_usage (void)
   wb_test_remove_tree (tmp);
 }
 
+/* run-cpu's detail names the result furthest from the reference (max abs error over max |ref|): the same
+ * tensor and figures as `run --inputs --compare` prints for each result of the zoo's inplace_ops */
+static void
+test_worst_error (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *dir = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", "inplace_ops", NULL);
+  g_autofree char *tensors = g_build_filename (dir, "tensors.safetensors", NULL);
+  g_autoptr (JsonParser) parser = NULL;
+  g_auto (WbTestRun) run = { 0 };
+  g_auto (GStrv) lines = NULL;
+  g_autofree char *want = NULL;
+  const char      *detail;
+  double           worst = -1, worst_abs = 0;
+
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  RUN (&run, "--headless", "run", dir, "--inputs", tensors, "--compare", tensors);
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char   name[256];
+      double abs_err, rel;
+      if (sscanf (lines[i], "%255s f32 %*s %lf %lf ok", name, &abs_err, &rel) == 3 && rel > worst)
+        {
+          worst = rel;
+          worst_abs = abs_err;
+          g_free (want);
+          want = g_strdup (name);
+        }
+    }
+  g_assert_nonnull (want);
+  wb_test_run_clear (&run);
+  RUN (&run, "--headless", "coverage", dir, "--levels", "load,run-cpu", "--format", "json");
+  g_assert_cmpint (run.status, ==, 0);
+  parser = parse_report (run.out, strlen (run.out));
+  detail = json_object_get_string_member (case_level (find_case (report_root (parser), "inplace_ops"), "run-cpu"), "detail");
+  g_test_message ("%s", detail);
+  {
+    g_autofree char *expect = g_strdup_printf ("worst %s: max abs error %.3e, %.3e of max |ref|", want, worst_abs, worst);
+    g_assert_nonnull (strstr (detail, expect));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -542,6 +590,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/coverage/run-cpu-not-run", test_run_cpu_not_run);
   g_test_add_func ("/app/coverage/run-gpu", test_run_gpu);
   g_test_add_func ("/app/coverage/ranks-not-run", test_ranks_not_run);
+  g_test_add_func ("/app/coverage/worst-error", test_worst_error);
   g_test_add_func ("/app/coverage/bad-usage", test_bad_usage);
 
   return g_test_run ();
