@@ -499,16 +499,21 @@ compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *re
 }
 
 /* An f32 result of the GPU outside tolerance of the cpu's: judged against the program run in f64
- * (wb-cli-coverage-f64.c), which runs once per case (*@f64). TRUE when it passes (noted in *@by_f64);
+ * (wb-cli-coverage-f64.c), which runs once per case (*@f64), with the cpu's run accumulating in f32
+ * (*@cpu32, once per case) as the second baseline, both on @inputs as they were before the cpu's run
+ * wrote into them (NULL: no copy could be made). TRUE when it passes (noted in *@by_f64);
  * FALSE with *@why (transfer full) saying why not, as a suffix of the failure. */
 static gboolean
-judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, const char *name, const WbTensor *got, const WbTensor *cpu, GString **by_f64, char **why)
+judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun **f64, WbCaseRun **cpu32, const char *name, const WbTensor *got, const WbTensor *cpu, GString **by_f64, char **why)
 {
   g_autoptr (GError) error = NULL;
-  WbRtValue *ref;
-  double     err_got = 0, err_cpu = 0;
+  WbRtValue   *ref, *c32;
+  double       err_got = 0, err_cpu = 0;
+  WbRunOptions options;
 
   if (cpu->dtype != WB_DTYPE_FLOAT32)
+    return FALSE;
+  if (inputs == NULL)
     return FALSE;
   if (*f64 == NULL && (*f64 = wb_cli_coverage_run_f64 (w->path, stage->label, inputs, &error)) == NULL)
     {
@@ -521,21 +526,50 @@ judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCase
       *why = g_strdup ("; the f64 reference lacks it");
       return FALSE;
     }
-  switch (wb_cli_coverage_judge_f64 (got, cpu, ref->tensor, &err_got, &err_cpu))
+  /* the second baseline: the cpu with its f32 reductions accumulated in f32, as a plain f32 kernel */
+  wb_run_options_init (&options);
+  options.accumulate = WB_ACCUMULATE_F32;
+  if (*cpu32 == NULL && (*cpu32 = wb_case_run_stage (w->c, stage, inputs, NULL, &options, &error)) == NULL)
+    {
+      *why = g_strdup_printf ("; no cpu run with f32 accumulation: %s", error->message);
+      return FALSE;
+    }
+  c32 = wb_case_run_lookup (*cpu32, name);
+  switch (wb_cli_coverage_judge_f64 (got, cpu, c32 != NULL && c32->kind == WB_RT_TENSOR ? c32->tensor : NULL, ref->tensor, &err_got, &err_cpu))
     {
     case WB_CLI_F64_PASS:
       if (*by_f64 == NULL)
-        *by_f64 = g_string_new ("; judged against the f64 program (RMS error at most twice the cpu f32's):");
+        *by_f64 = g_string_new ("; judged against the f64 program (RMS error at most twice the cpu f32's, f64- or f32-accumulated):");
       g_string_append_printf (*by_f64, " %s %.2e vs cpu %.2e,", name, err_got, err_cpu);
       return TRUE;
     case WB_CLI_F64_FAIL:
-      *why = g_strdup_printf ("; against the f64 program, RMS error %.3e, more than twice the cpu f32's %.3e", err_got, err_cpu);
+      *why = g_strdup_printf ("; against the f64 program, RMS error %.3e, more than twice the cpu f32's %.3e (the larger of f64- and f32-accumulated)", err_got, err_cpu);
       return FALSE;
     case WB_CLI_F64_UNTRUSTED:
     default:
       *why = g_strdup_printf ("; the f64 program is no reference here (cpu f32 RMS error against it %.3e)", err_cpu);
       return FALSE;
     }
+}
+
+/* (transfer full) (nullable) a copy of @inputs whose float tensors are copies (NULL when one cannot be made). */
+static GHashTable *
+inputs_copy (GHashTable *inputs)
+{
+  g_autoptr (GHashTable) copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
+  GHashTableIter it;
+  gpointer       key, value;
+
+  g_hash_table_iter_init (&it, inputs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      WbTensor *t = value;
+      WbTensor *c = wb_dtype_is_float (t->dtype) ? wb_tensor_to_dtype (t, t->dtype, NULL) : wb_tensor_ref (t);
+      if (c == NULL)
+        return NULL;
+      g_hash_table_insert (copy, g_strdup (key), c);
+    }
+  return g_steal_pointer (&copy);
 }
 
 /* run-gpu without reference tensors to compare with: the cpu executor (the reference) runs the same stage on
@@ -546,6 +580,8 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
 {
   g_autoptr (WbCaseRun) cpu = NULL;
   g_autoptr (WbCaseRun) f64 = NULL;
+  g_autoptr (WbCaseRun) cpu32 = NULL;
+  g_autoptr (GHashTable) pristine = NULL;
   g_autoptr (GString) by_f64 = NULL;
   WbRunOptions options;
   guint        compared = 0;
@@ -554,6 +590,7 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
   if (gflop > w->options->cpu_budget_gflop)
     return FALSE;
   wb_run_options_init (&options);
+  pristine = inputs_copy (inputs); /* the run writes running statistics into its inputs */
   if ((cpu = wb_case_run_stage (w->c, stage, inputs, NULL, &options, NULL)) == NULL)
     return FALSE;
   for (guint i = 0; i < gpu->names->len && i < cpu->names->len; i++)
@@ -582,7 +619,7 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
           wb_cli_coverage_result_set_fail (r, "%s: %s", (const char *) gpu->names->pdata[i], error->message);
           return TRUE;
         }
-      if (cmp.mismatches > 0 && !judged_by_f64 (w, stage, inputs, &f64, gpu->names->pdata[i], g->tensor, c->tensor, &by_f64, &why))
+      if (cmp.mismatches > 0 && !judged_by_f64 (w, stage, pristine, &f64, &cpu32, gpu->names->pdata[i], g->tensor, c->tensor, &by_f64, &why))
         {
           wb_cli_coverage_result_set_fail (r, "%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements outside atol %g + rtol %g * |cpu| "
                                               "(max abs error %.3e, first at #%" G_GINT64_FORMAT ") against the cpu executor%s",

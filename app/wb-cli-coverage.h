@@ -150,22 +150,30 @@ char *wb_cli_coverage_report_to_json (const WbCliCoverageReport *report);
 
 /* wb_cli_coverage_run_f64: (transfer full) the stage labelled @stage_label of the case at @path, run on
  * the cpu executor as an f64 program (WB_TRACE_SET_LOAD_F32_AS_F64; f32 @inputs converted to f64, others
- * as they are; cotangents drawn with seed 0), or NULL with the loader's or executor's error set. */
+ * as they are; cotangents drawn with seed 0; random ops draw the f32 program's values, widened:
+ * WbRunOptions.draw_f64_as_f32), or NULL with the loader's or executor's error set. */
 WbCaseRun *wb_cli_coverage_run_f64 (const char *path, const char *stage_label, GHashTable *inputs, GError **error);
 
 /* How a GPU result compares with the f64 reference (wb-cli-coverage-f64.c says the rule and its source). */
 typedef enum
 {
-  WB_CLI_F64_PASS,      /* RMS error against f64 within twice the cpu f32 result's + max (atol, 1e-4 RMS) / 10 */
+  WB_CLI_F64_PASS,      /* RMS error against f64 within twice the cpu f32 results' (the larger) + max (atol, 1e-4 RMS) / 10 */
   WB_CLI_F64_FAIL,      /* further from f64 than that */
-  WB_CLI_F64_UNTRUSTED, /* the cpu's f32 result is not near the f64 one (RMS error > half its RMS), or a NaN/Inf */
+  WB_CLI_F64_UNTRUSTED, /* the cpu's f32 result is not near a non-zero f64 one (RMS error > half its RMS), or a NaN/Inf */
 } WbCliF64Verdict;
 
 /* torch._dynamo's tolerance of its fp64 accuracy check (utils.same, tol=1e-4), relative to a tensor's RMS here */
 #define WB_CLI_F64_TOL 1e-4
 
-/* wb_cli_coverage_judge_f64: @got (the GPU's) and @cpu (the cpu executor's) against @f64, all of one shape
- * (host tensors, any float dtype); @err_got and @err_cpu receive the RMS errors. */
-WbCliF64Verdict wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *f64, double *err_got, double *err_cpu);
+/* The f64 result counts as zero (an exact cancellation, such as the gradient of a bias that a training
+ * BatchNorm's shift invariance removes) when its RMS is below this fraction of the cpu f32 result's: what
+ * the f32 programs return there is round-off of the terms that cancel. */
+#define WB_CLI_F64_ZERO 1e-3
+
+/* wb_cli_coverage_judge_f64: @got (the GPU's), @cpu (the cpu executor's, reductions accumulated in f64) and
+ * @cpu32 (nullable: the cpu executor's with WB_ACCUMULATE_F32, as a plain f32 kernel) against @f64, all of
+ * one shape (host tensors, any float dtype); @err_got receives @got's RMS error, @err_cpu the baseline: the
+ * larger of @cpu's and @cpu32's. */
+WbCliF64Verdict wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *cpu32, const WbTensor *f64, double *err_got, double *err_cpu);
 
 G_END_DECLS

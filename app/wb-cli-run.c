@@ -338,6 +338,7 @@ wb_cli_command_run (int    argc,
   g_autofree char   *rtol_s = NULL;
   g_autofree char   *atol_s = NULL;
   g_autofree char   *default_executor = NULL;
+  g_autofree char   *accumulate = NULL;
   gint64             seed = 0;
   gint               threads = 0;
   gboolean           check_shapes = FALSE, detect_nan = FALSE, stats = FALSE, recompile = FALSE, allow_cpu_fallback = FALSE;
@@ -364,6 +365,10 @@ wb_cli_command_run (int    argc,
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_ ("Print the time spent per kernel"), NULL },
     { "f64", 0, 0, G_OPTION_ARG_NONE, &f64,
       N_ ("Read every float32 of the program and its inputs as float64 (cpu): the reference coverage judges the GPU by"), NULL },
+    { "accumulate", 0, 0, G_OPTION_ARG_STRING, &accumulate,
+      N_ ("How the cpu accumulates f32/bf16/f16 reductions: f64 (default) or f32, rounded at every step as a plain f32 "
+          "GPU kernel (the error coverage's judge allows the GPU)"),
+      "f32|f64" },
     { "recompile", 0, 0, G_OPTION_ARG_NONE, &recompile,
       N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
     { NULL }
@@ -422,6 +427,10 @@ wb_cli_command_run (int    argc,
     return wb_cli_usage_error (_ ("--threads takes a number >= 1"));
   if (f64 && on_cuda)
     return wb_cli_usage_error (_ ("--f64 runs on the cpu only"));
+  if (accumulate != NULL && g_strcmp0 (accumulate, "f32") != 0 && g_strcmp0 (accumulate, "f64") != 0)
+    return wb_cli_usage_error (_ ("--accumulate takes f32 or f64, not “%s”"), accumulate);
+  if (accumulate != NULL && on_cuda)
+    return wb_cli_usage_error (_ ("--accumulate sets the cpu executor's reductions: it runs on the cpu only"));
   if (wb_cli_check_runnable_executor ("--default-executor", default_executor) != WB_EXIT_OK)
     return WB_EXIT_BAD_INPUT;
   if (threads > 0)
@@ -462,6 +471,9 @@ wb_cli_command_run (int    argc,
   options.detect_nan = detect_nan;
   options.allow_cpu_fallback = allow_cpu_fallback;
   options.collect_stats = stats;
+  options.accumulate = g_strcmp0 (accumulate, "f32") == 0 ? WB_ACCUMULATE_F32 : WB_ACCUMULATE_F64;
+  /* the f64 reading draws the f32 program's random numbers, widened, as coverage's judge does */
+  options.draw_f64_as_f32 = f64;
   if (on_cuda)
     {
       int code = WB_EXIT_ENVIRONMENT;

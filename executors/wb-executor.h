@@ -40,6 +40,15 @@ typedef enum
 /* WbExecutorKind (operator or fusion) comes from compiler/wb-executor-info.h, which also lists what each
  * executor claims for planning; the executors here are the implementations. */
 
+/* WbAccumulate: how the cpu executor accumulates the reductions of f32, bf16 and f16 tensors (sum, prod,
+ * var, std, var_mean, cumsum; executors/cpu/wb-cpu-reduction.c). f64 tensors always accumulate in f64. */
+typedef enum
+{
+  WB_ACCUMULATE_F64 = 0, /* in f64, rounded once to the dtype: the default, nearly exact for short reductions */
+  WB_ACCUMULATE_F32,     /* in f32 rounded after every step, as a plain f32 GPU kernel: 32 strided lanes, each
+                            summing sequentially, then combined by a pairwise tree (a warp's shuffles) */
+} WbAccumulate;
+
 /* WbRunState: what every kernel of one run shares. */
 typedef struct
 {
@@ -52,6 +61,9 @@ typedef struct
   /* (nullable) the buckets DDP's pack made in this run (torchex.py's _key_to_bucket_and_views): bucket_key
    * -> a TUPLE WbRtValue (buffer, numel of view 0, numel of view 1, ...); owned by the run */
   GHashTable *buckets;
+  WbAccumulate accumulate; /* WbRunOptions.accumulate */
+  /* WbRunOptions.draw_f64_as_f32: random ops asked for f64 values draw the f32 values and widen them */
+  gboolean draw_f64_as_f32;
 } WbRunState;
 
 /* WbKernelCall: one call of a bound symbol with its arguments evaluated. */

@@ -287,6 +287,10 @@ make_cotangent (guint index, WbRtValue *output, gpointer data, GError **error)
         {
           g_autofree double *x = g_new (double, MAX (n, 1));
           wb_philox_normal_f64 (src->options->seed, wb_philox_stream_from_name (stream), 0, x, (gsize) n);
+          /* an f64 reading of an f32 program draws the f32 program's cotangents (WbRunOptions.draw_f64_as_f32) */
+          if (t->dtype == WB_DTYPE_FLOAT64 && src->options->draw_f64_as_f32)
+            for (gint64 i = 0; i < n; i++)
+              x[i] = (float) x[i];
           _wb_store_f64 (wb_tensor_get_data (t), t->dtype, 1, x, (gsize) n);
         }
       v = wb_rt_value_take_tensor (t);
@@ -330,6 +334,8 @@ interp_init (WbInterp *in, WbProgram *p, const WbRunOptions *options, GHashTable
   in->state.device.type = WB_DEVICE_CPU;
   in->state.device.index = -1;
   in->state.world_size = options->world_size > 0 ? options->world_size : program_group_size (p);
+  in->state.accumulate = options->accumulate;
+  in->state.draw_f64_as_f32 = options->draw_f64_as_f32;
   in->options = options;
   in->assignment = p->assignment;
   in->default_executor = p->default_executor;

@@ -117,9 +117,17 @@ typedef struct
   /* ranks of the distributed run the trace was recorded in (meta.json "distributed", set by
    * wb_case_run_stage); 0: the size of the trace's own process groups, else 1 */
   int world_size;
+  /* how the cpu executor accumulates reductions of f32/bf16/f16 (WbAccumulate; WB_ACCUMULATE_F64 by default):
+   * WB_ACCUMULATE_F32 gives the error of a plain f32 implementation (run --accumulate f32) */
+  WbAccumulate accumulate;
+  /* the cpu executor's random ops (uniform, uniform_philox, randn, randint's floats, multinomial's uniforms)
+   * asked for f64 draw exactly the values an f32 draw of the same call gives, widened, and advance the
+   * generator as it would: a program read with every float32 as float64 (WB_TRACE_PARSE_F32_AS_F64) then
+   * draws the f32 program's random numbers */
+  gboolean draw_f64_as_f32;
 } WbRunOptions;
 
-/* wb_run_options_init: seed 0, no checks, no stats, no hooks. */
+/* wb_run_options_init: seed 0, no checks, no stats, no hooks, f64 accumulation, f64 draws as f64. */
 void wb_run_options_init (WbRunOptions *options);
 
 /* WbKernelStat: time spent in one kernel name over a run. */

@@ -7,7 +7,9 @@
  * uniform/randn/randint without a seed draw from the run's (seed, offset) and advance the offset by the
  * blocks they consume, so the same sequence of random calls gives the same values in every stage;
  * uniform_philox(seed, offset) draws exactly at (seed, offset). Floats: u in [0, 1) with 24 bits (f32,
- * bf16, f16) or 53 bits (f64), value = minval + (maxval - minval) * u, rounded to the dtype. */
+ * bf16, f16) or 53 bits (f64), value = minval + (maxval - minval) * u, rounded to the dtype. With
+ * WbRunState.draw_f64_as_f32 (a program read with float32 as float64), uniform and randn asked for f64
+ * draw the f32 values of the same call and widen them, consuming the generator as the f32 draw does. */
 #include "config.h"
 
 #include <math.h>
@@ -146,6 +148,26 @@ create_empty (WbKernelCall *call, GError **error)
   return wb_tensor_new_zeros (dtype, rank, shape, error);
 }
 
+/* The dtype a random op asked for @dtype draws in: f32 for f64 under draw_f64_as_f32. */
+static WbDtype
+draw_dtype (const WbKernelCall *call, WbDtype dtype)
+{
+  return dtype == WB_DTYPE_FLOAT64 && call->state != NULL && call->state->draw_f64_as_f32 ? WB_DTYPE_FLOAT32 : dtype;
+}
+
+/* (transfer full) @drawn (consumed) converted to @dtype when it was drawn in another (draw_dtype). */
+static WbTensor *
+widen_draw (WbTensor *drawn, WbDtype dtype, GError **error)
+{
+  WbTensor *out;
+
+  if (drawn == NULL || drawn->dtype == dtype)
+    return drawn;
+  out = wb_tensor_to_dtype (drawn, dtype, error);
+  wb_tensor_unref (drawn);
+  return out;
+}
+
 /* uniform (the run's seed and offset, advanced) and uniform_philox (its own seed and offset) */
 static WbTensor *
 create_uniform (WbKernelCall *call, gboolean philox, GError **error)
@@ -162,7 +184,7 @@ create_uniform (WbKernelCall *call, gboolean philox, GError **error)
       !arg_out_dtype (call, 99, WB_DTYPE_FLOAT32, &dtype, error) ||
       !_wb_cpu_check_dtype (call, dtype, WB_DT_FLOATS, error))
     return NULL;
-  out = wb_tensor_new (dtype, rank, shape, error);
+  out = wb_tensor_new (draw_dtype (call, dtype), rank, shape, error);
   if (out == NULL)
     return NULL;
   if (philox)
@@ -178,7 +200,7 @@ create_uniform (WbKernelCall *call, gboolean philox, GError **error)
     }
   else
     call->state->rng_offset += fill_uniform (out, lo, hi, call->state->rng_seed, call->state->rng_offset);
-  return out;
+  return widen_draw (out, dtype, error);
 }
 
 static WbTensor *
@@ -194,7 +216,7 @@ create_randn (WbKernelCall *call, GError **error)
       !arg_out_dtype (call, 99, WB_DTYPE_FLOAT32, &dtype, error) ||
       !_wb_cpu_check_dtype (call, dtype, WB_DT_FLOATS, error))
     return NULL;
-  out = wb_tensor_new (dtype, rank, shape, error);
+  out = wb_tensor_new (draw_dtype (call, dtype), rank, shape, error);
   if (out == NULL)
     return NULL;
   n = wb_tensor_numel (out);
@@ -202,9 +224,9 @@ create_randn (WbKernelCall *call, GError **error)
     g_autofree double *v = g_new (double, MAX (n, 1));
     wb_philox_normal_f64 (call->state->rng_seed, 0, call->state->rng_offset, v, (gsize) n);
     call->state->rng_offset += (guint64) (n + 1) / 2;
-    _wb_store_f64 (wb_tensor_get_data (out), dtype, 1, v, (gsize) n);
+    _wb_store_f64 (wb_tensor_get_data (out), out->dtype, 1, v, (gsize) n);
   }
-  return out;
+  return widen_draw (out, dtype, error);
 }
 
 static WbTensor *

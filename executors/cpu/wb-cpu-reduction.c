@@ -6,7 +6,10 @@
  * row; when the innermost kept dim is contiguous instead, rows of that dim are accumulated across the
  * reduced index (column reduction, for bias gradients); otherwise the permuted input is copied first.
  * Floats accumulate in f64 (sum, prod, var) — at least as accurate as PyTorch's f32 tree sums — integers
- * in int64 with wrap-around; the result has the input's dtype. amax/amin and argmax/argmin propagate NaN
+ * in int64 with wrap-around; the result has the input's dtype. With WB_ACCUMULATE_F32 (the run's
+ * WbRunState.accumulate) f32, bf16 and f16 accumulate in f32 instead, rounded after every step, as a plain
+ * f32 GPU kernel does (the workbench's codegen, PyTorch's): 32 lanes, lane l summing elements l, l + 32, ...
+ * in order, then combined by a pairwise tree (a warp's shuffles); var is two passes in f32 the same way. amax/amin and argmax/argmin propagate NaN
  * (NaN counts as the largest, first NaN wins); arg* return the first index of the extremum, as int64.
  * var(a, dims, correction) = sum((x - mean)^2) / (n - correction), two passes. */
 #include "config.h"
@@ -30,7 +33,53 @@ typedef struct
   double         *out_f;    /* nk results (float path) */
   gint64         *out_i;    /* nk results (int path and arg*) */
   double         *out_mean; /* var_mean */
+  gboolean        acc32;    /* WB_ACCUMULATE_F32 on a float narrower than f64 */
 } RedJob;
+
+#define F32_LANES 32
+
+/* Combines @lane (F32_LANES partial results) by a pairwise tree in f32, as a warp's xor shuffles leave it
+ * in lane 0. */
+static float
+lanes_combine (float *lane, gboolean prod)
+{
+  for (int m = F32_LANES / 2; m > 0; m /= 2)
+    for (int l = 0; l < m; l++)
+      lane[l] = prod ? lane[l] * lane[l + m] : lane[l] + lane[l + m];
+  return lane[0];
+}
+
+/* sum (or @prod) of the @n contiguous elements at @p in f32 (module comment); with @mean, the sum of
+ * (x - mean)^2, each step in f32 */
+static float
+row_reduce_f32 (const guint8 *p, WbDtype dtype, gint64 n, gboolean prod, const float *mean)
+{
+  float  lane[F32_LANES];
+  double fb[RED_BLOCK];
+  gsize  es = wb_dtype_size (dtype);
+
+  for (int l = 0; l < F32_LANES; l++)
+    lane[l] = prod ? 1.0f : 0.0f;
+  for (gint64 s = 0; s < n; s += RED_BLOCK)
+    {
+      gsize m = (gsize) MIN (RED_BLOCK, n - s);
+      _wb_load_f64 (fb, p + s * es, dtype, 1, m);
+      for (gsize i = 0; i < m; i++)
+        {
+          float x = (float) fb[i], *a = &lane[i % F32_LANES]; /* RED_BLOCK is a multiple of the lanes */
+          if (mean != NULL)
+            {
+              float d = x - *mean;
+              *a += d * d;
+            }
+          else if (prod)
+            *a *= x;
+          else
+            *a += x;
+        }
+    }
+  return lanes_combine (lane, prod);
+}
 
 static double
 init_f (int op)
@@ -154,6 +203,16 @@ row_reduce (gint64 begin, gint64 end, gpointer data)
             }
           job->out_i[o] = acc;
         }
+      else if (job->acc32 && (job->op == WB_RED_VAR || job->op == WB_RED_STD || job->op == WB_RED_VAR_MEAN))
+        {
+          float mean = job->nr > 0 ? row_reduce_f32 (p, job->src->dtype, job->nr, FALSE, NULL) / (float) job->nr : NAN;
+          float var = row_reduce_f32 (p, job->src->dtype, job->nr, FALSE, &mean) / (float) MAX ((double) job->nr - job->correction, 0.0);
+          job->out_f[o] = job->op == WB_RED_STD ? sqrtf (var) : var;
+          if (job->out_mean)
+            job->out_mean[o] = mean;
+        }
+      else if (job->acc32 && (job->op == WB_RED_SUM || job->op == WB_RED_PROD))
+        job->out_f[o] = row_reduce_f32 (p, job->src->dtype, job->nr, job->op == WB_RED_PROD, NULL);
       else if (job->op == WB_RED_VAR || job->op == WB_RED_STD || job->op == WB_RED_VAR_MEAN)
         {
           double sum = 0, mean, m2 = 0, var;
@@ -337,6 +396,8 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
   job.nred = nred;
   job.nk = _wb_cpu_numel (nkept, view->shape);
   job.nr = _wb_cpu_numel (nred, view->shape + nkept);
+  job.acc32 = call->state != NULL && call->state->accumulate == WB_ACCUMULATE_F32 && !is_arg && !job.is_int &&
+              a->dtype != WB_DTYPE_FLOAT64;
   if (is_arg || job.is_int)
     out_i = g_new (gint64, MAX (job.nk, 1));
   else
@@ -357,7 +418,8 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
           row = FALSE;
         expect *= view->shape[d];
       }
-    if (!row && !is_arg && !is_var && nkept > 0 && view->strides[nkept - 1] == 1)
+    /* f32 accumulation reduces rows only (its lanes run along a row) */
+    if (!row && !is_arg && !is_var && !job.acc32 && nkept > 0 && view->strides[nkept - 1] == 1)
       column = TRUE;
     if (!row && !column)
       {
@@ -406,15 +468,16 @@ _wb_cpu_reduction (WbKernelCall *call, int op, GError **error)
   return _wb_cpu_set_result (call, result);
 }
 
-/* cumsum (a, dim, *, dtype=None): running sums along dim, in f64 for floats and i64 for exact dtypes
- * (whose result is i64 unless dtype= says otherwise, as in PyTorch). */
+/* cumsum (a, dim, *, dtype=None): running sums along dim, in f64 for floats (in f32, rounded at every
+ * step, for f32/bf16/f16 under WB_ACCUMULATE_F32) and i64 for exact dtypes (whose result is i64 unless
+ * dtype= says otherwise, as in PyTorch). */
 gboolean
 _wb_cpu_cumsum (WbKernelCall *call, int op, GError **error)
 {
   WbTensor *a;
   gint64    dim, outer, len, inner;
   WbDtype   dtype;
-  gboolean  exact;
+  gboolean  exact, acc32;
   g_autoptr (WbTensor) src = NULL;
   g_autoptr (WbTensor) acc = NULL;
   WbTensor *out;
@@ -426,6 +489,7 @@ _wb_cpu_cumsum (WbKernelCall *call, int op, GError **error)
   if (dtype == WB_DTYPE_UNKNOWN)
     dtype = exact ? WB_DTYPE_INT64 : a->dtype;
   exact = exact && _wb_dtype_class (dtype) == WB_CLASS_I64;
+  acc32 = !exact && call->state != NULL && call->state->accumulate == WB_ACCUMULATE_F32 && dtype != WB_DTYPE_FLOAT64;
   src = exact ? _wb_cpu_to_i64 (a, error) : _wb_cpu_to_f64 (a, error);
   if (src == NULL || (acc = wb_tensor_new_like (src, error)) == NULL)
     return FALSE;
@@ -447,8 +511,13 @@ _wb_cpu_cumsum (WbKernelCall *call, int op, GError **error)
           {
             const double *x = wb_tensor_get_data (src);
             double       *y = wb_tensor_get_data (acc), run = 0;
-            for (gint64 k = 0; k < len; k++)
-              y[base + k * inner] = run += x[base + k * inner];
+            float         run32 = 0;
+            if (acc32)
+              for (gint64 k = 0; k < len; k++)
+                y[base + k * inner] = run32 += (float) x[base + k * inner];
+            else
+              for (gint64 k = 0; k < len; k++)
+                y[base + k * inner] = run += x[base + k * inner];
           }
       }
   out = wb_tensor_to_dtype (acc, dtype, error);
