@@ -40,7 +40,7 @@ typedef enum
 {
   KIND_FRESH = 0, /* outputs are new tensors */
   KIND_ALIAS,     /* outputs share argument @src's storage */
-  KIND_MAYBE,     /* a new tensor, or (same dtype, already contiguous) argument @src itself */
+  KIND_MAYBE,     /* a new tensor, or a view of argument @src (same-dtype conversions, reductions over dims of extent 1) */
   KIND_EXTERNAL,  /* outputs come from outside the step (cotangents, collectives, collections) */
 } CallKind;
 
@@ -101,8 +101,13 @@ static const char *const maybe_names[] = {
   "double",
   "long",
   "int",
-  "cuda",
+  "cuda", /* ltorch.cuda: the tensor itself when it is there already */
 };
+
+/* Reductions the CUDA generator makes a squeeze (a view) when every reduced dim has extent 1 and the dtype
+ * stays (wb-cuda-codegen-graph.c squeeze_unit_reduction): llama's backward sums a broadcast [2, 2, 1, 32, 16]
+ * over its dim of extent 1 */
+static const char *const unit_reduction_names[] = { "sum", "prod", "amax", "amin" };
 
 static const char *
 base_name (const char *printed)
@@ -126,6 +131,15 @@ name_in (const WbBsym *b, const char *const *list, guint n)
       if (strcmp (bases[k], list[i]) == 0)
         return TRUE;
   return FALSE;
+}
+
+/* tensor @name's type per @types, or NULL */
+static const WbType *
+tensor_type (GHashTable *types, const char *name)
+{
+  const WbType *t = name ? g_hash_table_lookup (types, name) : NULL;
+
+  return t && t->kind == WB_TYPE_TENSOR ? t : NULL;
 }
 
 /* the dtype of tensor @name per @types, or -1 */
@@ -171,6 +185,16 @@ classify (const WbBsym *b, GHashTable *types, const WbValue **src)
       to = outs->len == 1 ? dtype_of (types, outs->pdata[0]) : -1;
       /* a change of dtype always makes a new tensor */
       if (from < 0 || to < 0 || from == to)
+        return *src = b->args[0], KIND_MAYBE;
+    }
+  if (b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME && name_in (b, unit_reduction_names, G_N_ELEMENTS (unit_reduction_names)))
+    {
+      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+      const WbType *in = tensor_type (types, b->args[0]->text), *out;
+      wb_bsym_get_output_names (b, outs);
+      out = outs->len == 1 ? tensor_type (types, outs->pdata[0]) : NULL;
+      /* as many elements in as out: every reduced dim has extent 1 */
+      if (in != NULL && out != NULL && in->dtype == out->dtype && wb_type_nbytes (in) == wb_type_nbytes (out))
         return *src = b->args[0], KIND_MAYBE;
     }
   return KIND_FRESH;

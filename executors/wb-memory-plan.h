@@ -20,8 +20,9 @@
  *     collectives' results, and any buffer aliased with one of them (the runtime keeps its ordinary path
  *     for these);
  *   - names without a known tensor type (numbers, collections).
- * A same-dtype conversion (to, type_as, clone, contiguous, ...), which an executor may answer with its
- * argument itself, has a buffer of its own and keeps its argument's buffer alive as long as its own.
+ * A same-dtype conversion (to, type_as, clone, contiguous, ...) and a sum, prod, amax or amin over dims of
+ * extent 1, which an executor may answer with its argument itself or a view of it, have a buffer of their
+ * own and keep their argument's buffer alive as long as their own.
  *
  * Offsets: the greedy-by-size offset assignment of Pisarchyk & Lee, "Efficient Memory Management for Deep
  * Neural Net Inference" (2020, arXiv:2001.03288), section 4.3, the rule TensorFlow Lite's arena planner

@@ -254,7 +254,8 @@ test_small (void)
 
 /* Lifetimes the interpreter gives that no read shows: a name never read again is held until its trace's
  * end; a slice (torch_slice_prim_impl, an executor's name for prims.slice_prim) is a view of its base; a
- * same-dtype conversion may be its argument itself, a dtype change never is */
+ * same-dtype conversion may be its argument itself, a dtype change never is; a sum over a dim of extent 1
+ * may be a view of its argument (the CUDA generator makes it a squeeze) */
 static const char held_trace[] = "import torch\n"
                                  "def computation(x):\n"
                                  "  # x: \"cpu f32[256]\"\n"
@@ -266,7 +267,9 @@ static const char held_trace[] = "import torch\n"
                                  "  t5 = ltorch.exp(t3)  # t5: \"cpu f32[128]\"\n"
                                  "  t6 = ltorch.mul(t5, t5)  # t6: \"cpu f32[128]\"\n"
                                  "  t7 = ltorch.add(t6, t4)  # t7: \"cpu f32[128]\"\n"
-                                 "  return t7\n";
+                                 "  t8 = ltorch.unsqueeze(t7, 0)  # t8: \"cpu f32[1, 128]\"\n"
+                                 "  t9 = ltorch.sum(t8, (0,))  # t9: \"cpu f32[128]\"\n"
+                                 "  return t9\n";
 
 static void
 test_held (void)
@@ -274,7 +277,7 @@ test_held (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WbTrace) t = wb_trace_parse (held_trace, -1, "held.py", &error);
   g_autoptr (WbMemoryPlan) plan = NULL;
-  const char *want[] = { "t0", "t1", "t3", "t4", "t5", "t6", "t7" };
+  const char *want[] = { "t0", "t1", "t3", "t4", "t5", "t6", "t7", "t9" };
   guint       n_out;
 
   g_assert_no_error (error);
@@ -283,12 +286,15 @@ test_held (void)
   g_assert_cmpuint (wb_memory_plan_get_n_buffers (plan), ==, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     g_assert_cmpstr (wb_memory_plan_get_buffer (plan, i)->name, ==, want[i]);
-  /* steps: 0 x's annotation, 1 t0, ..., 8 t7, 9 the return. t0 is never read: held to the end */
-  g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 0)->last, ==, 9);
+  /* steps: 0 x's annotation, 1 t0, ..., 10 t9, 11 the return. t0 is never read: held to the end */
+  g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 0)->last, ==, 11);
   /* t1 is read last through its slice t2 (step 5, t4), and t3 may be t2 itself: read at step 6 */
   g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 1)->last, ==, 6);
   g_assert_null (wb_memory_plan_get_outputs (plan, t->body[3], &n_out)); /* the slice: no allocation */
-  g_assert_cmpuint (wb_memory_plan_get_n_aliases (plan), ==, 1);
+  /* t7 is read last through t8 (step 10), but t9, returned, may be a view of it: t7 lives to the end too */
+  g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 6)->last, ==, 11);
+  g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 7)->last, ==, 11);
+  g_assert_cmpuint (wb_memory_plan_get_n_aliases (plan), ==, 2);
 }
 
 int
