@@ -10,6 +10,7 @@
  * FAKE_RUNNER_ITER_MS=N: each iteration of every phase takes N ms (default 1), so that a test can cancel a
  * long run. FAKE_RUNNER_CUPTI=0: a profiled run has no traced phase (as without CUPTI).
  * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for).
+ * FAKE_RUNNER_PLAN_LOG=FILE: each RUN appends "memory_plan=0|1|absent" (the request's memory_plan).
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
  * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and runs the
  * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
@@ -108,6 +109,19 @@ run (GOutputStream *out, GVariant *payload)
       if (f != NULL)
         {
           fprintf (f, "allow_cpu_fallback=%d\n", allow ? 1 : 0);
+          fclose (f);
+        }
+    }
+  if (g_getenv ("FAKE_RUNNER_PLAN_LOG") != NULL)
+    {
+      gboolean plan = FALSE;
+      gboolean has = g_variant_lookup (payload, "memory_plan", "b", &plan);
+      FILE    *f = fopen (g_getenv ("FAKE_RUNNER_PLAN_LOG"), "a");
+
+      if (f != NULL)
+        {
+          fprintf (f, "memory_plan=%s\n", !has ? "absent" : plan ? "1"
+                                                                 : "0");
           fclose (f);
         }
     }
