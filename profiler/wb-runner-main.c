@@ -415,8 +415,8 @@ run_checked (Runner *r, Run *run, GError **error)
   if (run->result == NULL || !wb_cuda_nccl_join_all (run->rt, error) || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
   _wb_runner_memory_end (&r->mem, TRUE);
-  if (run->warmup > 0 || run->iters > 0)
-    _wb_runner_memory_arm (&r->mem); /* its results are the pool's: no later run or replay writes them */
+  if (run->warmup > 1 || run->iters > 0) /* later runs (the checked run is the first warm-up) */
+    _wb_runner_memory_arm (&r->mem);     /* its results are the pool's: no later run or replay writes them */
   g_variant_ref_sink ((run->stats = stats_variant (retries)));
   if ((run->warmup > 0 || run->iters > 0) && !_wb_runner_find_written_inputs (run->rt, run->args, run->host_args, &run->written, error))
     return FALSE;
