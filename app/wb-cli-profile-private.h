@@ -16,6 +16,8 @@ typedef struct
   int      warmup;
   gboolean cuda_graphs;    /* asked for explicitly (the default on cuda) */
   gboolean no_cuda_graphs; /* --no-cuda-graphs */
+  gboolean memory_plan;    /* --memory-plan */
+  gboolean no_memory_plan; /* --no-memory-plan */
   gboolean allow_cpu_fallback;
   gboolean allow_tf32;
   char    *session;

@@ -420,6 +420,7 @@ _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *jo
   po.progress = on_progress;
   po.progress_data = progress;
   po.cuda_graphs = !o->no_cuda_graphs;
+  po.memory_plan = !o->no_memory_plan;
   po.allow_cpu_fallback = o->allow_cpu_fallback;
   po.allow_tf32 = o->allow_tf32;
   wb_profile_job_set_options (job, &po);
@@ -557,6 +558,8 @@ profile_main (ProfileOptions *o, const char *path)
     return wb_cli_usage_error (_ ("--cuda-graphs needs --device cuda"));
   if (o->cuda_graphs && o->no_cuda_graphs)
     return wb_cli_usage_error (_ ("--cuda-graphs and --no-cuda-graphs contradict each other"));
+  if (o->memory_plan && o->no_memory_plan)
+    return wb_cli_usage_error (_ ("--memory-plan and --no-memory-plan contradict each other"));
   {
     g_autoptr (GError) rank_error = NULL;
     g_auto (GStrv) ranks = g_file_test (path, G_FILE_TEST_IS_DIR) ? wb_case_dir_list_ranks (path, &rank_error) : NULL;
@@ -633,6 +636,10 @@ wb_cli_command_profile (int    argc,
     { "cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.cuda_graphs,
       N_ ("Replay the timed iterations as a CUDA graph, captured after the checked run (cuda only; the default)"), NULL },
     { "no-cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.no_cuda_graphs, N_ ("Run every timed iteration call by call, without a CUDA graph"), NULL },
+    { "memory-plan", 0, 0, G_OPTION_ARG_NONE, &o.memory_plan,
+      N_ ("Place the program's tensors in one arena planned from the traces, after the checked run (cuda only; the default)"), NULL },
+    { "no-memory-plan", 0, 0, G_OPTION_ARG_NONE, &o.no_memory_plan,
+      N_ ("Take every tensor from the stream-ordered pool, without the static memory plan (as WB_MEMORY_PLAN=0)"), NULL },
     { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &o.allow_cpu_fallback,
       N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
     { "allow-tf32", 0, 0, G_OPTION_ARG_NONE, &o.allow_tf32,

@@ -18,9 +18,14 @@ struct _Node
   const WbBsym *def; /* the call that allocates it (a fresh output), or NULL */
   guint         trace, output, first;
   gint64        nbytes;
-  gint          last; /* the last step that reads it, -1 none */
+  gint          last; /* the last step that holds it (a read, or its trace's end: below), -1 none */
   gboolean      escapes;
-  gboolean      defined; /* bound by some statement already (a backward unpack of a saved tensor rebinds it) */
+  gboolean      returned;        /* the program returns it: it lives until the last step (and past it, the caller's) */
+  gboolean      defined;         /* bound by some statement already (a backward unpack of a saved tensor rebinds it) */
+  gint          bind_trace;      /* the trace of its latest binding, -1 none */
+  gboolean      used_since_bind; /* read in that trace after that binding */
+  Node         *maybe_of;        /* a conversion that may return its argument itself: the argument's name */
+  guint         bind_step;       /* the step of its latest binding */
 };
 
 struct _WbMemoryPlan
@@ -35,6 +40,7 @@ typedef enum
 {
   KIND_FRESH = 0, /* outputs are new tensors */
   KIND_ALIAS,     /* outputs share argument @src's storage */
+  KIND_MAYBE,     /* a new tensor, or a view of argument @src (same-dtype conversions, reductions over dims of extent 1) */
   KIND_EXTERNAL,  /* outputs come from outside the step (cotangents, collectives, collections) */
 } CallKind;
 
@@ -68,7 +74,6 @@ static const char *const view_names[] = {
   "diagonal",
   "detach",
   "alias",
-  "contiguous",
   "shallow_copy",
   "unfold",
   "as_strided",
@@ -80,6 +85,30 @@ static const char *const view_names[] = {
   "unpack_trivial",
 };
 
+/* Conversions whose output the executors may return as their argument itself (a CUDA region's output that is
+ * a same-dtype convert, clone or stride order of an input is a view of it: wb-cuda-codegen-outputs.c) */
+static const char *const maybe_names[] = {
+  "to",
+  "type_as",
+  "type",
+  "torch_type",
+  "convert_element_type",
+  "clone",
+  "contiguous",
+  "float",
+  "half",
+  "bfloat16",
+  "double",
+  "long",
+  "int",
+  "cuda", /* ltorch.cuda: the tensor itself when it is there already */
+};
+
+/* Reductions the CUDA generator makes a squeeze (a view) when every reduced dim has extent 1 and the dtype
+ * stays (wb-cuda-codegen-graph.c squeeze_unit_reduction): llama's backward sums a broadcast [2, 2, 1, 32, 16]
+ * over its dim of extent 1 */
+static const char *const unit_reduction_names[] = { "sum", "prod", "amax", "amin" };
+
 static const char *
 base_name (const char *printed)
 {
@@ -89,9 +118,43 @@ base_name (const char *printed)
                                  : "";
 }
 
-/* What call @b's outputs are; for KIND_ALIAS, @src: the argument value whose storage they share */
+/* @b's printed name's last part, and the one of the symbol it stands for (torch_slice_prim_impl ->
+ * slice_prim, torch.reshape -> reshape) */
+static gboolean
+name_in (const WbBsym *b, const char *const *list, guint n)
+{
+  const WbSymbol *like = b->symbol ? wb_symbol_get_like (b->symbol) : NULL;
+  const char     *bases[2] = { base_name (b->name), like ? base_name (wb_symbol_get_name (like)) : NULL };
+
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; bases[k] != NULL && i < n; i++)
+      if (strcmp (bases[k], list[i]) == 0)
+        return TRUE;
+  return FALSE;
+}
+
+/* tensor @name's type per @types, or NULL */
+static const WbType *
+tensor_type (GHashTable *types, const char *name)
+{
+  const WbType *t = name ? g_hash_table_lookup (types, name) : NULL;
+
+  return t && t->kind == WB_TYPE_TENSOR ? t : NULL;
+}
+
+/* the dtype of tensor @name per @types, or -1 */
+static gint
+dtype_of (GHashTable *types, const char *name)
+{
+  const WbType *t = name ? g_hash_table_lookup (types, name) : NULL;
+
+  return t && t->kind == WB_TYPE_TENSOR ? (gint) t->dtype : -1;
+}
+
+/* What call @b's outputs are; for KIND_ALIAS and KIND_MAYBE, @src: the argument value whose storage they
+ * (may) share */
 static CallKind
-classify (const WbBsym *b, const WbValue **src)
+classify (const WbBsym *b, GHashTable *types, const WbValue **src)
 {
   const char      *base = base_name (b->name);
   WbSymbolCategory cat = b->symbol ? wb_symbol_get_category (b->symbol) : WB_SYMBOL_CATEGORY_OPAQUE;
@@ -112,9 +175,28 @@ classify (const WbBsym *b, const WbValue **src)
     return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
   if ((b->symbol && wb_symbol_is_inplace (b->symbol)) || (g_str_has_suffix (base, "_") && !g_str_has_suffix (base, "__")))
     return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
-  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
-    if (strcmp (base, view_names[i]) == 0)
-      return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
+  if (name_in (b, view_names, G_N_ELEMENTS (view_names)))
+    return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
+  if (b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME && name_in (b, maybe_names, G_N_ELEMENTS (maybe_names)))
+    {
+      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+      gint from = dtype_of (types, b->args[0]->text), to;
+      wb_bsym_get_output_names (b, outs);
+      to = outs->len == 1 ? dtype_of (types, outs->pdata[0]) : -1;
+      /* a change of dtype always makes a new tensor */
+      if (from < 0 || to < 0 || from == to)
+        return *src = b->args[0], KIND_MAYBE;
+    }
+  if (b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME && name_in (b, unit_reduction_names, G_N_ELEMENTS (unit_reduction_names)))
+    {
+      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+      const WbType *in = tensor_type (types, b->args[0]->text), *out;
+      wb_bsym_get_output_names (b, outs);
+      out = outs->len == 1 ? tensor_type (types, outs->pdata[0]) : NULL;
+      /* as many elements in as out: every reduced dim has extent 1 */
+      if (in != NULL && out != NULL && in->dtype == out->dtype && wb_type_nbytes (in) == wb_type_nbytes (out))
+        return *src = b->args[0], KIND_MAYBE;
+    }
   return KIND_FRESH;
 }
 
@@ -128,6 +210,7 @@ node_get (GHashTable *nodes, const char *name)
       n = g_new0 (Node, 1);
       n->name = name;
       n->last = -1;
+      n->bind_trace = -1;
       g_hash_table_insert (nodes, (gpointer) name, n);
     }
   return n;
@@ -154,19 +237,19 @@ node_union (Node *a, Node *b)
     b->parent = a;
 }
 
-/* every NAME inside @v marked as escaping */
+/* every NAME inside @v marked as returned */
 static void
-mark_escaping (GHashTable *nodes, const WbValue *v)
+mark_returned_value (GHashTable *nodes, const WbValue *v)
 {
   if (v == NULL)
     return;
   if (v->kind == WB_VALUE_NAME)
-    node_get (nodes, v->text)->escapes = TRUE;
-  mark_escaping (nodes, v->base);
+    node_get (nodes, v->text)->returned = TRUE;
+  mark_returned_value (nodes, v->base);
   for (guint i = 0; i < v->n_items; i++)
-    mark_escaping (nodes, v->items[i]);
+    mark_returned_value (nodes, v->items[i]);
   for (guint i = 0; i < v->n_kwargs; i++)
-    mark_escaping (nodes, v->kwargs[i].value);
+    mark_returned_value (nodes, v->kwargs[i].value);
 }
 
 /* What leaves the program: the backward's return (gradients); the forward's, but for a training forward
@@ -184,7 +267,7 @@ mark_returned (GHashTable *nodes, const WbTrace *trace, gboolean training_forwar
     return;
   if (training_forward && v->kind == WB_VALUE_TUPLE && v->n_items == 2)
     v = v->items[0];
-  mark_escaping (nodes, v);
+  mark_returned_value (nodes, v);
 }
 
 /* The outputs of call @b (kind @kind, alias source @src) at @step of @trace */
@@ -202,12 +285,17 @@ add_outputs (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbB
       const WbValue *s = src && src->kind == WB_VALUE_TUPLE ? (k < src->n_items ? src->items[k] : NULL) : src;
 
       n->defined = TRUE;
+      n->bind_trace = (gint) trace;
+      n->bind_step = step;
+      n->used_since_bind = FALSE;
+      if (kind == KIND_MAYBE && s != NULL && s->kind == WB_VALUE_NAME)
+        n->maybe_of = node_get (nodes, s->text);
       if (kind == KIND_ALIAS && s != NULL && s->kind == WB_VALUE_NAME)
         {
           node_union (node_get (nodes, s->text), n);
           plan->n_aliases++;
         }
-      else if (kind == KIND_FRESH && t != NULL && t->kind == WB_TYPE_TENSOR && wb_type_nbytes (t) > 0 && n->def == NULL)
+      else if ((kind == KIND_FRESH || kind == KIND_MAYBE) && t != NULL && t->kind == WB_TYPE_TENSOR && wb_type_nbytes (t) > 0 && n->def == NULL)
         {
           n->def = b;
           n->trace = trace;
@@ -237,10 +325,14 @@ walk (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbTrace *t
       _wb_bsym_collect_uses (b, used);
       g_hash_table_iter_init (&it, used);
       while (g_hash_table_iter_next (&it, &key, NULL))
-        node_get (nodes, key)->last = (gint) *step;
+        {
+          Node *n = node_get (nodes, key);
+          n->last = (gint) *step;
+          n->used_since_bind = TRUE;
+        }
       if (b->kind == WB_BSYM_CALL && b->outputs != NULL)
         {
-          CallKind kind = classify (b, &src);
+          CallKind kind = classify (b, types, &src);
           add_outputs (plan, nodes, types, b, kind, src, tix, *step);
         }
       else if ((b->kind == WB_BSYM_UNPACK || b->kind == WB_BSYM_ASSIGN) && b->outputs != NULL)
@@ -254,19 +346,68 @@ walk (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbTrace *t
               if (!n->defined)
                 n->escapes = TRUE;
               n->defined = TRUE;
+              n->bind_trace = (gint) tix;
+              n->bind_step = *step;
+              n->used_since_bind = FALSE;
             }
         }
     }
+  /* a name bound here and never read after: the interpreter releases names at their last read only, so it
+   * holds this one until the trace's end (an unused output of a call, a saved tensor the backward unpacks
+   * and does not read) */
+  {
+    GHashTableIter it;
+    gpointer       val;
+    g_hash_table_iter_init (&it, nodes);
+    while (g_hash_table_iter_next (&it, NULL, &val))
+      {
+        Node *n = val;
+        if (n->bind_trace == (gint) tix && !n->used_since_bind && *step > 0)
+          n->last = MAX (n->last, (gint) *step - 1);
+      }
+  }
 }
+
+/* The orders the offsets are assigned in (Pisarchyk & Lee 2020): greedy by size, largest first (4.3);
+ * the same with the longer lifetime first among equal sizes; greedy by breadth (4.2: the buffers of the
+ * steps with the most bytes live first, each step's largest first) */
+typedef struct
+{
+  const WbMemoryBuffer *b;
+  gint64                breadth; /* the most bytes live at a step of its lifetime */
+} Item;
 
 static gint
 by_size_desc (gconstpointer a, gconstpointer b)
 {
-  const WbMemoryBuffer *x = *(const WbMemoryBuffer *const *) a, *y = *(const WbMemoryBuffer *const *) b;
+  const Item *x = a, *y = b;
 
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
-  return x->first < y->first ? -1 : x->first > y->first;
+  if (x->b->size != y->b->size)
+    return x->b->size > y->b->size ? -1 : 1;
+  return x->b->first < y->b->first ? -1 : x->b->first > y->b->first;
+}
+
+static gint
+by_size_then_life (gconstpointer a, gconstpointer b)
+{
+  const Item *x = a, *y = b;
+  guint       lx = x->b->last - x->b->first, ly = y->b->last - y->b->first;
+
+  if (x->b->size != y->b->size)
+    return x->b->size > y->b->size ? -1 : 1;
+  if (lx != ly)
+    return lx > ly ? -1 : 1;
+  return x->b->first < y->b->first ? -1 : x->b->first > y->b->first;
+}
+
+static gint
+by_breadth (gconstpointer a, gconstpointer b)
+{
+  const Item *x = a, *y = b;
+
+  if (x->breadth != y->breadth)
+    return x->breadth > y->breadth ? -1 : 1;
+  return by_size_desc (a, b);
 }
 
 static gint
@@ -277,22 +418,20 @@ by_offset (gconstpointer a, gconstpointer b)
   return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Greedy by size (Pisarchyk & Lee 2020, 4.3): each buffer, largest first, into the smallest gap that fits
- * between the placed buffers whose lifetimes overlap it, else above them all */
-static void
-assign_offsets (WbMemoryPlan *plan)
+/* Offsets in the order of @items (each buffer into the smallest gap that fits between the placed buffers
+ * whose lifetimes overlap it, else above them all), written to @offsets (by buffer index); the arena */
+static gint64
+place (WbMemoryPlan *plan, const Item *items, gint64 *offsets)
 {
-  guint n = plan->buffers->len;
-  g_autoptr (GPtrArray) order = g_ptr_array_sized_new (n);
+  guint           n = plan->buffers->len;
+  WbMemoryBuffer *base = (WbMemoryBuffer *) (gpointer) plan->buffers->data;
   g_autoptr (GPtrArray) placed = g_ptr_array_sized_new (n);
   g_autoptr (GPtrArray) overlap = g_ptr_array_new ();
+  gint64 arena = 0;
 
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (order, &g_array_index (plan->buffers, WbMemoryBuffer, i));
-  g_ptr_array_sort (order, by_size_desc);
-  for (guint i = 0; i < n; i++)
     {
-      WbMemoryBuffer *b = order->pdata[i];
+      WbMemoryBuffer *b = (WbMemoryBuffer *) items[i].b;
       gint64          best = -1, best_gap = G_MAXINT64, prev_end = 0;
 
       g_ptr_array_set_size (overlap, 0);
@@ -312,14 +451,51 @@ assign_offsets (WbMemoryPlan *plan)
           prev_end = MAX (prev_end, p->offset + p->size);
         }
       b->offset = best >= 0 ? best : prev_end;
-      plan->arena = MAX (plan->arena, b->offset + b->size);
+      offsets[b - base] = b->offset;
+      arena = MAX (arena, b->offset + b->size);
       g_ptr_array_add (placed, b);
     }
+  return arena;
 }
 
-/* the most bytes live at one step (a sweep over lifetime ends) */
+/* Each order in turn; the smallest arena is kept (ties: the earlier order) */
+static void
+assign_offsets (WbMemoryPlan *plan, const gint64 *live_at)
+{
+  static const GCompareFunc orders[] = { by_size_desc, by_size_then_life, by_breadth };
+  guint                     n = plan->buffers->len;
+  g_autofree Item          *items = g_new0 (Item, MAX (n, 1));
+  g_autofree gint64        *offsets = g_new0 (gint64, MAX (n, 1));
+  g_autofree gint64        *best = g_new0 (gint64, MAX (n, 1));
+  gint64                    best_arena = G_MAXINT64;
+
+  for (guint o = 0; o < G_N_ELEMENTS (orders); o++)
+    {
+      gint64 arena;
+      for (guint i = 0; i < n; i++)
+        {
+          const WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, i);
+          items[i].b = b;
+          items[i].breadth = 0;
+          for (guint s = b->first; orders[o] == by_breadth && s <= b->last; s++)
+            items[i].breadth = MAX (items[i].breadth, live_at[s]);
+        }
+      qsort (items, n, sizeof (Item), orders[o]);
+      arena = place (plan, items, offsets);
+      if (arena < best_arena)
+        {
+          best_arena = arena;
+          memcpy (best, offsets, n * sizeof (gint64));
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    g_array_index (plan->buffers, WbMemoryBuffer, i).offset = best[i];
+  plan->arena = n > 0 ? best_arena : 0;
+}
+
+/* the bytes live at each step (@live_at, n_steps of them; a sweep over lifetime ends) and the most */
 static gint64
-live_peak (const WbMemoryPlan *plan)
+live_peak (const WbMemoryPlan *plan, gint64 *live_at)
 {
   g_autofree gint64 *delta = g_new0 (gint64, plan->n_steps + 2);
   gint64             live = 0, most = 0;
@@ -330,12 +506,51 @@ live_peak (const WbMemoryPlan *plan)
       delta[b->first] += b->size;
       delta[b->last + 1] -= b->size;
     }
-  for (guint s = 0; s <= plan->n_steps; s++)
+  for (guint s = 0; s < plan->n_steps; s++)
     {
       live += delta[s];
+      live_at[s] = live;
       most = MAX (most, live);
     }
   return most;
+}
+
+static gint
+by_bind_step_desc (gconstpointer a, gconstpointer b)
+{
+  const Node *x = *(const Node *const *) a, *y = *(const Node *const *) b;
+
+  return x->bind_step > y->bind_step ? -1 : x->bind_step < y->bind_step;
+}
+
+/* Returned groups live until the last step. A conversion that may be its argument itself (KIND_MAYBE) has a
+ * buffer of its own and keeps its argument's group alive as long as its own: whichever the executor does,
+ * no byte is reused while a tensor holds it. Latest first, so that a chain of them carries through. */
+static void
+extend_maybe (WbMemoryPlan *plan, GHashTable *nodes)
+{
+  g_autoptr (GPtrArray) maybes = g_ptr_array_new ();
+  gint           end = plan->n_steps > 0 ? (gint) plan->n_steps - 1 : 0;
+  GHashTableIter it;
+  gpointer       val;
+
+  g_hash_table_iter_init (&it, nodes);
+  while (g_hash_table_iter_next (&it, NULL, &val))
+    {
+      Node *n = val, *r = node_root (n);
+      if (r == n && n->returned)
+        n->last = end;
+      if (n->maybe_of != NULL)
+        g_ptr_array_add (maybes, n);
+    }
+  g_ptr_array_sort (maybes, by_bind_step_desc);
+  for (guint i = 0; i < maybes->len; i++)
+    {
+      Node *n = maybes->pdata[i], *r = node_root (n), *src = node_root (n->maybe_of);
+      gint  last = r->escapes || r->returned ? end : MAX (r->last, (gint) n->bind_step);
+      if (src != r)
+        src->last = MAX (src->last, last);
+    }
 }
 
 /* The buffers: one per alias group with a fresh base and no escaping member, living until its members'
@@ -354,6 +569,8 @@ collect_buffers (WbMemoryPlan *plan, GHashTable *nodes)
       Node *n = val, *r = node_root (n);
       if (n->escapes)
         r->escapes = TRUE;
+      if (n->returned)
+        r->returned = TRUE;
       if (n->def != NULL)
         {
           Node *had = g_hash_table_lookup (roots, r);
@@ -370,6 +587,7 @@ collect_buffers (WbMemoryPlan *plan, GHashTable *nodes)
       if (r != n)
         r->last = MAX (r->last, n->last);
     }
+  extend_maybe (plan, nodes);
   g_hash_table_iter_init (&it, roots);
   while (g_hash_table_iter_next (&it, (gpointer *) &val, NULL))
     {
@@ -438,8 +656,11 @@ wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
   plan->n_steps = step;
   collect_buffers (plan, nodes);
   g_array_sort (plan->buffers, by_step);
-  assign_offsets (plan);
-  plan->live_peak = live_peak (plan);
+  {
+    g_autofree gint64 *live_at = g_new0 (gint64, plan->n_steps + 1);
+    plan->live_peak = live_peak (plan, live_at);
+    assign_offsets (plan, live_at);
+  }
   for (guint i = 0; i < plan->buffers->len; i++)
     {
       const WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, i);

@@ -4,18 +4,25 @@
  *
  * Steps are the program's top-level bound symbols as the interpreter runs them: the forward trace's body,
  * then (TRAINING) the backward's, numbered 0, 1, ... A name lives from the step of the call that defines
- * it to the last step that reads it (the interpreter's last use, wb-interpreter.c compute_last_uses, over
- * both traces: a tensor saved for the backward lives until its last use there), both included: a call's
- * inputs and outputs never share bytes.
+ * it to the last step that holds it, both included (a call's inputs and outputs never share bytes): the
+ * interpreter's last use (wb-interpreter.c compute_last_uses) over both traces (a tensor saved for the
+ * backward lives until its last use there); a name bound and never read after in its trace (an unused
+ * output, a saved tensor the backward unpacks and does not read) until that trace's end, where the
+ * interpreter drops it; a name the program returns (the forward's outputs and loss, the gradients) until
+ * the last step: the caller holds it after that.
  *
- * Buffers: every tensor a top-level call produces, except
+ * Buffers: every tensor a top-level call produces, outputs included, except
  *   - outputs that alias an argument: views and aliases (reshape, transpose, permute, expand, slices,
- *     squeeze, shallow_copy, update_aliases, ...) and in-place calls (copy_ writes into its destination,
+ *     squeeze, shallow_copy, update_aliases, ... by the printed name or the symbol it stands for:
+ *     torch_slice_prim_impl is prims.slice_prim) and in-place calls (copy_ writes into its destination,
  *     add_ into its first argument): they join the argument's buffer, whose lifetime grows to cover them;
- *   - what escapes the step or was never allocated by it: the program's inputs, cotangents, outputs
- *     returned to the caller (forward outputs, gradients), prims.get_grad's values, and any buffer aliased
- *     with one of them (the runtime keeps its ordinary path for these);
+ *   - what was never allocated by the step: the program's inputs, cotangents, prims.get_grad's values,
+ *     collectives' results, and any buffer aliased with one of them (the runtime keeps its ordinary path
+ *     for these);
  *   - names without a known tensor type (numbers, collections).
+ * A same-dtype conversion (to, type_as, clone, contiguous, ...) and a sum, prod, amax or amin over dims of
+ * extent 1, which an executor may answer with its argument itself or a view of it, have a buffer of their
+ * own and keep their argument's buffer alive as long as their own.
  *
  * Offsets: the greedy-by-size offset assignment of Pisarchyk & Lee, "Efficient Memory Management for Deep
  * Neural Net Inference" (2020, arXiv:2001.03288), section 4.3, the rule TensorFlow Lite's arena planner
@@ -25,7 +32,9 @@
  * sum of sizes compares with torch.cuda.max_memory_allocated).
  *
  * Pure: no device, no allocation of tensors; the CUDA runtime serves a call's output allocations from the
- * arena (wb_memory_plan_get_outputs of that call), checking that the bytes are free at that moment. */
+ * arena (wb_memory_plan_get_outputs of that call), checking that the bytes are free at that moment (a
+ * tensor the caller still holds, such as an earlier run's result, keeps its bytes: the allocation then
+ * takes the pool's path). */
 #pragma once
 
 #if !defined(WB_EXECUTORS_INSIDE) && !defined(WB_EXECUTORS_COMPILATION)

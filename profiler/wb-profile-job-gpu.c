@@ -213,6 +213,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   req.profile = TRUE;
   req.ceilings = measure_ceilings;
   req.cuda_graphs = options->cuda_graphs;
+  req.no_memory_plan = !options->memory_plan;
   req.allow_cpu_fallback = options->allow_cpu_fallback;
   req.allow_tf32 = options->allow_tf32;
   req.world_size = group->world_size;

@@ -92,8 +92,8 @@ WbRunner *wb_profile_job_get_runner (WbProfileJob *job);
 void wb_profile_job_set_runner_program (WbProfileJob *job, const char *path);
 /* wb_profile_job_set_assignment: (nullable) (referenced) applied by wb_profile_job_run. */
 void wb_profile_job_set_assignment (WbProfileJob *job, WbAssignment *assignment);
-/* wb_profile_job_set_options: copied; iters, warmup, seed, check_shapes, progress, cuda_graphs, allow_cpu_fallback are used;
- * parameters are the case's inputs (set by the job). */
+/* wb_profile_job_set_options: copied; iters, warmup, seed, check_shapes, progress, cuda_graphs, memory_plan,
+ * allow_cpu_fallback are used; parameters are the case's inputs (set by the job). */
 void wb_profile_job_set_options (WbProfileJob *job, const WbProfileOptions *options);
 /* wb_profile_job_set_inputs: (nullable) (transfer none; must outlive the run) tensors to take inputs and
  * cotangents from (--inputs); NULL: seeded inputs. */

@@ -50,6 +50,7 @@ wb_profile_options_init (WbProfileOptions *options)
   options->iters = 20;
   options->warmup = 3;
   options->cuda_graphs = TRUE;
+  options->memory_plan = TRUE;
 }
 
 const char *

@@ -97,6 +97,7 @@ typedef struct
   WbProfileProgressFunc progress; /* (nullable) */
   gpointer              progress_data;
   gboolean              cuda_graphs; /* GPU runner only: replay the timed iterations as one CUDA graph (default; --no-cuda-graphs) */
+  gboolean              memory_plan; /* GPU runner only: the static memory plan's arena (default; --no-memory-plan) */
   /* GPU runner only: let calls no GPU path takes run on the cpu (--allow-cpu-fallback); without it such a call
    * fails the run naming the op (WB_EXECUTOR_ERROR_CPU_FALLBACK) */
   gboolean allow_cpu_fallback;
@@ -108,7 +109,8 @@ typedef struct
 } WbProfileOptions;
 
 /* wb_profile_options_init: 20 timed iterations, 3 warm-up, seed 0, no checks, no callbacks; on the GPU the
- * timed iterations are replays of a CUDA graph (cuda_graphs TRUE: ignored on the cpu). */
+ * timed iterations are replays of a CUDA graph (cuda_graphs TRUE: ignored on the cpu) and the runs after the
+ * checked one place their tensors by the static memory plan (memory_plan TRUE). */
 void wb_profile_options_init (WbProfileOptions *options);
 
 /* wb_cuda_is_available: whether `--device cuda` may run here: this build has the GPU runner

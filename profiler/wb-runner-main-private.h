@@ -11,7 +11,10 @@
 G_BEGIN_DECLS
 
 /* The static memory plan of a run and what each run of the program allocated (wb-runner-memory.c). The plan
- * is on unless the request's `memory_plan` is false or WB_MEMORY_PLAN=0. */
+ * is on unless the request's `memory_plan` is false or WB_MEMORY_PLAN=0. It is made before the checked run
+ * and its arena allocated after it (_wb_runner_memory_arm): the checked run takes every tensor from the
+ * pool, so its results, which the runner keeps to compare with the later runs' and graph replays' and to
+ * send back, never hold a place of the arena that a later run or a replay writes. */
 typedef struct
 {
   WbCudaRuntime *rt;
@@ -21,12 +24,14 @@ typedef struct
   WbCudaRuntimeStats at_start;
   /* the checked (first) run's and the most of any later run's: peak bytes above the run's start (the pool's
    * path; the arena's bytes added when sent), cuMemAllocAsync calls, tensors placed in the arena, misses */
-  gint64   first_peak, peak;
+  gint64   first_peak, peak, first_arena;
   guint    first_allocs, allocs, arena_allocs, arena_misses;
   gboolean later; /* a run after the checked one was measured */
 } WbRunnerMemory;
 
 void _wb_runner_memory_prepare (WbRunnerMemory *m, WbCudaRuntime *rt, WbProgram *program, gboolean want);
+/* _wb_runner_memory_arm: after the checked run, the plan's arena (a failure leaves the plan off, noted) */
+void _wb_runner_memory_arm (WbRunnerMemory *m);
 void _wb_runner_memory_clear (WbRunnerMemory *m);
 /* around a top-level call (the runner's call hooks): its planned places, then none */
 void _wb_runner_memory_call (WbRunnerMemory *m, const WbBsym *call);

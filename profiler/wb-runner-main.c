@@ -273,7 +273,7 @@ typedef struct
   GArray      *iter_ms, *iter_gpu_ms; /* double: each timed iteration's host and GPU time */
   CUevent      gpu_ev[2];             /* around each unprofiled timed run */
   guint        side_calls, side_joins;
-  WbRunResult *last_side; /* the last run that used the second stream, compared with the checked run's */
+  WbRunResult *last_side; /* the last run, when it used the second stream, compared with the checked run's */
   char        *side_note;
 } Run;
 
@@ -375,7 +375,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
       (host_cots && (run->cots = _wb_runner_upload_all (run->rt, host_cots, error)) == NULL))
     return FALSE;
   run->host_args = g_steal_pointer (&host_args);
-  /* the plan's arena, before the checked run and any capture */
+  /* the plan (its arena comes after the checked run: _wb_runner_memory_arm) */
   _wb_runner_memory_prepare (&r->mem, run->rt, run->program, run->memory_plan);
 
   wb_run_options_init (&run->options);
@@ -419,6 +419,8 @@ run_checked (Runner *r, Run *run, GError **error)
   if (run->result == NULL || !wb_cuda_nccl_join_all (run->rt, error) || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
   _wb_runner_memory_end (&r->mem, TRUE);
+  if (run->warmup > 1 || run->iters > 0) /* later runs (the checked run is the first warm-up) */
+    _wb_runner_memory_arm (&r->mem);     /* its results are the pool's: no later run or replay writes them */
   g_variant_ref_sink ((run->stats = stats_variant (retries)));
   if ((run->warmup > 0 || run->iters > 0) && !_wb_runner_find_written_inputs (run->rt, run->args, run->host_args, &run->written, error))
     return FALSE;
@@ -463,6 +465,8 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
     return FALSE;
   if (timed)
     wb_host_trace_begin (r->host_trace);
+  /* the previous run's values, kept for the comparison below, would hold its places of the arena */
+  g_clear_pointer (&run->last_side, wb_run_result_free);
   wb_cuda_runtime_get_stats (rt, &before);
   if (!_wb_runner_restore_inputs (rt, &run->written, error))
     return FALSE;

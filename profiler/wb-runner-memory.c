@@ -2,8 +2,9 @@
  * (wb-runner-main-private.h, WbRunnerMemory)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The plan (executors/wb-memory-plan.h) is computed when the program is built, its arena allocated before the
- * checked run (so before any CUDA-graph capture), and each top-level call told where its outputs go
+ * The plan (executors/wb-memory-plan.h) is computed when the program is built, its arena allocated after the
+ * checked run (so the checked run's results, which the runner keeps, are the pool's, never the arena's) and
+ * before the warm-up and any CUDA-graph capture, and each top-level call told where its outputs go
  * (wb_cuda_runtime_expect). A run's peak is measured from its own start, as PyTorch's step peak is
  * (torch.cuda.max_memory_allocated after the warm-up, minus what was allocated before the step): the
  * weights, inputs and cotangents, the checked run's results the runner keeps, and anything an earlier run
@@ -17,8 +18,6 @@
 void
 _wb_runner_memory_prepare (WbRunnerMemory *m, WbCudaRuntime *rt, WbProgram *program, gboolean want)
 {
-  g_autoptr (GError) local = NULL;
-
   _wb_runner_memory_clear (m);
   m->rt = rt;
   if (!want || g_strcmp0 (g_getenv ("WB_MEMORY_PLAN"), "0") == 0)
@@ -28,12 +27,19 @@ _wb_runner_memory_prepare (WbRunnerMemory *m, WbCudaRuntime *rt, WbProgram *prog
     }
   m->plan = wb_memory_plan_new_for_program (program);
   if (wb_memory_plan_get_arena_bytes (m->plan) == 0)
+    m->note = g_strdup ("nothing to place: every tensor from the pool");
+}
+
+void
+_wb_runner_memory_arm (WbRunnerMemory *m)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (m->rt == NULL || m->plan == NULL || wb_memory_plan_get_arena_bytes (m->plan) == 0)
+    return;
+  if (!wb_cuda_runtime_set_arena (m->rt, wb_memory_plan_get_arena_bytes (m->plan), &local))
     {
-      m->note = g_strdup ("nothing to place: every tensor from the pool");
-      return;
-    }
-  if (!wb_cuda_runtime_set_arena (rt, wb_memory_plan_get_arena_bytes (m->plan), &local))
-    {
+      g_free (m->note);
       m->note = g_strdup_printf ("no arena (%s): every tensor from the pool", local->message);
       g_printerr ("thunder-wb-runner: memory plan: %s\n", m->note);
     }
@@ -99,6 +105,7 @@ _wb_runner_memory_end (WbRunnerMemory *m, gboolean checked)
   if (checked)
     {
       m->first_peak = peak;
+      m->first_arena = st.arena_bytes;
       m->first_allocs = allocs;
       return;
     }
@@ -122,7 +129,7 @@ _wb_runner_memory_add_result (WbRunnerMemory *m, GVariantBuilder *b)
   arena = st.arena_bytes;
   /* the step: a run after the checked one where there was one (the checked run's one-time work excluded) */
   g_variant_builder_add (b, "{sv}", "device_step_peak_bytes", g_variant_new_int64 ((m->later ? m->peak : m->first_peak) + arena));
-  g_variant_builder_add (b, "{sv}", "device_first_run_peak_bytes", g_variant_new_int64 (m->first_peak + arena));
+  g_variant_builder_add (b, "{sv}", "device_first_run_peak_bytes", g_variant_new_int64 (m->first_peak + m->first_arena));
   g_variant_builder_add (b, "{sv}", "allocs_per_iteration", g_variant_new_uint32 (m->later ? m->allocs : m->first_allocs));
   g_variant_builder_add (b, "{sv}", "memory_plan", g_variant_new_boolean (arena > 0));
   if (m->note != NULL)

@@ -396,6 +396,7 @@ request_variant (const WbRunnerRequest *req)
     g_variant_builder_add (&b, "{sv}", "ceilings", g_variant_new_boolean (TRUE));
   if (req->cuda_graphs)
     g_variant_builder_add (&b, "{sv}", "cuda_graphs", g_variant_new_boolean (TRUE));
+  g_variant_builder_add (&b, "{sv}", "memory_plan", g_variant_new_boolean (!req->no_memory_plan));
   if (req->allow_cpu_fallback)
     g_variant_builder_add (&b, "{sv}", "allow_cpu_fallback", g_variant_new_boolean (TRUE));
   if (req->allow_tf32)

@@ -74,6 +74,9 @@ typedef struct
   /* capture the program once as a CUDA graph after the warm-up and replay it for the timed runs (result's
    * cuda_graphs_used, cuda_graphs_note) */
   gboolean cuda_graphs;
+  /* without the static memory plan (sent as memory_plan false): every tensor from the pool. The plan is the
+   * runner's default (a zeroed request keeps it); WB_MEMORY_PLAN=0 in its environment turns it off too */
+  gboolean no_memory_plan;
   /* let a call no GPU path takes run on the cpu (wb_cuda_executors_set_cpu_fallback); otherwise the run fails
    * with WB_RUNNER_ERROR_FAILED, remote code WB_EXECUTOR_ERROR_CPU_FALLBACK, naming the op (--allow-cpu-fallback) */
   gboolean allow_cpu_fallback;

@@ -7,7 +7,14 @@
  * dropped; after that, still while side work that touched it is not joined (the side stream may read it
  * later than the run's stream reuses it), and for good when it predates a capture that released it (every
  * replay of the graph reads it). With the ranges the runtime keeps, serving a plan that is wrong about a
- * lifetime costs memory (the pool's path), never a wrong value. */
+ * lifetime costs memory (the pool's path), never a wrong value: a tensor still held (an earlier run's result
+ * the caller keeps, the checked run's outputs compared with a replay's) keeps its range busy, so no place
+ * over its bytes is handed out.
+ *
+ * The side stream: a call placed there forks from the run's stream before it allocates, so a range free
+ * now (dropped by work on the run's stream enqueued before the fork) is free for it too. A range it takes
+ * is marked as touched by side work, and a range dropped while a call runs there is held until the next
+ * join, as the pool's path frees such blocks on the side stream. */
 #include "config.h"
 
 #include "wb-cuda-runtime-private.h"
@@ -104,8 +111,7 @@ _wb_cuda_arena_take (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes)
   guint untaken = 0;
 
   b->arena_off = -1;
-  /* the run's stream only: side work's allocations take the pool's stream-ordered path */
-  if (rt->arena == 0 || rt->arena_expect == NULL || rt->arena_expect->len == 0 || rt->stream != rt->main)
+  if (rt->arena == 0 || rt->arena_expect == NULL || rt->arena_expect->len == 0)
     return 0;
   prune (rt);
   for (guint i = 0; i < rt->arena_expect->len; i++)
@@ -128,6 +134,8 @@ _wb_cuda_arena_take (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes)
       r.end = p->offset + p->nbytes;
       g_array_append_val (rt->arena_busy, r);
       b->arena_off = p->offset;
+      if (rt->stream != rt->main)
+        b->side_epoch = rt->side_epoch; /* side work writes it: held until joined once dropped */
       rt->stats.arena_allocs++;
       return rt->arena + (CUdeviceptr) p->offset;
     }
@@ -145,10 +153,19 @@ _wb_cuda_arena_release (WbCudaRuntime *rt, WbCudaBlock *b)
       r->released = TRUE;
       if (rt->capturing && b->capture != rt->capture_serial)
         r->pinned = TRUE;
-      else if (_wb_cuda_block_touched_unjoined (rt, b))
+      else if (_wb_cuda_block_touched_unjoined (rt, b) || (rt->stream != rt->main && rt->side_pending))
         r->hold_epoch = rt->side_epoch;
       else
-        g_array_remove_index_fast (rt->arena_busy, i);
+        {
+          g_array_remove_index_fast (rt->arena_busy, i);
+          /* free now: a temporary of the current call that took one of its places gives it back */
+          for (guint k = 0; rt->arena_expect != NULL && k < rt->arena_expect->len; k++)
+            {
+              WbCudaArenaPlace *p = &g_array_index (rt->arena_expect, WbCudaArenaPlace, k);
+              if (p->offset == b->arena_off)
+                p->taken = FALSE;
+            }
+        }
       return;
     }
 }

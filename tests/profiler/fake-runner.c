@@ -11,6 +11,7 @@
  * long run. FAKE_RUNNER_CUPTI=0: a profiled run has no traced phase (as without CUPTI).
  * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for), and
  * "allow_tf32=1" when the request allows TF32.
+ * FAKE_RUNNER_PLAN_LOG=FILE: each RUN appends "memory_plan=0|1|absent" (the request's memory_plan).
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
  * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and runs the
  * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
@@ -112,6 +113,19 @@ run (GOutputStream *out, GVariant *payload)
           fprintf (f, "allow_cpu_fallback=%d\n", allow ? 1 : 0);
           if (tf32)
             fprintf (f, "allow_tf32=1\n");
+          fclose (f);
+        }
+    }
+  if (g_getenv ("FAKE_RUNNER_PLAN_LOG") != NULL)
+    {
+      gboolean plan = FALSE;
+      gboolean has = g_variant_lookup (payload, "memory_plan", "b", &plan);
+      FILE    *f = fopen (g_getenv ("FAKE_RUNNER_PLAN_LOG"), "a");
+
+      if (f != NULL)
+        {
+          fprintf (f, "memory_plan=%s\n", !has ? "absent" : plan ? "1"
+                                                                 : "0");
           fclose (f);
         }
     }

@@ -460,6 +460,7 @@ test_errors (void)
     { { sample, "--iters", "0", NULL }, 2, "--iters" },
     { { sample, "--stage", "99", NULL }, 2, "--stage 99" },
     { { sample, "--device", "cpu", "--cuda-graphs", NULL }, 2, "--cuda-graphs" },
+    { { sample, "--memory-plan", "--no-memory-plan", NULL }, 2, "--no-memory-plan" },
     { { "/nonexistent/case", NULL }, 2, "/nonexistent/case" },
   };
 
@@ -556,6 +557,35 @@ test_profile_allow_tf32 (void)
   g_rmdir (dir);
 }
 
+/* `profile --device cuda` asks the runner for the static memory plan unless --no-memory-plan says not to
+ * (the request's memory_plan, as the fake runner received it) */
+static void
+test_profile_memory_plan (void)
+{
+  g_autofree char *sample = g_build_filename (wb_test_samples_dir (), "mlp_small", NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *here = g_path_get_dirname (exe);
+  g_autofree char *fake = g_build_filename (here, "fake-runner", NULL);
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *log = g_build_filename (dir, "plan.log", NULL);
+  g_autofree char *runner_env = g_strdup_printf ("WB_RUNNER=%s", fake);
+  g_autofree char *log_env = g_strdup_printf ("FAKE_RUNNER_PLAN_LOG=%s", log);
+  const char      *env[] = { runner_env, log_env, "FAKE_RUNNER_DEVICE=NVIDIA Fake 80GB, sm_90", NULL };
+  const char      *opts[] = { NULL, "--memory-plan", "--no-memory-plan" };
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (opts); i++)
+    {
+      g_auto (CliRun) run = { 0 };
+      run_cli (&run, env, "profile", (const char *[]){ sample, "--device", "cuda", "--iters", "2", "--warmup", "1", opts[i], NULL });
+      g_test_message ("profile --device cuda %s: %d %s", opts[i] ? opts[i] : "", run.status, run.err);
+      g_assert_cmpint (run.status, ==, 0);
+    }
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "memory_plan=1\nmemory_plan=1\nmemory_plan=0\n");
+  wb_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -567,5 +597,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profiler/cli/run-cuda-one-runner", test_run_cuda_one_runner);
   g_test_add_func ("/profiler/cli/profile-cuda-progress", test_profile_cuda_progress);
   g_test_add_func ("/profiler/cli/profile-allow-tf32", test_profile_allow_tf32);
+  g_test_add_func ("/profiler/cli/profile-memory-plan", test_profile_memory_plan);
   return g_test_run ();
 }
