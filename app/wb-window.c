@@ -539,10 +539,26 @@ wb_window_class_init (WbWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-folder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.open-file", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.previous-stage", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "win.next-stage", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.profile", NULL);
+}
+
+/* Alt+Left / Alt+Right step the stages wherever the focus is: taken in the capture phase, before the
+ * focused widget, since the stage view's source views bind them too (GtkSourceView's move-words) and
+ * would otherwise swallow them where the user reads the stages */
+static void
+add_stage_keys (WbWindow *self)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Left, GDK_ALT_MASK),
+                                                          gtk_named_action_new ("win.previous-stage")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Right, GDK_ALT_MASK),
+                                                          gtk_named_action_new ("win.next-stage")));
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 
 static void
@@ -579,4 +595,5 @@ wb_window_init (WbWindow *self)
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  add_stage_keys (self);
 }

@@ -26,7 +26,7 @@ packages=(
   meson ninja-build pkg-config gcc g++ unzip python3-pip
   libglib2.0-dev libjson-glib-dev libsqlite3-dev libgraphviz-dev
   libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev libopenblas-dev
-  xvfb xauth gettext appstream desktop-file-utils
+  xvfb xauth libxtst-dev gettext appstream desktop-file-utils
   clang libclang-rt-14-dev python3
   chromium
 )

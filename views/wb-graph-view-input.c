@@ -1,4 +1,5 @@
-/* wb-graph-view-input.c — WbGraphView's input: pan (drag), zoom (scroll, pinch), clicks, tooltips, and its actions
+/* wb-graph-view-input.c — WbGraphView's input: pan (drag), zoom (scroll, pinch, Ctrl+plus/minus/0), clicks,
+ * tooltips, and its actions
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -64,6 +65,7 @@ in_minimap (WbGraphView *self, double x, double y)
 static void
 drag_begin_cb (GtkGestureDrag *gesture, double x, double y, WbGraphView *self)
 {
+  gtk_widget_grab_focus (self->area); /* for the keys (_wb_graph_view_install_actions) */
   self->drag_ox = self->ox;
   self->drag_oy = self->oy;
   self->mm_drag = in_minimap (self, x, y);
@@ -292,4 +294,13 @@ _wb_graph_view_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "graph.expand-all", NULL, expand_all_action);
   gtk_widget_class_install_action (widget_class, "graph.collapse-all", NULL, expand_all_action);
   gtk_widget_class_install_action (widget_class, "graph.export", "s", export_action);
+  /* the keys of image viewers and browsers (the shortcuts window lists them): Ctrl+plus zooms in 1.25x
+   * about the middle, Ctrl+minus out 0.8x, Ctrl+0 fits the graph */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "graph.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "graph.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "graph.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "graph.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, GDK_CONTROL_MASK, "graph.zoom-fit", NULL);
 }

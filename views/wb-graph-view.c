@@ -622,6 +622,7 @@ wb_graph_view_init (WbGraphView *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_hexpand (self->area, TRUE);
   gtk_widget_set_has_tooltip (self->area, TRUE);
+  gtk_widget_set_focusable (self->area, TRUE); /* the zoom keys; a click focuses it */
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), _wb_graph_view_draw, self, NULL);
   _wb_graph_view_add_controllers (self);
   gtk_widget_set_parent (self->area, GTK_WIDGET (self));

@@ -42,6 +42,8 @@ gboolean wb_graph_view_click_bsym (WbGraphView *self, const WbBsym *bsym);
 guint wb_graph_view_get_n_chunks (WbGraphView *self);
 /* wb_graph_view_get_title: (transfer none) (nullable) the shown stage's name, drawn over the graph. */
 const char *wb_graph_view_get_title (WbGraphView *self);
+/* Keys, once a click or drag has focused the graph: Ctrl+plus (or Ctrl+=) zooms in 1.25x about the
+ * middle, Ctrl+minus out 0.8x, Ctrl+0 fits the whole stage (the actions graph.zoom-in, -out, -fit). */
 /* wb_graph_view_get_zoom: the view's scale (1: a point per pixel); 0 before the first layout. */
 double wb_graph_view_get_zoom (WbGraphView *self);
 /* wb_graph_view_search: the next bound symbol after the last one found whose call is @text, else whose call, outputs or value

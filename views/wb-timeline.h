@@ -1,5 +1,9 @@
 /* wb-timeline.h — the selected run's kernels per stream on a zoomable time axis, regions and calls above
- * SPDX-License-Identifier: GPL-3.0-or-later */
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Input (wb-timeline-input.c): a drag across the tracks selects a range (and focuses them); with the
+ * tracks focused, W / S zoom in / out 2x about the pointer when it is over the tracks (else about their
+ * middle), A / D pan left / right by a fifth of the tracks' width, Escape clears the range. */
 #pragma once
 
 #if !defined(WB_VIEWS_INSIDE) && !defined(WB_VIEWS_COMPILATION)

@@ -1,0 +1,41 @@
+/* wb-ui-input.h — real input for the ui tests: key presses and pointer moves, buttons and drags that the X
+ * server itself makes (its XTEST extension, through libXtst) and delivers to the window as a user's
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each call returns once the X server has taken the events, GTK's own connection has received what they
+ * caused, and the window has drawn a frame after handling them (bounded waits on the main loop, no
+ * sleeps). What they cause is for the caller to wait for and assert. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+typedef struct _WbUiInput WbUiInput;
+
+/* wb_ui_input_new: (transfer full) (nullable) a second connection to the X display @window is shown on;
+ * NULL with *@why (transfer full) when real input cannot be made there: a display that is not X11, an
+ * X server without XTEST, or a build without libXtst. */
+WbUiInput *wb_ui_input_new (GtkWindow *window, char **why);
+void       wb_ui_input_free (WbUiInput *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbUiInput, wb_ui_input_free)
+
+/* wb_ui_input_sync: what each call below ends with, without sending anything: the window has handled
+ * every event the server sent it so far and drawn a frame after them. */
+void wb_ui_input_sync (WbUiInput *self);
+/* wb_ui_input_focus: gives the window the X input focus (as a window manager does on a click) and waits
+ * until GTK reports it active; FALSE when it did not become active within 10 s. */
+gboolean wb_ui_input_focus (WbUiInput *self);
+/* wb_ui_input_key: presses and releases @accel (gtk_accelerator_parse's form: "w", "Escape",
+ * "<Alt>Right", "<Control>plus"): its modifiers held around the key; Shift added where the keyboard map
+ * has the key's symbol on the shifted level only. */
+void wb_ui_input_key (WbUiInput *self, const char *accel);
+/* wb_ui_input_type: types @text (ASCII) key by key. */
+void wb_ui_input_type (WbUiInput *self, const char *text);
+/* wb_ui_input_move: moves the pointer to @widget's point (@x, @y), in the widget's coordinates (px). */
+void wb_ui_input_move (WbUiInput *self, GtkWidget *widget, double x, double y);
+/* wb_ui_input_button: presses (@press) or releases pointer button @button (1: primary) where it is. */
+void wb_ui_input_button (WbUiInput *self, guint button, gboolean press);
+/* wb_ui_input_drag: button 1 pressed at @widget's (@x0, @y0), moved in @steps (>= 1) equal steps to
+ * (@x1, @y1), released there. */
+void wb_ui_input_drag (WbUiInput *self, GtkWidget *widget, double x0, double y0, double x1, double y1, guint steps);
+/* wb_ui_input_click: button 1 pressed and released at @widget's (@x, @y). */
+void wb_ui_input_click (WbUiInput *self, GtkWidget *widget, double x, double y);
