@@ -420,7 +420,7 @@ _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *jo
   po.progress = on_progress;
   po.progress_data = progress;
   po.cuda_graphs = !o->no_cuda_graphs;
-  po.memory_plan = !o->no_memory_plan;
+  po.memory_plan = o->memory_plan; /* off by default: on the H200 it raised resnet50's step peak (tests/bench/README.md) */
   po.allow_cpu_fallback = o->allow_cpu_fallback;
   po.allow_tf32 = o->allow_tf32;
   wb_profile_job_set_options (job, &po);
@@ -637,9 +637,9 @@ wb_cli_command_profile (int    argc,
       N_ ("Replay the timed iterations as a CUDA graph, captured after the checked run (cuda only; the default)"), NULL },
     { "no-cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &o.no_cuda_graphs, N_ ("Run every timed iteration call by call, without a CUDA graph"), NULL },
     { "memory-plan", 0, 0, G_OPTION_ARG_NONE, &o.memory_plan,
-      N_ ("Place the program's tensors in one arena planned from the traces, after the checked run (cuda only; the default)"), NULL },
+      N_ ("Place the program's tensors in one arena planned from the traces, after the checked run (cuda only; off by default)"), NULL },
     { "no-memory-plan", 0, 0, G_OPTION_ARG_NONE, &o.no_memory_plan,
-      N_ ("Take every tensor from the stream-ordered pool, without the static memory plan (as WB_MEMORY_PLAN=0)"), NULL },
+      N_ ("Take every tensor from the stream-ordered pool, without the static memory plan (the default; as WB_MEMORY_PLAN=0)"), NULL },
     { "allow-cpu-fallback", 0, 0, G_OPTION_ARG_NONE, &o.allow_cpu_fallback,
       N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
     { "allow-tf32", 0, 0, G_OPTION_ARG_NONE, &o.allow_tf32,

@@ -97,7 +97,7 @@ typedef struct
   WbProfileProgressFunc progress; /* (nullable) */
   gpointer              progress_data;
   gboolean              cuda_graphs; /* GPU runner only: replay the timed iterations as one CUDA graph (default; --no-cuda-graphs) */
-  gboolean              memory_plan; /* GPU runner only: the static memory plan's arena (default; --no-memory-plan) */
+  gboolean              memory_plan; /* GPU runner only: the static memory plan's arena (--memory-plan; off by default) */
   /* GPU runner only: let calls no GPU path takes run on the cpu (--allow-cpu-fallback); without it such a call
    * fails the run naming the op (WB_EXECUTOR_ERROR_CPU_FALLBACK) */
   gboolean allow_cpu_fallback;

@@ -557,7 +557,7 @@ test_profile_allow_tf32 (void)
   g_rmdir (dir);
 }
 
-/* `profile --device cuda` asks the runner for the static memory plan unless --no-memory-plan says not to
+/* `profile --device cuda` asks the runner for the static memory plan only with --memory-plan (off by default)
  * (the request's memory_plan, as the fake runner received it) */
 static void
 test_profile_memory_plan (void)
@@ -582,7 +582,7 @@ test_profile_memory_plan (void)
       g_assert_cmpint (run.status, ==, 0);
     }
   g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
-  g_assert_cmpstr (text, ==, "memory_plan=1\nmemory_plan=1\nmemory_plan=0\n");
+  g_assert_cmpstr (text, ==, "memory_plan=0\nmemory_plan=1\nmemory_plan=0\n");
   wb_test_remove_tree (dir);
 }
 
