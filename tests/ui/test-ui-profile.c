@@ -419,7 +419,8 @@ test_change_executor (void)
   w.runs++;
   g_assert_true (wb_ui_wait (run_done, &w, 600));
 
-  /* the unfused region's key now names its first op, a call of its own: matched by key, its contents changed */
+  /* the unfused region's first op is now a call of its own, found by the region's key: Δ previous says it was
+   * unfused from that region (compare's wb_compare_unfused_from), not a change of contents */
   s = wb_run_find_region_by_key (latest_run (), first_key);
   g_assert_nonnull (s);
   g_test_message ("%s (%s) is now %s", first_name, first_key, s->name);
@@ -429,7 +430,7 @@ test_change_executor (void)
 
     g_assert_nonnull (cells);
     g_test_message ("row: %s | %s | Δ %s", cells[0], cells[1], cells[5]);
-    g_assert_cmpstr (cells[5], ==, "changed contents");
+    g_assert_cmpstr (cells[5], ==, "unfused");
   }
   /* a region the change left alone: matched by key, Δ previous compares it with itself, with a verdict */
   s = wb_run_find_region_by_key (latest_run (), later_key);
