@@ -34,6 +34,11 @@ struct _WbInterp
   GHashTable         *dtensor_types; /* (nullable) name -> const WbType* of @trace's DTensor annotations, built on first use */
 };
 
+/* _wb_last_uses_of: for each of @body's @n bound symbols, the names whose last use it is (NULL-terminated
+ * arrays, or NULL); transfer none when @in has the program's cache, else full (_wb_last_uses_release). */
+GPtrArray **_wb_last_uses_of (WbInterp *in, const WbBsym *const *body, guint n);
+void        _wb_last_uses_release (GPtrArray **last, guint n);
+
 /* _wb_interp_run_trace: binds @args to @trace's parameters and runs its body. Returns the RETURN value
  * (transfer full; NONE when the trace returns nothing) or NULL with @error set. */
 WbRtValue *_wb_interp_run_trace (WbInterp *in, const WbTrace *trace, GPtrArray *args, GError **error);
