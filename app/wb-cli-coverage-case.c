@@ -552,26 +552,6 @@ judged_by_f64 (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, WbCase
     }
 }
 
-/* (transfer full) (nullable) a copy of @inputs whose float tensors are copies (NULL when one cannot be made). */
-static GHashTable *
-inputs_copy (GHashTable *inputs)
-{
-  g_autoptr (GHashTable) copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
-  GHashTableIter it;
-  gpointer       key, value;
-
-  g_hash_table_iter_init (&it, inputs);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      WbTensor *t = value;
-      WbTensor *c = wb_dtype_is_float (t->dtype) ? wb_tensor_to_dtype (t, t->dtype, NULL) : wb_tensor_ref (t);
-      if (c == NULL)
-        return NULL;
-      g_hash_table_insert (copy, g_strdup (key), c);
-    }
-  return g_steal_pointer (&copy);
-}
-
 /* run-gpu without reference tensors to compare with: the cpu executor (the reference) runs the same stage on
  * the same @inputs, within the cpu budget, and every result of @gpu is compared with its; FALSE (and @r
  * untouched) when the cpu run is over budget or fails. */
@@ -590,7 +570,7 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
   if (gflop > w->options->cpu_budget_gflop)
     return FALSE;
   wb_run_options_init (&options);
-  pristine = inputs_copy (inputs); /* the run writes running statistics into its inputs */
+  pristine = wb_case_inputs_copy (inputs, FALSE, NULL); /* the run writes running statistics into its inputs */
   if ((cpu = wb_case_run_stage (w->c, stage, inputs, NULL, &options, NULL)) == NULL)
     return FALSE;
   for (guint i = 0; i < gpu->names->len && i < cpu->names->len; i++)

@@ -35,8 +35,6 @@ wb_cli_coverage_run_f64 (const char *path, const char *stage_label, GHashTable *
   g_autoptr (GHashTable) inputs64 = NULL;
   const WbCaseStage *stage;
   WbRunOptions       options;
-  GHashTableIter     it;
-  gpointer           key, value;
 
   c = wb_case_load_full (path, WB_TRACE_SET_LOAD_NO_SUBSETS | WB_TRACE_SET_LOAD_F32_AS_F64, error);
   if (c == NULL)
@@ -47,16 +45,8 @@ wb_cli_coverage_run_f64 (const char *path, const char *stage_label, GHashTable *
                    stage_label);
       return NULL;
     }
-  inputs64 = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
-  g_hash_table_iter_init (&it, inputs);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      WbTensor *t = value;
-      WbTensor *t64 = t->dtype == WB_DTYPE_FLOAT32 ? wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, error) : wb_tensor_ref (t);
-      if (t64 == NULL)
-        return NULL;
-      g_hash_table_insert (inputs64, g_strdup (key), t64);
-    }
+  if ((inputs64 = wb_case_inputs_copy (inputs, TRUE, error)) == NULL)
+    return NULL;
   wb_run_options_init (&options);
   options.draw_f64_as_f32 = TRUE; /* the f32 program's random numbers, widened */
   return wb_case_run_stage (c, stage, inputs64, NULL, &options, error);

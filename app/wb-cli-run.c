@@ -64,54 +64,6 @@ file_to_f64 (WbSafetensors *st, GError **error)
   return g_steal_pointer (&out);
 }
 
-/* --save-outputs: the inputs as the run starts, copied, because the cpu executor writes the program's
- * in-place updates (a BatchNorm's running statistics through copy_) into the caller's tensors and the GPU
- * run does not; the file then lets `run --inputs` start from the same values on either device */
-static GHashTable *
-inputs_snapshot (WbCase *c, GHashTable *inputs, GError **error)
-{
-  g_autoptr (GHashTable) copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
-
-  for (guint i = 0; i < wb_case_get_n_inputs (c); i++)
-    {
-      const char *n = wb_case_get_input (c, i)->name;
-      WbTensor   *t = g_hash_table_lookup (inputs, n), *d;
-
-      if (t == NULL)
-        continue;
-      if ((d = wb_tensor_new (t->dtype, t->rank, t->shape, error)) == NULL)
-        return NULL;
-      if (!wb_tensor_copy_into (d, t, error))
-        {
-          wb_tensor_unref (d);
-          return NULL;
-        }
-      g_hash_table_insert (copy, g_strdup (n), d);
-    }
-  return g_steal_pointer (&copy);
-}
-
-/* --f64: every float32 input (drawn or read) converted in place of the f32 one */
-static gboolean
-inputs_to_f64 (GHashTable *inputs, GError **error)
-{
-  GHashTableIter it;
-  gpointer       key, value;
-
-  g_hash_table_iter_init (&it, inputs);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      WbTensor *t = value, *t64;
-
-      if (t == NULL || t->dtype != WB_DTYPE_FLOAT32)
-        continue;
-      if ((t64 = wb_tensor_to_dtype (t, WB_DTYPE_FLOAT64, error)) == NULL)
-        return FALSE;
-      g_hash_table_iter_replace (&it, t64);
-    }
-  return TRUE;
-}
-
 gboolean
 wb_cli_compare_tensor (const WbTensor *got, const WbTensor *ref, gboolean have_tol, double rtol, double atol, WbCompareResult *r, double *rtol_used, double *atol_used, GError **error)
 {
@@ -459,10 +411,21 @@ wb_cli_command_run (int    argc,
   if (f64 && (c32 = wb_case_load (path, &error)) == NULL)
     return wb_cli_report_error (error);
   inputs = wb_case_make_inputs (f64 ? c32 : c, input_file, (guint64) seed, &error);
-  if (inputs == NULL || (f64 && !inputs_to_f64 (inputs, &error)))
+  if (inputs == NULL)
     return executor_exit_code (error);
+  if (f64)
+    {
+      GHashTable *wide = wb_case_inputs_copy (inputs, TRUE, &error);
 
-  if (save_path != NULL && (saved_inputs = inputs_snapshot (c, inputs, &error)) == NULL)
+      if (wide == NULL)
+        return executor_exit_code (error);
+      g_hash_table_unref (inputs);
+      inputs = wide;
+    }
+  /* --save-outputs writes the inputs the run starts from: the cpu executor writes the program's in-place
+   * updates (BatchNorm's running statistics, through copy_) into the tensors it is given, the GPU run does
+   * not, and `run --inputs` of the file must start where this run did */
+  if (save_path != NULL && (saved_inputs = wb_case_inputs_copy (inputs, FALSE, &error)) == NULL)
     return executor_exit_code (error);
 
   wb_run_options_init (&options);

@@ -424,3 +424,25 @@ wb_case_make_inputs (const WbCase *c, WbSafetensors *tensors, guint64 seed, GErr
     }
   return g_steal_pointer (&map);
 }
+
+GHashTable *
+wb_case_inputs_copy (GHashTable *inputs, gboolean f32_as_f64, GError **error)
+{
+  g_autoptr (GHashTable) copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wb_tensor_unref);
+  GHashTableIter it;
+  gpointer       key, value;
+
+  g_return_val_if_fail (inputs != NULL, NULL);
+  g_hash_table_iter_init (&it, inputs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      WbTensor *t = value, *d;
+
+      if (t == NULL)
+        continue;
+      if ((d = wb_tensor_to_dtype (t, f32_as_f64 && t->dtype == WB_DTYPE_FLOAT32 ? WB_DTYPE_FLOAT64 : t->dtype, error)) == NULL)
+        return NULL;
+      g_hash_table_insert (copy, g_strdup (key), d);
+    }
+  return g_steal_pointer (&copy);
+}

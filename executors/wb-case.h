@@ -91,6 +91,11 @@ WbProgram *wb_case_make_program (const WbCase *c, const WbCaseStage *stage, GErr
 /* wb_case_make_inputs: (transfer full) (element-type utf8 WbTensor) canonical name -> tensor for every
  * input: from @tensors when it has the name, else drawn from @seed. */
 GHashTable *wb_case_make_inputs (const WbCase *c, WbSafetensors *tensors, guint64 seed, GError **error);
+/* wb_case_inputs_copy: (transfer full) a copy of @inputs (as wb_case_make_inputs makes them) whose every tensor
+ * is a contiguous copy, float32 ones widened to float64 when @f32_as_f64 (the f64 reading's inputs): what a
+ * run starts from, kept although the cpu executor writes in-place updates (BatchNorm's running statistics)
+ * into the tensors it is given. NULL with @error when a copy cannot be made (out of memory). */
+GHashTable *wb_case_inputs_copy (GHashTable *inputs, gboolean f32_as_f64, GError **error);
 /* wb_case_make_args: (transfer full) (element-type WbRtValue) the arguments of @program from @inputs:
  * a computation's parameters by name; a prologue's (args tuple, kwargs dict); NULL with
  * WB_EXECUTOR_ERROR_BAD_ARGUMENT naming the parameter it cannot map. */
