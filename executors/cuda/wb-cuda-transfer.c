@@ -24,26 +24,22 @@ upload_by_memset (WbCudaRuntime *rt, WbTensor *host, GError **error)
   if ((d = wb_cuda_tensor_new (rt, host->dtype, host->rank, host->shape, error)) == NULL)
     return NULL;
   p = wb_cuda_tensor_ptr (d);
+  /* whole 32-bit words, then the tail byte by byte (a tensor's bytes are a multiple of its element size) */
   for (gsize i = 0; i < nbytes;)
     {
+      gboolean word = nbytes - i >= 4;
+      guint32  w = 0;
       CUresult rc;
-      if (nbytes - i >= 4 && (i % 4) == 0)
-        {
-          guint32 word;
-          memcpy (&word, bytes + i, 4);
-          rc = rt->cu->cuMemsetD32Async (p + i, word, 1, rt->stream);
-          i += 4;
-        }
-      else
-        {
-          rc = rt->cu->cuMemsetD8Async (p + i, bytes[i], 1, rt->stream);
-          i += 1;
-        }
-      if (!_wb_cuda_runtime_check (rt, rc, "cuMemsetD32Async", error))
+
+      if (word)
+        memcpy (&w, bytes + i, 4);
+      rc = word ? rt->cu->cuMemsetD32Async (p + i, w, 1, rt->stream) : rt->cu->cuMemsetD8Async (p + i, bytes[i], 1, rt->stream);
+      if (!_wb_cuda_runtime_check (rt, rc, word ? "cuMemsetD32Async" : "cuMemsetD8Async", error))
         {
           wb_tensor_unref (d);
           return NULL;
         }
+      i += word ? 4 : 1;
     }
   rt->stats.bytes_uploaded += nbytes;
   return d;
