@@ -365,10 +365,38 @@ open_connection (WbSession *session,
   return sqlite3_open_v2 (uri, &session->db, open_flags | SQLITE_OPEN_URI, NULL);
 }
 
+static WbSession *open_session (const char *path, WbSessionOpenFlags flags, GError **error);
+
 WbSession *
 wb_session_open (const char        *path,
                  WbSessionOpenFlags flags,
                  GError           **error)
+{
+  g_autoptr (GError) local = NULL;
+  WbSession *session;
+
+  if ((flags & (WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE)) != (WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE))
+    return open_session (path, flags & ~WB_SESSION_OPEN_MIGRATE, error);
+  session = open_session (path, flags & ~WB_SESSION_OPEN_MIGRATE, &local);
+  /* an older schema refused read-only: migrated in place (one transaction) when the file may be written */
+  if (session == NULL && g_error_matches (local, WB_SESSION_ERROR, WB_SESSION_ERROR_READ_ONLY) && is_writable (path))
+    {
+      g_clear_error (&local);
+      if ((session = open_session (path, flags & ~(WB_SESSION_OPEN_MIGRATE | WB_SESSION_OPEN_READ_ONLY), &local)) != NULL)
+        {
+          wb_session_close (session);
+          session = open_session (path, flags & ~WB_SESSION_OPEN_MIGRATE, &local);
+        }
+    }
+  if (session == NULL)
+    g_propagate_error (error, g_steal_pointer (&local));
+  return session;
+}
+
+static WbSession *
+open_session (const char        *path,
+              WbSessionOpenFlags flags,
+              GError           **error)
 {
   g_autoptr (WbSession) session = NULL;
   gboolean exists = FALSE;

@@ -47,6 +47,9 @@ typedef enum
   WB_SESSION_OPEN_CREATE = 1 << 0,    /* create the file when it does not exist (or is empty) */
   WB_SESSION_OPEN_READ_ONLY = 1 << 1, /* never write: no migration, no WAL switch */
   WB_SESSION_OPEN_CHECK = 1 << 2,     /* also run PRAGMA quick_check (reads every page: O(file size)) */
+  /* with READ_ONLY: a file of an older schema that this process may write is migrated first (opened
+   * without READ_ONLY, then again read-only), as a reader that opens a user's own file expects */
+  WB_SESSION_OPEN_MIGRATE = 1 << 3,
 } WbSessionOpenFlags;
 
 typedef struct _WbSession WbSession;

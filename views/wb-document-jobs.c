@@ -6,7 +6,6 @@
 #include <glib/gstdio.h>
 #include <malloc.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "wb-document-private.h"
 
@@ -105,32 +104,11 @@ wb_document_is_session_file (const char *path)
 
 /* A session: its latest trace set and every run (the latest with its kernel records). When the folder
  * the set was imported from is still a case, it is loaded too so that the window can profile. */
-/* The window reads a session read-only; one of an older schema is migrated first (in place, in one
- * transaction, as `sessions` and `profile --session` do), when the file may be written. */
-static WbSession *
-open_session (const char *path, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-  WbSession *session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, &local);
-
-  if (session == NULL && g_error_matches (local, WB_SESSION_ERROR, WB_SESSION_ERROR_READ_ONLY) && g_access (path, W_OK) == 0)
-    {
-      g_clear_error (&local);
-      if ((session = wb_session_open (path, WB_SESSION_OPEN_DEFAULT, &local)) != NULL)
-        {
-          wb_session_close (session);
-          session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, &local);
-        }
-    }
-  if (session == NULL)
-    g_propagate_error (error, g_steal_pointer (&local));
-  return session;
-}
-
 static WbTraceSet *
 load_session (Job *job, GError **error)
 {
-  g_autoptr (WbSession) session = open_session (job->path, error);
+  /* read-only, but a writable file of an older schema is migrated first, as the user's own file */
+  g_autoptr (WbSession) session = wb_session_open (job->path, WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE, error);
   g_autoptr (GPtrArray) sets = NULL;
   g_autoptr (GPtrArray) listed = NULL;
   const WbSessionTraceSet *last;

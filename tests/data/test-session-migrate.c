@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include "wb-session-private.h"
 #include "wb-test-common.h"
@@ -221,6 +223,47 @@ test_migrate_read_only (WbTestSessionFixture *f,
   sqlite3_close (db);
 }
 
+/* READ_ONLY | MIGRATE: a writable file of an older schema is migrated, then read read-only; a file this
+ * process may not write is refused as with READ_ONLY alone, and stays at its version */
+static void
+test_migrate_then_read (WbTestSessionFixture *f,
+                        gconstpointer         data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbRun) run = v1_run ();
+  g_autoptr (WbRun) back = NULL;
+  sqlite3 *db;
+
+  make_v1_file (f->path, run);
+  {
+    g_autoptr (WbSession) session = wb_session_open (f->path, WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (wb_session_get_opened_version (session), ==, WB_SESSION_SCHEMA_VERSION);
+    back = wb_session_get_run (session, 1, WB_SESSION_READ_KERNELS, &error);
+    g_assert_no_error (error);
+    g_assert_true (wb_run_equal (run, back));
+  }
+  db = wb_test_sqlite_open (f->path);
+  g_assert_cmpint (wb_test_sqlite_int (db, "PRAGMA user_version"), ==, WB_SESSION_SCHEMA_VERSION);
+  sqlite3_close (db);
+
+  if (getuid () == 0)
+    return; /* root writes any file: the read-only half cannot be made here */
+  make_v1_file (f->path, run);
+  g_assert_cmpint (g_chmod (f->path, 0444), ==, 0);
+  {
+    g_autoptr (WbSession) session = wb_session_open (f->path, WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE, &error);
+
+    g_assert_null (session);
+    g_assert_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_READ_ONLY);
+  }
+  g_assert_cmpint (g_chmod (f->path, 0644), ==, 0);
+  db = wb_test_sqlite_open (f->path);
+  g_assert_cmpint (wb_test_sqlite_int (db, "PRAGMA user_version"), ==, 1);
+  sqlite3_close (db);
+}
+
 static void
 test_newer_version (WbTestSessionFixture *f,
                     gconstpointer         data)
@@ -260,6 +303,7 @@ main (int    argc,
 #define ADD(path, func) g_test_add ("/data/WbSession/" path, WbTestSessionFixture, NULL, wb_test_session_fixture_set_up, func, wb_test_session_fixture_tear_down)
   ADD ("schema/migrate-v1", test_migrate_v1);
   ADD ("schema/migrate-read-only", test_migrate_read_only);
+  ADD ("schema/migrate-then-read", test_migrate_then_read);
   ADD ("schema/newer-version", test_newer_version);
   ADD ("bad/trigger-before-migration", test_bad_trigger_old_version);
 #undef ADD
