@@ -117,6 +117,12 @@ print_stats (GVariant *stats, const char *device, GArray *iter_ms, GArray *iter_
 WbCaseRun *
 wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, WbRunner *runner, int *exit_code, GError **error)
 {
+  return wb_cli_run_stage_on_cuda_with (c, stage, inputs, tensors, options, iters, default_executor, NULL, runner, exit_code, error);
+}
+
+WbCaseRun *
+wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, const WbCliCudaCalls *calls, WbRunner *runner, int *exit_code, GError **error)
+{
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (GPtrArray) args = NULL;
   g_autoptr (GPtrArray) cots = NULL;
@@ -155,6 +161,11 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
   req.forward = wb_program_get_source (program, FALSE); /* the runner decomposes as wb_program_new did */
   req.backward = wb_program_get_source (program, TRUE);
   req.default_executor = default_executor;
+  if (calls != NULL)
+    {
+      req.call_executors = calls->call_executors;
+      req.n_call_executors = calls->n_call_executors;
+    }
   req.args = args;
   req.cotangents = cots;
   req.seed = options->seed;
@@ -182,9 +193,12 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
             return NULL;
         }
     }
-  g_print (_ ("case %s, stage %s (%s) on cuda through thunder-wb-runner\n"), wb_case_get_name (c), stage->label,
-           wb_program_kind_to_string (stage->kind));
-  print_stats (res->stats, res->device, res->iter_ms, res->iter_gpu_ms);
+  if (calls == NULL || !calls->quiet)
+    {
+      g_print (_ ("case %s, stage %s (%s) on cuda through thunder-wb-runner\n"), wb_case_get_name (c), stage->label,
+               wb_program_kind_to_string (stage->kind));
+      print_stats (res->stats, res->device, res->iter_ms, res->iter_gpu_ms);
+    }
 
   run = g_new0 (WbCaseRun, 1);
   run->stage = stage;

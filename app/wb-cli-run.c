@@ -29,8 +29,8 @@ executor_exit_code (const GError *error)
   return wb_cli_report_error (error);
 }
 
-static const WbCaseStage *
-pick_stage (WbCase *c, const char *stage)
+const WbCaseStage *
+wb_cli_pick_stage (WbCase *c, const char *stage)
 {
   char  *end = NULL;
   gint64 k;
@@ -393,7 +393,7 @@ wb_cli_command_run (int    argc,
     return wb_cli_report_error (error);
   if (recompile && !wb_case_add_workbench_stages (c, &error))
     return executor_exit_code (error);
-  stage = pick_stage (c, stage_arg);
+  stage = wb_cli_pick_stage (c, stage_arg);
   if (stage == NULL)
     {
       if (stage_arg)

@@ -7,6 +7,10 @@
 
 G_BEGIN_DECLS
 
+/* wb_cli_pick_stage: (transfer none) (nullable) the stage @stage names (nullable: the default stage):
+ * entry K of `stages PATH` or a stage label, as `run --stage` takes it. */
+const WbCaseStage *wb_cli_pick_stage (WbCase *c, const char *stage);
+
 /* wb_cli_compare_tensor: compares @got with @ref as `run --compare` does: with @have_tol, @rtol and @atol;
  * otherwise the dtype's defaults (wb_dtype_default_tolerance), the f16/bf16 atol scaled by max |ref| when
  * that exceeds 1 and elements mismatch. Fills @r and (nullable) the tolerances used; FALSE with

@@ -73,6 +73,10 @@ int wb_cli_command_run (int    argc,
  * (wb-cli-record.c); also runs without --headless, as DESIGN.md writes it. */
 int wb_cli_command_record (int    argc,
                            char **argv);
+/* wb_cli_command_bisect: `bisect PATH [--stage K] [--inputs F] [--seed N] [--default-executor EXEC]`
+ * (wb-cli-bisect.c). */
+int wb_cli_command_bisect (int    argc,
+                           char **argv);
 /* wb_cli_command_coverage: `coverage PATH... [--levels LIST] [--format md|json] [--jobs N] [--timeout S]
  * [--cpu-budget-gflop G] [-o FILE]` (wb-cli-coverage.c, wb-cli-coverage-case.c, wb-cli-coverage-report.c). */
 int wb_cli_command_coverage (int    argc,

@@ -24,6 +24,7 @@ struct _WbInterp
   WbRunState          state;
   const WbRunOptions *options;
   GHashTable         *assignment; /* name -> WbExecutor* (borrowed) */
+  GHashTable         *by_call;    /* (nullable) top-level WbBsym* -> WbExecutor* (borrowed), before @assignment */
   WbExecutor         *default_executor;
   GHashTable         *grad_index; /* JOINT: fw_flat_out name -> index + 1 */
   WbCotangentFunc     cotangent;

@@ -441,9 +441,11 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
     return FALSE;
   if (top && in->options->call_started)
     in->options->call_started (in->trace, b, in->options->observer_data);
-  if (top && in->assignment)
+  if (top && (in->assignment || in->by_call))
     {
-      WbExecutor *e = g_hash_table_lookup (in->assignment, b->name);
+      WbExecutor *e = in->by_call ? g_hash_table_lookup (in->by_call, b) : NULL;
+      if (e == NULL && in->assignment)
+        e = g_hash_table_lookup (in->assignment, b->name);
       executor = e ? e : in->default_executor;
     }
 

@@ -16,6 +16,7 @@ struct _WbProgram
   WbTrace      *source_backward;
   WbProgramKind kind;
   GHashTable   *assignment; /* name (owned) -> WbExecutor* */
+  GHashTable   *by_call;    /* const WbBsym* (a top-level call of forward or backward) -> WbExecutor* */
   WbExecutor   *default_executor;
   GPtrArray    *param_names;
   WbLastUses   *last_uses;  /* the interpreter's per-body memo, kept across runs */
@@ -114,6 +115,7 @@ wb_program_new (WbTrace *forward, WbTrace *backward, GError **error)
   p->source_backward = backward ? wb_trace_ref (backward) : NULL;
   p->kind = kind;
   p->assignment = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->by_call = g_hash_table_new (NULL, NULL);
   p->default_executor = wb_cpu_executor_get ();
   p->param_names = g_ptr_array_new ();
   p->last_uses = _wb_last_uses_new ();
@@ -141,6 +143,7 @@ wb_program_unref (WbProgram *program)
   if (program->source_backward)
     wb_trace_unref (program->source_backward);
   g_hash_table_unref (program->assignment);
+  g_hash_table_unref (program->by_call);
   g_ptr_array_unref (program->param_names);
   _wb_last_uses_free (program->last_uses);
   g_free (program);
@@ -186,12 +189,41 @@ wb_program_get_param_names (const WbProgram *program)
   return program->param_names;
 }
 
+guint
+wb_program_get_n_calls (const WbProgram *program)
+{
+  return program->forward->n_body + (program->backward != NULL ? program->backward->n_body : 0);
+}
+
+const WbBsym *
+wb_program_get_call (const WbProgram *program, guint ordinal, gboolean *backward)
+{
+  gboolean bw = ordinal >= program->forward->n_body;
+
+  g_return_val_if_fail (ordinal < wb_program_get_n_calls (program), NULL);
+  if (backward != NULL)
+    *backward = bw;
+  return bw ? program->backward->body[ordinal - program->forward->n_body] : program->forward->body[ordinal];
+}
+
+gboolean
+wb_program_assign_call (WbProgram *program, guint ordinal, WbExecutor *executor)
+{
+  g_return_val_if_fail (executor != NULL, FALSE);
+  if (ordinal >= wb_program_get_n_calls (program))
+    return FALSE;
+  g_hash_table_replace (program->by_call, (gpointer) wb_program_get_call (program, ordinal, NULL), executor);
+  return TRUE;
+}
+
 WbExecutor *
 wb_program_get_executor_for (const WbProgram *program, const WbBsym *b)
 {
   WbExecutor *e;
 
   g_return_val_if_fail (program != NULL && b != NULL, NULL);
+  if ((e = g_hash_table_lookup (program->by_call, b)) != NULL)
+    return e;
   e = b->name != NULL ? g_hash_table_lookup (program->assignment, b->name) : NULL;
   return e != NULL ? e : program->default_executor;
 }
@@ -338,6 +370,7 @@ interp_init (WbInterp *in, WbProgram *p, const WbRunOptions *options, GHashTable
   in->state.draw_f64_as_f32 = options->draw_f64_as_f32;
   in->options = options;
   in->assignment = p->assignment;
+  in->by_call = g_hash_table_size (p->by_call) > 0 ? p->by_call : NULL;
   in->default_executor = p->default_executor;
   in->stats = stats;
   in->last_uses = p->last_uses;

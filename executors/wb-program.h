@@ -79,11 +79,23 @@ WbTrace *wb_program_get_source (const WbProgram *program, gboolean backward);
 /* wb_program_assign: runs top-level calls printed @name (a region such as "TorchCompile0", or a symbol
  * such as "prims.linear") on @executor. NULL @name sets the default (initially cpu). */
 void wb_program_assign (WbProgram *program, const char *name, WbExecutor *executor);
+/* wb_program_get_n_calls: the number of top-level calls of the program that runs: the forward's body, then
+ * the backward's. A call's ordinal (0-based, in that order) names it across processes: the GPU runner
+ * parses the same source text into the same program (`bisect` sends ordinals, wb-cli-bisect.c). */
+guint wb_program_get_n_calls (const WbProgram *program);
+/* wb_program_get_call: (transfer none) top-level call @ordinal (< wb_program_get_n_calls); *@backward
+ * (nullable) says whose body it is in. */
+const WbBsym *wb_program_get_call (const WbProgram *program, guint ordinal, gboolean *backward);
+/* wb_program_assign_call: runs top-level call @ordinal (and that call alone) on @executor (transfer none;
+ * executors live as long as the process); it wins over wb_program_assign's choices by name. FALSE when
+ * @ordinal is not a call of the program. */
+gboolean wb_program_assign_call (WbProgram *program, guint ordinal, WbExecutor *executor);
 /* wb_program_get_param_names: (transfer none) the forward's parameter names in order (STAR/STARSTAR
  * parameters by their base name). */
 GPtrArray *wb_program_get_param_names (const WbProgram *program);
 /* wb_program_get_executor_for: (transfer none) (nullable) the executor that runs top-level call @b: the one
- * assigned to its name (wb_program_assign), else the default; NULL before any assignment. */
+ * assigned to it (wb_program_assign_call), else to its name (wb_program_assign), else the default; NULL
+ * before any assignment. */
 WbExecutor *wb_program_get_executor_for (const WbProgram *program, const WbBsym *b);
 
 /* WbRunObserver: called after every top-level CALL with its evaluated arguments and result (for a
@@ -140,15 +152,15 @@ typedef struct
 typedef struct
 {
   WbProgramKind kind;
-  GPtrArray    *outputs;     /* (element-type WbRtValue) forward outputs, flattened one level */
-  GPtrArray    *grads;       /* (element-type WbRtValue) one per flat arg (NONE where no grad); empty if none */
-  GPtrArray    *flat_args;   /* (element-type utf8) names of the flat args (the params when not printed) */
-  GPtrArray    *cotangents;  /* (element-type WbRtValue) the cotangents used (JOINT, TRAINING) */
-  WbRtValue    *value;       /* the forward trace's return value as is (TRAINING: its saved-for-backward part emptied, so
-                                saved tensors are freed during the backward) */
-  GHashTable   *stats;       /* (element-type utf8 WbKernelStat) per kernel name when collect_stats */
-  gint64        forward_ns;  /* wall time of the forward trace, ns */
-  gint64        backward_ns; /* wall time of backward_fn (TRAINING), ns */
+  GPtrArray    *outputs;    /* (element-type WbRtValue) forward outputs, flattened one level */
+  GPtrArray    *grads;      /* (element-type WbRtValue) one per flat arg (NONE where no grad); empty if none */
+  GPtrArray    *flat_args;  /* (element-type utf8) names of the flat args (the params when not printed) */
+  GPtrArray    *cotangents; /* (element-type WbRtValue) the cotangents used (JOINT, TRAINING) */
+  WbRtValue    *value;      /* the forward trace's return value as is (TRAINING: its saved-for-backward part emptied, so
+                               saved tensors are freed during the backward) */
+  GHashTable *stats;        /* (element-type utf8 WbKernelStat) per kernel name when collect_stats */
+  gint64      forward_ns;   /* wall time of the forward trace, ns */
+  gint64      backward_ns;  /* wall time of backward_fn (TRAINING), ns */
 } WbRunResult;
 
 void wb_run_result_free (WbRunResult *result);

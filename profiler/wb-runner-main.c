@@ -243,6 +243,31 @@ assign_choices (WbProgram *program, GVariant *assign, GError **error)
   return TRUE;
 }
 
+/* The request's choices by call ordinal ("calls" a{us}: `bisect`), after those by name, which they beat */
+static gboolean
+assign_calls (WbProgram *program, GVariant *calls, GError **error)
+{
+  GVariantIter it;
+  guint32      ordinal;
+  const char  *name;
+
+  g_variant_iter_init (&it, calls);
+  while (g_variant_iter_next (&it, "{u&s}", &ordinal, &name))
+    {
+      WbExecutor *e = wb_cuda_executor_get (name, error);
+
+      if (e == NULL)
+        return FALSE;
+      if (!wb_program_assign_call (program, ordinal, e))
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "call #%u=%s: the program has %u calls", ordinal, name,
+                       wb_program_get_n_calls (program));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* -- RUN ----------------------------------------------------------------------------------------------
  * handle_run answers one RUN request in protocol steps: read the request (run_init), parse its traces
  * (run_parse), assign the executors and upload the arguments (run_prepare), the checked run (run_checked),
@@ -347,6 +372,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   g_autoptr (GPtrArray) host_args = NULL;
   g_autoptr (GPtrArray) host_cots = NULL;
   g_autoptr (GVariant) assign = NULL;
+  g_autoptr (GVariant) calls = NULL;
   g_autoptr (GVariant) av = NULL;
   g_autoptr (GVariant) cv = NULL;
   const char *def = run->def;
@@ -360,6 +386,9 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   wb_program_assign (run->program, NULL, def_exec);
   assign = g_variant_lookup_value (req, "assign", G_VARIANT_TYPE ("a{ss}"));
   if (assign && !assign_choices (run->program, assign, error))
+    return FALSE;
+  calls = g_variant_lookup_value (req, "calls", G_VARIANT_TYPE ("a{us}"));
+  if (calls && !assign_calls (run->program, calls, error))
     return FALSE;
   if (!_wb_runner_join_group (run->rt, req, error))
     return FALSE;

@@ -385,6 +385,16 @@ request_variant (const WbRunnerRequest *req)
                              g_variant_new_string (req->backward->filename ? req->backward->filename : "<trace>"));
     }
   g_variant_builder_add (&b, "{sv}", "assign", wb_assignment_to_variant (req->assignment));
+  if (req->n_call_executors > 0)
+    {
+      GVariantBuilder calls;
+
+      g_variant_builder_init (&calls, G_VARIANT_TYPE ("a{us}"));
+      for (guint i = 0; i < req->n_call_executors; i++)
+        if (req->call_executors[i] != NULL)
+          g_variant_builder_add (&calls, "{us}", i, req->call_executors[i]);
+      g_variant_builder_add (&b, "{sv}", "calls", g_variant_builder_end (&calls));
+    }
   g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE))));
   g_variant_builder_add (&b, "{sv}", "seed", g_variant_new_uint64 (req->seed));
   g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));

@@ -63,14 +63,18 @@ typedef struct
                                      the runner resolves region keys in the traces it parses
                                      (wb_region_key's rule: a job sends names, wb_profile_dup_assignment_by_name) */
   const char *default_executor;   /* NULL: wb_executor_info_get_default (TRUE) */
-  GPtrArray  *args;               /* (element-type WbRtValue) host values, one per forward parameter */
-  GPtrArray  *cotangents;         /* (nullable) (element-type WbRtValue) */
-  guint64     seed;
-  guint       warmup; /* runs before the timed ones (the first one is checked and returns the results) */
-  guint       iters;  /* timed runs */
-  gboolean    check_shapes;
-  gboolean    profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
-  gboolean    ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
+  /* (nullable) (transfer none) executor names by call ordinal (wb_program_get_call), @n_call_executors of
+   * them, NULL where the call keeps its choice: sent as "calls" a{us}; they win over @assignment */
+  const char *const *call_executors;
+  guint              n_call_executors;
+  GPtrArray         *args;       /* (element-type WbRtValue) host values, one per forward parameter */
+  GPtrArray         *cotangents; /* (nullable) (element-type WbRtValue) */
+  guint64            seed;
+  guint              warmup; /* runs before the timed ones (the first one is checked and returns the results) */
+  guint              iters;  /* timed runs */
+  gboolean           check_shapes;
+  gboolean           profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
+  gboolean           ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
   /* capture the program once as a CUDA graph after the warm-up and replay it for the timed runs (result's
    * cuda_graphs_used, cuda_graphs_note) */
   gboolean cuda_graphs;

@@ -12,6 +12,11 @@
  * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for), and
  * "allow_tf32=1" when the request allows TF32.
  * FAKE_RUNNER_PLAN_LOG=FILE: each RUN appends "memory_plan=0|1|absent" (the request's memory_plan).
+ * FAKE_RUNNER_EXECUTE=1: RUN runs the program on the cpu executor and answers its results (outputs, grads),
+ * as the real runner answers the GPU's; FAKE_RUNNER_BREAK=NAME makes that "GPU" wrong for calls printed
+ * NAME (at any depth: a region's ops run on its executor): their float outputs come back 1% too large,
+ * unless the request's "calls" put the top-level call holding them on the cpu or on cuda (one kernel per
+ * op: right), so that `bisect` has a wrong call to find (test-bisect-cli).
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
  * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and runs the
  * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
@@ -75,6 +80,117 @@ int64s (const gint64 *v, gsize n)
   return g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, n, sizeof (gint64));
 }
 
+/* -- FAKE_RUNNER_EXECUTE: the "GPU" is the cpu executor, wrong for calls named FAKE_RUNNER_BREAK -- */
+
+static WbExecutor *
+cpu (void)
+{
+  return wb_cpu_executor_get ();
+}
+
+static const char *
+gpu_get_name (WbExecutor *self)
+{
+  return self->priv != NULL ? "cuda" : "nvrtc";
+}
+
+static WbExecutorKind
+gpu_get_kind (WbExecutor *self)
+{
+  return wb_executor_get_kind (cpu ());
+}
+
+static gboolean
+gpu_can_execute (WbExecutor *self, const WbBsym *bsym, char **why_not)
+{
+  return wb_executor_can_execute (cpu (), bsym, why_not);
+}
+
+/* 1% more: a float tensor's copy */
+static WbRtValue *
+spoil (WbRtValue *v)
+{
+  g_autoptr (WbTensor) t = NULL;
+
+  if (v->kind == WB_RT_TUPLE || v->kind == WB_RT_LIST)
+    {
+      for (guint i = 0; v->items != NULL && i < v->items->len; i++)
+        v->items->pdata[i] = spoil (v->items->pdata[i]);
+      return v;
+    }
+  if (v->kind != WB_RT_TENSOR || v->tensor->dtype != WB_DTYPE_FLOAT32 || (t = wb_tensor_to_dtype (v->tensor, WB_DTYPE_FLOAT32, NULL)) == NULL)
+    return v;
+  for (gint64 i = 0; i < wb_tensor_numel (t); i++)
+    ((float *) wb_tensor_get_data (t))[i] *= 1.01f;
+  wb_rt_value_unref (v);
+  return wb_rt_value_new_tensor (t);
+}
+
+static gboolean
+gpu_run (WbExecutor *self, WbKernelCall *call, GError **error)
+{
+  const char *broken = g_getenv ("FAKE_RUNNER_BREAK");
+
+  if (!wb_executor_run (cpu (), call, error))
+    return FALSE;
+  if (self->priv == NULL && g_strcmp0 (call->bsym->name, broken) == 0)
+    call->result = spoil (call->result);
+  return TRUE;
+}
+
+static const WbExecutorVTable gpu_vtable = {
+  .abi_version = WB_EXECUTOR_ABI_VERSION,
+  .get_name = gpu_get_name,
+  .get_kind = gpu_get_kind,
+  .can_execute = gpu_can_execute,
+  .run = gpu_run,
+};
+
+static gboolean
+execute (GOutputStream *out, GVariant *payload, WbProgram *program)
+{
+  static WbExecutor nvrtc = { &gpu_vtable, NULL }, cuda = { &gpu_vtable, (gpointer) "cuda" };
+  g_autoptr (GVariant) av = g_variant_lookup_value (payload, "args", G_VARIANT_TYPE ("av"));
+  g_autoptr (GVariant) cv = g_variant_lookup_value (payload, "cotangents", G_VARIANT_TYPE ("av"));
+  g_autoptr (GVariant) calls = g_variant_lookup_value (payload, "calls", G_VARIANT_TYPE ("a{us}"));
+  g_autoptr (GPtrArray) args = av ? wb_runner_values_from_variant (av, NULL) : NULL;
+  g_autoptr (GPtrArray) cots = cv ? wb_runner_values_from_variant (cv, NULL) : NULL;
+  g_autoptr (GError) error = NULL;
+  WbRunResult    *result;
+  WbRunOptions    options;
+  GVariantBuilder b;
+  GVariantIter    it;
+  guint32         ordinal;
+  const char     *name;
+
+  wb_program_assign (program, NULL, &nvrtc);
+  if (calls != NULL)
+    {
+      g_variant_iter_init (&it, calls);
+      while (g_variant_iter_next (&it, "{u&s}", &ordinal, &name))
+        wb_program_assign_call (program, ordinal, g_strcmp0 (name, "cpu") == 0 ? cpu () : &cuda);
+    }
+  wb_run_options_init (&options);
+  g_variant_lookup (payload, "seed", "t", &options.seed);
+  if (args == NULL || (result = wb_program_run (program, &options, args, cots, &error)) == NULL)
+    {
+      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+      g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (error ? error->message : "fake runner: no args"));
+      g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (1));
+      return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
+    }
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 ((gint32) result->kind));
+  g_variant_builder_add (&b, "{sv}", "outputs", wb_runner_values_to_variant (result->outputs));
+  g_variant_builder_add (&b, "{sv}", "grads", wb_runner_values_to_variant (result->grads));
+  g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (result->cotangents));
+  g_variant_builder_add (&b, "{sv}", "flat_args", g_variant_new_strv ((const char *const *) result->flat_args->pdata, result->flat_args->len));
+  g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));
+  g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
+  wb_run_result_free (result);
+  return wb_runner_write_message (out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
+}
+
 /* RUN: progress, then a RESULT (or an ERROR when the traces do not parse) */
 static gboolean
 run (GOutputStream *out, GVariant *payload)
@@ -98,6 +214,8 @@ run (GOutputStream *out, GVariant *payload)
       g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (2));
       return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
     }
+  if (g_strcmp0 (g_getenv ("FAKE_RUNNER_EXECUTE"), "1") == 0)
+    return execute (out, payload, program);
   g_variant_lookup (payload, "iters", "u", &iters);
   g_variant_lookup (payload, "warmup", "u", &warmup);
   g_variant_lookup (payload, "profile", "b", &profiled);

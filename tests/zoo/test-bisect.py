@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# test-bisect.py — `bisect` finds the call that makes a GPU run wrong (TAP)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   test-bisect.py THUNDER_WB FAKE_RUNNER ZOO_DIR SAMPLES_DIR
+#
+# The stand-in runner (tests/profiler/fake-runner.c, FAKE_RUNNER_EXECUTE=1) runs the program on the cpu
+# executor as its "GPU" and makes the calls printed FAKE_RUNNER_BREAK come out 1% wrong there. bisect must
+# name the top-level call of the default stage that holds the first such op, which this test finds in the
+# trace files' text alone: the first line `= OP(` in the last forward_NN.py, else in backward_00.py, and the
+# nearest top-level statement (two spaces of indent, not a comment) at or above it. No break: the GPU agrees.
+import math
+import os
+import re
+import subprocess
+import sys
+
+# (entry, op whose calls the fake GPU gets wrong): a region (forward), a lone op, backward-only ops
+CASES = [("misc_ops", "prims.exp"), ("misc_ops", "prims.topk"), ("misc_ops", "prims.scatter_add"),
+         ("misc_ops", "prims.matmul"), ("SAMPLES/mlp_small", "prims.tanh")]
+
+
+def expected(entry, op):
+    fwd = sorted(f for f in os.listdir(entry) if re.fullmatch(r"forward_\d+\.py", f))[-1]
+    for name in (fwd, "backward_00.py"):
+        lines = open(os.path.join(entry, name)).read().splitlines()
+        for i, ln in enumerate(lines):
+            if f"= {op}(" in ln:
+                for j in range(i, -1, -1):
+                    if re.match(r"^  [^ #]", lines[j]):
+                        return name, j + 1
+    return None
+
+
+def bisect(wb, runner, entry, brk):
+    env = dict(os.environ, WB_RUNNER=runner, FAKE_RUNNER_DEVICE="NVIDIA Fake 80GB, sm_90", FAKE_RUNNER_EXECUTE="1",
+               LC_ALL="C")
+    env.pop("LANGUAGE", None)
+    env.pop("FAKE_RUNNER_BREAK", None)
+    if brk:
+        env["FAKE_RUNNER_BREAK"] = brk
+    p = subprocess.run([wb, "--headless", "bisect", entry], capture_output=True, text=True, env=env, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    wb, runner, zoo, samples = sys.argv[1:5]
+    tests = len(CASES) + 2
+    print(f"1..{tests}")
+    n = 0
+    for name, op in CASES:
+        n += 1
+        entry = os.path.join(samples, name[8:]) if name.startswith("SAMPLES/") else os.path.join(zoo, name)
+        want = expected(entry, op)
+        rc, out, err = bisect(wb, runner, entry, op)
+        m = re.search(r"first call whose GPU result makes the program disagree: #\d+, (\S+):(\d+) ", out)
+        got = (os.path.basename(m.group(1)), int(m.group(2))) if m else None
+        kernels = re.search(r"(\d+) of them run kernels", out)
+        runs = re.search(r"(\d+) runs in", out)
+        # halving: at most ceil(log2(calls)) runs, plus all-GPU, all-cpu and the one-kernel-per-op check
+        bound = math.ceil(math.log2(max(2, int(kernels.group(1))))) + 3 if kernels else 0
+        ok = (rc == 0 and want is not None and got == want and "every call on the GPU: FAIL" in out and
+              "every call on the cpu (in the runner): pass" in out and
+              "(one kernel per op): pass" in out and runs is not None and int(runs.group(1)) <= bound)
+        print(f"{'ok' if ok else 'not ok'} {n} - {name} with {op} wrong on the GPU: {got} (want {want})")
+        if not ok:
+            print("# exit %d, %s runs (bound %d)\n# " % (rc, runs.group(1) if runs else "?", bound) +
+                  "\n# ".join((out + err).splitlines()[-30:]))
+    n += 1
+    rc, out, err = bisect(wb, runner, os.path.join(zoo, "misc_ops"), None)
+    ok = rc == 0 and "the GPU agrees: nothing to bisect" in out and "first call" not in out
+    print(f"{'ok' if ok else 'not ok'} {n} - nothing wrong: nothing to bisect")
+    if not ok:
+        print("# " + "\n# ".join((out + err).splitlines()[-20:]))
+    n += 1
+    rc, out, err = bisect(wb, "/nonexistent/thunder-wb-runner", os.path.join(zoo, "misc_ops"), "prims.exp")
+    ok = rc == 3 and "thunder-wb:" in err
+    print(f"{'ok' if ok else 'not ok'} {n} - no runner: exit 3 with a message")
+    if not ok:
+        print(f"# exit {rc}\n# " + "\n# ".join((out + err).splitlines()[-10:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
