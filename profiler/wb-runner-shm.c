@@ -288,7 +288,7 @@ wb_runner_shm_writer_place (WbRunnerShmWriter *w, WbTensor *t)
       if (numel > 0 && (p.tensor = wb_tensor_contiguous (t, NULL)) == NULL)
         return NULL; /* inline: the same copy fails there with its own message */
       p.nbytes = (guint64) numel * elsize;
-      for (gint d = (gint) t->rank - 1, s = 1; d >= 0; d--)
+      for (gint64 d = (gint64) t->rank - 1, s = 1; d >= 0; d--)
         {
           contiguous[d] = s;
           s *= MAX (t->shape[d], 1);
