@@ -93,8 +93,8 @@ _wb_runner_upload_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
   return out;
 }
 
-/* Host copies of @values as the protocol's av (floating). */
-GVariant *
+/* Host copies of @values (transfer full), for the RESULT message (wb_runner_shm_add_values). */
+GPtrArray *
 _wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
 {
   g_autoptr (GPtrArray) host = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
@@ -112,5 +112,5 @@ _wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
       else
         g_ptr_array_add (host, wb_rt_value_ref (v));
     }
-  return wb_runner_values_to_variant (host);
+  return g_steal_pointer (&host);
 }

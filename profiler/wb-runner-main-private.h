@@ -53,6 +53,8 @@ typedef struct
   WbHostTrace   *host_trace; /* (nullable) WB_CUDA_HOST_TRACE=1 (wb-runner-host-trace.h) */
   /* the rate limit of the iterations' PROGRESS messages, every phase of a run (wb-runner-protocol.h) */
   WbRunnerProgressLimit limit;
+  /* tensor bytes through memfds, both ways, when the caller handed a socket (wb-runner-shm.h) */
+  WbRunnerShmChannel shm;
 } Runner;
 
 /* CUDA graphs (RUN with `cuda_graphs`, wb-runner-graphs.c).
@@ -110,6 +112,6 @@ G_END_DECLS
 void     _wb_runner_handle_nccl_id (GOutputStream *out);
 gboolean _wb_runner_join_group (WbCudaRuntime *rt, GVariant *req, GError **error);
 void     _wb_runner_nccl_stats (GVariantBuilder *b);
-/* wb-runner-inputs.c: device copies of @values (transfer full), host copies as an av (floating); NULL with the error */
+/* wb-runner-inputs.c: device copies of @values, host copies of them (transfer full); NULL with the error */
 GPtrArray *_wb_runner_upload_all (WbCudaRuntime *rt, GPtrArray *values, GError **error);
-GVariant  *_wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error);
+GPtrArray *_wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error);

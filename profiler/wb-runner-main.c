@@ -288,6 +288,7 @@ typedef struct
   WbProgram      *program;
   GPtrArray      *args, *cots; /* on the device, uploaded once for every run */
   GPtrArray      *host_args;   /* as the request sent them */
+  WbRunnerShmMap *shm_in;      /* (nullable) the request's memfd, under its large tensors (host_args' too) */
   WbWrittenInputs written;     /* those the checked run wrote into, restored before every later run */
   WbRunOptions    options;
   WbRunResult    *result; /* the checked run's */
@@ -343,6 +344,7 @@ run_clear (Run *run)
   g_clear_pointer (&run->cots, g_ptr_array_unref);
   g_clear_pointer (&run->args, g_ptr_array_unref);
   g_clear_pointer (&run->host_args, g_ptr_array_unref);
+  g_clear_pointer (&run->shm_in, wb_runner_shm_map_unref);
   _wb_runner_written_inputs_clear (&run->written);
   g_clear_pointer (&run->program, wb_program_unref);
   g_clear_pointer (&run->bw, wb_trace_unref);
@@ -395,10 +397,10 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   /* the regions' kernels compiled on every core now, not one after another as the checked run meets them */
   precompiled.ms = wb_cuda_executors_precompile (wb_cuda_runtime_get_info (run->rt)->arch, run->program, 0, &precompiled.units, &precompiled.compiled);
   av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
-  if ((host_args = wb_runner_values_from_variant (av, error)) == NULL)
+  if ((host_args = wb_runner_values_from_variant_shm (av, run->shm_in, error)) == NULL)
     return FALSE;
   cv = g_variant_lookup_value (req, "cotangents", G_VARIANT_TYPE ("av"));
-  if (cv && (host_cots = wb_runner_values_from_variant (cv, error)) == NULL)
+  if (cv && (host_cots = wb_runner_values_from_variant_shm (cv, run->shm_in, error)) == NULL)
     return FALSE;
   if ((run->args = _wb_runner_upload_all (run->rt, host_args, error)) == NULL ||
       (host_cots && (run->cots = _wb_runner_upload_all (run->rt, host_cots, error)) == NULL))
@@ -632,27 +634,22 @@ send_result (Runner *r, Run *run, GError **error)
 {
   WbRunResult            *result = run->result;
   const WbCudaDeviceInfo *info = wb_cuda_runtime_get_info (run->rt);
-  g_autoptr (GVariant) outs = NULL;
-  g_autoptr (GVariant) grads = NULL;
-  g_autoptr (GVariant) cotv = NULL;
+  const char *const       keys[] = { "outputs", "grads", "cotangents" };
+  g_autoptr (GPtrArray) outs = NULL;
+  g_autoptr (GPtrArray) grads = NULL;
+  g_autoptr (GPtrArray) cots = NULL;
   g_autofree char *dev = NULL;
   g_autofree char *drv = NULL;
   GVariantBuilder  b;
 
-  if ((outs = _wb_runner_download_all (run->rt, result->outputs, error)) == NULL)
+  if ((outs = _wb_runner_download_all (run->rt, result->outputs, error)) == NULL ||
+      (grads = _wb_runner_download_all (run->rt, result->grads, error)) == NULL ||
+      (cots = _wb_runner_download_all (run->rt, result->cotangents, error)) == NULL)
     return FALSE;
-  g_variant_ref_sink (outs);
-  if ((grads = _wb_runner_download_all (run->rt, result->grads, error)) == NULL)
-    return FALSE;
-  g_variant_ref_sink (grads);
-  if ((cotv = _wb_runner_download_all (run->rt, result->cotangents, error)) == NULL)
-    return FALSE;
-  g_variant_ref_sink (cotv);
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 (result->kind));
-  g_variant_builder_add (&b, "{sv}", "outputs", outs);
-  g_variant_builder_add (&b, "{sv}", "grads", grads);
-  g_variant_builder_add (&b, "{sv}", "cotangents", cotv);
+  /* through one memfd when the caller gave a socket, otherwise inline */
+  wb_runner_shm_add_values (&b, &r->shm, keys, (GPtrArray *const[]){ outs, grads, cots }, G_N_ELEMENTS (keys));
   g_variant_builder_add (&b, "{sv}", "flat_args", g_variant_new_strv ((const char *const *) result->flat_args->pdata, result->flat_args->len));
   g_variant_builder_add (&b, "{sv}", "forward_ns", g_variant_new_int64 (result->forward_ns));
   g_variant_builder_add (&b, "{sv}", "backward_ns", g_variant_new_int64 (result->backward_ns));
@@ -730,7 +727,11 @@ handle_run (Runner *r, GVariant *req)
 
   run_init (&run, req);
   g_clear_pointer (&r->last_region, g_free);
-  if ((run.rt = wb_cuda_runtime_get (&error)) == NULL)
+  /* the request's memfd first, whatever happens next: its descriptor is queued on the socket */
+  run.shm_in = wb_runner_shm_receive_for (req, &r->shm, &error);
+  if (error != NULL)
+    send_error (r, error, 2, FALSE);
+  else if ((run.rt = wb_cuda_runtime_get (&error)) == NULL)
     send_no_gpu (r, error);
   else if (!run_parse (&run, &error))
     send_error (r, error, 2, FALSE);
@@ -760,10 +761,13 @@ main (int argc, char **argv)
     return 2;
   r.out = g_unix_output_stream_new (chan, TRUE);
   in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  wb_runner_shm_channel_init (&r.shm, wb_runner_shm_socket_from_env ());
 
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int32 (WB_RUNNER_PROTOCOL_VERSION));
   g_variant_builder_add (&b, "{sv}", "pid", g_variant_new_int32 ((gint32) getpid ()));
+  if (r.shm.sock >= 0)
+    g_variant_builder_add (&b, "{sv}", "caps", g_variant_new_strv ((const char *[]){ WB_RUNNER_CAP_MEMFD }, 1));
   if (!wb_runner_write_message (r.out, WB_RUNNER_MSG_HELLO, g_variant_builder_end (&b), NULL))
     return 2;
 
@@ -815,5 +819,6 @@ main (int argc, char **argv)
     }
   g_object_unref (r.out);
   g_free (r.last_region);
+  wb_runner_shm_channel_clear (&r.shm);
   return 0;
 }

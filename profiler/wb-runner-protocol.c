@@ -110,7 +110,14 @@ tagged (char tag, GVariant *payload)
 GVariant *
 wb_runner_value_to_variant (WbRtValue *v)
 {
-  char dev[32];
+  return wb_runner_value_to_variant_shm (v, NULL);
+}
+
+GVariant *
+wb_runner_value_to_variant_shm (WbRtValue *v, WbRunnerShmWriter *shm)
+{
+  char      dev[32];
+  GVariant *mapped;
 
   switch (v->kind)
     {
@@ -125,6 +132,8 @@ wb_runner_value_to_variant (WbRtValue *v)
     case WB_RT_STRING:
       return tagged ('s', g_variant_new_string (v->s ? v->s : ""));
     case WB_RT_TENSOR:
+      if (shm != NULL && (mapped = wb_runner_shm_writer_place (shm, v->tensor)) != NULL)
+        return tagged ('m', mapped);
       {
         g_autoptr (WbTensor) c = wb_tensor_contiguous (v->tensor, NULL);
         GVariant *shape = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v->tensor->shape, v->tensor->rank, sizeof (gint64));
@@ -139,7 +148,7 @@ wb_runner_value_to_variant (WbRtValue *v)
         GVariantBuilder b;
         g_variant_builder_init (&b, G_VARIANT_TYPE ("av"));
         for (guint i = 0; i < v->items->len; i++)
-          g_variant_builder_add (&b, "v", wb_runner_value_to_variant (v->items->pdata[i]));
+          g_variant_builder_add (&b, "v", wb_runner_value_to_variant_shm (v->items->pdata[i], shm));
         return tagged (v->kind == WB_RT_TUPLE ? 'T' : v->kind == WB_RT_LIST ? 'L'
                                                   : v->kind == WB_RT_DICT   ? 'D'
                                                                             : 'S',
@@ -163,6 +172,12 @@ bad (GError **error, const char *what)
 
 WbRtValue *
 wb_runner_value_from_variant (GVariant *variant, GError **error)
+{
+  return wb_runner_value_from_variant_shm (variant, NULL, error);
+}
+
+WbRtValue *
+wb_runner_value_from_variant_shm (GVariant *variant, WbRunnerShmMap *map, GError **error)
 {
   guchar tag;
   g_autoptr (GVariant) p = NULL;
@@ -237,6 +252,11 @@ wb_runner_value_from_variant (GVariant *variant, GError **error)
           memcpy (wb_tensor_get_data (t), data, nbytes);
         return wb_rt_value_take_tensor (t);
       }
+    case 'm':
+      {
+        WbTensor *t = wb_runner_shm_map_tensor (map, p, error);
+        return t ? wb_rt_value_take_tensor (t) : NULL;
+      }
     case 'T':
     case 'L':
     case 'D':
@@ -246,7 +266,7 @@ wb_runner_value_from_variant (GVariant *variant, GError **error)
         WbRtValue *seq;
         if (!g_variant_is_of_type (p, G_VARIANT_TYPE ("av")))
           return bad (error, "sequence");
-        if ((items = wb_runner_values_from_variant (p, error)) == NULL)
+        if ((items = wb_runner_values_from_variant_shm (p, map, error)) == NULL)
           return NULL;
         seq = wb_rt_value_new_sequence (tag == 'T' ? WB_RT_TUPLE : tag == 'L' ? WB_RT_LIST
                                                                : tag == 'D'   ? WB_RT_DICT
@@ -264,16 +284,28 @@ wb_runner_value_from_variant (GVariant *variant, GError **error)
 GVariant *
 wb_runner_values_to_variant (GPtrArray *values)
 {
+  return wb_runner_values_to_variant_shm (values, NULL);
+}
+
+GVariant *
+wb_runner_values_to_variant_shm (GPtrArray *values, WbRunnerShmWriter *shm)
+{
   GVariantBuilder b;
 
   g_variant_builder_init (&b, G_VARIANT_TYPE ("av"));
   for (guint i = 0; values && i < values->len; i++)
-    g_variant_builder_add (&b, "v", wb_runner_value_to_variant (values->pdata[i]));
+    g_variant_builder_add (&b, "v", wb_runner_value_to_variant_shm (values->pdata[i], shm));
   return g_variant_builder_end (&b);
 }
 
 GPtrArray *
 wb_runner_values_from_variant (GVariant *av, GError **error)
+{
+  return wb_runner_values_from_variant_shm (av, NULL, error);
+}
+
+GPtrArray *
+wb_runner_values_from_variant_shm (GVariant *av, WbRunnerShmMap *map, GError **error)
 {
   GPtrArray *out;
   gsize      n;
@@ -289,7 +321,7 @@ wb_runner_values_from_variant (GVariant *av, GError **error)
     {
       g_autoptr (GVariant) boxed = g_variant_get_child_value (av, i);
       g_autoptr (GVariant) inner = g_variant_get_variant (boxed);
-      WbRtValue *v = wb_runner_value_from_variant (inner, error);
+      WbRtValue *v = wb_runner_value_from_variant_shm (inner, map, error);
       if (v == NULL)
         {
           g_ptr_array_unref (out);

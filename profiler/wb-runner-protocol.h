@@ -7,7 +7,8 @@
  * ("The GPU runner") lists every message and key. Values (arguments, outputs, gradients) are encoded
  * as (yv): a tag and a payload — 'n' None "()", 'b' bool, 'i' int64, 'f' double, 's' string, 't' tensor
  * (s dtype shortname, ax shape, ay row-major data), 'T' tuple / 'L' list (av of (yv)), 'D' dict (the same,
- * keys and values alternating), 'y' dtype (s), 'd' device (s), 'o' opaque (s). Reading checks the magic,
+ * keys and values alternating), 'y' dtype (s), 'd' device (s), 'o' opaque (s), and 'm' a tensor whose bytes
+ * are in the message's shared memory (wb-runner-shm.h: only when both sides said they can). Reading checks the magic,
  * the type, a length limit and that every tensor's data matches its dtype and shape.
  * Threads: the functions keep no state; one channel is used by one thread at a time. */
 #pragma once
@@ -19,6 +20,7 @@
 #include <gio/gio.h>
 
 #include "wb-executors.h"
+#include "wb-runner-shm.h"
 
 G_BEGIN_DECLS
 
@@ -101,5 +103,13 @@ WbRtValue *wb_runner_value_from_variant (GVariant *variant, GError **error);
 GVariant *wb_runner_values_to_variant (GPtrArray *values);
 /* wb_runner_values_from_variant: (transfer full) (element-type WbRtValue), or NULL with an error. */
 GPtrArray *wb_runner_values_from_variant (GVariant *av, GError **error);
+/* wb_runner_value_to_variant_shm: wb_runner_value_to_variant with the tensors @shm (nullable) takes placed in
+ * it and encoded as 'm' (saxaxtt: dtype, shape, strides, offset, nbytes; wb-runner-shm.h); the others inline. */
+GVariant *wb_runner_value_to_variant_shm (WbRtValue *value, WbRunnerShmWriter *shm);
+GVariant *wb_runner_values_to_variant_shm (GPtrArray *values, WbRunnerShmWriter *shm);
+/* wb_runner_value_from_variant_shm: wb_runner_value_from_variant reading 'm' tensors over @map (nullable:
+ * then an 'm' tensor with elements is an error); those tensors share the mapping, no copy. */
+WbRtValue *wb_runner_value_from_variant_shm (GVariant *variant, WbRunnerShmMap *map, GError **error);
+GPtrArray *wb_runner_values_from_variant_shm (GVariant *av, WbRunnerShmMap *map, GError **error);
 
 G_END_DECLS

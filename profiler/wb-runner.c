@@ -4,7 +4,10 @@
 
 #include "wb-runner.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 /* clang-format off */
 G_DEFINE_QUARK (wb-runner-error-quark, wb_runner_error)
@@ -24,6 +27,9 @@ struct _WbRunner
   gboolean             dead;
   WbRunnerProgressFunc progress;
   gpointer             progress_data;
+  /* tensor bytes through memfds (wb-runner-shm.h): sock -1 when WB_RUNNER_NO_MEMFD is set, the socket pair
+   * could not be made or the runner did not list the capability */
+  WbRunnerShmChannel shm;
 };
 
 char *
@@ -65,6 +71,7 @@ wb_runner_free (WbRunner *runner)
       g_subprocess_wait (runner->proc, NULL, NULL);
     }
   g_clear_object (&runner->proc);
+  wb_runner_shm_channel_clear (&runner->shm);
   g_free (runner->last_region);
   g_free (runner->model);
   g_free (runner);
@@ -157,6 +164,37 @@ wb_runner_new_for_program (const char *path, GError **error)
   return wb_runner_new_full (path, -1, error);
 }
 
+/* The caller's end of a socket pair whose other end the runner gets as WB_RUNNER_SHM_FD (named in
+ * WB_RUNNER_SHM_SOCKET), for the memfds of tensor bytes; -1 when WB_RUNNER_NO_MEMFD is set or no pair */
+static int
+offer_shm_socket (GSubprocessLauncher *launcher)
+{
+  int              sv[2];
+  g_autofree char *num = g_strdup_printf ("%d", WB_RUNNER_SHM_FD);
+
+  if (wb_runner_shm_disabled ())
+    return -1;
+  if (socketpair (AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+    {
+      g_debug ("runner: no socket pair for shared memory (%s): values inline", g_strerror (errno));
+      return -1;
+    }
+  g_subprocess_launcher_take_fd (launcher, sv[1], WB_RUNNER_SHM_FD);
+  g_subprocess_launcher_setenv (launcher, WB_RUNNER_SHM_SOCKET_ENV, num, TRUE);
+  return sv[0];
+}
+
+/* whether HELLO's caps (as) list @cap */
+static gboolean
+has_cap (GVariant *hello, const char *cap)
+{
+  g_autofree const char **caps = NULL;
+
+  if (!g_variant_lookup (hello, "caps", "^a&s", &caps))
+    return FALSE;
+  return g_strv_contains (caps, cap);
+}
+
 WbRunner *
 wb_runner_new_full (const char *path, int cuda_device, GError **error)
 {
@@ -179,10 +217,12 @@ wb_runner_new_full (const char *path, int cuda_device, GError **error)
       g_subprocess_launcher_setenv (launcher, "WB_CUDA_DEVICE", dev, TRUE);
     }
   r = g_new0 (WbRunner, 1);
+  wb_runner_shm_channel_init (&r->shm, offer_shm_socket (launcher));
   r->proc = g_subprocess_launcher_spawn (launcher, error, path, NULL);
   if (r->proc == NULL)
     {
       g_prefix_error (error, "cannot start %s: ", path);
+      wb_runner_shm_channel_clear (&r->shm);
       g_free (r);
       return NULL;
     }
@@ -200,6 +240,12 @@ wb_runner_new_full (const char *path, int cuda_device, GError **error)
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_PROTOCOL, "%s speaks protocol %d, not %d", path, version, WB_RUNNER_PROTOCOL_VERSION);
       wb_runner_free (r);
       return NULL;
+    }
+  if (!has_cap (hello, WB_RUNNER_CAP_MEMFD))
+    {
+      /* an older runner, or one that cannot map: everything inline */
+      wb_runner_shm_channel_clear (&r->shm);
+      wb_runner_shm_channel_init (&r->shm, -1);
     }
   return r;
 }
@@ -358,22 +404,24 @@ wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
 }
 
 static GPtrArray *
-lookup_values (GVariant *dict, const char *key, GError **error)
+lookup_values (GVariant *dict, const char *key, WbRunnerShmMap *map, GError **error)
 {
   g_autoptr (GVariant) av = g_variant_lookup_value (dict, key, G_VARIANT_TYPE ("av"));
 
   if (av == NULL)
     return g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-  return wb_runner_values_from_variant (av, error);
+  return wb_runner_values_from_variant_shm (av, map, error);
 }
 
-/* The RUN message of @req (floating) */
+/* The RUN message of @req (floating): its tensors through a memfd when @shm has a socket */
 static GVariant *
-request_variant (const WbRunnerRequest *req)
+request_variant (const WbRunnerRequest *req, WbRunnerShmChannel *shm)
 {
-  GVariantBuilder  b;
-  g_autofree char *fw = wb_trace_to_string (req->forward);
-  g_autofree char *bw = req->backward ? wb_trace_to_string (req->backward) : NULL;
+  const char *const keys[] = { "args", "cotangents" };
+  GPtrArray *const  values[] = { req->args, req->cotangents };
+  GVariantBuilder   b;
+  g_autofree char  *fw = wb_trace_to_string (req->forward);
+  g_autofree char  *bw = req->backward ? wb_trace_to_string (req->backward) : NULL;
 
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "forward", g_variant_new_string (fw));
@@ -417,9 +465,9 @@ request_variant (const WbRunnerRequest *req)
       g_variant_builder_add (&b, "{sv}", "rank", g_variant_new_uint32 (req->rank));
       g_variant_builder_add (&b, "{sv}", "nccl_id", g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, req->nccl_id, TRUE));
     }
-  g_variant_builder_add (&b, "{sv}", "args", wb_runner_values_to_variant (req->args));
-  if (req->cotangents)
-    g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (req->cotangents));
+  wb_runner_shm_add_values (&b, shm, keys, values, G_N_ELEMENTS (keys));
+  g_debug ("runner: RUN with %u tensors (%" G_GINT64_FORMAT " bytes) in a memfd, %u inline%s%s", shm->last_mapped, shm->last_bytes,
+           shm->last_inline, shm->last_fallback ? ": " : "", shm->last_fallback ? shm->last_fallback : "");
   return g_variant_builder_end (&b);
 }
 
@@ -469,19 +517,28 @@ doubles_of (GVariant *msg, const char *key)
   return out;
 }
 
-/* A RESULT message as a result (transfer full), or NULL with @error when its values do not decode */
+/* A RESULT message as a result (transfer full), or NULL with @error when its values do not decode; tensors
+ * sent through a memfd are received over @shm and stay mapped while any of them lives */
 static WbRunnerResult *
-result_from_message (GVariant *msg, GError **error)
+result_from_message (GVariant *msg, WbRunnerShmChannel *shm, GError **error)
 {
-  WbRunnerResult *res = g_new0 (WbRunnerResult, 1);
+  g_autoptr (GError) map_error = NULL;
+  g_autoptr (WbRunnerShmMap) map = wb_runner_shm_receive_for (msg, shm, &map_error);
   g_autoptr (GVariant) flat = g_variant_lookup_value (msg, "flat_args", G_VARIANT_TYPE ("as"));
-  const char *device = "", *model = NULL, *driver = NULL, *note = NULL;
-  gint32      kind = 0;
+  const char     *device = "", *model = NULL, *driver = NULL, *note = NULL;
+  gint32          kind = 0;
+  WbRunnerResult *res;
 
+  if (map_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&map_error));
+      return NULL;
+    }
+  res = g_new0 (WbRunnerResult, 1);
   res->result = g_new0 (WbRunResult, 1);
-  if ((res->result->outputs = lookup_values (msg, "outputs", error)) == NULL ||
-      (res->result->grads = lookup_values (msg, "grads", error)) == NULL ||
-      (res->result->cotangents = lookup_values (msg, "cotangents", error)) == NULL)
+  if ((res->result->outputs = lookup_values (msg, "outputs", map, error)) == NULL ||
+      (res->result->grads = lookup_values (msg, "grads", map, error)) == NULL ||
+      (res->result->cotangents = lookup_values (msg, "cotangents", map, error)) == NULL)
     {
       wb_runner_result_free (res);
       return NULL;
@@ -566,7 +623,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
     exit_code = &dummy;
   *exit_code = 3;
   g_clear_pointer (&r->last_region, g_free);
-  if (!write_msg (r, WB_RUNNER_MSG_RUN, request_variant (req), error))
+  if (!write_msg (r, WB_RUNNER_MSG_RUN, request_variant (req, &r->shm), error))
     return NULL;
 
   /* PROGRESS messages name the region running, then an ERROR or the RESULT */
@@ -589,7 +646,7 @@ wb_runner_run (WbRunner *r, const WbRunnerRequest *req, int *exit_code, GError *
         }
       if (type == WB_RUNNER_MSG_RESULT)
         {
-          WbRunnerResult *res = result_from_message (msg, error);
+          WbRunnerResult *res = result_from_message (msg, &r->shm, error);
           if (res != NULL)
             *exit_code = 0;
           return res;

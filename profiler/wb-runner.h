@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * CUDA work never happens in the app or headless commands: they start `thunder-wb-runner` with
- * GSubprocess and talk to it over its stdin/stdout (wb-runner-protocol.h); its stderr passes through.
+ * GSubprocess and talk to it over its stdin/stdout (wb-runner-protocol.h); its stderr passes through. The
+ * tensors of a request and of its result travel through sealed memfds passed over a socket pair made at
+ * spawn, when the runner lists the capability (wb-runner-shm.h; WB_RUNNER_NO_MEMFD=1: inline).
  * The runner is found at $WB_RUNNER, beside the running program, in the build tree
  * (../profiler/thunder-wb-runner from app/) or in the installed libexecdir. A runner that dies (a kernel
  * fault ends it on purpose: the CUDA context is lost for good) makes the call fail with

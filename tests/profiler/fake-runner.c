@@ -12,6 +12,11 @@
  * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for), and
  * "allow_tf32=1" when the request allows TF32.
  * FAKE_RUNNER_PLAN_LOG=FILE: each RUN appends "memory_plan=0|1|absent" (the request's memory_plan).
+ * Shared memory (wb-runner-shm.h): with the caller's socket the fake lists the memfd capability in HELLO (not
+ * with FAKE_RUNNER_NO_CAPS=1: an older runner), decodes every RUN's args and cotangents as the real runner
+ * does (a bad memfd is an ERROR message) and answers through a memfd too. FAKE_RUNNER_VALUES_LOG=FILE: each RUN
+ * appends "request mapped=N inline=M" and "result mapped=N inline=M" (tensors through the memfd and inline).
+ * FAKE_RUNNER_ECHO=1: the RESULT's outputs are the args it decoded and its grads the cotangents.
  * FAKE_RUNNER_EXECUTE=1: RUN runs the program on the cpu executor and answers its results (outputs, grads),
  * as the real runner answers the GPU's; FAKE_RUNNER_BREAK=NAME makes that "GPU" wrong for calls printed
  * NAME (at any depth: a region's ops run on its executor): their float outputs come back 1% too large,
@@ -78,6 +83,42 @@ static GVariant *
 int64s (const gint64 *v, gsize n)
 {
   return g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, v, n, sizeof (gint64));
+}
+
+static gboolean
+send_failure (GOutputStream *out, const char *message)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (message));
+  g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (2));
+  return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
+}
+
+static guint
+count_mapped (GPtrArray *values)
+{
+  guint n = 0;
+
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      WbRtValue *v = values->pdata[i];
+      n += v->kind == WB_RT_TENSOR && wb_tensor_get_external_data (v->tensor) != NULL;
+    }
+  return n;
+}
+
+static void
+log_values (const char *what, guint mapped, guint inline_)
+{
+  FILE *f = g_getenv ("FAKE_RUNNER_VALUES_LOG") ? fopen (g_getenv ("FAKE_RUNNER_VALUES_LOG"), "a") : NULL;
+
+  if (f != NULL)
+    {
+      fprintf (f, "%s mapped=%u inline=%u\n", what, mapped, inline_);
+      fclose (f);
+    }
 }
 
 /* -- FAKE_RUNNER_EXECUTE: the "GPU" is the cpu executor, wrong for calls named FAKE_RUNNER_BREAK -- */
@@ -147,21 +188,18 @@ static const WbExecutorVTable gpu_vtable = {
 };
 
 static gboolean
-execute (GOutputStream *out, GVariant *payload, WbProgram *program)
+execute (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload, WbProgram *program, GPtrArray *args, GPtrArray *cots)
 {
   static WbExecutor nvrtc = { &gpu_vtable, NULL }, cuda = { &gpu_vtable, (gpointer) "cuda" };
-  g_autoptr (GVariant) av = g_variant_lookup_value (payload, "args", G_VARIANT_TYPE ("av"));
-  g_autoptr (GVariant) cv = g_variant_lookup_value (payload, "cotangents", G_VARIANT_TYPE ("av"));
   g_autoptr (GVariant) calls = g_variant_lookup_value (payload, "calls", G_VARIANT_TYPE ("a{us}"));
-  g_autoptr (GPtrArray) args = av ? wb_runner_values_from_variant (av, NULL) : NULL;
-  g_autoptr (GPtrArray) cots = cv ? wb_runner_values_from_variant (cv, NULL) : NULL;
   g_autoptr (GError) error = NULL;
-  WbRunResult    *result;
-  WbRunOptions    options;
-  GVariantBuilder b;
-  GVariantIter    it;
-  guint32         ordinal;
-  const char     *name;
+  const char *const keys[] = { "outputs", "grads", "cotangents" };
+  WbRunResult      *result;
+  WbRunOptions      options;
+  GVariantBuilder   b;
+  GVariantIter      it;
+  guint32           ordinal;
+  const char       *name;
 
   wb_program_assign (program, NULL, &nvrtc);
   if (calls != NULL)
@@ -172,18 +210,11 @@ execute (GOutputStream *out, GVariant *payload, WbProgram *program)
     }
   wb_run_options_init (&options);
   g_variant_lookup (payload, "seed", "t", &options.seed);
-  if (args == NULL || (result = wb_program_run (program, &options, args, cots, &error)) == NULL)
-    {
-      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-      g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string (error ? error->message : "fake runner: no args"));
-      g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (1));
-      return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
-    }
+  if ((result = wb_program_run (program, &options, args, cots, &error)) == NULL)
+    return send_failure (out, error->message);
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 ((gint32) result->kind));
-  g_variant_builder_add (&b, "{sv}", "outputs", wb_runner_values_to_variant (result->outputs));
-  g_variant_builder_add (&b, "{sv}", "grads", wb_runner_values_to_variant (result->grads));
-  g_variant_builder_add (&b, "{sv}", "cotangents", wb_runner_values_to_variant (result->cotangents));
+  wb_runner_shm_add_values (&b, chan, keys, (GPtrArray *const[]){ result->outputs, result->grads, result->cotangents }, G_N_ELEMENTS (keys));
   g_variant_builder_add (&b, "{sv}", "flat_args", g_variant_new_strv ((const char *const *) result->flat_args->pdata, result->flat_args->len));
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
@@ -191,10 +222,38 @@ execute (GOutputStream *out, GVariant *payload, WbProgram *program)
   return wb_runner_write_message (out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
 }
 
-/* RUN: progress, then a RESULT (or an ERROR when the traces do not parse) */
+/* The request's values as the real runner reads them (@args, @cots: transfer full), or FALSE with @error */
 static gboolean
-run (GOutputStream *out, GVariant *payload)
+read_values (GVariant *payload, WbRunnerShmChannel *chan, GPtrArray **args, GPtrArray **cots, GError **error)
 {
+  g_autoptr (WbRunnerShmMap) map = wb_runner_shm_receive_for (payload, chan, error);
+  g_autoptr (GVariant) av = g_variant_lookup_value (payload, "args", G_VARIANT_TYPE ("av"));
+  g_autoptr (GVariant) cv = g_variant_lookup_value (payload, "cotangents", G_VARIANT_TYPE ("av"));
+  guint n = 0;
+
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  *args = av ? wb_runner_values_from_variant_shm (av, map, error) : g_ptr_array_new ();
+  if (*args == NULL)
+    return FALSE;
+  *cots = cv ? wb_runner_values_from_variant_shm (cv, map, error) : NULL;
+  if (cv != NULL && *cots == NULL)
+    return FALSE;
+  for (guint i = 0; i < (*args)->len; i++)
+    n += ((WbRtValue *) (*args)->pdata[i])->kind == WB_RT_TENSOR;
+  for (guint i = 0; *cots && i < (*cots)->len; i++)
+    n += ((WbRtValue *) (*cots)->pdata[i])->kind == WB_RT_TENSOR;
+  log_values ("request", count_mapped (*args) + count_mapped (*cots), n - count_mapped (*args) - count_mapped (*cots));
+  return TRUE;
+}
+
+/* RUN: progress, then a RESULT (or an ERROR when the traces do not parse or the values do not decode) */
+static gboolean
+run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) args = NULL;
+  g_autoptr (GPtrArray) cots = NULL;
   g_autoptr (WbTrace) fw = parse_member (payload, "forward", "filename");
   g_autoptr (WbTrace) bw = parse_member (payload, "backward", "backward_filename");
   g_autoptr (WbProgram) program = fw ? wb_program_new (fw, bw, NULL) : NULL;
@@ -207,15 +266,12 @@ run (GOutputStream *out, GVariant *payload)
   g_autofree gint64 *iter_ns = NULL, *start_ns = NULL, *entry_ns = NULL;
   gint64             sum = 0;
 
+  if (!read_values (payload, chan, &args, &cots, &error))
+    return send_failure (out, error->message);
   if (profile == NULL)
-    {
-      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-      g_variant_builder_add (&b, "{sv}", "message", g_variant_new_string ("fake runner: the traces do not parse"));
-      g_variant_builder_add (&b, "{sv}", "exit", g_variant_new_int32 (2));
-      return wb_runner_write_message (out, WB_RUNNER_MSG_ERROR, g_variant_builder_end (&b), NULL);
-    }
+    return send_failure (out, "fake runner: the traces do not parse");
   if (g_strcmp0 (g_getenv ("FAKE_RUNNER_EXECUTE"), "1") == 0)
-    return execute (out, payload, program);
+    return execute (out, chan, payload, program, args, cots);
   g_variant_lookup (payload, "iters", "u", &iters);
   g_variant_lookup (payload, "warmup", "u", &warmup);
   g_variant_lookup (payload, "profile", "b", &profiled);
@@ -276,6 +332,13 @@ run (GOutputStream *out, GVariant *payload)
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
   g_variant_builder_add (&b, "{sv}", "profile", g_variant_builder_end (&p));
+  if (g_strcmp0 (g_getenv ("FAKE_RUNNER_ECHO"), "1") == 0)
+    {
+      const char *const keys[] = { "outputs", "grads" };
+
+      wb_runner_shm_add_values (&b, chan, keys, (GPtrArray *const[]){ args, cots }, G_N_ELEMENTS (keys));
+      log_values ("result", chan->last_mapped, chan->last_inline);
+    }
   return wb_runner_write_message (out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
 }
 
@@ -321,15 +384,19 @@ main (void)
 {
   g_autoptr (GOutputStream) out = g_unix_output_stream_new (1, FALSE);
   g_autoptr (GInputStream) in = g_unix_input_stream_new (0, FALSE);
-  const char     *device = g_getenv ("FAKE_RUNNER_DEVICE");
-  GVariantBuilder b;
-  WbRunnerMsgType type;
+  const char        *device = g_getenv ("FAKE_RUNNER_DEVICE");
+  GVariantBuilder    b;
+  WbRunnerMsgType    type;
+  WbRunnerShmChannel chan;
 
   if (!log_start ())
     return 1;
+  wb_runner_shm_channel_init (&chan, g_strcmp0 (g_getenv ("FAKE_RUNNER_NO_CAPS"), "1") == 0 ? -1 : wb_runner_shm_socket_from_env ());
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int32 (WB_RUNNER_PROTOCOL_VERSION));
   g_variant_builder_add (&b, "{sv}", "pid", g_variant_new_int32 ((gint32) getpid ()));
+  if (chan.sock >= 0)
+    g_variant_builder_add (&b, "{sv}", "caps", g_variant_new_strv ((const char *[]){ WB_RUNNER_CAP_MEMFD }, 1));
   if (!wb_runner_write_message (out, WB_RUNNER_MSG_HELLO, g_variant_builder_end (&b), NULL))
     return 1;
   for (;;)
@@ -342,7 +409,7 @@ main (void)
       if (type == WB_RUNNER_MSG_PROBE)
         ok = probe (out, device);
       else if (type == WB_RUNNER_MSG_RUN)
-        ok = run (out, payload);
+        ok = run (out, &chan, payload);
       else
         return 0;
       if (!ok)
