@@ -257,7 +257,8 @@ load_baseline (const char *spec, char **label, GError **error)
       g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_IO, "%s: %s (--baseline)", path, g_strerror (ENOENT));
       return NULL;
     }
-  if ((session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, error)) == NULL)
+  /* a session of an older schema is migrated first (keeping its runs), as the app's window does */
+  if ((session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE, error)) == NULL)
     return NULL;
   if (id == 0)
     {

@@ -575,7 +575,8 @@ wb_cli_load_session (const char *path,
   if (!wb_session_file_has_header (path))
     return NULL;
   *is_session = TRUE;
-  if ((session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY, &local)) != NULL &&
+  /* a session of an older schema is migrated first (keeping its runs), then read */
+  if ((session = wb_session_open (path, WB_SESSION_OPEN_READ_ONLY | WB_SESSION_OPEN_MIGRATE, &local)) != NULL &&
       (sets = wb_session_list_trace_sets (session, &local)) != NULL)
     {
       if (sets->len == 0)

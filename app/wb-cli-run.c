@@ -274,6 +274,79 @@ save_outputs (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun
   return TRUE;
 }
 
+/* What `run` reads before it runs: the case, its stage, the --inputs and --compare files, the inputs (drawn,
+ * or from the file; widened with --f64) and, for --save-outputs, a copy of them as the run starts. */
+typedef struct
+{
+  WbCase            *c;
+  WbCase            *c32; /* --f64: the f32 case whose inputs were drawn */
+  const WbCaseStage *stage;
+  WbSafetensors     *input_file;
+  WbSafetensors     *compare_file;
+  GHashTable        *inputs;
+  GHashTable        *saved_inputs;
+} Loaded;
+
+static void
+loaded_clear (Loaded *l)
+{
+  g_clear_pointer (&l->saved_inputs, g_hash_table_unref);
+  g_clear_pointer (&l->inputs, g_hash_table_unref);
+  g_clear_pointer (&l->compare_file, wb_safetensors_free);
+  g_clear_pointer (&l->input_file, wb_safetensors_free);
+  g_clear_pointer (&l->c32, wb_case_free);
+  g_clear_pointer (&l->c, wb_case_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Loaded, loaded_clear)
+
+/* Fills @l for PATH and the options; -1, or the exit code after the message. */
+static int
+load_inputs (Loaded *l, const char *path, gboolean f64, gboolean recompile, const char *stage_arg, const char *inputs_path, const char *compare_path, const char *save_path, gint64 seed)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!wb_cli_check_path (path, &error) ||
+      (l->c = wb_case_load_full (path, f64 ? WB_TRACE_SET_LOAD_F32_AS_F64 : WB_TRACE_SET_LOAD_DEFAULT, &error)) == NULL)
+    return wb_cli_report_error (error);
+  if (recompile && !wb_case_add_workbench_stages (l->c, &error))
+    return executor_exit_code (error);
+  l->stage = wb_cli_pick_stage (l->c, stage_arg);
+  if (l->stage == NULL)
+    {
+      if (stage_arg)
+        return wb_cli_usage_error (_ ("no stage “%s” in %s (see “thunder-wb --headless stages %s”)"), stage_arg, path, path);
+      g_printerr ("thunder-wb: %s: %s\n", path, _ ("no computation trace to run"));
+      return WB_EXIT_BAD_INPUT;
+    }
+  if (inputs_path && (l->input_file = wb_safetensors_load (inputs_path, &error)) == NULL)
+    return executor_exit_code (error);
+  if (f64 && l->input_file != NULL && (l->input_file = file_to_f64 (g_steal_pointer (&l->input_file), &error)) == NULL)
+    return executor_exit_code (error);
+  if (compare_path && (l->compare_file = wb_safetensors_load (compare_path, &error)) == NULL)
+    return executor_exit_code (error);
+  /* --f64 draws the inputs the f32 program would get, then converts them, as coverage's judge does */
+  if (f64 && (l->c32 = wb_case_load (path, &error)) == NULL)
+    return wb_cli_report_error (error);
+  l->inputs = wb_case_make_inputs (f64 ? l->c32 : l->c, l->input_file, (guint64) seed, &error);
+  if (l->inputs == NULL)
+    return executor_exit_code (error);
+  if (f64)
+    {
+      GHashTable *wide = wb_case_inputs_copy (l->inputs, TRUE, &error);
+
+      if (wide == NULL)
+        return executor_exit_code (error);
+      g_hash_table_unref (l->inputs);
+      l->inputs = wide;
+    }
+  /* --save-outputs writes the inputs the run starts from: the cpu executor writes the program's in-place
+   * updates (BatchNorm's running statistics, through copy_) into the tensors it is given, the GPU run does
+   * not, and `run --inputs` of the file must start where this run did */
+  if (save_path != NULL && (l->saved_inputs = wb_case_inputs_copy (l->inputs, FALSE, &error)) == NULL)
+    return executor_exit_code (error);
+  return -1;
+}
+
 int
 wb_cli_command_run (int    argc,
                     char **argv)
@@ -325,19 +398,14 @@ wb_cli_command_run (int    argc,
       N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
     { NULL }
   };
-  g_autoptr (WbCase) c = NULL;
-  g_autoptr (WbCase) c32 = NULL;
-  g_autoptr (WbSafetensors) input_file = NULL;
-  g_autoptr (WbSafetensors) compare_file = NULL;
-  g_autoptr (GHashTable) inputs = NULL;
-  g_autoptr (GHashTable) saved_inputs = NULL;
+  g_auto (Loaded) l = { 0 };
   g_autoptr (WbCaseRun) run = NULL;
-  const WbCaseStage *stage;
-  WbRunOptions       options;
-  double             rtol = 0, atol = 0;
-  gboolean           have_tol = FALSE, all_ok = TRUE, on_cuda = FALSE;
-  guint              compared = 0;
-  const char        *path;
+  WbRunOptions options;
+  double       rtol = 0, atol = 0;
+  gboolean     have_tol = FALSE, all_ok = TRUE, on_cuda = FALSE;
+  guint        compared = 0;
+  const char  *path;
+  int          loaded;
 
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
@@ -388,45 +456,8 @@ wb_cli_command_run (int    argc,
   if (threads > 0)
     wb_cpu_executor_set_num_threads ((guint) threads);
 
-  if (!wb_cli_check_path (path, &error) ||
-      (c = wb_case_load_full (path, f64 ? WB_TRACE_SET_LOAD_F32_AS_F64 : WB_TRACE_SET_LOAD_DEFAULT, &error)) == NULL)
-    return wb_cli_report_error (error);
-  if (recompile && !wb_case_add_workbench_stages (c, &error))
-    return executor_exit_code (error);
-  stage = wb_cli_pick_stage (c, stage_arg);
-  if (stage == NULL)
-    {
-      if (stage_arg)
-        return wb_cli_usage_error (_ ("no stage “%s” in %s (see “thunder-wb --headless stages %s”)"), stage_arg, path, path);
-      g_printerr ("thunder-wb: %s: %s\n", path, _ ("no computation trace to run"));
-      return WB_EXIT_BAD_INPUT;
-    }
-  if (inputs_path && (input_file = wb_safetensors_load (inputs_path, &error)) == NULL)
-    return executor_exit_code (error);
-  if (f64 && input_file != NULL && (input_file = file_to_f64 (g_steal_pointer (&input_file), &error)) == NULL)
-    return executor_exit_code (error);
-  if (compare_path && (compare_file = wb_safetensors_load (compare_path, &error)) == NULL)
-    return executor_exit_code (error);
-  /* --f64 draws the inputs the f32 program would get, then converts them, as coverage's judge does */
-  if (f64 && (c32 = wb_case_load (path, &error)) == NULL)
-    return wb_cli_report_error (error);
-  inputs = wb_case_make_inputs (f64 ? c32 : c, input_file, (guint64) seed, &error);
-  if (inputs == NULL)
-    return executor_exit_code (error);
-  if (f64)
-    {
-      GHashTable *wide = wb_case_inputs_copy (inputs, TRUE, &error);
-
-      if (wide == NULL)
-        return executor_exit_code (error);
-      g_hash_table_unref (inputs);
-      inputs = wide;
-    }
-  /* --save-outputs writes the inputs the run starts from: the cpu executor writes the program's in-place
-   * updates (BatchNorm's running statistics, through copy_) into the tensors it is given, the GPU run does
-   * not, and `run --inputs` of the file must start where this run did */
-  if (save_path != NULL && (saved_inputs = wb_case_inputs_copy (inputs, FALSE, &error)) == NULL)
-    return executor_exit_code (error);
+  if ((loaded = load_inputs (&l, path, f64, recompile, stage_arg, inputs_path, compare_path, save_path, seed)) >= 0)
+    return loaded;
 
   wb_run_options_init (&options);
   options.seed = (guint64) seed;
@@ -441,24 +472,24 @@ wb_cli_command_run (int    argc,
     {
       int code = WB_EXIT_ENVIRONMENT;
 
-      if ((run = run_on_cuda (c, stage, inputs, input_file, &options, default_executor, &code, &error)) == NULL)
+      if ((run = run_on_cuda (l.c, l.stage, l.inputs, l.input_file, &options, default_executor, &code, &error)) == NULL)
         {
           g_printerr ("thunder-wb: %s\n", error->message);
           return code;
         }
     }
   else
-    run = wb_case_run_stage (c, stage, inputs, input_file, &options, &error);
+    run = wb_case_run_stage (l.c, l.stage, l.inputs, l.input_file, &options, &error);
   if (run == NULL)
     return executor_exit_code (error);
 
-  print_run_header (c, stage, run, input_file, inputs_path, seed, on_cuda);
-  print_values (run, compare_file, rtol, atol, have_tol, &all_ok, &compared);
+  print_run_header (l.c, l.stage, run, l.input_file, inputs_path, seed, on_cuda);
+  print_values (run, l.compare_file, rtol, atol, have_tol, &all_ok, &compared);
   if (stats && run->result->stats)
     print_kernel_stats (run->result->stats);
-  if (save_path && !save_outputs (c, stage, saved_inputs, run, save_path, &error))
+  if (save_path && !save_outputs (l.c, l.stage, l.saved_inputs, run, save_path, &error))
     return executor_exit_code (error);
-  if (compare_file)
+  if (l.compare_file)
     {
       g_print (_ ("%u compared: %s\n"), compared, all_ok ? _ ("all within tolerance") : _ ("MISMATCH"));
       if (compared == 0)

@@ -138,8 +138,9 @@ WbTraceSet *wb_cli_load (const char *path,
  * stage)". Returns the number of errors. */
 guint wb_cli_report_failures (const WbTraceSet *set);
 /* wb_cli_load_session: when @path is a session file (*@is_session set TRUE), its latest trace set
- * (transfer full), or NULL with @error set (WB_TRACE_ERROR_IO naming the file); otherwise NULL with
- * *@is_session FALSE and no error (wb-cli-record.c). */
+ * (transfer full; a file of an older schema that may be written is migrated first), or NULL with @error
+ * set (WB_TRACE_ERROR_IO naming the file); otherwise NULL with *@is_session FALSE and no error
+ * (wb-cli-record.c). */
 WbTraceSet *wb_cli_load_session (const char *path,
                                  gboolean   *is_session,
                                  GError    **error);

@@ -393,6 +393,25 @@ wb_session_open (const char        *path,
   return session;
 }
 
+/* PRAGMA quick_check: FALSE with WB_SESSION_ERROR_CORRUPT naming SQLite's first finding when the file's pages
+ * are not sound (reads every page) */
+static gboolean
+quick_check (WbSession *session,
+             GError   **error)
+{
+  gint64        ok = 0;
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (session->db, "PRAGMA quick_check(1)", -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+    ok = g_strcmp0 ((const char *) sqlite3_column_text (stmt, 0), "ok") == 0;
+  if (!ok)
+    g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_CORRUPT, "%s: corrupt session file: %s", session->path,
+                 stmt && sqlite3_column_text (stmt, 0) ? (const char *) sqlite3_column_text (stmt, 0)
+                                                       : sqlite3_errmsg (session->db));
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
 static WbSession *
 open_session (const char        *path,
               WbSessionOpenFlags flags,
@@ -407,6 +426,7 @@ open_session (const char        *path,
   gint64   version = 0;
   gint64   n_objects = 0;
   gboolean immutable;
+  gboolean migrating;
   int      open_flags;
   int      rc;
 
@@ -494,24 +514,11 @@ open_session (const char        *path,
 
   session->opened_version = (int) version;
 
-  if ((flags & WB_SESSION_OPEN_CHECK) != 0 && version > 0)
-    {
-      gint64        ok = 0;
-      sqlite3_stmt *stmt = NULL;
-
-      if (sqlite3_prepare_v2 (session->db, "PRAGMA quick_check(1)", -1, &stmt, NULL) == SQLITE_OK &&
-          sqlite3_step (stmt) == SQLITE_ROW)
-        ok = g_strcmp0 ((const char *) sqlite3_column_text (stmt, 0), "ok") == 0;
-      if (!ok)
-        {
-          g_set_error (error, WB_SESSION_ERROR, WB_SESSION_ERROR_CORRUPT, "%s: corrupt session file: %s", path,
-                       stmt && sqlite3_column_text (stmt, 0) ? (const char *) sqlite3_column_text (stmt, 0)
-                                                             : sqlite3_errmsg (session->db));
-          sqlite3_finalize (stmt);
-          return NULL;
-        }
-      sqlite3_finalize (stmt);
-    }
+  /* a file about to be migrated is checked first, so that a broken one is refused before anything of it
+   * is written (WAL, the migration) */
+  migrating = version > 0 && version < WB_SESSION_SCHEMA_VERSION && !read_only && !sqlite3_db_readonly (session->db, "main");
+  if (((flags & WB_SESSION_OPEN_CHECK) != 0 || migrating) && version > 0 && !quick_check (session, error))
+    return NULL;
 
   if (!read_only)
     {

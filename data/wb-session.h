@@ -60,9 +60,11 @@ typedef struct _WbSession WbSession;
  * size its header says, not truncated), the connection is made defensive (SQLITE_DBCONFIG_DEFENSIVE,
  * PRAGMA trusted_schema=OFF, triggers and views disabled, cell_size_check on), the application id and
  * user_version are read, and sqlite_master, as a list of (type, name, table, SQL) rows with duplicate
- * names counted, must be exactly that of the schema version with our definitions. Then WAL mode and
- * foreign keys are switched on and an older schema is migrated forward in one transaction. Writers wait
- * up to 10 s for another process (busy timeout).
+ * names counted, must be exactly that of the schema version with our definitions. A file of an older
+ * schema that will be migrated is first checked page by page (PRAGMA quick_check: a broken one is
+ * WB_SESSION_ERROR_CORRUPT and nothing of it is written). Then WAL mode and foreign keys are switched on
+ * and an older schema is migrated forward in one transaction, keeping every run. Writers wait up to 10 s
+ * for another process (busy timeout).
  *
  * A file this process may not write, or that lies in a folder it may not write, is opened read-only
  * and immutable (`file:PATH?mode=ro&immutable=1`: no lock, journal or shared-memory file beside it)

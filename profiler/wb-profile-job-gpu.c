@@ -172,6 +172,77 @@ check_entries (GVariant *names, WbProfile *profile, GError **error)
   return TRUE;
 }
 
+/* The runner's request for one profiled run of @program (its sources; the runner decomposes as wb_program_new
+ * did) under @options; @assignment, @args and @cotangents borrowed */
+static void
+fill_request (WbRunnerRequest *req, WbProgram *program, WbAssignment *assignment, const char *default_executor, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, const WbProfileGroupRank *group)
+{
+  req->forward = wb_program_get_source (program, FALSE);
+  req->backward = wb_program_get_source (program, TRUE);
+  req->assignment = assignment;
+  req->default_executor = default_executor;
+  req->args = args;
+  req->cotangents = cotangents;
+  req->seed = options->seed;
+  req->warmup = MAX (options->warmup, 1); /* the checked run counts as the first */
+  req->iters = options->iters;
+  req->check_shapes = options->check_shapes;
+  req->profile = TRUE;
+  req->ceilings = measure_ceilings;
+  req->cuda_graphs = options->cuda_graphs;
+  req->no_memory_plan = !options->memory_plan;
+  req->allow_cpu_fallback = options->allow_cpu_fallback;
+  req->allow_tf32 = options->allow_tf32;
+  req->world_size = group->world_size;
+  req->rank = group->rank;
+  req->nccl_id = group->nccl_id;
+}
+
+/* What @run holds from the runner's @res beyond the times: the kernels' attribution, memory, its rank (@group),
+ * the runner's statistics (logged, with warnings), NCCL as the executor of collectives, the kernels' trace
+ * lines */
+static void
+complete_run (WbRun *run, WbRunnerResult *res, const WbProfileGroupRank *group, GPtrArray *warnings, WbProfileJobLogFunc log, gpointer log_data)
+{
+  wb_runner_profile_get_attribution (res->profile, &run->attribution);
+  run->device_step_peak_bytes = res->device_step_peak_bytes;
+  run->memory = res->memory;
+  g_variant_lookup (res->profile, "clock_origin_ns", "x", &run->clock_origin_ns);
+  if (group->world_size > 0)
+    {
+      run->rank = group->rank;
+      run->world_size = group->world_size;
+      run->group = g_strdup (group->group);
+    }
+  if (res->device_step_peak_bytes > 0)
+    gpu_log (log, log_data, "device memory: the step's peak %.1f MiB above its inputs", res->device_step_peak_bytes / 1048576.0);
+  /* with CUPTI it names the traced iterations and how much slower they ran (tests/bench reads it) */
+  if (run->attribution.kernel_source != NULL)
+    gpu_log (log, log_data, "kernel records: %s", run->attribution.kernel_source);
+  /* what the runner compiled (cold) and found in the disk cache (warm), kept with the run's versions */
+  if (res->stats != NULL)
+    add_runner_stats (run, res->stats, warnings, log, log_data);
+  /* collectives ran on NCCL whatever executor the assignment named (executors/cuda/wb-cuda-nccl.h) */
+  for (guint k = 0; k < run->regions->len; k++)
+    {
+      WbRegionStats *rs = run->regions->pdata[k];
+
+      if (wb_collective_symbol_is_known (rs->name))
+        {
+          g_free (rs->executor);
+          rs->executor = g_strdup (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_NCCL)));
+        }
+    }
+  /* trace lines: the entry's stage line */
+  for (guint k = 0; k < run->kernels->len; k++)
+    {
+      WbKernelRecord *kr = run->kernels->pdata[k];
+      WbRegionStats  *rs = kr->region ? wb_run_find_region (run, kr->region) : NULL;
+
+      kr->trace_line = rs ? rs->stage_line : 0;
+    }
+}
+
 WbRun *
 _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group, WbProfile *profile, WbProgram *program, GPtrArray *args, GPtrArray *cotangents, const WbProfileOptions *options, gboolean measure_ceilings, WbDeviceCeilings **ceilings, GPtrArray *notes, GPtrArray *warnings, const char *default_executor, WbProfileJobLogFunc log, gpointer log_data, WbRunResult **checked, int *exit_code, GError **error)
 {
@@ -200,25 +271,8 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
                    wb_program_kind_to_string (kind));
       return NULL;
     }
-  req.forward = wb_program_get_source (program, FALSE); /* the runner decomposes as wb_program_new did */
-  req.backward = wb_program_get_source (program, TRUE);
-  req.assignment = runner_assignment = wb_profile_dup_assignment_by_name (profile);
-  req.default_executor = default_executor;
-  req.args = args;
-  req.cotangents = cotangents;
-  req.seed = options->seed;
-  req.warmup = MAX (options->warmup, 1); /* the checked run counts as the first */
-  req.iters = options->iters;
-  req.check_shapes = options->check_shapes;
-  req.profile = TRUE;
-  req.ceilings = measure_ceilings;
-  req.cuda_graphs = options->cuda_graphs;
-  req.no_memory_plan = !options->memory_plan;
-  req.allow_cpu_fallback = options->allow_cpu_fallback;
-  req.allow_tf32 = options->allow_tf32;
-  req.world_size = group->world_size;
-  req.rank = group->rank;
-  req.nccl_id = group->nccl_id;
+  runner_assignment = wb_profile_dup_assignment_by_name (profile);
+  fill_request (&req, program, runner_assignment, default_executor, args, cotangents, options, measure_ceilings, group);
   if ((res = wb_runner_run (runner, &req, exit_code, error)) == NULL)
     return NULL;
   *exit_code = 3;
@@ -284,44 +338,8 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   {
     WbRun *run = wb_profile_build_run (profile, options, &times);
 
-    wb_runner_profile_get_attribution (res->profile, &run->attribution);
-    run->device_step_peak_bytes = res->device_step_peak_bytes;
-    run->memory = res->memory;
     run->unprofiled_median_ns = unprofiled_ns;
-    g_variant_lookup (res->profile, "clock_origin_ns", "x", &run->clock_origin_ns);
-    if (group->world_size > 0)
-      {
-        run->rank = group->rank;
-        run->world_size = group->world_size;
-        run->group = g_strdup (group->group);
-      }
-    if (res->device_step_peak_bytes > 0)
-      gpu_log (log, log_data, "device memory: the step's peak %.1f MiB above its inputs", res->device_step_peak_bytes / 1048576.0);
-    /* with CUPTI it names the traced iterations and how much slower they ran (tests/bench reads it) */
-    if (run->attribution.kernel_source != NULL)
-      gpu_log (log, log_data, "kernel records: %s", run->attribution.kernel_source);
-    /* what the runner compiled (cold) and found in the disk cache (warm), kept with the run's versions */
-    if (res->stats != NULL)
-      add_runner_stats (run, res->stats, warnings, log, log_data);
-    /* collectives ran on NCCL whatever executor the assignment named (executors/cuda/wb-cuda-nccl.h) */
-    for (guint k = 0; k < run->regions->len; k++)
-      {
-        WbRegionStats *rs = run->regions->pdata[k];
-
-        if (wb_collective_symbol_is_known (rs->name))
-          {
-            g_free (rs->executor);
-            rs->executor = g_strdup (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_NCCL)));
-          }
-      }
-    /* trace lines: the entry's stage line */
-    for (guint k = 0; k < run->kernels->len; k++)
-      {
-        WbKernelRecord *kr = run->kernels->pdata[k];
-        WbRegionStats  *rs = kr->region ? wb_run_find_region (run, kr->region) : NULL;
-
-        kr->trace_line = rs ? rs->stage_line : 0;
-      }
+    complete_run (run, res, group, warnings, log, log_data);
     if (measure_ceilings && ceilings != NULL && res->copy_gbps > 0 && res->bf16_tflops > 0)
       *ceilings = wb_device_ceilings_new (times.device_model, res->copy_gbps, res->bf16_tflops);
     *checked = g_steal_pointer (&res->result);

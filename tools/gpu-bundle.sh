@@ -23,7 +23,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/app" "$stage/profiler" "$stage/tests/gpu" "$stage/tests/bench" "$stage/lib" "$stage/traces" "$stage/kcache"
 cp "$build/app/thunder-wb" "$stage/app/"
 cp "$build/profiler/thunder-wb-runner" "$stage/profiler/"
-for t in test-cuda-conformance test-cuda-conformance-attention test-cuda-conformance-conv test-cuda-runner test-cuda-codegen test-cuda-vector test-app-job; do
+for t in test-cuda-conformance test-cuda-conformance-attention test-cuda-conformance-conv test-cuda-runner test-cuda-codegen test-cuda-codegen-pointwise test-cuda-codegen-reduce test-cuda-vector test-app-job; do
   cp "$build/tests/gpu/$t" "$stage/tests/gpu/"
 done
 # the profile tests and the overhead benchmark are scripts (run from the unpacked bundle's root)
@@ -39,7 +39,7 @@ if [ -d "$build/tests/dist/cases" ]; then
   mkdir -p "$stage/tests/dist" && cp -r "$build/tests/dist/cases" "$stage/tests/dist/"
 fi
 cp "$src/tests/bench/bench-gpu.sh" "$src/tests/bench/bench-gpu.py" "$src/tests/bench/bench-gpu-kernels.py" "$src/tests/bench/bench-flash.py" "$src/tests/bench/bench-mix-defer.py" "$stage/tests/bench/"
-for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-conformance-attention "$stage"/tests/gpu/test-cuda-conformance-conv "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen "$stage"/tests/gpu/test-cuda-vector; do
+for f in "$stage"/app/* "$stage"/profiler/* "$stage"/tests/gpu/test-cuda-conformance "$stage"/tests/gpu/test-cuda-conformance-attention "$stage"/tests/gpu/test-cuda-conformance-conv "$stage"/tests/gpu/test-cuda-runner "$stage"/tests/gpu/test-cuda-codegen* "$stage"/tests/gpu/test-cuda-vector; do
   ldd "$f" | awk '/=> \// { print $3 }'
 done | sort -u | while read -r lib; do
   case $(basename "$lib") in

@@ -7,6 +7,9 @@
  * wb-cuda-exec-fusion.c  the nvrtc paths: a call or fusion region as one plan, a region split around
  *                        its matmul/linear calls into fusible runs
  * wb-cuda-exec-ops.c     the per-op paths: cuBLASLt matmul, copy_, attention, the cpu fallback
+ * wb-cuda-attention.c    attention (wb-cuda-attention.h): the arguments and the choice of path (cuDNN, the
+ *                        FlashAttention-2 kernels); its unfused path, the row kernels between cuBLASLt GEMMs,
+ *                        in wb-cuda-attention-unfused.c
  * Every name here is private to libwbcuda (hidden visibility). */
 #pragma once
 
@@ -70,5 +73,25 @@ typedef enum
   WB_CUDA_PLAN_CONV,    /* cuDNN's convolution (wb-cuda-conv.h): dense inputs and outputs, a bias kernel */
 } WbCudaPlanPath;
 WbCudaPlanPath _wb_cuda_exec_plan_path (WbExecutor *e, const WbBsym *b);
+
+/* wb-cuda-attention-unfused.c: the sizes of one attention call as the unfused passes read them; @gemms counts
+ * the cuBLASLt calls they make */
+typedef struct
+{
+  gint64   bh, tq, tk, e, ev, lse_len;
+  WbDtype  dtype;
+  float    scale;
+  gboolean causal;
+  guint    gemms;
+} WbCudaAttnDims;
+/* the row kernels' source slot of @dtype: 0 f32, 1 bf16, 2 f16; -1 for a dtype they do not take */
+int _wb_cuda_attn_dtype_slot (WbDtype dtype);
+/* [B*H, T, D] over @t [B, H, T, D] with a unit inner stride and one batch stride (a view, or a contiguous
+ * copy when the strides do not allow one). (transfer full) */
+WbTensor *_wb_cuda_attn_flat_heads (WbCudaRuntime *rt, WbTensor *t, GError **error);
+/* O [BH, Tq, Ev] and lse [BH, lse_len] (both contiguous, allocated by the caller) from q, k, v [BH, T, D] */
+gboolean _wb_cuda_attn_unfused_forward (WbCudaRuntime *rt, WbCudaAttnDims *d, WbTensor *q, WbTensor *k, WbTensor *v, WbTensor *o, WbTensor *lse, GError **error);
+/* dq, dk, dv [BH, T, D] contiguous (allocated by the caller); go, o [BH, Tq, Ev] and lse contiguous */
+gboolean _wb_cuda_attn_unfused_backward (WbCudaRuntime *rt, WbCudaAttnDims *d, WbTensor *go, WbTensor *q, WbTensor *k, WbTensor *v, WbTensor *o, WbTensor *lse, WbTensor *dq, WbTensor *dk, WbTensor *dv, GError **error);
 
 G_END_DECLS

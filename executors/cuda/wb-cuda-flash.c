@@ -4,9 +4,10 @@
  * Tri Dao, "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning" (2023),
  * Algorithms 1 (forward) and 2 (backward: dQ's share of each tile added into an f32 sum with atomic adds; with
  * WbCudaFlashDims.deterministic, dQ from its own kernel per query tile instead).
- * The kernel text is wb-cuda-flash-kernels.c. Launches go through wb_cuda_runtime_launch_ex with dynamic shared
- * memory (up to 160 KiB a block) and blocks of 4 or 8 warps; each warp takes two tiles of 16 rows where its
- * registers allow, so that every fragment read from shared memory feeds two MMAs. Tiles (bf16/f16):
+ * The kernel text is wb-cuda-flash-kernels.c (helpers, forward) followed by wb-cuda-flash-backward.c.
+ * Launches go through wb_cuda_runtime_launch_ex with dynamic shared memory (up to 160 KiB a block) and
+ * blocks of 4 or 8 warps; each warp takes two tiles of 16 rows where its registers allow, so that every
+ * fragment read from shared memory feeds two MMAs. Tiles (bf16/f16):
  *   forward       one block per (batch*head, 128 query rows), 4 warps of 32 rows; key/value tiles of 64
  *                 (E=64, Q fragments in registers) or 32 (E=128, Q read from shared memory) rows,
  *                 double-buffered
@@ -122,10 +123,10 @@ wb_cuda_flash_source (WbDtype dtype, gint64 head_dim)
   return g_strdup_printf ("// FlashAttention-2 kernels for %s, head dim %d (wb-cuda-flash.c)\n#define FL_D %d\n#define FL_F16 %d\n"
                           "#define FW_WARPS %d\n#define FW_MT %d\n#define FW_BC %d\n#define FW_QREG %d\n"
                           "#define DQ_WARPS %d\n#define DQ_MT %d\n#define DQ_BC %d\n"
-                          "#define KV_KG %d\n#define KV_MT %d\n#define KV_QS %d\n#define KV_BQ %d\n#define KV_NBUF %d\n%s",
+                          "#define KV_KG %d\n#define KV_MT %d\n#define KV_QS %d\n#define KV_BQ %d\n#define KV_NBUF %d\n%s%s",
                           wb_dtype_shortname (dtype), (int) head_dim, (int) head_dim, dtype == WB_DTYPE_FLOAT16, x->fw_warps, x->fw_mt,
                           x->fw_bc, x->fw_qreg, x->dq_warps, x->dq_mt, x->dq_bc, x->kv_kg, x->kv_mt, x->kv_qs, x->kv_bq, x->kv_nbuf,
-                          wb_cuda_flash_text);
+                          wb_cuda_flash_fwd_text, wb_cuda_flash_bwd_text);
 }
 
 static const char *

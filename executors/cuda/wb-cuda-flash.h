@@ -77,7 +77,10 @@ gboolean wb_cuda_flash_backward (WbCudaRuntime *rt, const WbCudaFlashDims *d, co
  * the prelude; NULL for another dtype or head dim. */
 char *wb_cuda_flash_source (WbDtype dtype, gint64 head_dim);
 
-/* wb_cuda_flash_text: the kernels' text without its defines (wb-cuda-flash-kernels.c; internal to the library). */
-extern const char wb_cuda_flash_text[];
+/* The kernels' text without its defines, in two parts that make one unit in this order (internal to the
+ * library): wb_cuda_flash_fwd_text the tile macros, the device helpers and the forward (wb-cuda-flash-kernels.c),
+ * wb_cuda_flash_bwd_text the backward kernels (wb-cuda-flash-backward.c). */
+extern const char wb_cuda_flash_fwd_text[];
+extern const char wb_cuda_flash_bwd_text[];
 
 G_END_DECLS

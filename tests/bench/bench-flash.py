@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# bench-flash.py — the fused attention kernels (executors/cuda/wb-cuda-flash-kernels.c) alone: checked against a
-# float reference and timed against torch SDPA on gpt2_block's and llama_layer's attention shapes
+# bench-flash.py — the fused attention kernels (executors/cuda/wb-cuda-flash-kernels.c and
+# wb-cuda-flash-backward.c) alone: checked against a float reference and timed against torch SDPA on
+# gpt2_block's and llama_layer's attention shapes
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   python3 tests/bench/bench-flash.py build OUTDIR           here: nvcc (sm_90) compiles the kernel text with the
@@ -35,9 +36,12 @@ def build(out):
     import ast, subprocess
     here = os.path.dirname(os.path.abspath(__file__))
     cuda = os.path.join(here, "..", "..", "executors", "cuda")
-    lines = open(os.path.join(cuda, "wb-cuda-flash-kernels.c")).read().split("\n")
-    start = next(i for i, l in enumerate(lines) if l.startswith("const char wb_cuda_flash_text[] ="))
-    text = "".join(ast.literal_eval(l.strip().rstrip(";")) for l in lines[start + 1:] if l.strip())
+    text = ""
+    # the text is two strings, one unit in this order: helpers and forward, then the backward kernels
+    for file, var in (("wb-cuda-flash-kernels.c", "wb_cuda_flash_fwd_text"), ("wb-cuda-flash-backward.c", "wb_cuda_flash_bwd_text")):
+        lines = open(os.path.join(cuda, file)).read().split("\n")
+        start = next(i for i, l in enumerate(lines) if l.startswith(f"const char {var}[] ="))
+        text += "".join(ast.literal_eval(l.strip().rstrip(";")) for l in lines[start + 1:] if l.strip())
     prelude = open(os.path.join(cuda, "wb-cuda-prelude.cuh")).read()
     os.makedirs(out, exist_ok=True)
     for name, (e, f16) in CUBINS.items():

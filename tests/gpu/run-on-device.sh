@@ -4,7 +4,7 @@
 #
 # usage: tests/gpu/run-on-device.sh BUNDLE.tar.gz [OUTDIR]
 # Unpacks the bundle, points LD_LIBRARY_PATH at its libraries and the machine's CUDA, and runs
-# test-cuda-codegen, test-cuda-conformance, test-cuda-conformance-attention, test-cuda-conformance-conv and
+# test-cuda-codegen (and its -pointwise, -reduce), test-cuda-conformance, test-cuda-conformance-attention, test-cuda-conformance-conv and
 # test-cuda-runner, then the profile scripts
 # (test-cuda-profile.sh, test-cuda-cupti.sh) and, with gpt2_block/llama_layer bundled,
 # tests/bench/bench-gpu-overhead.sh. A conformance case that faults ends its
@@ -68,6 +68,8 @@ def run(name, args, timeout, env=None, label=None):
                 msg = [x for x in lines[max(0, i - 12):i] if x.startswith("#") and not x.startswith("# Start") and not x.startswith("# End")]
                 print(f"--- {m.group(1)}\n" + "\n".join(x[:400] for x in msg[-8:]))
 run("test-cuda-codegen", [], 300)
+run("test-cuda-codegen-pointwise", [], 300)
+run("test-cuda-codegen-reduce", [], 300)
 run("test-cuda-conformance", [], 500)
 run("test-cuda-conformance-attention", [], 500)
 # the backward's dQ from its own kernel instead of atomic adds
