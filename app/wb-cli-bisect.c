@@ -153,26 +153,33 @@ judge (Bisect *b, const WbCaseRun *run, Verdict *v)
 }
 
 /* Runs the program with the calls of b->ordinals from @k on the cpu, and @ordinal (G_MAXUINT: none) on
- * @executor; judges it into @v. FALSE only when the runner itself failed (@error). */
+ * @executor (NULL: checked against the runner's cpu executor instead, into *@check); judges it into @v.
+ * FALSE only when the runner itself failed (@error). */
 static gboolean
-probe (Bisect *b, guint k, guint ordinal, const char *executor, Verdict *v, GError **error)
+probe (Bisect *b, guint k, guint ordinal, const char *executor, Verdict *v, GVariant **check, GError **error)
 {
   g_autoptr (WbCaseRun) run = NULL;
-  WbCliCudaCalls calls = { NULL, 0, TRUE };
+  WbCliCudaCalls calls = { NULL, 0, TRUE, -1, NULL };
   WbRunOptions   options;
   int            code = WB_EXIT_ENVIRONMENT;
 
   memset (b->calls, 0, sizeof (char *) * b->n_calls);
   for (guint j = k; j < b->ordinals->len; j++)
     b->calls[g_array_index (b->ordinals, guint, j)] = "cpu";
-  if (ordinal != G_MAXUINT)
+  if (ordinal != G_MAXUINT && executor != NULL)
     b->calls[ordinal] = executor;
+  else if (ordinal != G_MAXUINT)
+    calls.check_call = (int) ordinal;
   calls.call_executors = b->calls;
   calls.n_call_executors = b->n_calls;
   wb_run_options_init (&options);
   b->probes++;
   memset (v, 0, sizeof *v);
   run = wb_cli_run_stage_on_cuda_with (b->c, b->stage, b->inputs, NULL, &options, 0, b->default_executor, &calls, b->runner, &code, error);
+  if (check != NULL)
+    *check = calls.check_result;
+  else
+    g_clear_pointer (&calls.check_result, g_variant_unref);
   if (run == NULL)
     {
       if (error != NULL && *error != NULL && ((*error)->domain != WB_RUNNER_ERROR || (*error)->code == WB_RUNNER_ERROR_FAILED))
@@ -266,10 +273,40 @@ print_call (Bisect *b, guint ordinal)
     g_print (_ ("    ... (%u more lines)\n"), n_lines - 40);
 }
 
+/* The call's outputs on the GPU against the runner's cpu executor on the same inputs (probe's check) */
+static void
+print_check (GVariant *check)
+{
+  GVariantIter it;
+  const char  *name, *dtype;
+  double       max_abs, max_ref, rms, rms_ref, worst = 0, rtol, atol;
+
+  if (check == NULL || g_variant_n_children (check) == 0)
+    {
+      g_print (_ ("  (the runner did not compare that call with its cpu executor)\n"));
+      return;
+    }
+  g_print (_ ("  its outputs on the GPU against the runner's cpu executor on the same inputs:\n"));
+  g_variant_iter_init (&it, check);
+  while (g_variant_iter_next (&it, "(&s&sdddd)", &name, &dtype, &max_abs, &max_ref, &rms, &rms_ref))
+    {
+      double rel = max_ref > 0 ? max_abs / max_ref : (max_abs > 0 ? INFINITY : 0);
+
+      g_print (_ ("    %s (%s): max abs error %.3e (%.2e of max |cpu| %.3e), RMS error %.3e (%.2e of the cpu's RMS)\n"), name, dtype, max_abs,
+               rel, max_ref, rms, rms_ref > 0 ? rms / rms_ref : 0.0);
+      wb_dtype_default_tolerance (wb_dtype_from_shortname (dtype, -1), &rtol, &atol);
+      worst = MAX (worst, rel / MAX (rtol, 1e-12));
+    }
+  /* within a tenth of the dtype's rtol of max |cpu|: what two correct implementations of one op differ by */
+  g_print (worst <= 0.1 ? _ ("  that is round-off: the program after this call amplifies it (ill-conditioned there), the call is not wrong\n")
+                        : _ ("  that is more than round-off: the call's GPU result is wrong\n"));
+}
+
 static int
 bisect_run (Bisect *b, GError **error)
 {
-  Verdict  all = { 0 }, none = { 0 }, mid = { 0 }, split = { 0 };
+  Verdict all = { 0 }, none = { 0 }, mid = { 0 }, split = { 0 };
+  g_autoptr (GVariant) check = NULL;
   guint    lo = 0, hi, m;
   int      rc = WB_EXIT_OK;
   gint64   t0 = g_get_monotonic_time ();
@@ -281,7 +318,7 @@ bisect_run (Bisect *b, GError **error)
            b->n_calls, m);
   if (!make_references (b, error))
     return wb_cli_report_error (*error);
-  if (!probe (b, m, G_MAXUINT, NULL, &all, error))
+  if (!probe (b, m, G_MAXUINT, NULL, &all, NULL, error))
     return wb_cli_report_error (*error);
   print_verdict (_ ("every call on the GPU"), &all);
   if (all.pass)
@@ -290,7 +327,7 @@ bisect_run (Bisect *b, GError **error)
       verdict_clear (&all);
       return WB_EXIT_OK;
     }
-  if (!probe (b, 0, G_MAXUINT, NULL, &none, error))
+  if (!probe (b, 0, G_MAXUINT, NULL, &none, NULL, error))
     return wb_cli_report_error (*error);
   print_verdict (_ ("every call on the cpu (in the runner)"), &none);
   if (!none.pass)
@@ -304,7 +341,7 @@ bisect_run (Bisect *b, GError **error)
       guint            k = lo + (hi - lo) / 2;
       g_autofree char *what = g_strdup_printf (_ ("[%u] calls #0-#%u on the GPU"), b->probes - 1, g_array_index (b->ordinals, guint, k - 1));
 
-      if (!probe (b, k, G_MAXUINT, NULL, &mid, error))
+      if (!probe (b, k, G_MAXUINT, NULL, &mid, NULL, error))
         return wb_cli_report_error (*error);
       print_verdict (what, &mid);
       if (mid.pass)
@@ -315,8 +352,14 @@ bisect_run (Bisect *b, GError **error)
     }
   m = g_array_index (b->ordinals, guint, hi - 1);
   print_call (b, m);
+  /* that call's outputs against the cpu executor's on the same inputs: a wrong result, or round-off that
+   * the program after it amplifies */
+  if (!probe (b, hi, m, NULL, &mid, &check, error))
+    return wb_cli_report_error (*error);
+  verdict_clear (&mid);
+  print_check (check);
   /* the same split, the call's ops one kernel each */
-  ok = probe (b, hi, m, "cuda", &split, error);
+  ok = probe (b, hi, m, "cuda", &split, NULL, error);
   if (!ok)
     return wb_cli_report_error (*error);
   print_verdict (_ ("the same, that call on executor cuda (one kernel per op)"), &split);

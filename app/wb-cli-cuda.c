@@ -121,7 +121,7 @@ wb_cli_run_stage_on_cuda (WbCase *c, const WbCaseStage *stage, GHashTable *input
 }
 
 WbCaseRun *
-wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, const WbCliCudaCalls *calls, WbRunner *runner, int *exit_code, GError **error)
+wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbSafetensors *tensors, const WbRunOptions *options, guint iters, const char *default_executor, WbCliCudaCalls *calls, WbRunner *runner, int *exit_code, GError **error)
 {
   g_autoptr (WbProgram) program = NULL;
   g_autoptr (GPtrArray) args = NULL;
@@ -165,6 +165,8 @@ wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *
     {
       req.call_executors = calls->call_executors;
       req.n_call_executors = calls->n_call_executors;
+      req.check = calls->check_call >= 0;
+      req.check_call = calls->check_call >= 0 ? (guint) calls->check_call : 0;
     }
   req.args = args;
   req.cotangents = cots;
@@ -193,6 +195,8 @@ wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *
             return NULL;
         }
     }
+  if (calls != NULL && res->stats != NULL)
+    calls->check_result = g_variant_lookup_value (res->stats, "check_call", G_VARIANT_TYPE ("a(ssdddd)"));
   if (calls == NULL || !calls->quiet)
     {
       g_print (_ ("case %s, stage %s (%s) on cuda through thunder-wb-runner\n"), wb_case_get_name (c), stage->label,

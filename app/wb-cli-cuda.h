@@ -28,26 +28,28 @@ WbCaseRun *wb_cli_run_stage_on_cuda (WbCase             *c,
 
 /* WbCliCudaCalls: what wb_cli_run_stage_on_cuda_with adds to a run: executors by call ordinal
  * (WbRunnerRequest.call_executors: @n_call_executors names, NULL where the call keeps its choice; transfer
- * none) and @quiet (print nothing about the run). */
+ * none), @quiet (print nothing about the run) and a call to check against the cpu executor (-1: none). */
 typedef struct
 {
   const char *const *call_executors;
   guint              n_call_executors;
   gboolean           quiet;
+  int                check_call;   /* >= 0: WbRunnerRequest.check_call */
+  GVariant          *check_result; /* out (transfer full) (nullable): the runner's stats "check_call" */
 } WbCliCudaCalls;
 
 /* wb_cli_run_stage_on_cuda_with: wb_cli_run_stage_on_cuda with @calls (nullable: as it). */
-WbCaseRun *wb_cli_run_stage_on_cuda_with (WbCase               *c,
-                                          const WbCaseStage    *stage,
-                                          GHashTable           *inputs,
-                                          WbSafetensors        *tensors,
-                                          const WbRunOptions   *options,
-                                          guint                 iters,
-                                          const char           *default_executor,
-                                          const WbCliCudaCalls *calls,
-                                          WbRunner             *runner,
-                                          int                  *exit_code,
-                                          GError              **error);
+WbCaseRun *wb_cli_run_stage_on_cuda_with (WbCase             *c,
+                                          const WbCaseStage  *stage,
+                                          GHashTable         *inputs,
+                                          WbSafetensors      *tensors,
+                                          const WbRunOptions *options,
+                                          guint               iters,
+                                          const char         *default_executor,
+                                          WbCliCudaCalls     *calls,
+                                          WbRunner           *runner,
+                                          int                *exit_code,
+                                          GError            **error);
 
 /* WbCliCudaProfile: a GPU runner started and probed for `profile --device cuda` (wb_cli_cuda_profile_open). */
 int wb_cli_export_cuda (const char *path,

@@ -32,6 +32,7 @@ struct _WbInterp
   GHashTable         *stats;         /* name -> WbKernelStat* */
   const WbTrace      *trace;         /* the trace being run */
   WbLastUses         *last_uses;     /* (nullable) the program's; NULL: computed per body and run */
+  gboolean            checking; /* running WbRunOptions.check_call on check_executor: no hooks */
   GHashTable         *dtensor_types; /* (nullable) name -> const WbType* of @trace's DTensor annotations, built on first use */
 };
 

@@ -431,7 +431,7 @@ add_stat (WbInterp *in, const char *name, gint64 ns)
 }
 
 static gboolean
-run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError **error)
+run_call_once (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError **error)
 {
   g_autofree char *why = NULL;
   gboolean         top = b->depth == 0;
@@ -439,9 +439,11 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
   /* a cancel takes effect before the next top-level call, not at the end of the iteration */
   if (top && g_cancellable_set_error_if_cancelled (in->options->cancellable, error))
     return FALSE;
-  if (top && in->options->call_started)
+  if (top && !in->checking && in->options->call_started)
     in->options->call_started (in->trace, b, in->options->observer_data);
-  if (top && (in->assignment || in->by_call))
+  if (top && in->checking)
+    executor = in->options->check_executor;
+  else if (top && (in->assignment || in->by_call))
     {
       WbExecutor *e = in->by_call ? g_hash_table_lookup (in->by_call, b) : NULL;
       if (e == NULL && in->assignment)
@@ -470,7 +472,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
           wb_rt_value_unref (out);
           return FALSE;
         }
-      if (top && in->options->observer)
+      if (top && !in->checking && in->options->observer)
         in->options->observer (in->trace, b, &x, 1, out, in->options->observer_data);
       wb_rt_value_unref (out);
       return TRUE;
@@ -520,7 +522,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
         add_stat (in, b->name, wb_run_clock_ns () - t0);
       if (b->outputs != NULL && !bind (in, s, b, b->outputs, call.result, error))
         goto done;
-      if (top && in->options->observer)
+      if (top && !in->checking && in->options->observer)
         in->options->observer (in->trace, b, call.args, call.n_args, call.result, in->options->observer_data);
       ok = TRUE;
     done:
@@ -553,7 +555,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
           else
             scope_set (s, outs->pdata[i], wb_rt_value_ref (v));
         }
-      if (ok && top && in->options->observer)
+      if (ok && top && !in->checking && in->options->observer)
         {
           g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
           g_autoptr (WbRtValue) result = wb_rt_value_new_sequence (WB_RT_TUPLE);
@@ -580,6 +582,52 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
   return fail (in, b, error, WB_EXECUTOR_ERROR_UNSUPPORTED,
                "%s: the %s executor cannot run this symbol and it has no decomposition (%s)",
                b->name, wb_executor_get_name (executor), why ? why : "no kernel");
+}
+
+/* The values @b bound in @s, in output order (transfer full; NULL where a name is unbound) */
+static GPtrArray *
+bound_outputs (Scope *s, const WbBsym *b, GPtrArray *names)
+{
+  GPtrArray *values = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+
+  wb_bsym_get_output_names (b, names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      WbRtValue *v = scope_lookup (s, names->pdata[i]);
+      g_ptr_array_add (values, v ? wb_rt_value_ref (v) : NULL);
+    }
+  return values;
+}
+
+/* A top-level call, and for WbRunOptions.check_call first on check_executor without the hooks and with the
+ * random generator put back after it, then as usual: both calls' outputs go to check_done */
+static gboolean
+run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError **error)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) checked = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  guint64 offset = in->state.rng_offset;
+
+  if (b->depth != 0 || b != in->options->check_call || in->options->check_executor == NULL || in->checking)
+    return run_call_once (in, s, b, executor, error);
+  in->checking = TRUE;
+  if (!run_call_once (in, s, b, executor, error))
+    {
+      in->checking = FALSE;
+      return FALSE;
+    }
+  in->checking = FALSE;
+  in->state.rng_offset = offset;
+  names = g_ptr_array_new ();
+  checked = bound_outputs (s, b, names);
+  if (!run_call_once (in, s, b, executor, error))
+    return FALSE;
+  g_ptr_array_set_size (names, 0);
+  got = bound_outputs (s, b, names);
+  if (in->options->check_done)
+    in->options->check_done (b, names, checked, got, in->options->observer_data);
+  return TRUE;
 }
 
 static gboolean

@@ -137,6 +137,13 @@ typedef struct
    * generator as it would: a program read with every float32 as float64 (WB_TRACE_PARSE_F32_AS_F64) then
    * draws the f32 program's random numbers */
   gboolean draw_f64_as_f32;
+  /* (nullable) a top-level call to run twice, first on @check_executor (no hooks, the random generator put
+   * back), then on its own; @check_done gets both calls' outputs (names: element-type utf8; values: element-type
+   * WbRtValue, NULL where unbound; all transfer none) with observer_data. `bisect` compares a GPU call with
+   * the runner's cpu executor on the same inputs this way (wb-runner-main.c) */
+  const WbBsym *check_call;
+  WbExecutor   *check_executor;
+  void (*check_done) (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer user_data);
 } WbRunOptions;
 
 /* wb_run_options_init: seed 0, no checks, no stats, no hooks, f64 accumulation, f64 draws as f64. */

@@ -128,6 +128,44 @@ static struct
   double ms;
 } precompiled;
 
+/* `bisect`'s check of one call (request "check_call", WbRunOptions.check_call): its outputs on its GPU
+ * executor against the runner's cpu executor on the same inputs, a(ssdddd): name, dtype, max abs error, max |cpu|,
+ * RMS error, RMS of the cpu's; NULL when no call was checked in this run */
+static GVariant *checked_call;
+
+static WbTensor *
+host_tensor (WbRtValue *v)
+{
+  WbCudaRuntime *rt;
+
+  if (v == NULL || v->kind != WB_RT_TENSOR)
+    return NULL;
+  if (v->tensor->device.type != WB_DEVICE_CUDA)
+    return wb_tensor_ref (v->tensor);
+  rt = wb_cuda_runtime_get (NULL);
+  return rt != NULL ? wb_cuda_download (rt, v->tensor, NULL) : NULL;
+}
+
+static void
+on_check_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ssdddd)"));
+  for (guint i = 0; i < names->len && i < checked->len && i < got->len; i++)
+    {
+      g_autoptr (WbTensor) c = host_tensor (checked->pdata[i]);
+      g_autoptr (WbTensor) g = host_tensor (got->pdata[i]);
+      WbCompareResult cmp;
+
+      if (c != NULL && g != NULL && wb_tensor_compare (g, c, 0, 0, FALSE, &cmp, NULL))
+        g_variant_builder_add (&b, "(ssdddd)", (const char *) names->pdata[i], wb_dtype_shortname (c->dtype), cmp.max_abs, cmp.max_ref,
+                               cmp.rms, cmp.rms_ref);
+    }
+  g_clear_pointer (&checked_call, g_variant_unref);
+  checked_call = g_variant_ref_sink (g_variant_builder_end (&b));
+}
+
 static GVariant *
 stats_variant (guint retries)
 {
@@ -169,6 +207,8 @@ stats_variant (guint retries)
     g_variant_builder_add (&b, "{sv}", "attention", g_variant_new_string (attention));
   if ((convolution = wb_cuda_conv_describe ()) != NULL)
     g_variant_builder_add (&b, "{sv}", "convolution", g_variant_new_string (convolution));
+  if (checked_call != NULL)
+    g_variant_builder_add (&b, "{sv}", "check_call", checked_call);
   _wb_runner_nccl_stats (&b);
   return g_variant_builder_end (&b);
 }
@@ -376,6 +416,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   g_autoptr (GVariant) assign = NULL;
   g_autoptr (GVariant) calls = NULL;
   g_autoptr (GVariant) av = NULL;
+  guint32 check = 0;
   g_autoptr (GVariant) cv = NULL;
   const char *def = run->def;
   WbExecutor *def_exec;
@@ -392,6 +433,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   calls = g_variant_lookup_value (req, "calls", G_VARIANT_TYPE ("a{us}"));
   if (calls && !assign_calls (run->program, calls, error))
     return FALSE;
+  g_clear_pointer (&checked_call, g_variant_unref);
   if (!_wb_runner_join_group (run->rt, req, error))
     return FALSE;
   /* the regions' kernels compiled on every core now, not one after another as the checked run meets them */
@@ -410,6 +452,12 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   _wb_runner_memory_prepare (&r->mem, run->rt, run->program, run->memory_plan);
 
   wb_run_options_init (&run->options);
+  if (g_variant_lookup (req, "check_call", "u", &check) && check < wb_program_get_n_calls (run->program))
+    {
+      run->options.check_call = wb_program_get_call (run->program, check, NULL);
+      run->options.check_executor = wb_cuda_executor_get ("cpu", NULL);
+      run->options.check_done = on_check_done;
+    }
   run->options.seed = run->seed;
   run->options.world_size = wb_cuda_nccl_get_world_size (); /* the communicator's: the group's, or 1 */
   run->options.check_shapes = run->check_shapes;
@@ -447,6 +495,7 @@ run_checked (Runner *r, Run *run, GError **error)
       wb_cuda_executors_begin_run ();
     }
   r->announce = FALSE;
+  run->options.check_call = NULL; /* checked once: the runs after it are timed */
   if (run->result == NULL || !wb_cuda_nccl_join_all (run->rt, error) || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
   _wb_runner_memory_end (&r->mem, TRUE);

@@ -443,6 +443,8 @@ request_variant (const WbRunnerRequest *req, WbRunnerShmChannel *shm)
           g_variant_builder_add (&calls, "{us}", i, req->call_executors[i]);
       g_variant_builder_add (&b, "{sv}", "calls", g_variant_builder_end (&calls));
     }
+  if (req->check)
+    g_variant_builder_add (&b, "{sv}", "check_call", g_variant_new_uint32 (req->check_call));
   g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE))));
   g_variant_builder_add (&b, "{sv}", "seed", g_variant_new_uint64 (req->seed));
   g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));

@@ -69,14 +69,19 @@ typedef struct
    * them, NULL where the call keeps its choice: sent as "calls" a{us}; they win over @assignment */
   const char *const *call_executors;
   guint              n_call_executors;
-  GPtrArray         *args;       /* (element-type WbRtValue) host values, one per forward parameter */
-  GPtrArray         *cotangents; /* (nullable) (element-type WbRtValue) */
-  guint64            seed;
-  guint              warmup; /* runs before the timed ones (the first one is checked and returns the results) */
-  guint              iters;  /* timed runs */
-  gboolean           check_shapes;
-  gboolean           profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
-  gboolean           ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
+  /* with @check: run call @check_call (an ordinal) twice in the checked run, on the runner's cpu executor and
+   * on its own, and report how far apart their outputs are (the result's stats "check_call" a(ssdddd): name, dtype,
+   * max abs error, max |cpu|, RMS error, RMS of the cpu's); `bisect` */
+  gboolean   check;
+  guint      check_call;
+  GPtrArray *args;       /* (element-type WbRtValue) host values, one per forward parameter */
+  GPtrArray *cotangents; /* (nullable) (element-type WbRtValue) */
+  guint64    seed;
+  guint      warmup; /* runs before the timed ones (the first one is checked and returns the results) */
+  guint      iters;  /* timed runs */
+  gboolean   check_shapes;
+  gboolean   profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
+  gboolean   ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
   /* capture the program once as a CUDA graph after the warm-up and replay it for the timed runs (result's
    * cuda_graphs_used, cuda_graphs_note) */
   gboolean cuda_graphs;

@@ -187,6 +187,28 @@ static const WbExecutorVTable gpu_vtable = {
   .run = gpu_run,
 };
 
+/* request "check_call": the call's outputs on the fake GPU against the cpu, as the real runner reports them */
+static GVariant *checked_call;
+
+static void
+on_check_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ssdddd)"));
+  for (guint i = 0; i < names->len; i++)
+    {
+      WbRtValue      *c = checked->pdata[i], *g = got->pdata[i];
+      WbCompareResult cmp;
+
+      if (c != NULL && g != NULL && c->kind == WB_RT_TENSOR && g->kind == WB_RT_TENSOR && wb_tensor_compare (g->tensor, c->tensor, 0, 0, FALSE, &cmp, NULL))
+        g_variant_builder_add (&b, "(ssdddd)", (const char *) names->pdata[i], wb_dtype_shortname (c->tensor->dtype), cmp.max_abs, cmp.max_ref, cmp.rms,
+                               cmp.rms_ref);
+    }
+  g_clear_pointer (&checked_call, g_variant_unref);
+  checked_call = g_variant_ref_sink (g_variant_builder_end (&b));
+}
+
 static gboolean
 execute (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload, WbProgram *program, GPtrArray *args, GPtrArray *cots)
 {
@@ -210,6 +232,13 @@ execute (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload, WbProg
     }
   wb_run_options_init (&options);
   g_variant_lookup (payload, "seed", "t", &options.seed);
+  if (g_variant_lookup (payload, "check_call", "u", &ordinal) && ordinal < wb_program_get_n_calls (program))
+    {
+      options.check_call = wb_program_get_call (program, ordinal, NULL);
+      options.check_executor = cpu ();
+      options.check_done = on_check_done;
+    }
+  g_clear_pointer (&checked_call, g_variant_unref);
   if ((result = wb_program_run (program, &options, args, cots, &error)) == NULL)
     return send_failure (out, error->message);
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
@@ -218,6 +247,14 @@ execute (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload, WbProg
   g_variant_builder_add (&b, "{sv}", "flat_args", g_variant_new_strv ((const char *const *) result->flat_args->pdata, result->flat_args->len));
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
+  if (checked_call != NULL)
+    {
+      GVariantBuilder stats;
+
+      g_variant_builder_init (&stats, G_VARIANT_TYPE ("a{sv}"));
+      g_variant_builder_add (&stats, "{sv}", "check_call", checked_call);
+      g_variant_builder_add (&b, "{sv}", "stats", g_variant_builder_end (&stats));
+    }
   wb_run_result_free (result);
   return wb_runner_write_message (out, WB_RUNNER_MSG_RESULT, g_variant_builder_end (&b), NULL);
 }
