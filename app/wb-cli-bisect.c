@@ -159,7 +159,7 @@ static gboolean
 probe (Bisect *b, guint k, guint ordinal, const char *executor, Verdict *v, GVariant **check, GError **error)
 {
   g_autoptr (WbCaseRun) run = NULL;
-  WbCliCudaCalls calls = { NULL, 0, TRUE, -1, NULL };
+  WbCliCudaCalls calls = { NULL, 0, TRUE, -1, NULL, FALSE, NULL };
   WbRunOptions   options;
   int            code = WB_EXIT_ENVIRONMENT;
 

@@ -167,6 +167,7 @@ wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *
       req.n_call_executors = calls->n_call_executors;
       req.check = calls->check_call >= 0;
       req.check_call = calls->check_call >= 0 ? (guint) calls->check_call : 0;
+      req.check_all = calls->check_all;
     }
   req.args = args;
   req.cotangents = cots;
@@ -196,7 +197,10 @@ wb_cli_run_stage_on_cuda_with (WbCase *c, const WbCaseStage *stage, GHashTable *
         }
     }
   if (calls != NULL && res->stats != NULL)
-    calls->check_result = g_variant_lookup_value (res->stats, "check_call", G_VARIANT_TYPE ("a(ssdddd)"));
+    {
+      calls->check_result = g_variant_lookup_value (res->stats, "check_call", G_VARIANT_TYPE ("a(ssdddd)"));
+      calls->check_all_result = g_variant_lookup_value (res->stats, "check_all", G_VARIANT_TYPE ("(uussddd)"));
+    }
   if (calls == NULL || !calls->quiet)
     {
       g_print (_ ("case %s, stage %s (%s) on cuda through thunder-wb-runner\n"), wb_case_get_name (c), stage->label,

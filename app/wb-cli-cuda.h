@@ -34,8 +34,10 @@ typedef struct
   const char *const *call_executors;
   guint              n_call_executors;
   gboolean           quiet;
-  int                check_call;   /* >= 0: WbRunnerRequest.check_call */
-  GVariant          *check_result; /* out (transfer full) (nullable): the runner's stats "check_call" */
+  int                check_call;       /* >= 0: WbRunnerRequest.check_call */
+  GVariant          *check_result;     /* out (transfer full) (nullable): the runner's stats "check_call" */
+  gboolean           check_all;        /* WbRunnerRequest.check_all */
+  GVariant          *check_all_result; /* out (transfer full) (nullable): the runner's stats "check_all" */
 } WbCliCudaCalls;
 
 /* wb_cli_run_stage_on_cuda_with: wb_cli_run_stage_on_cuda with @calls (nullable: as it). */

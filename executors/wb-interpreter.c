@@ -599,7 +599,7 @@ bound_outputs (Scope *s, const WbBsym *b, GPtrArray *names)
   return values;
 }
 
-/* A top-level call, and for WbRunOptions.check_call first on check_executor without the hooks and with the
+/* A top-level call, and for WbRunOptions.check_call (or every call that runs kernels, check_all) first on check_executor without the hooks and with the
  * random generator put back after it, then as usual: both calls' outputs go to check_done */
 static gboolean
 run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError **error)
@@ -609,7 +609,8 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
   g_autoptr (GPtrArray) got = NULL;
   guint64 offset = in->state.rng_offset;
 
-  if (b->depth != 0 || b != in->options->check_call || in->options->check_executor == NULL || in->checking)
+  if (b->depth != 0 || in->options->check_executor == NULL || in->checking ||
+      (b != in->options->check_call && !(in->options->check_all && b->kind == WB_BSYM_CALL && (wb_bsym_is_fusion (b) || !wb_executor_info_is_utility (b)))))
     return run_call_once (in, s, b, executor, error);
   in->checking = TRUE;
   if (!run_call_once (in, s, b, executor, error))

@@ -142,6 +142,7 @@ typedef struct
    * WbRtValue, NULL where unbound; all transfer none) with observer_data. `bisect` compares a GPU call with
    * the runner's cpu executor on the same inputs this way (wb-runner-main.c) */
   const WbBsym *check_call;
+  gboolean      check_all; /* every top-level call that runs kernels (not del, unpacking, return) */
   WbExecutor   *check_executor;
   void (*check_done) (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer user_data);
 } WbRunOptions;

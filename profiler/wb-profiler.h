@@ -24,5 +24,6 @@
 #include "wb-profile.h"
 #include "wb-run-comm.h"
 #include "wb-run.h"
+#include "wb-runner-check.h"
 #include "wb-runner.h"
 #undef WB_PROFILER_INSIDE

@@ -15,6 +15,7 @@
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
+#include <math.h>
 #include <nvtx3/nvToolsExt.h>
 #include <string.h>
 #include <unistd.h>
@@ -166,6 +167,29 @@ on_check_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArr
   checked_call = g_variant_ref_sink (g_variant_builder_end (&b));
 }
 
+/* Request "check_all" (coverage's call-by-call judge): every call's outputs on its GPU executor against the
+ * runner's cpu executor on the same inputs (wb-runner-check.h), stats "check_all" */
+static gboolean      check_all_on;
+static WbRunnerCheck check_all;
+
+static void
+on_check_all_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
+{
+  Runner *r = data;
+  g_autoptr (GPtrArray) hc = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (GPtrArray) hg = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autoptr (WbTensor) c = host_tensor (checked->pdata[i]);
+      g_autoptr (WbTensor) g = host_tensor (got->pdata[i]);
+
+      g_ptr_array_add (hc, c ? wb_rt_value_new_tensor (c) : NULL);
+      g_ptr_array_add (hg, g ? wb_rt_value_new_tensor (g) : NULL);
+    }
+  wb_runner_check_add (&check_all, r->last_region ? r->last_region : bsym->name, names, hc, hg);
+}
+
 static GVariant *
 stats_variant (guint retries)
 {
@@ -209,6 +233,8 @@ stats_variant (guint retries)
     g_variant_builder_add (&b, "{sv}", "convolution", g_variant_new_string (convolution));
   if (checked_call != NULL)
     g_variant_builder_add (&b, "{sv}", "check_call", checked_call);
+  if (check_all_on)
+    g_variant_builder_add (&b, "{sv}", "check_all", wb_runner_check_to_variant (&check_all));
   _wb_runner_nccl_stats (&b);
   return g_variant_builder_end (&b);
 }
@@ -458,6 +484,14 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
       run->options.check_executor = wb_cuda_executor_get ("cpu", NULL);
       run->options.check_done = on_check_done;
     }
+  wb_runner_check_clear (&check_all);
+  check_all_on = g_variant_lookup (req, "check_all", "b", &run->options.check_all) && run->options.check_all;
+  if (run->options.check_all)
+    {
+      run->options.check_call = NULL;
+      run->options.check_executor = wb_cuda_executor_get ("cpu", NULL);
+      run->options.check_done = on_check_all_done;
+    }
   run->options.seed = run->seed;
   run->options.world_size = wb_cuda_nccl_get_world_size (); /* the communicator's: the group's, or 1 */
   run->options.check_shapes = run->check_shapes;
@@ -496,6 +530,7 @@ run_checked (Runner *r, Run *run, GError **error)
     }
   r->announce = FALSE;
   run->options.check_call = NULL; /* checked once: the runs after it are timed */
+  run->options.check_all = FALSE;
   if (run->result == NULL || !wb_cuda_nccl_join_all (run->rt, error) || !wb_cuda_runtime_synchronize (run->rt, error))
     return FALSE;
   _wb_runner_memory_end (&r->mem, TRUE);

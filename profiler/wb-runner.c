@@ -445,6 +445,8 @@ request_variant (const WbRunnerRequest *req, WbRunnerShmChannel *shm)
     }
   if (req->check)
     g_variant_builder_add (&b, "{sv}", "check_call", g_variant_new_uint32 (req->check_call));
+  if (req->check_all)
+    g_variant_builder_add (&b, "{sv}", "check_all", g_variant_new_boolean (TRUE));
   g_variant_builder_add (&b, "{sv}", "default", g_variant_new_string (req->default_executor ? req->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (TRUE))));
   g_variant_builder_add (&b, "{sv}", "seed", g_variant_new_uint64 (req->seed));
   g_variant_builder_add (&b, "{sv}", "warmup", g_variant_new_uint32 (req->warmup));

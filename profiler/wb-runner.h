@@ -72,8 +72,12 @@ typedef struct
   /* with @check: run call @check_call (an ordinal) twice in the checked run, on the runner's cpu executor and
    * on its own, and report how far apart their outputs are (the result's stats "check_call" a(ssdddd): name, dtype,
    * max abs error, max |cpu|, RMS error, RMS of the cpu's); `bisect` */
-  gboolean   check;
-  guint      check_call;
+  gboolean check;
+  guint    check_call;
+  /* run every call that runs kernels twice in the checked run, as @check does one, and report how many are
+   * outside the dtype's tolerance of the cpu's (stats "check_all" (uussddd): calls, outside, the worst call
+   * "FILE:LINE: name" and output, its max abs error, max |cpu|, error over allowance); coverage's judge */
+  gboolean   check_all;
   GPtrArray *args;       /* (element-type WbRtValue) host values, one per forward parameter */
   GPtrArray *cotangents; /* (nullable) (element-type WbRtValue) */
   guint64    seed;
