@@ -653,6 +653,28 @@ iteration_done (Runner *r, guint i, guint warm, guint n_plain, guint iters, gint
   wb_runner_send_iteration (r->out, &r->limit, phase, i - first + 1, n, ns, NULL);
 }
 
+/* Untimed runs right before the first measured one, until WB_SETTLE_MS (default 50 ms; 0: none) of wall
+ * time have passed, at most 1,000: a program of tens of microseconds is done with its counted warm-up
+ * before the GPU's clocks and caches have settled, and the first measured iterations of one invocation
+ * then differ from another's (as Triton's do_bench warms up by time, 25 ms, not by count). Replays when
+ * the program was captured, else plain runs. Not in a multi-GPU run (a count that differs between ranks
+ * would leave a collective without its peer). */
+static gboolean
+settle (Runner *r, Run *run, GPtrArray *cots, GError **error)
+{
+  const char *env = g_getenv ("WB_SETTLE_MS");
+  gint64      budget = (env != NULL ? g_ascii_strtoll (env, NULL, 10) : 50) * 1000000;
+  gint64      t0 = now_ns ();
+
+  /* ranks must run as many iterations as each other: their collectives pair up */
+  if (wb_cuda_nccl_get_world_size () > 1)
+    return TRUE;
+  for (guint n = 0; n < 1000 && now_ns () - t0 < budget; n++)
+    if (run->graphs.graph != NULL ? !run_replay (r, run, FALSE, error) : !run_iteration (r, run, cots, FALSE, FALSE, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* Warm-up and timed runs, which reuse the checked run's cotangents (already on the device): warm-up,
  * timed iterations, then (profiling with CUPTI) as many traced ones: CUPTI's per-kernel cost stays out of
  * the times the profile reports, and the kernels come from the traced iterations. With `cuda_graphs` the
@@ -694,6 +716,8 @@ run_timed (Runner *r, Run *run, GError **error)
           if (g->graph != NULL)
             _wb_runner_memory_end (&r->mem, FALSE); /* the captured run's tensors: what every replay holds */
         }
+      if (i == warm && (plain || timed || traced) && !settle (r, run, fixed ? fixed : run->cots, error))
+        return FALSE;
       if ((plain || timed || traced) && run->graphs.graph != NULL)
         {
           if (!run_replay (r, run, timed, error))
