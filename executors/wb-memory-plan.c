@@ -34,7 +34,7 @@ struct _WbMemoryPlan
   GArray     *buffers; /* WbMemoryBuffer, in step order */
   GHashTable *by_call; /* const WbBsym * -> GPtrArray of const WbMemoryBuffer * */
   gint64      arena, sum, live_peak;
-  guint       n_steps, n_aliases;
+  guint       n_steps, n_aliases, n_widened;
 };
 
 static Node *
@@ -467,6 +467,31 @@ by_step (gconstpointer a, gconstpointer b)
   return x->output < y->output ? -1 : x->output > y->output;
 }
 
+/* The runtime gives a call's allocation the first free place of its size (wb-cuda-arena.c): it cannot tell
+ * which output an allocation will be, and executors allocate outputs in their own order. Outputs of one call
+ * with the same size therefore live as long as the longest of them, so that either may take either place.
+ * Buffers are in step order: a call's are next to each other. */
+static void
+same_size_outputs (WbMemoryPlan *plan)
+{
+  guint n = plan->buffers->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      WbMemoryBuffer *a = &g_array_index (plan->buffers, WbMemoryBuffer, i);
+      for (guint k = i + 1; k < n && g_array_index (plan->buffers, WbMemoryBuffer, k).def == a->def; k++)
+        {
+          WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, k);
+          if (b->size == a->size && b->last != a->last)
+            {
+              guint last = MAX (a->last, b->last);
+              a->last = b->last = last;
+              plan->n_widened++;
+            }
+        }
+    }
+}
+
 WbMemoryPlan *
 wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
 {
@@ -501,6 +526,7 @@ wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
   plan->n_steps = step;
   collect_buffers (plan, nodes);
   g_array_sort (plan->buffers, by_step);
+  same_size_outputs (plan);
   {
     g_autofree gint64 *live_at = g_new0 (gint64, plan->n_steps + 1);
     plan->live_peak = live_peak (plan, live_at);
@@ -570,6 +596,12 @@ wb_memory_plan_get_buffer (const WbMemoryPlan *plan, guint i)
 {
   g_return_val_if_fail (i < plan->buffers->len, NULL);
   return &g_array_index (plan->buffers, WbMemoryBuffer, i);
+}
+
+guint
+wb_memory_plan_get_n_widened (const WbMemoryPlan *plan)
+{
+  return plan->n_widened;
 }
 
 guint
