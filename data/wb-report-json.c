@@ -52,6 +52,7 @@ add_run (JsonBuilder *b, const WbReport *r)
       _wb_json_add_int (b, "plan_buffers", run->memory.plan_buffers);
       _wb_json_add_int (b, "arena_allocs_per_iteration", run->memory.arena_allocs);
       _wb_json_add_int (b, "arena_misses_per_iteration", run->memory.arena_misses);
+      _wb_json_add_int (b, "arena_unplaced_per_iteration", run->memory.arena_unplaced);
       if (run->memory.torch_eager_peak_bytes > 0)
         _wb_json_add_int (b, "torch_eager_peak_bytes", run->memory.torch_eager_peak_bytes);
       if (run->memory.torch_compile_peak_bytes > 0)

@@ -107,10 +107,10 @@ append_summary (GString *s, const WbReport *r)
   if (run->memory.plan_arena_bytes > 0)
     g_string_append_printf (s,
                             "- Memory plan: %s; arena %.1f MiB for %u tensors (sum of their sizes %.1f MiB, %.3f of it; most live at one step %.1f MiB); "
-                            "%u placed in it per iteration, %u places still in use\n",
+                            "%u placed in it per iteration, %u places still in use, %u allocations of planned calls without a place\n",
                             run->memory.plan_used ? "on" : "computed, not used", run->memory.plan_arena_bytes / 1048576.0, run->memory.plan_buffers,
                             run->memory.plan_sum_bytes / 1048576.0, (double) run->memory.plan_arena_bytes / (double) MAX (run->memory.plan_sum_bytes, 1),
-                            run->memory.plan_live_peak_bytes / 1048576.0, run->memory.arena_allocs, run->memory.arena_misses);
+                            run->memory.plan_live_peak_bytes / 1048576.0, run->memory.arena_allocs, run->memory.arena_misses, run->memory.arena_unplaced);
   if (run->memory.torch_eager_peak_bytes > 0 || run->memory.torch_compile_peak_bytes > 0)
     g_string_append_printf (s, "- PyTorch's step peak above its inputs (meta.json): eager %.1f MiB, torch.compile %.1f MiB\n",
                             run->memory.torch_eager_peak_bytes / 1048576.0, run->memory.torch_compile_peak_bytes / 1048576.0);

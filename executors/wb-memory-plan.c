@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wb-interpreter-private.h"
+#include "wb-memory-plan-private.h"
 
 /* One name of the program: its alias group (union-find), whether it escapes, where it is used last */
 typedef struct _Node Node;
@@ -33,172 +34,8 @@ struct _WbMemoryPlan
   GArray     *buffers; /* WbMemoryBuffer, in step order */
   GHashTable *by_call; /* const WbBsym * -> GPtrArray of const WbMemoryBuffer * */
   gint64      arena, sum, live_peak;
-  guint       n_steps, n_aliases;
+  guint       n_steps, n_aliases, n_widened;
 };
-
-typedef enum
-{
-  KIND_FRESH = 0, /* outputs are new tensors */
-  KIND_ALIAS,     /* outputs share argument @src's storage */
-  KIND_MAYBE,     /* a new tensor, or a view of argument @src (same-dtype conversions, reductions over dims of extent 1) */
-  KIND_EXTERNAL,  /* outputs come from outside the step (cotangents, collectives, collections) */
-} CallKind;
-
-/* Calls whose outputs are views or aliases of their first argument (by the printed name's last part) */
-static const char *const view_names[] = {
-  "reshape",
-  "torch_prims_reshape_impl",
-  "view",
-  "view_as",
-  "_unsafe_view",
-  "transpose",
-  "permute",
-  "expand",
-  "expand_as",
-  "broadcast_in_dim",
-  "squeeze",
-  "unsqueeze",
-  "slice",
-  "slice_prim",
-  "narrow",
-  "flatten",
-  "unflatten",
-  "movedim",
-  "t",
-  "T",
-  "mT",
-  "split",
-  "chunk",
-  "tensor_split",
-  "unbind",
-  "diagonal",
-  "detach",
-  "alias",
-  "shallow_copy",
-  "unfold",
-  "as_strided",
-  "select",
-  "getitem",
-  "real",
-  "view_as_real",
-  "view_as_complex",
-  "unpack_trivial",
-};
-
-/* Conversions whose output the executors may return as their argument itself (a CUDA region's output that is
- * a same-dtype convert, clone or stride order of an input is a view of it: wb-cuda-codegen-outputs.c) */
-static const char *const maybe_names[] = {
-  "to",
-  "type_as",
-  "type",
-  "torch_type",
-  "convert_element_type",
-  "clone",
-  "contiguous",
-  "float",
-  "half",
-  "bfloat16",
-  "double",
-  "long",
-  "int",
-  "cuda", /* ltorch.cuda: the tensor itself when it is there already */
-};
-
-/* Reductions the CUDA generator makes a squeeze (a view) when every reduced dim has extent 1 and the dtype
- * stays (wb-cuda-codegen-graph.c squeeze_unit_reduction): llama's backward sums a broadcast [2, 2, 1, 32, 16]
- * over its dim of extent 1 */
-static const char *const unit_reduction_names[] = { "sum", "prod", "amax", "amin" };
-
-static const char *
-base_name (const char *printed)
-{
-  const char *dot = printed ? strrchr (printed, '.') : NULL;
-
-  return dot ? dot + 1 : printed ? printed
-                                 : "";
-}
-
-/* @b's printed name's last part, and the one of the symbol it stands for (torch_slice_prim_impl ->
- * slice_prim, torch.reshape -> reshape) */
-static gboolean
-name_in (const WbBsym *b, const char *const *list, guint n)
-{
-  const WbSymbol *like = b->symbol ? wb_symbol_get_like (b->symbol) : NULL;
-  const char     *bases[2] = { base_name (b->name), like ? base_name (wb_symbol_get_name (like)) : NULL };
-
-  for (guint k = 0; k < 2; k++)
-    for (guint i = 0; bases[k] != NULL && i < n; i++)
-      if (strcmp (bases[k], list[i]) == 0)
-        return TRUE;
-  return FALSE;
-}
-
-/* tensor @name's type per @types, or NULL */
-static const WbType *
-tensor_type (GHashTable *types, const char *name)
-{
-  const WbType *t = name ? g_hash_table_lookup (types, name) : NULL;
-
-  return t && t->kind == WB_TYPE_TENSOR ? t : NULL;
-}
-
-/* the dtype of tensor @name per @types, or -1 */
-static gint
-dtype_of (GHashTable *types, const char *name)
-{
-  const WbType *t = name ? g_hash_table_lookup (types, name) : NULL;
-
-  return t && t->kind == WB_TYPE_TENSOR ? (gint) t->dtype : -1;
-}
-
-/* What call @b's outputs are; for KIND_ALIAS and KIND_MAYBE, @src: the argument value whose storage they
- * (may) share */
-static CallKind
-classify (const WbBsym *b, GHashTable *types, const WbValue **src)
-{
-  const char      *base = base_name (b->name);
-  WbSymbolCategory cat = b->symbol ? wb_symbol_get_category (b->symbol) : WB_SYMBOL_CATEGORY_OPAQUE;
-
-  *src = NULL;
-  if (g_strcmp0 (b->name, "prims.get_grad") == 0 || cat == WB_SYMBOL_CATEGORY_UTILITY || cat == WB_SYMBOL_CATEGORY_PROLOGUE ||
-      cat == WB_SYMBOL_CATEGORY_DISTRIBUTED)
-    return strcmp (base, "unpack_trivial") == 0 && b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
-  if (strcmp (base, "copy_") == 0)
-    {
-      *src = b->n_args > 1 ? b->args[1] : NULL; /* copy_(from, to): writes `to` and returns it */
-      for (guint i = 0; *src == NULL && i < b->n_kwargs; i++)
-        if (g_strcmp0 (b->kwargs[i].name, "copy_to") == 0)
-          *src = b->kwargs[i].value;
-      return *src ? KIND_ALIAS : KIND_EXTERNAL;
-    }
-  if (strcmp (base, "update_aliases") == 0)
-    return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
-  if ((b->symbol && wb_symbol_is_inplace (b->symbol)) || (g_str_has_suffix (base, "_") && !g_str_has_suffix (base, "__")))
-    return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
-  if (name_in (b, view_names, G_N_ELEMENTS (view_names)))
-    return b->n_args > 0 ? (*src = b->args[0], KIND_ALIAS) : KIND_EXTERNAL;
-  if (b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME && name_in (b, maybe_names, G_N_ELEMENTS (maybe_names)))
-    {
-      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-      gint from = dtype_of (types, b->args[0]->text), to;
-      wb_bsym_get_output_names (b, outs);
-      to = outs->len == 1 ? dtype_of (types, outs->pdata[0]) : -1;
-      /* a change of dtype always makes a new tensor */
-      if (from < 0 || to < 0 || from == to)
-        return *src = b->args[0], KIND_MAYBE;
-    }
-  if (b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME && name_in (b, unit_reduction_names, G_N_ELEMENTS (unit_reduction_names)))
-    {
-      g_autoptr (GPtrArray) outs = g_ptr_array_new ();
-      const WbType *in = tensor_type (types, b->args[0]->text), *out;
-      wb_bsym_get_output_names (b, outs);
-      out = outs->len == 1 ? tensor_type (types, outs->pdata[0]) : NULL;
-      /* as many elements in as out: every reduced dim has extent 1 */
-      if (in != NULL && out != NULL && in->dtype == out->dtype && wb_type_nbytes (in) == wb_type_nbytes (out))
-        return *src = b->args[0], KIND_MAYBE;
-    }
-  return KIND_FRESH;
-}
 
 static Node *
 node_get (GHashTable *nodes, const char *name)
@@ -270,9 +107,11 @@ mark_returned (GHashTable *nodes, const WbTrace *trace, gboolean training_forwar
   mark_returned_value (nodes, v);
 }
 
-/* The outputs of call @b (kind @kind, alias source @src) at @step of @trace */
+/* The outputs of call @b (kind @kind, alias source @src) at @step of @trace. A region's (a call with
+ * subsymbols) output that its subsymbols make a view or a conversion of an argument or of another output is
+ * that output's alias or maybe-alias, as the executors answer it (_wb_memory_plan_classify_output). */
 static void
-add_outputs (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbBsym *b, CallKind kind, const WbValue *src, guint trace, guint step)
+add_outputs (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbBsym *b, WbMemoryCallKind kind, const WbValue *src, guint trace, guint step)
 {
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
 
@@ -282,20 +121,24 @@ add_outputs (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbB
       Node         *n = node_get (nodes, outs->pdata[k]);
       const WbType *t = g_hash_table_lookup (types, outs->pdata[k]);
       /* update_aliases((a, b)) -> (a', b'): item by item */
-      const WbValue *s = src && src->kind == WB_VALUE_TUPLE ? (k < src->n_items ? src->items[k] : NULL) : src;
+      const WbValue   *s = src && src->kind == WB_VALUE_TUPLE ? (k < src->n_items ? src->items[k] : NULL) : src;
+      const char      *from = s != NULL && s->kind == WB_VALUE_NAME ? s->text : NULL;
+      WbMemoryCallKind ok = kind;
 
+      if (kind == WB_MEMORY_KIND_FRESH && b->n_subsymbols > 0)
+        ok = _wb_memory_plan_classify_output (b, outs->pdata[k], types, &from);
       n->defined = TRUE;
       n->bind_trace = (gint) trace;
       n->bind_step = step;
       n->used_since_bind = FALSE;
-      if (kind == KIND_MAYBE && s != NULL && s->kind == WB_VALUE_NAME)
-        n->maybe_of = node_get (nodes, s->text);
-      if (kind == KIND_ALIAS && s != NULL && s->kind == WB_VALUE_NAME)
+      if (ok == WB_MEMORY_KIND_MAYBE && from != NULL)
+        n->maybe_of = node_get (nodes, from);
+      if (ok == WB_MEMORY_KIND_ALIAS && from != NULL)
         {
-          node_union (node_get (nodes, s->text), n);
+          node_union (node_get (nodes, from), n);
           plan->n_aliases++;
         }
-      else if ((kind == KIND_FRESH || kind == KIND_MAYBE) && t != NULL && t->kind == WB_TYPE_TENSOR && wb_type_nbytes (t) > 0 && n->def == NULL)
+      else if ((ok == WB_MEMORY_KIND_FRESH || ok == WB_MEMORY_KIND_MAYBE) && t != NULL && t->kind == WB_TYPE_TENSOR && wb_type_nbytes (t) > 0 && n->def == NULL)
         {
           n->def = b;
           n->trace = trace;
@@ -332,7 +175,7 @@ walk (WbMemoryPlan *plan, GHashTable *nodes, GHashTable *types, const WbTrace *t
         }
       if (b->kind == WB_BSYM_CALL && b->outputs != NULL)
         {
-          CallKind kind = classify (b, types, &src);
+          WbMemoryCallKind kind = _wb_memory_plan_classify (b, types, &src);
           add_outputs (plan, nodes, types, b, kind, src, tix, *step);
         }
       else if ((b->kind == WB_BSYM_UNPACK || b->kind == WB_BSYM_ASSIGN) && b->outputs != NULL)
@@ -523,7 +366,7 @@ by_bind_step_desc (gconstpointer a, gconstpointer b)
   return x->bind_step > y->bind_step ? -1 : x->bind_step < y->bind_step;
 }
 
-/* Returned groups live until the last step. A conversion that may be its argument itself (KIND_MAYBE) has a
+/* Returned groups live until the last step. A conversion that may be its argument itself (WB_MEMORY_KIND_MAYBE) has a
  * buffer of its own and keeps its argument's group alive as long as its own: whichever the executor does,
  * no byte is reused while a tensor holds it. Latest first, so that a chain of them carries through. */
 static void
@@ -624,6 +467,31 @@ by_step (gconstpointer a, gconstpointer b)
   return x->output < y->output ? -1 : x->output > y->output;
 }
 
+/* The runtime gives a call's allocation the first free place of its size (wb-cuda-arena.c): it cannot tell
+ * which output an allocation will be, and executors allocate outputs in their own order. Outputs of one call
+ * with the same size therefore live as long as the longest of them, so that either may take either place.
+ * Buffers are in step order: a call's are next to each other. */
+static void
+same_size_outputs (WbMemoryPlan *plan)
+{
+  guint n = plan->buffers->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      WbMemoryBuffer *a = &g_array_index (plan->buffers, WbMemoryBuffer, i);
+      for (guint k = i + 1; k < n && g_array_index (plan->buffers, WbMemoryBuffer, k).def == a->def; k++)
+        {
+          WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, k);
+          if (b->size == a->size && b->last != a->last)
+            {
+              guint last = MAX (a->last, b->last);
+              a->last = b->last = last;
+              plan->n_widened++;
+            }
+        }
+    }
+}
+
 WbMemoryPlan *
 wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
 {
@@ -638,6 +506,8 @@ wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
     return plan;
   if (backward != NULL)
     wb_executor_info_types_add (types, backward);
+  _wb_memory_plan_add_region_types (types, forward);
+  _wb_memory_plan_add_region_types (types, backward);
   for (guint k = 0; k < 2; k++)
     {
       const WbTrace *t = k == 0 ? forward : backward;
@@ -656,6 +526,7 @@ wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
   plan->n_steps = step;
   collect_buffers (plan, nodes);
   g_array_sort (plan->buffers, by_step);
+  same_size_outputs (plan);
   {
     g_autofree gint64 *live_at = g_new0 (gint64, plan->n_steps + 1);
     plan->live_peak = live_peak (plan, live_at);
@@ -725,6 +596,12 @@ wb_memory_plan_get_buffer (const WbMemoryPlan *plan, guint i)
 {
   g_return_val_if_fail (i < plan->buffers->len, NULL);
   return &g_array_index (plan->buffers, WbMemoryBuffer, i);
+}
+
+guint
+wb_memory_plan_get_n_widened (const WbMemoryPlan *plan)
+{
+  return plan->n_widened;
 }
 
 guint

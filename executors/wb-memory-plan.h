@@ -20,9 +20,12 @@
  *     collectives' results, and any buffer aliased with one of them (the runtime keeps its ordinary path
  *     for these);
  *   - names without a known tensor type (numbers, collections).
- * A same-dtype conversion (to, type_as, clone, contiguous, ...) and a sum, prod, amax or amin over dims of
- * extent 1, which an executor may answer with its argument itself or a view of it, have a buffer of their
- * own and keep their argument's buffer alive as long as their own.
+ * A same-dtype conversion (to, type_as, float, ...; not copy=True) is an alias of its argument. A clone or
+ * contiguous and a sum, prod, amax or amin over dims of extent 1, which an executor may answer with its
+ * argument itself or a view of it, have a buffer of their own and keep their argument's buffer alive as long
+ * as their own. A region's output that its subsymbols make a view or conversion of an argument or of another
+ * of its outputs is that one's alias (or maybe-alias). Outputs of one call with the same size live as long as
+ * the longest of them (the runtime matches places by size). Indexing by a tensor is a new tensor.
  *
  * Offsets: the greedy-by-size offset assignment of Pisarchyk & Lee, "Efficient Memory Management for Deep
  * Neural Net Inference" (2020, arXiv:2001.03288), section 4.3, the rule TensorFlow Lite's arena planner
@@ -82,6 +85,9 @@ guint  wb_memory_plan_get_n_steps (const WbMemoryPlan *plan);
 guint  wb_memory_plan_get_n_buffers (const WbMemoryPlan *plan);
 /* (transfer none) buffer @i, in the order their calls run */
 const WbMemoryBuffer *wb_memory_plan_get_buffer (const WbMemoryPlan *plan, guint i);
+/* pairs of one call's outputs of the same size whose lifetimes were made the longer of the two (the runtime
+ * matches a call's allocations to its places by size) */
+guint wb_memory_plan_get_n_widened (const WbMemoryPlan *plan);
 /* outputs that joined another buffer (views, aliases, in-place writes) */
 guint wb_memory_plan_get_n_aliases (const WbMemoryPlan *plan);
 /* wb_memory_plan_get_outputs: (transfer none) the buffers top-level call @call produces, @n_out of them

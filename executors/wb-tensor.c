@@ -25,6 +25,9 @@ struct _WbStorage
 #define LARGE_BLOCK (1u << 20)
 #define HUGE_PAGE (2u << 20)
 
+static const WbTensorStorageHooks *storage_hooks; /* (nullable) wb_tensor_set_storage_hooks */
+static gpointer                    storage_hooks_data;
+
 static GMutex     cache_lock;
 static GPtrArray *cache_blocks; /* (element-type WbStorage) free large blocks */
 static gsize      cache_bytes;
@@ -68,7 +71,7 @@ cache_take (gsize alloc)
 }
 
 static WbStorage *
-storage_new (gsize nbytes, gboolean zero, GError **error)
+storage_new_block (gsize nbytes, gboolean zero, GError **error)
 {
   WbStorage *s = NULL;
   void      *p = NULL;
@@ -107,11 +110,24 @@ storage_new (gsize nbytes, gboolean zero, GError **error)
   return s;
 }
 
+/* a new storage of @nbytes, told to the hooks */
+static WbStorage *
+storage_new (gsize nbytes, gboolean zero, GError **error)
+{
+  WbStorage *s = storage_new_block (nbytes, zero, error);
+
+  if (s != NULL && storage_hooks != NULL)
+    storage_hooks->allocated (s, nbytes, storage_hooks_data);
+  return s;
+}
+
 static void
 storage_unref (WbStorage *s)
 {
   if (!g_atomic_int_dec_and_test (&s->ref_count))
     return;
+  if (storage_hooks != NULL)
+    storage_hooks->freed (s, storage_hooks_data);
   if (s->destroy != NULL)
     {
       s->destroy (s->destroy_data);
@@ -135,6 +151,20 @@ storage_unref (WbStorage *s)
     }
   free (s->data);
   g_free (s);
+}
+
+void
+wb_tensor_set_storage_hooks (const WbTensorStorageHooks *hooks, gpointer data)
+{
+  storage_hooks_data = data;
+  storage_hooks = hooks;
+}
+
+gconstpointer
+wb_tensor_get_storage_id (const WbTensor *t)
+{
+  g_return_val_if_fail (t != NULL, NULL);
+  return t->storage;
 }
 
 guint8 *
@@ -231,6 +261,8 @@ wb_tensor_new_external (WbDtype dtype, const WbDevice *device, guint rank, const
   t->storage->data = data;
   t->storage->destroy = destroy;
   t->storage->destroy_data = destroy_data;
+  if (storage_hooks != NULL)
+    storage_hooks->allocated (t->storage, nbytes, storage_hooks_data);
   t->dtype = dtype;
   t->device = *device;
   t->rank = rank;

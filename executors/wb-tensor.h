@@ -81,6 +81,23 @@ WbTensor *wb_tensor_ref (WbTensor *tensor);
 void      wb_tensor_unref (WbTensor *tensor);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbTensor, wb_tensor_unref)
 
+/* WbTensorStorageHooks: a diagnostic view of storage lifetimes (host and external alike): @allocated when a
+ * storage of @nbytes is made (before any tensor shows it), @freed when its last view is gone (before its
+ * memory is freed or cached). @storage is the identity wb_tensor_get_storage_id gives its views; an identity
+ * may come again after its @freed. Called on the thread that makes or drops the storage, with @data. */
+typedef struct
+{
+  void (*allocated) (gconstpointer storage, gsize nbytes, gpointer data);
+  void (*freed) (gconstpointer storage, gpointer data);
+} WbTensorStorageHooks;
+/* wb_tensor_set_storage_hooks: (nullable) @hooks (transfer none: kept until replaced) for every storage made
+ * or dropped from now on, process-wide; NULL turns them off. Not to be changed while another thread makes or
+ * drops tensors (tests and tools that watch one run: tests/executors/test-memory-plan-run.c). */
+void wb_tensor_set_storage_hooks (const WbTensorStorageHooks *hooks,
+                                  gpointer                    data);
+/* wb_tensor_get_storage_id: (transfer none) the identity of @tensor's storage, shared by all its views */
+gconstpointer wb_tensor_get_storage_id (const WbTensor *tensor);
+
 /* wb_tensor_numel: number of elements (1 for 0-d, 0 when a dim is 0). */
 gint64 wb_tensor_numel (const WbTensor *tensor);
 /* wb_tensor_nbytes: numel * element size. */

@@ -124,7 +124,8 @@ typedef struct
   gint64   plan_live_peak_bytes;   /* the most bytes of buffers live at one step (the arena's lower bound) */
   guint32  plan_buffers;           /* tensors the plan placed */
   guint32  arena_allocs;           /* tensors one run placed in the arena */
-  guint32  arena_misses;           /* planned places one run could not take (bytes still in use) */
+  guint32  arena_misses;           /* planned places one run could not take (bytes still in use), the most of any run */
+  guint32  arena_unplaced;         /* allocations of a planned call that took no place (a miss, no place of their size) */
   gint64   torch_eager_peak_bytes; /* PyTorch eager's step peak above what was allocated before it */
   gint64   torch_compile_peak_bytes;
 } WbRunMemory;

@@ -25,7 +25,7 @@ typedef struct
   /* the checked (first) run's and the most of any later run's: peak bytes above the run's start (the pool's
    * path; the arena's bytes added when sent), cuMemAllocAsync calls, tensors placed in the arena, misses */
   gint64   first_peak, peak, first_arena;
-  guint    first_allocs, allocs, arena_allocs, arena_misses;
+  guint    first_allocs, allocs, arena_allocs, arena_misses, arena_unplaced;
   gboolean later; /* a run after the checked one was measured */
 } WbRunnerMemory;
 

@@ -633,6 +633,17 @@ run_iteration (Runner *r, Run *run, GPtrArray *cots, gboolean timed, gboolean pr
   return TRUE;
 }
 
+/* The last run that used the second stream, compared with the checked run's (the note), then dropped */
+static void
+note_side (Run *run)
+{
+  if (run->last_side == NULL)
+    return;
+  g_free (run->side_note);
+  run->side_note = _wb_runner_same_as_checked (run->rt, run->last_side, run->result, "the last run", "one stream");
+  g_clear_pointer (&run->last_side, wb_run_result_free);
+}
+
 /* Iteration @i of run_timed's loop (@warm warm-ups, @n_plain plain, @iters timed, then traced ones) ended
  * after @ns: its PROGRESS, as its phase counts it, rate-limited (wb_runner_send_iteration). A graph's
  * capture and untimed replay count in the first iteration of their phase. */
@@ -710,6 +721,9 @@ run_timed (Runner *r, Run *run, GError **error)
           /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
           Graphs *g = &run->graphs;
           g->r = r, g->program = run->program, g->options = &run->options, g->args = run->args, g->cots = fixed ? fixed : run->cots;
+          /* the last warm-up's values, kept for the comparison, would hold their places of the arena through the
+           * capture (its gradients and outputs cover most of it: every place under them missed) */
+          note_side (run);
           _wb_runner_memory_begin (&r->mem);
           if (!_wb_runner_graphs_capture (g, run->rt, iters, error))
             return FALSE;
@@ -731,8 +745,7 @@ run_timed (Runner *r, Run *run, GError **error)
   if (run->cuda_graphs && run->graphs.graph == NULL && run->graphs.note == NULL)
     run->graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
   _wb_runner_graphs_finish (&run->graphs, run->rt, result, iters);
-  if (run->last_side != NULL)
-    run->side_note = _wb_runner_same_as_checked (run->rt, run->last_side, result, "the last run", "one stream");
+  note_side (run);
   return TRUE;
 }
 

@@ -112,8 +112,10 @@ _wb_runner_memory_end (WbRunnerMemory *m, gboolean checked)
   /* every later run does the same work: the most of them */
   m->peak = m->later ? MAX (m->peak, peak) : peak;
   m->allocs = m->later ? MAX (m->allocs, allocs) : allocs;
-  m->arena_allocs = st.arena_allocs - m->at_start.arena_allocs;
-  m->arena_misses = st.arena_misses - m->at_start.arena_misses;
+  /* the arena's counts: the fewest placed, the most missed, of any later run (a capture's included) */
+  m->arena_allocs = m->later ? MIN (m->arena_allocs, st.arena_allocs - m->at_start.arena_allocs) : st.arena_allocs - m->at_start.arena_allocs;
+  m->arena_misses = MAX (m->arena_misses, st.arena_misses - m->at_start.arena_misses);
+  m->arena_unplaced = MAX (m->arena_unplaced, st.arena_unplaced - m->at_start.arena_unplaced);
   m->later = TRUE;
 }
 
@@ -142,5 +144,6 @@ _wb_runner_memory_add_result (WbRunnerMemory *m, GVariantBuilder *b)
       g_variant_builder_add (b, "{sv}", "plan_buffers", g_variant_new_uint32 (wb_memory_plan_get_n_buffers (m->plan)));
       g_variant_builder_add (b, "{sv}", "arena_allocs_per_iteration", g_variant_new_uint32 (m->arena_allocs));
       g_variant_builder_add (b, "{sv}", "arena_misses_per_iteration", g_variant_new_uint32 (m->arena_misses));
+      g_variant_builder_add (b, "{sv}", "arena_unplaced_per_iteration", g_variant_new_uint32 (m->arena_unplaced));
     }
 }

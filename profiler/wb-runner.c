@@ -584,6 +584,7 @@ result_from_message (GVariant *msg, WbRunnerShmChannel *shm, GError **error)
   g_variant_lookup (msg, "plan_buffers", "u", &res->memory.plan_buffers);
   g_variant_lookup (msg, "arena_allocs_per_iteration", "u", &res->memory.arena_allocs);
   g_variant_lookup (msg, "arena_misses_per_iteration", "u", &res->memory.arena_misses);
+  g_variant_lookup (msg, "arena_unplaced_per_iteration", "u", &res->memory.arena_unplaced);
   if (g_variant_lookup (msg, "cuda_graphs_note", "&s", &note))
     res->cuda_graphs_note = g_strdup (note);
   res->profile = g_variant_lookup_value (msg, "profile", G_VARIANT_TYPE ("a{sv}"));

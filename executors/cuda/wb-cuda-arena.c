@@ -139,6 +139,7 @@ _wb_cuda_arena_take (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes)
       rt->stats.arena_allocs++;
       return rt->arena + (CUdeviceptr) p->offset;
     }
+  rt->stats.arena_unplaced++;
   return 0;
 }
 

@@ -53,10 +53,13 @@ typedef struct
   gint64 bytes_live; /* device tensors' bytes allocated and not yet dropped */
   gint64 bytes_peak; /* the most bytes_live since the runtime started or wb_cuda_runtime_reset_peak */
   /* the static memory plan's arena (below): device tensors placed in it (not in allocs, bytes_live or
-   * bytes_peak: the arena is allocated once, its bytes are arena_bytes), and planned places that could not be
-   * taken (the call allocated another size, or the bytes were still in use) */
+   * bytes_peak: the arena is allocated once, its bytes are arena_bytes); planned places of the allocation's
+   * size that could not be taken because a live tensor still held a byte of them (misses); and allocations of a
+   * call with planned places that took none (unplaced: a miss, no untaken place of that size, or a temporary
+   * that found its size's places taken) */
   guint  arena_allocs;
   guint  arena_misses;
+  guint  arena_unplaced;
   gint64 arena_bytes;
 } WbCudaRuntimeStats;
 

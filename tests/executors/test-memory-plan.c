@@ -262,7 +262,7 @@ static const char held_trace[] = "import torch\n"
                                  "  t0 = ltorch.exp(x)  # t0: \"cpu f32[256]\"\n"
                                  "  t1 = ltorch.neg(x)  # t1: \"cpu f32[256]\"\n"
                                  "  t2 = torch_slice_prim_impl(t1, [0], [128], [1])  # t2: \"cpu f32[128]\"\n"
-                                 "  t3 = ltorch.to(t2, torch.float32)  # t3: \"cpu f32[128]\"\n"
+                                 "  t3 = ltorch.contiguous(t2)  # t3: \"cpu f32[128]\"\n"
                                  "  t4 = ltorch.to(t2, torch.float16)  # t4: \"cpu f16[128]\"\n"
                                  "  t5 = ltorch.exp(t3)  # t5: \"cpu f32[128]\"\n"
                                  "  t6 = ltorch.mul(t5, t5)  # t6: \"cpu f32[128]\"\n"
@@ -288,13 +288,51 @@ test_held (void)
     g_assert_cmpstr (wb_memory_plan_get_buffer (plan, i)->name, ==, want[i]);
   /* steps: 0 x's annotation, 1 t0, ..., 10 t9, 11 the return. t0 is never read: held to the end */
   g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 0)->last, ==, 11);
-  /* t1 is read last through its slice t2 (step 5, t4), and t3 may be t2 itself: read at step 6 */
+  /* t1 is read last through its slice t2 (step 5, t4), and t3 (contiguous) may be t2 itself: read at step 6 */
   g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 1)->last, ==, 6);
   g_assert_null (wb_memory_plan_get_outputs (plan, t->body[3], &n_out)); /* the slice: no allocation */
   /* t7 is read last through t8 (step 10), but t9, returned, may be a view of it: t7 lives to the end too */
   g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 6)->last, ==, 11);
   g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 7)->last, ==, 11);
   g_assert_cmpuint (wb_memory_plan_get_n_aliases (plan), ==, 2);
+  (void) n_out;
+}
+
+/* A same-dtype conversion is its argument (the cpu executor) or a view of it (a CUDA region): an alias; with
+ * copy=True, or to another dtype, a new tensor. A region's output its subsymbols make a reshape of another of
+ * its outputs is that output's alias */
+static const char to_trace[] = "import torch\n"
+                               "def computation(x):\n"
+                               "  # x: \"cpu f32[256]\"\n"
+                               "  t0 = ltorch.exp(x)  # t0: \"cpu f32[256]\"\n"
+                               "  t1 = ltorch.to(t0, torch.float32)  # t1: \"cpu f32[256]\"\n"
+                               "  t2 = ltorch.to(t0, torch.float32, copy=True)  # t2: \"cpu f32[256]\"\n"
+                               "  t3 = ltorch.to(t1, torch.float16)  # t3: \"cpu f16[256]\"\n"
+                               "  [t4, t5] = TorchCompile1(t3)\n"
+                               "    # t4 = ltorch.neg(t3)  # t4: \"cpu f16[256]\"\n"
+                               "    # t5 = ltorch.reshape(t4, (16, 16))  # t5: \"cpu f16[16, 16]\"\n"
+                               "  t6 = ltorch.neg(t1)  # t6: \"cpu f32[256]\"\n"
+                               "  return (t2, t5, t6)\n";
+
+static void
+test_to (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) t = wb_trace_parse (to_trace, -1, "to.py", &error);
+  g_autoptr (WbMemoryPlan) plan = NULL;
+  const char *want[] = { "t0", "t2", "t3", "t4", "t6" };
+
+  g_assert_no_error (error);
+  plan = wb_memory_plan_new (t, NULL);
+  check_plan (plan, t, NULL);
+  g_assert_cmpuint (wb_memory_plan_get_n_buffers (plan), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (wb_memory_plan_get_buffer (plan, i)->name, ==, want[i]);
+  /* steps: 0 x's annotation, 1 t0, ..., 5 the region, 6 t6, 7 the return. t0 is read last as t1 (step 6: t6);
+   * t2, a copy, does not keep it */
+  g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 0)->last, ==, 6);
+  /* t4 lives as long as its reshape t5, which is returned */
+  g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 3)->last, ==, 7);
 }
 
 int
@@ -303,6 +341,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memory-plan/small", test_small);
   g_test_add_func ("/memory-plan/held", test_held);
+  g_test_add_func ("/memory-plan/to", test_to);
   g_test_add_data_func ("/memory-plan/zoo/resnet50", "resnet50", test_zoo_case);
   g_test_add_data_func ("/memory-plan/zoo/densenet121", "densenet121/thunderfx_g0_GraphModule", test_zoo_case);
   g_test_add_data_func ("/memory-plan/zoo/llama", "llama/thunderfx_g0_GraphModule_3", test_zoo_case);
