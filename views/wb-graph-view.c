@@ -379,6 +379,44 @@ wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym)
   return x >= 0 && y >= 0 && x <= gtk_widget_get_width (self->area) && y <= gtk_widget_get_height (self->area);
 }
 
+/* the node drawn for @group (a region's call or a WbGraphChunk) at any depth; its top-left corner in
+ * graph coordinates in *@x, *@y */
+static VNode *
+find_group_at (Layout *l, gconstpointer group, double dx, double dy, double *x, double *y)
+{
+  for (guint i = 0; l != NULL && group != NULL && i < l->nodes->len; i++)
+    {
+      VNode *n = &g_array_index (l->nodes, VNode, i);
+      VNode *in;
+
+      if (n->group == group)
+        {
+          *x = n->x - n->w / 2 + dx, *y = n->y - n->h / 2 + dy;
+          return n;
+        }
+      if (n->inner != NULL && (in = find_group_at (n->inner, group, dx + n->x - n->w / 2 + CLUSTER_PAD, dy + n->y - n->h / 2 + CLUSTER_PAD + CLUSTER_BAR, x, y)) != NULL)
+        return in;
+    }
+  return NULL;
+}
+
+gboolean
+wb_graph_view_get_node_rect (WbGraphView *self, const WbBsym *bsym, graphene_rect_t *rect)
+{
+  VNode *n;
+  double x, y;
+
+  g_return_val_if_fail (WB_IS_GRAPH_VIEW (self), FALSE);
+  if (self->zoom <= 0)
+    return FALSE;
+  if ((n = find_node_at (self->layout, bsym, 0, 0, &x, &y)) != NULL)
+    x -= n->w / 2, y -= n->h / 2;
+  else if ((n = find_group_at (self->layout, _wb_graph_chunk_of (self->chunks, self->trace, bsym), 0, 0, &x, &y)) == NULL)
+    return FALSE;
+  graphene_rect_init (rect, x * self->zoom + self->ox, y * self->zoom + self->oy, n->w * self->zoom, n->h * self->zoom);
+  return TRUE;
+}
+
 /* pass 0: @b's call is @text; pass 1: its call, outputs or value contain @text */
 static gboolean
 bsym_matches (const WbBsym *b, const char *text, int pass)

@@ -52,6 +52,11 @@ double wb_graph_view_get_zoom (WbGraphView *self);
 const WbBsym *wb_graph_view_search (WbGraphView *self, const char *text);
 /* wb_graph_view_node_is_visible: whether @bsym's node is laid out and inside the visible area. */
 gboolean wb_graph_view_node_is_visible (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_get_node_rect: where the node a user clicks for @bsym is drawn, in the canvas's
+ * coordinates (px of the view's GtkDrawingArea, as the pointer's events give them): @bsym's own node,
+ * or else, for a top-level bound symbol of a collapsed chunk, the chunk's node. A click inside it does
+ * what a click on that node does (a collapsed region or chunk expands). FALSE when neither is laid out. */
+gboolean wb_graph_view_get_node_rect (WbGraphView *self, const WbBsym *bsym, graphene_rect_t *rect);
 /* wb_graph_view_get_node_ms: the latest run's time drawn on @bsym's node (its tag, and its colour), ms;
  * -1 when the node shows none or is not laid out. */
 double wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym);

@@ -18,32 +18,6 @@
 static WbWindow  *window;
 static WbUiInput *input;
 static char      *no_input; /* why there is no real input */
-static guint      gizmo_warnings;
-
-/* GTK 4.8's warning when a key press (any: Shift alone does it) first makes the window's focus visible
- * while a scrolled GtkSourceView has the focus: the pane's scrollbar trough is drawn in the frame that
- * reallocates it. Not fatal here (GLib aborts on fatal warnings in g_log_writer_default, which this
- * writer does not call for it): printed, counted and reported; every other message goes to the default
- * writer, so any other warning still fails the test. */
-static GLogWriterOutput
-log_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
-{
-  const char *domain = NULL, *message = NULL;
-
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "GLIB_DOMAIN"))
-      domain = fields[i].value;
-    else if (g_str_equal (fields[i].key, "MESSAGE"))
-      message = fields[i].value;
-  if ((level & G_LOG_LEVEL_WARNING) && g_strcmp0 (domain, "Gtk") == 0 && message != NULL &&
-      g_str_has_prefix (message, "Trying to snapshot GtkGizmo") && g_str_has_suffix (message, "without a current allocation"))
-    {
-      gizmo_warnings++;
-      g_printerr ("Gtk-WARNING (not fatal here): %s\n", message);
-      return G_LOG_WRITER_HANDLED;
-    }
-  return g_log_writer_default (level, fields, n_fields, data);
-}
 
 /* FALSE, the test skipped (or failed under WB_UI_REQUIRE_XTEST), when there is no real input */
 static gboolean
@@ -160,8 +134,8 @@ test_stages (void)
   wb_ui_input_key (input, "<Alt>Left"); /* returns after the frame that followed the key */
   g_assert_cmpint (wb_document_get_entry (doc), ==, 0);
   g_assert_true (focus_in (view));
-  if (gizmo_warnings > 0)
-    g_test_message ("GTK warned %u time(s) of a scrollbar trough drawn without an allocation (not fatal)", gizmo_warnings);
+  if (wb_ui_input_get_gizmo_warnings () > 0)
+    g_test_message ("GTK warned %u time(s) of a scrollbar trough drawn without an allocation (not fatal)", wb_ui_input_get_gizmo_warnings ());
 }
 
 static GtkWidget *
@@ -501,7 +475,7 @@ main (int argc, char **argv)
 {
   int result;
 
-  g_log_set_writer_func (log_writer, NULL, NULL);
+  wb_ui_input_set_log_writer ();
   if (!wb_ui_init (&argc, &argv))
     {
       if (g_getenv ("WB_UI_REQUIRE_XTEST") != NULL)

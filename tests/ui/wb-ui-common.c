@@ -34,7 +34,7 @@ loaded (gpointer data)
 }
 
 WbWindow *
-wb_ui_open (const char *path)
+wb_ui_new_window (void)
 {
   WbWindow *window;
 
@@ -46,6 +46,14 @@ wb_ui_open (const char *path)
   window = wb_window_new (application);
   gtk_window_set_default_size (GTK_WINDOW (window), 1500, 900);
   gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+WbWindow *
+wb_ui_open (const char *path)
+{
+  WbWindow *window = wb_ui_new_window ();
+
   wb_window_open (window, path);
   g_assert_true (wb_ui_wait (loaded, window, 60));
   wb_ui_spin (0.3);

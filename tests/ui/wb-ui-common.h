@@ -8,6 +8,8 @@
 
 /* wb_ui_init: gtk/adw/sourceview init and translations from the build tree; FALSE when no display. */
 gboolean wb_ui_init (int *argc, char ***argv);
+/* wb_ui_new_window: a window of a registered application (1500x900), shown with nothing open. */
+WbWindow *wb_ui_new_window (void);
 /* wb_ui_open: a window of a registered application showing @path, waited for. */
 WbWindow *wb_ui_open (const char *path);
 /* wb_ui_wait: iterates the main loop until @done (@data) or @timeout_s; FALSE on timeout. */
