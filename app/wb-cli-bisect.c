@@ -165,7 +165,7 @@ probe (Bisect *b, guint k, guint ordinal, const char *executor, Verdict *v, GVar
 
   memset (b->calls, 0, sizeof (char *) * b->n_calls);
   for (guint j = k; j < b->ordinals->len; j++)
-    b->calls[g_array_index (b->ordinals, guint, j)] = "cpu";
+    b->calls[g_array_index (b->ordinals, guint, j)] = wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU));
   if (ordinal != G_MAXUINT && executor != NULL)
     b->calls[ordinal] = executor;
   else if (ordinal != G_MAXUINT)
@@ -359,7 +359,7 @@ bisect_run (Bisect *b, GError **error)
   verdict_clear (&mid);
   print_check (check);
   /* the same split, the call's ops one kernel each */
-  ok = probe (b, hi, m, "cuda", &split, NULL, error);
+  ok = probe (b, hi, m, wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CUDA)), &split, NULL, error);
   if (!ok)
     return wb_cli_report_error (*error);
   print_verdict (_ ("the same, that call on executor cuda (one kernel per op)"), &split);

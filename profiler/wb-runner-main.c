@@ -481,7 +481,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   if (g_variant_lookup (req, "check_call", "u", &check) && check < wb_program_get_n_calls (run->program))
     {
       run->options.check_call = wb_program_get_call (run->program, check, NULL);
-      run->options.check_executor = wb_cuda_executor_get ("cpu", NULL);
+      run->options.check_executor = wb_cuda_executor_get (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU)), NULL);
       run->options.check_done = on_check_done;
     }
   wb_runner_check_clear (&check_all);
@@ -489,7 +489,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   if (run->options.check_all)
     {
       run->options.check_call = NULL;
-      run->options.check_executor = wb_cuda_executor_get ("cpu", NULL);
+      run->options.check_executor = wb_cuda_executor_get (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU)), NULL);
       run->options.check_done = on_check_all_done;
     }
   run->options.seed = run->seed;
