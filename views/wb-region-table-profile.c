@@ -76,7 +76,10 @@ confirm_body (WbRegionTable *self, const WbAssignment *assignment)
     g_string_append (s, _ ("on the GPU if the runner finds one, else on the cpu"));
   /* TRANSLATORS: the end of the sentence above: warm-up and timed iterations */
   g_string_append_printf (s, _ (": %u warm-up and %u timed iterations (Preferences)."), self->warmup, self->iters);
-  if (wb_document_estimate_seconds (self->document, self->iters, self->warmup, &last, &estimate))
+  if (wb_document_estimate_seconds (self->document, self->iters, self->warmup, &last, &estimate) && MAX (last, estimate) < 0.95)
+    /* TRANSLATORS: milliseconds, for runs under a second ("0.0 s" said nothing) */
+    g_string_append_printf (s, _ (" The last run took %.0f ms; this one should take about %.0f ms."), last * 1e3, estimate * 1e3);
+  else if (wb_document_estimate_seconds (self->document, self->iters, self->warmup, &last, &estimate))
     /* TRANSLATORS: seconds */
     g_string_append_printf (s, _ (" The last run took %.1f s; this one should take about %.1f s."), last, estimate);
   else
