@@ -14,6 +14,7 @@
 
 #include "wb-cli-cuda.h"
 #include "wb-cli-profile-private.h"
+#include "wb-cli-run.h"
 #include "wb-cli.h"
 #include "wb-data.h"
 
@@ -374,8 +375,15 @@ _wb_cli_profile_load_case (ProfileOptions *o, Profiling *p)
       if (p->stage == NULL)
         return wb_cli_usage_error (_ ("--stage %s: no such entry or stage in %s (see “stages %s”)"), o->stage, p->path, p->path);
     }
-  else if ((p->stage = wb_case_get_default_stage (p->c)) == NULL)
-    return wb_cli_usage_error (_ ("%s: no stage to profile"), p->path);
+  else
+    {
+      g_autofree char *ambiguous = wb_cli_ambiguous_default (p->c, p->path);
+
+      if (ambiguous != NULL)
+        return wb_cli_usage_error ("%s", ambiguous);
+      if ((p->stage = wb_case_get_default_stage (p->c)) == NULL)
+        return wb_cli_usage_error (_ ("%s: no stage to profile"), p->path);
+    }
   if ((p->program = wb_case_make_program (p->c, p->stage, &error)) == NULL)
     return wb_cli_report_error (error);
   if (o->inputs != NULL && (p->tensors = wb_safetensors_load (o->inputs, &error)) == NULL)

@@ -43,6 +43,37 @@ wb_cli_pick_stage (WbCase *c, const char *stage)
   return wb_case_find_stage (c, -1, stage);
 }
 
+char *
+wb_cli_ambiguous_default (WbCase *c, const char *path)
+{
+  const WbCaseStage *def = wb_case_get_default_stage (c);
+  g_autoptr (GPtrArray) subsets = g_ptr_array_new ();
+  g_autoptr (GString) names = g_string_new (NULL);
+  GPtrArray *stages = wb_case_get_stages (c);
+
+  if (def == NULL || def->subset[0] == '\0' || wb_trace_set_get_world_size (wb_case_get_trace_set (c)) > 1)
+    return NULL;
+  for (guint i = 0; i < stages->len; i++)
+    {
+      const WbCaseStage *s = stages->pdata[i];
+      gboolean           seen = FALSE;
+
+      if (s->kind != WB_PROGRAM_INFERENCE && s->kind != WB_PROGRAM_JOINT && s->kind != WB_PROGRAM_TRAINING)
+        continue;
+      for (guint j = 0; j < subsets->len && !seen; j++)
+        seen = strcmp (subsets->pdata[j], s->subset) == 0;
+      if (!seen)
+        g_ptr_array_add (subsets, s->subset);
+    }
+  if (subsets->len < 2)
+    return NULL;
+  for (guint j = 0; j < subsets->len && j < 3; j++)
+    g_string_append_printf (names, "%s%s", j ? ", " : "", (const char *) subsets->pdata[j]);
+  return g_strdup_printf (_ ("%s holds %u sub-programs, each with its own inputs (%s%s), and no program of its own: give the folder of "
+                             "one, such as %s/%s (`stages %s` lists them all)"),
+                          path, subsets->len, names->str, subsets->len > 3 ? ", ..." : "", path, (const char *) subsets->pdata[0], path);
+}
+
 static gboolean have_reference_file;
 
 /* --f64 --inputs F: F's float32 tensors as float64, the cotangents (grad_output) among them; takes @st */
@@ -310,6 +341,13 @@ load_inputs (Loaded *l, const char *path, gboolean f64, gboolean recompile, cons
     return wb_cli_report_error (error);
   if (recompile && !wb_case_add_workbench_stages (l->c, &error))
     return executor_exit_code (error);
+  if (stage_arg == NULL)
+    {
+      g_autofree char *ambiguous = wb_cli_ambiguous_default (l->c, path);
+
+      if (ambiguous != NULL)
+        return wb_cli_usage_error ("%s", ambiguous);
+    }
   l->stage = wb_cli_pick_stage (l->c, stage_arg);
   if (l->stage == NULL)
     {

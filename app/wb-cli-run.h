@@ -11,6 +11,12 @@ G_BEGIN_DECLS
  * entry K of `stages PATH` or a stage label, as `run --stage` takes it. */
 const WbCaseStage *wb_cli_pick_stage (WbCase *c, const char *stage);
 
+/* wb_cli_ambiguous_default: (transfer full) (nullable) for a case of several sub-programs with their own
+ * inputs and none of its own (a folder of ThunderFX's subgraphs; not a multi-GPU case, whose ranks run
+ * together), the usage message that names them and asks for one's folder; NULL when the default stage is the
+ * case's own. */
+char *wb_cli_ambiguous_default (WbCase *c, const char *path);
+
 /* wb_cli_compare_tensor: compares @got with @ref as `run --compare` does: with @have_tol, @rtol and @atol;
  * otherwise the dtype's defaults (wb_dtype_default_tolerance), the f16/bf16 atol scaled by max |ref| when
  * that exceeds 1 and elements mismatch. Fills @r and (nullable) the tolerances used; FALSE with

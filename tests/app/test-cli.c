@@ -711,6 +711,55 @@ test_gui_unavailable (void)
 #endif
 }
 
+/* A folder of ThunderFX's subgraphs (each a sub-program with its own inputs, none of its own): run and profile
+ * without a stage name how many there are and one's folder to give instead, and the folder they name runs. */
+static void
+test_subgraph_folder (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *folder = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", "gpt2_thunderfx", NULL);
+  g_autofree char *first = NULL;
+  g_autofree char *want = NULL;
+  g_autoptr (GDir) dir = NULL;
+  const char *name;
+  guint       n = 0;
+  g_auto (WbTestRun) run = { 0 };
+
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  /* the subgraphs, counted from the folder itself: one directory each */
+  dir = g_dir_open (folder, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (folder, name, NULL);
+      if (g_file_test (sub, G_FILE_TEST_IS_DIR) && g_str_has_prefix (name, "thunderfx_"))
+        {
+          n++;
+          if (first == NULL || strcmp (name, first) < 0)
+            g_free (first), first = g_strdup (name);
+        }
+    }
+  g_assert_cmpuint (n, >, 1);
+  want = g_strdup_printf ("holds %u sub-programs", n);
+  RUN (&run, "--headless", "run", folder);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, want));
+  g_assert_nonnull (strstr (run.err, first));
+  wb_test_run_clear (&run);
+  RUN (&run, "--headless", "profile", folder, "--device", "cpu", "--iters", "1");
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, want));
+  wb_test_run_clear (&run);
+  {
+    g_autofree char *entry = g_build_filename (folder, first, NULL);
+    RUN (&run, "--headless", "run", entry);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+}
+
 /* run --save-outputs keeps the inputs the run started from, although the program writes BatchNorm's running
  * statistics into them (copy_): a second run from that file reproduces the first byte for byte. --f64 runs
  * the same program in float64 (every f32 of the text and of the file widened, the cotangent included). */
@@ -780,6 +829,7 @@ main (int    argc,
   g_test_add_func ("/app/cli/open-world", test_open_world);
   g_test_add_func ("/app/cli/gui-unavailable", test_gui_unavailable);
   g_test_add_func ("/app/cli/run/saved-inputs", test_run_saved_inputs);
+  g_test_add_func ("/app/cli/run/subgraph-folder", test_subgraph_folder);
 
   return g_test_run ();
 }
