@@ -96,16 +96,10 @@ judge_value (Bisect *b, const char *name, const WbTensor *got, double *err_got, 
       *score = INFINITY;
       return FALSE; /* shapes differ */
     }
-  if (cmp.nonfinite > 0)
+  if (wb_compare_adds_nonfinite (&cmp, c->tensor))
     {
-      WbCompareResult own;
-
-      /* NaN or Inf where the cpu has none */
-      if (wb_tensor_compare (c->tensor, c->tensor, 0, 0, FALSE, &own, NULL) && own.nonfinite < cmp.nonfinite)
-        {
-          *err_got = INFINITY, *err_cpu = 0, *score = INFINITY;
-          return FALSE;
-        }
+      *err_got = INFINITY, *err_cpu = 0, *score = INFINITY;
+      return FALSE;
     }
   if (got->dtype == WB_DTYPE_FLOAT32 && r64 != NULL && r64->kind == WB_RT_TENSOR)
     {
@@ -118,10 +112,10 @@ judge_value (Bisect *b, const char *name, const WbTensor *got, double *err_got, 
       return v == WB_CLI_F64_PASS;
     }
   /* other dtypes: within the dtype's tolerance of the cpu's, atol at least rtol * max |cpu| (as coverage) */
-  wb_dtype_default_tolerance (got->dtype, &rtol, &atol);
-  wb_tensor_compare (got, c->tensor, rtol, MAX (atol, rtol * cmp.max_ref), FALSE, &cmp, NULL);
+  wb_dtype_scaled_tolerance (got->dtype, cmp.max_ref, &rtol, &atol);
+  wb_tensor_compare (got, c->tensor, rtol, atol, FALSE, &cmp, NULL);
   *err_got = cmp.max_abs;
-  *err_cpu = MAX (atol, rtol * cmp.max_ref);
+  *err_cpu = atol;
   *score = *err_cpu > 0 ? *err_got / *err_cpu : 0;
   return cmp.mismatches == 0;
 }
@@ -159,7 +153,7 @@ static gboolean
 probe (Bisect *b, guint k, guint ordinal, const char *executor, Verdict *v, GVariant **check, GError **error)
 {
   g_autoptr (WbCaseRun) run = NULL;
-  WbCliCudaCalls calls = { NULL, 0, TRUE, -1, NULL, FALSE, NULL };
+  WbCliCudaCalls calls = { .quiet = TRUE, .check_call = -1 };
   WbRunOptions   options;
   int            code = WB_EXIT_ENVIRONMENT;
 
@@ -245,7 +239,7 @@ list_calls (Bisect *b)
     {
       const WbBsym *call = wb_program_get_call (b->program, i, NULL);
 
-      if (call->kind == WB_BSYM_CALL && (wb_bsym_is_fusion (call) || !wb_executor_info_is_utility (call)))
+      if (!wb_executor_info_is_utility (call)) /* regions included */
         g_array_append_val (b->ordinals, i);
     }
 }

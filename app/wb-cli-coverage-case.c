@@ -563,7 +563,7 @@ judged_call_by_call (CaseWork *w, const WbCaseStage *stage, GHashTable *inputs, 
 {
   g_autoptr (WbCaseRun) run = NULL;
   g_autoptr (GError) error = NULL;
-  WbCliCudaCalls calls = { NULL, 0, TRUE, -1, NULL, TRUE, NULL };
+  WbCliCudaCalls calls = { .quiet = TRUE, .check_call = -1, .check_all = TRUE };
   WbRunOptions   options;
   int            code = WB_EXIT_ENVIRONMENT;
   guint32        n = 0, outside = 0;
@@ -633,7 +633,7 @@ compare_with_cpu (CaseWork *w, WbCliCoverageResult *r, const WbCaseStage *stage,
       if (wb_cli_compare_tensor (g->tensor, c->tensor, TRUE, rtol, atol, &cmp, NULL, NULL, &error) && cmp.mismatches > 0 &&
           rtol * cmp.max_ref > atol)
         {
-          atol = rtol * cmp.max_ref;
+          wb_dtype_scaled_tolerance (c->tensor->dtype, cmp.max_ref, &rtol, &atol);
           wb_cli_compare_tensor (g->tensor, c->tensor, TRUE, rtol, atol, &cmp, NULL, NULL, &error);
         }
       if (error != NULL)

@@ -30,6 +30,21 @@ wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol)
     }
 }
 
+void
+wb_dtype_scaled_tolerance (WbDtype dtype, double max_ref, double *rtol, double *atol)
+{
+  wb_dtype_default_tolerance (dtype, rtol, atol);
+  *atol = MAX (*atol, *rtol * max_ref);
+}
+
+gboolean
+wb_compare_adds_nonfinite (const WbCompareResult *cmp, const WbTensor *reference)
+{
+  WbCompareResult own;
+
+  return cmp->nonfinite > 0 && wb_tensor_compare (reference, reference, 0, 0, FALSE, &own, NULL) && own.nonfinite < cmp->nonfinite;
+}
+
 gboolean
 wb_tensor_compare (const WbTensor *computed, const WbTensor *reference, double rtol, double atol, gboolean allow_head, WbCompareResult *r, GError **error)
 {

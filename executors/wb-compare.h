@@ -50,5 +50,12 @@ gboolean wb_tensor_compare (const WbTensor  *computed,
  * when that exceeds 1 (app/wb-cli-run.c): long reductions (weight gradients) summed in another order
  * differ by about one unit in the last place of the tensor's largest elements, wherever they cancel. */
 void wb_dtype_default_tolerance (WbDtype dtype, double *rtol, double *atol);
+/* wb_dtype_scaled_tolerance: wb_dtype_default_tolerance with the atol raised to at least rtol * @max_ref (the
+ * reference's max |value|): the rule by which coverage, `bisect` and the runner's call check hold two correct
+ * programs' results, whose elements that cancel to near zero differ by about the tensor's scale's round-off. */
+void wb_dtype_scaled_tolerance (WbDtype dtype, double max_ref, double *rtol, double *atol);
+/* wb_compare_adds_nonfinite: whether @cmp, a comparison with @reference, counts more NaN or Inf pairs than
+ * @reference holds by itself: the result computed has a NaN or Inf where the reference has none. */
+gboolean wb_compare_adds_nonfinite (const WbCompareResult *cmp, const WbTensor *reference);
 
 G_END_DECLS

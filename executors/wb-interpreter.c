@@ -610,7 +610,7 @@ run_call (WbInterp *in, Scope *s, const WbBsym *b, WbExecutor *executor, GError 
   guint64 offset = in->state.rng_offset;
 
   if (b->depth != 0 || in->options->check_executor == NULL || in->checking ||
-      (b != in->options->check_call && !(in->options->check_all && b->kind == WB_BSYM_CALL && (wb_bsym_is_fusion (b) || !wb_executor_info_is_utility (b)))))
+      (b != in->options->check_call && !(in->options->check_all && !wb_executor_info_is_utility (b))))
     return run_call_once (in, s, b, executor, error);
   in->checking = TRUE;
   if (!run_call_once (in, s, b, executor, error))

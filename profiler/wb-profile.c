@@ -110,7 +110,7 @@ add_entries (WbProfile *p, const WbTrace *trace, guint32 offset, GHashTable *see
       if (b->kind != WB_BSYM_CALL || b->name == NULL)
         continue;
       g_hash_table_add (p->call_names, g_strdup (b->name));
-      if (!wb_bsym_is_fusion (b) && wb_executor_info_is_utility (b))
+      if (wb_executor_info_is_utility (b)) /* never a region */
         continue;
       e = g_new0 (Entry, 1);
       e->call_name = g_strdup (b->name);

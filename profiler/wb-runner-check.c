@@ -23,17 +23,15 @@ wb_runner_check_add (WbRunnerCheck *check, const char *call, GPtrArray *names, G
   for (guint i = 0; i < names->len && i < checked->len && i < got->len; i++)
     {
       WbRtValue      *c = checked->pdata[i], *g = got->pdata[i];
-      WbCompareResult cmp, own;
-      double          rtol, atol, allowed, ratio;
+      WbCompareResult cmp;
+      double          rtol, allowed, ratio;
 
       if (c == NULL || g == NULL || c->kind != WB_RT_TENSOR || g->kind != WB_RT_TENSOR ||
           !wb_tensor_compare (g->tensor, c->tensor, 0, 0, FALSE, &cmp, NULL))
         continue;
-      wb_dtype_default_tolerance (c->tensor->dtype, &rtol, &atol);
-      allowed = MAX (atol, rtol * cmp.max_ref);
+      wb_dtype_scaled_tolerance (c->tensor->dtype, cmp.max_ref, &rtol, &allowed);
       ratio = allowed > 0 ? cmp.max_abs / allowed : (cmp.max_abs > 0 ? INFINITY : 0);
-      /* NaN or Inf on one side only */
-      if (cmp.nonfinite > 0 && wb_tensor_compare (c->tensor, c->tensor, 0, 0, FALSE, &own, NULL) && own.nonfinite < cmp.nonfinite)
+      if (wb_compare_adds_nonfinite (&cmp, c->tensor))
         ratio = INFINITY;
       outside |= ratio > 1;
       if (check->worst_call == NULL || ratio > check->ratio)
@@ -47,6 +45,25 @@ wb_runner_check_add (WbRunnerCheck *check, const char *call, GPtrArray *names, G
     }
   check->calls++;
   check->outside += outside;
+}
+
+GVariant *
+wb_runner_check_outputs (GPtrArray *names, GPtrArray *checked, GPtrArray *got)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ssdddd)"));
+  for (guint i = 0; i < names->len && i < checked->len && i < got->len; i++)
+    {
+      WbRtValue      *c = checked->pdata[i], *g = got->pdata[i];
+      WbCompareResult cmp;
+
+      if (c != NULL && g != NULL && c->kind == WB_RT_TENSOR && g->kind == WB_RT_TENSOR &&
+          wb_tensor_compare (g->tensor, c->tensor, 0, 0, FALSE, &cmp, NULL))
+        g_variant_builder_add (&b, "(ssdddd)", (const char *) names->pdata[i], wb_dtype_shortname (c->tensor->dtype), cmp.max_abs,
+                               cmp.max_ref, cmp.rms, cmp.rms_ref);
+    }
+  return g_variant_builder_end (&b);
 }
 
 GVariant *

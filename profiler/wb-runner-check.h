@@ -32,6 +32,10 @@ void wb_runner_check_clear (WbRunnerCheck *check);
  * non-tensor entries are skipped): each within wb_dtype_default_tolerance's rtol of the cpu's, atol at least
  * rtol * max |cpu| (coverage's rule); a NaN or Inf where the cpu has none is outside. */
 void wb_runner_check_add (WbRunnerCheck *check, const char *call, GPtrArray *names, GPtrArray *checked, GPtrArray *got);
+/* wb_runner_check_outputs: (transfer floating) one call's outputs, as wb_runner_check_add takes them, each as
+ * "(ssdddd)": name, dtype ("f32"), max abs error, max |cpu|, RMS error, RMS of the cpu's (request "check_call":
+ * `bisect`'s check of the call it found). */
+GVariant *wb_runner_check_outputs (GPtrArray *names, GPtrArray *checked, GPtrArray *got);
 /* wb_runner_check_to_variant: (transfer floating) "(uussddd)": calls, outside, worst call, worst output, max abs
  * error, max |cpu|, ratio (G_MAXDOUBLE for infinite). */
 GVariant *wb_runner_check_to_variant (const WbRunnerCheck *check);

@@ -15,7 +15,6 @@
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
-#include <math.h>
 #include <nvtx3/nvToolsExt.h>
 #include <string.h>
 #include <unistd.h>
@@ -134,37 +133,34 @@ static struct
  * RMS error, RMS of the cpu's; NULL when no call was checked in this run */
 static GVariant *checked_call;
 
-static WbTensor *
-host_tensor (WbRtValue *v)
+/* (transfer full) @values (device or host) as host values, NULL where not a tensor or not downloaded */
+static GPtrArray *
+host_values (GPtrArray *values)
 {
-  WbCudaRuntime *rt;
+  GPtrArray     *out = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  WbCudaRuntime *rt = wb_cuda_runtime_get (NULL);
 
-  if (v == NULL || v->kind != WB_RT_TENSOR)
-    return NULL;
-  if (v->tensor->device.type != WB_DEVICE_CUDA)
-    return wb_tensor_ref (v->tensor);
-  rt = wb_cuda_runtime_get (NULL);
-  return rt != NULL ? wb_cuda_download (rt, v->tensor, NULL) : NULL;
+  for (guint i = 0; i < values->len; i++)
+    {
+      WbRtValue *v = values->pdata[i];
+      g_autoptr (WbTensor) t = NULL;
+
+      if (v != NULL && v->kind == WB_RT_TENSOR)
+        t = v->tensor->device.type != WB_DEVICE_CUDA ? wb_tensor_ref (v->tensor) : rt != NULL ? wb_cuda_download (rt, v->tensor, NULL)
+                                                                                              : NULL;
+      g_ptr_array_add (out, t != NULL ? wb_rt_value_new_tensor (t) : NULL);
+    }
+  return out;
 }
 
 static void
 on_check_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
 {
-  GVariantBuilder b;
+  g_autoptr (GPtrArray) hc = host_values (checked);
+  g_autoptr (GPtrArray) hg = host_values (got);
 
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ssdddd)"));
-  for (guint i = 0; i < names->len && i < checked->len && i < got->len; i++)
-    {
-      g_autoptr (WbTensor) c = host_tensor (checked->pdata[i]);
-      g_autoptr (WbTensor) g = host_tensor (got->pdata[i]);
-      WbCompareResult cmp;
-
-      if (c != NULL && g != NULL && wb_tensor_compare (g, c, 0, 0, FALSE, &cmp, NULL))
-        g_variant_builder_add (&b, "(ssdddd)", (const char *) names->pdata[i], wb_dtype_shortname (c->dtype), cmp.max_abs, cmp.max_ref,
-                               cmp.rms, cmp.rms_ref);
-    }
   g_clear_pointer (&checked_call, g_variant_unref);
-  checked_call = g_variant_ref_sink (g_variant_builder_end (&b));
+  checked_call = g_variant_ref_sink (wb_runner_check_outputs (names, hc, hg));
 }
 
 /* Request "check_all" (coverage's call-by-call judge): every call's outputs on its GPU executor against the
@@ -176,17 +172,9 @@ static void
 on_check_all_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
 {
   Runner *r = data;
-  g_autoptr (GPtrArray) hc = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-  g_autoptr (GPtrArray) hg = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
+  g_autoptr (GPtrArray) hc = host_values (checked);
+  g_autoptr (GPtrArray) hg = host_values (got);
 
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autoptr (WbTensor) c = host_tensor (checked->pdata[i]);
-      g_autoptr (WbTensor) g = host_tensor (got->pdata[i]);
-
-      g_ptr_array_add (hc, c ? wb_rt_value_new_tensor (c) : NULL);
-      g_ptr_array_add (hg, g ? wb_rt_value_new_tensor (g) : NULL);
-    }
   wb_runner_check_add (&check_all, r->last_region ? r->last_region : bsym->name, names, hc, hg);
 }
 
@@ -478,19 +466,15 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   _wb_runner_memory_prepare (&r->mem, run->rt, run->program, run->memory_plan);
 
   wb_run_options_init (&run->options);
-  if (g_variant_lookup (req, "check_call", "u", &check) && check < wb_program_get_n_calls (run->program))
-    {
-      run->options.check_call = wb_program_get_call (run->program, check, NULL);
-      run->options.check_executor = wb_cuda_executor_get (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU)), NULL);
-      run->options.check_done = on_check_done;
-    }
+  /* bisect's check of one call, or coverage's of every call: against the runner's cpu executor */
   wb_runner_check_clear (&check_all);
   check_all_on = g_variant_lookup (req, "check_all", "b", &run->options.check_all) && run->options.check_all;
-  if (run->options.check_all)
+  if (!check_all_on && g_variant_lookup (req, "check_call", "u", &check) && check < wb_program_get_n_calls (run->program))
+    run->options.check_call = wb_program_get_call (run->program, check, NULL);
+  if (check_all_on || run->options.check_call != NULL)
     {
-      run->options.check_call = NULL;
       run->options.check_executor = wb_cuda_executor_get (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU)), NULL);
-      run->options.check_done = on_check_all_done;
+      run->options.check_done = check_all_on ? on_check_all_done : on_check_done;
     }
   run->options.seed = run->seed;
   run->options.world_size = wb_cuda_nccl_get_world_size (); /* the communicator's: the group's, or 1 */

@@ -197,20 +197,8 @@ static GVariant *checked_call;
 static void
 on_check_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
 {
-  GVariantBuilder b;
-
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ssdddd)"));
-  for (guint i = 0; i < names->len; i++)
-    {
-      WbRtValue      *c = checked->pdata[i], *g = got->pdata[i];
-      WbCompareResult cmp;
-
-      if (c != NULL && g != NULL && c->kind == WB_RT_TENSOR && g->kind == WB_RT_TENSOR && wb_tensor_compare (g->tensor, c->tensor, 0, 0, FALSE, &cmp, NULL))
-        g_variant_builder_add (&b, "(ssdddd)", (const char *) names->pdata[i], wb_dtype_shortname (c->tensor->dtype), cmp.max_abs, cmp.max_ref, cmp.rms,
-                               cmp.rms_ref);
-    }
   g_clear_pointer (&checked_call, g_variant_unref);
-  checked_call = g_variant_ref_sink (g_variant_builder_end (&b));
+  checked_call = g_variant_ref_sink (wb_runner_check_outputs (names, checked, got));
 }
 
 /* request "check_all": every call, as the real runner sums them up (wb-runner-check.h) */
