@@ -229,30 +229,6 @@ is_true (gpointer data)
   return *(gboolean *) data;
 }
 
-/* kernels of @run overlapping [from, to) (ns from the first kernel), counted here on their own */
-static guint
-count_in_range (const WbRun *run, gint64 from, gint64 to, gint64 *ns)
-{
-  gint64 t0 = G_MAXINT64;
-  guint  n = 0;
-
-  *ns = 0;
-  for (guint i = 0; i < run->kernels->len; i++)
-    t0 = MIN (t0, ((WbKernelRecord *) run->kernels->pdata[i])->start_ns);
-  for (guint i = 0; i < run->kernels->len; i++)
-    {
-      const WbKernelRecord *k = run->kernels->pdata[i];
-      gint64                s = k->start_ns - t0, e = k->end_ns - t0;
-
-      if (e > s ? (s < to && e > from) : (s >= from && s < to))
-        {
-          n++;
-          *ns += MIN (e, to) - MAX (s, from);
-        }
-    }
-  return n;
-}
-
 /* the Symbols page on the run's stage: every call of a symbol counted once, the run's time on its calls,
  * callers and callees */
 static void
@@ -368,7 +344,7 @@ timeline_range (const char *path, const char *what)
   stats = wb_timeline_get_range_stats (timeline);
   g_assert_nonnull (stats);
   g_assert_cmpint (stats->to_ns, >, stats->from_ns);
-  g_assert_cmpuint (stats->kernels, ==, count_in_range (run, stats->from_ns, stats->to_ns, &ns));
+  g_assert_cmpuint (stats->kernels, ==, wb_ui_count_kernels_in_range (run, stats->from_ns, stats->to_ns, &ns));
   g_assert_cmpuint (stats->kernels, >, 0);
   g_assert_cmpuint (stats->kernels, <, run->kernels->len);
   g_assert_cmpint (stats->kernel_ns, ==, ns);

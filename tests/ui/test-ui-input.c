@@ -310,30 +310,6 @@ test_graph (void)
   g_free (wb_ui_screenshot (GTK_WIDGET (window), "70-input-graph"));
 }
 
-/* kernels of @run overlapping [from, to) (ns from the first kernel) and their time in it, counted here */
-static guint
-count_in_range (const WbRun *run, gint64 from, gint64 to, gint64 *ns)
-{
-  gint64 t0 = G_MAXINT64;
-  guint  n = 0;
-
-  *ns = 0;
-  for (guint i = 0; i < run->kernels->len; i++)
-    t0 = MIN (t0, ((WbKernelRecord *) run->kernels->pdata[i])->start_ns);
-  for (guint i = 0; i < run->kernels->len; i++)
-    {
-      const WbKernelRecord *k = run->kernels->pdata[i];
-      gint64                s = k->start_ns - t0, e = k->end_ns - t0;
-
-      if (e > s ? (s < to && e > from) : (s >= from && s < to))
-        {
-          n++;
-          *ns += MIN (e, to) - MAX (s, from);
-        }
-    }
-  return n;
-}
-
 typedef struct
 {
   WbTimeline *timeline;
@@ -448,7 +424,7 @@ test_timeline (void)
   /* the times under the press and the release, to a pixel */
   g_assert_cmpfloat (fabs (stats->from_ns - (from + (x0 - LEFT_W) * ns_per_px)), <=, ns_per_px + 1);
   g_assert_cmpfloat (fabs (stats->to_ns - (from + (x1 - LEFT_W) * ns_per_px)), <=, ns_per_px + 1);
-  g_assert_cmpuint (stats->kernels, ==, count_in_range (run, stats->from_ns, stats->to_ns, &ns));
+  g_assert_cmpuint (stats->kernels, ==, wb_ui_count_kernels_in_range (run, stats->from_ns, stats->to_ns, &ns));
   g_assert_cmpuint (stats->kernels, >, 0);
   g_assert_cmpuint (stats->kernels, <, run->kernels->len);
   g_assert_cmpint (stats->kernel_ns, ==, ns);

@@ -125,3 +125,26 @@ wb_ui_case_path (const char *name)
   g_free (path);
   return g_build_filename (source ? source : ".", "data", "samples", "mlp_small", NULL);
 }
+
+guint
+wb_ui_count_kernels_in_range (const WbRun *run, gint64 from, gint64 to, gint64 *ns)
+{
+  gint64 t0 = G_MAXINT64;
+  guint  n = 0;
+
+  *ns = 0;
+  for (guint i = 0; i < run->kernels->len; i++)
+    t0 = MIN (t0, ((WbKernelRecord *) run->kernels->pdata[i])->start_ns);
+  for (guint i = 0; i < run->kernels->len; i++)
+    {
+      const WbKernelRecord *k = run->kernels->pdata[i];
+      gint64                s = k->start_ns - t0, e = k->end_ns - t0;
+
+      if (e > s ? (s < to && e > from) : (s >= from && s < to))
+        {
+          n++;
+          *ns += MIN (e, to) - MAX (s, from);
+        }
+    }
+  return n;
+}

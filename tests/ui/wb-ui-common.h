@@ -19,3 +19,6 @@ void     wb_ui_spin (double seconds);
 char *wb_ui_screenshot (GtkWidget *widget, const char *name);
 /* wb_ui_case_path: $WB_TRACES_DIR/@name when it exists, else data/samples/mlp_small. */
 char *wb_ui_case_path (const char *name);
+/* wb_ui_count_kernels_in_range: the kernels of @run overlapping [@from, @to) (ns after its first kernel's start)
+ * and, in *@ns, their time inside it: counted here on their own, to check what the timeline's range says. */
+guint wb_ui_count_kernels_in_range (const WbRun *run, gint64 from, gint64 to, gint64 *ns);
