@@ -9,7 +9,9 @@
  * name its trace never reads after defining it lives to that trace's end (the interpreter releases a name
  * at its last read only); what the program returns (gradients, outputs, the loss) lives to the last step;
  * its bytes are its annotation's. The ratios arena / sum of sizes and arena / live peak go to the TAP
- * log, with how many of the returned tensors have a place. */
+ * log, with how many of the returned tensors have a place, and what is live at the peak step and when the
+ * backward starts, by kind (saved for the backward, by the call that made them; returned; temporaries):
+ * the set to compare with what PyTorch eager saves (tools/zoo/saved_tensors.py). */
 #include "config.h"
 
 #include <string.h>
@@ -48,6 +50,7 @@ typedef struct
 {
   gint64 arena, sum, live;
   guint  n, n_to_end; /* buffers; of them, those live at the last step (returned, or aliased by a returned name) */
+  guint  peak_step;   /* the first step with the most bytes live */
 } Figures;
 
 /* the names the program returns: the backward's return, the forward's (a training forward's first item) */
@@ -63,6 +66,75 @@ returned_names (const WbTrace *t, gboolean training_forward, GHashTable *set)
         names_in_value (v, set);
         return;
       }
+}
+
+/* names by their bytes in @data (name -> gint64 *), most first */
+static gint
+by_bytes_desc (gconstpointer a, gconstpointer b, gpointer data)
+{
+  gint64 x = *(gint64 *) g_hash_table_lookup (data, *(const char *const *) a), y = *(gint64 *) g_hash_table_lookup (data, *(const char *const *) b);
+
+  return x > y ? -1 : x < y;
+}
+
+/* What is live at step @peak (@what; @most bytes), by kind, to the TAP log: saved for the backward (made by the
+ * forward, live in the backward), what the program returns (gradients, outputs, the loss: live to the last
+ * step), the step's temporaries; the saved ones by the call that made them. The kinds add up to @most. */
+static void
+log_live_set (const WbMemoryPlan *plan, const WbTrace *fw, const WbTrace *bw, GHashTable *returned, const char *what, guint peak, gint64 most)
+{
+  enum
+  {
+    SAVED,
+    RETURNED,
+    TEMPORARY,
+    N_KINDS
+  };
+  static const char *const kinds[N_KINDS] = { "saved for the backward", "returned (gradients, outputs)", "temporaries of the step" };
+  guint                    n_fw = fw->n_body, n_steps = wb_memory_plan_get_n_steps (plan), count[N_KINDS] = { 0 };
+  gint64                   bytes[N_KINDS] = { 0 };
+  g_autoptr (GHashTable) by_call = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free); /* call name -> gint64 saved bytes */
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autoptr (GPtrArray) calls = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer       key;
+
+  for (guint i = 0; i < wb_memory_plan_get_n_buffers (plan); i++)
+    {
+      const WbMemoryBuffer *a = wb_memory_plan_get_buffer (plan, i);
+      guint                 k;
+      if (a->first > peak || peak > a->last)
+        continue;
+      if (g_hash_table_contains (returned, a->name) || a->last == n_steps - 1)
+        k = RETURNED;
+      else if (a->first < n_fw && bw != NULL && peak >= n_fw)
+        k = SAVED;
+      else
+        k = TEMPORARY;
+      bytes[k] += a->size;
+      count[k]++;
+      if (k == SAVED)
+        {
+          gint64 *b = g_hash_table_lookup (by_call, a->def->name);
+          if (b == NULL)
+            g_hash_table_insert (by_call, (gpointer) a->def->name, (b = g_new0 (gint64, 1)));
+          *b += a->size;
+        }
+    }
+  g_assert_cmpint (bytes[SAVED] + bytes[RETURNED] + bytes[TEMPORARY], ==, most);
+  g_string_printf (line, "live at %s, step %u (%s %u: %s): %.3f MiB", what, peak, peak < n_fw ? "forward" : "backward", peak < n_fw ? peak : peak - n_fw,
+                   peak < n_fw ? fw->body[peak]->name : bw->body[peak - n_fw]->name, most / 1048576.0);
+  for (guint k = 0; k < N_KINDS; k++)
+    g_string_append_printf (line, "; %s %u, %.3f MiB", kinds[k], count[k], bytes[k] / 1048576.0);
+  if (g_hash_table_size (by_call) > 0)
+    g_string_append (line, "; saved, by the call that made them:");
+  g_hash_table_iter_init (&it, by_call);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    g_ptr_array_add (calls, key);
+  g_ptr_array_sort_with_data (calls, by_bytes_desc, by_call);
+  for (guint i = 0; i < calls->len; i++)
+    g_string_append_printf (line, " %s %.3f MiB", (const char *) calls->pdata[i], *(gint64 *) g_hash_table_lookup (by_call, calls->pdata[i]) / 1048576.0);
+  g_test_message ("%s", line->str);
 }
 
 /* The checks of the file's head on @plan of @fw (+ @bw); the figures for the caller */
@@ -138,8 +210,23 @@ check_plan (const WbMemoryPlan *plan, const WbTrace *fw, const WbTrace *bw)
           if (a->first <= s && s <= a->last)
             live += a->size;
         }
+      if (live > most)
+        f.peak_step = s;
       most = MAX (most, live);
       g_hash_table_unref (read[s]);
+    }
+  log_live_set (plan, fw, bw, returned, "the peak", f.peak_step, most);
+  if (bw != NULL)
+    {
+      /* what the forward saved: live when the backward starts */
+      gint64 live = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          const WbMemoryBuffer *a = wb_memory_plan_get_buffer (plan, i);
+          if (a->first <= n_fw && n_fw <= a->last)
+            live += a->size;
+        }
+      log_live_set (plan, fw, bw, returned, "the backward's first step", n_fw, live);
     }
   g_assert_cmpint (sum, ==, wb_memory_plan_get_sum_bytes (plan));
   g_assert_cmpint (most, ==, wb_memory_plan_get_live_peak_bytes (plan));
