@@ -20,6 +20,7 @@ typedef struct
   gboolean no_memory_plan; /* --no-memory-plan */
   gboolean allow_cpu_fallback;
   gboolean allow_tf32;
+  gboolean autotune; /* --autotune */
   char    *session;
   char   **reports;
   char    *chrome_trace;

@@ -432,6 +432,7 @@ _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *jo
   po.memory_plan = o->memory_plan; /* off by default: on the H200 it raised resnet50's step peak (tests/bench/README.md) */
   po.allow_cpu_fallback = o->allow_cpu_fallback;
   po.allow_tf32 = o->allow_tf32;
+  po.autotune = o->autotune;
   wb_profile_job_set_options (job, &po);
   wb_profile_job_set_store (job, store_in_session, p);
   wb_profile_job_set_log (job, log_line, &o->quiet);
@@ -500,6 +501,8 @@ _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, 
     wb_report_add_note (report, wb_profile_job_get_device (job) == WB_PROFILE_DEVICE_CUDA
                                     ? "--allow-tf32: f32 convolutions may run in TF32 on tensor cores, as PyTorch lets cuDNN by default"
                                     : "--allow-tf32 was ignored: the run is on cpu");
+  if (o->autotune && wb_profile_job_get_device (job) != WB_PROFILE_DEVICE_CUDA)
+    wb_report_add_note (report, "--autotune was ignored: the run is on cpu");
   for (guint i = 0; i < wb_profile_job_get_warnings (job)->len; i++)
     wb_report_add_warning (report, wb_profile_job_get_warnings (job)->pdata[i]);
   if (p->session != NULL)
@@ -653,6 +656,9 @@ wb_cli_command_profile (int    argc,
       N_ ("Let calls no GPU executor takes run on the cpu (cuda only; the report warns); without it they fail the run"), NULL },
     { "allow-tf32", 0, 0, G_OPTION_ARG_NONE, &o.allow_tf32,
       N_ ("Let f32 convolutions use TF32 tensor cores, as PyTorch allows cuDNN by default (cuda only; results then differ from exact f32)"), NULL },
+    { "autotune", 0, 0, G_OPTION_ARG_NONE, &o.autotune,
+      N_ ("Time the code generator's variants of each generated kernel on the device and keep the fastest, stored beside the kernel cache (cuda only; off by default)"),
+      NULL },
     { "session", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &session_v, N_ ("Store the run (and the traces) in session file F"), "F.wbsession" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.reports, N_ ("Write a report; the format follows the name (repeatable)"), "F.md|F.json|F.html" },
     { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &chrome_v, N_ ("Write a Chrome trace (Perfetto, chrome://tracing)"), "F.json" },

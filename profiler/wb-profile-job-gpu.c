@@ -86,6 +86,47 @@ fallback_warning (GVariant *stats, guint32 fallbacks)
   return g_string_free (s, FALSE);
 }
 
+/* The runner's autotuning, when it was on: the report's "autotune" line (which variant each plan that left the
+ * default runs, at most AUTOTUNE_LISTED of them, the rest counted) and a warning for variants whose results
+ * disagreed with the default's. */
+#define AUTOTUNE_LISTED 40
+static void
+add_autotune_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJobLogFunc log, gpointer log_data)
+{
+  guint32     tuned = 0, cached = 0, changed = 0, refused = 0;
+  const char *refusal = NULL;
+  g_autoptr (GVariant) choices = NULL;
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  if (!g_variant_lookup (stats, "autotune_tuned", "u", &tuned))
+    return;
+  g_variant_lookup (stats, "autotune_cached", "u", &cached);
+  g_variant_lookup (stats, "autotune_changed", "u", &changed);
+  g_variant_lookup (stats, "autotune_refused", "u", &refused);
+  g_variant_lookup (stats, "autotune_refusal", "&s", &refusal);
+  choices = g_variant_lookup_value (stats, "autotune_choices", G_VARIANT_TYPE ("as"));
+  g_string_printf (s, "%u plans' variants timed on this device, %u read from the autotune cache; %u run a variant other than the default", tuned, cached,
+                   changed);
+  for (gsize i = 0; choices != NULL && i < g_variant_n_children (choices) && i < AUTOTUNE_LISTED; i++)
+    {
+      const char *c = NULL;
+      g_variant_get_child (choices, i, "&s", &c);
+      g_string_append_printf (s, "%s%s", i ? "; " : ": ", c);
+    }
+  if (choices != NULL && g_variant_n_children (choices) > AUTOTUNE_LISTED)
+    g_string_append_printf (s, "; and %u more", (guint) (g_variant_n_children (choices) - AUTOTUNE_LISTED));
+  wb_run_add_executor_version (run, "autotune", s->str);
+  gpu_log (log, log_data, "autotune: %s", s->str);
+  if (refused > 0)
+    {
+      char *warning = g_strdup_printf ("autotune: %u variants' results disagreed with the default plan's and were refused (the first: %s): a code "
+                                       "generator error, worth a report",
+                                       refused, refusal ? refusal : "?");
+      gpu_log (log, log_data, "warning: %s", warning);
+      g_ptr_array_add (warnings, warning);
+    }
+}
+
 static void
 add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJobLogFunc log, gpointer log_data)
 {
@@ -123,6 +164,7 @@ add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJob
       wb_run_add_executor_version (run, "convolution", convolution);
       gpu_log (log, log_data, "convolution: %s", convolution);
     }
+  add_autotune_stats (run, stats, warnings, log, log_data);
 }
 
 /* The median iteration the runner ran before the timed ones without the profiler's events inside it (the
@@ -193,6 +235,7 @@ fill_request (WbRunnerRequest *req, WbProgram *program, WbAssignment *assignment
   req->no_memory_plan = !options->memory_plan;
   req->allow_cpu_fallback = options->allow_cpu_fallback;
   req->allow_tf32 = options->allow_tf32;
+  req->autotune = options->autotune;
   req->world_size = group->world_size;
   req->rank = group->rank;
   req->nccl_id = group->nccl_id;

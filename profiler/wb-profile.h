@@ -103,6 +103,9 @@ typedef struct
   gboolean allow_cpu_fallback;
   /* GPU runner only: f32 convolutions may use TF32 tensor cores, as PyTorch's default (--allow-tf32) */
   gboolean allow_tf32;
+  /* GPU runner only: each generated plan's variants timed on the device at its first launch, the fastest kept
+   * and stored beside the kernel cache (--autotune; wb_cuda_executors_set_autotune) */
+  gboolean autotune;
   /* (nullable) the cpu run stops before the next top-level call once it is cancelled (G_IO_ERROR_CANCELLED);
    * the job passes its own (wb_profile_job_set_cancellable) */
   GCancellable *cancellable;

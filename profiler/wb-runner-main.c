@@ -208,6 +208,20 @@ stats_variant (guint retries)
   g_variant_builder_add (&b, "{sv}", "device_rebuilds", g_variant_new_uint32 (s->device_rebuilds));
   if (s->device_rebuild_reason != NULL)
     g_variant_builder_add (&b, "{sv}", "device_rebuild_reason", g_variant_new_string (s->device_rebuild_reason));
+  if (wb_cuda_executors_get_autotune ())
+    {
+      GVariantBuilder cb;
+      g_variant_builder_init (&cb, G_VARIANT_TYPE ("as"));
+      for (guint i = 0; i < s->autotune_choices->len; i++)
+        g_variant_builder_add (&cb, "s", (const char *) s->autotune_choices->pdata[i]);
+      g_variant_builder_add (&b, "{sv}", "autotune_tuned", g_variant_new_uint32 (s->autotune_tuned));
+      g_variant_builder_add (&b, "{sv}", "autotune_cached", g_variant_new_uint32 (s->autotune_cached));
+      g_variant_builder_add (&b, "{sv}", "autotune_changed", g_variant_new_uint32 (s->autotune_changed));
+      g_variant_builder_add (&b, "{sv}", "autotune_refused", g_variant_new_uint32 (s->autotune_refused));
+      if (s->autotune_refusal != NULL)
+        g_variant_builder_add (&b, "{sv}", "autotune_refusal", g_variant_new_string (s->autotune_refusal));
+      g_variant_builder_add (&b, "{sv}", "autotune_choices", g_variant_builder_end (&cb));
+    }
   g_variant_builder_add (&b, "{sv}", "nvrtc_compiles", g_variant_new_uint32 (ns.compiles));
   g_variant_builder_add (&b, "{sv}", "nvrtc_hits", g_variant_new_uint32 (ns.hits));
   g_variant_builder_add (&b, "{sv}", "compile_ms", g_variant_new_double (ns.compile_ms));
@@ -360,7 +374,7 @@ typedef struct
 static void
 run_init (Run *run, GVariant *req)
 {
-  gboolean allow_tf32 = FALSE;
+  gboolean allow_tf32 = FALSE, autotune = FALSE;
 
   run->fname = run->bname = "<trace>";
   run->warmup = 1;
@@ -384,6 +398,8 @@ run_init (Run *run, GVariant *req)
   wb_cuda_executors_set_cpu_fallback (run->allow_cpu_fallback);
   g_variant_lookup (req, "allow_tf32", "b", &allow_tf32);
   wb_cuda_executors_set_tf32 (allow_tf32);
+  g_variant_lookup (req, "autotune", "b", &autotune);
+  wb_cuda_executors_set_autotune (autotune);
 }
 
 static void

@@ -463,6 +463,8 @@ request_variant (const WbRunnerRequest *req, WbRunnerShmChannel *shm)
     g_variant_builder_add (&b, "{sv}", "allow_cpu_fallback", g_variant_new_boolean (TRUE));
   if (req->allow_tf32)
     g_variant_builder_add (&b, "{sv}", "allow_tf32", g_variant_new_boolean (TRUE));
+  if (req->autotune)
+    g_variant_builder_add (&b, "{sv}", "autotune", g_variant_new_boolean (TRUE));
   if (req->world_size > 0 && req->nccl_id != NULL)
     {
       g_variant_builder_add (&b, "{sv}", "world_size", g_variant_new_uint32 (req->world_size));

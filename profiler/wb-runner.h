@@ -97,6 +97,9 @@ typedef struct
   gboolean allow_cpu_fallback;
   /* f32 convolutions may use TF32 tensor cores (wb_cuda_executors_set_tf32; --allow-tf32) */
   gboolean allow_tf32;
+  /* time the code generator's variants of each plan and keep the fastest (wb_cuda_executors_set_autotune;
+   * --autotune) */
+  gboolean autotune;
   /* a multi-GPU run (wb-profile-group.h): @world_size ranks (0: none), this runner's @rank, and NCCL's unique id
    * (128 bytes, wb_runner_get_nccl_id from rank 0's runner; transfer none) that every rank joins before the
    * checked run */

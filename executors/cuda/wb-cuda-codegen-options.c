@@ -83,4 +83,8 @@ wb_cuda_codegen_options_init_from_env (WbCudaCodegenOptions *o, WbCudaCodegenFla
   o->column_blocks_per_sm = env_count ("WB_CUDA_COLUMN_BLOCKS_PER_SM");
   o->column_rows = rows != NULL ? (guint) CLAMP (atoi (rows), 1, 8) : 0;
   o->mix_blocks_per_sm = env_count ("WB_CUDA_MIX_BLOCKS_PER_SM");
+  o->pointwise_block = env_count ("WB_CUDA_POINTWISE_BLOCK");
+  o->pointwise_blocks_per_sm = env_count ("WB_CUDA_POINTWISE_BLOCKS_PER_SM");
+  o->row_threads = env_count ("WB_CUDA_ROW_THREADS");
+  o->no_row_warp = g_getenv ("WB_CUDA_NO_ROW_WARP") != NULL;
 }

@@ -259,6 +259,8 @@ emit_pointwise_kernel (Gen *g, GPtrArray *outs, const char *ity, GError **error)
     ((Val *) outs->pdata[i])->buffer = -1;
   if ((tv = _wb_cg_partial_table (g, outs, &tin)) != NULL && !_wb_cg_partial_table_begin (g, k, tv, tin, error))
     goto out;
+  if (k->block == 0 && g->opt.pointwise_block >= 32 && g->opt.pointwise_block <= 1024 && g->opt.pointwise_block % 32 == 0)
+    k->block = g->opt.pointwise_block;
   blk = k->block ? k->block : WB_CUDA_BLOCK;
   _wb_cg_line (k, "for (%s L = (%s) blockIdx.x * %u + threadIdx.x; L < %" G_GINT64_FORMAT "; L += (%s) gridDim.x * %u)", ity, ity, blk, N,
                ity, blk);

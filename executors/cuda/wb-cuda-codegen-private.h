@@ -29,9 +29,9 @@ G_BEGIN_DECLS
 
 /* The SMs the grids are sized for (Gen.sms: WbCudaCodegenOptions.sms or wb_cuda_codegen_set_sm_count, by
  * default 132), and the most blocks a pointwise kernel launches: 8 resident blocks of WB_CUDA_BLOCK threads per
- * SM, 4 waves (grid-stride loops cover the rest). */
+ * SM, 4 waves (grid-stride loops cover the rest), or WbCudaCodegenOptions.pointwise_blocks_per_sm per SM. */
 #define WB_CG_SMS (g->sms)
-#define WB_CG_POINTWISE_BLOCKS (WB_CG_SMS * 8 * 4)
+#define WB_CG_POINTWISE_BLOCKS (WB_CG_SMS * (g->opt.pointwise_blocks_per_sm > 0 ? g->opt.pointwise_blocks_per_sm : 8 * 4))
 
 typedef enum
 {

@@ -336,8 +336,10 @@ row_vector_kernel (Gen *g, Row *R, WbCgMix *mix, GArray *writes, guint vec, int 
     ;
   /* a row that a warp covers in at most WB_CG_ROW_WARP_STEPS vector steps gets one warp: shuffles only, no
    * barrier (longer rows are faster with a block of threads) */
-  if (T > 32 && R->K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec)
+  if (T > 32 && R->K <= WB_CG_ROW_WARP_STEPS * 32 * (gint64) vec && !g->opt.no_row_warp)
     T = 32;
+  while (g->opt.row_threads > 0 && T > 1 && (guint) T > g->opt.row_threads)
+    T /= 2;
   /* the column set before it over the same elements, when each thread's columns are fixed
    * (wb-cuda-codegen-mix.c): one pass over them instead of two kernels */
   if (mix != NULL && R->epi != NULL && _wb_cg_mix_fits (g, mix, R->NO, T, vec))

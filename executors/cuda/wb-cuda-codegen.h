@@ -186,6 +186,11 @@ typedef struct
   guint    column_blocks_per_sm; /* the column kernel's blocks per SM (-column.c) */
   guint    column_rows;          /* rows an iteration of a column walk that stores outputs, 1 to 8 (-column.c) */
   guint    mix_blocks_per_sm;    /* the mixed kernel's blocks per SM (-mix.c) */
+  /* launch shapes (the autotuner's variants, wb-cuda-autotune.c) */
+  guint pointwise_block;         /* threads per block of a pointwise kernel, a multiple of 32 up to 1024; 0: WB_CUDA_BLOCK */
+  guint pointwise_blocks_per_sm; /* the most blocks per SM a pointwise grid has (its grid-stride loop covers the rest); 0: 32 */
+  guint row_threads;             /* the most threads of a vector row kernel's group per row, a power of two (32: a warp a row) */
+  gboolean no_row_warp;          /* short rows keep their block of threads, not one warp (-reduce.c) */
 } WbCudaCodegenOptions;
 
 /* wb_cuda_codegen_options_init: @options with every switch off and every number the default, under @flags. */

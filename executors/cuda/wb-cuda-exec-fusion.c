@@ -70,19 +70,20 @@ collect_named (const WbValue *pv, WbRtValue *v, GPtrArray *names, GPtrArray *val
 }
 
 /* How a call site's plan is keyed and built: @key appends the site's text (its layouts come after it), @build
- * generates its plan under the flags given. */
+ * generates its plan under the options given. */
 typedef struct
 {
   GString *(*key) (gconstpointer data);
-  WbCudaPlan *(*build) (gconstpointer data, const WbCudaArg *args, WbCudaCodegenFlags flags, GError **error);
-  gconstpointer data;
-  const char   *where; /* the region, for messages */
+  WbCudaPlanBuildFunc build;
+  gconstpointer       data;
+  const char         *where; /* the region, for messages */
 } PlanSite;
 
-/* The plan of @ps for @args under @flags: from the plan cache, or built and kept there; remembered for call
- * site @site. (transfer none: the cache owns it) or NULL with WB_CUDA_CODEGEN_ERROR. */
+/* The plan of @ps for @args under @flags and the autotuner's variant @variant (0: the default): from the plan
+ * cache, or built and kept there; remembered for call site @site. (transfer none: the cache owns it) or NULL
+ * with WB_CUDA_CODEGEN_ERROR. */
 static WbCudaPlan *
-plan_for (const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, GError **error)
+plan_for (const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n_args, WbCudaCodegenFlags flags, guint variant, GError **error)
 {
   GString    *key = ps->key (ps->data);
   WbCudaPlan *plan;
@@ -91,8 +92,14 @@ plan_for (const PlanSite *ps, gconstpointer site, const WbCudaArg *args, guint n
     key_append_arg (key, &args[i]);
   if (flags != WB_CUDA_CODEGEN_DEFAULT)
     g_string_append_printf (key, "\nflags %u", (guint) flags);
+  if (variant > 0)
+    g_string_append_printf (key, "\nvariant %s", _wb_cuda_autotune_variant_name (variant));
   if ((plan = _wb_cuda_exec_lookup_plan (key->str)) == NULL)
-    plan = ps->build (ps->data, args, flags, error);
+    {
+      WbCudaCodegenOptions o;
+      _wb_cuda_autotune_options (variant, flags, &o);
+      plan = ps->build (ps->data, args, &o, error);
+    }
   if (!_wb_cuda_exec_keep_plan (key, plan))
     return NULL;
   _wb_cuda_exec_remember_site (site, args, n_args, plan);
@@ -112,8 +119,15 @@ launch_site (WbCudaRuntime *rt, const PlanSite *ps, gconstpointer site, const Wb
   WbCudaPlan          *plan = _wb_cuda_exec_site_plan (site, args, n_args);
   WbCudaCodegenFlags   flags = WB_CUDA_CODEGEN_DEFAULT;
 
-  if (plan == NULL && (plan = plan_for (ps, site, args, n_args, flags, error)) == NULL)
-    return NULL;
+  if (plan == NULL)
+    {
+      int variant;
+      if ((plan = plan_for (ps, site, args, n_args, flags, 0, error)) == NULL ||
+          (variant = _wb_cuda_autotune_choose (rt, ps->build, ps->data, ps->where, args, inputs, plan, error)) < 0)
+        return NULL;
+      if (variant > 0 && (plan = plan_for (ps, site, args, n_args, flags, (guint) variant, error)) == NULL)
+        return NULL;
+    }
   *results = g_new0 (WbTensor *, MAX (plan->n_outputs, 1));
   for (guint tries = 0;; tries++)
     {
@@ -133,7 +147,7 @@ launch_site (WbCudaRuntime *rt, const PlanSite *ps, gconstpointer site, const Wb
       if (stats->device_rebuild_reason == NULL)
         stats->device_rebuild_reason = g_strdup_printf ("%s: %s", ps->where, local->message);
       flags |= resident ? WB_CUDA_CODEGEN_NO_WAIT : WB_CUDA_CODEGEN_NO_TABLE;
-      if ((plan = plan_for (ps, site, args, n_args, flags, error)) == NULL)
+      if ((plan = plan_for (ps, site, args, n_args, flags, 0, error)) == NULL)
         return NULL;
     }
 }
@@ -152,16 +166,16 @@ call_key (gconstpointer data)
 }
 
 static WbCudaPlan *
-call_build (gconstpointer data, const WbCudaArg *args, WbCudaCodegenFlags flags, GError **error)
+call_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
 {
   const CallSite *cs = data;
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
 
   if (cs->whole && wb_bsym_is_fusion (cs->b))
-    return wb_cuda_plan_new_region (cs->b, args, cs->names->len, flags, error);
+    return wb_cuda_plan_new_region_with_options (cs->b, args, cs->names->len, o, error);
   wb_bsym_get_output_names (cs->b, outs);
-  return wb_cuda_plan_new (&cs->b, 1, (const char *const *) cs->names->pdata, args, cs->names->len, (const char *const *) outs->pdata, outs->len,
-                           flags, error);
+  return wb_cuda_plan_new_with_options (&cs->b, 1, (const char *const *) cs->names->pdata, args, cs->names->len, (const char *const *) outs->pdata,
+                                        outs->len, o, error);
 }
 
 /* Runs @call as one plan: a fusion region (@whole: its args are its inputs) or one op / composite. */
@@ -243,11 +257,11 @@ step_key (gconstpointer data)
 }
 
 static WbCudaPlan *
-step_build (gconstpointer data, const WbCudaArg *args, WbCudaCodegenFlags flags, GError **error)
+step_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
 {
   const WbCudaStep *st = data;
 
-  return wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, flags, error);
+  return wb_cuda_plan_new_with_options (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, o, error);
 }
 
 /* Runs fused step @st (one plan) of region @region on the values of @env, adding its outputs to @env. */

@@ -80,6 +80,50 @@ add_plan (Collect *c, const WbBsym *b, WbCudaPlan *plan, GError *error)
   return plan;
 }
 
+/* With autotuning on, the sources of @plan's variants too (the run times them at its first launch). */
+static void
+add_variants (Collect *c, WbCudaPlanBuildFunc build, gconstpointer data, const WbCudaArg *args, const WbCudaPlan *plan)
+{
+  g_autoptr (GPtrArray) sources = NULL;
+
+  if (plan == NULL || !wb_cuda_executors_get_autotune ())
+    return;
+  sources = g_ptr_array_new_with_free_func (g_free);
+  _wb_cuda_autotune_variant_sources (build, data, args, plan, sources);
+  for (guint i = 0; i < sources->len; i++)
+    add_source (c, sources->pdata[i]);
+}
+
+/* The plans of a region, of a call and of a split's fused step under given options (the sites of
+ * wb-cuda-exec-fusion.c): what add_variants builds. */
+static WbCudaPlan *
+region_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
+{
+  const WbBsym *b = data;
+  return wb_cuda_plan_new_region_with_options (b, args, b->n_args, o, error);
+}
+
+typedef struct
+{
+  const WbBsym *b;
+  GPtrArray    *names, *outs;
+} CallSite;
+
+static WbCudaPlan *
+call_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
+{
+  const CallSite *cs = data;
+  return wb_cuda_plan_new_with_options (&cs->b, 1, (const char *const *) cs->names->pdata, args, cs->names->len, (const char *const *) cs->outs->pdata,
+                                        cs->outs->len, o, error);
+}
+
+static WbCudaPlan *
+step_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
+{
+  const WbCudaStep *st = data;
+  return wb_cuda_plan_new_with_options (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, o, error);
+}
+
 /* @arg as the run describes the value of @v: the layout a plan gave it as a view, else dense of its
  * annotated type; size-1 dimensions with stride 0 (arg_describe, wb-cuda-exec-fusion.c). A name nothing
  * types (a module constant such as a memory format) is a value the run passes as it is. */
@@ -177,6 +221,7 @@ region_plan (Collect *c, const WbBsym *b)
     arg_of (c, b->args[i], &args[i]);
   wb_bsym_get_output_names (b, outs);
   plan = add_plan (c, b, wb_cuda_plan_new_region (b, args, b->n_args, WB_CUDA_CODEGEN_DEFAULT, &error), error);
+  add_variants (c, region_build, b, args, plan);
   note_outputs (c, plan, (const char *const *) outs->pdata, outs->len);
 }
 
@@ -213,6 +258,10 @@ call_plan (Collect *c, const WbBsym *b)
   made = wb_cuda_plan_new (&b, 1, (const char *const *) names->pdata, args, names->len, (const char *const *) outs->pdata, outs->len,
                            WB_CUDA_CODEGEN_DEFAULT, &error);
   plan = add_plan (c, b, made, error);
+  {
+    CallSite cs = { b, names, outs };
+    add_variants (c, call_build, &cs, args, plan);
+  }
   note_outputs (c, plan, (const char *const *) outs->pdata, outs->len);
 }
 
@@ -240,6 +289,7 @@ split_plans (Collect *c, const WbBsym *b)
         }
       made = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, WB_CUDA_CODEGEN_DEFAULT, &error);
       plan = add_plan (c, b, made, error);
+      add_variants (c, step_build, st, args, plan);
       note_outputs (c, plan, st->outputs, st->n_outputs);
     }
 }

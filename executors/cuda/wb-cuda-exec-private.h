@@ -40,6 +40,23 @@ WbRtValue  *_wb_cuda_exec_to_host (WbCudaRuntime *rt, WbRtValue *v, GError **err
 const char *_wb_cuda_exec_prim_name (const WbBsym *b);
 WbRtValue  *_wb_cuda_exec_make_result (const WbBsym *b, WbTensor **outs, guint n);
 
+/* A plan of the site @data for @args under @options: the code generator's constructor the site uses
+ * (transfer full), or NULL with WB_CUDA_CODEGEN_ERROR. */
+typedef WbCudaPlan *(*WbCudaPlanBuildFunc) (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *options, GError **error);
+/* wb-cuda-autotune.c: the variants (0, "default", and the changes of the options the autotuner times) */
+guint       _wb_cuda_autotune_n_variants (void);
+const char *_wb_cuda_autotune_variant_name (guint v);
+/* @o as the environment sets it under @flags (wb_cuda_codegen_options_init_from_env), with variant @v applied */
+void _wb_cuda_autotune_options (guint v, WbCudaCodegenFlags flags, WbCudaCodegenOptions *o);
+/* The variant the site's plan runs as: 0 when autotuning is off (or @def has no kernels, or the stream is
+ * being captured or is the side stream), else the stored choice for @def's source on this device, or the
+ * fastest of the variants built by @build, launched on @inputs and timed (the stats count them). @where names
+ * the region in the stats. -1 with @error when the default plan fails to launch or the timing fails. */
+int _wb_cuda_autotune_choose (WbCudaRuntime *rt, WbCudaPlanBuildFunc build, gconstpointer data, const char *where, const WbCudaArg *args, WbTensor *const *inputs, WbCudaPlan *def, GError **error);
+/* Adds to @sources (element-type utf8, transfer full) the source of every variant of @def whose source differs
+ * from @def's, when autotuning is on: the precompiler compiles them with the rest. */
+void _wb_cuda_autotune_variant_sources (WbCudaPlanBuildFunc build, gconstpointer data, const WbCudaArg *args, const WbCudaPlan *def, GPtrArray *sources);
+
 /* wb-cuda-exec-fusion.c */
 gboolean _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error);
 gboolean _wb_cuda_exec_can_split (const WbBsym *b);

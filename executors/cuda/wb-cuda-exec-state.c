@@ -75,6 +75,7 @@ _wb_cuda_exec_ensure_tables (void)
       unfusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       stats.fallback_reasons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      stats.autotune_choices = g_ptr_array_new_with_free_func (g_free);
     }
 }
 
@@ -224,6 +225,10 @@ wb_cuda_executors_begin_run (void)
   uploaded = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) wb_tensor_unref, (GDestroyNotify) wb_tensor_unref);
   stats.regions_fused = stats.plan_kernels = stats.ops_generated = stats.matmuls = stats.fallbacks = stats.device_rebuilds = 0;
   g_clear_pointer (&stats.device_rebuild_reason, g_free);
+  stats.autotune_tuned = stats.autotune_cached = stats.autotune_changed = stats.autotune_refused = 0;
+  g_clear_pointer (&stats.autotune_refusal, g_free);
+  if (stats.autotune_choices != NULL)
+    g_ptr_array_set_size (stats.autotune_choices, 0);
   g_hash_table_remove_all (stats.fallback_symbols);
   g_hash_table_remove_all (stats.fallback_reasons);
 }

@@ -64,6 +64,16 @@ typedef struct
                                    device's limits (WB_CUDA_ERROR_RESIDENT: no mixed reductions; _SHARED_MEMORY: no
                                    lookup tables; wb-cuda-codegen.h's WbCudaCodegenFlags); each site once */
   char *device_rebuild_reason;  /* the first such error, "REGION: message" (owned by the executors) */
+  /* autotuning (wb_cuda_executors_set_autotune): plans whose variants were timed this run, plans whose variant
+   * came from the autotune cache, of both those that run a variant other than the default, and variants whose
+   * results disagreed with the default's (a generator's error: refused) */
+  guint      autotune_tuned;
+  guint      autotune_cached;
+  guint      autotune_changed;
+  guint      autotune_refused;
+  char      *autotune_refusal; /* the first refused, "VARIANT of REGION" (owned by the executors) */
+  GPtrArray *autotune_choices; /* (element-type utf8) "REGION: VARIANT (5.1 us, the default 7.2 us, of 4 variants)"
+                                  for each plan run as another variant than the default, in order */
 } WbCudaDispatchStats;
 
 /* wb_cuda_executors_begin_run / end_run: a run's scope for uploaded host tensors and statistics; every
@@ -101,6 +111,13 @@ void wb_cuda_executors_set_cpu_fallback (gboolean allowed);
  * (torch.backends.cuda.matmul.allow_tf32 False). Process-wide; the runner sets it per request. */
 void     wb_cuda_executors_set_tf32 (gboolean allowed);
 gboolean wb_cuda_executors_get_tf32 (void);
+
+/* wb_cuda_executors_set_autotune: whether the first launch of each generated plan times the code generator's
+ * variants of it on the call's inputs and keeps the fastest (wb-cuda-autotune.c), the choice stored beside the
+ * kernel cache under the device and the plan's source, and read from there by later runs with autotuning on;
+ * off by default (every plan the generator's default). Process-wide; the runner sets it per request. */
+void     wb_cuda_executors_set_autotune (gboolean on);
+gboolean wb_cuda_executors_get_autotune (void);
 
 /* wb_cuda_executors_precompile_sources: (transfer full) (element-type utf8) the distinct CUDA sources of the
  * plans @program's executors generate for it (forward and backward): every top-level fusion region run as

@@ -234,11 +234,88 @@ test_decomposition (void)
   wb_cuda_executors_forget_program ();
 }
 
+/* the sources of @dir's program with autotuning off and on, and every source added compiled for sm_90 */
+static void
+check_variants (const char *dir, guint *off_n, guint *on_n, GString *added)
+{
+  g_autoptr (WbTrace) fw = NULL;
+  g_autoptr (WbTrace) bw = NULL;
+  g_autoptr (WbProgram) program = case_program (dir, &fw, &bw);
+  g_autoptr (GPtrArray) off = NULL;
+  g_autoptr (GPtrArray) on = NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *cache = g_getenv ("WB_KERNEL_CACHE_DIR");
+  guint       failed = 0;
+
+  g_assert_nonnull (program);
+  wb_cuda_executors_set_program (wb_program_get_forward (program), wb_program_get_backward (program));
+  wb_program_assign (program, NULL, wb_cuda_executor_peek ("nvrtc"));
+  off = wb_cuda_executors_precompile_sources (program, &failed, NULL);
+  wb_cuda_executors_set_autotune (TRUE);
+  on = wb_cuda_executors_precompile_sources (program, &failed, NULL);
+  wb_cuda_executors_set_autotune (FALSE);
+  g_assert_cmpuint (failed, ==, 0);
+  for (guint i = 0; i < on->len; i++)
+    g_hash_table_add (seen, on->pdata[i]);
+  for (guint i = 0; i < off->len; i++)
+    g_assert_true (g_hash_table_contains (seen, off->pdata[i]));
+  g_hash_table_remove_all (seen);
+  for (guint i = 0; i < off->len; i++)
+    g_hash_table_add (seen, off->pdata[i]);
+  for (guint i = 0; i < on->len; i++)
+    if (!g_hash_table_contains (seen, on->pdata[i]))
+      {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (WbNvrtcImage) img = wb_nvrtc_compile (on->pdata[i], "sm_90", cache, &error);
+        if (img == NULL)
+          g_error ("%s: a variant does not compile: %s\n%s", dir, error->message, (const char *) on->pdata[i]);
+        g_string_append (added, on->pdata[i]);
+      }
+  *off_n = off->len;
+  *on_n = on->len;
+  wb_cuda_executors_forget_program ();
+}
+
+/* Autotuning (wb-cuda-autotune.c) on real programs: with it on, the kernels compiled ahead are the default
+ * ones plus the code generator's variants, each of which NVRTC compiles; among them pointwise kernels of
+ * other block sizes and row kernels of other threads per row (the variants the launch-shape options make).
+ * llama's decoder subgraph (bf16, RMS norms, rotary embeddings) and gpt2's block subgraph (layer norms, GELU). */
+static void
+test_autotune_variants (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  g_autofree char *zoo = g_build_filename (build ? build : ".", "tests", "zoo", "zoo", NULL);
+  const char      *entries[] = { "llama/thunderfx_g0_GraphModule_3", "gpt2/thunderfx_g0_GraphModule_2" };
+  g_autoptr (GString) added = g_string_new (NULL);
+  guint off_total = 0, on_total = 0;
+
+  if (!g_file_test (zoo, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      g_autofree char *dir = g_build_filename (zoo, entries[i], NULL);
+      guint            off_n = 0, on_n = 0;
+      check_variants (dir, &off_n, &on_n, added);
+      g_test_message ("%s: %u sources, %u with autotuning's variants", entries[i], off_n, on_n);
+      g_assert_cmpuint (on_n, >, off_n);
+      off_total += off_n;
+      on_total += on_n;
+    }
+  g_assert_nonnull (strstr (added->str, "__launch_bounds__ (512"));
+  g_assert_nonnull (strstr (added->str, "__launch_bounds__ (1024"));
+  g_assert_nonnull (strstr (added->str, "__launch_bounds__ (128"));
+  g_test_message ("%u variant sources compiled beside %u default ones", on_total - off_total, off_total);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/executors/precompile/zoo", test_zoo);
   g_test_add_func ("/executors/precompile/decomposition", test_decomposition);
+  g_test_add_func ("/executors/precompile/autotune-variants", test_autotune_variants);
   return g_test_run ();
 }
