@@ -376,7 +376,7 @@ _wb_cli_profile_load_case (ProfileOptions *o, Profiling *p)
       if (p->stage == NULL)
         return wb_cli_usage_error (_ ("--stage %s: no such entry or stage in %s (see “stages %s”)"), o->stage, p->path, p->path);
     }
-  else if ((p->subprograms = wb_cli_list_subprograms (p->c)) != NULL)
+  else if ((p->subprograms = wb_case_list_subprograms (p->c)) != NULL)
     {
       /* a folder of several sub-programs: profile_main profiles each in turn (wb-cli-profile-programs.c), unless
        * an option takes one program's run */

@@ -46,34 +46,10 @@ wb_cli_pick_stage (WbCase *c, const char *stage)
   return wb_case_find_stage (c, -1, stage);
 }
 
-GPtrArray *
-wb_cli_list_subprograms (WbCase *c)
-{
-  const WbCaseStage *def = wb_case_get_default_stage (c);
-  g_autoptr (GPtrArray) subsets = g_ptr_array_new ();
-  GPtrArray *stages = wb_case_get_stages (c);
-
-  if (def == NULL || def->subset[0] == '\0' || wb_trace_set_get_world_size (wb_case_get_trace_set (c)) > 1)
-    return NULL;
-  for (guint i = 0; i < stages->len; i++)
-    {
-      const WbCaseStage *s = stages->pdata[i];
-      gboolean           seen = FALSE;
-
-      if (s->kind != WB_PROGRAM_INFERENCE && s->kind != WB_PROGRAM_JOINT && s->kind != WB_PROGRAM_TRAINING)
-        continue;
-      for (guint j = 0; j < subsets->len && !seen; j++)
-        seen = strcmp (subsets->pdata[j], s->subset) == 0;
-      if (!seen)
-        g_ptr_array_add (subsets, s->subset);
-    }
-  return subsets->len < 2 ? NULL : g_steal_pointer (&subsets);
-}
-
 char *
 wb_cli_ambiguous_default (WbCase *c, const char *path, const char *option)
 {
-  g_autoptr (GPtrArray) subsets = wb_cli_list_subprograms (c);
+  g_autoptr (GPtrArray) subsets = wb_case_list_subprograms (c);
   g_autoptr (GString) names = g_string_new (NULL);
 
   if (subsets == NULL)
@@ -502,7 +478,7 @@ run_subprograms (const RunArgs *a, const char *path)
   int             exit_code = WB_EXIT_OK;
 
   if (a->stage_arg != NULL || !g_file_test (path, G_FILE_TEST_IS_DIR) || (c = wb_case_load (path, NULL)) == NULL ||
-      (names = wb_cli_list_subprograms (c)) == NULL)
+      (names = wb_case_list_subprograms (c)) == NULL)
     return -1;
   codes = g_new0 (int, names->len);
   for (guint i = 0; i < names->len; i++)

@@ -11,13 +11,7 @@ G_BEGIN_DECLS
  * entry K of `stages PATH` or a stage label, as `run --stage` takes it. */
 const WbCaseStage *wb_cli_pick_stage (WbCase *c, const char *stage);
 
-/* wb_cli_list_subprograms: (transfer container) (element-type utf8) (nullable) for a case of several
- * sub-programs with their own inputs and none of its own (a folder of ThunderFX's subgraphs, each in its
- * folder PATH/<name>; not a multi-GPU case, whose ranks run together), their names (the strings are @c's), in
- * entry order; NULL when the default stage is the case's own. */
-GPtrArray *wb_cli_list_subprograms (WbCase *c);
-
-/* wb_cli_ambiguous_default: (transfer full) (nullable) for such a case (wb_cli_list_subprograms), the usage
+/* wb_cli_ambiguous_default: (transfer full) (nullable) for a case of several sub-programs (wb_case_list_subprograms), the usage
  * message saying that @option (a file of one program's tensors, "--inputs") cannot take it and naming the
  * sub-programs' folders to give instead; NULL when the case is one program. */
 char *wb_cli_ambiguous_default (WbCase *c, const char *path, const char *option);
