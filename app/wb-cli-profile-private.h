@@ -59,6 +59,7 @@ typedef struct
   const char        *path;
   const char        *label;
   GError            *store_error;
+  GPtrArray         *subprograms; /* (element-type utf8) (nullable) PATH holds these sub-programs and no program */
 } Profiling;
 
 /* wb-cli-profile.c: loads PATH and picks the stage (-1, or an exit code); the job's device, assignment, options
@@ -68,8 +69,13 @@ int  _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJo
 int  _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label);
 int  _wb_cli_profile_executor_exit (const GError *error);
 void _wb_cli_profile_clear (Profiling *p);
+/* the GPU's ceilings the runner measured: into the cache and (nullable) @session */
+void _wb_cli_profile_store_gpu_ceilings (WbSession *session, const WbDeviceCeilings *c);
 /* wb-cli-profile-ranks.c: profiling a multi-GPU case from its rank folders (wb_case_dir_list_ranks; an exit code);
  * --save-outputs of a GPU job */
 int      _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs);
 gboolean _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error);
+/* wb-cli-profile-programs.c: profiling each sub-program of a folder of several (ThunderFX's subgraphs, @names:
+ * PATH/<name>) in turn, their summary and each one's report in its own folder; an exit code */
+int _wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, _wb_cli_profile_clear)

@@ -223,8 +223,8 @@ lookup_gpu_ceilings (WbSession *session, const char *model)
   return c;
 }
 
-static void
-store_gpu_ceilings (WbSession *session, const WbDeviceCeilings *c)
+void
+_wb_cli_profile_store_gpu_ceilings (WbSession *session, const WbDeviceCeilings *c)
 {
   g_autoptr (GError) error = NULL;
 
@@ -294,6 +294,7 @@ void
 _wb_cli_profile_clear (Profiling *p)
 {
   g_clear_pointer (&p->program, wb_program_unref);
+  g_clear_pointer (&p->subprograms, g_ptr_array_unref);
   g_clear_pointer (&p->c, wb_case_free);
   g_clear_pointer (&p->source_session, wb_session_close);
   g_clear_pointer (&p->session, wb_session_close);
@@ -375,15 +376,18 @@ _wb_cli_profile_load_case (ProfileOptions *o, Profiling *p)
       if (p->stage == NULL)
         return wb_cli_usage_error (_ ("--stage %s: no such entry or stage in %s (see “stages %s”)"), o->stage, p->path, p->path);
     }
-  else
+  else if ((p->subprograms = wb_case_list_subprograms (p->c)) != NULL)
     {
-      g_autofree char *ambiguous = wb_cli_ambiguous_default (p->c, p->path);
+      /* a folder of several sub-programs: profile_main profiles each in turn (wb-cli-profile-programs.c), unless
+       * an option takes one program's run */
+      const char      *option = o->baseline ? "--baseline" : p->source_session ? "profile SESSION"
+                                                                               : NULL;
+      g_autofree char *message = option ? wb_cli_ambiguous_default (p->c, p->path, option) : NULL;
 
-      if (ambiguous != NULL)
-        return wb_cli_usage_error ("%s", ambiguous);
-      if ((p->stage = wb_case_get_default_stage (p->c)) == NULL)
-        return wb_cli_usage_error (_ ("%s: no stage to profile"), p->path);
+      return message != NULL ? wb_cli_usage_error ("%s", message) : -1;
     }
+  else if ((p->stage = wb_case_get_default_stage (p->c)) == NULL)
+    return wb_cli_usage_error (_ ("%s: no stage to profile"), p->path);
   if ((p->program = wb_case_make_program (p->c, p->stage, &error)) == NULL)
     return wb_cli_report_error (error);
   if (o->inputs != NULL && (p->tensors = wb_safetensors_load (o->inputs, &error)) == NULL)
@@ -588,6 +592,8 @@ profile_main (ProfileOptions *o, const char *path)
   }
   if ((exit_code = _wb_cli_profile_load_case (o, &p)) >= 0)
     return exit_code;
+  if (p.subprograms != NULL)
+    return _wb_cli_profile_programs (o, path, p.subprograms);
   /* the baseline is read before this run is stored (it may be the same session) */
   if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
     return wb_cli_report_session_error (error);
@@ -610,7 +616,7 @@ profile_main (ProfileOptions *o, const char *path)
   progress.quiet = o->quiet;
   run = wb_profile_job_run (job, &error);
   if (wb_profile_job_measured_ceilings (job))
-    store_gpu_ceilings (p.session, wb_profile_job_get_ceilings (job));
+    _wb_cli_profile_store_gpu_ceilings (p.session, wb_profile_job_get_ceilings (job));
   if (run == NULL)
     {
       g_printerr ("thunder-wb: profile: %s\n", error->message);

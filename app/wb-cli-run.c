@@ -15,8 +15,11 @@
 
 #include "wb-cli-run.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "wb-cli-cuda.h"
@@ -44,34 +47,55 @@ wb_cli_pick_stage (WbCase *c, const char *stage)
 }
 
 char *
-wb_cli_ambiguous_default (WbCase *c, const char *path)
+wb_cli_ambiguous_default (WbCase *c, const char *path, const char *option)
 {
-  const WbCaseStage *def = wb_case_get_default_stage (c);
-  g_autoptr (GPtrArray) subsets = g_ptr_array_new ();
+  g_autoptr (GPtrArray) subsets = wb_case_list_subprograms (c);
   g_autoptr (GString) names = g_string_new (NULL);
-  GPtrArray *stages = wb_case_get_stages (c);
 
-  if (def == NULL || def->subset[0] == '\0' || wb_trace_set_get_world_size (wb_case_get_trace_set (c)) > 1)
-    return NULL;
-  for (guint i = 0; i < stages->len; i++)
-    {
-      const WbCaseStage *s = stages->pdata[i];
-      gboolean           seen = FALSE;
-
-      if (s->kind != WB_PROGRAM_INFERENCE && s->kind != WB_PROGRAM_JOINT && s->kind != WB_PROGRAM_TRAINING)
-        continue;
-      for (guint j = 0; j < subsets->len && !seen; j++)
-        seen = strcmp (subsets->pdata[j], s->subset) == 0;
-      if (!seen)
-        g_ptr_array_add (subsets, s->subset);
-    }
-  if (subsets->len < 2)
+  if (subsets == NULL)
     return NULL;
   for (guint j = 0; j < subsets->len && j < 3; j++)
     g_string_append_printf (names, "%s%s", j ? ", " : "", (const char *) subsets->pdata[j]);
-  return g_strdup_printf (_ ("%s holds %u sub-programs, each with its own inputs (%s%s), and no program of its own: give the folder of "
-                             "one, such as %s/%s (`stages %s` lists them all)"),
-                          path, subsets->len, names->str, subsets->len > 3 ? ", ..." : "", path, (const char *) subsets->pdata[0], path);
+  /* TRANSLATORS: the folder, how many sub-programs, some of their names, "..." when there are more, the option
+   * that takes one program, then a sub-program's folder */
+  return g_strdup_printf (_ ("%1$s holds %2$u sub-programs, each with its own inputs (%3$s%4$s): %5$s takes one program, so give the "
+                             "folder of one, such as %1$s/%6$s (`stages %1$s` lists them all)"),
+                          path, subsets->len, names->str, subsets->len > 3 ? ", ..." : "", option, (const char *) subsets->pdata[0]);
+}
+
+char *
+wb_cli_subprogram_file (const char *file, const char *name, gboolean make_dir, GError **error)
+{
+  g_autofree char *dir = NULL, *base = NULL, *sub = NULL;
+
+  if (file == NULL)
+    return NULL;
+  dir = g_path_get_dirname (file);
+  base = g_path_get_basename (file);
+  sub = g_build_filename (dir, name, NULL);
+  if (make_dir && g_mkdir_with_parents (sub, 0755) != 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", sub, g_strerror (e));
+      return NULL;
+    }
+  return g_build_filename (sub, base, NULL);
+}
+
+const char *
+wb_cli_case_failure (WbCase *c)
+{
+  WbTraceSet *set = wb_case_get_trace_set (c);
+
+  for (guint i = 0; i < wb_trace_set_get_n_failures (set); i++)
+    {
+      const WbTraceFailure *f = wb_trace_set_get_failure (set, i);
+
+      if (!f->not_a_trace && strstr (f->path, G_DIR_SEPARATOR_S "stages" G_DIR_SEPARATOR_S) == NULL)
+        return f->message;
+    }
+  return NULL;
 }
 
 static gboolean have_reference_file;
@@ -305,6 +329,17 @@ save_outputs (WbCase *c, const WbCaseStage *stage, GHashTable *inputs, WbCaseRun
   return TRUE;
 }
 
+/* What `run` was asked, once the options are read: for PATH, or for each sub-program of a folder of several. */
+typedef struct
+{
+  WbRunOptions options;
+  gboolean     f64, recompile, stats, on_cuda, have_tol;
+  gboolean     strict; /* a sub-program of several: a file that did not parse fails it (wb_cli_case_failure) */
+  double       rtol, atol;
+  gint64       seed;
+  const char  *stage_arg, *inputs_path, *compare_path, *save_path, *default_executor;
+} RunArgs;
+
 /* What `run` reads before it runs: the case, its stage, the --inputs and --compare files, the inputs (drawn,
  * or from the file; widened with --f64) and, for --save-outputs, a copy of them as the run starts. */
 typedef struct
@@ -332,21 +367,22 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Loaded, loaded_clear)
 
 /* Fills @l for PATH and the options; -1, or the exit code after the message. */
 static int
-load_inputs (Loaded *l, const char *path, gboolean f64, gboolean recompile, const char *stage_arg, const char *inputs_path, const char *compare_path, const char *save_path, gint64 seed)
+load_inputs (Loaded *l, const char *path, const RunArgs *a, gint64 seed)
 {
   g_autoptr (GError) error = NULL;
+  gboolean    f64 = a->f64, recompile = a->recompile;
+  const char *stage_arg = a->stage_arg, *inputs_path = a->inputs_path, *compare_path = a->compare_path, *save_path = a->save_path;
+  const char *failure;
 
   if (!wb_cli_check_path (path, &error) ||
       (l->c = wb_case_load_full (path, f64 ? WB_TRACE_SET_LOAD_F32_AS_F64 : WB_TRACE_SET_LOAD_DEFAULT, &error)) == NULL)
     return wb_cli_report_error (error);
   if (recompile && !wb_case_add_workbench_stages (l->c, &error))
     return executor_exit_code (error);
-  if (stage_arg == NULL)
+  if (a->strict && (failure = wb_cli_case_failure (l->c)) != NULL)
     {
-      g_autofree char *ambiguous = wb_cli_ambiguous_default (l->c, path);
-
-      if (ambiguous != NULL)
-        return wb_cli_usage_error ("%s", ambiguous);
+      g_printerr ("%s\n", failure);
+      return WB_EXIT_BAD_INPUT;
     }
   l->stage = wb_cli_pick_stage (l->c, stage_arg);
   if (l->stage == NULL)
@@ -383,6 +419,99 @@ load_inputs (Loaded *l, const char *path, gboolean f64, gboolean recompile, cons
   if (save_path != NULL && (l->saved_inputs = wb_case_inputs_copy (l->inputs, FALSE, &error)) == NULL)
     return executor_exit_code (error);
   return -1;
+}
+
+/* Runs the stage of @path and prints its values and comparisons; the exit code. */
+static int
+run_path (const RunArgs *a, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_auto (Loaded) l = { 0 };
+  g_autoptr (WbCaseRun) run = NULL;
+  gboolean all_ok = TRUE;
+  guint    compared = 0;
+  int      loaded;
+
+  if ((loaded = load_inputs (&l, path, a, a->seed)) >= 0)
+    return loaded;
+  if (a->on_cuda)
+    {
+      int code = WB_EXIT_ENVIRONMENT;
+
+      if ((run = run_on_cuda (l.c, l.stage, l.inputs, l.input_file, &a->options, a->default_executor, &code, &error)) == NULL)
+        {
+          g_printerr ("thunder-wb: %s\n", error->message);
+          return code;
+        }
+    }
+  else
+    run = wb_case_run_stage (l.c, l.stage, l.inputs, l.input_file, &a->options, &error);
+  if (run == NULL)
+    return executor_exit_code (error);
+
+  print_run_header (l.c, l.stage, run, l.input_file, a->inputs_path, a->seed, a->on_cuda);
+  print_values (run, l.compare_file, a->rtol, a->atol, a->have_tol, &all_ok, &compared);
+  if (a->stats && run->result->stats)
+    print_kernel_stats (run->result->stats);
+  if (a->save_path && !save_outputs (l.c, l.stage, l.saved_inputs, run, a->save_path, &error))
+    return executor_exit_code (error);
+  if (l.compare_file)
+    {
+      g_print (_ ("%u compared: %s\n"), compared, all_ok ? _ ("all within tolerance") : _ ("MISMATCH"));
+      if (compared == 0)
+        g_print (_ ("note: %s holds none of these names\n"), a->compare_path);
+    }
+  return all_ok ? WB_EXIT_OK : WB_EXIT_CHECK_FAILED;
+}
+
+/* A folder of several sub-programs (ThunderFX's subgraphs) and no --stage: each runs in turn (PATH/<name>), then
+ * a line per sub-program; the first failure's exit code. A file option F is each one's DIR(F)/<name>/BASENAME(F)
+ * (wb_cli_subprogram_file): --inputs PATH/tensors.safetensors runs each on its recorded inputs, --compare F
+ * compares each with its own reference tensors. -1 when @path is one program (or does not load: run_path
+ * says why). */
+static int
+run_subprograms (const RunArgs *a, const char *path)
+{
+  g_autoptr (WbCase) c = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree int *codes = NULL;
+  int             exit_code = WB_EXIT_OK;
+
+  if (a->stage_arg != NULL || !g_file_test (path, G_FILE_TEST_IS_DIR) || (c = wb_case_load (path, NULL)) == NULL ||
+      (names = wb_case_list_subprograms (c)) == NULL)
+    return -1;
+  codes = g_new0 (int, names->len);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char      *name = names->pdata[i];
+      g_autofree char *dir = g_build_filename (path, name, NULL);
+      g_autoptr (GError) error = NULL;
+      RunArgs          each = *a;
+      g_autofree char *inputs = wb_cli_subprogram_file (a->inputs_path, name, FALSE, NULL);
+      g_autofree char *compare = wb_cli_subprogram_file (a->compare_path, name, FALSE, NULL);
+      g_autofree char *save = wb_cli_subprogram_file (a->save_path, name, TRUE, &error);
+
+      each.strict = TRUE;
+      each.inputs_path = inputs;
+      each.compare_path = compare;
+      each.save_path = save;
+      /* TRANSLATORS: the sub-program's number, how many there are, its folder */
+      g_print (_ ("== sub-program %u of %u: %s ==\n"), i + 1, names->len, dir);
+      fflush (stdout);
+      codes[i] = error != NULL ? wb_cli_report_error (error) : run_path (&each, dir);
+      fflush (stdout);
+      if (codes[i] != WB_EXIT_OK && exit_code == WB_EXIT_OK)
+        exit_code = codes[i];
+      g_print ("\n");
+    }
+  g_print (_ ("%s: %u sub-programs, each run on its own\n"), path, names->len);
+  for (guint i = 0; i < names->len; i++)
+    g_print ("  %-40s %s\n", (const char *) names->pdata[i],
+             codes[i] == WB_EXIT_OK             ? _ ("ok")
+             : codes[i] == WB_EXIT_CHECK_FAILED ? _ ("MISMATCH (or a failed check)")
+             : codes[i] == WB_EXIT_ENVIRONMENT  ? _ ("failed: an op or device it needs is missing (above)")
+                                                : _ ("failed: bad input (above)"));
+  return exit_code;
 }
 
 int
@@ -436,14 +565,11 @@ wb_cli_command_run (int    argc,
       N_ ("Add the workbench's recomputed stages (as `stages --recompile`): --stage can name them"), NULL },
     { NULL }
   };
-  g_auto (Loaded) l = { 0 };
-  g_autoptr (WbCaseRun) run = NULL;
-  WbRunOptions options;
-  double       rtol = 0, atol = 0;
-  gboolean     have_tol = FALSE, all_ok = TRUE, on_cuda = FALSE;
-  guint        compared = 0;
-  const char  *path;
-  int          loaded;
+  RunArgs     a = { 0 };
+  double      rtol = 0, atol = 0;
+  gboolean    have_tol = FALSE, on_cuda = FALSE;
+  const char *path;
+  int         code;
 
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
@@ -494,44 +620,29 @@ wb_cli_command_run (int    argc,
   if (threads > 0)
     wb_cpu_executor_set_num_threads ((guint) threads);
 
-  if ((loaded = load_inputs (&l, path, f64, recompile, stage_arg, inputs_path, compare_path, save_path, seed)) >= 0)
-    return loaded;
-
-  wb_run_options_init (&options);
-  options.seed = (guint64) seed;
-  options.check_shapes = check_shapes;
-  options.detect_nan = detect_nan;
-  options.allow_cpu_fallback = allow_cpu_fallback;
-  options.collect_stats = stats;
-  options.accumulate = g_strcmp0 (accumulate, "f32") == 0 ? WB_ACCUMULATE_F32 : WB_ACCUMULATE_F64;
+  wb_run_options_init (&a.options);
+  a.options.seed = (guint64) seed;
+  a.options.check_shapes = check_shapes;
+  a.options.detect_nan = detect_nan;
+  a.options.allow_cpu_fallback = allow_cpu_fallback;
+  a.options.collect_stats = stats;
+  a.options.accumulate = g_strcmp0 (accumulate, "f32") == 0 ? WB_ACCUMULATE_F32 : WB_ACCUMULATE_F64;
   /* the f64 reading draws the f32 program's random numbers, widened, as coverage's judge does */
-  options.draw_f64_as_f32 = f64;
-  if (on_cuda)
-    {
-      int code = WB_EXIT_ENVIRONMENT;
-
-      if ((run = run_on_cuda (l.c, l.stage, l.inputs, l.input_file, &options, default_executor, &code, &error)) == NULL)
-        {
-          g_printerr ("thunder-wb: %s\n", error->message);
-          return code;
-        }
-    }
-  else
-    run = wb_case_run_stage (l.c, l.stage, l.inputs, l.input_file, &options, &error);
-  if (run == NULL)
-    return executor_exit_code (error);
-
-  print_run_header (l.c, l.stage, run, l.input_file, inputs_path, seed, on_cuda);
-  print_values (run, l.compare_file, rtol, atol, have_tol, &all_ok, &compared);
-  if (stats && run->result->stats)
-    print_kernel_stats (run->result->stats);
-  if (save_path && !save_outputs (l.c, l.stage, l.saved_inputs, run, save_path, &error))
-    return executor_exit_code (error);
-  if (l.compare_file)
-    {
-      g_print (_ ("%u compared: %s\n"), compared, all_ok ? _ ("all within tolerance") : _ ("MISMATCH"));
-      if (compared == 0)
-        g_print (_ ("note: %s holds none of these names\n"), compare_path);
-    }
-  return all_ok ? WB_EXIT_OK : WB_EXIT_CHECK_FAILED;
+  a.options.draw_f64_as_f32 = f64;
+  a.f64 = f64;
+  a.recompile = recompile;
+  a.stats = stats;
+  a.on_cuda = on_cuda;
+  a.have_tol = have_tol;
+  a.rtol = rtol;
+  a.atol = atol;
+  a.seed = seed;
+  a.stage_arg = stage_arg;
+  a.inputs_path = inputs_path;
+  a.compare_path = compare_path;
+  a.save_path = save_path;
+  a.default_executor = default_executor;
+  if ((code = run_subprograms (&a, path)) >= 0)
+    return code;
+  return run_path (&a, path);
 }

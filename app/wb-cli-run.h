@@ -11,11 +11,20 @@ G_BEGIN_DECLS
  * entry K of `stages PATH` or a stage label, as `run --stage` takes it. */
 const WbCaseStage *wb_cli_pick_stage (WbCase *c, const char *stage);
 
-/* wb_cli_ambiguous_default: (transfer full) (nullable) for a case of several sub-programs with their own
- * inputs and none of its own (a folder of ThunderFX's subgraphs; not a multi-GPU case, whose ranks run
- * together), the usage message that names them and asks for one's folder; NULL when the default stage is the
- * case's own. */
-char *wb_cli_ambiguous_default (WbCase *c, const char *path);
+/* wb_cli_ambiguous_default: (transfer full) (nullable) for a case of several sub-programs (wb_case_list_subprograms), the usage
+ * message saying that @option (a file of one program's tensors, "--inputs") cannot take it and naming the
+ * sub-programs' folders to give instead; NULL when the case is one program. */
+char *wb_cli_ambiguous_default (WbCase *c, const char *path, const char *option);
+
+/* wb_cli_subprogram_file: (transfer full) (nullable) sub-program @name's file of option value @file (nullable:
+ * NULL): DIR(@file)/@name/BASENAME(@file); with @make_dir its folder is made (FALSE: NULL with G_FILE_ERROR). */
+char *wb_cli_subprogram_file (const char *file, const char *name, gboolean make_dir, GError **error);
+
+/* wb_cli_case_failure: (transfer none) (nullable) the message ("FILE:LINE:COL: ...") of the first of @c's
+ * forward, backward, prologue or epilogue files that did not parse (not one holding only `None`, nor a
+ * stages/ file): the case's default stage then falls back to an earlier file, which a run of several
+ * sub-programs must not do silently. NULL when they all loaded. */
+const char *wb_cli_case_failure (WbCase *c);
 
 /* wb_cli_compare_tensor: compares @got with @ref as `run --compare` does: with @have_tol, @rtol and @atol;
  * otherwise the dtype's defaults (wb_dtype_default_tolerance), the f16/bf16 atol scaled by max |ref| when

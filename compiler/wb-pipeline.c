@@ -322,12 +322,18 @@ wb_pipeline_free (WbPipeline *p)
 const WbTraceEntry *
 wb_pipeline_find_input (const WbTraceSet *set)
 {
+  return wb_pipeline_find_input_in (set, "");
+}
+
+const WbTraceEntry *
+wb_pipeline_find_input_in (const WbTraceSet *set, const char *subset)
+{
   const WbTraceEntry *best = NULL;
   for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
     {
       const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
       const char         *prov = e->trace->provenance;
-      if (*e->subset != '\0' || e->kind != WB_TRACE_KIND_FORWARD)
+      if (g_strcmp0 (e->subset, subset) != 0 || e->kind != WB_TRACE_KIND_FORWARD)
         continue;
       if (prov != NULL && g_str_has_prefix (prov, "Grad transform pass"))
         return e;

@@ -84,6 +84,9 @@ WbPipeline *wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, G
 /* wb_pipeline_find_input: the entry of @set the pipeline starts from: the top-level "Grad transform pass"
  * trace for training, else the last forward trace before "Delete Last Used"; NULL if none. (transfer none) */
 const WbTraceEntry *wb_pipeline_find_input (const WbTraceSet *set);
+/* wb_pipeline_find_input_in: wb_pipeline_find_input among the entries of sub-set @subset ("" the top level; a
+ * sub-program's folder of a model of several, "thunderfx_g0_GraphModule_1"). (transfer none) (nullable) */
+const WbTraceEntry *wb_pipeline_find_input_in (const WbTraceSet *set, const char *subset);
 void                wb_pipeline_free (WbPipeline *pipeline);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbPipeline, wb_pipeline_free)
 

@@ -20,6 +20,7 @@
 #include "wb-compare.h"
 #include "wb-export.h"
 #include "wb-gate.h"
+#include "wb-report-programs.h"
 #include "wb-report-ranks.h"
 #include "wb-report.h"
 #include "wb-session.h"

@@ -516,6 +516,47 @@ wb_case_get_default_stage (const WbCase *c)
   return best;
 }
 
+GPtrArray *
+wb_case_list_subprograms (const WbCase *c)
+{
+  const WbCaseStage *def = wb_case_get_default_stage (c);
+  g_autoptr (GPtrArray) subsets = g_ptr_array_new ();
+  GPtrArray *stages = wb_case_get_stages (c);
+
+  if (def == NULL || def->subset[0] == '\0' || wb_trace_set_get_world_size (wb_case_get_trace_set (c)) > 1)
+    return NULL;
+  for (guint i = 0; i < stages->len; i++)
+    {
+      const WbCaseStage *s = stages->pdata[i];
+      gboolean           seen = FALSE;
+
+      if (s->kind != WB_PROGRAM_INFERENCE && s->kind != WB_PROGRAM_JOINT && s->kind != WB_PROGRAM_TRAINING)
+        continue;
+      for (guint j = 0; j < subsets->len && !seen; j++)
+        seen = strcmp (subsets->pdata[j], s->subset) == 0;
+      if (!seen)
+        g_ptr_array_add (subsets, s->subset);
+    }
+  return subsets->len < 2 ? NULL : g_steal_pointer (&subsets);
+}
+
+const char *
+wb_case_choose_subprogram (const WbCase *c, const WbTraceSet *set, guint entry, const char *fallback)
+{
+  g_autoptr (GPtrArray) names = wb_case_list_subprograms (c);
+  const char *subset = set != NULL && entry < wb_trace_set_get_n_entries (set) ? wb_trace_set_get_entry (set, entry)->subset : NULL;
+
+  if (names == NULL)
+    return NULL;
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (names->pdata[i], subset) == 0)
+      return names->pdata[i];
+  for (guint i = 0; fallback != NULL && i < names->len; i++)
+    if (strcmp (names->pdata[i], fallback) == 0)
+      return names->pdata[i];
+  return names->pdata[0];
+}
+
 const WbCaseStage *
 wb_case_find_stage (const WbCase *c, int entry, const char *label)
 {

@@ -79,6 +79,16 @@ GPtrArray *wb_case_get_stages (const WbCase *c);
 /* wb_case_get_default_stage: (transfer none) the last forward trace of the top level, with backward_00
  * for training cases (DESIGN.md: `run PATH` on a directory). */
 const WbCaseStage *wb_case_get_default_stage (const WbCase *c);
+/* wb_case_list_subprograms: (transfer container) (element-type utf8) (nullable) for a case of several
+ * sub-programs with their own inputs and none of its own (a folder of ThunderFX's subgraphs, each in its folder
+ * PATH/<name>; not a multi-GPU case, whose ranks run together), their names (the strings are @c's), in entry
+ * order; NULL when the default stage is the case's own. */
+GPtrArray *wb_case_list_subprograms (const WbCase *c);
+/* wb_case_choose_subprogram: (transfer none) (nullable) for such a case, the sub-program to run for entry
+ * @entry of @set (the case's set, or one built from its entries: the app's document): the entry's own
+ * sub-program; for an entry of none (the workbench's stages) @fallback (nullable) when it is one, else the
+ * first. NULL for a case of one program. */
+const char *wb_case_choose_subprogram (const WbCase *c, const WbTraceSet *set, guint entry, const char *fallback);
 /* wb_case_find_stage: the stage whose forward (or backward) is entry @entry or whose label is @label. */
 const WbCaseStage *wb_case_find_stage (const WbCase *c, int entry, const char *label);
 /* wb_case_add_workbench_stages: runs the compiler's pipeline (compiler/wb-pipeline.h) on the case's

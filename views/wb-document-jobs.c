@@ -36,6 +36,8 @@ typedef struct
   gpointer      progress_data;
   double        shown; /* the highest fraction handed to @progress: the bar never goes back */
   GCancellable *cancellable;
+  char         *subprogram; /* (nullable) a folder of several sub-programs: the one the pipeline starts from */
+  WbCase       *sub_case;   /* (nullable) its own case (PATH/<subprogram>): its inputs, named as its program's */
 } Job;
 
 static void
@@ -54,6 +56,8 @@ job_free (Job *job)
   g_free (job->store_error);
   g_free (job->device_reason);
   g_clear_object (&job->cancellable);
+  g_free (job->subprogram);
+  g_clear_pointer (&job->sub_case, wb_case_free);
   g_free (job);
 }
 
@@ -61,7 +65,8 @@ job_free (Job *job)
 static gboolean
 job_build_set (Job *job, const WbTraceSet *base, GError **error)
 {
-  const WbTraceEntry *input = wb_pipeline_find_input (base);
+  /* a folder of several sub-programs has no program of its own: the pipeline starts from the chosen one's */
+  const WbTraceEntry *input = job->subprogram ? wb_pipeline_find_input_in (base, job->subprogram) : wb_pipeline_find_input (base);
   WbPipelineOptions   options = { NULL, WB_FUSION_DATAFLOW, job->assignment };
   g_autoptr (GError) local = NULL;
 
@@ -204,6 +209,9 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
       g_task_return_error (task, error);
       return;
     }
+  /* a folder of several sub-programs: the workbench's stages are the first one's until a profile asks for another */
+  if (job->wcase != NULL)
+    job->subprogram = g_strdup (wb_case_choose_subprogram (job->wcase, base, 0, NULL));
   if (!job_build_set (job, base, &error))
     g_task_return_error (task, error);
   else
@@ -271,6 +279,8 @@ install (WbDocument *self, Job *job)
   g_clear_pointer (&self->pipeline_error, g_free);
   self->set = g_steal_pointer (&job->set);
   self->pipeline = g_steal_pointer (&job->pipeline);
+  g_free (self->subprogram);
+  self->subprogram = g_steal_pointer (&job->subprogram);
   self->pipeline_error = g_steal_pointer (&job->pipeline_error);
   g_clear_pointer (&self->assignment, wb_assignment_unref);
   self->assignment = job->assignment ? wb_assignment_ref (job->assignment) : NULL;
@@ -509,7 +519,15 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
     return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
-  pj = wb_profile_job_new (job->wcase, program, "workbench");
+  if (job->subprogram != NULL)
+    {
+      /* its program's inputs are its own folder's (meta.json, tensors.safetensors) */
+      g_autofree char *dir = g_build_filename (wb_case_get_path (job->wcase), job->subprogram, NULL);
+
+      if ((job->sub_case = wb_case_load (dir, error)) == NULL)
+        return FALSE;
+    }
+  pj = wb_profile_job_new (job->sub_case ? job->sub_case : job->wcase, program, "workbench");
   wb_profile_job_set_device (pj, job->device);
   wb_profile_options_init (&options);
   options.iters = job->iters;
@@ -518,7 +536,7 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   options.progress = on_profile_progress;
   options.progress_data = job;
   wb_profile_job_set_options (pj, &options);
-  wb_profile_job_set_inputs (pj, wb_case_get_reference (job->wcase, NULL));
+  wb_profile_job_set_inputs (pj, wb_case_get_reference (job->sub_case ? job->sub_case : job->wcase, NULL));
   job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
   if (!wb_profile_job_choose_device_for_plan (pj, program, job->assignment, error))
     return FALSE;
@@ -590,6 +608,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbP
   job->progress_data = progress_data;
   job->session_path = g_strdup (self->session_path);
   job->trace_set_id = self->trace_set_id;
+  job->subprogram = g_strdup (wb_document_get_subprogram (self, NULL));
   self->busy = TRUE;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, profile_thread);

@@ -35,6 +35,7 @@ struct _WbDocument
   guint         last_iterations;    /* its warm-up and timed iterations; 0 before any */
   char         *session_path;       /* (nullable) the .wbsession this came from: new runs are stored there */
   gint64        trace_set_id;       /* the session's trace set shown */
+  char         *subprogram;         /* (nullable) a folder of several sub-programs: the one the pipeline is of */
 
   guint         entry;
   WbTrace      *bsym_trace;

@@ -273,6 +273,7 @@ wb_document_finalize (GObject *object)
   WbDocument *self = WB_DOCUMENT (object);
 
   g_free (self->path);
+  g_free (self->subprogram);
   g_free (self->session_path);
   g_clear_pointer (&self->wcase, wb_case_free);
   g_clear_pointer (&self->set, wb_trace_set_free);
@@ -304,6 +305,20 @@ static void
 wb_document_init (WbDocument *self)
 {
   self->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
+}
+
+const char *
+wb_document_get_subprogram (WbDocument *self, guint *n_subprograms)
+{
+  g_autoptr (GPtrArray) names = NULL;
+
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), NULL);
+  names = self->wcase != NULL ? wb_case_list_subprograms (self->wcase) : NULL;
+  if (n_subprograms != NULL)
+    *n_subprograms = names != NULL ? names->len : 0;
+  if (names == NULL)
+    return NULL;
+  return wb_case_choose_subprogram (self->wcase, self->set, self->entry, self->subprogram);
 }
 
 guint

@@ -75,6 +75,11 @@ GPtrArray *wb_document_get_group_runs (WbDocument *self, const char *group);
  * 0's traces are shown); 0 for any other case. Profiling such a case of more than one rank from the document
  * fails with G_IO_ERROR_NOT_SUPPORTED saying how to run every rank (the command line's multi-GPU profile). */
 guint wb_document_get_case_ranks (WbDocument *self);
+/* wb_document_get_subprogram: (transfer none) (nullable) for a folder of several sub-programs (ThunderFX's
+ * subgraphs, wb_case_list_subprograms), the one a profile runs: that of the entry on screen, else (an entry of
+ * the workbench's stages) the one whose pipeline they are; *@n_subprograms (nullable) how many there are.
+ * NULL (and 0) for a case of one program. */
+const char *wb_document_get_subprogram (WbDocument *self, guint *n_subprograms);
 /* wb_document_get_rank / _set_rank: the rank shown (0 first); setting another emits "runs-changed" so
  * that every view shows that rank's run. */
 guint wb_document_get_rank (WbDocument *self);

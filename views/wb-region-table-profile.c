@@ -62,6 +62,8 @@ confirm_body (WbRegionTable *self, const WbAssignment *assignment)
   GString         *s = g_string_new (NULL);
   g_autofree char *spec = wb_assignment_is_empty (assignment) ? NULL : wb_assignment_to_string (assignment);
   double           last, estimate;
+  const char      *sub;
+  guint            n = 0;
 
   if (spec != NULL)
     /* TRANSLATORS: %s is the choices of executors per region, "@t12=unfuse,@t40=cpu" */
@@ -84,6 +86,11 @@ confirm_body (WbRegionTable *self, const WbAssignment *assignment)
     g_string_append_printf (s, _ (" The last run took %.1f s; this one should take about %.1f s."), last, estimate);
   else
     g_string_append (s, _ (" There is no earlier run to estimate its time from."));
+  if ((sub = wb_document_get_subprogram (self->document, &n)) != NULL)
+    /* TRANSLATORS: a model torch.compile split into subgraphs: how many, and the folder of the one that runs */
+    g_string_append_printf (s, _ (" This folder holds %1$u sub-programs, each with its own inputs: this runs %2$s, the one on screen "
+                                  "(`thunder-wb --headless profile FOLDER` runs them all)."),
+                            n, sub);
   return g_string_free (s, FALSE);
 }
 

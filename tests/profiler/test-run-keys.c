@@ -340,6 +340,102 @@ check_runner_assignment (gconstpointer data)
     }
 }
 
+/* A folder of several sub-programs (ThunderFX's subgraphs), as the app profiles it (views/wb-document-jobs.c): the
+ * sub-program chosen for an entry is the entry's own (its folder, the subset the case loaded it in), and for an
+ * entry of none (the workbench's stages, past the case's entries) the one asked for, else the first; the
+ * pipeline starts from that sub-program's input, and its program runs on the cpu through the profiling job with
+ * the sub-program's own case (its inputs), its rows keyed. A single subgraph's folder is one program: no choice. */
+static void
+check_subprogram_choice (gconstpointer data)
+{
+  const char *path = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbCase) wcase = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GDir) dir = NULL;
+  WbTraceSet *set;
+  guint       n;
+  const char *name;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  /* the sub-programs, from the folder itself: its directories that hold a forward_00.py */
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *fwd = g_build_filename (path, name, "forward_00.py", NULL);
+
+      if (g_file_test (fwd, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (dirs, g_strdup (name));
+    }
+  g_assert_cmpuint (dirs->len, >=, 2);
+  wcase = wb_case_load (path, &error);
+  g_assert_no_error (error);
+  set = wb_case_get_trace_set (wcase);
+  n = wb_trace_set_get_n_entries (set);
+  names = wb_case_list_subprograms (wcase);
+  g_assert_nonnull (names);
+  g_assert_cmpuint (names->len, ==, dirs->len);
+  for (guint i = 0; i < dirs->len; i++)
+    g_assert_true (g_ptr_array_find_with_equal_func (names, dirs->pdata[i], g_str_equal, NULL));
+  for (guint i = 0; i < n; i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
+      g_autofree char    *folder = g_path_get_dirname (e->path);
+      g_autofree char    *own = NULL;
+
+      /* the entry's folder: PATH/<sub-program> or PATH/<sub-program>/stages */
+      if (g_str_has_suffix (folder, "/stages"))
+        folder[strlen (folder) - strlen ("/stages")] = '\0';
+      own = g_path_get_basename (folder);
+      g_assert_cmpstr (wb_case_choose_subprogram (wcase, set, i, NULL), ==, own);
+    }
+  g_assert_cmpstr (wb_case_choose_subprogram (wcase, set, n, NULL), ==, names->pdata[0]);
+  g_assert_cmpstr (wb_case_choose_subprogram (wcase, set, n, names->pdata[1]), ==, names->pdata[1]);
+  g_assert_cmpstr (wb_case_choose_subprogram (wcase, set, n, "no-such-sub-program"), ==, names->pdata[0]);
+  g_assert_null (wb_pipeline_find_input (set)); /* the folder has no program of its own */
+  for (guint k = 0; k < names->len; k++)
+    {
+      const char         *sub = names->pdata[k];
+      const WbTraceEntry *input = wb_pipeline_find_input_in (set, sub);
+      g_autofree char    *sub_dir = g_build_filename (path, sub, NULL);
+      g_autoptr (WbCase) sub_case = wb_case_load (sub_dir, &error);
+      g_autoptr (WbPipeline) pipeline = NULL;
+      g_autoptr (WbProgram) program = NULL;
+      g_autoptr (WbProfileJob) job = NULL;
+      g_autoptr (WbRun) run = NULL;
+      WbProfileOptions options;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (input);
+      g_assert_cmpstr (input->subset, ==, sub);
+      g_assert_null (wb_case_choose_subprogram (sub_case, wb_case_get_trace_set (sub_case), 0, NULL));
+      pipeline = wb_pipeline_run (input->trace, NULL, &error);
+      g_assert_no_error (error);
+      program = wb_program_new_for_pipeline (pipeline, &error);
+      g_assert_no_error (error);
+      job = wb_profile_job_new (sub_case, program, "workbench");
+      wb_profile_job_set_device (job, WB_PROFILE_DEVICE_CPU);
+      wb_profile_options_init (&options);
+      options.iters = 1;
+      options.warmup = 0;
+      wb_profile_job_set_options (job, &options);
+      wb_profile_job_set_inputs (job, wb_case_get_reference (sub_case, NULL));
+      g_assert_true (wb_profile_job_choose_device (job, &error));
+      g_assert_no_error (error);
+      run = wb_profile_job_run (job, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (run);
+      g_assert_cmpint (run->status, ==, WB_RUN_STATUS_OK);
+      g_assert_cmpuint (run->regions->len, >, 0);
+      g_assert_true (wb_run_has_keys (run));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -347,7 +443,12 @@ main (int argc, char **argv)
   g_autofree char *layer = wb_test_traces_dir () ? g_build_filename (wb_test_traces_dir (), "llama_layer", NULL) : NULL;
   g_autofree char *zoo = build ? g_build_filename (build, "tests", "zoo", "zoo", "llama", "thunderfx_g0_GraphModule_3", NULL) : NULL;
 
+  g_autofree char *custom_op = build ? g_build_filename (build, "tests", "zoo", "zoo", "custom_op", NULL) : NULL;
+  g_autofree char *graph_break = build ? g_build_filename (build, "tests", "zoo", "zoo", "graph_break_thunderfx", NULL) : NULL;
+
   g_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/profiler/region-keys/subprogram/custom_op", custom_op, check_subprogram_choice);
+  g_test_add_data_func ("/profiler/region-keys/subprogram/graph_break_thunderfx", graph_break, check_subprogram_choice);
   g_test_add_data_func ("/profiler/region-keys/unfuse/llama_layer", layer, check_case);
   g_test_add_data_func ("/profiler/region-keys/unfuse/zoo-llama", zoo, check_case);
   g_test_add_data_func ("/profiler/region-keys/runner-assignment/llama_layer", layer, check_runner_assignment);
