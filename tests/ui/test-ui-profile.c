@@ -1,7 +1,8 @@
 /* test-ui-profile.c — the app's tuning loop on a real 2-layer model of the zoo (issue 45, parts 1-3):
  * stepping through every stage with the aligned diff, profiling through the shared job on the "GPU" (the
  * fake runner of tests/profiler, so CI drives the GPU path) and on the cpu, changing an executor and
- * finding each region again by key, and cancelling long runs with the memory given back.
+ * finding each region again by key, cancelling long runs with the memory given back, and a GPU run's host
+ * calls on the timeline's CUDA API track.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -327,6 +328,115 @@ test_allow_cpu_fallback (void)
   g_unlink (log);
 }
 
+/* A GPU run with CUPTI's host calls (the fake runner's FAKE_RUNNER_KERNELS=1: a cuLaunchKernel before each
+ * kernel, with its correlation id, and a cuStreamSynchronize per iteration): the timeline has a "CUDA API"
+ * track between the calls track and the streams, a bar's hit test and tooltip name the call, its duration
+ * and the kernel it launched, a click on a launch selects that kernel, and a range counts the host calls
+ * in it (counted here from the run's own records). */
+static void
+test_host_calls_timeline (void)
+{
+  const char         *runner = g_getenv ("WB_FAKE_RUNNER");
+  WbDocument         *doc = wb_window_get_document (window);
+  WbTimeline         *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  Watch               w = { wb_document_get_runs (doc)->len + 1, NULL, 0, 0 };
+  const WbRun        *run;
+  guint               host_row = 0, first_stream = 0, launch = G_MAXUINT, in_range = 0, launches = 0;
+  gint64              origin = G_MAXINT64, from, to;
+  double              x, y;
+  int                 kernel = -1;
+  const WbRangeStats *stats;
+
+  if (runner == NULL)
+    {
+      g_test_skip ("no fake runner");
+      return;
+    }
+  g_setenv ("WB_RUNNER", runner, TRUE);
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_ITER_MS", "1", TRUE);
+  g_setenv ("FAKE_RUNNER_KERNELS", "1", TRUE);
+  wb_region_table_set_confirm (table (), FALSE);
+  wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
+  wb_region_table_set_iterations (table (), 3, 1);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
+  g_assert_true (wb_ui_wait (run_done, &w, 120));
+  g_unsetenv ("FAKE_RUNNER_KERNELS");
+  run = wb_document_get_run (doc);
+  g_assert_nonnull (run);
+  g_assert_cmpuint (run->kernels->len, >, 0);
+  g_assert_cmpuint (run->host_calls->len, ==, run->kernels->len + 3); /* a launch per kernel, a sync per iteration */
+
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_host_calls (timeline), ==, run->host_calls->len);
+  for (guint r = 0; r < wb_timeline_get_n_tracks (timeline); r++)
+    {
+      g_autofree char *label = wb_timeline_get_track_label (timeline, r);
+
+      g_test_message ("track %u: %s", r, label);
+      if (strcmp (label, "CUDA API") == 0)
+        host_row = r;
+      else if (g_str_has_prefix (label, "Stream ") && first_stream == 0)
+        first_stream = r;
+    }
+  g_assert_cmpuint (host_row, >, 0);
+  g_assert_cmpuint (host_row, <, first_stream); /* above the streams */
+  g_assert_nonnull (strstr (wb_timeline_get_status_text (timeline), " host calls"));
+
+  /* the first launch: the hit test at its bar's middle finds it */
+  for (guint i = 0; i < wb_timeline_get_n_host_calls (timeline) && launch == G_MAXUINT; i++)
+    if (g_strcmp0 (wb_timeline_get_host_call_name (timeline, i, &kernel), "cuLaunchKernel") == 0 && kernel >= 0)
+      launch = i;
+  g_assert_cmpuint (launch, !=, G_MAXUINT);
+  wb_timeline_get_host_call_position (timeline, launch, &x, &y);
+  g_assert_cmpfloat (x, >=, 90);
+  g_assert_cmpint (wb_timeline_get_host_call_at (timeline, x, y), ==, (int) launch);
+  g_assert_cmpint (wb_timeline_get_host_call_at (timeline, x, y + 26), ==, -1); /* the row below is a stream's */
+  {
+    g_autofree char      *tip = wb_timeline_get_host_call_tooltip (timeline, launch);
+    const WbKernelRecord *k = wb_timeline_get_kernel (timeline, kernel);
+
+    g_test_message ("tooltip: %s", tip);
+    g_assert_true (g_str_has_prefix (tip, "cuLaunchKernel\nDuration: 0.050 µs\n")); /* the fake's 50 ns launch */
+    g_assert_nonnull (strstr (tip, k->name));
+    g_assert_true (g_str_has_prefix (k->name, "fake_kernel_"));
+  }
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-fit", NULL);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "profile-host-calls"));
+
+  /* a range over the first iteration's first half: its host calls, counted from the run */
+  for (guint i = 0; i < run->kernels->len; i++)
+    origin = MIN (origin, ((WbKernelRecord *) run->kernels->pdata[i])->start_ns);
+  from = ((WbHostCall *) run->host_calls->pdata[0])->start_ns - origin;
+  to = from + (((WbHostCall *) run->host_calls->pdata[run->kernels->len / 3])->end_ns - origin - from) / 2;
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = run->host_calls->pdata[i];
+
+      if (c->start_ns - origin < to && c->end_ns - origin > from)
+        {
+          in_range++;
+          launches += g_strcmp0 (c->name, "cuLaunchKernel") == 0;
+        }
+    }
+  g_assert_cmpint (from, <, 0); /* the first launch precedes the first kernel */
+  wb_timeline_select_range (timeline, from, to);
+  stats = wb_timeline_get_range_stats (timeline);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (in_range, >, 0);
+  g_assert_cmpuint (stats->host_calls, ==, in_range);
+  g_assert_cmpuint (stats->host_launches, ==, launches);
+  {
+    g_autofree char *line = g_strdup_printf ("%u host calls (%u launches)", in_range, launches);
+
+    g_test_message ("%s", wb_timeline_get_stats_text (timeline));
+    g_assert_nonnull (strstr (wb_timeline_get_stats_text (timeline), line));
+  }
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
+  wb_window_show_view (window, "regions");
+}
+
 /* an iteration after the first of a phase of iterations (the GPU's first is its unprofiled phase) */
 static gboolean
 iterating (gpointer data)
@@ -516,6 +626,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/profile/gpu-fake-runner", test_profile_gpu);
   g_test_add_func ("/ui/profile/cancel-gpu", test_cancel_gpu);
   g_test_add_func ("/ui/profile/allow-cpu-fallback", test_allow_cpu_fallback);
+  g_test_add_func ("/ui/profile/gpu-host-calls-timeline", test_host_calls_timeline);
   g_test_add_func ("/ui/profile/change-executor", test_change_executor);
   g_test_add_func ("/ui/profile/cancel-cpu", test_cancel_cpu);
   return g_test_run ();
