@@ -437,6 +437,82 @@ test_host_calls_timeline (void)
   wb_window_show_view (window, "regions");
 }
 
+/* 100,000 host calls (a made-up GPU run: 1000 kernels of 1 µs every 2 µs, each launched by a cuLaunchKernel
+ * 100 ns before it, and 99,000 cuEventQuery of 10 ns in between): the fitted view draws, a hit test finds a
+ * launch and a range over the whole run counts them all, each well under a second. Last: it adds a run. */
+static void
+test_host_calls_100k (void)
+{
+  WbDocument         *doc = wb_window_get_document (window);
+  WbTimeline         *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  WbRun              *run = wb_run_new ();
+  const WbRangeStats *stats;
+  guint64             corr = 0;
+  gint64              t, draw_us, hit_us, range_us;
+  double              x, y;
+  int                 kernel = -1;
+
+  run->device_name = g_strdup ("cuda:0");
+  run->device_model = g_strdup ("NVIDIA Fake 80GB");
+  for (guint k = 0; k < 1000; k++)
+    {
+      WbKernelRecord *kr = wb_kernel_record_new ("fake_kernel", k % 2 ? "nvrtcFusion0" : "prims.linear");
+      WbHostCall     *c = wb_host_call_new ("cuLaunchKernel");
+
+      kr->stream = 7;
+      kr->start_ns = 1000000 + 2000 * (gint64) k;
+      kr->end_ns = kr->start_ns + 1000;
+      kr->correlation_id = c->correlation_id = ++corr;
+      c->start_ns = kr->start_ns - 100;
+      c->end_ns = kr->start_ns - 50;
+      c->thread = 4242;
+      wb_run_add_kernel (run, kr);
+      wb_run_add_host_call (run, c);
+      for (guint q = 0; q < 99; q++)
+        {
+          WbHostCall *e = wb_host_call_new ("cuEventQuery");
+
+          e->start_ns = kr->start_ns + 20 * (gint64) q;
+          e->end_ns = e->start_ns + 10;
+          e->thread = 4242;
+          e->correlation_id = ++corr;
+          wb_run_add_host_call (run, e);
+        }
+    }
+  wb_run_link_host_calls (run);
+  wb_document_add_run (doc, run);
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_host_calls (timeline), ==, 100000);
+
+  t = g_get_monotonic_time ();
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-fit", NULL);
+  g_free (wb_ui_screenshot (GTK_WIDGET (timeline), "profile-host-calls-100k"));
+  draw_us = g_get_monotonic_time () - t - 200000; /* the screenshot's own 0.2 s wait */
+
+  g_assert_cmpstr (wb_timeline_get_host_call_name (timeline, 0, &kernel), ==, "cuLaunchKernel");
+  g_assert_cmpint (kernel, ==, 0);
+  wb_timeline_get_host_call_position (timeline, 0, &x, &y);
+  t = g_get_monotonic_time ();
+  g_assert_cmpint (wb_timeline_get_host_call_at (timeline, x, y), >=, 0);
+  hit_us = g_get_monotonic_time () - t;
+
+  t = g_get_monotonic_time ();
+  wb_timeline_select_range (timeline, -100, 2000000);
+  range_us = g_get_monotonic_time () - t;
+  stats = wb_timeline_get_range_stats (timeline);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (stats->host_calls, ==, 100000);
+  g_assert_cmpuint (stats->host_launches, ==, 1000);
+  g_assert_cmpint (stats->host_call_ns, ==, 1000 * 50 + 99000 * 10);
+  g_test_message ("bench: 100k host calls: draw (fitted, with the screenshot) %.1f ms, hit test %.3f ms, range %.1f ms",
+                  draw_us / 1e3, hit_us / 1e3, range_us / 1e3);
+  g_assert_cmpint (draw_us, <, 1000000);
+  g_assert_cmpint (hit_us, <, 100000);
+  g_assert_cmpint (range_us, <, 1000000);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
+}
+
 /* an iteration after the first of a phase of iterations (the GPU's first is its unprofiled phase) */
 static gboolean
 iterating (gpointer data)
@@ -629,5 +705,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/profile/gpu-host-calls-timeline", test_host_calls_timeline);
   g_test_add_func ("/ui/profile/change-executor", test_change_executor);
   g_test_add_func ("/ui/profile/cancel-cpu", test_cancel_cpu);
+  g_test_add_func ("/ui/profile/host-calls-100k", test_host_calls_100k);
   return g_test_run ();
 }
