@@ -286,6 +286,20 @@ wb_range_stats_new (const WbRun *run, WbTrace *trace, gint64 from_ns, gint64 to_
       row->time_ns += in.end - in.start;
     }
   stats->busy_ns = union_length (spans);
+  for (guint i = run != NULL ? wb_run_find_host_call (run, stats->from_ns + origin, wb_run_get_host_call_max_ns (run)) : 0;
+       run != NULL && i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = run->host_calls->pdata[i];
+      gint64            s = c->start_ns - origin, e = c->end_ns - origin;
+
+      if (s >= stats->to_ns)
+        break; /* in start order: none later can overlap */
+      if (e > s ? e <= stats->from_ns : s < stats->from_ns)
+        continue;
+      stats->host_calls++;
+      stats->host_launches += c->n_kernels > 0;
+      stats->host_call_ns += MIN (e, stats->to_ns) - MAX (s, stats->from_ns);
+    }
   g_ptr_array_sort (stats->by_region, by_time_then_calls);
   g_ptr_array_sort (stats->by_symbol, by_time_then_calls);
   return stats;

@@ -50,10 +50,15 @@ typedef struct
   gint64     busy_ns;   /* time inside the range when at least one kernel ran */
   GPtrArray *by_region; /* (element-type WbAggregateRow) time descending; "—" for unattributed kernels */
   GPtrArray *by_symbol; /* (element-type WbAggregateRow) the call on each kernel's line, else its region */
+  /* the host's CUDA API calls (WbRun.host_calls) overlapping the range, as the kernels (one of no length
+   * when it starts inside); 0 for runs without any */
+  guint  host_calls;
+  guint  host_launches; /* of them, those that launched a kernel (joined by correlation) */
+  gint64 host_call_ns;  /* their time inside the range, summed */
 } WbRangeStats;
 
-/* wb_range_stats_new: (transfer full) @run's kernels in the range, symbols from @trace (nullable: the
- * stage the run's kernel lines refer to). */
+/* wb_range_stats_new: (transfer full) @run's kernels and host calls in the range, symbols from @trace
+ * (nullable: the stage the run's kernel lines refer to). */
 WbRangeStats *wb_range_stats_new (const WbRun *run, WbTrace *trace, gint64 from_ns, gint64 to_ns);
 void          wb_range_stats_free (WbRangeStats *stats);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbRangeStats, wb_range_stats_free)

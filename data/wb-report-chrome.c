@@ -8,8 +8,12 @@
  * executor, stage, line, iteration, kind), and tid 10 + N "stream N" (one "X" event per kernel record,
  * args region, line, iteration, stream, correlation). Every kernel with a region has a flow from its
  * region's span: an "s" event on the regions thread at the span's start and an "f" event (bp "e") at the
- * kernel's start, with the same id (cat "region-kernel"). otherData holds the generator, title, stage,
- * device, iterations, the time origin and, for GPU runs, kernel_source (where the kernel records came from). */
+ * kernel's start, with the same id (cat "region-kernel"). A GPU run's host calls (WbHostCall: the CUDA API
+ * calls of its traced iterations) are one thread per host thread, tid 1000000 + N, named "CUDA API (thread
+ * T)" and sorted above the streams: an "X" event per call (cat "cuda_api", args iteration, thread,
+ * correlation and, when correlation joins one, kernel (the first it launched, as shown) and kernels).
+ * otherData holds the generator, title, stage, device, iterations, the time origin, host_calls (their
+ * count) and, for GPU runs, kernel_source (where the kernel records came from). */
 #include "config.h"
 
 #include <json-glib/json-glib.h>
@@ -20,6 +24,7 @@
 #define TID_ITERATIONS 1
 #define TID_REGIONS 2
 #define TID_STREAM0 10
+#define TID_HOST0 1000000
 
 typedef struct
 {
@@ -119,6 +124,7 @@ typedef struct
   GHashTable *streams;    /* stream + 1 */
   GArray     *iter_lo, *iter_hi;
   guint       n_iters;
+  GArray     *host_threads; /* guint32: the host calls' threads, in order of first call */
 } Timeline;
 
 static void
@@ -176,6 +182,27 @@ timeline_init (Timeline *tl, const WbReport *report)
     }
   if (g_hash_table_size (tl->streams) == 0)
     g_hash_table_add (tl->streams, GUINT_TO_POINTER (1));
+  tl->host_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = run->host_calls->pdata[i];
+      gboolean          seen = FALSE;
+
+      for (guint t = 0; t < tl->host_threads->len && !seen; t++)
+        seen = g_array_index (tl->host_threads, guint32, t) == c->thread;
+      if (!seen)
+        g_array_append_val (tl->host_threads, c->thread);
+    }
+}
+
+/* the tid of host thread @thread */
+static guint
+host_tid (const Timeline *tl, guint32 thread)
+{
+  for (guint t = 0; t < tl->host_threads->len; t++)
+    if (g_array_index (tl->host_threads, guint32, t) == thread)
+      return TID_HOST0 + t;
+  return TID_HOST0;
 }
 
 static void
@@ -186,6 +213,7 @@ timeline_clear (Timeline *tl)
   g_clear_pointer (&tl->streams, g_hash_table_unref);
   g_clear_pointer (&tl->iter_lo, g_array_unref);
   g_clear_pointer (&tl->iter_hi, g_array_unref);
+  g_clear_pointer (&tl->host_threads, g_array_unref);
 }
 
 /* The process (the device) and its threads: iterations, regions, a thread per stream */
@@ -200,13 +228,19 @@ add_names (JsonBuilder *b, const WbRun *run, const Timeline *tl)
   metadata (b, "process_name", 0, process, 0);
   metadata (b, "thread_name", TID_ITERATIONS, "iterations", 0);
   metadata (b, "thread_name", TID_REGIONS, "regions", 1);
+  for (guint t = 0; t < tl->host_threads->len; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("CUDA API (thread %u)", g_array_index (tl->host_threads, guint32, t));
+
+      metadata (b, "thread_name", TID_HOST0 + t, name, 2);
+    }
   g_hash_table_iter_init (&iter, tl->streams);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       guint            stream = GPOINTER_TO_UINT (key) - 1;
       g_autofree char *name = g_strdup_printf ("stream %u", stream);
 
-      metadata (b, "thread_name", TID_STREAM0 + stream, name, 2 + (int) stream);
+      metadata (b, "thread_name", TID_STREAM0 + stream, name, 3 + (int) stream);
     }
 }
 
@@ -323,6 +357,36 @@ add_kernels (JsonBuilder *b, const WbReport *report, const Timeline *tl)
     }
 }
 
+/* An event per host call on its thread's track, naming the kernel it launched */
+static void
+add_host_calls (JsonBuilder *b, const WbReport *report, const Timeline *tl)
+{
+  const WbRun *run = report->run;
+
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = run->host_calls->pdata[i];
+
+      begin_event (b, "X", c->name, "cuda_api", host_tid (tl, c->thread));
+      add_ts (b, "ts", us (c->start_ns));
+      add_ts (b, "dur", us (MAX (c->end_ns - c->start_ns, 0)));
+      json_builder_set_member_name (b, "args");
+      json_builder_begin_object (b);
+      add_arg_int (b, "iteration", c->iteration);
+      add_arg_int (b, "thread", c->thread);
+      add_arg_int (b, "correlation", (gint64) c->correlation_id);
+      if (c->kernel >= 0 && (guint) c->kernel < run->kernels->len)
+        {
+          const WbKernelRecord *k = run->kernels->pdata[c->kernel];
+
+          add_arg_string (b, "kernel", _wb_report_kernel_name (report, k->name));
+          add_arg_int (b, "kernels", c->n_kernels);
+        }
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+}
+
 static void
 add_other_data (JsonBuilder *b, const WbReport *report)
 {
@@ -337,6 +401,7 @@ add_other_data (JsonBuilder *b, const WbReport *report)
   add_arg_string (b, "device_model", run->device_model);
   add_arg_int (b, "iterations", report->n_iters);
   add_arg_string (b, "time_origin", "the start of the first timed iteration");
+  add_arg_int (b, "host_calls", run->host_calls->len);
   if (run->attribution.kernel_source != NULL)
     add_arg_string (b, "kernel_source", run->attribution.kernel_source);
   json_builder_end_object (b);
@@ -358,6 +423,7 @@ wb_report_to_chrome_trace (const WbReport *report)
   add_iterations (b, report->run, &tl);
   add_regions (b, report, &tl);
   add_kernels (b, report, &tl);
+  add_host_calls (b, report, &tl);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "displayTimeUnit");
   json_builder_add_string_value (b, "ms");

@@ -214,6 +214,39 @@ read_kernels (WbSession *session,
   return TRUE;
 }
 
+static gboolean
+read_host_calls (WbSession *session,
+                 WbRun     *run,
+                 GError   **error)
+{
+  sqlite3_stmt *stmt = _wb_session_stmt (session, WB_STMT_HOST_CALLS_GET, error);
+  int           rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, run->id);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autofree char *name = _wb_session_column_dup (stmt, 0);
+      WbHostCall      *c = wb_host_call_new (name ? name : "?");
+
+      wb_run_add_host_call (run, c);
+      c->start_ns = sqlite3_column_int64 (stmt, 1);
+      c->end_ns = sqlite3_column_int64 (stmt, 2);
+      c->thread = (guint32) sqlite3_column_int64 (stmt, 3);
+      c->iteration = (guint32) sqlite3_column_int64 (stmt, 4);
+      c->correlation_id = (guint64) sqlite3_column_int64 (stmt, 5);
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      _wb_session_set_error (session, error, "reading host calls");
+      return FALSE;
+    }
+  wb_run_link_host_calls (run);
+  return TRUE;
+}
+
 /* read_run: inside a read transaction, run @run_id with its regions (and kernels), checked against the
  * stored counts and checksums. */
 static WbRun *
@@ -263,7 +296,7 @@ read_run (WbSession         *session,
 
   if ((flags & WB_SESSION_READ_KERNELS) != 0)
     {
-      if (!read_kernels (session, run, error))
+      if (!read_kernels (session, run, error) || !read_host_calls (session, run, error))
         return NULL;
       if (run->kernels->len != n_kernels)
         {

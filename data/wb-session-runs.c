@@ -277,6 +277,31 @@ store_kernel_records (StoreCache *cache, gint64 run_id, const WbRun *run, GError
   return TRUE;
 }
 
+/* The run's host calls (inside the transaction of wb_session_store_run) */
+static gboolean
+store_host_calls (WbSession *session, gint64 run_id, const WbRun *run, GError **error)
+{
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = g_ptr_array_index (run->host_calls, i);
+      sqlite3_stmt     *stmt = _wb_session_stmt (session, WB_STMT_HOST_CALL_INSERT, error);
+
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, run_id);
+      sqlite3_bind_int64 (stmt, 2, i);
+      _wb_session_bind_text (stmt, 3, c->name);
+      sqlite3_bind_int64 (stmt, 4, c->start_ns);
+      sqlite3_bind_int64 (stmt, 5, c->end_ns);
+      sqlite3_bind_int64 (stmt, 6, c->thread);
+      sqlite3_bind_int64 (stmt, 7, c->iteration);
+      sqlite3_bind_int64 (stmt, 8, (sqlite3_int64) c->correlation_id);
+      if (!_wb_session_step_done (session, stmt, "storing a host call", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 gint64
 wb_session_store_run (WbSession *session,
                       WbRun     *run,
@@ -357,7 +382,8 @@ wb_session_store_run (WbSession *session,
   if (!store_attribution (session, run_id, &run->attribution, error) || !store_ranks (session, run_id, run, error))
     goto fail;
 
-  if (!store_region_stats (&cache, run_id, run, error) || !store_kernel_records (&cache, run_id, run, error))
+  if (!store_region_stats (&cache, run_id, run, error) || !store_kernel_records (&cache, run_id, run, error) ||
+      !store_host_calls (session, run_id, run, error))
     goto fail;
 
   if (!_wb_session_commit (session, error))

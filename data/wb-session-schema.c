@@ -215,6 +215,22 @@ static const WbSessionMigration migrations[] = {
    * before. */
   { 6, "the region each call of a run was unfused from",
     "ALTER TABLE region_stats ADD COLUMN unfused_from TEXT;\n" },
+
+  /* A GPU run's host calls (WbHostCall: the CUDA API calls of its traced iterations, CUPTI's API records),
+   * in start order; times on the run's clock as the kernels'. Runs stored before have none. The kernels'
+   * checksum covers them when there are any. */
+  { 7, "host calls of a GPU run",
+    "CREATE TABLE host_calls (\n"
+    "  run_id         INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  seq            INTEGER NOT NULL,\n"
+    "  name           TEXT NOT NULL,\n"
+    "  start_ns       INTEGER NOT NULL,\n"
+    "  end_ns         INTEGER NOT NULL,\n"
+    "  thread         INTEGER NOT NULL,\n"
+    "  iteration      INTEGER NOT NULL,\n"
+    "  correlation_id INTEGER NOT NULL,\n"
+    "  PRIMARY KEY (run_id, seq)\n"
+    ") WITHOUT ROWID;\n" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == WB_SESSION_SCHEMA_VERSION);

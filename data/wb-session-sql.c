@@ -61,6 +61,9 @@ static const char *const stmt_sql[WB_N_STMTS] = {
       "INSERT INTO kernels (run_id, seq, name_id, region_id, trace_line, stream, grid_x, grid_y, grid_z, "
       "block_x, block_y, block_z, registers, shared_bytes, start_ns, end_ns, iteration, correlation_id) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+  [WB_STMT_HOST_CALL_INSERT] =
+      "INSERT INTO host_calls (run_id, seq, name, start_ns, end_ns, thread, iteration, correlation_id) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
   [WB_STMT_ATTRIBUTION_INSERT] =
       "INSERT INTO run_attribution (run_id, kernel_source, kernel_ns_total, kernel_ns_attributed, "
       "kernel_ns_by_time_range, kernels_by_correlation, kernels_by_time_range, kernels_unattributed, "
@@ -84,6 +87,8 @@ static const char *const stmt_sql[WB_N_STMTS] = {
       "k.block_z, k.registers, k.shared_bytes, k.start_ns, k.end_ns, k.iteration, k.correlation_id "
       "FROM kernels k JOIN kernel_names n ON n.id = k.name_id LEFT JOIN regions r ON r.id = k.region_id "
       "WHERE k.run_id = ?1 ORDER BY k.seq",
+  [WB_STMT_HOST_CALLS_GET] =
+      "SELECT name, start_ns, end_ns, thread, iteration, correlation_id FROM host_calls WHERE run_id = ?1 ORDER BY seq",
   [WB_STMT_CEILINGS_SET] =
       "INSERT OR REPLACE INTO device_ceilings (device_model, copy_gbps, bf16_tflops, measured_at) "
       "VALUES (?1, ?2, ?3, ?4)",

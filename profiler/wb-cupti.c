@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "wb-profiler.h"
+#include "wb-cupti-private.h"
 
 /* clang-format off */
 G_DEFINE_QUARK (wb-cupti-error-quark, wb_cupti_error)
@@ -43,14 +43,15 @@ G_DEFINE_QUARK (wb-cupti-error-quark, wb_cupti_error)
   X (cuptiActivityPushExternalCorrelationId) \
   X (cuptiActivityPopExternalCorrelationId)
 /* optional: fine-grained API records (KIND_DRIVER / KIND_RUNTIME without them) */
-/* optional: the callback API (correlation by callbacks; without it, by API records) */
+/* optional: the callback API (correlation by callbacks; without it, by API records); host calls' names */
 #define WB_CUPTI_OPTIONAL(X)        \
   X (cuptiActivityEnableDriverApi)  \
   X (cuptiActivityEnableRuntimeApi) \
   X (cuptiGetTimestamp)             \
   X (cuptiSubscribe)                \
   X (cuptiUnsubscribe)              \
-  X (cuptiEnableCallback)
+  X (cuptiEnableCallback)           \
+  X (cuptiGetCallbackName)
 
 #define WB_CUPTI_MEMBER(f) __typeof__ (&f) f;
 #define WB_CUPTI_NAME(f) #f,
@@ -62,7 +63,7 @@ typedef struct
 } CuptiApi;
 
 static const char *const cupti_names[] = { WB_CUPTI_FUNCTIONS (WB_CUPTI_NAME) WB_CUPTI_OPTIONAL (WB_CUPTI_NAME) };
-#define N_REQUIRED (G_N_ELEMENTS (cupti_names) - 6)
+#define N_REQUIRED (G_N_ELEMENTS (cupti_names) - 7)
 G_STATIC_ASSERT (sizeof (CuptiApi) == G_N_ELEMENTS (cupti_names) * sizeof (gpointer));
 
 static gsize    cupti_once;
@@ -78,6 +79,8 @@ static GArray     *pending;       /* (element-type WbCuptiActivity) */
 static GHashTable *pending_corr;  /* correlation id -> ext id */
 static GArray     *pending_pairs; /* (element-type guint64) correlation id, ext id, ... from the API callback */
 static guint64     dropped;
+static GArray     *pending_api; /* (element-type WbCuptiApiCall) the host's calls */
+static guint64     api_lost;    /* host calls beyond WB_CUPTI_MAX_API_CALLS since the last collect */
 static WbCupti    *active;
 
 #define EXT_STACK_DEPTH 16
@@ -94,62 +97,11 @@ struct _WbCupti
   gboolean               paused;
 };
 
-/* The driver's calls whose API records carry an external id: every launch, copy and memset (the first must
- * be cuLaunchKernel: see wb_cupti_start). */
-static const CUpti_CallbackId driver_cbids[] = {
-  CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-  CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-  CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-  CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-  CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DAsync_v2,
-  CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DAsync_v2_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async_ptsz,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async,
-  CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async_ptsz,
-};
-
-/* The runtime's (cuBLASLt may launch through cudart): launches, copies, memsets, graphs (cudaLaunchKernel first). */
-static const CUpti_CallbackId runtime_cbids[] = {
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-  CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-  CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
-  CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020,
-  CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000,
-  CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020,
-  CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000,
-};
+/* The driver's and the runtime's calls whose API records carry an external id (wb-cupti-private.h) */
+#define WB_CUPTI_DRIVER_CBID(f) CUPTI_DRIVER_TRACE_CBID_##f,
+#define WB_CUPTI_RUNTIME_CBID(f) CUPTI_RUNTIME_TRACE_CBID_##f,
+static const CUpti_CallbackId driver_cbids[] = { WB_CUPTI_DRIVER_CALLS (WB_CUPTI_DRIVER_CBID) };
+static const CUpti_CallbackId runtime_cbids[] = { WB_CUPTI_RUNTIME_CALLS (WB_CUPTI_RUNTIME_CBID) };
 
 static const CUpti_ActivityKind kinds[] = {
   CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -268,6 +220,7 @@ load (GError **error)
               break;
             }
         }
+      _wb_cupti_set_callback_name_func ((WbCuptiCallbackNameFunc) api.cuptiGetCallbackName);
       g_once_init_leave (&cupti_once, 1);
     }
   if (api.cuptiGetVersion == NULL)
@@ -350,8 +303,27 @@ copy_record (const CUpti_Activity *rec)
           wb_cupti_correlations_insert (pending_corr, e->correlationId, e->externalId);
         return;
       }
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+      {
+        WbCuptiApiCall call;
+        if (!wb_cupti_api_call_from_record (rec, &call))
+          return;
+        if (pending_api->len >= WB_CUPTI_MAX_API_CALLS)
+          {
+            api_lost++;
+            return;
+          }
+        if (clock_offset != 0 && call.start_ns > 0)
+          {
+            call.start_ns -= clock_offset;
+            call.end_ns -= clock_offset;
+          }
+        g_array_append_val (pending_api, call);
+        return;
+      }
     default:
-      return; /* API records: only their external correlation matters */
+      return;
     }
   if (clock_offset != 0 && a.start_ns > 0)
     {
@@ -502,7 +474,10 @@ wb_cupti_start (GError **error)
       pending = g_array_new (FALSE, FALSE, sizeof (WbCuptiActivity));
       pending_corr = wb_cupti_correlations_new ();
       pending_pairs = g_array_sized_new (FALSE, FALSE, sizeof (guint64), 4096);
+      pending_api = g_array_new (FALSE, FALSE, sizeof (WbCuptiApiCall));
     }
+  g_array_set_size (pending_api, 0);
+  api_lost = 0;
   g_array_set_size (pending, 0);
   g_array_set_size (pending_pairs, 0);
   g_hash_table_remove_all (pending_corr);
@@ -588,6 +563,7 @@ wb_cupti_stop (WbCupti *c)
   active = NULL;
   g_array_set_size (pending, 0);
   g_array_set_size (pending_pairs, 0);
+  g_array_set_size (pending_api, 0);
   g_hash_table_remove_all (pending_corr);
   g_mutex_unlock (&lock);
   g_ptr_array_unref (c->enabled);
@@ -712,6 +688,22 @@ wb_cupti_collect (WbCupti *c, GArray *acts, GHashTable *correlations)
   return lost;
 }
 
+guint64
+wb_cupti_collect_api (WbCupti *c, GArray *calls)
+{
+  guint64 lost;
+
+  (void) c;
+  g_mutex_lock (&lock);
+  if (calls != NULL && pending_api->len > 0)
+    g_array_append_vals (calls, pending_api->data, pending_api->len);
+  g_array_set_size (pending_api, 0);
+  lost = api_lost;
+  api_lost = 0;
+  g_mutex_unlock (&lock);
+  return lost;
+}
+
 #else /* !WB_HAVE_CUPTI */
 
 struct _WbCupti
@@ -793,6 +785,14 @@ wb_cupti_collect (WbCupti *c, GArray *acts, GHashTable *correlations)
   (void) c;
   (void) acts;
   (void) correlations;
+  return 0;
+}
+
+guint64
+wb_cupti_collect_api (WbCupti *c, GArray *calls)
+{
+  (void) c;
+  (void) calls;
   return 0;
 }
 

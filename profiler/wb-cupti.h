@@ -20,7 +20,8 @@
  *    memcpy, memset and graph launch calls (KIND_DRIVER / KIND_RUNTIME when this CUPTI lacks the
  *    fine-grained switches or refuses cuLaunchKernel / cudaLaunchKernel; other refused ids are skipped). wb_cupti_flush() (after the caller synchronised the device) delivers every
  *    buffer (cuptiActivityFlushAll FORCED). Records are copied out of CUPTI's buffers under a lock (the
- *    buffer callback may run on CUPTI's worker thread); kernel names are interned.
+ *    buffer callback may run on CUPTI's worker thread); kernel names are interned. The API records (DRIVER,
+ *    RUNTIME), which the correlation needs anyway, are kept too as the host's calls (wb_cupti_collect_api).
  *    Errors: WB_CUPTI_ERROR_UNAVAILABLE (this build has no CUPTI support, or libcupti cannot be opened or
  *    lacks a symbol: the message lists what was tried) and WB_CUPTI_ERROR_CALL (a CUPTI call failed:
  *    "cuptiActivityEnable (CONCURRENT_KERNEL): CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): <CUPTI's text>").
@@ -83,6 +84,36 @@ typedef struct
   guint32             iteration; /* timed iteration (0-based) */
   WbCuptiAttributedBy by;
 } WbCuptiActivity;
+
+/* Which API a host call belongs to (CUPTI_ACTIVITY_KIND_DRIVER or _RUNTIME). */
+typedef enum
+{
+  WB_CUPTI_API_DRIVER = 1,
+  WB_CUPTI_API_RUNTIME,
+} WbCuptiApiDomain;
+
+/* WbCuptiApiCall: one driver or runtime API call of the host (a CUpti_ActivityAPI record), copied out. */
+typedef struct
+{
+  WbCuptiApiDomain domain;
+  const char      *name;  /* interned function name ("cuLaunchKernel"; cuptiGetCallbackName's, else
+                             our own table's, else "driver API call 307" / "runtime API call 211") */
+  guint32 cbid;           /* CUPTI's callback id in @domain */
+  gint64  start_ns;       /* CLOCK_MONOTONIC ns, as WbCuptiActivity's (0 when CUPTI could not time it) */
+  gint64  end_ns;         /* >= start_ns */
+  guint32 thread;         /* the calling thread's id as CUPTI reports it */
+  guint32 correlation_id; /* the kernel, copy or memset it issued carries the same id */
+} WbCuptiApiCall;
+
+/* The most host calls a WbCupti keeps between two wb_cupti_collect_api (the rest are counted, not kept). */
+#define WB_CUPTI_MAX_API_CALLS (1u << 20)
+
+/* wb_cupti_api_call_from_record: @record is a CUpti_ActivityAPI (a CUpti_Activity of kind DRIVER or RUNTIME,
+ * as cuptiActivityGetNextRecord hands it); fills @out (times as CUPTI wrote them). FALSE for any other kind,
+ * and always in a build without CUPTI. Names resolve through cuptiGetCallbackName once libcupti is loaded,
+ * else through the runner's table of launch, copy, memset and graph calls. Pure: no lock, no state. */
+gboolean wb_cupti_api_call_from_record (const void     *record,
+                                        WbCuptiApiCall *out);
 
 /* WbCuptiRange: one entry's call in one timed iteration, on the activities' clock (ns). */
 typedef struct
@@ -217,5 +248,11 @@ gboolean wb_cupti_flush (WbCupti *cupti,
 guint64 wb_cupti_collect (WbCupti    *cupti,
                           GArray     *acts,
                           GHashTable *correlations);
+
+/* wb_cupti_collect_api: moves the host calls delivered so far into @calls ((element-type WbCuptiApiCall),
+ * appended; NULL drops them). Returns the calls not kept since the last call (beyond
+ * WB_CUPTI_MAX_API_CALLS). Only RECORDS and FINE_GRAINED correlation write API records. */
+guint64 wb_cupti_collect_api (WbCupti *cupti,
+                              GArray  *calls);
 
 G_END_DECLS

@@ -297,6 +297,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   g_autoptr (GVariant) start_v = NULL;
   g_autoptr (GVariant) entry_v = NULL;
   g_autoptr (GPtrArray) kernels = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_kernel_record_free);
+  g_autoptr (GPtrArray) host_calls = NULL;
   g_autofree char     *device_name = NULL;
   WbRunnerRequest      req = { 0 };
   WbProfileDeviceTimes times = { 0 };
@@ -356,10 +357,15 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
       g_autoptr (GVariant) tstart_v = NULL;
       gsize         n_tstart = 0;
       const gint64 *tstart = fixed_int64 (res->profile, "traced_iter_start_ns", &n_tstart, &tstart_v);
-      if (tstart != NULL && n_tstart == n_iter)
-        kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, tstart, (guint) n_iter);
-      else
-        kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, start_ns, (guint) n_iter);
+      const gint64 *origin = tstart != NULL && n_tstart == n_iter ? tstart : start_ns;
+      guint64       over_cap = 0;
+
+      kernels = wb_runner_profile_get_kernels (res->profile, entry_names, n_entries, origin, (guint) n_iter);
+      /* the host's CUDA API calls of the same iterations, on the same clock */
+      host_calls = wb_runner_profile_get_host_calls (res->profile, origin, (guint) n_iter, &over_cap);
+      if (over_cap > 0)
+        g_ptr_array_add (notes, g_strdup_printf ("host calls: %u kept, %" G_GUINT64_FORMAT " more not (over the runner's cap of %u)",
+                                                 host_calls->len, over_cap, (guint) WB_RUNNER_MAX_HOST_CALLS));
     }
   }
   device_name = g_strdup_printf ("cuda:%u", group->world_size > 0 ? group->rank : 0);
@@ -371,6 +377,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   times.entry_ns = entry_ns;
   times.kernels = kernels;
   times.dropped_records = dropped;
+  times.host_calls = host_calls;
   times.cuda_graphs = res->cuda_graphs_used;
   if (options->cuda_graphs && res->cuda_graphs_note != NULL)
     {

@@ -224,6 +224,9 @@ wb_profile_build_run (WbProfile *profile, const WbProfileOptions *options, const
     }
   for (guint k = 0; times->kernels && k < times->kernels->len; k++)
     wb_run_add_kernel (run, wb_kernel_record_copy (times->kernels->pdata[k]));
+  for (guint k = 0; times->host_calls && k < times->host_calls->len; k++)
+    wb_run_add_host_call (run, wb_host_call_copy (times->host_calls->pdata[k]));
+  wb_run_link_host_calls (run);
   return run;
 }
 

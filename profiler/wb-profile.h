@@ -176,10 +176,12 @@ typedef struct
   const gint64 *entry_ns;        /* [n_iters * n_entries], one row per iteration, entries in profile order */
   GPtrArray    *kernels;         /* (element-type WbKernelRecord) (transfer none, copied): region = entry name */
   guint64       dropped_records; /* activity records lost (CUPTI), 0 without */
+  GPtrArray    *host_calls;      /* (nullable) (element-type WbHostCall) (transfer none, copied): on the kernels' clock */
 } WbProfileDeviceTimes;
 
 /* wb_profile_build_run: (transfer full) the WbRun the cpu profiler would build from these times: one
- * WbRegionStats per entry (kernel_count = the entry's kernels per iteration), the kernels, the iterations. */
+ * WbRegionStats per entry (kernel_count = the entry's kernels per iteration), the kernels, the iterations;
+ * and the host calls, joined to the kernels (wb_run_link_host_calls). */
 WbRun *wb_profile_build_run (WbProfile                  *profile,
                              const WbProfileOptions     *options,
                              const WbProfileDeviceTimes *times);

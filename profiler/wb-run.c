@@ -195,6 +195,7 @@ wb_run_new (void)
   run->iteration_ns = new_times_array ();
   run->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_region_stats_free);
   run->kernels = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_kernel_record_free);
+  run->host_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_host_call_free);
   return run;
 }
 
@@ -231,6 +232,8 @@ wb_run_copy (const WbRun *run)
     g_ptr_array_add (copy->regions, wb_region_stats_copy (g_ptr_array_index (run->regions, i)));
   for (guint i = 0; i < run->kernels->len; i++)
     g_ptr_array_add (copy->kernels, wb_kernel_record_copy (g_ptr_array_index (run->kernels, i)));
+  for (guint i = 0; i < run->host_calls->len; i++)
+    g_ptr_array_add (copy->host_calls, wb_host_call_copy (g_ptr_array_index (run->host_calls, i)));
   copy->attribution = run->attribution;
   copy->attribution.kernel_source = g_strdup (run->attribution.kernel_source);
   copy->rank = run->rank;
@@ -257,6 +260,7 @@ wb_run_free (WbRun *run)
   g_clear_pointer (&run->iteration_ns, g_array_unref);
   g_clear_pointer (&run->regions, g_ptr_array_unref);
   g_clear_pointer (&run->kernels, g_ptr_array_unref);
+  g_clear_pointer (&run->host_calls, g_ptr_array_unref);
   g_free (run->attribution.kernel_source);
   g_free (run->group);
   g_free (run);
@@ -399,6 +403,22 @@ sum_kernels (GChecksum   *sum,
       sum_u64 (sum, (guint64) k->end_ns);
       sum_u64 (sum, k->iteration);
       sum_u64 (sum, k->correlation_id);
+    }
+  /* only when there are any: the checksums of runs without host calls stay what they were */
+  if (run->host_calls->len == 0)
+    return;
+  g_checksum_update (sum, (const guchar *) "wb-host-calls-1", 15);
+  sum_u64 (sum, run->host_calls->len);
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = g_ptr_array_index (run->host_calls, i);
+
+      sum_string (sum, c->name);
+      sum_u64 (sum, (guint64) c->start_ns);
+      sum_u64 (sum, (guint64) c->end_ns);
+      sum_u64 (sum, c->thread);
+      sum_u64 (sum, c->iteration);
+      sum_u64 (sum, c->correlation_id);
     }
 }
 

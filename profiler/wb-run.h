@@ -53,6 +53,28 @@ WbKernelRecord *wb_kernel_record_copy (const WbKernelRecord *record);
 void            wb_kernel_record_free (WbKernelRecord *record);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbKernelRecord, wb_kernel_record_free)
 
+/* WbHostCall: one CUDA driver or runtime API call the host made in a traced iteration of a GPU run (CUPTI's
+ * DRIVER / RUNTIME API records): the timeline's "CUDA API" track and the trace export's host thread. */
+typedef struct
+{
+  char   *name;           /* the API function ("cuLaunchKernel", "cudaMemcpyAsync", "driver API call 307") */
+  gint64  start_ns;       /* on the run's clock, as WbKernelRecord's start_ns */
+  gint64  end_ns;         /* >= start_ns */
+  guint32 thread;         /* the host thread id CUPTI reports */
+  guint32 iteration;      /* 0-based iteration, as its kernels' */
+  guint64 correlation_id; /* CUPTI correlation id: the kernels it launched carry the same (0: none) */
+  /* set by wb_run_link_host_calls (not stored: derived from the kernels) */
+  gint32  kernel;    /* index in the run's kernels of the first (in start order) it launched, or -1 */
+  guint32 n_kernels; /* kernels it launched (a graph launch: every node's; a copy or a sync: 0) */
+} WbHostCall;
+
+/* wb_host_call_new: (transfer full) a zeroed call (kernel -1) named @name. */
+WbHostCall *wb_host_call_new (const char *name);
+/* wb_host_call_copy: (transfer full) a deep copy. */
+WbHostCall *wb_host_call_copy (const WbHostCall *call);
+void        wb_host_call_free (WbHostCall *call);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbHostCall, wb_host_call_free)
+
 /* WbRegionStats: one region's figures over the timed iterations of a run. */
 typedef struct
 {
@@ -148,18 +170,21 @@ typedef struct
   WbRunMemory memory;
   /* GPU runs: the median iteration with no profiler event inside it (the program's own time, as eager and
    * torch.compile are timed: one event pair per step), ns; 0 unknown. Reports show it; sessions do not keep it */
-  gint64              unprofiled_median_ns;
-  char               *executors;  /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
-  char               *assignment; /* name of the assignment (region -> executor set) it ran, or NULL */
-  char               *stage;      /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
-  WbRunStatus         status;
-  char               *error;           /* why it failed (status FAILED), or NULL */
-  gint64              start_time_us;   /* when the run started, Unix time in microseconds */
-  GArray             *iteration_ns;    /* (element-type gint64) wall time of each timed iteration, ns */
-  guint64             dropped_records; /* activity records the profiler lost (buffer overflow), 0 normally */
-  GPtrArray          *regions;         /* (element-type WbRegionStats) (owned) in execution order */
-  GPtrArray          *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
-  WbKernelAttribution attribution;     /* (owned strings) GPU runs; see above */
+  gint64      unprofiled_median_ns;
+  char       *executors;  /* the --executors option as given ("TorchCompile0=cpu,..."), or NULL */
+  char       *assignment; /* name of the assignment (region -> executor set) it ran, or NULL */
+  char       *stage;      /* the stage it ran ("forward_06+backward_00", a stage label), or NULL */
+  WbRunStatus status;
+  char       *error;           /* why it failed (status FAILED), or NULL */
+  gint64      start_time_us;   /* when the run started, Unix time in microseconds */
+  GArray     *iteration_ns;    /* (element-type gint64) wall time of each timed iteration, ns */
+  guint64     dropped_records; /* activity records the profiler lost (buffer overflow), 0 normally */
+  GPtrArray  *regions;         /* (element-type WbRegionStats) (owned) in execution order */
+  GPtrArray  *kernels;         /* (element-type WbKernelRecord) (owned) in start order */
+  /* (element-type WbHostCall) (owned) in start order: the host's CUDA API calls of a GPU run's traced
+   * iterations (empty for cpu runs, runs without CUPTI's API records, and runs stored before schema 7) */
+  GPtrArray          *host_calls;
+  WbKernelAttribution attribution; /* (owned strings) GPU runs; see above */
   /* Multi-GPU runs (DDP, FSDP, DTensor): one WbRun per rank, the ranks of one host in one group. A run that
    * is not distributed leaves all four at 0/NULL (its checksum is then what it was before they existed). */
   guint32 rank;       /* this run's rank in a multi-GPU run (0 otherwise) */
@@ -190,6 +215,21 @@ void wb_run_add_region (WbRun         *run,
 /* wb_run_add_kernel: appends @record (transfer full). */
 void wb_run_add_kernel (WbRun          *run,
                         WbKernelRecord *record);
+/* wb_run_add_host_call: appends @call (transfer full). */
+void wb_run_add_host_call (WbRun      *run,
+                           WbHostCall *call);
+/* wb_run_link_host_calls: sets each host call's kernel and n_kernels by correlation id with the run's
+ * kernels (call and kernel in the same iteration with the same non-zero id). O(calls + kernels). Call again
+ * after the kernels change. */
+void wb_run_link_host_calls (WbRun *run);
+/* wb_run_find_host_call: an index into host_calls (start order) before which no call ends at or after
+ * @from_ns (the first call starting at or after @from_ns - @max_ns), for culling to a visible range;
+ * host_calls->len when none. O(log n). @max_ns: the longest call (wb_run_get_host_call_max_ns). */
+guint wb_run_find_host_call (const WbRun *run,
+                             gint64       from_ns,
+                             gint64       max_ns);
+/* wb_run_get_host_call_max_ns: the longest host call's duration, ns (0 without any). */
+gint64 wb_run_get_host_call_max_ns (const WbRun *run);
 /* wb_run_add_executor_version: appends "name=version". */
 void wb_run_add_executor_version (WbRun      *run,
                                   const char *name,
@@ -205,8 +245,8 @@ WbRegionStats *wb_run_find_region (const WbRun *run,
 /* wb_run_get_iteration_median_ns: median of iteration_ns (ns); 0 when there is none. */
 gint64 wb_run_get_iteration_median_ns (const WbRun *run);
 /* What a checksum covers: the run with its regions and its attribution (everything but @id and the
- * kernels), or the kernels. An empty attribution (wb_kernel_attribution_is_empty) adds nothing, so the
- * summary checksum of a run without one is what versions before attribution computed; likewise the
+ * kernels), or the kernels (and the host calls: nothing added when there are none). An empty attribution
+ * (wb_kernel_attribution_is_empty) adds nothing, so the summary checksum of a run without one is what versions before attribution computed; likewise the
  * multi-GPU fields (rank, world_size, clock_origin_ns, group) add nothing when all are 0/NULL. */
 typedef enum
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define PROF_KERNELS_TYPE "a(siuuuuuuxxuuuuty)"
+#define PROF_HOST_CALLS_TYPE "a(sxxuut)"
 
 static void
 wb_runner_prof_fail (WbRunnerProf *p, GError *error)
@@ -92,6 +93,7 @@ wb_runner_prof_begin_traced_phase (WbRunnerProf *p, GError **error)
   if (!wb_cupti_set_paused (p->cupti, FALSE, error) || !wb_cupti_flush (p->cupti, error))
     return FALSE;
   wb_cupti_collect (p->cupti, NULL, NULL);
+  wb_cupti_collect_api (p->cupti, NULL);
   p->tracing = TRUE;
   return TRUE;
 }
@@ -128,6 +130,29 @@ prof_add_kernel (WbRunnerProf *p, const WbCuptiActivity *a, gint64 s, gint64 e)
                          a->shared_bytes, a->stream, (guint64) a->correlation_id, (guchar) a->by);
 }
 
+/* CUPTI: iteration @it's host calls (those that started inside it), ns after its start, up to the cap */
+static void
+prof_collect_host_calls (WbRunnerProf *p, guint it)
+{
+  g_array_set_size (p->api_calls, 0);
+  p->host_calls_over_cap += wb_cupti_collect_api (p->cupti, p->api_calls);
+  for (guint i = 0; i < p->api_calls->len; i++)
+    {
+      const WbCuptiApiCall *c = &g_array_index (p->api_calls, WbCuptiApiCall, i);
+
+      if (c->start_ns < p->iter_host_ns || c->start_ns > p->iter_end_host_ns)
+        continue; /* the profiler's own calls between iterations */
+      if (p->n_host_calls >= WB_RUNNER_MAX_HOST_CALLS)
+        {
+          p->host_calls_over_cap++;
+          continue;
+        }
+      g_variant_builder_add (&p->host_calls, "(sxxuut)", c->name, c->start_ns - p->iter_host_ns, c->end_ns - p->iter_host_ns,
+                             (guint32) it, c->thread, (guint64) c->correlation_id);
+      p->n_host_calls++;
+    }
+}
+
 /* CUPTI: this iteration's records, attributed by correlation, else by the entries' event ranges. */
 static void
 prof_collect_cupti (WbRunnerProf *p, guint it)
@@ -144,6 +169,7 @@ prof_collect_cupti (WbRunnerProf *p, guint it)
   g_array_set_size (p->acts, 0);
   g_hash_table_remove_all (p->corr);
   p->dropped += wb_cupti_collect (p->cupti, p->acts, p->corr);
+  prof_collect_host_calls (p, it);
   for (guint k = 0; k + 2 < p->entry_evs->len; k += 3)
     {
       WbCuptiRange r;
@@ -178,6 +204,7 @@ wb_runner_prof_end_iteration (WbRunnerProf *p)
   gint64 total;
 
   p->on = FALSE;
+  p->iter_end_host_ns = wb_cupti_now_ns ();
   total = wb_runner_prof_elapsed_ns (p, p->ev_iter_start, p->ev_iter_end);
   if (p->plain)
     {
@@ -278,6 +305,8 @@ wb_runner_prof_new (WbCudaRuntime *rt, WbProgram *program)
   p->plain = TRUE;
   p->unprofiled_iter_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
+  p->api_calls = g_array_new (FALSE, FALSE, sizeof (WbCuptiApiCall));
+  g_variant_builder_init (&p->host_calls, G_VARIANT_TYPE (PROF_HOST_CALLS_TYPE));
   if (env != NULL && strcmp (env, "0") == 0)
     p->cupti_reason = g_strdup ("disabled by WB_PROFILE_CUPTI=0");
   else
@@ -319,6 +348,8 @@ wb_runner_prof_free (WbRunnerProf *p)
   g_array_unref (p->acts);
   g_hash_table_unref (p->corr);
   g_variant_builder_clear (&p->kernels);
+  g_variant_builder_clear (&p->host_calls);
+  g_array_unref (p->api_calls);
   wb_profile_free (p->profile);
   g_free (p->fail_msg);
   g_free (p->cupti_reason);
@@ -340,7 +371,10 @@ prof_memops (guint32 count, guint64 bytes, gint64 ns)
  * "events"), kernel_source_reason s (why not CUPTI; "" with CUPTI), cupti_version u, kernel_ns_total x,
  * kernel_ns_attributed x, kernel_ns_by_time_range x, kernels_by_correlation u, kernels_by_time_range u,
  * kernels_unattributed u, memcpy (utx) and memset (utx) (count, bytes, ns), memops_attributed u,
- * dropped_records t, clock_origin_ns x (host CLOCK_MONOTONIC ns of iter_start_ns's 0) */
+ * dropped_records t, clock_origin_ns x (host CLOCK_MONOTONIC ns of iter_start_ns's 0), host_calls a(sxxuut)
+ * (the traced iterations' CUDA API calls: function name, start, end (ns after the iteration's start, as
+ * kernels2's), iteration, thread id, correlation id) and host_calls_over_cap t (calls not sent: beyond
+ * WB_RUNNER_MAX_HOST_CALLS or wb-cupti's own cap) */
 GVariant *
 wb_runner_prof_variant (WbRunnerProf *p)
 {
@@ -365,6 +399,10 @@ wb_runner_prof_variant (WbRunnerProf *p)
   g_variant_builder_add (&b, "{sv}", "entry_ns", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->entry_ns->data, p->entry_ns->len, sizeof (gint64)));
   g_variant_builder_add (&b, "{sv}", "kernels2", g_variant_builder_end (&p->kernels));
   g_variant_builder_init (&p->kernels, G_VARIANT_TYPE (PROF_KERNELS_TYPE));
+  g_variant_builder_add (&b, "{sv}", "host_calls", g_variant_builder_end (&p->host_calls));
+  g_variant_builder_init (&p->host_calls, G_VARIANT_TYPE (PROF_HOST_CALLS_TYPE));
+  p->n_host_calls = 0;
+  g_variant_builder_add (&b, "{sv}", "host_calls_over_cap", g_variant_new_uint64 (p->host_calls_over_cap));
   g_variant_builder_add (&b, "{sv}", "kernel_source", g_variant_new_string (p->cupti ? "cupti" : "events"));
   g_variant_builder_add (&b, "{sv}", "kernel_source_reason", g_variant_new_string (p->cupti_reason ? p->cupti_reason : ""));
   g_variant_builder_add (&b, "{sv}", "cupti_version", g_variant_new_uint32 (p->cupti ? wb_cupti_get_version (p->cupti) : 0));

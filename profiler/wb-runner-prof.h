@@ -73,6 +73,14 @@ typedef struct
   GArray         *iter_start; /* gint64: iteration start relative to the first one's (host clock) */
   GArray         *entry_ns;   /* gint64 [iters * n_entries] */
   GVariantBuilder kernels;    /* a(siuuuuuuxxuuuuty), see wb_runner_prof_variant */
+  /* the host's CUDA API calls of the traced iterations (CUPTI's API records; RECORDS and FINE_GRAINED
+   * correlation only): those that started inside an iteration, from its start event's host time to the end
+   * of its synchronisation; at most WB_RUNNER_MAX_HOST_CALLS, the rest counted */
+  GArray         *api_calls;           /* (element-type WbCuptiApiCall) scratch */
+  gint64          iter_end_host_ns;    /* CLOCK_MONOTONIC when the iteration's synchronisation returned */
+  GVariantBuilder host_calls;          /* a(sxxuut), see wb_runner_prof_variant */
+  guint           n_host_calls;        /* in host_calls */
+  guint64         host_calls_over_cap; /* beyond the cap (ours and wb-cupti's) */
   gint64          origin_us;
 } WbRunnerProf;
 

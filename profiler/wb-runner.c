@@ -360,6 +360,53 @@ wb_runner_profile_get_kernels (GVariant *profile, const char *const *entries, gu
   return kernels;
 }
 
+static int
+cmp_host_call_start (gconstpointer a, gconstpointer b)
+{
+  const WbHostCall *x = *(WbHostCall *const *) a, *y = *(WbHostCall *const *) b;
+
+  return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+GPtrArray *
+wb_runner_profile_get_host_calls (GVariant *profile, const gint64 *iter_start_ns, guint n_iters, guint64 *over_cap)
+{
+  GPtrArray   *calls = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_host_call_free);
+  GVariant    *v = profile ? g_variant_lookup_value (profile, "host_calls", G_VARIANT_TYPE ("a(sxxuut)")) : NULL;
+  GVariantIter it;
+  const char  *name;
+  gint64       s, e;
+  guint32      iter, thread;
+  guint64      corr;
+
+  if (over_cap != NULL)
+    {
+      *over_cap = 0;
+      if (profile != NULL)
+        g_variant_lookup (profile, "host_calls_over_cap", "t", over_cap);
+    }
+  if (v == NULL)
+    return calls;
+  g_variant_iter_init (&it, v);
+  while (g_variant_iter_next (&it, "(&sxxuut)", &name, &s, &e, &iter, &thread, &corr))
+    {
+      WbHostCall *c;
+
+      if (iter >= n_iters)
+        continue;
+      c = wb_host_call_new (name);
+      c->start_ns = (iter_start_ns ? iter_start_ns[iter] : 0) + s;
+      c->end_ns = (iter_start_ns ? iter_start_ns[iter] : 0) + MAX (e, s);
+      c->iteration = iter;
+      c->thread = thread;
+      c->correlation_id = corr;
+      g_ptr_array_add (calls, c);
+    }
+  g_variant_unref (v);
+  g_ptr_array_sort (calls, cmp_host_call_start);
+  return calls;
+}
+
 void
 wb_runner_profile_get_attribution (GVariant *profile, WbKernelAttribution *out)
 {

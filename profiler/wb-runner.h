@@ -133,7 +133,8 @@ typedef struct
                             entry index or -1, grid xyz, block xyz, start and end ns after the iteration's
                             start event, iteration) or, from this version on, kernels2 and the attribution
                             keys (wb_runner_profile_get_kernels, _get_attribution; wb-runner-main.c's
-                            prof_variant), dropped_records t (CUPTI's lost records) */
+                            prof_variant), dropped_records t (CUPTI's lost records), host_calls
+                            and host_calls_over_cap (wb_runner_profile_get_host_calls) */
   /* with request.cuda_graphs: whether the timed runs were replays of a CUDA graph, and what was captured
    * or why nothing was (nullable) */
   gboolean cuda_graphs_used;
@@ -157,6 +158,20 @@ GPtrArray *wb_runner_profile_get_kernels (GVariant          *profile,
                                           guint              n_entries,
                                           const gint64      *iter_start_ns,
                                           guint              n_iters);
+/* The most host calls (CUDA API records) a profile's result holds; 20 traced iterations of a 1000-kernel
+ * program with a launch and an event record or two per kernel fit. */
+#define WB_RUNNER_MAX_HOST_CALLS 200000
+
+/* wb_runner_profile_get_host_calls: (transfer full) (element-type WbHostCall) the host's CUDA API calls of a
+ * result's @profile: "host_calls" a(sxxuut) (function name, start and end ns after the iteration's start,
+ * iteration, thread id, correlation id), moved onto the run's clock by @iter_start_ns[iteration] as
+ * wb_runner_profile_get_kernels moves kernels; calls of an iteration >= @n_iters dropped; sorted by start;
+ * kernel -1 (wb_run_link_host_calls joins them). Empty from runners that send none. @over_cap (nullable):
+ * "host_calls_over_cap", the calls the runner did not send (0 without). */
+GPtrArray *wb_runner_profile_get_host_calls (GVariant     *profile,
+                                             const gint64 *iter_start_ns,
+                                             guint         n_iters,
+                                             guint64      *over_cap);
 /* wb_runner_profile_get_attribution: fills @out (its kernel_source freed and replaced) from @profile's
  * kernel_source, kernel_source_reason, kernel_ns_*, kernels_by_*, memcpy, memset and memops_attributed;
  * kernel_source becomes "cupti" or "CUDA events (CUPTI unavailable: REASON)" (NULL when the profile has

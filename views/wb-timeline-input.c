@@ -25,7 +25,7 @@ wb_timeline_drag (WbTimeline *self, double x0, double x1)
   double t0 = _wb_timeline_x_to_time (self, MAX (x0, WB_TIMELINE_LEFT_W)), t1 = _wb_timeline_x_to_time (self, MAX (x1, WB_TIMELINE_LEFT_W));
 
   g_return_if_fail (WB_IS_TIMELINE (self));
-  wb_timeline_select_range (self, (gint64) MAX (MIN (t0, t1), 0), (gint64) MIN (MAX (t0, t1), self->t1 - self->t0));
+  wb_timeline_select_range (self, (gint64) MAX (MIN (t0, t1), self->lo), (gint64) MIN (MAX (t0, t1), self->t1 - self->t0));
 }
 
 static void
@@ -52,6 +52,8 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, WbTimeline *self)
   gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
   if ((i = _wb_timeline_kernel_at (self, sx, sy)) >= 0)
     wb_timeline_click_kernel (self, i);
+  else if ((i = _wb_timeline_host_call_at (self, sx, sy)) >= 0 && g_array_index (self->host, WbTimelineHostCall, i).kernel >= 0)
+    wb_timeline_click_kernel (self, g_array_index (self->host, WbTimelineHostCall, i).kernel); /* the kernel it launched */
 }
 
 static void

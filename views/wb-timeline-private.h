@@ -5,6 +5,8 @@
  * wb-timeline-input.c  pointer and keys: drag (range or pan), click, scroll, zoom and pan actions
  * wb-timeline-ranks.c  a multi-GPU run: one group of tracks per rank on the common clock, and the
  *                      range's compute / communication / overlap per rank
+ * wb-timeline-host.c   one run's host calls (CUDA API records): a track per host thread, culled drawing,
+ *                      hit tests and tooltips
  * Every name here is private to libwbviews (hidden visibility). */
 #pragma once
 
@@ -22,6 +24,7 @@ typedef enum
   WB_TRACK_REGIONS, /* region spans (of one rank in a group) */
   WB_TRACK_CALLS,   /* the host's calls (one run only) */
   WB_TRACK_STREAM,  /* one stream's kernels (of one rank in a group) */
+  WB_TRACK_HOST,    /* one host thread's CUDA API calls (one run only) */
 } WbTrackKind;
 
 /* One row of the timeline, top to bottom. */
@@ -29,8 +32,21 @@ typedef struct
 {
   WbTrackKind kind;
   guint32     rank;   /* the rank whose row it is (0 for one run) */
-  guint32     stream; /* WB_TRACK_STREAM: the CUDA stream */
+  guint32     stream; /* WB_TRACK_STREAM: the CUDA stream; WB_TRACK_HOST: the thread's index (0, 1, ...) */
+  guint32     thread; /* WB_TRACK_HOST: the host thread id */
 } WbTrack;
+
+/* One host call as drawn (WbHostCall of the shown run, copied): times in ns from t0 */
+typedef struct
+{
+  const char *name; /* interned */
+  gint64      start, end;
+  int         track;
+  gint32      kernel; /* index into the timeline's kernels of the first it launched, or -1 */
+  guint32     n_kernels;
+  guint32     thread, iteration;
+  guint64     correlation_id;
+} WbTimelineHostCall;
 
 typedef struct
 {
@@ -54,6 +70,9 @@ struct _WbTimeline
   GArray       *tracks;       /* WbTrack, one per row */
   GArray       *spans;        /* WbTimelineSpan: the regions tracks */
   GArray       *calls;        /* WbTimelineSpan: the calls track (one run only) */
+  GArray       *host;         /* WbTimelineHostCall in start order: the CUDA API tracks (one run only) */
+  gint64        host_max_ns;  /* the longest host call (culling's margin) */
+  gint64        lo;           /* the earliest time drawn, ns from t0 (<= 0: host calls before the first kernel) */
   GPtrArray    *group_runs;   /* (nullable) (element-type WbRun) (borrowed from the document) a group's runs by rank */
   GArray       *group_offset; /* gint64 per group run: added to its kernel times to put them on the common clock */
   guint         n_streams;    /* stream rows, all ranks */
@@ -86,6 +105,20 @@ void _wb_timeline_add_kernel (WbTimeline *self, const WbKernelRecord *k, gint64 
 /* wb-timeline-input.c */
 void _wb_timeline_class_init_input (GtkWidgetClass *widget_class);
 void _wb_timeline_init_input (WbTimeline *self);
+
+/* wb-timeline-host.c */
+/* _wb_timeline_build_host: a CUDA API track per host thread of @run (appended to the tracks: call it before
+ * the kernels add their streams' rows) and its calls, their times still on the run's clock;
+ * _wb_timeline_place_host, once t0 is known: their times from t0, lo and t1 widened to them. */
+void _wb_timeline_build_host (WbTimeline *self, const WbRun *run);
+void _wb_timeline_place_host (WbTimeline *self);
+/* _wb_timeline_draw_host: the host calls in the visible range (binary search on the start, then a call per
+ * pixel at most on each track: O(visible pixels + log n) cairo work). */
+void _wb_timeline_draw_host (WbTimeline *self, cairo_t *cr, PangoLayout *text, int width);
+/* _wb_timeline_host_call_at: the host call under widget point (@x, @y) (within 4 px), or -1. */
+int _wb_timeline_host_call_at (WbTimeline *self, double x, double y);
+/* _wb_timeline_track_label: (transfer full) row @row's label. */
+char *_wb_timeline_track_label (WbTimeline *self, guint row);
 
 /* wb-timeline-ranks.c */
 /* _wb_timeline_build_group: fills the tracks, kernels and spans from @runs (element-type WbRun), a group's

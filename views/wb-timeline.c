@@ -3,7 +3,8 @@
  *
  * As Nsight Systems and Perfetto: a track of region spans (consecutive kernels of one region in one
  * iteration), a track of the host's calls (consecutive kernels launched by one line of the run's stage,
- * named by its call), then one track per stream; beside them, the statistics of the selected range
+ * named by its call), a "CUDA API" track per host thread (a GPU run's driver and runtime API calls,
+ * wb-timeline-host.c), then one track per stream; beside them, the statistics of the selected range
  * (WbRangeStats: kernels, busy time, time by region and by symbol), in a pane that resizes. Drawn with
  * cairo, culled to the visible time range. Drag selects a range (Shift or the middle button pans), a click
  * selects a kernel's region and line, scroll zooms about the pointer (Shift: pans); keys as Perfetto's:
@@ -77,8 +78,8 @@ _wb_timeline_fit (WbTimeline *self)
 
   self->fitted_width = gtk_widget_get_width (self->area);
   self->user_view = FALSE;
-  self->offset_ns = 0;
-  self->ns_per_px = MAX (1.0, (self->t1 - self->t0) / MAX (w, 100));
+  self->offset_ns = self->lo; /* host calls may start before the first kernel */
+  self->ns_per_px = MAX (1.0, (self->t1 - self->t0 - self->lo) / MAX (w, 100));
 }
 
 /* the run's stage (what kernel lines refer to), or NULL */
@@ -147,6 +148,7 @@ build_run (WbTimeline *self, const WbRun *run)
 
   g_array_append_val (self->tracks, regions);
   g_array_append_val (self->tracks, calls);
+  _wb_timeline_build_host (self, run); /* its rows above the streams' */
   for (guint i = 0; comm != NULL && i < run->kernels->len; i++)
     _wb_timeline_add_kernel (self, run->kernels->pdata[i], 0, 0, comm[i]);
 }
@@ -164,6 +166,7 @@ rebuild (WbTimeline *self)
   g_array_set_size (self->tracks, 0);
   g_array_set_size (self->spans, 0);
   g_array_set_size (self->calls, 0);
+  g_array_set_size (self->host, 0);
   g_array_set_size (self->group_offset, 0);
   g_clear_pointer (&self->group_runs, g_ptr_array_unref);
   self->n_streams = 0;
@@ -176,6 +179,7 @@ rebuild (WbTimeline *self)
     build_run (self, run);
   if (self->kernels->len == 0)
     self->t0 = self->t1 = 0;
+  _wb_timeline_place_host (self);
   collect_spans (self, self->spans, FALSE);
   if (self->group_runs == NULL)
     collect_spans (self, self->calls, TRUE);
@@ -192,7 +196,16 @@ rebuild (WbTimeline *self)
     else
       /* TRANSLATORS: timeline status: kernels, streams, region spans, milliseconds */
       text = g_strdup_printf (_ ("%u kernels on %u streams · %u region spans · %.3f ms"), self->kernels->len,
-                              self->n_streams, self->spans->len, (self->t1 - self->t0) / 1e6);
+                              self->n_streams, self->spans->len, (self->t1 - self->t0 - self->lo) / 1e6);
+    if (self->host->len > 0)
+      {
+        /* TRANSLATORS: appended to the timeline status: the run's CUDA API calls on the host */
+        g_autofree char *host = g_strdup_printf (_ (" · %u host calls"), self->host->len);
+        char            *both = g_strconcat (text, host, NULL);
+
+        g_free (text);
+        text = both;
+      }
     gtk_label_set_text (self->info, text);
   }
   gtk_widget_set_size_request (self->area, -1, (int) (AXIS_H + ROW_H * self->tracks->len + 10));
@@ -256,22 +269,8 @@ draw_labels (WbTimeline *self, cairo_t *cr, PangoLayout *text, const GdkRGBA *fg
   for (guint i = 0; i < self->tracks->len; i++)
     {
       const WbTrack   *t = &g_array_index (self->tracks, WbTrack, i);
-      g_autofree char *label = NULL;
+      g_autofree char *label = _wb_timeline_track_label (self, i);
 
-      if (self->group_runs != NULL && t->kind == WB_TRACK_REGIONS)
-        /* TRANSLATORS: a timeline track of a multi-GPU run: the regions of one rank */
-        label = g_strdup_printf (_ ("Rank %u"), t->rank);
-      else if (self->group_runs != NULL)
-        /* TRANSLATORS: a timeline row of a multi-GPU run: rank, CUDA stream number (short: 90 px) */
-        label = g_strdup_printf (_ ("%u: Stream %u"), t->rank, t->stream);
-      else if (t->kind == WB_TRACK_REGIONS)
-        label = g_strdup (_ ("Regions"));
-      else if (t->kind == WB_TRACK_CALLS)
-        /* TRANSLATORS: a timeline track: the host's calls that launched the kernels */
-        label = g_strdup (_ ("Calls"));
-      else
-        /* TRANSLATORS: a timeline row: CUDA stream number */
-        label = g_strdup_printf (_ ("Stream %u"), t->stream);
       pango_layout_set_text (text, label, -1);
       cairo_move_to (cr, 6, AXIS_H + ROW_H * i + 6);
       pango_cairo_show_layout (cr, text);
@@ -371,6 +370,7 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
   cairo_clip (cr);
   draw_spans (self, cr, text, self->spans, region, width);
   draw_spans (self, cr, text, self->calls, region, width);
+  _wb_timeline_draw_host (self, cr, text, width);
   for (guint i = 0; i < self->kernels->len; i++)
     {
       const WbKernelRecord *k = self->kernels->pdata[i];
@@ -449,9 +449,12 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   int              i = _wb_timeline_kernel_at (self, x, y);
   g_autofree char *text = NULL;
 
-  if (i < 0)
+  if (i < 0 && (i = _wb_timeline_host_call_at (self, x, y)) >= 0)
+    text = wb_timeline_get_host_call_tooltip (self, i);
+  else if (i < 0)
     return FALSE;
-  text = wb_timeline_get_tooltip (self, i);
+  else
+    text = wb_timeline_get_tooltip (self, i);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -506,6 +509,10 @@ update_stats (WbTimeline *self)
   g_string_append_printf (s, _ ("%u kernels · kernel time %.4f ms · busy %.4f ms (%.0f%%)\n"), self->range->kernels,
                           self->range->kernel_ns / 1e6, self->range->busy_ns / 1e6,
                           self->range->to_ns > self->range->from_ns ? 100.0 * self->range->busy_ns / (self->range->to_ns - self->range->from_ns) : 0);
+  if (self->host->len > 0)
+    /* TRANSLATORS: range statistics: the host's CUDA API calls, those that launched a kernel, their time */
+    g_string_append_printf (s, _ ("%u host calls (%u launches) · %.4f ms in the CUDA API\n"), self->range->host_calls,
+                            self->range->host_launches, self->range->host_call_ns / 1e6);
   _wb_timeline_append_rank_stats (self, s);
   append_rows (s, _ ("By region"), self->range->by_region, self->range->kernel_ns);
   append_rows (s, _ ("By symbol"), self->range->by_symbol, self->range->kernel_ns);
@@ -518,9 +525,9 @@ wb_timeline_select_range (WbTimeline *self, gint64 from_ns, gint64 to_ns)
   g_return_if_fail (WB_IS_TIMELINE (self));
 
   g_clear_pointer (&self->range, wb_range_stats_free);
-  self->sel_from = MIN (from_ns, to_ns);
+  self->sel_from = MAX (MIN (from_ns, to_ns), self->lo);
   self->sel_to = MAX (from_ns, to_ns);
-  if (to_ns < 0 || from_ns < 0 || self->kernels->len == 0)
+  if (to_ns < 0 || from_ns < self->lo || self->kernels->len == 0)
     self->sel_to = -1;
   else
     {
@@ -546,6 +553,12 @@ const char *
 wb_timeline_get_stats_text (WbTimeline *self)
 {
   return gtk_label_get_text (self->stats);
+}
+
+const char *
+wb_timeline_get_status_text (WbTimeline *self)
+{
+  return gtk_label_get_text (self->info);
 }
 
 void
@@ -629,6 +642,7 @@ wb_timeline_dispose (GObject *object)
   g_clear_pointer (&self->group_offset, g_array_unref);
   g_clear_pointer (&self->spans, g_array_unref);
   g_clear_pointer (&self->calls, g_array_unref);
+  g_clear_pointer (&self->host, g_array_unref);
   g_clear_pointer (&self->range, wb_range_stats_free);
 
   G_OBJECT_CLASS (wb_timeline_parent_class)->dispose (object);
@@ -672,6 +686,7 @@ wb_timeline_init (WbTimeline *self)
   self->group_offset = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
   self->calls = g_array_new (FALSE, FALSE, sizeof (Span));
+  self->host = g_array_new (FALSE, FALSE, sizeof (WbTimelineHostCall));
   self->selected = -1;
   self->sel_to = -1;
   self->ns_per_px = 1000;

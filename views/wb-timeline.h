@@ -31,8 +31,9 @@ const WbKernelRecord *wb_timeline_get_kernel (WbTimeline *self, guint index);
 void wb_timeline_click_kernel (WbTimeline *self, guint index);
 /* wb_timeline_get_tooltip: (transfer full) the hover text of kernel @index. */
 char *wb_timeline_get_tooltip (WbTimeline *self, guint index);
-/* wb_timeline_select_range: selects [@from_ns, @to_ns) (ns from the run's first kernel; @to_ns < 0
- * clears it) and shows its statistics beside the tracks. */
+/* wb_timeline_select_range: selects [@from_ns, @to_ns) (ns from the run's first kernel, negative for host
+ * calls before it; @to_ns < 0, or @from_ns before the earliest host call, clears it) and shows its
+ * statistics beside the tracks. */
 void wb_timeline_select_range (WbTimeline *self, gint64 from_ns, gint64 to_ns);
 /* wb_timeline_drag: what a drag from widget x @x0 to @x1 across the tracks does: selects that range. */
 void wb_timeline_drag (WbTimeline *self, double x0, double x1);
@@ -44,6 +45,29 @@ const char *wb_timeline_get_stats_text (WbTimeline *self);
 void wb_timeline_get_visible_range (WbTimeline *self, double *from_ns, double *to_ns);
 /* wb_timeline_get_n_calls: spans on the calls track (consecutive kernels of one line of the run's stage). */
 guint wb_timeline_get_n_calls (WbTimeline *self);
+/* wb_timeline_get_status_text: (transfer none) the line above the tracks (kernels, streams, spans, length,
+ * host calls). */
+const char *wb_timeline_get_status_text (WbTimeline *self);
+/* wb_timeline_get_track_label: (transfer full) the label of row @row (0 at the top), as drawn. */
+char *wb_timeline_get_track_label (WbTimeline *self, guint row);
+
+/* One run's host calls (WbRun.host_calls: the CUDA driver and runtime API calls of a GPU run's traced
+ * iterations), on a "CUDA API" track per host thread between the calls track and the streams, in start
+ * order. Hovering one shows its tooltip; clicking a launch selects the kernel it launched; the range's
+ * statistics count them. None for a multi-GPU run's group. */
+/* wb_timeline_get_n_host_calls: the host calls drawn. */
+guint wb_timeline_get_n_host_calls (WbTimeline *self);
+/* wb_timeline_get_host_call_name: (transfer none) host call @index's function name; *@kernel (nullable) the
+ * index (wb_timeline_get_kernel) of the first kernel it launched, or -1. */
+const char *wb_timeline_get_host_call_name (WbTimeline *self, guint index, int *kernel);
+/* wb_timeline_get_host_call_tooltip: (transfer full) the hover text of host call @index: its name, duration
+ * (µs), the kernel it launched and that kernel's region, thread, correlation id, start, iteration. */
+char *wb_timeline_get_host_call_tooltip (WbTimeline *self, guint index);
+/* wb_timeline_get_host_call_at: the host call under the tracks' point (@x, @y) (widget coordinates of the
+ * drawing area, within 4 px), or -1; wb_timeline_get_host_call_position: the middle of host call @index's
+ * bar there. */
+int  wb_timeline_get_host_call_at (WbTimeline *self, double x, double y);
+void wb_timeline_get_host_call_position (WbTimeline *self, guint index, double *x, double *y);
 
 /* A multi-GPU run (the shown run has a group of more than one run): one group of tracks per rank, its
  * regions then its streams, the ranks on one clock (each shifted by its clock_origin_ns minus the

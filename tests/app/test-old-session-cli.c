@@ -5,8 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The schema-5 file is what this build writes (`profile --session` on data/samples/mlp_small) taken back
- * one migration step with SQLite: step 6 added region_stats.unfused_from, so the column is dropped (the run's
- * regions hold none) and user_version set to 5. SQLite rewrites the table's SQL to exactly the text steps
+ * two migration steps with SQLite: step 7 added the host_calls table, so it is dropped (a cpu run has no host
+ * calls), and step 6 region_stats.unfused_from, so the column is dropped (the run's regions hold none);
+ * user_version set to 5. SQLite rewrites the table's SQL to exactly the text steps
  * 1..5 produce, which wb_session_open verifies row by row before it migrates (test-session-migrate.c builds
  * version 1 files by hand instead). */
 #include "config.h"
@@ -100,7 +101,11 @@ make_old_session (const char *dir)
     g_error ("profile --session exited %d:\n%s", run.status, run.err);
   unfused = query (path, "SELECT count(*) FROM region_stats WHERE unfused_from IS NOT NULL");
   g_assert_cmpstr (unfused, ==, "0"); /* nothing that step 6 holds is lost */
+  g_free (unfused);
+  unfused = query (path, "SELECT count(*) FROM host_calls");
+  g_assert_cmpstr (unfused, ==, "0"); /* nor what step 7 holds */
   db = open_db (path);
+  exec_sql (db, "DROP TABLE host_calls");
   exec_sql (db, "ALTER TABLE region_stats DROP COLUMN unfused_from");
   exec_sql (db, "PRAGMA user_version = 5");
   exec_sql (db, "PRAGMA wal_checkpoint(TRUNCATE)");
@@ -141,7 +146,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->run);
 }
 
-/* @f's file is at the current schema (6), marked as migrated from 5, and its run 1 is what it was */
+/* @f's file is at the current schema (7), marked as migrated from 5, and its run 1 is what it was */
 static void
 assert_migrated (Fixture *f)
 {
@@ -149,7 +154,7 @@ assert_migrated (Fixture *f)
   g_autofree char *migrated = query (f->path, "SELECT count(*) FROM meta WHERE key = 'migrated_from_5'");
   g_autofree char *run = run_one (f->path);
 
-  g_assert_cmpstr (version, ==, "6");
+  g_assert_cmpstr (version, ==, "7");
   g_assert_cmpstr (migrated, ==, "1");
   g_assert_cmpstr (run, ==, f->run);
 }
@@ -287,7 +292,7 @@ test_read_only_file (Fixture *f, gconstpointer data)
   RUN (&run, "--headless", "profile", sample (), "--device", "cpu", "--iters", "1", "--warmup", "0", "--baseline", f->path,
        "--fail-above", "100000", "-q");
   g_assert_cmpint (run.status, ==, 2);
-  g_assert_nonnull (strstr (run.err, "schema version 5 needs migrating to version 6, but the file is read-only"));
+  g_assert_nonnull (strstr (run.err, "schema version 5 needs migrating to version 7, but the file is read-only"));
   version = user_version (f->path);
   g_assert_cmpstr (version, ==, "5");
 }

@@ -168,6 +168,58 @@ test_range (void)
   g_assert_nonnull (wb_aggregate_find (all->by_symbol, "TorchCompile0")); /* no trace: the region */
 }
 
+static WbHostCall *
+host_call (const char *name, gint64 start, gint64 end, guint64 correlation)
+{
+  WbHostCall *c = wb_host_call_new (name);
+
+  c->start_ns = start;
+  c->end_ns = end;
+  c->thread = 7;
+  c->correlation_id = correlation;
+  return c;
+}
+
+/* Host calls in a range: counted as the kernels (overlap; one of no length when it starts inside), the
+ * launches those joined to a kernel, their time clipped to the range; times from the first kernel, so a
+ * launch before it is at a negative time. Also a long call found by the culling search. */
+static void
+test_range_host_calls (void)
+{
+  g_autoptr (WbRun) run = wb_run_new ();
+  g_autoptr (WbRangeStats) a = NULL;
+  g_autoptr (WbRangeStats) b = NULL;
+  g_autoptr (WbRangeStats) c = NULL;
+  WbKernelRecord *k0 = kernel ("k_a", "TorchCompile0", 13, 1000, 1100, 0), *k1 = kernel ("k_b", "TorchCompile0", 13, 1300, 1400, 0);
+
+  k0->correlation_id = 5;
+  k1->correlation_id = 6;
+  wb_run_add_kernel (run, k0);
+  wb_run_add_kernel (run, k1);
+  wb_run_add_host_call (run, host_call ("cuLaunchKernel", 900, 960, 5));       /* -100 .. -40 */
+  wb_run_add_host_call (run, host_call ("cuStreamSynchronize", 970, 2000, 9)); /* -30 .. 1000: the longest */
+  wb_run_add_host_call (run, host_call ("cuLaunchKernel", 1200, 1260, 6));     /* 200 .. 260 */
+  wb_run_add_host_call (run, host_call ("cuEventQuery", 1280, 1280, 0));       /* 280, no length */
+  wb_run_link_host_calls (run);
+  g_assert_cmpint (((WbHostCall *) run->host_calls->pdata[0])->kernel, ==, 0);
+  g_assert_cmpint (((WbHostCall *) run->host_calls->pdata[2])->kernel, ==, 1);
+  g_assert_cmpint (((WbHostCall *) run->host_calls->pdata[1])->kernel, ==, -1);
+  g_assert_cmpint (wb_run_get_host_call_max_ns (run), ==, 1030);
+
+  a = wb_range_stats_new (run, NULL, -50, 250);
+  g_assert_cmpuint (a->host_calls, ==, 3); /* the first launch, the sync, the second launch */
+  g_assert_cmpuint (a->host_launches, ==, 2);
+  g_assert_cmpint (a->host_call_ns, ==, 10 + 280 + 50);
+
+  b = wb_range_stats_new (run, NULL, 270, 290);
+  g_assert_cmpuint (b->host_calls, ==, 2); /* the sync (found despite starting long before) and the query */
+  g_assert_cmpuint (b->host_launches, ==, 0);
+  g_assert_cmpint (b->host_call_ns, ==, 20);
+
+  c = wb_range_stats_new (run, NULL, 1000, 1100);
+  g_assert_cmpuint (c->host_calls, ==, 0); /* the sync ends at 1000 */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -175,5 +227,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/aggregate/by-symbol", test_by_symbol);
   g_test_add_func ("/data/aggregate/counts-add-up", test_counts_add_up);
   g_test_add_func ("/data/aggregate/range", test_range);
+  g_test_add_func ("/data/aggregate/range-host-calls", test_range_host_calls);
   return g_test_run ();
 }

@@ -6,7 +6,8 @@
 # the kernel records come from CUPTI, every cuBLASLt kernel (a name that is not one of our generated wb_*
 # kernels) is attributed to a region, at least 95% of the kernel time CUPTI saw is attributed, no record
 # was dropped (95% of it by correlation, not by time range), every generated kernel has registers > 0 and a grid, and the Markdown report has its
-# Attribution line. Then with WB_PROFILE_CUPTI=0 the same run falls back to CUDA events and says why.
+# Attribution line; the Chrome trace has the host's CUDA API calls, every generated kernel's launch joined
+# to it and starting before it. Then with WB_PROFILE_CUPTI=0 the same run falls back to CUDA events and says why.
 # Exit 77 (skip) without a GPU.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -75,6 +76,25 @@ for tid, ks in by_tid.items():
     ks.sort()
     for (s0, e0, n0), (s1, e1, n1) in zip(ks, ks[1:]):
         assert s1 >= e0 - 0.01, ("overlapping kernels on one stream", tid, n0, e0, n1, s1)
+# the host's CUDA API calls (CUPTI's API records): a "CUDA API" thread, every generated kernel's launch
+# joined to it by correlation id, and each joined call starting before its kernel
+api = [e for e in evs if e.get("cat") == "cuda_api"]
+assert api, "no host calls (cuda_api events) in the Chrome trace"
+assert trace["otherData"].get("host_calls") == len(api), trace["otherData"]
+assert any(e.get("name") == "thread_name" and e["args"]["name"].startswith("CUDA API") for e in evs), "no CUDA API thread"
+kstart = {}
+for e in evs:
+    if e.get("cat") == "kernel" and e["args"].get("correlation"):
+        kstart.setdefault((e["args"]["iteration"], e["args"]["correlation"]), e["ts"])
+joined = [e for e in api if "kernel" in e["args"]]
+assert joined, "no host call joined to a kernel"
+for e in joined:
+    ks = kstart[(e["args"]["iteration"], e["args"]["correlation"])]
+    assert ks >= e["ts"] - 0.01, ("a kernel started before the call that launched it", e, ks)
+launched = {(e["args"]["iteration"], e["args"]["correlation"]) for e in joined}
+wb_kernels = [e for e in evs if e.get("cat") == "kernel" and e["name"].startswith("wb_")]
+assert all((e["args"]["iteration"], e["args"]["correlation"]) in launched for e in wb_kernels), "a generated kernel without its launch"
+print("  host calls: %d (%d joined to a kernel), e.g. %s" % (len(api), len(joined), ", ".join(sorted({e["name"] for e in joined}))))
 # events fallback
 ea = ev["attribution"]
 assert ea["kernel_source"].startswith("CUDA events (CUPTI unavailable: disabled by WB_PROFILE_CUPTI=0)"), ea

@@ -28,6 +28,12 @@
  * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
  * PROGRESS messages written and rate-limited by the protocol's own code (wb_runner_send_iteration);
  * answers a RESULT whose profile gives every entry 1 µs times its position and each iteration the sum.
+ * FAKE_RUNNER_KERNELS=1 (a profiled run with its traced phase): the profile also has CUPTI's records as the
+ * real runner sends them: in each traced iteration one kernel per entry ("fake_kernel_ENTRY", stream 7,
+ * inside the entry's time: from 100 ns after its start to 100 ns before its end, attributed by correlation)
+ * and the host's calls: a cuLaunchKernel before each kernel (10 to 60 ns after the entry's start, the
+ * kernel's correlation id; ids count from 1 over the run) and a cuStreamSynchronize over the iteration's
+ * last 200 ns (its own id, no kernel), on thread 4242.
  * Any other message ends it. */
 #include "config.h"
 
@@ -67,6 +73,42 @@ run_phases (GOutputStream *out, guint warm, guint iters, gboolean profile, gbool
           g_usleep (sleep_us);
         wb_runner_send_iteration (out, &limit, phases[k].phase, it + 1, phases[k].n, (g_get_monotonic_time () - t0) * 1000, NULL);
       }
+}
+
+/* FAKE_RUNNER_KERNELS=1: kernels2 and host_calls of @iters traced iterations of @n entries (see above) */
+static void
+add_cupti_records (GVariantBuilder *p, WbProfile *profile, guint iters)
+{
+  guint           n = wb_profile_get_n_entries (profile);
+  guint64         corr = 0;
+  gint64          sum = 0;
+  GVariantBuilder k, h;
+
+  for (guint i = 0; i < n; i++)
+    sum += 1000 * (i + 1);
+  g_variant_builder_init (&k, G_VARIANT_TYPE ("a(siuuuuuuxxuuuuty)"));
+  g_variant_builder_init (&h, G_VARIANT_TYPE ("a(sxxuut)"));
+  for (guint it = 0; it < iters; it++)
+    {
+      gint64 at = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("fake_kernel_%s", wb_profile_get_entry_name (profile, i));
+          gint64           len = 1000 * (i + 1);
+
+          corr++;
+          g_variant_builder_add (&h, "(sxxuut)", "cuLaunchKernel", at + 10, at + 60, it, (guint32) 4242, corr);
+          g_variant_builder_add (&k, "(siuuuuuuxxuuuuty)", name, (gint32) i, 1u, 1u, 1u, 128u, 1u, 1u, at + 100, at + len - 100, it, 32u, 0u, 7u, corr,
+                                 (guchar) WB_CUPTI_BY_CORRELATION);
+          at += len;
+        }
+      g_variant_builder_add (&h, "(sxxuut)", "cuStreamSynchronize", sum - 200, sum, it, (guint32) 4242, ++corr);
+    }
+  g_variant_builder_add (p, "{sv}", "kernels2", g_variant_builder_end (&k));
+  g_variant_builder_add (p, "{sv}", "host_calls", g_variant_builder_end (&h));
+  g_variant_builder_add (p, "{sv}", "host_calls_over_cap", g_variant_new_uint64 (0));
+  g_variant_builder_add (p, "{sv}", "kernel_source", g_variant_new_string ("cupti"));
 }
 
 static WbTrace *
@@ -374,6 +416,8 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
   g_variant_builder_add (&p, "{sv}", "iter_ns", int64s (iter_ns, iters));
   g_variant_builder_add (&p, "{sv}", "iter_start_ns", int64s (start_ns, iters));
   g_variant_builder_add (&p, "{sv}", "entry_ns", int64s (entry_ns, (gsize) iters * n));
+  if (profiled && g_strcmp0 (g_getenv ("FAKE_RUNNER_KERNELS"), "1") == 0 && g_strcmp0 (g_getenv ("FAKE_RUNNER_CUPTI"), "0") != 0)
+    add_cupti_records (&p, profile, iters);
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "kind", g_variant_new_int32 ((gint32) wb_program_get_kind (program)));
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));

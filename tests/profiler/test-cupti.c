@@ -1,6 +1,6 @@
 /* test-cupti.c — attribution of GPU activity records to profile entries (wb_cupti_attribute), the runner
- * protocol's kernel records and attribution figures (wb_runner_profile_get_kernels/_get_attribution), and
- * how the reports show them. No GPU: the records are built by hand the way CUPTI delivers them.
+ * protocol's kernel records, host calls and attribution figures (wb_runner_profile_get_kernels,
+ * _get_host_calls, _get_attribution), and how the reports show them. No GPU: the records are built by hand the way CUPTI delivers them.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -238,6 +238,15 @@ profile_variant (gboolean with_v2)
       g_variant_builder_add (&b, "{sv}", "memcpy", g_variant_new ("(utx)", 0, (guint64) 0, (gint64) 0));
       g_variant_builder_add (&b, "{sv}", "memset", g_variant_new ("(utx)", 2, (guint64) 8192, (gint64) 3000));
       g_variant_builder_add (&b, "{sv}", "memops_attributed", g_variant_new_uint32 (2));
+      /* the host's calls: the launches of wb_k0 (corr 30) and of cuBLASLt's sm90_gemm (corr 31, through the
+       * runtime), a sync with no kernel, one of an iteration past the run's; out of start order */
+      g_variant_builder_init (&k, G_VARIANT_TYPE ("a(sxxuut)"));
+      g_variant_builder_add (&k, "(sxxuut)", "cudaLaunchKernel", (gint64) 700, (gint64) 850, 0, 77, (guint64) 31);
+      g_variant_builder_add (&k, "(sxxuut)", "cuLaunchKernel", (gint64) 20, (gint64) 90, 0, 77, (guint64) 30);
+      g_variant_builder_add (&k, "(sxxuut)", "cuStreamSynchronize", (gint64) 10, (gint64) 70, 1, 77, (guint64) 33);
+      g_variant_builder_add (&k, "(sxxuut)", "cuLaunchKernel", (gint64) 20, (gint64) 40, 5, 77, (guint64) 34);
+      g_variant_builder_add (&b, "{sv}", "host_calls", g_variant_builder_end (&k));
+      g_variant_builder_add (&b, "{sv}", "host_calls_over_cap", g_variant_new_uint64 (12));
     }
   else
     {
@@ -283,6 +292,34 @@ test_protocol_decode (void)
   g_assert_null (r->region);
   g_assert_cmpuint (r->iteration, ==, 1);
   g_assert_cmpint (r->start_ns, ==, 2000050);
+
+  /* the host calls: on the run's clock, sorted, iteration 5 dropped, the cap's count */
+  {
+    guint64 over = 99;
+    g_autoptr (GPtrArray) h1 = wb_runner_profile_get_host_calls (v1, starts, 2, &over);
+    g_autoptr (GPtrArray) h2 = NULL;
+    const WbHostCall *c;
+
+    g_assert_cmpuint (h1->len, ==, 0); /* an older runner sends none */
+    g_assert_cmpuint (over, ==, 0);
+    h2 = wb_runner_profile_get_host_calls (v2, starts, 2, &over);
+    g_assert_cmpuint (over, ==, 12);
+    g_assert_cmpuint (h2->len, ==, 3);
+    c = h2->pdata[0];
+    g_assert_cmpstr (c->name, ==, "cuLaunchKernel");
+    g_assert_cmpint (c->start_ns, ==, 1000020);
+    g_assert_cmpint (c->end_ns, ==, 1000090);
+    g_assert_cmpuint (c->correlation_id, ==, 30);
+    g_assert_cmpuint (c->thread, ==, 77);
+    g_assert_cmpint (c->kernel, ==, -1); /* not joined yet */
+    c = h2->pdata[1];
+    g_assert_cmpstr (c->name, ==, "cudaLaunchKernel");
+    g_assert_cmpint (c->start_ns, ==, 1000700);
+    c = h2->pdata[2];
+    g_assert_cmpstr (c->name, ==, "cuStreamSynchronize");
+    g_assert_cmpint (c->start_ns, ==, 2000010);
+    g_assert_cmpuint (c->iteration, ==, 1);
+  }
 
   /* an older runner's records */
   g_assert_cmpuint (k1->len, ==, 1);
@@ -349,6 +386,17 @@ test_reports (void)
     }
   for (guint i = 0; i < ks->len; i++)
     wb_run_add_kernel (run, wb_kernel_record_copy (ks->pdata[i]));
+  {
+    g_autoptr (GPtrArray) hs = wb_runner_profile_get_host_calls (v2, starts, 2, NULL);
+    for (guint i = 0; i < hs->len; i++)
+      wb_run_add_host_call (run, wb_host_call_copy (hs->pdata[i]));
+  }
+  wb_run_link_host_calls (run);
+  /* kernels by start: wb_k0 (100), sm90_gemm (900), lost; the launches joined to the first two */
+  g_assert_cmpint (((WbHostCall *) run->host_calls->pdata[0])->kernel, ==, 0);
+  g_assert_cmpint (((WbHostCall *) run->host_calls->pdata[1])->kernel, ==, 1);
+  g_assert_cmpuint (((WbHostCall *) run->host_calls->pdata[1])->n_kernels, ==, 1);
+  g_assert_cmpint (((WbHostCall *) run->host_calls->pdata[2])->kernel, ==, -1);
   wb_runner_profile_get_attribution (v2, &run->attribution);
   report = wb_report_new (run, NULL, "synthetic", NULL);
 
@@ -381,6 +429,40 @@ test_reports (void)
   chrome = wb_report_to_chrome_trace (report);
   g_assert_nonnull (strstr (chrome, "\"kernel_source\":\"cupti\""));
   g_assert_nonnull (strstr (chrome, "\"registers per thread\":168"));
+  /* the host calls: a thread named for the host thread, an event per call naming the kernel it launched */
+  {
+    g_autoptr (JsonParser) cp = json_parser_new ();
+    JsonArray *events;
+    guint      n_api = 0, host_tid = 0;
+
+    g_assert_true (json_parser_load_from_data (cp, chrome, -1, &error));
+    events = json_object_get_array_member (json_node_get_object (json_parser_get_root (cp)), "traceEvents");
+    for (guint i = 0; i < json_array_get_length (events); i++)
+      {
+        JsonObject *e = json_array_get_object_element (events, i);
+        JsonObject *args = json_object_has_member (e, "args") ? json_object_get_object_member (e, "args") : NULL;
+
+        if (args != NULL && g_strcmp0 (json_object_get_string_member (e, "name"), "thread_name") == 0 &&
+            g_strcmp0 (json_object_get_string_member (args, "name"), "CUDA API (thread 77)") == 0)
+          host_tid = (guint) json_object_get_int_member (e, "tid");
+        if (g_strcmp0 (json_object_get_string_member_with_default (e, "cat", ""), "cuda_api") != 0)
+          continue;
+        n_api++;
+        g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, host_tid);
+        if (json_object_get_int_member (args, "correlation") == 31)
+          {
+            g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "cudaLaunchKernel");
+            g_assert_cmpstr (json_object_get_string_member (args, "kernel"), ==, "sm90_gemm");
+            g_assert_cmpfloat (json_object_get_double_member (e, "ts"), ==, 0.7); /* µs: 700 ns after iteration 0's start */
+            g_assert_cmpfloat (json_object_get_double_member (e, "dur"), ==, 0.15);
+          }
+        if (json_object_get_int_member (args, "correlation") == 33)
+          g_assert_false (json_object_has_member (args, "kernel"));
+      }
+    g_assert_cmpuint (host_tid, !=, 0);
+    g_assert_cmpuint (n_api, ==, 3);
+    g_assert_nonnull (strstr (chrome, "\"host_calls\":3"));
+  }
 }
 
 int

@@ -1,12 +1,15 @@
 /* test-profile-job.c — WbProfileJob: the device choice (runner absent, no GPU, a GPU reported by a fake
  * runner), a cpu run of a case built from a loaded trace set (no folder) with a region-key assignment, and
  * the GPU runner's per-iteration progress of every phase (through the fake runner, which sends it with the
- * protocol's own code) with its rate limit
+ * protocol's own code) with its rate limit, and a GPU run's host calls (the fake runner's CUPTI records)
+ * joined to its kernels and kept by a session
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "wb-data.h"
 #include "wb-profiler.h"
 #include "wb-test-common.h"
 
@@ -175,6 +178,119 @@ test_cpu_run (Fixture *f, gconstpointer data)
   g_assert_true (wb_profile_get_assignment (wb_profile_job_get_profile (job)) == assignment);
 }
 
+/* -- host calls (issue 45 item 5) ------------------------------------------------------------------ */
+
+/* A GPU run (fake runner with CUPTI's records, FAKE_RUNNER_KERNELS=1) of 3 iterations: one kernel per entry
+ * and iteration, each after a cuLaunchKernel with its correlation id, and a cuStreamSynchronize per
+ * iteration. The run's host calls are those, on the kernels' clock, each launch joined to its kernel; a
+ * session keeps them (stored, read back equal, joined again). The expected times are the fake's rule
+ * (fake-runner.c) computed here: entry i takes 1000 (i + 1) ns, iteration it starts at it (sum + 1000). */
+static void
+test_gpu_host_calls (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbProfileJob) job = NULL;
+  g_autoptr (WbRun) run = NULL;
+  g_autoptr (WbRun) back = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("wb-host-calls-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "s.wbsession", NULL);
+  WbProfileOptions po;
+  const guint      iters = 3;
+  guint            n, launches = 0;
+  gint64           sum = 0;
+
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_KERNELS", "1", TRUE);
+  job = new_job (f, WB_PROFILE_DEVICE_CUDA, f->fake_runner);
+  wb_profile_options_init (&po);
+  po.iters = iters;
+  po.warmup = 1;
+  wb_profile_job_set_options (job, &po);
+  run = wb_profile_job_run (job, &error);
+  g_unsetenv ("FAKE_RUNNER_KERNELS");
+  g_unsetenv ("FAKE_RUNNER_DEVICE");
+  g_assert_no_error (error);
+  n = wb_profile_get_n_entries (wb_profile_job_get_profile (job));
+  g_assert_cmpuint (n, >, 0);
+  for (guint i = 0; i < n; i++)
+    sum += 1000 * (i + 1);
+  g_assert_cmpuint (run->kernels->len, ==, iters * n);
+  g_assert_cmpuint (run->host_calls->len, ==, iters * (n + 1));
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = run->host_calls->pdata[i];
+
+      g_assert_cmpuint (c->thread, ==, 4242);
+      if (i > 0)
+        g_assert_cmpint (c->start_ns, >=, ((WbHostCall *) run->host_calls->pdata[i - 1])->start_ns); /* start order */
+      if (g_strcmp0 (c->name, "cuLaunchKernel") == 0)
+        {
+          const WbKernelRecord *k;
+          guint                 entry = launches % n, it = launches / n;
+          gint64                at = (gint64) it * (sum + 1000);
+          g_autofree char      *kernel_name = g_strdup_printf ("fake_kernel_%s", wb_profile_get_entry_name (wb_profile_job_get_profile (job), entry));
+
+          for (guint e = 0; e < entry; e++)
+            at += 1000 * (e + 1);
+          g_assert_cmpint (c->start_ns, ==, at + 10);
+          g_assert_cmpint (c->end_ns, ==, at + 60);
+          g_assert_cmpuint (c->iteration, ==, it);
+          /* joined by correlation to the kernel it launched, which starts after it */
+          g_assert_cmpint (c->kernel, >=, 0);
+          g_assert_cmpuint (c->n_kernels, ==, 1);
+          k = run->kernels->pdata[c->kernel];
+          g_assert_cmpuint (k->correlation_id, ==, c->correlation_id);
+          g_assert_cmpstr (k->name, ==, kernel_name);
+          g_assert_cmpstr (k->region, ==, wb_profile_get_entry_name (wb_profile_job_get_profile (job), entry));
+          g_assert_cmpint (k->start_ns, ==, at + 100);
+          g_assert_cmpint (k->start_ns, >, c->end_ns);
+          launches++;
+        }
+      else
+        {
+          g_assert_cmpstr (c->name, ==, "cuStreamSynchronize");
+          g_assert_cmpint (c->kernel, ==, -1);
+          g_assert_cmpuint (c->n_kernels, ==, 0);
+          g_assert_cmpint (c->end_ns, ==, (gint64) c->iteration * (sum + 1000) + sum);
+        }
+    }
+  g_assert_cmpuint (launches, ==, iters * n);
+
+  /* a copy is equal; without its host calls it is not (the kernels' checksum covers them) */
+  {
+    g_autoptr (WbRun) copy = wb_run_copy (run);
+    g_assert_true (wb_run_equal (copy, run));
+    g_ptr_array_set_size (copy->host_calls, copy->host_calls->len - 1);
+    g_assert_false (wb_run_equal (copy, run));
+  }
+
+  /* the session keeps them */
+  g_assert_no_error (error);
+  {
+    g_autoptr (WbSession) session = wb_session_open (path, WB_SESSION_OPEN_CREATE, &error);
+    gint64 id;
+
+    g_assert_no_error (error);
+    id = wb_session_store_run (session, run, 0, &error);
+    g_assert_no_error (error);
+    back = wb_session_get_run (session, id, WB_SESSION_READ_KERNELS, &error);
+    g_assert_no_error (error);
+  }
+  g_assert_cmpuint (back->host_calls->len, ==, run->host_calls->len);
+  g_assert_true (wb_run_equal (back, run));
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *a = run->host_calls->pdata[i], *b = back->host_calls->pdata[i];
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpint (a->start_ns, ==, b->start_ns);
+      g_assert_cmpint (a->kernel, ==, b->kernel);
+      g_assert_cmpuint (a->n_kernels, ==, b->n_kernels);
+    }
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_rmdir (dir);
+}
+
 /* -- per-iteration progress (issue 45) ------------------------------------------------------------ */
 
 typedef struct
@@ -334,6 +450,7 @@ main (int argc, char **argv)
   g_test_add ("/profiler/WbProfileJob/cpu-run", Fixture, NULL, fixture_set_up, test_cpu_run, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/gpu-progress", Fixture, NULL, fixture_set_up, test_gpu_progress, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/gpu-progress-rate-limit", Fixture, NULL, fixture_set_up, test_gpu_progress_rate_limit, fixture_tear_down);
+  g_test_add ("/profiler/WbProfileJob/gpu-host-calls", Fixture, NULL, fixture_set_up, test_gpu_host_calls, fixture_tear_down);
   g_test_add_func ("/profiler/runner-protocol/progress-limit", test_progress_limit);
   return g_test_run ();
 }

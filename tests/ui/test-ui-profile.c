@@ -1,7 +1,8 @@
 /* test-ui-profile.c — the app's tuning loop on a real 2-layer model of the zoo (issue 45, parts 1-3):
  * stepping through every stage with the aligned diff, profiling through the shared job on the "GPU" (the
  * fake runner of tests/profiler, so CI drives the GPU path) and on the cpu, changing an executor and
- * finding each region again by key, and cancelling long runs with the memory given back.
+ * finding each region again by key, cancelling long runs with the memory given back, and a GPU run's host
+ * calls on the timeline's CUDA API track.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -327,6 +328,191 @@ test_allow_cpu_fallback (void)
   g_unlink (log);
 }
 
+/* A GPU run with CUPTI's host calls (the fake runner's FAKE_RUNNER_KERNELS=1: a cuLaunchKernel before each
+ * kernel, with its correlation id, and a cuStreamSynchronize per iteration): the timeline has a "CUDA API"
+ * track between the calls track and the streams, a bar's hit test and tooltip name the call, its duration
+ * and the kernel it launched, a click on a launch selects that kernel, and a range counts the host calls
+ * in it (counted here from the run's own records). */
+static void
+test_host_calls_timeline (void)
+{
+  const char         *runner = g_getenv ("WB_FAKE_RUNNER");
+  WbDocument         *doc = wb_window_get_document (window);
+  WbTimeline         *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  Watch               w = { wb_document_get_runs (doc)->len + 1, NULL, 0, 0 };
+  const WbRun        *run;
+  guint               host_row = 0, first_stream = 0, launch = G_MAXUINT, in_range = 0, launches = 0;
+  gint64              origin = G_MAXINT64, from, to;
+  double              x, y;
+  int                 kernel = -1;
+  const WbRangeStats *stats;
+
+  if (runner == NULL)
+    {
+      g_test_skip ("no fake runner");
+      return;
+    }
+  g_setenv ("WB_RUNNER", runner, TRUE);
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_ITER_MS", "1", TRUE);
+  g_setenv ("FAKE_RUNNER_KERNELS", "1", TRUE);
+  wb_region_table_set_confirm (table (), FALSE);
+  wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
+  wb_region_table_set_iterations (table (), 3, 1);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
+  g_assert_true (wb_ui_wait (run_done, &w, 120));
+  g_unsetenv ("FAKE_RUNNER_KERNELS");
+  run = wb_document_get_run (doc);
+  g_assert_nonnull (run);
+  g_assert_cmpuint (run->kernels->len, >, 0);
+  g_assert_cmpuint (run->host_calls->len, ==, run->kernels->len + 3); /* a launch per kernel, a sync per iteration */
+
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_host_calls (timeline), ==, run->host_calls->len);
+  for (guint r = 0; r < wb_timeline_get_n_tracks (timeline); r++)
+    {
+      g_autofree char *label = wb_timeline_get_track_label (timeline, r);
+
+      g_test_message ("track %u: %s", r, label);
+      if (strcmp (label, "CUDA API") == 0)
+        host_row = r;
+      else if (g_str_has_prefix (label, "Stream ") && first_stream == 0)
+        first_stream = r;
+    }
+  g_assert_cmpuint (host_row, >, 0);
+  g_assert_cmpuint (host_row, <, first_stream); /* above the streams */
+  g_assert_nonnull (strstr (wb_timeline_get_status_text (timeline), " host calls"));
+
+  /* the first launch: the hit test at its bar's middle finds it */
+  for (guint i = 0; i < wb_timeline_get_n_host_calls (timeline) && launch == G_MAXUINT; i++)
+    if (g_strcmp0 (wb_timeline_get_host_call_name (timeline, i, &kernel), "cuLaunchKernel") == 0 && kernel >= 0)
+      launch = i;
+  g_assert_cmpuint (launch, !=, G_MAXUINT);
+  wb_timeline_get_host_call_position (timeline, launch, &x, &y);
+  g_assert_cmpfloat (x, >=, 90);
+  g_assert_cmpint (wb_timeline_get_host_call_at (timeline, x, y), ==, (int) launch);
+  g_assert_cmpint (wb_timeline_get_host_call_at (timeline, x, y + 26), ==, -1); /* the row below is a stream's */
+  {
+    g_autofree char      *tip = wb_timeline_get_host_call_tooltip (timeline, launch);
+    const WbKernelRecord *k = wb_timeline_get_kernel (timeline, kernel);
+
+    g_test_message ("tooltip: %s", tip);
+    g_assert_true (g_str_has_prefix (tip, "cuLaunchKernel\nDuration: 0.050 µs\n")); /* the fake's 50 ns launch */
+    g_assert_nonnull (strstr (tip, k->name));
+    g_assert_true (g_str_has_prefix (k->name, "fake_kernel_"));
+  }
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-fit", NULL);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "profile-host-calls"));
+
+  /* a range over the first iteration's first half: its host calls, counted from the run */
+  for (guint i = 0; i < run->kernels->len; i++)
+    origin = MIN (origin, ((WbKernelRecord *) run->kernels->pdata[i])->start_ns);
+  from = ((WbHostCall *) run->host_calls->pdata[0])->start_ns - origin;
+  to = from + (((WbHostCall *) run->host_calls->pdata[run->kernels->len / 3])->end_ns - origin - from) / 2;
+  for (guint i = 0; i < run->host_calls->len; i++)
+    {
+      const WbHostCall *c = run->host_calls->pdata[i];
+
+      if (c->start_ns - origin < to && c->end_ns - origin > from)
+        {
+          in_range++;
+          launches += g_strcmp0 (c->name, "cuLaunchKernel") == 0;
+        }
+    }
+  g_assert_cmpint (from, <, 0); /* the first launch precedes the first kernel */
+  wb_timeline_select_range (timeline, from, to);
+  stats = wb_timeline_get_range_stats (timeline);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (in_range, >, 0);
+  g_assert_cmpuint (stats->host_calls, ==, in_range);
+  g_assert_cmpuint (stats->host_launches, ==, launches);
+  {
+    g_autofree char *line = g_strdup_printf ("%u host calls (%u launches)", in_range, launches);
+
+    g_test_message ("%s", wb_timeline_get_stats_text (timeline));
+    g_assert_nonnull (strstr (wb_timeline_get_stats_text (timeline), line));
+  }
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
+  wb_window_show_view (window, "regions");
+}
+
+/* 100,000 host calls (a made-up GPU run: 1000 kernels of 1 µs every 2 µs, each launched by a cuLaunchKernel
+ * 100 ns before it, and 99,000 cuEventQuery of 10 ns in between): the fitted view draws, a hit test finds a
+ * launch and a range over the whole run counts them all, each well under a second. Last: it adds a run. */
+static void
+test_host_calls_100k (void)
+{
+  WbDocument         *doc = wb_window_get_document (window);
+  WbTimeline         *timeline = WB_TIMELINE (wb_window_get_timeline (window));
+  WbRun              *run = wb_run_new ();
+  const WbRangeStats *stats;
+  guint64             corr = 0;
+  gint64              t, draw_us, hit_us, range_us;
+  double              x, y;
+  int                 kernel = -1;
+
+  run->device_name = g_strdup ("cuda:0");
+  run->device_model = g_strdup ("NVIDIA Fake 80GB");
+  for (guint k = 0; k < 1000; k++)
+    {
+      WbKernelRecord *kr = wb_kernel_record_new ("fake_kernel", k % 2 ? "nvrtcFusion0" : "prims.linear");
+      WbHostCall     *c = wb_host_call_new ("cuLaunchKernel");
+
+      kr->stream = 7;
+      kr->start_ns = 1000000 + 2000 * (gint64) k;
+      kr->end_ns = kr->start_ns + 1000;
+      kr->correlation_id = c->correlation_id = ++corr;
+      c->start_ns = kr->start_ns - 100;
+      c->end_ns = kr->start_ns - 50;
+      c->thread = 4242;
+      wb_run_add_kernel (run, kr);
+      wb_run_add_host_call (run, c);
+      for (guint q = 0; q < 99; q++)
+        {
+          WbHostCall *e = wb_host_call_new ("cuEventQuery");
+
+          e->start_ns = kr->start_ns + 20 * (gint64) q;
+          e->end_ns = e->start_ns + 10;
+          e->thread = 4242;
+          e->correlation_id = ++corr;
+          wb_run_add_host_call (run, e);
+        }
+    }
+  wb_run_link_host_calls (run);
+  wb_document_add_run (doc, run);
+  wb_window_show_view (window, "timeline");
+  wb_ui_spin (0.3);
+  g_assert_cmpuint (wb_timeline_get_n_host_calls (timeline), ==, 100000);
+
+  t = g_get_monotonic_time ();
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-fit", NULL);
+  g_free (wb_ui_screenshot (GTK_WIDGET (timeline), "profile-host-calls-100k"));
+  draw_us = g_get_monotonic_time () - t - 200000; /* the screenshot's own 0.2 s wait */
+
+  g_assert_cmpstr (wb_timeline_get_host_call_name (timeline, 0, &kernel), ==, "cuLaunchKernel");
+  g_assert_cmpint (kernel, ==, 0);
+  wb_timeline_get_host_call_position (timeline, 0, &x, &y);
+  t = g_get_monotonic_time ();
+  g_assert_cmpint (wb_timeline_get_host_call_at (timeline, x, y), >=, 0);
+  hit_us = g_get_monotonic_time () - t;
+
+  t = g_get_monotonic_time ();
+  wb_timeline_select_range (timeline, -100, 2000000);
+  range_us = g_get_monotonic_time () - t;
+  stats = wb_timeline_get_range_stats (timeline);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (stats->host_calls, ==, 100000);
+  g_assert_cmpuint (stats->host_launches, ==, 1000);
+  g_assert_cmpint (stats->host_call_ns, ==, 1000 * 50 + 99000 * 10);
+  g_test_message ("bench: 100k host calls: draw (fitted, with the screenshot) %.1f ms, hit test %.3f ms, range %.1f ms",
+                  draw_us / 1e3, hit_us / 1e3, range_us / 1e3);
+  g_assert_cmpint (draw_us, <, 1000000);
+  g_assert_cmpint (hit_us, <, 100000);
+  g_assert_cmpint (range_us, <, 1000000);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL);
+}
+
 /* an iteration after the first of a phase of iterations (the GPU's first is its unprofiled phase) */
 static gboolean
 iterating (gpointer data)
@@ -516,7 +702,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/profile/gpu-fake-runner", test_profile_gpu);
   g_test_add_func ("/ui/profile/cancel-gpu", test_cancel_gpu);
   g_test_add_func ("/ui/profile/allow-cpu-fallback", test_allow_cpu_fallback);
+  g_test_add_func ("/ui/profile/gpu-host-calls-timeline", test_host_calls_timeline);
   g_test_add_func ("/ui/profile/change-executor", test_change_executor);
   g_test_add_func ("/ui/profile/cancel-cpu", test_cancel_cpu);
+  g_test_add_func ("/ui/profile/host-calls-100k", test_host_calls_100k);
   return g_test_run ();
 }
