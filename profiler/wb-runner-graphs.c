@@ -119,7 +119,7 @@ _wb_runner_graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error)
     {
       wb_runner_prof_note_start (p);
       p->it = p->tracing ? p->n_traced : p->iter_ns->len;
-      p->iter_host_ns = wb_cupti_now_ns ();
+      p->iter_host_ns = p->iter_begin_host_ns = wb_cupti_now_ns ();
     }
   if (!wb_cuda_graph_launch (g->graph, error) || !wb_cuda_runtime_synchronize (rt, error))
     return FALSE;

@@ -108,7 +108,7 @@ wb_runner_prof_begin_iteration (WbRunnerProf *p)
   p->it = p->tracing ? p->n_traced : p->iter_ns->len;
   wb_runner_prof_note_start (p);
   p->on = TRUE;
-  p->iter_host_ns = wb_cupti_now_ns ();
+  p->iter_host_ns = p->iter_begin_host_ns = wb_cupti_now_ns ();
   p->ev_iter_start = wb_runner_prof_record (p);
 }
 
@@ -140,7 +140,7 @@ prof_collect_host_calls (WbRunnerProf *p, guint it)
     {
       const WbCuptiApiCall *c = &g_array_index (p->api_calls, WbCuptiApiCall, i);
 
-      if (c->start_ns < p->iter_host_ns || c->start_ns > p->iter_end_host_ns)
+      if (c->start_ns < p->iter_begin_host_ns || c->start_ns > p->iter_end_host_ns)
         continue; /* the profiler's own calls between iterations */
       if (p->n_host_calls >= WB_RUNNER_MAX_HOST_CALLS)
         {

@@ -76,8 +76,11 @@ typedef struct
   /* the host's CUDA API calls of the traced iterations (CUPTI's API records; RECORDS and FINE_GRAINED
    * correlation only): those that started inside an iteration, from its start event's host time to the end
    * of its synchronisation; at most WB_RUNNER_MAX_HOST_CALLS, the rest counted */
-  GArray         *api_calls;           /* (element-type WbCuptiApiCall) scratch */
-  gint64          iter_end_host_ns;    /* CLOCK_MONOTONIC when the iteration's synchronisation returned */
+  GArray *api_calls;                   /* (element-type WbCuptiApiCall) scratch */
+  gint64  iter_end_host_ns;            /* CLOCK_MONOTONIC when the iteration's synchronisation returned */
+  gint64  iter_begin_host_ns;          /* CLOCK_MONOTONIC when the iteration's host work began: before a graph
+                                          replay's cuGraphLaunch, which iter_host_ns (the graph's first node) is
+                                          after; host calls from here to iter_end_host_ns are the iteration's */
   GVariantBuilder host_calls;          /* a(sxxuut), see wb_runner_prof_variant */
   guint           n_host_calls;        /* in host_calls */
   guint64         host_calls_over_cap; /* beyond the cap (ours and wb-cupti's) */

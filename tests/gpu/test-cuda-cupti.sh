@@ -7,7 +7,7 @@
 # kernels) is attributed to a region, at least 95% of the kernel time CUPTI saw is attributed, no record
 # was dropped (95% of it by correlation, not by time range), every generated kernel has registers > 0 and a grid, and the Markdown report has its
 # Attribution line; the Chrome trace has the host's CUDA API calls, every generated kernel's launch joined
-# to it and starting before it. Then with WB_PROFILE_CUPTI=0 the same run falls back to CUDA events and says why.
+# to it and starting before it (and with CUDA graphs, each replay's cuGraphLaunch joined to its kernels). Then with WB_PROFILE_CUPTI=0 the same run falls back to CUDA events and says why.
 # Exit 77 (skip) without a GPU.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -33,6 +33,20 @@ grep -q "^- Attribution: " "$out/r.md" || { echo "the Markdown report has no Att
 WB_PROFILE_CUPTI=0 "$app" --headless profile "$case_dir" --device cuda --no-cuda-graphs --iters 5 --warmup 1 --report "$out/e.json" 2>"$out/err-events"
 rc=$?
 [ $rc -eq 0 ] || { cat "$out/err-events"; echo "profile with WB_PROFILE_CUPTI=0 exited $rc"; exit 1; }
+
+# with CUDA graphs (the default): each traced replay's cuGraphLaunch is a host call, joined to its kernels
+"$app" --headless profile "$case_dir" --device cuda --iters 5 --warmup 1 --chrome-trace "$out/g.json" 2>"$out/err-graphs" >/dev/null
+rc=$?
+[ $rc -eq 0 ] || { cat "$out/err-graphs"; echo "profile with CUDA graphs exited $rc"; exit 1; }
+python3 - "$out/g.json" <<'PY' || exit 1
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+launches = [e for e in evs if e.get("cat") == "cuda_api" and e["name"].startswith("cuGraphLaunch")]
+assert launches, "no cuGraphLaunch among the host calls of a replayed run"
+joined = [e for e in launches if "kernel" in e["args"]]
+assert joined, ("no cuGraphLaunch joined to its kernels", launches[:2])
+print("  graphs: %d cuGraphLaunch calls, %d joined to their kernels" % (len(launches), len(joined)))
+PY
 
 python3 - "$out/r.json" "$out/t.json" "$out/e.json" <<'PY'
 import json, sys
