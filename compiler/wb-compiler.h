@@ -16,6 +16,7 @@
 #include "wb-dtensor.h"
 #include "wb-dtype.h"
 #include "wb-executor-info.h"
+#include "wb-identity.h"
 #include "wb-input.h"
 #include "wb-output.h"
 #include "wb-pipeline.h"

@@ -174,6 +174,10 @@ _wb_memory_plan_classify (const WbBsym *b, GHashTable *types, const WbValue **sr
     return WB_MEMORY_KIND_FRESH; /* indexing by a tensor gathers: a new tensor */
   if (name_in (b, view_names, G_N_ELEMENTS (view_names)))
     return b->n_args > 0 ? (*src = b->args[0], WB_MEMORY_KIND_ALIAS) : WB_MEMORY_KIND_EXTERNAL;
+  /* a flip over dims of extent 1, a pad of zero widths, a cat of one tensor: every executor returns the
+   * argument itself, by the same rule (wb-identity.h) */
+  if ((*src = wb_bsym_get_identity_source (b, wb_executor_info_types_lookup, types)) != NULL)
+    return WB_MEMORY_KIND_ALIAS;
   if (b->n_args > 0 && b->args[0]->kind == WB_VALUE_NAME && name_in (b, maybe_names, G_N_ELEMENTS (maybe_names)))
     {
       g_autoptr (GPtrArray) outs = g_ptr_array_new ();

@@ -20,7 +20,10 @@
  *     collectives' results, and any buffer aliased with one of them (the runtime keeps its ordinary path
  *     for these);
  *   - names without a known tensor type (numbers, collections).
- * A same-dtype conversion (to, type_as, float, ...; not copy=True) is an alias of its argument. A clone or
+ * A same-dtype conversion (to, type_as, float, ...; not copy=True) is an alias of its argument, and so is a
+ * call that is the identity for its shapes (a flip over dims of extent 1, a pad of zero widths, a cat of one
+ * tensor: wb_bsym_get_identity_source, the rule by which the cpu executor and the CUDA generator return the
+ * argument itself). A clone or
  * contiguous and a sum, prod, amax or amin over dims of extent 1, which an executor may answer with its
  * argument itself or a view of it, have a buffer of their own and keep their argument's buffer alive as long
  * as their own. A region's output that its subsymbols make a view or conversion of an argument or of another

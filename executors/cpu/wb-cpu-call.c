@@ -212,3 +212,51 @@ _wb_cpu_to_i64 (WbTensor *t, GError **error)
 {
   return to_class (t, WB_DTYPE_INT64, error);
 }
+
+/* @name inside printed @v, whose value is @rt: its type into @out when it is a tensor */
+static gboolean
+find_named (const WbValue *v, const WbRtValue *rt, const char *name, WbType *out)
+{
+  if (v == NULL || rt == NULL)
+    return FALSE;
+  if (v->kind == WB_VALUE_NAME)
+    {
+      if (strcmp (v->text, name) != 0 || rt->kind != WB_RT_TENSOR)
+        return FALSE;
+      wb_type_init_tensor (out, rt->tensor->dtype, &rt->tensor->device, rt->tensor->rank, rt->tensor->shape);
+      return TRUE;
+    }
+  if (wb_value_is_sequence (v) && wb_rt_value_is_sequence (rt) && rt->items->len == v->n_items)
+    for (guint i = 0; i < v->n_items; i++)
+      if (find_named (v->items[i], rt->items->pdata[i], name, out))
+        return TRUE;
+  return FALSE;
+}
+
+gboolean
+_wb_cpu_call_lookup (const char *name, WbType *out, gpointer user_data)
+{
+  const WbKernelCall *call = user_data;
+  const WbBsym       *b = call->bsym;
+
+  for (guint i = 0; b != NULL && i < b->n_args && i < call->n_args; i++)
+    if (find_named (b->args[i], call->args[i], name, out))
+      return TRUE;
+  for (guint i = 0; b != NULL && i < call->n_kwargs; i++)
+    for (guint k = 0; k < b->n_kwargs; k++)
+      if (g_strcmp0 (b->kwargs[k].name, call->kwarg_names[i]) == 0 && find_named (b->kwargs[k].value, call->kwargs[i], name, out))
+        return TRUE;
+  return FALSE;
+}
+
+gboolean
+_wb_cpu_identity (WbKernelCall *call, WbTensor *a)
+{
+  const WbValue *src = call->bsym ? wb_bsym_get_identity_source (call->bsym, _wb_cpu_call_lookup, call) : NULL;
+  WbType         t;
+
+  /* the source must be @a, the tensor the kernel read */
+  if (src == NULL || !_wb_cpu_call_lookup (src->text, &t, call) || t.rank != a->rank || memcmp (t.shape, a->shape, a->rank * sizeof (gint64)) != 0)
+    return FALSE;
+  return _wb_cpu_set_result (call, wb_tensor_ref (a));
+}

@@ -45,6 +45,13 @@ gboolean _wb_cpu_value_ints (const WbRtValue *v, gboolean allow_scalar, gint64 *
 gboolean _wb_cpu_dim (gint64 d, guint rank, gint64 *out, GError **error);
 /* _wb_cpu_set_result: sets call->result to a tensor (transfer full). Returns TRUE. */
 gboolean _wb_cpu_set_result (WbKernelCall *call, WbTensor *tensor);
+/* _wb_cpu_call_lookup: the WbTypeLookupFunc over @call (a WbKernelCall *): the type of a tensor argument
+ * printed as that name (inside lists too), from its value */
+gboolean _wb_cpu_call_lookup (const char *name, WbType *out, gpointer call);
+/* _wb_cpu_identity: when @call returns its argument @a unchanged (wb_bsym_get_identity_source: a flip over
+ * dims of extent 1, a pad of zero widths, a cat of one tensor), sets the result to @a itself (a new
+ * reference, sharing its storage) and returns TRUE; else FALSE and nothing is set */
+gboolean _wb_cpu_identity (WbKernelCall *call, WbTensor *a);
 /* _wb_cpu_check_dtype: FALSE with UNSUPPORTED when @dtype is not in @mask. */
 gboolean _wb_cpu_check_dtype (WbKernelCall *call, WbDtype dtype, guint64 mask, GError **error);
 /* _wb_cpu_numel: product of @shape. */

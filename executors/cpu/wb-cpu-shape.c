@@ -3,8 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * broadcast_in_dim, transpose, slice, squeeze, unfold and (when strides allow) reshape return views
- * that share the input's storage; cat, pad and flip write new contiguous tensors. stride_order changes
- * only the memory layout in Thunder, so values are returned unchanged (a view). */
+ * that share the input's storage; cat, pad and flip write new contiguous tensors, except where they are
+ * the identity (a flip over dims of extent 1, a pad of zero widths, a cat of one tensor:
+ * wb_bsym_get_identity_source, the rule the memory plan and the CUDA generator follow), which return the
+ * argument itself. stride_order changes only the memory layout in Thunder, so values are returned
+ * unchanged (a view). */
 #include "config.h"
 
 #include <string.h>
@@ -50,6 +53,8 @@ shape_cat (WbKernelCall *call, GError **error)
   first = ((WbRtValue *) seq->items->pdata[0])->tensor;
   if (!_wb_cpu_arg_int (call, 1, "dim", FALSE, 0, &dim, error) || !_wb_cpu_dim (dim, first->rank, &dim, error))
     return FALSE;
+  if (_wb_cpu_identity (call, first)) /* one tensor: itself */
+    return TRUE;
   memcpy (shape, first->shape, first->rank * sizeof (gint64));
   shape[dim] = 0;
   dtype = first->dtype;
@@ -106,6 +111,8 @@ shape_pad (WbKernelCall *call, WbTensor *a, GError **error)
 
   if (!_wb_cpu_arg_number (call, 1, "padding_value", FALSE, 0, &value, error))
     return FALSE;
+  if (_wb_cpu_identity (call, a)) /* zero widths: the argument itself */
+    return TRUE;
   if (!wb_rt_value_is_sequence (cfg) || cfg->items->len != a->rank)
     {
       g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT,
@@ -178,6 +185,8 @@ shape_flip (WbKernelCall *call, WbTensor *a, GError **error)
         return FALSE;
       flip[d] = TRUE;
     }
+  if (_wb_cpu_identity (call, a)) /* every flipped dim of extent 1: the argument itself */
+    return TRUE;
   /* a negative-stride view, copied at once so that no negative stride escapes this function */
   for (guint d = 0; d < a->rank; d++)
     {

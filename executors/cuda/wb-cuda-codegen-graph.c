@@ -470,6 +470,24 @@ squeeze_unit_reduction (Gen *g, Node *n)
   n->id = WB_SYMBOL_PRIMS_SQUEEZE;
 }
 
+/* A flip over dims of extent 1, a pad of zero widths or a cat of one tensor returns its operand unchanged
+ * (wb_bsym_get_identity_source: the rule the cpu executor and the static memory plan follow): it becomes a
+ * shallow_copy of that operand, which a plan's output returns as a view of it without a kernel
+ * (densenet121's backward flips 61 [C, K, 1, 1] weights, each a copy held until its convolution). */
+static void
+identity_view (Gen *g, Node *n)
+{
+  const WbValue *src;
+
+  if (n->n_out != 1 || wb_identity_op_of (n->b->symbol) == WB_IDENTITY_NONE || (src = wb_bsym_get_identity_source (n->b, lookup_type, g)) == NULL)
+    return;
+  n->op = "shallow_copy";
+  n->id = WB_SYMBOL_PRIMS_SHALLOW_COPY;
+  memset (n->arg, 0, sizeof n->arg);
+  n->arg[0] = src;
+  n->n_arg = 1;
+}
+
 /* The key of node @n for common subexpressions: its op and each bound argument (a name as the Val it is bound
  * to, anything else as its Python spelling), or NULL when @n is not a pure single-output op of the kinds
  * Thunder's traces repeat (an elementwise op, a conversion or a view: gpt2_block's recomputed backward converts
@@ -600,6 +618,7 @@ add_node (Gen *g, const WbBsym *b, const char *op, const WbSymbol *prim, GError 
       return TRUE;
     }
   squeeze_unit_reduction (g, n);
+  identity_view (g, n);
   return TRUE;
 }
 

@@ -290,6 +290,34 @@ test_late_calls (void)
   wb_cuda_executors_forget_program ();
 }
 
+/* A flip over dims of extent 1 (densenet121's backward flips [1024, 512, 1, 1] weights), a pad of zero widths
+ * and a cat of one tensor are their operand (wb_bsym_get_identity_source): outputs that are views of the inputs,
+ * no kernel; a 3x3 kernel's flip is still computed. */
+static void
+test_identity_views (void)
+{
+  const char *in = "w f32[1024, 512, 1, 1]\nx f32[2, 64, 16, 16]\ny f32[2, 64, 16, 16]\nk f32[128, 32, 3, 3]";
+  const char *body = "t0 = prims.flip(w, (2, 3))\n"
+                     "t1 = prims.pad(x, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])\n"
+                     "t2 = prims.cat([y], 1)";
+  g_autoptr (WbCudaPlan) views = wb_test_cg_plan_of_body (in, body, "t0, t1, t2");
+  g_autoptr (WbCudaPlan) flip3 = wb_test_cg_plan_of_body (in, "t3 = prims.flip(k, (2, 3))", "t3");
+  const gint64 w_strides[] = { 512, 1, 1, 1 }, x_strides[] = { 16384, 256, 16, 1 };
+
+  g_assert_cmpuint (views->n_kernels, ==, 0);
+  g_assert_cmpuint (views->n_outputs, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const WbCudaOutput *o = &views->outputs[i];
+      g_assert_cmpuint (o->slot, ==, i); /* input i itself */
+      g_assert_cmpint (o->offset, ==, 0);
+      g_assert_cmpuint (o->rank, ==, 4);
+      for (guint d = 0; d < 4; d++)
+        g_assert_cmpint (o->strides[d], ==, i == 0 ? w_strides[d] : x_strides[d]);
+    }
+  g_assert_cmpuint (flip3->n_kernels, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -309,6 +337,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda/nvrtc/cache", test_cache);
   g_test_add_func ("/cuda/streams/late-calls", test_late_calls);
   g_test_add_func ("/cuda/export", test_export);
+  g_test_add_func ("/cuda/codegen/identity-views", test_identity_views);
   g_test_add_func ("/cuda/nvrtc/compile-error", test_compile_error);
   return wb_test_cg_run ();
 }

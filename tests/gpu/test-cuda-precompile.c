@@ -150,8 +150,9 @@ test_zoo (void)
       return;
     }
   /* ResNet-50's single ops: hundreds of distinct kernels (the H200 compiled 334 of them during the run
-   * before the calls were precompiled) */
-  g_assert_cmpuint (check_tree (resnet, "resnet50", &n), >, 300);
+   * before the calls were precompiled; 335 sources, 286 since its zero-width pads and flips of 1x1 kernels
+   * are views of their argument, wb-identity.h) */
+  g_assert_cmpuint (check_tree (resnet, "resnet50", &n), >, 250);
   /* a ThunderFX case: its modules' fusion regions */
   g_assert_cmpuint (check_tree (llama, "llama", &n), >, 5);
   d = g_dir_open (zoo, 0, NULL);
