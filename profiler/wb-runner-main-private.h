@@ -57,6 +57,20 @@ typedef struct
   WbRunnerShmChannel shm;
 } Runner;
 
+/* The RESULT's "stats" and the call checks (wb-runner-stats.c). _wb_runner_stats_reset: forgets the last run's
+ * checked call. _wb_runner_stats_precompile: the program's generated kernels compiled on every core before the
+ * checked run (wb_cuda_executors_precompile), its figures kept for the stats. _wb_runner_checks_setup: @options'
+ * call checks as the request asks (check_call u: `bisect`'s one call; check_all b: coverage's every call),
+ * against the runner's cpu executor; the check_done hook reads observer_data as the Runner. _wb_runner_stats_variant:
+ * (transfer floating) the a{sv} of what ran where after the checked run (@retries: runs retried after a fault).
+ * _wb_runner_stats_with_streams: (transfer floating) @stats with the second stream's use ("side_calls",
+ * "side_joins", "side_note") in the last run that was not a graph replay. */
+void      _wb_runner_stats_reset (void);
+void      _wb_runner_stats_precompile (WbCudaRuntime *rt, WbProgram *program);
+void      _wb_runner_checks_setup (GVariant *req, WbProgram *program, WbRunOptions *options);
+GVariant *_wb_runner_stats_variant (guint retries);
+GVariant *_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note);
+
 /* CUDA graphs (RUN with `cuda_graphs`, wb-runner-graphs.c).
  * After the warm-up runs (plans compiled, cuBLASLt's workspace allocated) the program, forward and
  * backward, is captured once as a CUDA graph (wb-cuda-graph.h), replayed once untimed, and replayed for

@@ -121,150 +121,6 @@ exit_code_for (const GError *error)
   return 3;
 }
 
-/* the last run's compiles ahead of the checked run (wb_cuda_executors_precompile) */
-static struct
-{
-  guint  units, compiled;
-  double ms;
-} precompiled;
-
-/* `bisect`'s check of one call (request "check_call", WbRunOptions.check_call): its outputs on its GPU
- * executor against the runner's cpu executor on the same inputs, a(ssdddd): name, dtype, max abs error, max |cpu|,
- * RMS error, RMS of the cpu's; NULL when no call was checked in this run */
-static GVariant *checked_call;
-
-/* (transfer full) @values (device or host) as host values, NULL where not a tensor or not downloaded */
-static GPtrArray *
-host_values (GPtrArray *values)
-{
-  GPtrArray     *out = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_rt_value_unref);
-  WbCudaRuntime *rt = wb_cuda_runtime_get (NULL);
-
-  for (guint i = 0; i < values->len; i++)
-    {
-      WbRtValue *v = values->pdata[i];
-      g_autoptr (WbTensor) t = NULL;
-
-      if (v != NULL && v->kind == WB_RT_TENSOR)
-        t = v->tensor->device.type != WB_DEVICE_CUDA ? wb_tensor_ref (v->tensor) : rt != NULL ? wb_cuda_download (rt, v->tensor, NULL)
-                                                                                              : NULL;
-      g_ptr_array_add (out, t != NULL ? wb_rt_value_new_tensor (t) : NULL);
-    }
-  return out;
-}
-
-static void
-on_check_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
-{
-  g_autoptr (GPtrArray) hc = host_values (checked);
-  g_autoptr (GPtrArray) hg = host_values (got);
-
-  g_clear_pointer (&checked_call, g_variant_unref);
-  checked_call = g_variant_ref_sink (wb_runner_check_outputs (names, hc, hg));
-}
-
-/* Request "check_all" (coverage's call-by-call judge): every call's outputs on its GPU executor against the
- * runner's cpu executor on the same inputs (wb-runner-check.h), stats "check_all" */
-static gboolean      check_all_on;
-static WbRunnerCheck check_all;
-
-static void
-on_check_all_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPtrArray *got, gpointer data)
-{
-  Runner *r = data;
-  g_autoptr (GPtrArray) hc = host_values (checked);
-  g_autoptr (GPtrArray) hg = host_values (got);
-
-  wb_runner_check_add (&check_all, r->last_region ? r->last_region : bsym->name, names, hc, hg);
-}
-
-static GVariant *
-stats_variant (guint retries)
-{
-  const WbCudaDispatchStats *s = wb_cuda_executors_get_stats ();
-  WbNvrtcStats               ns;
-  GVariantBuilder            b, fb, rb;
-  GHashTableIter             it;
-  gpointer                   k, v;
-  g_autofree char           *attention = NULL, *convolution = NULL;
-
-  wb_nvrtc_get_stats (&ns);
-  g_variant_builder_init (&fb, G_VARIANT_TYPE ("a{su}"));
-  g_hash_table_iter_init (&it, s->fallback_symbols);
-  while (g_hash_table_iter_next (&it, &k, &v))
-    g_variant_builder_add (&fb, "{su}", (const char *) k, GPOINTER_TO_UINT (v));
-  g_variant_builder_init (&rb, G_VARIANT_TYPE ("a{ss}"));
-  g_hash_table_iter_init (&it, s->fallback_reasons);
-  while (g_hash_table_iter_next (&it, &k, &v))
-    g_variant_builder_add (&rb, "{ss}", (const char *) k, (const char *) v);
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&b, "{sv}", "regions_fused", g_variant_new_uint32 (s->regions_fused));
-  g_variant_builder_add (&b, "{sv}", "plan_kernels", g_variant_new_uint32 (s->plan_kernels));
-  g_variant_builder_add (&b, "{sv}", "ops_generated", g_variant_new_uint32 (s->ops_generated));
-  g_variant_builder_add (&b, "{sv}", "matmuls", g_variant_new_uint32 (s->matmuls));
-  g_variant_builder_add (&b, "{sv}", "fallbacks", g_variant_new_uint32 (s->fallbacks));
-  g_variant_builder_add (&b, "{sv}", "fallback_symbols", g_variant_builder_end (&fb));
-  g_variant_builder_add (&b, "{sv}", "fallback_reasons", g_variant_builder_end (&rb));
-  g_variant_builder_add (&b, "{sv}", "device_rebuilds", g_variant_new_uint32 (s->device_rebuilds));
-  if (s->device_rebuild_reason != NULL)
-    g_variant_builder_add (&b, "{sv}", "device_rebuild_reason", g_variant_new_string (s->device_rebuild_reason));
-  if (wb_cuda_executors_get_autotune ())
-    {
-      GVariantBuilder cb;
-      g_variant_builder_init (&cb, G_VARIANT_TYPE ("as"));
-      for (guint i = 0; i < s->autotune_choices->len; i++)
-        g_variant_builder_add (&cb, "s", (const char *) s->autotune_choices->pdata[i]);
-      g_variant_builder_add (&b, "{sv}", "autotune_tuned", g_variant_new_uint32 (s->autotune_tuned));
-      g_variant_builder_add (&b, "{sv}", "autotune_cached", g_variant_new_uint32 (s->autotune_cached));
-      g_variant_builder_add (&b, "{sv}", "autotune_changed", g_variant_new_uint32 (s->autotune_changed));
-      g_variant_builder_add (&b, "{sv}", "autotune_refused", g_variant_new_uint32 (s->autotune_refused));
-      if (s->autotune_refusal != NULL)
-        g_variant_builder_add (&b, "{sv}", "autotune_refusal", g_variant_new_string (s->autotune_refusal));
-      g_variant_builder_add (&b, "{sv}", "autotune_choices", g_variant_builder_end (&cb));
-    }
-  g_variant_builder_add (&b, "{sv}", "nvrtc_compiles", g_variant_new_uint32 (ns.compiles));
-  g_variant_builder_add (&b, "{sv}", "nvrtc_hits", g_variant_new_uint32 (ns.hits));
-  g_variant_builder_add (&b, "{sv}", "compile_ms", g_variant_new_double (ns.compile_ms));
-  g_variant_builder_add (&b, "{sv}", "retries", g_variant_new_uint32 (retries));
-  g_variant_builder_add (&b, "{sv}", "precompile_units", g_variant_new_uint32 (precompiled.units));
-  g_variant_builder_add (&b, "{sv}", "precompile_compiled", g_variant_new_uint32 (precompiled.compiled));
-  g_variant_builder_add (&b, "{sv}", "precompile_ms", g_variant_new_double (precompiled.ms));
-  if ((attention = wb_cuda_attention_describe_paths ()) != NULL)
-    g_variant_builder_add (&b, "{sv}", "attention", g_variant_new_string (attention));
-  if ((convolution = wb_cuda_conv_describe ()) != NULL)
-    g_variant_builder_add (&b, "{sv}", "convolution", g_variant_new_string (convolution));
-  if (checked_call != NULL)
-    g_variant_builder_add (&b, "{sv}", "check_call", checked_call);
-  if (check_all_on)
-    g_variant_builder_add (&b, "{sv}", "check_all", wb_runner_check_to_variant (&check_all));
-  _wb_runner_nccl_stats (&b);
-  return g_variant_builder_end (&b);
-}
-
-/* @stats (the checked run's) with the second stream's use in the last run that was not a graph replay:
- * "side_calls" (calls placed there) and "side_joins" (waits of the run's stream for it), a new reference */
-static GVariant *
-with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note)
-{
-  GVariantBuilder b;
-  GVariantIter    it;
-  const char     *key;
-  GVariant       *value;
-
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_iter_init (&it, stats);
-  while (g_variant_iter_next (&it, "{&sv}", &key, &value))
-    {
-      g_variant_builder_add (&b, "{sv}", key, value);
-      g_variant_unref (value);
-    }
-  g_variant_builder_add (&b, "{sv}", "side_calls", g_variant_new_uint32 (side_calls));
-  g_variant_builder_add (&b, "{sv}", "side_joins", g_variant_new_uint32 (side_joins));
-  if (side_note != NULL)
-    g_variant_builder_add (&b, "{sv}", "side_note", g_variant_new_string (side_note));
-  return g_variant_builder_end (&b);
-}
-
 static gboolean
 events_record (WbCudaRuntime *rt, CUevent ev[2], int which, GError **error)
 {
@@ -446,7 +302,6 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   g_autoptr (GVariant) assign = NULL;
   g_autoptr (GVariant) calls = NULL;
   g_autoptr (GVariant) av = NULL;
-  guint32 check = 0;
   g_autoptr (GVariant) cv = NULL;
   const char *def = run->def;
   WbExecutor *def_exec;
@@ -463,11 +318,11 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   calls = g_variant_lookup_value (req, "calls", G_VARIANT_TYPE ("a{us}"));
   if (calls && !assign_calls (run->program, calls, error))
     return FALSE;
-  g_clear_pointer (&checked_call, g_variant_unref);
+  _wb_runner_stats_reset ();
   if (!_wb_runner_join_group (run->rt, req, error))
     return FALSE;
   /* the regions' kernels compiled on every core now, not one after another as the checked run meets them */
-  precompiled.ms = wb_cuda_executors_precompile (wb_cuda_runtime_get_info (run->rt)->arch, run->program, 0, &precompiled.units, &precompiled.compiled);
+  _wb_runner_stats_precompile (run->rt, run->program);
   av = g_variant_lookup_value (req, "args", G_VARIANT_TYPE ("av"));
   if ((host_args = wb_runner_values_from_variant_shm (av, run->shm_in, error)) == NULL)
     return FALSE;
@@ -483,15 +338,7 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
 
   wb_run_options_init (&run->options);
   /* bisect's check of one call, or coverage's of every call: against the runner's cpu executor */
-  wb_runner_check_clear (&check_all);
-  check_all_on = g_variant_lookup (req, "check_all", "b", &run->options.check_all) && run->options.check_all;
-  if (!check_all_on && g_variant_lookup (req, "check_call", "u", &check) && check < wb_program_get_n_calls (run->program))
-    run->options.check_call = wb_program_get_call (run->program, check, NULL);
-  if (check_all_on || run->options.check_call != NULL)
-    {
-      run->options.check_executor = wb_cuda_executor_get (wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU)), NULL);
-      run->options.check_done = check_all_on ? on_check_all_done : on_check_done;
-    }
+  _wb_runner_checks_setup (req, run->program, &run->options);
   run->options.seed = run->seed;
   run->options.world_size = wb_cuda_nccl_get_world_size (); /* the communicator's: the group's, or 1 */
   run->options.check_shapes = run->check_shapes;
@@ -536,7 +383,7 @@ run_checked (Runner *r, Run *run, GError **error)
   _wb_runner_memory_end (&r->mem, TRUE);
   if (run->warmup > 1 || run->iters > 0) /* later runs (the checked run is the first warm-up) */
     _wb_runner_memory_arm (&r->mem);     /* its results are the pool's: no later run or replay writes them */
-  g_variant_ref_sink ((run->stats = stats_variant (retries)));
+  g_variant_ref_sink ((run->stats = _wb_runner_stats_variant (retries)));
   if ((run->warmup > 0 || run->iters > 0) && !_wb_runner_find_written_inputs (run->rt, run->args, run->host_args, &run->written, error))
     return FALSE;
   wb_cuda_runtime_set_sync (run->rt, g_strcmp0 (g_getenv ("WB_CUDA_SYNC"), "1") == 0);
@@ -787,7 +634,7 @@ send_result (Runner *r, Run *run, GError **error)
   _wb_runner_memory_add_result (&r->mem, &b);
   dev = g_strdup_printf ("%s, %s", info->name, info->arch);
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
-  g_variant_builder_add (&b, "{sv}", "stats", with_streams (run->stats, run->side_calls, run->side_joins, run->side_note));
+  g_variant_builder_add (&b, "{sv}", "stats", _wb_runner_stats_with_streams (run->stats, run->side_calls, run->side_joins, run->side_note));
   drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
   g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
