@@ -153,10 +153,10 @@ matmul_op (const WbBsym *region, const WbCudaStep *st)
   return -1;
 }
 
-/* Groups of @region (a split region) from its kernel records in @run, entry @entry; FALSE when they do not
- * match its steps. */
+/* Groups of @region (a split region) from its kernel records @kernels (start order; NULL: none); FALSE when
+ * they do not match its steps. Each iteration that recorded its kernels counts (the traced ones of a GPU run). */
 static gboolean
-split_groups (const WbTrace *trace, const WbBsym *region, const WbRun *run, const char *entry, GArray *groups)
+split_groups (const WbTrace *trace, const WbBsym *region, GPtrArray *kernels, GArray *groups)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (WbCudaSplit) split = wb_cuda_split_new (region, &error);
@@ -165,9 +165,21 @@ split_groups (const WbTrace *trace, const WbBsym *region, const WbRun *run, cons
   g_autofree gint64 *steps_ns = NULL;
   g_autofree int    *merged_to = NULL;
   g_autofree guint  *covered = NULL;
-  guint              n_iters = run->iteration_ns->len;
+  g_autoptr (GArray) iterations = g_array_new (FALSE, FALSE, sizeof (guint)); /* the iterations recorded, in order */
+  guint n_iters;
 
-  if (split == NULL || (plans = wb_cuda_split_plans_annotated (trace, split, &error)) == NULL || n_iters == 0)
+  for (guint k = 0; kernels != NULL && k < kernels->len; k++)
+    {
+      guint    it = ((const WbKernelRecord *) kernels->pdata[k])->iteration;
+      gboolean seen = FALSE;
+
+      for (guint j = 0; j < iterations->len && !seen; j++)
+        seen = g_array_index (iterations, guint, j) == it;
+      if (!seen)
+        g_array_append_val (iterations, it);
+    }
+  n_iters = iterations->len;
+  if (n_iters == 0 || split == NULL || (plans = wb_cuda_split_plans_annotated (trace, split, &error)) == NULL)
     return FALSE;
   for (guint i = 0; i < region->n_subsymbols; i++)
     g_hash_table_insert (index, region->subsymbols[i], GUINT_TO_POINTER (i + 1));
@@ -179,10 +191,10 @@ split_groups (const WbTrace *trace, const WbBsym *region, const WbRun *run, cons
     {
       g_autoptr (GPtrArray) ks = g_ptr_array_new ();
 
-      for (guint k = 0; k < run->kernels->len; k++)
+      for (guint k = 0; k < kernels->len; k++)
         {
-          const WbKernelRecord *r = run->kernels->pdata[k];
-          if (r->iteration == it && g_strcmp0 (r->region, entry) == 0)
+          const WbKernelRecord *r = kernels->pdata[k];
+          if (r->iteration == g_array_index (iterations, guint, it))
             g_ptr_array_add (ks, (gpointer) r);
         }
       if (!match_iteration (split, plans, ks, steps_ns + (gsize) it * split->n_steps, merged_to))
@@ -317,9 +329,9 @@ mark_needed (Flow *f, const char *name, guint reader)
     }
 }
 
-/* The dataflow of @region's ops over @groups: views, which group defines and which groups read each name. */
+/* The dataflow of @region's ops over their groups (@group_of_op): views, which group defines and which groups read each name. */
 static void
-flow_init (Flow *f, const WbBsym *region, GArray *groups, const guint *group_of_op)
+flow_init (Flow *f, const WbBsym *region, const guint *group_of_op)
 {
   g_autoptr (GHashTable) outs = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter it;
@@ -358,7 +370,6 @@ flow_init (Flow *f, const WbBsym *region, GArray *groups, const guint *group_of_
   g_hash_table_iter_init (&it, outs);
   while (g_hash_table_iter_next (&it, &key, NULL))
     mark_needed (f, key, G_MAXUINT);
-  (void) groups;
 }
 
 static void
@@ -484,6 +495,7 @@ typedef struct
   double             bytes_per_s, flops_per_s;
   gboolean           gpu;
   const WbCostModel *costs;
+  GHashTable        *kernels; /* entry name -> its kernel records (GPtrArray, start order): a GPU run's */
 } Ctx;
 
 /* Appends the estimates of one region to @out. */
@@ -505,7 +517,7 @@ estimate_region (const Ctx *c, const WbRegionStats *stats, GPtrArray *out)
   if (n == 0)
     return;
   if (c->gpu && g_strcmp0 (stats->executor, "cpu") != 0)
-    by_kernels = split_groups (c->trace, region, c->run, c->entry, groups);
+    by_kernels = split_groups (c->trace, region, g_hash_table_lookup (c->kernels, c->entry), groups);
   if (by_kernels)
     for (guint g = 0; g < groups->len; g++)
       if (g_array_index (groups, Group, g).merged_to < 0)
@@ -533,7 +545,7 @@ estimate_region (const Ctx *c, const WbRegionStats *stats, GPtrArray *out)
   for (guint g = 0; g < groups->len; g++)
     for (guint k = 0; k < g_array_index (groups, Group, g).ops->len; k++)
       group_of_op[g_array_index (g_array_index (groups, Group, g).ops, guint, k)] = g;
-  flow_init (&flow, region, groups, group_of_op);
+  flow_init (&flow, region, group_of_op);
 
   group_ns = g_new0 (double, groups->len);
   for (guint g = 0; g < groups->len; g++)
@@ -631,6 +643,7 @@ wb_op_estimates_compute (WbTrace *const         *traces,
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_op_estimate_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) kernels = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
   gboolean gpu;
   double   gbps, tflops;
 
@@ -640,6 +653,18 @@ wb_op_estimates_compute (WbTrace *const         *traces,
                                                                                  : WB_OP_ESTIMATE_CPU_GBPS;
   tflops = ceilings != NULL && ceilings->bf16_tflops > 0 ? ceilings->bf16_tflops : gpu ? WB_OP_ESTIMATE_GPU_TFLOPS
                                                                                        : WB_OP_ESTIMATE_CPU_TFLOPS;
+  /* a GPU run's kernel records by the entry they are attributed to, in start order */
+  for (guint k = 0; gpu && k < run->kernels->len; k++)
+    {
+      WbKernelRecord *r = run->kernels->pdata[k];
+      GPtrArray      *list;
+
+      if (r->region == NULL)
+        continue;
+      if ((list = g_hash_table_lookup (kernels, r->region)) == NULL)
+        g_hash_table_insert (kernels, r->region, list = g_ptr_array_new ());
+      g_ptr_array_add (list, r);
+    }
   for (guint t = 0; t < n_traces; t++)
     {
       g_autoptr (WbCostModel) costs = NULL;
@@ -665,7 +690,7 @@ wb_op_estimates_compute (WbTrace *const         *traces,
           if (costs == NULL)
             costs = wb_cost_model_new (trace);
           {
-            Ctx c = { trace, b, entry, line_offsets ? line_offsets[t] : 0, run, gbps * 1e9, tflops * 1e12, gpu, costs };
+            Ctx c = { trace, b, entry, line_offsets ? line_offsets[t] : 0, run, gbps * 1e9, tflops * 1e12, gpu, costs, kernels };
             estimate_region (&c, stats, out);
           }
         }

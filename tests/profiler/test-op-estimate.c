@@ -13,6 +13,10 @@
  *     intermediates and whose result only the region reads moves no bytes (its FLOPs only), and one whose
  *     result is a region output writes it: gpt2_block's t194 = add(t190, 1e-05) and t196 = rsqrt(t194),
  *     f32[8, 1024, 1];
+ *   - a GPU run of gpt2_block's first region as the nvrtc executor runs it (split at its linear: wb_cuda_split_new,
+ *     each fused step's plan's kernels, "wb_k…", then a cuBLASLt kernel), with kernel records made here in that
+ *     order: the linear gets the region's time in the ratio of its kernel's time to all the kernels', and each
+ *     fused step's ops share their kernels' ratio;
  *   - the reports carry them labelled: JSON "estimated_lines" with "estimated_ms", Markdown "est.".
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
@@ -20,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "wb-cuda.h"
 #include "wb-data.h"
 #include "wb-profiler.h"
 #include "wb-test-common.h"
@@ -347,6 +352,120 @@ test_fused (void)
   }
 }
 
+static WbKernelRecord *
+kernel (const char *name, guint iteration, gint64 *clock, gint64 ns)
+{
+  WbKernelRecord *k = wb_kernel_record_new (name, "TorchCompile0");
+
+  k->iteration = iteration;
+  k->start_ns = *clock;
+  k->end_ns = *clock + ns;
+  *clock += ns + 1000;
+  return k;
+}
+
+/* Kernel groups: gpt2_block's TorchCompile0 split at its linear, two iterations of kernel records. */
+static void
+test_kernel_groups (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (wb_test_traces_dir (), "gpt2_block", "forward_06.py", NULL);
+  g_autoptr (GPtrArray) parsed = wb_trace_parse_file (path, &error);
+  WbTrace *trace = parsed ? parsed->pdata[0] : NULL;
+  g_autoptr (WbRun) run = wb_run_new ();
+  g_autoptr (GPtrArray) estimates = NULL;
+  g_autoptr (GHashTable) index = NULL;
+  g_autoptr (WbCudaSplit) split = NULL;
+  g_autoptr (GPtrArray) plans = NULL;
+  g_autofree gint64 *step_ns = NULL;
+  WbRegionStats     *s = wb_region_stats_new ("TorchCompile0", "nvrtc");
+  const WbBsym      *region = NULL;
+  gint64             kernels_ns = 0, region_ns;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < trace->n_body && region == NULL; i++)
+    if (g_strcmp0 (trace->body[i]->name, "TorchCompile0") == 0)
+      region = trace->body[i];
+  g_assert_nonnull (region);
+  split = wb_cuda_split_new (region, &error);
+  g_assert_no_error (error);
+  plans = wb_cuda_split_plans_annotated (trace, split, &error);
+  g_assert_no_error (error);
+  run->device_name = g_strdup ("cuda:0");
+  /* per step: 20 us a generated kernel, 300 us the matmul; the same in both iterations */
+  step_ns = g_new0 (gint64, split->n_steps);
+  for (guint it = 0; it < 2; it++)
+    {
+      gint64 clock = 1000000 * (gint64) (it + 1);
+
+      for (guint st = 0; st < split->n_steps; st++)
+        {
+          const WbCudaPlan *plan = plans->pdata[st];
+
+          if (split->steps[st].kind == WB_CUDA_STEP_MATMUL)
+            {
+              wb_run_add_kernel (run, kernel ("sm90_xmma_gemm_bf16bf16_bf16f32", it, &clock, 300000));
+              step_ns[st] += it == 0 ? 300000 : 0;
+              continue;
+            }
+          for (guint k = 0; k < plan->n_kernels; k++)
+            if (!plan->kernels[k].once)
+              {
+                wb_run_add_kernel (run, kernel (plan->kernels[k].entry, it, &clock, 20000));
+                step_ns[st] += it == 0 ? 20000 : 0;
+              }
+        }
+    }
+  for (guint st = 0; st < split->n_steps; st++)
+    kernels_ns += step_ns[st];
+  region_ns = kernels_ns + kernels_ns / 10; /* launch gaps */
+  wb_run_add_iteration (run, 2 * region_ns);
+  wb_run_add_iteration (run, 2 * region_ns);
+  wb_region_stats_add_time (s, region_ns);
+  wb_region_stats_add_time (s, region_ns);
+  wb_region_stats_update (s);
+  wb_run_add_region (run, s);
+  {
+    WbTrace *traces[1] = { trace };
+
+    estimates = wb_op_estimates_compute (traces, NULL, 1, run, NULL);
+  }
+  index = wb_op_estimates_index (estimates);
+  /* each step's ops add up to its kernels' share of the region's time (within a ns each) */
+  for (guint st = 0; st < split->n_steps; st++)
+    {
+      const WbCudaStep *step = &split->steps[st];
+      double            expected = (double) region_ns * (double) step_ns[st] / (double) kernels_ns;
+      gint64            sum = 0;
+      guint             n = 0;
+
+      if (step->kind == WB_CUDA_STEP_MATMUL)
+        {
+          for (guint i = 0; i < region->n_subsymbols; i++)
+            if (region->subsymbols[i] == step->matmul || wb_cuda_split_matmul_leaf (region->subsymbols[i]) == step->matmul)
+              {
+                const WbOpEstimate *e = find_estimate (index, region->subsymbols[i]);
+
+                g_assert_cmpint (e->basis, ==, WB_OP_ESTIMATE_KERNELS);
+                g_assert_false (e->fused);
+                sum += e->estimated_ns, n++;
+              }
+        }
+      else
+        for (guint u = 0; u < step->n_units; u++)
+          {
+            const WbOpEstimate *e = find_estimate (index, step->units[u]);
+
+            g_assert_true (e->fused);
+            sum += e->estimated_ns, n++;
+          }
+      g_test_message ("step %u (%s, %u ops): %" G_GINT64_FORMAT " ns, expected %.1f", st, step->kind == WB_CUDA_STEP_MATMUL ? "matmul" : "fused",
+                      n, sum, expected);
+      g_assert_cmpuint (n, >, 0);
+      g_assert_cmpfloat (fabs ((double) sum - expected), <=, (double) n + 1);
+    }
+}
+
 /* The reports say what the estimates are. */
 static void
 test_reports (void)
@@ -376,6 +495,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/profiler/op-estimate/cpu/llama_layer", "llama_layer", test_cpu);
   g_test_add_data_func ("/profiler/op-estimate/cpu/gpt2_block", "gpt2_block", test_cpu);
   g_test_add_func ("/profiler/op-estimate/fused", test_fused);
+  g_test_add_func ("/profiler/op-estimate/kernel-groups", test_kernel_groups);
   g_test_add_func ("/profiler/op-estimate/reports", test_reports);
   {
     int status = g_test_run ();
