@@ -390,7 +390,11 @@ test_graph_estimates (void)
   page = wb_region_table_get_page_text (table);
   g_assert_nonnull (strstr (page, "Its ops, est."));
   g_assert_nonnull (strstr (page, op->name));
+  /* the stage's gutter gives the region's lines their estimates ("est. 0.49 ms"), seen in the screenshot */
   wb_window_show_view (window, "stages");
+  wb_stage_view_select_line (WB_STAGE_VIEW (wb_window_get_stage_view (window)), TRUE, wb_trace_get_bsym_line (trace, op));
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "07d-stage-estimates"));
 }
 
 /* after the runs: the timeline and the kernel table show the latest run's kernels */
