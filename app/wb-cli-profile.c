@@ -497,6 +497,11 @@ _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, 
   report = wb_report_new (run, wb_profile_job_get_ceilings (job), p->set_name ? p->set_name : wb_case_get_name (p->c), stage_text);
   for (guint i = 0; i < wb_profile_get_n_entries (profile); i++)
     wb_report_set_region_kind (report, wb_profile_get_entry_name (profile, i), wb_profile_get_entry_is_region (profile, i));
+  {
+    g_autoptr (GPtrArray) estimates = wb_profile_estimate_ops (profile, run, wb_profile_job_get_ceilings (job));
+
+    wb_report_set_op_estimates (report, estimates);
+  }
   for (guint i = 0; i < notes->len; i++)
     wb_report_add_note (report, notes->pdata[i]);
   if (o->cuda_graphs && wb_profile_job_get_device (job) != WB_PROFILE_DEVICE_CUDA)

@@ -41,7 +41,8 @@ static const char css[] =
     ".ok{color:#080}svg text{font:11px system-ui,sans-serif;fill:#333}"
     "pre.stage{font:12px/1.35 ui-monospace,monospace;background:#fafafa;border:1px solid #eee;padding:8px;overflow:auto}"
     "pre.stage span.l{display:block;white-space:pre}pre.stage span.ln{color:#999;display:inline-block;width:4em;text-align:right;margin-right:8px}"
-    "pre.stage span.t{display:inline-block;width:7em;text-align:right;margin-right:12px;color:#a40}";
+    "pre.stage span.t{display:inline-block;width:9em;text-align:right;margin-right:12px;color:#a40}"
+    "pre.stage span.est{color:#777;font-style:italic}";
 
 static void
 append_summary (GString *s, const WbReport *r)
@@ -340,7 +341,13 @@ append_stage (GString *s, const WbReport *r)
       g_hash_table_insert (times, GUINT_TO_POINTER (l->line), (gpointer) l);
       max_ns = MAX (max_ns, l->median_ns);
     }
-  g_string_append (s, "<h2>Stage with time per line</h2>\n<p class=\"note\">Median time per iteration of the kernels of each line.</p>\n<pre class=\"stage\" id=\"stage\">");
+  g_string_append (s, "<h2>Stage with time per line</h2>\n<p class=\"note\">Median time per iteration of the kernels of each line.");
+  if (r->estimates != NULL && r->estimates->len > 0)
+    {
+      g_string_append (s, " Lines inside a fusion region show an estimated time, marked “est.”: ");
+      append_escaped (s, _wb_report_estimate_note ());
+    }
+  g_string_append (s, "</p>\n<pre class=\"stage\" id=\"stage\">");
   lines = g_strsplit (r->stage_text, "\n", -1);
   n = g_strv_length (lines);
   if (n > 0 && lines[n - 1][0] == '\0')
@@ -348,13 +355,19 @@ append_stage (GString *s, const WbReport *r)
   for (guint i = 0; i < n; i++)
     {
       const WbReportLine *l = g_hash_table_lookup (times, GUINT_TO_POINTER (i + 1));
+      gint64              est = l == NULL ? _wb_report_estimated_line_ns (r, i + 1) : -1;
 
       g_string_append_printf (s, "<span class=\"l\" id=\"L%u\"", i + 1);
       if (l != NULL && max_ns > 0)
         g_string_append_printf (s, " style=\"background:rgba(230,120,30,%.2f)\"", 0.08 + 0.5 * (double) l->median_ns / (double) max_ns);
-      g_string_append_printf (s, "><span class=\"ln\">%u</span><span class=\"t\">", i + 1);
+      else if (est >= 0 && max_ns > 0)
+        g_string_append_printf (s, " style=\"background:rgba(230,120,30,%.2f)\"", 0.04 + 0.3 * (double) est / (double) max_ns);
+      g_string_append_printf (s, "><span class=\"ln\">%u</span><span class=\"t%s\"%s>", i + 1, est >= 0 ? " est" : "",
+                              est >= 0 ? " title=\"estimated: the region's time split by the roofline\"" : "");
       if (l != NULL)
         g_string_append_printf (s, "%.3f ms", _wb_report_ms (l->median_ns));
+      else if (est >= 0)
+        g_string_append_printf (s, "est. %.3f ms", _wb_report_ms (est));
       g_string_append (s, "</span>");
       append_escaped (s, lines[i]);
       g_string_append (s, "</span>");

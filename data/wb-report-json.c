@@ -252,6 +252,7 @@ add_kernels (JsonBuilder *b, const WbReport *r)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  _wb_report_json_add_estimates (b, r);
 }
 
 static void

@@ -269,6 +269,7 @@ wb_report_to_markdown (const WbReport *report)
   append_iteration (s, report);
   append_regions (s, report);
   append_kernels (s, report);
+  _wb_report_markdown_append_estimates (s, report, 8);
   append_gate (s, report);
   if (report->notes->len > 0)
     {

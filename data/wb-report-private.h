@@ -51,10 +51,11 @@ struct _WbReport
   WbDeviceCeilings *ceilings; /* (owned copy) (nullable) */
   char             *title;
   char             *stage_text;
-  GHashTable       *kinds;    /* region name -> GINT_TO_POINTER (1 region, 2 other call) */
-  GPtrArray        *notes;    /* (element-type utf8) */
-  GPtrArray        *warnings; /* (element-type utf8): shown first, before the figures */
-  const WbGate     *gate;     /* (borrowed) (nullable) */
+  GHashTable       *kinds;     /* region name -> GINT_TO_POINTER (1 region, 2 other call) */
+  GPtrArray        *notes;     /* (element-type utf8) */
+  GPtrArray        *warnings;  /* (element-type utf8): shown first, before the figures */
+  const WbGate     *gate;      /* (borrowed) (nullable) */
+  GPtrArray        *estimates; /* (nullable) (element-type WbOpEstimate) (owned ref): wb_report_set_op_estimates */
 
   /* derived (wb_report_derive) */
   guint       n_iters;
@@ -96,6 +97,13 @@ void  _wb_json_add_double (JsonBuilder *b, const char *name, double value);
 void  _wb_json_add_ms (JsonBuilder *b, const char *name, gint64 ns);
 void  _wb_json_add_optional (JsonBuilder *b, const char *name, double value);
 char *_wb_json_finish (JsonBuilder *b, gboolean pretty);
+/* wb-report-estimates.c: what the estimates are (one paragraph, transfer none); the estimated ns of the ops on
+ * stage line @line (-1: none); the JSON members "estimated_lines_note" and "estimated_lines"; the Markdown
+ * section with at most @top ops per region. */
+const char *_wb_report_estimate_note (void);
+gint64      _wb_report_estimated_line_ns (const WbReport *report, guint32 line);
+void        _wb_report_json_add_estimates (JsonBuilder *b, const WbReport *r);
+void        _wb_report_markdown_append_estimates (GString *s, const WbReport *r, guint top);
 /* _wb_report_figures_line: "median over N timed iterations after W warm-up" (transfer full). */
 char *_wb_report_figures_line (const WbReport *report);
 

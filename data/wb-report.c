@@ -136,6 +136,7 @@ wb_report_free (WbReport *report)
   g_hash_table_unref (report->kinds);
   g_ptr_array_unref (report->notes);
   g_ptr_array_unref (report->warnings);
+  g_clear_pointer (&report->estimates, g_ptr_array_unref);
   g_free (report->title);
   g_free (report->stage_text);
   g_free (report);

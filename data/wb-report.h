@@ -82,6 +82,13 @@ void wb_report_add_warning (WbReport   *report,
 void wb_report_set_gate (WbReport     *report,
                          const WbGate *gate);
 
+/* wb_report_set_op_estimates: the estimated time of the ops inside the run's fusion regions
+ * (wb_op_estimates_compute of the stage the run timed; element-type WbOpEstimate, referenced; nullable to drop
+ * them): the JSON's "estimated_lines", a Markdown section and the HTML stage's "est." times, each labelled an
+ * estimate. Their bsym pointers are not read. */
+void wb_report_set_op_estimates (WbReport  *report,
+                                 GPtrArray *estimates);
+
 /* Writers: (transfer full) the whole document. */
 char *wb_report_to_markdown (const WbReport *report);
 char *wb_report_to_json (const WbReport *report);

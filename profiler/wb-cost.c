@@ -304,6 +304,13 @@ is_view (const WbBsym *s)
   return FALSE;
 }
 
+gboolean
+wb_cost_bsym_is_view (const WbBsym *bsym)
+{
+  g_return_val_if_fail (bsym != NULL, FALSE);
+  return is_view (bsym);
+}
+
 /* Every NAME among @b's arguments and keyword arguments into @seen. */
 static void
 collect_arg_names (const WbBsym *b, GHashTable *seen)

@@ -61,4 +61,9 @@ void wb_cost_model_count (const WbCostModel *model,
                           guint64           *bytes,
                           guint64           *flops);
 
+/* wb_cost_bsym_is_view: whether @bsym is a view the cost model counts as an alias (reshape, transpose,
+ * squeeze, slice, broadcast, permute, expand, unsqueeze; split, chunk, tensor_split, unbind): it moves no
+ * memory of its own. */
+gboolean wb_cost_bsym_is_view (const WbBsym *bsym);
+
 G_END_DECLS

@@ -414,3 +414,16 @@ wb_profile_dup_stage_text (const WbProfile *profile)
     }
   return g_string_free (s, FALSE);
 }
+
+GPtrArray *
+wb_profile_estimate_ops (const WbProfile *profile, const WbRun *run, const WbDeviceCeilings *ceilings)
+{
+  WbTrace *traces[2];
+  guint32  offsets[2] = { 0, 0 };
+
+  g_return_val_if_fail (profile != NULL && run != NULL, NULL);
+  traces[0] = wb_program_get_forward (profile->program);
+  traces[1] = wb_program_get_backward (profile->program);
+  offsets[1] = profile->backward_offset;
+  return wb_op_estimates_compute (traces, offsets, 2, run, ceilings);
+}

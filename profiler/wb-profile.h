@@ -198,6 +198,12 @@ const char *wb_profile_get_stage_name (const WbProfile *profile);
 /* wb_profile_dup_stage_text: (transfer full) the forward trace printed, then the backward (see above). */
 char *wb_profile_dup_stage_text (const WbProfile *profile);
 
+/* wb_profile_estimate_ops: (transfer full) (element-type WbOpEstimate) wb_op_estimates_compute over the profile's
+ * forward and backward traces (stage lines as above) for @run, a run of this profile, with @ceilings (nullable). */
+GPtrArray *wb_profile_estimate_ops (const WbProfile        *profile,
+                                    const WbRun            *run,
+                                    const WbDeviceCeilings *ceilings);
+
 /* wb_profile_run: runs @args (element-type WbRtValue; wb_case_make_args) @options->warmup times untimed
  * and @options->iters times timed, on the cpu. @cotangents (nullable) as for wb_program_run().
  * Returns (transfer full) the run: device, options, per-iteration times, one WbRegionStats per entry and

@@ -19,6 +19,7 @@
 #include "wb-ceilings.h"
 #include "wb-cost.h"
 #include "wb-cupti.h"
+#include "wb-op-estimate.h"
 #include "wb-profile-group.h"
 #include "wb-profile-job.h"
 #include "wb-profile.h"

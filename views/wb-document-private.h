@@ -43,6 +43,9 @@ struct _WbDocument
   char         *region;
 
   GHashTable *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
+  /* (nullable) WbTrace* (referenced) -> its ops' estimates for @estimates_run (wb_document_get_op_estimate) */
+  GHashTable  *estimates;
+  const WbRun *estimates_run;
 };
 
 typedef enum

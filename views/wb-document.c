@@ -14,6 +14,8 @@ static guint signals[N_SIGNALS];
 void
 _wb_document_emit (WbDocument *self, WbDocumentSignal which)
 {
+  if (which != SELECTION_CHANGED)
+    g_clear_pointer (&self->estimates, g_hash_table_unref);
   g_signal_emit (self, signals[which], 0);
 }
 
@@ -212,6 +214,56 @@ wb_document_get_bsym_ms (WbDocument *self, const WbBsym *bsym)
   return stats->median_ns / 1e6;
 }
 
+typedef struct
+{
+  GPtrArray  *estimates; /* (element-type WbOpEstimate) */
+  GHashTable *index;     /* op -> its estimate */
+} Estimates;
+
+static void
+estimates_free (gpointer data)
+{
+  Estimates *e = data;
+
+  g_ptr_array_unref (e->estimates);
+  g_hash_table_unref (e->index);
+  g_free (e);
+}
+
+const WbOpEstimate *
+wb_document_get_op_estimate (WbDocument *self, WbTrace *trace, const WbBsym *op)
+{
+  const WbRun *run = wb_document_get_run (self);
+  Estimates   *e;
+
+  if (run == NULL || trace == NULL || op == NULL)
+    return NULL;
+  if (self->estimates == NULL || self->estimates_run != run)
+    {
+      g_clear_pointer (&self->estimates, g_hash_table_unref);
+      self->estimates = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) wb_trace_unref, estimates_free);
+      self->estimates_run = run;
+    }
+  if ((e = g_hash_table_lookup (self->estimates, trace)) == NULL)
+    {
+      g_autoptr (WbDeviceCeilings) ceilings = run->device_model ? wb_ceilings_cache_lookup (run->device_model) : NULL;
+
+      e = g_new0 (Estimates, 1);
+      e->estimates = wb_op_estimates_compute (&trace, NULL, 1, run, ceilings);
+      e->index = wb_op_estimates_index (e->estimates);
+      g_hash_table_insert (self->estimates, wb_trace_ref (trace), e);
+    }
+  return g_hash_table_lookup (e->index, op);
+}
+
+double
+wb_document_get_op_estimate_ms (WbDocument *self, WbTrace *trace, const WbBsym *op)
+{
+  const WbOpEstimate *e = wb_document_get_op_estimate (self, trace, op);
+
+  return e != NULL ? e->estimated_ns / 1e6 : -1;
+}
+
 gboolean
 wb_document_run_is_planned (WbDocument *self, const WbRun *run)
 {
@@ -278,6 +330,7 @@ wb_document_finalize (GObject *object)
   g_clear_pointer (&self->wcase, wb_case_free);
   g_clear_pointer (&self->set, wb_trace_set_free);
   g_clear_pointer (&self->pipeline, wb_pipeline_free);
+  g_clear_pointer (&self->estimates, g_hash_table_unref);
   g_free (self->pipeline_error);
   g_clear_pointer (&self->assignment, wb_assignment_unref);
   g_free (self->device_reason);

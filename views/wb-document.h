@@ -134,6 +134,14 @@ gboolean wb_document_is_busy (WbDocument *self);
 /* wb_document_get_line_ms: median ms of the run's entry called on line @bsym, or -1. */
 double wb_document_get_bsym_ms (WbDocument *self, const WbBsym *bsym);
 
+/* wb_document_get_op_estimate: (nullable) (transfer none) the estimated time of op @op, a subsymbol of a fusion
+ * region of @trace, in the latest run (profiler/wb-op-estimate.h, with the cached ceilings of the run's device
+ * model when there are, else the defaults): NULL when the run did not time its region. Computed once per trace
+ * and run; valid until the runs change. */
+const WbOpEstimate *wb_document_get_op_estimate (WbDocument *self, WbTrace *trace, const WbBsym *op);
+/* wb_document_get_op_estimate_ms: the estimate of @op in ms, or -1 (as wb_document_get_op_estimate). */
+double wb_document_get_op_estimate_ms (WbDocument *self, WbTrace *trace, const WbBsym *op);
+
 /* wb_document_region_of: (nullable) the region that @bsym (top level or a region's body, of any stage of
  * the pipeline) ends up in; one cached map over the pipeline's provenance, rebuilt when it changes. */
 const WbRegion *wb_document_region_of (WbDocument *self, const WbBsym *bsym);

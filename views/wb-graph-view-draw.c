@@ -54,7 +54,28 @@ _wb_graph_view_node_ms (WbGraphView *self, const VNode *n)
         }
       return sum;
     }
-  return n->bsym == n->owner ? wb_document_get_bsym_ms (self->document, n->bsym) : -1;
+  if (n->bsym == n->owner)
+    return wb_document_get_bsym_ms (self->document, n->bsym);
+  return _wb_graph_view_node_is_estimate (self, n) ? wb_document_get_op_estimate_ms (self->document, self->trace, n->bsym) : -1;
+}
+
+gboolean
+_wb_graph_view_node_is_estimate (WbGraphView *self, const VNode *n)
+{
+  return self->document != NULL && n->bsym != NULL && n->owner != NULL && n->bsym != n->owner && wb_bsym_is_fusion (n->owner) &&
+         wb_document_get_op_estimate (self->document, self->trace, n->bsym) != NULL;
+}
+
+char *
+_wb_graph_view_node_tag (WbGraphView *self, const VNode *n, double ms)
+{
+  if (ms < 0)
+    return NULL;
+  if (_wb_graph_view_node_is_estimate (self, n))
+    /* TRANSLATORS: an op's estimated time on its node in the graph (a share of its fusion region's measured
+     * time, not a measurement), milliseconds; keep it short */
+    return g_strdup_printf (_ ("est. %.3f ms"), ms);
+  return g_strdup_printf (ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
 }
 
 void
@@ -126,14 +147,15 @@ typedef struct
   double       total_ms; /* the latest run's iteration, or -1 */
 } Paint;
 
-/* a node's time, as a small tag on its top right corner */
+/* a node's time, as a small tag on its top right corner (an estimate's says so: _wb_graph_view_node_tag) */
 static void
-draw_time (cairo_t *cr, Paint *p, double x, double y, double w, double ms)
+draw_time (WbGraphView *self, const VNode *n, cairo_t *cr, Paint *p, double x, double y, double w, double ms)
 {
-  char text[32];
-  int  tw, th;
+  g_autofree char *text = _wb_graph_view_node_tag (self, n, ms);
+  int              tw, th;
 
-  g_snprintf (text, sizeof text, ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
+  if (text == NULL)
+    return;
   pango_layout_set_text (p->text, text, -1);
   pango_layout_get_pixel_size (p->text, &tw, &th);
   rounded (cr, x + w - tw - 6, y - th / 2.0 - 1, tw + 4, th + 2, 3);
@@ -214,7 +236,7 @@ draw_layout (WbGraphView *self, cairo_t *cr, Layout *l, Paint *p, double dx, dou
               pango_cairo_show_layout (cr, p->text);
             }
           if (ms >= 0 && p->labels)
-            draw_time (cr, p, x, y, n->w, ms);
+            draw_time (self, n, cr, p, x, y, n->w, ms);
           draw_layout (self, cr, n->inner, p, x + CLUSTER_PAD, y + CLUSTER_PAD + CLUSTER_BAR);
           continue;
         }
@@ -253,7 +275,7 @@ draw_layout (WbGraphView *self, cairo_t *cr, Layout *l, Paint *p, double dx, dou
           cairo_move_to (cr, x + (n->w - tw) / 2, y + (n->h - th) / 2);
           pango_cairo_show_layout (cr, p->text);
           if (ms >= 0)
-            draw_time (cr, p, x, y, n->w, ms);
+            draw_time (self, n, cr, p, x, y, n->w, ms);
         }
     }
 }

@@ -124,6 +124,11 @@ void _wb_graph_view_minimap_move (WbGraphView *self, double x, double y);
 
 /* wb-graph-view-draw.c */
 double _wb_graph_view_node_ms (WbGraphView *self, const VNode *n);
+/* _wb_graph_view_node_is_estimate: whether @n's time is an estimate: an op inside an expanded fusion region
+ * (wb_document_get_op_estimate); _wb_graph_view_node_tag: (transfer full) (nullable) the tag drawn for time @ms
+ * ("0.123 ms", an estimate's "est. 0.123 ms"), NULL for ms < 0 */
+gboolean _wb_graph_view_node_is_estimate (WbGraphView *self, const VNode *n);
+char    *_wb_graph_view_node_tag (WbGraphView *self, const VNode *n, double ms);
 /* _wb_graph_view_node_fill: the colour @n is filled with, as drawn (sRGB 0..1) */
 void _wb_graph_view_node_fill (WbGraphView *self, const VNode *n, double *rgb);
 void _wb_graph_view_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);

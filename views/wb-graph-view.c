@@ -356,6 +356,17 @@ wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym)
   return n != NULL ? _wb_graph_view_node_ms (self, n) : -1;
 }
 
+char *
+wb_graph_view_dup_node_tag (WbGraphView *self, const WbBsym *bsym)
+{
+  VNode *n;
+
+  g_return_val_if_fail (WB_IS_GRAPH_VIEW (self), NULL);
+  if ((n = find_node (self->layout, bsym)) == NULL)
+    return NULL;
+  return _wb_graph_view_node_tag (self, n, _wb_graph_view_node_ms (self, n));
+}
+
 gboolean
 wb_graph_view_get_node_rgb (WbGraphView *self, const WbBsym *bsym, double *rgb)
 {

@@ -60,6 +60,10 @@ gboolean wb_graph_view_get_node_rect (WbGraphView *self, const WbBsym *bsym, gra
 /* wb_graph_view_get_node_ms: the latest run's time drawn on @bsym's node (its tag, and its colour), ms;
  * -1 when the node shows none or is not laid out. */
 double wb_graph_view_get_node_ms (WbGraphView *self, const WbBsym *bsym);
+/* wb_graph_view_dup_node_tag: (transfer full) (nullable) the time tag drawn on @bsym's node: "0.123 ms", or
+ * for an op inside an expanded fusion region its estimated share of the region's time, "est. 0.123 ms"
+ * (profiler/wb-op-estimate.h); NULL when the node shows no time or is not laid out. */
+char *wb_graph_view_dup_node_tag (WbGraphView *self, const WbBsym *bsym);
 /* wb_graph_view_get_node_rgb: the fill colour of @bsym's node (sRGB 0..1 in @rgb[0..2]): by the latest
  * run's time, by kind, and for a collective call (wb_document_is_collective) the collectives' colour
  * (WB_COLLECTIVE_RGB, lighter for a small share of the iteration). FALSE when it is not laid out. */

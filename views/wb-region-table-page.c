@@ -245,6 +245,46 @@ append_runner (WbRegionTable *self, const WbRegion *region, GString *s)
     g_string_append_printf (s, _ ("  %s runs its bound symbols one by one (listed above)\n"), region->executor);
 }
 
+static int
+cmp_estimate (gconstpointer a, gconstpointer b)
+{
+  const WbOpEstimate *x = *(WbOpEstimate *const *) a;
+  const WbOpEstimate *y = *(WbOpEstimate *const *) b;
+
+  if (x->estimated_ns != y->estimated_ns)
+    return x->estimated_ns > y->estimated_ns ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The ops of @region (a call of @trace) with their estimated share of its time in the latest run, costliest
+ * first (wb_document_get_op_estimate); nothing when the run did not time it. */
+static void
+append_estimates (WbRegionTable *self, WbTrace *trace, const WbBsym *region, GString *s)
+{
+  g_autoptr (GPtrArray) ops = g_ptr_array_new ();
+
+  for (guint i = 0; trace != NULL && i < region->n_subsymbols; i++)
+    {
+      const WbOpEstimate *e = wb_document_get_op_estimate (self->document, trace, region->subsymbols[i]);
+
+      if (e != NULL)
+        g_ptr_array_add (ops, (gpointer) e);
+    }
+  if (ops->len == 0)
+    return;
+  g_ptr_array_sort (ops, cmp_estimate);
+  g_string_append (s, _ ("\nIts ops, est. (estimated share of its measured time: split by each op's roofline time, on the GPU "
+                         "first by the measured time of its kernels; not measured per op)\n"));
+  for (guint k = 0; k < ops->len; k++)
+    {
+      const WbOpEstimate *e = ops->pdata[k];
+
+      /* TRANSLATORS: one op of a region's page: estimated share, estimated ms, line, symbol, output */
+      g_string_append_printf (s, _ ("  est. %5.1f%%  %8.3f ms  line %u  %s %s\n"), 100.0 * e->share, e->estimated_ns / 1e6,
+                              wb_trace_get_bsym_line (trace, e->bsym), e->symbol ? e->symbol : "?", e->output ? e->output : "");
+    }
+}
+
 char *
 wb_region_table_get_page_text (WbRegionTable *self)
 {
@@ -277,6 +317,7 @@ update_run_page (WbRegionTable *self, const WbRun *run, const char *name)
       g_string_append (s, _ ("\nIts call in the stage\n"));
       g_string_append (s, "  ");
       wb_bsym_print (call, 0, s);
+      append_estimates (self, trace, call, s);
     }
   else
     g_string_append (s, _ ("\nThe stage it ran is not among the loaded traces.\n"));
@@ -329,8 +370,11 @@ _wb_region_table_update_page (WbRegionTable *self)
   g_string_append (s, _ ("\nWhat runs it\n"));
   append_runner (self, region, s);
   if ((stats = _wb_region_table_stats_of (self, region->name, FALSE)) != NULL)
-    g_string_append_printf (s, _ ("  %s ran it in the latest run: %.3f ms median, %u kernel(s) per iteration\n"),
-                            stats->executor, stats->median_ns / 1e6, stats->kernel_count);
+    {
+      g_string_append_printf (s, _ ("  %s ran it in the latest run: %.3f ms median, %u kernel(s) per iteration\n"),
+                              stats->executor, stats->median_ns / 1e6, stats->kernel_count);
+      append_estimates (self, region_trace (self, region), region->bsym, s);
+    }
   else
     g_string_append (s, _ ("  no run yet\n"));
   gtk_label_set_text (self->page, s->str);

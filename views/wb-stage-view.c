@@ -503,7 +503,22 @@ numbers_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, gu
   gtk_source_gutter_renderer_text_set_text (renderer, text, -1);
 }
 
-/* The gutter: each line's median time in the latest run. */
+/* The estimated ms of the op of fusion region @region printed on 1-based @line of the right pane, or -1. */
+static double
+op_estimate_ms (WbStageView *self, const WbBsym *region, guint line)
+{
+  WbTrace *trace = pane_trace (self, TRUE);
+
+  if (trace == NULL || !wb_bsym_is_fusion (region))
+    return -1;
+  for (guint i = 0; i < region->n_subsymbols; i++)
+    if (wb_trace_get_bsym_line (trace, region->subsymbols[i]) == line)
+      return wb_document_get_op_estimate_ms (self->document, trace, region->subsymbols[i]);
+  return -1;
+}
+
+/* The gutter: each line's median time in the latest run; a line inside a fusion region, its op's estimated share
+ * of the region's time, marked "est." (profiler/wb-op-estimate.h). */
 static void
 times_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, guint line, WbStageView *self)
 {
@@ -512,6 +527,15 @@ times_query_data_cb (GtkSourceGutterRendererText *renderer, GObject *lines, guin
   g_autofree char *text = NULL;
 
   line = trace_line (self, TRUE, line);
+  if (line != G_MAXUINT && self->pair != NULL && wb_document_get_run (self->document) != NULL &&
+      (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) != NULL && wb_stage_pair_get_line (self->pair, TRUE, bsym) < line + 1 &&
+      (ms = op_estimate_ms (self, bsym, line + 1)) >= 0)
+    {
+      /* TRANSLATORS: an op's estimated time in the gutter (a share of its fusion region's measured time), ms */
+      text = g_strdup_printf (_ ("est. %.2f ms"), ms);
+      gtk_source_gutter_renderer_text_set_text (renderer, text, -1);
+      return;
+    }
   if (line == G_MAXUINT || self->pair == NULL || wb_document_get_run (self->document) == NULL || (bsym = wb_stage_pair_get_bsym_at_line (self->pair, TRUE, line + 1)) == NULL || wb_stage_pair_get_line (self->pair, TRUE, bsym) != line + 1 || (ms = wb_document_get_bsym_ms (self->document, bsym)) < 0)
     {
       gtk_source_gutter_renderer_text_set_text (renderer, "", -1);
@@ -705,8 +729,8 @@ wb_stage_view_init (WbStageView *self)
     g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (side ? self->right_scroll : self->left_scroll), "value-changed",
                               G_CALLBACK (side ? right_scrolled_cb : left_scrolled_cb), self);
 
-  /* TRANSLATORS: the widest text of the time gutter (keep the width of "%.1f ms") */
-  self->times = wb_width_gutter_new (_ ("0000.0 ms"), 6);
+  /* TRANSLATORS: the widest text of the time gutter (keep the width of "est. %.2f ms") */
+  self->times = wb_width_gutter_new (_ ("est. 000.00 ms"), 6);
   g_signal_connect (self->times, "query-data", G_CALLBACK (times_query_data_cb), self);
   gutter = gtk_source_view_get_gutter (self->right, GTK_TEXT_WINDOW_LEFT);
   gtk_source_gutter_insert (gutter, self->times, -10);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "wb-ui-common.h"
@@ -318,6 +319,82 @@ test_graph (void)
       g_test_message ("graph export: %s (%" G_GSIZE_FORMAT " bytes)", path, len);
     }
   wb_window_show_view (window, "stages");
+}
+
+/* after the runs: a region of the run's stage expanded in the graph shows each op's estimated share of the
+ * region's measured time, labelled "est." (profiler/wb-op-estimate.h), and so does the region's page */
+static void
+test_graph_estimates (void)
+{
+  WbDocument      *doc = wb_window_get_document (window);
+  WbGraphView     *graph = WB_GRAPH_VIEW (wb_window_get_graph_view (window));
+  WbRegionTable   *table = WB_REGION_TABLE (wb_window_get_region_table (window));
+  int              entry = wb_document_get_run_entry (doc);
+  const WbRun     *run = wb_document_get_run (doc);
+  const WbBsym    *region = NULL, *op = NULL;
+  g_autofree char *tag = NULL, *page = NULL;
+  WbTrace         *trace;
+  double           rgb[3];
+
+  g_assert_cmpint (entry, >=, 0);
+  g_assert_nonnull (run);
+  trace = wb_trace_set_get_entry (wb_document_get_trace_set (doc), entry)->trace;
+  /* the region the run spent most in */
+  {
+    gint64 most = 0;
+
+    for (guint i = 0; i < trace->n_body; i++)
+      {
+        const WbRegionStats *s = wb_bsym_is_fusion (trace->body[i]) ? wb_run_find_region (run, trace->body[i]->name) : NULL;
+
+        if (s != NULL && s->median_ns > most)
+          most = s->median_ns, region = trace->body[i];
+      }
+  }
+  g_assert_nonnull (region);
+  /* the op the estimate gives most: a non-view op, so its tag is not "est. 0.000 ms" */
+  {
+    gint64 best = -1;
+
+    for (guint k = 0; k < region->n_subsymbols; k++)
+      {
+        const WbOpEstimate *e = wb_document_get_op_estimate (doc, trace, region->subsymbols[k]);
+
+        g_assert_nonnull (e);
+        if (e->estimated_ns > best)
+          best = e->estimated_ns, op = region->subsymbols[k];
+      }
+    g_assert_cmpint (best, >, 0);
+  }
+  wb_document_set_entry (doc, entry);
+  wb_window_show_view (window, "graph");
+  g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+  gtk_widget_activate_action (GTK_WIDGET (graph), "graph.collapse-all", NULL);
+  g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+  wb_graph_view_set_expanded (graph, region, TRUE);
+  g_assert_true (wb_ui_wait (graph_ready, graph, 60));
+  tag = wb_graph_view_dup_node_tag (graph, op);
+  g_test_message ("%s: %s %s: %s", region->name, op->name, op->outputs && op->outputs->kind == WB_VALUE_NAME ? op->outputs->text : "", tag);
+  g_assert_nonnull (tag);
+  g_assert_true (g_str_has_prefix (tag, "est. "));
+  g_assert_cmpfloat (wb_graph_view_get_node_ms (graph, op), >, 0);
+  /* coloured by it: not the plain op colour of a node without a time */
+  g_assert_true (wb_graph_view_get_node_rgb (graph, op, rgb));
+  g_assert_false (fabs (rgb[0] - 0.859) < 1e-3 && fabs (rgb[1] - 0.914) < 1e-3 && fabs (rgb[2] - 0.965) < 1e-3);
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "07c-graph-estimates"));
+  /* the Regions table's page of the region lists its ops with their estimated share */
+  wb_window_show_view (window, "regions");
+  wb_document_select_region (doc, region->name);
+  wb_ui_spin (0.3);
+  page = wb_region_table_get_page_text (table);
+  g_assert_nonnull (strstr (page, "Its ops, est."));
+  g_assert_nonnull (strstr (page, op->name));
+  /* the stage's gutter gives the region's lines their estimates ("est. 0.49 ms"), seen in the screenshot */
+  wb_window_show_view (window, "stages");
+  wb_stage_view_select_line (WB_STAGE_VIEW (wb_window_get_stage_view (window)), TRUE, wb_trace_get_bsym_line (trace, op));
+  wb_ui_spin (0.3);
+  g_free (wb_ui_screenshot (GTK_WIDGET (window), "07d-stage-estimates"));
 }
 
 /* after the runs: the timeline and the kernel table show the latest run's kernels */
@@ -656,6 +733,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/graph", test_graph);
   g_test_add_func ("/ui/window/preferences", test_preferences);
   g_test_add_func ("/ui/window/switch-executor", test_switch_executor);
+  g_test_add_func ("/ui/window/graph-estimates", test_graph_estimates);
   g_test_add_func ("/ui/window/timeline", test_timeline);
   g_test_add_func ("/ui/window/broken-file", test_broken_file);
   g_test_add_func ("/ui/window/welcome", test_welcome);
