@@ -176,4 +176,22 @@ typedef enum
  * larger of @cpu's and @cpu32's. */
 WbCliF64Verdict wb_cli_coverage_judge_f64 (const WbTensor *got, const WbTensor *cpu, const WbTensor *cpu32, const WbTensor *f64, double *err_got, double *err_cpu);
 
+/* wb-cli-coverage-compare.c. WbCliCoverageWorst: the result furthest from its reference so far, relative to the
+ * reference's largest magnitude (@name: transfer none); start it at { "-", 0, -1 }.
+ * wb_cli_coverage_note_worst: keeps @name's comparison @cmp in @w when it is further off.
+ * wb_cli_coverage_compare_results: @r (a run level's result) from @run's outputs and gradients compared with
+ * @reference (@reference_path names it in messages): OK with a note, or FAIL naming the first mismatch.
+ * wb_cli_coverage_estimate_gflop: FLOPs of one run of @stage of @c (its forward and its backward) by the static
+ * cost model, GFLOP. */
+typedef struct
+{
+  const char *name;
+  double      max_abs;
+  double      rel;
+} WbCliCoverageWorst;
+
+void   wb_cli_coverage_note_worst (WbCliCoverageWorst *w, const char *name, const WbCompareResult *cmp);
+void   wb_cli_coverage_compare_results (WbCliCoverageResult *r, const WbCaseRun *run, WbSafetensors *reference, const char *reference_path);
+double wb_cli_coverage_estimate_gflop (WbCase *c, const WbCaseStage *stage);
+
 G_END_DECLS
