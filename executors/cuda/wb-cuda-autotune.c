@@ -26,125 +26,40 @@
 #include "wb-cuda-exec-private.h"
 #include "wb-nvrtc.h"
 
+/* A variant: one field of WbCudaCodegenOptions (a guint or a gboolean, both an int's size) set to @value. */
 typedef struct
 {
   const char *name;
-  void (*apply) (WbCudaCodegenOptions *o);
+  gsize       field; /* offsetof (WbCudaCodegenOptions, ...); unused for the default */
+  guint       value;
 } Variant;
 
-static void
-block_128 (WbCudaCodegenOptions *o)
-{
-  o->pointwise_block = 128;
-}
-static void
-block_512 (WbCudaCodegenOptions *o)
-{
-  o->pointwise_block = 512;
-}
-static void
-block_1024 (WbCudaCodegenOptions *o)
-{
-  o->pointwise_block = 1024;
-}
-static void
-one_wave (WbCudaCodegenOptions *o)
-{
-  o->pointwise_blocks_per_sm = 8;
-}
-static void
-scalar (WbCudaCodegenOptions *o)
-{
-  o->no_vector = TRUE;
-}
-static void
-no_warp_rows (WbCudaCodegenOptions *o)
-{
-  o->no_warp_rows = TRUE;
-}
-static void
-row_warp (WbCudaCodegenOptions *o)
-{
-  o->row_threads = 32;
-}
-static void
-row_128 (WbCudaCodegenOptions *o)
-{
-  o->row_threads = 128;
-}
-static void
-row_block (WbCudaCodegenOptions *o)
-{
-  o->no_row_warp = TRUE;
-}
-static void
-no_epilogue (WbCudaCodegenOptions *o)
-{
-  o->no_epilogue = TRUE;
-}
-static void
-no_siblings (WbCudaCodegenOptions *o)
-{
-  o->no_siblings = TRUE;
-}
-static void
-no_mix (WbCudaCodegenOptions *o)
-{
-  o->no_mix = TRUE;
-}
-static void
-no_table (WbCudaCodegenOptions *o)
-{
-  o->no_table = TRUE;
-}
-static void
-column_rows_1 (WbCudaCodegenOptions *o)
-{
-  o->column_rows = 1;
-}
-static void
-column_rows_8 (WbCudaCodegenOptions *o)
-{
-  o->column_rows = 8;
-}
-static void
-column_blocks_2 (WbCudaCodegenOptions *o)
-{
-  o->column_blocks_per_sm = 2;
-}
-static void
-column_blocks_8 (WbCudaCodegenOptions *o)
-{
-  o->column_blocks_per_sm = 8;
-}
-static void
-mix_blocks_1 (WbCudaCodegenOptions *o)
-{
-  o->mix_blocks_per_sm = 1;
-}
+#define OPT(f) G_STRUCT_OFFSET (WbCudaCodegenOptions, f)
 
 /* Variant 0 is the default; the names are what the report and autotune.ini show. */
 static const Variant variants[] = {
-  { "default", NULL },
-  { "block 128", block_128 },
-  { "block 512", block_512 },
-  { "block 1024", block_1024 },
-  { "one wave", one_wave },
-  { "scalar", scalar },
-  { "no warp rows", no_warp_rows },
-  { "row warp", row_warp },
-  { "row 128", row_128 },
-  { "row block", row_block },
-  { "no epilogue", no_epilogue },
-  { "no siblings", no_siblings },
-  { "no mix", no_mix },
-  { "no table", no_table },
-  { "column rows 1", column_rows_1 },
-  { "column rows 8", column_rows_8 },
-  { "column blocks 2", column_blocks_2 },
-  { "column blocks 8", column_blocks_8 },
-  { "mix blocks 1", mix_blocks_1 },
+  { "default", 0, 0 },
+  { "block 128", OPT (pointwise_block), 128 },
+  { "block 512", OPT (pointwise_block), 512 },
+  { "block 1024", OPT (pointwise_block), 1024 },
+  { "one wave", OPT (pointwise_blocks_per_sm), 8 },
+  { "scalar", OPT (no_vector), TRUE },
+  { "no warp rows", OPT (no_warp_rows), TRUE },
+  { "row warp", OPT (row_threads), 32 },
+  { "row 128", OPT (row_threads), 128 },
+  { "row block", OPT (no_row_warp), TRUE },
+  { "no epilogue", OPT (no_epilogue), TRUE },
+  { "no siblings", OPT (no_siblings), TRUE },
+  { "no mix", OPT (no_mix), TRUE },
+  { "no table", OPT (no_table), TRUE },
+  { "column rows 1", OPT (column_rows), 1 },
+  { "column rows 8", OPT (column_rows), 8 },
+  { "column blocks 2", OPT (column_blocks_per_sm), 2 },
+  { "column blocks 8", OPT (column_blocks_per_sm), 8 },
+  { "mix blocks 1", OPT (mix_blocks_per_sm), 1 },
 };
+
+G_STATIC_ASSERT (sizeof (gboolean) == sizeof (guint));
 
 /* Timing, as Triton's do_bench: each launch alone between two events, with the L2 cache flushed before it
  * (a memset of FLUSH_BYTES, more than any GPU's L2), so that a variant is not judged on inputs its own last
@@ -188,7 +103,7 @@ _wb_cuda_autotune_options (guint v, WbCudaCodegenFlags flags, WbCudaCodegenOptio
 {
   wb_cuda_codegen_options_init_from_env (o, flags);
   if (v > 0 && v < G_N_ELEMENTS (variants))
-    variants[v].apply (o);
+    G_STRUCT_MEMBER (guint, o, variants[v].field) = variants[v].value;
 }
 
 static int
