@@ -153,7 +153,7 @@ key_event (WbUiInput *self, KeySym sym, gboolean press)
 }
 
 static void
-press_keyval (WbUiInput *self, guint keyval, GdkModifierType mods)
+send_keyval (WbUiInput *self, guint keyval, GdkModifierType mods)
 {
   gboolean shift;
   KeyCode  code = keycode (self, keyval, &shift);
@@ -172,6 +172,12 @@ press_keyval (WbUiInput *self, guint keyval, GdkModifierType mods)
     key_event (self, XK_Alt_L, FALSE);
   if (mods & GDK_CONTROL_MASK)
     key_event (self, XK_Control_L, FALSE);
+}
+
+static void
+press_keyval (WbUiInput *self, guint keyval, GdkModifierType mods)
+{
+  send_keyval (self, keyval, mods);
   flush (self);
 }
 
@@ -191,6 +197,14 @@ wb_ui_input_type (WbUiInput *self, const char *text)
 {
   for (const char *c = text; *c != '\0'; c++)
     press_keyval (self, gdk_unicode_to_keyval ((guchar) *c), 0);
+}
+
+void
+wb_ui_input_type_fast (WbUiInput *self, const char *text)
+{
+  for (const char *c = text; *c != '\0'; c++)
+    send_keyval (self, gdk_unicode_to_keyval ((guchar) *c), 0);
+  flush (self);
 }
 
 void
@@ -255,6 +269,12 @@ wb_ui_input_key (WbUiInput *self, const char *accel)
 
 void
 wb_ui_input_type (WbUiInput *self, const char *text)
+{
+  g_assert_not_reached ();
+}
+
+void
+wb_ui_input_type_fast (WbUiInput *self, const char *text)
 {
   g_assert_not_reached ();
 }

@@ -30,6 +30,9 @@ gboolean wb_ui_input_focus (WbUiInput *self);
 void wb_ui_input_key (WbUiInput *self, const char *accel);
 /* wb_ui_input_type: types @text (ASCII) key by key. */
 void wb_ui_input_type (WbUiInput *self, const char *text);
+/* wb_ui_input_type_fast: as wb_ui_input_type, the keys sent at once and one frame waited for after them
+ * all (a fast typist's): for long texts such as paths. */
+void wb_ui_input_type_fast (WbUiInput *self, const char *text);
 /* wb_ui_input_move: moves the pointer to @widget's point (@x, @y), in the widget's coordinates (px);
  * @widget may be in another window or popover than the one wb_ui_input_new was given. */
 void wb_ui_input_move (WbUiInput *self, GtkWidget *widget, double x, double y);
