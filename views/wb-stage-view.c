@@ -19,8 +19,9 @@ struct _WbStageView
   int            left_entry;
   int            right_entry;
   gboolean       updating;
-  gboolean       syncing;     /* sync_scroll is moving the other pane */
-  gboolean       in_frame;    /* between the frame clock's before-paint and after-paint */
+  gboolean       syncing;  /* sync_scroll is moving the other pane */
+  gboolean       in_frame; /* between the frame clock's before-paint and after-paint */
+  gboolean       disposed;
   guint          sync_tick;   /* the tick callback that moves the other pane (0: none due) */
   gboolean       sync_from;   /* the pane it follows: TRUE the right one */
   GdkFrameClock *clock;       /* (nullable) while realized */
@@ -51,6 +52,8 @@ struct _WbStageView
 };
 
 G_DEFINE_FINAL_TYPE (WbStageView, wb_stage_view, GTK_TYPE_WIDGET)
+
+static GtkAdjustment *pane_adjustment (WbStageView *self, int side, int vertical);
 
 /* WbWidthGutter: a text column as wide as its widest possible text. GtkSourceGutterRendererText measures
  * whatever text it holds at that moment (the last line's, often ""), and a size request does not reach
@@ -593,11 +596,11 @@ wb_stage_view_dispose (GObject *object)
   if (self->document != NULL && self->times != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self->times);
   g_clear_object (&self->document);
-  if (self->mirror_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->mirror_tick);
-  if (self->sync_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->sync_tick);
-  self->mirror_tick = self->sync_tick = 0;
+  /* a tick callback still due finds the view disposed (GTK drops it with the widget) */
+  self->disposed = TRUE;
+  for (int side = 0; side < 2 && self->left_scroll != NULL; side++)
+    for (int v = 0; v < 2; v++)
+      g_signal_handlers_disconnect_by_data (pane_adjustment (self, side, v), self);
   for (int side = 0; side < 2; side++)
     for (int v = 0; v < 2; v++)
       if (self->shown[side][v] != NULL)
@@ -683,6 +686,8 @@ mirror_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   WbStageView *self = WB_STAGE_VIEW (widget);
 
   self->mirror_tick = 0;
+  if (self->disposed)
+    return G_SOURCE_REMOVE;
   self->mirroring = TRUE;
   for (int side = 0; side < 2; side++)
     for (int v = 0; v < 2; v++)
@@ -701,7 +706,7 @@ mirror_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 static void
 queue_mirror (WbStageView *self)
 {
-  if (self->mirror_tick == 0)
+  if (self->mirror_tick == 0 && !self->disposed)
     self->mirror_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), mirror_tick_cb, NULL, NULL);
 }
 
@@ -723,7 +728,8 @@ sync_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   WbStageView *self = WB_STAGE_VIEW (widget);
 
   self->sync_tick = 0;
-  sync_scroll (self, self->sync_from);
+  if (!self->disposed)
+    sync_scroll (self, self->sync_from);
   return G_SOURCE_REMOVE;
 }
 
@@ -776,8 +782,12 @@ wb_stage_view_unrealize (GtkWidget *widget)
 {
   WbStageView *self = WB_STAGE_VIEW (widget);
 
+  /* by function: GTK's own tick handler on the clock has the widget as its data too */
   if (self->clock != NULL)
-    g_signal_handlers_disconnect_by_data (self->clock, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->clock, frame_begin_cb, self);
+      g_signal_handlers_disconnect_by_func (self->clock, frame_end_cb, self);
+    }
   g_clear_object (&self->clock);
   self->in_frame = FALSE;
   GTK_WIDGET_CLASS (wb_stage_view_parent_class)->unrealize (widget);
