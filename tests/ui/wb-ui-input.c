@@ -110,6 +110,25 @@ flush (WbUiInput *self)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* flush without waiting for idle work: the frame after the events' handlers, no more (events come before
+ * the frame clock's idle, which comes before GtkTextView's background layout) */
+static void
+flush_frame (WbUiInput *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->window));
+  guint          painted = self->painted;
+  gint64         end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  XSync (self->dpy, False);
+  XSync (gdk_x11_display_get_xdisplay (gtk_widget_get_display (GTK_WIDGET (self->window))), False);
+  while (g_main_context_iteration (NULL, FALSE) && self->painted == painted)
+    ;
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
+  while (self->painted == painted && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (self->painted, >, painted);
+}
+
 void
 wb_ui_input_sync (WbUiInput *self)
 {
@@ -200,6 +219,18 @@ wb_ui_input_type (WbUiInput *self, const char *text)
 }
 
 void
+wb_ui_input_key_quick (WbUiInput *self, const char *accel)
+{
+  guint           keyval = 0;
+  GdkModifierType mods = 0;
+
+  if (!gtk_accelerator_parse (accel, &keyval, &mods) || keyval == 0)
+    g_error ("not an accelerator: %s", accel);
+  send_keyval (self, keyval, mods);
+  flush_frame (self);
+}
+
+void
 wb_ui_input_type_fast (WbUiInput *self, const char *text)
 {
   for (const char *c = text; *c != '\0'; c++)
@@ -275,6 +306,12 @@ wb_ui_input_type (WbUiInput *self, const char *text)
 
 void
 wb_ui_input_type_fast (WbUiInput *self, const char *text)
+{
+  g_assert_not_reached ();
+}
+
+void
+wb_ui_input_key_quick (WbUiInput *self, const char *accel)
 {
   g_assert_not_reached ();
 }
