@@ -206,6 +206,16 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     base = plain;
   else
     {
+      /* a folder without traces: what was recorded beside them says why (zoo.json, meta.json) */
+      g_autofree char *why = g_error_matches (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY) ? wb_case_dir_explain_empty (load_path) : NULL;
+
+      if (why != NULL)
+        {
+          GError *explained = g_error_new (error->domain, error->code, "%s; %s", error->message, why);
+
+          g_error_free (error);
+          error = explained;
+        }
       g_task_return_error (task, error);
       return;
     }

@@ -192,6 +192,13 @@ check_error_page (const char *path)
   p = strstr (text, at);
   g_assert_nonnull (p);
   g_assert_true (g_ascii_isdigit (p[strlen (at)]));
+  /* and why, as the recorder wrote it beside the (missing) traces */
+  {
+    g_autofree char *zoo = g_build_filename (path, "zoo.json", NULL);
+
+    if (g_file_test (zoo, G_FILE_TEST_IS_REGULAR))
+      g_assert_nonnull (strstr (text, "zoo.json: "));
+  }
 }
 
 static void
