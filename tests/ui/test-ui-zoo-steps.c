@@ -193,7 +193,8 @@ zoo_step_stages (const char *what)
   find_panes (GTK_WIDGET (view), panes, &n_panes);
   g_assert_cmpuint (n_panes, ==, 2);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panes[1])));
-  /* a click in the right pane gives it the keyboard */
+  /* the window has the keyboard (the chooser had it), and a click in the right pane gives it the pane */
+  g_assert_true (wb_ui_input_focus (zoo_input));
   wb_ui_input_click (zoo_input, GTK_WIDGET (panes[1]), gtk_widget_get_width (GTK_WIDGET (panes[1])) / 2.0, 8);
   zoo_set_context ("%s entry 0 (%s)", what, entry_what (set, 0));
   check_entry (view, panes, 0);
@@ -205,7 +206,9 @@ zoo_step_stages (const char *what)
 
       zoo_set_context ("%s entry %u (%s)", what, i, entry_what (set, i));
       wb_ui_input_key_quick (zoo_input, "<Alt>Right"); /* returns after the frame that showed it */
-      g_assert_true (wb_ui_wait (entry_changed, GUINT_TO_POINTER (i - 1), 10));
+      if (!wb_ui_wait (entry_changed, GUINT_TO_POINTER (i - 1), 10))
+        g_error ("%s: Alt+Right left the stage as it was (focus on %s)", what,
+                 gtk_window_get_focus (GTK_WINDOW (zoo_window)) ? G_OBJECT_TYPE_NAME (gtk_window_get_focus (GTK_WINDOW (zoo_window))) : "nothing");
       ms = zoo_ms_since (t0);
       if (ms > worst_ms)
         worst_ms = ms, worst = i;

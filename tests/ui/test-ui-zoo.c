@@ -56,7 +56,7 @@ log_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpoin
       message = fields[i].value;
   n_warnings++;
   g_printerr ("zoo: %s: %s-%s: %s\n", context ? context : "(no case)", domain ? domain : "?",
-              (level & G_LOG_LEVEL_WARNING) ? "WARNING" : "CRITICAL", message ? message : "");
+              (level & G_LOG_LEVEL_WARNING) ? "WARNING" : (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL" : "ERROR", message ? message : "");
   if (level & G_LOG_LEVEL_WARNING)
     {
       /* the case fails, the others still run: every warning is named */
