@@ -40,6 +40,12 @@ zoo_set_context (const char *format, ...)
   va_end (args);
 }
 
+const char *
+context_text (void)
+{
+  return context ? context : "(no case)";
+}
+
 /* -- the log writer: any warning or critical names the case and stage ------------------------------- */
 
 static GLogWriterOutput
@@ -56,7 +62,9 @@ log_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpoin
       message = fields[i].value;
   n_warnings++;
   g_printerr ("zoo: %s: %s-%s: %s\n", context ? context : "(no case)", domain ? domain : "?",
-              (level & G_LOG_LEVEL_WARNING) ? "WARNING" : (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL" : "ERROR", message ? message : "");
+              (level & G_LOG_LEVEL_WARNING) ? "WARNING" : (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL"
+                                                                                         : "ERROR",
+              message ? message : "");
   if (level & G_LOG_LEVEL_WARNING)
     {
       /* the case fails, the others still run: every warning is named */

@@ -16,7 +16,8 @@ extern WbUiInput *zoo_input;  /* real input to it */
 
 double zoo_ms_since (gint64 t0);
 /* zoo_set_context: what the log writer names with any warning: "CASE" or "CASE entry N (what)" */
-void zoo_set_context (const char *format, ...) G_GNUC_PRINTF (1, 2);
+void        zoo_set_context (const char *format, ...) G_GNUC_PRINTF (1, 2);
+const char *context_text (void);
 /* zoo_click_view: a click on the view switcher's button of view @title ("Stages", "Graph", ...) */
 void zoo_click_view (const char *title);
 

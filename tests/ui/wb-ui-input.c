@@ -384,7 +384,9 @@ wb_ui_input_click_widget (WbUiInput *self, GtkWidget *widget)
  * while a scrolled GtkSourceView has the focus: the pane's scrollbar trough is drawn in the frame that
  * reallocates it; and, stepping to a stage after the wheel scrolled the panes, the same for a pane's
  * GtkBox (the synchronised scroll moves the other pane while the frame allocates them, and the scrollbar
- * that appears or goes re-queues the box). Not fatal here (GLib aborts on fatal warnings in g_log_writer_default, which this
+ * that appears or goes re-queues the box). The stage view no longer does either (its scrollbars and the
+ * paired scroll are kept out of the paint, wb-stage-view.c; test-ui-zoo allows no warning at all); other
+ * scrolled views may. Not fatal here (GLib aborts on fatal warnings in g_log_writer_default, which this
  * writer does not call for it): printed, counted and reported; every other message goes to the default
  * writer, so any other warning still fails the test. */
 static guint gizmo_warnings;
