@@ -333,6 +333,9 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   g_free (self->path);
   self->path = g_strdup (job->path);
   g_ptr_array_set_size (self->runs, 0);
+  /* another case: a profile's estimate must not come from the last one's runs */
+  self->last_seconds = 0;
+  self->last_iterations = 0;
   self->rank = 0;
   self->case_ranks = job->case_ranks;
   for (guint i = 0; job->session_runs != NULL && i < job->session_runs->len; i++)
