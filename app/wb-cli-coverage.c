@@ -75,70 +75,6 @@ is_trace_file_name (const char *name)
   return FALSE;
 }
 
-/* Why a folder with a meta.json but no trace file is not a case: the recording's first error. */
-static char *
-skipped_reason (const char *meta)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *finite = NULL;
-  gsize            len = 0;
-  JsonNode        *root;
-  JsonObject      *o;
-  JsonArray       *errors;
-
-  if (!wb_input_read_file (meta, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
-      !json_parser_load_from_data (parser, (finite = wb_input_json_finite (text, len, &len)), (gssize) len, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
-    return g_strdup ("no trace files (meta.json unreadable)");
-  o = json_node_get_object (root);
-  errors = json_object_has_member (o, "errors") ? json_object_get_array_member (o, "errors") : NULL;
-  if (errors != NULL && json_array_get_length (errors) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (errors, 0)))
-    {
-      const char      *exc = json_object_get_string_member_with_default (json_array_get_object_element (errors, 0), "exception", NULL);
-      g_autofree char *text = g_strstrip (g_strdup (exc != NULL ? exc : ""));
-      g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-      guint n = g_strv_length (lines);
-
-      if (n > 0)
-        return g_strdup_printf ("no trace files; meta.json records the recording's error: %s", lines[n - 1]);
-    }
-  return g_strdup ("no trace files (meta.json only)");
-}
-
-/* The same for a zoo case folder (tools/zoo/README.md) that holds only zoo.json: Thunder failed before it
- * produced a trace, or the recording itself failed; zoo.json has the status and the first error. */
-static char *
-zoo_skipped_reason (const char *zoo)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *finite = NULL;
-  gsize            len = 0;
-  JsonNode        *root;
-  JsonObject      *o, *e = NULL;
-  JsonArray       *errors;
-  const char      *status;
-
-  if (!wb_input_read_file (zoo, wb_input_get_max_trace_bytes (), &text, &len, NULL) ||
-      !json_parser_load_from_data (parser, (finite = wb_input_json_finite (text, len, &len)), (gssize) len, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser)))
-    return g_strdup ("no trace files (zoo.json unreadable)");
-  o = json_node_get_object (root);
-  status = json_object_get_string_member_with_default (o, "status", "?");
-  errors = json_object_has_member (o, "errors") ? json_object_get_array_member (o, "errors") : NULL;
-  if (errors != NULL && json_array_get_length (errors) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (errors, 0)))
-    e = json_array_get_object_element (errors, 0);
-  if (e != NULL)
-    {
-      g_auto (GStrv) lines = g_strsplit (json_object_get_string_member_with_default (e, "error", ""), "\n", 2);
-
-      return g_strdup_printf ("no trace files; zoo.json: %s (%s: %s)", status,
-                              json_object_get_string_member_with_default (e, "stage", "?"), lines[0] ? lines[0] : "");
-    }
-  return g_strdup_printf ("no trace files; zoo.json: %s", status);
-}
-
 typedef struct
 {
   GPtrArray  *cases;   /* (element-type WbCliCoverageCase) */
@@ -182,19 +118,21 @@ find_cases (Finder *f, const char *dir, const char *name, guint depth)
   else if (g_file_test (meta, G_FILE_TEST_IS_REGULAR))
     {
       WbCliCoverageSkipped *s = g_new0 (WbCliCoverageSkipped, 1);
+      g_autofree char      *why = wb_case_dir_explain_empty (dir);
 
       s->name = g_strdup (name);
       s->path = g_strdup (dir);
-      s->reason = skipped_reason (meta);
+      s->reason = g_strdup_printf ("no trace files; %s", why);
       g_ptr_array_add (f->skipped, s);
     }
   else if (subdirs->len == 0 && g_file_test (zoo, G_FILE_TEST_IS_REGULAR))
     {
       WbCliCoverageSkipped *s = g_new0 (WbCliCoverageSkipped, 1);
+      g_autofree char      *why = wb_case_dir_explain_empty (dir);
 
       s->name = g_strdup (name);
       s->path = g_strdup (dir);
-      s->reason = zoo_skipped_reason (zoo);
+      s->reason = g_strdup_printf ("no trace files; %s", why);
       g_ptr_array_add (f->skipped, s);
     }
   for (guint i = 0; i < subdirs->len; i++)

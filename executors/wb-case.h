@@ -89,6 +89,12 @@ GPtrArray *wb_case_list_subprograms (const WbCase *c);
  * sub-program; for an entry of none (the workbench's stages) @fallback (nullable) when it is one, else the
  * first. NULL for a case of one program. */
 const char *wb_case_choose_subprogram (const WbCase *c, const WbTraceSet *set, guint entry, const char *fallback);
+/* wb_case_dir_explain_empty: (transfer full) (nullable) why case folder @dir holds no trace file, from
+ * what was recorded beside it: the recording's error in meta.json ("meta.json records the recording's
+ * error: ..."; "meta.json only"), or a zoo case's status and first error in zoo.json ("zoo.json: thunder.jit
+ * and ThunderFX failed (thunder: AssertionError: ...)"); "... unreadable" when the file cannot be read;
+ * NULL when the folder has neither file. */
+char *wb_case_dir_explain_empty (const char *dir);
 /* wb_case_find_stage: the stage whose forward (or backward) is entry @entry or whose label is @label. */
 const WbCaseStage *wb_case_find_stage (const WbCase *c, int entry, const char *label);
 /* wb_case_add_workbench_stages: runs the compiler's pipeline (compiler/wb-pipeline.h) on the case's

@@ -206,6 +206,16 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     base = plain;
   else
     {
+      /* a folder without traces: what was recorded beside them says why (zoo.json, meta.json) */
+      g_autofree char *why = g_error_matches (error, WB_TRACE_ERROR, WB_TRACE_ERROR_EMPTY) ? wb_case_dir_explain_empty (load_path) : NULL;
+
+      if (why != NULL)
+        {
+          GError *explained = g_error_new (error->domain, error->code, "%s; %s", error->message, why);
+
+          g_error_free (error);
+          error = explained;
+        }
       g_task_return_error (task, error);
       return;
     }
@@ -323,6 +333,9 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   g_free (self->path);
   self->path = g_strdup (job->path);
   g_ptr_array_set_size (self->runs, 0);
+  /* another case: a profile's estimate must not come from the last one's runs */
+  self->last_seconds = 0;
+  self->last_iterations = 0;
   self->rank = 0;
   self->case_ranks = job->case_ranks;
   for (guint i = 0; job->session_runs != NULL && i < job->session_runs->len; i++)

@@ -12,14 +12,24 @@ struct _WbStageView
 {
   GtkWidget parent_instance;
 
-  WbDocument  *document;
-  WbStagePair *pair;  /* borrowed from @pairs */
-  GHashTable  *pairs; /* right entry + 1 -> WbStagePair: the pairs already computed (stepping back and forth) */
-  guint        prefetch_id;
-  int          left_entry;
-  int          right_entry;
-  gboolean     updating;
-  gboolean     syncing; /* sync_scroll is moving the other pane */
+  WbDocument    *document;
+  WbStagePair   *pair;  /* borrowed from @pairs */
+  GHashTable    *pairs; /* right entry + 1 -> WbStagePair: the pairs already computed (stepping back and forth) */
+  guint          prefetch_id;
+  int            left_entry;
+  int            right_entry;
+  gboolean       updating;
+  gboolean       syncing;  /* sync_scroll is moving the other pane */
+  gboolean       in_frame; /* between the frame clock's before-paint and after-paint */
+  gboolean       disposed;
+  guint          sync_tick;   /* the tick callback that moves the other pane (0: none due) */
+  gboolean       sync_from;   /* the pane it follows: TRUE the right one */
+  GdkFrameClock *clock;       /* (nullable) while realized */
+  guint          mirror_tick; /* the tick callback that copies the panes' adjustments to the scrollbars */
+  gboolean       mirroring;   /* it is copying them */
+  /* per pane [side][0 horizontal, 1 vertical]: what its scrollbars show, and the scrollbars */
+  GtkAdjustment *shown[2][2];
+  GtkWidget     *bars[2][2];
 
   /* template children */
   GtkPaned          *paned;
@@ -27,6 +37,8 @@ struct _WbStageView
   GtkLabel          *right_title;
   GtkScrolledWindow *left_scroll;
   GtkScrolledWindow *right_scroll;
+  GtkGrid           *left_grid;
+  GtkGrid           *right_grid;
   GtkSourceView     *left;
   GtkSourceView     *right;
 
@@ -40,6 +52,8 @@ struct _WbStageView
 };
 
 G_DEFINE_FINAL_TYPE (WbStageView, wb_stage_view, GTK_TYPE_WIDGET)
+
+static GtkAdjustment *pane_adjustment (WbStageView *self, int side, int vertical);
 
 /* WbWidthGutter: a text column as wide as its widest possible text. GtkSourceGutterRendererText measures
  * whatever text it holds at that moment (the last line's, often ""), and a size request does not reach
@@ -606,6 +620,18 @@ wb_stage_view_dispose (GObject *object)
   if (self->document != NULL && self->times != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self->times);
   g_clear_object (&self->document);
+  /* a tick callback still due finds the view disposed (GTK drops it with the widget) */
+  self->disposed = TRUE;
+  for (int side = 0; side < 2 && self->left_scroll != NULL; side++)
+    for (int v = 0; v < 2; v++)
+      g_signal_handlers_disconnect_by_data (pane_adjustment (self, side, v), self);
+  for (int side = 0; side < 2; side++)
+    for (int v = 0; v < 2; v++)
+      if (self->shown[side][v] != NULL)
+        {
+          g_signal_handlers_disconnect_by_data (self->shown[side][v], self);
+          g_clear_object (&self->shown[side][v]);
+        }
   gtk_widget_dispose_template (GTK_WIDGET (self), WB_TYPE_STAGE_VIEW);
   g_clear_handle_id (&self->prefetch_id, g_source_remove);
   self->pair = NULL;
@@ -653,16 +679,154 @@ sync_scroll (WbStageView *self, gboolean from)
   self->syncing = FALSE;
 }
 
+/* -- the scrollbars ----------------------------------------------------------------------------------
+ * A GtkTextView sets its adjustments while it is drawn too: GtkSourceView highlights the lines it is
+ * about to draw in its snapshot, and GtkTextView lays out lines changed within the frame in its paint,
+ * both after the scrolled window allocated its scrollbars; the scrollbars, drawn after the text, then had
+ * no allocation (GTK 4.8: "Trying to snapshot GtkGizmo ... without a current allocation", seen after a
+ * wheel scroll showed them). So the panes' scrolled windows have no scrollbars of their own (policy
+ * EXTERNAL) and each pane's grid has two that show copies of its adjustments, made in the frame clock's
+ * update phase, before any layout; a scrollbar dragged moves the pane at once (an event, before the frame). */
+
+static void
+copy_adjustment (GtkAdjustment *to, GtkAdjustment *from)
+{
+  gtk_adjustment_configure (to, gtk_adjustment_get_value (from), gtk_adjustment_get_lower (from), gtk_adjustment_get_upper (from),
+                            gtk_adjustment_get_step_increment (from), gtk_adjustment_get_page_increment (from),
+                            gtk_adjustment_get_page_size (from));
+}
+
+static GtkAdjustment *
+pane_adjustment (WbStageView *self, int side, int vertical)
+{
+  GtkScrolledWindow *scroll = side ? self->right_scroll : self->left_scroll;
+
+  return vertical ? gtk_scrolled_window_get_vadjustment (scroll) : gtk_scrolled_window_get_hadjustment (scroll);
+}
+
+static gboolean
+mirror_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  WbStageView *self = WB_STAGE_VIEW (widget);
+
+  self->mirror_tick = 0;
+  if (self->disposed)
+    return G_SOURCE_REMOVE;
+  self->mirroring = TRUE;
+  for (int side = 0; side < 2; side++)
+    for (int v = 0; v < 2; v++)
+      {
+        GtkAdjustment *from = pane_adjustment (self, side, v);
+
+        copy_adjustment (self->shown[side][v], from);
+        /* shown only when there is something to scroll to */
+        gtk_widget_set_visible (self->bars[side][v], gtk_adjustment_get_upper (from) - gtk_adjustment_get_lower (from) >
+                                                         gtk_adjustment_get_page_size (from) + 0.5);
+      }
+  self->mirroring = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_mirror (WbStageView *self)
+{
+  if (self->mirror_tick == 0 && !self->disposed)
+    self->mirror_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), mirror_tick_cb, NULL, NULL);
+}
+
+/* a scrollbar moved by the user: the pane follows */
+static void
+shown_value_cb (GtkAdjustment *shown, WbStageView *self)
+{
+  if (self->mirroring)
+    return;
+  for (int side = 0; side < 2; side++)
+    for (int v = 0; v < 2; v++)
+      if (self->shown[side][v] == shown)
+        gtk_adjustment_set_value (pane_adjustment (self, side, v), gtk_adjustment_get_value (shown));
+}
+
+static gboolean
+sync_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  WbStageView *self = WB_STAGE_VIEW (widget);
+
+  self->sync_tick = 0;
+  if (!self->disposed)
+    sync_scroll (self, self->sync_from);
+  return G_SOURCE_REMOVE;
+}
+
+/* A pane scrolled (@from: the right one): the other pane follows at once when the user scrolled (an
+ * event, before the frame); when the frame itself moved it (GtkTextView keeps its top line in place as it
+ * lays out lines in its paint), in the next frame's update phase: moved while the frame is drawn, the other
+ * pane would lay out its lines and resize its box after the box was allocated ("Trying to snapshot
+ * GtkBox ... without a current allocation"). The scrollbars follow in the update phase (mirror_tick_cb). */
+static void
+scrolled (WbStageView *self, gboolean from)
+{
+  queue_mirror (self);
+  if (self->syncing)
+    return;
+  if (!self->in_frame)
+    {
+      sync_scroll (self, from);
+      return;
+    }
+  self->sync_from = from;
+  if (self->sync_tick == 0)
+    self->sync_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), sync_tick_cb, NULL, NULL);
+}
+
+static void
+frame_begin_cb (GdkFrameClock *clock, WbStageView *self)
+{
+  self->in_frame = TRUE;
+}
+
+static void
+frame_end_cb (GdkFrameClock *clock, WbStageView *self)
+{
+  self->in_frame = FALSE;
+}
+
+static void
+wb_stage_view_realize (GtkWidget *widget)
+{
+  WbStageView *self = WB_STAGE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (wb_stage_view_parent_class)->realize (widget);
+  self->clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  g_signal_connect (self->clock, "before-paint", G_CALLBACK (frame_begin_cb), self);
+  g_signal_connect (self->clock, "after-paint", G_CALLBACK (frame_end_cb), self);
+}
+
+static void
+wb_stage_view_unrealize (GtkWidget *widget)
+{
+  WbStageView *self = WB_STAGE_VIEW (widget);
+
+  /* by function: GTK's own tick handler on the clock has the widget as its data too */
+  if (self->clock != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (self->clock, frame_begin_cb, self);
+      g_signal_handlers_disconnect_by_func (self->clock, frame_end_cb, self);
+    }
+  g_clear_object (&self->clock);
+  self->in_frame = FALSE;
+  GTK_WIDGET_CLASS (wb_stage_view_parent_class)->unrealize (widget);
+}
+
 static void
 left_scrolled_cb (WbStageView *self)
 {
-  sync_scroll (self, FALSE);
+  scrolled (self, FALSE);
 }
 
 static void
 right_scrolled_cb (WbStageView *self)
 {
-  sync_scroll (self, TRUE);
+  scrolled (self, TRUE);
 }
 
 static void
@@ -672,6 +836,8 @@ wb_stage_view_class_init (WbStageViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = wb_stage_view_dispose;
+  widget_class->realize = wb_stage_view_realize;
+  widget_class->unrealize = wb_stage_view_unrealize;
 
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/dev/thunderwb/Workbench/views/wb-stage-view.ui");
@@ -681,6 +847,8 @@ wb_stage_view_class_init (WbStageViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WbStageView, right_title);
   gtk_widget_class_bind_template_child (widget_class, WbStageView, left_scroll);
   gtk_widget_class_bind_template_child (widget_class, WbStageView, right_scroll);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, left_grid);
+  gtk_widget_class_bind_template_child (widget_class, WbStageView, right_grid);
   gtk_widget_class_bind_template_child (widget_class, WbStageView, left);
   gtk_widget_class_bind_template_child (widget_class, WbStageView, right);
   (void) size_allocate;
@@ -728,6 +896,21 @@ wb_stage_view_init (WbStageView *self)
   for (int side = 0; side < 2; side++)
     g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (side ? self->right_scroll : self->left_scroll), "value-changed",
                               G_CALLBACK (side ? right_scrolled_cb : left_scrolled_cb), self);
+  /* each pane's scrollbars, showing copies of its adjustments (mirror_tick_cb) */
+  for (int side = 0; side < 2; side++)
+    for (int v = 0; v < 2; v++)
+      {
+        GtkAdjustment *adj = pane_adjustment (self, side, v);
+
+        self->shown[side][v] = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
+        self->bars[side][v] = gtk_scrollbar_new (v ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL, self->shown[side][v]);
+        gtk_widget_set_visible (self->bars[side][v], FALSE);
+        gtk_grid_attach (side ? self->right_grid : self->left_grid, self->bars[side][v], v ? 1 : 0, v ? 0 : 1, 1, 1);
+        g_signal_connect (self->shown[side][v], "value-changed", G_CALLBACK (shown_value_cb), self);
+        g_signal_connect_swapped (adj, "changed", G_CALLBACK (queue_mirror), self);
+        if (!v)
+          g_signal_connect_swapped (adj, "value-changed", G_CALLBACK (queue_mirror), self);
+      }
 
   /* TRANSLATORS: the widest text of the time gutter (keep the width of "est. %.2f ms") */
   self->times = wb_width_gutter_new (_ ("est. 000.00 ms"), 6);

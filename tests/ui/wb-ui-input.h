@@ -28,8 +28,16 @@ gboolean wb_ui_input_focus (WbUiInput *self);
  * "<Alt>Right", "<Control>plus"): its modifiers held around the key; Shift added where the keyboard map
  * has the key's symbol on the shifted level only. */
 void wb_ui_input_key (WbUiInput *self, const char *accel);
+/* wb_ui_input_key_quick: as wb_ui_input_key, but returns after the first frame drawn after the key's
+ * handlers, leaving idle work of a lower priority pending (GtkTextView lays out the rest of a long
+ * text in the background): the pace of a user pressing a key again as soon as the window shows the
+ * result. */
+void wb_ui_input_key_quick (WbUiInput *self, const char *accel);
 /* wb_ui_input_type: types @text (ASCII) key by key. */
 void wb_ui_input_type (WbUiInput *self, const char *text);
+/* wb_ui_input_type_fast: as wb_ui_input_type, the keys sent at once and one frame waited for after them
+ * all (a fast typist's): for long texts such as paths. */
+void wb_ui_input_type_fast (WbUiInput *self, const char *text);
 /* wb_ui_input_move: moves the pointer to @widget's point (@x, @y), in the widget's coordinates (px);
  * @widget may be in another window or popover than the one wb_ui_input_new was given. */
 void wb_ui_input_move (WbUiInput *self, GtkWidget *widget, double x, double y);
