@@ -9,6 +9,13 @@
 #include "wb-cuda.h"
 #include "wb-profiler.h"
 
+/* whether @name is the registry's cpu executor (a region it ran has no kernels of its own) */
+static gboolean
+is_cpu_executor (const char *name)
+{
+  return g_strcmp0 (name, wb_executor_info_get_name (wb_executor_info_get (WB_EXECUTOR_ID_CPU))) == 0;
+}
+
 const char *
 wb_op_estimate_basis_to_string (WbOpEstimateBasis basis)
 {
@@ -516,7 +523,7 @@ estimate_region (const Ctx *c, const WbRegionStats *stats, GPtrArray *out)
 
   if (n == 0)
     return;
-  if (c->gpu && g_strcmp0 (stats->executor, "cpu") != 0)
+  if (c->gpu && !is_cpu_executor (stats->executor))
     by_kernels = split_groups (c->trace, region, g_hash_table_lookup (c->kernels, c->entry), groups);
   if (by_kernels)
     for (guint g = 0; g < groups->len; g++)
@@ -528,7 +535,7 @@ estimate_region (const Ctx *c, const WbRegionStats *stats, GPtrArray *out)
 
       by_kernels = FALSE;
       g_array_set_size (groups, 0);
-      g = add_group (groups, c->gpu && g_strcmp0 (stats->executor, "cpu") != 0);
+      g = add_group (groups, c->gpu && !is_cpu_executor (stats->executor));
       for (guint i = 0; i < n; i++)
         g_array_append_val (g->ops, i);
     }
