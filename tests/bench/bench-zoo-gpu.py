@@ -16,6 +16,10 @@
 #      between them is not in it), marked so.
 # Prints a table per case (ms, wb/compile, wb/eager) and the geometric means over the cases where every
 # figure exists; writes OUT/bench-zoo.json. Cases the workbench cannot run show its first error.
+# Setup: the workbench's cold (empty kernel cache) and warm (one command, kernels cached) command to
+# report; torch.compile's first call cold, hot (again in this process after dynamo's reset) and warm (a new
+# process, Inductor's disk caches filled: what a second run of the user's script finds).
+# --only-compile-warm measures only torch.compile's cold and warm first calls (OUT/compile-warm.json).
 import argparse
 import json
 import math
@@ -48,6 +52,9 @@ def parse_args():
     p.add_argument("--no-extra", action="store_true", help="skip the warm-setup and no-graphs runs (more cases a call)")
     p.add_argument("--shard", default="0/1", help="K/N: every N-th case from the K-th (one GPU each, in parallel)")
     p.add_argument("--deadline", type=float, default=0, help="start no case after this many seconds (0: none)")
+    p.add_argument("--compile-warm-child", help=argparse.SUPPRESS)
+    p.add_argument("--only-compile-warm", action="store_true",
+                   help="per case only torch.compile's warm first call in a new process (its caches filled first)")
     p.add_argument("cases", nargs="*")
     return p.parse_args()
 
@@ -76,12 +83,13 @@ def real_model(name, c, a):
         try:
             torch._dynamo.reset()
             res["compile"] = time_model(torch.compile(model), args, a.device, a.iters, a.warmup, c["training"], params)
-            # torch.compile's warm first call: a fresh torch.compile of the same model after dynamo's reset, with
-            # Inductor's caches (FX graph, AOTAutograd, autotuning) as the first compile left them, as a second
-            # process of the same program would find them (without its import and CUDA start)
+            # torch.compile's warm first call in this process (after dynamo's reset: its in-memory caches, cuDNN's
+            # plans and loaded kernels, still warm) and in a new process, as a second run of the user's script
+            # finds it: Inductor's caches on disk as the first compile left them
             torch._dynamo.reset()
-            _, res["compile"]["warm_first_call_s"] = record_case.first_call(torch.compile(model), args, c["training"],
-                                                                            params, a.device)
+            _, res["compile"]["hot_first_call_s"] = record_case.first_call(torch.compile(model), args, c["training"],
+                                                                           params, a.device)
+            res["compile"].update(compile_warm_child(name, a))
         except Exception as e:
             res["compile"] = {"error": f"{type(e).__name__}: {e}"[:300]}
     if a.reduce_overhead:
@@ -92,6 +100,34 @@ def real_model(name, c, a):
         except Exception as e:
             res["compile_ro"] = {"error": f"{type(e).__name__}: {e}"[:300]}
     return res
+
+
+def compile_warm_child(name, a):
+    """torch.compile's first call in a new process (this script with --compile-warm-child): warm_first_call_s
+    the call alone (the model built and on the device before it), warm_process_s command to first result."""
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--app", "-", "--zoo", "-", "--device", a.device,
+                            "--compile-warm-child", name], capture_output=True, text=True, timeout=600)
+        d = json.loads(p.stdout.strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        return {"warm_error": f"{type(e).__name__}: {e}"[:200]}
+    d["warm_process_s"] = time.perf_counter() - t0
+    return d
+
+
+def compile_warm_child_main(a):
+    import torch
+    import cases
+
+    c = cases.CASES[a.compile_warm_child]
+    dtype = getattr(torch, c["dtype"])
+    model, args = c["build"](a.device, dtype, c["training"])
+    model = model.to(device=a.device, dtype=dtype).train(c["training"])
+    params = list(model.parameters())
+    _, first = record_case.first_call(torch.compile(model), args, c["training"], params, a.device)
+    print(json.dumps({"warm_first_call_s": first}))
+    return 0
 
 
 def entries(case_dir):
@@ -176,13 +212,45 @@ def recorded_thunder(case_dir):
         return None, None
 
 
+def only_compile_warm(a, cases):
+    """--only-compile-warm: per case a compile in this process (fills Inductor's caches), then the child's."""
+    import torch
+
+    names = a.cases or [n for n, c in cases.CASES.items() if c["training"]]
+    k, n_shards = (int(x) for x in a.shard.split("/"))
+    out, started = {}, time.monotonic()
+    os.makedirs(a.out, exist_ok=True)
+    for n in names[k::n_shards]:
+        if a.deadline and time.monotonic() - started > a.deadline:
+            print(f"{n}: not run (deadline)", flush=True)
+            continue
+        c = cases.CASES[n]
+        try:
+            dtype = getattr(torch, c["dtype"])
+            model, args = c["build"](a.device, dtype, c["training"])
+            model = model.to(device=a.device, dtype=dtype).train(c["training"])
+            torch._dynamo.reset()
+            _, cold = record_case.first_call(torch.compile(model), args, c["training"], list(model.parameters()), a.device)
+            out[n] = {"first_call_s": cold, **compile_warm_child(n, a)}
+        except Exception as e:
+            out[n] = {"error": f"{type(e).__name__}: {e}"[:200]}
+        print(n, json.dumps(out[n]), flush=True)
+    with open(os.path.join(a.out, "compile-warm.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1)
+    return 0
+
+
 PROFILE_FLAGS = []  # options every profile of the run takes (--allow-tf32)
 
 
 def main():
     a = parse_args()
+    if a.compile_warm_child:
+        return compile_warm_child_main(a)
     import cases
 
+    if a.only_compile_warm:
+        return only_compile_warm(a, cases)
     if a.allow_tf32:
         PROFILE_FLAGS.append("--allow-tf32")
     os.makedirs(a.out, exist_ok=True)
