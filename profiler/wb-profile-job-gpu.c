@@ -127,6 +127,41 @@ add_autotune_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJ
     }
 }
 
+/* Where the runner's wall time went before its result (its stats' "setup_ms", wb-runner-main-private.h): the
+ * run's "runner setup" line, so that a slow command says whether the runner's start, the kernels, the checked
+ * run or the graph's capture took it. */
+static void
+add_setup_phases (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer log_data)
+{
+  static const struct
+  {
+    const char *key, *words;
+  } phases[] = { { "start", "runner start (CUDA context and libraries)" },
+                 { "parse", "traces parsed" },
+                 { "prepare", "inputs uploaded and kernels ready" },
+                 { "checked", "checked run" },
+                 { "capture", "CUDA graph captured" },
+                 { "runs", "warm-up and timed runs" } };
+  g_autoptr (GVariant) setup = g_variant_lookup_value (stats, "setup_ms", G_VARIANT_TYPE ("a{sd}"));
+  g_autoptr (GString) line = NULL;
+  double total = 0;
+
+  if (setup == NULL)
+    return;
+  line = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      double ms;
+      if (!g_variant_lookup (setup, phases[i].key, "d", &ms))
+        continue;
+      g_string_append_printf (line, "%s%s %.1f ms", line->len ? ", " : "", phases[i].words, ms);
+      total += ms;
+    }
+  g_string_append_printf (line, "; in all %.1f ms", total);
+  wb_run_add_executor_version (run, "runner setup", line->str);
+  gpu_log (log, log_data, "runner setup: %s", line->str);
+}
+
 static void
 add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJobLogFunc log, gpointer log_data)
 {
@@ -165,6 +200,7 @@ add_runner_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJob
       gpu_log (log, log_data, "convolution: %s", convolution);
     }
   add_autotune_stats (run, stats, warnings, log, log_data);
+  add_setup_phases (run, stats, log, log_data);
 }
 
 /* The median iteration the runner ran before the timed ones without the profiler's events inside it (the

@@ -42,10 +42,38 @@ void _wb_runner_memory_end (WbRunnerMemory *m, gboolean checked);
 /* the RESULT's memory keys (wb-runner.h, WbRunnerResult) */
 void _wb_runner_memory_add_result (WbRunnerMemory *m, GVariantBuilder *b);
 
+/* Where a run's wall time went before its RESULT, in ms: the RESULT's stats key "setup_ms" a{sd}
+ * (wb-runner-stats.c). "start" (the runner's main to its probe's reply: the CUDA context, the libraries) is
+ * in the first run of a runner only; a runner that serves several runs pays it once. */
+typedef enum
+{
+  WB_RUNNER_SETUP_PARSE,   /* the request's memfd, the traces parsed, the program built */
+  WB_RUNNER_SETUP_PREPARE, /* executors assigned, arguments uploaded, the regions' kernels ready (compiled or cached) */
+  WB_RUNNER_SETUP_CHECKED, /* the checked first run */
+  WB_RUNNER_SETUP_CAPTURE, /* the CUDA graph's capture and instantiation */
+  WB_RUNNER_SETUP_RUNS,    /* warm-up, unprofiled, timed and traced runs */
+  WB_RUNNER_N_SETUP_PHASES
+} WbRunnerSetupPhase;
+
+typedef struct
+{
+  gint64   start_ns, ready_ns, mark_ns; /* g_get_monotonic_time () * 1000 */
+  gboolean start_reported;
+  double   ms[WB_RUNNER_N_SETUP_PHASES];
+} WbRunnerPhases;
+
+/* _wb_runner_phases_begin: a RUN begins now (the phases' times cleared). _wb_runner_phases_mark: the time since
+ * the last mark goes to @phase; always TRUE (chained between the run's steps). _wb_runner_phases_variant: the
+ * "setup_ms" value (floating a{sd}: start, when not yet reported, and one key per phase). */
+void      _wb_runner_phases_begin (WbRunnerPhases *p);
+gboolean  _wb_runner_phases_mark (WbRunnerPhases *p, WbRunnerSetupPhase phase);
+GVariant *_wb_runner_phases_variant (WbRunnerPhases *p);
+
 typedef struct
 {
   GOutputStream *out;
   WbRunnerMemory mem;
+  WbRunnerPhases phases;
   gboolean       announce;
   char          *last_region;
   WbRunnerProf  *prof;       /* (nullable) a profiled run */
@@ -64,12 +92,13 @@ typedef struct
  * against the runner's cpu executor; the check_done hook reads observer_data as the Runner. _wb_runner_stats_variant:
  * (transfer floating) the a{sv} of what ran where after the checked run (@retries: runs retried after a fault).
  * _wb_runner_stats_with_streams: (transfer floating) @stats with the second stream's use ("side_calls",
- * "side_joins", "side_note") in the last run that was not a graph replay. */
+ * "side_joins", "side_note") in the last run that was not a graph replay, and @setup_ms (floating, nullable: the
+ * phases' "setup_ms"). */
 void      _wb_runner_stats_reset (void);
 void      _wb_runner_stats_precompile (WbCudaRuntime *rt, WbProgram *program);
 void      _wb_runner_checks_setup (GVariant *req, WbProgram *program, WbRunOptions *options);
 GVariant *_wb_runner_stats_variant (guint retries);
-GVariant *_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note);
+GVariant *_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note, GVariant *setup_ms);
 
 /* CUDA graphs (RUN with `cuda_graphs`, wb-runner-graphs.c).
  * After the warm-up runs (plans compiled, cuBLASLt's workspace allocated) the program, forward and

@@ -572,8 +572,10 @@ run_timed (Runner *r, Run *run, GError **error)
            * capture (its gradients and outputs cover most of it: every place under them missed) */
           note_side (run);
           _wb_runner_memory_begin (&r->mem);
+          _wb_runner_phases_mark (&r->phases, WB_RUNNER_SETUP_RUNS);
           if (!_wb_runner_graphs_capture (g, run->rt, iters, error))
             return FALSE;
+          _wb_runner_phases_mark (&r->phases, WB_RUNNER_SETUP_CAPTURE);
           if (g->graph != NULL)
             _wb_runner_memory_end (&r->mem, FALSE); /* the captured run's tensors: what every replay holds */
         }
@@ -634,7 +636,7 @@ send_result (Runner *r, Run *run, GError **error)
   _wb_runner_memory_add_result (&r->mem, &b);
   dev = g_strdup_printf ("%s, %s", info->name, info->arch);
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string (dev));
-  g_variant_builder_add (&b, "{sv}", "stats", _wb_runner_stats_with_streams (run->stats, run->side_calls, run->side_joins, run->side_note));
+  g_variant_builder_add (&b, "{sv}", "stats", _wb_runner_stats_with_streams (run->stats, run->side_calls, run->side_joins, run->side_note, _wb_runner_phases_variant (&r->phases)));
   drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
   g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
@@ -694,6 +696,7 @@ handle_run (Runner *r, GVariant *req)
   Run run = { 0 };
 
   run_init (&run, req);
+  _wb_runner_phases_begin (&r->phases);
   g_clear_pointer (&r->last_region, g_free);
   /* the request's memfd first, whatever happens next: its descriptor is queued on the socket */
   run.shm_in = wb_runner_shm_receive_for (req, &r->shm, &error);
@@ -703,8 +706,10 @@ handle_run (Runner *r, GVariant *req)
     send_no_gpu (r, error);
   else if (!run_parse (&run, &error))
     send_error (r, error, 2, FALSE);
-  else if (run_prepare (r, &run, req, &error) && run_checked (r, &run, &error) && run_timed (r, &run, &error) &&
-           send_result (r, &run, &error))
+  else if (_wb_runner_phases_mark (&r->phases, WB_RUNNER_SETUP_PARSE) && run_prepare (r, &run, req, &error) &&
+           _wb_runner_phases_mark (&r->phases, WB_RUNNER_SETUP_PREPARE) && run_checked (r, &run, &error) &&
+           _wb_runner_phases_mark (&r->phases, WB_RUNNER_SETUP_CHECKED) && run_timed (r, &run, &error) &&
+           _wb_runner_phases_mark (&r->phases, WB_RUNNER_SETUP_RUNS) && send_result (r, &run, &error))
     {
       wb_cuda_executors_end_run ();
       events_free (run.rt, run.gpu_ev);
@@ -730,6 +735,7 @@ main (int argc, char **argv)
   r.out = g_unix_output_stream_new (chan, TRUE);
   in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   wb_runner_shm_channel_init (&r.shm, wb_runner_shm_socket_from_env ());
+  r.phases.start_ns = g_get_monotonic_time () * 1000;
 
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int32 (WB_RUNNER_PROTOCOL_VERSION));
@@ -769,6 +775,8 @@ main (int argc, char **argv)
                   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (wb_cuda_runtime_get_info (prt)->name));
               }
             wb_runner_write_message (r.out, WB_RUNNER_MSG_PROBE_REPLY, g_variant_builder_end (&b), NULL);
+            if (r.phases.ready_ns == 0)
+              r.phases.ready_ns = g_get_monotonic_time () * 1000;
             break;
           }
         case WB_RUNNER_MSG_RUN:

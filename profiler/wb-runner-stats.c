@@ -6,6 +6,8 @@
  * run inside it (the interpreter's check_done hook) and keep their figures here until then. */
 #include "config.h"
 
+#include <string.h>
+
 #include "wb-cuda-toolkit.h"
 #include "wb-profiler.h"
 #include "wb-runner-main-private.h"
@@ -131,7 +133,7 @@ _wb_runner_stats_variant (guint retries)
 }
 
 GVariant *
-_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note)
+_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guint side_joins, const char *side_note, GVariant *setup_ms)
 {
   GVariantBuilder b;
   GVariantIter    it;
@@ -149,6 +151,48 @@ _wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guint side_joi
   g_variant_builder_add (&b, "{sv}", "side_joins", g_variant_new_uint32 (side_joins));
   if (side_note != NULL)
     g_variant_builder_add (&b, "{sv}", "side_note", g_variant_new_string (side_note));
+  if (setup_ms != NULL)
+    g_variant_builder_add (&b, "{sv}", "setup_ms", setup_ms);
+  return g_variant_builder_end (&b);
+}
+
+/* -- where a run's time went ------------------------------------------------------------------------ */
+
+static gint64
+phases_now_ns (void)
+{
+  return g_get_monotonic_time () * 1000;
+}
+
+void
+_wb_runner_phases_begin (WbRunnerPhases *p)
+{
+  memset (p->ms, 0, sizeof p->ms);
+  p->mark_ns = phases_now_ns ();
+}
+
+gboolean
+_wb_runner_phases_mark (WbRunnerPhases *p, WbRunnerSetupPhase phase)
+{
+  gint64 now = phases_now_ns ();
+
+  p->ms[phase] += (double) (now - p->mark_ns) / 1e6;
+  p->mark_ns = now;
+  return TRUE;
+}
+
+GVariant *
+_wb_runner_phases_variant (WbRunnerPhases *p)
+{
+  static const char *const names[WB_RUNNER_N_SETUP_PHASES] = { "parse", "prepare", "checked", "capture", "runs" };
+  GVariantBuilder          b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sd}"));
+  if (!p->start_reported && p->ready_ns > p->start_ns)
+    g_variant_builder_add (&b, "{sd}", "start", (double) (p->ready_ns - p->start_ns) / 1e6);
+  p->start_reported = TRUE;
+  for (int i = 0; i < WB_RUNNER_N_SETUP_PHASES; i++)
+    g_variant_builder_add (&b, "{sd}", names[i], p->ms[i]);
   return g_variant_builder_end (&b);
 }
 

@@ -11,6 +11,7 @@
 #   3. as by default, with TorchCompile0 on the cpu executor (a cpu fallback: download, host work,
 #      upload): the capture must fail cleanly, the run must still time its 20 iterations without a graph
 #      (run.cuda_graphs false) and the note must name the region and the op;
+#   the report's "runner setup" line names the runner's start and the graph's capture, each with its ms;
 #   4. when the zoo is unpacked, bart's first subgraph, whose program writes numbers into slices of a tensor
 #      (prims.copy_with_setitem with a number: a small host value on the device) must be captured.
 # Exit 77 (skip) without a GPU.
@@ -65,6 +66,13 @@ assert cost, graphs["notes"]
 print(cost[0])
 it = graphs["iteration"]
 assert it["count"] == 20, it
+# where the runner's time went: its start (first run of the runner), each phase, the capture under graphs
+setup = [v for v in graphs["run"]["executor_versions"] if v.startswith("runner setup=")]
+assert setup, graphs["run"]["executor_versions"]
+print(setup[0])
+ms = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"(?:^|, |; )([^,;]+?) ([0-9.]+) ms", setup[0].split("=", 1)[1]))
+assert any(k.startswith("runner start") for k in ms) and "CUDA graph captured" in ms, ms
+assert all(v >= 0 for v in ms.values()) and ms["in all"] > 0, ms
 if "region times come from" in note:
     for k, total in enumerate(it["times_ms"]):
         s = sum(r["times_ms"][k] for r in graphs["regions"])
