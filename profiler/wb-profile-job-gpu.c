@@ -127,6 +127,28 @@ add_autotune_stats (WbRun *run, GVariant *stats, GPtrArray *warnings, WbProfileJ
     }
 }
 
+/* The checked run's host time by symbol (its stats' "checked_calls": the five costliest), the run's "checked run
+ * calls" line: what a first call pays once (a module's first load, cuDNN's graph, cuBLASLt's heuristic). */
+static void
+add_checked_calls (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer log_data)
+{
+  g_autoptr (GVariant) calls = g_variant_lookup_value (stats, "checked_calls", G_VARIANT_TYPE ("a(sdud)"));
+  g_autoptr (GString) line = NULL;
+  GVariantIter it;
+  const char  *name;
+  double       ms, max_ms;
+  guint32      n;
+
+  if (calls == NULL || g_variant_n_children (calls) == 0)
+    return;
+  line = g_string_new (NULL);
+  g_variant_iter_init (&it, calls);
+  while (g_variant_iter_next (&it, "(&sdud)", &name, &ms, &n, &max_ms))
+    g_string_append_printf (line, "%s%s %.1f ms (%u calls, the slowest %.1f ms)", line->len ? ", " : "", name, ms, n, max_ms);
+  wb_run_add_executor_version (run, "checked run calls", line->str);
+  gpu_log (log, log_data, "checked run calls: %s", line->str);
+}
+
 /* Where the runner's wall time went before its result (its stats' "setup_ms", wb-runner-main-private.h): the
  * run's "runner setup" line, so that a slow command says whether the runner's start, the kernels, the checked
  * run or the graph's capture took it. */
@@ -160,6 +182,7 @@ add_setup_phases (WbRun *run, GVariant *stats, WbProfileJobLogFunc log, gpointer
   g_string_append_printf (line, "; in all %.1f ms", total);
   wb_run_add_executor_version (run, "runner setup", line->str);
   gpu_log (log, log_data, "runner setup: %s", line->str);
+  add_checked_calls (run, stats, log, log_data);
 }
 
 static void

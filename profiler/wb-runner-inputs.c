@@ -8,7 +8,7 @@
  * device argument is compared with what the request sent; those that changed are kept as a pristine
  * device copy and copied back (device to device, on the run's stream) before every later run and graph
  * replay, so that every run sees the inputs the checked run saw. Also the uploads and downloads of a run's
- * values. */
+ * values, and the request's executor choices applied to the program. */
 #include "config.h"
 
 #include <string.h>
@@ -113,4 +113,59 @@ _wb_runner_download_all (WbCudaRuntime *rt, GPtrArray *values, GError **error)
         g_ptr_array_add (host, wb_rt_value_ref (v));
     }
   return g_steal_pointer (&host);
+}
+
+/* -- the request's executor choices ---------------------------------------------------------------- */
+
+/* Assigns the request's choices (wb_assignment_to_variant) to @program's calls: a region key ("@t12") to
+ * the region of the program's traces that has it, a name to the calls printed with it. */
+gboolean
+_wb_runner_assign_choices (WbProgram *program, GVariant *assign, GError **error)
+{
+  g_autoptr (WbAssignment) assignment = wb_assignment_new_from_variant (assign, error);
+  const WbTrace *traces[2] = { wb_program_get_forward (program), wb_program_get_backward (program) };
+
+  if (assignment == NULL)
+    return FALSE;
+  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
+    {
+      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
+      const char               *name = wb_assignment_resolve_key (c->key, traces, 2);
+      WbExecutor               *e;
+
+      if (name == NULL)
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s=%s: no region has the key %s", c->key, c->executor, c->key);
+          return FALSE;
+        }
+      if ((e = wb_cuda_executor_get (c->executor, error)) == NULL)
+        return FALSE;
+      wb_program_assign (program, name, e);
+    }
+  return TRUE;
+}
+
+/* The request's choices by call ordinal ("calls" a{us}: `bisect`), after those by name, which they beat */
+gboolean
+_wb_runner_assign_calls (WbProgram *program, GVariant *calls, GError **error)
+{
+  GVariantIter it;
+  guint32      ordinal;
+  const char  *name;
+
+  g_variant_iter_init (&it, calls);
+  while (g_variant_iter_next (&it, "{u&s}", &ordinal, &name))
+    {
+      WbExecutor *e = wb_cuda_executor_get (name, error);
+
+      if (e == NULL)
+        return FALSE;
+      if (!wb_program_assign_call (program, ordinal, e))
+        {
+          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "call #%u=%s: the program has %u calls", ordinal, name,
+                       wb_program_get_n_calls (program));
+          return FALSE;
+        }
+    }
+  return TRUE;
 }

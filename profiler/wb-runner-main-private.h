@@ -85,6 +85,22 @@ typedef struct
   WbRunnerShmChannel shm;
 } Runner;
 
+/* The request's executor choices (wb-runner-inputs.c): _wb_runner_assign_choices applies "assign" a{ss} (a region
+ * key "@t12" or a printed name -> executor), _wb_runner_assign_calls "calls" a{us} (call ordinal -> executor, `bisect`),
+ * which beat the choices by name. FALSE with WB_EXECUTOR_ERROR (UNSUPPORTED: no region has the key; BAD_ARGUMENT:
+ * no such call) or the executor lookup's error. */
+gboolean _wb_runner_assign_choices (WbProgram *program, GVariant *assign, GError **error);
+gboolean _wb_runner_assign_calls (WbProgram *program, GVariant *calls, GError **error);
+
+/* The checked run's host time per top-level call (wb-runner-stats.c): from call_started to call_done, every kernel
+ * synchronised, so what a call does once (a module's first load, cuDNN's graph, cuBLASLt's heuristic, a
+ * workspace) shows. _wb_runner_calls_reset before the checked run, _wb_runner_calls_started and _done around each
+ * call (not nested: top-level calls only); the RESULT's stats key "checked_calls" a(sdud): the five slowest
+ * symbols (a fusion region counts as "fusion regions") with their total ms, calls and the slowest call's ms. */
+void _wb_runner_calls_reset (void);
+void _wb_runner_calls_started (void);
+void _wb_runner_calls_done (const WbBsym *bsym);
+
 /* The RESULT's "stats" and the call checks (wb-runner-stats.c). _wb_runner_stats_reset: forgets the last run's
  * checked call. _wb_runner_stats_precompile: the program's generated kernels compiled on every core before the
  * checked run (wb_cuda_executors_precompile), its figures kept for the stats. _wb_runner_checks_setup: @options'

@@ -80,6 +80,7 @@ on_call_started (const WbTrace *trace, const WbBsym *bsym, gpointer data)
     wb_runner_prof_call_started (r->prof, bsym);
   if (!r->announce)
     return;
+  _wb_runner_calls_started ();
   line = wb_trace_get_bsym_line (trace, bsym);
   g_free (r->last_region);
   r->last_region = line ? g_strdup_printf ("%s:%u: %s", trace->filename ? trace->filename : "<trace>", line, bsym->name)
@@ -98,6 +99,8 @@ on_call_done (const WbTrace *trace, const WbBsym *bsym, WbRtValue *const *args, 
     wb_runner_prof_call_done (r->prof, bsym);
   wb_cuda_executors_call_finished (bsym, args, n_args, result); /* last: after the entry's end event */
   _wb_runner_memory_call_done (&r->mem);
+  if (r->announce)
+    _wb_runner_calls_done (bsym);
 }
 
 static int
@@ -137,59 +140,6 @@ events_free (WbCudaRuntime *rt, CUevent ev[2])
   for (int i = 0; i < 2; i++)
     if (ev[i] != NULL)
       wb_cuda_runtime_get_api (rt)->cuEventDestroy (ev[i]);
-}
-
-/* Assigns the request's choices (wb_assignment_to_variant) to @program's calls: a region key ("@t12") to
- * the region of the program's traces that has it, a name to the calls printed with it. */
-static gboolean
-assign_choices (WbProgram *program, GVariant *assign, GError **error)
-{
-  g_autoptr (WbAssignment) assignment = wb_assignment_new_from_variant (assign, error);
-  const WbTrace *traces[2] = { wb_program_get_forward (program), wb_program_get_backward (program) };
-
-  if (assignment == NULL)
-    return FALSE;
-  for (guint i = 0; i < wb_assignment_get_n_choices (assignment); i++)
-    {
-      const WbAssignmentChoice *c = wb_assignment_get_choice (assignment, i);
-      const char               *name = wb_assignment_resolve_key (c->key, traces, 2);
-      WbExecutor               *e;
-
-      if (name == NULL)
-        {
-          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_UNSUPPORTED, "%s=%s: no region has the key %s", c->key, c->executor, c->key);
-          return FALSE;
-        }
-      if ((e = wb_cuda_executor_get (c->executor, error)) == NULL)
-        return FALSE;
-      wb_program_assign (program, name, e);
-    }
-  return TRUE;
-}
-
-/* The request's choices by call ordinal ("calls" a{us}: `bisect`), after those by name, which they beat */
-static gboolean
-assign_calls (WbProgram *program, GVariant *calls, GError **error)
-{
-  GVariantIter it;
-  guint32      ordinal;
-  const char  *name;
-
-  g_variant_iter_init (&it, calls);
-  while (g_variant_iter_next (&it, "{u&s}", &ordinal, &name))
-    {
-      WbExecutor *e = wb_cuda_executor_get (name, error);
-
-      if (e == NULL)
-        return FALSE;
-      if (!wb_program_assign_call (program, ordinal, e))
-        {
-          g_set_error (error, WB_EXECUTOR_ERROR, WB_EXECUTOR_ERROR_BAD_ARGUMENT, "call #%u=%s: the program has %u calls", ordinal, name,
-                       wb_program_get_n_calls (program));
-          return FALSE;
-        }
-    }
-  return TRUE;
 }
 
 /* -- RUN ----------------------------------------------------------------------------------------------
@@ -313,10 +263,10 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
     return FALSE;
   wb_program_assign (run->program, NULL, def_exec);
   assign = g_variant_lookup_value (req, "assign", G_VARIANT_TYPE ("a{ss}"));
-  if (assign && !assign_choices (run->program, assign, error))
+  if (assign && !_wb_runner_assign_choices (run->program, assign, error))
     return FALSE;
   calls = g_variant_lookup_value (req, "calls", G_VARIANT_TYPE ("a{us}"));
-  if (calls && !assign_calls (run->program, calls, error))
+  if (calls && !_wb_runner_assign_calls (run->program, calls, error))
     return FALSE;
   _wb_runner_stats_reset ();
   if (!_wb_runner_join_group (run->rt, req, error))
@@ -363,6 +313,7 @@ run_checked (Runner *r, Run *run, GError **error)
   wb_nvrtc_reset_stats ();
   wb_cuda_attention_reset_stats ();
   wb_cuda_conv_reset_stats ();
+  _wb_runner_calls_reset ();
   wb_cuda_runtime_set_sync (run->rt, TRUE);
   _wb_runner_memory_begin (&r->mem); /* inputs and cotangents are on the device: the run's peak is above them */
   r->announce = TRUE;

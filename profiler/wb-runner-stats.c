@@ -6,6 +6,7 @@
  * run inside it (the interpreter's check_done hook) and keep their figures here until then. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "wb-cuda-toolkit.h"
@@ -69,6 +70,76 @@ on_check_all_done (const WbBsym *bsym, GPtrArray *names, GPtrArray *checked, GPt
   wb_runner_check_add (&check_all, r->last_region ? r->last_region : bsym->name, names, hc, hg);
 }
 
+/* -- the checked run's host time per call ---------------------------------------------------------- */
+
+typedef struct
+{
+  double ms, max_ms;
+  guint  n;
+} CallTime;
+
+static struct
+{
+  GHashTable *by_symbol; /* const char * (the trace's name, or "fusion regions") -> CallTime */
+  gint64      start_ns;
+} calls;
+
+void
+_wb_runner_calls_reset (void)
+{
+  if (calls.by_symbol == NULL)
+    calls.by_symbol = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_remove_all (calls.by_symbol);
+}
+
+void
+_wb_runner_calls_started (void)
+{
+  calls.start_ns = g_get_monotonic_time () * 1000;
+}
+
+void
+_wb_runner_calls_done (const WbBsym *bsym)
+{
+  const char *key = wb_bsym_is_fusion (bsym) ? "fusion regions" : bsym->name;
+  double      ms = (double) (g_get_monotonic_time () * 1000 - calls.start_ns) / 1e6;
+  CallTime   *t;
+
+  if (calls.by_symbol == NULL || key == NULL)
+    return;
+  if ((t = g_hash_table_lookup (calls.by_symbol, key)) == NULL)
+    g_hash_table_insert (calls.by_symbol, g_strdup (key), (t = g_new0 (CallTime, 1)));
+  t->ms += ms, t->n++;
+  t->max_ms = MAX (t->max_ms, ms);
+}
+
+static int
+by_total_desc (gconstpointer a, gconstpointer b)
+{
+  const CallTime *x = g_hash_table_lookup (calls.by_symbol, *(const char *const *) a);
+  const CallTime *y = g_hash_table_lookup (calls.by_symbol, *(const char *const *) b);
+  return x->ms < y->ms ? 1 : x->ms > y->ms ? -1
+                                           : 0;
+}
+
+/* "checked_calls" a(sdud): the five symbols the checked run spent most host time in */
+static GVariant *
+calls_variant (void)
+{
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (calls.by_symbol, NULL);
+  guint                n = g_hash_table_size (calls.by_symbol);
+  GVariantBuilder      b;
+
+  qsort (keys, n, sizeof *keys, by_total_desc);
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(sdud)"));
+  for (guint i = 0; i < n && i < 5; i++)
+    {
+      const CallTime *t = g_hash_table_lookup (calls.by_symbol, keys[i]);
+      g_variant_builder_add (&b, "(sdud)", (const char *) keys[i], t->ms, t->n, t->max_ms);
+    }
+  return g_variant_builder_end (&b);
+}
+
 GVariant *
 _wb_runner_stats_variant (guint retries)
 {
@@ -128,6 +199,8 @@ _wb_runner_stats_variant (guint retries)
     g_variant_builder_add (&b, "{sv}", "check_call", checked_call);
   if (check_all_on)
     g_variant_builder_add (&b, "{sv}", "check_all", wb_runner_check_to_variant (&check_all));
+  if (calls.by_symbol != NULL && g_hash_table_size (calls.by_symbol) > 0)
+    g_variant_builder_add (&b, "{sv}", "checked_calls", calls_variant ());
   _wb_runner_nccl_stats (&b);
   return g_variant_builder_end (&b);
 }

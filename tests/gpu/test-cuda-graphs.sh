@@ -73,6 +73,9 @@ print(setup[0])
 ms = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"(?:^|, |; )([^,;]+?) ([0-9.]+) ms", setup[0].split("=", 1)[1]))
 assert any(k.startswith("runner start") for k in ms) and "CUDA graph captured" in ms, ms
 assert all(v >= 0 for v in ms.values()) and ms["in all"] > 0, ms
+checked = [v for v in graphs["run"]["executor_versions"] if v.startswith("checked run calls=")]
+assert checked and re.search(r"\d+ calls, the slowest [0-9.]+ ms", checked[0]), graphs["run"]["executor_versions"]
+print(checked[0])
 if "region times come from" in note:
     for k, total in enumerate(it["times_ms"]):
         s = sum(r["times_ms"][k] for r in graphs["regions"])
