@@ -296,6 +296,7 @@ install (WbDocument *self, Job *job)
   self->assignment = job->assignment ? wb_assignment_ref (job->assignment) : NULL;
   index_entries (self);
   g_clear_pointer (&self->region_map, g_hash_table_unref);
+  g_clear_pointer (&self->claims, wb_region_claims_free);
   self->bsym = NULL;
   g_clear_pointer (&self->bsym_trace, wb_trace_unref);
   n = wb_trace_set_get_n_entries (self->set);

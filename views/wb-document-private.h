@@ -42,7 +42,8 @@ struct _WbDocument
   const WbBsym *bsym;
   char         *region;
 
-  GHashTable *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
+  GHashTable     *region_map; /* (nullable) WbBsym* -> const WbRegion*, built on first use per pipeline */
+  WbRegionClaims *claims;     /* (nullable) the executors' answers per region, built on first use per pipeline */
   /* (nullable) WbTrace* (referenced) -> its ops' estimates for @estimates_run (wb_document_get_op_estimate) */
   GHashTable  *estimates;
   const WbRun *estimates_run;

@@ -22,6 +22,18 @@ wb_document_lookup_region (WbDocument *self, const char *name)
   return NULL;
 }
 
+gboolean
+wb_document_can_run (WbDocument *self, const WbRegion *region, const char *executor, char **why_not)
+{
+  if (why_not != NULL)
+    *why_not = NULL;
+  if (self->pipeline == NULL)
+    return FALSE;
+  if (self->claims == NULL)
+    self->claims = wb_region_claims_new (self->pipeline);
+  return wb_region_claims_can_run (self->claims, region, executor, why_not);
+}
+
 static int
 stage_of_trace (const WbPipeline *pipeline, const WbTrace *trace)
 {

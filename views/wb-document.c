@@ -329,6 +329,7 @@ wb_document_finalize (GObject *object)
   g_free (self->session_path);
   g_clear_pointer (&self->wcase, wb_case_free);
   g_clear_pointer (&self->set, wb_trace_set_free);
+  g_clear_pointer (&self->claims, wb_region_claims_free);
   g_clear_pointer (&self->pipeline, wb_pipeline_free);
   g_clear_pointer (&self->estimates, g_hash_table_unref);
   g_free (self->pipeline_error);

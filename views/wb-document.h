@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "wb-profiler.h"
+#include "wb-region-claims.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,10 @@ void          wb_document_select_region (WbDocument *self, const char *region);
 /* wb_document_find_region: (nullable) the region @bsym of @trace ends up in (the workbench's provenance). */
 const WbRegion *wb_document_find_region (WbDocument *self, WbTrace *trace, const WbBsym *bsym);
 const WbRegion *wb_document_lookup_region (WbDocument *self, const char *name);
+/* wb_document_can_run: wb_region_table_can_run for @region of the document's pipeline, answered from a
+ * cache (WbRegionClaims) that lives as long as the pipeline; FALSE with the reason in *why_not (transfer
+ * full; may be NULL); FALSE without a reason when there is no pipeline. */
+gboolean wb_document_can_run (WbDocument *self, const WbRegion *region, const char *executor, char **why_not);
 /* wb_document_find_region_bsym: (nullable) a bound symbol of entry @entry's trace that is part of @region. */
 const WbBsym *wb_document_find_region_bsym (WbDocument *self, guint entry, const char *region);
 

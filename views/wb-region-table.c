@@ -163,7 +163,7 @@ _wb_region_table_collect (GHashTable *types, WbBsym *const *body, guint n)
 gboolean
 _wb_region_table_can_take (WbRegionTable *self, const WbRegion *region, const char *executor, char **why_not)
 {
-  return wb_region_table_can_run (wb_document_get_pipeline (self->document), region, executor, why_not);
+  return wb_document_can_run (self->document, region, executor, why_not);
 }
 
 gboolean

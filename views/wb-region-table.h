@@ -44,7 +44,8 @@ double wb_region_table_get_progress_fraction (WbRegionTable *self);
 const char *const *wb_region_table_get_choices (void);
 /* wb_region_table_can_run: whether choice @executor may run @region of @pipeline, as its drop-down shows
  * it: the registry's claim rule (wb_executor_info_can_run) over the types of the stages that hold the
- * region; FALSE with the reason in *why_not (transfer full; may be NULL). Needs no widget. */
+ * region; FALSE with the reason in *why_not (transfer full; may be NULL). Needs no widget. It rebuilds
+ * those types at each call: the table asks wb_document_can_run (WbRegionClaims, cached) instead. */
 gboolean wb_region_table_can_run (const WbPipeline *pipeline,
                                   const WbRegion   *region,
                                   const char       *executor,

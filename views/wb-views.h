@@ -3,7 +3,8 @@
  *
  * Owns: WbDocument (what a window shows: the trace set, the workbench's stages, runs, the selection
  * every view shares), WbStagePair (line diff and bound-symbol pairing), WbSidebar, WbStageView (two
- * stage panes), WbRegionTable, and the graph and timeline views.
+ * stage panes), WbRegionTable with WbRegionClaims (its executor answers, cached per pipeline), and the
+ * graph and timeline views.
  * Depends on: compiler/, executors/ and profiler/ (cpu runs), GTK 4.8, libadwaita 1.2, GtkSourceView 5.6,
  * Graphviz. Never on executors' GPU code.
  * Threads: GTK only on the main context; loading, the pipeline, profiles and graph layout run on
@@ -15,6 +16,7 @@
 #include "wb-document.h"
 #include "wb-graph-view.h"
 #include "wb-kernel-table.h"
+#include "wb-region-claims.h"
 #include "wb-region-table.h"
 #include "wb-sidebar.h"
 #include "wb-stage-view.h"
