@@ -130,119 +130,124 @@ read_run_row (WbSession    *session,
   return g_steal_pointer (&run);
 }
 
+/* A row of a run's table, read into @run: FALSE with @error set when a column is corrupt. */
+typedef gboolean (*ReadRowFunc) (WbSession    *session,
+                                 sqlite3_stmt *stmt,
+                                 WbRun        *run,
+                                 GError      **error);
+
+/* read_run_rows: every row of statement @id (a query whose one parameter is the run id) for @run, each
+ * given to @read_row; the statement is reset either way. FALSE with @error set by @read_row, or from SQLite
+ * naming @what ("reading region statistics"). */
 static gboolean
-read_regions (WbSession *session,
-              WbRun     *run,
-              GError   **error)
+read_run_rows (WbSession  *session,
+               WbStmt      id,
+               WbRun      *run,
+               ReadRowFunc read_row,
+               const char *what,
+               GError    **error)
 {
-  sqlite3_stmt *stmt = _wb_session_stmt (session, WB_STMT_REGION_STATS_GET, error);
+  sqlite3_stmt *stmt = _wb_session_stmt (session, id, error);
   int           rc;
 
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, run->id);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      g_autofree char *name = _wb_session_column_dup (stmt, 0);
-      g_autofree char *executor = _wb_session_column_dup (stmt, 1);
-      WbRegionStats   *r = wb_region_stats_new (name, executor);
-
-      wb_run_add_region (run, r);
-      r->stage_line = (guint32) sqlite3_column_int64 (stmt, 2);
-      r->median_ns = sqlite3_column_int64 (stmt, 3);
-      r->min_ns = sqlite3_column_int64 (stmt, 4);
-      r->max_ns = sqlite3_column_int64 (stmt, 5);
-      if (!_wb_session_blob_to_times (stmt, 6, r->times_ns))
-        {
-          sqlite3_reset (stmt);
-          return corrupt_run (session, run->id, "region times are not whole 8-byte values", error);
-        }
-      r->kernel_count = (guint32) sqlite3_column_int64 (stmt, 7);
-      r->bytes_moved = (guint64) sqlite3_column_int64 (stmt, 8);
-      r->flops = (guint64) sqlite3_column_int64 (stmt, 9);
-      r->share = _wb_session_column_double (stmt, 10);
-      r->key = _wb_session_column_dup (stmt, 11);
-      r->contents = _wb_session_column_dup (stmt, 12);
-      r->unfused_from = _wb_session_column_dup (stmt, 13);
-    }
+    if (!read_row (session, stmt, run, error))
+      {
+        sqlite3_reset (stmt);
+        return FALSE;
+      }
   sqlite3_reset (stmt);
   if (rc != SQLITE_DONE)
     {
-      _wb_session_set_error (session, error, "reading region statistics");
+      _wb_session_set_error (session, error, what);
       return FALSE;
     }
   return TRUE;
 }
 
+static gboolean
+read_region_row (WbSession    *session,
+                 sqlite3_stmt *stmt,
+                 WbRun        *run,
+                 GError      **error)
+{
+  g_autofree char *name = _wb_session_column_dup (stmt, 0);
+  g_autofree char *executor = _wb_session_column_dup (stmt, 1);
+  WbRegionStats   *r = wb_region_stats_new (name, executor);
+
+  wb_run_add_region (run, r);
+  r->stage_line = (guint32) sqlite3_column_int64 (stmt, 2);
+  r->median_ns = sqlite3_column_int64 (stmt, 3);
+  r->min_ns = sqlite3_column_int64 (stmt, 4);
+  r->max_ns = sqlite3_column_int64 (stmt, 5);
+  if (!_wb_session_blob_to_times (stmt, 6, r->times_ns))
+    return corrupt_run (session, run->id, "region times are not whole 8-byte values", error);
+  r->kernel_count = (guint32) sqlite3_column_int64 (stmt, 7);
+  r->bytes_moved = (guint64) sqlite3_column_int64 (stmt, 8);
+  r->flops = (guint64) sqlite3_column_int64 (stmt, 9);
+  r->share = _wb_session_column_double (stmt, 10);
+  r->key = _wb_session_column_dup (stmt, 11);
+  r->contents = _wb_session_column_dup (stmt, 12);
+  r->unfused_from = _wb_session_column_dup (stmt, 13);
+  return TRUE;
+}
+
+static gboolean
+read_kernel_row (WbSession    *session,
+                 sqlite3_stmt *stmt,
+                 WbRun        *run,
+                 GError      **error)
+{
+  g_autofree char *name = _wb_session_column_dup (stmt, 0);
+  g_autofree char *region = _wb_session_column_dup (stmt, 1);
+  WbKernelRecord  *k = wb_kernel_record_new (name, region);
+
+  wb_run_add_kernel (run, k);
+  k->trace_line = (guint32) sqlite3_column_int64 (stmt, 2);
+  k->stream = (guint32) sqlite3_column_int64 (stmt, 3);
+  for (int d = 0; d < 3; d++)
+    k->grid[d] = (guint32) sqlite3_column_int64 (stmt, 4 + d);
+  for (int d = 0; d < 3; d++)
+    k->block[d] = (guint32) sqlite3_column_int64 (stmt, 7 + d);
+  k->registers = (guint32) sqlite3_column_int64 (stmt, 10);
+  k->shared_bytes = (guint32) sqlite3_column_int64 (stmt, 11);
+  k->start_ns = sqlite3_column_int64 (stmt, 12);
+  k->end_ns = sqlite3_column_int64 (stmt, 13);
+  k->iteration = (guint32) sqlite3_column_int64 (stmt, 14);
+  k->correlation_id = (guint64) sqlite3_column_int64 (stmt, 15);
+  return TRUE;
+}
+
+static gboolean
+read_host_call_row (WbSession    *session,
+                    sqlite3_stmt *stmt,
+                    WbRun        *run,
+                    GError      **error)
+{
+  g_autofree char *name = _wb_session_column_dup (stmt, 0);
+  WbHostCall      *c = wb_host_call_new (name ? name : "?");
+
+  wb_run_add_host_call (run, c);
+  c->start_ns = sqlite3_column_int64 (stmt, 1);
+  c->end_ns = sqlite3_column_int64 (stmt, 2);
+  c->thread = (guint32) sqlite3_column_int64 (stmt, 3);
+  c->iteration = (guint32) sqlite3_column_int64 (stmt, 4);
+  c->correlation_id = (guint64) sqlite3_column_int64 (stmt, 5);
+  return TRUE;
+}
+
+/* read_kernels: @run's kernel records and host calls, the calls linked to their kernels. */
 static gboolean
 read_kernels (WbSession *session,
               WbRun     *run,
               GError   **error)
 {
-  sqlite3_stmt *stmt = _wb_session_stmt (session, WB_STMT_KERNELS_GET, error);
-  int           rc;
-
-  if (stmt == NULL)
+  if (!read_run_rows (session, WB_STMT_KERNELS_GET, run, read_kernel_row, "reading kernel records", error) ||
+      !read_run_rows (session, WB_STMT_HOST_CALLS_GET, run, read_host_call_row, "reading host calls", error))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, run->id);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      g_autofree char *name = _wb_session_column_dup (stmt, 0);
-      g_autofree char *region = _wb_session_column_dup (stmt, 1);
-      WbKernelRecord  *k = wb_kernel_record_new (name, region);
-
-      wb_run_add_kernel (run, k);
-      k->trace_line = (guint32) sqlite3_column_int64 (stmt, 2);
-      k->stream = (guint32) sqlite3_column_int64 (stmt, 3);
-      for (int d = 0; d < 3; d++)
-        k->grid[d] = (guint32) sqlite3_column_int64 (stmt, 4 + d);
-      for (int d = 0; d < 3; d++)
-        k->block[d] = (guint32) sqlite3_column_int64 (stmt, 7 + d);
-      k->registers = (guint32) sqlite3_column_int64 (stmt, 10);
-      k->shared_bytes = (guint32) sqlite3_column_int64 (stmt, 11);
-      k->start_ns = sqlite3_column_int64 (stmt, 12);
-      k->end_ns = sqlite3_column_int64 (stmt, 13);
-      k->iteration = (guint32) sqlite3_column_int64 (stmt, 14);
-      k->correlation_id = (guint64) sqlite3_column_int64 (stmt, 15);
-    }
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      _wb_session_set_error (session, error, "reading kernel records");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-read_host_calls (WbSession *session,
-                 WbRun     *run,
-                 GError   **error)
-{
-  sqlite3_stmt *stmt = _wb_session_stmt (session, WB_STMT_HOST_CALLS_GET, error);
-  int           rc;
-
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (stmt, 1, run->id);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      g_autofree char *name = _wb_session_column_dup (stmt, 0);
-      WbHostCall      *c = wb_host_call_new (name ? name : "?");
-
-      wb_run_add_host_call (run, c);
-      c->start_ns = sqlite3_column_int64 (stmt, 1);
-      c->end_ns = sqlite3_column_int64 (stmt, 2);
-      c->thread = (guint32) sqlite3_column_int64 (stmt, 3);
-      c->iteration = (guint32) sqlite3_column_int64 (stmt, 4);
-      c->correlation_id = (guint64) sqlite3_column_int64 (stmt, 5);
-    }
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      _wb_session_set_error (session, error, "reading host calls");
-      return FALSE;
-    }
   wb_run_link_host_calls (run);
   return TRUE;
 }
@@ -280,7 +285,7 @@ read_run (WbSession         *session,
   if (run == NULL)
     return NULL;
 
-  if (!read_regions (session, run, error))
+  if (!read_run_rows (session, WB_STMT_REGION_STATS_GET, run, read_region_row, "reading region statistics", error))
     return NULL;
   if (run->regions->len != n_regions)
     {
@@ -296,7 +301,7 @@ read_run (WbSession         *session,
 
   if ((flags & WB_SESSION_READ_KERNELS) != 0)
     {
-      if (!read_kernels (session, run, error) || !read_host_calls (session, run, error))
+      if (!read_kernels (session, run, error))
         return NULL;
       if (run->kernels->len != n_kernels)
         {

@@ -152,23 +152,16 @@ launch_site (WbCudaRuntime *rt, const PlanSite *ps, gconstpointer site, const Wb
     }
 }
 
-typedef struct
-{
-  const WbBsym *b;
-  gboolean      whole;
-  GPtrArray    *names;
-} CallSite;
-
 static GString *
 call_key (gconstpointer data)
 {
-  return g_string_new (_wb_cuda_exec_text_of (((const CallSite *) data)->b));
+  return g_string_new (_wb_cuda_exec_text_of (((const WbCudaCallSite *) data)->b));
 }
 
-static WbCudaPlan *
-call_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
+WbCudaPlan *
+_wb_cuda_exec_call_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
 {
-  const CallSite *cs = data;
+  const WbCudaCallSite *cs = data;
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
 
   if (cs->whole && wb_bsym_is_fusion (cs->b))
@@ -191,8 +184,8 @@ _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, G
   g_autofree WbTensor **results = NULL;
   WbCudaDispatchStats  *stats = _wb_cuda_exec_stats ();
   WbCudaPlan           *plan;
-  CallSite              cs = { b, whole, names };
-  PlanSite              ps = { call_key, call_build, &cs, b->name };
+  WbCudaCallSite        cs = { b, whole, names };
+  PlanSite              ps = { call_key, _wb_cuda_exec_call_build, &cs, b->name };
 
   if (whole)
     {
@@ -256,8 +249,8 @@ step_key (gconstpointer data)
   return key;
 }
 
-static WbCudaPlan *
-step_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
+WbCudaPlan *
+_wb_cuda_exec_step_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
 {
   const WbCudaStep *st = data;
 
@@ -271,7 +264,7 @@ run_fused_step (WbCudaRuntime *rt, const WbBsym *region, const WbCudaStep *st, G
   g_autofree WbCudaArg *args = g_new0 (WbCudaArg, MAX (st->n_inputs, 1));
   g_autofree WbTensor **inputs = g_new0 (WbTensor *, MAX (st->n_inputs, 1));
   g_autofree WbTensor **results = NULL;
-  PlanSite              ps = { step_key, step_build, st, region->name };
+  PlanSite              ps = { step_key, _wb_cuda_exec_step_build, st, region->name };
   WbCudaPlan           *plan;
 
   for (guint i = 0; i < st->n_inputs; i++)

@@ -94,34 +94,20 @@ add_variants (Collect *c, WbCudaPlanBuildFunc build, gconstpointer data, const W
     add_source (c, sources->pdata[i]);
 }
 
-/* The plans of a region, of a call and of a split's fused step under given options (the sites of
- * wb-cuda-exec-fusion.c): what add_variants builds. */
-static WbCudaPlan *
-region_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
+/* The plan @build (a builder of wb-cuda-exec-fusion.c's sites) makes of @data for @args under the default
+ * options, as the run's first launch builds it (plan_for there: variant 0); added with add_plan, and with
+ * autotuning on its variants' sources too. (transfer none) or NULL (a plan of @b left to the run). */
+static const WbCudaPlan *
+build_plan (Collect *c, const WbBsym *b, WbCudaPlanBuildFunc build, gconstpointer data, const WbCudaArg *args)
 {
-  const WbBsym *b = data;
-  return wb_cuda_plan_new_region_with_options (b, args, b->n_args, o, error);
-}
+  g_autoptr (GError) error = NULL;
+  WbCudaCodegenOptions o;
+  const WbCudaPlan    *plan;
 
-typedef struct
-{
-  const WbBsym *b;
-  GPtrArray    *names, *outs;
-} CallSite;
-
-static WbCudaPlan *
-call_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
-{
-  const CallSite *cs = data;
-  return wb_cuda_plan_new_with_options (&cs->b, 1, (const char *const *) cs->names->pdata, args, cs->names->len, (const char *const *) cs->outs->pdata,
-                                        cs->outs->len, o, error);
-}
-
-static WbCudaPlan *
-step_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error)
-{
-  const WbCudaStep *st = data;
-  return wb_cuda_plan_new_with_options (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, o, error);
+  _wb_cuda_autotune_options (0, WB_CUDA_CODEGEN_DEFAULT, &o);
+  plan = add_plan (c, b, build (data, args, &o, &error), error);
+  add_variants (c, build, data, args, plan);
+  return plan;
 }
 
 /* @arg as the run describes the value of @v: the layout a plan gave it as a view, else dense of its
@@ -212,16 +198,18 @@ static void
 region_plan (Collect *c, const WbBsym *b)
 {
   g_autofree WbCudaArg *args = g_new0 (WbCudaArg, MAX (b->n_args, 1));
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
+  WbCudaCallSite    cs = { b, TRUE, names };
   const WbCudaPlan *plan;
 
-  g_autoptr (GError) error = NULL;
-
   for (guint i = 0; i < b->n_args; i++)
-    arg_of (c, b->args[i], &args[i]);
+    {
+      g_ptr_array_add (names, b->args[i]->kind == WB_VALUE_NAME ? (gpointer) b->args[i]->text : NULL);
+      arg_of (c, b->args[i], &args[i]);
+    }
   wb_bsym_get_output_names (b, outs);
-  plan = add_plan (c, b, wb_cuda_plan_new_region (b, args, b->n_args, WB_CUDA_CODEGEN_DEFAULT, &error), error);
-  add_variants (c, region_build, b, args, plan);
+  plan = build_plan (c, b, _wb_cuda_exec_call_build, &cs, args);
   note_outputs (c, plan, (const char *const *) outs->pdata, outs->len);
 }
 
@@ -249,19 +237,12 @@ call_plan (Collect *c, const WbBsym *b)
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) outs = g_ptr_array_new ();
   g_autofree WbCudaArg *args = NULL;
-  g_autoptr (GError) error = NULL;
-  const WbCudaPlan *plan;
-  WbCudaPlan       *made;
+  WbCudaCallSite        cs = { b, FALSE, names };
+  const WbCudaPlan     *plan;
 
   call_args (c, b, names, &args);
   wb_bsym_get_output_names (b, outs);
-  made = wb_cuda_plan_new (&b, 1, (const char *const *) names->pdata, args, names->len, (const char *const *) outs->pdata, outs->len,
-                           WB_CUDA_CODEGEN_DEFAULT, &error);
-  plan = add_plan (c, b, made, error);
-  {
-    CallSite cs = { b, names, outs };
-    add_variants (c, call_build, &cs, args, plan);
-  }
+  plan = build_plan (c, b, _wb_cuda_exec_call_build, &cs, args);
   note_outputs (c, plan, (const char *const *) outs->pdata, outs->len);
 }
 
@@ -275,9 +256,7 @@ split_plans (Collect *c, const WbBsym *b)
     {
       const WbCudaStep     *st = &split->steps[s];
       g_autofree WbCudaArg *args = NULL;
-      g_autoptr (GError) error = NULL;
-      const WbCudaPlan *plan;
-      WbCudaPlan       *made;
+      const WbCudaPlan     *plan;
 
       if (st->kind != WB_CUDA_STEP_FUSED)
         continue;
@@ -287,9 +266,7 @@ split_plans (Collect *c, const WbBsym *b)
           v.text = st->inputs[i];
           arg_of (c, &v, &args[i]);
         }
-      made = wb_cuda_plan_new (st->units, st->n_units, st->inputs, args, st->n_inputs, st->outputs, st->n_outputs, WB_CUDA_CODEGEN_DEFAULT, &error);
-      plan = add_plan (c, b, made, error);
-      add_variants (c, step_build, st, args, plan);
+      plan = build_plan (c, b, _wb_cuda_exec_step_build, st, args);
       note_outputs (c, plan, st->outputs, st->n_outputs);
     }
 }

@@ -58,9 +58,22 @@ int _wb_cuda_autotune_choose (WbCudaRuntime *rt, WbCudaPlanBuildFunc build, gcon
 void _wb_cuda_autotune_variant_sources (WbCudaPlanBuildFunc build, gconstpointer data, const WbCudaArg *args, const WbCudaPlan *def, GPtrArray *sources);
 
 /* wb-cuda-exec-fusion.c */
-gboolean _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error);
-gboolean _wb_cuda_exec_can_split (const WbBsym *b);
-gboolean _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
+/* A call site run as one plan: @b a fusion region taken whole (@whole; @names one entry per argument, its
+ * inputs) or one op or composite (@names the names it reads, once each, tuples and lists flattened); the
+ * names are (transfer none) strings of @b. */
+typedef struct
+{
+  const WbBsym *b;
+  gboolean      whole;
+  GPtrArray    *names;
+} WbCudaCallSite;
+/* The plan builders of the nvrtc call sites (WbCudaPlanBuildFunc), the run's and the precompiler's: @data is
+ * a WbCudaCallSite, or a WbCudaStep of kind WB_CUDA_STEP_FUSED (a split region's fused run). */
+WbCudaPlan *_wb_cuda_exec_call_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error);
+WbCudaPlan *_wb_cuda_exec_step_build (gconstpointer data, const WbCudaArg *args, const WbCudaCodegenOptions *o, GError **error);
+gboolean    _wb_cuda_exec_run_plan (WbCudaRuntime *rt, WbKernelCall *call, gboolean whole, GError **error);
+gboolean    _wb_cuda_exec_can_split (const WbBsym *b);
+gboolean    _wb_cuda_exec_run_split (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
 /* wb-cuda-exec-ops.c */
 gboolean _wb_cuda_exec_run_matmul (WbCudaRuntime *rt, WbKernelCall *call, GError **error);

@@ -45,25 +45,7 @@ loop_zoo_case (const char *name)
   return path;
 }
 
-/* -- open: Ctrl+O, the path typed into the chooser's location, Return ------------------------------ */
-
-static gboolean
-chooser_shown (gpointer data)
-{
-  GListModel *tops = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (tops, i);
-
-      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_mapped (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
+/* -- open: Ctrl+O, the path typed into the chooser's location, its Open button ----------------------- */
 
 static gboolean
 loaded (gpointer data)
@@ -74,27 +56,10 @@ loaded (gpointer data)
          g_strcmp0 (wb_document_get_path (doc), data) == 0;
 }
 
-static gboolean
-entry_text_is (gpointer data)
-{
-  GtkWidget **w = data;
-
-  return g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (w[0])), (const char *) w[1]) == 0;
-}
-
-/* the location entry of @chooser with the focus (Ctrl+L shows it) */
-static GtkWidget *
-location_entry (GtkWidget *chooser)
-{
-  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (chooser));
-
-  return focus != NULL && GTK_IS_TEXT (focus) ? gtk_widget_get_parent (focus) : NULL;
-}
-
 void
 loop_open (const char *path, guint min_entries, const char *what)
 {
-  GtkWidget       *chooser = NULL, *entry, *open;
+  GtkWidget       *open;
   g_autofree char *base = g_path_get_basename (path);
   gint64           t0;
   double           open_ms;
@@ -106,19 +71,7 @@ loop_open (const char *path, guint min_entries, const char *what)
   input = wb_ui_input_new (GTK_WINDOW (window), &no_input);
   if (!loop_have_input ())
     return;
-  g_assert_true (wb_ui_input_focus (input));
-  wb_ui_input_key (input, "<Control>o");
-  g_assert_true (wb_ui_wait (chooser_shown, &chooser, 20));
-  g_assert_true (wb_ui_input_focus_window (input, GTK_WINDOW (chooser)));
-  wb_ui_input_key (input, "<Control>l");
-  entry = location_entry (chooser);
-  g_assert_nonnull (entry);
-  wb_ui_input_type (input, path);
-  /* the chooser completes names inline (the completion selected): Delete drops it */
-  wb_ui_input_key (input, "Delete");
-  g_assert_true (wb_ui_wait (entry_text_is, (GtkWidget *[]){ entry, (GtkWidget *) path }, 5));
-  open = wb_ui_find_button (chooser, "Open");
-  g_assert_nonnull (open);
+  open = wb_ui_input_choose_path (input, path, FALSE);
   t0 = g_get_monotonic_time ();
   wb_ui_input_click_widget (input, open);
   g_assert_true (wb_ui_wait (loaded, (gpointer) path, 120));

@@ -85,32 +85,6 @@ fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gp
 /* -- finding what a user clicks --------------------------------------------------------------------- */
 
 static gboolean
-is_chooser_shown (gpointer data)
-{
-  GListModel *tops = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (tops, i);
-
-      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_mapped (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-static gboolean
-entry_text_is (gpointer data)
-{
-  GtkWidget **w = data;
-
-  return g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (w[0])), (const char *) w[1]) == 0;
-}
-
-static gboolean
 not_loading (gpointer data)
 {
   return !wb_window_is_loading (zoo_window);
@@ -153,25 +127,12 @@ has_traces (const char *dir)
 static void
 open_case (const char *path, const char *what)
 {
-  GtkWidget       *chooser = NULL, *entry, *focus, *open;
+  GtkWidget       *open;
   g_autofree char *base = g_path_get_basename (path);
   WbDocument      *doc = wb_window_get_document (zoo_window);
   gint64           t0;
 
-  g_assert_true (wb_ui_input_focus (zoo_input));
-  wb_ui_input_key (zoo_input, "<Control>o");
-  g_assert_true (wb_ui_wait (is_chooser_shown, &chooser, 20));
-  g_assert_true (wb_ui_input_focus_window (zoo_input, GTK_WINDOW (chooser)));
-  wb_ui_input_key (zoo_input, "<Control>l");
-  focus = gtk_window_get_focus (GTK_WINDOW (chooser));
-  g_assert_true (focus != NULL && GTK_IS_TEXT (focus));
-  entry = gtk_widget_get_parent (focus);
-  wb_ui_input_type_fast (zoo_input, path);
-  /* the chooser completes names inline (the completion selected): Delete drops it */
-  wb_ui_input_key (zoo_input, "Delete");
-  g_assert_true (wb_ui_wait (entry_text_is, (GtkWidget *[]){ entry, (GtkWidget *) path }, 5));
-  open = wb_ui_find_button (chooser, "Open");
-  g_assert_nonnull (open);
+  open = wb_ui_input_choose_path (zoo_input, path, TRUE);
   t0 = g_get_monotonic_time ();
   wb_ui_input_click_widget (zoo_input, open);
   /* the title is set when the load starts; it ends with the set installed, or an error shown */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "wb-ui-common.h"
+
 #if defined(WB_HAVE_XTEST) && defined(GDK_WINDOWING_X11)
 #include <X11/XKBlib.h>
 #include <X11/Xlib.h>
@@ -482,4 +484,58 @@ wb_ui_find_label (GtkWidget *root, const char *text)
         return found;
     }
   return NULL;
+}
+
+/* -- the file chooser, as a user opens a folder --------------------------------------------------- */
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (tops, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_mapped (w))
+        {
+          *(GtkWidget **) data = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+entry_text_is (gpointer data)
+{
+  GtkWidget **w = data;
+
+  return g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (w[0])), (const char *) w[1]) == 0;
+}
+
+GtkWidget *
+wb_ui_input_choose_path (WbUiInput *self, const char *path, gboolean fast)
+{
+  GtkWidget *chooser = NULL, *focus, *entry, *open;
+
+  g_assert_true (wb_ui_input_focus (self));
+  wb_ui_input_key (self, "<Control>o");
+  g_assert_true (wb_ui_wait (chooser_shown, &chooser, 20));
+  g_assert_true (wb_ui_input_focus_window (self, GTK_WINDOW (chooser)));
+  /* Ctrl+L shows the location entry, its text with the focus */
+  wb_ui_input_key (self, "<Control>l");
+  focus = gtk_window_get_focus (GTK_WINDOW (chooser));
+  g_assert_true (focus != NULL && GTK_IS_TEXT (focus));
+  entry = gtk_widget_get_parent (focus);
+  if (fast)
+    wb_ui_input_type_fast (self, path);
+  else
+    wb_ui_input_type (self, path);
+  /* the chooser completes names inline (the completion selected): Delete drops it */
+  wb_ui_input_key (self, "Delete");
+  g_assert_true (wb_ui_wait (entry_text_is, (GtkWidget *[]){ entry, (GtkWidget *) path }, 5));
+  open = wb_ui_find_button (chooser, "Open");
+  g_assert_nonnull (open);
+  return open;
 }

@@ -62,6 +62,11 @@ void wb_ui_input_click_widget (WbUiInput *self, GtkWidget *widget);
 GtkWidget *wb_ui_find_type (GtkWidget *root, GType type);
 GtkWidget *wb_ui_find_button (GtkWidget *root, const char *text);
 GtkWidget *wb_ui_find_label (GtkWidget *root, const char *text);
+/* wb_ui_input_choose_path: Ctrl+O in the window @self drives (given the focus first), then @path typed
+ * into the file chooser's location entry (Ctrl+L; key by key, or with @fast as wb_ui_input_type_fast)
+ * and the chooser's inline completion dropped; each step asserted. (transfer none) the chooser's Open
+ * button, for the caller to click (and time). */
+GtkWidget *wb_ui_input_choose_path (WbUiInput *self, const char *path, gboolean fast);
 /* wb_ui_input_set_log_writer: GLib's default log writer, except for GTK 4.8's warning "Trying to
  * snapshot GtkGizmo (or GtkBox) ... without a current allocation" (a scrolled GtkSourceView's scrollbar
  * appearing or going in the frame that draws it: wb-ui-input.c): printed and counted, not fatal. Every other warning still fails the test. */
