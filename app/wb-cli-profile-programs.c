@@ -10,7 +10,10 @@
  * summary in F; without --report each sub-program's Markdown report is printed, then the summary.
  * --save-outputs F likewise writes DIR/<name>/BASENAME, and --inputs F reads it (CASE/tensors.safetensors:
  * each sub-program's recorded inputs). Exit: 0 when every sub-program ran, else the first
- * failure's code (2 bad input, 3 environment, as `profile` of that folder would). */
+ * failure's code (2 bad input, 3 environment, as `profile` of that folder would).
+ * On the GPU one runner serves them in turn (wb_profile_job_set_runner): each new runner process would pay
+ * for its CUDA context, library handles and modules again. A sub-program whose run fails or kills it hands
+ * on none, and the next starts a fresh one; WB_RUNNER_PER_PROGRAM=1 starts one per sub-program (to compare). */
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -109,9 +112,11 @@ write_program_report (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun 
 }
 
 /* Profiles sub-program @name of @path into @row: -1 when it ran, else its exit code (its error in @row);
- * *@fatal when the others cannot run either (no such device, a bad --executors, the session). */
+ * *@fatal when the others cannot run either (no such device, a bad --executors, the session). *@runner
+ * (inout, nullable): the GPU runner the previous sub-program left, taken by the job; on return the one the
+ * next can use (wb_profile_job_steal_runner: none after a failed run). */
 static int
-profile_program (ProfileOptions *o, const char *path, const char *name, WbProgramRow *row, gboolean *fatal)
+profile_program (ProfileOptions *o, const char *path, const char *name, WbProgramRow *row, WbRunner **runner, gboolean *fatal)
 {
   g_autofree char *dir = g_build_filename (path, name, NULL);
   g_auto (Profiling) p = { .path = dir, .label = o->label };
@@ -137,6 +142,7 @@ profile_program (ProfileOptions *o, const char *path, const char *name, WbProgra
       return wb_cli_report_session_error (error);
     }
   job = wb_profile_job_new (p.c, p.program, p.stage->label);
+  wb_profile_job_set_runner (job, g_steal_pointer (runner));
   if ((code = _wb_cli_profile_configure_job (o, &p, job, &progress)) >= 0)
     {
       *fatal = TRUE;
@@ -145,6 +151,7 @@ profile_program (ProfileOptions *o, const char *path, const char *name, WbProgra
   progress.start_us = g_get_monotonic_time ();
   progress.quiet = o->quiet;
   run = wb_profile_job_run (job, &error);
+  *runner = wb_profile_job_steal_runner (job);
   if (wb_profile_job_measured_ceilings (job))
     _wb_cli_profile_store_gpu_ceilings (p.session, wb_profile_job_get_ceilings (job));
   if (run == NULL)
@@ -202,6 +209,8 @@ _wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names)
   g_autofree char *title = g_path_get_basename (path);
   int              exit_code = -1, code;
   gboolean         fatal = FALSE;
+  gboolean         per_program = g_strcmp0 (g_getenv ("WB_RUNNER_PER_PROGRAM"), "1") == 0;
+  g_autoptr (WbRunner) runner = NULL;
 
   for (guint i = 0; i < names->len && !fatal; i++)
     {
@@ -211,7 +220,9 @@ _wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names)
       g_ptr_array_add (rows, row);
       if (!o->quiet)
         g_printerr ("profile: sub-program %u of %u: %s\n", i + 1, names->len, name);
-      code = profile_program (o, path, name, row, &fatal);
+      code = profile_program (o, path, name, row, &runner, &fatal);
+      if (per_program)
+        g_clear_pointer (&runner, wb_runner_free);
       if (code >= 0 && code != WB_EXIT_OK && exit_code < 0)
         exit_code = code;
     }

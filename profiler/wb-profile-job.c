@@ -21,6 +21,8 @@ struct _WbProfileJob
   char                 *runner_program;
   char                 *default_executor; /* (nullable) the runner's executor of what is not assigned */
   WbRunner             *runner;           /* the GPU runner, started and probed by choose_device */
+  WbRunner             *offered;          /* (nullable) an earlier job's runner for choose_device to use */
+  gboolean              runner_failed;    /* a run in the runner failed: it serves no other job */
   WbAssignment         *assignment;
   WbProfileOptions      options;
   WbSafetensors        *tensors; /* borrowed */
@@ -101,6 +103,7 @@ wb_profile_job_free (WbProfileJob *job)
   g_free (job->runner_program);
   g_free (job->default_executor);
   g_clear_pointer (&job->runner, wb_runner_free);
+  g_clear_pointer (&job->offered, wb_runner_free);
   g_clear_pointer (&job->assignment, wb_assignment_unref);
   g_clear_pointer (&job->ceilings, wb_device_ceilings_free);
   g_clear_pointer (&job->profile, wb_profile_free);
@@ -237,6 +240,29 @@ start_runner (WbProfileJob *job, char **why)
   return TRUE;
 }
 
+/* Takes the runner an earlier job left (wb_profile_job_set_runner) when it is the one this job would start (the
+ * same program and GPU), still runs, and its probe still reports a device (no new CUDA context: the runner made
+ * its own once); TRUE with job->runner set. Otherwise it is ended and FALSE: start_runner starts a fresh one. */
+static gboolean
+take_offered_runner (WbProfileJob *job)
+{
+  g_autoptr (WbRunner) offered = g_steal_pointer (&job->offered);
+  g_autofree char *path = NULL;
+  g_autofree char *device = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (offered == NULL)
+    return FALSE;
+  path = job->runner_program ? g_strdup (job->runner_program) : wb_runner_find_program ();
+  if (g_strcmp0 (path, wb_runner_get_program (offered)) != 0 || wb_runner_get_cuda_device (offered) != MAX (job->cuda_device, -1) ||
+      !wb_runner_is_alive (offered) || !wb_runner_probe (offered, &device, &error))
+    return FALSE;
+  job->model = g_strdup (wb_runner_get_model (offered) ? wb_runner_get_model (offered) : "unknown GPU");
+  job->reason = g_strdup_printf ("the GPU runner reports %s", device ? device : job->model);
+  job->runner = g_steal_pointer (&offered);
+  return TRUE;
+}
+
 gboolean
 wb_profile_job_choose_device (WbProfileJob *job, GError **error)
 {
@@ -251,7 +277,7 @@ wb_profile_job_choose_device (WbProfileJob *job, GError **error)
       job->device = WB_PROFILE_DEVICE_CPU;
       job->reason = g_strdup ("asked for cpu");
     }
-  else if (start_runner (job, &why))
+  else if (take_offered_runner (job) || start_runner (job, &why))
     job->device = WB_PROFILE_DEVICE_CUDA;
   else if (job->asked == WB_PROFILE_DEVICE_CUDA)
     {
@@ -323,10 +349,22 @@ wb_profile_job_get_runner (WbProfileJob *job)
   return job->runner;
 }
 
+void
+wb_profile_job_set_runner (WbProfileJob *job, WbRunner *runner)
+{
+  g_return_if_fail (job != NULL && job->device == WB_PROFILE_DEVICE_AUTO);
+  g_clear_pointer (&job->offered, wb_runner_free);
+  job->offered = runner;
+}
+
 WbRunner *
 wb_profile_job_steal_runner (WbProfileJob *job)
 {
   g_return_val_if_fail (job != NULL, NULL);
+  if (job->runner == NULL)
+    return g_steal_pointer (&job->offered); /* a cpu job leaves the one offered as it was */
+  if (job->runner_failed || !wb_runner_is_alive (job->runner))
+    return NULL;
   return g_steal_pointer (&job->runner);
 }
 
@@ -426,7 +464,11 @@ run_on_gpu (WbProfileJob *job, GPtrArray *args, GPtrArray *cotangents, WbProfile
       return NULL;
     }
   if (run == NULL)
-    g_propagate_error (error, g_steal_pointer (&local));
+    {
+      /* alive or not, a runner whose run failed (a crash, a fault, an error with an exit code) is not handed on */
+      job->runner_failed = TRUE;
+      g_propagate_error (error, g_steal_pointer (&local));
+    }
   if (measured != NULL)
     {
       g_clear_pointer (&job->ceilings, wb_device_ceilings_free);

@@ -114,9 +114,18 @@ WbProfileDevice wb_profile_job_get_device (const WbProfileJob *job); /* CPU or C
 const char *wb_profile_job_get_device_reason (const WbProfileJob *job);
 /* wb_profile_job_get_device_model: (transfer none) the GPU's or the cpu's model name once chosen. */
 const char *wb_profile_job_get_device_model (const WbProfileJob *job);
-/* wb_profile_job_steal_runner: (transfer full) (nullable) the GPU runner wb_profile_job_choose_device started
- * and probed (NULL on the cpu), for a caller that sends it its own request (`run --device cuda`): no second
- * runner is started. The job has none after it and must not be run. */
+/* wb_profile_job_set_runner: (transfer full) (nullable) a runner an earlier job started and probed
+ * (wb_profile_job_steal_runner), for this job's device choice to use instead of starting one, so that the
+ * sub-programs of a model, or the app's profiles of one document, pay for one CUDA context. Used only when
+ * the device is not cpu and it is the runner this job would start (the same program, runner_program or
+ * wb_runner_find_program's, and cuda_device), it is alive and its probe again reports a device; otherwise it
+ * is ended there and a fresh one started. Set before the device is chosen. */
+void wb_profile_job_set_runner (WbProfileJob *job, WbRunner *runner);
+/* wb_profile_job_steal_runner: (transfer full) (nullable) the job's GPU runner when it can serve another job or
+ * request: the one wb_profile_job_choose_device started or took, alive, and whose run (if the job ran) did not
+ * fail; NULL when it died or its run failed (it ends with the job). On the cpu: the runner offered, unused.
+ * `run --device cuda` takes it after the device choice to send its own request (no second runner); a job
+ * must not be run after it. */
 WbRunner *wb_profile_job_steal_runner (WbProfileJob *job);
 
 /* The app's job (wb-profile-job-plan.c): wb_pipeline_get_final_stages gives (transfer none) the last

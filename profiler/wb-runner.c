@@ -5,6 +5,8 @@
 #include "wb-runner.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -24,6 +26,8 @@ struct _WbRunner
   GInputStream        *from;
   char                *last_region;
   char                *model;
+  char                *program;     /* the path it was started from */
+  int                  cuda_device; /* its WB_CUDA_DEVICE, -1: the first GPU */
   gboolean             dead;
   WbRunnerProgressFunc progress;
   gpointer             progress_data;
@@ -59,6 +63,29 @@ wb_runner_find_program (void)
   return found;
 }
 
+/* wb_runner_write_message without SIGPIPE: a runner that ended while idle (a runner now serves several jobs)
+ * makes the write fail with EPIPE instead of ending this process. SIGPIPE is blocked in this thread for the
+ * write, and the one the failed write raised is taken back before it is unblocked. */
+static gboolean
+write_message (WbRunner *r, WbRunnerMsgType type, GVariant *payload, GError **error)
+{
+  sigset_t pipe_set, old;
+  gboolean ok;
+
+  sigemptyset (&pipe_set);
+  sigaddset (&pipe_set, SIGPIPE);
+  pthread_sigmask (SIG_BLOCK, &pipe_set, &old);
+  ok = wb_runner_write_message (r->to, type, payload, error);
+  if (!ok && !sigismember (&old, SIGPIPE))
+    {
+      const struct timespec now = { 0 };
+
+      sigtimedwait (&pipe_set, NULL, &now);
+    }
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  return ok;
+}
+
 void
 wb_runner_free (WbRunner *runner)
 {
@@ -66,7 +93,7 @@ wb_runner_free (WbRunner *runner)
     return;
   if (!runner->dead && runner->to)
     {
-      wb_runner_write_message (runner->to, WB_RUNNER_MSG_QUIT, NULL, NULL);
+      write_message (runner, WB_RUNNER_MSG_QUIT, NULL, NULL);
       g_output_stream_close (runner->to, NULL, NULL);
       g_subprocess_wait (runner->proc, NULL, NULL);
     }
@@ -74,13 +101,27 @@ wb_runner_free (WbRunner *runner)
   wb_runner_shm_channel_clear (&runner->shm);
   g_free (runner->last_region);
   g_free (runner->model);
+  g_free (runner->program);
   g_free (runner);
 }
 
 gboolean
 wb_runner_is_alive (WbRunner *runner)
 {
-  return !runner->dead;
+  /* GSubprocess forgets the pid once GLib's worker thread reaped the child: a runner that ended while idle */
+  return !runner->dead && g_subprocess_get_identifier (runner->proc) != NULL;
+}
+
+const char *
+wb_runner_get_program (WbRunner *runner)
+{
+  return runner->program;
+}
+
+int
+wb_runner_get_cuda_device (WbRunner *runner)
+{
+  return runner->cuda_device;
 }
 
 const char *
@@ -142,7 +183,7 @@ write_msg (WbRunner *r, WbRunnerMsgType type, GVariant *payload, GError **error)
       g_set_error (error, WB_RUNNER_ERROR, WB_RUNNER_ERROR_CRASHED, "the GPU runner is no longer running");
       return FALSE;
     }
-  if (!wb_runner_write_message (r->to, type, payload, &local))
+  if (!write_message (r, type, payload, &local))
     {
       set_crashed (r, local, error);
       return FALSE;
@@ -217,12 +258,15 @@ wb_runner_new_full (const char *path, int cuda_device, GError **error)
       g_subprocess_launcher_setenv (launcher, "WB_CUDA_DEVICE", dev, TRUE);
     }
   r = g_new0 (WbRunner, 1);
+  r->program = g_strdup (path);
+  r->cuda_device = cuda_device >= 0 ? cuda_device : -1;
   wb_runner_shm_channel_init (&r->shm, offer_shm_socket (launcher));
   r->proc = g_subprocess_launcher_spawn (launcher, error, path, NULL);
   if (r->proc == NULL)
     {
       g_prefix_error (error, "cannot start %s: ", path);
       wb_runner_shm_channel_clear (&r->shm);
+      g_free (r->program);
       g_free (r);
       return NULL;
     }

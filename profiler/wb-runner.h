@@ -215,7 +215,12 @@ void wb_runner_kill (WbRunner *runner);
 const char *wb_runner_get_pid (WbRunner *runner);
 /* wb_runner_get_last_region: (transfer none) the last region or symbol the runner announced, or NULL. */
 const char *wb_runner_get_last_region (WbRunner *runner);
-/* wb_runner_is_alive: FALSE once the process ended. */
+/* wb_runner_get_program: (transfer none) the path the runner was started from; wb_runner_get_cuda_device: its
+ * GPU as asked (-1: the first). A job offered a runner (wb_profile_job_set_runner) compares them with its own. */
+const char *wb_runner_get_program (WbRunner *runner);
+int         wb_runner_get_cuda_device (WbRunner *runner);
+/* wb_runner_is_alive: FALSE once the process ended: a call found it gone, or it ended while idle (killed from
+ * outside; seen once GLib reaped it, so a process that ended a moment ago may still count as alive). */
 gboolean wb_runner_is_alive (WbRunner *runner);
 
 /* wb_runner_get_nccl_id: (transfer full) a new NCCL unique id (128 bytes) made by @runner, which hosts NCCL's

@@ -38,6 +38,7 @@ typedef struct
   GCancellable *cancellable;
   char         *subprogram; /* (nullable) a folder of several sub-programs: the one the pipeline starts from */
   WbCase       *sub_case;   /* (nullable) its own case (PATH/<subprogram>): its inputs, named as its program's */
+  WbRunner     *runner;     /* (nullable) the document's GPU runner, lent to the profile and given back */
 } Job;
 
 static void
@@ -58,6 +59,7 @@ job_free (Job *job)
   g_clear_object (&job->cancellable);
   g_free (job->subprogram);
   g_clear_pointer (&job->sub_case, wb_case_free);
+  g_clear_pointer (&job->runner, wb_runner_free);
   g_free (job);
 }
 
@@ -273,6 +275,29 @@ index_entries (WbDocument *self)
     }
 }
 
+static gpointer
+end_runner (gpointer runner)
+{
+  wb_runner_free (runner);
+  return NULL;
+}
+
+void
+_wb_document_drop_runner (WbDocument *self)
+{
+  /* its QUIT is answered once the CUDA context is torn down: a thread waits, not the window (and should the app
+   * exit first, the runner ends on its own at the end of its stdin) */
+  if (self->runner != NULL)
+    g_thread_unref (g_thread_new ("wb-runner-end", end_runner, g_steal_pointer (&self->runner)));
+}
+
+void
+wb_document_end_runner (WbDocument *self)
+{
+  g_return_if_fail (WB_IS_DOCUMENT (self));
+  _wb_document_drop_runner (self);
+}
+
 static void
 install (WbDocument *self, Job *job)
 {
@@ -347,6 +372,7 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   self->trace_set_id = job->trace_set_id;
   if (job->wcase == NULL)
     g_clear_pointer (&self->wcase, wb_case_free);
+  _wb_document_drop_runner (self); /* another case opened: the runner is kept for one case's tuning only */
   self->entry = 0;
   install (self, job);
   _wb_document_emit (self, RUNS_CHANGED);
@@ -502,6 +528,30 @@ store_in_session (WbRun *run, gpointer data, GError **error)
   return wb_session_store_run (session, run, job->trace_set_id, error) != 0;
 }
 
+/* Chooses @pj's device (the document's runner lent, job->runner, taken when it still serves) and runs it; the
+ * runner, when it can serve the document's next profile, back into job->runner */
+static gboolean
+run_profile_job (Job *job, WbProfileJob *pj, WbProgram *program, GCancellable *cancellable, GError **error)
+{
+  gboolean ok;
+
+  wb_profile_job_set_runner (pj, g_steal_pointer (&job->runner));
+  job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
+  ok = wb_profile_job_choose_device_for_plan (pj, program, job->assignment, error);
+  if (ok)
+    {
+      job->device_used = wb_profile_job_get_device (pj);
+      wb_profile_job_set_cancellable (pj, cancellable);
+      wb_profile_job_set_store (pj, store_in_session, job);
+      job->run = wb_profile_job_run (pj, error);
+      g_free (job->device_reason);
+      job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
+      ok = job->run != NULL;
+    }
+  job->runner = wb_profile_job_steal_runner (pj);
+  return ok;
+}
+
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
  * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
 static gboolean
@@ -551,16 +601,7 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   options.progress_data = job;
   wb_profile_job_set_options (pj, &options);
   wb_profile_job_set_inputs (pj, wb_case_get_reference (job->sub_case ? job->sub_case : job->wcase, NULL));
-  job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
-  if (!wb_profile_job_choose_device_for_plan (pj, program, job->assignment, error))
-    return FALSE;
-  job->device_used = wb_profile_job_get_device (pj);
-  wb_profile_job_set_cancellable (pj, cancellable);
-  wb_profile_job_set_store (pj, store_in_session, job);
-  job->run = wb_profile_job_run (pj, error);
-  g_free (job->device_reason);
-  job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
-  if (job->run == NULL)
+  if (!run_profile_job (job, pj, program, cancellable, error))
     return FALSE;
   g_free (job->run->assignment);
   job->run->assignment = wb_assignment_is_empty (job->assignment) ? NULL : wb_assignment_to_string (job->assignment);
@@ -623,6 +664,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbP
   job->session_path = g_strdup (self->session_path);
   job->trace_set_id = self->trace_set_id;
   job->subprogram = g_strdup (wb_document_get_subprogram (self, NULL));
+  job->runner = g_steal_pointer (&self->runner); /* the last profile's: no new CUDA context for this one */
   self->busy = TRUE;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, profile_thread);
@@ -642,9 +684,12 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
 
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   self->busy = FALSE;
+  job = g_task_get_task_data (G_TASK (result));
+  /* the runner back, whether or not the run failed: none when it died, its run failed or it was cancelled */
+  _wb_document_drop_runner (self);
+  self->runner = g_steal_pointer (&job->runner);
   if (!g_task_propagate_boolean (G_TASK (result), error))
     return FALSE;
-  job = g_task_get_task_data (G_TASK (result));
   if (job->store_error != NULL)
     g_warning ("the run was not stored in the session: %s", job->store_error);
   /* for the next run's estimate: how long this one took, for how many iterations */

@@ -36,6 +36,7 @@ struct _WbDocument
   char         *session_path;       /* (nullable) the .wbsession this came from: new runs are stored there */
   gint64        trace_set_id;       /* the session's trace set shown */
   char         *subprogram;         /* (nullable) a folder of several sub-programs: the one the pipeline is of */
+  WbRunner     *runner;             /* (nullable) the GPU runner the last profile left, for the next one */
 
   guint         entry;
   WbTrace      *bsym_trace;
@@ -59,5 +60,7 @@ typedef enum
 
 /* wb-document.c */
 void _wb_document_emit (WbDocument *self, WbDocumentSignal which);
+/* wb-document-jobs.c: ends the document's GPU runner, if any, without waiting for it */
+void _wb_document_drop_runner (WbDocument *self);
 
 G_END_DECLS

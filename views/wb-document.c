@@ -340,6 +340,7 @@ wb_document_finalize (GObject *object)
   g_clear_pointer (&self->bsym_trace, wb_trace_unref);
   g_free (self->region);
   g_clear_pointer (&self->region_map, g_hash_table_unref);
+  _wb_document_drop_runner (self);
 
   G_OBJECT_CLASS (wb_document_parent_class)->finalize (object);
 }

@@ -130,6 +130,11 @@ void wb_document_profile_async (WbDocument *self, const WbAssignment *assignment
  * the latest run it holds (a session's); FALSE without any run. */
 gboolean wb_document_estimate_seconds (WbDocument *self, guint iters, guint warmup, double *last_seconds, double *estimate);
 gboolean wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **error);
+/* wb_document_end_runner: a profile on the GPU leaves its runner (wb_profile_job_steal_runner) to the document's
+ * next profile, which then makes no new CUDA context; it goes when another case opens, with the document, or
+ * when it died or its run failed. This ends it now (not waiting for the process), so that the next profile
+ * starts a fresh one (tests that change the stand-in runner's environment); nothing while a profile holds it. */
+void wb_document_end_runner (WbDocument *self);
 /* wb_document_set_allow_cpu_fallback: whether later profiles on the GPU may run calls that have no GPU path
  * on the cpu (WbProfileOptions.allow_cpu_fallback; the report then warns); FALSE (the default): such a
  * profile fails naming the call. */

@@ -23,6 +23,9 @@
  * (FAKE_RUNNER_BREAK_SCALE=S: each element S up or down),
  * unless the request's "calls" put the top-level call holding them on the cpu or on cuda (one kernel per
  * op: right), so that `bisect` has a wrong call to find (test-bisect-cli).
+ * FAKE_RUNNER_CRASH=TEXT: a RUN whose forward trace's file name contains TEXT announces its first call and dies
+ * (SIGKILL, as a kernel fault ends the real runner); FAKE_RUNNER_FAIL=TEXT: such a RUN answers an ERROR
+ * (exit 2) and the runner lives on. A model's sub-programs sharing one runner (profile CASE) use them.
  * RUN: parses the request's traces as the real runner does and takes the program's entries from
  * WbProfile (so the names are the caller's); sends a PROGRESS for each call of the checked run and runs the
  * real runner's phases (warm-up, and with `profile` unprofiled, timed and traced iterations), their
@@ -39,7 +42,9 @@
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "wb-profiler.h"
@@ -337,6 +342,15 @@ read_values (GVariant *payload, WbRunnerShmChannel *chan, GPtrArray **args, GPtr
 }
 
 /* RUN: progress, then a RESULT (or an ERROR when the traces do not parse or the values do not decode) */
+/* whether the request's forward file name contains $@variable (set and not empty) */
+static gboolean
+file_matches (GVariant *payload, const char *variable)
+{
+  const char *text = g_getenv (variable), *name = NULL;
+
+  return text != NULL && *text != '\0' && g_variant_lookup (payload, "filename", "&s", &name) && strstr (name, text) != NULL;
+}
+
 static gboolean
 run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
 {
@@ -393,6 +407,13 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
         }
     }
   n = wb_profile_get_n_entries (profile);
+  if (file_matches (payload, "FAKE_RUNNER_FAIL"))
+    return send_failure (out, "fake runner: FAKE_RUNNER_FAIL names this program");
+  if (file_matches (payload, "FAKE_RUNNER_CRASH"))
+    {
+      wb_runner_send_call (out, n > 0 ? wb_profile_get_entry_name (profile, 0) : "(none)", 0, NULL, NULL);
+      raise (SIGKILL);
+    }
   g_variant_builder_init (&names, G_VARIANT_TYPE ("as"));
   for (guint i = 0; i < n; i++)
     {

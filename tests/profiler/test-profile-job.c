@@ -2,12 +2,13 @@
  * runner), a cpu run of a case built from a loaded trace set (no folder) with a region-key assignment, and
  * the GPU runner's per-iteration progress of every phase (through the fake runner, which sends it with the
  * protocol's own code) with its rate limit, and a GPU run's host calls (the fake runner's CUPTI records)
- * joined to its kernels and kept by a session
+ * joined to its kernels and kept by a session; a runner handed from job to job (wb_profile_job_set_runner)
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb-data.h"
 #include "wb-profiler.h"
@@ -126,6 +127,84 @@ test_gpu_reported (Fixture *f, gconstpointer data)
   g_assert_true (wb_profile_job_choose_device (asked, &error));
   g_assert_cmpint (wb_profile_job_get_device (asked), ==, WB_PROFILE_DEVICE_CUDA);
   g_unsetenv ("FAKE_RUNNER_DEVICE");
+}
+
+/* Runners started since the last call (FAKE_RUNNER_LOG @log's lines, the log emptied) */
+static guint
+take_starts (const char *log)
+{
+  g_autofree char *text = NULL;
+  guint            n = 0;
+
+  if (g_file_get_contents (log, &text, NULL, NULL))
+    for (const char *p = text; (p = strstr (p, "start\n")) != NULL; p++)
+      n++;
+  g_remove (log);
+  return n;
+}
+
+/* A GPU job on @runner_program given @runner (nullable): runs when @device is cuda; (transfer full) the runner it
+ * hands on; its process id in @pid (nullable) */
+static WbRunner *
+hand_on (Fixture *f, WbProfileDevice device, const char *runner_program, WbRunner *runner, char **pid)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbProfileJob) job = new_job (f, device, runner_program);
+  g_autoptr (WbRun) run = NULL;
+  WbRunner *next;
+
+  wb_profile_job_set_runner (job, runner);
+  if (device == WB_PROFILE_DEVICE_CUDA)
+    {
+      run = wb_profile_job_run (job, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (wb_profile_job_get_device_reason (job), ==, "the GPU runner reports NVIDIA Fake 80GB, sm_90");
+    }
+  else
+    g_assert_true (wb_profile_job_choose_device (job, &error));
+  next = wb_profile_job_steal_runner (job);
+  g_assert_nonnull (next);
+  if (pid != NULL)
+    *pid = g_strdup (wb_runner_get_pid (next));
+  return next;
+}
+
+/* A runner handed from job to job (wb_profile_job_set_runner, _steal_runner) serves them all, a cpu job gives it
+ * back unused; one of another program, or one that ended, is not used: a fresh one starts */
+static void
+test_runner_handed_on (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("wb-job-runner-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (tmp, "starts.log", NULL);
+  g_autofree char *other = g_build_filename (tmp, "fake-runner", NULL);
+  g_autofree char *pid1 = NULL, *pid2 = NULL, *pid3 = NULL, *pid4 = NULL, *pid5 = NULL;
+  WbRunner        *r;
+  gint64           deadline;
+
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_LOG", log, TRUE);
+  g_assert_cmpint (symlink (f->fake_runner, other), ==, 0);
+  r = hand_on (f, WB_PROFILE_DEVICE_CUDA, f->fake_runner, NULL, &pid1);
+  r = hand_on (f, WB_PROFILE_DEVICE_CUDA, f->fake_runner, r, &pid2);
+  r = hand_on (f, WB_PROFILE_DEVICE_CPU, f->fake_runner, r, &pid3);
+  g_assert_cmpuint (take_starts (log), ==, 1);
+  g_assert_cmpstr (pid1, ==, pid2);
+  g_assert_cmpstr (pid1, ==, pid3);
+  r = hand_on (f, WB_PROFILE_DEVICE_CUDA, other, r, &pid4); /* another program: the runner given is ended */
+  g_assert_cmpuint (take_starts (log), ==, 1);
+  g_assert_cmpstr (pid4, !=, pid1);
+  wb_runner_kill (r); /* ended while idle, as from outside */
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (wb_runner_is_alive (r) && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_false (wb_runner_is_alive (r));
+  r = hand_on (f, WB_PROFILE_DEVICE_CUDA, other, r, &pid5);
+  g_assert_cmpuint (take_starts (log), ==, 1);
+  g_assert_cmpstr (pid5, !=, pid4);
+  wb_runner_free (r);
+  g_unsetenv ("FAKE_RUNNER_DEVICE");
+  g_unsetenv ("FAKE_RUNNER_LOG");
+  wb_test_remove_tree (tmp);
 }
 
 static gboolean
@@ -447,6 +526,7 @@ main (int argc, char **argv)
   g_test_add ("/profiler/WbProfileJob/runner-absent", Fixture, NULL, fixture_set_up, test_runner_absent, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/no-gpu", Fixture, NULL, fixture_set_up, test_no_gpu, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/gpu-reported", Fixture, NULL, fixture_set_up, test_gpu_reported, fixture_tear_down);
+  g_test_add ("/profiler/WbProfileJob/runner-handed-on", Fixture, NULL, fixture_set_up, test_runner_handed_on, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/cpu-run", Fixture, NULL, fixture_set_up, test_cpu_run, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/gpu-progress", Fixture, NULL, fixture_set_up, test_gpu_progress, fixture_tear_down);
   g_test_add ("/profiler/WbProfileJob/gpu-progress-rate-limit", Fixture, NULL, fixture_set_up, test_gpu_progress_rate_limit, fixture_tear_down);

@@ -232,6 +232,14 @@ check_phase_texts (GPtrArray *texts, guint iters)
   g_assert_cmpuint (seen[0], >, 0);
 }
 
+/* The document keeps its GPU runner from one profile to the next: one started before a test set its FAKE_RUNNER_*
+ * variables would not see them, so each GPU test starts from none */
+static void
+fresh_runner (void)
+{
+  wb_document_end_runner (wb_window_get_document (window));
+}
+
 static void
 test_profile_gpu (void)
 {
@@ -249,6 +257,7 @@ test_profile_gpu (void)
   g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
   /* 60 ms iterations: the runner's rate limit (one per 50 ms) lets every phase show several */
   g_setenv ("FAKE_RUNNER_ITER_MS", "60", TRUE);
+  fresh_runner ();
   wb_region_table_set_confirm (table (), TRUE);
   wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
   wb_region_table_set_iterations (table (), 8, 3);
@@ -289,15 +298,23 @@ not_busy (gpointer data)
   return !wb_document_is_busy (wb_window_get_document (window));
 }
 
-/* The preference reaches the GPU runner's request: off by default, on once the user allows it. */
+static gboolean
+process_gone (gpointer pid)
+{
+  return kill (GPOINTER_TO_INT (pid), 0) == -1 && errno == ESRCH;
+}
+
+/* The preference reaches the GPU runner's request: off by default, on once the user allows it. Both profiles
+ * are served by one runner, which the document keeps after them until wb_document_end_runner. */
 static void
 test_allow_cpu_fallback (void)
 {
   const char      *runner = g_getenv ("WB_FAKE_RUNNER");
   GSettings       *settings = wb_application_get_settings (WB_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
   g_autofree char *log = g_build_filename (g_get_tmp_dir (), "wb-ui-fallback-XXXXXX", NULL);
+  g_autofree char *starts = NULL, *pidfile = NULL;
   g_autofree char *text = NULL;
-  int              fd;
+  int              fd, pid;
 
   if (runner == NULL)
     {
@@ -307,10 +324,15 @@ test_allow_cpu_fallback (void)
   fd = g_mkstemp (log);
   g_assert_cmpint (fd, >=, 0);
   close (fd);
+  starts = g_strconcat (log, ".starts", NULL); /* beside the log made above: names of this run's own */
+  pidfile = g_strconcat (log, ".pid", NULL);
   g_setenv ("WB_RUNNER", runner, TRUE);
   g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
   g_setenv ("FAKE_RUNNER_ITER_MS", "1", TRUE);
   g_setenv ("FAKE_RUNNER_REQUEST_LOG", log, TRUE);
+  g_setenv ("FAKE_RUNNER_LOG", starts, TRUE);
+  g_setenv ("FAKE_RUNNER_PIDFILE", pidfile, TRUE);
+  fresh_runner ();
   wb_region_table_set_confirm (table (), FALSE);
   wb_region_table_set_iterations (table (), 3, 0);
   for (int allow = 0; allow <= 1; allow++)
@@ -323,9 +345,22 @@ test_allow_cpu_fallback (void)
   g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
   g_test_message ("requests: %s", text);
   g_assert_cmpstr (text, ==, "allow_cpu_fallback=0\nallow_cpu_fallback=1\n");
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (starts, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "start\n"); /* one runner for both */
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (pidfile, &text, NULL, NULL));
+  pid = atoi (text);
+  g_assert_cmpint (kill (pid, 0), ==, 0); /* kept for the next profile */
+  fresh_runner ();
+  g_assert_true (wb_ui_wait (process_gone, GINT_TO_POINTER (pid), 10));
   g_settings_set_boolean (settings, "allow-cpu-fallback", FALSE);
   g_unsetenv ("FAKE_RUNNER_REQUEST_LOG");
+  g_unsetenv ("FAKE_RUNNER_LOG");
+  g_unsetenv ("FAKE_RUNNER_PIDFILE");
   g_unlink (log);
+  g_unlink (starts);
+  g_unlink (pidfile);
 }
 
 /* A GPU run with CUPTI's host calls (the fake runner's FAKE_RUNNER_KERNELS=1: a cuLaunchKernel before each
@@ -356,6 +391,7 @@ test_host_calls_timeline (void)
   g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
   g_setenv ("FAKE_RUNNER_ITER_MS", "1", TRUE);
   g_setenv ("FAKE_RUNNER_KERNELS", "1", TRUE);
+  fresh_runner ();
   wb_region_table_set_confirm (table (), FALSE);
   wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
   wb_region_table_set_iterations (table (), 3, 1);
@@ -543,6 +579,7 @@ test_cancel_gpu (void)
     }
   g_setenv ("FAKE_RUNNER_ITER_MS", "200", TRUE);
   g_setenv ("FAKE_RUNNER_PIDFILE", pidfile, TRUE);
+  fresh_runner ();
   wb_region_table_set_confirm (table (), FALSE);
   wb_region_table_set_iterations (table (), 1000, 1);
   wb_region_table_profile (table (), NULL);
