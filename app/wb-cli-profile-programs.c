@@ -203,14 +203,14 @@ write_summary (ProfileOptions *o, GPtrArray *rows, const char *title)
 }
 
 int
-_wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names)
+_wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names, WbRunner *early)
 {
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_program_row_free);
   g_autofree char *title = g_path_get_basename (path);
   int              exit_code = -1, code;
   gboolean         fatal = FALSE;
   gboolean         per_program = g_strcmp0 (g_getenv ("WB_RUNNER_PER_PROGRAM"), "1") == 0;
-  g_autoptr (WbRunner) runner = NULL;
+  g_autoptr (WbRunner) runner = early;
 
   for (guint i = 0; i < names->len && !fatal; i++)
     {

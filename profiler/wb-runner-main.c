@@ -695,6 +695,14 @@ main (int argc, char **argv)
     g_variant_builder_add (&b, "{sv}", "caps", g_variant_new_strv ((const char *[]){ WB_RUNNER_CAP_MEMFD }, 1));
   if (!wb_runner_write_message (r.out, WB_RUNNER_MSG_HELLO, g_variant_builder_end (&b), NULL))
     return 2;
+  /* the CUDA context now, before the first message: a caller that starts the runner ahead (profile) reads its
+   * traces and draws its inputs meanwhile; a failure is kept and answered by the probe */
+  if (g_strcmp0 (g_getenv ("WB_RUNNER_EARLY"), "0") != 0)
+    {
+      g_autofree char *ready = wb_cuda_probe (NULL); /* the context, cuBLASLt and NVRTC loaded, as the probe asks */
+      if (ready != NULL)
+        r.phases.ready_ns = g_get_monotonic_time () * 1000;
+    }
 
   for (;;)
     {
