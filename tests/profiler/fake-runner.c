@@ -12,6 +12,9 @@
  * FAKE_RUNNER_REQUEST_LOG=FILE: each RUN appends "allow_cpu_fallback=0|1" (what the caller asked for), and
  * "allow_tf32=1" when the request allows TF32.
  * FAKE_RUNNER_PLAN_LOG=FILE: each RUN appends "memory_plan=0|1|absent" (the request's memory_plan).
+ * FAKE_RUNNER_SETUP=1: the RESULT's stats have the real runner's "setup_ms" (start 300, parse 1, prepare 20,
+ * checked 40, capture 5, runs 10 ms) and "checked_calls": the program's entries grouped by name, 1.5 ms a call,
+ * the five with most calls (ties by name), as wb-runner-stats.c reports the checked run's host time.
  * Shared memory (wb-runner-shm.h): with the caller's socket the fake lists the memfd capability in HELLO (not
  * with FAKE_RUNNER_NO_CAPS=1: an older runner), decodes every RUN's args and cotangents as the real runner
  * does (a bad memfd is an ERROR message) and answers through a memfd too. FAKE_RUNNER_VALUES_LOG=FILE: each RUN
@@ -341,6 +344,48 @@ read_values (GVariant *payload, WbRunnerShmChannel *chan, GPtrArray **args, GPtr
   return TRUE;
 }
 
+static int
+by_calls (gconstpointer a, gconstpointer b, gpointer counts)
+{
+  const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+  guint       nx = GPOINTER_TO_UINT (g_hash_table_lookup (counts, x)), ny = GPOINTER_TO_UINT (g_hash_table_lookup (counts, y));
+
+  return nx != ny ? (nx < ny ? 1 : -1) : strcmp (x, y);
+}
+
+/* FAKE_RUNNER_SETUP=1: the stats of a run's setup phases and of its checked run's calls (the header's numbers) */
+static GVariant *
+setup_stats (WbProfile *profile)
+{
+  static const char *const phases[] = { "start", "parse", "prepare", "checked", "capture", "runs" };
+  static const double      ms[] = { 300, 1, 20, 40, 5, 10 };
+  g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree gpointer *names = NULL;
+  GVariantBuilder      b, sb, cb;
+  guint                n;
+
+  for (guint i = 0; i < wb_profile_get_n_entries (profile); i++)
+    {
+      const char *name = wb_profile_get_entry_name (profile, i);
+      g_hash_table_insert (counts, (gpointer) name, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
+    }
+  names = g_hash_table_get_keys_as_array (counts, &n);
+  g_qsort_with_data (names, (gint) n, sizeof *names, by_calls, counts);
+  g_variant_builder_init (&sb, G_VARIANT_TYPE ("a{sd}"));
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    g_variant_builder_add (&sb, "{sd}", phases[i], ms[i]);
+  g_variant_builder_init (&cb, G_VARIANT_TYPE ("a(sdud)"));
+  for (guint i = 0; i < n && i < 5; i++)
+    {
+      guint calls = GPOINTER_TO_UINT (g_hash_table_lookup (counts, names[i]));
+      g_variant_builder_add (&cb, "(sdud)", (const char *) names[i], 1.5 * calls, calls, 1.5);
+    }
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "setup_ms", g_variant_builder_end (&sb));
+  g_variant_builder_add (&b, "{sv}", "checked_calls", g_variant_builder_end (&cb));
+  return g_variant_builder_end (&b);
+}
+
 /* RUN: progress, then a RESULT (or an ERROR when the traces do not parse or the values do not decode) */
 /* whether the request's forward file name contains $@variable (set and not empty) */
 static gboolean
@@ -444,6 +489,8 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
   g_variant_builder_add (&b, "{sv}", "device", g_variant_new_string ("NVIDIA Fake 80GB, sm_90"));
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string ("NVIDIA Fake 80GB"));
   g_variant_builder_add (&b, "{sv}", "profile", g_variant_builder_end (&p));
+  if (g_strcmp0 (g_getenv ("FAKE_RUNNER_SETUP"), "1") == 0)
+    g_variant_builder_add (&b, "{sv}", "stats", setup_stats (profile));
   if (g_strcmp0 (g_getenv ("FAKE_RUNNER_ECHO"), "1") == 0)
     {
       const char *const keys[] = { "outputs", "grads" };
