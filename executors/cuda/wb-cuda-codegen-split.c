@@ -179,7 +179,8 @@ typedef struct
   SchedUnit  *units;
   guint       n;
   int         n_matmuls;
-  GHashTable *values; /* name -> ValueInfo* */
+  GHashTable *values;  /* name -> ValueInfo* */
+  GHashTable *readers; /* name -> GArray of the indices of the units that read it, ascending */
 } Sched;
 
 static gint64
@@ -311,20 +312,22 @@ sched_group (Sched *sc, guint i, int s, GArray *group)
             group_add (group, p);
           }
       else
-        for (guint w = 0; w < sc->n; w++)
+        /* the readers of what it defines, through the index: a scan of every unit's reads for every definition
+         * made a region's schedule cubic (seconds of host time on llama_32layer's regions) */
+        for (guint k = 0; k < m->defs->len; k++)
           {
-            const SchedUnit *c = &sc->units[w];
-            gboolean         reads = FALSE;
-            int              at_slot = c->matmul >= 0 ? c->matmul : c->slot;
-            if (at_slot >= s)
-              continue;
-            for (guint k = 0; k < m->defs->len && !reads; k++)
-              reads = g_ptr_array_find_with_equal_func (c->uses, m->defs->pdata[k], g_str_equal, NULL);
-            if (!reads)
-              continue;
-            if (c->matmul >= 0 || !c->movable)
-              return FALSE;
-            group_add (group, w);
+            GArray *rs = g_hash_table_lookup (sc->readers, m->defs->pdata[k]);
+            for (guint r = 0; rs != NULL && r < rs->len; r++)
+              {
+                guint            w = g_array_index (rs, guint, r);
+                const SchedUnit *c = &sc->units[w];
+                int              at_slot = c->matmul >= 0 ? c->matmul : c->slot;
+                if (at_slot >= s)
+                  continue;
+                if (c->matmul >= 0 || !c->movable)
+                  return FALSE;
+                group_add (group, w);
+              }
           }
       if (group->len > 64)
         return FALSE;
@@ -487,6 +490,15 @@ schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots, g
         }
     }
   sc.n_matmuls = m;
+  sc.readers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < sc.n; i++)
+    for (guint k = 0; k < sc.units[i].uses->len; k++)
+      {
+        GArray *rs = g_hash_table_lookup (sc.readers, sc.units[i].uses->pdata[k]);
+        if (rs == NULL)
+          g_hash_table_insert (sc.readers, sc.units[i].uses->pdata[k], (rs = g_array_new (FALSE, FALSE, sizeof (guint))));
+        g_array_append_val (rs, i);
+      }
   for (guint i = 0; i < outs->len; i++)
     {
       ValueInfo *vi = g_hash_table_lookup (sc.values, outs->pdata[i]);
@@ -503,6 +515,7 @@ schedule (const WbBsym *region, GPtrArray *units, GPtrArray *outs, int *slots, g
     }
   g_free (sc.units);
   g_hash_table_unref (sc.values);
+  g_hash_table_unref (sc.readers);
 }
 
 WbCudaSplit *
