@@ -77,6 +77,7 @@ int      _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs);
 gboolean _wb_cli_profile_save_outputs (WbProfileJob *job, const char *save_path, GError **error);
 /* wb-cli-profile-programs.c: profiling each sub-program of a folder of several (ThunderFX's subgraphs, @names:
  * PATH/<name>) in turn, their summary and each one's report in its own folder; an exit code. @runner (transfer
- * full, nullable): a GPU runner started ahead for the first sub-program (wb-cli-profile.c) */
-int _wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names, WbRunner *runner);
+ * full, nullable): a GPU runner started ahead for the first sub-program (wb-cli-profile.c); @parent: the case of
+ * @path, whose traces each sub-program's case shares (wb_case_load_subset) */
+int _wb_cli_profile_programs (ProfileOptions *o, WbCase *parent, const char *path, GPtrArray *names, WbRunner *runner);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Profiling, _wb_cli_profile_clear)

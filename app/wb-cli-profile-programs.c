@@ -54,11 +54,12 @@ stage_files (WbCase *c, const WbCaseStage *stage, const char *dir, const char *n
  * trace file that did not parse fails it (wb_cli_case_failure) rather than profiling an earlier stage; -1 or
  * the exit code with @error set. */
 static int
-load_program (ProfileOptions *o, Profiling *p, const char *name, WbProgramRow *row, GError **error)
+load_program (ProfileOptions *o, WbCase *parent, Profiling *p, const char *name, WbProgramRow *row, GError **error)
 {
   const char *failure;
 
-  if ((p->c = wb_case_load (p->path, error)) == NULL)
+  /* the traces the folder's load parsed already, not parsed again */
+  if ((p->c = parent != NULL ? wb_case_load_subset (parent, name, error) : wb_case_load (p->path, error)) == NULL)
     return wb_cli_exit_code (*error);
   if ((failure = wb_cli_case_failure (p->c)) != NULL)
     {
@@ -116,7 +117,7 @@ write_program_report (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun 
  * (inout, nullable): the GPU runner the previous sub-program left, taken by the job; on return the one the
  * next can use (wb_profile_job_steal_runner: none after a failed run). */
 static int
-profile_program (ProfileOptions *o, const char *path, const char *name, WbProgramRow *row, WbRunner **runner, gboolean *fatal)
+profile_program (ProfileOptions *o, WbCase *parent, const char *path, const char *name, WbProgramRow *row, WbRunner **runner, gboolean *fatal)
 {
   g_autofree char *dir = g_build_filename (path, name, NULL);
   g_auto (Profiling) p = { .path = dir, .label = o->label };
@@ -130,7 +131,7 @@ profile_program (ProfileOptions *o, const char *path, const char *name, WbProgra
 
   po.inputs = inputs;
   o = &po;
-  if ((code = load_program (o, &p, name, row, &error)) >= 0)
+  if ((code = load_program (o, parent, &p, name, row, &error)) >= 0)
     {
       row->error = g_strdup (error->message);
       g_printerr ("thunder-wb: profile: %s: %s\n", name, error->message);
@@ -203,7 +204,7 @@ write_summary (ProfileOptions *o, GPtrArray *rows, const char *title)
 }
 
 int
-_wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names, WbRunner *early)
+_wb_cli_profile_programs (ProfileOptions *o, WbCase *parent, const char *path, GPtrArray *names, WbRunner *early)
 {
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_program_row_free);
   g_autofree char *title = g_path_get_basename (path);
@@ -220,7 +221,7 @@ _wb_cli_profile_programs (ProfileOptions *o, const char *path, GPtrArray *names,
       g_ptr_array_add (rows, row);
       if (!o->quiet)
         g_printerr ("profile: sub-program %u of %u: %s\n", i + 1, names->len, name);
-      code = profile_program (o, path, name, row, &runner, &fatal);
+      code = profile_program (o, parent, path, name, row, &runner, &fatal);
       if (per_program)
         g_clear_pointer (&runner, wb_runner_free);
       if (code >= 0 && code != WB_EXIT_OK && exit_code < 0)

@@ -617,7 +617,7 @@ profile_main (ProfileOptions *o, const char *path)
   if ((exit_code = _wb_cli_profile_load_case (o, &p)) >= 0)
     return exit_code;
   if (p.subprograms != NULL)
-    return _wb_cli_profile_programs (o, path, p.subprograms, g_steal_pointer (&early));
+    return _wb_cli_profile_programs (o, p.c, path, p.subprograms, g_steal_pointer (&early));
   /* the baseline is read before this run is stored (it may be the same session) */
   if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
     return wb_cli_report_session_error (error);

@@ -445,6 +445,48 @@ no_entries (const WbTraceSet *set, const char *path, GError **error)
 }
 
 WbTraceSet *
+wb_trace_set_new_subset (const WbTraceSet *set, const char *subset, const char *dir, GError **error)
+{
+  g_autoptr (WbTraceSet) sub = wb_trace_set_new ();
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree char *prefix = g_strconcat (dir, G_DIR_SEPARATOR_S, NULL);
+
+  g_return_val_if_fail (set != NULL && subset != NULL && *subset != '\0' && dir != NULL, NULL);
+  if ((names = sorted_dir (dir, error)) == NULL)
+    return NULL;
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, (const char *) names->pdata[i], NULL);
+      if (strcmp (names->pdata[i], "stages") != 0 && g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, WB_TRACE_ERROR, WB_TRACE_ERROR_IO, "%s:1:1: holds the folder %s: load it on its own", dir,
+                       (const char *) names->pdata[i]);
+          return NULL;
+        }
+    }
+  _wb_dist_read_meta (dir, &sub->world_size, &sub->rank);
+  for (guint i = 0; i < set->entries->len; i++)
+    {
+      const WbTraceEntry *e = &g_array_index (set->entries, WbTraceEntry, i);
+      if (strcmp (e->subset, subset) == 0)
+        wb_trace_set_add (sub, e->trace, e->kind, e->index, "", e->label, e->path);
+    }
+  for (guint i = 0; i < set->failures->len; i++)
+    {
+      WbTraceFailure f = g_array_index (set->failures, WbTraceFailure, i);
+      if (!g_str_has_prefix (f.path, prefix))
+        continue;
+      f.path = g_string_chunk_insert_const (sub->strings, f.path);
+      f.message = g_string_chunk_insert (sub->strings, f.message);
+      g_array_append_val (sub->failures, f);
+    }
+  if (sub->entries->len == 0)
+    return no_entries (sub, dir, error);
+  g_array_sort (sub->entries, cmp_entries);
+  return g_steal_pointer (&sub);
+}
+
+WbTraceSet *
 wb_trace_set_load (const char *path, GError **error)
 {
   return wb_trace_set_load_full (path, WB_TRACE_SET_LOAD_DEFAULT, error);

@@ -76,6 +76,12 @@ const WbTraceEntry *wb_trace_set_get_entry (const WbTraceSet *set, guint i);
 guint wb_trace_set_get_n_failures (const WbTraceSet *set);
 /* wb_trace_set_get_failure: (transfer none) failure @i. */
 const WbTraceFailure *wb_trace_set_get_failure (const WbTraceSet *set, guint i);
+/* wb_trace_set_new_subset: (transfer full) sub-set @subset of @set (loaded from a folder with its sub-sets) as the
+ * set wb_trace_set_load_full (@dir, @flags) of that sub-set's folder @dir would give: the same traces (shared,
+ * not parsed again), with subset "", in the same order, and the failures of files under @dir. NULL with
+ * WB_TRACE_ERROR as wb_trace_set_load for a folder where no file loaded, or WB_TRACE_ERROR_IO when @dir holds a
+ * folder other than stages/ (whose traces the parent did not load as a sub-set of @subset: load @dir instead). */
+WbTraceSet *wb_trace_set_new_subset (const WbTraceSet *set, const char *subset, const char *dir, GError **error);
 /* wb_trace_set_copy_failures: appends @from's failures to @set (their texts copied), for a set built
  * from another's entries (the app's document) that must still say which files did not load; it also takes
  * @from's world size and rank (read from meta.json, not from the traces: without them a rank's

@@ -420,6 +420,35 @@ wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
 }
 
 WbCase *
+wb_case_load_subset (const WbCase *parent, const char *name, GError **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (WbCase) c = NULL;
+  g_autoptr (GPtrArray) meta_names = NULL;
+  g_autoptr (GError) local = NULL;
+
+  g_return_val_if_fail (parent != NULL && parent->set != NULL && name != NULL, NULL);
+  path = g_build_filename (parent->path, name, NULL);
+  c = case_new (path);
+  if ((c->set = wb_trace_set_new_subset (parent->set, name, path, &local)) == NULL)
+    {
+      /* a sub-folder with folders of its own: its sub-sets were not loaded with the parent */
+      if (g_error_matches (local, WB_TRACE_ERROR, WB_TRACE_ERROR_IO))
+        return wb_case_load (path, error);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  meta_names = read_meta_input_names (path, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  case_fill (c, meta_names);
+  return g_steal_pointer (&c);
+}
+
+WbCase *
 wb_case_new_for_set (WbTraceSet *set, const char *name)
 {
   WbCase *c;

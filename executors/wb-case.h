@@ -55,6 +55,11 @@ WbCase *wb_case_load (const char *path, GError **error);
 /* wb_case_load_full: wb_case_load() reading the directory with @flags (WB_TRACE_SET_LOAD_NO_SUBSETS: a
  * case without its sub-sets default_execs/ and fallback/). (transfer full) or NULL with @error set. */
 WbCase *wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error);
+/* wb_case_load_subset: (transfer full) the case of sub-program @name of @parent (a folder loaded with its
+ * sub-sets: PARENT/@name), as wb_case_load (PARENT/@name) gives it, from the traces @parent parsed already
+ * (wb_trace_set_new_subset) and the sub-folder's meta.json; where the sub-folder holds folders of its own, loaded
+ * from disk. NULL with WB_TRACE_ERROR as wb_case_load. */
+WbCase *wb_case_load_subset (const WbCase *parent, const char *name, GError **error);
 /* wb_case_new_for_set: (transfer full) the case of @set (transfer full), loaded already (from a session
  * file: no folder is read or written), called @name; its entries' relative paths are the stages' labels.
  * It has no meta.json (inputs are named from the prologue) and no reference tensors. */
