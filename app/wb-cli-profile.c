@@ -566,14 +566,9 @@ _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, 
 static WbRunner *
 start_runner_early (WbProfileDevice device)
 {
-  g_autofree char *path = NULL;
-  gboolean         named = g_getenv ("WB_RUNNER") != NULL && *g_getenv ("WB_RUNNER") != '\0';
-
-  /* as the job's device choice: a runner named by WB_RUNNER is tried even where no GPU shows */
-  if (device == WB_PROFILE_DEVICE_CPU || g_strcmp0 (g_getenv ("WB_RUNNER_EARLY"), "0") == 0 || (!named && !wb_cuda_is_available (NULL)) ||
-      (path = wb_runner_find_program ()) == NULL)
+  if (device == WB_PROFILE_DEVICE_CPU || g_strcmp0 (g_getenv ("WB_RUNNER_EARLY"), "0") == 0)
     return NULL;
-  return wb_runner_new_full (path, -1, NULL);
+  return wb_profile_job_start_runner_ahead ();
 }
 
 static int

@@ -212,23 +212,44 @@ job_log (WbProfileJob *job, const char *format, ...)
 
 /* -- the device ----------------------------------------------------------------------------------- */
 
-/* Starts and probes the runner: TRUE with job->runner set, or FALSE with the reason in *why. */
-static gboolean
-start_runner (WbProfileJob *job, char **why)
+/* The program of the runner a job on the GPU starts (@runner_program, else wb_runner_find_program's), or NULL with
+ * *@why: without a runner named explicitly (@runner_program or WB_RUNNER), wb_cuda_is_available's check (and its
+ * words) decide first. (transfer full) */
+static char *
+runner_to_start (const char *runner_program, char **why)
 {
-  g_autofree char *path = job->runner_program ? g_strdup (job->runner_program) : wb_runner_find_program ();
-  g_autoptr (WbRunner) runner = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *device = NULL;
-  gboolean         explicit_runner = job->runner_program != NULL || (g_getenv ("WB_RUNNER") && *g_getenv ("WB_RUNNER"));
+  g_autofree char *path = runner_program ? g_strdup (runner_program) : wb_runner_find_program ();
+  gboolean         explicit_runner = runner_program != NULL || (g_getenv ("WB_RUNNER") && *g_getenv ("WB_RUNNER"));
 
-  /* without a runner named explicitly, wb_cuda_is_available's check (and its words) decide first */
   if (path == NULL || (!explicit_runner && !wb_cuda_is_available (why)))
     {
       if (*why == NULL)
         wb_cuda_is_available (why);
-      return FALSE;
+      return NULL;
     }
+  return g_steal_pointer (&path);
+}
+
+WbRunner *
+wb_profile_job_start_runner_ahead (void)
+{
+  g_autofree char *why = NULL;
+  g_autofree char *path = runner_to_start (NULL, &why);
+
+  return path != NULL ? wb_runner_new_full (path, -1, NULL) : NULL;
+}
+
+/* Starts and probes the runner: TRUE with job->runner set, or FALSE with the reason in *why. */
+static gboolean
+start_runner (WbProfileJob *job, char **why)
+{
+  g_autofree char *path = runner_to_start (job->runner_program, why);
+  g_autoptr (WbRunner) runner = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *device = NULL;
+
+  if (path == NULL)
+    return FALSE;
   if ((runner = wb_runner_new_full (path, job->cuda_device, &error)) == NULL || !wb_runner_probe (runner, &device, &error))
     {
       *why = g_strdup (error->message);

@@ -114,6 +114,11 @@ WbProfileDevice wb_profile_job_get_device (const WbProfileJob *job); /* CPU or C
 const char *wb_profile_job_get_device_reason (const WbProfileJob *job);
 /* wb_profile_job_get_device_model: (transfer none) the GPU's or the cpu's model name once chosen. */
 const char *wb_profile_job_get_device_model (const WbProfileJob *job);
+/* wb_profile_job_start_runner_ahead: (transfer full) (nullable) the GPU runner a job of the default runner
+ * program and GPU would start (the same program and checks as its device choice), started now and not probed,
+ * so that its CUDA start overlaps what the caller does before the job runs; hand it to the job with
+ * wb_profile_job_set_runner. NULL where a job would not start one or it did not start. */
+WbRunner *wb_profile_job_start_runner_ahead (void);
 /* wb_profile_job_set_runner: (transfer full) (nullable) a runner an earlier job started and probed
  * (wb_profile_job_steal_runner), for this job's device choice to use instead of starting one, so that the
  * sub-programs of a model, or the app's profiles of one document, pay for one CUDA context. Used only when
