@@ -122,18 +122,27 @@ add_failure (WbTraceSet *set, const char *path, const GError *error)
   g_array_append_val (set->failures, f);
 }
 
-void
-wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from)
+/* Appends @from's failures of files whose path starts with @prefix (NULL: all) to @set, their texts copied */
+static void
+copy_failures_under (WbTraceSet *set, const WbTraceSet *from, const char *prefix)
 {
-  g_return_if_fail (set != NULL && from != NULL);
   for (guint i = 0; i < from->failures->len; i++)
     {
       WbTraceFailure f = g_array_index (from->failures, WbTraceFailure, i);
 
+      if (prefix != NULL && !g_str_has_prefix (f.path, prefix))
+        continue;
       f.path = g_string_chunk_insert_const (set->strings, f.path);
       f.message = g_string_chunk_insert (set->strings, f.message);
       g_array_append_val (set->failures, f);
     }
+}
+
+void
+wb_trace_set_copy_failures (WbTraceSet *set, const WbTraceSet *from)
+{
+  g_return_if_fail (set != NULL && from != NULL);
+  copy_failures_under (set, from, NULL);
   /* the distributed run it was recorded in stays the set's, whatever traces it is built from */
   if (from->world_size > 0)
     set->world_size = from->world_size;
@@ -471,15 +480,7 @@ wb_trace_set_new_subset (const WbTraceSet *set, const char *subset, const char *
       if (strcmp (e->subset, subset) == 0)
         wb_trace_set_add (sub, e->trace, e->kind, e->index, "", e->label, e->path);
     }
-  for (guint i = 0; i < set->failures->len; i++)
-    {
-      WbTraceFailure f = g_array_index (set->failures, WbTraceFailure, i);
-      if (!g_str_has_prefix (f.path, prefix))
-        continue;
-      f.path = g_string_chunk_insert_const (sub->strings, f.path);
-      f.message = g_string_chunk_insert (sub->strings, f.message);
-      g_array_append_val (sub->failures, f);
-    }
+  copy_failures_under (sub, set, prefix);
   if (sub->entries->len == 0)
     return no_entries (sub, dir, error);
   g_array_sort (sub->entries, cmp_entries);

@@ -395,27 +395,35 @@ case_new (const char *path)
   return c;
 }
 
+/* The rest of @c's load once its set is: the folder's meta.json (@is_dir) names the inputs, then case_fill. FALSE
+ * with WB_EXECUTOR_ERROR_IO (meta.json). */
+static gboolean
+case_finish (WbCase *c, gboolean is_dir, GError **error)
+{
+  g_autoptr (GPtrArray) meta_names = NULL;
+
+  if (is_dir)
+    {
+      GError *local = NULL;
+      meta_names = read_meta_input_names (c->path, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+    }
+  case_fill (c, meta_names);
+  return TRUE;
+}
+
 WbCase *
 wb_case_load_full (const char *path, WbTraceSetLoadFlags flags, GError **error)
 {
   g_autoptr (WbCase) c = case_new (path);
-  g_autoptr (GPtrArray) meta_names = NULL;
-  gboolean is_dir = g_file_test (path, G_FILE_TEST_IS_DIR);
 
   c->set = wb_trace_set_load_full (path, flags, error);
-  if (c->set == NULL)
+  if (c->set == NULL || !case_finish (c, g_file_test (path, G_FILE_TEST_IS_DIR), error))
     return NULL;
-  if (is_dir)
-    {
-      GError *local = NULL;
-      meta_names = read_meta_input_names (path, &local);
-      if (local != NULL)
-        {
-          g_propagate_error (error, local);
-          return NULL;
-        }
-    }
-  case_fill (c, meta_names);
   return g_steal_pointer (&c);
 }
 
@@ -424,7 +432,6 @@ wb_case_load_subset (const WbCase *parent, const char *name, GError **error)
 {
   g_autofree char *path = NULL;
   g_autoptr (WbCase) c = NULL;
-  g_autoptr (GPtrArray) meta_names = NULL;
   g_autoptr (GError) local = NULL;
 
   g_return_val_if_fail (parent != NULL && parent->set != NULL && name != NULL, NULL);
@@ -438,13 +445,8 @@ wb_case_load_subset (const WbCase *parent, const char *name, GError **error)
       g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
-  meta_names = read_meta_input_names (path, &local);
-  if (local != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return NULL;
-    }
-  case_fill (c, meta_names);
+  if (!case_finish (c, TRUE, error))
+    return NULL;
   return g_steal_pointer (&c);
 }
 
