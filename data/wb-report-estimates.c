@@ -77,17 +77,6 @@ _wb_report_json_add_estimates (JsonBuilder    *b,
   json_builder_end_array (b);
 }
 
-static int
-cmp_estimate (gconstpointer a, gconstpointer b)
-{
-  const WbOpEstimate *x = *(WbOpEstimate *const *) a;
-  const WbOpEstimate *y = *(WbOpEstimate *const *) b;
-
-  if (x->estimated_ns != y->estimated_ns)
-    return x->estimated_ns > y->estimated_ns ? -1 : 1;
-  return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* The Markdown section: per region, its costliest ops (at most @top each). */
 void
 _wb_report_markdown_append_estimates (GString        *s,
@@ -108,7 +97,7 @@ _wb_report_markdown_append_estimates (GString        *s,
       region = ((const WbOpEstimate *) r->estimates->pdata[i])->region;
       for (; i < r->estimates->len && g_strcmp0 (((const WbOpEstimate *) r->estimates->pdata[i])->region, region) == 0; i++)
         g_ptr_array_add (ops, r->estimates->pdata[i]);
-      g_ptr_array_sort (ops, cmp_estimate);
+      g_ptr_array_sort (ops, wb_op_estimate_compare_costliest);
       shown = MIN (ops->len, top);
       for (guint k = 0; k < shown; k++)
         {

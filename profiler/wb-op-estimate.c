@@ -33,6 +33,17 @@ wb_op_estimate_free (WbOpEstimate *estimate)
   g_free (estimate);
 }
 
+int
+wb_op_estimate_compare_costliest (gconstpointer a, gconstpointer b)
+{
+  const WbOpEstimate *x = *(WbOpEstimate *const *) a;
+  const WbOpEstimate *y = *(WbOpEstimate *const *) b;
+
+  if (x->estimated_ns != y->estimated_ns)
+    return x->estimated_ns > y->estimated_ns ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* One kernel group of a region: the ops it computes (indices into the region's subsymbols). */
 typedef struct
 {

@@ -78,6 +78,9 @@ typedef struct
 
 void wb_op_estimate_free (WbOpEstimate *estimate);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbOpEstimate, wb_op_estimate_free)
+/* wb_op_estimate_compare_costliest: a GCompareFunc over WbOpEstimate ** (g_ptr_array_sort) of one region's ops:
+ * the costliest first, ties in the region's order (index). */
+int wb_op_estimate_compare_costliest (gconstpointer a, gconstpointer b);
 
 /* wb_op_estimates_compute: (transfer full) (element-type WbOpEstimate) the estimates of every fusion region of
  * @traces (n_traces of them: the forward, then the backward; nullable entries skipped) that @run measured

@@ -245,17 +245,6 @@ append_runner (WbRegionTable *self, const WbRegion *region, GString *s)
     g_string_append_printf (s, _ ("  %s runs its bound symbols one by one (listed above)\n"), region->executor);
 }
 
-static int
-cmp_estimate (gconstpointer a, gconstpointer b)
-{
-  const WbOpEstimate *x = *(WbOpEstimate *const *) a;
-  const WbOpEstimate *y = *(WbOpEstimate *const *) b;
-
-  if (x->estimated_ns != y->estimated_ns)
-    return x->estimated_ns > y->estimated_ns ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* The ops of @region (a call of @trace) with their estimated share of its time in the latest run, costliest
  * first (wb_document_get_op_estimate); nothing when the run did not time it. */
 static void
@@ -272,7 +261,7 @@ append_estimates (WbRegionTable *self, WbTrace *trace, const WbBsym *region, GSt
     }
   if (ops->len == 0)
     return;
-  g_ptr_array_sort (ops, cmp_estimate);
+  g_ptr_array_sort (ops, wb_op_estimate_compare_costliest);
   g_string_append (s, _ ("\nIts ops, est. (estimated share of its measured time: split by each op's roofline time, on the GPU "
                          "first by the measured time of its kernels; not measured per op)\n"));
   for (guint k = 0; k < ops->len; k++)
