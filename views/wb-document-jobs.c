@@ -407,6 +407,8 @@ progress_call_free (gpointer data)
   g_free (call);
 }
 
+static GMutex progress_lock;
+
 /* on the worker: hands @fraction and @text to the main thread */
 static void
 job_progress (Job *job, double fraction, char *text)
@@ -419,7 +421,10 @@ job_progress (Job *job, double fraction, char *text)
       return;
     }
   /* the phases' spans are estimates made as the run reports them (the device, the runner's phases): a later
-   * estimate may place the bar a little lower, which the bar does not show */
+   * estimate may place the bar a little lower, which the bar does not show. Progress can come from more than
+   * one thread (the worker, the runner's reader): the highest so far and its place in the main loop's queue are
+   * taken together, so that the calls reach the bar in the order of their fractions */
+  g_mutex_lock (&progress_lock);
   job->shown = MAX (job->shown, fraction);
   call = g_new (ProgressCall, 1);
   call->func = job->progress;
@@ -427,6 +432,7 @@ job_progress (Job *job, double fraction, char *text)
   call->fraction = job->shown;
   call->text = text;
   g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
+  g_mutex_unlock (&progress_lock);
 }
 
 /* Where @phase lies among the job's iterations, as fractions of them all: @start, @width. Each iteration
