@@ -264,10 +264,10 @@ by_offset (gconstpointer a, gconstpointer b)
 /* Offsets in the order of @items (each buffer into the smallest gap that fits between the placed buffers
  * whose lifetimes overlap it, else above them all), written to @offsets (by buffer index); the arena */
 static gint64
-place (WbMemoryPlan *plan, const Item *items, gint64 *offsets)
+place (GArray *buffers, const Item *items, gint64 *offsets)
 {
-  guint           n = plan->buffers->len;
-  WbMemoryBuffer *base = (WbMemoryBuffer *) (gpointer) plan->buffers->data;
+  guint           n = buffers->len;
+  WbMemoryBuffer *base = (WbMemoryBuffer *) (gpointer) buffers->data;
   g_autoptr (GPtrArray) placed = g_ptr_array_sized_new (n);
   g_autoptr (GPtrArray) overlap = g_ptr_array_new ();
   gint64 arena = 0;
@@ -302,11 +302,11 @@ place (WbMemoryPlan *plan, const Item *items, gint64 *offsets)
 }
 
 /* Each order in turn; the smallest arena is kept (ties: the earlier order) */
-static void
-assign_offsets (WbMemoryPlan *plan, const gint64 *live_at)
+static gint64
+assign_offsets (GArray *buffers, const gint64 *live_at)
 {
   static const GCompareFunc orders[] = { by_size_desc, by_size_then_life, by_breadth };
-  guint                     n = plan->buffers->len;
+  guint                     n = buffers->len;
   g_autofree Item          *items = g_new0 (Item, MAX (n, 1));
   g_autofree gint64        *offsets = g_new0 (gint64, MAX (n, 1));
   g_autofree gint64        *best = g_new0 (gint64, MAX (n, 1));
@@ -317,14 +317,14 @@ assign_offsets (WbMemoryPlan *plan, const gint64 *live_at)
       gint64 arena;
       for (guint i = 0; i < n; i++)
         {
-          const WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, i);
+          const WbMemoryBuffer *b = &g_array_index (buffers, WbMemoryBuffer, i);
           items[i].b = b;
           items[i].breadth = 0;
           for (guint s = b->first; orders[o] == by_breadth && s <= b->last; s++)
             items[i].breadth = MAX (items[i].breadth, live_at[s]);
         }
       qsort (items, n, sizeof (Item), orders[o]);
-      arena = place (plan, items, offsets);
+      arena = place (buffers, items, offsets);
       if (arena < best_arena)
         {
           best_arena = arena;
@@ -332,24 +332,24 @@ assign_offsets (WbMemoryPlan *plan, const gint64 *live_at)
         }
     }
   for (guint i = 0; i < n; i++)
-    g_array_index (plan->buffers, WbMemoryBuffer, i).offset = best[i];
-  plan->arena = n > 0 ? best_arena : 0;
+    g_array_index (buffers, WbMemoryBuffer, i).offset = best[i];
+  return n > 0 ? best_arena : 0;
 }
 
 /* the bytes live at each step (@live_at, n_steps of them; a sweep over lifetime ends) and the most */
 static gint64
-live_peak (const WbMemoryPlan *plan, gint64 *live_at)
+live_peak (GArray *buffers, guint n_steps, gint64 *live_at)
 {
-  g_autofree gint64 *delta = g_new0 (gint64, plan->n_steps + 2);
+  g_autofree gint64 *delta = g_new0 (gint64, n_steps + 2);
   gint64             live = 0, most = 0;
 
-  for (guint i = 0; i < plan->buffers->len; i++)
+  for (guint i = 0; i < buffers->len; i++)
     {
-      const WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, i);
+      const WbMemoryBuffer *b = &g_array_index (buffers, WbMemoryBuffer, i);
       delta[b->first] += b->size;
       delta[b->last + 1] -= b->size;
     }
-  for (guint s = 0; s < plan->n_steps; s++)
+  for (guint s = 0; s < n_steps; s++)
     {
       live += delta[s];
       live_at[s] = live;
@@ -492,6 +492,17 @@ same_size_outputs (WbMemoryPlan *plan)
     }
 }
 
+gint64
+wb_memory_plan_place (GArray *buffers, guint n_steps, gint64 *live_peak_bytes)
+{
+  g_autofree gint64 *live_at = g_new0 (gint64, n_steps + 1);
+  gint64             peak = live_peak (buffers, n_steps, live_at);
+
+  if (live_peak_bytes != NULL)
+    *live_peak_bytes = peak;
+  return assign_offsets (buffers, live_at);
+}
+
 WbMemoryPlan *
 wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
 {
@@ -527,11 +538,7 @@ wb_memory_plan_new (const WbTrace *forward, const WbTrace *backward)
   collect_buffers (plan, nodes);
   g_array_sort (plan->buffers, by_step);
   same_size_outputs (plan);
-  {
-    g_autofree gint64 *live_at = g_new0 (gint64, plan->n_steps + 1);
-    plan->live_peak = live_peak (plan, live_at);
-    assign_offsets (plan, live_at);
-  }
+  plan->arena = wb_memory_plan_place (plan->buffers, plan->n_steps, &plan->live_peak);
   for (guint i = 0; i < plan->buffers->len; i++)
     {
       const WbMemoryBuffer *b = &g_array_index (plan->buffers, WbMemoryBuffer, i);

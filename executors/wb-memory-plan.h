@@ -78,6 +78,12 @@ WbMemoryPlan *wb_memory_plan_new_for_program (const WbProgram *program);
 void          wb_memory_plan_free (WbMemoryPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WbMemoryPlan, wb_memory_plan_free)
 
+/* wb_memory_plan_place: offsets for @buffers (element-type WbMemoryBuffer; only size, first and last are read,
+ * sizes multiples of WB_MEMORY_PLAN_ALIGN, steps below @n_steps), written to their offset fields by the rule
+ * above (the smallest arena of the three orders). Returns the arena's bytes; *@live_peak_bytes (nullable) the
+ * most bytes live at one step. The CUDA runtime's launch list places the allocations of a recorded run so. */
+gint64 wb_memory_plan_place (GArray *buffers, guint n_steps, gint64 *live_peak_bytes);
+
 /* bytes of the arena: the highest offset + size */
 gint64 wb_memory_plan_get_arena_bytes (const WbMemoryPlan *plan);
 /* bytes of every buffer added up (sizes, rounded): what one allocation per tensor, never freed, takes */

@@ -441,6 +441,77 @@ test_to (void)
   g_assert_cmpuint (wb_memory_plan_get_buffer (plan, 3)->last, ==, 7);
 }
 
+/* wb_memory_plan_place on lifetimes that are not a program's (the launch list's recorded allocations): a
+ * hand-made set with a known arena, then random sets checked pair by pair */
+static void
+check_placed (GArray *bufs, guint n_steps, gint64 arena, gint64 live_peak)
+{
+  g_autofree gint64 *live = g_new0 (gint64, n_steps);
+  gint64             most = 0, top = 0;
+
+  for (guint i = 0; i < bufs->len; i++)
+    {
+      const WbMemoryBuffer *a = &g_array_index (bufs, WbMemoryBuffer, i);
+      g_assert_cmpint (a->offset % WB_MEMORY_PLAN_ALIGN, ==, 0);
+      g_assert_cmpint (a->offset, >=, 0);
+      top = MAX (top, a->offset + a->size);
+      for (guint s = a->first; s <= a->last; s++)
+        live[s] += a->size;
+      for (guint j = i + 1; j < bufs->len; j++)
+        {
+          const WbMemoryBuffer *b = &g_array_index (bufs, WbMemoryBuffer, j);
+          if (a->first <= b->last && b->first <= a->last)
+            g_assert_true (a->offset + a->size <= b->offset || b->offset + b->size <= a->offset);
+        }
+    }
+  for (guint s = 0; s < n_steps; s++)
+    most = MAX (most, live[s]);
+  g_assert_cmpint (live_peak, ==, most);
+  g_assert_cmpint (arena, ==, top);
+  g_assert_cmpint (arena, >=, most);
+}
+
+static void
+add_buffer (GArray *bufs, gint64 size, guint first, guint last)
+{
+  WbMemoryBuffer b = { 0 };
+
+  b.nbytes = b.size = size;
+  b.first = first;
+  b.last = last;
+  g_array_append_val (bufs, b);
+}
+
+static void
+test_place (void)
+{
+  g_autoptr (GArray) bufs = g_array_new (FALSE, TRUE, sizeof (WbMemoryBuffer));
+  gint64 peak = 0, arena;
+
+  /* two short 512-byte lives one after the other share their bytes above a 1024-byte one that spans both */
+  add_buffer (bufs, 512, 0, 1);
+  add_buffer (bufs, 512, 2, 3);
+  add_buffer (bufs, 1024, 0, 3);
+  arena = wb_memory_plan_place (bufs, 4, &peak);
+  check_placed (bufs, 4, arena, peak);
+  g_assert_cmpint (arena, ==, 1536);
+  g_assert_cmpint (g_array_index (bufs, WbMemoryBuffer, 0).offset, ==, g_array_index (bufs, WbMemoryBuffer, 1).offset);
+  g_assert_cmpint (wb_memory_plan_place (g_array_set_size (bufs, 0), 1, &peak), ==, 0);
+  for (guint round = 0; round < 50; round++)
+    {
+      guint n = (guint) g_test_rand_int_range (1, 300), steps = 2 * n;
+      g_array_set_size (bufs, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          guint first = (guint) g_test_rand_int_range (0, (gint32) steps);
+          guint last = (guint) g_test_rand_int_range ((gint32) first, (gint32) steps);
+          add_buffer (bufs, WB_MEMORY_PLAN_ALIGN * g_test_rand_int_range (1, 64), first, last);
+        }
+      arena = wb_memory_plan_place (bufs, steps, &peak);
+      check_placed (bufs, steps, arena, peak);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -448,6 +519,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-plan/small", test_small);
   g_test_add_func ("/memory-plan/held", test_held);
   g_test_add_func ("/memory-plan/to", test_to);
+  g_test_add_func ("/memory-plan/place", test_place);
   g_test_add_data_func ("/memory-plan/zoo/resnet50", &zoo_cases[0], test_zoo_case);
   g_test_add_data_func ("/memory-plan/zoo/densenet121", &zoo_cases[1], test_zoo_case);
   g_test_add_data_func ("/memory-plan/zoo/llama", &zoo_cases[2], test_zoo_case);
