@@ -38,6 +38,7 @@ graphs_body (gpointer data, GError **error)
   Graphs *g = data;
 
   g->r->call = NULL;
+  g_clear_pointer (&g->result, wb_run_result_free); /* a launch list runs the body twice */
   if (g->r->prof)
     wb_runner_prof_begin_iteration (g->r->prof);
   g->result = wb_program_run (g->program, g->options, g->args, g->cots, error);
@@ -69,7 +70,7 @@ _wb_runner_graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **e
   g_autoptr (GError) local = NULL;
   WbRunnerProf *p = g->r->prof;
 
-  g->graph = wb_cuda_graph_capture (rt, graphs_body, g, &local);
+  g->graph = g->list ? wb_cuda_graph_record_list (rt, graphs_body, g, &local) : wb_cuda_graph_capture (rt, graphs_body, g, &local);
   if (p != NULL)
     {
       p->on = FALSE;
@@ -91,10 +92,12 @@ _wb_runner_graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, GError **e
       graphs_forget_iteration (p);
       g_clear_pointer (&g->result, wb_run_result_free);
       if (local->domain == WB_CUDA_ERROR && local->code == WB_CUDA_ERROR_CAPTURE)
-        g->note = g_strdup_printf ("cannot capture a CUDA graph: %s %s; the %u timed iterations ran without one", g->r->call ? g->r->call : "the program",
-                                   local->message, iters);
+        g->note = g_strdup_printf ("cannot %s: %s %s; the %u timed iterations ran %s", g->list ? "record a launch list" : "capture a CUDA graph",
+                                   g->r->call ? g->r->call : "the program", local->message, iters,
+                                   g->list ? "call by call through the interpreter" : "without one");
       else
-        g->note = g_strdup_printf ("cannot capture a CUDA graph: %s; the %u timed iterations ran without one", local->message, iters);
+        g->note = g_strdup_printf ("cannot %s: %s; the %u timed iterations ran %s", g->list ? "record a launch list" : "capture a CUDA graph", local->message,
+                                   iters, g->list ? "call by call through the interpreter" : "without one");
       g_printerr ("thunder-wb-runner: %s\n", g->note);
       return TRUE;
     }
@@ -184,6 +187,20 @@ _wb_runner_graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, gu
                                                 g->plain_nodes)
                              : g_strdup ("");
   same = _wb_runner_same_as_checked (rt, g->result, checked, "the last replay", NULL);
+  if (wb_cuda_graph_is_list (g->graph))
+    {
+      g_autofree char *desc = wb_cuda_graph_describe_list (g->graph);
+      g->note = g_strdup_printf ("launch list (no CUDA graph): %s recorded once as a flat list of %s and replayed for the %u timed iterations, "
+                                 "without the interpreter; %s; %s",
+                                 checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was", desc, iters, same,
+                                 g->r->prof == NULL ? "timed as a whole"
+                                 : g->regions       ? "region times come from the CUDA events the list records around each region"
+                                                    : "the events recorded in the list gave no times, so only whole iterations are timed");
+      g->used = TRUE;
+      g_clear_pointer (&g->result, wb_run_result_free);
+      g_clear_pointer (&g->graph, wb_cuda_graph_free);
+      return;
+    }
   g->note = g_strdup_printf ("CUDA graphs: %s captured once as a graph of %u nodes and replayed for the %u timed iterations%s; %s; %s",
                              checked->grads != NULL && checked->grads->len > 0 ? "forward and backward were" : "the program was",
                              wb_cuda_graph_get_n_nodes (g->graph), iters, plain, same,

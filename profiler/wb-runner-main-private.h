@@ -126,7 +126,11 @@ GVariant *_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guin
  * the entries' time ranges). If those events give no times the iterations are timed as a whole by events
  * around each launch.
  * Work the graph cannot hold (a cpu fallback, a synchronisation, a host read) fails the capture; the timed
- * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened. */
+ * iterations then run without a graph. Either way the result's cuda_graphs_note says what happened.
+ * Without CUDA graphs (the request's cuda_graphs false) the same phase records a flat launch list instead
+ * (wb_cuda_graph_record_list: the program runs twice, to size and then to record), replayed the same way, so
+ * that the timed iterations do no interpreter work either; WB_LAUNCH_LIST=0, a multi-GPU run (its collectives
+ * are not recorded) or a refusal leave them to the interpreter, and the note says which. */
 
 typedef struct
 {
@@ -139,6 +143,7 @@ typedef struct
   gboolean      regions;     /* the entries' events work inside the graph */
   guint         plain_nodes; /* nodes of the profiled program's first graph, without the entries' events (0: none) */
   gboolean      used;        /* the timed iterations were replays */
+  gboolean      list;        /* record a flat launch list instead of capturing a graph (CUDA graphs off) */
   char         *note;
 } Graphs;
 

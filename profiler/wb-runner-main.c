@@ -155,6 +155,7 @@ typedef struct
   guint64     seed;
   guint32     warmup, iters;
   gboolean    check_shapes, profile, ceilings, cuda_graphs, allow_cpu_fallback;
+  gboolean    launch_list; /* without CUDA graphs: replay a flat launch list (wb-runner-main-private.h) */
   gboolean    memory_plan; /* the static memory plan (wb-runner-memory.c); default on */
 
   WbCudaRuntime  *rt;
@@ -199,6 +200,7 @@ run_init (Run *run, GVariant *req)
   g_variant_lookup (req, "profile", "b", &run->profile);
   g_variant_lookup (req, "ceilings", "b", &run->ceilings);
   g_variant_lookup (req, "cuda_graphs", "b", &run->cuda_graphs);
+  run->launch_list = !run->cuda_graphs && g_strcmp0 (g_getenv ("WB_LAUNCH_LIST"), "0") != 0;
   g_variant_lookup (req, "allow_cpu_fallback", "b", &run->allow_cpu_fallback);
   g_variant_lookup (req, "memory_plan", "b", &run->memory_plan);
   wb_cuda_executors_set_cpu_fallback (run->allow_cpu_fallback);
@@ -499,7 +501,16 @@ run_timed (Runner *r, Run *run, GError **error)
   guint n_traced = r->prof && wb_runner_prof_wants_traced_phase (r->prof) ? iters : 0;
   guint total = warm + n_plain + iters + n_traced;
 
-  r->host_trace = r->prof == NULL && !run->cuda_graphs ? wb_host_trace_new (run->rt) : NULL;
+  gboolean replays = run->cuda_graphs || run->launch_list; /* a graph or a launch list after the warm-up */
+
+  if (run->launch_list && wb_cuda_nccl_get_world_size () > 1)
+    {
+      replays = FALSE;
+      run->graphs.note = g_strdup_printf ("no launch list: a run of %u ranks is not recorded (its collectives are not); the %u timed iterations ran call by call",
+                                          wb_cuda_nccl_get_world_size (), iters);
+    }
+  run->graphs.list = run->launch_list;
+  r->host_trace = r->prof == NULL && !replays ? wb_host_trace_new (run->rt) : NULL;
   wb_runner_progress_limit_init (&r->limit);
   for (guint i = 0; i < total; i++)
     {
@@ -514,7 +525,7 @@ run_timed (Runner *r, Run *run, GError **error)
         }
       if (traced && i == warm + n_plain + iters && !wb_runner_prof_begin_traced_phase (r->prof, error))
         return FALSE;
-      if (run->cuda_graphs && (plain || timed || traced) && run->graphs.graph == NULL && run->graphs.note == NULL)
+      if (replays && (plain || timed || traced) && run->graphs.graph == NULL && run->graphs.note == NULL)
         {
           /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
           Graphs *g = &run->graphs;
@@ -591,7 +602,13 @@ send_result (Runner *r, Run *run, GError **error)
   drv = g_strdup_printf ("%d.%d", info->driver_version / 1000, info->driver_version % 1000 / 10);
   g_variant_builder_add (&b, "{sv}", "model", g_variant_new_string (info->name));
   g_variant_builder_add (&b, "{sv}", "driver", g_variant_new_string (drv));
-  if (run->cuda_graphs)
+  if (run->launch_list && run->graphs.note != NULL)
+    {
+      g_variant_builder_add (&b, "{sv}", "launch_list_used", g_variant_new_boolean (run->graphs.used));
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (run->graphs.note));
+      g_clear_pointer (&run->graphs.note, g_free);
+    }
+  else if (run->cuda_graphs)
     {
       g_variant_builder_add (&b, "{sv}", "cuda_graphs_used", g_variant_new_boolean (run->graphs.used));
       g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (run->graphs.note));

@@ -667,6 +667,7 @@ result_from_message (GVariant *msg, WbRunnerShmChannel *shm, GError **error)
   g_variant_lookup (msg, "copy_gbps", "d", &res->copy_gbps);
   g_variant_lookup (msg, "bf16_tflops", "d", &res->bf16_tflops);
   g_variant_lookup (msg, "cuda_graphs_used", "b", &res->cuda_graphs_used);
+  g_variant_lookup (msg, "launch_list_used", "b", &res->launch_list_used);
   g_variant_lookup (msg, "device_step_peak_bytes", "x", &res->device_step_peak_bytes);
   g_variant_lookup (msg, "device_first_run_peak_bytes", "x", &res->memory.first_run_peak_bytes);
   g_variant_lookup (msg, "allocs_per_iteration", "u", &res->memory.allocs_per_iteration);

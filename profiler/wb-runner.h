@@ -87,7 +87,8 @@ typedef struct
   gboolean   profile;  /* time every entry and kernel of the timed runs with CUDA events (result's profile) */
   gboolean   ceilings; /* measure the device's copy bandwidth and bf16 matmul rate first */
   /* capture the program once as a CUDA graph after the warm-up and replay it for the timed runs (result's
-   * cuda_graphs_used, cuda_graphs_note) */
+   * cuda_graphs_used, cuda_graphs_note); without it the runner records a flat launch list and replays that
+   * (launch_list_used, cuda_graphs_note; WB_LAUNCH_LIST=0 in its environment: call by call) */
   gboolean cuda_graphs;
   /* without the static memory plan (sent as memory_plan false): every tensor from the pool. The plan is the
    * runner's default (a zeroed request keeps it); WB_MEMORY_PLAN=0 in its environment turns it off too */
@@ -138,7 +139,8 @@ typedef struct
   /* with request.cuda_graphs: whether the timed runs were replays of a CUDA graph, and what was captured
    * or why nothing was (nullable) */
   gboolean cuda_graphs_used;
-  char    *cuda_graphs_note;
+  gboolean launch_list_used; /* without CUDA graphs: the timed iterations replayed a flat launch list */
+  char    *cuda_graphs_note; /* the graph's or the launch list's note */
   /* device bytes the step allocated above its inputs and cotangents, the most over the run (the runtime's
    * live tensors: pool reserve and library workspaces not counted); 0 from older runners */
   gint64 device_step_peak_bytes;

@@ -131,24 +131,64 @@ find_algo (const WbLtApi *lt, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t 
   return algo;
 }
 
-/* D = alpha A B (in place of C, beta 0) on the run's stream with @algo, announced to the launch hook as one
- * "cublasLt matmul" described by @what (nullable), inside an NVTX range of that name (a no-op unless a tool
- * such as Nsight Systems injected itself: NVTX3 is header-only). */
-static gboolean
-lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t desc, const cublasLtMatmulAlgo_t *algo, float alpha, CUdeviceptr pa, cublasLtMatrixLayout_t la, CUdeviceptr pb, cublasLtMatrixLayout_t lb, CUdeviceptr pd, cublasLtMatrixLayout_t ld, const char *what, GError **error)
+/* One matmul as a launch list repeats it (wb_cuda_runtime_record_call): it owns the descriptors */
+typedef struct
 {
-  const guint    zero[3] = { 0, 0, 0 };
+  const WbLtApi         *lt;
+  cublasLtMatmulDesc_t   desc;
+  cublasLtMatrixLayout_t la, lb, ld;
+  cublasLtMatmulAlgo_t   algo;
+  float                  alpha;
+  CUdeviceptr            pa, pb, pd, workspace;
+} LtReplay;
+
+static gboolean
+lt_replay (gpointer data, CUstream stream, GError **error)
+{
+  LtReplay      *r = data;
   float          beta = 0.0f;
   cublasStatus_t st;
 
+  st = r->lt->cublasLtMatmul (lt_handle, r->desc, &r->alpha, (const void *) (guintptr) r->pa, r->la, (const void *) (guintptr) r->pb, r->lb, &beta,
+                              (const void *) (guintptr) r->pd, r->ld, (void *) (guintptr) r->pd, r->ld, &r->algo, (void *) (guintptr) r->workspace,
+                              WORKSPACE_BYTES, (cudaStream_t) stream);
+  return lt_check (r->lt, st, "cublasLtMatmul", error);
+}
+
+static void
+lt_replay_free (gpointer data)
+{
+  LtReplay *r = data;
+
+  r->lt->cublasLtMatrixLayoutDestroy (r->la);
+  r->lt->cublasLtMatrixLayoutDestroy (r->lb);
+  r->lt->cublasLtMatrixLayoutDestroy (r->ld);
+  r->lt->cublasLtMatmulDescDestroy (r->desc);
+  g_free (r);
+}
+
+/* D = alpha A B (in place of C, beta 0) on the run's stream with @algo, announced to the launch hook as one
+ * "cublasLt matmul" described by @what (nullable), inside an NVTX range of that name (a no-op unless a tool
+ * such as Nsight Systems injected itself: NVTX3 is header-only). While a launch list is recorded the call is
+ * appended to it, which takes the descriptors (*@desc, *@la, *@lb, *@ld set to NULL). */
+static gboolean
+lt_matmul (WbCudaRuntime *rt, const WbLtApi *lt, cublasLtMatmulDesc_t *desc, const cublasLtMatmulAlgo_t *algo, float alpha, CUdeviceptr pa, cublasLtMatrixLayout_t *la, CUdeviceptr pb, cublasLtMatrixLayout_t *lb, CUdeviceptr pd, cublasLtMatrixLayout_t *ld, const char *what, GError **error)
+{
+  const guint zero[3] = { 0, 0, 0 };
+  LtReplay    r = { lt, *desc, *la, *lb, *ld, *algo, alpha, pa, pb, pd, wb_cuda_tensor_ptr (workspaces[wb_cuda_runtime_in_side (rt) ? 1 : 0]) };
+  gboolean    ok;
+
   wb_cuda_runtime_notify_launch (rt, FALSE, "cublasLt matmul", what, zero, zero);
   nvtxRangePushA (what ? what : "cublasLt matmul");
-  st = lt->cublasLtMatmul (lt_handle, desc, &alpha, (const void *) (guintptr) pa, la, (const void *) (guintptr) pb, lb, &beta,
-                           (const void *) (guintptr) pd, ld, (void *) (guintptr) pd, ld, algo, (void *) (guintptr) wb_cuda_tensor_ptr (workspaces[wb_cuda_runtime_in_side (rt) ? 1 : 0]),
-                           WORKSPACE_BYTES, (cudaStream_t) wb_cuda_runtime_get_stream (rt));
+  ok = lt_replay (&r, wb_cuda_runtime_get_stream (rt), error);
   nvtxRangePop ();
   wb_cuda_runtime_notify_launch (rt, TRUE, "cublasLt matmul", what, zero, zero);
-  return lt_check (lt, st, "cublasLtMatmul", error);
+  if (ok && wb_cuda_runtime_is_listing (rt))
+    {
+      wb_cuda_runtime_record_call (rt, lt_replay, g_memdup2 (&r, sizeof r), lt_replay_free);
+      *desc = NULL, *la = NULL, *lb = NULL, *ld = NULL;
+    }
+  return ok;
 }
 
 /* A 3-D view [batch, R, C] of @t (rank >= 2) folding its leading dims, or NULL. */
@@ -385,7 +425,7 @@ wb_cuda_matmul (WbCudaRuntime *rt, WbTensor *a_in, WbTensor *b_in, WbTensor *bia
         goto out;
       }
   }
-  if (!lt_matmul (rt, lt, desc, algo, alpha, pa, la, pb, lb, pd, ld, NULL, error))
+  if (!lt_matmul (rt, lt, &desc, algo, alpha, pa, &la, pb, &lb, pd, &ld, NULL, error))
     goto out;
   *out = g_steal_pointer (&y);
   ok = TRUE;
@@ -455,7 +495,7 @@ wb_cuda_gemm (WbCudaRuntime *rt, const char *what, gint64 batch, gint64 M, gint6
         goto out;
       }
   }
-  ok = lt_matmul (rt, lt, desc, algo, alpha, b->ptr, la, a->ptr, lb, c->ptr, lc, what, error);
+  ok = lt_matmul (rt, lt, &desc, algo, alpha, b->ptr, &la, a->ptr, &lb, c->ptr, &lc, what, error);
 out:
   if (la)
     lt->cublasLtMatrixLayoutDestroy (la);

@@ -343,15 +343,40 @@ cudnn_plan (WbCudaRuntime *rt, const Dims *d, gint64 b, gint64 h, gboolean fwd, 
   return TRUE;
 }
 
-/* runs @plan with @ptrs on the runtime's stream, its workspace from the pool */
+/* one cuDNN attention call as a launch list repeats it (wb_cuda_runtime_record_call) */
+typedef struct
+{
+  WbCudnnSdpaPlan *plan; /* the process's, never freed */
+  CUdeviceptr      ptrs[9], workspace;
+} SdpaReplay;
+
 static gboolean
-cudnn_run (WbCudaRuntime *rt, WbCudnnSdpaPlan *plan, gint64 workspace, const CUdeviceptr *ptrs, GError **error)
+sdpa_replay (gpointer data, CUstream stream, GError **error)
+{
+  SdpaReplay *r = data;
+
+  return wb_cudnn_sdpa_execute (r->plan, stream, r->ptrs, r->workspace, error);
+}
+
+/* runs @plan with @ptrs (@n_ptrs of them) on the runtime's stream, its workspace from the pool */
+static gboolean
+cudnn_run (WbCudaRuntime *rt, WbCudnnSdpaPlan *plan, gint64 workspace, const CUdeviceptr *ptrs, guint n_ptrs, GError **error)
 {
   g_autoptr (WbTensor) ws = NULL;
 
   if (workspace > 0 && (ws = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, &workspace, error)) == NULL)
     return FALSE;
-  return wb_cudnn_sdpa_execute (plan, wb_cuda_runtime_get_stream (rt), ptrs, ws ? wb_cuda_tensor_ptr (ws) : 0, error);
+  if (!wb_cudnn_sdpa_execute (plan, wb_cuda_runtime_get_stream (rt), ptrs, ws ? wb_cuda_tensor_ptr (ws) : 0, error))
+    return FALSE;
+  if (wb_cuda_runtime_is_listing (rt))
+    {
+      SdpaReplay *r = g_new0 (SdpaReplay, 1);
+      r->plan = plan;
+      memcpy (r->ptrs, ptrs, MIN (n_ptrs, G_N_ELEMENTS (r->ptrs)) * sizeof (CUdeviceptr));
+      r->workspace = ws ? wb_cuda_tensor_ptr (ws) : 0;
+      wb_cuda_runtime_record_call (rt, sdpa_replay, r, g_free);
+    }
+  return TRUE;
 }
 #endif
 
@@ -363,9 +388,7 @@ device_zeros (WbCudaRuntime *rt, guint rank, const gint64 *shape, GError **error
   WbTensor *t = wb_cuda_tensor_new (rt, WB_DTYPE_INT64, rank, shape, error);
 
   if (t != NULL && wb_tensor_nbytes (t) > 0 &&
-      !wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuMemsetD8Async (wb_cuda_tensor_ptr (t), 0, (size_t) wb_tensor_nbytes (t),
-                                                                     wb_cuda_runtime_get_stream (rt)),
-                      "cuMemsetD8Async", error))
+      !wb_cuda_runtime_memset (rt, wb_cuda_tensor_ptr (t), 0, (gsize) wb_tensor_nbytes (t), error))
     g_clear_pointer (&t, wb_tensor_unref);
   return t;
 }
@@ -543,12 +566,10 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
 #if WB_HAVE_CUDNN
           /* cuDNN writes rows 0..Tq-1 of the statistics; the padding is 0, as the cpu executor leaves it */
           if (d->lse_len > d->tq &&
-              !wb_cuda_check (wb_cuda_runtime_get_api (rt)->cuMemsetD8Async (wb_cuda_tensor_ptr (lse_out), 0, (size_t) wb_tensor_nbytes (lse_out),
-                                                                             wb_cuda_runtime_get_stream (rt)),
-                              "cuMemsetD8Async", error))
+              !wb_cuda_runtime_memset (rt, wb_cuda_tensor_ptr (lse_out), 0, (gsize) wb_tensor_nbytes (lse_out), error))
             return FALSE;
           if (!cudnn_run (rt, plan, workspace,
-                          (CUdeviceptr[]){ mats[0].ptr, mats[1].ptr, mats[2].ptr, wb_cuda_tensor_ptr (out), wb_cuda_tensor_ptr (lse_out) }, error))
+                          (CUdeviceptr[]){ mats[0].ptr, mats[1].ptr, mats[2].ptr, wb_cuda_tensor_ptr (out), wb_cuda_tensor_ptr (lse_out) }, 5, error))
             return FALSE;
 #endif
         }
@@ -581,7 +602,7 @@ run (WbCudaRuntime *rt, WbCudaAttentionOp op, WbKernelCall *call, Dims *d, GErro
           if (!cudnn_run (rt, plan, workspace,
                           (CUdeviceptr[]){ mats[0].ptr, mats[1].ptr, mats[2].ptr, mats[4].ptr, mats[3].ptr, wb_cuda_tensor_ptr (packed ? packed : lse_c),
                                            wb_cuda_tensor_ptr (dq), wb_cuda_tensor_ptr (dk), wb_cuda_tensor_ptr (dv) },
-                          error))
+                          9, error))
             return FALSE;
 #endif
         }

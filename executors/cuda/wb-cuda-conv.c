@@ -8,9 +8,9 @@
 
 #include "wb-executors-private.h"
 #if WB_HAVE_CUDNN
+#include "wb-cuda-executors.h"
 #include "wb-cudnn-conv.h"
 #include "wb-cudnn-sdpa.h"
-#include "wb-cuda-executors.h"
 #endif
 
 #define MAX_GRID 65535
@@ -248,10 +248,26 @@ cudnn_dims (const WbTensor *t, gint64 *dims, gint64 *strides)
     }
 }
 
+/* one cuDNN convolution with its device addresses, as a launch list repeats it (wb_cuda_runtime_record_call) */
+typedef struct
+{
+  WbCudnnConvPlan *plan; /* the process's, never freed */
+  CUdeviceptr      x, w, bias, y, workspace;
+} ConvReplay;
+
+static gboolean
+conv_replay (gpointer data, CUstream stream, GError **error)
+{
+  ConvReplay *r = data;
+
+  return wb_cudnn_conv_execute (r->plan, stream, r->x, r->w, r->bias, r->y, r->workspace, error);
+}
+
 static gboolean
 cudnn_run (WbCudaRuntime *rt, const WbCudnnConvKey *key, WbTensor *x, WbTensor *w, WbTensor *bias, WbTensor *y, GError **error)
 {
   g_autoptr (WbTensor) ws = NULL;
+  ConvReplay       r = { 0 };
   WbCudnnConvPlan *plan;
   gint64           workspace = 0;
 
@@ -259,8 +275,14 @@ cudnn_run (WbCudaRuntime *rt, const WbCudnnConvKey *key, WbTensor *x, WbTensor *
     return FALSE;
   if (workspace > 0 && (ws = wb_cuda_tensor_new (rt, WB_DTYPE_UINT8, 1, &workspace, error)) == NULL)
     return FALSE;
-  return wb_cudnn_conv_execute (plan, wb_cuda_runtime_get_stream (rt), wb_cuda_tensor_ptr (x), wb_cuda_tensor_ptr (w),
-                                bias ? wb_cuda_tensor_ptr (bias) : 0, wb_cuda_tensor_ptr (y), ws ? wb_cuda_tensor_ptr (ws) : 0, error);
+  r.plan = plan;
+  r.x = wb_cuda_tensor_ptr (x), r.w = wb_cuda_tensor_ptr (w), r.bias = bias ? wb_cuda_tensor_ptr (bias) : 0, r.y = wb_cuda_tensor_ptr (y);
+  r.workspace = ws ? wb_cuda_tensor_ptr (ws) : 0;
+  if (!conv_replay (&r, wb_cuda_runtime_get_stream (rt), error))
+    return FALSE;
+  if (wb_cuda_runtime_is_listing (rt))
+    wb_cuda_runtime_record_call (rt, conv_replay, g_memdup2 (&r, sizeof r), g_free);
+  return TRUE;
 }
 
 /* y = conv(x, w) (+ bias): in one graph when cuDNN takes the bias, else the graph without it and the kernel */

@@ -7,18 +7,20 @@
 #include <string.h>
 
 #include "wb-compare.h"
+#include "wb-cuda-runtime-private.h"
 #include "wb-executors-private.h"
 
 struct _WbCudaGraph
 {
-  WbCudaRuntime *rt;
-  const WbCuApi *cu;
-  CUgraph        graph;
-  CUgraphExec    exec;
-  GArray        *held; /* (element-type CUdeviceptr) memory from before the capture that the graph reads */
-  CUevent        start, end;
-  guint          n_nodes;
-  gboolean       launched;
+  WbCudaRuntime    *rt;
+  const WbCuApi    *cu;
+  CUgraph           graph;
+  CUgraphExec       exec;
+  WbCudaLaunchList *list; /* instead of a graph: wb_cuda_graph_record_list */
+  GArray           *held; /* (element-type CUdeviceptr) memory from before the capture that the graph reads */
+  CUevent           start, end;
+  guint             n_nodes;
+  gboolean          launched;
 };
 
 WbCudaGraph *
@@ -50,6 +52,7 @@ wb_cuda_graph_free (WbCudaGraph *g)
 {
   if (g == NULL)
     return;
+  g_clear_pointer (&g->list, _wb_cuda_launch_list_free);
   if (g->exec != NULL)
     g->cu->cuGraphExecDestroy (g->exec);
   if (g->graph != NULL)
@@ -72,7 +75,41 @@ wb_cuda_graph_get_start_event (WbCudaGraph *g)
 guint
 wb_cuda_graph_get_n_nodes (const WbCudaGraph *g)
 {
-  return g->n_nodes;
+  return g->list != NULL ? _wb_cuda_launch_list_get_n_ops (g->list) : g->n_nodes;
+}
+
+gboolean
+wb_cuda_graph_is_list (const WbCudaGraph *g)
+{
+  return g->list != NULL;
+}
+
+char *
+wb_cuda_graph_describe_list (const WbCudaGraph *g)
+{
+  return g->list != NULL ? _wb_cuda_launch_list_describe (g->list) : NULL;
+}
+
+WbCudaGraph *
+wb_cuda_graph_record_list (WbCudaRuntime *rt, WbCudaGraphBody body, gpointer data, GError **error)
+{
+  const WbCuApi    *cu = wb_cuda_runtime_get_api (rt);
+  WbCudaLaunchList *list = _wb_cuda_launch_list_record (rt, body, data, error);
+  WbCudaGraph      *g;
+
+  if (list == NULL)
+    return NULL;
+  g = g_new0 (WbCudaGraph, 1);
+  g->rt = rt;
+  g->cu = cu;
+  g->list = list;
+  if (!wb_cuda_check (cu->cuEventCreate (&g->start, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
+      !wb_cuda_check (cu->cuEventCreate (&g->end, CU_EVENT_DEFAULT), "cuEventCreate", error))
+    {
+      wb_cuda_graph_free (g);
+      return NULL;
+    }
+  return g;
 }
 
 gboolean
@@ -81,7 +118,7 @@ wb_cuda_graph_launch (WbCudaGraph *g, GError **error)
   CUstream st = wb_cuda_runtime_get_stream (g->rt);
 
   if (!wb_cuda_check (g->cu->cuEventRecord (g->start, st), "cuEventRecord", error) ||
-      !wb_cuda_check (g->cu->cuGraphLaunch (g->exec, st), "cuGraphLaunch", error) ||
+      (g->list != NULL ? !_wb_cuda_launch_list_replay (g->list, error) : !wb_cuda_check (g->cu->cuGraphLaunch (g->exec, st), "cuGraphLaunch", error)) ||
       !wb_cuda_check (g->cu->cuEventRecord (g->end, st), "cuEventRecord", error))
     return FALSE;
   g->launched = TRUE;

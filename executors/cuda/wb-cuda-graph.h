@@ -41,6 +41,24 @@ WbCudaGraph *wb_cuda_graph_capture (WbCudaRuntime  *rt,
                                     WbCudaGraphBody body,
                                     gpointer        data,
                                     GError        **error);
+/* wb_cuda_graph_record_list: the same run recorded as a flat launch list instead of a graph, for the paths a
+ * graph is not used on (--no-cuda-graphs): @body runs twice for real, first to size its allocations, which
+ * are then placed in one arena (wb_memory_plan_place), then to record every kernel launch (function, grid,
+ * block, shared memory, argument bytes), memset, event record, stream wait and library call (cuBLASLt, cuDNN)
+ * on those addresses (wb-cuda-launch-list.c). wb_cuda_graph_launch then walks the list: no interpreter, no
+ * lookup, no allocation. The values the second run returned hold the arena's addresses, and after a replay
+ * its results: keep them, as a graph's, until the last replay is done. (transfer full) or NULL with
+ * WB_CUDA_ERROR_CAPTURE (what the list cannot repeat, the runtime's refusal as for a graph; a run that
+ * allocates differently the second time; a driver without cuFuncGetParamInfo, CUDA 12.4; kernels timed one by
+ * one by the profiler's launch hook), WB_CUDA_ERROR_FAULT, or @body's or a CUDA call's error. */
+WbCudaGraph *wb_cuda_graph_record_list (WbCudaRuntime  *rt,
+                                        WbCudaGraphBody body,
+                                        gpointer        data,
+                                        GError        **error);
+/* wb_cuda_graph_is_list: @graph is a launch list (wb_cuda_graph_record_list) */
+gboolean wb_cuda_graph_is_list (const WbCudaGraph *graph);
+/* wb_cuda_graph_describe_list: (transfer full) (nullable) the list's steps, allocations and arena, in words */
+char *wb_cuda_graph_describe_list (const WbCudaGraph *graph);
 /* wb_cuda_graph_new: (transfer full) the executable graph of @graph (taken) as wb_cuda_runtime_end_capture
  * makes it; @held (taken, nullable; element-type CUdeviceptr) are blocks the graph reads that are freed with
  * it. NULL with WB_CUDA_ERROR_CALL when instantiation fails (then @graph is destroyed, @held freed). */
@@ -58,7 +76,8 @@ gboolean wb_cuda_graph_get_last_ns (WbCudaGraph *graph,
 /* wb_cuda_graph_get_start_event: (transfer none) the event recorded on the stream right before the last
  * launch (the stream was idle then, so it marks the host time of the launch on the GPU's clock). */
 CUevent wb_cuda_graph_get_start_event (WbCudaGraph *graph);
-/* wb_cuda_graph_get_n_nodes: the nodes of the captured graph (kernels, memory, event records ...). */
+/* wb_cuda_graph_get_n_nodes: the nodes of the captured graph (kernels, memory, event records ...), or the
+ * steps of a launch list. */
 guint wb_cuda_graph_get_n_nodes (const WbCudaGraph *graph);
 /* wb_cuda_graph_free: destroys the executable graph and the graph, then frees the held blocks (stream-ordered:
  * after the replays already queued). */

@@ -117,6 +117,14 @@ wb_cuda_load_driver (GError **error)
   return &cu_api;
 }
 
+gpointer
+wb_cuda_driver_symbol (const char *name)
+{
+  if (wb_cuda_load_driver (NULL) == NULL)
+    return NULL;
+  return dlsym (lib_cuda.handle, name);
+}
+
 const WbNvrtcApi *
 wb_cuda_load_nvrtc (GError **error)
 {

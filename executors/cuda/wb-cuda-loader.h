@@ -156,6 +156,9 @@ typedef struct
 /* wb_cuda_load_driver: opens libcuda.so.1 (once). (transfer none) the table, or NULL with
  * WB_CUDA_ERROR_NO_DRIVER ("no NVIDIA driver: libcuda.so.1: cannot open shared object file ..."). */
 const WbCuApi *wb_cuda_load_driver (GError **error);
+/* wb_cuda_driver_symbol: (transfer none) a libcuda function newer drivers have and the runtime can do without
+ * (cuFuncGetParamInfo, CUDA 12.4), or NULL where the driver lacks it or is missing. */
+gpointer wb_cuda_driver_symbol (const char *name);
 /* wb_cuda_load_nvrtc: opens libnvrtc (once); NULL with WB_CUDA_ERROR_LIBRARY. */
 const WbNvrtcApi *wb_cuda_load_nvrtc (GError **error);
 /* wb_cuda_load_cublaslt: opens libcublasLt (once); NULL with WB_CUDA_ERROR_LIBRARY. */

@@ -2,9 +2,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "wb-cuda-graph.h"
 #include "wb-cuda-runtime.h"
 
 G_BEGIN_DECLS
+
+/* a run recorded as a flat list of launches (wb-cuda-launch-list.c) */
+typedef struct _WbCudaLaunchList WbCudaLaunchList;
 
 struct _WbCudaRuntime
 {
@@ -45,6 +49,10 @@ struct _WbCudaRuntime
   gint64      arena_bytes;
   GArray     *arena_busy;   /* WbCudaArenaRange: the arena's bytes in use or not yet reusable */
   GArray     *arena_expect; /* WbCudaArenaPlace: where the current call's outputs may go */
+  /* the launch list being sized or recorded (wb-cuda-launch-list.c), or NULL */
+  WbCudaLaunchList *list;
+  guint             list_serial; /* of the current or last pass */
+  gboolean          list_bypass; /* the next allocation takes the pool's path (a constant the list keeps) */
 };
 
 typedef struct
@@ -59,10 +67,12 @@ typedef struct
 {
   WbCudaRuntime *rt;
   CUdeviceptr    ptr;
-  guint          capture;    /* the capture that allocated it (graph memory), 0 outside captures */
-  guint          side_epoch; /* the side stream's epoch when side work last touched it, 0 never */
-  gsize          nbytes;     /* counted in the runtime's bytes_live until the tensor is dropped */
-  gint64         arena_off;  /* >= 0: a sub-range of the runtime's arena at this offset (nothing to free) */
+  guint          capture;                 /* the capture that allocated it (graph memory), 0 outside captures */
+  guint          side_epoch;              /* the side stream's epoch when side work last touched it, 0 never */
+  gsize          nbytes;                  /* counted in the runtime's bytes_live until the tensor is dropped */
+  gint64         arena_off;               /* >= 0: a sub-range of the runtime's arena at this offset (nothing to free) */
+  guint          list_serial, list_index; /* allocated by a launch list's sizing pass: that pass, its allocation */
+  gboolean       in_list;                 /* a place in a launch list's arena (nothing to free) */
 } WbCudaBlock;
 
 /* wb-cuda-runtime.c: TRUE when @rc is CUDA_SUCCESS; else marks @rt broken for a sticky error and sets @error
@@ -80,5 +90,25 @@ gboolean _wb_cuda_block_touched_unjoined (WbCudaRuntime *rt, const WbCudaBlock *
 CUdeviceptr _wb_cuda_arena_take (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes);
 /* wb-cuda-arena.c: @b's range is free again (or held while side work or a graph may read it) */
 void _wb_cuda_arena_release (WbCudaRuntime *rt, WbCudaBlock *b);
+
+/* wb-cuda-launch-list.c, while rt->list is set: an allocation's place (the sizing pass: 0, the pool's path, and
+ * @b noted; the recording pass: its place in the list's arena, or 0 with the list refused), a block freed, a
+ * refusal, and the work a replay repeats (a kernel launch, a memset of @n bytes or 32-bit @word elements, an
+ * event recorded on @stream or, @wait, waited for by it) */
+CUdeviceptr _wb_cuda_list_alloc (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes);
+void        _wb_cuda_list_free (WbCudaRuntime *rt, WbCudaBlock *b);
+void        _wb_cuda_list_refuse (WbCudaRuntime *rt, const char *what);
+/* a device tensor every replay reads as the recording left it (an uploaded number): held by the list */
+void _wb_cuda_list_keep (WbCudaRuntime *rt, WbTensor *t);
+void _wb_cuda_list_kernel (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem, void **args);
+void _wb_cuda_list_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint32 value, gsize n, gboolean word);
+void _wb_cuda_list_event (WbCudaRuntime *rt, CUstream stream, CUevent ev, gboolean wait);
+/* the list itself, for wb-cuda-graph.c: recorded from @body (NULL with WB_CUDA_ERROR_CAPTURE naming what it
+ * could not record, or the body's error), replayed, described, freed */
+WbCudaLaunchList *_wb_cuda_launch_list_record (WbCudaRuntime *rt, WbCudaGraphBody body, gpointer data, GError **error);
+gboolean          _wb_cuda_launch_list_replay (WbCudaLaunchList *l, GError **error);
+guint             _wb_cuda_launch_list_get_n_ops (const WbCudaLaunchList *l);
+char             *_wb_cuda_launch_list_describe (const WbCudaLaunchList *l);
+void              _wb_cuda_launch_list_free (WbCudaLaunchList *l);
 
 G_END_DECLS

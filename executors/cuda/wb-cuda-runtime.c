@@ -208,7 +208,11 @@ device_block_free (gpointer data)
   WbCudaRuntime *rt = b->rt;
 
   rt->stats.bytes_live -= (gint64) b->nbytes; /* dropped: what the program holds, whenever the pool reuses it */
-  if (b->arena_off >= 0)
+  if (rt->list != NULL)
+    _wb_cuda_list_free (rt, b); /* a launch list's sizing pass notes when its allocations end */
+  if (b->in_list)
+    ; /* a place in a launch list's arena: nothing to free */
+  else if (b->arena_off >= 0)
     _wb_cuda_arena_release (rt, b); /* nothing to free: its range of the arena is free again */
   else if (b->ptr == 0 || rt->broken)
     ;
@@ -281,7 +285,14 @@ wb_cuda_tensor_new (WbCudaRuntime *rt, WbDtype dtype, guint rank, const gint64 *
   b->rt = rt;
   b->capture = rt->capturing ? rt->capture_serial : 0;
   b->arena_off = -1;
-  if (nbytes > 0 && (b->ptr = _wb_cuda_arena_take (rt, b, nbytes)) != 0)
+  if (nbytes > 0 && rt->list != NULL && !rt->list_bypass && (b->ptr = _wb_cuda_list_alloc (rt, b, nbytes)) != 0)
+    {
+      /* a place in the launch list's arena: counted as the program's, never freed */
+      b->nbytes = nbytes;
+      rt->stats.bytes_live += (gint64) nbytes;
+      rt->stats.bytes_peak = MAX (rt->stats.bytes_peak, rt->stats.bytes_live);
+    }
+  else if (nbytes > 0 && rt->list == NULL && (b->ptr = _wb_cuda_arena_take (rt, b, nbytes)) != 0)
     ; /* a planned place of the memory plan's arena: not counted in allocs or bytes_live */
   else if (nbytes > 0)
     {
@@ -458,6 +469,8 @@ wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3]
     rc = rt->cu->cuLaunchKernel (fn, grid[0], grid[1], grid[2], block, 1, 1, (unsigned) smem_bytes, rt->stream, args, NULL);
   if (!_wb_cuda_runtime_check (rt, rc, "cuLaunchKernel", error))
     return FALSE;
+  if (rt->list != NULL)
+    _wb_cuda_list_kernel (rt, fn, grid, block, smem_bytes, args);
   if (rt->sync && !wb_cuda_runtime_synchronize (rt, error))
     {
       g_prefix_error (error, "%s: ", what);
@@ -662,12 +675,18 @@ wb_cuda_runtime_notify_launch (WbCudaRuntime *rt, gboolean after, const char *na
 gboolean
 wb_cuda_runtime_is_capturing (WbCudaRuntime *rt)
 {
-  return rt->capturing;
+  return rt->capturing || rt->list != NULL;
 }
 
 gboolean
 wb_cuda_runtime_check_capturable (WbCudaRuntime *rt, const char *what, GError **error)
 {
+  if (rt->list != NULL)
+    {
+      _wb_cuda_list_refuse (rt, what);
+      g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CAPTURE, "%s", what);
+      return FALSE;
+    }
   if (!rt->capturing)
     return TRUE;
   if (rt->capture_refusal == NULL)
@@ -687,7 +706,24 @@ wb_cuda_runtime_record_event (WbCudaRuntime *rt, CUevent event)
 {
   /* inside a capture a plain record only marks a dependency; EXTERNAL makes it an event-record node that
    * records the event at every replay (and is invalid outside a capture) */
-  return rt->capturing ? rt->cu->cuEventRecordWithFlags (event, rt->stream, CU_EVENT_RECORD_EXTERNAL) : rt->cu->cuEventRecord (event, rt->stream);
+  CUresult rc;
+
+  if (rt->capturing)
+    return rt->cu->cuEventRecordWithFlags (event, rt->stream, CU_EVENT_RECORD_EXTERNAL);
+  rc = rt->cu->cuEventRecord (event, rt->stream);
+  if (rc == CUDA_SUCCESS && rt->list != NULL)
+    _wb_cuda_list_event (rt, rt->stream, event, FALSE);
+  return rc;
+}
+
+gboolean
+wb_cuda_runtime_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint8 value, gsize n, GError **error)
+{
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemsetD8Async (dst, value, n, rt->stream), "cuMemsetD8Async", error))
+    return FALSE;
+  if (rt->list != NULL)
+    _wb_cuda_list_memset (rt, dst, value, n, FALSE);
+  return TRUE;
 }
 
 gboolean

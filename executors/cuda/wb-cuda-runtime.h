@@ -221,16 +221,34 @@ gboolean wb_cuda_runtime_begin_capture (WbCudaRuntime *rt, GError **error);
  * capture's memory is then never allocated, and freeing its blocks is a no-op. */
 WbCudaGraph *wb_cuda_runtime_end_capture (WbCudaRuntime *rt, GError **error);
 /* wb_cuda_runtime_abort_capture: ends a capture that failed and throws its graph away (no-op when not capturing). */
-void     wb_cuda_runtime_abort_capture (WbCudaRuntime *rt);
+void wb_cuda_runtime_abort_capture (WbCudaRuntime *rt);
+/* wb_cuda_runtime_is_capturing: a graph is being captured or a launch list recorded (below): the work is
+ * recorded to be repeated, so what a replay cannot repeat must be refused (wb_cuda_runtime_check_capturable) */
 gboolean wb_cuda_runtime_is_capturing (WbCudaRuntime *rt);
-/* wb_cuda_runtime_check_capturable: TRUE when not capturing; while capturing, remembers @what (the first
- * refusal: a verb phrase such as "runs ltorch.topk on the cpu fallback") and fails with WB_CUDA_ERROR_CAPTURE. */
+/* wb_cuda_runtime_check_capturable: TRUE when not capturing; while capturing (or recording a launch list),
+ * remembers @what (the first refusal: a verb phrase such as "runs ltorch.topk on the cpu fallback") and fails
+ * with WB_CUDA_ERROR_CAPTURE. */
 gboolean wb_cuda_runtime_check_capturable (WbCudaRuntime *rt, const char *what, GError **error);
 /* wb_cuda_runtime_get_capture_refusal: (transfer none) (nullable) the current or last capture's first refusal. */
 const char *wb_cuda_runtime_get_capture_refusal (WbCudaRuntime *rt);
 /* wb_cuda_runtime_record_event: records @event on the stream; while capturing, as an event-record node
  * (CU_EVENT_RECORD_EXTERNAL) that records it at every replay. */
 CUresult wb_cuda_runtime_record_event (WbCudaRuntime *rt, CUevent event);
+/* Launch lists (wb-cuda-graph.h, wb_cuda_graph_record_list): while one is recorded, every kernel launch,
+ * memset, event record and stream wait of the runtime is appended to it, and the libraries' callers append
+ * their calls as closures with wb_cuda_runtime_record_call. WbCudaListCall: repeats one such call on @stream
+ * (its device addresses are the recorded run's, which every replay keeps); FALSE with @error. */
+typedef gboolean (*WbCudaListCall) (gpointer data, CUstream stream, GError **error);
+/* wb_cuda_runtime_is_listing: a launch list is being sized or recorded */
+gboolean wb_cuda_runtime_is_listing (WbCudaRuntime *rt);
+/* wb_cuda_runtime_record_call: appends @fn (@data, freed with @destroy, nullable; transfer full) to the list
+ * being recorded, run on the current stream at each replay; frees @data at once when none is. Call it
+ * after the call itself succeeded, with the same arguments. */
+void wb_cuda_runtime_record_call (WbCudaRuntime *rt, WbCudaListCall fn, gpointer data, GDestroyNotify destroy);
+/* wb_cuda_runtime_memset: sets @n bytes at @dst to @value on the current stream (cuMemsetD8Async; a launch
+ * list repeats it). FALSE with WB_CUDA_ERROR_CALL. */
+gboolean wb_cuda_runtime_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint8 value, gsize n, GError **error);
+
 /* wb_cuda_runtime_release_blocks: frees (stream-ordered) and unrefs @blocks (element-type CUdeviceptr, nullable). */
 void wb_cuda_runtime_release_blocks (WbCudaRuntime *rt, GArray *blocks);
 

@@ -15,8 +15,15 @@
 static gboolean
 wait_for (WbCudaRuntime *rt, CUstream waiter, CUstream from, CUevent ev, GError **error)
 {
-  return _wb_cuda_runtime_check (rt, rt->cu->cuEventRecord (ev, from), "cuEventRecord", error) &&
-         _wb_cuda_runtime_check (rt, rt->cu->cuStreamWaitEvent (waiter, ev, 0), "cuStreamWaitEvent", error);
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuEventRecord (ev, from), "cuEventRecord", error) ||
+      !_wb_cuda_runtime_check (rt, rt->cu->cuStreamWaitEvent (waiter, ev, 0), "cuStreamWaitEvent", error))
+    return FALSE;
+  if (rt->list != NULL) /* a launch list repeats the fork or join */
+    {
+      _wb_cuda_list_event (rt, from, ev, FALSE);
+      _wb_cuda_list_event (rt, waiter, ev, TRUE);
+    }
+  return TRUE;
 }
 
 WbCudaBlock *

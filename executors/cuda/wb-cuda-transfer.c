@@ -12,7 +12,7 @@
 
 /* A few bytes from the host (a number the trace passes where a kernel takes a tensor: setitem's value, a
  * loss's total weight) written by memsets, whose values travel in the call: a CUDA graph captures them as
- * memset nodes, where a copy from pageable host memory cannot be captured. */
+ * memset nodes, where a copy from pageable host memory cannot be captured; a launch list keeps the tensor. */
 static WbTensor *
 upload_by_memset (WbCudaRuntime *rt, WbTensor *host, GError **error)
 {
@@ -21,8 +21,15 @@ upload_by_memset (WbCudaRuntime *rt, WbTensor *host, GError **error)
   WbTensor     *d;
   CUdeviceptr   p;
 
-  if ((d = wb_cuda_tensor_new (rt, host->dtype, host->rank, host->shape, error)) == NULL)
+  /* while a launch list is recorded the number is a constant of the list: pool memory the list keeps, set
+   * once, not a place of its arena set again at every replay */
+  rt->list_bypass = rt->list != NULL;
+  d = wb_cuda_tensor_new (rt, host->dtype, host->rank, host->shape, error);
+  rt->list_bypass = FALSE;
+  if (d == NULL)
     return NULL;
+  if (rt->list != NULL)
+    _wb_cuda_list_keep (rt, d);
   p = wb_cuda_tensor_ptr (d);
   /* whole 32-bit words, then the tail byte by byte (a tensor's bytes are a multiple of its element size) */
   for (gsize i = 0; i < nbytes;)
@@ -39,6 +46,7 @@ upload_by_memset (WbCudaRuntime *rt, WbTensor *host, GError **error)
           wb_tensor_unref (d);
           return NULL;
         }
+
       i += word ? 4 : 1;
     }
   rt->stats.bytes_uploaded += nbytes;

@@ -1,9 +1,10 @@
 #!/bin/sh
-# test-cuda-graphs.sh — CUDA graphs in `profile --device cuda` (the default; gpu suite)
+# test-cuda-graphs.sh — CUDA graphs in `profile --device cuda` (the default) and the launch list without them
+# (gpu suite)
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# mlp_small (forward + backward) three times through the GPU runner, 20 timed iterations each:
-#   1. without graphs (--no-cuda-graphs);
+# mlp_small (forward + backward) through the GPU runner, 20 timed iterations each:
+#   1. call by call through the interpreter (--no-cuda-graphs, WB_LAUNCH_LIST=0);
 #   2. as by default (graphs): the run must say the graph was used (run.cuda_graphs, the note), the last replay's
 #      outputs and gradients must equal the checked run's (the runner compares them: bit-identical, or at
 #      most 1e-5 apart), region times + gap must still add up to each iteration, and the iteration median
@@ -11,8 +12,11 @@
 #   3. as by default, with TorchCompile0 on the cpu executor (a cpu fallback: download, host work,
 #      upload): the capture must fail cleanly, the run must still time its 20 iterations without a graph
 #      (run.cuda_graphs false) and the note must name the region and the op;
+#   4. --no-cuda-graphs: a flat launch list (the note), its last replay bit-identical to the checked run, region
+#      times + gap adding up, the median not above run 1's by more than the noise; with the cpu fallback of 3
+#      the list is refused as cleanly, naming the region and the op;
 #   the report's "runner setup" line names the runner's start and the graph's capture, each with its ms;
-#   4. when the zoo is unpacked, bart's first subgraph, whose program writes numbers into slices of a tensor
+#   5. when the zoo is unpacked, bart's first subgraph, whose program writes numbers into slices of a tensor
 #      (prims.copy_with_setitem with a number: a small host value on the device) must be captured.
 # Exit 77 (skip) without a GPU.
 set -u
@@ -22,10 +26,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export XDG_CACHE_HOME="$out/cache"
 
-profile() { # NAME ARGS...
+profile() { # NAME ARGS... (PENV: VAR=VALUE for the command)
   name=$1
   shift
-  "$app" --headless profile "$case_dir" --device cuda --iters 20 --warmup 3 --report "$out/$name.json" "$@" 2>"$out/$name.err"
+  env ${PENV:-} "$app" --headless profile "$case_dir" --device cuda --iters 20 --warmup 3 --report "$out/$name.json" "$@" 2>"$out/$name.err"
   rc=$?
   if [ $rc -eq 3 ] && [ "$name" = plain ]; then
     echo "skip: $(cat "$out/$name.err")"
@@ -35,14 +39,18 @@ profile() { # NAME ARGS...
   [ $rc -eq 0 ] || { echo "profile $name exited $rc"; exit 1; }
 }
 
+PENV=WB_LAUNCH_LIST=0
 profile plain --no-cuda-graphs
+PENV=
 profile graphs
 profile fallback --executors TorchCompile0=cpu
+profile list --no-cuda-graphs
+profile listfb --no-cuda-graphs --executors TorchCompile0=cpu
 
 python3 - "$out" <<'PY'
 import json, re, statistics, sys
 out = sys.argv[1]
-plain, graphs, fb = (json.load(open("%s/%s.json" % (out, n))) for n in ("plain", "graphs", "fallback"))
+plain, graphs, fb, lst, lfb = (json.load(open("%s/%s.json" % (out, n))) for n in ("plain", "graphs", "fallback", "list", "listfb"))
 
 def iqr(times):
     q = statistics.quantiles(times, n=4)
@@ -50,6 +58,7 @@ def iqr(times):
 
 # 1 and 2: the graph ran, gave the same results, and is not slower
 assert plain["run"]["cuda_graphs"] is False, plain["run"]
+assert not [n for n in plain["notes"] if "launch list" in n], plain["notes"]
 assert graphs["run"]["cuda_graphs"] is True, (graphs["run"], graphs["notes"])
 note = [n for n in graphs["notes"] if n.startswith("CUDA graphs:")]
 assert note, graphs["notes"]
@@ -105,6 +114,29 @@ why = [n for n in fb["notes"] if n.startswith("cannot capture a CUDA graph")]
 assert why, fb["notes"]
 print("fallback note:", why[0])
 assert "TorchCompile0" in why[0] and "cpu fallback" in why[0], why[0]
+
+# 4: the launch list replays the same program, as fast or faster than the interpreter, and is refused cleanly
+assert lst["run"]["cuda_graphs"] is False, lst["run"]
+ln = [n for n in lst["notes"] if n.startswith("launch list (no CUDA graph):")]
+assert ln and "bit-identical" in ln[0], lst["notes"]
+print("list note:", ln[0])
+m = re.search(r"flat list of (\d+) steps \((\d+) kernel launches, (\d+) library calls", ln[0])
+assert m and int(m.group(2)) > 0 and int(m.group(3)) > 0, ln[0]
+lit = lst["iteration"]
+assert lit["count"] == 20, lit
+if "region times come from" in ln[0]:
+    for k, total in enumerate(lit["times_ms"]):
+        s = sum(r["times_ms"][k] for r in lst["regions"])
+        gap = lit["gap_times_ms"][k]
+        assert gap >= -1e-3 and abs(s + gap - total) <= 1e-3 + 1e-6 * total, (k, total, s, gap)
+lm = lit["median_ms"]
+noise = max(iqr(plain["iteration"]["times_ms"]), iqr(lit["times_ms"]))
+print("iteration median: %.4f ms call by call, %.4f ms from the launch list (noise %.4f ms): %.2fx" % (pm, lm, noise, pm / lm))
+assert lm <= pm + noise, ("the launch list is slower than the interpreter", pm, lm, noise)
+why = [n for n in lfb["notes"] if n.startswith("cannot record a launch list")]
+assert why and "TorchCompile0" in why[0] and "cpu fallback" in why[0], lfb["notes"]
+assert lfb["iteration"]["count"] == 20, lfb["iteration"]
+print("list fallback note:", why[0])
 print("ok")
 PY
 rc=$?
