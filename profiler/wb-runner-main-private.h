@@ -132,19 +132,29 @@ GVariant *_wb_runner_stats_with_streams (GVariant *stats, guint side_calls, guin
  * that the timed iterations do no interpreter work either; WB_LAUNCH_LIST=0, a multi-GPU run (its collectives
  * are not recorded) or a refusal leave them to the interpreter, and the note says which. */
 
+/* Inputs the program writes in place, found after the checked run and copied back before every later run
+ * (wb-runner-inputs.c) */
 typedef struct
 {
-  Runner       *r;
-  WbProgram    *program;
-  WbRunOptions *options;
-  GPtrArray    *args, *cots;
-  WbRunResult  *result;      /* the captured run's values: graph memory that holds each replay's results */
-  WbCudaGraph  *graph;       /* NULL when not captured */
-  gboolean      regions;     /* the entries' events work inside the graph */
-  guint         plain_nodes; /* nodes of the profiled program's first graph, without the entries' events (0: none) */
-  gboolean      used;        /* the timed iterations were replays */
-  gboolean      list;        /* record a flat launch list instead of capturing a graph (CUDA graphs off) */
-  char         *note;
+  GPtrArray *dst, *src; /* (element-type WbTensor) the arguments written, their pristine device copies */
+  gint64     bytes;     /* copied back before each run */
+} WbWrittenInputs;
+
+typedef struct
+{
+  Runner                *r;
+  WbCudaRuntime         *rt;
+  WbProgram             *program;
+  WbRunOptions          *options;
+  GPtrArray             *args, *cots;
+  const WbWrittenInputs *written;     /* copied back before each run of the body that executes (a launch list's) and the first replay */
+  WbRunResult           *result;      /* the captured run's values: graph memory that holds each replay's results */
+  WbCudaGraph           *graph;       /* NULL when not captured */
+  gboolean               regions;     /* the entries' events work inside the graph */
+  guint                  plain_nodes; /* nodes of the profiled program's first graph, without the entries' events (0: none) */
+  gboolean               used;        /* the timed iterations were replays */
+  gboolean               list;        /* record a flat launch list instead of capturing a graph (CUDA graphs off) */
+  char                  *note;
 } Graphs;
 
 /* the capture of the program's run once the warm-up runs are done, its replay, the plain phase's first graph
@@ -153,14 +163,6 @@ gboolean _wb_runner_graphs_capture (Graphs *g, WbCudaRuntime *rt, guint iters, G
 gboolean _wb_runner_graphs_replay (Graphs *g, WbCudaRuntime *rt, GError **error);
 void     _wb_runner_graphs_drop_plain (Graphs *g);
 void     _wb_runner_graphs_finish (Graphs *g, WbCudaRuntime *rt, WbRunResult *checked, guint iters);
-
-/* Inputs the program writes in place, found after the checked run and copied back before every later run
- * (wb-runner-inputs.c) */
-typedef struct
-{
-  GPtrArray *dst, *src; /* (element-type WbTensor) the arguments written, their pristine device copies */
-  gint64     bytes;     /* copied back before each run */
-} WbWrittenInputs;
 
 gboolean _wb_runner_find_written_inputs (WbCudaRuntime *rt, GPtrArray *args, GPtrArray *host_args, WbWrittenInputs *w, GError **error);
 gboolean _wb_runner_restore_inputs (WbCudaRuntime *rt, const WbWrittenInputs *w, GError **error);

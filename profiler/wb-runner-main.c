@@ -304,6 +304,38 @@ run_prepare (Runner *r, Run *run, GVariant *req, GError **error)
   return TRUE;
 }
 
+/* Before the checked run: index records an earlier program's unchecked runs left set (the runner serves several
+ * programs) would be read as this run's; they were that run's to report (note_index_errors). */
+static gboolean
+clear_index_errors (Run *run, GError **error)
+{
+  guint64 n;
+  gint64  index, dim;
+
+  return wb_cuda_runtime_take_index_errors (run->rt, &n, &index, &dim, error);
+}
+
+/* After the runs that follow the checked one: indices they found out of range and clamped (the checked run
+ * fails on the first such call), added to the note: those runs' values are not the checked run's. */
+static gboolean
+note_index_errors (Run *run, GError **error)
+{
+  guint64          n;
+  gint64           index, dim;
+  g_autofree char *was = NULL;
+
+  if (!wb_cuda_runtime_take_index_errors (run->rt, &n, &index, &dim, error))
+    return FALSE;
+  if (n == 0)
+    return TRUE;
+  was = g_steal_pointer (&run->graphs.note);
+  run->graphs.note = g_strdup_printf ("%s%sthe runs after the checked one found %" G_GUINT64_FORMAT " index values out of range (index %" G_GINT64_FORMAT
+                                      " for a dim of size %" G_GINT64_FORMAT "), clamped on the GPU: their values are not the checked run's",
+                                      was ? was : "", was ? "; " : "", n, index, dim);
+  g_printerr ("thunder-wb-runner: %s\n", run->graphs.note);
+  return TRUE;
+}
+
 /* The checked run: every kernel synchronised, every top-level call announced; a region the executors
  * split on the way is run again (at most 16 times). Then what ran where (the timed runs repeat it). */
 static gboolean
@@ -312,6 +344,8 @@ run_checked (Runner *r, Run *run, GError **error)
   guint retries = 0;
 
   wb_cuda_executors_begin_run ();
+  if (!clear_index_errors (run, error))
+    return FALSE;
   wb_nvrtc_reset_stats ();
   wb_cuda_attention_reset_stats ();
   wb_cuda_conv_reset_stats ();
@@ -530,6 +564,7 @@ run_timed (Runner *r, Run *run, GError **error)
           /* after the warm-up: capture once, then replay (the CUDA graphs section above) */
           Graphs *g = &run->graphs;
           g->r = r, g->program = run->program, g->options = &run->options, g->args = run->args, g->cots = fixed ? fixed : run->cots;
+          g->written = &run->written;
           /* the last warm-up's values, kept for the comparison, would hold their places of the arena through the
            * capture (its gradients and outputs cover most of it: every place under them missed) */
           note_side (run);
@@ -557,6 +592,8 @@ run_timed (Runner *r, Run *run, GError **error)
     run->graphs.note = g_strdup ("--cuda-graphs: no timed iterations, nothing was captured");
   _wb_runner_graphs_finish (&run->graphs, run->rt, result, iters);
   note_side (run);
+  if (!note_index_errors (run, error))
+    return FALSE;
   return TRUE;
 }
 
@@ -608,7 +645,7 @@ send_result (Runner *r, Run *run, GError **error)
       g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (run->graphs.note));
       g_clear_pointer (&run->graphs.note, g_free);
     }
-  else if (run->cuda_graphs)
+  else if (run->cuda_graphs || run->graphs.note != NULL)
     {
       g_variant_builder_add (&b, "{sv}", "cuda_graphs_used", g_variant_new_boolean (run->graphs.used));
       g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (run->graphs.note));

@@ -432,6 +432,39 @@ check_index_error (WbCudaRuntime *rt, CUfunction fn, const char *what, GError **
 }
 
 gboolean
+wb_cuda_runtime_take_index_errors (WbCudaRuntime *rt, guint64 *count, gint64 *index, gint64 *dim, GError **error)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  GHashTableIter it;
+  gpointer       value;
+
+  *count = 0;
+  *index = *dim = 0;
+  if (!wb_cuda_runtime_synchronize (rt, error))
+    return FALSE;
+  g_hash_table_iter_init (&it, rt->index_errors);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      CUdeviceptr record = (CUdeviceptr) GPOINTER_TO_SIZE (value);
+      guint64     e[3] = { 0, 0, 0 };
+
+      if (!g_hash_table_add (seen, value)) /* a module's record, shared by its functions */
+        continue;
+      if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemcpyDtoHAsync (e, record, sizeof e, rt->stream), "cuMemcpyDtoHAsync", error) ||
+          !wb_cuda_runtime_synchronize (rt, error))
+        return FALSE;
+      if (e[0] == 0)
+        continue;
+      if (*count == 0)
+        *index = (gint64) e[1], *dim = (gint64) e[2];
+      *count += e[0];
+      if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemsetD8Async (record, 0, sizeof e, rt->stream), "cuMemsetD8Async", error))
+        return FALSE;
+    }
+  return wb_cuda_runtime_synchronize (rt, error);
+}
+
+gboolean
 wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error)
 {
   const guint b[3] = { block, 1, 1 };

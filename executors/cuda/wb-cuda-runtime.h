@@ -151,6 +151,11 @@ gboolean wb_cuda_runtime_launch (WbCudaRuntime *rt, CUfunction fn, guint grid, v
  * seen when synchronising), and when synchronising WB_EXECUTOR_ERROR_BAD_ARGUMENT ("index I is out of range
  * for a dim of size N (@what: K index values out of range, clamped on the GPU)"; the context stays usable). */
 gboolean wb_cuda_runtime_launch_ex (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem_bytes, void **args, const char *what, GError **error);
+/* wb_cuda_runtime_take_index_errors: the indices every loaded kernel found out of range and clamped since the
+ * records were last read (launches that were not synchronised one by one: warm-up and timed runs, graph and
+ * launch-list replays), read and cleared after synchronising: *@count of them, the first record's *@index and
+ * *@dim (0 when none). FALSE with WB_CUDA_ERROR_CALL or WB_CUDA_ERROR_FAULT. */
+gboolean wb_cuda_runtime_take_index_errors (WbCudaRuntime *rt, guint64 *count, gint64 *index, gint64 *dim, GError **error);
 /* wb_cuda_plan_launch: runs @plan on @inputs (one per input slot: a device tensor, or NULL for a non-tensor)
  * and returns its outputs (transfer full, device tensors) in @outputs[plan->n_outputs]. The first launch
  * caches the kernels' CUfunctions in @plan (from one thread: the runner's) and checks, before launching any,

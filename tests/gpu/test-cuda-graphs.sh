@@ -17,7 +17,9 @@
 #      the list is refused as cleanly, naming the region and the op;
 #   the report's "runner setup" line names the runner's start and the graph's capture, each with its ms;
 #   5. when the zoo is unpacked, bart's first subgraph, whose program writes numbers into slices of a tensor
-#      (prims.copy_with_setitem with a number: a small host value on the device) must be captured.
+#      (prims.copy_with_setitem with a number: a small host value on the device) must be captured;
+#   6. and t5's second subgraph, which adds into an input in place, must give every replay and recording run the
+#      input as sent: no index out of range in the note of either.
 # Exit 77 (skip) without a GPU.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -154,4 +156,27 @@ print("copy_with_setitem of a number: captured")
 PY
 else
   echo "note: the zoo is not unpacked; bart's setitem capture not checked"
+fi
+
+# 6. t5's second subgraph adds into an input in place (its relative position buckets): every run after the checked
+#    one must see the input as it was sent, the graph's first replay and the launch list's two recording runs
+#    included; a run on buckets already added to indexes past the embedding's 32 rows (the runner's note)
+zoo_case=${WB_BUILD_ROOT}/tests/zoo/zoo/t5/thunderfx_g0_GraphModule_1
+if [ -d "$zoo_case" ]; then
+  for mode in graphs list; do
+    "$app" --headless profile "$zoo_case" --device cuda --iters 3 --warmup 1 --report "$out/t5-$mode.json" \
+      $([ $mode = list ] && echo --no-cuda-graphs) 2>"$out/t5-$mode.err" || { cat "$out/t5-$mode.err"; echo "profile of $zoo_case ($mode) failed"; exit 1; }
+  done
+  python3 - "$out" <<'PY'
+import json, sys
+for mode, lead in (("graphs", "CUDA graphs:"), ("list", "launch list")):
+    notes = json.load(open("%s/t5-%s.json" % (sys.argv[1], mode)))["notes"]
+    n = [x for x in notes if x.startswith(lead)]
+    assert n and "bit-identical" in n[0], (mode, notes)
+    assert "out of range" not in n[0], (mode, n[0])
+print("inputs written in place: restored before the first replay and the list's recording runs")
+PY
+  [ $? -eq 0 ] || exit 1
+else
+  echo "note: the zoo is not unpacked; t5's in-place input not checked"
 fi
