@@ -503,7 +503,7 @@ iteration_done (Runner *r, guint i, guint warm, guint n_plain, guint iters, gint
  * before the GPU's clocks and caches have settled, and the first measured iterations of one invocation
  * then differ from another's (as Triton's do_bench warms up by time, 25 ms, not by count). Replays when
  * the program was captured, else plain runs. Not in a multi-GPU run (a count that differs between ranks
- * would leave a collective without its peer). */
+ * would leave a collective without its peer), nor with --warmup 0. */
 static gboolean
 settle (Runner *r, Run *run, GPtrArray *cots, GError **error)
 {
@@ -511,8 +511,9 @@ settle (Runner *r, Run *run, GPtrArray *cots, GError **error)
   gint64      budget = (env != NULL ? g_ascii_strtoll (env, NULL, 10) : 50) * 1000000;
   gint64      t0 = now_ns ();
 
-  /* ranks must run as many iterations as each other: their collectives pair up */
-  if (wb_cuda_nccl_get_world_size () > 1)
+  /* ranks must run as many iterations as each other: their collectives pair up; --warmup 0 asks for no
+   * untimed run (the first result as soon as it can be had: a folder of 32 sub-programs paid 1.6 s here) */
+  if (wb_cuda_nccl_get_world_size () > 1 || run->warmup == 0)
     return TRUE;
   for (guint n = 0; n < 1000 && now_ns () - t0 < budget; n++)
     if (run->graphs.graph != NULL ? !run_replay (r, run, FALSE, error) : !run_iteration (r, run, cots, FALSE, FALSE, error))
