@@ -94,26 +94,30 @@ param_info_fn (void)
   return fn;
 }
 
-/* (transfer none) @fn's parameters' offsets and sizes, asked of the driver once */
+/* (transfer none) @fn's parameters' offsets and sizes, asked of the driver once: the index past the last one
+ * answers CUDA_ERROR_INVALID_VALUE; any other answer leaves the layout unknown (NULL) */
 static GArray *
 param_layout (CUfunction fn)
 {
-  GArray *layout;
+  GArray  *layout;
+  CUresult rc = CUDA_SUCCESS;
 
   if (param_layouts == NULL)
     param_layouts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  if ((layout = g_hash_table_lookup (param_layouts, fn)) != NULL)
+  if (g_hash_table_lookup_extended (param_layouts, fn, NULL, (gpointer *) &layout))
     return layout;
   layout = g_array_new (FALSE, FALSE, sizeof (gsize));
-  for (size_t i = 0;; i++)
+  for (size_t i = 0; rc == CUDA_SUCCESS; i++)
     {
       size_t off = 0, size = 0;
       gsize  pair[2];
-      if (param_info_fn () (fn, i, &off, &size) != CUDA_SUCCESS)
+      if ((rc = param_info_fn () (fn, i, &off, &size)) != CUDA_SUCCESS)
         break;
       pair[0] = off, pair[1] = size;
       g_array_append_vals (layout, pair, 2);
     }
+  if (rc != CUDA_ERROR_INVALID_VALUE)
+    g_clear_pointer (&layout, g_array_unref);
   g_hash_table_insert (param_layouts, fn, layout);
   return layout;
 }
@@ -159,7 +163,11 @@ _wb_cuda_list_kernel (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], gui
 
   if (l == NULL)
     return;
-  layout = param_layout (fn);
+  if ((layout = param_layout (fn)) == NULL)
+    {
+      list_refuse (l, "launches a kernel whose parameters the driver does not describe (cuFuncGetParamInfo)");
+      return;
+    }
   n = layout->len / 2;
   for (guint i = 0; i < n; i++)
     bytes = MAX (bytes, g_array_index (layout, gsize, 2 * i) + g_array_index (layout, gsize, 2 * i + 1));
@@ -320,7 +328,11 @@ list_free (WbCudaLaunchList *l)
         op->u.call.destroy (op->u.call.data);
     }
   if (l->arena != 0 && !l->rt->broken)
-    l->rt->cu->cuMemFreeAsync (l->arena, l->rt->main); /* after the replays already queued */
+    {
+      /* after the replays already queued, and after side work a failed recording left unjoined */
+      (void) wb_cuda_runtime_join_side (l->rt, NULL);
+      l->rt->cu->cuMemFreeAsync (l->arena, l->rt->main);
+    }
   g_array_unref (l->ops);
   g_ptr_array_unref (l->blobs);
   g_ptr_array_unref (l->kept);
