@@ -338,6 +338,9 @@ typedef struct
   double       rtol, atol;
   gint64       seed;
   const char  *stage_arg, *inputs_path, *compare_path, *save_path, *default_executor;
+  /* a sub-program of a folder run_subprograms loaded: its case shares the folder's parse (wb_case_load_subset) */
+  const WbCase *parent;
+  const char   *subprogram;
 } RunArgs;
 
 /* What `run` reads before it runs: the case, its stage, the --inputs and --compare files, the inputs (drawn,
@@ -374,8 +377,13 @@ load_inputs (Loaded *l, const char *path, const RunArgs *a, gint64 seed)
   const char *stage_arg = a->stage_arg, *inputs_path = a->inputs_path, *compare_path = a->compare_path, *save_path = a->save_path;
   const char *failure;
 
-  if (!wb_cli_check_path (path, &error) ||
-      (l->c = wb_case_load_full (path, f64 ? WB_TRACE_SET_LOAD_F32_AS_F64 : WB_TRACE_SET_LOAD_DEFAULT, &error)) == NULL)
+  if (!wb_cli_check_path (path, &error))
+    return wb_cli_report_error (error);
+  if (a->parent != NULL && !f64)
+    l->c = wb_case_load_subset (a->parent, a->subprogram, &error);
+  else
+    l->c = wb_case_load_full (path, f64 ? WB_TRACE_SET_LOAD_F32_AS_F64 : WB_TRACE_SET_LOAD_DEFAULT, &error);
+  if (l->c == NULL)
     return wb_cli_report_error (error);
   if (recompile && !wb_case_add_workbench_stages (l->c, &error))
     return executor_exit_code (error);
@@ -464,8 +472,8 @@ run_path (const RunArgs *a, const char *path)
   return all_ok ? WB_EXIT_OK : WB_EXIT_CHECK_FAILED;
 }
 
-/* A folder of several sub-programs (ThunderFX's subgraphs) and no --stage: each runs in turn (PATH/<name>), then
- * a line per sub-program; the first failure's exit code. A file option F is each one's DIR(F)/<name>/BASENAME(F)
+/* A folder of several sub-programs (ThunderFX's subgraphs) and no --stage: each runs in turn (PATH/<name>, its
+ * case made from the folder's parse), then a line per sub-program; the first failure's exit code. A file option F is each one's DIR(F)/<name>/BASENAME(F)
  * (wb_cli_subprogram_file): --inputs PATH/tensors.safetensors runs each on its recorded inputs, --compare F
  * compares each with its own reference tensors. -1 when @path is one program (or does not load: run_path
  * says why). */
@@ -492,6 +500,7 @@ run_subprograms (const RunArgs *a, const char *path)
       g_autofree char *save = wb_cli_subprogram_file (a->save_path, name, TRUE, &error);
 
       each.strict = TRUE;
+      each.parent = c, each.subprogram = name; /* parsed once, with the folder */
       each.inputs_path = inputs;
       each.compare_path = compare;
       each.save_path = save;
