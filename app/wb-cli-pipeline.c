@@ -41,6 +41,18 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
   WbPipeline       *p;
   g_autoptr (WbAssignment) assignment = NULL;
   g_autoptr (GError) local = NULL;
+  if (input == NULL && wb_pipeline_count_subprograms (set) > 1)
+    {
+      /* a folder of several programs (ThunderFX's subgraphs, ranks): each has its own stages */
+      const WbTraceEntry *first = wb_trace_set_get_entry (set, 0);
+      g_autofree char    *dir = first->path != NULL ? g_path_get_dirname (first->path) : g_strdup ("<input>");
+      g_autofree char    *top = g_path_get_dirname (dir);
+
+      g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_NO_INPUT,
+                   "%s: a folder of %u programs, each with its own stages: recompute one of them (%s/<name>, such as %s)", top,
+                   wb_pipeline_count_subprograms (set), top, dir);
+      return NULL;
+    }
   if (input == NULL)
     {
       const WbTraceEntry *first = wb_trace_set_get_n_entries (set) > 0 ? wb_trace_set_get_entry (set, 0) : NULL;

@@ -319,10 +319,48 @@ wb_pipeline_free (WbPipeline *p)
   g_free (p);
 }
 
+/* the one sub-set holding forward traces ("workbench" aside), or NULL when there are none or several; *@n_out
+ * how many */
+static const char *
+only_subset (const WbTraceSet *set, guint *n_out)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *only = NULL;
+
+  for (guint i = 0; i < wb_trace_set_get_n_entries (set); i++)
+    {
+      const WbTraceEntry *e = wb_trace_set_get_entry (set, i);
+      if (e->kind != WB_TRACE_KIND_FORWARD || e->subset == NULL || e->subset[0] == '\0' || g_str_equal (e->subset, "workbench"))
+        continue;
+      if (g_hash_table_add (seen, (gpointer) e->subset) && only == NULL)
+        only = e->subset;
+    }
+  *n_out = g_hash_table_size (seen);
+  return *n_out == 1 ? only : NULL;
+}
+
 const WbTraceEntry *
 wb_pipeline_find_input (const WbTraceSet *set)
 {
-  return wb_pipeline_find_input_in (set, "");
+  const WbTraceEntry *top = wb_pipeline_find_input_in (set, "");
+  const char         *only;
+  guint               n;
+
+  if (top != NULL)
+    return top;
+  /* a folder of one ThunderFX subgraph (CASE/thunderfx_g0_GraphModule/, densenet121) has no program at its top:
+   * its one sub-program is the program */
+  only = only_subset (set, &n);
+  return only != NULL ? wb_pipeline_find_input_in (set, only) : NULL;
+}
+
+guint
+wb_pipeline_count_subprograms (const WbTraceSet *set)
+{
+  guint n;
+
+  (void) only_subset (set, &n);
+  return n;
 }
 
 const WbTraceEntry *

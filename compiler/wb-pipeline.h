@@ -82,8 +82,13 @@ typedef struct _WbPipeline WbPipeline;
  * trace) and returns every stage. Returns (transfer full) the pipeline, or NULL with WB_PIPELINE_ERROR set. */
 WbPipeline *wb_pipeline_run (WbTrace *input, const WbPipelineOptions *options, GError **error);
 /* wb_pipeline_find_input: the entry of @set the pipeline starts from: the top-level "Grad transform pass"
- * trace for training, else the last forward trace before "Delete Last Used"; NULL if none. (transfer none) */
+ * trace for training, else the last forward trace before "Delete Last Used"; where the top level has none
+ * and one sub-set holds forward traces (a folder of one ThunderFX subgraph), that sub-set's; NULL if none
+ * (or several sub-programs: wb_pipeline_find_input_in picks one). (transfer none) */
 const WbTraceEntry *wb_pipeline_find_input (const WbTraceSet *set);
+/* wb_pipeline_count_subprograms: the sub-sets of @set that hold forward traces ("workbench" aside): a folder
+ * of N ThunderFX subgraphs, or of N ranks, gives N */
+guint wb_pipeline_count_subprograms (const WbTraceSet *set);
 /* wb_pipeline_find_input_in: wb_pipeline_find_input among the entries of sub-set @subset ("" the top level; a
  * sub-program's folder of a model of several, "thunderfx_g0_GraphModule_1"). (transfer none) (nullable) */
 const WbTraceEntry *wb_pipeline_find_input_in (const WbTraceSet *set, const char *subset);

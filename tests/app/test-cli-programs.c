@@ -342,6 +342,63 @@ test_run_each (void)
   wb_test_remove_tree (tmp);
 }
 
+/* The workbench's rows of a `stages --recompile` table: "#  kind  index  bsyms  label" (the ms column, a
+ * measurement, left out) */
+static GPtrArray *
+workbench_rows (const char *out)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) f = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+      g_autoptr (GPtrArray) w = g_ptr_array_new ();
+
+      for (guint k = 0; f[k] != NULL; k++)
+        if (f[k][0] != '\0')
+          g_ptr_array_add (w, f[k]);
+      if (w->len >= 7 && g_str_equal (w->pdata[3], "workbench"))
+        g_ptr_array_add (rows, g_strdup_printf ("%s %s %s %s %s", (char *) w->pdata[0], (char *) w->pdata[1], (char *) w->pdata[2],
+                                                (char *) w->pdata[4], (char *) w->pdata[6]));
+    }
+  return rows;
+}
+
+/* stages --recompile of a folder of one ThunderFX subgraph (swin_tiny, as densenet121) recomputes that subgraph's
+ * program: the same stages as of its own folder; a folder of several says to pick one */
+static void
+test_stages_recompile (void)
+{
+  g_autofree char *folder = zoo_case ("swin_tiny");
+  g_autofree char *sub = g_build_filename (folder, "thunderfx_g0_GraphModule", NULL);
+  g_autofree char *several = zoo_case ("graph_break_thunderfx");
+  g_autoptr (GPtrArray) a = NULL;
+  g_autoptr (GPtrArray) b = NULL;
+  g_auto (WbTestRun) run = { 0 };
+
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the zoo is not unpacked (ninja builds tests/zoo/zoo)");
+      return;
+    }
+  RUN (&run, "--headless", "stages", folder, "--recompile");
+  g_assert_cmpint (run.status, ==, 0);
+  a = workbench_rows (run.out);
+  wb_test_run_clear (&run);
+  RUN (&run, "--headless", "stages", sub, "--recompile");
+  g_assert_cmpint (run.status, ==, 0);
+  b = workbench_rows (run.out);
+  wb_test_run_clear (&run);
+  g_assert_cmpuint (a->len, >=, 5);
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    g_assert_cmpstr (a->pdata[i], ==, b->pdata[i]);
+  RUN (&run, "--headless", "stages", several, "--recompile");
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "a folder of 2 programs"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -350,5 +407,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cli-programs/profile/graph_break_thunderfx", test_profile_graph_break);
   g_test_add_func ("/app/cli-programs/broken-subprogram", test_broken_subprogram);
   g_test_add_func ("/app/cli-programs/run-each", test_run_each);
+  g_test_add_func ("/app/cli-programs/stages-recompile", test_stages_recompile);
   return g_test_run ();
 }
