@@ -19,8 +19,6 @@
 #include "wb-cuda-runtime-private.h"
 #include "wb-executors-private.h"
 
-typedef CUresult (*ParamInfoFn) (CUfunction, size_t, size_t *, size_t *);
-
 typedef enum
 {
   OP_KERNEL,
@@ -80,24 +78,10 @@ struct _WbCudaLaunchList
 
 static GHashTable *param_layouts; /* CUfunction -> GArray of gsize (offset, size) pairs; the runner's thread only */
 
-static ParamInfoFn
-param_info_fn (void)
-{
-  static gsize       once;
-  static ParamInfoFn fn;
-
-  if (g_once_init_enter (&once))
-    {
-      fn = (ParamInfoFn) wb_cuda_driver_symbol ("cuFuncGetParamInfo");
-      g_once_init_leave (&once, 1);
-    }
-  return fn;
-}
-
 /* (transfer none) @fn's parameters' offsets and sizes, asked of the driver once: the index past the last one
  * answers CUDA_ERROR_INVALID_VALUE; any other answer leaves the layout unknown (NULL) */
 static GArray *
-param_layout (CUfunction fn)
+param_layout (WbCudaRuntime *rt, CUfunction fn)
 {
   GArray  *layout;
   CUresult rc = CUDA_SUCCESS;
@@ -111,7 +95,7 @@ param_layout (CUfunction fn)
     {
       size_t off = 0, size = 0;
       gsize  pair[2];
-      if ((rc = param_info_fn () (fn, i, &off, &size)) != CUDA_SUCCESS)
+      if ((rc = rt->func_get_param_info (fn, i, &off, &size)) != CUDA_SUCCESS)
         break;
       pair[0] = off, pair[1] = size;
       g_array_append_vals (layout, pair, 2);
@@ -163,7 +147,7 @@ _wb_cuda_list_kernel (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], gui
 
   if (l == NULL)
     return;
-  if ((layout = param_layout (fn)) == NULL)
+  if ((layout = param_layout (rt, fn)) == NULL)
     {
       list_refuse (l, "launches a kernel whose parameters the driver does not describe (cuFuncGetParamInfo)");
       return;
@@ -374,7 +358,7 @@ _wb_cuda_launch_list_record (WbCudaRuntime *rt, WbCudaGraphBody body, gpointer d
 {
   WbCudaLaunchList *l;
 
-  if (param_info_fn () == NULL)
+  if (rt->func_get_param_info == NULL)
     {
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CAPTURE, "the driver has no cuFuncGetParamInfo (CUDA 12.4 or newer)");
       return NULL;

@@ -9,6 +9,8 @@ G_BEGIN_DECLS
 
 /* a run recorded as a flat list of launches (wb-cuda-launch-list.c) */
 typedef struct _WbCudaLaunchList WbCudaLaunchList;
+/* cuFuncGetParamInfo (CUDA 12.4): a launch list copies a kernel's arguments by the layout it gives */
+typedef CUresult (*WbCuFuncGetParamInfo) (CUfunction fn, size_t index, size_t *offset, size_t *size);
 
 struct _WbCudaRuntime
 {
@@ -50,9 +52,10 @@ struct _WbCudaRuntime
   GArray     *arena_busy;   /* WbCudaArenaRange: the arena's bytes in use or not yet reusable */
   GArray     *arena_expect; /* WbCudaArenaPlace: where the current call's outputs may go */
   /* the launch list being sized or recorded (wb-cuda-launch-list.c), or NULL */
-  WbCudaLaunchList *list;
-  guint             list_serial; /* of the current or last pass */
-  gboolean          list_bypass; /* the next allocation takes the pool's path (a constant the list keeps) */
+  WbCudaLaunchList    *list;
+  guint                list_serial;         /* of the current or last pass */
+  gboolean             list_bypass;         /* the next allocation takes the pool's path (a constant the list keeps) */
+  WbCuFuncGetParamInfo func_get_param_info; /* (nullable) the driver lacks it: no launch list */
 };
 
 typedef struct

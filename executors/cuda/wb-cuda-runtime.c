@@ -126,6 +126,7 @@ runtime_new (GError **error)
   rt->side_epoch = 1;
   rt->side_off = g_strcmp0 (g_getenv ("WB_CUDA_STREAMS"), "1") == 0;
   rt->aborted_captures = g_hash_table_new (NULL, NULL);
+  rt->func_get_param_info = (WbCuFuncGetParamInfo) wb_cuda_driver_symbol ("cuFuncGetParamInfo");
   return rt;
 }
 
