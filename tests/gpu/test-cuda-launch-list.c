@@ -262,11 +262,9 @@ body (gpointer data, GError **error)
   d = f32 (rt, 256);
   pd = wb_cuda_tensor_ptr (d);
   launch (rt, F_COPY, (void *[]){ &pd, &pc, &n });
-  if (b->sync && !wb_cuda_runtime_synchronize (rt, error))
-    return FALSE;
   b->ptrs[k][0] = pa, b->ptrs[k][1] = pb, b->ptrs[k][2] = pc, b->ptrs[k][3] = pd;
   b->kept[0] = c, b->kept[1] = d, b->kept[2] = t_b;
-  return TRUE;
+  return !b->sync || wb_cuda_runtime_synchronize (rt, error);
 }
 
 static GPtrArray *
