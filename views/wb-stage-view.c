@@ -161,13 +161,15 @@ entry_title (WbDocument *document, int entry)
                           wb_trace_kind_to_string (e->kind), e->index, what);
 }
 
+/* @tag over rows [@first, @last] (whole lines, their newlines included): a run of rows one tag covers is one
+ * range, so a stage that changes a whole block costs one tag toggle, not one a row */
 static void
-apply_line_tag (GtkTextBuffer *buffer, const char *tag, guint line)
+apply_line_tag (GtkTextBuffer *buffer, const char *tag, guint first, guint last)
 {
   GtkTextIter start, end;
 
-  gtk_text_buffer_get_iter_at_line (buffer, &start, (int) line);
-  end = start;
+  gtk_text_buffer_get_iter_at_line (buffer, &start, (int) first);
+  gtk_text_buffer_get_iter_at_line (buffer, &end, (int) last);
   gtk_text_iter_forward_line (&end);
   gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
 }
@@ -179,13 +181,19 @@ apply_span_tags (WbStageView *self, gboolean right, guint line, guint row, const
   GtkTextBuffer *buffer = pane_buffer (self, right);
   g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (guint));
 
+  GtkTextIter row_start;
+
   wb_stage_pair_get_spans (self->pair, right, line, spans);
+  if (spans->len < 2)
+    return;
+  /* one walk down the buffer's tree for the row, then moves within it */
+  gtk_text_buffer_get_iter_at_line (buffer, &row_start, (int) row);
   for (guint k = 0; k + 1 < spans->len; k += 2)
     {
-      GtkTextIter start, end;
+      GtkTextIter start = row_start, end = row_start;
 
-      gtk_text_buffer_get_iter_at_line_index (buffer, &start, (int) row, (int) g_array_index (spans, guint, k));
-      gtk_text_buffer_get_iter_at_line_index (buffer, &end, (int) row, (int) g_array_index (spans, guint, k + 1));
+      gtk_text_iter_set_line_index (&start, (int) g_array_index (spans, guint, k));
+      gtk_text_iter_set_line_index (&end, (int) g_array_index (spans, guint, k + 1));
       gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
     }
 }
@@ -226,22 +234,32 @@ fill_panes (WbStageView *self)
         }
       gtk_text_buffer_set_text (buffer, text->str, (int) text->len);
       g_string_free (text, TRUE);
-      for (guint row = 0; row < n_rows; row++)
-        {
-          guint line = g_array_index (self->to_trace[side], guint, row);
-          if (line == G_MAXUINT)
-            apply_line_tag (buffer, "filler", row);
-          else if (wb_stage_pair_get_line_mark (self->pair, side, line) == WB_LINE_CHANGED)
-            {
-              apply_line_tag (buffer, side ? "added" : "removed", row);
+      {
+        const char *run_tag = NULL; /* the line tag of rows [run_first, row) */
+        guint       run_first = 0;
+
+        for (guint row = 0; row <= n_rows; row++)
+          {
+            guint       line = row < n_rows ? g_array_index (self->to_trace[side], guint, row) : G_MAXUINT;
+            WbLineMark  mark = line != G_MAXUINT ? wb_stage_pair_get_line_mark (self->pair, side, line) : WB_LINE_SAME;
+            const char *tag = row == n_rows             ? NULL
+                              : line == G_MAXUINT       ? "filler"
+                              : mark == WB_LINE_CHANGED ? (side ? "added" : "removed")
+                              : mark == WB_LINE_RENAMED ? "renamed"
+                                                        : NULL;
+
+            if (g_strcmp0 (tag, run_tag) != 0)
+              {
+                if (run_tag != NULL)
+                  apply_line_tag (buffer, run_tag, run_first, row - 1);
+                run_tag = tag, run_first = row;
+              }
+            if (mark == WB_LINE_CHANGED && line != G_MAXUINT)
               apply_span_tags (self, side, line, row, "changed-text");
-            }
-          else if (wb_stage_pair_get_line_mark (self->pair, side, line) == WB_LINE_RENAMED)
-            {
-              apply_line_tag (buffer, "renamed", row);
+            else if (mark == WB_LINE_RENAMED && line != G_MAXUINT)
               apply_span_tags (self, side, line, row, "renamed-text");
-            }
-        }
+          }
+      }
     }
 }
 
@@ -274,7 +292,7 @@ show_selection (WbStageView *self)
         {
           GtkTextIter iter;
 
-          apply_line_tag (pane_buffer (self, side), "selected", buffer_line (self, side, line - 1));
+          apply_line_tag (pane_buffer (self, side), "selected", buffer_line (self, side, line - 1), buffer_line (self, side, line - 1));
           gtk_text_buffer_get_iter_at_line (pane_buffer (self, side), &iter, (int) buffer_line (self, side, line - 1));
           gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (side ? self->right : self->left), &iter, 0.1, FALSE, 0, 0);
         }
@@ -284,7 +302,7 @@ show_selection (WbStageView *self)
           {
             GtkTextIter iter;
 
-            apply_line_tag (pane_buffer (self, !side), "selected", buffer_line (self, !side, line - 1));
+            apply_line_tag (pane_buffer (self, !side), "selected", buffer_line (self, !side, line - 1), buffer_line (self, !side, line - 1));
             if (i == 0)
               {
                 gtk_text_buffer_get_iter_at_line (pane_buffer (self, !side), &iter, (int) buffer_line (self, !side, line - 1));
