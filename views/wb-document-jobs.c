@@ -422,8 +422,10 @@ job_progress (Job *job, double fraction, char *text)
     }
   /* the phases' spans are estimates made as the run reports them (the device, the runner's phases): a later
    * estimate may place the bar a little lower, which the bar does not show. Progress can come from more than
-   * one thread (the worker, the runner's reader): the highest so far and its place in the main loop's queue are
-   * taken together, so that the calls reach the bar in the order of their fractions */
+   * one thread (the worker, the runner's reader, the main thread): the highest so far and its place in the main
+   * loop's queue are taken together, so that the calls reach the bar in the order of their fractions. Always
+   * queued, never run at once: g_main_context_invoke from the main thread would call the bar before the calls
+   * other threads queued ahead of it, and the bar would then go back to theirs */
   g_mutex_lock (&progress_lock);
   job->shown = MAX (job->shown, fraction);
   call = g_new (ProgressCall, 1);
@@ -431,7 +433,13 @@ job_progress (Job *job, double fraction, char *text)
   call->data = job->progress_data;
   call->fraction = job->shown;
   call->text = text;
-  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
+  {
+    g_autoptr (GSource) source = g_idle_source_new ();
+
+    g_source_set_priority (source, G_PRIORITY_DEFAULT);
+    g_source_set_callback (source, progress_idle, call, progress_call_free);
+    g_source_attach (source, NULL); /* sources of one priority run in the order they were attached */
+  }
   g_mutex_unlock (&progress_lock);
 }
 
