@@ -22,8 +22,7 @@
 typedef enum
 {
   OP_KERNEL,
-  OP_MEMSET8,
-  OP_MEMSET32,
+  OP_MEMSET,
   OP_EVENT,
   OP_WAIT,
   OP_CALL
@@ -44,8 +43,8 @@ typedef struct
     struct
     {
       CUdeviceptr dst;
-      guint32     value;
-      gsize       n; /* elements of 1 or 4 bytes */
+      guint8      value;
+      gsize       n; /* bytes */
     } set;
     CUevent ev;
     struct
@@ -84,14 +83,14 @@ static GArray *
 param_layout (WbCudaRuntime *rt, CUfunction fn)
 {
   GArray  *layout;
-  CUresult rc = CUDA_SUCCESS;
+  CUresult rc;
 
   if (param_layouts == NULL)
     param_layouts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   if (g_hash_table_lookup_extended (param_layouts, fn, NULL, (gpointer *) &layout))
     return layout;
   layout = g_array_new (FALSE, FALSE, sizeof (gsize));
-  for (size_t i = 0; rc == CUDA_SUCCESS; i++)
+  for (size_t i = 0;; i++)
     {
       size_t off = 0, size = 0;
       gsize  pair[2];
@@ -174,14 +173,14 @@ _wb_cuda_list_kernel (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], gui
 }
 
 void
-_wb_cuda_list_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint32 value, gsize n, gboolean word)
+_wb_cuda_list_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint8 value, gsize n)
 {
   WbCudaLaunchList *l = recording (rt);
   ListOp           *op;
 
   if (l == NULL)
     return;
-  op = list_append (l, word ? OP_MEMSET32 : OP_MEMSET8, rt->stream);
+  op = list_append (l, OP_MEMSET, rt->stream);
   op->u.set.dst = dst, op->u.set.value = value, op->u.set.n = n;
   l->n_memsets++;
 }
@@ -300,8 +299,8 @@ list_place (WbCudaLaunchList *l, GError **error)
 
 /* -- the list ---------------------------------------------------------------------------------------- */
 
-static void
-list_free (WbCudaLaunchList *l)
+void
+_wb_cuda_launch_list_free (WbCudaLaunchList *l)
 {
   if (l == NULL)
     return;
@@ -323,12 +322,6 @@ list_free (WbCudaLaunchList *l)
   g_array_unref (l->buffers);
   g_free (l->refusal);
   g_free (l);
-}
-
-void
-_wb_cuda_launch_list_free (WbCudaLaunchList *l)
-{
-  list_free (l);
 }
 
 /* One pass of @body with @l current: the side stream joined before it ends. FALSE with @error (the list's
@@ -390,7 +383,7 @@ _wb_cuda_launch_list_record (WbCudaRuntime *rt, WbCudaGraphBody body, gpointer d
     }
   return l;
 fail:
-  list_free (l);
+  _wb_cuda_launch_list_free (l);
   return NULL;
 }
 
@@ -411,13 +404,9 @@ _wb_cuda_launch_list_replay (WbCudaLaunchList *l, GError **error)
           rc = cu->cuLaunchKernel (op->u.k.fn, op->u.k.grid[0], op->u.k.grid[1], op->u.k.grid[2], op->u.k.block, 1, 1, op->u.k.smem, op->stream, op->u.k.argv, NULL);
           what = "cuLaunchKernel";
           break;
-        case OP_MEMSET8:
-          rc = cu->cuMemsetD8Async (op->u.set.dst, (unsigned char) op->u.set.value, op->u.set.n, op->stream);
+        case OP_MEMSET:
+          rc = cu->cuMemsetD8Async (op->u.set.dst, op->u.set.value, op->u.set.n, op->stream);
           what = "cuMemsetD8Async";
-          break;
-        case OP_MEMSET32:
-          rc = cu->cuMemsetD32Async (op->u.set.dst, op->u.set.value, op->u.set.n, op->stream);
-          what = "cuMemsetD32Async";
           break;
         case OP_EVENT:
           rc = cu->cuEventRecord (op->u.ev, op->stream);

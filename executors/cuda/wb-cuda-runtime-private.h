@@ -96,7 +96,7 @@ void _wb_cuda_arena_release (WbCudaRuntime *rt, WbCudaBlock *b);
 
 /* wb-cuda-launch-list.c, while rt->list is set: an allocation's place (the sizing pass: 0, the pool's path, and
  * @b noted; the recording pass: its place in the list's arena, or 0 with the list refused), a block freed, a
- * refusal, and the work a replay repeats (a kernel launch, a memset of @n bytes or 32-bit @word elements, an
+ * refusal, and the work a replay repeats (a kernel launch, a memset of @n bytes, an
  * event recorded on @stream or, @wait, waited for by it) */
 CUdeviceptr _wb_cuda_list_alloc (WbCudaRuntime *rt, WbCudaBlock *b, gsize nbytes);
 void        _wb_cuda_list_free (WbCudaRuntime *rt, WbCudaBlock *b);
@@ -104,7 +104,7 @@ void        _wb_cuda_list_refuse (WbCudaRuntime *rt, const char *what);
 /* a device tensor every replay reads as the recording left it (an uploaded number): held by the list */
 void _wb_cuda_list_keep (WbCudaRuntime *rt, WbTensor *t);
 void _wb_cuda_list_kernel (WbCudaRuntime *rt, CUfunction fn, const guint grid[3], guint block, gsize smem, void **args);
-void _wb_cuda_list_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint32 value, gsize n, gboolean word);
+void _wb_cuda_list_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint8 value, gsize n);
 void _wb_cuda_list_event (WbCudaRuntime *rt, CUstream stream, CUevent ev, gboolean wait);
 /* the list itself, for wb-cuda-graph.c: recorded from @body (NULL with WB_CUDA_ERROR_CAPTURE naming what it
  * could not record, or the body's error), replayed, described, freed */

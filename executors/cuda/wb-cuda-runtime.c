@@ -756,7 +756,7 @@ wb_cuda_runtime_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint8 value, gsize 
   if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemsetD8Async (dst, value, n, rt->stream), "cuMemsetD8Async", error))
     return FALSE;
   if (rt->list != NULL)
-    _wb_cuda_list_memset (rt, dst, value, n, FALSE);
+    _wb_cuda_list_memset (rt, dst, value, n);
   return TRUE;
 }
 
