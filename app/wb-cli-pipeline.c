@@ -41,7 +41,9 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
   WbPipeline       *p;
   g_autoptr (WbAssignment) assignment = NULL;
   g_autoptr (GError) local = NULL;
-  if (input == NULL && wb_pipeline_count_subprograms (set) > 1)
+  guint n_programs = input == NULL ? wb_pipeline_count_subprograms (set) : 0;
+
+  if (n_programs > 1)
     {
       /* a folder of several programs (ThunderFX's subgraphs, ranks): each has its own stages */
       const WbTraceEntry *first = wb_trace_set_get_entry (set, 0);
@@ -49,8 +51,8 @@ wb_cli_pipeline_run (WbTraceSet *set, const WbCliPipelineOptions *o, GError **er
       g_autofree char    *top = g_path_get_dirname (dir);
 
       g_set_error (error, WB_PIPELINE_ERROR, WB_PIPELINE_ERROR_NO_INPUT,
-                   "%s: a folder of %u programs, each with its own stages: recompute one of them (%s/<name>, such as %s)", top,
-                   wb_pipeline_count_subprograms (set), top, dir);
+                   "%s: a folder of %u programs, each with its own stages: recompute one of them (%s/<name>, such as %s)", top, n_programs,
+                   top, dir);
       return NULL;
     }
   if (input == NULL)
