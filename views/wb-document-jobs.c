@@ -34,7 +34,9 @@ typedef struct
   gint64          started_us, finished_us;
   void (*progress) (double, const char *, gpointer);
   gpointer      progress_data;
-  double        shown; /* the highest fraction handed to @progress: the bar never goes back */
+  double        shown;          /* the highest fraction handed to @progress: the bar never goes back */
+  guint         progress_seq;   /* the last progress call's number (progress_lock) */
+  guint        *progress_shown; /* (atomic rc box) the number of the last call the bar showed: main thread only */
   GCancellable *cancellable;
   char         *subprogram; /* (nullable) a folder of several sub-programs: the one the pipeline starts from */
   WbCase       *sub_case;   /* (nullable) its own case (PATH/<subprogram>): its inputs, named as its program's */
@@ -56,6 +58,7 @@ job_free (Job *job)
   g_free (job->session_path);
   g_free (job->store_error);
   g_free (job->device_reason);
+  g_clear_pointer (&job->progress_shown, g_atomic_rc_box_release);
   g_clear_object (&job->cancellable);
   g_free (job->subprogram);
   g_clear_pointer (&job->sub_case, wb_case_free);
@@ -387,14 +390,22 @@ typedef struct
   gpointer data;
   double   fraction;
   char    *text;
+  guint    seq;   /* its number among the job's calls */
+  guint   *shown; /* (rc box) the job's progress_shown */
 } ProgressCall;
 
+/* on the main thread: shows @call unless a later call was shown already (a call the main thread made itself
+ * runs at once, ahead of the ones other threads queued before it: those are stale then) */
 static gboolean
 progress_idle (gpointer data)
 {
   ProgressCall *call = data;
 
-  call->func (call->fraction, call->text, call->data);
+  if (call->seq > *call->shown)
+    {
+      *call->shown = call->seq;
+      call->func (call->fraction, call->text, call->data);
+    }
   return G_SOURCE_REMOVE;
 }
 
@@ -403,6 +414,7 @@ progress_call_free (gpointer data)
 {
   ProgressCall *call = data;
 
+  g_atomic_rc_box_release (call->shown);
   g_free (call->text);
   g_free (call);
 }
@@ -422,10 +434,9 @@ job_progress (Job *job, double fraction, char *text)
     }
   /* the phases' spans are estimates made as the run reports them (the device, the runner's phases): a later
    * estimate may place the bar a little lower, which the bar does not show. Progress can come from more than
-   * one thread (the worker, the runner's reader, the main thread): the highest so far and its place in the main
-   * loop's queue are taken together, so that the calls reach the bar in the order of their fractions. Always
-   * queued, never run at once: g_main_context_invoke from the main thread would call the bar before the calls
-   * other threads queued ahead of it, and the bar would then go back to theirs */
+   * one thread (the worker, the runner's reader, the main thread): the highest fraction so far and the call's
+   * number are taken together, and the main thread shows a call only if no later one was shown (progress_idle),
+   * so the bar never goes back to a call queued before one the main thread ran at once */
   g_mutex_lock (&progress_lock);
   job->shown = MAX (job->shown, fraction);
   call = g_new (ProgressCall, 1);
@@ -433,14 +444,12 @@ job_progress (Job *job, double fraction, char *text)
   call->data = job->progress_data;
   call->fraction = job->shown;
   call->text = text;
-  {
-    g_autoptr (GSource) source = g_idle_source_new ();
-
-    g_source_set_priority (source, G_PRIORITY_DEFAULT);
-    g_source_set_callback (source, progress_idle, call, progress_call_free);
-    g_source_attach (source, NULL); /* sources of one priority run in the order they were attached */
-  }
+  call->seq = ++job->progress_seq;
+  if (job->progress_shown == NULL)
+    job->progress_shown = g_atomic_rc_box_new0 (guint);
+  call->shown = g_atomic_rc_box_acquire (job->progress_shown);
   g_mutex_unlock (&progress_lock);
+  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle, call, progress_call_free);
 }
 
 /* Where @phase lies among the job's iterations, as fractions of them all: @start, @width. Each iteration
