@@ -45,6 +45,9 @@ graphs_body (gpointer data, GError **error)
   if (g->r->prof)
     wb_runner_prof_begin_iteration (g->r->prof);
   g->result = wb_program_run (g->program, g->options, g->args, g->cots, error);
+  /* a collective never waited on joins the run's stream here, as after every run (a capture must end joined) */
+  if (g->result != NULL && !wb_cuda_nccl_join_all (g->rt, error))
+    g_clear_pointer (&g->result, wb_run_result_free);
   if (g->result != NULL && g->r->prof)
     g->r->prof->ev_iter_end = wb_runner_prof_record (g->r->prof);
   return g->result != NULL;

@@ -538,12 +538,6 @@ run_timed (Runner *r, Run *run, GError **error)
 
   gboolean replays = run->cuda_graphs || run->launch_list; /* a graph or a launch list after the warm-up */
 
-  if (run->launch_list && wb_cuda_nccl_get_world_size () > 1)
-    {
-      replays = FALSE;
-      run->graphs.note = g_strdup_printf ("no launch list: a run of %u ranks is not recorded (its collectives are not); the %u timed iterations ran call by call",
-                                          wb_cuda_nccl_get_world_size (), iters);
-    }
   run->graphs.list = run->launch_list;
   r->host_trace = r->prof == NULL && !replays ? wb_host_trace_new (run->rt) : NULL;
   wb_runner_progress_limit_init (&r->limit);

@@ -8,9 +8,9 @@
  * (recording) serves its k-th allocation from the arena at the k-th offset, frees nothing, and appends every
  * kernel launch (its function, grid, block, shared memory and a copy of its argument bytes, read with
  * cuFuncGetParamInfo), memset, event record, stream wait and library call (a closure the library's caller
- * records: cuBLASLt, cuDNN) to the list, while running them as usual. Each replay then walks the list: the
- * same launches on the same addresses, no interpreter, no lookup, no allocation. What a replay cannot repeat
- * (an upload, a download, a synchronisation, a cpu fallback, a collective) is refused as a capture refuses it
+ * records: cuBLASLt, cuDNN, NCCL's collectives) to the list, while running them as usual. Each replay then walks
+ * the list: the same launches on the same addresses, no interpreter, no lookup, no allocation. What a replay
+ * cannot repeat (an upload, a download, a synchronisation, a cpu fallback) is refused as a capture refuses it
  * (wb_cuda_runtime_check_capturable), and so is a run that allocates differently the second time. */
 #include "config.h"
 

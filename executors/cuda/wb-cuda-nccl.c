@@ -33,10 +33,24 @@ typedef struct
 } NcclApi;
 #endif
 
-/* One collective not yet waited for: the run's stream joins @done before it reads the result. */
+/* One collective's launch: its device addresses and two events of its own (@ready: the run's stream reached
+ * the call; @done: the collective ended). A reference-counted box (g_rc_box): a launch list keeps one
+ * reference to repeat the call (wb_cuda_runtime_record_call), a pending wait another. */
 typedef struct
 {
-  CUevent    done;
+  WbCudaNcclOp op;
+  const void  *src;
+  void        *dst;
+  size_t       count;         /* elements NCCL is given: the input's, or reduce_scatter's output's */
+  int          dt, red, root; /* ncclDataType_t, ncclRedOp_t, broadcast's root */
+  gboolean     is_async;
+  CUevent      ready, done;
+} Launch;
+
+/* One collective not yet waited for: the run's stream joins @l->done before it reads the result. */
+typedef struct
+{
+  Launch    *l;
   GPtrArray *keep; /* (element-type WbTensor) inputs and output, alive until the join */
 } Pending;
 
@@ -197,12 +211,28 @@ wb_cuda_nccl_get_unique_id (guint8 *id, GError **error)
 }
 
 static void
+launch_clear (gpointer data)
+{
+  Launch *l = data;
+
+  if (l->ready != NULL)
+    cu_api ()->cuEventDestroy (l->ready);
+  if (l->done != NULL)
+    cu_api ()->cuEventDestroy (l->done);
+}
+
+static void
+launch_release (gpointer data)
+{
+  g_rc_box_release_full (data, launch_clear);
+}
+
+static void
 pending_free (gpointer data)
 {
   Pending *p = data;
 
-  if (p->done != NULL)
-    cu_api ()->cuEventDestroy (p->done);
+  g_rc_box_release_full (p->l, launch_clear);
   g_ptr_array_unref (p->keep);
   g_free (p);
 }
@@ -251,13 +281,12 @@ wb_cuda_nccl_join_all (WbCudaRuntime *rt, GError **error)
 {
   GHashTableIter it;
   gpointer       value;
-  CUstream       run_stream = wb_cuda_runtime_get_stream (rt);
 
   if (nccl.pending == NULL)
     return TRUE;
   g_hash_table_iter_init (&it, nccl.pending);
   while (g_hash_table_iter_next (&it, NULL, &value))
-    if (!wb_cuda_check (cu_api ()->cuStreamWaitEvent (run_stream, ((Pending *) value)->done, 0), "cuStreamWaitEvent", error))
+    if (!wb_cuda_runtime_wait_event (rt, ((Pending *) value)->l->done, error))
       return FALSE;
   g_hash_table_remove_all (nccl.pending);
   return TRUE;
@@ -386,62 +415,78 @@ ensure_comm (WbCudaRuntime *rt, GError **error)
 
   if (nccl.comm != NULL)
     return TRUE;
+  /* never inside a capture: the checked run, which comes first, made it */
+  if (!wb_cuda_runtime_check_capturable (rt, "creates an NCCL communicator (its first collective)", error))
+    return FALSE;
   return wb_cuda_nccl_get_unique_id (id, error) && wb_cuda_nccl_init (rt, 1, 0, id, error);
 }
 
 static gboolean
-launch (const WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, ncclRedOp_t red, int root, GError **error)
+launch (const Launch *l, GError **error)
 {
-  const void  *src = (const void *) (uintptr_t) wb_cuda_tensor_ptr (in);
-  void        *dst = (void *) (uintptr_t) wb_cuda_tensor_ptr (out);
   cudaStream_t s = (cudaStream_t) nccl.stream;
 
-  switch (op)
+  switch (l->op)
     {
     case WB_CUDA_NCCL_ALL_REDUCE:
-      return check (nccl.api->ncclAllReduce (src, dst, (size_t) wb_tensor_numel (in), dt, red, nccl.comm, s), "ncclAllReduce", error);
+      return check (nccl.api->ncclAllReduce (l->src, l->dst, l->count, l->dt, l->red, nccl.comm, s), "ncclAllReduce", error);
     case WB_CUDA_NCCL_ALL_GATHER:
-      return check (nccl.api->ncclAllGather (src, dst, (size_t) wb_tensor_numel (in), dt, nccl.comm, s), "ncclAllGather", error);
+      return check (nccl.api->ncclAllGather (l->src, l->dst, l->count, l->dt, nccl.comm, s), "ncclAllGather", error);
     case WB_CUDA_NCCL_REDUCE_SCATTER:
-      return check (nccl.api->ncclReduceScatter (src, dst, (size_t) wb_tensor_numel (out), dt, red, nccl.comm, s), "ncclReduceScatter", error);
+      return check (nccl.api->ncclReduceScatter (l->src, l->dst, l->count, l->dt, l->red, nccl.comm, s), "ncclReduceScatter", error);
     case WB_CUDA_NCCL_BROADCAST:
-      return check (nccl.api->ncclBroadcast (src, dst, (size_t) wb_tensor_numel (in), dt, root, nccl.comm, s), "ncclBroadcast", error);
+      return check (nccl.api->ncclBroadcast (l->src, l->dst, l->count, l->dt, l->root, nccl.comm, s), "ncclBroadcast", error);
     default:
       g_set_error_literal (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "not a collective");
       return FALSE;
     }
 }
+
+/* Runs @data (a Launch) on the communication stream once @stream has reached this point; a synchronous
+ * call makes @stream wait for it at once, an asynchronous one leaves that to its wait(). The call as it runs
+ * and as a launch list repeats it (WbCudaListCall); inside a CUDA graph capture the communication stream
+ * joins the capture through @ready, and the collective becomes a node of the graph (NCCL 2.9 and later). */
+static gboolean
+launch_run (gpointer data, CUstream stream, GError **error)
+{
+  Launch        *l = data;
+  const WbCuApi *cu = cu_api ();
+
+  return wb_cuda_check (cu->cuEventRecord (l->ready, stream), "cuEventRecord", error) &&
+         wb_cuda_check (cu->cuStreamWaitEvent (nccl.stream, l->ready, 0), "cuStreamWaitEvent", error) && launch (l, error) &&
+         wb_cuda_check (cu->cuEventRecord (l->done, nccl.stream), "cuEventRecord", error) &&
+         (l->is_async || wb_cuda_check (cu->cuStreamWaitEvent (stream, l->done, 0), "cuStreamWaitEvent", error));
+}
 #endif
 
 #if WB_HAVE_NCCL
-/* Launches @op on the communication stream once the run's stream reached this point; a synchronous call
- * makes the run's stream wait for it at once, an asynchronous one returns its completion in *@done_out
- * (the caller waits on it later). */
+/* Launches @op on the communication stream once the run's stream reached this point (launch_run); a launch
+ * list being recorded keeps the call to repeat it. An asynchronous call returns its launch in *@out (the
+ * caller waits on its @done later; transfer full). */
 static gboolean
-enqueue (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, ncclRedOp_t red, int root, gboolean is_async, CUevent *done_out, GError **error)
+enqueue (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, ncclRedOp_t red, int root, gboolean is_async, Launch **out_l, GError **error)
 {
-  CUevent        ready = NULL, done = NULL;
-  CUstream       run_stream = wb_cuda_runtime_get_stream (rt);
   const WbCuApi *cu = cu_api ();
-  gboolean       ok;
+  Launch        *l = g_rc_box_new0 (Launch);
 
-  /* the communication stream starts where the run's stream is now, and the run's stream goes on */
-  ok = wb_cuda_check (cu->cuEventCreate (&ready, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
-       wb_cuda_check (cu->cuEventCreate (&done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) &&
-       wb_cuda_check (cu->cuEventRecord (ready, run_stream), "cuEventRecord", error) &&
-       wb_cuda_check (cu->cuStreamWaitEvent (nccl.stream, ready, 0), "cuStreamWaitEvent", error) && launch (op, in, out, dt, red, root, error) &&
-       wb_cuda_check (cu->cuEventRecord (done, nccl.stream), "cuEventRecord", error);
-  if (ready != NULL)
-    cu->cuEventDestroy (ready);
-  if (ok && !is_async)
-    ok = wb_cuda_check (cu->cuStreamWaitEvent (run_stream, done, 0), "cuStreamWaitEvent", error);
-  if (!ok || !is_async)
+  l->op = op;
+  l->src = (const void *) (uintptr_t) wb_cuda_tensor_ptr (in);
+  l->dst = (void *) (uintptr_t) wb_cuda_tensor_ptr (out);
+  l->count = (size_t) wb_tensor_numel (op == WB_CUDA_NCCL_REDUCE_SCATTER ? out : in);
+  l->dt = dt, l->red = red, l->root = root, l->is_async = is_async;
+  if (!wb_cuda_check (cu->cuEventCreate (&l->ready, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) ||
+      !wb_cuda_check (cu->cuEventCreate (&l->done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error) ||
+      !launch_run (l, wb_cuda_runtime_get_stream (rt), error))
     {
-      if (done != NULL)
-        cu->cuEventDestroy (done);
-      return ok;
+      g_rc_box_release_full (l, launch_clear);
+      return FALSE;
     }
-  *done_out = done;
+  if (wb_cuda_runtime_is_listing (rt))
+    wb_cuda_runtime_record_call (rt, launch_run, g_rc_box_acquire (l), launch_release);
+  if (is_async)
+    *out_l = l;
+  else
+    g_rc_box_release_full (l, launch_clear);
   return TRUE;
 }
 #endif
@@ -449,8 +494,6 @@ enqueue (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDa
 gboolean
 _wb_cuda_nccl_collective (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, int red, GError **error)
 {
-  if (wb_cuda_runtime_is_capturing (rt))
-    return wb_cuda_runtime_check_capturable (rt, "runs an NCCL collective", error);
   nccl.calls++;
 #if WB_HAVE_NCCL
   {
@@ -535,7 +578,7 @@ run_wait (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
     }
   if (nccl.pending != NULL && (p = g_hash_table_lookup (nccl.pending, v->tensor)) != NULL)
     {
-      if (!wb_cuda_check (cu_api ()->cuStreamWaitEvent (wb_cuda_runtime_get_stream (rt), p->done, 0), "cuStreamWaitEvent", error))
+      if (!wb_cuda_runtime_wait_event (rt, p->l->done, error))
         return FALSE;
       g_hash_table_remove (nccl.pending, v->tensor);
     }
@@ -563,8 +606,6 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: not a collective on a tensor", call->bsym->name);
       return FALSE;
     }
-  if (wb_cuda_runtime_is_capturing (rt))
-    return wb_cuda_runtime_check_capturable (rt, "runs an NCCL collective", error);
   /* do_async (async_op for ltorch) follows the group: position 2 of all_gather (a, group, do_async, dim), 3 of
    * the others (a, op or root, group, do_async, ...) */
   is_async = flag_of (wb_kernel_call_get_arg (call, op == WB_CUDA_NCCL_ALL_GATHER ? 2 : 3,
@@ -584,7 +625,7 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   {
     ncclDataType_t dt;
     ncclRedOp_t    red = ncclSum;
-    CUevent        done = NULL;
+    Launch        *launched = NULL;
     WbRtValue     *root = wb_kernel_call_get_arg (call, 1, op == WB_CUDA_NCCL_BROADCAST && g_str_has_prefix (call->bsym->name, "ltorch.") ? "src" : "root");
 
     if (!nccl_dtype (in->dtype, &dt))
@@ -596,13 +637,13 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
       return FALSE;
     if (!ensure_comm (rt, error))
       return FALSE;
-    if (!enqueue (rt, op, in, out, dt, red, op == WB_CUDA_NCCL_BROADCAST && root != NULL && root->kind == WB_RT_INT ? (int) root->i : 0, is_async, &done, error))
+    if (!enqueue (rt, op, in, out, dt, red, op == WB_CUDA_NCCL_BROADCAST && root != NULL && root->kind == WB_RT_INT ? (int) root->i : 0, is_async, &launched, error))
       return FALSE;
     if (is_async)
       {
         Pending *p = g_new0 (Pending, 1);
 
-        p->done = done;
+        p->l = launched;
         p->keep = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
         g_ptr_array_add (p->keep, wb_tensor_ref (in));
         g_ptr_array_add (p->keep, wb_tensor_ref (out));

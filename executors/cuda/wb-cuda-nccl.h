@@ -10,6 +10,10 @@
  * asynchronous one (do_async: Thunder's FutureTensorProxy) when wait() is called on its result, so that
  * communication overlaps the computation between them, as PyTorch's ProcessGroupNCCL does. A pending call
  * keeps its input and output tensors alive until that wait (their memory is freed in the run's stream order).
+ * A CUDA graph captures the collectives as nodes (NCCL 2.9 and later capture them; the communication stream
+ * joins the capture through the call's event), and a launch list repeats each one as a closure
+ * (wb_cuda_runtime_record_call) with events of its own, so that every rank replays its step: ranks replay as
+ * many times as each other, and their collectives pair up in order as in a plain run.
  * libnccl.so.2 is opened with dlopen ($WB_NCCL_LIBRARY, else by soname: the machine's PyTorch ships one in
  * site-packages/nvidia/nccl/lib, Debian's non-free libnccl2 another); the build needs only nccl.h
  * (tools/setup.sh fetches it). Without it, or without the header at build time, a collective fails with
@@ -64,9 +68,10 @@ const char *wb_cuda_nccl_get_version (void);
 
 /* wb_cuda_nccl_run: runs @call, a collective (wb_cuda_nccl_op), on device tensors; sets call->result (a device
  * tensor: for do_async the tensor a later wait() returns). dim 0 only for all_gather and reduce_scatter
- * (Thunder's FSDP); tensors of bool, integer and floating dtypes NCCL has. FALSE with WB_CUDA_ERROR_CALL
- * (arguments, NCCL's failure), WB_CUDA_ERROR_LIBRARY or WB_CUDA_ERROR_CAPTURE (inside a CUDA graph capture:
- * the run is not captured). */
+ * (Thunder's FSDP); tensors of bool, integer and floating dtypes NCCL has. Inside a CUDA graph capture the
+ * collective becomes a node of the graph; while a launch list is recorded, the list keeps it. FALSE with
+ * WB_CUDA_ERROR_CALL (arguments, NCCL's failure), WB_CUDA_ERROR_LIBRARY or WB_CUDA_ERROR_CAPTURE (the first
+ * collective of a run without a communicator, inside a capture: the communicator is not made there). */
 gboolean wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error);
 
 /* wb_cuda_nccl_join_all: makes the run's stream wait for every pending collective and lets their tensors go

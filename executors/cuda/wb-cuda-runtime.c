@@ -751,6 +751,16 @@ wb_cuda_runtime_record_event (WbCudaRuntime *rt, CUevent event)
 }
 
 gboolean
+wb_cuda_runtime_wait_event (WbCudaRuntime *rt, CUevent event, GError **error)
+{
+  if (!_wb_cuda_runtime_check (rt, rt->cu->cuStreamWaitEvent (rt->stream, event, 0), "cuStreamWaitEvent", error))
+    return FALSE;
+  if (rt->list != NULL)
+    _wb_cuda_list_event (rt, rt->stream, event, TRUE);
+  return TRUE;
+}
+
+gboolean
 wb_cuda_runtime_memset (WbCudaRuntime *rt, CUdeviceptr dst, guint8 value, gsize n, GError **error)
 {
   if (!_wb_cuda_runtime_check (rt, rt->cu->cuMemsetD8Async (dst, value, n, rt->stream), "cuMemsetD8Async", error))

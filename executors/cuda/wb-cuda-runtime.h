@@ -239,6 +239,9 @@ const char *wb_cuda_runtime_get_capture_refusal (WbCudaRuntime *rt);
 /* wb_cuda_runtime_record_event: records @event on the stream; while capturing, as an event-record node
  * (CU_EVENT_RECORD_EXTERNAL) that records it at every replay. */
 CUresult wb_cuda_runtime_record_event (WbCudaRuntime *rt, CUevent event);
+/* wb_cuda_runtime_wait_event: makes the current stream wait for @event's last record (cuStreamWaitEvent; a launch
+ * list repeats the wait, so @event must live as long as the list). FALSE with WB_CUDA_ERROR_CALL. */
+gboolean wb_cuda_runtime_wait_event (WbCudaRuntime *rt, CUevent event, GError **error);
 /* Launch lists (wb-cuda-graph.h, wb_cuda_graph_record_list): while one is recorded, every kernel launch,
  * memset, event record and stream wait of the runtime is appended to it, and the libraries' callers append
  * their calls as closures with wb_cuda_runtime_record_call. WbCudaListCall: repeats one such call on @stream

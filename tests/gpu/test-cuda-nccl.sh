@@ -12,6 +12,10 @@
 #      report has both ranks, aligned, each with collective calls and communication kernels; the ranks' runs
 #      are stored in a session as one group (WB_NCCL_KEEP=DIR keeps the sessions and reports there).
 #   (and `profile` of one rank of the 2-rank case alone is refused, naming its world);
+#   3. collectives are repeated as the rest of the program: `profile` of the 1-rank DDP case captures its
+#      step, all-reduces included, as a CUDA graph (the default) and records it as a launch list
+#      (--no-cuda-graphs), each replay bit-identical to the checked run; with two GPUs, so does every rank of
+#      the 2-rank cases, both ways (the ranks replay as many times as each other and their collectives pair up);
 # Exit 77 (skip) without a GPU or without libnccl; with one GPU only part 1 runs, and the output says so.
 set -u
 app=${WB_BUILD_ROOT:?}/app/thunder-wb
@@ -36,6 +40,33 @@ echo "ok 1-rank DDP on the GPU matches Thunder's recorded output and gradients"
   fail "rank 1 of a world of 2 profiled alone"
 grep -q "rank 1 of a world of 2" "$out/alone.txt" || { cat "$out/alone.txt"; fail "rank 1 alone: no clear error"; }
 echo "ok one rank of a world of 2 is refused alone, naming its world"
+
+# REPORT... : each report's run replayed a CUDA graph (graphs) or a launch list (list), bit-identical
+check_replayed() {
+  how=$1
+  shift
+  python3 - "$how" "$@" <<'PY'
+import json, sys
+how = sys.argv[1]
+for path in sys.argv[2:]:
+    r = json.load(open(path))
+    lead = "CUDA graphs:" if how == "graphs" else "launch list (no CUDA graph):"
+    note = [n for n in r["notes"] if n.startswith(lead)]
+    assert note, (path, r["notes"])
+    assert r["run"]["cuda_graphs"] is (how == "graphs"), (path, r["run"]["cuda_graphs"])
+    assert "bit-identical" in note[0], (path, note[0])
+    assert r["iteration"]["count"] == 5, (path, r["iteration"])
+    print("ok %s: %s" % (path.rsplit("/", 1)[-1], note[0][:160]))
+PY
+}
+for how in graphs list; do
+  flag=
+  [ $how = list ] && flag=--no-cuda-graphs
+  "$app" --headless profile "$cases/ddp_ws1" --device cuda --iters 5 --warmup 2 $flag --report "$out/ddp-w1-$how.json" \
+    >"$out/ddp-w1-$how.txt" 2>&1 || { cat "$out/ddp-w1-$how.txt"; fail "profile of ddp_ws1 ($how)"; }
+  check_replayed $how "$out/ddp-w1-$how.json" || fail "1-rank DDP: its collectives were not replayed ($how)"
+done
+echo "ok the 1-rank DDP step, all-reduces included, replays as a CUDA graph and as a launch list"
 
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$ngpu" -lt 2 ]; then
@@ -67,6 +98,10 @@ for k in r["ranks"]:
 print("ok ranks report: " + ", ".join("rank %d step %.3f ms, comm %.3f ms (waiting for peers %.3f), exposed %.3f ms" % (k["rank"], k["step_ms"], k["comm_ms"], k["peer_wait_ms"], k["exposed_comm_ms"]) for k in r["ranks"]))
 PY
   grep -q "stored the 2 ranks' runs" "$out/$m-w2.txt" || fail "$m: the ranks' runs were not stored in the session"
+  check_replayed graphs "$out/$m-w2.rank0.json" "$out/$m-w2.rank1.json" || fail "$m: the ranks' steps were not replayed as CUDA graphs"
+  "$app" --headless profile "$cases/${m}_ws2" --iters 5 --warmup 1 --no-cuda-graphs --inputs "$out/in-$m/inputs.safetensors" \
+    --report "$out/$m-w2l.json" >"$out/$m-w2l.txt" 2>&1 || { cat "$out/$m-w2l.txt"; fail "profile of ${m}_ws2 with launch lists"; }
+  check_replayed list "$out/$m-w2l.rank0.json" "$out/$m-w2l.rank1.json" || fail "$m: the ranks' steps were not replayed as launch lists"
   [ -n "${WB_NCCL_KEEP:-}" ] && cp "$out/$m-w2.wbsession" "$out/$m-w2.json" "$WB_NCCL_KEEP/"
   echo "ok 2-rank $m on 2 GPUs matches the 1-rank run"
 done
