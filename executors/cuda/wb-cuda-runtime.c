@@ -633,7 +633,8 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
   guint                   n_slots = plan->n_inputs + plan->n_buffers;
   g_autofree CUdeviceptr *ptrs = g_new0 (CUdeviceptr, MAX (n_slots, 1));
   g_autofree WbTensor   **buffers = g_new0 (WbTensor *, MAX (plan->n_buffers, 1));
-  void                   *args[64];
+  g_autofree void       **args = NULL; /* a kernel's parameters: one slot pointer each (a fused region may read 77) */
+  guint                   most = 1;
   gboolean                ok = FALSE, made = FALSE;
 
   if (!plan_resolve (rt, plan, error))
@@ -656,17 +657,15 @@ wb_cuda_plan_launch (WbCudaRuntime *rt, WbCudaPlan *plan, WbTensor *const *input
       ptrs[plan->n_inputs + i] = wb_cuda_tensor_ptr (buffers[i]);
     }
   for (guint k = 0; k < plan->n_kernels; k++)
+    most = MAX (most, plan->kernels[k].n_params);
+  args = g_new (void *, most);
+  for (guint k = 0; k < plan->n_kernels; k++)
     {
       const WbCudaKernel *kr = &plan->kernels[k];
       const guint         grid[3] = { kr->grid, 1, 1 };
       CUfunction          fn = plan->functions[k];
       if (kr->once && !made)
         continue; /* its table was filled when the plan's kept buffers were made */
-      if (kr->n_params > G_N_ELEMENTS (args))
-        {
-          g_set_error (error, WB_CUDA_ERROR, WB_CUDA_ERROR_CALL, "%s: %u parameters", kr->entry, kr->n_params);
-          goto out;
-        }
       for (guint j = 0; j < kr->n_params; j++)
         args[j] = &ptrs[kr->params[j]];
       rt->entry = kr->entry;

@@ -702,6 +702,77 @@ test_device_limit (gconstpointer data)
   wb_cuda_executors_end_run ();
 }
 
+/* A region that reads 80 tensors (densenet121's recomputed backward has one of 77): its kernel takes 81 slot
+ * pointers, and wb_cuda_plan_launch passes them all (it once had room for 64 and refused the region). The sum of
+ * x_k = k + j / 1000 over k, for each of the 256 elements j, equals the cpu's. */
+static void
+test_many_parameters (void)
+{
+  enum
+  {
+    N = 80,
+    LEN = 256
+  };
+  GString *text = g_string_new ("@torch.no_grad()\ndef computation(");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WbTrace) trace = NULL;
+  g_autoptr (WbCudaPlan) plan = NULL;
+  g_autoptr (GPtrArray) dev = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
+  g_autoptr (WbTensor) got = NULL;
+  WbTensor      *outs[1] = { NULL };
+  const WbBsym  *region = NULL;
+  WbCudaRuntime *rt;
+  gint64         len = LEN;
+
+  for (guint k = 0; k < N; k++)
+    g_string_append_printf (text, "%sx%u", k ? ", " : "", k);
+  g_string_append (text, "):\n");
+  for (guint k = 0; k < N; k++)
+    g_string_append_printf (text, "  # x%u: \"cuda:0 f32[%d]\"\n", k, LEN);
+  g_string_append_printf (text, "  [t%d] = nvrtcFusion0(", N - 2);
+  for (guint k = 0; k < N; k++)
+    g_string_append_printf (text, "%sx%u", k ? ", " : "", k);
+  g_string_append (text, ")\n    # t0 = prims.add(x0, x1)\n");
+  for (guint k = 1; k + 1 < N; k++)
+    g_string_append_printf (text, "    # t%u = prims.add(t%u, x%u)\n", k, k - 1, k + 1);
+  g_string_append_printf (text, "  return (t%d,)\n", N - 2);
+  trace = wb_trace_parse (text->str, -1, "many parameters", &error);
+  g_string_free (text, TRUE);
+  g_assert_no_error (error);
+  for (guint i = 0; i < trace->n_body; i++)
+    if (wb_bsym_is_fusion (trace->body[i]))
+      region = trace->body[i];
+  plan = wb_cuda_plan_new_annotated (trace, region, WB_CUDA_CODEGEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (plan->n_kernels, ==, 1);
+  g_assert_cmpuint (plan->kernels[0].n_params, ==, N + 1);
+  if (compile_only || (rt = wb_cuda_runtime_get (&error)) == NULL)
+    {
+      g_test_skip (compile_only ? "needs a GPU" : error->message);
+      return;
+    }
+  for (guint k = 0; k < N; k++)
+    {
+      g_autoptr (WbTensor) h = wb_tensor_new (WB_DTYPE_FLOAT32, 1, &len, NULL);
+      for (gint64 j = 0; j < LEN; j++)
+        wb_tensor_set_f64 (h, j, k + j / 1000.0);
+      g_ptr_array_add (dev, wb_cuda_upload (rt, h, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (wb_cuda_plan_launch (rt, plan, (WbTensor *const *) dev->pdata, outs, &error));
+  g_assert_no_error (error);
+  got = wb_cuda_download (rt, outs[0], &error);
+  g_assert_no_error (error);
+  wb_tensor_unref (outs[0]);
+  for (gint64 j = 0; j < LEN; j++)
+    {
+      float want = 0;
+      for (guint k = 0; k < N; k++)
+        want += (float) (k + j / 1000.0);
+      g_assert_cmpfloat_with_epsilon (wb_tensor_get_f64 (got, j), want, 1e-3);
+    }
+}
+
 /* the mixed kernel of "mixed rows of 4096": 64 combiners wait for its 264 blocks; on a GPU of 20 SMs (40 blocks)
  * the column kernel and the row kernel. The partial table of "table silu-backward bf16" (WB_CUDA_TABLE=always):
  * 128 KiB of shared memory a block; with 99 KiB (sm_86, sm_89) the computed kernel alone. */
@@ -730,6 +801,7 @@ main (int argc, char **argv)
     }
   g_test_add_data_func ("/cuda/vector/resident-fallback", &limits[0], test_device_limit);
   g_test_add_data_func ("/cuda/vector/shared-memory-fallback", &limits[1], test_device_limit);
+  g_test_add_func ("/cuda/vector/many-parameters", test_many_parameters);
   rc = g_test_run ();
   {
     /* the cache directory: its entries, then itself */
