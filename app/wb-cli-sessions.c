@@ -249,6 +249,8 @@ sessions_json (WbSession *session,
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "cuda_graphs");
       json_builder_add_boolean_value (b, run->cuda_graphs);
+      json_builder_set_member_name (b, "launch_list");
+      json_builder_add_boolean_value (b, run->launch_list);
       json_string (b, "executors", run->executors);
       json_string (b, "assignment", run->assignment);
       json_string (b, "stage", run->stage);

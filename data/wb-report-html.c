@@ -78,7 +78,7 @@ append_summary (GString *s, const WbReport *r)
                                                                                                : "default (the GPU runner's: nvrtc)");
   ROW ("figures", figures);
   if (g_strcmp0 (run->device_name, "cpu") != 0)
-    ROW ("CUDA graph", run->cuda_graphs ? "yes, the timed iterations are replays of one graph" : "no, each kernel launched from the host, by a flat launch list or call by call (the notes say which)");
+    ROW ("CUDA graph", _wb_report_replay_text (run));
   {
     g_autofree char *iteration = g_strdup_printf ("%.3f ms (min %.3f, max %.3f); regions %.3f ms; gap %.3f ms",
                                                   _wb_report_ms (r->iter_median_ns), _wb_report_ms (r->iter_min_ns),

@@ -37,6 +37,8 @@ add_run (JsonBuilder *b, const WbReport *r)
   _wb_json_add_int (b, "warmup", run->warmup);
   json_builder_set_member_name (b, "cuda_graphs");
   json_builder_add_boolean_value (b, run->cuda_graphs);
+  json_builder_set_member_name (b, "launch_list");
+  json_builder_add_boolean_value (b, run->launch_list);
   if (run->device_step_peak_bytes > 0)
     {
       _wb_json_add_int (b, "device_step_peak_bytes", run->device_step_peak_bytes);

@@ -100,7 +100,7 @@ append_summary (GString *s, const WbReport *r)
     }
   g_string_append_printf (s, "- figures: %s; kernel times are totals per iteration\n", figures);
   if (g_strcmp0 (run->device_name, "cpu") != 0)
-    g_string_append_printf (s, "- CUDA graph: %s\n", run->cuda_graphs ? "yes, the timed iterations are replays of one graph" : "no, each kernel launched from the host, by a flat launch list or call by call (the notes say which)");
+    g_string_append_printf (s, "- CUDA graph: %s\n", _wb_report_replay_text (run));
   if (run->device_step_peak_bytes > 0)
     g_string_append_printf (s, "- Device memory: the step's peak %.1f MiB above its inputs (the first, checked run's %.1f MiB); %u allocations per iteration\n",
                             run->device_step_peak_bytes / 1048576.0, run->memory.first_run_peak_bytes / 1048576.0, run->memory.allocs_per_iteration);

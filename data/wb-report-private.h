@@ -82,6 +82,17 @@ const char *_wb_report_kernel_name (const WbReport *report,
 const char *_wb_report_matmul_label (const WbReport *report);
 /* _wb_report_format_rate: 3 significant digits without an exponent, "-" for values <= 0 (transfer full). */
 char *_wb_report_format_rate (double value);
+/* _wb_report_replay_text: how a GPU run repeated its timed iterations, for the report's "CUDA graph" row: a graph
+ * (WbRun.cuda_graphs), a flat launch list (WbRun.launch_list) or the interpreter (transfer none). */
+static inline const char *
+_wb_report_replay_text (const WbRun *run)
+{
+  if (run->cuda_graphs)
+    return "yes, the timed iterations are replays of one graph";
+  if (run->launch_list)
+    return "no, the timed iterations replayed a flat launch list (each kernel launched from the host, without the interpreter)";
+  return "no, the timed iterations ran call by call through the interpreter";
+}
 /* _wb_report_ms: ns -> ms. */
 static inline double
 _wb_report_ms (gint64 ns)

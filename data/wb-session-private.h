@@ -57,7 +57,8 @@ typedef enum
 
 /* The columns of a run that wb_session_get_run() and wb_session_list_runs() read, in this order, from
  * WB_RUN_FROM: the runs row (r), then its run_attribution row (a; all NULL when it has none), then its
- * run_ranks row (g, from WB_RUN_RANK_COLUMN on; all NULL when it has none). */
+ * run_ranks row (g, from WB_RUN_RANK_COLUMN on; all NULL when it has none), then the runs row's launch_list
+ * (WB_RUN_LAUNCH_LIST_COLUMN: a column schema version 8 added, so it comes last). */
 #define WB_RUN_COLUMNS                                                                                          \
   "r.id, r.label, r.trace_set_id, r.assignment, r.stage, r.device_name, r.device_model, r.driver_version, "     \
   "r.executor_versions, r.iters, r.warmup, r.cuda_graphs, r.executors, r.status, r.error, r.started_at, "       \
@@ -65,8 +66,9 @@ typedef enum
   "a.run_id, a.kernel_source, a.kernel_ns_total, a.kernel_ns_attributed, a.kernel_ns_by_time_range, "           \
   "a.kernels_by_correlation, a.kernels_by_time_range, a.kernels_unattributed, a.memcpy_count, a.memcpy_bytes, " \
   "a.memcpy_ns, a.memset_count, a.memset_bytes, a.memset_ns, a.memops_attributed, "                             \
-  "g.run_id, g.rank, g.world_size, g.clock_origin_ns, g.run_group"
+  "g.run_id, g.rank, g.world_size, g.clock_origin_ns, g.run_group, r.launch_list"
 #define WB_RUN_RANK_COLUMN 37
+#define WB_RUN_LAUNCH_LIST_COLUMN 42
 #define WB_RUN_FROM \
   "runs r LEFT JOIN run_attribution a ON a.run_id = r.id LEFT JOIN run_ranks g ON g.run_id = r.id"
 

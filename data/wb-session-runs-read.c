@@ -90,6 +90,7 @@ read_run_row (WbSession    *session,
   run->iters = (guint32) sqlite3_column_int64 (stmt, 9);
   run->warmup = (guint32) sqlite3_column_int64 (stmt, 10);
   run->cuda_graphs = sqlite3_column_int64 (stmt, 11) != 0;
+  run->launch_list = sqlite3_column_int64 (stmt, WB_RUN_LAUNCH_LIST_COLUMN) != 0;
   run->executors = _wb_session_column_dup (stmt, 12);
   status = _wb_session_column_dup (stmt, 13);
   run->error = _wb_session_column_dup (stmt, 14);

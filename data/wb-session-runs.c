@@ -376,6 +376,7 @@ wb_session_store_run (WbSession *session,
   sqlite3_bind_int64 (stmt, 21, run->kernels->len);
   _wb_session_bind_text (stmt, 22, checksum);
   _wb_session_bind_text (stmt, 23, kernels_checksum);
+  sqlite3_bind_int (stmt, 24, run->launch_list ? 1 : 0);
   if (!_wb_session_step_done (session, stmt, "storing a run", error))
     goto fail;
   run_id = sqlite3_last_insert_rowid (session->db);

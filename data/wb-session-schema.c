@@ -231,6 +231,11 @@ static const WbSessionMigration migrations[] = {
     "  correlation_id INTEGER NOT NULL,\n"
     "  PRIMARY KEY (run_id, seq)\n"
     ") WITHOUT ROWID;\n" },
+
+  /* How a GPU run without a CUDA graph repeated its timed iterations (WbRun.launch_list): 1 when a flat
+   * launch list replayed them, 0 when the interpreter ran them call by call. Runs stored before read 0. */
+  { 8, "whether a run replayed a launch list",
+    "ALTER TABLE runs ADD COLUMN launch_list INTEGER NOT NULL DEFAULT 0;\n" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == WB_SESSION_SCHEMA_VERSION);

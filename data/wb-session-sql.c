@@ -50,9 +50,10 @@ static const char *const stmt_sql[WB_N_STMTS] = {
   [WB_STMT_RUN_INSERT] =
       "INSERT INTO runs (label, trace_set_id, assignment_id, assignment, stage, device_name, device_model, "
       "driver_version, executor_versions, iters, warmup, cuda_graphs, executors, status, error, started_at, "
-      "iteration_ns, iteration_median_ns, dropped_records, n_regions, n_kernels, checksum, kernels_checksum) "
+      "iteration_ns, iteration_median_ns, dropped_records, n_regions, n_kernels, checksum, kernels_checksum, "
+      "launch_list) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-      "?21, ?22, ?23)",
+      "?21, ?22, ?23, ?24)",
   [WB_STMT_REGION_STATS_INSERT] =
       "INSERT INTO region_stats (run_id, position, region_id, executor, stage_line, median_ns, min_ns, max_ns, "
       "times_ns, kernel_count, bytes_moved, flops, share, key, contents, unfused_from) "

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 /* The schema version this build writes (PRAGMA user_version). Older files are migrated forward when
  * opened writable; newer ones are refused (WB_SESSION_ERROR_NEWER_VERSION). */
-#define WB_SESSION_SCHEMA_VERSION 7
+#define WB_SESSION_SCHEMA_VERSION 8
 
 /* PRAGMA application_id of a session file: "TWBS". */
 #define WB_SESSION_APPLICATION_ID 0x54574253

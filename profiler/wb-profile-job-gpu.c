@@ -438,6 +438,7 @@ _wb_profile_job_run_in_runner (WbRunner *runner, const WbProfileGroupRank *group
   times.dropped_records = dropped;
   times.host_calls = host_calls;
   times.cuda_graphs = res->cuda_graphs_used;
+  times.launch_list = res->launch_list_used;
   if (res->cuda_graphs_note != NULL) /* the graph's, or without graphs the launch list's */
     {
       g_ptr_array_add (notes, g_strdup (res->cuda_graphs_note));

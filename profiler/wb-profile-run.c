@@ -114,6 +114,7 @@ new_run (WbProfile *p, const WbProfileOptions *options)
   run->iters = options->iters;
   run->warmup = options->warmup;
   run->cuda_graphs = FALSE;
+  run->launch_list = FALSE;
   run->executors = p->assignment != NULL ? wb_assignment_to_string (p->assignment) : NULL;
   run->stage = g_strdup (p->stage_name);
   g_hash_table_add (executors, (gpointer) (p->cuda ? p->default_executor : wb_executor_info_get_name (wb_executor_info_get_default (FALSE))));
@@ -193,6 +194,7 @@ wb_profile_build_run (WbProfile *profile, const WbProfileOptions *options, const
   run->device_model = g_strdup (times->device_model ? times->device_model : "unknown GPU");
   run->driver_version = g_strdup (times->driver_version);
   run->cuda_graphs = times->cuda_graphs;
+  run->launch_list = times->launch_list;
   run->dropped_records = times->dropped_records;
   for (guint k = 0; k < times->n_iters; k++)
     wb_run_add_iteration (run, times->iteration_ns[k]);

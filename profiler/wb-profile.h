@@ -171,6 +171,7 @@ typedef struct
   const char   *device_model;   /* "NVIDIA H100 80GB HBM3" */
   const char   *driver_version; /* (nullable) "13.0" */
   gboolean      cuda_graphs;
+  gboolean      launch_list;  /* no graph: a flat launch list replayed the timed iterations */
   const gint64 *iteration_ns; /* [n_iters] */
   guint         n_iters;
   const gint64 *entry_ns;        /* [n_iters * n_entries], one row per iteration, entries in profile order */

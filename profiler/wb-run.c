@@ -217,6 +217,7 @@ wb_run_copy (const WbRun *run)
   copy->iters = run->iters;
   copy->warmup = run->warmup;
   copy->cuda_graphs = run->cuda_graphs;
+  copy->launch_list = run->launch_list;
   copy->device_step_peak_bytes = run->device_step_peak_bytes;
   copy->memory = run->memory;
   copy->unprofiled_median_ns = run->unprofiled_median_ns;
@@ -487,6 +488,8 @@ wb_run_compute_checksum (const WbRun      *run,
   sum_u64 (sum, run->iters);
   sum_u64 (sum, run->warmup);
   sum_u64 (sum, run->cuda_graphs ? 1 : 0);
+  if (run->launch_list) /* only when set: the checksums of runs stored before it existed stay what they were */
+    sum_u64 (sum, 2);
   sum_string (sum, run->executors);
   sum_string (sum, run->assignment);
   sum_string (sum, run->stage);

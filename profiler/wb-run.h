@@ -163,7 +163,8 @@ typedef struct
   GPtrArray *executor_versions; /* (element-type utf8) "name=version" strings, e.g. "cublaslt=13.1" */
   guint32    iters;             /* timed iterations asked for (--iters) */
   guint32    warmup;            /* warm-up iterations (--warmup) */
-  gboolean   cuda_graphs;       /* --cuda-graphs */
+  gboolean   cuda_graphs;       /* the timed iterations replayed one CUDA graph (--cuda-graphs, the default) */
+  gboolean   launch_list;       /* without a graph: they replayed a flat launch list (FALSE: call by call) */
   /* GPU runs: device bytes the step allocated above its inputs, at most (WbRunnerResult's); 0 unknown. Reports
    * show it; sessions do not keep it yet */
   gint64      device_step_peak_bytes;

@@ -5,8 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The schema-5 file is what this build writes (`profile --session` on data/samples/mlp_small) taken back
- * two migration steps with SQLite: step 7 added the host_calls table, so it is dropped (a cpu run has no host
- * calls), and step 6 region_stats.unfused_from, so the column is dropped (the run's regions hold none);
+ * three migration steps with SQLite: step 8 added runs.launch_list, so the column is dropped (a cpu run has no
+ * launch list), step 7 the host_calls table, so it is dropped (a cpu run has no host calls), and step 6
+ * region_stats.unfused_from, so the column is dropped (the run's regions hold none);
  * user_version set to 5. SQLite rewrites the table's SQL to exactly the text steps
  * 1..5 produce, which wb_session_open verifies row by row before it migrates (test-session-migrate.c builds
  * version 1 files by hand instead). */
@@ -104,7 +105,11 @@ make_old_session (const char *dir)
   g_free (unfused);
   unfused = query (path, "SELECT count(*) FROM host_calls");
   g_assert_cmpstr (unfused, ==, "0"); /* nor what step 7 holds */
+  g_free (unfused);
+  unfused = query (path, "SELECT count(*) FROM runs WHERE launch_list != 0");
+  g_assert_cmpstr (unfused, ==, "0"); /* nor step 8's (a cpu run replays no launch list) */
   db = open_db (path);
+  exec_sql (db, "ALTER TABLE runs DROP COLUMN launch_list");
   exec_sql (db, "DROP TABLE host_calls");
   exec_sql (db, "ALTER TABLE region_stats DROP COLUMN unfused_from");
   exec_sql (db, "PRAGMA user_version = 5");
@@ -146,7 +151,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->run);
 }
 
-/* @f's file is at the current schema (7), marked as migrated from 5, and its run 1 is what it was */
+/* @f's file is at the current schema (8), marked as migrated from 5, and its run 1 is what it was */
 static void
 assert_migrated (Fixture *f)
 {
@@ -154,7 +159,7 @@ assert_migrated (Fixture *f)
   g_autofree char *migrated = query (f->path, "SELECT count(*) FROM meta WHERE key = 'migrated_from_5'");
   g_autofree char *run = run_one (f->path);
 
-  g_assert_cmpstr (version, ==, "7");
+  g_assert_cmpstr (version, ==, "8");
   g_assert_cmpstr (migrated, ==, "1");
   g_assert_cmpstr (run, ==, f->run);
 }
@@ -292,7 +297,7 @@ test_read_only_file (Fixture *f, gconstpointer data)
   RUN (&run, "--headless", "profile", sample (), "--device", "cpu", "--iters", "1", "--warmup", "0", "--baseline", f->path,
        "--fail-above", "100000", "-q");
   g_assert_cmpint (run.status, ==, 2);
-  g_assert_nonnull (strstr (run.err, "schema version 5 needs migrating to version 7, but the file is read-only"));
+  g_assert_nonnull (strstr (run.err, "schema version 5 needs migrating to version 8, but the file is read-only"));
   version = user_version (f->path);
   g_assert_cmpstr (version, ==, "5");
 }

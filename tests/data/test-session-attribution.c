@@ -12,6 +12,7 @@
 #include "wb-session-private.h"
 #include "wb-test-common.h"
 #include "wb-test-runs.h"
+#include "wb-test-session.h"
 
 typedef struct
 {
@@ -329,11 +330,10 @@ make_v2_file (const char *path,
   raw_exec (db, "PRAGMA main.user_version = 2");
   for (guint i = 0; i < G_N_ELEMENTS (v2_tables); i++)
     {
-      /* region_stats has version 4's key and contents now: a version-2 row is the columns before them */
-      g_autofree char *copy = strcmp (v2_tables[i], "region_stats") == 0
-                                  ? g_strdup ("INSERT INTO main.region_stats SELECT run_id, position, region_id, executor, stage_line, "
-                                              "median_ns, min_ns, max_ns, times_ns, kernel_count, bytes_moved, flops, share FROM src.region_stats")
-                                  : g_strdup_printf ("INSERT INTO main.%s SELECT * FROM src.%s", v2_tables[i], v2_tables[i]);
+      /* later versions added columns (region_stats' key and contents, runs' launch_list): a version-2 row is
+       * the columns version 2 has */
+      g_autofree char *columns = wb_test_sqlite_columns (db, v2_tables[i]);
+      g_autofree char *copy = g_strdup_printf ("INSERT INTO main.%s SELECT %s FROM src.%s", v2_tables[i], columns, v2_tables[i]);
 
       raw_exec (db, copy);
     }

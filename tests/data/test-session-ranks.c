@@ -245,22 +245,6 @@ static const char *const v4_tables[] = {
   "run_attribution",
 };
 
-/* The columns of @table in version 4 (the file being made), comma-separated: a later version's source has more. */
-static char *
-v4_columns (sqlite3 *db, const char *table)
-{
-  g_autofree char *sql = g_strdup_printf ("SELECT name FROM pragma_table_info('%s', 'main') ORDER BY cid", table);
-  GString         *out = g_string_new (NULL);
-  sqlite3_stmt    *stmt = NULL;
-
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    g_string_append_printf (out, "%s%s", out->len ? ", " : "", (const char *) sqlite3_column_text (stmt, 0));
-  sqlite3_finalize (stmt);
-  g_assert_cmpuint (out->len, >, 0);
-  return g_string_free (out, FALSE);
-}
-
 /* make_v4_file: a session of schema version 4 at @path (migration steps 1..4 only) holding @source's rows
  * (a session of this version whose runs are not distributed: its run_ranks is empty). */
 static void
@@ -280,7 +264,7 @@ make_v4_file (const char *path,
   raw_exec (db, "PRAGMA main.application_id = 1415004755");
   for (guint i = 0; i < G_N_ELEMENTS (v4_tables); i++)
     {
-      g_autofree char *columns = v4_columns (db, v4_tables[i]);
+      g_autofree char *columns = wb_test_sqlite_columns (db, v4_tables[i]);
       g_autofree char *copy = g_strdup_printf ("INSERT INTO main.%s SELECT %s FROM src.%s", v4_tables[i], columns, v4_tables[i]);
 
       raw_exec (db, copy);

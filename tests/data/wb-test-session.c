@@ -78,6 +78,22 @@ wb_test_sqlite_int (sqlite3    *db,
   return value;
 }
 
+char *
+wb_test_sqlite_columns (sqlite3    *db,
+                        const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT name FROM pragma_table_info('%s', 'main') ORDER BY cid", table);
+  GString         *out = g_string_new (NULL);
+  sqlite3_stmt    *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_string_append_printf (out, "%s%s", out->len ? ", " : "", (const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  g_assert_cmpuint (out->len, >, 0);
+  return g_string_free (out, FALSE);
+}
+
 WbSession *
 wb_test_session_create (const char *path)
 {

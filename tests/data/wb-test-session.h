@@ -29,6 +29,9 @@ GPtrArray *wb_test_session_regions (void);
 sqlite3 *wb_test_sqlite_open (const char *path);
 void     wb_test_sqlite_exec (sqlite3 *db, const char *sql);
 gint64   wb_test_sqlite_int (sqlite3 *db, const char *sql);
+/* wb_test_sqlite_columns: (transfer full) the columns of @table in the database "main" of @db, comma-separated
+ * in order: what a file of an older version has, when it is made by copying from a session of this one. */
+char *wb_test_sqlite_columns (sqlite3 *db, const char *table);
 
 /* wb_test_session_create: (transfer full) a session opened with WB_SESSION_OPEN_CREATE, or a test failure. */
 WbSession *wb_test_session_create (const char *path);
