@@ -59,7 +59,7 @@ def iqr(times):
     return q[2] - q[0]
 
 # 1 and 2: the graph ran, gave the same results, and is not slower
-assert plain["run"]["cuda_graphs"] is False, plain["run"]
+assert plain["run"]["cuda_graphs"] is False and plain["run"]["launch_list"] is False, plain["run"]
 assert not [n for n in plain["notes"] if "launch list" in n], plain["notes"]
 assert graphs["run"]["cuda_graphs"] is True, (graphs["run"], graphs["notes"])
 note = [n for n in graphs["notes"] if n.startswith("CUDA graphs:")]
@@ -118,7 +118,7 @@ print("fallback note:", why[0])
 assert "TorchCompile0" in why[0] and "cpu fallback" in why[0], why[0]
 
 # 4: the launch list replays the same program, as fast or faster than the interpreter, and is refused cleanly
-assert lst["run"]["cuda_graphs"] is False, lst["run"]
+assert lst["run"]["cuda_graphs"] is False and lst["run"]["launch_list"] is True, lst["run"]
 ln = [n for n in lst["notes"] if n.startswith("launch list (no CUDA graph):")]
 assert ln and "bit-identical" in ln[0], lst["notes"]
 print("list note:", ln[0])

@@ -53,7 +53,7 @@ for path in sys.argv[2:]:
     lead = "CUDA graphs:" if how == "graphs" else "launch list (no CUDA graph):"
     note = [n for n in r["notes"] if n.startswith(lead)]
     assert note, (path, r["notes"])
-    assert r["run"]["cuda_graphs"] is (how == "graphs"), (path, r["run"]["cuda_graphs"])
+    assert r["run"]["cuda_graphs"] is (how == "graphs") and r["run"]["launch_list"] is (how == "list"), (path, r["run"])
     assert "bit-identical" in note[0], (path, note[0])
     assert r["iteration"]["count"] == 5, (path, r["iteration"])
     print("ok %s: %s" % (path.rsplit("/", 1)[-1], note[0][:160]))
