@@ -563,6 +563,25 @@ test_case (gconstpointer data)
   }
 }
 
+/* The plan (default flags) of the last fusion region of the trace @text, parsed as @label into *@trace (transfer
+ * full, both); the test fails on an error. */
+static WbCudaPlan *
+plan_of_text (const char *text, const char *label, WbTrace **trace)
+{
+  g_autoptr (GError) error = NULL;
+  const WbBsym *region = NULL;
+  WbCudaPlan   *plan;
+
+  *trace = wb_trace_parse (text, -1, label, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < (*trace)->n_body; i++)
+    if (wb_bsym_is_fusion ((*trace)->body[i]))
+      region = (*trace)->body[i];
+  plan = wb_cuda_plan_new_annotated (*trace, region, WB_CUDA_CODEGEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  return plan;
+}
+
 /* A device limit the nvrtc executor builds around (WB_CUDA_CODEGEN_NO_WAIT, _NO_TABLE): case @label's plan (built
  * with @table_env set as WB_CUDA_TABLE, when not NULL) holds a kernel that needs more than the device is said to
  * give (@cap_var set to @refused); wb_cuda_plan_launch refuses it before launching anything with @code, naming the
@@ -594,7 +613,6 @@ test_device_limit (gconstpointer data)
   WbTensor                  *inputs[MAX_IN] = { NULL };
   WbTensor                  *outs[16] = { NULL };
   const WbCudaDispatchStats *stats;
-  const WbBsym              *region = NULL;
   WbCudaRuntime             *rt;
   WbExecutor                *exec;
   WbRunOptions               o;
@@ -611,13 +629,7 @@ test_device_limit (gconstpointer data)
   if (lim->table_env != NULL)
     g_setenv ("WB_CUDA_TABLE", lim->table_env, TRUE);
   text = case_text (c);
-  trace = wb_trace_parse (text, -1, c->label, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < trace->n_body; i++)
-    if (wb_bsym_is_fusion (trace->body[i]))
-      region = trace->body[i];
-  plan = wb_cuda_plan_new_annotated (trace, region, WB_CUDA_CODEGEN_DEFAULT, &error);
-  g_assert_no_error (error);
+  plan = plan_of_text (text, c->label, &trace);
   for (guint i = 0; i < c->n_in; i++)
     {
       g_autoptr (WbTensor) t = wb_tensor_new (c->in[i].dtype, c->in[i].rank, c->in[i].shape, NULL);
@@ -720,7 +732,6 @@ test_many_parameters (void)
   g_autoptr (GPtrArray) dev = g_ptr_array_new_with_free_func ((GDestroyNotify) wb_tensor_unref);
   g_autoptr (WbTensor) got = NULL;
   WbTensor      *outs[1] = { NULL };
-  const WbBsym  *region = NULL;
   WbCudaRuntime *rt;
   gint64         len = LEN;
 
@@ -736,14 +747,8 @@ test_many_parameters (void)
   for (guint k = 1; k + 1 < N; k++)
     g_string_append_printf (text, "    # t%u = prims.add(t%u, x%u)\n", k, k - 1, k + 1);
   g_string_append_printf (text, "  return (t%d,)\n", N - 2);
-  trace = wb_trace_parse (text->str, -1, "many parameters", &error);
+  plan = plan_of_text (text->str, "many parameters", &trace);
   g_string_free (text, TRUE);
-  g_assert_no_error (error);
-  for (guint i = 0; i < trace->n_body; i++)
-    if (wb_bsym_is_fusion (trace->body[i]))
-      region = trace->body[i];
-  plan = wb_cuda_plan_new_annotated (trace, region, WB_CUDA_CODEGEN_DEFAULT, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (plan->n_kernels, ==, 1);
   g_assert_cmpuint (plan->kernels[0].n_params, ==, N + 1);
   if (compile_only || (rt = wb_cuda_runtime_get (&error)) == NULL)
