@@ -13,10 +13,8 @@
 
 #include <string.h>
 
-#include "wb-cuda-toolkit.h"
-#define WB_EXECUTORS_COMPILATION
-#include "wb-cuda-runtime-private.h"
 #include "wb-test-common.h"
+#include "wb-test-fake-cuda.h"
 
 #define ARENA_BASE ((CUdeviceptr) 0x7f0000000000ull)
 #define ARENA_SIZE ((gint64) 1 << 20)
@@ -39,48 +37,16 @@ fake_alloc (CUdeviceptr *p, size_t n, CUstream s)
   return CUDA_SUCCESS;
 }
 
-static CUresult
-fake_free (CUdeviceptr p, CUstream s)
-{
-  (void) p, (void) s;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_record (CUevent e, CUstream s)
-{
-  (void) e, (void) s;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_wait (CUstream s, CUevent e, unsigned int flags)
-{
-  (void) s, (void) e, (void) flags;
-  return CUDA_SUCCESS;
-}
-
 static WbCuApi fake_cu;
 
 static WbCudaRuntime *
 fake_runtime (void)
 {
-  WbCudaRuntime *rt = g_new0 (WbCudaRuntime, 1);
+  WbCudaRuntime *rt;
   g_autoptr (GError) error = NULL;
 
   fake_cu.cuMemAllocAsync = fake_alloc;
-  fake_cu.cuMemFreeAsync = fake_free;
-  fake_cu.cuEventRecord = fake_record;
-  fake_cu.cuStreamWaitEvent = fake_wait;
-  rt->cu = &fake_cu;
-  rt->main = rt->stream = (CUstream) (guintptr) 0x10;
-  rt->side = (CUstream) (guintptr) 0x20;
-  rt->side_epoch = 1; /* as the runtime starts: a block's 0 is "never touched" */
-  rt->ev_fork = (CUevent) (guintptr) 0x30; /* made already: begin_side only records and waits */
-  rt->ev_join = (CUevent) (guintptr) 0x31;
-  rt->ev_free = (CUevent) (guintptr) 0x32;
-  rt->deferred = g_array_new (FALSE, FALSE, sizeof (CUdeviceptr));
-  rt->aborted_captures = g_hash_table_new (NULL, NULL);
+  rt = wb_test_fake_runtime_new (&fake_cu);
   g_assert_true (wb_cuda_runtime_set_arena (rt, ARENA_SIZE, &error));
   g_assert_no_error (error);
   return rt;
@@ -90,11 +56,7 @@ static void
 fake_runtime_free (WbCudaRuntime *rt)
 {
   g_assert_true (wb_cuda_runtime_set_arena (rt, 0, NULL));
-  g_array_unref (rt->arena_busy);
-  g_array_unref (rt->arena_expect);
-  g_array_unref (rt->deferred);
-  g_hash_table_unref (rt->aborted_captures);
-  g_free (rt);
+  wb_test_fake_runtime_free (rt);
 }
 
 /* a device tensor of @nbytes (f32) made while the call's places are @off (one place of @nbytes) */

@@ -14,10 +14,8 @@
 
 #include <string.h>
 
-#include "wb-cuda-toolkit.h"
-#define WB_EXECUTORS_COMPILATION
-#include "wb-cuda-runtime-private.h"
 #include "wb-test-common.h"
+#include "wb-test-fake-cuda.h"
 
 #define POOL_BASE ((CUdeviceptr) 0x100000000ull)
 #define F_COPY ((CUfunction) (guintptr) 0xf1)  /* (ptr, ptr, int64) */
@@ -43,13 +41,6 @@ fake_alloc (CUdeviceptr *p, size_t n, CUstream s)
 }
 
 static CUresult
-fake_free (CUdeviceptr p, CUstream s)
-{
-  (void) p, (void) s;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
 fake_record (CUevent e, CUstream s)
 {
   g_ptr_array_add (log_lines, g_strdup_printf ("E %p %p", (void *) s, (void *) e));
@@ -61,30 +52,6 @@ fake_wait (CUstream s, CUevent e, unsigned int flags)
 {
   (void) flags;
   g_ptr_array_add (log_lines, g_strdup_printf ("W %p %p", (void *) s, (void *) e));
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_event_create (CUevent *e, unsigned int flags)
-{
-  static guintptr next = 0x900;
-
-  (void) flags;
-  *e = (CUevent) next++;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_event_destroy (CUevent e)
-{
-  (void) e;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_sync (CUstream s)
-{
-  (void) s;
   return CUDA_SUCCESS;
 }
 
@@ -140,29 +107,15 @@ static WbCuApi fake_cu;
 static WbCudaRuntime *
 fake_runtime (void)
 {
-  WbCudaRuntime *rt = g_new0 (WbCudaRuntime, 1);
+  WbCudaRuntime *rt;
 
   fake_cu.cuMemAllocAsync = fake_alloc;
-  fake_cu.cuMemFreeAsync = fake_free;
   fake_cu.cuEventRecord = fake_record;
   fake_cu.cuStreamWaitEvent = fake_wait;
-  fake_cu.cuEventCreate = fake_event_create;
-  fake_cu.cuEventDestroy = fake_event_destroy;
-  fake_cu.cuStreamSynchronize = fake_sync;
   fake_cu.cuMemsetD8Async = fake_memset8;
   fake_cu.cuMemsetD32Async = fake_memset32;
   fake_cu.cuLaunchKernel = fake_launch;
-  rt->cu = &fake_cu;
-  rt->main = rt->stream = (CUstream) (guintptr) 0x10;
-  rt->side = (CUstream) (guintptr) 0x20;
-  rt->side_epoch = 1;
-  rt->ev_fork = (CUevent) (guintptr) 0x30;
-  rt->ev_join = (CUevent) (guintptr) 0x31;
-  rt->ev_free = (CUevent) (guintptr) 0x32;
-  rt->fn_smem = g_hash_table_new (NULL, NULL);
-  rt->fn_names = g_hash_table_new (NULL, NULL);
-  rt->index_errors = g_hash_table_new (NULL, NULL);
-  rt->aborted_captures = g_hash_table_new (NULL, NULL);
+  rt = wb_test_fake_runtime_new (&fake_cu);
   rt->func_get_param_info = fake_param_info;
   if (log_lines == NULL)
     {
@@ -172,16 +125,6 @@ fake_runtime (void)
   g_ptr_array_set_size (log_lines, 0);
   g_array_set_size (allocs, 0);
   return rt;
-}
-
-static void
-fake_runtime_free (WbCudaRuntime *rt)
-{
-  g_hash_table_unref (rt->fn_smem);
-  g_hash_table_unref (rt->fn_names);
-  g_hash_table_unref (rt->index_errors);
-  g_hash_table_unref (rt->aborted_captures);
-  g_free (rt);
 }
 
 typedef struct
@@ -358,7 +301,7 @@ test_replay (void)
   body_clear (&b);
   g_clear_pointer (&list, wb_cuda_graph_free);
   g_assert_null (rt->list);
-  fake_runtime_free (rt);
+  wb_test_fake_runtime_free (rt);
 }
 
 /* what a list cannot repeat: refused, and the runtime works as before after */
@@ -396,7 +339,7 @@ test_refusals (void)
       after = f32 (rt, 16); /* from the pool, as before */
       g_assert_true (wb_cuda_tensor_ptr (after) >= POOL_BASE);
       wb_tensor_unref (after);
-      fake_runtime_free (rt);
+      wb_test_fake_runtime_free (rt);
     }
 }
 
