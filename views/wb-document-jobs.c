@@ -26,6 +26,7 @@ typedef struct
   gint64          trace_set_id;
   char           *store_error;   /* the run was made but not stored in the session */
   char           *device_reason; /* why the profiling job chose its device */
+  GPtrArray      *notes;         /* (element-type utf8) (nullable) the profiling job's notes on its run */
   guint           iters, warmup;
   WbProfileDevice device;
   gboolean        allow_cpu_fallback;
@@ -58,6 +59,7 @@ job_free (Job *job)
   g_free (job->session_path);
   g_free (job->store_error);
   g_free (job->device_reason);
+  g_clear_pointer (&job->notes, g_ptr_array_unref);
   g_clear_pointer (&job->progress_shown, g_atomic_rc_box_release);
   g_clear_object (&job->cancellable);
   g_free (job->subprogram);
@@ -362,6 +364,7 @@ wb_document_load_finish (WbDocument *self, GAsyncResult *result, GError **error)
   g_free (self->path);
   self->path = g_strdup (job->path);
   g_ptr_array_set_size (self->runs, 0);
+  g_clear_pointer (&self->run_notes, g_ptr_array_unref);
   /* another case: a profile's estimate must not come from the last one's runs */
   self->last_seconds = 0;
   self->last_iterations = 0;
@@ -569,6 +572,10 @@ run_profile_job (Job *job, WbProfileJob *pj, WbProgram *program, GCancellable *c
       job->run = wb_profile_job_run (pj, error);
       g_free (job->device_reason);
       job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
+      g_clear_pointer (&job->notes, g_ptr_array_unref);
+      job->notes = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; wb_profile_job_get_notes (pj) != NULL && i < wb_profile_job_get_notes (pj)->len; i++)
+        g_ptr_array_add (job->notes, g_strdup (wb_profile_job_get_notes (pj)->pdata[i]));
       ok = job->run != NULL;
     }
   job->runner = wb_profile_job_steal_runner (pj);
@@ -721,6 +728,8 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
   g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
   g_free (self->device_reason);
   self->device_reason = g_steal_pointer (&job->device_reason);
+  g_clear_pointer (&self->run_notes, g_ptr_array_unref);
+  self->run_notes = g_steal_pointer (&job->notes);
   install (self, job);
   _wb_document_emit (self, RUNS_CHANGED);
   return TRUE;

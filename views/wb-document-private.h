@@ -25,6 +25,7 @@ struct _WbDocument
   char         *pipeline_error;
   WbAssignment *assignment;
   char         *device_reason; /* why the last profile ran on its device (WbProfileJob) */
+  GPtrArray    *run_notes;     /* (element-type utf8) (nullable) the last profile's notes (WbProfileJob) */
   int          *previous;      /* per entry */
   GPtrArray    *runs;          /* (element-type WbRun) */
   guint         rank;          /* the rank shown of the latest multi-GPU run (wb_document_set_rank) */

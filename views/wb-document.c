@@ -81,6 +81,13 @@ wb_document_get_assignment (WbDocument *self)
   return self->assignment;
 }
 
+GPtrArray *
+wb_document_get_run_notes (WbDocument *self)
+{
+  g_return_val_if_fail (WB_IS_DOCUMENT (self), NULL);
+  return self->run_notes;
+}
+
 const char *
 wb_document_get_device_reason (WbDocument *self)
 {
@@ -335,6 +342,7 @@ wb_document_finalize (GObject *object)
   g_free (self->pipeline_error);
   g_clear_pointer (&self->assignment, wb_assignment_unref);
   g_free (self->device_reason);
+  g_clear_pointer (&self->run_notes, g_ptr_array_unref);
   g_free (self->previous);
   g_ptr_array_unref (self->runs);
   g_clear_pointer (&self->bsym_trace, wb_trace_unref);

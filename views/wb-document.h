@@ -43,6 +43,10 @@ const WbAssignment *wb_document_get_assignment (WbDocument *self);
 /* wb_document_get_device_reason: (transfer none) (nullable) why the last profile ran where it did
  * ("the GPU runner reports ...", "no device asked for and ..."): the profiling job's device choice. */
 const char *wb_document_get_device_reason (WbDocument *self);
+/* wb_document_get_run_notes: (transfer none) (nullable) (element-type utf8) what the last profile's job said about
+ * its run, as the report's notes: how the timed iterations were repeated (a CUDA graph, a launch list, or why
+ * neither), the device's choice, profiling's cost; NULL before the first profile. */
+GPtrArray *wb_document_get_run_notes (WbDocument *self);
 
 /* Selection. The entry is the stage shown on the right; the bound symbol belongs to that stage's trace
  * (or to the left one when picked there); the region is a name of the pipeline's regions. */

@@ -24,6 +24,35 @@ progress_cb (double fraction, const char *text, gpointer data)
     gtk_progress_bar_set_text (self->progress, text);
 }
 
+/* What the line under the table says after a run (NULL: nothing): on the GPU, how the timed iterations were
+ * repeated (a CUDA graph, a launch list, or call by call), then the job's notes a user acts on, in the runner's
+ * words: why there was no graph or list, results of a replay that differ from the checked run's, a run that
+ * went to the cpu. *@is_error: a replay's results differ. (transfer full) */
+static char *
+run_summary (WbDocument *doc, gboolean *is_error)
+{
+  const WbRun *run = wb_document_get_run (doc);
+  GPtrArray   *notes = wb_document_get_run_notes (doc);
+  GString     *s = g_string_new (NULL);
+
+  *is_error = FALSE;
+  if (run != NULL && g_strcmp0 (run->device_name, "cpu") != 0)
+    g_string_append (s, run->cuda_graphs   ? _ ("Timed as replays of one CUDA graph.")
+                        : run->launch_list ? _ ("Timed as replays of a flat launch list (no CUDA graph).")
+                                           : _ ("Timed call by call: no CUDA graph, no launch list."));
+  for (guint i = 0; notes != NULL && i < notes->len; i++)
+    {
+      const char *n = notes->pdata[i];
+      gboolean    differ = strstr (n, "differ from the checked run") != NULL;
+
+      if (!g_str_has_prefix (n, "cannot ") && !g_str_has_prefix (n, "profiled on cpu") && !differ)
+        continue;
+      g_string_append_printf (s, "%s%s", s->len ? "\n" : "", n);
+      *is_error |= differ;
+    }
+  return s->len ? g_string_free (s, FALSE) : (g_string_free (s, TRUE), NULL);
+}
+
 static void
 profile_done (GObject *object, GAsyncResult *result, gpointer data)
 {
@@ -32,7 +61,12 @@ profile_done (GObject *object, GAsyncResult *result, gpointer data)
 
   gtk_widget_set_visible (self->progress_box, FALSE);
   if (wb_document_profile_finish (WB_DOCUMENT (object), result, &error))
-    _wb_region_table_show_message (self, NULL, FALSE);
+    {
+      gboolean         bad = FALSE;
+      g_autofree char *summary = run_summary (WB_DOCUMENT (object), &bad);
+
+      _wb_region_table_show_message (self, summary, bad);
+    }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     /* a cancel is what the user asked for, not an error */
     _wb_region_table_show_message (self, _ ("Cancelled: nothing was stored, and what the run held was freed."), FALSE);

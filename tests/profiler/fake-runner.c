@@ -20,6 +20,9 @@
  * does (a bad memfd is an ERROR message) and answers through a memfd too. FAKE_RUNNER_VALUES_LOG=FILE: each RUN
  * appends "request mapped=N inline=M" and "result mapped=N inline=M" (tensors through the memfd and inline).
  * FAKE_RUNNER_ECHO=1: the RESULT's outputs are the args it decoded and its grads the cotangents.
+ * FAKE_RUNNER_REPLAY_NOTE=TEXT: the RESULT carries TEXT as the runner's note on how the timed iterations were
+ * repeated (cuda_graphs_note), with cuda_graphs_used when the request asked for graphs and TEXT starts
+ * "CUDA graphs:", launch_list_used when it starts "launch list" (as the real runner's notes do).
  * FAKE_RUNNER_EXECUTE=1: RUN runs the program on the cpu executor and answers its results (outputs, grads),
  * as the real runner answers the GPU's; FAKE_RUNNER_BREAK=NAME makes that "GPU" wrong for calls printed
  * NAME (at any depth: a region's ops run on its executor): their float outputs come back 1% too large
@@ -491,6 +494,16 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
   g_variant_builder_add (&b, "{sv}", "profile", g_variant_builder_end (&p));
   if (g_strcmp0 (g_getenv ("FAKE_RUNNER_SETUP"), "1") == 0)
     g_variant_builder_add (&b, "{sv}", "stats", setup_stats (profile));
+  if (g_getenv ("FAKE_RUNNER_REPLAY_NOTE") != NULL)
+    {
+      const char *note = g_getenv ("FAKE_RUNNER_REPLAY_NOTE");
+      gboolean    graphs = FALSE;
+
+      g_variant_lookup (payload, "cuda_graphs", "b", &graphs);
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_note", g_variant_new_string (note));
+      g_variant_builder_add (&b, "{sv}", "cuda_graphs_used", g_variant_new_boolean (graphs && g_str_has_prefix (note, "CUDA graphs:")));
+      g_variant_builder_add (&b, "{sv}", "launch_list_used", g_variant_new_boolean (g_str_has_prefix (note, "launch list")));
+    }
   if (g_strcmp0 (g_getenv ("FAKE_RUNNER_ECHO"), "1") == 0)
     {
       const char *const keys[] = { "outputs", "grads" };

@@ -257,6 +257,10 @@ test_profile_gpu (void)
   g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
   /* 60 ms iterations: the runner's rate limit (one per 50 ms) lets every phase show several */
   g_setenv ("FAKE_RUNNER_ITER_MS", "60", TRUE);
+  /* the runner's note on the timed iterations: the line under the table says it */
+  g_setenv ("FAKE_RUNNER_REPLAY_NOTE", "cannot capture a CUDA graph: nvFusion0 runs ltorch.topk on the cpu fallback; the 8 timed "
+                                       "iterations ran without one",
+            TRUE);
   fresh_runner ();
   wb_region_table_set_confirm (table (), TRUE);
   wb_region_table_set_device (table (), WB_PROFILE_DEVICE_AUTO);
@@ -283,6 +287,17 @@ test_profile_gpu (void)
   }
   g_assert_nonnull (strstr (wb_document_get_device_reason (wb_window_get_document (window)), "NVIDIA Fake"));
   g_ptr_array_unref (w.texts);
+  {
+    gboolean    is_error = TRUE;
+    const char *message = wb_region_table_get_message (table (), &is_error);
+
+    g_test_message ("message: %s", message);
+    g_assert_false (latest_run ()->cuda_graphs || latest_run ()->launch_list);
+    g_assert_true (g_str_has_prefix (message, "Timed call by call: no CUDA graph, no launch list.\n"));
+    g_assert_nonnull (strstr (message, "cannot capture a CUDA graph: nvFusion0 runs ltorch.topk on the cpu fallback"));
+    g_assert_false (is_error);
+  }
+  g_unsetenv ("FAKE_RUNNER_REPLAY_NOTE");
 
   /* the second dialog estimates from the first run */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.profile", NULL);
