@@ -27,6 +27,7 @@ typedef struct
   char           *store_error;   /* the run was made but not stored in the session */
   char           *device_reason; /* why the profiling job chose its device */
   GPtrArray      *notes;         /* (element-type utf8) (nullable) the profiling job's notes on its run */
+  GPtrArray      *rank_runs;     /* (element-type WbRun) (nullable) a case recorded per rank: every rank's run */
   guint           iters, warmup;
   WbProfileDevice device;
   gboolean        allow_cpu_fallback;
@@ -60,6 +61,7 @@ job_free (Job *job)
   g_free (job->store_error);
   g_free (job->device_reason);
   g_clear_pointer (&job->notes, g_ptr_array_unref);
+  g_clear_pointer (&job->rank_runs, g_ptr_array_unref);
   g_clear_pointer (&job->progress_shown, g_atomic_rc_box_release);
   g_clear_object (&job->cancellable);
   g_free (job->subprogram);
@@ -485,31 +487,6 @@ phase_span (const Job *job, WbProfilePhase phase, double *start, double *width, 
   *width = (guint) phase <= WB_PROFILE_PHASE_TRACED ? (double) units[phase] / total : 0;
 }
 
-/* The words of @phase's progress, @done of @total on @device (transfer full). */
-static char *
-phase_text (WbProfilePhase phase, guint done, guint total, const char *device)
-{
-  switch (phase)
-    {
-    case WB_PROFILE_PHASE_CHECKED:
-      /* TRANSLATORS: progress: the GPU's first, checked run (every kernel synchronised), at its call %u of %u, on %s */
-      return g_strdup_printf (_ ("Checked run: call %u of %u on %s"), done, total, device);
-    case WB_PROFILE_PHASE_WARMUP:
-      /* TRANSLATORS: progress: warm-up iteration %u of %u, on %s ("the cpu", "the GPU") */
-      return g_strdup_printf (_ ("Warming up: %u of %u on %s"), done, total, device);
-    case WB_PROFILE_PHASE_UNPROFILED:
-      /* TRANSLATORS: progress: iteration %u of %u run without the profiler's events (the program's own time), on %s */
-      return g_strdup_printf (_ ("Unprofiled iteration %u of %u on %s"), done, total, device);
-    case WB_PROFILE_PHASE_TRACED:
-      /* TRANSLATORS: progress: iteration %u of %u traced by CUPTI for the kernel records, on %s */
-      return g_strdup_printf (_ ("Traced iteration %u of %u on %s"), done, total, device);
-    case WB_PROFILE_PHASE_TIMED:
-    default:
-      /* TRANSLATORS: progress: timed iteration %u of %u, on %s ("the cpu", "the GPU") */
-      return g_strdup_printf (_ ("Iteration %u of %u on %s"), done, total, device);
-    }
-}
-
 /* the job's phases as a fraction and words: the pipeline (0 to 0.1), then every phase's iterations in
  * proportion to their number (phase_span), with the time left at the last iteration's pace */
 static void
@@ -520,7 +497,7 @@ on_profile_progress (WbProfilePhase phase, guint done, guint total, gint64 ns, g
   double           part = total > 0 ? (double) MIN (done, total) / total : 1.0;
   double           start, width;
   guint            after;
-  g_autofree char *text = phase_text (phase, done, total, device);
+  g_autofree char *text = _wb_document_phase_text (phase, done, total, device);
 
   phase_span (job, phase, &start, &width, &after);
   if (ns > 0 && done <= total)
@@ -582,6 +559,41 @@ run_profile_job (Job *job, WbProfileJob *pj, WbProgram *program, GCancellable *c
   return ok;
 }
 
+/* A case recorded per rank: every rank at once, one GPU each (wb-document-profile-ranks.c); the runs into the
+ * document's session when it has one, as one group */
+static gboolean
+profile_ranks (Job *job, GCancellable *cancellable, GError **error)
+{
+  WbDocumentRanksRequest req = { .path = job->path,
+                                 .assignment = job->assignment,
+                                 .device = job->device,
+                                 .iters = job->iters,
+                                 .warmup = job->warmup,
+                                 .allow_cpu_fallback = job->allow_cpu_fallback,
+                                 .cancellable = cancellable,
+                                 .progress = on_profile_progress,
+                                 .progress_data = job };
+
+  job_progress (job, 0.02, g_strdup (_ ("Re-running the pipeline…")));
+  /* the window goes on showing rank 0's stages, now with the assignment (as a one-rank profile installs them) */
+  if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
+    return FALSE;
+  job->device_used = WB_PROFILE_DEVICE_CUDA;
+  if (!_wb_document_profile_ranks (&req, &job->rank_runs, &job->notes, error))
+    return FALSE;
+  for (guint r = 0; r < job->rank_runs->len; r++)
+    if (!store_in_session (job->rank_runs->pdata[r], job, error))
+      {
+        job->store_error = g_strdup ((*error)->message);
+        g_clear_error (error);
+        break;
+      }
+  g_free (job->device_reason);
+  /* TRANSLATORS: where a case recorded per rank ran: %u ranks, one GPU each */
+  job->device_reason = g_strdup_printf (_ ("%u ranks on GPUs 0 to %u, one each, NCCL between them"), job->rank_runs->len, job->rank_runs->len - 1);
+  return TRUE;
+}
+
 /* Re-runs the pipeline with the job's assignment and profiles its final stages with the profiling job
  * the command line uses (WbProfileJob): on the GPU when the runner reports one, else on the cpu. */
 static gboolean
@@ -592,15 +604,7 @@ profile_job (Job *job, GCancellable *cancellable, GError **error)
   WbProfileOptions options;
 
   if (job->case_ranks > 1)
-    {
-      /* one process per rank, NCCL between them: the command line's multi-GPU profile (wb-profile-group.h) */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _ ("This case has %u ranks, shown here as rank 0. Its program runs on %u GPUs at once, one process "
-                      "per rank: run “thunder-wb --headless profile CASE --session F.wbsession” and open F.wbsession, "
-                      "whose runs the app shows rank by rank."),
-                   job->case_ranks, job->case_ranks);
-      return FALSE;
-    }
+    return profile_ranks (job, cancellable, error);
   job_progress (job, 0.02, g_strdup (_ ("Re-running the pipeline…")));
   if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
     return FALSE;
@@ -689,6 +693,7 @@ wb_document_profile_async (WbDocument *self, const WbAssignment *assignment, WbP
   job->device = device;
   job->allow_cpu_fallback = self->allow_cpu_fallback;
   job->case_ranks = self->case_ranks;
+  job->path = g_strdup (self->path); /* a case recorded per rank: its rank folders are found from it */
   job->progress = progress;
   job->progress_data = progress_data;
   job->session_path = g_strdup (self->session_path);
@@ -725,7 +730,11 @@ wb_document_profile_finish (WbDocument *self, GAsyncResult *result, GError **err
   /* for the next run's estimate: how long this one took, for how many iterations */
   self->last_seconds = (job->finished_us - job->started_us) / 1e6;
   self->last_iterations = job->iters + job->warmup;
-  g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
+  if (job->rank_runs != NULL) /* a case recorded per rank: every rank's run, one group */
+    for (guint r = 0; r < job->rank_runs->len; r++)
+      g_ptr_array_add (self->runs, g_steal_pointer (&job->rank_runs->pdata[r]));
+  else
+    g_ptr_array_add (self->runs, g_steal_pointer (&job->run));
   g_free (self->device_reason);
   self->device_reason = g_steal_pointer (&job->device_reason);
   g_clear_pointer (&self->run_notes, g_ptr_array_unref);

@@ -6,6 +6,7 @@
  *                        and profiling; installing what they produce
  * wb-document-regions.c  regions across the pipeline's stages (provenance), and the calls a run timed
  * wb-document-ranks.c    the run shown, and the ranks of a multi-GPU run (WbRun.group) among the runs
+ * wb-document-profile.c  the profile's words of progress, and the profile of a case recorded per rank
  * Every name here is private to libwbviews (hidden visibility). */
 #pragma once
 
@@ -58,6 +59,29 @@ typedef enum
   RUNS_CHANGED,
   N_SIGNALS
 } WbDocumentSignal;
+
+/* _wb_document_phase_text: the words of @phase's progress, @done of @total on @device ("the GPU") (transfer
+ * full; wb-document-profile.c) */
+char *_wb_document_phase_text (WbProfilePhase phase, guint done, guint total, const char *device);
+
+/* What the profile of a case recorded per rank needs (wb-document-profile.c) */
+typedef struct
+{
+  const char           *path;       /* the case folder holding rank0 ... rank<N-1> */
+  const WbAssignment   *assignment; /* (nullable) the document's, for every rank's pipeline */
+  WbProfileDevice       device;     /* cpu is refused: the ranks run on the GPUs */
+  guint                 iters, warmup;
+  gboolean              allow_cpu_fallback;
+  GCancellable         *cancellable;
+  WbProfileProgressFunc progress; /* (nullable) rank 0's, on the worker thread */
+  gpointer              progress_data;
+} WbDocumentRanksRequest;
+
+/* _wb_document_profile_ranks: runs @req's ranks at once (wb_profile_group_run), each rank's workbench program
+ * on GPU r; (transfer full) *@runs_out their runs in rank order (one group), *@notes_out their jobs' notes, each
+ * "rank R: NOTE". FALSE with the first failure (G_IO_ERROR_NOT_SUPPORTED for the cpu; a rank's error prefixed
+ * "rank R of N: "; WB_PROFILE_ERROR_UNAVAILABLE when there are fewer GPUs than ranks). Worker thread. */
+gboolean _wb_document_profile_ranks (const WbDocumentRanksRequest *req, GPtrArray **runs_out, GPtrArray **notes_out, GError **error);
 
 /* wb-document.c */
 void _wb_document_emit (WbDocument *self, WbDocumentSignal which);

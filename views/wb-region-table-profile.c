@@ -45,7 +45,8 @@ run_summary (WbDocument *doc, gboolean *is_error)
       const char *n = notes->pdata[i];
       gboolean    differ = strstr (n, "differ from the checked run") != NULL;
 
-      if (!g_str_has_prefix (n, "cannot ") && !g_str_has_prefix (n, "profiled on cpu") && !differ)
+      /* a rank's notes start "rank R: " */
+      if (strstr (n, "cannot capture") == NULL && strstr (n, "cannot record") == NULL && strstr (n, "profiled on cpu") == NULL && !differ)
         continue;
       g_string_append_printf (s, "%s%s", s->len ? "\n" : "", n);
       *is_error |= differ;

@@ -20,6 +20,8 @@
  * does (a bad memfd is an ERROR message) and answers through a memfd too. FAKE_RUNNER_VALUES_LOG=FILE: each RUN
  * appends "request mapped=N inline=M" and "result mapped=N inline=M" (tensors through the memfd and inline).
  * FAKE_RUNNER_ECHO=1: the RESULT's outputs are the args it decoded and its grads the cotangents.
+ * NCCL_ID (rank 0 of a multi-GPU run): a made-up id (128 bytes of 0x5a), NCCL "0.0.0-fake"; a RUN of a rank
+ * then runs as any other (its collectives are not run), so that a multi-GPU profile's whole path runs in CI.
  * FAKE_RUNNER_REPLAY_NOTE=TEXT: the RESULT carries TEXT as the runner's note on how the timed iterations were
  * repeated (cuda_graphs_note), with cuda_graphs_used when the request asked for graphs and TEXT starts
  * "CUDA graphs:", launch_list_used when it starts "launch list" (as the real runner's notes do).
@@ -389,6 +391,21 @@ setup_stats (WbProfile *profile)
   return g_variant_builder_end (&b);
 }
 
+/* NCCL_ID: an id of the right size, as the real runner's rank 0 makes one */
+static gboolean
+nccl_id (GOutputStream *out)
+{
+  guint8          id[128];
+  GVariantBuilder b;
+
+  memset (id, 0x5a, sizeof id);
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&b, "{sv}", "ok", g_variant_new_boolean (TRUE));
+  g_variant_builder_add (&b, "{sv}", "id", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, id, sizeof id, 1));
+  g_variant_builder_add (&b, "{sv}", "nccl_version", g_variant_new_string ("0.0.0-fake"));
+  return wb_runner_write_message (out, WB_RUNNER_MSG_NCCL_ID_REPLY, g_variant_builder_end (&b), NULL);
+}
+
 /* RUN: progress, then a RESULT (or an ERROR when the traces do not parse or the values do not decode) */
 /* whether the request's forward file name contains $@variable (set and not empty) */
 static gboolean
@@ -580,6 +597,8 @@ main (void)
         return 0;
       if (type == WB_RUNNER_MSG_PROBE)
         ok = probe (out, device);
+      else if (type == WB_RUNNER_MSG_NCCL_ID)
+        ok = nccl_id (out);
       else if (type == WB_RUNNER_MSG_RUN)
         ok = run (out, &chan, payload);
       else

@@ -401,8 +401,8 @@ profiled (gpointer data)
   return ((ProfileWait *) data)->done;
 }
 
-/* A case recorded per rank (tests/dist's real 2-rank DDP traces) opens as its rank 0, and profiling it from
- * the app says how to run its two ranks instead of running one rank alone. */
+/* A case recorded per rank (tests/dist's real 2-rank DDP traces) opens as its rank 0; profiling it on the cpu
+ * says that its two ranks run together on two GPUs instead of running one rank alone. */
 static void
 test_case_ranks (void)
 {
@@ -424,8 +424,57 @@ test_case_ranks (void)
   g_assert_true (wb_ui_wait (profiled, &w, 60));
   g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_nonnull (strstr (w.error->message, "2 ranks"));
-  g_assert_nonnull (strstr (w.error->message, "--session"));
+  g_assert_nonnull (strstr (w.error->message, "2 GPUs"));
   g_clear_error (&w.error);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* The same case profiled from the window on the GPU (the stand-in runner: one per rank, a made-up NCCL id, as
+ * `profile CASE` runs it): both ranks' runs come back as one group, rank 0 on cuda:0 and rank 1 on cuda:1, the
+ * window shows rank 0 with the rank selector, and the device's reason says how the ranks ran. */
+static void
+test_case_ranks_gpu (void)
+{
+  const char      *build = g_getenv ("WB_BUILD_ROOT");
+  const char      *runner = g_getenv ("WB_FAKE_RUNNER");
+  g_autofree char *path = g_build_filename (build ? build : ".", "tests", "dist", "cases", "ddp_ws2", NULL);
+  ProfileWait      w = { 0 };
+  WbWindow        *win;
+  WbDocument      *doc;
+  g_autoptr (GPtrArray) group = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || runner == NULL)
+    {
+      g_test_skip (runner == NULL ? "no fake runner" : "tests/dist/cases are not unpacked");
+      return;
+    }
+  g_setenv ("WB_RUNNER", runner, TRUE);
+  g_setenv ("FAKE_RUNNER_DEVICE", "NVIDIA Fake 80GB, sm_90", TRUE);
+  g_setenv ("FAKE_RUNNER_ITER_MS", "1", TRUE);
+  win = wb_ui_open (path);
+  doc = wb_window_get_document (win);
+  wb_document_profile_async (doc, NULL, WB_PROFILE_DEVICE_AUTO, 3, 1, NULL, NULL, NULL, on_profiled, &w);
+  g_assert_true (wb_ui_wait (profiled, &w, 120));
+  g_assert_no_error (w.error);
+  g_assert_cmpuint (wb_document_get_runs (doc)->len, ==, 2);
+  g_assert_nonnull (wb_document_get_group (doc));
+  group = wb_document_get_group_runs (doc, wb_document_get_group (doc));
+  g_assert_cmpuint (group->len, ==, 2);
+  for (guint r = 0; r < 2; r++)
+    {
+      const WbRun     *run = group->pdata[r];
+      g_autofree char *device = g_strdup_printf ("cuda:%u", r);
+
+      g_assert_cmpuint (run->rank, ==, r);
+      g_assert_cmpuint (run->world_size, ==, 2);
+      g_assert_cmpstr (run->device_name, ==, device);
+      g_assert_cmpuint (run->iteration_ns->len, ==, 3);
+    }
+  g_assert_cmpuint (wb_document_get_rank (doc), ==, 0);
+  g_assert_true (wb_document_get_run (doc) == group->pdata[0]);
+  g_assert_nonnull (strstr (wb_document_get_device_reason (doc), "2 ranks"));
+  g_unsetenv ("WB_RUNNER");
+  g_unsetenv ("FAKE_RUNNER_DEVICE");
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
@@ -491,6 +540,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/ranks/add-group", test_add_group);
   g_test_add_func ("/ui/ranks/graph-collective", test_graph_collective);
   g_test_add_func ("/ui/ranks/case-ranks", test_case_ranks);
+  g_test_add_func ("/ui/ranks/case-ranks-gpu", test_case_ranks_gpu);
   g_test_add_func ("/ui/ranks/real-session", test_real_session);
   result = g_test_run ();
   if (session != NULL)
