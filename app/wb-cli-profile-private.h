@@ -64,11 +64,15 @@ typedef struct
 
 /* wb-cli-profile.c: loads PATH and picks the stage (-1, or an exit code); the job's device, assignment, options
  * and ceilings (-1 or an exit code); the report of one run (an exit code); the exit code of an executor error */
-int  _wb_cli_profile_load_case (ProfileOptions *o, Profiling *p);
-int  _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *progress);
-int  _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label);
-int  _wb_cli_profile_executor_exit (const GError *error);
-void _wb_cli_profile_clear (Profiling *p);
+int _wb_cli_profile_load_case (ProfileOptions *o, Profiling *p);
+int _wb_cli_profile_configure_job (ProfileOptions *o, Profiling *p, WbProfileJob *job, Progress *progress);
+/* _wb_cli_profile_load_baseline: --baseline SESSION[:RUN] (the latest run without RUN): (transfer full) the run,
+ * *@label "SESSION:ID"; with @group, the runs of its multi-GPU group by rank (empty: not a multi-GPU run). NULL with
+ * WB_SESSION_ERROR_IO (no file), WB_SESSION_ERROR_NOT_FOUND (no runs, no such run) or the session's errors. */
+WbRun *_wb_cli_profile_load_baseline (const char *spec, char **label, GPtrArray **group, GError **error);
+int    _wb_cli_profile_report_run (ProfileOptions *o, Profiling *p, WbProfileJob *job, WbRun *run, WbRun *baseline, const char *baseline_label);
+int    _wb_cli_profile_executor_exit (const GError *error);
+void   _wb_cli_profile_clear (Profiling *p);
 /* the GPU's ceilings the runner measured: into the cache and (nullable) @session */
 void _wb_cli_profile_store_gpu_ceilings (WbSession *session, const WbDeviceCeilings *c);
 /* wb-cli-profile-ranks.c: profiling a multi-GPU case from its rank folders (wb_case_dir_list_ranks; an exit code);

@@ -100,11 +100,29 @@ write_ranks_report (ProfileOptions *o, GPtrArray *runs, const char *title)
   return -1;
 }
 
+/* --baseline of a multi-GPU case without --report: rank @r's gate against the baseline's rank @r, its failures
+ * printed as a one-rank profile prints them; FALSE when it failed */
+static gboolean
+rank_gate (ProfileOptions *o, WbRun *baseline, WbRun *run, const char *label, guint r)
+{
+  g_autoptr (WbGate) gate = wb_gate_new (baseline, run, o->fail_above_set ? o->fail_above : 0);
+  g_autofree char *failures = NULL;
+
+  if (!gate->failed)
+    return TRUE;
+  failures = wb_gate_dup_failures (gate);
+  g_printerr ("thunder-wb: regression gate failed on rank %u (--fail-above %g%% beyond the noise, baseline %s rank %u):\n%s\n", r,
+              gate->fail_above_pct, label, r, failures);
+  return FALSE;
+}
+
 /* A multi-GPU case: PATH/rank0 ... PATH/rank<N-1> (each rank's traces and inputs), one runner per GPU (see
  * wb-profile-group.h); each rank takes its recorded inputs (its share of the batch) unless --inputs names a file
  * (F.rankR.EXT for rank R when it exists, else F).
  * --report and --chrome-trace get the ranks side by side (wb-report-ranks.h) and, for --report, each rank's own
- * report as F.rankN.EXT; --save-outputs one file per rank (F.rankN.EXT). */
+ * report as F.rankN.EXT; --save-outputs one file per rank (F.rankN.EXT); --baseline SESSION[:RUN] --fail-above
+ * PCT holds each rank against the same rank of that multi-GPU run (a group of as many ranks: exit 1 when a
+ * rank's gate fails, after the reports and the session are written). */
 /* Rank folders that hold several entries (ThunderFX's subgraphs: CASE/rank<N>/<ENTRY>/, each a case of its own
  * with its prologue and inputs): --stage ENTRY/LABEL runs folder ENTRY of every rank at stage LABEL. Returns the
  * ranks' folders (transfer full) and sets *@stage to LABEL; NULL when --stage does not name an entry. */
@@ -136,13 +154,25 @@ _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs)
   g_autofree Profiling *ps = g_new0 (Profiling, n);
   g_autofree Progress  *progress = g_new0 (Progress, n);
   g_autoptr (GPtrArray) runs = NULL;
+  g_autoptr (GPtrArray) base_runs = NULL;
+  g_autofree char *base_label = NULL;
   g_autoptr (GError) error = NULL;
-  int exit_code = -1;
+  int      exit_code = -1;
+  gboolean gate_failed = FALSE;
 
   ProfileOptions co = *o; /* a multi-GPU case runs on the GPUs: cuda unless asked otherwise */
 
+  /* --baseline: a multi-GPU run of as many ranks, read before this run is stored (it may be the same session) */
   if (o->baseline != NULL)
-    return wb_cli_usage_error (_ ("--baseline does not take a multi-GPU case yet"));
+    {
+      g_autoptr (WbRun) picked = _wb_cli_profile_load_baseline (o->baseline, &base_label, &base_runs, &error);
+
+      if (picked == NULL)
+        return wb_cli_report_session_error (error);
+      if (base_runs->len != n)
+        return wb_cli_usage_error (_ ("--baseline %s: a case of %u ranks compares with a multi-GPU run of %u ranks, not one of %u"), base_label, n,
+                                   n, MAX (base_runs->len, 1));
+    }
   if (o->device != NULL && g_str_has_prefix (o->device, "cpu"))
     return wb_cli_usage_error (_ ("a case of %u ranks runs on %u GPUs, one per rank (the cpu runs one rank: profile %s)"), n,
                                n, dirs[0]);
@@ -199,11 +229,19 @@ _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs)
           exit_code = WB_EXIT_ENVIRONMENT;
           break;
         }
-      /* each rank's own report beside the ranks' one: F.rankR.EXT */
+      /* each rank's own report beside the ranks' one: F.rankR.EXT, with its rank's gate */
       ro.chrome_trace = NULL;
-      if (o->reports != NULL && o->reports[0] != NULL &&
-          (exit_code = _wb_cli_profile_report_run (&ro, &ps[r], jobs->pdata[r], runs->pdata[r], NULL, NULL)) == WB_EXIT_OK)
-        exit_code = -1;
+      if (o->reports != NULL && o->reports[0] != NULL)
+        {
+          g_autofree char *label = base_runs ? g_strdup_printf ("%s (rank %u)", base_label, r) : NULL;
+
+          exit_code = _wb_cli_profile_report_run (&ro, &ps[r], jobs->pdata[r], runs->pdata[r], base_runs ? base_runs->pdata[r] : NULL, label);
+          gate_failed |= exit_code == WB_EXIT_CHECK_FAILED;
+          if (exit_code == WB_EXIT_OK || exit_code == WB_EXIT_CHECK_FAILED)
+            exit_code = -1;
+        }
+      else if (base_runs != NULL)
+        gate_failed |= !rank_gate (o, base_runs->pdata[r], runs->pdata[r], base_label, r);
     }
   if (exit_code < 0 && o->session != NULL)
     exit_code = store_ranks (o->session, ps[0].path, runs);
@@ -211,5 +249,7 @@ _wb_cli_profile_ranks (ProfileOptions *o, const char *const *dirs)
     exit_code = write_ranks_report (o, runs, wb_case_get_name (ps[0].c));
   for (guint r = 0; r < n; r++)
     _wb_cli_profile_clear (&ps[r]);
+  if (exit_code < 0 && gate_failed)
+    return WB_EXIT_CHECK_FAILED;
   return exit_code < 0 ? WB_EXIT_OK : exit_code;
 }

@@ -239,9 +239,10 @@ _wb_cli_profile_store_gpu_ceilings (WbSession *session, const WbDeviceCeilings *
 
 /* -- baseline ------------------------------------------------------------------------------------ */
 
-/* SESSION[:RUN] -> the run (summary). */
-static WbRun *
-load_baseline (const char *spec, char **label, GError **error)
+/* SESSION[:RUN] -> the run (summary); with @group (nullable), the runs of that run's multi-GPU group too, by
+ * rank (an empty array when it has none; transfer full). */
+WbRun *
+_wb_cli_profile_load_baseline (const char *spec, char **label, GPtrArray **group, GError **error)
 {
   g_autofree char *path = g_strdup (spec);
   char            *colon = strrchr (path, ':');
@@ -275,6 +276,11 @@ load_baseline (const char *spec, char **label, GError **error)
       id = (guint64) ((const WbRun *) runs->pdata[runs->len - 1])->id;
     }
   run = wb_session_get_run (session, (gint64) id, WB_SESSION_READ_SUMMARY, error);
+  if (run != NULL && group != NULL)
+    *group = run->group != NULL ? wb_session_list_group_runs (session, run->group, WB_SESSION_READ_SUMMARY, error)
+                                : g_ptr_array_new_with_free_func ((GDestroyNotify) wb_run_free);
+  if (run != NULL && group != NULL && *group == NULL)
+    g_clear_pointer (&run, wb_run_free);
   if (run != NULL)
     *label = g_strdup_printf ("%s:%" G_GUINT64_FORMAT, path, id);
   return run;
@@ -614,7 +620,7 @@ profile_main (ProfileOptions *o, const char *path)
   if (p.subprograms != NULL)
     return _wb_cli_profile_programs (o, p.c, path, p.subprograms, g_steal_pointer (&early));
   /* the baseline is read before this run is stored (it may be the same session) */
-  if (o->baseline != NULL && (baseline = load_baseline (o->baseline, &baseline_label, &error)) == NULL)
+  if (o->baseline != NULL && (baseline = _wb_cli_profile_load_baseline (o->baseline, &baseline_label, NULL, &error)) == NULL)
     return wb_cli_report_session_error (error);
   if (o->session != NULL && p.source_session != NULL && g_strcmp0 (o->session, path) != 0)
     {

@@ -22,6 +22,7 @@
  * FAKE_RUNNER_ECHO=1: the RESULT's outputs are the args it decoded and its grads the cotangents.
  * NCCL_ID (rank 0 of a multi-GPU run): a made-up id (128 bytes of 0x5a), NCCL "0.0.0-fake"; a RUN of a rank
  * then runs as any other (its collectives are not run), so that a multi-GPU profile's whole path runs in CI.
+ * FAKE_RUNNER_TIME_SCALE=S: every entry's time (and so each iteration's) times S (a slower run for a gate).
  * FAKE_RUNNER_REPLAY_NOTE=TEXT: the RESULT carries TEXT as the runner's note on how the timed iterations were
  * repeated (cuda_graphs_note), with cuda_graphs_used when the request asked for graphs and TEXT starts
  * "CUDA graphs:", launch_list_used when it starts "launch list" (as the real runner's notes do).
@@ -432,7 +433,7 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
   gulong             sleep_us = ms ? (gulong) g_ascii_strtoull (ms, NULL, 10) * 1000 : 1000;
   GVariantBuilder    b, p, names;
   g_autofree gint64 *iter_ns = NULL, *start_ns = NULL, *entry_ns = NULL;
-  gint64             sum = 0;
+  gint64             sum = 0, unit = 1000; /* ns per entry position (FAKE_RUNNER_TIME_SCALE) */
 
   if (!read_values (payload, chan, &args, &cots, &error))
     return send_failure (out, error->message);
@@ -472,6 +473,8 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
         }
     }
   n = wb_profile_get_n_entries (profile);
+  if (g_getenv ("FAKE_RUNNER_TIME_SCALE") != NULL)
+    unit = (gint64) (1000 * g_ascii_strtod (g_getenv ("FAKE_RUNNER_TIME_SCALE"), NULL));
   if (file_matches (payload, "FAKE_RUNNER_FAIL"))
     return send_failure (out, "fake runner: FAKE_RUNNER_FAIL names this program");
   if (file_matches (payload, "FAKE_RUNNER_CRASH"))
@@ -484,7 +487,7 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
     {
       wb_runner_send_call (out, wb_profile_get_entry_name (profile, i), 0, NULL, NULL);
       g_variant_builder_add (&names, "s", wb_profile_get_entry_name (profile, i));
-      sum += 1000 * (i + 1);
+      sum += unit * (i + 1);
     }
   iter_ns = g_new0 (gint64, iters + 1);
   start_ns = g_new0 (gint64, iters + 1);
@@ -495,7 +498,7 @@ run (GOutputStream *out, WbRunnerShmChannel *chan, GVariant *payload)
       iter_ns[it] = sum;
       start_ns[it] = (gint64) it * (sum + 1000);
       for (guint i = 0; i < n; i++)
-        entry_ns[(gsize) it * n + i] = 1000 * (i + 1);
+        entry_ns[(gsize) it * n + i] = unit * (i + 1);
     }
   g_variant_builder_init (&p, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&p, "{sv}", "entries", g_variant_builder_end (&names));
