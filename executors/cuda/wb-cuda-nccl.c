@@ -222,12 +222,6 @@ launch_clear (gpointer data)
 }
 
 static void
-launch_release (gpointer data)
-{
-  g_rc_box_release_full (data, launch_clear);
-}
-
-static void
 pending_free (gpointer data)
 {
   Pending *p = data;
@@ -442,6 +436,12 @@ launch (const Launch *l, GError **error)
     }
 }
 
+static void
+launch_release (gpointer data)
+{
+  g_rc_box_release_full (data, launch_clear);
+}
+
 /* Runs @data (a Launch) on the communication stream once @stream has reached this point; a synchronous
  * call makes @stream wait for it at once, an asynchronous one leaves that to its wait(). The call as it runs
  * and as a launch list repeats it (WbCudaListCall); inside a CUDA graph capture the communication stream
@@ -654,6 +654,7 @@ wb_cuda_nccl_run (WbCudaRuntime *rt, WbKernelCall *call, GError **error)
   }
 #else
   /* no NCCL in this build: one rank's collective is its argument (a copy unless in place) */
+  (void) is_async;
   if (nccl.world_size > 1)
     return wb_cuda_nccl_get_unique_id (NULL, error);
   if (!in_place && !wb_cuda_copy_into (rt, out, in, error))
