@@ -536,7 +536,8 @@ store_in_session (WbRun *run, gpointer data, GError **error)
 static gboolean
 run_profile_job (Job *job, WbProfileJob *pj, WbProgram *program, GCancellable *cancellable, GError **error)
 {
-  gboolean ok;
+  GPtrArray *notes;
+  gboolean   ok;
 
   wb_profile_job_set_runner (pj, g_steal_pointer (&job->runner));
   job_progress (job, 0.08, g_strdup (_ ("Looking for the GPU runner…")));
@@ -551,20 +552,22 @@ run_profile_job (Job *job, WbProfileJob *pj, WbProgram *program, GCancellable *c
       job->device_reason = g_strdup (wb_profile_job_get_device_reason (pj));
       g_clear_pointer (&job->notes, g_ptr_array_unref);
       job->notes = g_ptr_array_new_with_free_func (g_free);
-      for (guint i = 0; wb_profile_job_get_notes (pj) != NULL && i < wb_profile_job_get_notes (pj)->len; i++)
-        g_ptr_array_add (job->notes, g_strdup (wb_profile_job_get_notes (pj)->pdata[i]));
+      notes = wb_profile_job_get_notes (pj);
+      for (guint i = 0; notes != NULL && i < notes->len; i++)
+        g_ptr_array_add (job->notes, g_strdup (notes->pdata[i]));
       ok = job->run != NULL;
     }
   job->runner = wb_profile_job_steal_runner (pj);
   return ok;
 }
 
-/* A case recorded per rank: every rank at once, one GPU each (wb-document-profile-ranks.c); the runs into the
- * document's session when it has one, as one group */
+/* A case recorded per rank: every rank at once, one GPU each (wb-document-profile.c), rank 0 from the pipeline
+ * the window shows; the runs into the document's session when it has one, as one group */
 static gboolean
 profile_ranks (Job *job, GCancellable *cancellable, GError **error)
 {
   WbDocumentRanksRequest req = { .path = job->path,
+                                 .case0 = job->wcase,
                                  .assignment = job->assignment,
                                  .device = job->device,
                                  .iters = job->iters,
@@ -578,6 +581,8 @@ profile_ranks (Job *job, GCancellable *cancellable, GError **error)
   /* the window goes on showing rank 0's stages, now with the assignment (as a one-rank profile installs them) */
   if (!job_build_set (job, wb_case_get_trace_set (job->wcase), error))
     return FALSE;
+  req.pipeline0 = job->pipeline;
+  req.pipeline0_error = job->pipeline_error;
   job->device_used = WB_PROFILE_DEVICE_CUDA;
   if (!_wb_document_profile_ranks (&req, &job->rank_runs, &job->notes, error))
     return FALSE;

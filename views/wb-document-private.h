@@ -67,9 +67,12 @@ char *_wb_document_phase_text (WbProfilePhase phase, guint done, guint total, co
 /* What the profile of a case recorded per rank needs (wb-document-profile.c) */
 typedef struct
 {
-  const char           *path;       /* the case folder holding rank0 ... rank<N-1> */
-  const WbAssignment   *assignment; /* (nullable) the document's, for every rank's pipeline */
-  WbProfileDevice       device;     /* cpu is refused: the ranks run on the GPUs */
+  const char           *path;            /* the case folder holding rank0 ... rank<N-1> */
+  WbCase               *case0;           /* rank 0's case (transfer none): the document's */
+  const WbPipeline     *pipeline0;       /* (nullable) rank 0's pipeline with @assignment, run for the window already */
+  const char           *pipeline0_error; /* why there is none */
+  const WbAssignment   *assignment;      /* (nullable) the document's, for every rank's pipeline */
+  WbProfileDevice       device;          /* cpu is refused: the ranks run on the GPUs */
   guint                 iters, warmup;
   gboolean              allow_cpu_fallback;
   GCancellable         *cancellable;

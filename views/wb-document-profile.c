@@ -59,12 +59,23 @@ _wb_document_profile_ranks (const WbDocumentRanksRequest *req, GPtrArray **runs_
   for (guint r = 0; r < n; r++)
     {
       WbCase          *rcase = NULL;
-      WbProgram       *program = rank_program (dirs[r], req->assignment, &rcase, error);
+      WbProgram       *program = NULL;
       WbProfileJob    *pj;
       WbProfileOptions options;
 
-      if (rcase != NULL)
-        g_ptr_array_add (cases, rcase);
+      if (r > 0)
+        {
+          program = rank_program (dirs[r], req->assignment, &rcase, error);
+          if (rcase != NULL)
+            g_ptr_array_add (cases, rcase);
+        }
+      else if (req->pipeline0 != NULL) /* rank 0: the document's case and the pipeline it has just run */
+        {
+          rcase = req->case0;
+          program = wb_program_new_for_pipeline (req->pipeline0, error);
+        }
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", req->pipeline0_error);
       if (program == NULL)
         {
           g_prefix_error (error, _ ("rank %u of %u: "), r, n);

@@ -461,7 +461,7 @@ launch_run (gpointer data, CUstream stream, GError **error)
 
 #if WB_HAVE_NCCL
 /* Launches @op on the communication stream once the run's stream reached this point (launch_run); a launch
- * list being recorded keeps the call to repeat it. An asynchronous call returns its launch in *@out (the
+ * list being recorded keeps the call to repeat it. An asynchronous call returns its launch in *@out_l (the
  * caller waits on its @done later; transfer full). */
 static gboolean
 enqueue (WbCudaRuntime *rt, WbCudaNcclOp op, WbTensor *in, WbTensor *out, ncclDataType_t dt, ncclRedOp_t red, int root, gboolean is_async, Launch **out_l, GError **error)
